@@ -1,0 +1,112 @@
+import path from 'node:path';
+
+/** Which database the service runs on, parsed from DATABASE_URL. */
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** The whole runtime configuration, read once from the environment at start. */
+export interface Config {
+  host: string;
+  port: number;
+  database: DatabaseConfig;
+  publicUrl: string;
+  xmlNamespace: string;
+  bodyLimitBytes: number;
+  logLevel: string;
+  maxNumbersPerRequest: number;
+  requestTimeoutMs: number;
+  rateLimit: { max: number; windowSeconds: number; store: 'memory' | 'database' };
+  pgPoolSize: number;
+}
+
+/** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
+export const DEFAULT_XML_NAMESPACE = 'http://service.powerclerk.com/api/v1/';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Thrown when the environment holds an invalid setting; the message names the variable. */
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/** Parses DATABASE_URL: `postgres://…`/`postgresql://…`, or a SQLite file path (optionally `sqlite:` prefixed). */
+export function parseDatabaseUrl(raw: string | undefined, cwd = process.cwd()): DatabaseConfig {
+  const value = (raw ?? '').trim();
+  if (value === '') return { kind: 'sqlite', file: path.resolve(cwd, 'data', 'apas.db') };
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: value };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw new ConfigError('DATABASE_URL must be a SQLite file path, sqlite:PATH, or a postgres:// URL');
+  }
+  const file = value.replace(/^sqlite:/i, '');
+  if (file === ':memory:') return { kind: 'sqlite', file };
+  return { kind: 'sqlite', file: path.resolve(cwd, file) };
+}
+
+function urlSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = (env[name] ?? '').trim() || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${raw}"`);
+  }
+  if (!/^https?:$/.test(parsed.protocol)) {
+    throw new ConfigError(`${name} must be an http(s) URL`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function namespaceSetting(env: NodeJS.ProcessEnv): string {
+  const raw = (env.APAS_XML_NAMESPACE ?? '').trim() || DEFAULT_XML_NAMESPACE;
+  // A namespace is an opaque URI compared character by character, so it is kept exactly as given.
+  if (!/^[a-z][a-z0-9+.-]*:[^\s"'<>&]+$/i.test(raw)) {
+    throw new ConfigError(`APAS_XML_NAMESPACE must be an absolute URI without spaces or quotes, got "${raw}"`);
+  }
+  return raw;
+}
+
+/** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'APAS_PORT', 8080, 0, 65535);
+  const host = (env.APAS_HOST ?? '').trim() || '127.0.0.1';
+  const logLevel = (env.APAS_LOG_LEVEL ?? '').trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`APAS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const database = parseDatabaseUrl(env.DATABASE_URL);
+  const storeRaw = (env.APAS_RATE_LIMIT_STORE ?? '').trim();
+  if (storeRaw !== '' && storeRaw !== 'memory' && storeRaw !== 'database') {
+    throw new ConfigError(`APAS_RATE_LIMIT_STORE must be "memory" or "database", got "${storeRaw}"`);
+  }
+  const rateStore = storeRaw === '' ? (database.kind === 'postgres' ? 'database' : 'memory') : storeRaw;
+  return {
+    host,
+    port,
+    database,
+    publicUrl: urlSetting(env, 'APAS_PUBLIC_URL', `http://localhost:${port}`),
+    xmlNamespace: namespaceSetting(env),
+    bodyLimitBytes: int(env, 'APAS_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    logLevel,
+    maxNumbersPerRequest: int(env, 'APAS_MAX_NUMBERS_PER_REQUEST', 1000, 1, 100000),
+    requestTimeoutMs: int(env, 'APAS_REQUEST_TIMEOUT_MS', 30000, 100, 3600000),
+    rateLimit: {
+      max: int(env, 'APAS_RATE_LIMIT_MAX', 1200, 1, 10_000_000),
+      windowSeconds: int(env, 'APAS_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
+      store: rateStore,
+    },
+    pgPoolSize: int(env, 'APAS_PG_POOL_SIZE', 10, 1, 200),
+  };
+}

@@ -1,0 +1,59 @@
+/** The closed list of error codes the service answers with; each maps to exactly one HTTP status. */
+export const ERROR_STATUS = {
+  AUTHENTICATION_REQUIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  SENSITIVE_DATA_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  FORM_NOT_AVAILABLE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  MALFORMED_XML: 400,
+  WRONG_NAMESPACE: 400,
+  INVALID_REQUEST: 400,
+  INVALID_PARAMETER: 400,
+  TOO_MANY_NUMBERS: 400,
+  VALIDATION_FAILED: 422,
+  FORM_INCOMPLETE: 422,
+  UNKNOWN_USER: 422,
+  RATE_LIMITED: 429,
+  REQUEST_TIMEOUT: 408,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+/** One of the service's error codes. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A field-level problem reported inside an error (for example a required data field left empty). */
+export interface FieldProblem {
+  /** The generated id of the data field (or the id as sent when it matched nothing). */
+  dataFieldId: string;
+  customId?: string | null;
+  name?: string;
+  /** A stable reason: REQUIRED, INVALID_TYPE, NOT_IN_LIST, TOO_LONG, OUT_OF_RANGE, NOT_MULTI_VALUE, UNKNOWN_FIELD. */
+  code: string;
+  message: string;
+}
+
+/** The one error class of the service: a stable code, a message for people, optional field details. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly fields: FieldProblem[];
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { fields?: FieldProblem[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.fields = options.fields ?? [];
+    this.headers = options.headers ?? {};
+  }
+
+  /** The HTTP status this error is answered with. */
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+
+/** Makes new opaque identifiers; an interface so tests can make them predictable. */
+export interface IdGenerator {
+  /** A new identifier: 12 characters of the Crockford base-32 alphabet (60 random bits). */
+  next(): string;
+}
+
+// Crockford's alphabet leaves out I, L, O and U so ids survive being read aloud or retyped.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** Random ids from the operating system's CSPRNG, so they cannot be guessed from one another. */
+export class RandomIdGenerator implements IdGenerator {
+  next(): string {
+    return randomToken(12);
+  }
+}
+
+/** A string of `length` random characters from the id alphabet. */
+export function randomToken(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHABET[(bytes[i] as number) & 31];
+  return out;
+}
+
+/** True for a string that can be an identifier in a path: URL-safe, bounded length. */
+export function isIdLike(value: string): boolean {
+  return /^[A-Za-z0-9_.~-]{1,64}$/.test(value);
+}

@@ -1,0 +1,82 @@
+/** The kinds of value a data field holds; every value travels as a string. */
+export const FIELD_TYPES = ['text', 'number', 'integer', 'boolean', 'date', 'choice'] as const;
+/** One of FIELD_TYPES. */
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** What a user may do in one program, from least to most. */
+export const PROGRAM_ROLES = ['applicant', 'reader', 'editor', 'admin'] as const;
+/** One of PROGRAM_ROLES. */
+export type ProgramRole = (typeof PROGRAM_ROLES)[number];
+
+/** An agency. */
+export interface Agency { id: string; customId: string | null; name: string }
+
+/** A user account as the domain sees it (no secrets). */
+export interface User { id: string; agencyId: string; email: string; name: string; agencyAdmin: boolean; disabled: boolean }
+
+/** A user's grant in one program. */
+export interface ProgramGrant { userId: string; programId: string; role: ProgramRole; sensitive: boolean }
+
+/** A program row without its definition. */
+export interface Program {
+  id: string; agencyId: string; customId: string; name: string;
+  numberPrefix: string; numberDigits: number; updatedAt: number;
+}
+
+/** A custom list of choices. */
+export interface CustomList { id: string; customId: string | null; name: string; choices: { value: string; label: string }[] }
+
+/** A workflow status. */
+export interface Status {
+  id: string; customId: string | null; publicId: string; name: string; isInitial: boolean;
+  position: number; next: string[];
+}
+
+/** A data field of a program. */
+export interface DataField {
+  id: string; customId: string | null; name: string; type: FieldType; multiValue: boolean; sensitive: boolean;
+  listId: string | null; group: string | null; maxLength: number | null; min: number | null; max: number | null; position: number;
+}
+
+/** A data field placed on a form. */
+export interface FormField { fieldId: string; required: boolean; position: number }
+
+/** An attachment definition of a form. */
+export interface AttachmentDefinition {
+  id: string; formId: string; customId: string | null; name: string; allowedTypes: string[];
+  maxSizeBytes: number; required: boolean; position: number;
+}
+
+/** A form of a program. */
+export interface Form {
+  id: string; customId: string | null; name: string; leadsToStatusId: string | null; position: number;
+  availableIn: string[]; fields: FormField[]; attachments: AttachmentDefinition[];
+}
+
+/** A program with its whole active definition, as the services use it. */
+export interface ProgramModel {
+  program: Program;
+  statuses: Status[];
+  forms: Form[];
+  fields: DataField[];
+  lists: CustomList[];
+}
+
+/** A project row. */
+export interface Project {
+  id: string; programId: string; number: string | null; statusId: string; statusAt: number;
+  createdAt: number; createdBy: string; updatedAt: number; updatedBy: string;
+  ownerId: string; assigneeId: string | null; version: number;
+}
+
+/** A stored value: `value` for single-value fields, `values` for multi-value ones. */
+export interface FieldValue { fieldId: string; value: string | null; values: string[] | null; updatedAt: number; updatedBy: string }
+
+/** One status-history entry. */
+export interface HistoryEntry { id: string; projectId: string; statusId: string; changedAt: number; changedBy: string; reportAs: string }
+
+/** One audited change, written in the same transaction as the change itself. */
+export interface AuditEntry {
+  action: string; actorId: string | null; agencyId?: string | null; programId?: string | null;
+  projectId?: string | null; detail?: Record<string, unknown>; requestId?: string | null;
+}

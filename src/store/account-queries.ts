@@ -1,0 +1,128 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Agency, ProgramGrant, ProgramRole, User } from '../domain/model.ts';
+import type { ApiKeyRecord, UserWithSecret } from './store.ts';
+import type { ApiKeyTable, Database, UserTable } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+function toUser(row: Selectable<UserTable>): UserWithSecret {
+  return {
+    id: row.id, agencyId: row.agency_id, email: row.email, name: row.name, passwordHash: row.password_hash,
+    agencyAdmin: row.agency_admin === 1, disabled: row.disabled === 1,
+  };
+}
+
+function toKey(row: Selectable<ApiKeyTable>): ApiKeyRecord {
+  return { id: row.id, userId: row.user_id, name: row.name, secretHash: row.secret_hash, createdAt: row.created_at, revokedAt: row.revoked_at };
+}
+
+/** An agency by generated id or custom id. */
+export async function findAgency(db: Db, ref: string): Promise<Agency | null> {
+  const row = await db.selectFrom('agencies').selectAll().where((eb) => eb.or([eb('id', '=', ref), eb('custom_id', '=', ref)])).executeTakeFirst();
+  return row ? { id: row.id, customId: row.custom_id, name: row.name } : null;
+}
+
+/** All agencies, oldest first. */
+export async function listAgencies(db: Db): Promise<Agency[]> {
+  const rows = await db.selectFrom('agencies').selectAll().orderBy('created_at').execute();
+  return rows.map((row) => ({ id: row.id, customId: row.custom_id, name: row.name }));
+}
+
+/** A user by e-mail (compared lower-cased). */
+export async function findUserByEmail(db: Db, email: string): Promise<UserWithSecret | null> {
+  const row = await db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+/** A user by id. */
+export async function findUserById(db: Db, id: string): Promise<UserWithSecret | null> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+/** Users by ids, without secrets. */
+export async function usersByIds(db: Db, ids: string[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return rows.map((row) => {
+    const { passwordHash: _secret, ...user } = toUser(row);
+    return user;
+  });
+}
+
+/** An API key by its public id. */
+export async function findApiKey(db: Db, id: string): Promise<ApiKeyRecord | null> {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toKey(row) : null;
+}
+
+/** The API keys of a user, oldest first. */
+export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyRecord[]> {
+  const rows = await db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+  return rows.map(toKey);
+}
+
+/** The program grants of a user. */
+export async function listGrants(db: Db, userId: string): Promise<ProgramGrant[]> {
+  const rows = await db.selectFrom('program_grants').selectAll().where('user_id', '=', userId).execute();
+  return rows.map((r) => ({ userId: r.user_id, programId: r.program_id, role: r.role as ProgramRole, sensitive: r.sensitive === 1 }));
+}
+
+/** The grant of a user in one program. */
+export async function findGrant(db: Db, userId: string, programId: string): Promise<ProgramGrant | null> {
+  const r = await db.selectFrom('program_grants').selectAll().where('user_id', '=', userId).where('program_id', '=', programId).executeTakeFirst();
+  return r ? { userId: r.user_id, programId: r.program_id, role: r.role as ProgramRole, sensitive: r.sensitive === 1 } : null;
+}
+
+/** Inserts an agency. */
+export async function insertAgency(db: Db, agency: Agency, at: number): Promise<void> {
+  await db.insertInto('agencies').values({ id: agency.id, custom_id: agency.customId, name: agency.name, created_at: at }).execute();
+}
+
+/** Inserts a user. */
+export async function insertUser(db: Db, user: User, passwordHash: string, at: number): Promise<void> {
+  await db.insertInto('users').values({
+    id: user.id, agency_id: user.agencyId, email: user.email.toLowerCase(), name: user.name, password_hash: passwordHash,
+    agency_admin: user.agencyAdmin ? 1 : 0, disabled: user.disabled ? 1 : 0, created_at: at, updated_at: at,
+  }).execute();
+}
+
+/** Changes a user's name, password hash or flags. */
+export async function updateUser(
+  db: Db, id: string, changes: { name?: string; passwordHash?: string; agencyAdmin?: boolean; disabled?: boolean }, at: number,
+): Promise<void> {
+  await db.updateTable('users').set({
+    updated_at: at,
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash } : {}),
+    ...(changes.agencyAdmin !== undefined ? { agency_admin: changes.agencyAdmin ? 1 : 0 } : {}),
+    ...(changes.disabled !== undefined ? { disabled: changes.disabled ? 1 : 0 } : {}),
+  }).where('id', '=', id).execute();
+}
+
+/** Inserts an API key. */
+export async function insertApiKey(db: Db, key: ApiKeyRecord): Promise<void> {
+  await db.insertInto('api_keys').values({
+    id: key.id, user_id: key.userId, name: key.name, secret_hash: key.secretHash, created_at: key.createdAt, revoked_at: key.revokedAt,
+  }).execute();
+}
+
+/** Revokes a live API key; false when there was none. */
+export async function revokeApiKey(db: Db, id: string, at: number): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Creates or replaces a user's grant in a program. */
+export async function setGrant(db: Db, grant: ProgramGrant): Promise<void> {
+  const values = { user_id: grant.userId, program_id: grant.programId, role: grant.role, sensitive: grant.sensitive ? 1 : 0 };
+  await db.insertInto('program_grants').values(values)
+    .onConflict((oc) => oc.columns(['user_id', 'program_id']).doUpdateSet({ role: values.role, sensitive: values.sensitive }))
+    .execute();
+}
+
+/** Removes a grant; false when there was none. */
+export async function deleteGrant(db: Db, userId: string, programId: string): Promise<boolean> {
+  const result = await db.deleteFrom('program_grants').where('user_id', '=', userId).where('program_id', '=', programId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type Driver } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.ts';
+import * as m001 from './migrations/001-initial.ts';
+import type { Database } from './tables.ts';
+
+/** Which SQL engine a Kysely instance talks to. */
+export type Dialect = 'sqlite' | 'postgres';
+
+/** An open database: the Kysely instance and which engine it is. */
+export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect }
+
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001 };
+
+// Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/** Opens SQLite with the durability settings the service promises: WAL, synchronous=FULL, a busy timeout. */
+function openSqlite(file: string): Kysely<Database> {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = FULL');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: raw }) });
+}
+
+/** Opens a PostgreSQL pool; 64-bit integers come back as numbers (all ours are epoch ms or counters). */
+function openPostgres(url: string, poolSize: number): Kysely<Database> {
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
+  };
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as pg.CustomTypesConfig });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openDatabase(config: DatabaseConfig, poolSize = 10): Promise<OpenDatabase> {
+  const db = config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url, poolSize);
+  const opened: OpenDatabase = { db, dialect: config.kind };
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return opened;
+}
+
+/** Runs every pending migration; several instances starting at once take turns (the migrator locks). */
+export async function migrate(db: Kysely<Database>): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,86 @@
+import { type Kysely, sql } from 'kysely';
+import type { Program, ProgramModel } from '../domain/model.ts';
+import * as accounts from './account-queries.ts';
+import type { Dialect, OpenDatabase } from './database.ts';
+import * as programs from './program-queries.ts';
+import * as projects from './project-queries.ts';
+import type { Store, StoreReader, StoreWriter } from './store.ts';
+import type { Database } from './tables.ts';
+
+type Cache = Map<string, { updatedAt: number; model: ProgramModel }>;
+
+function reader(db: Kysely<Database>, cache: Cache): StoreReader {
+  return {
+    findAgency: (ref) => accounts.findAgency(db, ref),
+    listAgencies: () => accounts.listAgencies(db),
+    findUserByEmail: (email) => accounts.findUserByEmail(db, email),
+    findUserById: (id) => accounts.findUserById(db, id),
+    usersByIds: (ids) => accounts.usersByIds(db, ids),
+    findApiKey: (id) => accounts.findApiKey(db, id),
+    listApiKeys: (userId) => accounts.listApiKeys(db, userId),
+    listGrants: (userId) => accounts.listGrants(db, userId),
+    findGrant: (userId, programId) => accounts.findGrant(db, userId, programId),
+    findProgram: (ref, agencyId) => programs.findProgram(db, ref, agencyId),
+    listPrograms: (agencyId) => programs.listPrograms(db, agencyId),
+    loadProgramModel: (program) => cachedModel(db, cache, program),
+    loadProgramDefinition: (programId) => programs.loadProgramDefinition(db, programId),
+    getProject: (programId, projectId) => projects.getProject(db, programId, projectId),
+    listProjects: (q) => projects.listProjects(db, q),
+    findProjectsByNumbers: (programId, numbers, ownerId) => projects.findProjectsByNumbers(db, programId, numbers, ownerId),
+    countProjectsInStatuses: (ids) => projects.countProjectsInStatuses(db, ids),
+    getDraft: (projectId, formId) => projects.getDraft(db, projectId, formId),
+    getValues: (projectId, fieldIds) => projects.getValues(db, projectId, fieldIds),
+    getHistory: (projectId) => projects.getHistory(db, projectId),
+    listAudit: (filter) => projects.listAudit(db, filter),
+  };
+}
+
+function writer(db: Kysely<Database>, cache: Cache): StoreWriter {
+  return {
+    ...reader(db, cache),
+    insertAgency: (agency, at) => accounts.insertAgency(db, agency, at),
+    insertUser: (user, hash, at) => accounts.insertUser(db, user, hash, at),
+    updateUser: (id, changes, at) => accounts.updateUser(db, id, changes, at),
+    insertApiKey: (key) => accounts.insertApiKey(db, key),
+    revokeApiKey: (id, at) => accounts.revokeApiKey(db, id, at),
+    setGrant: (grant) => accounts.setGrant(db, grant),
+    deleteGrant: (userId, programId) => accounts.deleteGrant(db, userId, programId),
+    saveProgramDefinition: (rows) => programs.saveProgramDefinition(db, rows),
+    insertProject: (p) => projects.insertProject(db, p),
+    updateProject: (id, version, changes) => projects.updateProject(db, id, version, changes),
+    upsertDraft: (projectId, formId, values) => projects.upsertDraft(db, projectId, formId, values),
+    upsertValues: (projectId, formId, values) => projects.upsertValues(db, projectId, formId, values),
+    insertSubmission: (row) => projects.insertSubmission(db, row),
+    insertHistory: (entry) => projects.insertHistory(db, entry),
+    takeProjectNumber: (programId) => projects.takeProjectNumber(db, programId),
+    audit: (entry, at, id) => projects.audit(db, entry, at, id),
+    countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
+  };
+}
+
+// Program definitions change rarely and are read by nearly every request; programs.updated_at
+// (read fresh each time) tells every instance when its cached copy is stale.
+async function cachedModel(db: Kysely<Database>, cache: Cache, program: Program): Promise<ProgramModel> {
+  const hit = cache.get(program.id);
+  if (hit && hit.updatedAt === program.updatedAt) return hit.model;
+  const model = await programs.loadProgramModel(db, program);
+  cache.set(program.id, { updatedAt: program.updatedAt, model });
+  return model;
+}
+
+/** The Store over an open Kysely database (SQLite or PostgreSQL). */
+export function createKyselyStore(opened: OpenDatabase): Store {
+  const { db, dialect } = opened;
+  const cache: Cache = new Map();
+  const store: Store = {
+    ...reader(db, cache),
+    dialect: dialect as Dialect,
+    transaction: (work) => db.transaction().execute((trx) => work(writer(trx, cache))),
+    countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+  return store;
+}

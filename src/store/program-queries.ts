@@ -1,0 +1,159 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { CustomList, DataField, FieldType, Form, Program, ProgramModel, Status } from '../domain/model.ts';
+import type { ProgramDefinitionRows } from './store.ts';
+import type { Database, ProgramTable } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+function toProgram(row: Selectable<ProgramTable>): Program {
+  return {
+    id: row.id, agencyId: row.agency_id, customId: row.custom_id, name: row.name,
+    numberPrefix: row.number_prefix, numberDigits: row.number_digits, updatedAt: row.updated_at,
+  };
+}
+
+/** A program by generated id, or by custom id (within an agency when one is given). */
+export async function findProgram(db: Db, ref: string, agencyId?: string | null): Promise<Program | null> {
+  const byId = await db.selectFrom('programs').selectAll().where('id', '=', ref).executeTakeFirst();
+  if (byId && (!agencyId || byId.agency_id === agencyId)) return toProgram(byId);
+  let query = db.selectFrom('programs').selectAll().where('custom_id', '=', ref);
+  if (agencyId) query = query.where('agency_id', '=', agencyId);
+  const rows = await query.limit(2).execute();
+  // A custom id shared by programs of two agencies is ambiguous without an agency, so it matches nothing.
+  return rows.length === 1 ? toProgram(rows[0]!) : null;
+}
+
+/** The programs of an agency in creation order. */
+export async function listPrograms(db: Db, agencyId: string): Promise<Program[]> {
+  const rows = await db.selectFrom('programs').selectAll().where('agency_id', '=', agencyId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toProgram);
+}
+
+/** Every definition row of a program, retired ones included (their ids listed in `retired`). */
+export async function loadProgramDefinition(db: Db, programId: string): Promise<(ProgramDefinitionRows & { retired: string[] }) | null> {
+  const programRow = await db.selectFrom('programs').selectAll().where('id', '=', programId).executeTakeFirst();
+  if (!programRow) return null;
+  const retired: string[] = [];
+  const track = <T extends { id: string; retired: number }>(rows: T[]) => {
+    for (const r of rows) if (r.retired === 1) retired.push(r.id);
+    return rows;
+  };
+  const [listRows, choiceRows, statusRows, transitionRows, fieldRows, formRows, formStatusRows, formFieldRows, attachmentRows] = await Promise.all([
+    db.selectFrom('custom_lists').selectAll().where('program_id', '=', programId).orderBy('id').execute(),
+    db.selectFrom('custom_list_choices').innerJoin('custom_lists', 'custom_lists.id', 'custom_list_choices.list_id')
+      .select(['custom_list_choices.list_id', 'custom_list_choices.value', 'custom_list_choices.label', 'custom_list_choices.position'])
+      .where('custom_lists.program_id', '=', programId).orderBy('custom_list_choices.position').execute(),
+    db.selectFrom('statuses').selectAll().where('program_id', '=', programId).orderBy('position').execute(),
+    db.selectFrom('status_transitions').selectAll().where('program_id', '=', programId).execute(),
+    db.selectFrom('data_fields').selectAll().where('program_id', '=', programId).orderBy('position').execute(),
+    db.selectFrom('forms').selectAll().where('program_id', '=', programId).orderBy('position').execute(),
+    db.selectFrom('form_statuses').innerJoin('forms', 'forms.id', 'form_statuses.form_id')
+      .select(['form_statuses.form_id', 'form_statuses.status_id']).where('forms.program_id', '=', programId).execute(),
+    db.selectFrom('form_fields').innerJoin('forms', 'forms.id', 'form_fields.form_id')
+      .select(['form_fields.form_id', 'form_fields.field_id', 'form_fields.required', 'form_fields.position'])
+      .where('forms.program_id', '=', programId).orderBy('form_fields.position').execute(),
+    db.selectFrom('attachment_definitions').selectAll().where('program_id', '=', programId).orderBy('position').execute(),
+  ]);
+  const lists: CustomList[] = track(listRows).map((l) => ({
+    id: l.id, customId: l.custom_id, name: l.name,
+    choices: choiceRows.filter((c) => c.list_id === l.id).map((c) => ({ value: c.value, label: c.label })),
+  }));
+  const statuses: Status[] = track(statusRows).map((s) => ({
+    id: s.id, customId: s.custom_id, publicId: s.public_id, name: s.name, isInitial: s.is_initial === 1, position: s.position,
+    next: transitionRows.filter((t) => t.from_status_id === s.id).map((t) => t.to_status_id),
+  }));
+  const fields: DataField[] = track(fieldRows).map((f) => ({
+    id: f.id, customId: f.custom_id, name: f.name, type: f.type as FieldType, multiValue: f.multi_value === 1,
+    sensitive: f.sensitive === 1, listId: f.list_id, group: f.group_name, maxLength: f.max_length,
+    min: f.min_value, max: f.max_value, position: f.position,
+  }));
+  track(attachmentRows);
+  const forms: Form[] = track(formRows).map((f) => ({
+    id: f.id, customId: f.custom_id, name: f.name, leadsToStatusId: f.leads_to_status_id, position: f.position,
+    availableIn: formStatusRows.filter((s) => s.form_id === f.id).map((s) => s.status_id),
+    fields: formFieldRows.filter((ff) => ff.form_id === f.id).map((ff) => ({ fieldId: ff.field_id, required: ff.required === 1, position: ff.position })),
+    attachments: attachmentRows.filter((a) => a.form_id === f.id).map((a) => ({
+      id: a.id, formId: a.form_id, customId: a.custom_id, name: a.name, allowedTypes: JSON.parse(a.allowed_types) as string[],
+      maxSizeBytes: a.max_size_bytes, required: a.required === 1, position: a.position,
+    })),
+  }));
+  return { program: { ...toProgram(programRow), createdAt: programRow.created_at }, lists, statuses, fields, forms, retired };
+}
+
+/** The active definition of a program: everything not retired. */
+export async function loadProgramModel(db: Db, program: Program): Promise<ProgramModel> {
+  const def = await loadProgramDefinition(db, program.id);
+  if (!def) throw new Error(`program ${program.id} vanished while loading`);
+  const retired = new Set(def.retired);
+  const live = <T extends { id: string }>(rows: T[]) => rows.filter((r) => !retired.has(r.id));
+  const forms = live(def.forms).map((f) => ({ ...f, attachments: live(f.attachments), fields: f.fields.filter((ff) => !retired.has(ff.fieldId)) }));
+  return { program: def.program, statuses: live(def.statuses), forms, fields: live(def.fields), lists: live(def.lists) };
+}
+
+async function upsertRows<T extends keyof Database>(db: Db, table: T, rows: Record<string, unknown>[], programId: string): Promise<void> {
+  const ids = rows.map((r) => r.id as string);
+  // Rows the new definition leaves out are retired, never deleted: projects keep referring to them.
+  let retire = db.updateTable(table as 'forms').set({ retired: 1 }).where('program_id', '=', programId);
+  if (ids.length > 0) retire = retire.where('id', 'not in', ids);
+  await retire.execute();
+  for (const row of rows) {
+    const { id, ...rest } = row;
+    await db.insertInto(table as 'forms').values(row as never)
+      .onConflict((oc) => oc.column('id').doUpdateSet(rest as never)).execute();
+    void id;
+  }
+}
+
+/** Writes a whole program definition: upserts every row, retires the rest, replaces the link tables. */
+export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows): Promise<void> {
+  const p = rows.program;
+  const existing = await db.selectFrom('programs').select(['updated_at']).where('id', '=', p.id).executeTakeFirst();
+  // updated_at keys the model caches of every instance, so it must move forward even within one millisecond.
+  const updatedAt = existing ? Math.max(p.updatedAt, existing.updated_at + 1) : p.updatedAt;
+  const programRow = {
+    id: p.id, agency_id: p.agencyId, custom_id: p.customId, name: p.name, number_prefix: p.numberPrefix,
+    number_digits: p.numberDigits, updated_at: updatedAt,
+  };
+  if (existing) await db.updateTable('programs').set(programRow).where('id', '=', p.id).execute();
+  else await db.insertInto('programs').values({ ...programRow, next_number: 1, created_at: p.createdAt }).execute();
+
+  await upsertRows(db, 'custom_lists', rows.lists.map((l) => ({ id: l.id, program_id: p.id, custom_id: l.customId, name: l.name, retired: 0 })), p.id);
+  const listIds = (await db.selectFrom('custom_lists').select('id').where('program_id', '=', p.id).execute()).map((r) => r.id);
+  if (listIds.length > 0) await db.deleteFrom('custom_list_choices').where('list_id', 'in', listIds).execute();
+  for (const list of rows.lists) {
+    for (const [position, c] of list.choices.entries()) {
+      await db.insertInto('custom_list_choices').values({ list_id: list.id, value: c.value, label: c.label, position }).execute();
+    }
+  }
+  await upsertRows(db, 'statuses', rows.statuses.map((s) => ({
+    id: s.id, program_id: p.id, custom_id: s.customId, public_id: s.publicId, name: s.name,
+    is_initial: s.isInitial ? 1 : 0, position: s.position, retired: 0,
+  })), p.id);
+  await db.deleteFrom('status_transitions').where('program_id', '=', p.id).execute();
+  for (const s of rows.statuses) {
+    for (const to of s.next) await db.insertInto('status_transitions').values({ program_id: p.id, from_status_id: s.id, to_status_id: to }).execute();
+  }
+  await upsertRows(db, 'data_fields', rows.fields.map((f) => ({
+    id: f.id, program_id: p.id, custom_id: f.customId, name: f.name, type: f.type, multi_value: f.multiValue ? 1 : 0,
+    sensitive: f.sensitive ? 1 : 0, list_id: f.listId, group_name: f.group, max_length: f.maxLength,
+    min_value: f.min, max_value: f.max, position: f.position, retired: 0,
+  })), p.id);
+  await upsertRows(db, 'forms', rows.forms.map((f) => ({
+    id: f.id, program_id: p.id, custom_id: f.customId, name: f.name, leads_to_status_id: f.leadsToStatusId, position: f.position, retired: 0,
+  })), p.id);
+  await upsertRows(db, 'attachment_definitions', rows.forms.flatMap((f) => f.attachments.map((a) => ({
+    id: a.id, program_id: p.id, form_id: f.id, custom_id: a.customId, name: a.name, allowed_types: JSON.stringify(a.allowedTypes),
+    max_size_bytes: a.maxSizeBytes, required: a.required ? 1 : 0, position: a.position, retired: 0,
+  }))), p.id);
+  const formIds = (await db.selectFrom('forms').select('id').where('program_id', '=', p.id).execute()).map((r) => r.id);
+  if (formIds.length > 0) {
+    await db.deleteFrom('form_statuses').where('form_id', 'in', formIds).execute();
+    await db.deleteFrom('form_fields').where('form_id', 'in', formIds).execute();
+  }
+  for (const f of rows.forms) {
+    for (const statusId of f.availableIn) await db.insertInto('form_statuses').values({ form_id: f.id, status_id: statusId }).execute();
+    for (const ff of f.fields) {
+      await db.insertInto('form_fields').values({ form_id: f.id, field_id: ff.fieldId, required: ff.required ? 1 : 0, position: ff.position }).execute();
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { AuditEntry, FieldValue, HistoryEntry, Project } from '../domain/model.ts';
+import type { ProjectQuery } from './store.ts';
+import type { Database, ProjectTable } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+function toProject(r: Selectable<ProjectTable>): Project {
+  return {
+    id: r.id, programId: r.program_id, number: r.number, statusId: r.status_id, statusAt: r.status_at,
+    createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at, updatedBy: r.updated_by,
+    ownerId: r.owner_id, assigneeId: r.assignee_id, version: r.version,
+  };
+}
+
+function toValue(r: { field_id: string; value: string | null; values_json: string | null; updated_at: number; updated_by: string }): FieldValue {
+  return {
+    fieldId: r.field_id, value: r.value, values: r.values_json === null ? null : (JSON.parse(r.values_json) as string[]),
+    updatedAt: r.updated_at, updatedBy: r.updated_by,
+  };
+}
+
+/** A project of a program. */
+export async function getProject(db: Db, programId: string, projectId: string): Promise<Project | null> {
+  const r = await db.selectFrom('projects').selectAll().where('id', '=', projectId).where('program_id', '=', programId).executeTakeFirst();
+  return r ? toProject(r) : null;
+}
+
+/** A page of a program's projects in creation order, optionally only one owner's or those changed since a time. */
+export async function listProjects(db: Db, q: ProjectQuery): Promise<Project[]> {
+  let query = db.selectFrom('projects').selectAll().where('program_id', '=', q.programId);
+  if (q.ownerId !== undefined) query = query.where('owner_id', '=', q.ownerId);
+  if (q.changedSince !== undefined) query = query.where('updated_at', '>', q.changedSince);
+  const rows = await query.orderBy('created_at').orderBy('id').limit(q.limit).offset(q.offset).execute();
+  return rows.map(toProject);
+}
+
+/** The projects of a program whose numbers are among `numbers`. */
+export async function findProjectsByNumbers(db: Db, programId: string, numbers: string[], ownerId?: string): Promise<Project[]> {
+  if (numbers.length === 0) return [];
+  let query = db.selectFrom('projects').selectAll().where('program_id', '=', programId).where('number', 'in', [...new Set(numbers)]);
+  if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId);
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map(toProject);
+}
+
+/** How many projects are currently in any of the statuses. */
+export async function countProjectsInStatuses(db: Db, statusIds: string[]): Promise<number> {
+  if (statusIds.length === 0) return 0;
+  const row = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).where('status_id', 'in', statusIds).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The draft values of one form of a project. */
+export async function getDraft(db: Db, projectId: string, formId: string): Promise<FieldValue[]> {
+  const rows = await db.selectFrom('project_drafts').selectAll().where('project_id', '=', projectId).where('form_id', '=', formId).execute();
+  return rows.map(toValue);
+}
+
+/** The submitted values of the given fields of a project. */
+export async function getValues(db: Db, projectId: string, fieldIds: string[]): Promise<FieldValue[]> {
+  if (fieldIds.length === 0) return [];
+  const rows = await db.selectFrom('project_values').selectAll().where('project_id', '=', projectId).where('field_id', 'in', fieldIds).execute();
+  return rows.map(toValue);
+}
+
+/** A project's status history, newest first. */
+export async function getHistory(db: Db, projectId: string): Promise<HistoryEntry[]> {
+  const rows = await db.selectFrom('status_history').selectAll().where('project_id', '=', projectId)
+    .orderBy('changed_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map((r) => ({ id: r.id, projectId: r.project_id, statusId: r.status_id, changedAt: r.changed_at, changedBy: r.changed_by, reportAs: r.report_as }));
+}
+
+/** Audit rows, newest first. */
+export async function listAudit(db: Db, f: { projectId?: string; action?: string; limit?: number }): Promise<(AuditEntry & { at: number; id: string })[]> {
+  let query = db.selectFrom('audit_log').selectAll();
+  if (f.projectId !== undefined) query = query.where('project_id', '=', f.projectId);
+  if (f.action !== undefined) query = query.where('action', '=', f.action);
+  const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(f.limit ?? 100).execute();
+  return rows.map((r) => ({
+    id: r.id, at: r.at, action: r.action, actorId: r.actor_id, agencyId: r.agency_id, programId: r.program_id,
+    projectId: r.project_id, requestId: r.request_id, detail: JSON.parse(r.detail) as Record<string, unknown>,
+  }));
+}
+
+/** Inserts a new project. */
+export async function insertProject(db: Db, p: Project): Promise<void> {
+  await db.insertInto('projects').values({
+    id: p.id, program_id: p.programId, number: p.number, status_id: p.statusId, status_at: p.statusAt,
+    created_at: p.createdAt, created_by: p.createdBy, updated_at: p.updatedAt, updated_by: p.updatedBy,
+    owner_id: p.ownerId, assignee_id: p.assigneeId, version: p.version,
+  }).execute();
+}
+
+const COLUMNS: Record<string, keyof ProjectTable> = {
+  number: 'number', statusId: 'status_id', statusAt: 'status_at', updatedAt: 'updated_at',
+  updatedBy: 'updated_by', ownerId: 'owner_id', assigneeId: 'assignee_id',
+};
+
+/** Compare-and-set update of a project; false when its version moved on (a concurrent change won). */
+export async function updateProject(db: Db, id: string, expectedVersion: number, changes: Partial<Project>): Promise<boolean> {
+  const set: Record<string, unknown> = { version: expectedVersion + 1 };
+  for (const [key, value] of Object.entries(changes)) {
+    const column = COLUMNS[key];
+    if (column && value !== undefined) set[column] = value;
+  }
+  const result = await db.updateTable('projects').set(set).where('id', '=', id).where('version', '=', expectedVersion).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+function valueColumns(v: FieldValue) {
+  return { value: v.value, values_json: v.values === null ? null : JSON.stringify(v.values), updated_at: v.updatedAt, updated_by: v.updatedBy };
+}
+
+/** Writes draft values of a form, replacing earlier ones of the same fields. */
+export async function upsertDraft(db: Db, projectId: string, formId: string, values: FieldValue[]): Promise<void> {
+  for (const v of values) {
+    const cols = valueColumns(v);
+    await db.insertInto('project_drafts').values({ project_id: projectId, form_id: formId, field_id: v.fieldId, ...cols })
+      .onConflict((oc) => oc.columns(['project_id', 'form_id', 'field_id']).doUpdateSet(cols)).execute();
+  }
+}
+
+/** Writes submitted values, replacing earlier ones of the same fields. */
+export async function upsertValues(db: Db, projectId: string, formId: string, values: FieldValue[]): Promise<void> {
+  for (const v of values) {
+    const cols = { ...valueColumns(v), form_id: formId };
+    await db.insertInto('project_values').values({ project_id: projectId, field_id: v.fieldId, ...cols })
+      .onConflict((oc) => oc.columns(['project_id', 'field_id']).doUpdateSet(cols)).execute();
+  }
+}
+
+/** Records one submission of a form. */
+export async function insertSubmission(db: Db, row: { id: string; projectId: string; formId: string; at: number; by: string }): Promise<void> {
+  await db.insertInto('form_submissions').values({ id: row.id, project_id: row.projectId, form_id: row.formId, submitted_at: row.at, submitted_by: row.by }).execute();
+}
+
+/** Appends a status-history entry. */
+export async function insertHistory(db: Db, e: HistoryEntry): Promise<void> {
+  await db.insertInto('status_history').values({
+    id: e.id, project_id: e.projectId, status_id: e.statusId, changed_at: e.changedAt, changed_by: e.changedBy, report_as: e.reportAs,
+  }).execute();
+}
+
+/** Takes the program's next project number; the row update serialises concurrent takers. */
+export async function takeProjectNumber(db: Db, programId: string): Promise<number> {
+  const row = await db.updateTable('programs').set({ next_number: sql`next_number + 1` }).where('id', '=', programId)
+    .returning('next_number').executeTakeFirstOrThrow();
+  return Number(row.next_number) - 1;
+}
+
+/** Appends an audit row. */
+export async function audit(db: Db, e: AuditEntry, at: number, id: string): Promise<void> {
+  await db.insertInto('audit_log').values({
+    id, at, actor_id: e.actorId, action: e.action, agency_id: e.agencyId ?? null, program_id: e.programId ?? null,
+    project_id: e.projectId ?? null, detail: JSON.stringify(e.detail ?? {}), request_id: e.requestId ?? null,
+  }).execute();
+}
+
+/** Counts one request in a fixed window; one statement, so concurrent instances never lose a count. */
+export async function countRequest(db: Db, bucket: string, windowStart: number): Promise<number> {
+  const row = await db.insertInto('rate_limit_windows').values({ bucket, window_start: windowStart, count: 1 })
+    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + 1` }))
+    .returning('count').executeTakeFirstOrThrow();
+  return Number(row.count);
+}

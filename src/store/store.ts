@@ -1,0 +1,98 @@
+import type {
+  Agency, AttachmentDefinition, AuditEntry, CustomList, DataField, FieldValue, Form, HistoryEntry, Program,
+  ProgramGrant, ProgramModel, Project, Status, User,
+} from '../domain/model.ts';
+import type { Dialect } from './database.ts';
+
+/** A user with the secret needed to check a password. */
+export interface UserWithSecret extends User { passwordHash: string }
+
+/** An API key record: its public id, the user it belongs to and its hashed secret. */
+export interface ApiKeyRecord { id: string; userId: string; name: string; secretHash: string; createdAt: number; revokedAt: number | null }
+
+/** Which projects of a program a listing may return, in creation order. */
+export interface ProjectQuery {
+  programId: string;
+  /** Only projects owned by this user (applicants see their own projects only). */
+  ownerId?: string;
+  changedSince?: number;
+  limit: number;
+  offset: number;
+}
+
+/** Everything of a program definition that an import writes, keyed by generated ids. */
+export interface ProgramDefinitionRows {
+  program: Program & { createdAt: number };
+  lists: CustomList[];
+  statuses: Status[];
+  fields: DataField[];
+  forms: Form[];
+}
+
+/** Reads, usable inside and outside a transaction. */
+export interface StoreReader {
+  findAgency(ref: string): Promise<Agency | null>;
+  listAgencies(): Promise<Agency[]>;
+  findUserByEmail(email: string): Promise<UserWithSecret | null>;
+  findUserById(id: string): Promise<UserWithSecret | null>;
+  usersByIds(ids: string[]): Promise<User[]>;
+  findApiKey(id: string): Promise<ApiKeyRecord | null>;
+  listApiKeys(userId: string): Promise<ApiKeyRecord[]>;
+  listGrants(userId: string): Promise<ProgramGrant[]>;
+  findGrant(userId: string, programId: string): Promise<ProgramGrant | null>;
+  /** A program by generated id, or by custom id within an agency (any agency when agencyId is null). */
+  findProgram(ref: string, agencyId?: string | null): Promise<Program | null>;
+  listPrograms(agencyId: string): Promise<Program[]>;
+  /** The active definition (retired parts left out) of a program. */
+  loadProgramModel(program: Program): Promise<ProgramModel>;
+  /** Every definition row including retired ones, for imports that must keep generated ids stable. */
+  loadProgramDefinition(programId: string): Promise<ProgramDefinitionRows | null>;
+  getProject(programId: string, projectId: string): Promise<Project | null>;
+  listProjects(query: ProjectQuery): Promise<Project[]>;
+  findProjectsByNumbers(programId: string, numbers: string[], ownerId?: string): Promise<Project[]>;
+  countProjectsInStatuses(statusIds: string[]): Promise<number>;
+  getDraft(projectId: string, formId: string): Promise<FieldValue[]>;
+  getValues(projectId: string, fieldIds: string[]): Promise<FieldValue[]>;
+  getHistory(projectId: string): Promise<HistoryEntry[]>;
+  listAudit(filter: { projectId?: string; action?: string; limit?: number }): Promise<(AuditEntry & { at: number; id: string })[]>;
+}
+
+/** Writes; only available inside a transaction, so every change commits with its audit row or not at all. */
+export interface StoreWriter extends StoreReader {
+  insertAgency(agency: Agency, createdAt: number): Promise<void>;
+  insertUser(user: User, passwordHash: string, at: number): Promise<void>;
+  updateUser(id: string, changes: { name?: string; passwordHash?: string; agencyAdmin?: boolean; disabled?: boolean }, at: number): Promise<void>;
+  insertApiKey(key: ApiKeyRecord): Promise<void>;
+  revokeApiKey(id: string, at: number): Promise<boolean>;
+  setGrant(grant: ProgramGrant): Promise<void>;
+  deleteGrant(userId: string, programId: string): Promise<boolean>;
+  /** Creates or replaces a program definition; rows absent from `rows` but stored are marked retired. */
+  saveProgramDefinition(rows: ProgramDefinitionRows): Promise<void>;
+  insertProject(project: Project): Promise<void>;
+  /** Applies changes if the project still has `expectedVersion`, bumping it; false when someone else won. */
+  updateProject(
+    id: string, expectedVersion: number,
+    changes: Partial<Pick<Project, 'number' | 'statusId' | 'statusAt' | 'updatedAt' | 'updatedBy' | 'ownerId' | 'assigneeId'>>,
+  ): Promise<boolean>;
+  upsertDraft(projectId: string, formId: string, values: FieldValue[]): Promise<void>;
+  upsertValues(projectId: string, formId: string, values: FieldValue[]): Promise<void>;
+  insertSubmission(row: { id: string; projectId: string; formId: string; at: number; by: string }): Promise<void>;
+  insertHistory(entry: HistoryEntry): Promise<void>;
+  /** Takes the next project number of a program; never returns the same number twice. */
+  takeProjectNumber(programId: string): Promise<number>;
+  audit(entry: AuditEntry, at: number, id: string): Promise<void>;
+  /** Counts one request in a fixed window and returns the count so far. */
+  countRequest(bucket: string, windowStart: number): Promise<number>;
+}
+
+/** The one persistence seam of the service, implemented with Kysely for SQLite and PostgreSQL. */
+export interface Store extends StoreReader {
+  readonly dialect: Dialect;
+  transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  /** Counts a request outside any other transaction (rate limiting). */
+  countRequest(bucket: string, windowStart: number): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type { AttachmentDefinition };

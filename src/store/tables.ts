@@ -1,0 +1,127 @@
+
+/** Booleans are stored as 0/1 integers so that one schema serves SQLite and PostgreSQL alike. */
+export type Flag = number;
+
+/** An agency: the top of the hierarchy, owning programs and users. */
+export interface AgencyTable { id: string; custom_id: string | null; name: string; created_at: number }
+
+/** A person or integration account; signs in with e-mail and password (HTTP Basic). */
+export interface UserTable {
+  id: string; agency_id: string; email: string; name: string; password_hash: string;
+  agency_admin: Flag; disabled: Flag; created_at: number; updated_at: number;
+}
+
+/** An API key: public id plus hashed secret, bound to one user. */
+export interface ApiKeyTable {
+  id: string; user_id: string; name: string; secret_hash: string; created_at: number; revoked_at: number | null;
+}
+
+/** A program of an agency: forms, fields, statuses, workflow and project numbering. */
+export interface ProgramTable {
+  id: string; agency_id: string; custom_id: string; name: string; number_prefix: string;
+  number_digits: number; next_number: number; created_at: number; updated_at: number;
+}
+
+/** A named list of choices for choice fields. */
+export interface CustomListTable { id: string; program_id: string; custom_id: string | null; name: string; retired: Flag }
+
+/** One choice of a custom list. */
+export interface CustomListChoiceTable { list_id: string; value: string; label: string; position: number }
+
+/** A status of a program's workflow. */
+export interface StatusTable {
+  id: string; program_id: string; custom_id: string | null; public_id: string; name: string;
+  is_initial: Flag; position: number; retired: Flag;
+}
+
+/** An allowed move from one status to the next. */
+export interface StatusTransitionTable { program_id: string; from_status_id: string; to_status_id: string }
+
+/** A data field of a program; forms lay fields out. */
+export interface DataFieldTable {
+  id: string; program_id: string; custom_id: string | null; name: string; type: string;
+  multi_value: Flag; sensitive: Flag; list_id: string | null; group_name: string | null;
+  max_length: number | null; min_value: number | null; max_value: number | null; position: number; retired: Flag;
+}
+
+/** A form of a program. */
+export interface FormTable {
+  id: string; program_id: string; custom_id: string | null; name: string;
+  leads_to_status_id: string | null; position: number; retired: Flag;
+}
+
+/** The statuses in which a form is available. */
+export interface FormStatusTable { form_id: string; status_id: string }
+
+/** A data field placed on a form, with whether the form requires it. */
+export interface FormFieldTable { form_id: string; field_id: string; required: Flag; position: number }
+
+/** An attachment definition of a form: what may be uploaded. */
+export interface AttachmentDefinitionTable {
+  id: string; program_id: string; form_id: string; custom_id: string | null; name: string;
+  allowed_types: string; max_size_bytes: number; required: Flag; position: number; retired: Flag;
+}
+
+/** What a user may do in a program: role applicant, reader, editor or admin. */
+export interface ProgramGrantTable { user_id: string; program_id: string; role: string; sensitive: Flag }
+
+/** A project: one application moving through a program's workflow. */
+export interface ProjectTable {
+  id: string; program_id: string; number: string | null; status_id: string; status_at: number;
+  created_at: number; created_by: string; updated_at: number; updated_by: string;
+  owner_id: string; assignee_id: string | null; version: number;
+}
+
+/** A draft (unsubmitted) value of a field on one form of a project. */
+export interface ProjectDraftTable {
+  project_id: string; form_id: string; field_id: string; value: string | null; values_json: string | null;
+  updated_at: number; updated_by: string;
+}
+
+/** The submitted value of a field of a project (one per field, whichever form last saved it). */
+export interface ProjectValueTable {
+  project_id: string; field_id: string; form_id: string; value: string | null; values_json: string | null;
+  updated_at: number; updated_by: string;
+}
+
+/** One submission of a form of a project. */
+export interface FormSubmissionTable { id: string; project_id: string; form_id: string; submitted_at: number; submitted_by: string }
+
+/** One entry of a project's status history. */
+export interface StatusHistoryTable {
+  id: string; project_id: string; status_id: string; changed_at: number; changed_by: string; report_as: string;
+}
+
+/** One audited change of state. */
+export interface AuditLogTable {
+  id: string; at: number; actor_id: string | null; action: string; agency_id: string | null;
+  program_id: string | null; project_id: string | null; detail: string; request_id: string | null;
+}
+
+/** A fixed-window request counter, shared by all instances on one database. */
+export interface RateLimitWindowTable { bucket: string; window_start: number; count: number }
+
+/** The database as Kysely sees it. */
+export interface Database {
+  agencies: AgencyTable;
+  users: UserTable;
+  api_keys: ApiKeyTable;
+  programs: ProgramTable;
+  custom_lists: CustomListTable;
+  custom_list_choices: CustomListChoiceTable;
+  statuses: StatusTable;
+  status_transitions: StatusTransitionTable;
+  data_fields: DataFieldTable;
+  forms: FormTable;
+  form_statuses: FormStatusTable;
+  form_fields: FormFieldTable;
+  attachment_definitions: AttachmentDefinitionTable;
+  program_grants: ProgramGrantTable;
+  projects: ProjectTable;
+  project_drafts: ProjectDraftTable;
+  project_values: ProjectValueTable;
+  form_submissions: FormSubmissionTable;
+  status_history: StatusHistoryTable;
+  audit_log: AuditLogTable;
+  rate_limit_windows: RateLimitWindowTable;
+}
