@@ -33,7 +33,10 @@ export interface FieldProblem {
   dataFieldId: string;
   customId?: string | null;
   name?: string;
-  /** A stable reason: REQUIRED, INVALID_TYPE, NOT_IN_LIST, TOO_LONG, OUT_OF_RANGE, NOT_MULTI_VALUE, UNKNOWN_FIELD. */
+  /**
+   * A stable reason: REQUIRED, INVALID_TYPE, NOT_IN_LIST, TOO_LONG, OUT_OF_RANGE, NOT_MULTI_VALUE,
+   * MULTI_VALUE_EXPECTED, TOO_MANY_VALUES, DUPLICATE_FIELD, UNKNOWN_FIELD.
+   */
   code: string;
   message: string;
 }

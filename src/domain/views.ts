@@ -58,3 +58,10 @@ export interface SubmitView extends ProjectHeaderView { projectNumber: string }
 
 /** One value sent by SetProjectData: `value` for single-value fields, `values` for multi-value ones (null clears). */
 export interface DataFieldInput { dataFieldId: string; value: string | null; values: string[] | null }
+
+/** What the project landing page shows. */
+export interface LandingView extends ProjectHeaderView {
+  programName: string; ownerName: string;
+  forms: { name: string; available: boolean }[];
+  history: { status: string; at: number; by: string }[];
+}

@@ -77,6 +77,9 @@ export function createKyselyStore(opened: OpenDatabase): Store {
     dialect: dialect as Dialect,
     transaction: (work) => db.transaction().execute((trx) => work(writer(trx, cache))),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
+    sweepRequestCounts: async (windowStart) => {
+      await db.deleteFrom('rate_limit_windows').where('window_start', '<', windowStart).execute();
+    },
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -91,6 +91,8 @@ export interface Store extends StoreReader {
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Counts a request outside any other transaction (rate limiting). */
   countRequest(bucket: string, windowStart: number): Promise<number>;
+  /** Deletes request counts of windows before `windowStart`. */
+  sweepRequestCounts(windowStart: number): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,0 +1,48 @@
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { type Config, loadConfig } from '../config.ts';
+import { systemClock } from '../domain/clock.ts';
+import { RandomIdGenerator } from '../domain/ids.ts';
+import { API_BASE, buildApp } from '../http/app.ts';
+import { openDatabase } from '../store/database.ts';
+import { createKyselyStore } from '../store/kysely-store.ts';
+import type { Store } from '../store/store.ts';
+
+function describeDatabase(config: Config): string {
+  return config.database.kind === 'sqlite' ? `SQLite ${config.database.file}` : 'PostgreSQL';
+}
+
+async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): Promise<void> {
+  if (!demo) return;
+  const { seedDemo, DEMO_CREDENTIALS } = await import('../domain/demo.ts');
+  const result = await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
+  log.info({ demo: result.created ? 'created' : 'already present' }, 'demo data ready');
+  process.stderr.write(`\nDemo credentials (for trying apas out; never use them in production):\n`);
+  for (const c of DEMO_CREDENTIALS) process.stderr.write(`  ${c.role.padEnd(10)} ${c.email}  password: ${c.password}  X-ApiKey: ${c.apiKey}\n`);
+  process.stderr.write('\n');
+}
+
+/** `apas serve [--demo]`: migrates the database, optionally seeds the demo, and serves until SIGINT/SIGTERM. */
+export async function runServe(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { demo: { type: 'boolean', default: false } }, strict: true });
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-apikey"]'] });
+  const opened = await openDatabase(config.database, config.pgPoolSize);
+  const store = createKyselyStore(opened);
+  await seedDemoIfAsked(values.demo ?? false, store, log);
+  const app = await buildApp({ config, store, logger: log });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ host: config.host, port: config.port });
+  log.info({ api: `${config.publicUrl}${API_BASE}`, database: describeDatabase(config) }, 'apas is serving');
+  return new Promise<number>(() => {});
+}

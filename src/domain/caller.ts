@@ -1,0 +1,11 @@
+import type { ProgramGrant, User } from './model.ts';
+
+/** The authenticated user behind a request, with the API key used and the user's program grants. */
+export interface Caller {
+  user: User;
+  apiKeyId: string;
+  grants: ProgramGrant[];
+  requestId?: string;
+  /** True when this request proved a second factor (TOTP or MFA session token). */
+  mfaVerified?: boolean;
+}

@@ -1,0 +1,105 @@
+import { canWrite, hasSensitivePrivilege } from './access.ts';
+import { ApiError } from './api-error.ts';
+import type { Caller } from './caller.ts';
+import { completenessProblems, resolveInputs } from './field-rules.ts';
+import type { FieldValue, Form, ProgramModel, Project } from './model.ts';
+import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
+import type { ServiceDeps } from './service-deps.ts';
+import type { DataFieldInput, FormDataView } from './views.ts';
+import type { StoreReader } from '../store/store.ts';
+
+/** How sensitive values are shown in place of the real ones. */
+export const MASK = '********';
+
+/** Which view of a form's data an operation works on. */
+export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }
+
+/** Reads a form's values: the draft of that form, or the submitted values of the form's fields. */
+async function formValues(reader: StoreReader, project: Project, form: Form, draft: boolean): Promise<Map<string, FieldValue>> {
+  const rows = draft ? await reader.getDraft(project.id, form.id) : await reader.getValues(project.id, form.fields.map((f) => f.fieldId));
+  return new Map(rows.map((v) => [v.fieldId, v]));
+}
+
+/** Reads, writes and shows the draft and submitted data of a project's forms. */
+export class FormDataService {
+  readonly #deps: ServiceDeps;
+  constructor(deps: ServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** GetProjectData: one form's draft or submitted data; sensitive values masked unless revealed. */
+  async get(caller: Caller, target: DataTarget, reveal: boolean): Promise<FormDataView> {
+    const ctx = await loadProgram(this.#deps, caller, target.programRef);
+    if (reveal) this.#requireReveal(caller, ctx);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
+    const form = findForm(ctx.model, target.formRef);
+    return this.#view(this.#deps.store, caller, ctx, project, form, target.draft, reveal);
+  }
+
+  /** SetProjectData: writes draft values (write access), or submitted values (admins, complete forms only). */
+  async set(caller: Caller, target: DataTarget, inputs: DataFieldInput[]): Promise<FormDataView> {
+    const ctx = await loadProgram(this.#deps, caller, target.programRef);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
+    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
+    if (!target.draft && ctx.role !== 'admin') throw new ApiError('FORBIDDEN', 'Writing submitted data is an admin-only operation; write the draft and submit it.');
+    const form = findForm(ctx.model, target.formRef);
+    if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
+    const resolved = resolveInputs(ctx.model, form, inputs);
+    const now = this.#deps.clock.now();
+    const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
+    return this.#deps.store.transaction(async (tx) => {
+      const current = await tx.getProject(project.programId, project.id);
+      if (!current) throw new ApiError('NOT_FOUND', `Project "${project.id}" was not found in program ${ctx.program.id}.`);
+      if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
+      if (target.draft) await tx.upsertDraft(current.id, form.id, values);
+      else await tx.upsertValues(current.id, form.id, values);
+      const ok = await tx.updateProject(current.id, current.version, { updatedAt: now, updatedBy: caller.user.id });
+      if (!ok) throw new ApiError('CONFLICT', `Project ${current.id} was changed by another request; send your change again.`);
+      await tx.audit({
+        action: target.draft ? 'project.draft.set' : 'project.data.set', actorId: caller.user.id, agencyId: ctx.program.agencyId,
+        programId: ctx.program.id, projectId: current.id, requestId: caller.requestId,
+        // Field ids only: values may be sensitive and the audit log is read by operators.
+        detail: { formId: form.id, fields: values.map((v) => v.fieldId) },
+      }, now, this.#deps.ids.next());
+      const updated = { ...current, updatedAt: now, updatedBy: caller.user.id, version: current.version + 1 };
+      return this.#view(tx, caller, ctx, updated, form, target.draft, false);
+    });
+  }
+
+  async #requireComplete(reader: StoreReader, model: ProgramModel, project: Project, form: Form, incoming: FieldValue[]): Promise<void> {
+    const merged = await formValues(reader, project, form, false);
+    for (const v of incoming) merged.set(v.fieldId, v);
+    const problems = completenessProblems(model, form, merged);
+    if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Submitted data must fill out form ${form.name} completely.`, { fields: problems });
+  }
+
+  #requireReveal(caller: Caller, ctx: ProgramContext): void {
+    if (!hasSensitivePrivilege(caller, ctx.program, ctx.role)) {
+      throw new ApiError('SENSITIVE_DATA_NOT_ALLOWED', 'reveal_sensitive_data=true needs the privilege to view sensitive data in this program.');
+    }
+    if (!caller.mfaVerified) {
+      throw new ApiError('SENSITIVE_DATA_NOT_ALLOWED', 'reveal_sensitive_data=true needs an account with multi-factor authentication enabled.');
+    }
+  }
+
+  async #view(reader: StoreReader, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<FormDataView> {
+    const values = await formValues(reader, project, form, draft);
+    const draftValues = draft ? values : await formValues(reader, project, form, true);
+    const canSubmit = canWrite(caller, ctx.role, project) && form.availableIn.includes(project.statusId)
+      && completenessProblems(ctx.model, form, draftValues).length === 0;
+    const dataFields = form.fields.map((placed) => {
+      const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;
+      const v = values.get(field.id);
+      const hide = field.sensitive && !reveal;
+      const value = v?.value ?? null;
+      const list = v?.values ?? null;
+      return {
+        dataFieldId: field.id, customId: field.customId, name: field.name, multiValue: field.multiValue,
+        value: hide && value !== null ? MASK : value,
+        values: hide && list !== null ? list.map(() => MASK) : list,
+      };
+    });
+    const attachments = form.attachments.map((a) => ({ attachmentId: a.id, customId: a.customId, name: a.name, fileName: null }));
+    return { ...projectHeader(this.#deps, ctx.model, project), formId: form.id, draft, canSubmit, dataFields, attachments };
+  }
+}

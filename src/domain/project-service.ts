@@ -1,0 +1,127 @@
+import { canCreate, canWrite, ownerFilter, roleIn } from './access.ts';
+import { ApiError } from './api-error.ts';
+import type { Caller } from './caller.ts';
+import type { Program, ProgramModel, Project } from './model.ts';
+import { loadProgram, loadReadableProject, projectHeader, statusById, statusRef } from './project-context.ts';
+import type { ServiceDeps } from './service-deps.ts';
+import type { LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from './views.ts';
+
+/** Paging and filtering of GetProjects, already checked by the HTTP layer. */
+export interface ListOptions { changedSince?: number; limit: number; offset: number; version: number }
+
+/** The most projects one page may hold (the commercial system's documented maximum). */
+export const MAX_PAGE = 1000;
+
+function summary(model: ProgramModel, p: Project): ProjectSummaryView {
+  const status = statusById(model, p.statusId);
+  return {
+    projectId: p.id, programId: p.programId, projectNumber: p.number, status: status.name, statusTimestamp: p.statusAt,
+    lastChangeTimestamp: p.updatedAt, statusCustomId: status.customId, statusPublicId: status.publicId,
+  };
+}
+
+function projectsView(version: number, requestTimestamp: number, model: ProgramModel, rows: Project[]): ProjectsView {
+  return { schemaVersion: version, extended: version >= 2, requestTimestamp, projects: rows.map((p) => summary(model, p)) };
+}
+
+/** Lists programs and projects, creates projects and changes their owner. */
+export class ProjectService {
+  readonly #deps: ServiceDeps;
+  constructor(deps: ServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** GetPrograms: the programs of an agency in which the caller has a role. */
+  async getPrograms(caller: Caller, agencyRef: string): Promise<ProgramView[]> {
+    const agency = await this.#deps.store.findAgency(agencyRef);
+    if (!agency) throw new ApiError('NOT_FOUND', `Agency "${agencyRef}" was not found.`);
+    const programs: Program[] = await this.#deps.store.listPrograms(agency.id);
+    return programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ programId: p.id, programName: p.name }));
+  }
+
+  /** GetProjects: a page of the readable projects of a program, in creation order. */
+  async getProjects(caller: Caller, programRef: string, options: ListOptions): Promise<ProjectsView> {
+    const requestTimestamp = this.#deps.clock.now();
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const rows = await this.#deps.store.listProjects({
+      programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role), changedSince: options.changedSince,
+      limit: options.limit, offset: options.offset,
+    });
+    return projectsView(options.version, requestTimestamp, ctx.model, rows);
+  }
+
+  /** GetProjectsByNumber: the readable projects whose numbers are asked for. */
+  async getProjectsByNumber(caller: Caller, programRef: string, numbers: string[], version: number): Promise<ProjectsView> {
+    const requestTimestamp = this.#deps.clock.now();
+    if (numbers.length > this.#deps.maxNumbersPerRequest) {
+      throw new ApiError('TOO_MANY_NUMBERS', `Ask for at most ${this.#deps.maxNumbersPerRequest} project numbers per request; got ${numbers.length}.`);
+    }
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const rows = await this.#deps.store.findProjectsByNumbers(ctx.program.id, numbers, ownerFilter(caller, ctx.role));
+    return projectsView(version, requestTimestamp, ctx.model, rows);
+  }
+
+  /** CreateNewProject: an empty project in the initial status, owned by the caller. */
+  async createProject(caller: Caller, programRef: string): Promise<NewProjectView> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id}.`);
+    const initial = ctx.model.statuses.find((s) => s.isInitial);
+    if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
+    const { clock, ids } = this.#deps;
+    const now = clock.now();
+    const project: Project = {
+      id: ids.next(), programId: ctx.program.id, number: null, statusId: initial.id, statusAt: now,
+      createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
+      ownerId: caller.user.id, assigneeId: null, version: 0,
+    };
+    await this.#deps.store.transaction(async (tx) => {
+      await tx.insertProject(project);
+      await tx.insertHistory({ id: ids.next(), projectId: project.id, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+      await tx.audit({ action: 'project.create', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, requestId: caller.requestId }, now, ids.next());
+    });
+    const forms = ctx.model.forms.map((f) => ({
+      formId: f.id, customId: f.customId, programId: ctx.program.id, name: f.name,
+      availableInStatuses: f.availableIn.map((id) => statusRef(statusById(ctx.model, id))),
+      leadsToStatus: f.leadsToStatusId ? statusRef(statusById(ctx.model, f.leadsToStatusId)) : null,
+    }));
+    return { ...projectHeader(this.#deps, ctx.model, project), forms };
+  }
+
+  /** The landing page's content: the project, its owner, its forms and its status history. */
+  async landing(caller: Caller, programRef: string, projectId: string): Promise<LandingView> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const history = await this.#deps.store.getHistory(project.id);
+    const users = await this.#deps.store.usersByIds([project.ownerId, ...history.map((h) => h.changedBy)]);
+    const nameOf = (id: string) => users.find((u) => u.id === id)?.name ?? id;
+    return {
+      ...projectHeader(this.#deps, ctx.model, project),
+      programName: ctx.program.name,
+      ownerName: nameOf(project.ownerId),
+      forms: ctx.model.forms.map((f) => ({ name: f.name, available: f.availableIn.includes(project.statusId) })),
+      history: history.map((h) => ({ status: statusById(ctx.model, h.statusId).name, at: h.changedAt, by: nameOf(h.changedBy) })),
+    };
+  }
+
+  /** SetProjectOwner: hands the project to another user who has access to the program. */
+  async setOwner(caller: Caller, programRef: string, projectId: string, ownerEmail: string): Promise<OwnerView> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
+    const owner = await this.#deps.store.findUserByEmail(ownerEmail);
+    const ownerGrants = owner ? await this.#deps.store.listGrants(owner.id) : [];
+    if (!owner || owner.disabled || !roleIn({ user: owner, apiKeyId: '', grants: ownerGrants }, ctx.program)) {
+      throw new ApiError('UNKNOWN_USER', `No active user with access to program ${ctx.program.id} has the e-mail address "${ownerEmail}".`);
+    }
+    const now = this.#deps.clock.now();
+    await this.#deps.store.transaction(async (tx) => {
+      const ok = await tx.updateProject(project.id, project.version, { ownerId: owner.id, updatedAt: now, updatedBy: caller.user.id });
+      if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
+      await tx.audit({
+        action: 'project.owner.set', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
+        projectId: project.id, detail: { from: project.ownerId, to: owner.id }, requestId: caller.requestId,
+      }, now, this.#deps.ids.next());
+    });
+    return { name: owner.name, email: owner.email };
+  }
+}

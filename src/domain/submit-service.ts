@@ -1,0 +1,56 @@
+import { canWrite } from './access.ts';
+import { ApiError } from './api-error.ts';
+import type { Caller } from './caller.ts';
+import { completenessProblems } from './field-rules.ts';
+import type { Program, Project } from './model.ts';
+import { findForm, loadProgram, loadReadableProject, projectHeader, requireAvailable } from './project-context.ts';
+import type { ServiceDeps } from './service-deps.ts';
+import type { SubmitView } from './views.ts';
+
+/** A project number: the program's prefix and the sequence number padded to the program's digits. */
+export function formatProjectNumber(program: Program, n: number): string {
+  return `${program.numberPrefix}-${String(n).padStart(program.numberDigits, '0')}`;
+}
+
+/** Submits a form's draft: validates it, copies it to the submitted data, numbers the project and moves its status. */
+export class SubmitService {
+  readonly #deps: ServiceDeps;
+  constructor(deps: ServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** SubmitProject. Concurrent submissions of one project serialise: one wins, the others get CONFLICT. */
+  async submit(caller: Caller, programRef: string, projectId: string, formRef: string): Promise<SubmitView> {
+    const { store, clock, ids } = this.#deps;
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const seen = await loadReadableProject(store, caller, ctx, projectId);
+    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not submit project ${seen.id}.`);
+    const form = findForm(ctx.model, formRef);
+    return store.transaction(async (tx) => {
+      // Every rule is checked again on the rows inside the transaction, which are the ones that will change.
+      const project = await tx.getProject(seen.programId, seen.id);
+      if (!project || project.version !== seen.version) throw new ApiError('CONFLICT', `Project ${seen.id} was changed by another request; read it again and retry.`);
+      requireAvailable(ctx.model, form, project);
+      const draft = await tx.getDraft(project.id, form.id);
+      const problems = completenessProblems(ctx.model, form, new Map(draft.map((v) => [v.fieldId, v])));
+      if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Form ${form.name} is not complete.`, { fields: problems });
+      const now = clock.now();
+      const onForm = new Set(form.fields.map((f) => f.fieldId));
+      await tx.upsertValues(project.id, form.id, draft.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
+      await tx.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
+      const number = project.number ?? formatProjectNumber(ctx.program, await tx.takeProjectNumber(ctx.program.id));
+      const moves = form.leadsToStatusId !== null && form.leadsToStatusId !== project.statusId;
+      const statusId = moves ? form.leadsToStatusId! : project.statusId;
+      const statusAt = moves ? now : project.statusAt;
+      if (moves) await tx.insertHistory({ id: ids.next(), projectId: project.id, statusId, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+      const ok = await tx.updateProject(project.id, project.version, { number, statusId, statusAt, updatedAt: now, updatedBy: caller.user.id });
+      if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
+      await tx.audit({
+        action: 'project.submit', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id,
+        detail: { formId: form.id, number, fromStatus: project.statusId, toStatus: statusId }, requestId: caller.requestId,
+      }, now, ids.next());
+      const updated: Project = { ...project, number, statusId, statusAt, updatedAt: now, updatedBy: caller.user.id, version: project.version + 1 };
+      return { ...projectHeader(this.#deps, ctx.model, updated), projectNumber: number };
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { type Clock, systemClock } from '../domain/clock.ts';
+import { type IdGenerator, RandomIdGenerator, randomToken } from '../domain/ids.ts';
+import type { Store } from '../store/store.ts';
+import { landingPageRoutes } from '../web/landing-page.ts';
+import { authenticateHook } from './authenticate-hook.ts';
+import { installErrorHandlers } from './error-handler.ts';
+import type { UnsupportedBody } from './fastify-types.ts';
+import { createMetrics } from './metrics.ts';
+import { formDataRoutes } from './routes/form-data-routes.ts';
+import { healthRoutes } from './routes/health-routes.ts';
+import { programRoutes } from './routes/program-routes.ts';
+import { RouteTable } from './route-table.ts';
+import { projectRoutes } from './routes/project-routes.ts';
+import { schemaRoutes } from './routes/schema-routes.ts';
+import { submitRoutes } from './routes/submit-routes.ts';
+import { createServices } from './services.ts';
+import { createXmlCodec } from './xml-codec.ts';
+
+/** What an app instance is built from; tests swap the clock, ids and logger. */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** A pino logger, or false for none (tests). */
+  logger?: Logger | false;
+}
+
+/** The base path of the V2 interface. */
+export const API_BASE = '/services/v2';
+
+// application/xml, text/xml and the application/*+xml family.
+const XML_TYPES = /^(application\/([a-z0-9.-]+\+)?xml|text\/xml)$/;
+
+function programSchemaText(): string {
+  return fs.readFileSync(new URL('../../schemas/program.schema.json', import.meta.url), 'utf8');
+}
+
+/** Builds the HTTP application: API routes under /services/v2, schemas, landing pages, health and metrics. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store } = deps;
+  const clock = deps.clock ?? systemClock;
+  const ids = deps.ids ?? new RandomIdGenerator();
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    return503OnClosing: true,
+    genReqId: () => randomToken(16),
+    requestIdHeader: false,
+  });
+  const codec = await createXmlCodec(config.xmlNamespace);
+  const services = createServices(config, store, clock, ids);
+  const routes = new RouteTable();
+  routes.attach(app);
+  installErrorHandlers(app, codec, routes);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // Other media types are read (within the size limit) but kept aside, so a route can name the problem.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) =>
+    done(null, { unsupportedContentType: String(request.headers['content-type'] ?? '') } satisfies UnsupportedBody));
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+  });
+  const registry = createMetrics(app);
+  healthRoutes(app, store, registry);
+  schemaRoutes(app, codec, programSchemaText());
+  landingPageRoutes(app, services);
+  await app.register(async (api) => {
+    api.addHook('onRequest', authenticateHook(services));
+    const routeDeps = { services, codec, clock };
+    programRoutes(api, routeDeps);
+    projectRoutes(api, routeDeps);
+    formDataRoutes(api, routeDeps);
+    submitRoutes(api, routeDeps);
+  }, { prefix: API_BASE });
+  return app;
+}

@@ -1,0 +1,29 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/api-error.ts';
+import type { Services } from './services.ts';
+import './fastify-types.ts';
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Authenticates every API request (Basic + X-ApiKey) and counts it against its key's throughput limit. */
+export function authenticateHook(services: Services) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const caller = await services.auth.authenticate({ authorization: header(request, 'authorization'), apiKey: header(request, 'x-apikey') });
+    const decision = await services.rateLimiter.hit(`key:${caller.apiKeyId}`);
+    const headers = {
+      'RateLimit-Limit': String(decision.limit),
+      'RateLimit-Remaining': String(decision.remaining),
+      'RateLimit-Reset': String(decision.resetSeconds),
+    };
+    if (!decision.allowed) {
+      throw new ApiError('RATE_LIMITED', `This API key has used its ${decision.limit} requests of the current window; retry after ${decision.resetSeconds} s.`, {
+        headers: { ...headers, 'Retry-After': String(decision.resetSeconds) },
+      });
+    }
+    reply.headers(headers);
+    request.caller = { ...caller, requestId: request.id };
+  };
+}

@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorCode } from '../domain/api-error.ts';
+import type { RouteTable } from './route-table.ts';
+import type { XmlCodec } from './xml-codec.ts';
+import { XML_TYPE } from './xml-reply.ts';
+
+// Fastify's own failures (body parsing, limits, malformed URLs) mapped onto the service's error codes.
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_REQUEST',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_BAD_URL: 'INVALID_REQUEST',
+  FST_ERR_ASYNC_CONSTRAINT: 'INVALID_REQUEST',
+};
+
+/** Turns any thrown value into an ApiError; unexpected faults become INTERNAL_ERROR without their details. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const fe = error as Partial<FastifyError>;
+  const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+  if (mapped === 'PAYLOAD_TOO_LARGE') return new ApiError(mapped, 'The request body is larger than this service accepts.');
+  if (mapped) return new ApiError(mapped, fe.message ?? 'The request could not be read.');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiError('INVALID_REQUEST', fe.message ?? 'The request could not be read.');
+  }
+  return new ApiError('INTERNAL_ERROR', 'The service failed to handle this request; the fault has been logged.');
+}
+
+/** The one place where an error becomes an HTTP status, headers and the XML error body. */
+export function sendError(codec: XmlCodec, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const apiError = toApiError(error);
+  if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
+  for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
+  if (apiError.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
+  return reply.code(apiError.status).type(XML_TYPE).send(codec.error(apiError, request.id));
+}
+
+/** Installs the error and not-found handlers on an app; a known path with the wrong method gets 405. */
+export function installErrorHandlers(app: FastifyInstance, codec: XmlCodec, routes: RouteTable): void {
+  app.setErrorHandler((error, request, reply) => sendError(codec, request, reply, error));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = routes.allowedMethods(path);
+    if (allowed.length === 0) return sendError(codec, request, reply, new ApiError('NOT_FOUND', `There is no operation at ${request.method} ${path}.`));
+    const error = new ApiError('METHOD_NOT_ALLOWED', `${path} answers to ${allowed.join(', ')}, not ${request.method}.`, { headers: { Allow: allowed.join(', ') } });
+    return sendError(codec, request, reply, error);
+  });
+}

@@ -1,0 +1,63 @@
+import { ApiError } from '../domain/api-error.ts';
+import { parseTimestamp } from '../domain/clock.ts';
+import { isIdLike } from '../domain/ids.ts';
+
+/** The raw query string values Fastify hands a route (a repeated parameter arrives as an array). */
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+function single(query: RawQuery, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} may be given only once.`);
+  return value;
+}
+
+/** A whole number within bounds, or the fallback when the parameter is absent. */
+export function intParam(query: RawQuery, name: string, fallback: number, min: number, max: number): number {
+  const raw = single(query, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,9}$/.test(raw)) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must be from ${min} to ${max}; got ${value}.`);
+  return value;
+}
+
+/** `true` or `false` (any case), or the fallback when absent. */
+export function boolParam(query: RawQuery, name: string, fallback: boolean): boolean {
+  const raw = single(query, name);
+  if (raw === undefined) return fallback;
+  const lower = raw.toLowerCase();
+  if (lower !== 'true' && lower !== 'false') throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must be true or false; got "${raw}".`);
+  return lower === 'true';
+}
+
+/** A timestamp (yyyy-MM-dd or ISO 8601 date-time) as epoch ms, or undefined when absent. */
+export function timeParam(query: RawQuery, name: string): number | undefined {
+  const raw = single(query, name);
+  if (raw === undefined) return undefined;
+  const ms = parseTimestamp(raw);
+  if (ms === null) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must be a date (yyyy-MM-dd) or an ISO 8601 date-time such as 2026-01-31T12:00:00-07:00; got "${raw}".`);
+  return ms;
+}
+
+/** The interface version a response shape is chosen by; absent means 1, as in the commercial system. */
+export function versionParam(query: RawQuery, supported: number[]): number {
+  const raw = single(query, 'version');
+  if (raw === undefined) return 1;
+  const m = /^(\d{1,3})(\.0+)?$/.exec(raw.trim());
+  const value = m ? Number(m[1]) : Number.NaN;
+  if (!supported.includes(value)) throw new ApiError('INVALID_PARAMETER', `Query parameter version must be one of ${supported.join(', ')}; got "${raw}".`);
+  return value;
+}
+
+/** A required string parameter. */
+export function requiredParam(query: RawQuery, name: string): string {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} is required.`);
+  return raw.trim();
+}
+
+/** A path identifier; anything that cannot be an id is refused before it reaches the database. */
+export function idParam(value: string | undefined, name: string): string {
+  if (value === undefined || !isIdLike(value)) throw new ApiError('INVALID_PARAMETER', `${name} in the path is not a valid identifier.`);
+  return value;
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DataTarget } from '../../domain/form-data-service.ts';
+import { boolParam, idParam, type RawQuery } from '../query-params.ts';
+import { callerOf } from '../request-caller.ts';
+import type { RouteDeps } from '../route-deps.ts';
+import { sendXml, xmlBody } from '../xml-reply.ts';
+
+type FormParams = { ProgramId?: string; ProjectId?: string; FormId?: string };
+
+/** The program, project and form a data route addresses. */
+export function formTarget(request: FastifyRequest, draft: boolean): DataTarget {
+  const p = request.params as FormParams;
+  return {
+    programRef: idParam(p.ProgramId, 'ProgramId'), projectId: idParam(p.ProjectId, 'ProjectId'),
+    formRef: idParam(p.FormId, 'FormId'), draft,
+  };
+}
+
+/** GetProjectData and SetProjectData for the submitted (…/Data) and the draft (…/Draft/Data) view. */
+export function formDataRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
+  const base = '/Programs/:ProgramId/Projects/:ProjectId/Forms/:FormId';
+  for (const draft of [false, true]) {
+    const url = `${base}${draft ? '/Draft' : ''}/Data`;
+    app.get(url, async (request, reply) => {
+      const reveal = boolParam(request.query as RawQuery, 'reveal_sensitive_data', false);
+      const view = await services.formData.get(callerOf(request), formTarget(request, draft), reveal);
+      return sendXml(reply, codec.formData(view, 'ProjectDataGetResponse'));
+    });
+    app.post(url, async (request, reply) => {
+      const target = formTarget(request, draft);
+      const inputs = codec.readProjectData(xmlBody(request, 'ProjectDataRequest'));
+      const view = await services.formData.set(callerOf(request), target, inputs);
+      return sendXml(reply, codec.formData(view, 'ProjectDataSetResponse'));
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../domain/api-error.ts';
+import type { XmlCodec } from '../xml-codec.ts';
+
+/** Serves the XSD of every request and response type at /schemas/{Name}.xsd, and the list at /schemas/. */
+export function schemaRoutes(app: FastifyInstance, codec: XmlCodec, programSchema: string): void {
+  app.get('/schemas/', async (_request, reply) => {
+    const names = [...codec.schemaNames().map((n) => `${n}.xsd`), 'program.schema.json'];
+    return reply.type('text/plain; charset=utf-8').send(`${names.join('\n')}\n`);
+  });
+  app.get('/schemas/program.schema.json', async (_request, reply) => reply.type('application/schema+json').send(programSchema));
+  app.get('/schemas/:file', async (request, reply) => {
+    const file = (request.params as { file: string }).file;
+    const name = file.replace(/\.xsd$/, '');
+    if (!file.endsWith('.xsd') || !codec.schemaNames().includes(name)) throw new ApiError('NOT_FOUND', `There is no schema ${file}.`);
+    return reply.type('application/xml; charset=utf-8').send(codec.schemaSource(name));
+  });
+}

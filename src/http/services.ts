@@ -1,0 +1,34 @@
+import type { Config } from '../config.ts';
+import { AuthService } from '../domain/auth-service.ts';
+import type { Clock } from '../domain/clock.ts';
+import { FormDataService } from '../domain/form-data-service.ts';
+import type { IdGenerator } from '../domain/ids.ts';
+import { ProjectService } from '../domain/project-service.ts';
+import { MemoryRateLimiter, type RateLimiter, StoreRateLimiter } from '../domain/rate-limiter.ts';
+import { SubmitService } from '../domain/submit-service.ts';
+import type { Store } from '../store/store.ts';
+
+/** The domain services one app instance uses, built once from its dependencies. */
+export interface Services {
+  auth: AuthService;
+  projects: ProjectService;
+  formData: FormDataService;
+  submit: SubmitService;
+  rateLimiter: RateLimiter;
+}
+
+/** Builds the services over a store, clock and id generator. */
+export function createServices(config: Config, store: Store, clock: Clock, ids: IdGenerator): Services {
+  const deps = { store, clock, ids, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest };
+  const { max, windowSeconds, store: where } = config.rateLimit;
+  const rateLimiter = where === 'database'
+    ? new StoreRateLimiter(store, max, windowSeconds * 1000, clock)
+    : new MemoryRateLimiter(max, windowSeconds * 1000, clock);
+  return {
+    auth: new AuthService(store),
+    projects: new ProjectService(deps),
+    formData: new FormDataService(deps),
+    submit: new SubmitService(deps),
+    rateLimiter,
+  };
+}

@@ -1,0 +1,24 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/api-error.ts';
+import type { UnsupportedBody } from './fastify-types.ts';
+
+/** The media type of every XML answer. */
+export const XML_TYPE = 'application/xml; charset=utf-8';
+
+/** Sends an XML document, whole or as a stream of chunks (large lists are never built as one string). */
+export function sendXml(reply: FastifyReply, body: string | Iterable<string>, status = 200): FastifyReply {
+  reply.code(status).type(XML_TYPE);
+  if (typeof body === 'string') return reply.send(body);
+  return reply.send(Readable.from(body, { objectMode: false }));
+}
+
+/** The raw XML body of a request, or a clear error when the request sent none or another media type. */
+export function xmlBody(request: FastifyRequest, expectedRoot: string): Buffer {
+  const body = request.body as Buffer | UnsupportedBody | undefined | null;
+  if (body && !Buffer.isBuffer(body)) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the ${expectedRoot} document as application/xml; got Content-Type "${body.unsupportedContentType}".`);
+  }
+  if (!body || body.length === 0) throw new ApiError('INVALID_REQUEST', `The request body is empty; expected a ${expectedRoot} document.`);
+  return body;
+}
