@@ -49,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
+    handlerTimeout: config.requestTimeoutMs,
     return503OnClosing: true,
     genReqId: () => randomToken(16),
     requestIdHeader: false,

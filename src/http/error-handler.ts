@@ -12,7 +12,13 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_BAD_URL: 'INVALID_REQUEST',
   FST_ERR_ASYNC_CONSTRAINT: 'INVALID_REQUEST',
+  FST_ERR_HANDLER_TIMEOUT: 'SERVICE_UNAVAILABLE',
 };
+
+// Database conditions a client can simply retry: lock timeouts, lost connections, PostgreSQL's
+// serialization failures and deadlocks (the transaction was rolled back, so nothing was half-done).
+const RETRYABLE_DB_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '53300', '08006', '08001']);
+const CONFLICT_DB_CODES = new Set(['40001', '40P01']);
 
 /** Turns any thrown value into an ApiError; unexpected faults become INTERNAL_ERROR without their details. */
 export function toApiError(error: unknown): ApiError {
@@ -20,7 +26,13 @@ export function toApiError(error: unknown): ApiError {
   const fe = error as Partial<FastifyError>;
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped === 'PAYLOAD_TOO_LARGE') return new ApiError(mapped, 'The request body is larger than this service accepts.');
+  if (mapped === 'SERVICE_UNAVAILABLE') return new ApiError(mapped, 'The service took too long to answer; try again.', { headers: { 'Retry-After': '1' } });
   if (mapped) return new ApiError(mapped, fe.message ?? 'The request could not be read.');
+  const dbCode = String((error as { code?: unknown }).code ?? '');
+  if (CONFLICT_DB_CODES.has(dbCode)) return new ApiError('CONFLICT', 'A concurrent change got in the way; nothing was changed, send the request again.');
+  if (RETRYABLE_DB_CODES.has(dbCode)) {
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database is busy or unreachable; nothing was changed, try again shortly.', { headers: { 'Retry-After': '1' } });
+  }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new ApiError('INVALID_REQUEST', fe.message ?? 'The request could not be read.');
   }
@@ -30,7 +42,7 @@ export function toApiError(error: unknown): ApiError {
 /** The one place where an error becomes an HTTP status, headers and the XML error body. */
 export function sendError(codec: XmlCodec, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const apiError = toApiError(error);
-  if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
+  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
   for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
   if (apiError.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { NAMESPACE_PLACEHOLDER, SCHEMA_DIRECTORY, SchemaRegistry, createSchemaRegistry } from '../../src/xml/schema-registry.ts';
+import { NS, readBack } from './xml-test-helpers.ts';
+
+const schemas = createSchemaRegistry(NS);
+after(() => schemas.dispose());
+
+const EXPECTED = [
+  'ErrorResponse', 'NewProjectResponse', 'ProgramsResponse', 'ProjectByNumberRequest', 'ProjectDataGetResponse',
+  'ProjectDataRequest', 'ProjectDataSetResponse', 'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended',
+  'SetProjectOwnerRequest', 'SetProjectOwnerResponse',
+];
+
+test('list() names every XSD file', () => {
+  assert.deepEqual(schemas.list(), EXPECTED);
+});
+
+test('stored files carry the placeholder; source() carries the namespace', () => {
+  for (const file of readdirSync(SCHEMA_DIRECTORY).filter((f) => f.endsWith('.xsd'))) {
+    const raw = readFileSync(join(SCHEMA_DIRECTORY, file), 'utf8');
+    assert.ok(raw.includes(`targetNamespace="${NAMESPACE_PLACEHOLDER}"`), file);
+  }
+  for (const name of schemas.list()) {
+    const source = schemas.source(name);
+    assert.ok(!source.includes(NAMESPACE_PLACEHOLDER), name);
+    const root = readBack(source);
+    assert.equal(root.attrs['targetNamespace'], NS, name);
+    assert.equal(root.attrs['elementFormDefault'], 'qualified', name);
+    assert.equal(root.attrs['attributeFormDefault'], 'unqualified', name);
+  }
+});
+
+test('another namespace gives schemas for that namespace', () => {
+  const other = new SchemaRegistry('urn:example:other');
+  try {
+    const body = '<SetProjectOwnerRequest xmlns="urn:example:other"><OwnerEmail>a@b.c</OwnerEmail></SetProjectOwnerRequest>';
+    assert.deepEqual(other.validate('SetProjectOwnerRequest', body), []);
+    assert.notDeepEqual(schemas.validate('SetProjectOwnerRequest', body), []);
+  } finally {
+    other.dispose();
+  }
+});
+
+test('validate() reports parse failures and schema violations as messages', () => {
+  assert.deepEqual(schemas.validate('SetProjectOwnerRequest', `<SetProjectOwnerRequest xmlns="${NS}"><OwnerEmail>a</OwnerEmail></SetProjectOwnerRequest>`), []);
+  const broken = schemas.check('SetProjectOwnerRequest', '<SetProjectOwnerRequest');
+  assert.equal(broken.wellFormed, false);
+  assert.ok(broken.errors.length > 0);
+  const invalid = schemas.check('SetProjectOwnerRequest', `<SetProjectOwnerRequest xmlns="${NS}"/>`);
+  assert.equal(invalid.wellFormed, true);
+  assert.match(invalid.errors[0]!, /^line 1: .*OwnerEmail/);
+});
+
+test('unknown schema names are an error; dispose() allows later use', () => {
+  assert.throws(() => schemas.source('Nope'), /unknown XML schema/);
+  assert.throws(() => schemas.validate('Nope', '<a/>'), /unknown XML schema/);
+  const registry = new SchemaRegistry(NS);
+  registry.validate('ErrorResponse', '<a/>');
+  registry.dispose();
+  assert.notDeepEqual(registry.validate('ErrorResponse', '<a/>'), []);
+  registry.dispose();
+});
