@@ -14,12 +14,10 @@ function describeDatabase(config: Config): string {
 
 async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): Promise<void> {
   if (!demo) return;
-  const { seedDemo, DEMO_CREDENTIALS } = await import('../domain/demo.ts');
+  const { seedDemo, formatDemoCredentials } = await import('../domain/demo.ts');
   const result = await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
   log.info({ demo: result.created ? 'created' : 'already present' }, 'demo data ready');
-  process.stderr.write(`\nDemo credentials (for trying apas out; never use them in production):\n`);
-  for (const c of DEMO_CREDENTIALS) process.stderr.write(`  ${c.role.padEnd(10)} ${c.email}  password: ${c.password}  X-ApiKey: ${c.apiKey}\n`);
-  process.stderr.write('\n');
+  process.stderr.write(`\n${formatDemoCredentials()}\n\n`);
 }
 
 /** `apas serve [--demo]`: migrates the database, optionally seeds the demo, and serves until SIGINT/SIGTERM. */
