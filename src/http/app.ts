@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { type Clock, systemClock } from '../domain/clock.ts';
-import { type IdGenerator, RandomIdGenerator, randomToken } from '../domain/ids.ts';
+import { type IdGenerator, RandomIdGenerator } from '../domain/ids.ts';
 import type { Store } from '../store/store.ts';
 import { landingPageRoutes } from '../web/landing-page.ts';
 import { authenticateHook } from './authenticate-hook.ts';
@@ -33,8 +33,9 @@ export interface AppDeps {
 /** The base path of the V2 interface. */
 export const API_BASE = '/services/v2';
 
-// application/xml, text/xml and the application/*+xml family.
-const XML_TYPES = /^(application\/([a-z0-9.-]+\+)?xml|text\/xml)$/;
+// application/xml, text/xml and the application/*+xml family, with or without parameters (charset=utf-8):
+// Fastify tests a RegExp parser against the whole normalised header, parameters included.
+const XML_TYPES = /^(application\/([a-z0-9.-]+\+)?xml|text\/xml)(;.*)?$/;
 
 function programSchemaText(): string {
   return fs.readFileSync(new URL('../../schemas/program.schema.json', import.meta.url), 'utf8');
@@ -51,7 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: config.requestTimeoutMs,
     handlerTimeout: config.requestTimeoutMs,
     return503OnClosing: true,
-    genReqId: () => randomToken(16),
+    genReqId: () => ids.next(),
     requestIdHeader: false,
   });
   const codec = await createXmlCodec(config.xmlNamespace);

@@ -1,0 +1,185 @@
+/**
+ * Produces the request/response examples of docs/interface.md by running the demo through the real app
+ * (SQLite in a temporary directory, a fixed clock and seeded ids, so the output is the same every time).
+ *
+ *   npx tsx scripts/interface-examples.ts          # prints whether docs/interface.md is current
+ *   npx tsx scripts/interface-examples.ts --write  # rewrites the examples in docs/interface.md
+ */
+import fs from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { XmlDocument } from 'libxml2-wasm';
+import { loadConfig } from '../src/config.ts';
+import type { Clock } from '../src/domain/clock.ts';
+import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/demo.ts';
+import type { IdGenerator } from '../src/domain/ids.ts';
+import { buildApp } from '../src/http/app.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { createKyselyStore } from '../src/store/kysely-store.ts';
+
+/** Where the examples live. */
+export const INTERFACE_DOC = fileURLToPath(new URL('../docs/interface.md', import.meta.url));
+
+const NS = 'http://service.powerclerk.com/api/v1/';
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** Ids from a seeded generator (mulberry32), shaped like the real ones. */
+class SeededIds implements IdGenerator {
+  #state = 20260504;
+  next(): string {
+    let out = '';
+    for (let i = 0; i < 12; i++) out += ALPHABET[this.#random() & 31];
+    return out;
+  }
+  #random(): number {
+    this.#state = (this.#state + 0x6d2b79f5) | 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+}
+
+/** A clock that moves 1.25 s every time it is read. */
+class SteppingClock implements Clock {
+  #time = Date.UTC(2026, 4, 4, 16, 20, 0);
+  now(): number {
+    this.#time += 1250;
+    return this.#time;
+  }
+}
+
+function pretty(xml: string): string {
+  if (!xml.startsWith('<')) return xml;
+  const doc = XmlDocument.fromString(xml);
+  try {
+    return doc.toString({ format: true, noDeclaration: !xml.startsWith('<?xml') }).trim();
+  } finally {
+    doc.dispose();
+  }
+}
+
+type Who = 'admin' | 'applicant' | 'reviewer';
+
+interface Call { method: string; url: string; as: Who | null; body?: string }
+
+function credentials(who: Who) {
+  const c = DEMO_CREDENTIALS.find((d) => d.role === (who === 'admin' ? 'admin' : who))!;
+  return { authorization: `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`, 'x-apikey': c.apiKey, email: c.email };
+}
+
+async function exchange(app: FastifyInstance, call: Call): Promise<{ markdown: string; body: string }> {
+  const auth = call.as ? credentials(call.as) : null;
+  const res = await app.inject({
+    method: call.method as 'GET',
+    url: call.url,
+    payload: call.body,
+    headers: {
+      ...(auth ? { authorization: auth.authorization, 'x-apikey': auth['x-apikey'] } : {}),
+      ...(call.body !== undefined ? { 'content-type': 'application/xml' } : {}),
+    },
+  });
+  const lines = [`${call.method} ${call.url}`];
+  if (auth) lines.push(`Authorization: Basic …  (${auth.email})`, 'X-ApiKey: …');
+  if (call.body !== undefined) lines.push('Content-Type: application/xml', '', pretty(call.body));
+  const head = `HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}${res.headers['content-type'] ? `\nContent-Type: ${res.headers['content-type']}` : ''}`;
+  const markdown = ['Request:', '', '```http', ...lines, '```', '', 'Response:', '', '```http', head, '', pretty(res.body), '```'].join('\n');
+  return { markdown, body: res.body };
+}
+
+function attr(xml: string, element: string, name: string): string {
+  const m = new RegExp(`<${element}\\b[^>]*?\\s${name}="([^"]*)"`).exec(xml);
+  if (!m) throw new Error(`no ${element}@${name} in ${xml}`);
+  return m[1]!;
+}
+
+function dataRequest(values: Record<string, string | string[]>): string {
+  const fields = Object.entries(values).map(([id, v]) =>
+    Array.isArray(v)
+      ? `<DataField DataFieldId="${id}"><Values>${v.map((x) => `<Value>${x}</Value>`).join('')}</Values></DataField>`
+      : `<DataField DataFieldId="${id}" Value="${v}"/>`);
+  return `<ProjectDataRequest xmlns="${NS}"><Project><DataFields>${fields.join('')}</DataFields></Project></ProjectDataRequest>`;
+}
+
+const APPLICATION = {
+  CustomerName: 'Jordan Rivera', CustomerEmail: 'jordan@example.org', ServiceAddress: '12 Sunny Lane, Springfield',
+  UtilityAccountNumber: '8832-1190-4471', ServiceType: '1P-120-240', SystemSizeKwDc: '7.6', SystemSizeKwAc: '6.0',
+  ModuleCount: '19', InverterMake: 'ENPHASE', MountingType: 'Roof', HasBattery: 'false', InstallerName: 'Bright Roofs Solar LLC',
+};
+
+/** Runs the demo scenario and returns each example's markdown by name. */
+export async function generateExamples(): Promise<Map<string, string>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-examples-'));
+  const opened = await openDatabase({ kind: 'sqlite', file: path.join(dir, 'examples.db') });
+  const store = createKyselyStore(opened);
+  const clock = new SteppingClock();
+  const ids = new SeededIds();
+  const out = new Map<string, string>();
+  try {
+    await seedDemo({ store, clock, ids });
+    const config = loadConfig({ APAS_PUBLIC_URL: 'https://apas.example.org' });
+    const app = await buildApp({ config, store, clock, ids, logger: false });
+    const run = async (name: string, call: Call) => {
+      const r = await exchange(app, call);
+      out.set(name, r.markdown);
+      return r.body;
+    };
+    const api = '/services/v2/Programs/RES-SOLAR';
+    await run('GetPrograms', { method: 'GET', url: '/services/v2/Programs?Agency=demo', as: 'applicant' });
+    const created = await run('CreateNewProject', { method: 'POST', url: `${api}/NewProject`, as: 'applicant' });
+    const project = attr(created, 'Project', 'ProjectId');
+    const form = `${api}/Projects/${project}/Forms/Application`;
+    const partial = { CustomerName: APPLICATION.CustomerName, SystemSizeKwDc: APPLICATION.SystemSizeKwDc };
+    await run('SetProjectData.draft', { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest(partial) });
+    await run('SubmitProject.incomplete', { method: 'POST', url: `${form}/Draft/Submit`, as: 'applicant' });
+    await run('SetProjectData.invalid', { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest({ ModuleCount: 'nineteen', InverterMake: 'ACME' }) });
+    await exchange(app, { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest(APPLICATION) });
+    await run('GetProjectData.draft', { method: 'GET', url: `${form}/Draft/Data`, as: 'applicant' });
+    await run('SubmitProject', { method: 'POST', url: `${form}/Draft/Submit`, as: 'applicant' });
+    await run('GetProjectData.submitted', { method: 'GET', url: `${form}/Data`, as: 'reviewer' });
+    const checklist = `${api}/Projects/${project}/Forms/ReviewChecklist/Data`;
+    await run('SetProjectData.submitted', { method: 'POST', url: checklist, as: 'admin', body: dataRequest({ SiteInfoComplete: 'true', DiagramMatchesEquipment: 'true', ReviewerNotes: 'Meets the 10 kW fast-track rules.' }) });
+    const second = attr((await exchange(app, { method: 'POST', url: `${api}/NewProject`, as: 'reviewer' })).body, 'Project', 'ProjectId');
+    await run('SetProjectOwner', { method: 'POST', url: `${api}/Projects/${second}/Owner`, as: 'reviewer', body: `<SetProjectOwnerRequest xmlns="${NS}"><OwnerEmail>applicant@demo.apas.local</OwnerEmail></SetProjectOwnerRequest>` });
+    await run('GetProjects', { method: 'GET', url: `${api}/Projects?limit=10&offset=0`, as: 'applicant' });
+    await run('GetProjects.v2', { method: 'GET', url: `${api}/Projects?changed_since=2026-05-04T16:20:30%2B00:00&version=2`, as: 'reviewer' });
+    await run('GetProjectsByNumber', { method: 'POST', url: `${api}/Projects/ByNumber?version=2`, as: 'reviewer', body: `<ProjectByNumberRequest xmlns="${NS}"><Project ProjectNumber="SOLAR-00001"/><Project ProjectNumber="SOLAR-99999"/></ProjectByNumberRequest>` });
+    await run('Error.wrongNamespace', { method: 'POST', url: `${api}/Projects/ByNumber`, as: 'reviewer', body: '<ProjectByNumberRequest xmlns="urn:example:other"><Project ProjectNumber="SOLAR-00001"/></ProjectByNumberRequest>' });
+    await run('Error.unauthenticated', { method: 'GET', url: `${api}/Projects`, as: null });
+    await app.close();
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+const BLOCK = /<!-- example:([\w.]+) -->\n[\s\S]*?<!-- \/example -->/g;
+
+/** The document with every example block replaced by its freshly generated content. */
+export function fillExamples(doc: string, examples: Map<string, string>): string {
+  return doc.replace(BLOCK, (_all, name: string) => {
+    const example = examples.get(name);
+    if (example === undefined) throw new Error(`docs/interface.md names an unknown example "${name}"`);
+    return `<!-- example:${name} -->\n${example}\n<!-- /example -->`;
+  });
+}
+
+async function main(): Promise<void> {
+  const doc = fs.readFileSync(INTERFACE_DOC, 'utf8');
+  const filled = fillExamples(doc, await generateExamples());
+  if (process.argv.includes('--write')) {
+    fs.writeFileSync(INTERFACE_DOC, filled);
+    process.stdout.write('docs/interface.md examples rewritten\n');
+  } else if (filled !== doc) {
+    process.stdout.write('docs/interface.md examples are out of date; run with --write\n');
+    process.exitCode = 1;
+  } else {
+    process.stdout.write('docs/interface.md examples are current\n');
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();
