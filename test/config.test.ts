@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { ConfigError, DEFAULT_XML_NAMESPACE, loadConfig, parseDatabaseUrl } from '../src/config.ts';
+
+describe('configuration from the environment', () => {
+  test('defaults: loopback, port 8080, SQLite under ./data, the version-1 namespace', () => {
+    const c = loadConfig({});
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.port, 8080);
+    assert.deepEqual(c.database, { kind: 'sqlite', file: path.resolve('data', 'apas.db') });
+    assert.equal(c.publicUrl, 'http://localhost:8080');
+    assert.equal(c.xmlNamespace, DEFAULT_XML_NAMESPACE);
+    assert.equal(c.bodyLimitBytes, 1024 * 1024);
+    assert.equal(c.maxNumbersPerRequest, 1000);
+    assert.deepEqual(c.rateLimit, { max: 1200, windowSeconds: 60, store: 'memory' });
+  });
+
+  test('every setting is read', () => {
+    const c = loadConfig({
+      APAS_HOST: '0.0.0.0', APAS_PORT: '9000', DATABASE_URL: 'postgres://u:p@db:5432/apas', APAS_PUBLIC_URL: 'https://apas.example.org/',
+      APAS_XML_NAMESPACE: 'urn:example:apas', APAS_BODY_LIMIT_BYTES: '2048', APAS_LOG_LEVEL: 'warn', APAS_MAX_NUMBERS_PER_REQUEST: '5',
+      APAS_REQUEST_TIMEOUT_MS: '1000', APAS_RATE_LIMIT_MAX: '7', APAS_RATE_LIMIT_WINDOW_SECONDS: '10', APAS_PG_POOL_SIZE: '3',
+    });
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.port, 9000);
+    assert.deepEqual(c.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/apas' });
+    assert.equal(c.publicUrl, 'https://apas.example.org');
+    assert.equal(c.xmlNamespace, 'urn:example:apas');
+    assert.equal(c.bodyLimitBytes, 2048);
+    assert.equal(c.logLevel, 'warn');
+    assert.equal(c.maxNumbersPerRequest, 5);
+    assert.equal(c.requestTimeoutMs, 1000);
+    assert.deepEqual(c.rateLimit, { max: 7, windowSeconds: 10, store: 'database' });
+    assert.equal(c.pgPoolSize, 3);
+  });
+
+  const bad: [string, Record<string, string>, RegExp][] = [
+    ['port not a number', { APAS_PORT: 'http' }, /APAS_PORT must be a whole number/],
+    ['port out of range', { APAS_PORT: '70000' }, /APAS_PORT must be between 0 and 65535/],
+    ['unknown log level', { APAS_LOG_LEVEL: 'loud' }, /APAS_LOG_LEVEL must be one of/],
+    ['public URL not absolute', { APAS_PUBLIC_URL: 'apas.example.org' }, /APAS_PUBLIC_URL must be an absolute URL/],
+    ['public URL not http', { APAS_PUBLIC_URL: 'ftp://apas.example.org' }, /APAS_PUBLIC_URL must be an http\(s\) URL/],
+    ['namespace with a space', { APAS_XML_NAMESPACE: 'urn:a b' }, /APAS_XML_NAMESPACE must be an absolute URI/],
+    ['body limit too small', { APAS_BODY_LIMIT_BYTES: '10' }, /APAS_BODY_LIMIT_BYTES must be between/],
+    ['unknown database scheme', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a SQLite file path/],
+    ['rate limit store', { APAS_RATE_LIMIT_STORE: 'redis' }, /APAS_RATE_LIMIT_STORE must be "memory" or "database"/],
+  ];
+  for (const [name, env, message] of bad) {
+    test(`refuses ${name} with a message naming the variable`, () => {
+      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message));
+    });
+  }
+
+  test('DATABASE_URL forms', () => {
+    assert.deepEqual(parseDatabaseUrl('sqlite:db/x.db', '/srv'), { kind: 'sqlite', file: '/srv/db/x.db' });
+    assert.deepEqual(parseDatabaseUrl('/var/lib/apas.db', '/srv'), { kind: 'sqlite', file: '/var/lib/apas.db' });
+    assert.deepEqual(parseDatabaseUrl(':memory:', '/srv'), { kind: 'sqlite', file: ':memory:' });
+    assert.deepEqual(parseDatabaseUrl('postgresql://h/db'), { kind: 'postgres', url: 'postgresql://h/db' });
+  });
+});
