@@ -46,7 +46,7 @@ export interface StoreReader {
   /** The active definition (retired parts left out) of a program. */
   loadProgramModel(program: Program): Promise<ProgramModel>;
   /** Every definition row including retired ones, for imports that must keep generated ids stable. */
-  loadProgramDefinition(programId: string): Promise<ProgramDefinitionRows | null>;
+  loadProgramDefinition(programId: string): Promise<(ProgramDefinitionRows & { retired: string[] }) | null>;
   getProject(programId: string, projectId: string): Promise<Project | null>;
   listProjects(query: ProjectQuery): Promise<Project[]>;
   findProjectsByNumbers(programId: string, numbers: string[], ownerId?: string): Promise<Project[]>;

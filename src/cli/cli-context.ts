@@ -1,0 +1,61 @@
+import { type Config, loadConfig } from '../config.ts';
+import { type Clock, systemClock } from '../domain/clock.ts';
+import { type IdGenerator, RandomIdGenerator } from '../domain/ids.ts';
+import { type OpenDatabase, openDatabase } from '../store/database.ts';
+import { createKyselyStore } from '../store/kysely-store.ts';
+import type { Store } from '../store/store.ts';
+import { CliError } from './cli-error.ts';
+
+/** The process's streams and environment as the commands see them; tests can pass their own. */
+export interface CliIo {
+  /** Writes one line (a newline is added) to standard output. */
+  out(text: string): void;
+  /** Writes one line (a newline is added) to standard error. */
+  err(text: string): void;
+  /** All of standard input, as UTF-8. */
+  readStdin(): Promise<string>;
+  /** True when standard input is a terminal, where a secret would be typed in plain sight. */
+  stdinIsTty: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** An open store plus what the domain services need. */
+export interface CliContext { config: Config; store: Store; clock: Clock; ids: IdGenerator }
+
+/** The real process: stdout, stderr, stdin and environment. */
+export function processIo(): CliIo {
+  return {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    stdinIsTty: process.stdin.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+// A database that cannot be opened is an operator's problem to fix, not a bug: one line, no stack.
+async function open(config: Config): Promise<OpenDatabase> {
+  try {
+    return await openDatabase(config.database, 2);
+  } catch (error) {
+    const where = config.database.kind === 'sqlite' ? `SQLite database ${config.database.file}` : 'PostgreSQL database';
+    throw new CliError(`cannot open the ${where}: ${(error as Error).message}`);
+  }
+}
+
+/** Opens the configured database (migrating it), runs `work`, and closes the database whatever happens. */
+export async function withContext<T>(io: CliIo, work: (ctx: CliContext) => Promise<T>): Promise<T> {
+  const config = loadConfig(io.env);
+  const store = createKyselyStore(await open(config));
+  try {
+    return await work({ config, store, clock: systemClock, ids: new RandomIdGenerator() });
+  } finally {
+    await store.close();
+  }
+}

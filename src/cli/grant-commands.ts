@@ -1,0 +1,38 @@
+import { AccountService } from '../domain/account-service.ts';
+import { PROGRAM_ROLES } from '../domain/model.ts';
+import { type CliCommand, text } from './cli-command.ts';
+import { withContext } from './cli-context.ts';
+
+const user = { type: 'string', value: 'EMAIL', required: true, description: 'The user\'s e-mail address' } as const;
+const program = { type: 'string', value: 'PROGRAM', required: true, description: 'The program\'s custom id or id (in the user\'s agency)' } as const;
+
+/** `apas grant add|remove|list`. */
+export const grantCommands: CliCommand[] = [
+  {
+    name: 'grant add',
+    summary: 'Give a user a role in a program (replacing any role the user had there).',
+    notes: ['Roles: applicant (own projects only), reader, editor, admin.'],
+    options: {
+      user, program,
+      role: { type: 'string', value: 'ROLE', required: true, description: `One of ${PROGRAM_ROLES.join(', ')}` },
+      sensitive: { type: 'boolean', description: 'Also allow viewing sensitive field values' },
+    },
+    async run(input, io) {
+      const grant = await withContext(io, (ctx) => new AccountService(ctx).grant(
+        text(input, 'user'), text(input, 'program'), text(input, 'role'), input.options.sensitive === true,
+      ));
+      io.out(`Granted ${text(input, 'user')} the role ${grant.role} in program ${text(input, 'program')}${grant.sensitive ? ' with sensitive data' : ''}.`);
+      return 0;
+    },
+  },
+  {
+    name: 'grant remove',
+    summary: 'Remove a user\'s role in a program.',
+    options: { user, program },
+    async run(input, io) {
+      await withContext(io, (ctx) => new AccountService(ctx).revokeGrant(text(input, 'user'), text(input, 'program')));
+      io.out(`Removed the grant of ${text(input, 'user')} in program ${text(input, 'program')}.`);
+      return 0;
+    },
+  },
+];

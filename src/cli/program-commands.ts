@@ -1,0 +1,84 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ApiError } from '../domain/api-error.ts';
+import { exportProgram, formatProgramFile } from '../domain/program-export.ts';
+import { formatOfPath, parseProgramFile, type ProgramFileFormat } from '../domain/program-file.ts';
+import { formatImportReport, importProgram } from '../domain/program-import.ts';
+import { type CliCommand, optionalText, text } from './cli-command.ts';
+import { withContext } from './cli-context.ts';
+import { CliError, UsageError } from './cli-error.ts';
+
+const agency = { type: 'string', value: 'AGENCY', required: true, description: 'The agency\'s custom id or id' } as const;
+
+async function readProgramText(file: string, cwd: string): Promise<string> {
+  try {
+    return await readFile(path.resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+}
+
+function exportFormat(format: string | undefined, out: string | undefined): ProgramFileFormat {
+  if (format === undefined) return out === undefined ? 'yaml' : formatOfPath(out);
+  if (format !== 'yaml' && format !== 'json') throw new UsageError(`--format must be yaml or json, got "${format}"`, 'program export');
+  return format;
+}
+
+/** `apas program import|export|list`. */
+export const programCommands: CliCommand[] = [
+  {
+    name: 'program import',
+    summary: 'Create or update a program from a YAML or JSON program file and print what changed.',
+    notes: [
+      'The file is checked against schemas/program.schema.json and for consistency first. Importing the same file',
+      'again changes nothing. Parts are matched to existing ones by customId, else by name, so they keep their ids.',
+    ],
+    args: [{ name: 'FILE', description: 'The program file (.yaml, .yml or .json)' }],
+    options: { agency, 'dry-run': { type: 'boolean', description: 'Report the changes without making them' } },
+    async run(input, io) {
+      const file = input.args[0]!;
+      const program = parseProgramFile(await readProgramText(file, io.cwd), formatOfPath(file), file);
+      const options = { dryRun: input.options['dry-run'] === true, source: file };
+      const report = await withContext(io, (ctx) => importProgram(ctx, text(input, 'agency'), program, options));
+      io.out(formatImportReport(report));
+      return 0;
+    },
+  },
+  {
+    name: 'program export',
+    summary: 'Write a program\'s active definition as a program file (to standard output unless --out is given).',
+    args: [{ name: 'PROGRAM', description: 'The program\'s custom id or id' }],
+    options: {
+      agency,
+      out: { type: 'string', value: 'FILE', description: 'Write to this file instead of standard output' },
+      format: { type: 'string', value: 'yaml|json', description: 'The output format (default: from --out\'s extension, else yaml)' },
+    },
+    async run(input, io) {
+      const out = optionalText(input, 'out');
+      const format = exportFormat(optionalText(input, 'format'), out);
+      const file = await withContext(io, ({ store }) => exportProgram(store, text(input, 'agency'), input.args[0]!));
+      const body = formatProgramFile(file, format);
+      if (out === undefined) io.out(body.replace(/\n$/, ''));
+      else {
+        await writeFile(path.resolve(io.cwd, out), body, 'utf8');
+        io.err(`Wrote program ${file.customId} to ${out}.`);
+      }
+      return 0;
+    },
+  },
+  {
+    name: 'program list',
+    summary: 'List the programs of an agency: custom id, id and name.',
+    options: { agency },
+    async run(input, io) {
+      const programs = await withContext(io, async ({ store }) => {
+        const found = await store.findAgency(text(input, 'agency'));
+        if (!found) throw new ApiError('NOT_FOUND', `agency "${text(input, 'agency')}" not found`);
+        return store.listPrograms(found.id);
+      });
+      for (const p of programs) io.out(`${p.customId.padEnd(20)} ${p.id}  ${p.name}`);
+      if (programs.length === 0) io.err('This agency has no programs yet; add one with "apas program import".');
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,74 @@
+import { AccountService } from '../domain/account-service.ts';
+import { type CliCommand, text } from './cli-command.ts';
+import { type CliIo, withContext } from './cli-context.ts';
+import { UsageError } from './cli-error.ts';
+
+const PASSWORD_NOTE = [
+  'The password is read from standard input (all of it, one trailing newline removed), never from the',
+  'command line, where other users could see it. Example: printf \'%s\' "$PASSWORD" | apas …',
+];
+
+/** Reads a password from stdin; refuses a terminal (it would echo) and an empty password. */
+export async function readPassword(io: CliIo, command: string): Promise<string> {
+  if (io.stdinIsTty) throw new UsageError('pipe the password on standard input; it is never read from a terminal or the command line', command);
+  const password = (await io.readStdin()).replace(/\r?\n$/, '');
+  if (password === '') throw new UsageError('no password on standard input', command);
+  return password;
+}
+
+const REFUSED = { password: 'the password is read from standard input, never from the command line' };
+
+const email = { type: 'string', value: 'EMAIL', required: true, description: 'The user\'s e-mail address' } as const;
+
+function toggle(disabled: boolean): CliCommand {
+  return {
+    name: disabled ? 'user disable' : 'user enable',
+    summary: disabled ? 'Disable a user: no sign-in, no API key use, until enabled again.' : 'Enable a disabled user again.',
+    options: { email },
+    async run(input, io) {
+      const user = await withContext(io, (ctx) => new AccountService(ctx).setDisabled(text(input, 'email'), disabled));
+      io.out(`${disabled ? 'Disabled' : 'Enabled'} user ${user.email}.`);
+      return 0;
+    },
+  };
+}
+
+/** `apas user create|set-password|disable|enable`. */
+export const userCommands: CliCommand[] = [
+  {
+    name: 'user create',
+    summary: 'Create a user in an agency.',
+    notes: PASSWORD_NOTE,
+    refused: REFUSED,
+    options: {
+      agency: { type: 'string', value: 'AGENCY', required: true, description: 'The agency\'s custom id or id' },
+      email,
+      name: { type: 'string', value: 'NAME', required: true, description: 'The user\'s full name' },
+      'agency-admin': { type: 'boolean', description: 'Make the user an admin of every program of the agency' },
+    },
+    async run(input, io) {
+      const password = await readPassword(io, 'user create');
+      const user = await withContext(io, (ctx) => new AccountService(ctx).createUser({
+        agency: text(input, 'agency'), email: text(input, 'email'), name: text(input, 'name'), password,
+        agencyAdmin: input.options['agency-admin'] === true,
+      }));
+      io.out(`Created user ${user.email} (id ${user.id})${user.agencyAdmin ? ' as agency admin' : ''}.`);
+      return 0;
+    },
+  },
+  {
+    name: 'user set-password',
+    summary: 'Replace a user\'s password.',
+    notes: PASSWORD_NOTE,
+    refused: REFUSED,
+    options: { email },
+    async run(input, io) {
+      const password = await readPassword(io, 'user set-password');
+      await withContext(io, (ctx) => new AccountService(ctx).setPassword(text(input, 'email'), password));
+      io.out(`Changed the password of ${text(input, 'email')}.`);
+      return 0;
+    },
+  },
+  toggle(true),
+  toggle(false),
+];

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parseApiKey, verifySecret } from '../../src/domain/secrets.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import { createKyselyStore } from '../../src/store/kysely-store.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = path.join(ROOT, 'bin', 'apas.js');
+const SOLAR = path.join(ROOT, 'programs', 'residential-solar.yaml');
+
+let dir = '';
+let dbFile = '';
+
+before(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'apas-cli-e2e-'));
+  dbFile = path.join(dir, 'apas.db');
+});
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Result { code: number | null; stdout: string; stderr: string }
+
+/** Runs `node bin/apas.js …` against the test database, feeding `stdin` (empty unless given). */
+function apas(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: dbFile, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+function assertNoStack(r: Result): void {
+  assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, `expected no stack trace in: ${r.stderr}`);
+}
+
+async function expectFailure(args: string[], code: number, message: RegExp, stdin = ''): Promise<Result> {
+  const r = await apas(args, stdin);
+  assert.equal(r.code, code, `apas ${args.join(' ')}: ${r.stderr}`);
+  assert.match(r.stderr, message);
+  assertNoStack(r);
+  return r;
+}
+
+async function expectSuccess(args: string[], stdin = ''): Promise<Result> {
+  const r = await apas(args, stdin);
+  assert.equal(r.code, 0, `apas ${args.join(' ')} failed: ${r.stderr}`);
+  return r;
+}
+
+test('help and usage errors', async () => {
+  const help = await expectSuccess(['help']);
+  assert.match(help.stdout, /program import/);
+  assert.match((await expectSuccess(['user', 'create', '--help'])).stdout, /Usage: apas user create --agency AGENCY --email EMAIL --name NAME \[--agency-admin\]/);
+  assert.match((await expectSuccess(['help', 'key'])).stdout, /apas key create --user EMAIL/);
+  await expectFailure([], 2, /Usage: apas COMMAND/);
+  await expectFailure(['frobnicate'], 2, /unknown command "frobnicate"/);
+  await expectFailure(['agency', 'create', '--id', 'x'], 2, /missing --name\nRun "apas help agency create" for usage/);
+  await expectFailure(['agency', 'create', '--id', 'x', '--name', 'X', '--colour', 'red'], 2, /Unknown option '--colour'/);
+});
+
+test('configuration errors are one clear line', async () => {
+  const r = await apas(['migrate'], '', { DATABASE_URL: 'mysql://nope' });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^apas: DATABASE_URL must be a SQLite file path/);
+  assertNoStack(r);
+});
+
+test('migrate, agencies and users', async () => {
+  assert.match((await expectSuccess(['migrate'])).stdout, /is up to date/);
+  assert.match((await expectSuccess(['agency', 'create', '--id', 'city', '--name', 'City Utility'])).stdout, /Created agency city/);
+  await expectFailure(['agency', 'create', '--id', 'city', '--name', 'Again'], 1, /agency "city" already exists/);
+  assert.match((await expectSuccess(['agency', 'list'])).stdout, /^city\s+\w{12}\s+City Utility$/m);
+
+  const created = await expectSuccess(['user', 'create', '--agency', 'city', '--email', 'Ops@City.example', '--name', 'Ops', '--agency-admin'], 'a long enough password\n');
+  assert.match(created.stdout, /Created user ops@city.example .*as agency admin/);
+  await expectFailure(['user', 'create', '--agency', 'city', '--email', 'x@city.example', '--name', 'X', '--password', 'secret'], 2, /never from the command line/);
+  await expectFailure(['user', 'create', '--agency', 'city', '--email', 'x@city.example', '--name', 'X'], 2, /no password on standard input/);
+  await expectFailure(['user', 'create', '--agency', 'city', '--email', 'x@city.example', '--name', 'X'], 1, /at least 12 characters/, 'short\n');
+  await expectFailure(['user', 'create', '--agency', 'city', '--email', 'ops@city.example', '--name', 'X'], 1, /already exists/, 'a long enough password');
+  await expectFailure(['user', 'create', '--agency', 'town', '--email', 'y@city.example', '--name', 'Y'], 1, /agency "town" not found/, 'a long enough password');
+
+  await expectSuccess(['user', 'set-password', '--email', 'ops@city.example'], 'another long password\r\n');
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
+  try {
+    const user = await store.findUserByEmail('ops@city.example');
+    assert.equal(await verifySecret(user!.passwordHash, 'another long password'), true, 'only the trailing newline is stripped');
+  } finally {
+    await store.close();
+  }
+  assert.match((await expectSuccess(['user', 'disable', '--email', 'ops@city.example'])).stdout, /Disabled user ops@city.example/);
+  assert.match((await expectSuccess(['user', 'enable', '--email', 'ops@city.example'])).stdout, /Enabled user/);
+  await expectFailure(['user', 'disable', '--email', 'nobody@city.example'], 1, /no user has the e-mail nobody@city.example/);
+});
+
+test('program import, export and re-import', async () => {
+  const first = await expectSuccess(['program', 'import', SOLAR, '--agency', 'city']);
+  assert.match(first.stdout, /^Program RES-SOLAR \(id \w+\) was created:/);
+  assert.match(first.stdout, /created form Application/);
+  assert.match((await expectSuccess(['program', 'import', SOLAR, '--agency', 'city'])).stdout, /: no changes\.$/m);
+  assert.match((await expectSuccess(['program', 'list', '--agency', 'city'])).stdout, /^RES-SOLAR\s+\w{12}\s+Residential Solar Interconnection$/m);
+
+  await expectSuccess(['program', 'export', 'RES-SOLAR', '--agency', 'city', '--out', 'exported.yaml']);
+  assert.match(readFileSync(path.join(dir, 'exported.yaml'), 'utf8'), /^customId: RES-SOLAR$/m);
+  assert.match((await expectSuccess(['program', 'import', 'exported.yaml', '--agency', 'city'])).stdout, /no changes/);
+  const json = await expectSuccess(['program', 'export', 'RES-SOLAR', '--agency', 'city', '--format', 'json']);
+  assert.equal(JSON.parse(json.stdout).numberPrefix, 'SOLAR');
+  await expectFailure(['program', 'export', 'RES-SOLAR', '--agency', 'city', '--format', 'xml'], 2, /--format must be yaml or json/);
+  await expectFailure(['program', 'export', 'NOPE', '--agency', 'city'], 1, /program "NOPE" not found/);
+
+  const changed = readFileSync(SOLAR, 'utf8').replace('name: Residential Solar Interconnection', 'name: Rooftop Solar');
+  writeFileSync(path.join(dir, 'changed.yaml'), changed);
+  const dry = await expectSuccess(['program', 'import', 'changed.yaml', '--agency', 'city', '--dry-run']);
+  assert.match(dry.stdout, /would be updated:\n {2}updated program RES-SOLAR \(name\)/);
+  assert.match((await expectSuccess(['program', 'import', 'changed.yaml', '--agency', 'city'])).stdout, /was updated:\n {2}updated program RES-SOLAR \(name\)/);
+
+  writeFileSync(path.join(dir, 'bad.yaml'), 'customId: BAD\nname: Bad\nnumberPrefix: bad\nstatuses:\n  - { name: Draft, initial: true, next: [Gone] }\n');
+  await expectFailure(['program', 'import', 'bad.yaml', '--agency', 'city'], 1, /bad\.yaml is not a valid program \(1 problem\):\n {2}- numberPrefix: must be 1 to 16 upper-case letters or digits/);
+  writeFileSync(path.join(dir, 'bad.yaml'), 'customId: BAD\nname: Bad\nnumberPrefix: BAD\nstatuses:\n  - { name: Draft, initial: true, next: [Gone] }\n');
+  await expectFailure(['program', 'import', 'bad.yaml', '--agency', 'city'], 1, /next: no status has the customId or name "Gone"\n {2}- status "Draft": the initial status must be named "Unsubmitted"/);
+  await expectFailure(['program', 'import', 'missing.yaml', '--agency', 'city'], 1, /cannot read missing\.yaml: no such file/);
+  await expectFailure(['program', 'import', SOLAR, '--agency', 'town'], 1, /agency "town" not found/);
+  await expectFailure(['program', 'import', '--agency', 'city'], 2, /missing FILE/);
+});
+
+test('grants', async () => {
+  await expectSuccess(['user', 'create', '--agency', 'city', '--email', 'pat@city.example', '--name', 'Pat'], 'pat password 123');
+  const added = await expectSuccess(['grant', 'add', '--user', 'pat@city.example', '--program', 'RES-SOLAR', '--role', 'editor', '--sensitive']);
+  assert.match(added.stdout, /Granted pat@city.example the role editor in program RES-SOLAR with sensitive data/);
+  await expectFailure(['grant', 'add', '--user', 'pat@city.example', '--program', 'RES-SOLAR', '--role', 'owner'], 1, /role must be one of/);
+  await expectFailure(['grant', 'add', '--user', 'pat@city.example', '--program', 'NOPE', '--role', 'reader'], 1, /program "NOPE" not found/);
+  await expectSuccess(['grant', 'remove', '--user', 'pat@city.example', '--program', 'RES-SOLAR']);
+  await expectFailure(['grant', 'remove', '--user', 'pat@city.example', '--program', 'RES-SOLAR'], 1, /has no grant/);
+});
+
+test('API keys are printed once and work', async () => {
+  const created = await expectSuccess(['key', 'create', '--user', 'pat@city.example', '--name', 'integration']);
+  const key = created.stdout.trim();
+  assert.equal(created.stdout, `${key}\n`, 'standard output holds the key alone');
+  assert.match(created.stderr, /shown only once/);
+  const parts = parseApiKey(key);
+  assert.ok(parts, `${key} must parse`);
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
+  try {
+    const record = await store.findApiKey(parts.id);
+    assert.equal(await verifySecret(record!.secretHash, parts.secret), true);
+  } finally {
+    await store.close();
+  }
+  const listed = await expectSuccess(['key', 'list', '--user', 'pat@city.example']);
+  assert.match(listed.stdout, new RegExp(`^${parts.id}\\s+\\S+\\s+active\\s+integration$`, 'm'));
+  assert.ok(!listed.stdout.includes(parts.secret) && !listed.stderr.includes(parts.secret));
+  await expectSuccess(['key', 'revoke', '--id', parts.id]);
+  assert.match((await expectSuccess(['key', 'list', '--user', 'pat@city.example'])).stdout, /revoked/);
+  await expectFailure(['key', 'revoke', '--id', parts.id], 1, /no active API key/);
+});
+
+test('the demo seeds once and prints its credentials', async () => {
+  const first = await expectSuccess(['demo']);
+  assert.match(first.stdout, /Demo data created:/);
+  assert.match(first.stdout, /apas_DEMOADMIN000_demoAdminKeyDemoAdminKeyDemoAdmin1/);
+  const second = await expectSuccess(['demo']);
+  assert.match(second.stdout, /already present; nothing changed/);
+  assert.match(second.stdout, /reviewer@demo\.apas\.local .*demo-reviewer-password/);
+});

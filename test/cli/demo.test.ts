@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DEMO_CREDENTIALS, formatDemoCredentials, seedDemo } from '../../src/domain/demo.ts';
+import { parseApiKey, verifySecret } from '../../src/domain/secrets.ts';
+import { spyOnSaves, type TestEnv, testEnv } from './test-store.ts';
+
+let env: TestEnv;
+
+before(async () => {
+  env = await testEnv();
+});
+after(async () => {
+  await env.cleanup();
+});
+
+test('every demo API key is shaped like a real key', () => {
+  for (const c of DEMO_CREDENTIALS) assert.ok(parseApiKey(c.apiKey), `${c.apiKey} must match the key pattern`);
+});
+
+test('seeding twice creates the demo once and then changes nothing', async () => {
+  const first = await seedDemo(env);
+  assert.equal(first.created, true);
+  assert.ok(first.actions.includes('created agency demo'));
+  assert.ok(first.actions.includes('created program RES-SOLAR'));
+
+  const spy = spyOnSaves(env.store);
+  const auditsBefore = (await env.store.listAudit({ limit: 10000 })).length;
+  const second = await seedDemo({ ...env, store: spy.store });
+  assert.deepEqual(second, { created: false, actions: [], programId: first.programId });
+  assert.equal(spy.saves(), 0);
+  assert.equal((await env.store.listAudit({ limit: 10000 })).length, auditsBefore);
+});
+
+test('the demo accounts sign in with their documented credentials', async () => {
+  const program = await env.store.findProgram('RES-SOLAR', (await env.store.findAgency('demo'))!.id);
+  assert.ok(program);
+  for (const c of DEMO_CREDENTIALS) {
+    const user = await env.store.findUserByEmail(c.email);
+    assert.ok(user, c.email);
+    assert.equal(user.agencyAdmin, c.agencyAdmin);
+    assert.equal(await verifySecret(user.passwordHash, c.password), true, `${c.email} password`);
+    const parts = parseApiKey(c.apiKey)!;
+    const key = await env.store.findApiKey(parts.id);
+    assert.equal(key?.userId, user.id);
+    assert.equal(await verifySecret(key!.secretHash, parts.secret), true, `${c.email} API key`);
+    assert.equal((await env.store.findGrant(user.id, program.id))?.role ?? null, c.grant);
+  }
+  assert.match(formatDemoCredentials(), /applicant@demo\.apas\.local .*demo-applicant-password/);
+});
+
+test('the demo program has the documented workflow and forms', async () => {
+  const program = (await env.store.findProgram('RES-SOLAR', (await env.store.findAgency('demo'))!.id))!;
+  const model = await env.store.loadProgramModel(program);
+  assert.equal(program.numberPrefix, 'SOLAR');
+  assert.deepEqual(model.statuses.map((s) => s.name), [
+    'Unsubmitted', 'Application Review', 'Approved for Installation', 'Application Rejected', 'Withdrawn', 'Inspection Pending', 'Permission to Operate',
+  ]);
+  assert.deepEqual(model.forms.map((f) => f.name), ['Interconnection Application', 'Completion Certificate', 'Review Checklist']);
+  assert.ok(model.fields.some((f) => f.multiValue) && model.fields.some((f) => f.sensitive));
+  assert.deepEqual([...new Set(model.fields.map((f) => f.type))].sort(), ['boolean', 'choice', 'date', 'integer', 'number', 'text']);
+  const sitePlan = model.forms[0]!.attachments.find((a) => a.customId === 'SitePlan');
+  assert.deepEqual([sitePlan?.required, sitePlan?.allowedTypes], [true, ['application/pdf']]);
+});

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ApiError } from '../../src/domain/api-error.ts';
+import { resolveProgramFile } from '../../src/domain/program-check.ts';
+import { parseProgramFile, validateProgramFile } from '../../src/domain/program-file.ts';
+import { sampleProgram } from './sample-program.ts';
+
+/** The message of the INVALID_REQUEST error `fn` throws. */
+function problemsOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+    assert.equal(error.code, 'INVALID_REQUEST');
+    return error.message;
+  }
+  assert.fail('expected the program file to be refused');
+}
+
+function semantic(change: (p: ReturnType<typeof sampleProgram>) => void): string {
+  const program = sampleProgram();
+  change(program);
+  return problemsOf(() => resolveProgramFile(validateProgramFile(program, 'test.yaml'), 'test.yaml'));
+}
+
+test('a valid file is normalised with defaults filled in', () => {
+  const file = validateProgramFile(sampleProgram());
+  assert.equal(file.numberDigits, 5);
+  assert.deepEqual(file.customLists[0]!.choices, [{ value: 'SMA', label: 'SMA' }, { value: 'ENP', label: 'Enphase' }]);
+  assert.deepEqual(file.forms[0]!.fields[1], { field: 'System size', required: false });
+  assert.equal(file.forms[0]!.attachments[0]!.maxSizeBytes, 10 * 1024 * 1024);
+  assert.equal(file.fields[0]!.multiValue, false);
+  assert.doesNotThrow(() => resolveProgramFile(file));
+});
+
+test('YAML and JSON syntax errors name the line', () => {
+  assert.match(problemsOf(() => parseProgramFile('customId: [x\nname: y\n', 'yaml', 'p.yaml')), /p\.yaml is not a valid program[\s\S]*not valid YAML: .*line \d+/);
+  assert.match(problemsOf(() => parseProgramFile('{"customId": ', 'json', 'p.json')), /not valid JSON/);
+  assert.match(problemsOf(() => parseProgramFile('a: 1\na: 2\n')), /Map keys must be unique/);
+});
+
+test('schema errors list every problem with its path', () => {
+  const program = sampleProgram();
+  program.extra = true;
+  program.numberPrefix = 'pv';
+  program.fields[0]!.type = 'string';
+  program.fields[1]!.colour = 'red';
+  delete program.statuses[1]!.name;
+  program.forms[0]!.attachments = [{ name: 'Site plan', allowedTypes: ['pdf'] }];
+  (program.forms[0]!.fields as unknown[]).push(7);
+  const message = problemsOf(() => validateProgramFile(program, 'p.yaml'));
+  assert.match(message, /\(7 problems\)/);
+  assert.match(message, /\(top level\): unknown property "extra"/);
+  assert.match(message, /numberPrefix: must be 1 to 16 upper-case letters or digits/);
+  assert.match(message, /fields\[0\]\.type \("Customer"\): must be one of text, number, integer, boolean, date, choice/);
+  assert.match(message, /fields\[1\] \("Size"\): unknown property "colour"/);
+  assert.match(message, /statuses\[1\] \("Review"\): missing required property "name"/);
+  assert.match(message, /forms\[0\]\.attachments\[0\]\.allowedTypes\[0\] \("Site plan"\): must be a MIME type/);
+  assert.match(message, /forms\[0\]\.fields\[4\] \("Apply"\): must be a string or an object/);
+});
+
+test('duplicate customIds and names are refused per kind', () => {
+  assert.match(semantic((p) => { p.fields[1]!.customId = 'Customer'; }), /two fields have the customId "Customer"/);
+  assert.match(semantic((p) => { p.statuses[3]!.name = 'Approved'; }), /two statuses have the name "Approved"/);
+  assert.match(semantic((p) => { (p.customLists[0]!.choices as unknown[]).push('SMA'); }), /custom list "Makes": the choice "SMA" appears twice/);
+  assert.match(semantic((p) => {
+    (p.forms[0]!.attachments as unknown[]).push({ name: 'Site plan', allowedTypes: ['image/png'] });
+  }), /form "Apply": two attachments have the name "Site plan"/);
+});
+
+test('references must resolve, once each', () => {
+  assert.match(semantic((p) => { p.fields[2]!.list = 'Nope'; }), /field "Make": list: no custom list has the customId or name "Nope"/);
+  assert.match(semantic((p) => { p.statuses[1]!.next = ['Approved', 'Approved']; }), /status "Review": next: "Approved" is listed twice/);
+  assert.match(semantic((p) => { p.statuses[0]!.next = ['Gone']; }), /status "Unsubmitted": next: no status has the customId or name "Gone"/);
+  assert.match(semantic((p) => { p.forms[0]!.leadsTo = 'Elsewhere'; }), /form "Apply": leadsTo: no status/);
+  assert.match(semantic((p) => { p.forms[0]!.availableIn = ['Nowhere']; }), /form "Apply": availableIn: no status/);
+  assert.match(semantic((p) => { (p.forms[0]!.fields as unknown[]).push('Ghost'); }), /form "Apply": fields: no field has the customId or name "Ghost"/);
+  assert.match(semantic((p) => { (p.forms[0]!.fields as unknown[]).push('Customer name'); }), /form "Apply": the field "Customer name" is on the form twice/);
+  assert.match(semantic((p) => { p.fields[3]!.name = 'Customer'; }), /"Customer" is ambiguous/);
+});
+
+test('exactly one initial status, named Unsubmitted', () => {
+  assert.match(semantic((p) => { p.statuses[0]!.initial = false; }), /exactly one status must be initial: true \(found none\)/);
+  assert.match(semantic((p) => { p.statuses[1]!.initial = true; }), /exactly one status must be initial: true \(found "Unsubmitted", "Review"\)/);
+  assert.match(semantic((p) => {
+    p.statuses[0]!.name = 'Draft';
+  }), /status "Unsubmitted": the initial status must be named "Unsubmitted"/);
+});
+
+test('type-specific options are checked', () => {
+  assert.match(semantic((p) => { delete p.fields[2]!.list; }), /field "Make": a choice field needs a list/);
+  assert.match(semantic((p) => { p.fields[0]!.list = 'Makes'; }), /field "Customer": only choice fields have a list/);
+  assert.match(semantic((p) => { p.fields[1]!.maxLength = 3; }), /field "Size": maxLength applies to text fields only/);
+  assert.match(semantic((p) => { p.fields[0]!.min = 1; }), /field "Customer": min and max apply to number and integer fields only/);
+  assert.match(semantic((p) => { p.fields[1]!.min = 60; }), /field "Size": min \(60\) is greater than max \(50\)/);
+  assert.match(semantic((p) => { p.fields[1]!.type = 'integer'; p.fields[1]!.max = 2.5; }), /field "Size": max of an integer field must be a whole number/);
+  assert.match(semantic((p) => { p.statuses[1]!.publicId = 'x'; p.statuses[2]!.publicId = 'x'; }), /two statuses have the publicId "x"/);
+});
+
+test('all semantic problems are reported together', () => {
+  const message = semantic((p) => {
+    p.fields[2]!.list = 'Nope';
+    p.statuses[0]!.initial = false;
+  });
+  assert.match(message, /\(2 problems\):\n {2}- /);
+});
