@@ -67,16 +67,16 @@ export function formatImportReport(report: ImportReport): string {
   return [`${head} ${verb} ${what}:`, ...report.changes.map((c) => `  ${describeChange(c)}`)].join('\n');
 }
 
-// The Store keeps retired rows in the definition but not in the model; the difference tells which are retired.
+// The definition holds retired rows too (so that a part coming back keeps its id); `retired` names them.
 async function loadStored(tx: StoreWriter, program: Program): Promise<StoredDefinition> {
   const rows = await tx.loadProgramDefinition(program.id);
   if (!rows) throw new Error(`program ${program.id} vanished during import`);
-  const model = await tx.loadProgramModel(program);
-  const active = new Set<string>([
-    ...model.lists.map((r) => r.id), ...model.statuses.map((r) => r.id), ...model.fields.map((r) => r.id),
-    ...model.forms.flatMap((f) => [f.id, ...f.attachments.map((a) => a.id)]),
-  ]);
-  return { rows, active };
+  const retired = new Set(rows.retired);
+  const ids = [
+    ...rows.lists.map((r) => r.id), ...rows.statuses.map((r) => r.id), ...rows.fields.map((r) => r.id),
+    ...rows.forms.flatMap((f) => [f.id, ...f.attachments.map((a) => a.id)]),
+  ];
+  return { rows, active: new Set(ids.filter((id) => !retired.has(id))) };
 }
 
 async function refuseRetiringBusyStatuses(tx: StoreWriter, stored: StoredDefinition | null, rows: ProgramDefinitionRows): Promise<void> {
