@@ -18,7 +18,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 // Database conditions a client can simply retry: lock timeouts, lost connections, PostgreSQL's
 // serialization failures and deadlocks (the transaction was rolled back, so nothing was half-done).
 const RETRYABLE_DB_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '53300', '08006', '08001']);
-const CONFLICT_DB_CODES = new Set(['40001', '40P01']);
+// Unique violations come from two requests creating the same thing at once; the loser is told so.
+const CONFLICT_DB_CODES = new Set(['40001', '40P01', '23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
 /** Turns any thrown value into an ApiError; unexpected faults become INTERNAL_ERROR without their details. */
 export function toApiError(error: unknown): ApiError {

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** The shell blocks of one README section, in order. */
+function shellBlocks(section: string): string[] {
+  const body = README.split(`## ${section}`)[1]?.split('\n## ')[0] ?? '';
+  return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+let server: ChildProcess;
+let port: number;
+let dir: string;
+let log = '';
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-readme-'));
+  port = await freePort();
+  // The quick start's server, as `npm start` runs it, on a port of its own.
+  server = spawn(process.execPath, ['bin/apas.js', 'serve', '--demo'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: path.join(dir, 'apas.db'), APAS_PORT: String(port), APAS_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.on('data', (d) => (log += d));
+  server.stderr?.on('data', (d) => (log += d));
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the server did not start:\n${log}`);
+});
+
+after(() => {
+  server?.kill('SIGTERM');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('the demo credentials printed at start are the ones in the README', () => {
+  for (const key of log.match(/apas_[0-9A-Z]{12}_[0-9A-Za-z]+/g) ?? []) assert.ok(README.includes(key), `README lacks ${key}`);
+  assert.match(log, /applicant@demo\.apas\.local/);
+});
+
+test('the README walk-through works verbatim: create, fill, submit, find', () => {
+  const script = ['set -euo pipefail', ...shellBlocks('Walk-through with curl')].join('\n').replaceAll('localhost:8080', `localhost:${port}`);
+  const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, `the walk-through failed:\n${run.stderr}\n${run.stdout}`);
+  const out = run.stdout;
+  assert.match(out, /<ProgramsResponse[^>]*><Program ProgramId="[0-9A-Z]{12}" ProgramName="Residential Solar Interconnection"\/>/);
+  assert.match(out, /<ProjectDataSetResponse[\s\S]*?CanSubmit="true"/);
+  assert.match(out, /<ProjectSubmitResponse[\s\S]*?ProjectNumber="SOLAR-00001"[\s\S]*?Name="Application Review"/);
+  const found = out.match(/<ProjectsResponse[^>]*SchemaVersion="2.0"[\s\S]*?<\/ProjectsResponse>/g) ?? [];
+  assert.equal(found.length, 2, 'GetProjects and GetProjectsByNumber each find the project');
+  for (const f of found) assert.match(f, /ProjectNumber="SOLAR-00001"/);
+  assert.match(out, /<ProjectDataGetResponse[\s\S]*?DataView="Submitted"[\s\S]*?Value="Jordan Rivera"/);
+});
