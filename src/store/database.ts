@@ -51,6 +51,9 @@ function openPostgres(url: string, poolSize: number): Kysely<Database> {
       oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
   };
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as pg.CustomTypesConfig });
+  // An idle connection the server ends (restart, failover, idle timeout) is reported here; without a listener
+  // the 'error' event would crash the process. The pool has already dropped it and connects anew when needed.
+  pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

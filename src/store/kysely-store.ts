@@ -9,7 +9,7 @@ import type { Database } from './tables.ts';
 
 type Cache = Map<string, { updatedAt: number; model: ProgramModel }>;
 
-function reader(db: Kysely<Database>, cache: Cache): StoreReader {
+function reader(db: Kysely<Database>, cache: Cache, shareLoads = true): StoreReader {
   return {
     findAgency: (ref) => accounts.findAgency(db, ref),
     listAgencies: () => accounts.listAgencies(db),
@@ -22,7 +22,7 @@ function reader(db: Kysely<Database>, cache: Cache): StoreReader {
     findGrant: (userId, programId) => accounts.findGrant(db, userId, programId),
     findProgram: (ref, agencyId) => programs.findProgram(db, ref, agencyId),
     listPrograms: (agencyId) => programs.listPrograms(db, agencyId),
-    loadProgramModel: (program) => cachedModel(db, cache, program),
+    loadProgramModel: (program) => cachedModel(db, cache, program, shareLoads),
     loadProgramDefinition: (programId) => programs.loadProgramDefinition(db, programId),
     getProject: (programId, projectId) => projects.getProject(db, programId, projectId),
     listProjects: (q) => projects.listProjects(db, q),
@@ -37,7 +37,7 @@ function reader(db: Kysely<Database>, cache: Cache): StoreReader {
 
 function writer(db: Kysely<Database>, cache: Cache): StoreWriter {
   return {
-    ...reader(db, cache),
+    ...reader(db, cache, false),
     insertAgency: (agency, at) => accounts.insertAgency(db, agency, at),
     insertUser: (user, hash, at) => accounts.insertUser(db, user, hash, at),
     updateUser: (id, changes, at) => accounts.updateUser(db, id, changes, at),
@@ -60,12 +60,23 @@ function writer(db: Kysely<Database>, cache: Cache): StoreWriter {
 
 // Program definitions change rarely and are read by nearly every request; programs.updated_at
 // (read fresh each time) tells every instance when its cached copy is stale.
-async function cachedModel(db: Kysely<Database>, cache: Cache, program: Program): Promise<ProgramModel> {
+async function cachedModel(db: Kysely<Database>, cache: Cache, program: Program, share: boolean): Promise<ProgramModel> {
   const hit = cache.get(program.id);
   if (hit && hit.updatedAt === program.updatedAt) return hit.model;
-  const model = await programs.loadProgramModel(db, program);
-  cache.set(program.id, { updatedAt: program.updatedAt, model });
-  return model;
+  let current = program;
+  // The definition is read in several queries; a save committed in between would mix two versions, so the
+  // read is repeated until updated_at is the same before and after it.
+  for (let attempt = 0; ; attempt++) {
+    const model = await programs.loadProgramModel(db, current);
+    const after = await programs.findProgram(db, current.id);
+    if (!after) throw new Error(`program ${current.id} vanished while loading`);
+    if (after.updatedAt === current.updatedAt || attempt >= 4) {
+      // A transaction may see its own uncommitted definition, which a rollback undoes: only committed ones are shared.
+      if (share && after.updatedAt === current.updatedAt) cache.set(program.id, { updatedAt: current.updatedAt, model });
+      return model;
+    }
+    current = after;
+  }
 }
 
 /** The Store over an open Kysely database (SQLite or PostgreSQL). */

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { CustomList, DataField, FieldType, Form, Program, ProgramModel, Status } from '../domain/model.ts';
 import type { ProgramDefinitionRows } from './store.ts';
 import type { Database, ProgramTable } from './tables.ts';
@@ -87,7 +87,8 @@ export async function loadProgramModel(db: Db, program: Program): Promise<Progra
   const retired = new Set(def.retired);
   const live = <T extends { id: string }>(rows: T[]) => rows.filter((r) => !retired.has(r.id));
   const forms = live(def.forms).map((f) => ({ ...f, attachments: live(f.attachments), fields: f.fields.filter((ff) => !retired.has(ff.fieldId)) }));
-  return { program: def.program, statuses: live(def.statuses), forms, fields: live(def.fields), lists: live(def.lists) };
+  const { createdAt: _createdAt, ...programOnly } = def.program;
+  return { program: programOnly, statuses: live(def.statuses), forms, fields: live(def.fields), lists: live(def.lists) };
 }
 
 async function upsertRows<T extends keyof Database>(db: Db, table: T, rows: Record<string, unknown>[], programId: string): Promise<void> {
@@ -107,15 +108,18 @@ async function upsertRows<T extends keyof Database>(db: Db, table: T, rows: Reco
 /** Writes a whole program definition: upserts every row, retires the rest, replaces the link tables. */
 export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows): Promise<void> {
   const p = rows.program;
-  const existing = await db.selectFrom('programs').select(['updated_at']).where('id', '=', p.id).executeTakeFirst();
-  // updated_at keys the model caches of every instance, so it must move forward even within one millisecond.
-  const updatedAt = existing ? Math.max(p.updatedAt, existing.updated_at + 1) : p.updatedAt;
   const programRow = {
-    id: p.id, agency_id: p.agencyId, custom_id: p.customId, name: p.name, number_prefix: p.numberPrefix,
-    number_digits: p.numberDigits, updated_at: updatedAt,
+    id: p.id, agency_id: p.agencyId, custom_id: p.customId, name: p.name, number_prefix: p.numberPrefix, number_digits: p.numberDigits,
   };
-  if (existing) await db.updateTable('programs').set(programRow).where('id', '=', p.id).execute();
-  else await db.insertInto('programs').values({ ...programRow, next_number: 1, created_at: p.createdAt }).execute();
+  // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
+  // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.
+  const moved = await db.updateTable('programs').set({
+    ...programRow,
+    updated_at: sql<number>`case when updated_at + 1 > ${p.updatedAt} then updated_at + 1 else ${p.updatedAt} end`,
+  }).where('id', '=', p.id).executeTakeFirst();
+  if (Number(moved.numUpdatedRows) === 0) {
+    await db.insertInto('programs').values({ ...programRow, updated_at: p.updatedAt, next_number: 1, created_at: p.createdAt }).execute();
+  }
 
   await upsertRows(db, 'custom_lists', rows.lists.map((l) => ({ id: l.id, program_id: p.id, custom_id: l.customId, name: l.name, retired: 0 })), p.id);
   const listIds = (await db.selectFrom('custom_lists').select('id').where('program_id', '=', p.id).execute()).map((r) => r.id);

@@ -67,7 +67,7 @@ export async function getValues(db: Db, projectId: string, fieldIds: string[]): 
 /** A project's status history, newest first. */
 export async function getHistory(db: Db, projectId: string): Promise<HistoryEntry[]> {
   const rows = await db.selectFrom('status_history').selectAll().where('project_id', '=', projectId)
-    .orderBy('changed_at', 'desc').orderBy('id', 'desc').execute();
+    .orderBy('changed_at', 'desc').orderBy('seq', 'desc').execute();
   return rows.map((r) => ({ id: r.id, projectId: r.project_id, statusId: r.status_id, changedAt: r.changed_at, changedBy: r.changed_by, reportAs: r.report_as }));
 }
 
@@ -135,10 +135,12 @@ export async function insertSubmission(db: Db, row: { id: string; projectId: str
   await db.insertInto('form_submissions').values({ id: row.id, project_id: row.projectId, form_id: row.formId, submitted_at: row.at, submitted_by: row.by }).execute();
 }
 
-/** Appends a status-history entry. */
+/** Appends a status-history entry after the project's last one (the unique (project, seq) refuses a race). */
 export async function insertHistory(db: Db, e: HistoryEntry): Promise<void> {
+  const last = await db.selectFrom('status_history').select((eb) => eb.fn.max<number>('seq').as('seq')).where('project_id', '=', e.projectId).executeTakeFirst();
   await db.insertInto('status_history').values({
     id: e.id, project_id: e.projectId, status_id: e.statusId, changed_at: e.changedAt, changed_by: e.changedBy, report_as: e.reportAs,
+    seq: Number(last?.seq ?? 0) + 1,
   }).execute();
 }
 

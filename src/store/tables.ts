@@ -90,6 +90,8 @@ export interface FormSubmissionTable { id: string; project_id: string; form_id: 
 /** One entry of a project's status history. */
 export interface StatusHistoryTable {
   id: string; project_id: string; status_id: string; changed_at: number; changed_by: string; report_as: string;
+  /** Position in the project's history (1, 2, …): orders entries that share a millisecond. */
+  seq: number;
 }
 
 /** One audited change of state. */

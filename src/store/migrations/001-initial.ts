@@ -184,8 +184,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('changed_at', 'bigint', (c) => c.notNull())
     .addColumn('changed_by', 'text', (c) => c.notNull())
     .addColumn('report_as', 'text', (c) => c.notNull().defaultTo('normal'))
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addUniqueConstraint('status_history_project_seq', ['project_id', 'seq'])
     .execute();
-  await s.createIndex('status_history_project').on('status_history').columns(['project_id', 'changed_at']).execute();
   await s.createIndex('status_history_status').on('status_history').columns(['status_id', 'changed_at']).execute();
   await s.createTable('audit_log')
     .addColumn('id', 'text', (c) => c.primaryKey())

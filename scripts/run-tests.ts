@@ -1,0 +1,115 @@
+/**
+ * `npm test`: starts one embedded PostgreSQL for the whole run, runs node's test runner over the test files
+ * with APAS_TEST_PG_URL pointing at it, then stops the server and deletes its files, whatever happened.
+ *
+ * Usage: `npm test [-- [--node-test-flag=value …] [file, directory or glob …]]`; without files it runs
+ * `test/**\/*.test.ts`. Flags must be written `--flag=value` so that their values are not taken for files.
+ * Exits with the runner's code, 128+N when stopped by signal N, 1 when PostgreSQL cannot start.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_FILES = 'test/**/*.test.ts';
+
+function say(message: string): void {
+  process.stderr.write(`run-tests: ${message}\n`);
+}
+
+/** Test files matching each pattern (a file, a directory, or a glob with * and **), relative to ROOT. */
+function expand(patterns: string[]): string[] {
+  const files = new Set<string>();
+  for (const pattern of patterns) {
+    const matches = matchFiles(pattern);
+    if (matches.length === 0) throw new Error(`no test files match "${pattern}"`);
+    for (const file of matches) files.add(file);
+  }
+  return [...files];
+}
+
+function matchFiles(pattern: string): string[] {
+  const normal = path.relative(ROOT, path.resolve(ROOT, pattern)).split(path.sep).join('/');
+  if (!/[*?]/.test(normal)) {
+    const stat = fs.statSync(path.join(ROOT, normal), { throwIfNoEntry: false });
+    if (stat?.isFile()) return [normal];
+    if (stat?.isDirectory()) return matchFiles(`${normal}/**/*.test.ts`);
+    return [];
+  }
+  const segments = normal.split('/');
+  const firstGlob = segments.findIndex((s) => /[*?]/.test(s));
+  const base = segments.slice(0, firstGlob).join('/');
+  const regex = new RegExp(`^${segments.map(globSegment).join('/').replaceAll('(?:.*/)?/', '(?:.*/)?')}$`);
+  return walk(base).filter((file) => regex.test(file)).sort();
+}
+
+function globSegment(segment: string, index: number, all: string[]): string {
+  if (segment === '**') return index === all.length - 1 ? '.*' : '(?:.*/)?';
+  return segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*').replaceAll('?', '[^/]');
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  const full = path.join(ROOT, dir);
+  if (!fs.existsSync(full)) return out;
+  for (const entry of fs.readdirSync(full, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...walk(rel));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+function signalCode(signal: NodeJS.Signals): number {
+  return 128 + (os.constants.signals[signal] ?? 0);
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const flags = args.filter((a) => a.startsWith('-'));
+  const patterns = args.filter((a) => !a.startsWith('-'));
+  const files = expand(patterns.length > 0 ? patterns : [DEFAULT_FILES]);
+
+  let stopSignal: NodeJS.Signals | undefined;
+  let runner: ChildProcess | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // The first signal lets the runner finish its report; a second one stops it at once.
+    runner?.kill(stopSignal ? 'SIGKILL' : signal);
+    stopSignal ??= signal;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+
+  let server: EmbeddedPostgres | undefined;
+  try {
+    server = await startEmbeddedPostgres();
+    say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s; ${files.length} test file(s)`);
+    if (stopSignal) return signalCode(stopSignal);
+    const env = { ...process.env, APAS_TEST_PG_URL: server.url };
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...flags, ...files], {
+      cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    runner = child;
+    const code = await new Promise<number>((resolve) => {
+      child.once('error', (error) => {
+        say(`could not run node's test runner: ${error.message}`);
+        resolve(1);
+      });
+      child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? signalCode(signal) : 1)));
+    });
+    return stopSignal ? signalCode(stopSignal) : code;
+  } finally {
+    await server?.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    say(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

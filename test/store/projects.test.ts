@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { forEachDialect } from '../support/databases.ts';
+import { IDS, T0, project, seedProgram, value } from '../support/fixtures.ts';
+
+forEachDialect('store: projects, values, history and audit', ({ open }) => {
+  it('inserts a project and reads it back within its program only', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const p = project('PROJECT00001', { number: 'SOL-00001', assigneeId: IDS.admin });
+    await store.transaction((tx) => tx.insertProject(p));
+    assert.deepEqual(await store.getProject(IDS.program, p.id), p);
+    assert.equal(await store.getProject('PROGRAM00009', p.id), null);
+    assert.equal(await store.getProject(IDS.program, 'nope'), null);
+  });
+
+  it('updates a project only from the version it expects, bumping the version', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const p = project('PROJECT00001');
+    await store.transaction((tx) => tx.insertProject(p));
+    const changes = { statusId: IDS.submitted, statusAt: T0 + 10, updatedAt: T0 + 10, updatedBy: IDS.admin, number: 'SOL-00001', assigneeId: IDS.admin };
+    assert.equal(await store.transaction((tx) => tx.updateProject(p.id, 0, changes)), true);
+    const updated = { ...p, ...changes, version: 1 };
+    assert.deepEqual(await store.getProject(IDS.program, p.id), updated);
+
+    const stale = { statusId: IDS.draft, updatedAt: T0 + 20, updatedBy: IDS.applicant, ownerId: IDS.admin };
+    assert.equal(await store.transaction((tx) => tx.updateProject(p.id, 0, stale)), false, 'version 0 is gone: a concurrent change won');
+    assert.deepEqual(await store.getProject(IDS.program, p.id), updated, 'a lost compare-and-set changes nothing');
+
+    assert.equal(await store.transaction((tx) => tx.updateProject(p.id, 1, { assigneeId: null, updatedAt: T0 + 30 })), true);
+    assert.deepEqual(await store.getProject(IDS.program, p.id), { ...updated, assigneeId: null, updatedAt: T0 + 30, version: 2 });
+    assert.equal(await store.transaction((tx) => tx.updateProject('nope', 0, { updatedAt: T0 })), false);
+  });
+
+  it('lists projects in creation order, by owner, changed since, and by number', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const a = project('PROJECT0000A', { createdAt: T0 + 3, updatedAt: T0 + 3, number: 'SOL-00003' });
+    const b = project('PROJECT0000B', { createdAt: T0 + 1, updatedAt: T0 + 50, number: 'SOL-00001', ownerId: IDS.admin });
+    const c = project('PROJECT0000C', { createdAt: T0 + 2, updatedAt: T0 + 2, number: null, statusId: IDS.submitted });
+    await store.transaction(async (tx) => {
+      for (const p of [a, b, c]) await tx.insertProject(p);
+    });
+    const ids = (ps: { id: string }[]) => ps.map((p) => p.id);
+    const query = { programId: IDS.program, limit: 10, offset: 0 };
+    assert.deepEqual(ids(await store.listProjects(query)), [b.id, c.id, a.id]);
+    assert.deepEqual(ids(await store.listProjects({ ...query, limit: 1, offset: 1 })), [c.id]);
+    assert.deepEqual(ids(await store.listProjects({ ...query, ownerId: IDS.applicant })), [c.id, a.id]);
+    assert.deepEqual(ids(await store.listProjects({ ...query, changedSince: T0 + 3 })), [b.id]);
+    assert.deepEqual(ids(await store.findProjectsByNumbers(IDS.program, ['SOL-00003', 'SOL-00001', 'SOL-00001', 'SOL-09999'])), [b.id, a.id]);
+    assert.deepEqual(ids(await store.findProjectsByNumbers(IDS.program, ['SOL-00003', 'SOL-00001'], IDS.admin)), [b.id]);
+    assert.deepEqual(await store.findProjectsByNumbers(IDS.program, []), []);
+    assert.equal(await store.countProjectsInStatuses([IDS.draft]), 2);
+    assert.equal(await store.countProjectsInStatuses([IDS.draft, IDS.submitted]), 3);
+    assert.equal(await store.countProjectsInStatuses([]), 0);
+  });
+
+  it('upserts drafts per form and field, and submitted values per field', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const p = project('PROJECT00001');
+    await store.transaction(async (tx) => {
+      await tx.insertProject(p);
+      await tx.upsertDraft(p.id, IDS.form, [value(IDS.name, 'Jane'), value(IDS.size, ['S', 'M'])]);
+    });
+    const byField = <T extends { fieldId: string }>(vs: T[]) => [...vs].sort((x, y) => x.fieldId.localeCompare(y.fieldId));
+    assert.deepEqual(byField(await store.getDraft(p.id, IDS.form)), [value(IDS.name, 'Jane'), value(IDS.size, ['S', 'M'])]);
+
+    await store.transaction((tx) => tx.upsertDraft(p.id, IDS.form, [value(IDS.size, ['L'], T0 + 5, IDS.admin), value(IDS.kw, '7.5', T0 + 5)]));
+    assert.deepEqual(byField(await store.getDraft(p.id, IDS.form)), [
+      value(IDS.name, 'Jane'), value(IDS.size, ['L'], T0 + 5, IDS.admin), value(IDS.kw, '7.5', T0 + 5),
+    ]);
+    assert.deepEqual(await store.getDraft(p.id, 'FORM00000009'), []);
+
+    await store.transaction((tx) => tx.upsertValues(p.id, IDS.form, [value(IDS.name, 'Jane'), value(IDS.kw, '7.5')]));
+    await store.transaction((tx) => tx.upsertValues(p.id, IDS.form, [value(IDS.name, 'Jane Doe', T0 + 9), value(IDS.size, [])]));
+    assert.deepEqual(byField(await store.getValues(p.id, [IDS.name, IDS.size, IDS.kw])), [
+      value(IDS.name, 'Jane Doe', T0 + 9), value(IDS.size, []), value(IDS.kw, '7.5'),
+    ]);
+    assert.deepEqual(await store.getValues(p.id, [IDS.kw]), [value(IDS.kw, '7.5')]);
+    assert.deepEqual(await store.getValues(p.id, []), []);
+  });
+
+  it('returns status history newest first', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const p = project('PROJECT00001');
+    const entry = (id: string, statusId: string, changedAt: number) => ({ id, projectId: p.id, statusId, changedAt, changedBy: IDS.admin, reportAs: 'normal' });
+    await store.transaction(async (tx) => {
+      await tx.insertProject(p);
+      await tx.insertHistory(entry('HIST2', IDS.submitted, T0 + 20));
+      await tx.insertHistory(entry('HIST1', IDS.draft, T0));
+      await tx.insertHistory(entry('HIST3', IDS.draft, T0 + 30));
+      await tx.insertSubmission({ id: 'SUB1', projectId: p.id, formId: IDS.form, at: T0 + 20, by: IDS.applicant });
+    });
+    assert.deepEqual(await store.getHistory(p.id), [entry('HIST3', IDS.draft, T0 + 30), entry('HIST2', IDS.submitted, T0 + 20), entry('HIST1', IDS.draft, T0)]);
+    assert.deepEqual(await store.getHistory('nope'), []);
+  });
+
+  it('orders history entries of the same millisecond by when they were written', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const p = project('PROJECT00001');
+    const entry = (id: string, statusId: string) => ({ id, projectId: p.id, statusId, changedAt: T0, changedBy: IDS.admin, reportAs: 'normal' });
+    await store.transaction(async (tx) => {
+      await tx.insertProject(p);
+      await tx.insertHistory(entry('HISTZ', IDS.draft));
+      await tx.insertHistory(entry('HISTA', IDS.submitted));
+      await tx.insertHistory(entry('HISTM', IDS.draft));
+    });
+    assert.deepEqual((await store.getHistory(p.id)).map((h) => h.id), ['HISTM', 'HISTA', 'HISTZ']);
+  });
+
+  it('writes audit rows and lists them newest first, filtered by project or action', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    await store.transaction(async (tx) => {
+      await tx.audit({ action: 'project.create', actorId: IDS.applicant, agencyId: IDS.agency, programId: IDS.program, projectId: 'P1', requestId: 'req-1', detail: { number: 'SOL-00001', nested: { ok: true } } }, T0 + 1, 'AUD1');
+      await tx.audit({ action: 'project.update', actorId: IDS.admin, projectId: 'P1' }, T0 + 2, 'AUD2');
+      await tx.audit({ action: 'user.create', actorId: null }, T0 + 3, 'AUD3');
+    });
+    const all = await store.listAudit({});
+    assert.deepEqual(all.map((a) => a.id), ['AUD3', 'AUD2', 'AUD1']);
+    assert.deepEqual(all[2], {
+      id: 'AUD1', at: T0 + 1, action: 'project.create', actorId: IDS.applicant, agencyId: IDS.agency, programId: IDS.program,
+      projectId: 'P1', requestId: 'req-1', detail: { number: 'SOL-00001', nested: { ok: true } },
+    });
+    assert.deepEqual(all[0], { id: 'AUD3', at: T0 + 3, action: 'user.create', actorId: null, agencyId: null, programId: null, projectId: null, requestId: null, detail: {} });
+    assert.deepEqual((await store.listAudit({ projectId: 'P1' })).map((a) => a.id), ['AUD2', 'AUD1']);
+    assert.deepEqual((await store.listAudit({ action: 'project.update' })).map((a) => a.id), ['AUD2']);
+    assert.deepEqual((await store.listAudit({ limit: 1 })).map((a) => a.id), ['AUD3']);
+  });
+});

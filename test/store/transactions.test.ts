@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { forEachDialect } from '../support/databases.ts';
+import { IDS, T0, agency, project, seedProgram, user, value } from '../support/fixtures.ts';
+
+const CONCURRENT = 50;
+
+forEachDialect('store: transactions, numbering and request counting', ({ open }) => {
+  it(`gives ${CONCURRENT} concurrent transactions ${CONCURRENT} distinct consecutive project numbers`, async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const numbers = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => store.transaction(async (tx) => {
+      const n = await tx.takeProjectNumber(IDS.program);
+      // A write after the take keeps each transaction open a little, so takers really overlap.
+      await tx.insertProject(project(`PROJECT${String(i).padStart(5, '0')}`, { number: `SOL-${String(n).padStart(5, '0')}` }));
+      return n;
+    })));
+    assert.deepEqual([...numbers].sort((a, b) => a - b), Array.from({ length: CONCURRENT }, (_, i) => i + 1));
+    assert.equal((await store.listProjects({ programId: IDS.program, limit: 1000, offset: 0 })).length, CONCURRENT);
+    assert.equal(await store.transaction((tx) => tx.takeProjectNumber(IDS.program)), CONCURRENT + 1);
+  });
+
+  it('leaves nothing behind when the work of a transaction throws after writing', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const failure = new Error('boom after writing');
+    const second = { id: 'AGENCY000002', customId: 'second', name: 'Second' };
+    await assert.rejects(store.transaction(async (tx) => {
+      await tx.insertAgency(second, T0);
+      await tx.insertUser(user('USER00000009', { agencyId: second.id }), 'hash', T0);
+      await tx.updateUser(IDS.admin, { name: 'Renamed' }, T0 + 1);
+      assert.equal(await tx.takeProjectNumber(IDS.program), 1);
+      await tx.insertProject(project('PROJECT00001', { number: 'SOL-00001' }));
+      await tx.upsertValues('PROJECT00001', IDS.form, [value(IDS.name, 'Jane')]);
+      await tx.insertHistory({ id: 'HIST1', projectId: 'PROJECT00001', statusId: IDS.draft, changedAt: T0, changedBy: IDS.admin, reportAs: 'normal' });
+      await tx.setGrant({ userId: IDS.applicant, programId: IDS.program, role: 'applicant', sensitive: false });
+      await tx.audit({ action: 'project.create', actorId: IDS.admin, projectId: 'PROJECT00001' }, T0, 'AUD1');
+      assert.ok(await tx.getProject(IDS.program, 'PROJECT00001'), 'the transaction sees its own writes');
+      throw failure;
+    }), (error) => error === failure);
+
+    assert.deepEqual(await store.listAgencies(), [agency()]);
+    assert.equal(await store.findUserById('USER00000009'), null);
+    assert.equal((await store.findUserById(IDS.admin))?.name, user(IDS.admin).name);
+    assert.equal(await store.getProject(IDS.program, 'PROJECT00001'), null);
+    assert.deepEqual(await store.getValues('PROJECT00001', [IDS.name]), []);
+    assert.deepEqual(await store.getHistory('PROJECT00001'), []);
+    assert.deepEqual(await store.listGrants(IDS.applicant), []);
+    assert.deepEqual(await store.listAudit({}), []);
+    assert.equal(await store.transaction((tx) => tx.takeProjectNumber(IDS.program)), 1, 'the rolled-back number is taken again');
+  });
+
+  it('counts concurrent requests exactly, per bucket and window', async () => {
+    const { store } = await open();
+    const counts = await Promise.all(Array.from({ length: CONCURRENT * 2 }, () => store.countRequest('key:alice', T0)));
+    assert.deepEqual([...counts].sort((a, b) => a - b), Array.from({ length: CONCURRENT * 2 }, (_, i) => i + 1));
+    assert.equal(await store.countRequest('key:alice', T0 + 60_000), 1, 'a new window starts at one');
+    assert.equal(await store.countRequest('key:bob', T0), 1, 'buckets count apart');
+    assert.equal(await store.transaction((tx) => tx.countRequest('key:alice', T0)), CONCURRENT * 2 + 1);
+  });
+
+  it('sweeps request counts of windows before a given start, and answers ping', async () => {
+    const { store } = await open();
+    await store.ping();
+    await store.countRequest('key:alice', T0);
+    await store.countRequest('key:alice', T0);
+    await store.countRequest('key:alice', T0 + 60_000);
+    await store.sweepRequestCounts(T0 + 60_000);
+    assert.equal(await store.countRequest('key:alice', T0), 1, 'the swept window starts over');
+    assert.equal(await store.countRequest('key:alice', T0 + 60_000), 2, 'the current window is kept');
+  });
+
+  it('counts concurrent requests of two Store instances on one database exactly', async () => {
+    const { store, reopen } = await open();
+    const other = await reopen();
+    const counts = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => (i % 2 === 0 ? store : other).countRequest('ip:10.0.0.1', T0)));
+    assert.deepEqual([...counts].sort((a, b) => a - b), Array.from({ length: CONCURRENT }, (_, i) => i + 1));
+  });
+});

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe } from 'node:test';
+import pg from 'pg';
+import type { DatabaseConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import { createKyselyStore } from '../../src/store/kysely-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
+
+/** Every database the Store supports; contract tests run once per entry. */
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+
+/** One of DIALECTS. */
+export type TestDialect = (typeof DIALECTS)[number];
+
+/** A Store on a database of its own, deleted again by `close()`. */
+export interface TestStore {
+  store: Store;
+  /** Where the database is, for opening more instances on it. */
+  config: DatabaseConfig;
+  /** Opens another Store on the same database, as a second server instance would; closed by `close()`. */
+  reopen(): Promise<Store>;
+  /** Closes every Store of this database, then deletes the database. */
+  close(): Promise<void>;
+}
+
+/** What `forEachDialect` hands to a suite: its dialect and a store opener whose stores close after each test. */
+export interface DialectSuite {
+  readonly dialect: TestDialect;
+  open(): Promise<TestStore>;
+}
+
+/** Opens a Store on a fresh, migrated database: a temp SQLite file, or a new PostgreSQL database. */
+export async function openTestStore(dialect: TestDialect): Promise<TestStore> {
+  return dialect === 'sqlite' ? openSqliteStore() : openPostgresStore();
+}
+
+/** Opens a Store on an existing database, migrating it first. */
+export async function openStore(config: DatabaseConfig): Promise<Store> {
+  return createKyselyStore(await openDatabase(config));
+}
+
+/** Registers one `describe` per dialect around `fn`, so a file writes its cases once for both databases. */
+export function forEachDialect(name: string, fn: (suite: DialectSuite) => void): void {
+  for (const dialect of DIALECTS) {
+    describe(`${name} [${dialect}]`, () => {
+      const opened: TestStore[] = [];
+      afterEach(async () => {
+        await Promise.all(opened.splice(0).map((s) => s.close()));
+      });
+      fn({
+        dialect,
+        open: async () => {
+          const s = await openTestStore(dialect);
+          opened.push(s);
+          return s;
+        },
+      });
+    });
+  }
+}
+
+async function openSqliteStore(): Promise<TestStore> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-sqlite-'));
+  const config: DatabaseConfig = { kind: 'sqlite', file: path.join(dir, 'apas.db') };
+  return track(config, () => fs.rmSync(dir, { recursive: true, force: true }));
+}
+
+async function openPostgresStore(): Promise<TestStore> {
+  const serverUrl = await postgresServerUrl();
+  const name = `apas_test_${randomBytes(6).toString('hex')}`;
+  await admin(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  // WITH (FORCE) ends sessions a closed pool may still leave behind for a moment.
+  return track({ kind: 'postgres', url: url.toString() }, () => admin(serverUrl, `drop database if exists ${name} with (force)`));
+}
+
+async function track(config: DatabaseConfig, remove: () => unknown): Promise<TestStore> {
+  let store: Store;
+  try {
+    store = await openStore(config);
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  const others: Store[] = [];
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    try {
+      await Promise.allSettled(others.map((s) => s.close()));
+      await store.close();
+    } finally {
+      await remove();
+    }
+  };
+  return {
+    store,
+    config,
+    reopen: async () => {
+      const other = await openStore(config);
+      others.push(other);
+      return other;
+    },
+    close: () => (closing ??= close()),
+  };
+}
+
+async function admin(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+// The one piece of module state: a file run on its own (without scripts/run-tests.ts, so without
+// APAS_TEST_PG_URL) starts its own server on first use and shares it among its tests; starting one
+// per test would cost about a second each. The server is signalled at exit and the watchdog removes it.
+let ownServer: Promise<EmbeddedPostgres> | undefined;
+
+async function postgresServerUrl(): Promise<string> {
+  const given = process.env.APAS_TEST_PG_URL;
+  if (given) return given;
+  ownServer ??= startEmbeddedPostgres().then((server) => {
+    process.once('exit', () => server.stopSoon());
+    return server;
+  });
+  return (await ownServer).url;
+}
