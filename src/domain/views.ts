@@ -65,3 +65,86 @@ export interface LandingView extends ProjectHeaderView {
   forms: { name: string; available: boolean }[];
   history: { status: string; at: number; by: string }[];
 }
+
+/** GetForms: the forms of a program. */
+export interface FormsView { programId: string; forms: FormSummaryView[] }
+
+/** A custom list with its choices (GetCustomListChoices; inline in GetFormSchema version 2). */
+export interface CustomListView { listId: string; customId: string | null; name: string; choices: { value: string; label: string }[] }
+
+/** One data field of a form as GetFormSchema describes it. */
+export interface FieldSchemaView {
+  dataFieldId: string; customId: string | null; name: string; type: string; required: boolean; multiValue: boolean;
+  sensitive: boolean; maxLength: number | null; min: number | null; max: number | null; group: string | null;
+  list: CustomListView | null;
+}
+
+/** One attachment definition of a form as GetFormSchema describes it. */
+export interface AttachmentSchemaView {
+  attachmentId: string; customId: string | null; name: string; required: boolean; maxSizeBytes: number; allowedTypes: string[];
+}
+
+/** GetFormSchema: version 1, or 2 with data-field groups and the choices of choice fields inline. */
+export interface FormSchemaView {
+  version: number;
+  form: { formId: string; customId: string | null; programId: string; name: string };
+  dataFields: FieldSchemaView[];
+  attachments: AttachmentSchemaView[];
+}
+
+/** One status of GetStatusList with the statuses allowed next. */
+export interface StatusListEntryView { statusId: string; customId: string | null; publicId: string; name: string; initial: boolean; next: StatusRefView[] }
+
+/** GetStatusList. */
+export interface StatusListView { programId: string; statuses: StatusListEntryView[] }
+
+/** One status-history entry as the history, the export and SetProjectStatusReportAs show it. */
+export interface HistoryEntryView {
+  statusId: string; customId: string | null; name: string; timestamp: number;
+  /** E-mail address of the user who set the status. */
+  changedBy: string;
+  reportAs: string;
+}
+
+/** GetProjectStatusHistory: newest first. */
+export interface StatusHistoryView { projectId: string; programId: string; projectNumber: string | null; entries: HistoryEntryView[] }
+
+/** SetProjectStatus's answer. */
+export interface StatusSetView { status: CurrentStatusView; url: string }
+
+/** One saved value of GetAllProjectData. */
+export interface SavedValueView {
+  dataFieldId: string; customId: string | null; name: string; formId: string; multiValue: boolean;
+  value: string | null; values: string[] | null; changedAt: number; changedBy: string;
+}
+
+/** GetAllProjectData: the latest submitted value of every field ever saved, across forms. */
+export interface AllProjectDataView extends ProjectHeaderView { dataFields: SavedValueView[]; attachments: AttachmentSummaryView[] }
+
+/** One field of the export with its current value(s) and who changed it when (null when never saved). */
+export interface ExportFieldView {
+  dataFieldId: string; customId: string | null; name: string; values: string[]; changedAt: number | null; changedBy: string | null;
+}
+
+/** GetExportProject: the whole project for archiving or migration. Version 2 adds ChangedBy to history entries. */
+export interface ExportView {
+  version: number;
+  projectId: string; programId: string; number: string | null; owner: string; status: string;
+  createdAt: number; lastChangedAt: number; lastChangedBy: string;
+  forms: { formId: string; customId: string | null; name: string; groups: { name: string | null; fields: ExportFieldView[] }[] }[];
+  history: HistoryEntryView[];
+  attachments: AttachmentSummaryView[];
+}
+
+/** SetAssignee's answer: the assignee, or null when cleared. */
+export interface AssigneeView { assignee: OwnerView | null }
+
+/** GetProjectsByData filters, combined with AND. */
+export interface ProjectByDataQuery {
+  statuses: { operation: 'include' | 'exclude'; refs: string[] } | null;
+  statusDates: { statusRef: string; at: number; operator: 'lt' | 'le' | 'gt' | 'ge' | 'eq' }[];
+  fields: { fieldRef: string; operator: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'contains' | 'empty' | 'notempty'; content: string | null }[];
+}
+
+/** SetProjectStatusReportAs input: the entry (status and original time) and how to report it. */
+export interface ReportAsInput { statusRef: string; timestamp: number; precisionMs: number; reportAs: 'normal' | 'suppress' }
