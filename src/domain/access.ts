@@ -1,6 +1,6 @@
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { Program, ProgramRole, Project } from './model.ts';
+import type { Form, Program, ProgramRole, Project } from './model.ts';
 
 /** The caller's effective role in a program: agency admins are admins of all their agency's programs. */
 export function roleIn(caller: Caller, program: Program): ProgramRole | null {
@@ -47,4 +47,34 @@ export function canCreate(role: ProgramRole): boolean {
 export function hasSensitivePrivilege(caller: Caller, program: Program, role: ProgramRole): boolean {
   if (role === 'admin' && caller.user.agencyAdmin) return true;
   return caller.grants.some((g) => g.programId === program.id && g.sensitive);
+}
+
+/** True when the role may fill in and submit the form (admins always may). */
+export function mayUseForm(role: ProgramRole, form: Form): boolean {
+  return role === 'admin' || form.roles === null || form.roles.includes(role);
+}
+
+/** Throws FORBIDDEN unless the role may fill in and submit the form. */
+export function requireFormUse(role: ProgramRole, form: Form): void {
+  if (!mayUseForm(role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is not for your role (${role}) in this program.`);
+}
+
+/** True when the role may read the form's data: staff read every form, applicants only forms they may use. */
+export function mayReadForm(role: ProgramRole, form: Form): boolean {
+  return role !== 'applicant' || mayUseForm(role, form);
+}
+
+/** True for the roles that may be assigned a project or assign one: staff, not applicants. */
+export function isStaff(role: ProgramRole | null): boolean {
+  return role === 'reader' || role === 'editor' || role === 'admin';
+}
+
+/** Throws SENSITIVE_DATA_NOT_ALLOWED unless the caller has the sensitive-data privilege and proved a second factor. */
+export function requireReveal(caller: Caller, program: Program, role: ProgramRole): void {
+  if (!hasSensitivePrivilege(caller, program, role)) {
+    throw new ApiError('SENSITIVE_DATA_NOT_ALLOWED', 'reveal_sensitive_data=true needs the privilege to view sensitive data in this program.');
+  }
+  if (!caller.mfaVerified) {
+    throw new ApiError('SENSITIVE_DATA_NOT_ALLOWED', 'reveal_sensitive_data=true needs an account with multi-factor authentication enabled.');
+  }
 }

@@ -1,4 +1,4 @@
-import { canWrite, hasSensitivePrivilege } from './access.ts';
+import { canWrite, mayReadForm, mayUseForm, requireFormUse, requireReveal } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import { completenessProblems, resolveInputs } from './field-rules.ts';
@@ -30,9 +30,10 @@ export class FormDataService {
   /** GetProjectData: one form's draft or submitted data; sensitive values masked unless revealed. */
   async get(caller: Caller, target: DataTarget, reveal: boolean): Promise<FormDataView> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
-    if (reveal) this.#requireReveal(caller, ctx);
+    if (reveal) requireReveal(caller, ctx.program, ctx.role);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
     const form = findForm(ctx.model, target.formRef);
+    if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
     return this.#view(this.#deps.store, caller, ctx, project, form, target.draft, reveal);
   }
 
@@ -43,6 +44,7 @@ export class FormDataService {
     if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
     if (!target.draft && ctx.role !== 'admin') throw new ApiError('FORBIDDEN', 'Writing submitted data is an admin-only operation; write the draft and submit it.');
     const form = findForm(ctx.model, target.formRef);
+    requireFormUse(ctx.role, form);
     if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
     const resolved = resolveInputs(ctx.model, form, inputs);
     const now = this.#deps.clock.now();
@@ -73,19 +75,11 @@ export class FormDataService {
     if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Submitted data must fill out form ${form.name} completely.`, { fields: problems });
   }
 
-  #requireReveal(caller: Caller, ctx: ProgramContext): void {
-    if (!hasSensitivePrivilege(caller, ctx.program, ctx.role)) {
-      throw new ApiError('SENSITIVE_DATA_NOT_ALLOWED', 'reveal_sensitive_data=true needs the privilege to view sensitive data in this program.');
-    }
-    if (!caller.mfaVerified) {
-      throw new ApiError('SENSITIVE_DATA_NOT_ALLOWED', 'reveal_sensitive_data=true needs an account with multi-factor authentication enabled.');
-    }
-  }
 
   async #view(reader: StoreReader, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<FormDataView> {
     const values = await formValues(reader, project, form, draft);
     const draftValues = draft ? values : await formValues(reader, project, form, true);
-    const canSubmit = canWrite(caller, ctx.role, project) && form.availableIn.includes(project.statusId)
+    const canSubmit = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId)
       && completenessProblems(ctx.model, form, draftValues).length === 0;
     const dataFields = form.fields.map((placed) => {
       const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;

@@ -51,6 +51,8 @@ export interface AttachmentDefinition {
 export interface Form {
   id: string; customId: string | null; name: string; leadsToStatusId: string | null; position: number;
   availableIn: string[]; fields: FormField[]; attachments: AttachmentDefinition[];
+  /** The program roles that may use the form (admins always may); null for every role. */
+  roles: ProgramRole[] | null;
 }
 
 /** A program with its whole active definition, as the services use it. */

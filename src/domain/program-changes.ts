@@ -32,6 +32,7 @@ const KINDS = [
   kind('field', (d) => [...d.fields].sort(byPosition), ({ id: _id, position: _p, listId, ...rest }) => ({ ...rest, list: listId }), true),
   kind('form', (d) => [...d.forms].sort(byPosition), (f) => ({
     customId: f.customId, name: f.name, leadsTo: f.leadsToStatusId, availableIn: [...f.availableIn].sort(),
+    roles: f.roles === null ? null : [...f.roles].sort(),
     fields: f.fields.map((ff) => [ff.fieldId, ff.required]),
   }), true),
   kind('attachment', attachmentsOf, ({ id: _id, position: _p, ...rest }) => rest, true),

@@ -35,6 +35,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, availableIn: inWorkflowOrder(f.availableIn),
       leadsTo: f.leadsToStatusId === null ? null : refOf(f.leadsToStatusId),
+      roles: f.roles,
       fields: [...f.fields].sort((a, b) => a.position - b.position).map((ff) => ({ field: refOf(ff.fieldId), required: ff.required })),
       attachments: [...f.attachments].sort((a, b) => a.position - b.position).map((a) => ({
         customId: a.customId, name: a.name, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes, required: a.required,
@@ -76,7 +77,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
     fields: file.fields.map((f) => prune({ ...f, multiValue: f.multiValue || null, sensitive: f.sensitive || null })),
     statuses: file.statuses.map((s) => prune({ ...s, initial: s.initial || null, next: s.next.length > 0 ? s.next : null })),
     forms: file.forms.map((f) => prune({
-      customId: f.customId, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo,
+      customId: f.customId, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo, roles: f.roles,
       fields: f.fields.length > 0 ? f.fields.map((ff) => (ff.required ? ff : ff.field)) : null,
       attachments: f.attachments.length > 0 ? f.attachments.map((a) => prune({
         ...a, required: a.required || null,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
 import { ApiError } from './api-error.ts';
-import type { FieldType } from './model.ts';
+import type { FieldType, ProgramRole } from './model.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -28,6 +28,8 @@ export interface AttachmentSpec { customId: string | null; name: string; allowed
 /** A form; `availableIn`, `leadsTo` and `fields[].field` are references. */
 export interface FormSpec {
   customId: string | null; name: string; availableIn: string[]; leadsTo: string | null;
+  /** The program roles that may use the form (admins always may); null for every role. */
+  roles: ProgramRole[] | null;
   fields: FormFieldSpec[]; attachments: AttachmentSpec[];
 }
 
@@ -140,7 +142,7 @@ interface RawProgram {
   fields?: (Omit<Partial<FieldSpec>, 'name' | 'type'> & { name: string; type: FieldType })[];
   statuses: { customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[] }[];
   forms?: {
-    customId?: string; name: string; availableIn: string[]; leadsTo?: string; fields?: RawFormField[];
+    customId?: string; name: string; availableIn: string[]; leadsTo?: string; roles?: ProgramRole[]; fields?: RawFormField[];
     attachments?: { customId?: string; name: string; allowedTypes: string[]; maxSizeBytes?: number; required?: boolean }[];
   }[];
 }
@@ -162,6 +164,7 @@ function normalise(raw: RawProgram): ProgramFile {
     })),
     forms: (raw.forms ?? []).map((f) => ({
       customId: f.customId ?? null, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo ?? null,
+      roles: f.roles ? [...new Set(f.roles)] : null,
       fields: (f.fields ?? []).map((ff) => (typeof ff === 'string' ? { field: ff, required: false } : { field: ff.field, required: ff.required ?? false })),
       attachments: (f.attachments ?? []).map((a) => ({
         customId: a.customId ?? null, name: a.name, allowedTypes: a.allowedTypes,

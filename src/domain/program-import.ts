@@ -124,6 +124,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
       id: formIds[i]!, customId: f.customId, name: f.name, position: i,
       leadsToStatusId: r.leadsTo === null ? null : statusIds[r.leadsTo]!,
       availableIn: r.availableIn.map((s) => statusIds[s]!),
+      roles: f.roles,
       fields: r.fields.map((ff, position) => ({ fieldId: fieldIds[ff.field]!, required: ff.required, position })),
       attachments: planAttachments(f.attachments, prior?.attachments ?? [], formIds[i]!, match),
     };

@@ -1,4 +1,4 @@
-import { requireProgramRole, canRead } from './access.ts';
+import { canRead, requireAdmin, requireProgramRole } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Form, Program, ProgramModel, ProgramRole, Project, Status } from './model.ts';
@@ -16,6 +16,13 @@ export async function loadProgram(deps: ServiceDeps, caller: Caller, programRef:
   const role = requireProgramRole(caller, program);
   const model = await deps.store.loadProgramModel(program);
   return { program, model, role };
+}
+
+/** Like loadProgram, for admin-only operations: FORBIDDEN unless the caller is an admin of the program. */
+export async function loadAdminProgram(deps: ServiceDeps, caller: Caller, programRef: string, operation: string): Promise<ProgramContext> {
+  const ctx = await loadProgram(deps, caller, programRef);
+  requireAdmin(caller, ctx.program, operation);
+  return ctx;
 }
 
 /** Loads a project the caller may read; one the caller may not read is reported exactly like a missing one. */

@@ -1,8 +1,9 @@
-import { canCreate, canWrite, ownerFilter, roleIn } from './access.ts';
+import { canCreate, canWrite, mayReadForm, ownerFilter, roleIn } from './access.ts';
+import { formSummary } from './catalog-service.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Program, ProgramModel, Project } from './model.ts';
-import { loadProgram, loadReadableProject, projectHeader, statusById, statusRef } from './project-context.ts';
+import { loadProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from './views.ts';
 
@@ -20,7 +21,8 @@ function summary(model: ProgramModel, p: Project): ProjectSummaryView {
   };
 }
 
-function projectsView(version: number, requestTimestamp: number, model: ProgramModel, rows: Project[]): ProjectsView {
+/** ProjectsResponse content: the base variant for version 1, the extended one from version 2. */
+export function projectsView(version: number, requestTimestamp: number, model: ProgramModel, rows: Project[]): ProjectsView {
   return { schemaVersion: version, extended: version >= 2, requestTimestamp, projects: rows.map((p) => summary(model, p)) };
 }
 
@@ -79,11 +81,7 @@ export class ProjectService {
       await tx.insertHistory({ id: ids.next(), projectId: project.id, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
       await tx.audit({ action: 'project.create', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, requestId: caller.requestId }, now, ids.next());
     });
-    const forms = ctx.model.forms.map((f) => ({
-      formId: f.id, customId: f.customId, programId: ctx.program.id, name: f.name,
-      availableInStatuses: f.availableIn.map((id) => statusRef(statusById(ctx.model, id))),
-      leadsToStatus: f.leadsToStatusId ? statusRef(statusById(ctx.model, f.leadsToStatusId)) : null,
-    }));
+    const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));
     return { ...projectHeader(this.#deps, ctx.model, project), forms };
   }
 

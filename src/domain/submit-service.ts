@@ -1,4 +1,4 @@
-import { canWrite } from './access.ts';
+import { canWrite, requireFormUse } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import { completenessProblems } from './field-rules.ts';
@@ -26,6 +26,7 @@ export class SubmitService {
     const seen = await loadReadableProject(store, caller, ctx, projectId);
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not submit project ${seen.id}.`);
     const form = findForm(ctx.model, formRef);
+    requireFormUse(ctx.role, form);
     return store.transaction(async (tx) => {
       // Every rule is checked again on the rows inside the transaction, which are the ones that will change.
       const project = await tx.getProject(seen.programId, seen.id);

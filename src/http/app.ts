@@ -7,9 +7,11 @@ import { type IdGenerator, RandomIdGenerator } from '../domain/ids.ts';
 import type { Store } from '../store/store.ts';
 import { landingPageRoutes } from '../web/landing-page.ts';
 import { authenticateHook } from './authenticate-hook.ts';
-import { installErrorHandlers } from './error-handler.ts';
+import { installErrorHandlers, sendError } from './error-handler.ts';
 import type { UnsupportedBody } from './fastify-types.ts';
 import { createMetrics } from './metrics.ts';
+import { catalogRoutes } from './routes/catalog-routes.ts';
+import { exportRoutes } from './routes/export-routes.ts';
 import { formDataRoutes } from './routes/form-data-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
 import { programRoutes } from './routes/program-routes.ts';
@@ -17,6 +19,7 @@ import { RouteTable } from './route-table.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { schemaRoutes } from './routes/schema-routes.ts';
 import { submitRoutes } from './routes/submit-routes.ts';
+import { workflowRoutes } from './routes/workflow-routes.ts';
 import { createServices } from './services.ts';
 import { createXmlCodec } from './xml-codec.ts';
 
@@ -46,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? new RandomIdGenerator();
+  const codec = await createXmlCodec(config.xmlNamespace);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: config.bodyLimitBytes,
@@ -54,8 +58,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     genReqId: () => ids.next(),
     requestIdHeader: false,
+    // Failures of the router itself (a malformed percent-encoding, an over-long path parameter) bypass the
+    // error handler; without this they would be answered with Fastify's own JSON body.
+    frameworkErrors: (error, request, reply) => sendError(codec, request, reply, error),
   });
-  const codec = await createXmlCodec(config.xmlNamespace);
   const services = createServices(config, store, clock, ids);
   const routes = new RouteTable();
   routes.attach(app);
@@ -79,6 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     projectRoutes(api, routeDeps);
     formDataRoutes(api, routeDeps);
     submitRoutes(api, routeDeps);
+    catalogRoutes(api, routeDeps);
+    workflowRoutes(api, routeDeps);
+    exportRoutes(api, routeDeps);
   }, { prefix: API_BASE });
   return app;
 }

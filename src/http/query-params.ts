@@ -34,7 +34,8 @@ export function boolParam(query: RawQuery, name: string, fallback: boolean): boo
 export function timeParam(query: RawQuery, name: string): number | undefined {
   const raw = single(query, name);
   if (raw === undefined) return undefined;
-  const ms = parseTimestamp(raw);
+  // An unencoded "+" of a UTC offset (as in our own RequestTimestamp pasted into a URL) arrives as a space.
+  const ms = parseTimestamp(raw.replace(/(T[\d:.]+) (\d{2}:?\d{2})$/, '$1+$2'));
   if (ms === null) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must be a date (yyyy-MM-dd) or an ISO 8601 date-time such as 2026-01-31T12:00:00-07:00; got "${raw}".`);
   return ms;
 }
@@ -43,7 +44,7 @@ export function timeParam(query: RawQuery, name: string): number | undefined {
 export function versionParam(query: RawQuery, supported: number[]): number {
   const raw = single(query, 'version');
   if (raw === undefined) return 1;
-  const m = /^(\d{1,3})(\.0+)?$/.exec(raw.trim());
+  const m = /^v?(\d{1,3})(\.0+)?$/i.exec(raw.trim());
   const value = m ? Number(m[1]) : Number.NaN;
   if (!supported.includes(value)) throw new ApiError('INVALID_PARAMETER', `Query parameter version must be one of ${supported.join(', ')}; got "${raw}".`);
   return value;

@@ -1,5 +1,9 @@
 import type { Config } from '../config.ts';
 import { AuthService } from '../domain/auth-service.ts';
+import { CatalogService } from '../domain/catalog-service.ts';
+import { ExportService } from '../domain/export-service.ts';
+import { SearchService } from '../domain/search-service.ts';
+import { WorkflowService } from '../domain/workflow-service.ts';
 import type { Clock } from '../domain/clock.ts';
 import { FormDataService } from '../domain/form-data-service.ts';
 import type { IdGenerator } from '../domain/ids.ts';
@@ -14,6 +18,10 @@ export interface Services {
   projects: ProjectService;
   formData: FormDataService;
   submit: SubmitService;
+  catalog: CatalogService;
+  workflow: WorkflowService;
+  exports: ExportService;
+  search: SearchService;
   rateLimiter: RateLimiter;
 }
 
@@ -29,6 +37,10 @@ export function createServices(config: Config, store: Store, clock: Clock, ids: 
     projects: new ProjectService(deps),
     formData: new FormDataService(deps),
     submit: new SubmitService(deps),
+    catalog: new CatalogService(deps),
+    workflow: new WorkflowService(deps),
+    exports: new ExportService(deps),
+    search: new SearchService(deps),
     rateLimiter,
   };
 }

@@ -1,5 +1,22 @@
 import type { ApiError } from '../domain/api-error.ts';
-import type { DataFieldInput, FormDataView, NewProjectView, OwnerView, ProgramView, ProjectsView, SubmitView } from '../domain/views.ts';
+import type {
+  AllProjectDataView, AssigneeView, CustomListView, DataFieldInput, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,
+  NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView,
+} from '../domain/views.ts';
+import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
+import { decodeSetAssigneeRequest, type SetAssigneeInput } from '../xml/decode-set-assignee-request.ts';
+import { decodeSetProjectStatusHistoryReportAs } from '../xml/decode-set-project-status-history-report-as.ts';
+import { decodeSetProjectStatusRequest, type SetProjectStatusInput } from '../xml/decode-set-project-status-request.ts';
+import { encodeAllProjectDataResponse } from '../xml/encode-all-project-data-response.ts';
+import { encodeCustomListChoicesResponse } from '../xml/encode-custom-list-choices-response.ts';
+import { encodeFormSchemaResponse } from '../xml/encode-form-schema-response.ts';
+import { encodeFormsResponse } from '../xml/encode-forms-response.ts';
+import { encodeProjectExportDataGetResponse } from '../xml/encode-project-export-data-get-response.ts';
+import { encodeProjectStatusHistoryResponse } from '../xml/encode-project-status-history-response.ts';
+import { encodeSetAssigneeResponse } from '../xml/encode-set-assignee-response.ts';
+import { encodeStatusHistoryReportAsResponse } from '../xml/encode-status-history-report-as-response.ts';
+import { encodeStatusListResponse } from '../xml/encode-status-list-response.ts';
+import { encodeStatusSetResponse } from '../xml/encode-status-set-response.ts';
 import { decodeProjectByNumberRequest } from '../xml/decode-project-by-number-request.ts';
 import { decodeProjectDataRequest } from '../xml/decode-project-data-request.ts';
 import { decodeSetProjectOwnerRequest, type SetProjectOwnerInput } from '../xml/decode-set-project-owner-request.ts';
@@ -26,6 +43,20 @@ export interface XmlCodec {
   readProjectNumbers(body: Buffer): string[];
   readOwner(body: Buffer): SetProjectOwnerInput;
   readProjectData(body: Buffer): DataFieldInput[];
+  forms(view: FormsView): string;
+  formSchema(view: FormSchemaView): string;
+  customList(view: CustomListView): string;
+  statusList(view: StatusListView): string;
+  allProjectData(view: AllProjectDataView): string;
+  statusHistory(view: StatusHistoryView): string;
+  statusSet(view: StatusSetView): string;
+  reportAs(view: HistoryEntryView): string;
+  exportProject(view: ExportView): string;
+  assignee(view: AssigneeView): string;
+  readProjectByData(body: Buffer): ProjectByDataQuery;
+  readSetStatus(body: Buffer): SetProjectStatusInput;
+  readReportAs(body: Buffer): ReportAsInput;
+  readAssignee(body: Buffer): SetAssigneeInput;
   schemaNames(): string[];
   schemaSource(name: string): string;
 }
@@ -45,6 +76,20 @@ export async function createXmlCodec(ns: string): Promise<XmlCodec> {
     readProjectNumbers: (body) => decodeProjectByNumberRequest(body, ns, schemas),
     readOwner: (body) => decodeSetProjectOwnerRequest(body, ns, schemas),
     readProjectData: (body) => decodeProjectDataRequest(body, ns, schemas),
+    forms: (view) => encodeFormsResponse(view, ns),
+    formSchema: (view) => encodeFormSchemaResponse(view, ns),
+    customList: (view) => encodeCustomListChoicesResponse(view, ns),
+    statusList: (view) => encodeStatusListResponse(view, ns),
+    allProjectData: (view) => encodeAllProjectDataResponse(view, ns),
+    statusHistory: (view) => encodeProjectStatusHistoryResponse(view, ns),
+    statusSet: (view) => encodeStatusSetResponse(view, ns),
+    reportAs: (view) => encodeStatusHistoryReportAsResponse(view, ns),
+    exportProject: (view) => encodeProjectExportDataGetResponse(view, ns),
+    assignee: (view) => encodeSetAssigneeResponse(view, ns),
+    readProjectByData: (body) => decodeProjectByDataRequest(body, ns, schemas),
+    readSetStatus: (body) => decodeSetProjectStatusRequest(body, ns, schemas),
+    readReportAs: (body) => decodeSetProjectStatusHistoryReportAs(body, ns, schemas),
+    readAssignee: (body) => decodeSetAssigneeRequest(body, ns, schemas),
     schemaNames: () => schemas.list(),
     schemaSource: (name) => schemas.source(name),
   };

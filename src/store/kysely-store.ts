@@ -4,6 +4,7 @@ import * as accounts from './account-queries.ts';
 import type { Dialect, OpenDatabase } from './database.ts';
 import * as programs from './program-queries.ts';
 import * as projects from './project-queries.ts';
+import * as searches from './search-queries.ts';
 import type { Store, StoreReader, StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
 
@@ -27,9 +28,11 @@ function reader(db: Kysely<Database>, cache: Cache, shareLoads = true): StoreRea
     getProject: (programId, projectId) => projects.getProject(db, programId, projectId),
     listProjects: (q) => projects.listProjects(db, q),
     findProjectsByNumbers: (programId, numbers, ownerId) => projects.findProjectsByNumbers(db, programId, numbers, ownerId),
+    searchProjects: (search) => searches.searchProjects(db, search),
     countProjectsInStatuses: (ids) => projects.countProjectsInStatuses(db, ids),
     getDraft: (projectId, formId) => projects.getDraft(db, projectId, formId),
     getValues: (projectId, fieldIds) => projects.getValues(db, projectId, fieldIds),
+    getAllValues: (projectId) => projects.getAllValues(db, projectId),
     getHistory: (projectId) => projects.getHistory(db, projectId),
     listAudit: (filter) => projects.listAudit(db, filter),
   };
@@ -52,6 +55,7 @@ function writer(db: Kysely<Database>, cache: Cache): StoreWriter {
     upsertValues: (projectId, formId, values) => projects.upsertValues(db, projectId, formId, values),
     insertSubmission: (row) => projects.insertSubmission(db, row),
     insertHistory: (entry) => projects.insertHistory(db, entry),
+    setHistoryReportAs: (entryId, reportAs) => projects.setHistoryReportAs(db, entryId, reportAs),
     takeProjectNumber: (programId) => projects.takeProjectNumber(db, programId),
     audit: (entry, at, id) => projects.audit(db, entry, at, id),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),

@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { CustomList, DataField, FieldType, Form, Program, ProgramModel, Status } from '../domain/model.ts';
+import type { CustomList, DataField, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../domain/model.ts';
 import type { ProgramDefinitionRows } from './store.ts';
 import type { Database, ProgramTable } from './tables.ts';
 
@@ -70,6 +70,7 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
   track(attachmentRows);
   const forms: Form[] = track(formRows).map((f) => ({
     id: f.id, customId: f.custom_id, name: f.name, leadsToStatusId: f.leads_to_status_id, position: f.position,
+    roles: f.roles === null ? null : (JSON.parse(f.roles) as ProgramRole[]),
     availableIn: formStatusRows.filter((s) => s.form_id === f.id).map((s) => s.status_id),
     fields: formFieldRows.filter((ff) => ff.form_id === f.id).map((ff) => ({ fieldId: ff.field_id, required: ff.required === 1, position: ff.position })),
     attachments: attachmentRows.filter((a) => a.form_id === f.id).map((a) => ({
@@ -144,6 +145,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
   })), p.id);
   await upsertRows(db, 'forms', rows.forms.map((f) => ({
     id: f.id, program_id: p.id, custom_id: f.customId, name: f.name, leads_to_status_id: f.leadsToStatusId, position: f.position, retired: 0,
+    roles: f.roles === null ? null : JSON.stringify(f.roles),
   })), p.id);
   await upsertRows(db, 'attachment_definitions', rows.forms.flatMap((f) => f.attachments.map((a) => ({
     id: a.id, program_id: p.id, form_id: f.id, custom_id: a.customId, name: a.name, allowed_types: JSON.stringify(a.allowedTypes),

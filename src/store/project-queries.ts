@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { AuditEntry, FieldValue, HistoryEntry, Project } from '../domain/model.ts';
 import type { ProjectQuery } from './store.ts';
 import type { Database, ProjectTable } from './tables.ts';
@@ -26,12 +26,15 @@ export async function getProject(db: Db, programId: string, projectId: string): 
   return r ? toProject(r) : null;
 }
 
-/** A page of a program's projects in creation order, optionally only one owner's or those changed since a time. */
-export async function listProjects(db: Db, q: ProjectQuery): Promise<Project[]> {
-  let query = db.selectFrom('projects').selectAll().where('program_id', '=', q.programId);
-  if (q.ownerId !== undefined) query = query.where('owner_id', '=', q.ownerId);
-  if (q.changedSince !== undefined) query = query.where('updated_at', '>', q.changedSince);
-  const rows = await query.orderBy('created_at').orderBy('id').limit(q.limit).offset(q.offset).execute();
+/** A page of a program's projects in creation order: optionally one owner's, changed since a time, or matching `where`. */
+export async function listProjects(
+  db: Db, q: ProjectQuery, where?: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>,
+): Promise<Project[]> {
+  let query = db.selectFrom('projects').selectAll('projects').where('projects.program_id', '=', q.programId);
+  if (q.ownerId !== undefined) query = query.where('projects.owner_id', '=', q.ownerId);
+  if (q.changedSince !== undefined) query = query.where('projects.updated_at', '>', q.changedSince);
+  if (where) query = query.where(where);
+  const rows = await query.orderBy('projects.created_at').orderBy('projects.id').limit(q.limit).offset(q.offset).execute();
   return rows.map(toProject);
 }
 
@@ -62,6 +65,17 @@ export async function getValues(db: Db, projectId: string, fieldIds: string[]): 
   if (fieldIds.length === 0) return [];
   const rows = await db.selectFrom('project_values').selectAll().where('project_id', '=', projectId).where('field_id', 'in', fieldIds).execute();
   return rows.map(toValue);
+}
+
+/** Every submitted value of a project with the form that last saved it. */
+export async function getAllValues(db: Db, projectId: string): Promise<(FieldValue & { formId: string })[]> {
+  const rows = await db.selectFrom('project_values').selectAll().where('project_id', '=', projectId).execute();
+  return rows.map((r) => ({ ...toValue(r), formId: r.form_id }));
+}
+
+/** Sets how a history entry is reported. */
+export async function setHistoryReportAs(db: Db, entryId: string, reportAs: string): Promise<void> {
+  await db.updateTable('status_history').set({ report_as: reportAs }).where('id', '=', entryId).execute();
 }
 
 /** A project's status history, newest first. */
@@ -121,10 +135,19 @@ export async function upsertDraft(db: Db, projectId: string, formId: string, val
   }
 }
 
+const NUMERIC = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/** The number a single value stands for, kept beside the text so that searches compare numbers as numbers. */
+function numericValue(v: FieldValue): number | null {
+  if (v.value === null || !NUMERIC.test(v.value)) return null;
+  const n = Number(v.value);
+  return Number.isFinite(n) ? n : null;
+}
+
 /** Writes submitted values, replacing earlier ones of the same fields. */
 export async function upsertValues(db: Db, projectId: string, formId: string, values: FieldValue[]): Promise<void> {
   for (const v of values) {
-    const cols = { ...valueColumns(v), form_id: formId };
+    const cols = { ...valueColumns(v), form_id: formId, num_value: numericValue(v) };
     await db.insertInto('project_values').values({ project_id: projectId, field_id: v.fieldId, ...cols })
       .onConflict((oc) => oc.columns(['project_id', 'field_id']).doUpdateSet(cols)).execute();
   }

@@ -20,6 +20,28 @@ export interface ProjectQuery {
   offset: number;
 }
 
+/** One condition of GetProjectsByData on a submitted value, resolved to a field and how to compare it. */
+export interface FieldCondition {
+  fieldId: string;
+  /** number: compared through num_value; text and date: as text (dates are yyyy-MM-dd); multi: within the value list. */
+  kind: 'text' | 'number' | 'multi';
+  op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'contains' | 'empty' | 'notempty';
+  content: string | null;
+  number: number | null;
+}
+
+/** GetProjectsByData's filters resolved to ids, combined with AND, with paging. */
+export interface ProjectSearch {
+  programId: string;
+  ownerId?: string;
+  statusIn?: string[];
+  statusNotIn?: string[];
+  statusDates: { statusId: string; op: 'eq' | 'lt' | 'le' | 'gt' | 'ge'; at: number }[];
+  fields: FieldCondition[];
+  limit: number;
+  offset: number;
+}
+
 /** Everything of a program definition that an import writes, keyed by generated ids. */
 export interface ProgramDefinitionRows {
   program: Program & { createdAt: number };
@@ -50,9 +72,13 @@ export interface StoreReader {
   getProject(programId: string, projectId: string): Promise<Project | null>;
   listProjects(query: ProjectQuery): Promise<Project[]>;
   findProjectsByNumbers(programId: string, numbers: string[], ownerId?: string): Promise<Project[]>;
+  /** GetProjectsByData: projects matching every filter, in creation order. */
+  searchProjects(search: ProjectSearch): Promise<Project[]>;
   countProjectsInStatuses(statusIds: string[]): Promise<number>;
   getDraft(projectId: string, formId: string): Promise<FieldValue[]>;
   getValues(projectId: string, fieldIds: string[]): Promise<FieldValue[]>;
+  /** Every submitted value of a project, with the form that last saved it. */
+  getAllValues(projectId: string): Promise<(FieldValue & { formId: string })[]>;
   getHistory(projectId: string): Promise<HistoryEntry[]>;
   listAudit(filter: { projectId?: string; action?: string; limit?: number }): Promise<(AuditEntry & { at: number; id: string })[]>;
 }
@@ -78,6 +104,8 @@ export interface StoreWriter extends StoreReader {
   upsertValues(projectId: string, formId: string, values: FieldValue[]): Promise<void>;
   insertSubmission(row: { id: string; projectId: string; formId: string; at: number; by: string }): Promise<void>;
   insertHistory(entry: HistoryEntry): Promise<void>;
+  /** Changes how one history entry is reported; the entry itself (status, time, who) stays as it was. */
+  setHistoryReportAs(entryId: string, reportAs: string): Promise<void>;
   /** Takes the next project number of a program; never returns the same number twice. */
   takeProjectNumber(programId: string): Promise<number>;
   audit(entry: AuditEntry, at: number, id: string): Promise<void>;

@@ -48,6 +48,8 @@ export interface DataFieldTable {
 export interface FormTable {
   id: string; program_id: string; custom_id: string | null; name: string;
   leads_to_status_id: string | null; position: number; retired: Flag;
+  /** JSON array of the program roles that may use the form; null for every role. */
+  roles: string | null;
 }
 
 /** The statuses in which a form is available. */
@@ -82,6 +84,8 @@ export interface ProjectDraftTable {
 export interface ProjectValueTable {
   project_id: string; field_id: string; form_id: string; value: string | null; values_json: string | null;
   updated_at: number; updated_by: string;
+  /** The value as a number when it is one (numeric search); null otherwise. */
+  num_value: number | null;
 }
 
 /** One submission of a form of a project. */

@@ -39,10 +39,11 @@ dt{font-weight:600}table{border-collapse:collapse;width:100%}td,th{border-bottom
 export function landingPageRoutes(app: FastifyInstance, services: Services): void {
   app.get('/MvcProjects/LandingPage', async (request, reply) => {
     try {
+      // Sign-in comes first, so that nothing about the request is answered to a stranger.
+      const caller = await services.auth.authenticatePassword(request.headers.authorization);
       const query = request.query as RawQuery;
       const programId = idParam(requiredParam(query, 'ProgramId'), 'ProgramId');
       const projectId = idParam(requiredParam(query, 'ProjectId'), 'ProjectId');
-      const caller = await services.auth.authenticatePassword(request.headers.authorization);
       const view = await services.projects.landing(caller, programId, projectId);
       return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderLandingPage(view));
     } catch (error) {

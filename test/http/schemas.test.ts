@@ -7,9 +7,13 @@ import { byNumberRequest, PROGRAM, sharedHarness } from './http-helpers.ts';
 // The schemas: GET /schemas/ (the list), GET /schemas/{Type}.xsd, GET /schemas/program.schema.json. No credentials.
 
 const EXPECTED = [
-  'ErrorResponse', 'NewProjectResponse', 'ProgramsResponse', 'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest',
-  'ProjectDataSetResponse', 'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'SetProjectOwnerRequest',
-  'SetProjectOwnerResponse',
+  'AllProjectDataResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
+  'FormSchemaResponseV2', 'FormsResponse', 'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
+  'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
+  'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',
+  'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'SetAssigneeRequest',
+  'SetAssigneeResponse', 'SetProjectOwnerRequest', 'SetProjectOwnerResponse', 'SetProjectStatusHistoryReportAs',
+  'SetProjectStatusRequest', 'StatusHistoryReportAsResponse', 'StatusListResponse', 'StatusSetResponse',
 ];
 
 forEachDialect('HTTP schemas', ({ dialect }) => {

@@ -55,7 +55,7 @@ export function programRows(updatedAt = T0): ProgramDefinitionRows {
     ],
     forms: [{
       id: IDS.form, customId: 'application', name: 'Application', leadsToStatusId: IDS.submitted, position: 0,
-      availableIn: [IDS.draft],
+      availableIn: [IDS.draft], roles: null,
       fields: [
         { fieldId: IDS.name, required: true, position: 0 },
         { fieldId: IDS.size, required: false, position: 1 },

@@ -9,9 +9,13 @@ const schemas = createSchemaRegistry(NS);
 after(() => schemas.dispose());
 
 const EXPECTED = [
-  'ErrorResponse', 'NewProjectResponse', 'ProgramsResponse', 'ProjectByNumberRequest', 'ProjectDataGetResponse',
-  'ProjectDataRequest', 'ProjectDataSetResponse', 'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended',
-  'SetProjectOwnerRequest', 'SetProjectOwnerResponse',
+  'AllProjectDataResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
+  'FormSchemaResponseV2', 'FormsResponse', 'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
+  'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
+  'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',
+  'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'SetAssigneeRequest',
+  'SetAssigneeResponse', 'SetProjectOwnerRequest', 'SetProjectOwnerResponse', 'SetProjectStatusHistoryReportAs',
+  'SetProjectStatusRequest', 'StatusHistoryReportAsResponse', 'StatusListResponse', 'StatusSetResponse',
 ];
 
 test('list() names every XSD file', () => {

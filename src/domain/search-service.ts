@@ -1,0 +1,61 @@
+import { ownerFilter } from './access.ts';
+import { ApiError } from './api-error.ts';
+import type { Caller } from './caller.ts';
+import type { DataField, ProgramModel } from './model.ts';
+import { loadProgram } from './project-context.ts';
+import { projectsView } from './project-service.ts';
+import type { ServiceDeps } from './service-deps.ts';
+import type { ProjectByDataQuery, ProjectsView } from './views.ts';
+import type { FieldCondition, ProjectSearch } from '../store/store.ts';
+
+const ORDERING = new Set(['lt', 'le', 'gt', 'ge']);
+const NUMBER = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+function statusId(model: ProgramModel, ref: string): string {
+  const status = model.statuses.find((s) => s.id === ref || s.customId === ref);
+  if (!status) throw new ApiError('INVALID_REQUEST', `Status "${ref}" is not a status of program ${model.program.id}.`);
+  return status.id;
+}
+
+function condition(model: ProgramModel, f: ProjectByDataQuery['fields'][number]): FieldCondition {
+  const field: DataField | undefined = model.fields.find((x) => x.id === f.fieldRef || x.customId === f.fieldRef);
+  if (!field) throw new ApiError('INVALID_REQUEST', `Data field "${f.fieldRef}" is not a field of program ${model.program.id}.`);
+  const numeric = field.type === 'number' || field.type === 'integer';
+  if (ORDERING.has(f.operator) && (field.multiValue || !(numeric || field.type === 'date'))) {
+    throw new ApiError('INVALID_REQUEST', `Operator ${f.operator} compares numbers and dates; ${field.name} is a ${field.multiValue ? 'multi-value ' : ''}${field.type} field.`);
+  }
+  const byNumber = numeric && !field.multiValue && f.operator !== 'contains' && f.operator !== 'empty' && f.operator !== 'notempty';
+  if (byNumber && !NUMBER.test(f.content ?? '')) {
+    throw new ApiError('INVALID_REQUEST', `${field.name} is a number field; Content "${f.content ?? ''}" is not a number.`);
+  }
+  return {
+    fieldId: field.id, kind: field.multiValue ? 'multi' : byNumber ? 'number' : 'text', op: f.operator,
+    content: f.content, number: byNumber ? Number(f.content) : null,
+  };
+}
+
+/** Finds projects by their current status, status dates and submitted values. */
+export class SearchService {
+  readonly #deps: ServiceDeps;
+  constructor(deps: ServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** GetProjectsByData: the readable projects matching every filter, a page at a time, in creation order. */
+  async getProjectsByData(
+    caller: Caller, programRef: string, query: ProjectByDataQuery, page: { limit: number; offset: number; version: number },
+  ): Promise<ProjectsView> {
+    const requestTimestamp = this.#deps.clock.now();
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const statusIds = query.statuses?.refs.map((r) => statusId(ctx.model, r));
+    const search: ProjectSearch = {
+      programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role),
+      ...(query.statuses?.operation === 'include' ? { statusIn: statusIds } : {}),
+      ...(query.statuses?.operation === 'exclude' ? { statusNotIn: statusIds } : {}),
+      statusDates: query.statusDates.map((d) => ({ statusId: statusId(ctx.model, d.statusRef), op: d.operator, at: d.at })),
+      fields: query.fields.map((f) => condition(ctx.model, f)),
+      limit: page.limit, offset: page.offset,
+    };
+    return projectsView(page.version, requestTimestamp, ctx.model, await this.#deps.store.searchProjects(search));
+  }
+}

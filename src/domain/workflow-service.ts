@@ -1,0 +1,129 @@
+import { isStaff, roleIn } from './access.ts';
+import { ApiError } from './api-error.ts';
+import type { Caller } from './caller.ts';
+import type { HistoryEntry, ProgramModel, Project, Status } from './model.ts';
+import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
+import type { ServiceDeps } from './service-deps.ts';
+import type { AssigneeView, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from './views.ts';
+import type { StoreReader, StoreWriter } from '../store/store.ts';
+
+/** A status of the program by generated or custom id. */
+export function findStatus(model: ProgramModel, ref: string): Status {
+  const status = model.statuses.find((s) => s.id === ref || s.customId === ref);
+  if (!status) throw new ApiError('NOT_FOUND', `Status "${ref}" was not found in program ${model.program.id}.`);
+  return status;
+}
+
+/** History entries as shown to people: status names and the e-mail address of who set them. */
+export async function historyViews(reader: StoreReader, model: ProgramModel, entries: HistoryEntry[]): Promise<HistoryEntryView[]> {
+  const users = await reader.usersByIds(entries.map((e) => e.changedBy));
+  return entries.map((e) => {
+    const status = model.statuses.find((s) => s.id === e.statusId);
+    return {
+      statusId: e.statusId, customId: status?.customId ?? null, name: status?.name ?? e.statusId, timestamp: e.changedAt,
+      changedBy: users.find((u) => u.id === e.changedBy)?.email ?? e.changedBy, reportAs: e.reportAs,
+    };
+  });
+}
+
+/** Moves projects through the workflow, reports their history, and assigns staff. */
+export class WorkflowService {
+  readonly #deps: ServiceDeps;
+  constructor(deps: ServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** GetProjectStatusHistory (admin only): newest first, with who and how each entry is reported. */
+  async getHistory(caller: Caller, programRef: string, projectId: string): Promise<StatusHistoryView> {
+    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetProjectStatusHistory');
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const entries = await historyViews(this.#deps.store, ctx.model, await this.#deps.store.getHistory(project.id));
+    return { projectId: project.id, programId: project.programId, projectNumber: project.number, entries };
+  }
+
+  /** SetProjectStatus (admin only): moves the project to a status allowed next from its current one. */
+  async setStatus(caller: Caller, programRef: string, projectId: string, statusRef: string): Promise<StatusSetView> {
+    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatus');
+    const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const target = findStatus(ctx.model, statusRef);
+    const { ids, clock } = this.#deps;
+    return this.#deps.store.transaction(async (tx) => {
+      const project = await this.#current(tx, seen);
+      const from = statusById(ctx.model, project.statusId);
+      if (!from.next.includes(target.id)) {
+        const allowed = from.next.map((id) => ctx.model.statuses.find((s) => s.id === id)?.name ?? id);
+        throw new ApiError('TRANSITION_NOT_ALLOWED',
+          `A project in status "${from.name}" cannot move to "${target.name}"; allowed next: ${allowed.length > 0 ? allowed.join(', ') : 'none (final status)'}.`);
+      }
+      const now = clock.now();
+      await tx.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+      await this.#update(tx, project, { statusId: target.id, statusAt: now, updatedAt: now, updatedBy: caller.user.id });
+      await this.#audit(tx, caller, ctx, project, 'project.status.set', { from: from.id, to: target.id }, now);
+      return {
+        status: { statusId: target.id, customId: target.customId, name: target.name, timestamp: now },
+        url: landingUrl(this.#deps.publicUrl, project),
+      };
+    });
+  }
+
+  /** SetProjectStatusReportAs (admin only): marks one history entry as reported normally or suppressed. */
+  async setReportAs(caller: Caller, programRef: string, projectId: string, input: ReportAsInput): Promise<HistoryEntryView> {
+    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatusReportAs');
+    const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const status = findStatus(ctx.model, input.statusRef);
+    const now = this.#deps.clock.now();
+    return this.#deps.store.transaction(async (tx) => {
+      const project = await this.#current(tx, seen);
+      const matches = (await tx.getHistory(project.id)).filter((e) =>
+        e.statusId === status.id && e.changedAt >= input.timestamp && e.changedAt < input.timestamp + input.precisionMs);
+      if (matches.length === 0) throw new ApiError('NOT_FOUND', `Project ${project.id} has no history entry of status "${status.name}" at that time.`);
+      if (matches.length > 1) throw new ApiError('INVALID_REQUEST', `Several "${status.name}" entries fall within that second; send the Timestamp with milliseconds.`);
+      const entry = matches[0]!;
+      await tx.setHistoryReportAs(entry.id, input.reportAs);
+      await this.#update(tx, project, { updatedAt: now, updatedBy: caller.user.id });
+      await this.#audit(tx, caller, ctx, project, 'project.history.report_as', { entryId: entry.id, from: entry.reportAs, to: input.reportAs }, now);
+      return (await historyViews(tx, ctx.model, [{ ...entry, reportAs: input.reportAs }]))[0]!;
+    });
+  }
+
+  /** SetAssignee (admins and editors): assigns a staff member of the program, or clears the assignee. */
+  async setAssignee(caller: Caller, programRef: string, projectId: string, email: string | null): Promise<AssigneeView> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    if (ctx.role !== 'admin' && ctx.role !== 'editor') throw new ApiError('FORBIDDEN', 'SetAssignee is for admins and editors of the program.');
+    const assignee = email === null ? null : await this.#staffMember(ctx, email);
+    const now = this.#deps.clock.now();
+    await this.#deps.store.transaction(async (tx) => {
+      const project = await this.#current(tx, seen);
+      await this.#update(tx, project, { assigneeId: assignee?.id ?? null, updatedAt: now, updatedBy: caller.user.id });
+      await this.#audit(tx, caller, ctx, project, 'project.assignee.set', { from: project.assigneeId, to: assignee?.id ?? null }, now);
+    });
+    return { assignee: assignee ? { name: assignee.name, email: assignee.email } : null };
+  }
+
+  async #staffMember(ctx: ProgramContext, email: string) {
+    const user = await this.#deps.store.findUserByEmail(email);
+    const grants = user ? await this.#deps.store.listGrants(user.id) : [];
+    if (!user || user.disabled || !isStaff(roleIn({ user, apiKeyId: '', grants }, ctx.program))) {
+      throw new ApiError('UNKNOWN_USER', `No active staff member (reader, editor or admin) of program ${ctx.program.id} has the e-mail address "${email}".`);
+    }
+    return user;
+  }
+
+  // The project as the transaction sees it; a change since the caller's read is a conflict.
+  async #current(tx: StoreWriter, seen: Project): Promise<Project> {
+    const project = await tx.getProject(seen.programId, seen.id);
+    if (!project || project.version !== seen.version) throw new ApiError('CONFLICT', `Project ${seen.id} was changed by another request; read it again and retry.`);
+    return project;
+  }
+
+  async #update(tx: StoreWriter, project: Project, changes: Parameters<StoreWriter['updateProject']>[2]): Promise<void> {
+    if (!(await tx.updateProject(project.id, project.version, changes))) {
+      throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
+    }
+  }
+
+  async #audit(tx: StoreWriter, caller: Caller, ctx: ProgramContext, project: Project, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
+    await tx.audit({ action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, detail, requestId: caller.requestId }, at, this.#deps.ids.next());
+  }
+}

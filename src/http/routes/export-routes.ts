@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { MAX_PAGE } from '../../domain/project-service.ts';
+import { boolParam, idParam, intParam, type RawQuery, versionParam } from '../query-params.ts';
+import { callerOf } from '../request-caller.ts';
+import type { RouteDeps } from '../route-deps.ts';
+import { sendXml, xmlBody } from '../xml-reply.ts';
+import { projectTarget } from './workflow-routes.ts';
+
+/** GetAllProjectData, GetExportProject and GetProjectsByData: whole projects and searches over them. */
+export function exportRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
+  app.get('/Programs/:ProgramId/Projects/:ProjectId/Data', async (request, reply) => {
+    const t = projectTarget(request);
+    const reveal = boolParam(request.query as RawQuery, 'reveal_sensitive_data', false);
+    return sendXml(reply, codec.allProjectData(await services.exports.getAllProjectData(callerOf(request), t.programId, t.projectId, reveal)));
+  });
+  app.get('/Programs/:ProgramId/Projects/:ProjectId/Export', async (request, reply) => {
+    const t = projectTarget(request);
+    const version = versionParam(request.query as RawQuery, [1, 2]);
+    return sendXml(reply, codec.exportProject(await services.exports.getExport(callerOf(request), t.programId, t.projectId, version)));
+  });
+  app.post('/Programs/:ProgramId/Projects/ByData', async (request, reply) => {
+    const programId = idParam((request.params as { ProgramId?: string }).ProgramId, 'ProgramId');
+    const q = request.query as RawQuery;
+    const page = { limit: intParam(q, 'limit', MAX_PAGE, 1, MAX_PAGE), offset: intParam(q, 'offset', 0, 0, 1_000_000_000), version: versionParam(q, [1, 2]) };
+    const query = codec.readProjectByData(xmlBody(request, 'ProjectByDataRequest'));
+    return sendXml(reply, codec.projects(await services.search.getProjectsByData(callerOf(request), programId, query, page)));
+  });
+}
