@@ -147,6 +147,23 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('GetProjects', { method: 'GET', url: `${api}/Projects?limit=10&offset=0`, as: 'applicant' });
     await run('GetProjects.v2', { method: 'GET', url: `${api}/Projects?changed_since=2026-05-04T16:20:30%2B00:00&version=2`, as: 'reviewer' });
     await run('GetProjectsByNumber', { method: 'POST', url: `${api}/Projects/ByNumber?version=2`, as: 'reviewer', body: `<ProjectByNumberRequest xmlns="${NS}"><Project ProjectNumber="SOLAR-00001"/><Project ProjectNumber="SOLAR-99999"/></ProjectByNumberRequest>` });
+    await run('GetForms', { method: 'GET', url: `${api}/Forms`, as: 'applicant' });
+    await run('GetFormSchema', { method: 'GET', url: `${api}/Forms/CompletionCertificate/Schema?version=2`, as: 'applicant' });
+    await run('GetCustomListChoices', { method: 'GET', url: `${api}/CustomLists/MountingTypes/Choices`, as: 'applicant' });
+    await run('GetStatusList', { method: 'GET', url: `${api}/Statuses`, as: 'admin' });
+    const projectUrl = `${api}/Projects/${project}`;
+    await run('SetAssignee', { method: 'POST', url: `${projectUrl}/Assignee`, as: 'admin', body: `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>reviewer@demo.apas.local</AssigneeEmail></SetAssigneeRequest>` });
+    await run('SetProjectStatus.notAllowed', { method: 'POST', url: `${projectUrl}/Status`, as: 'admin', body: `<SetProjectStatusRequest xmlns="${NS}" StatusId="PermissionToOperate"/>` });
+    await run('SetProjectStatus', { method: 'POST', url: `${projectUrl}/Status`, as: 'admin', body: `<SetProjectStatusRequest xmlns="${NS}" StatusId="ApprovedForInstallation"/>` });
+    const history = await run('GetProjectStatusHistory', { method: 'GET', url: `${projectUrl}/StatusHistory`, as: 'admin' });
+    const reviewedAt = /CustomId="ApplicationReview"[^>]*Timestamp="([^"]+)"/.exec(history)?.[1];
+    await run('SetProjectStatusReportAs', { method: 'POST', url: `${projectUrl}/StatusHistory/ReportAs`, as: 'admin', body: `<SetProjectStatusHistoryReportAs xmlns="${NS}" StatusId="ApplicationReview" Timestamp="${reviewedAt}" ReportAs="suppress"/>` });
+    await run('GetProjectsByData', {
+      method: 'POST', url: `${api}/Projects/ByData?version=2&limit=100`, as: 'reviewer',
+      body: `<ProjectByDataRequest xmlns="${NS}"><FilterByCurrentStatuses Operation="Exclude"><Status Id="Unsubmitted"/><Status Id="Withdrawn"/></FilterByCurrentStatuses><FilterByStatusDate Id="ApplicationReview" DateTime="2026-05-04T00:00:00Z" Operator="gt"/><DataFields><Field Id="SystemSizeKwDc" Content="5" Operator="gt"/><Field Id="InverterMake" Content="ENPHASE" Operator="eq"/><Field Id="CustomerName" Content="rivera" Operator="contains"/></DataFields></ProjectByDataRequest>`,
+    });
+    await run('GetAllProjectData', { method: 'GET', url: `${projectUrl}/Data`, as: 'admin' });
+    await run('GetExportProject', { method: 'GET', url: `${projectUrl}/Export?version=2`, as: 'admin' });
     await run('Error.wrongNamespace', { method: 'POST', url: `${api}/Projects/ByNumber`, as: 'reviewer', body: '<ProjectByNumberRequest xmlns="urn:example:other"><Project ProjectNumber="SOLAR-00001"/></ProjectByNumberRequest>' });
     await run('Error.unauthenticated', { method: 'GET', url: `${api}/Projects`, as: null });
     await app.close();

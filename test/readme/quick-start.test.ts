@@ -75,4 +75,7 @@ test('the README walk-through works verbatim: create, fill, submit, find', () =>
   assert.equal(found.length, 2, 'GetProjects and GetProjectsByNumber each find the project');
   for (const f of found) assert.match(f, /ProjectNumber="SOLAR-00001"/);
   assert.match(out, /<ProjectDataGetResponse[\s\S]*?DataView="Submitted"[\s\S]*?Value="Jordan Rivera"/);
+  assert.match(out, /<StatusListResponse[\s\S]*?Name="Permission to Operate"/);
+  assert.match(out, /<StatusSetResponse[^>]*><Status [^>]*CustomId="ApprovedForInstallation"/);
+  assert.match(out, /<ProjectStatusHistoryResponse[\s\S]*?Name="Approved for Installation"[\s\S]*?Name="Application Review"[\s\S]*?Name="Unsubmitted"/);
 });
