@@ -16,6 +16,8 @@ import { loadConfig } from '../src/config.ts';
 import type { Clock } from '../src/domain/clock.ts';
 import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/demo.ts';
 import type { IdGenerator } from '../src/domain/ids.ts';
+import { totpCode } from '../src/domain/mfa.ts';
+import { MfaService } from '../src/domain/mfa-service.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
@@ -64,7 +66,7 @@ function pretty(xml: string): string {
 
 type Who = 'admin' | 'applicant' | 'reviewer';
 
-interface Call { method: string; url: string; as: Who | null; body?: string }
+interface Call { method: string; url: string; as: Who | null; body?: string; headers?: Record<string, string> }
 
 function credentials(who: Who) {
   const c = DEMO_CREDENTIALS.find((d) => d.role === (who === 'admin' ? 'admin' : who))!;
@@ -80,10 +82,12 @@ async function exchange(app: FastifyInstance, call: Call): Promise<{ markdown: s
     headers: {
       ...(auth ? { authorization: auth.authorization, 'x-apikey': auth['x-apikey'] } : {}),
       ...(call.body !== undefined ? { 'content-type': 'application/xml' } : {}),
+      ...call.headers,
     },
   });
   const lines = [`${call.method} ${call.url}`];
   if (auth) lines.push(`Authorization: Basic …  (${auth.email})`, 'X-ApiKey: …');
+  for (const name of Object.keys(call.headers ?? {})) lines.push(`${name}: …`);
   if (call.body !== undefined) lines.push('Content-Type: application/xml', '', pretty(call.body));
   const head = `HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}${res.headers['content-type'] ? `\nContent-Type: ${res.headers['content-type']}` : ''}`;
   const markdown = ['Request:', '', '```http', ...lines, '```', '', 'Response:', '', '```http', head, '', pretty(res.body), '```'].join('\n');
@@ -164,6 +168,13 @@ export async function generateExamples(): Promise<Map<string, string>> {
     });
     await run('GetAllProjectData', { method: 'GET', url: `${projectUrl}/Data`, as: 'admin' });
     await run('GetExportProject', { method: 'GET', url: `${projectUrl}/Export?version=2`, as: 'admin' });
+    const secret = new URL(await new MfaService({ store, clock, ids }).enrol('admin@demo.apas.local')).searchParams.get('secret')!;
+    const totp = () => ({ 'X-Mfa-Totp': totpCode(secret, clock.now() + 1250) });
+    await run('Error.mfaRequired', { method: 'GET', url: `${api}/Projects?limit=1`, as: 'admin' });
+    const tokenAnswer = await run('CreateMfaSessionToken', { method: 'POST', url: '/services/v2/Accounts/MfaSessionTokens', as: 'admin', headers: totp(), body: `<CreateMfaSessionTokenRequest xmlns="${NS}" ExpiresAfterMinutes="120"/>` });
+    const session = { 'X-Mfa-Session-Token': attr(tokenAnswer, 'MfaSessionToken', 'Token') };
+    await run('GetProjectData.reveal', { method: 'GET', url: `${form}/Data?reveal_sensitive_data=true`, as: 'admin', headers: session });
+    await run('DeleteMfaSessionToken', { method: 'DELETE', url: `/services/v2/Accounts/MfaSessionTokens/${attr(tokenAnswer, 'MfaSessionToken', 'TokenId')}`, as: 'admin', headers: session });
     await run('Error.wrongNamespace', { method: 'POST', url: `${api}/Projects/ByNumber`, as: 'reviewer', body: '<ProjectByNumberRequest xmlns="urn:example:other"><Project ProjectNumber="SOLAR-00001"/></ProjectByNumberRequest>' });
     await run('Error.unauthenticated', { method: 'GET', url: `${api}/Projects`, as: null });
     await app.close();

@@ -16,6 +16,10 @@ export interface Config {
   requestTimeoutMs: number;
   rateLimit: { max: number; windowSeconds: number; store: 'memory' | 'database' };
   pgPoolSize: number;
+  /** Failed sign-ins: the window, and the failures per user name and per client address that lock it. */
+  signIn: { windowSeconds: number; lockUserAfter: number; lockAddressAfter: number };
+  /** Trust X-Forwarded-For (behind a reverse proxy), so that sign-in lockouts see the client's address. */
+  trustProxy: boolean;
 }
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
@@ -53,6 +57,13 @@ export function parseDatabaseUrl(raw: string | undefined, cwd = process.cwd()): 
   const file = value.replace(/^sqlite:/i, '');
   if (file === ':memory:') return { kind: 'sqlite', file };
   return { kind: 'sqlite', file: path.resolve(cwd, file) };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 function urlSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -108,5 +119,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       store: rateStore,
     },
     pgPoolSize: int(env, 'APAS_PG_POOL_SIZE', 10, 1, 200),
+    trustProxy: flag(env, 'APAS_TRUST_PROXY'),
+    signIn: {
+      windowSeconds: int(env, 'APAS_SIGNIN_WINDOW_SECONDS', 900, 1, 86400),
+      lockUserAfter: int(env, 'APAS_SIGNIN_LOCK_USER_AFTER', 10, 1, 1_000_000),
+      lockAddressAfter: int(env, 'APAS_SIGNIN_LOCK_ADDRESS_AFTER', 50, 1, 1_000_000),
+    },
   };
 }

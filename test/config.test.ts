@@ -14,6 +14,8 @@ describe('configuration from the environment', () => {
     assert.equal(c.bodyLimitBytes, 1024 * 1024);
     assert.equal(c.maxNumbersPerRequest, 1000);
     assert.deepEqual(c.rateLimit, { max: 1200, windowSeconds: 60, store: 'memory' });
+    assert.equal(c.trustProxy, false);
+    assert.deepEqual(c.signIn, { windowSeconds: 900, lockUserAfter: 10, lockAddressAfter: 50 });
   });
 
   test('every setting is read', () => {
@@ -21,7 +23,10 @@ describe('configuration from the environment', () => {
       APAS_HOST: '0.0.0.0', APAS_PORT: '9000', DATABASE_URL: 'postgres://u:p@db:5432/apas', APAS_PUBLIC_URL: 'https://apas.example.org/',
       APAS_XML_NAMESPACE: 'urn:example:apas', APAS_BODY_LIMIT_BYTES: '2048', APAS_LOG_LEVEL: 'warn', APAS_MAX_NUMBERS_PER_REQUEST: '5',
       APAS_REQUEST_TIMEOUT_MS: '1000', APAS_RATE_LIMIT_MAX: '7', APAS_RATE_LIMIT_WINDOW_SECONDS: '10', APAS_PG_POOL_SIZE: '3',
+      APAS_TRUST_PROXY: 'true', APAS_SIGNIN_WINDOW_SECONDS: '60', APAS_SIGNIN_LOCK_USER_AFTER: '5', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '20',
     });
+    assert.equal(c.trustProxy, true);
+    assert.deepEqual(c.signIn, { windowSeconds: 60, lockUserAfter: 5, lockAddressAfter: 20 });
     assert.equal(c.host, '0.0.0.0');
     assert.equal(c.port, 9000);
     assert.deepEqual(c.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/apas' });
@@ -45,6 +50,8 @@ describe('configuration from the environment', () => {
     ['body limit too small', { APAS_BODY_LIMIT_BYTES: '10' }, /APAS_BODY_LIMIT_BYTES must be between/],
     ['unknown database scheme', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a SQLite file path/],
     ['rate limit store', { APAS_RATE_LIMIT_STORE: 'redis' }, /APAS_RATE_LIMIT_STORE must be "memory" or "database"/],
+    ['trust proxy flag', { APAS_TRUST_PROXY: 'yes' }, /APAS_TRUST_PROXY must be true or false/],
+    ['sign-in lock threshold', { APAS_SIGNIN_LOCK_USER_AFTER: '0' }, /APAS_SIGNIN_LOCK_USER_AFTER must be between 1 and/],
   ];
   for (const [name, env, message] of bad) {
     test(`refuses ${name} with a message naming the variable`, () => {

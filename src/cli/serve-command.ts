@@ -24,7 +24,7 @@ async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): P
 export async function runServe(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { demo: { type: 'boolean', default: false } }, strict: true });
   const config = loadConfig();
-  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-apikey"]'] });
+  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-apikey"]', 'req.headers["x-mfa-totp"]', 'req.headers["x-mfa-session-token"]'] });
   const opened = await openDatabase(config.database, config.pgPoolSize);
   const store = createKyselyStore(opened);
   await seedDemoIfAsked(values.demo ?? false, store, log);

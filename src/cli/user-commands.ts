@@ -1,4 +1,5 @@
 import { AccountService } from '../domain/account-service.ts';
+import { MfaService } from '../domain/mfa-service.ts';
 import { type CliCommand, text } from './cli-command.ts';
 import { type CliIo, withContext } from './cli-context.ts';
 import { UsageError } from './cli-error.ts';
@@ -71,4 +72,30 @@ export const userCommands: CliCommand[] = [
   },
   toggle(true),
   toggle(false),
+  {
+    name: 'user mfa-enrol',
+    summary: 'Enrol a user in multi-factor authentication (TOTP); prints the otpauth:// URI once.',
+    notes: [
+      'Show the URI to the user once (an authenticator app reads it, usually as a QR code); it is not shown again.',
+      'Enrolling again replaces the secret. From now on every request of this user needs X-Mfa-Totp or X-Mfa-Session-Token.',
+    ],
+    options: { email, issuer: { type: 'string', value: 'NAME', description: 'The issuer name the app shows (default apas)' } },
+    async run(input, io) {
+      const issuer = typeof input.options['issuer'] === 'string' ? input.options['issuer'] : 'apas';
+      const uri = await withContext(io, (ctx) => new MfaService(ctx).enrol(text(input, 'email'), issuer));
+      io.out(uri);
+      io.err('This otpauth:// URI is shown only once; store it in the user\'s authenticator app now.');
+      return 0;
+    },
+  },
+  {
+    name: 'user mfa-disable',
+    summary: 'End a user\'s multi-factor authentication and delete the user\'s MFA session token.',
+    options: { email },
+    async run(input, io) {
+      await withContext(io, (ctx) => new MfaService(ctx).disable(text(input, 'email')));
+      io.out(`Multi-factor authentication of ${text(input, 'email')} is off.`);
+      return 0;
+    },
+  },
 ];

@@ -1,16 +1,29 @@
+import type { Store, UserWithSecret } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
+import type { Clock } from './clock.ts';
+import { parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
 import { digest, parseApiKey, verifySecret } from './secrets.ts';
-import type { Store } from '../store/store.ts';
+import type { SignInGuard } from './sign-in-guard.ts';
 
-/** What a request presented: the raw Authorization and X-ApiKey header values. */
-export interface PresentedCredentials { authorization: string | undefined; apiKey: string | undefined }
+/** What a request presented: Basic credentials, API key, second factor, and where it came from. */
+export interface PresentedCredentials {
+  authorization: string | undefined;
+  apiKey: string | undefined;
+  /** X-Mfa-Totp: a current 6-digit code. */
+  totp?: string | undefined;
+  /** X-Mfa-Session-Token: a token from CreateMfaSessionToken. */
+  sessionToken?: string | undefined;
+  clientAddress: string;
+}
 
-interface Verified { userId: string; keyId: string; passwordHash: string; keyHash: string }
+interface Verified { passwordHash: string; keyHash: string }
+type SecondFactor = Pick<Caller, 'mfaVerified' | 'mfaMethod' | 'mfaSessionTokenId'>;
 
 const MAX_CACHE = 10_000;
 // A fixed argon2id hash verified when the user does not exist, so that a miss costs as long as a hit.
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$Oz1dAbjFbdYt+Ei6yEYAKA$wo5UWHX1e6sIKsz/wzc6GR4FD1RDjWbORamYRPwhuEM';
+const BAD_CREDENTIALS = 'The user name, password or API key is not valid.';
 
 /** Splits a Basic Authorization header into user name and password; null when it is not one. */
 export function parseBasic(header: string | undefined): { email: string; password: string } | null {
@@ -24,58 +37,98 @@ export function parseBasic(header: string | undefined): { email: string; passwor
 }
 
 /**
- * Checks Basic credentials plus X-ApiKey. Verified combinations are remembered by their digest so that a
- * request costs no password hash; every request still reads the user and key rows, so a changed password,
- * a disabled user or a revoked key takes effect at once, on every instance.
+ * Checks Basic credentials plus X-ApiKey, then the second factor of users enrolled in MFA. Verified
+ * password/key combinations are remembered by their digest so that a request costs no password hash; every
+ * request still reads the user and key rows, so a changed password, a disabled user or a revoked key takes
+ * effect at once, on every instance. Failed sign-ins are slowed down and locked out by the SignInGuard.
  */
 export class AuthService {
-  readonly #store: Store;
   readonly #verified = new Map<string, Verified>();
 
-  constructor(store: Store) {
-    this.#store = store;
+  constructor(private readonly store: Store, private readonly clock: Clock, private readonly guard: SignInGuard) {}
+
+  /** The caller behind the credentials; throws AUTHENTICATION_REQUIRED, INVALID_CREDENTIALS, SIGN_IN_LOCKED or MFA_*. */
+  async authenticate(p: PresentedCredentials): Promise<Caller> {
+    const basic = parseBasic(p.authorization);
+    if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your user name and password with HTTP Basic authentication.');
+    if (!p.apiKey) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your API key in the X-ApiKey header.');
+    await this.guard.check(basic.email, p.clientAddress);
+    const checked = await this.#checkPasswordAndKey(basic.email, basic.password, p.apiKey);
+    if (!checked) return this.#refuse(basic.email, p.clientAddress, BAD_CREDENTIALS);
+    const factor = await this.#secondFactor(checked.user, p.totp, p.sessionToken, basic.email, p.clientAddress);
+    return this.#caller(checked.user, checked.keyId, factor);
   }
 
-  /** The caller behind the credentials; throws AUTHENTICATION_REQUIRED or INVALID_CREDENTIALS. */
-  async authenticate(presented: PresentedCredentials): Promise<Caller> {
-    const basic = parseBasic(presented.authorization);
-    if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your user name and password with HTTP Basic authentication.');
-    if (!presented.apiKey) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your API key in the X-ApiKey header.');
-    const key = parseApiKey(presented.apiKey);
-    const [user, keyRow] = await Promise.all([
-      this.#store.findUserByEmail(basic.email),
-      key ? this.#store.findApiKey(key.id) : Promise.resolve(null),
-    ]);
-    const cacheKey = digest(`${basic.email.toLowerCase()}\u0000${basic.password}\u0000${presented.apiKey}`);
+  /**
+   * Checks a password alone (web pages, which have no API key). A user enrolled in MFA appends the current
+   * 6-digit code to the password, as with most one-time-password sign-ins that have only one field.
+   */
+  async authenticatePassword(authorization: string | undefined, clientAddress: string): Promise<Caller> {
+    const basic = parseBasic(authorization);
+    if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in with your user name and password.');
+    await this.guard.check(basic.email, clientAddress);
+    const user = await this.store.findUserByEmail(basic.email);
+    const enrolment = user ? await this.store.getMfa(user.id) : null;
+    const code = enrolment ? basic.password.slice(-6) : undefined;
+    const password = enrolment ? basic.password.slice(0, -6) : basic.password;
+    const ok = await this.#passwordMatches(user, basic.email, password);
+    if (!user || user.disabled || !ok) return this.#refuse(basic.email, clientAddress, 'The user name or password is not valid.');
+    const factor = await this.#secondFactor(user, code, undefined, basic.email, clientAddress);
+    return this.#caller(user, '', factor);
+  }
+
+  async #checkPasswordAndKey(email: string, password: string, apiKey: string): Promise<{ user: UserWithSecret; keyId: string } | null> {
+    const key = parseApiKey(apiKey);
+    const [user, keyRow] = await Promise.all([this.store.findUserByEmail(email), key ? this.store.findApiKey(key.id) : Promise.resolve(null)]);
     const usable = user && !user.disabled && key && keyRow && keyRow.revokedAt === null && keyRow.userId === user.id;
+    const cacheKey = digest(`${email.toLowerCase()}\u0000${password}\u0000${apiKey}`);
     const cached = this.#verified.get(cacheKey);
-    if (usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash) {
-      return this.#caller(user, keyRow.id);
-    }
-    const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, basic.password);
+    if (usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash) return { user, keyId: keyRow.id };
+    const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
     // The key is checked even when the user is unknown, so timing tells nothing about which part was wrong.
     let keyOk = false;
     if (usable) keyOk = await verifySecret(keyRow.secretHash, key.secret);
     else await verifySecret(DUMMY_HASH, key?.secret ?? '');
-    if (!usable || !passwordOk || !keyOk) {
-      throw new ApiError('INVALID_CREDENTIALS', 'The user name, password or API key is not valid.');
-    }
-    this.#remember(cacheKey, { userId: user.id, keyId: keyRow.id, passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
-    return this.#caller(user, keyRow.id);
+    if (!usable || !passwordOk || !keyOk) return null;
+    this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
+    return { user, keyId: keyRow.id };
   }
 
-  /** Checks only a user's password (web pages, which have no API key); throws like authenticate. */
-  async authenticatePassword(authorization: string | undefined): Promise<Caller> {
-    const basic = parseBasic(authorization);
-    if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in with your user name and password.');
-    const user = await this.#store.findUserByEmail(basic.email);
-    const cacheKey = digest(`web\u0000${basic.email.toLowerCase()}\u0000${basic.password}`);
+  async #passwordMatches(user: UserWithSecret | null, email: string, password: string): Promise<boolean> {
+    const cacheKey = digest(`web\u0000${email.toLowerCase()}\u0000${password}`);
     const cached = this.#verified.get(cacheKey);
-    if (user && !user.disabled && cached && cached.passwordHash === user.passwordHash) return this.#caller(user, '');
-    const ok = await verifySecret(user?.passwordHash ?? DUMMY_HASH, basic.password);
-    if (!user || user.disabled || !ok) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
-    this.#remember(cacheKey, { userId: user.id, keyId: '', passwordHash: user.passwordHash, keyHash: '' });
-    return this.#caller(user, '');
+    if (user && cached && cached.passwordHash === user.passwordHash) return true;
+    const ok = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
+    if (ok && user) this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
+    return ok;
+  }
+
+  // Enrolled users prove a second factor on every request: a TOTP code (good once) or a live session token.
+  async #secondFactor(user: UserWithSecret, totp: string | undefined, sessionToken: string | undefined, email: string, address: string): Promise<SecondFactor> {
+    const enrolment = await this.store.getMfa(user.id);
+    if (!enrolment) return { mfaVerified: false };
+    const now = this.clock.now();
+    if (totp) {
+      const step = totpStep(enrolment.secret, totp.trim(), now);
+      if (step === null || !(await this.store.claimTotpStep(user.id, step))) {
+        return this.#refuse(email, address, 'The one-time code is wrong, expired or already used.', 'MFA_INVALID');
+      }
+      return { mfaVerified: true, mfaMethod: 'totp' };
+    }
+    if (sessionToken) {
+      const parts = parseSessionToken(sessionToken);
+      const row = parts ? await this.store.getSessionToken(parts.id) : null;
+      if (!parts || !row || row.userId !== user.id || row.expiresAt <= now || !tokenMatches(parts.secret, row.tokenHash)) {
+        return this.#refuse(email, address, 'The MFA session token is not valid or has expired.', 'MFA_INVALID');
+      }
+      return { mfaVerified: true, mfaMethod: 'session', mfaSessionTokenId: row.id };
+    }
+    throw new ApiError('MFA_REQUIRED', 'This account uses multi-factor authentication: send a current code in X-Mfa-Totp or a session token in X-Mfa-Session-Token.');
+  }
+
+  async #refuse(email: string, address: string, message: string, code: 'INVALID_CREDENTIALS' | 'MFA_INVALID' = 'INVALID_CREDENTIALS'): Promise<never> {
+    await this.guard.failed(email, address);
+    throw new ApiError(code, message);
   }
 
   #remember(cacheKey: string, entry: Verified): void {
@@ -84,9 +137,9 @@ export class AuthService {
     this.#verified.set(cacheKey, entry);
   }
 
-  async #caller(user: { id: string; agencyId: string; email: string; name: string; agencyAdmin: boolean; disabled: boolean }, apiKeyId: string): Promise<Caller> {
-    const grants = await this.#store.listGrants(user.id);
+  async #caller(user: UserWithSecret, apiKeyId: string, factor: SecondFactor): Promise<Caller> {
+    const grants = await this.store.listGrants(user.id);
     const { id, agencyId, email, name, agencyAdmin, disabled } = user;
-    return { user: { id, agencyId, email, name, agencyAdmin, disabled }, apiKeyId, grants };
+    return { user: { id, agencyId, email, name, agencyAdmin, disabled }, apiKeyId, grants, ...factor };
   }
 }

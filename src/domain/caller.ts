@@ -8,4 +8,8 @@ export interface Caller {
   requestId?: string;
   /** True when this request proved a second factor (TOTP or MFA session token). */
   mfaVerified?: boolean;
+  /** How the second factor was proved: a TOTP code, or an MFA session token. */
+  mfaMethod?: 'totp' | 'session';
+  /** The session token that proved the second factor, when one did. */
+  mfaSessionTokenId?: string;
 }

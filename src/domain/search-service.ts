@@ -1,8 +1,9 @@
-import { ownerFilter } from './access.ts';
+import { mayReadForm, ownerFilter, requireReveal } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { DataField, ProgramModel } from './model.ts';
-import { loadProgram } from './project-context.ts';
+import { checkValue } from './field-rules.ts';
+import type { DataField, ProgramModel, ProgramRole } from './model.ts';
+import { loadProgram, type ProgramContext } from './project-context.ts';
 import { projectsView } from './project-service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { ProjectByDataQuery, ProjectsView } from './views.ts';
@@ -17,19 +18,35 @@ function statusId(model: ProgramModel, ref: string): string {
   return status.id;
 }
 
-function condition(model: ProgramModel, f: ProjectByDataQuery['fields'][number]): FieldCondition {
-  const field: DataField | undefined = model.fields.find((x) => x.id === f.fieldRef || x.customId === f.fieldRef);
+// A field the caller may filter on: one on a form whose data the caller may read. Otherwise an applicant could
+// learn the values of staff-only forms (a reviewer's notes) by filtering their own projects on them.
+function searchableField(model: ProgramModel, role: ProgramRole, ref: string): DataField | undefined {
+  const field = model.fields.find((x) => x.id === ref || x.customId === ref);
+  if (!field || role !== 'applicant') return field;
+  return model.forms.some((form) => mayReadForm(role, form) && form.fields.some((p) => p.fieldId === field.id)) ? field : undefined;
+}
+
+function condition(ctx: ProgramContext, caller: Caller, f: ProjectByDataQuery['fields'][number]): FieldCondition {
+  const { model, role } = ctx;
+  const field = searchableField(model, role, f.fieldRef);
   if (!field) throw new ApiError('INVALID_REQUEST', `Data field "${f.fieldRef}" is not a field of program ${model.program.id}.`);
+  // Filtering on a sensitive field would reveal its value bit by bit, so it takes what revealing it takes.
+  if (field.sensitive) requireReveal(caller, ctx.program, role);
   const numeric = field.type === 'number' || field.type === 'integer';
-  if (ORDERING.has(f.operator) && (field.multiValue || !(numeric || field.type === 'date'))) {
-    throw new ApiError('INVALID_REQUEST', `Operator ${f.operator} compares numbers and dates; ${field.name} is a ${field.multiValue ? 'multi-value ' : ''}${field.type} field.`);
+  if (ORDERING.has(f.operator) && !(numeric || field.type === 'date')) {
+    throw new ApiError('INVALID_REQUEST', `Operator ${f.operator} compares numbers and dates; ${field.name} is a ${field.type} field.`);
   }
-  const byNumber = numeric && !field.multiValue && f.operator !== 'contains' && f.operator !== 'empty' && f.operator !== 'notempty';
+  const compares = f.operator !== 'contains' && f.operator !== 'empty' && f.operator !== 'notempty';
+  const byNumber = numeric && compares;
   if (byNumber && !NUMBER.test(f.content ?? '')) {
     throw new ApiError('INVALID_REQUEST', `${field.name} is a number field; Content "${f.content ?? ''}" is not a number.`);
   }
+  // Dates compare as yyyy-MM-dd text, which only orders real dates written that way.
+  if (field.type === 'date' && compares && checkValue(field, undefined, f.content ?? '') !== null) {
+    throw new ApiError('INVALID_REQUEST', `${field.name} is a date field; Content "${f.content ?? ''}" is not a date as yyyy-MM-dd.`);
+  }
   return {
-    fieldId: field.id, kind: field.multiValue ? 'multi' : byNumber ? 'number' : 'text', op: f.operator,
+    fieldId: field.id, kind: field.multiValue ? (byNumber ? 'multiNumber' : 'multi') : byNumber ? 'number' : 'text', op: f.operator,
     content: f.content, number: byNumber ? Number(f.content) : null,
   };
 }
@@ -53,7 +70,7 @@ export class SearchService {
       ...(query.statuses?.operation === 'include' ? { statusIn: statusIds } : {}),
       ...(query.statuses?.operation === 'exclude' ? { statusNotIn: statusIds } : {}),
       statusDates: query.statusDates.map((d) => ({ statusId: statusId(ctx.model, d.statusRef), op: d.operator, at: d.at })),
-      fields: query.fields.map((f) => condition(ctx.model, f)),
+      fields: query.fields.map((f) => condition(ctx, caller, f)),
       limit: page.limit, offset: page.offset,
     };
     return projectsView(page.version, requestTimestamp, ctx.model, await this.#deps.store.searchProjects(search));

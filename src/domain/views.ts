@@ -146,5 +146,5 @@ export interface ProjectByDataQuery {
   fields: { fieldRef: string; operator: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'contains' | 'empty' | 'notempty'; content: string | null }[];
 }
 
-/** SetProjectStatusReportAs input: the entry (status and original time) and how to report it. */
+/** SetProjectStatusReportAs input: the entry (status and original time; precisionMs is the span the time's digits cover) and how to report it. */
 export interface ReportAsInput { statusRef: string; timestamp: number; precisionMs: number; reportAs: 'normal' | 'suppress' }

@@ -4,6 +4,7 @@ import type { Caller } from './caller.ts';
 import type { HistoryEntry, ProgramModel, Project, Status } from './model.ts';
 import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { formatProjectNumber } from './submit-service.ts';
 import type { AssigneeView, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from './views.ts';
 import type { StoreReader, StoreWriter } from '../store/store.ts';
 
@@ -56,9 +57,11 @@ export class WorkflowService {
           `A project in status "${from.name}" cannot move to "${target.name}"; allowed next: ${allowed.length > 0 ? allowed.join(', ') : 'none (final status)'}.`);
       }
       const now = clock.now();
+      // Only projects without a number are Unsubmitted: one that staff move on is numbered then, as a submission would.
+      const number = project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.takeProjectNumber(ctx.program.id)));
       await tx.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      await this.#update(tx, project, { statusId: target.id, statusAt: now, updatedAt: now, updatedBy: caller.user.id });
-      await this.#audit(tx, caller, ctx, project, 'project.status.set', { from: from.id, to: target.id }, now);
+      await this.#update(tx, project, { number, statusId: target.id, statusAt: now, updatedAt: now, updatedBy: caller.user.id });
+      await this.#audit(tx, caller, ctx, project, 'project.status.set', { from: from.id, to: target.id, ...(number !== project.number ? { number } : {}) }, now);
       return {
         status: { statusId: target.id, customId: target.customId, name: target.name, timestamp: now },
         url: landingUrl(this.#deps.publicUrl, project),

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { type Clock, systemClock } from '../domain/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../domain/ids.ts';
+import type { Sleeper } from '../domain/sign-in-guard.ts';
 import type { Store } from '../store/store.ts';
 import { landingPageRoutes } from '../web/landing-page.ts';
 import { authenticateHook } from './authenticate-hook.ts';
@@ -13,6 +14,7 @@ import { createMetrics } from './metrics.ts';
 import { catalogRoutes } from './routes/catalog-routes.ts';
 import { exportRoutes } from './routes/export-routes.ts';
 import { formDataRoutes } from './routes/form-data-routes.ts';
+import { mfaRoutes } from './routes/mfa-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
 import { programRoutes } from './routes/program-routes.ts';
 import { RouteTable } from './route-table.ts';
@@ -31,6 +33,8 @@ export interface AppDeps {
   ids?: IdGenerator;
   /** A pino logger, or false for none (tests). */
   logger?: Logger | false;
+  /** How failed sign-ins are slowed down; tests pass one that does not wait. */
+  sleep?: Sleeper;
 }
 
 /** The base path of the V2 interface. */
@@ -58,11 +62,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     genReqId: () => ids.next(),
     requestIdHeader: false,
+    trustProxy: config.trustProxy,
     // Failures of the router itself (a malformed percent-encoding, an over-long path parameter) bypass the
     // error handler; without this they would be answered with Fastify's own JSON body.
     frameworkErrors: (error, request, reply) => sendError(codec, request, reply, error),
   });
-  const services = createServices(config, store, clock, ids);
+  const services = createServices(config, store, clock, ids, deps.sleep);
   const routes = new RouteTable();
   routes.attach(app);
   installErrorHandlers(app, codec, routes);
@@ -88,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     catalogRoutes(api, routeDeps);
     workflowRoutes(api, routeDeps);
     exportRoutes(api, routeDeps);
+    mfaRoutes(api, routeDeps);
   }, { prefix: API_BASE });
   return app;
 }

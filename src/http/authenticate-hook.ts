@@ -11,7 +11,10 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** Authenticates every API request (Basic + X-ApiKey) and counts it against its key's throughput limit. */
 export function authenticateHook(services: Services) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const caller = await services.auth.authenticate({ authorization: header(request, 'authorization'), apiKey: header(request, 'x-apikey') });
+    const caller = await services.auth.authenticate({
+      authorization: header(request, 'authorization'), apiKey: header(request, 'x-apikey'),
+      totp: header(request, 'x-mfa-totp'), sessionToken: header(request, 'x-mfa-session-token'), clientAddress: request.ip,
+    });
     const decision = await services.rateLimiter.hit(`key:${caller.apiKeyId}`);
     const headers = {
       'RateLimit-Limit': String(decision.limit),

@@ -2,7 +2,9 @@ import type { Config } from '../config.ts';
 import { AuthService } from '../domain/auth-service.ts';
 import { CatalogService } from '../domain/catalog-service.ts';
 import { ExportService } from '../domain/export-service.ts';
+import { MfaService } from '../domain/mfa-service.ts';
 import { SearchService } from '../domain/search-service.ts';
+import { DEFAULT_SIGN_IN_POLICY, SignInGuard, type Sleeper } from '../domain/sign-in-guard.ts';
 import { WorkflowService } from '../domain/workflow-service.ts';
 import type { Clock } from '../domain/clock.ts';
 import { FormDataService } from '../domain/form-data-service.ts';
@@ -11,6 +13,8 @@ import { ProjectService } from '../domain/project-service.ts';
 import { MemoryRateLimiter, type RateLimiter, StoreRateLimiter } from '../domain/rate-limiter.ts';
 import { SubmitService } from '../domain/submit-service.ts';
 import type { Store } from '../store/store.ts';
+
+const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The domain services one app instance uses, built once from its dependencies. */
 export interface Services {
@@ -22,18 +26,22 @@ export interface Services {
   workflow: WorkflowService;
   exports: ExportService;
   search: SearchService;
+  mfa: MfaService;
   rateLimiter: RateLimiter;
 }
 
 /** Builds the services over a store, clock and id generator. */
-export function createServices(config: Config, store: Store, clock: Clock, ids: IdGenerator): Services {
+export function createServices(config: Config, store: Store, clock: Clock, ids: IdGenerator, sleep: Sleeper = realSleep): Services {
   const deps = { store, clock, ids, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest };
   const { max, windowSeconds, store: where } = config.rateLimit;
   const rateLimiter = where === 'database'
     ? new StoreRateLimiter(store, max, windowSeconds * 1000, clock)
     : new MemoryRateLimiter(max, windowSeconds * 1000, clock);
   return {
-    auth: new AuthService(store),
+    auth: new AuthService(store, clock, new SignInGuard(store, clock, sleep, {
+      ...DEFAULT_SIGN_IN_POLICY, windowMs: config.signIn.windowSeconds * 1000,
+      lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter,
+    })),
     projects: new ProjectService(deps),
     formData: new FormDataService(deps),
     submit: new SubmitService(deps),
@@ -41,6 +49,7 @@ export function createServices(config: Config, store: Store, clock: Clock, ids: 
     workflow: new WorkflowService(deps),
     exports: new ExportService(deps),
     search: new SearchService(deps),
+    mfa: new MfaService({ store, clock, ids }),
     rateLimiter,
   };
 }

@@ -3,7 +3,10 @@ import type {
   AllProjectDataView, AssigneeView, CustomListView, DataFieldInput, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,
   NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView,
 } from '../domain/views.ts';
+import type { SessionTokenView } from '../domain/mfa-service.ts';
+import { decodeCreateMfaSessionTokenRequest } from '../xml/decode-create-mfa-session-token-request.ts';
 import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
+import { encodeCreateMfaSessionTokenResponse } from '../xml/encode-create-mfa-session-token-response.ts';
 import { decodeSetAssigneeRequest, type SetAssigneeInput } from '../xml/decode-set-assignee-request.ts';
 import { decodeSetProjectStatusHistoryReportAs } from '../xml/decode-set-project-status-history-report-as.ts';
 import { decodeSetProjectStatusRequest, type SetProjectStatusInput } from '../xml/decode-set-project-status-request.ts';
@@ -57,6 +60,8 @@ export interface XmlCodec {
   readSetStatus(body: Buffer): SetProjectStatusInput;
   readReportAs(body: Buffer): ReportAsInput;
   readAssignee(body: Buffer): SetAssigneeInput;
+  mfaSessionToken(view: SessionTokenView): string;
+  readCreateMfaSessionToken(body: Buffer): { minutes: number | null };
   schemaNames(): string[];
   schemaSource(name: string): string;
 }
@@ -90,6 +95,8 @@ export async function createXmlCodec(ns: string): Promise<XmlCodec> {
     readSetStatus: (body) => decodeSetProjectStatusRequest(body, ns, schemas),
     readReportAs: (body) => decodeSetProjectStatusHistoryReportAs(body, ns, schemas),
     readAssignee: (body) => decodeSetAssigneeRequest(body, ns, schemas),
+    mfaSessionToken: (view) => encodeCreateMfaSessionTokenResponse(view, ns),
+    readCreateMfaSessionToken: (body) => decodeCreateMfaSessionTokenRequest(body, ns, schemas),
     schemaNames: () => schemas.list(),
     schemaSource: (name) => schemas.source(name),
   };

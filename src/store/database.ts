@@ -6,6 +6,8 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import * as m001 from './migrations/001-initial.ts';
 import * as m002 from './migrations/002-form-roles-and-numbers.ts';
+import * as m003 from './migrations/003-mfa.ts';
+import * as m004 from './migrations/004-value-items.ts';
 import type { Database } from './tables.ts';
 
 /** Which SQL engine a Kysely instance talks to. */
@@ -14,7 +16,7 @@ export type Dialect = 'sqlite' | 'postgres';
 /** An open database: the Kysely instance and which engine it is. */
 export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect }
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004 };
 
 // Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
 class ImmediateSqliteDriver extends SqliteDriver {

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Program, ProgramModel } from '../domain/model.ts';
 import * as accounts from './account-queries.ts';
+import * as mfa from './mfa-queries.ts';
 import type { Dialect, OpenDatabase } from './database.ts';
 import * as programs from './program-queries.ts';
 import * as projects from './project-queries.ts';
@@ -35,6 +36,9 @@ function reader(db: Kysely<Database>, cache: Cache, shareLoads = true): StoreRea
     getAllValues: (projectId) => projects.getAllValues(db, projectId),
     getHistory: (projectId) => projects.getHistory(db, projectId),
     listAudit: (filter) => projects.listAudit(db, filter),
+    getMfa: (userId) => mfa.getMfa(db, userId),
+    getSessionToken: (id) => mfa.getSessionToken(db, id),
+    peekRequestCount: (bucket, windowStart) => projects.peekRequestCount(db, bucket, windowStart),
   };
 }
 
@@ -59,6 +63,11 @@ function writer(db: Kysely<Database>, cache: Cache): StoreWriter {
     takeProjectNumber: (programId) => projects.takeProjectNumber(db, programId),
     audit: (entry, at, id) => projects.audit(db, entry, at, id),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
+    saveMfa: (userId, secret, at) => mfa.saveMfa(db, userId, secret, at),
+    deleteMfa: (userId) => mfa.deleteMfa(db, userId),
+    claimTotpStep: (userId, step) => mfa.claimTotpStep(db, userId, step),
+    replaceSessionToken: (token) => mfa.replaceSessionToken(db, token),
+    deleteSessionToken: (userId, id) => mfa.deleteSessionToken(db, userId, id),
   };
 }
 
@@ -92,6 +101,7 @@ export function createKyselyStore(opened: OpenDatabase): Store {
     dialect: dialect as Dialect,
     transaction: (work) => db.transaction().execute((trx) => work(writer(trx, cache))),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
+    claimTotpStep: (userId, step) => mfa.claimTotpStep(db, userId, step),
     sweepRequestCounts: async (windowStart) => {
       await db.deleteFrom('rate_limit_windows').where('window_start', '<', windowStart).execute();
     },

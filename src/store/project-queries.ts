@@ -137,19 +137,29 @@ export async function upsertDraft(db: Db, projectId: string, formId: string, val
 
 const NUMERIC = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 
-/** The number a single value stands for, kept beside the text so that searches compare numbers as numbers. */
-function numericValue(v: FieldValue): number | null {
-  if (v.value === null || !NUMERIC.test(v.value)) return null;
-  const n = Number(v.value);
+/** The number a value stands for, kept beside the text so that searches compare numbers as numbers. */
+function numericValue(text: string | null): number | null {
+  if (text === null || !NUMERIC.test(text)) return null;
+  const n = Number(text);
   return Number.isFinite(n) ? n : null;
+}
+
+// Folded in JavaScript rather than by SQL lower(), which folds only ASCII on SQLite but all letters on PostgreSQL.
+function fold(text: string): string {
+  return text.toLowerCase();
 }
 
 /** Writes submitted values, replacing earlier ones of the same fields. */
 export async function upsertValues(db: Db, projectId: string, formId: string, values: FieldValue[]): Promise<void> {
   for (const v of values) {
-    const cols = { ...valueColumns(v), form_id: formId, num_value: numericValue(v) };
+    const cols = { ...valueColumns(v), form_id: formId, num_value: numericValue(v.value), folded: v.value === null ? null : fold(v.value) };
     await db.insertInto('project_values').values({ project_id: projectId, field_id: v.fieldId, ...cols })
       .onConflict((oc) => oc.columns(['project_id', 'field_id']).doUpdateSet(cols)).execute();
+    await db.deleteFrom('project_value_items').where('project_id', '=', projectId).where('field_id', '=', v.fieldId).execute();
+    const items = (v.values ?? []).map((value, position) => ({
+      project_id: projectId, field_id: v.fieldId, position, value, folded: fold(value), num_value: numericValue(value),
+    }));
+    if (items.length > 0) await db.insertInto('project_value_items').values(items).execute();
   }
 }
 
@@ -180,6 +190,12 @@ export async function audit(db: Db, e: AuditEntry, at: number, id: string): Prom
     id, at, actor_id: e.actorId, action: e.action, agency_id: e.agencyId ?? null, program_id: e.programId ?? null,
     project_id: e.projectId ?? null, detail: JSON.stringify(e.detail ?? {}), request_id: e.requestId ?? null,
   }).execute();
+}
+
+/** The count of a bucket in a window, without adding to it. */
+export async function peekRequestCount(db: Db, bucket: string, windowStart: number): Promise<number> {
+  const row = await db.selectFrom('rate_limit_windows').select('count').where('bucket', '=', bucket).where('window_start', '=', windowStart).executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 /** Counts one request in a fixed window; one statement, so concurrent instances never lose a count. */

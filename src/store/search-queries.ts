@@ -19,32 +19,32 @@ function valueRows(eb: Eb, fieldId: string) {
     .whereRef('v.project_id', '=', 'projects.id').where('v.field_id', '=', fieldId);
 }
 
-// A condition on one submitted value of the project; `ne` and `empty` also match projects without a value.
+function itemRows(eb: Eb, fieldId: string) {
+  return eb.selectFrom('project_value_items as i').select(sql.lit(1).as('one'))
+    .whereRef('i.project_id', '=', 'projects.id').where('i.field_id', '=', fieldId);
+}
+
+// A condition on the submitted value(s) of a field. A multi-value field matches when any one of its values does;
+// `ne` matches when none equals, and `empty` when there is none, so both also match projects without a value.
 function fieldCondition(eb: Eb, c: FieldCondition): Expression<SqlBool> {
-  const rows = () => valueRows(eb, c.fieldId);
-  if (c.op === 'empty' || c.op === 'notempty') {
-    const filled = c.kind === 'multi'
-      ? rows().where('v.values_json', 'is not', null).where('v.values_json', '<>', '[]')
-      : rows().where('v.value', 'is not', null).where('v.value', '<>', '');
-    return c.op === 'empty' ? eb.not(eb.exists(filled)) : eb.exists(filled);
-  }
+  const multi = c.kind === 'multi' || c.kind === 'multiNumber';
+  const numeric = c.kind === 'number' || c.kind === 'multiNumber';
+  const table = multi ? 'i' : 'v';
+  // Both tables have the columns used below (value, folded, num_value), referred to through the alias.
+  const rows = () => (multi ? itemRows(eb, c.fieldId) : valueRows(eb, c.fieldId)) as unknown as ReturnType<typeof valueRows>;
   const content = c.content ?? '';
+  if (c.op === 'empty' || c.op === 'notempty') {
+    const filled = eb.exists(rows().where(sql.ref(`${table}.value`), 'is not', null).where(sql.ref(`${table}.value`), '<>', ''));
+    return c.op === 'empty' ? eb.not(filled) : filled;
+  }
   if (c.op === 'contains') {
-    const column = c.kind === 'multi' ? 'v.values_json' : 'v.value';
-    // Inside JSON text a value's own quotes are escaped, so a pattern from JSON.stringify never spans two values.
-    const inner = c.kind === 'multi' ? JSON.stringify(content).slice(1, -1) : content;
-    return eb.exists(rows().where(sql<SqlBool>`lower(${sql.ref(column)}) like lower(${`%${likeText(inner)}%`}) escape '!'`));
+    // Both sides are folded in JavaScript, so the match ignores letter case the same way on both databases.
+    return eb.exists(rows().where(sql<SqlBool>`${sql.ref(`${table}.folded`)} like ${`%${likeText(content.toLowerCase())}%`} escape '!'`));
   }
-  if (c.kind === 'multi') {
-    const any = eb.exists(rows().where(sql<SqlBool>`${sql.ref('v.values_json')} like ${`%${likeText(JSON.stringify(content))}%`} escape '!'`));
-    return c.op === 'ne' ? eb.not(any) : any;
-  }
-  if (c.op === 'ne') {
-    const same = c.kind === 'number' ? rows().where('v.num_value', '=', c.number) : rows().where('v.value', '=', content);
-    return eb.not(eb.exists(same));
-  }
-  const op = COMPARE[c.op];
-  return eb.exists(c.kind === 'number' ? rows().where('v.num_value', op, c.number) : rows().where('v.value', op, content));
+  const column = sql.ref(`${table}.${numeric ? 'num_value' : 'value'}`);
+  const operand = numeric ? c.number : content;
+  if (c.op === 'ne') return eb.not(eb.exists(rows().where(column, '=', operand)));
+  return eb.exists(rows().where(column, COMPARE[c.op], operand));
 }
 
 /** Projects of a program matching every condition, in creation order; every condition is an indexed subquery. */

@@ -10,6 +10,12 @@ export interface UserWithSecret extends User { passwordHash: string }
 /** An API key record: its public id, the user it belongs to and its hashed secret. */
 export interface ApiKeyRecord { id: string; userId: string; name: string; secretHash: string; createdAt: number; revokedAt: number | null }
 
+/** A user's TOTP enrolment: the base-32 secret and the last time step accepted. */
+export interface MfaEnrolment { userId: string; secret: string; enrolledAt: number; lastStep: number }
+
+/** An MFA session token: only the SHA-256 of its secret is stored. */
+export interface MfaSessionTokenRecord { id: string; userId: string; tokenHash: string; createdAt: number; expiresAt: number }
+
 /** Which projects of a program a listing may return, in creation order. */
 export interface ProjectQuery {
   programId: string;
@@ -23,8 +29,8 @@ export interface ProjectQuery {
 /** One condition of GetProjectsByData on a submitted value, resolved to a field and how to compare it. */
 export interface FieldCondition {
   fieldId: string;
-  /** number: compared through num_value; text and date: as text (dates are yyyy-MM-dd); multi: within the value list. */
-  kind: 'text' | 'number' | 'multi';
+  /** number: compared as numbers; text (and dates, as yyyy-MM-dd): as text; multi…: each value of a multi-value field. */
+  kind: 'text' | 'number' | 'multi' | 'multiNumber';
   op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'contains' | 'empty' | 'notempty';
   content: string | null;
   number: number | null;
@@ -80,6 +86,10 @@ export interface StoreReader {
   /** Every submitted value of a project, with the form that last saved it. */
   getAllValues(projectId: string): Promise<(FieldValue & { formId: string })[]>;
   getHistory(projectId: string): Promise<HistoryEntry[]>;
+  getMfa(userId: string): Promise<MfaEnrolment | null>;
+  getSessionToken(id: string): Promise<MfaSessionTokenRecord | null>;
+  /** The count of a request-counting bucket in a window, without counting. */
+  peekRequestCount(bucket: string, windowStart: number): Promise<number>;
   listAudit(filter: { projectId?: string; action?: string; limit?: number }): Promise<(AuditEntry & { at: number; id: string })[]>;
 }
 
@@ -111,6 +121,13 @@ export interface StoreWriter extends StoreReader {
   audit(entry: AuditEntry, at: number, id: string): Promise<void>;
   /** Counts one request in a fixed window and returns the count so far. */
   countRequest(bucket: string, windowStart: number): Promise<number>;
+  saveMfa(userId: string, secret: string, at: number): Promise<void>;
+  deleteMfa(userId: string): Promise<boolean>;
+  /** Records a TOTP time step as used; false when it or a later one was used before. */
+  claimTotpStep(userId: string, step: number): Promise<boolean>;
+  /** Stores a user's session token, deleting the user's earlier one. */
+  replaceSessionToken(token: MfaSessionTokenRecord): Promise<void>;
+  deleteSessionToken(userId: string, id: string): Promise<boolean>;
 }
 
 /** The one persistence seam of the service, implemented with Kysely for SQLite and PostgreSQL. */
@@ -119,6 +136,8 @@ export interface Store extends StoreReader {
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Counts a request outside any other transaction (rate limiting). */
   countRequest(bucket: string, windowStart: number): Promise<number>;
+  /** Records a TOTP time step as used (one atomic statement); false when it or a later one was used before. */
+  claimTotpStep(userId: string, step: number): Promise<boolean>;
   /** Deletes request counts of windows before `windowStart`. */
   sweepRequestCounts(windowStart: number): Promise<void>;
   ping(): Promise<void>;

@@ -86,6 +86,13 @@ export interface ProjectValueTable {
   updated_at: number; updated_by: string;
   /** The value as a number when it is one (numeric search); null otherwise. */
   num_value: number | null;
+  /** The value lower-cased by the service (case-insensitive search); null for multi-value fields. */
+  folded: string | null;
+}
+
+/** One value of a multi-value field's submitted list, searchable on its own. */
+export interface ProjectValueItemTable {
+  project_id: string; field_id: string; position: number; value: string; folded: string; num_value: number | null;
 }
 
 /** One submission of a form of a project. */
@@ -103,6 +110,12 @@ export interface AuditLogTable {
   id: string; at: number; actor_id: string | null; action: string; agency_id: string | null;
   program_id: string | null; project_id: string | null; detail: string; request_id: string | null;
 }
+
+/** A user's TOTP enrolment. */
+export interface UserMfaTable { user_id: string; secret: string; enrolled_at: number; last_step: number }
+
+/** A user's MFA session token (hashed). */
+export interface MfaSessionTokenTable { id: string; user_id: string; token_hash: string; created_at: number; expires_at: number }
 
 /** A fixed-window request counter, shared by all instances on one database. */
 export interface RateLimitWindowTable { bucket: string; window_start: number; count: number }
@@ -126,8 +139,11 @@ export interface Database {
   projects: ProjectTable;
   project_drafts: ProjectDraftTable;
   project_values: ProjectValueTable;
+  project_value_items: ProjectValueItemTable;
   form_submissions: FormSubmissionTable;
   status_history: StatusHistoryTable;
   audit_log: AuditLogTable;
   rate_limit_windows: RateLimitWindowTable;
+  user_mfa: UserMfaTable;
+  mfa_session_tokens: MfaSessionTokenTable;
 }

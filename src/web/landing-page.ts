@@ -40,7 +40,7 @@ export function landingPageRoutes(app: FastifyInstance, services: Services): voi
   app.get('/MvcProjects/LandingPage', async (request, reply) => {
     try {
       // Sign-in comes first, so that nothing about the request is answered to a stranger.
-      const caller = await services.auth.authenticatePassword(request.headers.authorization);
+      const caller = await services.auth.authenticatePassword(request.headers.authorization, request.ip);
       const query = request.query as RawQuery;
       const programId = idParam(requiredParam(query, 'ProgramId'), 'ProgramId');
       const projectId = idParam(requiredParam(query, 'ProjectId'), 'ProjectId');

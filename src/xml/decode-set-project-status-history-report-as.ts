@@ -21,7 +21,13 @@ export function decodeSetProjectStatusHistoryReportAs(body: string | Uint8Array,
   return {
     statusRef: collapseWhitespace(root.attrs['StatusId'] ?? ''),
     timestamp,
-    precisionMs: /\.\d{3}/.test(text) ? 1 : 1000,
+    precisionMs: fractionPrecision(text),
     reportAs: collapseWhitespace(root.attrs['ReportAs'] ?? '').toLowerCase() === 'suppress' ? 'suppress' : 'normal',
   };
+}
+
+// A time sent with fewer fraction digits than milliseconds stands for the whole span those digits cover.
+function fractionPrecision(text: string): number {
+  const digits = /\.(\d+)/.exec(text)?.[1]?.length ?? 0;
+  return digits >= 3 ? 1 : 10 ** (3 - digits);
 }

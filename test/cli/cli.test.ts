@@ -165,6 +165,26 @@ test('API keys are printed once and work', async () => {
   await expectFailure(['key', 'revoke', '--id', parts.id], 1, /no active API key/);
 });
 
+test('MFA enrolment prints the otpauth URI once, and can be turned off', async () => {
+  const enrolled = await expectSuccess(['user', 'mfa-enrol', '--email', 'pat@city.example', '--issuer', 'City Utility']);
+  const uri = new URL(enrolled.stdout.trim());
+  assert.equal(uri.protocol, 'otpauth:');
+  assert.equal(uri.host, 'totp');
+  assert.equal(uri.searchParams.get('issuer'), 'City Utility');
+  assert.match(uri.searchParams.get('secret') ?? '', /^[A-Z2-7]{32}$/);
+  assert.match(enrolled.stderr, /shown only once/);
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
+  try {
+    const user = await store.findUserByEmail('pat@city.example');
+    assert.equal((await store.getMfa(user!.id))?.secret, uri.searchParams.get('secret'));
+  } finally {
+    await store.close();
+  }
+  await expectSuccess(['user', 'mfa-disable', '--email', 'pat@city.example']);
+  await expectFailure(['user', 'mfa-disable', '--email', 'pat@city.example'], 1, /not enrolled/);
+  await expectFailure(['user', 'mfa-enrol', '--email', 'nobody@city.example'], 1, /No user has the e-mail address/);
+});
+
 test('the demo seeds once and prints its credentials', async () => {
   const first = await expectSuccess(['demo']);
   assert.match(first.stdout, /Demo data created:/);

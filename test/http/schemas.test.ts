@@ -7,7 +7,7 @@ import { byNumberRequest, PROGRAM, sharedHarness } from './http-helpers.ts';
 // The schemas: GET /schemas/ (the list), GET /schemas/{Type}.xsd, GET /schemas/program.schema.json. No credentials.
 
 const EXPECTED = [
-  'AllProjectDataResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
+  'AllProjectDataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
   'FormSchemaResponseV2', 'FormsResponse', 'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
   'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
   'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',

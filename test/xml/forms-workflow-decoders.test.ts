@@ -194,8 +194,8 @@ test('SetProjectStatusHistoryReportAs: precision, offsets and ReportAs in any le
   const cases: [string, number, number, string, 'normal' | 'suppress'][] = [
     ['2021-04-29T16:50:08', at, 1000, 'normal', 'normal'],
     ['2021-04-29T16:50:08Z', at, 1000, 'Normal', 'normal'],
-    ['2021-04-29T16:50:08.5Z', at + 500, 1000, 'NORMAL', 'normal'],
-    ['2021-04-29T16:50:08.12Z', at + 120, 1000, 'Suppress', 'suppress'],
+    ['2021-04-29T16:50:08.5Z', at + 500, 100, 'NORMAL', 'normal'],
+    ['2021-04-29T16:50:08.12Z', at + 120, 10, 'Suppress', 'suppress'],
     ['2021-04-29T16:50:08.123Z', at + 123, 1, 'SUPPRESS', 'suppress'],
     ['2021-04-29T16:50:08.1234567+00:00', at + 123, 1, ' suppress ', 'suppress'],
     ['2021-04-29T18:50:08.000+02:00', at, 1, 'sUpPrEsS', 'suppress'],

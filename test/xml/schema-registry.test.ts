@@ -9,7 +9,7 @@ const schemas = createSchemaRegistry(NS);
 after(() => schemas.dispose());
 
 const EXPECTED = [
-  'AllProjectDataResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
+  'AllProjectDataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
   'FormSchemaResponseV2', 'FormsResponse', 'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
   'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
   'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',

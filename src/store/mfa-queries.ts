@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { MfaEnrolment, MfaSessionTokenRecord } from './store.ts';
+import type { Database } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** A user's TOTP enrolment, if any. */
+export async function getMfa(db: Db, userId: string): Promise<MfaEnrolment | null> {
+  const r = await db.selectFrom('user_mfa').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  return r ? { userId: r.user_id, secret: r.secret, enrolledAt: r.enrolled_at, lastStep: r.last_step } : null;
+}
+
+/** Enrols a user (or replaces the enrolment), forgetting any used step. */
+export async function saveMfa(db: Db, userId: string, secret: string, at: number): Promise<void> {
+  await db.insertInto('user_mfa').values({ user_id: userId, secret, enrolled_at: at, last_step: 0 })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret, enrolled_at: at, last_step: 0 })).execute();
+}
+
+/** Ends a user's enrolment and session token; false when the user was not enrolled. */
+export async function deleteMfa(db: Db, userId: string): Promise<boolean> {
+  await db.deleteFrom('mfa_session_tokens').where('user_id', '=', userId).execute();
+  const r = await db.deleteFrom('user_mfa').where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Records a TOTP time step as used; false when it (or a later one) was used before, so a code works once. */
+export async function claimTotpStep(db: Db, userId: string, step: number): Promise<boolean> {
+  const r = await db.updateTable('user_mfa').set({ last_step: step }).where('user_id', '=', userId).where('last_step', '<', step).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** An MFA session token by id. */
+export async function getSessionToken(db: Db, id: string): Promise<MfaSessionTokenRecord | null> {
+  const r = await db.selectFrom('mfa_session_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  return r ? { id: r.id, userId: r.user_id, tokenHash: r.token_hash, createdAt: r.created_at, expiresAt: r.expires_at } : null;
+}
+
+/** Stores a user's new session token, deleting the earlier one (one token per user). */
+export async function replaceSessionToken(db: Db, t: MfaSessionTokenRecord): Promise<void> {
+  await db.deleteFrom('mfa_session_tokens').where('user_id', '=', t.userId).execute();
+  await db.insertInto('mfa_session_tokens').values({ id: t.id, user_id: t.userId, token_hash: t.tokenHash, created_at: t.createdAt, expires_at: t.expiresAt }).execute();
+}
+
+/** Deletes a session token of a user; false when that user has no token with that id. */
+export async function deleteSessionToken(db: Db, userId: string, id: string): Promise<boolean> {
+  const r = await db.deleteFrom('mfa_session_tokens').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}

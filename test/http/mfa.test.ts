@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RandomIdGenerator } from '../../src/domain/ids.ts';
+import { totpCode } from '../../src/domain/mfa.ts';
+import { MfaService } from '../../src/domain/mfa-service.ts';
+import { forEachDialect } from '../support/databases.ts';
+import { IDS } from '../support/fixtures.ts';
+import { assertError, assertValidXml, attr, authHeaders, type HttpHarness, NS } from '../support/http-harness.ts';
+import { COMPLETE, PROGRAM, projectPath, sharedHarness } from './http-helpers.ts';
+
+const TOKENS = '/services/v2/Accounts/MfaSessionTokens';
+
+/** Enrols an identity through the service the CLI uses and returns its TOTP secret. */
+async function enrol(h: HttpHarness, email: string): Promise<string> {
+  const uri = await new MfaService({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() }).enrol(email);
+  const secret = new URL(uri).searchParams.get('secret');
+  assert.ok(secret, uri);
+  return secret;
+}
+
+/** A fresh TOTP code: the test clock moves on one period first, since every code is good once. */
+function freshCode(h: HttpHarness, secret: string): string {
+  h.clock.advance(30_000);
+  return totpCode(secret, h.clock.now());
+}
+
+forEachDialect('multi-factor authentication', ({ dialect }) => {
+  describe('an enrolled user', () => {
+    const harness = sharedHarness(dialect);
+    let secret = '';
+
+    it('is refused without a second factor (MFA_REQUIRED), with it (TOTP) answered', async () => {
+      const h = harness();
+      secret = await enrol(h, h.who.editor.email);
+      const bare = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor' });
+      assertError(h, bare, 401, 'MFA_REQUIRED');
+      const ok = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-totp': freshCode(h, secret) } });
+      assert.equal(ok.statusCode, 200, ok.body);
+    });
+
+    it('cannot use one TOTP code twice, nor a wrong one', async () => {
+      const h = harness();
+      const code = freshCode(h, secret);
+      const first = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-totp': code } });
+      assert.equal(first.statusCode, 200);
+      const again = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-totp': code } });
+      assertError(h, again, 401, 'MFA_INVALID');
+      const wrong = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-totp': '000000' === code ? '111111' : '000000' } });
+      assertError(h, wrong, 401, 'MFA_INVALID');
+    });
+
+    it('creates a session token with a TOTP, uses it, and the token cannot create another', async () => {
+      const h = harness();
+      const res = await h.request({
+        method: 'POST', url: TOKENS, as: 'editor', headers: { 'x-mfa-totp': freshCode(h, secret) },
+        body: `<CreateMfaSessionTokenRequest xmlns="${NS}" ExpiresAfterMinutes="30"/>`,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assertValidXml(h, res, 'CreateMfaSessionTokenResponse');
+      const token = attr(res.body, 'MfaSessionToken', 'Token')!;
+      assert.match(token, /^mst_[0-9A-Z]{12}_[0-9A-Z]{48}$/);
+      assert.equal(Date.parse(attr(res.body, 'MfaSessionToken', 'ExpiresTimestamp')!), h.clock.now() + 30 * 60_000);
+      const stored = await h.store.getSessionToken(attr(res.body, 'MfaSessionToken', 'TokenId')!);
+      assert.ok(stored && !JSON.stringify(stored).includes(token.split('_')[2]!), 'only a hash of the token is stored');
+      for (let i = 0; i < 3; i++) {
+        const use = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-session-token': token } });
+        assert.equal(use.statusCode, 200, use.body);
+      }
+      const viaToken = await h.request({ method: 'POST', url: TOKENS, as: 'editor', headers: { 'x-mfa-session-token': token } });
+      assertError(h, viaToken, 401, 'MFA_REQUIRED');
+    });
+
+    it('a new token deletes the earlier one; tokens expire', async () => {
+      const h = harness();
+      const create = async (minutes: number) => {
+        const r = await h.request({ method: 'POST', url: TOKENS, as: 'editor', headers: { 'x-mfa-totp': freshCode(h, secret) }, body: `<CreateMfaSessionTokenRequest xmlns="${NS}" ExpiresAfterMinutes="${minutes}"/>` });
+        assert.equal(r.statusCode, 200, r.body);
+        return attr(r.body, 'MfaSessionToken', 'Token')!;
+      };
+      const first = await create(60);
+      const second = await create(1);
+      const old = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-session-token': first } });
+      assertError(h, old, 401, 'MFA_INVALID');
+      assert.equal((await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-session-token': second } })).statusCode, 200);
+      h.clock.advance(61_000);
+      const expired = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-session-token': second } });
+      assertError(h, expired, 401, 'MFA_INVALID');
+    });
+
+    it('refuses a lifetime beyond the maximum, and changes nothing', async () => {
+      const h = harness();
+      const before = await h.store.listAudit({ action: 'user.mfa.session_token.create' });
+      for (const minutes of ['721', '0', 'abc']) {
+        const r = await h.request({ method: 'POST', url: TOKENS, as: 'editor', headers: { 'x-mfa-totp': freshCode(h, secret) }, body: `<CreateMfaSessionTokenRequest xmlns="${NS}" ExpiresAfterMinutes="${minutes}"/>` });
+        assertError(h, r, 400, 'INVALID_REQUEST');
+      }
+      assert.deepEqual(await h.store.listAudit({ action: 'user.mfa.session_token.create' }), before);
+    });
+
+    it('deletes its own token, authenticated by that same token, and nobody else\'s', async () => {
+      const h = harness();
+      const r = await h.request({ method: 'POST', url: TOKENS, as: 'editor', headers: { 'x-mfa-totp': freshCode(h, secret) } });
+      assert.equal(r.statusCode, 200, r.body);
+      const tokenId = attr(r.body, 'MfaSessionToken', 'TokenId')!;
+      const token = attr(r.body, 'MfaSessionToken', 'Token')!;
+      const other = await h.request({ method: 'DELETE', url: `${TOKENS}/${tokenId}`, as: 'admin' });
+      assertError(h, other, 404, 'NOT_FOUND');
+      assert.ok(await h.store.getSessionToken(tokenId), 'another user cannot delete it');
+      const del = await h.request({ method: 'DELETE', url: `${TOKENS}/${tokenId}`, as: 'editor', headers: { 'x-mfa-session-token': token } });
+      assert.equal(del.statusCode, 204);
+      assert.equal(del.body, '');
+      assert.equal(await h.store.getSessionToken(tokenId), null);
+      const after = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-session-token': token } });
+      assertError(h, after, 401, 'MFA_INVALID');
+    });
+
+    it('a user who is not enrolled needs no second factor and gets no session token', async () => {
+      const h = harness();
+      assert.equal((await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'reader' })).statusCode, 200);
+      const r = await h.request({ method: 'POST', url: TOKENS, as: 'reader' });
+      assertError(h, r, 403, 'FORBIDDEN');
+    });
+  });
+
+  describe('reveal_sensitive_data', () => {
+    const harness = sharedHarness(dialect);
+
+    it('needs both the privilege and MFA; otherwise the whole request is refused', async () => {
+      const h = harness();
+      const created = await h.request({ method: 'POST', url: `${PROGRAM}/NewProject`, as: 'applicant' });
+      const project = attr(created.body, 'Project', 'ProjectId')!;
+      const draft = `<ProjectDataRequest xmlns="${NS}"><Project><DataFields><DataField DataFieldId="name" Value="${COMPLETE.name}"/></DataFields></Project></ProjectDataRequest>`;
+      assert.equal((await h.request({ method: 'POST', url: `${projectPath(project)}/Forms/application/Draft/Data`, as: 'applicant', body: draft })).statusCode, 200);
+      const url = `${projectPath(project)}/Forms/application/Draft/Data?reveal_sensitive_data=true`;
+      // The agency admin has the privilege but no MFA yet; the editor gets MFA but not the privilege.
+      assertError(h, await h.request({ method: 'GET', url, as: 'admin' }), 403, 'SENSITIVE_DATA_NOT_ALLOWED');
+      const editorSecret = await enrol(h, h.who.editor.email);
+      assertError(h, await h.request({ method: 'GET', url, as: 'editor', headers: { 'x-mfa-totp': freshCode(h, editorSecret) } }), 403, 'SENSITIVE_DATA_NOT_ALLOWED');
+      const adminSecret = await enrol(h, h.who.admin.email);
+      const shown = await h.request({ method: 'GET', url, as: 'admin', headers: { 'x-mfa-totp': freshCode(h, adminSecret) } });
+      assert.equal(shown.statusCode, 200, shown.body);
+      assert.match(shown.body, /CustomId="name" Name="Applicant name" Value="Jane Doe"/);
+      const masked = await h.request({ method: 'GET', url: url.replace('true', 'false'), as: 'admin', headers: { 'x-mfa-totp': freshCode(h, adminSecret) } });
+      assert.match(masked.body, /CustomId="name" Name="Applicant name" Value="\*{8}"/);
+    });
+
+    it('a grant made with the sensitive privilege reveals too, with MFA', async () => {
+      const h = harness();
+      await h.store.transaction((tx) => tx.setGrant({ userId: h.who.reader.id, programId: IDS.program, role: 'reader', sensitive: true }));
+      const secret = await enrol(h, h.who.reader.email);
+      const list = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'reader', headers: { 'x-mfa-totp': freshCode(h, secret) } });
+      const project = attr(list.body, 'Project', 'ProjectId')!;
+      const r = await h.request({ method: 'GET', url: `${projectPath(project)}/Forms/application/Draft/Data?reveal_sensitive_data=true`, as: 'reader', headers: { 'x-mfa-totp': freshCode(h, secret) } });
+      assert.equal(r.statusCode, 200, r.body);
+      assert.match(r.body, /Value="Jane Doe"/);
+    });
+  });
+
+  describe('failed sign-ins', () => {
+    const harness = sharedHarness(dialect, { APAS_SIGNIN_LOCK_USER_AFTER: '4', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '12', APAS_SIGNIN_WINDOW_SECONDS: '900' });
+
+    const wrong = (h: HttpHarness, email: string) => ({
+      ...authHeaders(h.who.reader), authorization: `Basic ${Buffer.from(`${email}:not-the-password`).toString('base64')}`,
+    });
+
+    it('lock a user name after repeated failures, even for the right password, until the window ends', async () => {
+      const h = harness();
+      for (let i = 0; i < 4; i++) assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, h.who.reader.email) }), 401, 'INVALID_CREDENTIALS');
+      const locked = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'reader' });
+      assertError(h, locked, 429, 'SIGN_IN_LOCKED');
+      assert.ok(Number(locked.headers['retry-after']) > 0);
+      assert.equal((await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor' })).statusCode === 429, false, 'other users are not locked');
+      h.clock.advance(900_000);
+      assert.equal((await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'reader' })).statusCode, 200);
+    });
+
+    it('answer a user name that does not exist exactly like one that does', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const answers: string[] = [];
+      for (const email of ['nobody@example.org', h.who.otherApplicant.email]) {
+        for (let i = 0; i < 4; i++) await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, email) });
+        const r = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, email) });
+        answers.push(`${r.statusCode} ${attr(r.body, 'ErrorResponse', 'Code')} ${attr(r.body, 'ErrorResponse', 'Message')} ${r.headers['retry-after']}`);
+      }
+      assert.equal(answers[0], answers[1]);
+      assert.match(answers[0]!, /^429 SIGN_IN_LOCKED/);
+    });
+
+    it('lock a client address that tries many user names', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      for (let i = 0; i < 12; i++) await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, `guess${i}@example.org`) });
+      assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'admin' }), 429, 'SIGN_IN_LOCKED');
+      h.clock.advance(900_000);
+      assert.equal((await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'admin' })).statusCode, 200);
+    });
+  });
+});
