@@ -138,6 +138,7 @@ export async function generateExamples(): Promise<Map<string, string>> {
     const form = `${api}/Projects/${project}/Forms/Application`;
     const partial = { CustomerName: APPLICATION.CustomerName, SystemSizeKwDc: APPLICATION.SystemSizeKwDc };
     await run('SetProjectData.draft', { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest(partial) });
+    // Attachment upload examples go here, before the application is submitted.
     await run('SubmitProject.incomplete', { method: 'POST', url: `${form}/Draft/Submit`, as: 'applicant' });
     await run('SetProjectData.invalid', { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest({ ModuleCount: 'nineteen', InverterMake: 'ACME' }) });
     await exchange(app, { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest(APPLICATION) });
@@ -168,6 +169,7 @@ export async function generateExamples(): Promise<Map<string, string>> {
     });
     await run('GetAllProjectData', { method: 'GET', url: `${projectUrl}/Data`, as: 'admin' });
     await run('GetExportProject', { method: 'GET', url: `${projectUrl}/Export?version=2`, as: 'admin' });
+    // Inquiry-thread examples go here, before the admin is enrolled in MFA below.
     const secret = new URL(await new MfaService({ store, clock, ids }).enrol('admin@demo.apas.local')).searchParams.get('secret')!;
     const totp = () => ({ 'X-Mfa-Totp': totpCode(secret, clock.now() + 1250) });
     await run('Error.mfaRequired', { method: 'GET', url: `${api}/Projects?limit=1`, as: 'admin' });
