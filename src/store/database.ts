@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type Driver } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type Driver } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import * as m001 from './migrations/001-initial.ts';
 import * as m002 from './migrations/002-form-roles-and-numbers.ts';
 import * as m003 from './migrations/003-mfa.ts';
 import * as m004 from './migrations/004-value-items.ts';
+import * as m005 from './migrations/005-attachments.ts';
+import * as m006 from './migrations/006-inquiry-threads.ts';
 import type { Database } from './tables.ts';
 
 /** Which SQL engine a Kysely instance talks to. */
@@ -16,7 +18,7 @@ export type Dialect = 'sqlite' | 'postgres';
 /** An open database: the Kysely instance and which engine it is. */
 export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect }
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006 };
 
 // Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
 class ImmediateSqliteDriver extends SqliteDriver {
@@ -36,6 +38,24 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+// better-sqlite3 statements can be run again and again; preparing each query once (Kysely prepares on every
+// call) saves most of the cost of the small, repeated queries of an API request.
+function withStatementCache(raw: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare: (text: string) => {
+      let statement = cache.get(text);
+      if (!statement) {
+        if (cache.size >= 1000) cache.clear();
+        statement = raw.prepare(text);
+        cache.set(text, statement);
+      }
+      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
+    },
+  };
+}
+
 /** Opens SQLite with the durability settings the service promises: WAL, synchronous=FULL, a busy timeout. */
 function openSqlite(file: string): Kysely<Database> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -44,7 +64,7 @@ function openSqlite(file: string): Kysely<Database> {
   raw.pragma('synchronous = FULL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: raw }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
 }
 
 /** Opens a PostgreSQL pool; 64-bit integers come back as numbers (all ours are epoch ms or counters). */

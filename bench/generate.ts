@@ -1,0 +1,90 @@
+import type { FieldValue, HistoryEntry, Project } from '../src/domain/model.ts';
+import { formatProjectNumber } from '../src/domain/submit-service.ts';
+import { randomToken } from '../src/domain/ids.ts';
+import type { BulkBatch } from '../src/store/bulk-queries.ts';
+import type { Store } from '../src/store/store.ts';
+
+/** What the generator loaded, for the scenarios that need real ids and numbers. */
+export interface Generated { programId: string; sampleProjectIds: string[]; sampleNumbers: string[]; count: number; ms: number }
+
+const FIRST = ['Jordan', 'Alex', 'Sam', 'Riley', 'Casey', 'Morgan', 'Taylor', 'Jamie', 'Avery', 'Quinn'];
+const LAST = ['Rivera', 'Nguyen', 'Smith', 'Garcia', 'Kim', 'Patel', 'Brown', 'Okafor', 'Silva', 'Novak'];
+const MAKES = ['ENPHASE', 'SMA', 'SOLAREDGE', 'FRONIUS', 'TESLA', 'GENERAC'];
+
+// A small deterministic PRNG (mulberry32): the same seed loads the same data, so runs compare.
+function prng(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Realistic Application values for one project, by the demo program's custom ids. */
+function applicationValues(rand: () => number, i: number): Record<string, string | string[]> {
+  const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)]!;
+  const kw = (3 + rand() * 12).toFixed(1);
+  return {
+    CustomerName: `${pick(FIRST)} ${pick(LAST)}`, CustomerEmail: `customer${i}@example.org`, CustomerPhone: `555-01${String(i % 100).padStart(2, '0')}`,
+    ServiceAddress: `${1 + (i % 9999)} Sunny Lane, Springfield`, UtilityAccountNumber: `${8000 + (i % 1000)}-${String(i).padStart(8, '0')}`,
+    MeterNumber: `M${String(i).padStart(9, '0')}`, ServiceType: '1P-120-240', SystemSizeKwDc: kw, SystemSizeKwAc: (Number(kw) * 0.8).toFixed(1),
+    ModuleCount: String(8 + Math.floor(rand() * 30)), InverterMake: pick(MAKES), InverterModel: `IQ${Math.floor(rand() * 9)}+`,
+    MountingType: pick(['Roof', 'Ground', 'Carport']), HasBattery: rand() < 0.3 ? 'true' : 'false', InstallerName: `${pick(LAST)} Solar LLC`,
+    PlannedInstallDate: `2026-${String(1 + Math.floor(rand() * 12)).padStart(2, '0')}-${String(1 + Math.floor(rand() * 28)).padStart(2, '0')}`,
+  };
+}
+
+/**
+ * Loads `count` projects into the demo program through the store's bulk path: 90% submitted (numbered, in
+ * Application Review or later, 16 submitted values, 2–3 history entries), 10% unsubmitted drafts without values.
+ */
+export async function generateProjects(store: Store, count: number, seed = 1, batchSize = 5000): Promise<Generated> {
+  const started = Date.now();
+  const program = await store.findProgram('RES-SOLAR');
+  if (!program) throw new Error('seed the demo first: the RES-SOLAR program is missing');
+  const model = await store.loadProgramModel(program);
+  const owner = await store.findUserByEmail('applicant@demo.apas.local');
+  if (!owner) throw new Error('the demo applicant is missing');
+  const status = (customId: string) => model.statuses.find((s) => s.customId === customId)!.id;
+  const form = model.forms.find((f) => f.customId === 'Application')!;
+  const fieldId = new Map(model.fields.map((f) => [f.customId!, f.id]));
+  const rand = prng(seed);
+  const sampleProjectIds: string[] = [];
+  const sampleNumbers: string[] = [];
+  const t0 = Date.UTC(2024, 0, 1);
+  for (let start = 0; start < count; start += batchSize) {
+    const n = Math.min(batchSize, count - start);
+    const submitted = Array.from({ length: n }, (_, k) => (start + k) % 10 !== 9);
+    let next = await store.reserveProjectNumbers(program.id, submitted.filter(Boolean).length);
+    const batch: BulkBatch = { projects: [], values: [], history: [] };
+    for (let k = 0; k < n; k++) {
+      const i = start + k;
+      const created = t0 + i * 60_000;
+      const id = randomToken(12);
+      const number = submitted[k] ? formatProjectNumber(program, next++) : null;
+      const later = rand() < 0.3 ? status('ApprovedForInstallation') : status('ApplicationReview');
+      const statusId = number ? later : status('Unsubmitted');
+      const project: Project = {
+        id, programId: program.id, number, statusId, statusAt: created + 120_000, createdAt: created, createdBy: owner.id,
+        updatedAt: created + 120_000, updatedBy: owner.id, ownerId: owner.id, assigneeId: null, version: number ? 3 : 0,
+      };
+      batch.projects.push(project);
+      const history: HistoryEntry[] = [{ id: randomToken(12), projectId: id, statusId: status('Unsubmitted'), changedAt: created, changedBy: owner.id, reportAs: 'normal' }];
+      if (number) {
+        history.push({ id: randomToken(12), projectId: id, statusId: status('ApplicationReview'), changedAt: created + 60_000, changedBy: owner.id, reportAs: 'normal' });
+        if (statusId !== status('ApplicationReview')) history.push({ id: randomToken(12), projectId: id, statusId, changedAt: created + 120_000, changedBy: owner.id, reportAs: 'normal' });
+        const values: FieldValue[] = Object.entries(applicationValues(rand, i)).map(([customId, v]) => ({
+          fieldId: fieldId.get(customId)!, value: Array.isArray(v) ? null : v, values: Array.isArray(v) ? v : null, updatedAt: created + 60_000, updatedBy: owner.id,
+        }));
+        batch.values.push({ projectId: id, formId: form.id, values });
+        if (sampleNumbers.length < 1000 && i % Math.max(1, Math.floor(count / 1000)) === 0) sampleNumbers.push(number);
+      }
+      batch.history.push(...history);
+      if (sampleProjectIds.length < 1000 && i % Math.max(1, Math.floor(count / 1000)) === 0 && number) sampleProjectIds.push(id);
+    }
+    await store.bulkInsert(batch);
+  }
+  return { programId: program.id, sampleProjectIds, sampleNumbers, count, ms: Date.now() - started };
+}

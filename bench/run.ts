@@ -1,0 +1,213 @@
+/**
+ * `npm run bench -- [--projects 10000] [--db sqlite|postgres] [--duration 5] [--connections 10]`
+ *
+ * Loads the demo program with N generated projects, starts apas and a baseline server (a bare Fastify route
+ * answering pre-rendered copies of apas's own answers) as separate processes on loopback, and drives both with
+ * autocannon from this process. Prints requests/s, p50/p99 latency, the ratio ours/baseline and the server's
+ * peak RSS, and writes the figures to bench/results/<db>-<N>.json (bench/report.ts turns them into a table).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { systemClock } from '../src/domain/clock.ts';
+import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/demo.ts';
+import { RandomIdGenerator } from '../src/domain/ids.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
+import { measureAuthentication } from './auth-overhead.ts';
+import { generateProjects } from './generate.ts';
+import { type Scenario, type Step, scenarios } from './scenarios.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** One scenario's figures for one server. */
+export interface Figures { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+
+/** One scenario's result: ours, the baseline's, and the server's peak RSS during it. */
+export interface ScenarioResult { name: string; ours: Figures; baseline: Figures; ratio: number; peakRssMb: number }
+
+/** A whole run, as written to bench/results. */
+export interface RunResult {
+  db: string; projects: number; loadMs: number; date: string; machine: string; duration: number; connections: number;
+  scenarios: ScenarioResult[]; auth: { authUs: number; requestUs: number; share: number }; maxRssMb: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${log()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no answer from ${url}:\n${log()}`);
+}
+
+function spawnLogged(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
+  let out = '';
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d) => (out = (out + d).slice(-20000)));
+  child.stderr?.on('data', (d) => (out = (out + d).slice(-20000)));
+  return { child, log: () => out };
+}
+
+function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+// A chain passes the ProjectId of its first answer on to the later steps, per connection.
+function chained(steps: Step[]): autocannon.Request[] {
+  return steps.map((step, i): autocannon.Request => {
+    const request: autocannon.Request = { method: step.method as 'POST', path: step.path, headers: step.headers, body: step.body };
+    if (i === 0) {
+      request.onResponse = (_status, body, context) => {
+        (context as Record<string, unknown>)['project'] = /ProjectId="([^"]+)"/.exec(body)?.[1];
+      };
+    }
+    if (step.usesProject) {
+      request.setupRequest = (req, context) => ({ ...req, path: step.path.replace('{project}', String((context as Record<string, unknown>)['project'])) });
+    }
+    return request;
+  });
+}
+
+async function drive(base: string, s: Scenario, duration: number, connections: number): Promise<Figures> {
+  const r = await autocannon({
+    url: s.steps ? base : `${base}${s.url}`, method: s.method as 'GET', headers: s.headers, body: s.body, duration, connections,
+    ...(s.steps ? { requests: chained(s.steps) } : {}),
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+async function cannedOne(base: string, name: string, method: string, url: string, headers?: Record<string, string>, body?: string) {
+  const res = await fetch(`${base}${url}`, { method, headers, body });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${name}: apas answered ${res.status}: ${text.slice(0, 500)}`);
+  return { method, url, status: res.status, contentType: res.headers.get('content-type') ?? 'application/xml', body: text };
+}
+
+// apas's own answers, for the baseline to repeat; a chain is run once, so its later paths hold that run's project.
+async function canned(base: string, list: Scenario[]): Promise<object[]> {
+  const out: object[] = [];
+  for (const s of list) {
+    if (!s.steps) {
+      out.push(await cannedOne(base, s.name, s.method, s.url, s.headers, s.body));
+      continue;
+    }
+    let project = '';
+    for (const step of s.steps) {
+      const answer = await cannedOne(base, s.name, step.method, step.path.replace('{project}', project), step.headers, step.body);
+      project ||= /ProjectId="([^"]+)"/.exec(answer.body)?.[1] ?? '';
+      out.push(answer);
+    }
+  }
+  return out;
+}
+
+async function prepareDatabase(db: string, dir: string, projects: number): Promise<{ url: string; loadMs: number; stop: () => Promise<void>; generated: Awaited<ReturnType<typeof generateProjects>> }> {
+  let url = path.join(dir, 'bench.db');
+  let stop = async () => {};
+  if (db === 'postgres') {
+    const pg = await startEmbeddedPostgres();
+    url = pg.url;
+    stop = () => pg.stop();
+  }
+  const config = db === 'postgres' ? { kind: 'postgres' as const, url } : { kind: 'sqlite' as const, file: url };
+  const store = createKyselyStore(await openDatabase(config));
+  try {
+    await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
+    const generated = await generateProjects(store, projects);
+    return { url, loadMs: generated.ms, stop, generated };
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      projects: { type: 'string', default: '10000' }, db: { type: 'string', default: 'sqlite' },
+      duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, only: { type: 'string' },
+    },
+  });
+  const projects = Number(values.projects);
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-bench-'));
+  const children: ChildProcess[] = [];
+  let stopDb = async () => {};
+  try {
+    process.stdout.write(`loading ${projects} projects into ${values.db}…\n`);
+    const prepared = await prepareDatabase(values.db!, dir, projects);
+    stopDb = prepared.stop;
+    process.stdout.write(`loaded in ${(prepared.loadMs / 1000).toFixed(1)} s\n`);
+    const [port, basePort] = [await freePort(), await freePort()];
+    const server = spawnLogged(['bin/apas.js', 'serve'], {
+      DATABASE_URL: prepared.url, APAS_PORT: String(port), APAS_LOG_LEVEL: 'warn', APAS_RATE_LIMIT_MAX: '10000000',
+      APAS_BODY_LIMIT_BYTES: String(8 * 1024 * 1024), APAS_MAX_NUMBERS_PER_REQUEST: '1000',
+    });
+    children.push(server.child);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/readyz`, server.child, server.log);
+    const list = (await scenarios(base, prepared.generated)).filter((s) => !values.only || s.name.includes(values.only));
+    const cannedFile = path.join(dir, 'canned.json');
+    fs.writeFileSync(cannedFile, JSON.stringify(await canned(base, list)));
+    const baseline = spawnLogged(['--import', 'tsx', 'bench/baseline-server.ts', cannedFile, String(basePort)], {});
+    children.push(baseline.child);
+    const baseUrl = `http://127.0.0.1:${basePort}`;
+    await waitFor(`${baseUrl}${list[0]!.url}`, baseline.child, baseline.log);
+    const results: ScenarioResult[] = [];
+    let maxRss = rssMb(server.child.pid!);
+    for (const s of list) {
+      let peak = rssMb(server.child.pid!);
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.child.pid!))), 200);
+      const ours = await drive(base, s, duration, connections);
+      clearInterval(sampler);
+      const theirs = await drive(baseUrl, s, duration, connections);
+      maxRss = Math.max(maxRss, peak);
+      const r = { name: s.name, ours, baseline: theirs, ratio: ours.rps / theirs.rps, peakRssMb: peak };
+      results.push(r);
+      process.stdout.write(`${s.name.padEnd(44)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(4)} ms  p99 ${String(ours.p99).padStart(4)} ms  | baseline ${theirs.rps.toFixed(0).padStart(7)} req/s  ratio ${r.ratio.toFixed(2)}  rss ${peak.toFixed(0)} MB${ours.errors + ours.non2xx > 0 ? `  FAILED ${ours.errors} errors ${ours.non2xx} non-2xx` : ''}\n`);
+    }
+    const auth = await measureAuthentication(values.db === 'postgres' ? { kind: 'postgres', url: prepared.url } : { kind: 'sqlite', file: prepared.url },
+      DEMO_CREDENTIALS[0]!, results.find((r) => r.name.startsWith('GetProjects limit=100'))?.ours.p50 ?? 0);
+    process.stdout.write(`authentication: ${auth.authUs.toFixed(0)} µs of a ${auth.requestUs.toFixed(0)} µs request (${(auth.share * 100).toFixed(1)}%)\n`);
+    const run: RunResult = {
+      db: values.db!, projects, loadMs: prepared.loadMs, date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`,
+      duration, connections, scenarios: results, auth, maxRssMb: maxRss,
+    };
+    const out = path.join(ROOT, 'bench', 'results', `${values.db}-${projects}.json`);
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify(run, null, 2)}\n`);
+    process.stdout.write(`written ${path.relative(ROOT, out)}\n`);
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await stopDb();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,95 @@
+import { DEMO_CREDENTIALS } from '../src/domain/demo.ts';
+import type { Generated } from './generate.ts';
+
+/** One autocannon request of a chained scenario; `path` may depend on what earlier answers held. */
+export interface Step {
+  method: string; path: string; body?: string; headers?: Record<string, string>;
+  /** Replaces {project} in the path with the id the first answer of the chain gave. */
+  usesProject?: boolean;
+}
+
+/** A benchmark scenario: one request repeated, or a chain of steps (the applicant cycle). */
+export interface Scenario { name: string; method: string; url: string; headers: Record<string, string>; body?: string; steps?: Step[] }
+
+const NS = 'http://service.powerclerk.com/api/v1/';
+const API = '/services/v2/Programs/RES-SOLAR';
+
+/** Basic + X-ApiKey headers of a demo account. */
+export function demoHeaders(role: 'admin' | 'applicant' | 'reviewer'): Record<string, string> {
+  const c = DEMO_CREDENTIALS.find((d) => d.role === role)!;
+  return { authorization: `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`, 'x-apikey': c.apiKey };
+}
+
+function byNumber(numbers: string[], n: number): string {
+  const list = numbers.slice(0, n);
+  while (list.length < n) list.push(`SOLAR-${String(list.length + 900000).padStart(6, '0')}`);
+  return `<ProjectByNumberRequest xmlns="${NS}">${list.map((x) => `<Project ProjectNumber="${x}"/>`).join('')}</ProjectByNumberRequest>`;
+}
+
+/** A complete Application draft of the demo program. */
+export const DRAFT = `<ProjectDataRequest xmlns="${NS}"><Project><DataFields>${Object.entries({
+  CustomerName: 'Jordan Rivera', CustomerEmail: 'jordan@example.org', ServiceAddress: '12 Sunny Lane', UtilityAccountNumber: '8832-1190-4471',
+  ServiceType: '1P-120-240', SystemSizeKwDc: '7.6', SystemSizeKwAc: '6.0', ModuleCount: '19', InverterMake: 'ENPHASE', MountingType: 'Roof',
+  HasBattery: 'false', InstallerName: 'Bright Roofs Solar LLC',
+}).map(([k, v]) => `<DataField DataFieldId="${k}" Value="${v}"/>`).join('')}</DataFields></Project></ProjectDataRequest>`;
+
+const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
+
+async function createProject(base: string): Promise<string> {
+  const res = await fetch(`${base}${API}/NewProject`, { method: 'POST', headers: demoHeaders('applicant') });
+  const id = /ProjectId="([^"]+)"/.exec(await res.text())?.[1];
+  if (!id) throw new Error('NewProject gave no ProjectId');
+  return id;
+}
+
+// The applicant cycle; an upload step is added when the program requires the site plan (once attachments exist).
+async function cycleSteps(base: string): Promise<Step[]> {
+  const xml = { 'content-type': 'application/xml', ...demoHeaders('applicant') };
+  const steps: Step[] = [
+    { method: 'POST', path: `${API}/NewProject`, headers: demoHeaders('applicant') },
+    { method: 'POST', path: `${API}/Projects/{project}/Forms/Application/Draft/Data`, body: DRAFT, headers: xml, usesProject: true },
+  ];
+  const upload: Step = {
+    method: 'POST', path: `${API}/Projects/{project}/Forms/Application/Attachments/SitePlan`, body: PDF, usesProject: true,
+    headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="site-plan.pdf"', ...demoHeaders('applicant') },
+  };
+  const submit: Step = { method: 'POST', path: `${API}/Projects/{project}/Forms/Application/Draft/Submit`, headers: demoHeaders('applicant'), usesProject: true };
+  const probe = await createProject(base);
+  await fetch(`${base}${steps[1]!.path.replace('{project}', probe)}`, { method: 'POST', headers: xml, body: DRAFT });
+  const tried = await fetch(`${base}${submit.path.replace('{project}', probe)}`, { method: 'POST', headers: demoHeaders('applicant') });
+  const needsUpload = tried.status === 422 && (await tried.text()).includes('ATTACHMENT_REQUIRED');
+  return [...steps, ...(needsUpload ? [upload] : []), submit];
+}
+
+/** Every scenario, with ids and numbers taken from the generated data. */
+export async function scenarios(base: string, g: Generated): Promise<Scenario[]> {
+  const admin = demoHeaders('admin');
+  const xmlAdmin = { 'content-type': 'application/xml', ...admin };
+  const project = g.sampleProjectIds[Math.floor(g.sampleProjectIds.length / 2)]!;
+  const draftProject = await createProject(base);
+  const middle = new Date(Date.UTC(2024, 0, 1) + Math.floor(g.count / 2) * 60_000 + 120_000).toISOString();
+  const get = (name: string, url: string, headers = admin): Scenario => ({ name, method: 'GET', url, headers });
+  const post = (name: string, url: string, body: string, headers: Record<string, string> = xmlAdmin): Scenario => ({ name, method: 'POST', url, headers, body });
+  const byData = `<ProjectByDataRequest xmlns="${NS}"><FilterByCurrentStatuses Operation="Include"><Status Id="ApprovedForInstallation"/></FilterByCurrentStatuses><DataFields><Field Id="SystemSizeKwDc" Content="14" Operator="gt"/><Field Id="InverterMake" Content="SMA" Operator="eq"/></DataFields></ProjectByDataRequest>`;
+  const cycle = await cycleSteps(base);
+  return [
+    get('GetPrograms', '/services/v2/Programs?Agency=demo'),
+    get('GetProjects limit=100', `${API}/Projects?limit=100`),
+    get('GetProjects limit=1000', `${API}/Projects?limit=1000`),
+    get('GetProjects limit=100 changed_since', `${API}/Projects?limit=100&changed_since=${encodeURIComponent(middle)}`),
+    get('GetProjects limit=100 offset=end', `${API}/Projects?limit=100&offset=${Math.max(0, g.count - 100)}`),
+    post('GetProjectsByNumber 1', `${API}/Projects/ByNumber?version=2`, byNumber(g.sampleNumbers, 1)),
+    post('GetProjectsByNumber 100', `${API}/Projects/ByNumber?version=2`, byNumber(g.sampleNumbers, 100)),
+    post('GetProjectsByNumber 1000', `${API}/Projects/ByNumber?version=2`, byNumber(g.sampleNumbers, 1000)),
+    get('GetProjectData', `${API}/Projects/${project}/Forms/Application/Data`),
+    post('SetProjectData (draft)', `${API}/Projects/${draftProject}/Forms/Application/Draft/Data`, DRAFT, { 'content-type': 'application/xml', ...demoHeaders('applicant') }),
+    get('GetForms', `${API}/Forms`),
+    get('GetFormSchema v2', `${API}/Forms/Application/Schema?version=2`),
+    get('GetStatusList', `${API}/Statuses`),
+    post('GetProjectsByData limit=100', `${API}/Projects/ByData?limit=100&version=2`, byData),
+    get('GetAllProjectData', `${API}/Projects/${project}/Data`),
+    get('GetProjectStatusHistory', `${API}/Projects/${project}/StatusHistory`),
+    get('GetExportProject v2', `${API}/Projects/${project}/Export?version=2`),
+    { name: `applicant cycle (${cycle.length} requests)`, method: 'POST', url: `${API}/NewProject`, headers: demoHeaders('applicant'), steps: cycle },
+  ];
+}

@@ -1,0 +1,57 @@
+import { type Kysely, sql } from 'kysely';
+import type { FieldValue, HistoryEntry, Project } from '../domain/model.ts';
+import { fold, numericValue } from './project-queries.ts';
+import type { Database } from './tables.ts';
+
+/** A batch of whole projects to load at once: rows, submitted values per form, and history. */
+export interface BulkBatch {
+  projects: Project[];
+  values: { projectId: string; formId: string; values: FieldValue[] }[];
+  history: HistoryEntry[];
+}
+
+// Multi-row inserts are far faster than one statement per row; the chunk keeps each statement under
+// SQLite's limit of bound parameters (32766) whatever the row width.
+const PARAMS_PER_STATEMENT = 30000;
+
+async function insertChunked<T extends Record<string, unknown>>(db: Kysely<Database>, table: keyof Database, rows: T[]): Promise<void> {
+  if (rows.length === 0) return;
+  const size = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / Object.keys(rows[0]!).length));
+  for (let i = 0; i < rows.length; i += size) {
+    await db.insertInto(table as 'projects').values(rows.slice(i, i + size) as never).execute();
+  }
+}
+
+/**
+ * Loads a batch of projects in one transaction without per-row checks: the bulk path of data migrations and
+ * benchmarks. Callers own consistency (numbers taken from the program's sequence, values that fit their fields).
+ */
+export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await insertChunked(tx, 'projects', batch.projects.map((p) => ({
+      id: p.id, program_id: p.programId, number: p.number, status_id: p.statusId, status_at: p.statusAt, created_at: p.createdAt,
+      created_by: p.createdBy, updated_at: p.updatedAt, updated_by: p.updatedBy, owner_id: p.ownerId, assignee_id: p.assigneeId, version: p.version,
+    })));
+    await insertChunked(tx, 'project_values', batch.values.flatMap((set) => set.values.map((v) => ({
+      project_id: set.projectId, field_id: v.fieldId, form_id: set.formId, value: v.value,
+      values_json: v.values === null ? null : JSON.stringify(v.values), updated_at: v.updatedAt, updated_by: v.updatedBy,
+      num_value: numericValue(v.value), folded: v.value === null ? null : fold(v.value),
+    }))));
+    await insertChunked(tx, 'project_value_items', batch.values.flatMap((set) => set.values.flatMap((v) => (v.values ?? []).map((item, position) => ({
+      project_id: set.projectId, field_id: v.fieldId, position, value: item, folded: fold(item), num_value: numericValue(item),
+    })))));
+    const seqs = new Map<string, number>();
+    await insertChunked(tx, 'status_history', batch.history.map((e) => {
+      const seq = (seqs.get(e.projectId) ?? 0) + 1;
+      seqs.set(e.projectId, seq);
+      return { id: e.id, project_id: e.projectId, status_id: e.statusId, changed_at: e.changedAt, changed_by: e.changedBy, report_as: e.reportAs, seq };
+    }));
+  });
+}
+
+/** Takes `count` consecutive project numbers of a program at once and returns the first. */
+export async function reserveProjectNumbers(db: Kysely<Database>, programId: string, count: number): Promise<number> {
+  const row = await db.updateTable('programs').set({ next_number: sql`next_number + ${count}` }).where('id', '=', programId)
+    .returning('next_number').executeTakeFirstOrThrow();
+  return Number(row.next_number) - count;
+}
