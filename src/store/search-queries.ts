@@ -14,14 +14,22 @@ function likeText(text: string): string {
   return text.replace(/[!%_]/g, (c) => `!${c}`);
 }
 
+// The subqueries are not correlated: the database reads the matching ids once through the (field, value) and
+// (field, number) indexes and looks the projects up by id, instead of testing every project of the program.
 function valueRows(eb: Eb, fieldId: string) {
-  return eb.selectFrom('project_values as v').select(sql.lit(1).as('one'))
-    .whereRef('v.project_id', '=', 'projects.id').where('v.field_id', '=', fieldId);
+  return eb.selectFrom('project_values as v').select('v.project_id').where('v.field_id', '=', fieldId);
 }
 
 function itemRows(eb: Eb, fieldId: string) {
-  return eb.selectFrom('project_value_items as i').select(sql.lit(1).as('one'))
-    .whereRef('i.project_id', '=', 'projects.id').where('i.field_id', '=', fieldId);
+  return eb.selectFrom('project_value_items as i').select('i.project_id').where('i.field_id', '=', fieldId);
+}
+
+function among(eb: Eb, ids: ReturnType<typeof valueRows>): Expression<SqlBool> {
+  return eb('projects.id', 'in', ids);
+}
+
+function notAmong(eb: Eb, ids: ReturnType<typeof valueRows>): Expression<SqlBool> {
+  return eb('projects.id', 'not in', ids);
 }
 
 // A condition on the submitted value(s) of a field. A multi-value field matches when any one of its values does;
@@ -34,28 +42,28 @@ function fieldCondition(eb: Eb, c: FieldCondition): Expression<SqlBool> {
   const rows = () => (multi ? itemRows(eb, c.fieldId) : valueRows(eb, c.fieldId)) as unknown as ReturnType<typeof valueRows>;
   const content = c.content ?? '';
   if (c.op === 'empty' || c.op === 'notempty') {
-    const filled = eb.exists(rows().where(sql.ref(`${table}.value`), 'is not', null).where(sql.ref(`${table}.value`), '<>', ''));
-    return c.op === 'empty' ? eb.not(filled) : filled;
+    const filled = rows().where(sql.ref(`${table}.value`), 'is not', null).where(sql.ref(`${table}.value`), '<>', '');
+    return c.op === 'empty' ? notAmong(eb, filled) : among(eb, filled);
   }
   if (c.op === 'contains') {
     // Both sides are folded in JavaScript, so the match ignores letter case the same way on both databases.
-    return eb.exists(rows().where(sql<SqlBool>`${sql.ref(`${table}.folded`)} like ${`%${likeText(content.toLowerCase())}%`} escape '!'`));
+    return among(eb, rows().where(sql<SqlBool>`${sql.ref(`${table}.folded`)} like ${`%${likeText(content.toLowerCase())}%`} escape '!'`));
   }
   const column = sql.ref(`${table}.${numeric ? 'num_value' : 'value'}`);
   const operand = numeric ? c.number : content;
-  if (c.op === 'ne') return eb.not(eb.exists(rows().where(column, '=', operand)));
-  return eb.exists(rows().where(column, COMPARE[c.op], operand));
+  if (c.op === 'ne') return notAmong(eb, rows().where(column, '=', operand));
+  return among(eb, rows().where(column, COMPARE[c.op], operand));
 }
 
-/** Projects of a program matching every condition, in creation order; every condition is an indexed subquery. */
+/** Projects of a program matching every condition, in creation order; every condition is an indexed id subquery. */
 export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[]> {
   return listProjects(db, { programId: s.programId, ownerId: s.ownerId, limit: s.limit, offset: s.offset }, (eb) => {
     const all: Expression<SqlBool>[] = [];
     if (s.statusIn) all.push(s.statusIn.length > 0 ? eb('projects.status_id', 'in', s.statusIn) : sql<SqlBool>`1 = 0`);
     if (s.statusNotIn && s.statusNotIn.length > 0) all.push(eb('projects.status_id', 'not in', s.statusNotIn));
     for (const d of s.statusDates) {
-      all.push(eb.exists(eb.selectFrom('status_history as h').select(sql.lit(1).as('one'))
-        .whereRef('h.project_id', '=', 'projects.id').where('h.status_id', '=', d.statusId).where('h.changed_at', COMPARE[d.op], d.at)));
+      all.push(eb('projects.id', 'in', eb.selectFrom('status_history as h').select('h.project_id')
+        .where('h.status_id', '=', d.statusId).where('h.changed_at', COMPARE[d.op], d.at)));
     }
     for (const c of s.fields) all.push(fieldCondition(eb, c));
     return eb.and(all);
