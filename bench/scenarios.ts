@@ -67,7 +67,8 @@ export async function scenarios(base: string, g: Generated): Promise<Scenario[]>
   const xmlAdmin = { 'content-type': 'application/xml', ...admin };
   const project = g.sampleProjectIds[Math.floor(g.sampleProjectIds.length / 2)]!;
   const draftProject = await createProject(base);
-  const middle = new Date(Date.UTC(2024, 0, 1) + Math.floor(g.count / 2) * 60_000 + 120_000).toISOString();
+  // Polling as integrations do it: the projects changed since the last poll, here the newest 1%.
+  const recent = new Date(Date.UTC(2024, 0, 1) + Math.floor(g.count * 0.99) * 60_000 + 120_000).toISOString();
   const get = (name: string, url: string, headers = admin): Scenario => ({ name, method: 'GET', url, headers });
   const post = (name: string, url: string, body: string, headers: Record<string, string> = xmlAdmin): Scenario => ({ name, method: 'POST', url, headers, body });
   const byData = `<ProjectByDataRequest xmlns="${NS}"><FilterByCurrentStatuses Operation="Include"><Status Id="ApprovedForInstallation"/></FilterByCurrentStatuses><DataFields><Field Id="SystemSizeKwDc" Content="14" Operator="gt"/><Field Id="InverterMake" Content="SMA" Operator="eq"/></DataFields></ProjectByDataRequest>`;
@@ -76,7 +77,7 @@ export async function scenarios(base: string, g: Generated): Promise<Scenario[]>
     get('GetPrograms', '/services/v2/Programs?Agency=demo'),
     get('GetProjects limit=100', `${API}/Projects?limit=100`),
     get('GetProjects limit=1000', `${API}/Projects?limit=1000`),
-    get('GetProjects limit=100 changed_since', `${API}/Projects?limit=100&changed_since=${encodeURIComponent(middle)}`),
+    get('GetProjects limit=100 changed_since (1%)', `${API}/Projects?limit=100&changed_since=${encodeURIComponent(recent)}`),
     get('GetProjects limit=100 offset=end', `${API}/Projects?limit=100&offset=${Math.max(0, g.count - 100)}`),
     post('GetProjectsByNumber 1', `${API}/Projects/ByNumber?version=2`, byNumber(g.sampleNumbers, 1)),
     post('GetProjectsByNumber 100', `${API}/Projects/ByNumber?version=2`, byNumber(g.sampleNumbers, 100)),
