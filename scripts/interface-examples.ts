@@ -5,6 +5,7 @@
  *   npx tsx scripts/interface-examples.ts          # prints whether docs/interface.md is current
  *   npx tsx scripts/interface-examples.ts --write  # rewrites the examples in docs/interface.md
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { MfaService } from '../src/domain/mfa-service.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { LocalBlobStore } from '../src/store/local-blob-store.ts';
 
 /** Where the examples live. */
 export const INTERFACE_DOC = fileURLToPath(new URL('../docs/interface.md', import.meta.url));
@@ -66,7 +68,15 @@ function pretty(xml: string): string {
 
 type Who = 'admin' | 'applicant' | 'reviewer';
 
-interface Call { method: string; url: string; as: Who | null; body?: string; headers?: Record<string, string> }
+interface Call {
+  method: string; url: string; as: Who | null; body?: string; headers?: Record<string, string>;
+  /** A raw upload: its bytes (shown as text), media type and file name. */
+  file?: { type: string; name: string; bytes: Buffer };
+  /** Request headers shown with their values (`headers` are shown as `…`). */
+  shown?: Record<string, string>;
+  /** Response headers shown besides Content-Type. */
+  responseHeaders?: string[];
+}
 
 function credentials(who: Who) {
   const c = DEMO_CREDENTIALS.find((d) => d.role === (who === 'admin' ? 'admin' : who))!;
@@ -78,19 +88,26 @@ async function exchange(app: FastifyInstance, call: Call): Promise<{ markdown: s
   const res = await app.inject({
     method: call.method as 'GET',
     url: call.url,
-    payload: call.body,
+    payload: call.file?.bytes ?? call.body,
     headers: {
       ...(auth ? { authorization: auth.authorization, 'x-apikey': auth['x-apikey'] } : {}),
       ...(call.body !== undefined ? { 'content-type': 'application/xml' } : {}),
+      ...(call.file ? { 'content-type': call.file.type, 'content-disposition': `attachment; filename="${call.file.name}"` } : {}),
+      ...call.shown,
       ...call.headers,
     },
   });
   const lines = [`${call.method} ${call.url}`];
   if (auth) lines.push(`Authorization: Basic …  (${auth.email})`, 'X-ApiKey: …');
+  for (const [name, value] of Object.entries(call.shown ?? {})) lines.push(`${name}: ${value}`);
   for (const name of Object.keys(call.headers ?? {})) lines.push(`${name}: …`);
   if (call.body !== undefined) lines.push('Content-Type: application/xml', '', pretty(call.body));
-  const head = `HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}${res.headers['content-type'] ? `\nContent-Type: ${res.headers['content-type']}` : ''}`;
-  const markdown = ['Request:', '', '```http', ...lines, '```', '', 'Response:', '', '```http', head, '', pretty(res.body), '```'].join('\n');
+  if (call.file) lines.push(`Content-Type: ${call.file.type}`, `Content-Disposition: attachment; filename="${call.file.name}"`, '', call.file.bytes.toString('latin1').trimEnd());
+  const extra = (call.responseHeaders ?? []).filter((name) => res.headers[name.toLowerCase()] !== undefined).map((name) => `\n${name}: ${res.headers[name.toLowerCase()]}`);
+  const head = `HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}${res.headers['content-type'] ? `\nContent-Type: ${res.headers['content-type']}` : ''}${extra.join('')}`;
+  // A downloaded file (any type but XML) is shown as text, as it came.
+  const shownBody = /xml/.test(String(res.headers['content-type'] ?? 'xml')) ? pretty(res.body) : res.body.trimEnd();
+  const markdown = ['Request:', '', '```http', ...lines, '```', '', 'Response:', '', '```http', head, '', shownBody, '```'].join('\n');
   return { markdown, body: res.body };
 }
 
@@ -114,6 +131,10 @@ const APPLICATION = {
   ModuleCount: '19', InverterMake: 'ENPHASE', MountingType: 'Roof', HasBattery: 'false', InstallerName: 'Bright Roofs Solar LLC',
 };
 
+/** The site plan the examples upload: a first draft, then the final one (tiny PDFs, readable as text). */
+const SITE_PLAN_DRAFT = Buffer.from('%PDF-1.4\n% site plan, draft\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+const SITE_PLAN = Buffer.from('%PDF-1.4\n% site plan: 12 Sunny Lane, 19 modules on the south roof\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
 /** Runs the demo scenario and returns each example's markdown by name. */
 export async function generateExamples(): Promise<Map<string, string>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-examples-'));
@@ -125,7 +146,7 @@ export async function generateExamples(): Promise<Map<string, string>> {
   try {
     await seedDemo({ store, clock, ids });
     const config = loadConfig({ APAS_PUBLIC_URL: 'https://apas.example.org' });
-    const app = await buildApp({ config, store, clock, ids, logger: false });
+    const app = await buildApp({ config, store, clock, ids, logger: false, blobs: new LocalBlobStore(path.join(dir, 'blobs')) });
     const run = async (name: string, call: Call) => {
       const r = await exchange(app, call);
       out.set(name, r.markdown);
@@ -139,6 +160,12 @@ export async function generateExamples(): Promise<Map<string, string>> {
     const partial = { CustomerName: APPLICATION.CustomerName, SystemSizeKwDc: APPLICATION.SystemSizeKwDc };
     await run('SetProjectData.draft', { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest(partial) });
     // Attachment upload examples go here, before the application is submitted.
+    const attachments = `${api}/Projects/${project}/Attachments`;
+    const pdf = { type: 'application/pdf', name: 'site-plan.pdf', bytes: SITE_PLAN_DRAFT };
+    await run('SetProjectAttachment', { method: 'POST', url: `${form}/Attachments/SitePlan`, as: 'applicant', file: pdf });
+    await run('SetProjectAttachment.wrongType', { method: 'POST', url: `${form}/Attachments/SitePlan`, as: 'applicant', file: { type: 'image/png', name: 'site-plan.png', bytes: Buffer.from('(PNG image data)') } });
+    // The applicant replaces the plan: version 2 becomes the active file, version 1 is kept.
+    await exchange(app, { method: 'POST', url: `${form}/Attachments/SitePlan`, as: 'applicant', file: { ...pdf, bytes: SITE_PLAN } });
     await run('SubmitProject.incomplete', { method: 'POST', url: `${form}/Draft/Submit`, as: 'applicant' });
     await run('SetProjectData.invalid', { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest({ ModuleCount: 'nineteen', InverterMake: 'ACME' }) });
     await exchange(app, { method: 'POST', url: `${form}/Draft/Data`, as: 'applicant', body: dataRequest(APPLICATION) });
@@ -147,6 +174,17 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('GetProjectData.submitted', { method: 'GET', url: `${form}/Data`, as: 'reviewer' });
     const checklist = `${api}/Projects/${project}/Forms/ReviewChecklist/Data`;
     await run('SetProjectData.submitted', { method: 'POST', url: checklist, as: 'admin', body: dataRequest({ SiteInfoComplete: 'true', DiagramMatchesEquipment: 'true', ReviewerNotes: 'Meets the 10 kW fast-track rules.' }) });
+    await run('GetAttachmentMetadata', { method: 'GET', url: `${attachments}/SitePlan/Metadata`, as: 'reviewer' });
+    await run('SetAttachmentMetadata', {
+      method: 'POST', url: `${attachments}/SitePlan/Metadata`, as: 'admin',
+      body: `<SetAttachmentMetadata xmlns="${NS}" AttachmentStatus="Approve" Note="Setbacks and panel layout shown."/>`,
+    });
+    const fileHeaders = ['Content-Length', 'Content-Disposition', 'ETag', 'Cache-Control'];
+    await run('GetActiveAttachment', { method: 'GET', url: `${attachments}/SitePlan`, as: 'reviewer', responseHeaders: fileHeaders });
+    await run('GetActiveAttachment.notModified', {
+      method: 'GET', url: `${attachments}/SitePlan`, as: 'reviewer', shown: { 'If-None-Match': `"${createHash('sha256').update(SITE_PLAN).digest('hex')}"` }, responseHeaders: fileHeaders,
+    });
+    await run('GetAttachmentAsAdmin', { method: 'GET', url: `${attachments}/SitePlan/Versions/1`, as: 'admin', responseHeaders: fileHeaders });
     const second = attr((await exchange(app, { method: 'POST', url: `${api}/NewProject`, as: 'reviewer' })).body, 'Project', 'ProjectId');
     await run('SetProjectOwner', { method: 'POST', url: `${api}/Projects/${second}/Owner`, as: 'reviewer', body: `<SetProjectOwnerRequest xmlns="${NS}"><OwnerEmail>applicant@demo.apas.local</OwnerEmail></SetProjectOwnerRequest>` });
     await run('GetProjects', { method: 'GET', url: `${api}/Projects?limit=10&offset=0`, as: 'applicant' });
@@ -170,6 +208,29 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('GetAllProjectData', { method: 'GET', url: `${projectUrl}/Data`, as: 'admin' });
     await run('GetExportProject', { method: 'GET', url: `${projectUrl}/Export?version=2`, as: 'admin' });
     // Inquiry-thread examples go here, before the admin is enrolled in MFA below.
+    const opened = await run('SetInquiryNote', {
+      method: 'POST', url: `${projectUrl}/InquiryNotes`, as: 'admin',
+      body: `<SetInquiryNoteRequest xmlns="${NS}" Subject="Single-line diagram" VisibleToApplicant="true"><Text>Please upload a single-line diagram that shows the battery disconnect.\nThe one on file predates the battery &amp; the new inverter.</Text></SetInquiryNoteRequest>`,
+    });
+    const thread = attr(opened, 'InquiryThread', 'ThreadId');
+    const threadUrl = `${projectUrl}/InquiryThreads/${thread}`;
+    await run('SetInquiryNote.hidden', {
+      method: 'POST', url: `${projectUrl}/InquiryNotes`, as: 'admin',
+      body: `<SetInquiryNoteRequest xmlns="${NS}" ThreadId="${thread}" VisibleToApplicant="false"><Text>Installer was slow to answer last time; call them on Friday if nothing arrives.</Text></SetInquiryNoteRequest>`,
+    });
+    // The applicant answers on the landing page (a form post, not an API call), which reopens the thread.
+    const applicant = credentials('applicant');
+    const replied = await app.inject({
+      method: 'POST', url: '/MvcProjects/InquiryReply',
+      headers: { authorization: applicant.authorization, origin: 'https://apas.example.org', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ ProgramId: 'RES-SOLAR', ProjectId: project, ThreadId: thread, Text: 'Uploaded the new diagram to the Application form.' }).toString(),
+    });
+    if (replied.statusCode !== 303) throw new Error(`the landing-page reply failed: ${replied.statusCode} ${replied.body}`);
+    await run('GetInquiryThreads', { method: 'GET', url: `${projectUrl}/InquiryThreads`, as: 'admin' });
+    await run('GetNotesInInquiryThread', { method: 'GET', url: `${threadUrl}/Notes`, as: 'admin' });
+    await run('SetInquiryThreadExternalId', { method: 'POST', url: `${threadUrl}/ExternalId`, as: 'admin', body: `<SetInquiryThreadExternalIdRequest xmlns="${NS}" ExternalId="CRM-4471"/>` });
+    await run('SetInquiryThreadStatus', { method: 'POST', url: `${threadUrl}/Status`, as: 'admin', body: `<SetInquiryThreadStatusRequest xmlns="${NS}" Status="Resolved"/>` });
+    await run('SetInquiryThreadStatus.notAllowed', { method: 'POST', url: `${threadUrl}/Status`, as: 'admin', body: `<SetInquiryThreadStatusRequest xmlns="${NS}" Status="AwaitingResponse"/>` });
     const secret = new URL(await new MfaService({ store, clock, ids }).enrol('admin@demo.apas.local')).searchParams.get('secret')!;
     const totp = () => ({ 'X-Mfa-Totp': totpCode(secret, clock.now() + 1250) });
     await run('Error.mfaRequired', { method: 'GET', url: `${api}/Projects?limit=1`, as: 'admin' });

@@ -20,6 +20,12 @@ export interface Config {
   signIn: { windowSeconds: number; lockUserAfter: number; lockAddressAfter: number };
   /** Trust X-Forwarded-For (behind a reverse proxy), so that sign-in lockouts see the client's address. */
   trustProxy: boolean;
+  /** Where uploaded files live: a local directory, or the database (for several instances). */
+  blobStore: 'local' | 'database';
+  /** The directory of the local blob store (absolute). */
+  blobDir: string;
+  /** The most bytes any upload may have, whatever its attachment definition allows. */
+  maxUploadBytes: number;
 }
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
@@ -89,6 +95,19 @@ function namespaceSetting(env: NodeJS.ProcessEnv): string {
   return raw;
 }
 
+/** The default local blob directory: `blobs` next to the SQLite file, else `./data/blobs`. */
+export function defaultBlobDir(database: DatabaseConfig, cwd = process.cwd()): string {
+  if (database.kind === 'sqlite' && database.file !== ':memory:') return path.join(path.dirname(database.file), 'blobs');
+  return path.resolve(cwd, 'data', 'blobs');
+}
+
+function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be ${allowed.map((a) => `"${a}"`).join(' or ')}, got "${raw}"`);
+  return raw as T;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'APAS_PORT', 8080, 0, 65535);
@@ -125,5 +144,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockUserAfter: int(env, 'APAS_SIGNIN_LOCK_USER_AFTER', 10, 1, 1_000_000),
       lockAddressAfter: int(env, 'APAS_SIGNIN_LOCK_ADDRESS_AFTER', 50, 1, 1_000_000),
     },
+    // Several instances share one PostgreSQL but not one disk, so uploads then go to the database by default.
+    blobStore: choice(env, 'APAS_BLOB_STORE', ['local', 'database'] as const, database.kind === 'postgres' ? 'database' : 'local'),
+    blobDir: (env.APAS_BLOB_DIR ?? '').trim() === '' ? defaultBlobDir(database) : path.resolve((env.APAS_BLOB_DIR ?? '').trim()),
+    maxUploadBytes: int(env, 'APAS_MAX_UPLOAD_BYTES', 104_857_600, 1, 1024 ** 4),
   };
 }

@@ -16,6 +16,19 @@ describe('configuration from the environment', () => {
     assert.deepEqual(c.rateLimit, { max: 1200, windowSeconds: 60, store: 'memory' });
     assert.equal(c.trustProxy, false);
     assert.deepEqual(c.signIn, { windowSeconds: 900, lockUserAfter: 10, lockAddressAfter: 50 });
+    assert.equal(c.blobStore, 'local');
+    assert.equal(c.blobDir, path.resolve('data', 'blobs'));
+    assert.equal(c.maxUploadBytes, 104857600);
+  });
+
+  test('uploads: local blobs next to the SQLite file; the database on PostgreSQL; both can be chosen', () => {
+    assert.equal(loadConfig({ DATABASE_URL: '/srv/apas/apas.db' }).blobDir, '/srv/apas/blobs');
+    assert.equal(loadConfig({ DATABASE_URL: ':memory:' }).blobDir, path.resolve('data', 'blobs'));
+    const pg = loadConfig({ DATABASE_URL: 'postgres://h/db' });
+    assert.equal(pg.blobStore, 'database');
+    assert.equal(pg.blobDir, path.resolve('data', 'blobs'));
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://h/db', APAS_BLOB_STORE: 'local' }).blobStore, 'local');
+    assert.equal(loadConfig({ APAS_BLOB_STORE: 'database' }).blobStore, 'database');
   });
 
   test('every setting is read', () => {
@@ -24,7 +37,11 @@ describe('configuration from the environment', () => {
       APAS_XML_NAMESPACE: 'urn:example:apas', APAS_BODY_LIMIT_BYTES: '2048', APAS_LOG_LEVEL: 'warn', APAS_MAX_NUMBERS_PER_REQUEST: '5',
       APAS_REQUEST_TIMEOUT_MS: '1000', APAS_RATE_LIMIT_MAX: '7', APAS_RATE_LIMIT_WINDOW_SECONDS: '10', APAS_PG_POOL_SIZE: '3',
       APAS_TRUST_PROXY: 'true', APAS_SIGNIN_WINDOW_SECONDS: '60', APAS_SIGNIN_LOCK_USER_AFTER: '5', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '20',
+      APAS_BLOB_STORE: 'local', APAS_BLOB_DIR: 'files/blobs', APAS_MAX_UPLOAD_BYTES: '5000',
     });
+    assert.equal(c.blobStore, 'local');
+    assert.equal(c.blobDir, path.resolve('files', 'blobs'));
+    assert.equal(c.maxUploadBytes, 5000);
     assert.equal(c.trustProxy, true);
     assert.deepEqual(c.signIn, { windowSeconds: 60, lockUserAfter: 5, lockAddressAfter: 20 });
     assert.equal(c.host, '0.0.0.0');
@@ -52,6 +69,8 @@ describe('configuration from the environment', () => {
     ['rate limit store', { APAS_RATE_LIMIT_STORE: 'redis' }, /APAS_RATE_LIMIT_STORE must be "memory" or "database"/],
     ['trust proxy flag', { APAS_TRUST_PROXY: 'yes' }, /APAS_TRUST_PROXY must be true or false/],
     ['sign-in lock threshold', { APAS_SIGNIN_LOCK_USER_AFTER: '0' }, /APAS_SIGNIN_LOCK_USER_AFTER must be between 1 and/],
+    ['blob store', { APAS_BLOB_STORE: 's3' }, /APAS_BLOB_STORE must be "local" or "database"/],
+    ['upload limit', { APAS_MAX_UPLOAD_BYTES: '0' }, /APAS_MAX_UPLOAD_BYTES must be between 1 and/],
   ];
   for (const [name, env, message] of bad) {
     test(`refuses ${name} with a message naming the variable`, () => {

@@ -4,6 +4,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { RandomIdGenerator } from '../domain/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
+import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
 import type { Store } from '../store/store.ts';
@@ -28,7 +29,11 @@ export async function runServe(argv: string[]): Promise<number> {
   const opened = await openDatabase(config.database, config.pgPoolSize);
   const store = createKyselyStore(opened);
   await seedDemoIfAsked(values.demo ?? false, store, log);
-  const app = await buildApp({ config, store, logger: log });
+  const blobs = createBlobStore(config, store);
+  // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing.
+  const swept = await blobs.sweepOrphans((key) => store.isBlobReferenced(key), orphanGraceMs(config));
+  if (swept > 0) log.info({ blobs: blobs.kind, removed: swept }, 'removed orphaned upload files');
+  const app = await buildApp({ config, store, logger: log, blobs });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -41,6 +46,7 @@ export async function runServe(argv: string[]): Promise<number> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ host: config.host, port: config.port });
-  log.info({ api: `${config.publicUrl}${API_BASE}`, database: describeDatabase(config) }, 'apas is serving');
+  const files = config.blobStore === 'local' ? `directory ${config.blobDir}` : 'the database';
+  log.info({ api: `${config.publicUrl}${API_BASE}`, database: describeDatabase(config), uploads: files }, 'apas is serving');
   return new Promise<number>(() => {});
 }

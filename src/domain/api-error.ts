@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   FORM_NOT_AVAILABLE: 409,
   TRANSITION_NOT_ALLOWED: 409,
+  THREAD_CLOSED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   MALFORMED_XML: 400,
@@ -38,7 +39,8 @@ export interface FieldProblem {
   name?: string;
   /**
    * A stable reason: REQUIRED, INVALID_TYPE, NOT_IN_LIST, TOO_LONG, OUT_OF_RANGE, NOT_MULTI_VALUE,
-   * MULTI_VALUE_EXPECTED, TOO_MANY_VALUES, DUPLICATE_FIELD, UNKNOWN_FIELD.
+   * MULTI_VALUE_EXPECTED, TOO_MANY_VALUES, DUPLICATE_FIELD, UNKNOWN_FIELD, and ATTACHMENT_REQUIRED (then dataFieldId
+   * is the id of a required attachment definition that has no file).
    */
   code: string;
   message: string;

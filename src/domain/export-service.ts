@@ -4,7 +4,7 @@ import { MASK } from './form-data-service.ts';
 import type { DataField, FieldValue } from './model.ts';
 import { loadAdminProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { AllProjectDataView, ExportFieldView, ExportView } from './views.ts';
+import type { AllProjectDataView, ExportAttachmentView, ExportFieldView, ExportView } from './views.ts';
 import { historyViews } from './workflow-service.ts';
 
 function texts(v: FieldValue): string[] {
@@ -35,7 +35,13 @@ export class ExportService {
         changedAt: v.updatedAt, changedBy: users.find((u) => u.id === v.updatedBy)?.email ?? v.updatedBy,
       }];
     });
-    return { ...projectHeader(this.#deps, ctx.model, project), dataFields, attachments: [] };
+    const files = new Map((await this.#deps.store.listActiveAttachments(project.id)).map((a) => [a.definitionId, a]));
+    // Like fields, definitions without an upload are left out.
+    const attachments = ctx.model.forms.flatMap((form) => form.attachments.flatMap((a) => {
+      const file = files.get(a.id);
+      return file ? [{ attachmentId: a.id, customId: a.customId, name: a.name, fileName: file.fileName }] : [];
+    }));
+    return { ...projectHeader(this.#deps, ctx.model, project), dataFields, attachments };
   }
 
   /** GetExportProject (admin only): the project for archiving or migration; sensitive values stay masked. */
@@ -43,8 +49,8 @@ export class ExportService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetExportProject');
     const { store } = this.#deps;
     const project = await loadReadableProject(store, caller, ctx, projectId);
-    const [values, history] = await Promise.all([store.getAllValues(project.id), store.getHistory(project.id)]);
-    const users = await store.usersByIds([project.ownerId, project.updatedBy, ...values.map((v) => v.updatedBy)]);
+    const [values, history, files] = await Promise.all([store.getAllValues(project.id), store.getHistory(project.id), store.listActiveAttachments(project.id)]);
+    const users = await store.usersByIds([project.ownerId, project.updatedBy, ...values.map((v) => v.updatedBy), ...files.map((f) => f.uploadedBy)]);
     const email = (id: string) => users.find((u) => u.id === id)?.email ?? id;
     const fieldView = (f: DataField): ExportFieldView => {
       const v = values.find((x) => x.fieldId === f.id);
@@ -59,7 +65,16 @@ export class ExportService {
     return {
       version, projectId: project.id, programId: project.programId, number: project.number, owner: email(project.ownerId),
       status: statusById(ctx.model, project.statusId).name, createdAt: project.createdAt, lastChangedAt: project.updatedAt,
-      lastChangedBy: email(project.updatedBy), forms, history: await historyViews(store, ctx.model, history), attachments: [],
+      lastChangedBy: email(project.updatedBy), forms, history: await historyViews(store, ctx.model, history),
+      attachments: ctx.model.forms.flatMap((form) => form.attachments.flatMap((a): ExportAttachmentView[] => {
+        const f = files.find((x) => x.definitionId === a.id);
+        if (!f) return [];
+        return [{
+          attachmentId: a.id, customId: a.customId, name: a.name, fileName: f.fileName, formId: form.id, fileSize: f.sizeBytes,
+          contentType: f.contentType, sha256: f.sha256, version: f.version, uploadedBy: email(f.uploadedBy), uploadedAt: f.uploadedAt,
+          approvalStatus: f.approvalStatus, note: f.note,
+        }];
+      })),
     };
   }
 }

@@ -1,5 +1,6 @@
 import { canWrite, mayReadForm, mayUseForm, requireFormUse, requireReveal } from './access.ts';
 import { ApiError } from './api-error.ts';
+import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import { completenessProblems, resolveInputs } from './field-rules.ts';
 import type { FieldValue, Form, ProgramModel, Project } from './model.ts';
@@ -79,8 +80,9 @@ export class FormDataService {
   async #view(reader: StoreReader, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<FormDataView> {
     const values = await formValues(reader, project, form, draft);
     const draftValues = draft ? values : await formValues(reader, project, form, true);
+    const files = new Map((await reader.listActiveAttachments(project.id)).map((a) => [a.definitionId, a.fileName]));
     const canSubmit = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId)
-      && completenessProblems(ctx.model, form, draftValues).length === 0;
+      && completenessProblems(ctx.model, form, draftValues).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {
       const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;
       const v = values.get(field.id);
@@ -93,7 +95,7 @@ export class FormDataService {
         values: hide && list !== null ? list.map(() => MASK) : list,
       };
     });
-    const attachments = form.attachments.map((a) => ({ attachmentId: a.id, customId: a.customId, name: a.name, fileName: null }));
+    const attachments = form.attachments.map((a) => ({ attachmentId: a.id, customId: a.customId, name: a.name, fileName: files.get(a.id) ?? null }));
     return { ...projectHeader(this.#deps, ctx.model, project), formId: form.id, draft, canSubmit, dataFields, attachments };
   }
 }

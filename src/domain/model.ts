@@ -82,3 +82,15 @@ export interface AuditEntry {
   action: string; actorId: string | null; agencyId?: string | null; programId?: string | null;
   projectId?: string | null; detail?: Record<string, unknown>; requestId?: string | null;
 }
+
+/** The approval states of an uploaded file, as GetAttachmentMetadata shows them. */
+export const APPROVAL_STATUSES = ['Pending', 'Approved', 'Rejected'] as const;
+/** One of APPROVAL_STATUSES. */
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** One stored version of a project's file for an attachment definition; the highest version is the active one. */
+export interface AttachmentRecord {
+  id: string; projectId: string; definitionId: string; version: number; blobKey: string;
+  fileName: string; contentType: string; sizeBytes: number; sha256: string; uploadedBy: string; uploadedAt: number;
+  approvalStatus: ApprovalStatus; note: string | null; reviewedBy: string | null; reviewedAt: number | null;
+}

@@ -1,5 +1,6 @@
 import { canWrite, requireFormUse } from './access.ts';
 import { ApiError } from './api-error.ts';
+import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import { completenessProblems } from './field-rules.ts';
 import type { Program, Project } from './model.ts';
@@ -33,7 +34,8 @@ export class SubmitService {
       if (!project || project.version !== seen.version) throw new ApiError('CONFLICT', `Project ${seen.id} was changed by another request; read it again and retry.`);
       requireAvailable(ctx.model, form, project);
       const draft = await tx.getDraft(project.id, form.id);
-      const problems = completenessProblems(ctx.model, form, new Map(draft.map((v) => [v.fieldId, v])));
+      const uploaded = new Set((await tx.listActiveAttachments(project.id)).map((a) => a.definitionId));
+      const problems = [...completenessProblems(ctx.model, form, new Map(draft.map((v) => [v.fieldId, v]))), ...attachmentProblems(form, uploaded)];
       if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Form ${form.name} is not complete.`, { fields: problems });
       const now = clock.now();
       const onForm = new Set(form.fields.map((f) => f.fieldId));

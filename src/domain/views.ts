@@ -2,6 +2,7 @@
  * What the services hand to the HTTP layer: plain data, timestamps as epoch milliseconds.
  * The XML encoders in src/xml turn each view into exactly one response document.
  */
+import type { Readable } from 'node:stream';
 
 /** A status as shown inside a project (CurrentStatus). */
 export interface CurrentStatusView { statusId: string; customId: string | null; name: string; timestamp: number }
@@ -133,7 +134,13 @@ export interface ExportView {
   createdAt: number; lastChangedAt: number; lastChangedBy: string;
   forms: { formId: string; customId: string | null; name: string; groups: { name: string | null; fields: ExportFieldView[] }[] }[];
   history: HistoryEntryView[];
-  attachments: AttachmentSummaryView[];
+  attachments: ExportAttachmentView[];
+}
+
+/** One uploaded file of the export: the definition and, optionally, the active version's metadata. */
+export interface ExportAttachmentView extends AttachmentSummaryView {
+  formId?: string; fileSize?: number; contentType?: string; sha256?: string; version?: number;
+  uploadedBy?: string; uploadedAt?: number; approvalStatus?: string; note?: string | null;
 }
 
 /** SetAssignee's answer: the assignee, or null when cleared. */
@@ -148,3 +155,61 @@ export interface ProjectByDataQuery {
 
 /** SetProjectStatusReportAs input: the entry (status and original time; precisionMs is the span the time's digits cover) and how to report it. */
 export interface ReportAsInput { statusRef: string; timestamp: number; precisionMs: number; reportAs: 'normal' | 'suppress' }
+
+/** One inquiry thread as the inquiry answers show it. */
+export interface InquiryThreadView {
+  threadId: string; subject: string; status: string; externalId: string | null; createdAt: number; updatedAt: number; noteCount: number;
+}
+
+/** One note of an inquiry thread: who wrote it (name and e-mail), when, whether the applicant sees it, and its text. */
+export interface InquiryNoteView { noteId: string; author: string; authorEmail: string; timestamp: number; visibleToApplicant: boolean; text: string }
+
+/** GetInquiryThreads: a project's threads in creation order. */
+export interface InquiryThreadsView { projectId: string; threads: InquiryThreadView[] }
+
+/** One thread of a project, as SetInquiryThreadStatus and SetInquiryThreadExternalId answer. */
+export interface InquiryThreadSetView { projectId: string; thread: InquiryThreadView }
+
+/** GetNotesInInquiryThread (every note, oldest first) and SetInquiryNote (just the new note). */
+export interface InquiryNotesView { projectId: string; thread: InquiryThreadView; notes: InquiryNoteView[] }
+
+/** SetInquiryNote input: a thread to add to, or none to open one with `subject`. */
+export interface InquiryNoteInput { threadId: string | null; subject: string | null; visibleToApplicant: boolean; text: string }
+
+/** The inquiry section of the landing page: the threads with notes the applicant may see, and only those notes. */
+export interface LandingInquiriesView {
+  /** Where the reply forms post to. */
+  replyUrl: string;
+  threads: { threadId: string; subject: string; status: string; canReply: boolean; notes: { author: string; timestamp: number; text: string }[] }[];
+}
+
+/** SetProjectAttachment, GetAttachmentMetadata and SetAttachmentMetadata: one version of a project's file. */
+export interface AttachmentMetadataView {
+  attachmentId: string; attachmentName: string; fileName: string; fileSize: number; contentType: string; sha256: string;
+  version: number;
+  /** E-mail address of the uploader. */
+  uploadedBy: string;
+  uploadedTimestamp: number; approvalStatus: string; note: string | null;
+  /** E-mail address of the admin who last set the metadata, and when; null before any review. */
+  reviewedBy: string | null; reviewedTimestamp: number | null;
+}
+
+/** A file to send back (GetActiveAttachment, GetAttachmentAsAdmin); `open` streams its bytes, so a 304 never reads them. */
+export interface AttachmentFileView {
+  fileName: string; contentType: string; size: number; sha256: string;
+  open(): Promise<Readable>;
+}
+
+/** SetAttachmentMetadata input: the review action and, when given, the new note (empty clears it). */
+export interface AttachmentReviewInput { action: 'Approve' | 'Reject' | 'Unmark' | 'Save'; note: string | null }
+
+/** SetProjectAttachment input: the upload's stream and what its headers say about it. */
+export interface UploadInput {
+  body: Readable;
+  /** The Content-Type header as sent, or null. */
+  contentType: string | null;
+  /** The announced Content-Length, or null when the body is streamed without one. */
+  contentLength: number | null;
+  /** The file name the Content-Disposition header carries, before cleaning, or null. */
+  fileName: string | null;
+}

@@ -5,17 +5,21 @@ import type { Config } from '../config.ts';
 import { type Clock, systemClock } from '../domain/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../domain/ids.ts';
 import type { Sleeper } from '../domain/sign-in-guard.ts';
+import type { BlobStore } from '../store/blob-store.ts';
 import type { Store } from '../store/store.ts';
+import { inquiryReplyRoutes } from '../web/inquiry-reply-routes.ts';
 import { landingPageRoutes } from '../web/landing-page.ts';
 import { authenticateHook } from './authenticate-hook.ts';
 import { installErrorHandlers, sendError } from './error-handler.ts';
 import type { UnsupportedBody } from './fastify-types.ts';
 import { createMetrics } from './metrics.ts';
+import { attachmentRoutes, attachmentUploadRoutes } from './routes/attachment-routes.ts';
 import { catalogRoutes } from './routes/catalog-routes.ts';
 import { exportRoutes } from './routes/export-routes.ts';
 import { formDataRoutes } from './routes/form-data-routes.ts';
 import { mfaRoutes } from './routes/mfa-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
+import { inquiryRoutes } from './routes/inquiry-routes.ts';
 import { programRoutes } from './routes/program-routes.ts';
 import { RouteTable } from './route-table.ts';
 import { projectRoutes } from './routes/project-routes.ts';
@@ -35,6 +39,8 @@ export interface AppDeps {
   logger?: Logger | false;
   /** How failed sign-ins are slowed down; tests pass one that does not wait. */
   sleep?: Sleeper;
+  /** Where uploads go; the configured blob store (config.blobStore) when left out. */
+  blobs?: BlobStore;
 }
 
 /** The base path of the V2 interface. */
@@ -67,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // error handler; without this they would be answered with Fastify's own JSON body.
     frameworkErrors: (error, request, reply) => sendError(codec, request, reply, error),
   });
-  const services = createServices(config, store, clock, ids, deps.sleep);
+  const services = createServices(config, store, clock, ids, deps.sleep, deps.blobs);
   const routes = new RouteTable();
   routes.attach(app);
   installErrorHandlers(app, codec, routes);
@@ -83,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, store, registry);
   schemaRoutes(app, codec, programSchemaText());
   landingPageRoutes(app, services);
+  await inquiryReplyRoutes(app, services, config.publicUrl);
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));
     const routeDeps = { services, codec, clock };
@@ -94,6 +101,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     workflowRoutes(api, routeDeps);
     exportRoutes(api, routeDeps);
     mfaRoutes(api, routeDeps);
+    attachmentRoutes(api, routeDeps);
+    // Inside `api`, so its authentication hook runs before any byte of an upload is read.
+    api.register(async (uploads) => attachmentUploadRoutes(uploads, routeDeps));
+    inquiryRoutes(api, routeDeps);
   }, { prefix: API_BASE });
   return app;
 }

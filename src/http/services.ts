@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { AttachmentService } from '../domain/attachment-service.ts';
 import { AuthService } from '../domain/auth-service.ts';
 import { CatalogService } from '../domain/catalog-service.ts';
 import { ExportService } from '../domain/export-service.ts';
@@ -6,12 +7,15 @@ import { MfaService } from '../domain/mfa-service.ts';
 import { SearchService } from '../domain/search-service.ts';
 import { DEFAULT_SIGN_IN_POLICY, SignInGuard, type Sleeper } from '../domain/sign-in-guard.ts';
 import { WorkflowService } from '../domain/workflow-service.ts';
+import { InquiryService } from '../domain/inquiry-service.ts';
 import type { Clock } from '../domain/clock.ts';
 import { FormDataService } from '../domain/form-data-service.ts';
 import type { IdGenerator } from '../domain/ids.ts';
 import { ProjectService } from '../domain/project-service.ts';
 import { MemoryRateLimiter, type RateLimiter, StoreRateLimiter } from '../domain/rate-limiter.ts';
 import { SubmitService } from '../domain/submit-service.ts';
+import type { BlobStore } from '../store/blob-store.ts';
+import { createBlobStore } from '../store/create-blob-store.ts';
 import type { Store } from '../store/store.ts';
 
 const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -22,16 +26,20 @@ export interface Services {
   projects: ProjectService;
   formData: FormDataService;
   submit: SubmitService;
+  attachments: AttachmentService;
   catalog: CatalogService;
   workflow: WorkflowService;
+  inquiries: InquiryService;
   exports: ExportService;
   search: SearchService;
   mfa: MfaService;
   rateLimiter: RateLimiter;
 }
 
-/** Builds the services over a store, clock and id generator. */
-export function createServices(config: Config, store: Store, clock: Clock, ids: IdGenerator, sleep: Sleeper = realSleep): Services {
+/** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
+export function createServices(
+  config: Config, store: Store, clock: Clock, ids: IdGenerator, sleep: Sleeper = realSleep, blobs: BlobStore = createBlobStore(config, store),
+): Services {
   const deps = { store, clock, ids, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest };
   const { max, windowSeconds, store: where } = config.rateLimit;
   const rateLimiter = where === 'database'
@@ -45,8 +53,10 @@ export function createServices(config: Config, store: Store, clock: Clock, ids: 
     projects: new ProjectService(deps),
     formData: new FormDataService(deps),
     submit: new SubmitService(deps),
+    attachments: new AttachmentService(deps, { blobs, maxUploadBytes: config.maxUploadBytes }),
     catalog: new CatalogService(deps),
     workflow: new WorkflowService(deps),
+    inquiries: new InquiryService(deps),
     exports: new ExportService(deps),
     search: new SearchService(deps),
     mfa: new MfaService({ store, clock, ids }),

@@ -7,10 +7,21 @@ import type { SessionTokenView } from '../domain/mfa-service.ts';
 import { decodeCreateMfaSessionTokenRequest } from '../xml/decode-create-mfa-session-token-request.ts';
 import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
 import { encodeCreateMfaSessionTokenResponse } from '../xml/encode-create-mfa-session-token-response.ts';
+import type { InquiryStatus } from '../domain/inquiry-thread.ts';
+import type { InquiryNoteInput, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView } from '../domain/views.ts';
+import { decodeSetInquiryNoteRequest } from '../xml/decode-set-inquiry-note-request.ts';
+import { decodeSetInquiryThreadExternalIdRequest } from '../xml/decode-set-inquiry-thread-external-id-request.ts';
+import { decodeSetInquiryThreadStatusRequest } from '../xml/decode-set-inquiry-thread-status-request.ts';
+import { encodeInquiryNotesResponse } from '../xml/encode-inquiry-notes-response.ts';
+import { encodeInquiryThreadResponse } from '../xml/encode-inquiry-thread-response.ts';
+import { encodeInquiryThreadsResponse } from '../xml/encode-inquiry-threads-response.ts';
 import { decodeSetAssigneeRequest, type SetAssigneeInput } from '../xml/decode-set-assignee-request.ts';
 import { decodeSetProjectStatusHistoryReportAs } from '../xml/decode-set-project-status-history-report-as.ts';
 import { decodeSetProjectStatusRequest, type SetProjectStatusInput } from '../xml/decode-set-project-status-request.ts';
 import { encodeAllProjectDataResponse } from '../xml/encode-all-project-data-response.ts';
+import type { AttachmentMetadataView, AttachmentReviewInput } from '../domain/views.ts';
+import { decodeSetAttachmentMetadata } from '../xml/decode-set-attachment-metadata.ts';
+import { encodeAttachmentMetadataResponse } from '../xml/encode-attachment-metadata-response.ts';
 import { encodeCustomListChoicesResponse } from '../xml/encode-custom-list-choices-response.ts';
 import { encodeFormSchemaResponse } from '../xml/encode-form-schema-response.ts';
 import { encodeFormsResponse } from '../xml/encode-forms-response.ts';
@@ -56,12 +67,20 @@ export interface XmlCodec {
   reportAs(view: HistoryEntryView): string;
   exportProject(view: ExportView): string;
   assignee(view: AssigneeView): string;
+  attachmentMetadata(view: AttachmentMetadataView): string;
+  readAttachmentMetadata(body: Buffer): AttachmentReviewInput;
   readProjectByData(body: Buffer): ProjectByDataQuery;
   readSetStatus(body: Buffer): SetProjectStatusInput;
   readReportAs(body: Buffer): ReportAsInput;
   readAssignee(body: Buffer): SetAssigneeInput;
   mfaSessionToken(view: SessionTokenView): string;
   readCreateMfaSessionToken(body: Buffer): { minutes: number | null };
+  inquiryThreads(view: InquiryThreadsView): string;
+  inquiryThread(view: InquiryThreadSetView): string;
+  inquiryNotes(view: InquiryNotesView): string;
+  readInquiryNote(body: Buffer): InquiryNoteInput;
+  readInquiryThreadStatus(body: Buffer): { status: InquiryStatus };
+  readInquiryThreadExternalId(body: Buffer): { externalId: string | null };
   schemaNames(): string[];
   schemaSource(name: string): string;
 }
@@ -91,12 +110,20 @@ export async function createXmlCodec(ns: string): Promise<XmlCodec> {
     reportAs: (view) => encodeStatusHistoryReportAsResponse(view, ns),
     exportProject: (view) => encodeProjectExportDataGetResponse(view, ns),
     assignee: (view) => encodeSetAssigneeResponse(view, ns),
+    attachmentMetadata: (view) => encodeAttachmentMetadataResponse(view, ns),
+    readAttachmentMetadata: (body) => decodeSetAttachmentMetadata(body, ns, schemas),
     readProjectByData: (body) => decodeProjectByDataRequest(body, ns, schemas),
     readSetStatus: (body) => decodeSetProjectStatusRequest(body, ns, schemas),
     readReportAs: (body) => decodeSetProjectStatusHistoryReportAs(body, ns, schemas),
     readAssignee: (body) => decodeSetAssigneeRequest(body, ns, schemas),
     mfaSessionToken: (view) => encodeCreateMfaSessionTokenResponse(view, ns),
     readCreateMfaSessionToken: (body) => decodeCreateMfaSessionTokenRequest(body, ns, schemas),
+    inquiryThreads: (view) => encodeInquiryThreadsResponse(view, ns),
+    inquiryThread: (view) => encodeInquiryThreadResponse(view, ns),
+    inquiryNotes: (view) => encodeInquiryNotesResponse(view, ns),
+    readInquiryNote: (body) => decodeSetInquiryNoteRequest(body, ns, schemas),
+    readInquiryThreadStatus: (body) => decodeSetInquiryThreadStatusRequest(body, ns, schemas),
+    readInquiryThreadExternalId: (body) => decodeSetInquiryThreadExternalIdRequest(body, ns, schemas),
     schemaNames: () => schemas.list(),
     schemaSource: (name) => schemas.source(name),
   };

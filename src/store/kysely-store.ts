@@ -1,6 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { Program, ProgramModel } from '../domain/model.ts';
 import * as accounts from './account-queries.ts';
+import * as attachments from './attachment-queries.ts';
+import * as blobChunks from './blob-chunk-queries.ts';
+import * as bulk from './bulk-queries.ts';
+import * as inquiries from './inquiry-queries.ts';
 import * as mfa from './mfa-queries.ts';
 import type { Dialect, OpenDatabase } from './database.ts';
 import * as programs from './program-queries.ts';
@@ -35,10 +39,18 @@ function reader(db: Kysely<Database>, cache: Cache, shareLoads = true): StoreRea
     getValues: (projectId, fieldIds) => projects.getValues(db, projectId, fieldIds),
     getAllValues: (projectId) => projects.getAllValues(db, projectId),
     getHistory: (projectId) => projects.getHistory(db, projectId),
+    getAttachment: (projectId, definitionId, version) => attachments.getAttachment(db, projectId, definitionId, version),
+    listActiveAttachments: (projectId) => attachments.listActiveAttachments(db, projectId),
+    isBlobReferenced: (blobKey) => attachments.isBlobReferenced(db, blobKey),
     listAudit: (filter) => projects.listAudit(db, filter),
     getMfa: (userId) => mfa.getMfa(db, userId),
     getSessionToken: (id) => mfa.getSessionToken(db, id),
     peekRequestCount: (bucket, windowStart) => projects.peekRequestCount(db, bucket, windowStart),
+    listInquiryThreads: (projectId) => inquiries.listThreads(db, projectId),
+    getInquiryThread: (projectId, threadId) => inquiries.getThread(db, projectId, threadId),
+    findInquiryThreadByExternalId: (programId, externalId) => inquiries.findThreadByExternalId(db, programId, externalId),
+    listInquiryNotes: (threadId) => inquiries.listNotes(db, threadId),
+    listVisibleInquiryNotes: (projectId) => inquiries.listVisibleNotes(db, projectId),
   };
 }
 
@@ -62,12 +74,17 @@ function writer(db: Kysely<Database>, cache: Cache): StoreWriter {
     setHistoryReportAs: (entryId, reportAs) => projects.setHistoryReportAs(db, entryId, reportAs),
     takeProjectNumber: (programId) => projects.takeProjectNumber(db, programId),
     audit: (entry, at, id) => projects.audit(db, entry, at, id),
+    insertAttachment: (attachment) => attachments.insertAttachment(db, attachment),
+    updateAttachmentReview: (id, review) => attachments.updateAttachmentReview(db, id, review),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
     saveMfa: (userId, secret, at) => mfa.saveMfa(db, userId, secret, at),
     deleteMfa: (userId) => mfa.deleteMfa(db, userId),
     claimTotpStep: (userId, step) => mfa.claimTotpStep(db, userId, step),
     replaceSessionToken: (token) => mfa.replaceSessionToken(db, token),
     deleteSessionToken: (userId, id) => mfa.deleteSessionToken(db, userId, id),
+    insertInquiryThread: (thread) => inquiries.insertThread(db, thread),
+    updateInquiryThread: (id, changes) => inquiries.updateThread(db, id, changes),
+    insertInquiryNote: (note) => inquiries.insertNote(db, note),
   };
 }
 
@@ -102,9 +119,15 @@ export function createKyselyStore(opened: OpenDatabase): Store {
     transaction: (work) => db.transaction().execute((trx) => work(writer(trx, cache))),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
     claimTotpStep: (userId, step) => mfa.claimTotpStep(db, userId, step),
+    bulkInsert: (batch) => bulk.bulkInsert(db, batch),
+    reserveProjectNumbers: (programId, count) => bulk.reserveProjectNumbers(db, programId, count),
     sweepRequestCounts: async (windowStart) => {
       await db.deleteFrom('rate_limit_windows').where('window_start', '<', windowStart).execute();
     },
+    writeBlobChunk: (blobKey, seq, data, at) => blobChunks.writeBlobChunk(db, blobKey, seq, data, at),
+    readBlobChunk: (blobKey, seq) => blobChunks.readBlobChunk(db, blobKey, seq),
+    deleteBlobChunks: (blobKey) => blobChunks.deleteBlobChunks(db, blobKey),
+    listBlobKeys: (writtenBefore) => blobChunks.listBlobKeys(db, writtenBefore),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

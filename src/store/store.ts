@@ -1,8 +1,12 @@
 import type {
-  Agency, AttachmentDefinition, AuditEntry, CustomList, DataField, FieldValue, Form, HistoryEntry, Program,
+  Agency, AttachmentDefinition, AttachmentRecord, AuditEntry, CustomList, DataField, FieldValue, Form, HistoryEntry, Program,
   ProgramGrant, ProgramModel, Project, Status, User,
 } from '../domain/model.ts';
+import type { AttachmentReview } from './attachment-queries.ts';
+import type { BulkBatch } from './bulk-queries.ts';
 import type { Dialect } from './database.ts';
+import type { CountedThread, ThreadChanges } from './inquiry-queries.ts';
+import type { InquiryNote, InquiryThread } from '../domain/inquiry-thread.ts';
 
 /** A user with the secret needed to check a password. */
 export interface UserWithSecret extends User { passwordHash: string }
@@ -86,11 +90,27 @@ export interface StoreReader {
   /** Every submitted value of a project, with the form that last saved it. */
   getAllValues(projectId: string): Promise<(FieldValue & { formId: string })[]>;
   getHistory(projectId: string): Promise<HistoryEntry[]>;
+  /** One version of a project's file for an attachment definition; the active (highest) one when `version` is left out. */
+  getAttachment(projectId: string, definitionId: string, version?: number): Promise<AttachmentRecord | null>;
+  /** The active file of every attachment definition of a project that has one. */
+  listActiveAttachments(projectId: string): Promise<AttachmentRecord[]>;
+  /** True when some attachment version points at the blob (the orphan sweep keeps it). */
+  isBlobReferenced(blobKey: string): Promise<boolean>;
   getMfa(userId: string): Promise<MfaEnrolment | null>;
   getSessionToken(id: string): Promise<MfaSessionTokenRecord | null>;
   /** The count of a request-counting bucket in a window, without counting. */
   peekRequestCount(bucket: string, windowStart: number): Promise<number>;
   listAudit(filter: { projectId?: string; action?: string; limit?: number }): Promise<(AuditEntry & { at: number; id: string })[]>;
+  /** A project's inquiry threads in creation order, with their note counts. */
+  listInquiryThreads(projectId: string): Promise<CountedThread[]>;
+  /** One inquiry thread of a project; null when the project has no such thread. */
+  getInquiryThread(projectId: string, threadId: string): Promise<CountedThread | null>;
+  /** The thread of a program that carries an external id, if any. */
+  findInquiryThreadByExternalId(programId: string, externalId: string): Promise<InquiryThread | null>;
+  /** A thread's notes, oldest first. */
+  listInquiryNotes(threadId: string): Promise<InquiryNote[]>;
+  /** The notes visible to the applicant of every thread of a project, by thread and oldest first. */
+  listVisibleInquiryNotes(projectId: string): Promise<InquiryNote[]>;
 }
 
 /** Writes; only available inside a transaction, so every change commits with its audit row or not at all. */
@@ -119,6 +139,10 @@ export interface StoreWriter extends StoreReader {
   /** Takes the next project number of a program; never returns the same number twice. */
   takeProjectNumber(programId: string): Promise<number>;
   audit(entry: AuditEntry, at: number, id: string): Promise<void>;
+  /** Stores a new version of a project's file; the unique (project, definition, version) refuses a race. */
+  insertAttachment(attachment: AttachmentRecord): Promise<void>;
+  /** Records a review of one attachment version. */
+  updateAttachmentReview(id: string, review: AttachmentReview): Promise<void>;
   /** Counts one request in a fixed window and returns the count so far. */
   countRequest(bucket: string, windowStart: number): Promise<number>;
   saveMfa(userId: string, secret: string, at: number): Promise<void>;
@@ -128,6 +152,11 @@ export interface StoreWriter extends StoreReader {
   /** Stores a user's session token, deleting the user's earlier one. */
   replaceSessionToken(token: MfaSessionTokenRecord): Promise<void>;
   deleteSessionToken(userId: string, id: string): Promise<boolean>;
+  insertInquiryThread(thread: InquiryThread): Promise<void>;
+  /** Changes a thread's status or external id and stamps who changed it when. */
+  updateInquiryThread(id: string, changes: ThreadChanges): Promise<void>;
+  /** Appends a note after the thread's last one and returns it with its position. */
+  insertInquiryNote(note: Omit<InquiryNote, 'seq'>): Promise<InquiryNote>;
 }
 
 /** The one persistence seam of the service, implemented with Kysely for SQLite and PostgreSQL. */
@@ -138,8 +167,20 @@ export interface Store extends StoreReader {
   countRequest(bucket: string, windowStart: number): Promise<number>;
   /** Records a TOTP time step as used (one atomic statement); false when it or a later one was used before. */
   claimTotpStep(userId: string, step: number): Promise<boolean>;
+  /** Loads whole projects in one transaction, without per-row checks (benchmarks and data migrations). */
+  bulkInsert(batch: BulkBatch): Promise<void>;
+  /** Takes `count` consecutive project numbers of a program and returns the first. */
+  reserveProjectNumbers(programId: string, count: number): Promise<number>;
   /** Deletes request counts of windows before `windowStart`. */
   sweepRequestCounts(windowStart: number): Promise<void>;
+  /** Stores one chunk of a blob kept in the database; each chunk commits on its own, outside any transaction. */
+  writeBlobChunk(blobKey: string, seq: number, data: Buffer, at: number): Promise<void>;
+  /** One chunk of a blob kept in the database, or null past its last one. */
+  readBlobChunk(blobKey: string, seq: number): Promise<Buffer | null>;
+  /** Deletes every chunk of a blob kept in the database. */
+  deleteBlobChunks(blobKey: string): Promise<void>;
+  /** The keys of the blobs kept in the database whose writing began before `writtenBefore`. */
+  listBlobKeys(writtenBefore: number): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

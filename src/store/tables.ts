@@ -120,6 +120,27 @@ export interface MfaSessionTokenTable { id: string; user_id: string; token_hash:
 /** A fixed-window request counter, shared by all instances on one database. */
 export interface RateLimitWindowTable { bucket: string; window_start: number; count: number }
 
+/** A thread of notes between staff and applicant about one project; external_id is unique within the program. */
+export interface InquiryThreadTable {
+  id: string; program_id: string; project_id: string; subject: string; status: string; external_id: string | null;
+  created_at: number; created_by: string; updated_at: number; updated_by: string;
+}
+
+/** One note of an inquiry thread, its text exactly as sent. */
+export interface InquiryNoteTable {
+  id: string; thread_id: string; seq: number; author_id: string; created_at: number; text: string; visible_to_applicant: Flag;
+}
+
+/** One version of a project's file for an attachment definition (the highest version is the active one). */
+export interface AttachmentTable {
+  id: string; project_id: string; definition_id: string; version: number; blob_key: string;
+  file_name: string; content_type: string; size_bytes: number; sha256: string; uploaded_by: string; uploaded_at: number;
+  approval_status: string; note: string | null; reviewed_by: string | null; reviewed_at: number | null;
+}
+
+/** One piece (at most 256 KiB) of a file kept in the database, in order of `seq` from 0. */
+export interface BlobChunkTable { blob_key: string; seq: number; data: Buffer; created_at: number }
+
 /** The database as Kysely sees it. */
 export interface Database {
   agencies: AgencyTable;
@@ -146,4 +167,8 @@ export interface Database {
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;
+  inquiry_threads: InquiryThreadTable;
+  inquiry_notes: InquiryNoteTable;
+  attachments: AttachmentTable;
+  blob_chunks: BlobChunkTable;
 }

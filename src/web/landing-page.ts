@@ -4,13 +4,15 @@ import { isoTimestamp } from '../domain/clock.ts';
 import type { LandingView } from '../domain/views.ts';
 import { idParam, type RawQuery, requiredParam } from '../http/query-params.ts';
 import type { Services } from '../http/services.ts';
+import type { LandingInquiriesView } from '../domain/views.ts';
+import { renderInquirySection } from './inquiry-section.ts';
 
 function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Renders the landing page of a project as a small self-contained HTML document. */
-export function renderLandingPage(v: LandingView): string {
+export function renderLandingPage(v: LandingView, inquiries: LandingInquiriesView = { replyUrl: '', threads: [] }): string {
   const title = v.projectNumber ?? 'Unsubmitted project';
   const forms = v.forms.map((f) => `<li>${esc(f.name)}${f.available ? ' <em>(open now)</em>' : ''}</li>`).join('');
   const history = v.history.map((h) => `<tr><td>${esc(h.status)}</td><td><time>${esc(isoTimestamp(h.at))}</time></td><td>${esc(h.by)}</td></tr>`).join('');
@@ -31,7 +33,7 @@ dt{font-weight:600}table{border-collapse:collapse;width:100%}td,th{border-bottom
 <h2>Forms</h2><ul>${forms}</ul>
 <h2>Status history</h2>
 <table><thead><tr><th>Status</th><th>Since</th><th>By</th></tr></thead><tbody>${history}</tbody></table>
-</body></html>
+${renderInquirySection(inquiries, v.programId, v.projectId)}</body></html>
 `;
 }
 
@@ -45,7 +47,8 @@ export function landingPageRoutes(app: FastifyInstance, services: Services): voi
       const programId = idParam(requiredParam(query, 'ProgramId'), 'ProgramId');
       const projectId = idParam(requiredParam(query, 'ProjectId'), 'ProjectId');
       const view = await services.projects.landing(caller, programId, projectId);
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderLandingPage(view));
+      const inquiries = await services.inquiries.landingThreads(caller, programId, projectId);
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderLandingPage(view, inquiries));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.status === 401) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');

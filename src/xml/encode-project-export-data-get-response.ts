@@ -37,7 +37,12 @@ export function encodeProjectExportDataGetResponse(view: ExportView, ns: string)
   }
   w.end().start('Attachments');
   for (const a of view.attachments) {
-    w.empty('Attachment', { AttachmentId: a.attachmentId, CustomId: a.customId, Name: a.name, FileName: a.fileName });
+    w.empty('Attachment', {
+      AttachmentId: a.attachmentId, CustomId: a.customId, Name: a.name, FileName: a.fileName, FormId: a.formId,
+      FileSize: a.fileSize === undefined ? null : String(a.fileSize), ContentType: a.contentType, Sha256: a.sha256,
+      Version: a.version === undefined ? null : String(a.version), UploadedBy: a.uploadedBy,
+      UploadedUTC: a.uploadedAt === undefined ? null : exportTime(a.uploadedAt), ApprovalStatus: a.approvalStatus, Note: a.note,
+    });
   }
   return w.end().end().end().finish();
 }

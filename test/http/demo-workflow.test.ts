@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { XMLParser } from 'fast-xml-parser';
@@ -7,6 +11,9 @@ import { isoTimestamp } from '../../src/domain/clock.ts';
 import { DEMO_CREDENTIALS, type DemoCredential, seedDemo } from '../../src/domain/demo.ts';
 import { RandomIdGenerator } from '../../src/domain/ids.ts';
 import { buildApp } from '../../src/http/app.ts';
+import type { BlobStore } from '../../src/store/blob-store.ts';
+import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
+import { LocalBlobStore } from '../../src/store/local-blob-store.ts';
 import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
 import { attr, attrs, dataRequest, NS, rootName, TestClock } from '../support/http-harness.ts';
@@ -24,10 +31,14 @@ const APPLICATION = {
 };
 const REVIEW = { SiteInfoComplete: 'true', DiagramMatchesEquipment: 'true', ReviewerNotes: 'Site plan and diagram match.' };
 const COMPLETION = { InstallationDate: '2026-03-20', ModuleSerialNumbers: ['SN-0001', 'SN-0002', 'SN-0003'], InverterModel: 'IQ8M', ElectricalPermitNumber: 'EP-2026-77' };
+const SITE_PLAN = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+const DIAGRAM = Buffer.from('%PDF-1.4\n% single-line diagram\n%%EOF\n');
+const CERTIFICATE = Buffer.from('%PDF-1.4\n% signed completion certificate\n%%EOF\n');
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 const parser = new XMLParser({
   ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false,
-  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ['Form', 'Group', 'Field', 'CurrentValue', 'Status'].includes(name),
+  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ['Form', 'Group', 'Field', 'CurrentValue', 'Status', 'Attachment'].includes(name),
 });
 type Node = Record<string, unknown>;
 const list = (v: unknown): Node[] => (Array.isArray(v) ? (v as Node[]) : []);
@@ -49,12 +60,16 @@ for (const dialect of DIALECTS) {
     const reviewer = credential('reviewer');
     let projectId = '';
     let mark = '';
+    let blobDir = '';
 
     before(async () => {
       db = await openTestStore(dialect);
       await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator() });
       const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' });
-      app = await buildApp({ config, store: db.store, clock, logger: false });
+      // Each database with the blob store a deployment on it would use by default.
+      blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-demo-blobs-'));
+      const blobs: BlobStore = dialect === 'postgres' ? new DatabaseBlobStore(db.store) : new LocalBlobStore(blobDir);
+      app = await buildApp({ config, store: db.store, clock, logger: false, blobs });
       schemas = createSchemaRegistry(config.xmlNamespace);
     });
     after(async () => {
@@ -63,6 +78,7 @@ for (const dialect of DIALECTS) {
       await db?.store.close();
       if (dialect === 'postgres') await new Promise((resolve) => setTimeout(resolve, 100));
       await db?.close();
+      fs.rmSync(blobDir, { recursive: true, force: true });
     });
 
     function call(who: DemoCredential, method: 'GET' | 'POST', path: string, body?: string): Promise<LightMyRequestResponse> {
@@ -71,6 +87,17 @@ for (const dialect of DIALECTS) {
       };
       if (body !== undefined) headers['content-type'] = 'application/xml';
       return app!.inject({ method, url: path.startsWith('/') ? path : `${PROGRAM}/${path}`, headers, payload: body });
+    }
+
+    /** SetProjectAttachment of a PDF for one of the project's forms. */
+    function uploadPdf(who: DemoCredential, form: string, attachment: string, bytes: Buffer, fileName: string): Promise<LightMyRequestResponse> {
+      return app!.inject({
+        method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/${form}/Attachments/${attachment}`, payload: bytes,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}`, 'x-apikey': who.apiKey,
+          'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${fileName}"`,
+        },
+      });
     }
 
     /** Checks the status and that the body is valid against its XSD (by default the one named like its root). */
@@ -142,12 +169,23 @@ for (const dialect of DIALECTS) {
       const incomplete = await call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Submit`);
       refused(incomplete, 422, 'FORM_INCOMPLETE');
       assert.deepEqual(attrs(incomplete.body, 'FieldError', 'CustomId').sort(), [
-        'HasBattery', 'InstallerName', 'InverterMake', 'ModuleCount', 'MountingType', 'ServiceAddress', 'ServiceType', 'SystemSizeKwAc', 'UtilityAccountNumber',
+        'HasBattery', 'InstallerName', 'InverterMake', 'ModuleCount', 'MountingType', 'ServiceAddress', 'ServiceType', 'SitePlan', 'SystemSizeKwAc', 'UtilityAccountNumber',
       ]);
-      assert.deepEqual([...new Set(attrs(incomplete.body, 'FieldError', 'Code'))], ['REQUIRED']);
+      assert.deepEqual([...new Set(attrs(incomplete.body, 'FieldError', 'Code'))], ['REQUIRED', 'ATTACHMENT_REQUIRED']);
       await assertUnchanged('a refused submission');
 
-      ok(await call(applicant, 'POST', draftUrl, dataRequest(APPLICATION)));
+      const filled = ok(await call(applicant, 'POST', draftUrl, dataRequest(APPLICATION)));
+      assert.equal(attr(filled, 'Project', 'CanSubmit'), 'false', 'the required site plan is still missing');
+      ok(await uploadPdf(applicant, 'Application', 'SingleLineDiagram', DIAGRAM, 'single-line.pdf'));
+      await assertChanged('the single-line diagram was uploaded');
+      refused(await uploadPdf(applicant, 'CompletionCertificate', 'SignedCertificate', CERTIFICATE, 'early.pdf'), 409, 'FORM_NOT_AVAILABLE');
+      await assertUnchanged('the certificate cannot be uploaded before installation is approved');
+      const plan = ok(await uploadPdf(applicant, 'Application', 'SitePlan', SITE_PLAN, 'site-plan.pdf'));
+      assert.equal(attr(plan, 'AttachmentMetadata', 'Sha256'), sha256(SITE_PLAN));
+      await assertChanged('the site plan was uploaded');
+      const ready = ok(await call(applicant, 'GET', draftUrl));
+      assert.equal(attr(ready, 'Project', 'CanSubmit'), 'true');
+      assert.deepEqual(attrs(ready, 'Attachment', 'FileName'), ['site-plan.pdf', 'single-line.pdf']);
       const submitted = ok(await call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Submit`));
       assert.equal(attr(submitted, 'Project', 'ProjectNumber'), 'SOLAR-00001');
       assert.equal(attr(submitted, 'CurrentStatus', 'Name'), 'Application Review');
@@ -191,8 +229,29 @@ for (const dialect of DIALECTS) {
       await assertChanged('SetProjectStatus');
     });
 
+    it('the admin reviews the site plan; the reviewer downloads exactly what was uploaded', async () => {
+      const metadataUrl = `Projects/${projectId}/Attachments/SitePlan/Metadata`;
+      refused(await call(reviewer, 'POST', metadataUrl, `<SetAttachmentMetadata xmlns="${NS}" AttachmentStatus="Approve"/>`), 403, 'FORBIDDEN');
+      await assertUnchanged('a reviewer may not review attachments');
+      const approved = ok(await call(admin, 'POST', metadataUrl, `<SetAttachmentMetadata xmlns="${NS}" AttachmentStatus="Approve" Note="Setbacks shown"/>`));
+      assert.equal(attr(approved, 'AttachmentMetadata', 'ApprovalStatus'), 'Approved');
+      await assertChanged('the site plan was approved');
+      const seen = ok(await call(applicant, 'GET', metadataUrl));
+      assert.deepEqual(['ApprovalStatus', 'Note', 'ReviewedBy', 'UploadedBy'].map((a) => attr(seen, 'AttachmentMetadata', a)), ['Approved', 'Setbacks shown', admin.email, applicant.email]);
+      const file = await call(reviewer, 'GET', `Projects/${projectId}/Attachments/SitePlan`);
+      assert.equal(file.statusCode, 200);
+      assert.deepEqual(file.rawPayload, SITE_PLAN);
+      assert.equal(file.headers['content-type'], 'application/pdf');
+      assert.equal(file.headers.etag, `"${sha256(SITE_PLAN)}"`);
+      await assertUnchanged('downloads only read');
+    });
+
     it('the applicant submits the Completion Certificate with several module serial numbers: Inspection Pending', async () => {
       ok(await call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Data`, dataRequest(COMPLETION)));
+      const missing = await call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Submit`);
+      refused(missing, 422, 'FORM_INCOMPLETE');
+      assert.deepEqual(attrs(missing.body, 'FieldError', 'CustomId'), ['SignedCertificate']);
+      ok(await uploadPdf(applicant, 'CompletionCertificate', 'SignedCertificate', CERTIFICATE, 'certificate.pdf'));
       const body = ok(await call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Submit`));
       assert.equal(attr(body, 'CurrentStatus', 'Name'), 'Inspection Pending');
       await assertChanged('the completion certificate was submitted');
@@ -273,6 +332,12 @@ for (const dialect of DIALECTS) {
         ['Approved for Installation', admin.email, 'normal'],
         ['Application Review', applicant.email, 'suppress'],
         ['Unsubmitted', applicant.email, 'normal'],
+      ]);
+      const files = list((project.Attachments as Node).Attachment).map((a) => [a.CustomId, a.FileName, a.ApprovalStatus, a.UploadedBy, a.Sha256]);
+      assert.deepEqual(files, [
+        ['SitePlan', 'site-plan.pdf', 'Approved', applicant.email, sha256(SITE_PLAN)],
+        ['SingleLineDiagram', 'single-line.pdf', 'Pending', applicant.email, sha256(DIAGRAM)],
+        ['SignedCertificate', 'certificate.pdf', 'Pending', applicant.email, sha256(CERTIFICATE)],
       ]);
       const v1 = ok(await call(admin, 'GET', `Projects/${projectId}/Export`), 'ProjectExportDataGetResponse');
       assert.doesNotMatch(/<StatusHistory>.*<\/StatusHistory>/s.exec(v1)?.[0] ?? '', /ChangedBy=/);

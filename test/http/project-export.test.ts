@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import { isoTimestamp } from '../../src/domain/clock.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
-import { assertError, assertValidXml, attr, dataRequest, type HttpHarness } from '../support/http-harness.ts';
+import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness } from '../support/http-harness.ts';
 import { WF } from '../support/workflow-fixtures.ts';
-import { createProject, dataPath, draftPath, type MatrixRow, send, setDraft, submitPath, UNAUTHENTICATED } from './http-helpers.ts';
+import { createProject, dataPath, draftPath, type MatrixRow, projectPath, send, setDraft, submitPath, UNAUTHENTICATED } from './http-helpers.ts';
 import { elements, elementWith, setStatus, sharedWorkflowHarness, urls, workflowState } from './workflow-helpers.ts';
 
 // GetAllProjectData: GET /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Data[?reveal_sensitive_data=]  (admin only)
@@ -52,6 +53,8 @@ function exportData(xml: string) {
  * A project of the applicant with the application submitted (name, size, kw) and the staff-only review form
  * submitted by the editor (notes, verdict); tags never saved; the admin then wrote a draft value that stays a draft.
  */
+const INSPECTION = Buffer.from('%PDF-1.4 inspection');
+
 async function reviewedProject(h: HttpHarness) {
   const projectId = await createProject(h, 'applicant');
   await setDraft(h, projectId, { name: 'Jane Doe', size: ['S', 'M'], kw: '7.5' });
@@ -60,6 +63,13 @@ async function reviewedProject(h: HttpHarness) {
   assert.equal(submit.statusCode, 200, submit.body);
   const reviewDraft = await h.request({ method: 'POST', url: draftPath(projectId, 'review'), as: 'editor', body: dataRequest({ notes: 'Checked on site', verdict: 'ok' }) });
   assert.equal(reviewDraft.statusCode, 200, reviewDraft.body);
+  // The review form requires its inspection report.
+  const uploadedAt = h.clock.now();
+  const report = await h.app.inject({
+    method: 'POST', url: `${projectPath(projectId)}/Forms/review/Attachments/inspection`, payload: INSPECTION,
+    headers: { ...authHeaders(h.who.editor), 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="inspection.pdf"' },
+  });
+  assert.equal(report.statusCode, 200, report.body);
   const reviewedAt = h.clock.advance();
   const review = await h.request({ method: 'POST', url: submitPath(projectId, 'review'), as: 'editor' });
   assert.equal(review.statusCode, 200, review.body);
@@ -68,7 +78,7 @@ async function reviewedProject(h: HttpHarness) {
   const draft = await h.request({ method: 'POST', url: draftPath(projectId), body: dataRequest({ tags: ['draft only'] }) });
   assert.equal(draft.statusCode, 200, draft.body);
   const project = (await h.store.getProject(IDS.program, projectId))!;
-  return { projectId, number: project.number!, submittedAt, reviewedAt, project };
+  return { projectId, number: project.number!, submittedAt, reviewedAt, uploadedAt, project };
 }
 
 forEachDialect('HTTP project export', ({ dialect }) => {
@@ -238,7 +248,11 @@ forEachDialect('HTTP project export', ({ dialect }) => {
         assert.equal(attr(elementWith(res.body, 'Field', 'CustomId', 'kw'), 'Field', 'DataFieldId'), IDS.kw);
         assert.equal(attr(elementWith(res.body, 'Field', 'CustomId', 'kw'), 'Field', 'Name'), 'Capacity (kW)');
         assert.doesNotMatch(res.body, /Jane Doe|draft only/);
-        assert.deepEqual(elements(res.body, 'Attachment'), []);
+        assert.deepEqual(elements(res.body, 'Attachment'), [{
+          AttachmentId: WF.reviewPhoto, CustomId: 'inspection', Name: 'Inspection report', FileName: 'inspection.pdf', FormId: WF.review,
+          FileSize: String(INSPECTION.length), ContentType: 'application/pdf', Sha256: createHash('sha256').update(INSPECTION).digest('hex'),
+          Version: '1', UploadedBy: editor, UploadedUTC: exportTime(p.uploadedAt), ApprovalStatus: 'Pending',
+        }]);
       }
     });
 

@@ -7,12 +7,14 @@ import { byNumberRequest, PROGRAM, sharedHarness } from './http-helpers.ts';
 // The schemas: GET /schemas/ (the list), GET /schemas/{Type}.xsd, GET /schemas/program.schema.json. No credentials.
 
 const EXPECTED = [
-  'AllProjectDataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
-  'FormSchemaResponseV2', 'FormsResponse', 'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
+  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
+  'FormSchemaResponseV2', 'FormsResponse', 'InquiryNotesResponse', 'InquiryThreadResponse', 'InquiryThreadsResponse',
+  'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
   'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
   'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',
   'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'SetAssigneeRequest',
-  'SetAssigneeResponse', 'SetProjectOwnerRequest', 'SetProjectOwnerResponse', 'SetProjectStatusHistoryReportAs',
+  'SetAssigneeResponse', 'SetAttachmentMetadata', 'SetInquiryNoteRequest', 'SetInquiryThreadExternalIdRequest', 'SetInquiryThreadStatusRequest',
+  'SetProjectOwnerRequest', 'SetProjectOwnerResponse', 'SetProjectStatusHistoryReportAs',
   'SetProjectStatusRequest', 'StatusHistoryReportAsResponse', 'StatusListResponse', 'StatusSetResponse',
 ];
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -77,5 +78,12 @@ test('the README walk-through works verbatim: create, fill, submit, find', () =>
   assert.match(out, /<ProjectDataGetResponse[\s\S]*?DataView="Submitted"[\s\S]*?Value="Jordan Rivera"/);
   assert.match(out, /<StatusListResponse[\s\S]*?Name="Permission to Operate"/);
   assert.match(out, /<StatusSetResponse[^>]*><Status [^>]*CustomId="ApprovedForInstallation"/);
+  // The site plan the walk-through makes with printf, uploaded, approved and downloaded.
+  const sitePlan = createHash('sha256').update('%PDF-1.4\n% site plan\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n').digest('hex');
+  assert.match(out, new RegExp(`<AttachmentMetadataResponse[^>]*><AttachmentMetadata [^>]*FileName="site-plan.pdf"[^>]*Sha256="${sitePlan}" Version="1"[^>]*ApprovalStatus="Pending"`));
+  assert.match(out, /<AttachmentMetadata [^>]*Version="1"[^>]*ApprovalStatus="Approved" Note="Setbacks shown."/);
+  assert.match(out, /HTTP\/1.1 200 OK\r\n[\s\S]*?content-type: application\/pdf/i);
+  assert.match(out, new RegExp(`etag: "${sitePlan}"`, 'i'));
+  assert.match(out, /content-disposition: attachment; filename="site-plan.pdf"/i);
   assert.match(out, /<ProjectStatusHistoryResponse[\s\S]*?Name="Approved for Installation"[\s\S]*?Name="Application Review"[\s\S]*?Name="Unsubmitted"/);
 });

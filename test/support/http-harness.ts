@@ -5,6 +5,7 @@ import type { Clock } from '../../src/domain/clock.ts';
 import type { ProgramRole } from '../../src/domain/model.ts';
 import { formatApiKey, hashSecret } from '../../src/domain/secrets.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import type { TestStore } from './databases.ts';
@@ -93,7 +94,9 @@ export async function startHttp(db: TestStore, env: Record<string, string> = {})
   const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test', APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000', ...env });
   const clock = new TestClock();
   const who = await seedIdentities(db.store);
-  const app = await buildApp({ config, store: db.store, clock, logger: false, sleep: async () => {} });
+  // Uploads go to the test's own database unless the test chose a blob store, never to ./data/blobs.
+  const blobs = env.APAS_BLOB_STORE === undefined && env.APAS_BLOB_DIR === undefined ? new DatabaseBlobStore(db.store, clock) : undefined;
+  const app = await buildApp({ config, store: db.store, clock, logger: false, sleep: async () => {}, blobs });
   const schemas = createSchemaRegistry(config.xmlNamespace);
   return {
     app, store: db.store, clock, config, who, schemas,

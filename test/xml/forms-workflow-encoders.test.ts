@@ -327,7 +327,10 @@ function exportView(version: number): ExportView {
     ],
     history: entries,
     attachments: [
-      { attachmentId: 'a-1', customId: 'plan', name: 'Site plan', fileName: 'plan <v2>.pdf' },
+      {
+        attachmentId: 'a-1', customId: 'plan', name: 'Site plan', fileName: 'plan <v2>.pdf', formId: 'f-1', fileSize: 23485, contentType: 'application/pdf',
+        sha256: 'b'.repeat(64), version: 2, uploadedBy: 'a@example.com', uploadedAt: T2, approvalStatus: 'Approved', note: NASTY,
+      },
       { attachmentId: 'a-2', customId: null, name: 'Photo', fileName: null },
     ],
   };
@@ -365,7 +368,10 @@ function assertExport(root: ReadElement, view: ExportView): void {
     ChangedBy: view.version === 2 ? e.changedBy : null,
   })));
   assert.deepEqual(kids(kid(project, 'Attachments'), 'Attachment').map((a) => a.attrs), view.attachments.map((a) => expected({
-    AttachmentId: a.attachmentId, CustomId: a.customId, Name: a.name, FileName: a.fileName,
+    AttachmentId: a.attachmentId, CustomId: a.customId, Name: a.name, FileName: a.fileName, FormId: a.formId ?? null,
+    FileSize: a.fileSize === undefined ? null : String(a.fileSize), ContentType: a.contentType ?? null, Sha256: a.sha256 ?? null,
+    Version: a.version === undefined ? null : String(a.version), UploadedBy: a.uploadedBy ?? null,
+    UploadedUTC: a.uploadedAt === undefined ? null : exportTime(a.uploadedAt), ApprovalStatus: a.approvalStatus ?? null, Note: a.note ?? null,
   })));
 }
 

@@ -1,0 +1,92 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/api-error.ts';
+import type { AttachmentTarget } from '../../domain/attachment-service.ts';
+import type { AttachmentFileView } from '../../domain/views.ts';
+import { contentDisposition, fileNameFromContentDisposition } from '../content-disposition.ts';
+import { drainRequest } from '../drain-request.ts';
+import { idParam } from '../query-params.ts';
+import { callerOf } from '../request-caller.ts';
+import type { RouteDeps } from '../route-deps.ts';
+import { sendXml, xmlBody } from '../xml-reply.ts';
+
+const PROJECT = '/Programs/:ProgramId/Projects/:ProjectId';
+
+type AttachmentParams = { ProgramId?: string; ProjectId?: string; AttachmentId?: string; FormId?: string; Version?: string };
+
+/** The project and attachment definition an attachment route addresses. */
+function attachmentTarget(request: FastifyRequest): AttachmentTarget {
+  const p = request.params as AttachmentParams;
+  return {
+    programRef: idParam(p.ProgramId, 'ProgramId'), projectId: idParam(p.ProjectId, 'ProjectId'), attachmentRef: idParam(p.AttachmentId, 'AttachmentId'),
+  };
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** True when If-None-Match names the ETag (weak comparison, as RFC 9110 asks for If-None-Match) or is `*`. */
+function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
+}
+
+/**
+ * Sends a file: its bytes streamed with Content-Type, Content-Length, Content-Disposition and its SHA-256 as ETag, or
+ * 304 when the client already has it. Files are private, so shared caches must not keep them, and a private cache
+ * must ask again each time (the ETag makes that cheap).
+ */
+async function sendFile(request: FastifyRequest, reply: FastifyReply, file: AttachmentFileView): Promise<FastifyReply> {
+  const etag = `"${file.sha256}"`;
+  reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
+  if (notModified(header(request, 'if-none-match'), etag)) return reply.code(304).send();
+  // HEAD gets the headers only; an empty stream keeps Fastify from replacing Content-Length, and the blob is not read.
+  const body: Readable = request.method === 'HEAD' ? Readable.from([]) : await file.open();
+  return reply.code(200).type(file.contentType).header('Content-Length', String(file.size))
+    .header('Content-Disposition', contentDisposition(file.fileName)).send(body);
+}
+
+function versionParam(raw: string | undefined): number {
+  if (raw === undefined || !/^[1-9]\d{0,8}$/.test(raw)) throw new ApiError('INVALID_PARAMETER', `Version in the path must be a whole number from 1; got "${raw ?? ''}".`);
+  return Number(raw);
+}
+
+/** GetActiveAttachment, GetAttachmentAsAdmin, GetAttachmentMetadata and SetAttachmentMetadata. */
+export function attachmentRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
+  const base = `${PROJECT}/Attachments/:AttachmentId`;
+  app.get(base, async (request, reply) => sendFile(request, reply, await services.attachments.getActiveFile(callerOf(request), attachmentTarget(request))));
+  app.get(`${base}/Versions/:Version`, async (request, reply) => {
+    const version = versionParam((request.params as AttachmentParams).Version);
+    return sendFile(request, reply, await services.attachments.getVersionFile(callerOf(request), attachmentTarget(request), version));
+  });
+  app.get(`${base}/Metadata`, async (request, reply) =>
+    sendXml(reply, codec.attachmentMetadata(await services.attachments.getMetadata(callerOf(request), attachmentTarget(request)))));
+  app.post(`${base}/Metadata`, async (request, reply) => {
+    const target = attachmentTarget(request);
+    const input = codec.readAttachmentMetadata(xmlBody(request, 'SetAttachmentMetadata'));
+    return sendXml(reply, codec.attachmentMetadata(await services.attachments.setMetadata(callerOf(request), target, input)));
+  });
+}
+
+/**
+ * SetProjectAttachment. Register it in an encapsulated plugin of its own: its body parser hands the raw request stream
+ * to the service instead of buffering it (uploads are far larger than XML bodies), and nothing else may share that.
+ */
+export function attachmentUploadRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  app.addHook('onResponse', async (request) => drainRequest(request.raw));
+  app.post(`${PROJECT}/Forms/:FormId/Attachments/:AttachmentId`, async (request, reply) => {
+    const target = { ...attachmentTarget(request), formRef: idParam((request.params as AttachmentParams).FormId, 'FormId') };
+    const length = header(request, 'content-length');
+    const view = await services.attachments.upload(callerOf(request), target, {
+      body: (request.body as Readable | undefined) ?? request.raw,
+      contentType: header(request, 'content-type') ?? null,
+      contentLength: length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : null,
+      fileName: fileNameFromContentDisposition(header(request, 'content-disposition')),
+    });
+    return sendXml(reply, codec.attachmentMetadata(view));
+  });
+}

@@ -1,0 +1,57 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ApprovalStatus, AttachmentRecord } from '../domain/model.ts';
+import type { AttachmentTable, Database } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** What a review (SetAttachmentMetadata) changes on one version. */
+export interface AttachmentReview { approvalStatus: ApprovalStatus; note: string | null; reviewedBy: string; reviewedAt: number }
+
+function toAttachment(r: Selectable<AttachmentTable>): AttachmentRecord {
+  return {
+    id: r.id, projectId: r.project_id, definitionId: r.definition_id, version: Number(r.version), blobKey: r.blob_key,
+    fileName: r.file_name, contentType: r.content_type, sizeBytes: Number(r.size_bytes), sha256: r.sha256,
+    uploadedBy: r.uploaded_by, uploadedAt: Number(r.uploaded_at), approvalStatus: r.approval_status as ApprovalStatus,
+    note: r.note, reviewedBy: r.reviewed_by, reviewedAt: r.reviewed_at === null ? null : Number(r.reviewed_at),
+  };
+}
+
+/** One version of a project's file for a definition, or the active (highest) version when `version` is left out. */
+export async function getAttachment(db: Db, projectId: string, definitionId: string, version?: number): Promise<AttachmentRecord | null> {
+  let query = db.selectFrom('attachments').selectAll().where('project_id', '=', projectId).where('definition_id', '=', definitionId);
+  query = version === undefined ? query.orderBy('version', 'desc').limit(1) : query.where('version', '=', version);
+  const row = await query.executeTakeFirst();
+  return row ? toAttachment(row) : null;
+}
+
+/** The active file of every definition of a project that has one. */
+export async function listActiveAttachments(db: Db, projectId: string): Promise<AttachmentRecord[]> {
+  const rows = await db.selectFrom('attachments as a').selectAll('a').where('a.project_id', '=', projectId)
+    .where('a.version', '=', (eb) => eb.selectFrom('attachments as b').select((b) => b.fn.max('b.version').as('v'))
+      .whereRef('b.project_id', '=', 'a.project_id').whereRef('b.definition_id', '=', 'a.definition_id'))
+    .orderBy('a.definition_id').execute();
+  return rows.map(toAttachment);
+}
+
+/** True when some attachment version points at the blob. */
+export async function isBlobReferenced(db: Db, blobKey: string): Promise<boolean> {
+  const row = await db.selectFrom('attachments').select('id').where('blob_key', '=', blobKey).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Stores a new version. */
+export async function insertAttachment(db: Db, a: AttachmentRecord): Promise<void> {
+  await db.insertInto('attachments').values({
+    id: a.id, project_id: a.projectId, definition_id: a.definitionId, version: a.version, blob_key: a.blobKey,
+    file_name: a.fileName, content_type: a.contentType, size_bytes: a.sizeBytes, sha256: a.sha256,
+    uploaded_by: a.uploadedBy, uploaded_at: a.uploadedAt, approval_status: a.approvalStatus, note: a.note,
+    reviewed_by: a.reviewedBy, reviewed_at: a.reviewedAt,
+  }).execute();
+}
+
+/** Records a review of one version: its approval status, note, and who reviewed it when. */
+export async function updateAttachmentReview(db: Db, id: string, r: AttachmentReview): Promise<void> {
+  await db.updateTable('attachments')
+    .set({ approval_status: r.approvalStatus, note: r.note, reviewed_by: r.reviewedBy, reviewed_at: r.reviewedAt })
+    .where('id', '=', id).execute();
+}

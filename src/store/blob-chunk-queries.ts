@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** Stores one chunk of a blob (its own statement, so it commits on its own). */
+export async function writeBlobChunk(db: Db, blobKey: string, seq: number, data: Buffer, at: number): Promise<void> {
+  await db.insertInto('blob_chunks').values({ blob_key: blobKey, seq, data, created_at: at }).execute();
+}
+
+/** One chunk of a blob, or null past its last one. */
+export async function readBlobChunk(db: Db, blobKey: string, seq: number): Promise<Buffer | null> {
+  const row = await db.selectFrom('blob_chunks').select('data').where('blob_key', '=', blobKey).where('seq', '=', seq).executeTakeFirst();
+  return row ? Buffer.from(row.data) : null;
+}
+
+/** Deletes every chunk of a blob. */
+export async function deleteBlobChunks(db: Db, blobKey: string): Promise<void> {
+  await db.deleteFrom('blob_chunks').where('blob_key', '=', blobKey).execute();
+}
+
+/** The keys of the blobs whose first chunk was written before `writtenBefore` (epoch ms). */
+export async function listBlobKeys(db: Db, writtenBefore: number): Promise<string[]> {
+  const rows = await db.selectFrom('blob_chunks').select('blob_key').where('seq', '=', 0).where('created_at', '<', writtenBefore).orderBy('blob_key').execute();
+  return rows.map((r) => r.blob_key);
+}

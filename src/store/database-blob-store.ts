@@ -1,0 +1,87 @@
+import { Readable } from 'node:stream';
+import { type Clock, systemClock } from '../domain/clock.ts';
+import { type BlobStore, copyCounted, isBlobKey, newBlobKey, type StoredBlob } from './blob-store.ts';
+import type { Store } from './store.ts';
+
+/** The most bytes one row of `blob_chunks` holds. */
+export const BLOB_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Blobs in the database (`blob_chunks`), for several instances that share a database but no disk. Chunks are
+ * written as they arrive, each committing on its own (a transaction held open for a whole upload would block
+ * every other writer on SQLite), so at most one chunk is ever in memory; a failed write deletes what it wrote.
+ */
+export class DatabaseBlobStore implements BlobStore {
+  readonly kind = 'database';
+  readonly #store: Store;
+  readonly #clock: Clock;
+
+  /** A store over `store`'s database; `clock` stamps the chunks (the orphan sweep goes by their age). */
+  constructor(store: Store, clock: Clock = systemClock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  async write(source: Readable, limitBytes: number): Promise<StoredBlob> {
+    const key = newBlobKey();
+    let seq = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      const data = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      await this.#store.writeBlobChunk(key, seq++, data, this.#clock.now());
+    };
+    try {
+      const { size, sha256 } = await copyCounted(source, limitBytes, async (chunk) => {
+        for (let offset = 0; offset < chunk.length;) {
+          const take = Math.min(BLOB_CHUNK_BYTES - pendingBytes, chunk.length - offset);
+          pending.push(chunk.subarray(offset, offset + take));
+          pendingBytes += take;
+          offset += take;
+          if (pendingBytes === BLOB_CHUNK_BYTES) await flush();
+        }
+      });
+      await flush();
+      return { key, size, sha256 };
+    } catch (error) {
+      // When even this fails (the database is gone), the orphan sweep removes the chunks later.
+      await this.#store.deleteBlobChunks(key).catch(() => {});
+      throw error;
+    }
+  }
+
+  async read(key: string): Promise<Readable> {
+    if (!isBlobKey(key)) throw new Error(`not a blob key: ${JSON.stringify(key)}`);
+    const store = this.#store;
+    const first = await store.readBlobChunk(key, 0);
+    if (first === null) throw new Error(`blob ${key} is not in the database`);
+    // A pull stream: the next chunk is read only when the consumer wants more.
+    async function* chunks(): AsyncGenerator<Buffer> {
+      yield first!;
+      for (let seq = 1; ; seq++) {
+        const chunk = await store.readBlobChunk(key, seq);
+        if (chunk === null) return;
+        yield chunk;
+      }
+    }
+    return Readable.from(chunks(), { objectMode: false });
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!isBlobKey(key)) throw new Error(`not a blob key: ${JSON.stringify(key)}`);
+    await this.#store.deleteBlobChunks(key);
+  }
+
+  async sweepOrphans(referenced: (key: string) => Promise<boolean>, olderThanMs: number): Promise<number> {
+    let removed = 0;
+    for (const key of await this.#store.listBlobKeys(this.#clock.now() - olderThanMs)) {
+      if (await referenced(key)) continue;
+      await this.#store.deleteBlobChunks(key);
+      removed++;
+    }
+    return removed;
+  }
+}
