@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../store/store.ts';
 import { AccountService } from './account-service.ts';
+import { ApiError } from './api-error.ts';
 import type { Clock } from './clock.ts';
 import type { IdGenerator } from './ids.ts';
 import type { ProgramRole } from './model.ts';
@@ -42,6 +43,20 @@ export interface DemoReport { created: boolean; actions: string[]; programId: st
 
 /** Creates whatever of the demo is missing (agency, program, users, grants, keys); a second call changes nothing. */
 export async function seedDemo(deps: { store: Store; clock: Clock; ids: IdGenerator }): Promise<DemoReport> {
+  // Several instances starting together on a new database race to create the same rows; the loser's transaction
+  // rolled back, and since every step is idempotent a retry finds the winner's rows.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await seedOnce(deps);
+    } catch (error) {
+      const code = error instanceof ApiError ? error.code : String((error as { code?: unknown }).code ?? '');
+      const race = ['CONFLICT', '23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(code);
+      if (!race || attempt >= 5) throw error;
+    }
+  }
+}
+
+async function seedOnce(deps: { store: Store; clock: Clock; ids: IdGenerator }): Promise<DemoReport> {
   const accounts = new AccountService(deps);
   const actions: string[] = [];
   if (!(await deps.store.findAgency(DEMO_AGENCY.customId))) {

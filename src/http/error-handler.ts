@@ -47,6 +47,9 @@ export function sendError(codec: XmlCodec, request: FastifyRequest, reply: Fasti
   if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
   for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
+  // Closing with the body unread makes the kernel reset the connection, which can destroy the 413 before the
+  // client reads it; without Connection: close Node reads and drops the rest (bounded by the request timeout).
+  if (apiError.code === 'PAYLOAD_TOO_LARGE' && request.raw.complete === false) reply.removeHeader('connection');
   if (apiError.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
   return reply.code(apiError.status).type(XML_TYPE).send(codec.error(apiError, request.id));
 }

@@ -1,0 +1,159 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where `bin/apas.js` is. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** How to start one server process. */
+export interface ServerOptions {
+  /** DATABASE_URL: a SQLite file or a postgres:// URL. */
+  databaseUrl: string;
+  /** Pass --demo (migrate, then seed the demo agency, program and users). Default true. */
+  demo?: boolean;
+  /** Extra environment, over the defaults below. */
+  env?: Record<string, string>;
+  /** How long to wait for /readyz. Default 60 s. */
+  readyTimeoutMs?: number;
+  /** A name for messages, e.g. "instance 2". */
+  name?: string;
+}
+
+/** A running `node bin/apas.js serve` on 127.0.0.1. */
+export interface ServerProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly port: number;
+  /** `http://127.0.0.1:PORT`. */
+  readonly origin: string;
+  /** What the process wrote to stdout and stderr (the last 256 KiB). */
+  log(): string;
+  alive(): boolean;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** kill -9, and wait for the exit. */
+  kill9(): Promise<void>;
+  /** SIGTERM (graceful shutdown), then SIGKILL after 10 s; waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Thrown when a server exits or is not ready in time; the message ends with its log. */
+export class ServerStartError extends Error {}
+
+const LOG_LIMIT = 256 * 1024;
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+// Servers must not outlive the harness that started them, even when it fails or is interrupted.
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+  });
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment every fault-run server gets: quiet logs, no rate limit or sign-in lockout in the way. */
+export function serverEnv(databaseUrl: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    APAS_HOST: '127.0.0.1',
+    APAS_PORT: String(port),
+    APAS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    APAS_LOG_LEVEL: 'warn',
+    APAS_RATE_LIMIT_MAX: '10000000',
+    APAS_SIGNIN_LOCK_USER_AFTER: '1000000',
+    APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000',
+    ...extra,
+  };
+}
+
+/** Starts `node bin/apas.js serve [--demo]` on a free port and resolves once /readyz answers 200. */
+export async function startServer(options: ServerOptions): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options, await freePort());
+    } catch (error) {
+      // Another process may take the port between freePort() and the server's listen.
+      if (attempt < 3 && error instanceof ServerStartError && /EADDRINUSE/.test(error.message)) continue;
+      throw error;
+    }
+  }
+}
+
+async function startOnce(options: ServerOptions, port: number): Promise<ServerProcess> {
+  installExitHook();
+  const name = options.name ?? 'server';
+  const args = ['bin/apas.js', 'serve', ...(options.demo === false ? [] : ['--demo'])];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT, env: serverEnv(options.databaseUrl, port, options.env), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(child);
+  let log = '';
+  const append = (chunk: Buffer) => {
+    log += chunk.toString('utf8');
+    if (log.length > LOG_LIMIT) log = log.slice(-LOG_LIMIT);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    });
+    child.once('error', (error) => {
+      append(Buffer.from(`spawn failed: ${error.message}\n`));
+      live.delete(child);
+      resolve({ code: null, signal: null });
+    });
+  });
+  const alive = () => child.exitCode === null && child.signalCode === null && live.has(child);
+  const origin = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    name, pid: child.pid ?? -1, port, origin, exited, alive,
+    log: () => log,
+    kill9: async () => {
+      if (alive()) child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (alive()) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  while (Date.now() < deadline) {
+    if (!alive()) {
+      const { code, signal } = await exited;
+      throw new ServerStartError(`${name} exited during start-up (code ${code}, signal ${signal}):\n${log.slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await server.kill9();
+  throw new ServerStartError(`${name} was not ready within ${options.readyTimeoutMs ?? 60_000} ms:\n${log.slice(-4000)}`);
+}
