@@ -6,10 +6,9 @@ import { idParam, type RawQuery, requiredParam } from '../http/query-params.ts';
 import type { Services } from '../http/services.ts';
 import type { LandingInquiriesView } from '../domain/views.ts';
 import { renderInquirySection } from './inquiry-section.ts';
+import { escapeHtml } from './html-escape.ts';
 
-function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+const esc = escapeHtml;
 
 /** Renders the landing page of a project as a small self-contained HTML document. */
 export function renderLandingPage(v: LandingView, inquiries: LandingInquiriesView = { replyUrl: '', threads: [] }): string {

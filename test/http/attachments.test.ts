@@ -17,7 +17,7 @@ import { forEachDialect, openTestStore, type TestDialect, type TestStore } from 
 import { IDS, programRows, T0 } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness, NS, startHttp, type Who } from '../support/http-harness.ts';
 import {
-  COMPLETE, createProject, draftPath, fieldErrors, type MatrixRow, projectPath, projectState, type Sender, setDraft, submitPath, UNAUTHENTICATED,
+  ADMIN_ONLY, COMPLETE, createProject, draftPath, fieldErrors, type MatrixRow, projectPath, projectState, type Sender, setDraft, submitPath, UNAUTHENTICATED,
 } from './http-helpers.ts';
 
 // SetProjectAttachment  POST …/Projects/{ProjectId}/Forms/{FormId}/Attachments/{AttachmentId}  (raw body)
@@ -375,11 +375,7 @@ for (const kind of BLOB_KINDS) {
         { who: 'applicant', status: 200 }, { who: 'otherApplicant', status: 404, code: 'NOT_FOUND' }, { who: 'outsider', status: 403, code: 'FORBIDDEN' },
         ...UNAUTHENTICATED,
       ];
-      const admins: MatrixRow[] = [
-        { who: 'admin', status: 200 }, { who: 'programAdmin', status: 200 }, { who: 'editor', status: 403, code: 'FORBIDDEN' },
-        { who: 'reader', status: 403, code: 'FORBIDDEN' }, { who: 'applicant', status: 403, code: 'FORBIDDEN' },
-        { who: 'otherApplicant', status: 403, code: 'FORBIDDEN' }, { who: 'outsider', status: 403, code: 'FORBIDDEN' }, ...UNAUTHENTICATED,
-      ];
+      const admins = ADMIN_ONLY;
       let projectId = '';
       const bytes = png(2048, 41);
       before(async () => {

@@ -4,7 +4,7 @@ import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
 import { WF } from '../support/workflow-fixtures.ts';
-import { API, type MatrixRow, PROGRAM, programState, send, UNAUTHENTICATED } from './http-helpers.ts';
+import { ADMIN_ONLY, API, type MatrixRow, PROGRAM, programState, rowLabel as label, send, UNAUTHENTICATED } from './http-helpers.ts';
 import { elements, elementWith, sharedWorkflowHarness } from './workflow-helpers.ts';
 
 // GetForms:             GET /services/v2/Programs/{ProgramId}/Forms
@@ -17,7 +17,6 @@ import { elements, elementWith, sharedWorkflowHarness } from './workflow-helpers
 
 const ALL_FORMS = [IDS.form, WF.review, WF.archive];
 const APPLICANT_FORMS = [IDS.form, WF.archive];
-const label = (row: MatrixRow) => `${row.who} → ${row.status}${row.code ? ` ${row.code}` : ''}`;
 
 forEachDialect('HTTP catalog', ({ dialect }) => {
   // Every operation here only reads; one harness serves the whole file.
@@ -247,16 +246,7 @@ forEachDialect('HTTP catalog', ({ dialect }) => {
 
   describe('GetStatusList', () => {
     const statusesUrl = `${PROGRAM}/Statuses`;
-    const matrix: MatrixRow[] = [
-      { who: 'admin', status: 200 },
-      { who: 'programAdmin', status: 200 },
-      { who: 'editor', status: 403, code: 'FORBIDDEN' },
-      { who: 'reader', status: 403, code: 'FORBIDDEN' },
-      { who: 'applicant', status: 403, code: 'FORBIDDEN' },
-      { who: 'otherApplicant', status: 403, code: 'FORBIDDEN' },
-      { who: 'outsider', status: 403, code: 'FORBIDDEN' },
-      ...UNAUTHENTICATED,
-    ];
+    const matrix = ADMIN_ONLY;
     for (const row of matrix) {
       it(`lists the workflow (admin only): ${label(row)}`, async () => {
         const h = harness();

@@ -175,6 +175,23 @@ export const UNAUTHENTICATED: readonly MatrixRow[] = [
   { who: 'badKey', status: 401, code: 'INVALID_CREDENTIALS' },
 ];
 
+/** The matrix of an admin-only operation: admins of the program may, every other identity gets 403. */
+export const ADMIN_ONLY: readonly MatrixRow[] = [
+  { who: 'admin', status: 200 },
+  { who: 'programAdmin', status: 200 },
+  { who: 'editor', status: 403, code: 'FORBIDDEN' },
+  { who: 'reader', status: 403, code: 'FORBIDDEN' },
+  { who: 'applicant', status: 403, code: 'FORBIDDEN' },
+  { who: 'otherApplicant', status: 403, code: 'FORBIDDEN' },
+  { who: 'outsider', status: 403, code: 'FORBIDDEN' },
+  ...UNAUTHENTICATED,
+];
+
+/** A matrix row as a test title: `who → status CODE`. */
+export function rowLabel(row: MatrixRow): string {
+  return `${row.who} → ${row.status}${row.code ? ` ${row.code}` : ''}`;
+}
+
 /** Sends a request as a matrix sender. */
 export function send(h: HttpHarness, who: Sender, opts: { method: string; url: string; body?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse> {
   if (who === 'anonymous') return h.request({ ...opts, as: null });

@@ -5,7 +5,9 @@ import { isoTimestamp } from '../../src/domain/clock.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
-import { assertRow, createProject, type MatrixRow, PROGRAM, send, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
+import {
+  ADMIN_ONLY, assertRow, createProject, PROGRAM, rowLabel as label, send, sharedHarness,
+} from './http-helpers.ts';
 import {
   addNote, externalIdRequest, inquiryState, inquiryUrls, type NoteSpec, noteRequest, noteTexts, OTHER, OTHER_PROGRAM, openThread,
   seedOtherProgram, setThreadStatus, threadStatusRequest, xmlText,
@@ -21,19 +23,6 @@ import { changedSince, elements } from './workflow-helpers.ts';
 // SetInquiryThreadExternalId: POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/InquiryThreads/{ThreadId}/ExternalId (admin only)
 //   body <SetInquiryThreadExternalIdRequest xmlns="…" [ExternalId]/>
 
-const label = (row: MatrixRow) => `${row.who} → ${row.status}${row.code ? ` ${row.code}` : ''}`;
-
-/** Admins of the program (agency admin, program admin grant) may; everyone else may not. */
-const ADMIN_ONLY: MatrixRow[] = [
-  { who: 'admin', status: 200 },
-  { who: 'programAdmin', status: 200 },
-  { who: 'editor', status: 403, code: 'FORBIDDEN' },
-  { who: 'reader', status: 403, code: 'FORBIDDEN' },
-  { who: 'applicant', status: 403, code: 'FORBIDDEN' },
-  { who: 'otherApplicant', status: 403, code: 'FORBIDDEN' },
-  { who: 'outsider', status: 403, code: 'FORBIDDEN' },
-  ...UNAUTHENTICATED,
-];
 
 /** The moves SetInquiryThreadStatus allows, as docs/interface.md states them. */
 const MOVES: Record<string, string[]> = {

@@ -7,25 +7,15 @@ import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness } from '../support/http-harness.ts';
 import { WF } from '../support/workflow-fixtures.ts';
-import { createProject, dataPath, draftPath, type MatrixRow, projectPath, send, setDraft, submitPath, UNAUTHENTICATED } from './http-helpers.ts';
+import {
+  ADMIN_ONLY, createProject, dataPath, draftPath, projectPath, rowLabel as label, send, setDraft, submitPath,
+} from './http-helpers.ts';
 import { elements, elementWith, setStatus, sharedWorkflowHarness, urls, workflowState } from './workflow-helpers.ts';
 
 // GetAllProjectData: GET /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Data[?reveal_sensitive_data=]  (admin only)
 // GetExportProject:  GET /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Export?version=1|2|v1|v2       (admin only)
 
 const MASK = '********';
-const label = (row: MatrixRow) => `${row.who} → ${row.status}${row.code ? ` ${row.code}` : ''}`;
-const ADMIN_ONLY: MatrixRow[] = [
-  { who: 'admin', status: 200 },
-  { who: 'programAdmin', status: 200 },
-  { who: 'editor', status: 403, code: 'FORBIDDEN' },
-  { who: 'reader', status: 403, code: 'FORBIDDEN' },
-  { who: 'applicant', status: 403, code: 'FORBIDDEN' },
-  { who: 'otherApplicant', status: 403, code: 'FORBIDDEN' },
-  { who: 'outsider', status: 403, code: 'FORBIDDEN' },
-  ...UNAUTHENTICATED,
-];
-
 /** The time format of the export: UTC, hyphens for colons, no fraction (2026-01-01T01-00-00). */
 const exportTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replaceAll(':', '-');
 

@@ -8,7 +8,7 @@ import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
 import { WF } from '../support/workflow-fixtures.ts';
 import {
-  COMPLETE, createProject, createSubmitted, type MatrixRow, PROGRAM, send, setDraft, submitPath, UNAUTHENTICATED,
+  ADMIN_ONLY, COMPLETE, createProject, createSubmitted, PROGRAM, rowLabel as label, send, setDraft, submitPath,
 } from './http-helpers.ts';
 import {
   changedSince, elements, reportAsRequest, setStatus, sharedWorkflowHarness, statusRequest, urls, workflowState,
@@ -22,19 +22,6 @@ import {
 //
 // Workflow fixture: Draft (initial) → Submitted → Draft | Approved (final).
 
-const label = (row: MatrixRow) => `${row.who} → ${row.status}${row.code ? ` ${row.code}` : ''}`;
-
-/** The matrix of every admin-only operation of this file. */
-const ADMIN_ONLY: MatrixRow[] = [
-  { who: 'admin', status: 200 },
-  { who: 'programAdmin', status: 200 },
-  { who: 'editor', status: 403, code: 'FORBIDDEN' },
-  { who: 'reader', status: 403, code: 'FORBIDDEN' },
-  { who: 'applicant', status: 403, code: 'FORBIDDEN' },
-  { who: 'otherApplicant', status: 403, code: 'FORBIDDEN' },
-  { who: 'outsider', status: 403, code: 'FORBIDDEN' },
-  ...UNAUTHENTICATED,
-];
 
 const email = (h: HttpHarness, who: Who) => h.who[who].email;
 
