@@ -15,6 +15,11 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/em
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_FILES = 'test/**/*.test.ts';
+/** TAP on stdout as before, and a summary of the failures (if any) on stderr once the run ends. */
+const REPORTERS = [
+  '--test-reporter=tap', '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/failure-summary-reporter.mjs', '--test-reporter-destination=stderr',
+];
 
 function say(message: string): void {
   process.stderr.write(`run-tests: ${message}\n`);
@@ -89,7 +94,7 @@ async function main(): Promise<number> {
     say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s; ${files.length} test file(s)`);
     if (stopSignal) return signalCode(stopSignal);
     const env = { ...process.env, APAS_TEST_PG_URL: server.url };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...flags, ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...REPORTERS, ...flags, ...files], {
       cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'],
     });
     runner = child;
