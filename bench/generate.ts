@@ -1,11 +1,42 @@
-import type { FieldValue, HistoryEntry, Project } from '../src/domain/model.ts';
+import { Readable } from 'node:stream';
+import type { AttachmentRecord, FieldValue, HistoryEntry, Project } from '../src/domain/model.ts';
 import { formatProjectNumber } from '../src/domain/submit-service.ts';
 import { randomToken } from '../src/domain/ids.ts';
 import type { BulkBatch } from '../src/store/bulk-queries.ts';
+import type { BlobStore } from '../src/store/blob-store.ts';
 import type { Store } from '../src/store/store.ts';
 
 /** What the generator loaded, for the scenarios that need real ids and numbers. */
-export interface Generated { programId: string; sampleProjectIds: string[]; sampleNumbers: string[]; count: number; ms: number }
+export interface Generated {
+  programId: string; sampleProjectIds: string[]; sampleNumbers: string[]; count: number; ms: number;
+  /** Projects that have a site plan on file (empty when no blob store was given). */
+  sampleAttachmentProjectIds: string[];
+}
+
+/** One submitted project in this many gets a site plan (a small PDF of its own, written through the blob store). */
+const ATTACHMENT_EVERY = 50;
+const FILES_IN_FLIGHT = 32;
+
+/** A small PDF, different for every project, as the site plan of project `i`. */
+function sitePlan(i: number): Buffer {
+  return Buffer.from(`%PDF-1.4\n% site plan of generated project ${i}\n1 0 obj<<>>endobj\n${'0'.repeat(2000)}\ntrailer<<>>\n%%EOF\n`);
+}
+
+/** Writes the files of `pending` to the blob store, a few at a time, and returns their attachment rows. */
+async function writeSitePlans(blobs: BlobStore, pending: { projectId: string; i: number; at: number; by: string }[], definitionId: string): Promise<AttachmentRecord[]> {
+  const rows: AttachmentRecord[] = [];
+  for (let k = 0; k < pending.length; k += FILES_IN_FLIGHT) {
+    rows.push(...await Promise.all(pending.slice(k, k + FILES_IN_FLIGHT).map(async (p) => {
+      const stored = await blobs.write(Readable.from([sitePlan(p.i)]), 1 << 20);
+      return {
+        id: randomToken(12), projectId: p.projectId, definitionId, version: 1, blobKey: stored.key, fileName: 'site-plan.pdf',
+        contentType: 'application/pdf', sizeBytes: stored.size, sha256: stored.sha256, uploadedBy: p.by, uploadedAt: p.at,
+        approvalStatus: 'Pending' as const, note: null, reviewedBy: null, reviewedAt: null,
+      };
+    })));
+  }
+  return rows;
+}
 
 const FIRST = ['Jordan', 'Alex', 'Sam', 'Riley', 'Casey', 'Morgan', 'Taylor', 'Jamie', 'Avery', 'Quinn'];
 const LAST = ['Rivera', 'Nguyen', 'Smith', 'Garcia', 'Kim', 'Patel', 'Brown', 'Okafor', 'Silva', 'Novak'];
@@ -38,9 +69,10 @@ function applicationValues(rand: () => number, i: number): Record<string, string
 
 /**
  * Loads `count` projects into the demo program through the store's bulk path: 90% submitted (numbered, in
- * Application Review or later, 16 submitted values, 2–3 history entries), 10% unsubmitted drafts without values.
+ * Application Review or later, 16 submitted values, 2–3 history entries, one in 50 with a site plan when `blobs`
+ * is given), 10% unsubmitted drafts without values.
  */
-export async function generateProjects(store: Store, count: number, seed = 1, batchSize = 5000): Promise<Generated> {
+export async function generateProjects(store: Store, count: number, blobs?: BlobStore, seed = 1, batchSize = 5000): Promise<Generated> {
   const started = Date.now();
   const program = await store.findProgram('RES-SOLAR');
   if (!program) throw new Error('seed the demo first: the RES-SOLAR program is missing');
@@ -49,6 +81,8 @@ export async function generateProjects(store: Store, count: number, seed = 1, ba
   if (!owner) throw new Error('the demo applicant is missing');
   const status = (customId: string) => model.statuses.find((s) => s.customId === customId)!.id;
   const form = model.forms.find((f) => f.customId === 'Application')!;
+  const sitePlanId = form.attachments.find((a) => a.customId === 'SitePlan')!.id;
+  const sampleAttachmentProjectIds: string[] = [];
   const fieldId = new Map(model.fields.map((f) => [f.customId!, f.id]));
   const rand = prng(seed);
   const sampleProjectIds: string[] = [];
@@ -59,6 +93,7 @@ export async function generateProjects(store: Store, count: number, seed = 1, ba
     const submitted = Array.from({ length: n }, (_, k) => (start + k) % 10 !== 9);
     let next = await store.reserveProjectNumbers(program.id, submitted.filter(Boolean).length);
     const batch: BulkBatch = { projects: [], values: [], history: [] };
+    const files: { projectId: string; i: number; at: number; by: string }[] = [];
     for (let k = 0; k < n; k++) {
       const i = start + k;
       const created = t0 + i * 60_000;
@@ -80,11 +115,14 @@ export async function generateProjects(store: Store, count: number, seed = 1, ba
         }));
         batch.values.push({ projectId: id, formId: form.id, values });
         if (sampleNumbers.length < 1000 && i % Math.max(1, Math.floor(count / 1000)) === 0) sampleNumbers.push(number);
+        if (blobs && i % ATTACHMENT_EVERY === 0) files.push({ projectId: id, i, at: created + 30_000, by: owner.id });
       }
       batch.history.push(...history);
       if (sampleProjectIds.length < 1000 && i % Math.max(1, Math.floor(count / 1000)) === 0 && number) sampleProjectIds.push(id);
     }
+    if (blobs) batch.attachments = await writeSitePlans(blobs, files, sitePlanId);
+    for (const f of files) if (sampleAttachmentProjectIds.length < 100) sampleAttachmentProjectIds.push(f.projectId);
     await store.bulkInsert(batch);
   }
-  return { programId: program.id, sampleProjectIds, sampleNumbers, count, ms: Date.now() - started };
+  return { programId: program.id, sampleProjectIds, sampleNumbers, sampleAttachmentProjectIds, count, ms: Date.now() - started };
 }

@@ -17,6 +17,7 @@ import { systemClock } from '../src/domain/clock.ts';
 import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/demo.ts';
 import { RandomIdGenerator } from '../src/domain/ids.ts';
 import { openDatabase } from '../src/store/database.ts';
+import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { measureAuthentication } from './auth-overhead.ts';
@@ -137,9 +138,11 @@ async function prepareDatabase(db: string, dir: string, projects: number): Promi
   }
   const config = db === 'postgres' ? { kind: 'postgres' as const, url } : { kind: 'sqlite' as const, file: url };
   const store = createKyselyStore(await openDatabase(config));
+  // The blob store the server will use by default: a directory beside the SQLite file, or the database.
+  const blobs = createBlobStore({ blobStore: db === 'postgres' ? 'database' : 'local', blobDir: path.join(dir, 'blobs') }, store);
   try {
     await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
-    const generated = await generateProjects(store, projects);
+    const generated = await generateProjects(store, projects, blobs);
     return { url, loadMs: generated.ms, stop, generated };
   } finally {
     await store.close();

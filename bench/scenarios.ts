@@ -61,6 +61,46 @@ async function cycleSteps(base: string): Promise<Step[]> {
   return [...steps, ...(needsUpload ? [upload] : []), submit];
 }
 
+/** Opens an inquiry thread on a project (as the demo admin) and returns its id. */
+async function openThread(base: string, project: string): Promise<string> {
+  const body = `<SetInquiryNoteRequest xmlns="${NS}" Subject="Meter access" VisibleToApplicant="true"><Text>Is the meter behind a locked gate?</Text></SetInquiryNoteRequest>`;
+  const res = await fetch(`${base}${API}/Projects/${project}/InquiryNotes`, { method: 'POST', headers: { 'content-type': 'application/xml', ...demoHeaders('admin') }, body });
+  const id = /ThreadId="([^"]+)"/.exec(await res.text())?.[1];
+  if (!id) throw new Error(`SetInquiryNote gave no ThreadId (${res.status})`);
+  return id;
+}
+
+/** The operations of the attachments, inquiry-thread and staff issues, on generated projects. */
+async function laterScenarios(base: string, g: Generated, project: string, draftProject: string, cycle: Step[]): Promise<Scenario[]> {
+  const admin = demoHeaders('admin');
+  const xmlAdmin = { 'content-type': 'application/xml', ...admin };
+  const get = (name: string, url: string): Scenario => ({ name, method: 'GET', url, headers: admin });
+  const post = (name: string, url: string, body: string, headers: Record<string, string> = xmlAdmin): Scenario => ({ name, method: 'POST', url, headers, body });
+  const thread = await openThread(base, project);
+  const withFile = g.sampleAttachmentProjectIds[Math.floor(g.sampleAttachmentProjectIds.length / 2)];
+  const files: Scenario[] = withFile === undefined ? [] : [
+    get('GetActiveAttachment', `${API}/Projects/${withFile}/Attachments/SitePlan`),
+    get('GetAttachmentAsAdmin', `${API}/Projects/${withFile}/Attachments/SitePlan/Versions/1`),
+    get('GetAttachmentMetadata', `${API}/Projects/${withFile}/Attachments/SitePlan/Metadata`),
+    post('SetAttachmentMetadata (Save)', `${API}/Projects/${withFile}/Attachments/SitePlan/Metadata`, `<SetAttachmentMetadata xmlns="${NS}" AttachmentStatus="Save" Note="Setbacks shown."/>`),
+  ];
+  const approve: Step = { method: 'POST', path: `${API}/Projects/{project}/Status`, body: `<SetProjectStatusRequest xmlns="${NS}" StatusId="ApprovedForInstallation"/>`, headers: xmlAdmin, usesProject: true };
+  return [
+    get('GetCustomListChoices', `${API}/CustomLists/InverterMakes/Choices`),
+    ...files,
+    post('SetProjectAttachment (2 KB PDF)', `${API}/Projects/${draftProject}/Forms/Application/Attachments/SitePlan`, PDF + '%'.repeat(2000), {
+      'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="site-plan.pdf"', ...demoHeaders('applicant'),
+    }),
+    get('GetInquiryThreads', `${API}/Projects/${project}/InquiryThreads`),
+    get('GetNotesInInquiryThread', `${API}/Projects/${project}/InquiryThreads/${thread}/Notes`),
+    post('SetInquiryNote', `${API}/Projects/${project}/InquiryNotes`, `<SetInquiryNoteRequest xmlns="${NS}" ThreadId="${thread}"><Text>Noted, thank you.</Text></SetInquiryNoteRequest>`),
+    post('SetAssignee', `${API}/Projects/${project}/Assignee`, `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>reviewer@demo.apas.local</AssigneeEmail></SetAssigneeRequest>`),
+    post('SetProjectOwner', `${API}/Projects/${project}/Owner`, `<SetProjectOwnerRequest xmlns="${NS}"><OwnerEmail>applicant@demo.apas.local</OwnerEmail></SetProjectOwnerRequest>`),
+    // SetProjectStatus needs a project in a status that allows the move, so it rides on a fresh submission.
+    { name: `applicant cycle + SetProjectStatus (${cycle.length + 1} requests)`, method: 'POST', url: `${API}/NewProject`, headers: demoHeaders('applicant'), steps: [...cycle, approve] },
+  ];
+}
+
 /** Every scenario, with ids and numbers taken from the generated data. */
 export async function scenarios(base: string, g: Generated): Promise<Scenario[]> {
   const admin = demoHeaders('admin');
@@ -92,5 +132,6 @@ export async function scenarios(base: string, g: Generated): Promise<Scenario[]>
     get('GetProjectStatusHistory', `${API}/Projects/${project}/StatusHistory`),
     get('GetExportProject v2', `${API}/Projects/${project}/Export?version=2`),
     { name: `applicant cycle (${cycle.length} requests)`, method: 'POST', url: `${API}/NewProject`, headers: demoHeaders('applicant'), steps: cycle },
+    ...await laterScenarios(base, g, project, draftProject, cycle),
   ];
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ApprovalStatus, AttachmentRecord } from '../domain/model.ts';
 import type { AttachmentTable, Database } from './tables.ts';
 
@@ -39,14 +39,19 @@ export async function isBlobReferenced(db: Db, blobKey: string): Promise<boolean
   return row !== undefined;
 }
 
-/** Stores a new version. */
-export async function insertAttachment(db: Db, a: AttachmentRecord): Promise<void> {
-  await db.insertInto('attachments').values({
+/** The row of one stored version (also used by the bulk path). */
+export function attachmentRow(a: AttachmentRecord): Insertable<AttachmentTable> {
+  return {
     id: a.id, project_id: a.projectId, definition_id: a.definitionId, version: a.version, blob_key: a.blobKey,
     file_name: a.fileName, content_type: a.contentType, size_bytes: a.sizeBytes, sha256: a.sha256,
     uploaded_by: a.uploadedBy, uploaded_at: a.uploadedAt, approval_status: a.approvalStatus, note: a.note,
     reviewed_by: a.reviewedBy, reviewed_at: a.reviewedAt,
-  }).execute();
+  };
+}
+
+/** Stores a new version. */
+export async function insertAttachment(db: Db, a: AttachmentRecord): Promise<void> {
+  await db.insertInto('attachments').values(attachmentRow(a)).execute();
 }
 
 /** Records a review of one version: its approval status, note, and who reviewed it when. */

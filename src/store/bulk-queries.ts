@@ -1,13 +1,16 @@
 import { type Kysely, sql } from 'kysely';
-import type { FieldValue, HistoryEntry, Project } from '../domain/model.ts';
+import type { AttachmentRecord, FieldValue, HistoryEntry, Project } from '../domain/model.ts';
+import { attachmentRow } from './attachment-queries.ts';
 import { fold, numericValue } from './project-queries.ts';
 import type { Database } from './tables.ts';
 
-/** A batch of whole projects to load at once: rows, submitted values per form, and history. */
+/** A batch of whole projects to load at once: rows, submitted values per form, history and attachment rows. */
 export interface BulkBatch {
   projects: Project[];
   values: { projectId: string; formId: string; values: FieldValue[] }[];
   history: HistoryEntry[];
+  /** Rows of files already written whole to the blob store (optional). */
+  attachments?: AttachmentRecord[];
 }
 
 // Multi-row inserts are far faster than one statement per row; the chunk keeps each statement under
@@ -46,6 +49,7 @@ export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promis
       seqs.set(e.projectId, seq);
       return { id: e.id, project_id: e.projectId, status_id: e.statusId, changed_at: e.changedAt, changed_by: e.changedBy, report_as: e.reportAs, seq };
     }));
+    await insertChunked(tx, 'attachments', (batch.attachments ?? []).map(attachmentRow));
   });
 }
 
