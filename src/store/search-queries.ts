@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type Kysely, type SqlBool, sql, type Expression
 import type { Project } from '../domain/model.ts';
 import { listProjects } from './project-queries.ts';
 import type { FieldCondition, ProjectSearch } from './store.ts';
+import { VALUE_PREFIX_CHARS } from './migrations/007-value-prefix-indexes.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -49,10 +50,19 @@ function fieldCondition(eb: Eb, c: FieldCondition): Expression<SqlBool> {
     // Both sides are folded in JavaScript, so the match ignores letter case the same way on both databases.
     return among(eb, rows().where(sql<SqlBool>`${sql.ref(`${table}.folded`)} like ${`%${likeText(content.toLowerCase())}%`} escape '!'`));
   }
-  const column = sql.ref(`${table}.${numeric ? 'num_value' : 'value'}`);
-  const operand = numeric ? c.number : content;
-  if (c.op === 'ne') return notAmong(eb, rows().where(column, '=', operand));
-  return among(eb, rows().where(column, COMPARE[c.op], operand));
+  if (numeric) {
+    const column = sql.ref(`${table}.num_value`);
+    if (c.op === 'ne') return notAmong(eb, rows().where(column, '=', c.number));
+    return among(eb, rows().where(column, COMPARE[c.op], c.number));
+  }
+  const column = sql.ref(`${table}.value`);
+  // Equal values have equal prefixes: the prefix comparison lets the (field, prefix) index find the candidates.
+  // Order comparisons follow the database's collation, under which prefixes need not be ordered like the whole
+  // values, so they read the field's values through the same index and compare whole values only.
+  const equal = () => rows().where(sql`substr(${column}, 1, ${sql.lit(VALUE_PREFIX_CHARS)})`, '=', sql`substr(${content}, 1, ${sql.lit(VALUE_PREFIX_CHARS)})`).where(column, '=', content);
+  if (c.op === 'eq') return among(eb, equal());
+  if (c.op === 'ne') return notAmong(eb, equal());
+  return among(eb, rows().where(column, COMPARE[c.op], content));
 }
 
 /** Projects of a program matching every condition, in creation order; every condition is an indexed id subquery. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { it } from 'node:test';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0, project, seedProgram, value } from '../support/fixtures.ts';
@@ -80,6 +81,31 @@ forEachDialect('store: projects, values, history and audit', ({ open }) => {
     ]);
     assert.deepEqual(await store.getValues(p.id, [IDS.kw]), [value(IDS.kw, '7.5')]);
     assert.deepEqual(await store.getValues(p.id, []), []);
+  });
+
+  it('keeps and finds values of any allowed length (10,000 characters that do not compress)', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    // Random text: PostgreSQL cannot put a value this long into a b-tree entry unless it compresses.
+    const long = (seed: string) => Array.from({ length: 79 }, (_, i) => createHash('sha512').update(`${seed}${i}`).digest('hex')).join('').slice(0, 10_000);
+    const [a, b] = [long('a'), long('b')];
+    const [pa, pb] = [project('PROJECT00001'), project('PROJECT00002', { createdAt: T0 + 1 })];
+    await store.transaction(async (tx) => {
+      for (const p of [pa, pb]) await tx.insertProject(p);
+      await tx.upsertValues(pa.id, IDS.form, [value(IDS.name, a), value(IDS.size, [b, a])]);
+      await tx.upsertValues(pb.id, IDS.form, [value(IDS.name, b)]);
+    });
+    assert.deepEqual(await store.getValues(pa.id, [IDS.name]), [value(IDS.name, a)]);
+    const search = async (kind: 'text' | 'multi', op: 'eq' | 'ne' | 'lt' | 'ge', content: string) => (await store.searchProjects({
+      programId: IDS.program, statusDates: [], fields: [{ fieldId: kind === 'text' ? IDS.name : IDS.size, kind, op, content, number: null }], limit: 10, offset: 0,
+    })).map((p) => p.id);
+    assert.deepEqual(await search('text', 'eq', a), [pa.id]);
+    assert.deepEqual(await search('text', 'eq', `${a.slice(0, -1)}!`), []);
+    assert.deepEqual(await search('text', 'ne', a), [pb.id]);
+    assert.deepEqual(await search('multi', 'eq', b), [pa.id]);
+    const [low, high] = a < b ? [pa.id, pb.id] : [pb.id, pa.id];
+    assert.deepEqual(await search('text', 'lt', a < b ? b : a), [low]);
+    assert.deepEqual(await search('text', 'ge', a < b ? b : a), [high]);
   });
 
   it('returns status history newest first', async () => {
