@@ -24,8 +24,10 @@ const MAX_CACHE = 10_000;
 // A fixed argon2id hash verified when the user does not exist, so that a miss costs as long as a hit.
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$Oz1dAbjFbdYt+Ei6yEYAKA$wo5UWHX1e6sIKsz/wzc6GR4FD1RDjWbORamYRPwhuEM';
 const BAD_CREDENTIALS = 'The user name, password or API key is not valid.';
+/** The longest user name (an e-mail address) a Basic header may carry. */
+const MAX_USER_NAME = 320;
 
-/** Splits a Basic Authorization header into user name and password; null when it is not one. */
+/** Splits a Basic Authorization header into user name and password; null when it is not one, or names no possible account. */
 export function parseBasic(header: string | undefined): { email: string; password: string } | null {
   if (!header) return null;
   const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
@@ -33,7 +35,11 @@ export function parseBasic(header: string | undefined): { email: string; passwor
   const text = Buffer.from(m[1]!, 'base64').toString('utf8');
   const colon = text.indexOf(':');
   if (colon <= 0) return null;
-  return { email: text.slice(0, colon), password: text.slice(colon + 1) };
+  const email = text.slice(0, colon);
+  // No account can have such a name (e-mail addresses are at most 320 characters); refusing it here keeps
+  // arbitrary text out of the database, where the sign-in guard would otherwise record it.
+  if (email.length > MAX_USER_NAME || /[\u0000-\u001F\u007F]/.test(email)) return null;
+  return { email, password: text.slice(colon + 1) };
 }
 
 /**

@@ -21,6 +21,9 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 const RETRYABLE_DB_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '53300', '08006', '08001']);
 // Unique violations come from two requests creating the same thing at once; the loser is told so.
 const CONFLICT_DB_CODES = new Set(['40001', '40P01', '23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
+// Input PostgreSQL cannot take: U+0000 or a character outside UTF-8 (22021, 22P05), a value too long for an index
+// entry (54000). The readers refuse such input up front; this keeps anything they miss a 400, not a 500.
+const UNSTORABLE_DB_CODES = new Set(['22021', '22P05', '54000']);
 
 /** Turns any thrown value into an ApiError; unexpected faults become INTERNAL_ERROR without their details. */
 export function toApiError(error: unknown): ApiError {
@@ -31,6 +34,7 @@ export function toApiError(error: unknown): ApiError {
   if (mapped === 'SERVICE_UNAVAILABLE') return new ApiError(mapped, 'The service took too long to answer; try again.', { headers: { 'Retry-After': '1' } });
   if (mapped) return new ApiError(mapped, fe.message ?? 'The request could not be read.');
   const dbCode = String((error as { code?: unknown }).code ?? '');
+  if (UNSTORABLE_DB_CODES.has(dbCode)) return new ApiError('INVALID_REQUEST', 'The request holds a value the database cannot store (a NUL character, or a value too long to index); nothing was changed.');
   if (CONFLICT_DB_CODES.has(dbCode)) return new ApiError('CONFLICT', 'A concurrent change got in the way; nothing was changed, send the request again.');
   if (RETRYABLE_DB_CODES.has(dbCode)) {
     return new ApiError('SERVICE_UNAVAILABLE', 'The database is busy or unreachable; nothing was changed, try again shortly.', { headers: { 'Retry-After': '1' } });

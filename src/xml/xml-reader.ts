@@ -40,6 +40,9 @@ const PARSER_OPTIONS = {
 const DTD = /<!(?:DOCTYPE|ENTITY)/i;
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const REFERENCE = /&([^;&]*);?/g;
+// Characters outside XML 1.0's Char production (control characters other than tab, LF and CR; U+FFFE, U+FFFF);
+// U+0000 in particular cannot be stored by PostgreSQL at all.
+const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
 type OrderedNode = Record<string, unknown>;
 
@@ -51,6 +54,11 @@ export function readXml(body: string | Uint8Array, rootName: string, ns: string,
   if (schemas.namespace !== ns) throw new Error(`schema registry is for ${schemas.namespace}, not ${ns}`);
   const text = decodeBody(body);
   if (text.trim() === '') throw new ApiError('INVALID_REQUEST', `request body is empty; expected <${rootName}>`);
+  const forbidden = NOT_XML_CHAR.exec(text);
+  if (forbidden) {
+    const code = forbidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw new ApiError('MALFORMED_XML', `malformed XML: the character U+${code} is not allowed in XML`);
+  }
   if (DTD.test(text)) {
     throw new ApiError('MALFORMED_XML', 'DTDs and entity declarations (<!DOCTYPE>, <!ENTITY>) are not accepted');
   }

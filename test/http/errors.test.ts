@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { forEachDialect } from '../support/databases.ts';
-import { assertError, assertValidXml, attr, attrs, dataRequest } from '../support/http-harness.ts';
+import { IDS } from '../support/fixtures.ts';
+import { assertError, assertValidXml, attr, attrs, authHeaders, dataRequest } from '../support/http-harness.ts';
 import { API, byNumberRequest, createSubmitted, PROGRAM, programState, projectState, sharedHarness } from './http-helpers.ts';
 
 // The error contract: every failure is an XML ErrorResponse (valid against ErrorResponse.xsd) with a stable
@@ -110,6 +111,34 @@ forEachDialect('HTTP errors', ({ dialect }) => {
     const write = await h.request({ method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/application/Draft/Data`, body: dataRequest({ "kw' OR '1'='1": '1' }) });
     assertError(h, write, 422, 'VALIDATION_FAILED');
     assert.deepEqual(await programState(h), programBefore, 'nothing was changed or deleted');
+  });
+
+  // PostgreSQL cannot store U+0000 and refuses index entries over ~2,700 bytes: such input must be refused up front.
+  it('refuses NUL characters in query values and request bodies with a 4xx, and changes nothing', async () => {
+    const h = harness();
+    const before = await projectState(h, projectId);
+    assertError(h, await h.request({ method: 'GET', url: `${API}/Programs?Agency=acme%00` }), 400, 'INVALID_PARAMETER');
+    assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects?changed_since=2026-01-01%00` }), 400, 'INVALID_PARAMETER');
+    for (const body of [dataRequest({ name: 'Jane\u0000Doe' }), dataRequest({ name: 'Jane&#0;Doe' }), dataRequest({ name: 'Jane\u0007Doe' })]) {
+      const res = await h.request({ method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/application/Draft/Data`, body });
+      assertError(h, res, 400, 'MALFORMED_XML');
+    }
+    assert.deepEqual(await projectState(h, projectId), before);
+  });
+
+  it('refuses Basic user names that cannot be e-mail addresses (control characters, over 320 characters) with 401', async () => {
+    const h = harness();
+    const programBefore = await programState(h);
+    const apiKey = authHeaders(h.who.applicant)['x-apikey']!;
+    for (const name of ['applicant\u0000@example.org', `${'x'.repeat(4000)}@example.org`, 'tab\there@example.org']) {
+      const authorization = `Basic ${Buffer.from(`${name}:some-password`).toString('base64')}`;
+      const res = await h.request({ method: 'GET', url: `${API}/Programs?Agency=acme`, as: null, headers: { authorization, 'x-apikey': apiKey } });
+      assert.equal(res.statusCode, 401, res.body);
+      assertValidXml(h, res, 'ErrorResponse');
+      const page = await h.request({ method: 'GET', url: `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`, as: null, headers: { authorization } });
+      assert.equal(page.statusCode, 401, page.body);
+    }
+    assert.deepEqual(await programState(h), programBefore);
   });
 
   it('answers a request the service cannot parse as a whole with an XML error too (bad Content-Length)', async () => {
