@@ -6,7 +6,8 @@ import { seedFrom } from '../../scripts/faults/seeded-random.ts';
 // Generated hostile requests (scripts/faults/hostile-requests.ts): malformed and truncated XML, DTDs and
 // entities, deep nesting, oversized bodies, invalid UTF-8, wrong namespaces and content types, ids with
 // traversal and SQL, bad query values, bad credentials, odd methods, refused uploads. Every one must be refused
-// with a 4xx and an XML ErrorResponse, nothing may change, and the service must still serve. FAULTS_SEED=N
+// with a 4xx and an XML ErrorResponse, nothing may change, and the service must still serve (in process on
+// SQLite and PostgreSQL, over TCP on SQLite). FAULTS_SEED=N
 // repeats a run; `npm run faults:hostile` is the long version (10,000 requests over TCP).
 
 const seed = seedFrom('FAULTS_SEED');
@@ -23,6 +24,14 @@ describe(`hostile input (fast-check seed ${seed})`, () => {
     const report = await runHostileSession('inject', 'sqlite', { count: 1500, seed, concurrency: 8 });
     t.diagnostic(`seed ${seed}: ${JSON.stringify(report.byStatus)}`);
     assert.equal(report.sent, 1500);
+    assertAllRefused(report);
+  });
+
+  // PostgreSQL refuses some input SQLite takes (U+0000, over-long index entries): the same kinds of request there.
+  it('1,000 generated requests to the app in process on PostgreSQL are all refused with XML errors and change nothing', async (t) => {
+    const report = await runHostileSession('inject', 'postgres', { count: 1000, seed: seed + 2, concurrency: 8 });
+    t.diagnostic(`seed ${seed + 2}: ${JSON.stringify(report.byStatus)}`);
+    assert.equal(report.sent, 1000);
     assertAllRefused(report);
   });
 
