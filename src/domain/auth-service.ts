@@ -38,7 +38,7 @@ export function parseBasic(header: string | undefined): { email: string; passwor
   const email = text.slice(0, colon);
   // No account can have such a name (e-mail addresses are at most 320 characters); refusing it here keeps
   // arbitrary text out of the database, where the sign-in guard would otherwise record it.
-  if (email.length > MAX_USER_NAME || /[\u0000-\u001F\u007F]/.test(email)) return null;
+  if (email.length > MAX_USER_NAME || /\p{Cc}/u.test(email)) return null;
   return { email, password: text.slice(colon + 1) };
 }
 

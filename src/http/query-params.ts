@@ -9,7 +9,7 @@ function single(query: RawQuery, name: string): string | undefined {
   const value = query[name];
   if (Array.isArray(value)) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} may be given only once.`);
   // No valid value holds a control character, and PostgreSQL cannot even compare one with U+0000.
-  if (value !== undefined && /[\u0000-\u001F\u007F]/.test(value)) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must not contain control characters.`);
+  if (value !== undefined && /\p{Cc}/u.test(value)) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must not contain control characters.`);
   return value;
 }
 

@@ -42,7 +42,7 @@ const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '
 const REFERENCE = /&([^;&]*);?/g;
 // Characters outside XML 1.0's Char production (control characters other than tab, LF and CR; U+FFFE, U+FFFF);
 // U+0000 in particular cannot be stored by PostgreSQL at all.
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+const NOT_XML_CHAR = /(?![\t\n\r\u007F-\u009F])[\p{Cc}\uFFFE\uFFFF]/u;
 
 type OrderedNode = Record<string, unknown>;
 
