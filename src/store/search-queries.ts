@@ -15,7 +15,7 @@ function likeText(text: string): string {
   return text.replace(/[!%_]/g, (c) => `!${c}`);
 }
 
-// The subqueries are not correlated: the database reads the matching ids once through the (field, value) and
+// The positive subqueries are not correlated: the database reads the matching ids once through the (field, value) and
 // (field, number) indexes and looks the projects up by id, instead of testing every project of the program.
 function valueRows(eb: Eb, fieldId: string) {
   return eb.selectFrom('project_values as v').select('v.project_id').where('v.field_id', '=', fieldId);
@@ -29,8 +29,10 @@ function among(eb: Eb, ids: ReturnType<typeof valueRows>): Expression<SqlBool> {
   return eb('projects.id', 'in', ids);
 }
 
-function notAmong(eb: Eb, ids: ReturnType<typeof valueRows>): Expression<SqlBool> {
-  return eb('projects.id', 'not in', ids);
+// NOT EXISTS, correlated on the (project, field) key, rather than NOT IN: PostgreSQL runs NOT IN over a set larger
+// than its work memory once per project, and NOT EXISTS becomes an anti-join on both databases.
+function notAmong(eb: Eb, rows: ReturnType<typeof valueRows>, table: 'v' | 'i'): Expression<SqlBool> {
+  return eb.not(eb.exists(rows.whereRef(sql.ref(`${table}.project_id`), '=', 'projects.id')));
 }
 
 // A condition on the submitted value(s) of a field. A multi-value field matches when any one of its values does;
@@ -44,7 +46,7 @@ function fieldCondition(eb: Eb, c: FieldCondition): Expression<SqlBool> {
   const content = c.content ?? '';
   if (c.op === 'empty' || c.op === 'notempty') {
     const filled = rows().where(sql.ref(`${table}.value`), 'is not', null).where(sql.ref(`${table}.value`), '<>', '');
-    return c.op === 'empty' ? notAmong(eb, filled) : among(eb, filled);
+    return c.op === 'empty' ? notAmong(eb, filled, table) : among(eb, filled);
   }
   if (c.op === 'contains') {
     // Both sides are folded in JavaScript, so the match ignores letter case the same way on both databases.
@@ -52,7 +54,7 @@ function fieldCondition(eb: Eb, c: FieldCondition): Expression<SqlBool> {
   }
   if (numeric) {
     const column = sql.ref(`${table}.num_value`);
-    if (c.op === 'ne') return notAmong(eb, rows().where(column, '=', c.number));
+    if (c.op === 'ne') return notAmong(eb, rows().where(column, '=', c.number), table);
     return among(eb, rows().where(column, COMPARE[c.op], c.number));
   }
   const column = sql.ref(`${table}.value`);
@@ -61,7 +63,7 @@ function fieldCondition(eb: Eb, c: FieldCondition): Expression<SqlBool> {
   // values, so they read the field's values through the same index and compare whole values only.
   const equal = () => rows().where(sql`substr(${column}, 1, ${sql.lit(VALUE_PREFIX_CHARS)})`, '=', sql`substr(${content}, 1, ${sql.lit(VALUE_PREFIX_CHARS)})`).where(column, '=', content);
   if (c.op === 'eq') return among(eb, equal());
-  if (c.op === 'ne') return notAmong(eb, equal());
+  if (c.op === 'ne') return notAmong(eb, equal(), table);
   return among(eb, rows().where(column, COMPARE[c.op], content));
 }
 
