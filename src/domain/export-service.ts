@@ -50,7 +50,7 @@ export class ExportService {
     const { store } = this.#deps;
     const project = await loadReadableProject(store, caller, ctx, projectId);
     const [values, history, files] = await Promise.all([store.getAllValues(project.id), store.getHistory(project.id), store.listActiveAttachments(project.id)]);
-    const users = await store.usersByIds([project.ownerId, project.updatedBy, ...values.map((v) => v.updatedBy), ...files.map((f) => f.uploadedBy)]);
+    const users = await store.usersByIds([project.ownerId, project.createdBy, project.updatedBy, ...values.map((v) => v.updatedBy), ...files.map((f) => f.uploadedBy)]);
     const email = (id: string) => users.find((u) => u.id === id)?.email ?? id;
     const fieldView = (f: DataField): ExportFieldView => {
       const v = values.find((x) => x.fieldId === f.id);
@@ -64,7 +64,7 @@ export class ExportService {
     });
     return {
       version, projectId: project.id, programId: project.programId, number: project.number, owner: email(project.ownerId),
-      status: statusById(ctx.model, project.statusId).name, createdAt: project.createdAt, lastChangedAt: project.updatedAt,
+      status: statusById(ctx.model, project.statusId).name, createdAt: project.createdAt, createdBy: email(project.createdBy), lastChangedAt: project.updatedAt,
       lastChangedBy: email(project.updatedBy), forms, history: await historyViews(store, ctx.model, history),
       attachments: ctx.model.forms.flatMap((form) => form.attachments.flatMap((a): ExportAttachmentView[] => {
         const f = files.find((x) => x.definitionId === a.id);

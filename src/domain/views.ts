@@ -131,7 +131,7 @@ export interface ExportFieldView {
 export interface ExportView {
   version: number;
   projectId: string; programId: string; number: string | null; owner: string; status: string;
-  createdAt: number; lastChangedAt: number; lastChangedBy: string;
+  createdAt: number; createdBy: string; lastChangedAt: number; lastChangedBy: string;
   forms: { formId: string; customId: string | null; name: string; groups: { name: string | null; fields: ExportFieldView[] }[] }[];
   history: HistoryEntryView[];
   attachments: ExportAttachmentView[];

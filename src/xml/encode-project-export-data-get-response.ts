@@ -17,7 +17,7 @@ export function encodeProjectExportDataGetResponse(view: ExportView, ns: string)
   const w = new XmlWriter(ns).start('ProjectExportDataGetResponse', { SchemaVersion: formatSchemaVersion(view.version) });
   w.start('Project', {
     ProjectId: view.projectId, ProgramId: view.programId, Number: view.number, Owner: view.owner, Status: view.status,
-    CreatedUTC: exportTime(view.createdAt), LastChangedUTC: exportTime(view.lastChangedAt), LastChangedBy: view.lastChangedBy,
+    CreatedUTC: exportTime(view.createdAt), CreatedBy: view.createdBy, LastChangedUTC: exportTime(view.lastChangedAt), LastChangedBy: view.lastChangedBy,
   }).start('Data');
   for (const form of view.forms) {
     w.start('Form', { FormId: form.formId, CustomId: form.customId, Name: form.name });

@@ -201,7 +201,7 @@ forEachDialect('HTTP project export', ({ dialect }) => {
       assert.equal(attr(res.body, 'ProjectExportDataGetResponse', 'SchemaVersion'), '2.0');
       assert.deepEqual(elements(res.body, 'Project'), [{
         ProjectId: p.projectId, ProgramId: IDS.program, Number: p.number, Owner: h.who.applicant.email, Status: 'Submitted',
-        CreatedUTC: exportTime(p.project.createdAt), LastChangedUTC: exportTime(p.project.updatedAt), LastChangedBy: h.who.programAdmin.email,
+        CreatedUTC: exportTime(p.project.createdAt), CreatedBy: h.who.applicant.email, LastChangedUTC: exportTime(p.project.updatedAt), LastChangedBy: h.who.programAdmin.email,
       }]);
       assert.match(elements(res.body, 'Project')[0]!.CreatedUTC!, /^2026-01-01T\d{2}-\d{2}-\d{2}$/);
     });

@@ -306,7 +306,7 @@ test('exportTime writes UTC as yyyy-MM-ddTHH-mm-ss', () => {
 function exportView(version: number): ExportView {
   return {
     version, projectId: 'p-1', programId: 'prog-1', number: 'APP-0042', owner: `O'Brien <owner@example.com>`, status: NASTY,
-    createdAt: T3, lastChangedAt: T1, lastChangedBy: 'editor@example.com',
+    createdAt: T3, createdBy: 'applicant@example.com', lastChangedAt: T1, lastChangedBy: 'editor@example.com',
     forms: [
       {
         formId: 'f-1', customId: 'intake', name: `Intake ${NASTY}`,
@@ -342,7 +342,7 @@ function assertExport(root: ReadElement, view: ExportView): void {
   assert.deepEqual(project.children.map((c) => c.name), ['Data', 'StatusHistory', 'Attachments']);
   assert.deepEqual(project.attrs, expected({
     ProjectId: view.projectId, ProgramId: view.programId, Number: view.number, Owner: view.owner, Status: view.status,
-    CreatedUTC: exportTime(view.createdAt), LastChangedUTC: exportTime(view.lastChangedAt), LastChangedBy: view.lastChangedBy,
+    CreatedUTC: exportTime(view.createdAt), CreatedBy: view.createdBy, LastChangedUTC: exportTime(view.lastChangedAt), LastChangedBy: view.lastChangedBy,
   }));
   const formEls = kids(kid(project, 'Data'), 'Form');
   assert.equal(formEls.length, view.forms.length);
