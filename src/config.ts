@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 
 /** Which database the service runs on, parsed from DATABASE_URL. */
@@ -108,10 +109,19 @@ function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed:
   return raw as T;
 }
 
+/** APAS_HOST: an IPv4 or IPv6 address, or a host name to resolve; 127.0.0.1 when unset. */
+function hostSetting(env: NodeJS.ProcessEnv): string {
+  const host = (env.APAS_HOST ?? '').trim() || '127.0.0.1';
+  if (net.isIP(host) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(host)) {
+    throw new ConfigError(`APAS_HOST must be an IP address (such as 0.0.0.0 or ::) or a host name, got "${host}"`);
+  }
+  return host;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'APAS_PORT', 8080, 0, 65535);
-  const host = (env.APAS_HOST ?? '').trim() || '127.0.0.1';
+  const host = hostSetting(env);
   const logLevel = (env.APAS_LOG_LEVEL ?? '').trim() || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`APAS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);

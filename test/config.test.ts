@@ -60,6 +60,8 @@ describe('configuration from the environment', () => {
   const bad: [string, Record<string, string>, RegExp][] = [
     ['port not a number', { APAS_PORT: 'http' }, /APAS_PORT must be a whole number/],
     ['port out of range', { APAS_PORT: '70000' }, /APAS_PORT must be between 0 and 65535/],
+    ['host with a scheme', { APAS_HOST: 'http://0.0.0.0' }, /APAS_HOST must be an IP address/],
+    ['host with a port', { APAS_HOST: '127.0.0.1:8080' }, /APAS_HOST must be an IP address/],
     ['unknown log level', { APAS_LOG_LEVEL: 'loud' }, /APAS_LOG_LEVEL must be one of/],
     ['public URL not absolute', { APAS_PUBLIC_URL: 'apas.example.org' }, /APAS_PUBLIC_URL must be an absolute URL/],
     ['public URL not http', { APAS_PUBLIC_URL: 'ftp://apas.example.org' }, /APAS_PUBLIC_URL must be an http\(s\) URL/],
