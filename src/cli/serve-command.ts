@@ -7,7 +7,10 @@ import { API_BASE, buildApp } from '../http/app.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
+import { startOrphanSweeps } from '../store/orphan-sweeper.ts';
 import type { Store } from '../store/store.ts';
+
+const SWEEP_INTERVAL_MS = 3_600_000;
 
 function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite ${config.database.file}` : 'PostgreSQL';
@@ -30,9 +33,10 @@ export async function runServe(argv: string[]): Promise<number> {
   const store = createKyselyStore(opened);
   await seedDemoIfAsked(values.demo ?? false, store, log);
   const blobs = createBlobStore(config, store);
-  // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing.
-  const swept = await blobs.sweepOrphans((key) => store.isBlobReferenced(key), orphanGraceMs(config));
-  if (swept > 0) log.info({ blobs: blobs.kind, removed: swept }, 'removed orphaned upload files');
+  // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing: swept at
+  // start, and every hour while the instance runs.
+  const sweeps = startOrphanSweeps(blobs, (key) => store.isBlobReferenced(key), orphanGraceMs(config), SWEEP_INTERVAL_MS, log);
+  await sweeps.first;
   const app = await buildApp({ config, store, logger: log, blobs });
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -40,6 +44,7 @@ export async function runServe(argv: string[]): Promise<number> {
     closing = true;
     log.info({ signal }, 'shutting down');
     await app.close();
+    await sweeps.stop();
     await store.close();
     process.exit(0);
   };
