@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--projects 10000] [--db sqlite|postgres] [--duration 5] [--connections 10]`
+ * `npm run bench -- [--projects 10000] [--db sqlite|postgres] [--duration 5] [--connections 10] [--only NAME] [--data-dir DIR]`
  *
  * Loads the demo program with N generated projects, starts apas and a baseline server (a bare Fastify route
  * answering pre-rendered copies of apas's own answers) as separate processes on loopback, and drives both with
@@ -129,6 +129,7 @@ async function canned(base: string, list: Scenario[]): Promise<object[]> {
 }
 
 async function prepareDatabase(db: string, dir: string, projects: number): Promise<{ url: string; loadMs: number; stop: () => Promise<void>; generated: Awaited<ReturnType<typeof generateProjects>> }> {
+  process.stdout.write(`loading ${projects} projects into ${db}…\n`);
   let url = path.join(dir, 'bench.db');
   let stop = async () => {};
   if (db === 'postgres') {
@@ -149,22 +150,43 @@ async function prepareDatabase(db: string, dir: string, projects: number): Promi
   }
 }
 
+type Prepared = Awaited<ReturnType<typeof prepareDatabase>>;
+
+/** A SQLite database loaded by an earlier run with the same --data-dir, or loaded now and kept there. */
+async function keptDatabase(dir: string, projects: number): Promise<Prepared> {
+  const marker = path.join(dir, 'generated.json');
+  if (fs.existsSync(marker)) {
+    const saved = JSON.parse(fs.readFileSync(marker, 'utf8')) as { loadMs: number; generated: Prepared['generated'] };
+    if (saved.generated.count !== projects) throw new Error(`${dir} holds ${saved.generated.count} projects, not ${projects}`);
+    process.stdout.write(`reusing the ${projects} projects loaded into ${dir}\n`);
+    return { url: path.join(dir, 'bench.db'), loadMs: saved.loadMs, stop: async () => {}, generated: saved.generated };
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  const prepared = await prepareDatabase('sqlite', dir, projects);
+  fs.writeFileSync(marker, JSON.stringify({ loadMs: prepared.loadMs, generated: prepared.generated }));
+  return prepared;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       projects: { type: 'string', default: '10000' }, db: { type: 'string', default: 'sqlite' },
       duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, only: { type: 'string' },
+      'data-dir': { type: 'string' },
     },
   });
+  if (values['data-dir'] && values.db !== 'sqlite') throw new Error('--data-dir works with --db sqlite only');
   const projects = Number(values.projects);
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-bench-'));
+  // --data-dir keeps the loaded database (and its files) for later runs, which skip the load; the write scenarios
+  // add to it, so such a run is close to, not the same as, a run on freshly loaded data.
+  const kept = values['data-dir'] ? path.resolve(values['data-dir']) : undefined;
+  const dir = kept ?? fs.mkdtempSync(path.join(os.tmpdir(), 'apas-bench-'));
   const children: ChildProcess[] = [];
   let stopDb = async () => {};
   try {
-    process.stdout.write(`loading ${projects} projects into ${values.db}…\n`);
-    const prepared = await prepareDatabase(values.db!, dir, projects);
+    const prepared = kept ? await keptDatabase(kept, projects) : await prepareDatabase(values.db!, dir, projects);
     stopDb = prepared.stop;
     process.stdout.write(`loaded in ${(prepared.loadMs / 1000).toFixed(1)} s\n`);
     const [port, basePort] = [await freePort(), await freePort()];
@@ -209,7 +231,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await stopDb();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!kept) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
