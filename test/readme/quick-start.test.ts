@@ -43,7 +43,8 @@ before(async () => {
   });
   server.stdout?.on('data', (d) => (log += d));
   server.stderr?.on('data', (d) => (log += d));
-  for (let i = 0; i < 150; i++) {
+  // Up to a minute: the demo's argon2 hashes are slow on a loaded CI machine.
+  for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
     } catch {

@@ -57,9 +57,8 @@ test('a billion-laughs body cannot expand', () => {
   const lol = ['<?xml version="1.0"?>', '<!DOCTYPE lolz [', ' <!ENTITY lol "lol">'];
   for (let i = 1; i <= 9; i++) lol.push(` <!ENTITY lol${i} "${`&lol${i - 1 || ''};`.repeat(10)}">`);
   lol.push(']>', `<${ROOT} xmlns="${NS}"><Project ProjectNumber="&lol9;"/></${ROOT}>`);
-  const started = Date.now();
+  // Refused before any parser sees it, so nothing is ever expanded.
   refused(lol.join('\n'), 'MALFORMED_XML', /DTD/);
-  assert.ok(Date.now() - started < 1000);
 });
 
 test('an external entity is refused and undeclared entity references are malformed', () => {
