@@ -40,10 +40,13 @@ export function parseBasic(header: string | undefined): { email: string; passwor
  * Checks Basic credentials plus X-ApiKey, then the second factor of users enrolled in MFA. Verified
  * password/key combinations are remembered by their digest so that a request costs no password hash; every
  * request still reads the user and key rows, so a changed password, a disabled user or a revoked key takes
- * effect at once, on every instance. Failed sign-ins are slowed down and locked out by the SignInGuard.
+ * effect at once, on every instance. Failed sign-ins are slowed down and locked out by the SignInGuard: a check
+ * that costs a hash or can be guessed (a TOTP code) is counted as a failure before it runs and forgiven when it
+ * succeeds, and concurrent requests with the same new credentials share one check.
  */
 export class AuthService {
   readonly #verified = new Map<string, Verified>();
+  readonly #checking = new Map<string, Promise<boolean>>();
 
   constructor(private readonly store: Store, private readonly clock: Clock, private readonly guard: SignInGuard) {}
 
@@ -52,11 +55,28 @@ export class AuthService {
     const basic = parseBasic(p.authorization);
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your user name and password with HTTP Basic authentication.');
     if (!p.apiKey) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your API key in the X-ApiKey header.');
-    await this.guard.check(basic.email, p.clientAddress);
-    const checked = await this.#checkPasswordAndKey(basic.email, basic.password, p.apiKey);
-    if (!checked) return this.#refuse(basic.email, p.clientAddress, BAD_CREDENTIALS);
-    const factor = await this.#secondFactor(checked.user, p.totp, p.sessionToken, basic.email, p.clientAddress);
-    return this.#caller(checked.user, checked.keyId, factor);
+    const key = parseApiKey(p.apiKey);
+    const [user, keyRow] = await Promise.all([this.store.findUserByEmail(basic.email), key ? this.store.findApiKey(key.id) : Promise.resolve(null)]);
+    const usable = user && !user.disabled && key && keyRow && keyRow.revokedAt === null && keyRow.userId === user.id;
+    const cacheKey = digest(`${basic.email.toLowerCase()}\u0000${basic.password}\u0000${p.apiKey}`);
+    const cached = this.#verified.get(cacheKey);
+    if (usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash) {
+      await this.guard.check(basic.email, p.clientAddress);
+    } else {
+      const ok = await this.#checkOnce(cacheKey, basic.email, p.clientAddress, async () => {
+        const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, basic.password);
+        // The key is checked even when the user is unknown, so timing tells nothing about which part was wrong.
+        let keyOk = false;
+        if (usable) keyOk = await verifySecret(keyRow.secretHash, key.secret);
+        else await verifySecret(DUMMY_HASH, key?.secret ?? '');
+        if (!usable || !passwordOk || !keyOk) return false;
+        this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
+        return true;
+      });
+      if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
+    }
+    const factor = await this.#secondFactor(user, p.totp, p.sessionToken, basic.email, p.clientAddress);
+    return this.#caller(user, keyRow.id, factor);
   }
 
   /**
@@ -66,41 +86,49 @@ export class AuthService {
   async authenticatePassword(authorization: string | undefined, clientAddress: string): Promise<Caller> {
     const basic = parseBasic(authorization);
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in with your user name and password.');
-    await this.guard.check(basic.email, clientAddress);
     const user = await this.store.findUserByEmail(basic.email);
     const enrolment = user ? await this.store.getMfa(user.id) : null;
     const code = enrolment ? basic.password.slice(-6) : undefined;
     const password = enrolment ? basic.password.slice(0, -6) : basic.password;
-    const ok = await this.#passwordMatches(user, basic.email, password);
-    if (!user || user.disabled || !ok) return this.#refuse(basic.email, clientAddress, 'The user name or password is not valid.');
+    const cacheKey = digest(`web\u0000${basic.email.toLowerCase()}\u0000${password}`);
+    const cached = this.#verified.get(cacheKey);
+    if (user && cached && cached.passwordHash === user.passwordHash) {
+      await this.guard.check(basic.email, clientAddress);
+    } else {
+      const ok = await this.#checkOnce(cacheKey, basic.email, clientAddress, async () => {
+        const matches = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
+        if (!matches || !user) return false;
+        this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
+        return true;
+      });
+      if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
+    }
+    if (user.disabled) return this.#refuse(basic.email, clientAddress, 'The user name or password is not valid.');
     const factor = await this.#secondFactor(user, code, undefined, basic.email, clientAddress);
     return this.#caller(user, '', factor);
   }
 
-  async #checkPasswordAndKey(email: string, password: string, apiKey: string): Promise<{ user: UserWithSecret; keyId: string } | null> {
-    const key = parseApiKey(apiKey);
-    const [user, keyRow] = await Promise.all([this.store.findUserByEmail(email), key ? this.store.findApiKey(key.id) : Promise.resolve(null)]);
-    const usable = user && !user.disabled && key && keyRow && keyRow.revokedAt === null && keyRow.userId === user.id;
-    const cacheKey = digest(`${email.toLowerCase()}\u0000${password}\u0000${apiKey}`);
-    const cached = this.#verified.get(cacheKey);
-    if (usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash) return { user, keyId: keyRow.id };
-    const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
-    // The key is checked even when the user is unknown, so timing tells nothing about which part was wrong.
-    let keyOk = false;
-    if (usable) keyOk = await verifySecret(keyRow.secretHash, key.secret);
-    else await verifySecret(DUMMY_HASH, key?.secret ?? '');
-    if (!usable || !passwordOk || !keyOk) return null;
-    this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
-    return { user, keyId: keyRow.id };
-  }
-
-  async #passwordMatches(user: UserWithSecret | null, email: string, password: string): Promise<boolean> {
-    const cacheKey = digest(`web\u0000${email.toLowerCase()}\u0000${password}`);
-    const cached = this.#verified.get(cacheKey);
-    if (user && cached && cached.passwordHash === user.passwordHash) return true;
-    const ok = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
-    if (ok && user) this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
-    return ok;
+  /**
+   * Runs the hash check of credentials that are not remembered: counted as a failed sign-in before it starts
+   * (SIGN_IN_LOCKED when that passes the limit), kept counted and slowed down when it fails, forgiven when it
+   * succeeds. Concurrent requests with the same credentials wait for one check instead of each paying (and
+   * counting) their own.
+   */
+  #checkOnce(cacheKey: string, email: string, address: string, check: () => Promise<boolean>): Promise<boolean> {
+    const running = this.#checking.get(cacheKey);
+    if (running) return running;
+    const run = (async () => {
+      const attempt = await this.guard.begin(email, address);
+      try {
+        const ok = await check();
+        if (!ok) await attempt.fail();
+        return ok;
+      } finally {
+        await attempt.settle();
+      }
+    })().finally(() => this.#checking.delete(cacheKey));
+    this.#checking.set(cacheKey, run);
+    return run;
   }
 
   // Enrolled users prove a second factor on every request: a TOTP code (good once) or a live session token.
@@ -109,9 +137,16 @@ export class AuthService {
     if (!enrolment) return { mfaVerified: false };
     const now = this.clock.now();
     if (totp) {
-      const step = totpStep(enrolment.secret, totp.trim(), now);
-      if (step === null || !(await this.store.claimTotpStep(user.id, step))) {
-        return this.#refuse(email, address, 'The one-time code is wrong, expired or already used.', 'MFA_INVALID');
+      // A code can be guessed, so it is counted before it is checked, like a password.
+      const attempt = await this.guard.begin(email, address);
+      try {
+        const step = totpStep(enrolment.secret, totp.trim(), now);
+        if (step === null || !(await this.store.claimTotpStep(user.id, step))) {
+          await attempt.fail();
+          throw new ApiError('MFA_INVALID', 'The one-time code is wrong, expired or already used.');
+        }
+      } finally {
+        await attempt.settle();
       }
       return { mfaVerified: true, mfaMethod: 'totp' };
     }
@@ -126,6 +161,7 @@ export class AuthService {
     throw new ApiError('MFA_REQUIRED', 'This account uses multi-factor authentication: send a current code in X-Mfa-Totp or a session token in X-Mfa-Session-Token.');
   }
 
+  // A failure of a cheap check, counted after it (a session token cannot be guessed; a disabled user is known).
   async #refuse(email: string, address: string, message: string, code: 'INVALID_CREDENTIALS' | 'MFA_INVALID' = 'INVALID_CREDENTIALS'): Promise<never> {
     await this.guard.failed(email, address);
     throw new ApiError(code, message);

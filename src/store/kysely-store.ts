@@ -118,6 +118,7 @@ export function createKyselyStore(opened: OpenDatabase): Store {
     dialect: dialect as Dialect,
     transaction: (work) => db.transaction().execute((trx) => work(writer(trx, cache))),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
+    uncountRequest: (bucket, windowStart) => projects.uncountRequest(db, bucket, windowStart),
     claimTotpStep: (userId, step) => mfa.claimTotpStep(db, userId, step),
     bulkInsert: (batch) => bulk.bulkInsert(db, batch),
     reserveProjectNumbers: (programId, count) => bulk.reserveProjectNumbers(db, programId, count),

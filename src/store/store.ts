@@ -165,6 +165,8 @@ export interface Store extends StoreReader {
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Counts a request outside any other transaction (rate limiting). */
   countRequest(bucket: string, windowStart: number): Promise<number>;
+  /** Takes back one count of countRequest (never below zero), outside any other transaction. */
+  uncountRequest(bucket: string, windowStart: number): Promise<void>;
   /** Records a TOTP time step as used (one atomic statement); false when it or a later one was used before. */
   claimTotpStep(userId: string, step: number): Promise<boolean>;
   /** Loads whole projects in one transaction, without per-row checks (benchmarks and data migrations). */

@@ -159,8 +159,8 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
   describe('failed sign-ins', () => {
     const harness = sharedHarness(dialect, { APAS_SIGNIN_LOCK_USER_AFTER: '4', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '12', APAS_SIGNIN_WINDOW_SECONDS: '900' });
 
-    const wrong = (h: HttpHarness, email: string) => ({
-      ...authHeaders(h.who.reader), authorization: `Basic ${Buffer.from(`${email}:not-the-password`).toString('base64')}`,
+    const wrong = (h: HttpHarness, email: string, password = 'not-the-password') => ({
+      ...authHeaders(h.who.reader), authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`,
     });
 
     it('lock a user name after repeated failures, even for the right password, until the window ends', async () => {
@@ -185,6 +185,70 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
       }
       assert.equal(answers[0], answers[1]);
       assert.match(answers[0]!, /^429 SIGN_IN_LOCKED/);
+    });
+
+    /** The failures counted in the current window for a user name, and for the address app.inject sends from. */
+    const counts = async (h: HttpHarness, email: string) => {
+      const window = h.clock.now() - (h.clock.now() % 900_000);
+      return {
+        user: await h.store.peekRequestCount(`signin:user:${email}`, window),
+        address: await h.store.peekRequestCount('signin:ip:127.0.0.1', window),
+      };
+    };
+
+    const tally = (answers: { statusCode: number; body: string }[]) => {
+      const out: Record<string, number> = {};
+      for (const r of answers) {
+        const key = `${r.statusCode} ${attr(r.body, 'ErrorResponse', 'Code')}`;
+        out[key] = (out[key] ?? 0) + 1;
+      }
+      return out;
+    };
+
+    it('check at most the limit of wrong passwords for one user name, however many arrive at once', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const email = h.who.programAdmin.email;
+      const guesses = Array.from({ length: 20 }, (_, i) => h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, email, `guess-${i}`) }));
+      assert.deepEqual(tally(await Promise.all(guesses)), { '401 INVALID_CREDENTIALS': 4, '429 SIGN_IN_LOCKED': 16 });
+      assert.deepEqual(await counts(h, email), { user: 4, address: 4 }, 'the refused guesses are not counted as failures');
+      assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'programAdmin' }), 429, 'SIGN_IN_LOCKED');
+      assert.deepEqual(await counts(h, email), { user: 4, address: 4 });
+    });
+
+    it('check at most the limit of wrong passwords from one client address, however many arrive at once', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, `burst${i}@example.org`) })));
+      assert.deepEqual(tally(answers), { '401 INVALID_CREDENTIALS': 12, '429 SIGN_IN_LOCKED': 8 });
+      assert.equal((await counts(h, 'nobody')).address, 12);
+    });
+
+    it('do not count a sign-in that succeeded, nor the same new credentials sent many times at once', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const email = h.who.outsider.email;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'outsider' })));
+      assert.deepEqual(tally(answers), { '403 FORBIDDEN': 6 }, 'signed in, then refused by role');
+      assert.deepEqual(await counts(h, email), { user: 0, address: 0 });
+      const same = await Promise.all(Array.from({ length: 6 }, () => h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, email) })));
+      assert.deepEqual(tally(same), { '401 INVALID_CREDENTIALS': 6 });
+      assert.deepEqual(await counts(h, email), { user: 1, address: 1 }, 'one wrong password sent six times at once is one guess');
+      assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, email, 'another-guess') }), 401, 'INVALID_CREDENTIALS');
+      assert.deepEqual(await counts(h, email), { user: 2, address: 2 });
+    });
+
+    it('check at most the limit of wrong TOTP codes at once, even with remembered credentials', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const secret = await enrol(h, h.who.otherApplicant.email);
+      const url = `${PROGRAM}/Projects`;
+      assert.equal((await h.request({ method: 'GET', url, as: 'otherApplicant', headers: { 'x-mfa-totp': freshCode(h, secret) } })).statusCode, 200);
+      const good = [-30_000, 0, 30_000].map((d) => totpCode(secret, h.clock.now() + d));
+      const codes = Array.from({ length: 20 }, (_, i) => String(100000 + i * 7919)).filter((c) => !good.includes(c)).slice(0, 16);
+      const answers = await Promise.all(codes.map((code) => h.request({ method: 'GET', url, as: 'otherApplicant', headers: { 'x-mfa-totp': code } })));
+      assert.deepEqual(tally(answers), { '401 MFA_INVALID': 4, '429 SIGN_IN_LOCKED': 12 });
+      assert.equal((await counts(h, h.who.otherApplicant.email)).user, 4);
     });
 
     it('lock a client address that tries many user names', async () => {
