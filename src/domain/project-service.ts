@@ -33,10 +33,13 @@ export class ProjectService {
     this.#deps = deps;
   }
 
-  /** GetPrograms: the programs of an agency in which the caller has a role. */
+  /**
+   * GetPrograms: the programs of the caller's agency in which the caller has a role. Any other agency, existing or
+   * not, is NOT_FOUND with one and the same answer, so that nobody learns which agencies exist.
+   */
   async getPrograms(caller: Caller, agencyRef: string): Promise<ProgramView[]> {
     const agency = await this.#deps.store.findAgency(agencyRef);
-    if (!agency) throw new ApiError('NOT_FOUND', `Agency "${agencyRef}" was not found.`);
+    if (!agency || agency.id !== caller.user.agencyId) throw new ApiError('NOT_FOUND', `Agency "${agencyRef}" was not found.`);
     const programs: Program[] = await this.#deps.store.listPrograms(agency.id);
     return programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ programId: p.id, programName: p.name }));
   }
