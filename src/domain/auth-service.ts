@@ -2,7 +2,8 @@ import type { Store, UserWithSecret } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Clock } from './clock.ts';
-import { parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
+import type { IdGenerator } from './ids.ts';
+import { formatSessionToken, hashTokenSecret, newSessionToken, parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
 import { digest, parseApiKey, verifySecret } from './secrets.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
 
@@ -16,6 +17,15 @@ export interface PresentedCredentials {
   sessionToken?: string | undefined;
   clientAddress: string;
 }
+
+/** How long a web session lasts from the sign-in with a TOTP code that started it. */
+export const WEB_SESSION_MINUTES = 720;
+
+/**
+ * A sign-in on the web pages: the caller, and when it proved a TOTP code, a new web session whose `value` the
+ * browser is to keep in a cookie until `expiresAt`.
+ */
+export interface WebSignIn { caller: Caller; newSession: { value: string; expiresAt: number } | null }
 
 interface Verified { passwordHash: string; keyHash: string }
 type SecondFactor = Pick<Caller, 'mfaVerified' | 'mfaMethod' | 'mfaSessionTokenId'>;
@@ -48,7 +58,9 @@ export class AuthService {
   readonly #verified = new Map<string, Verified>();
   readonly #checking = new Map<string, Promise<boolean>>();
 
-  constructor(private readonly store: Store, private readonly clock: Clock, private readonly guard: SignInGuard) {}
+  constructor(
+    private readonly store: Store, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
+  ) {}
 
   /** The caller behind the credentials; throws AUTHENTICATION_REQUIRED, INVALID_CREDENTIALS, SIGN_IN_LOCKED or MFA_*. */
   async authenticate(p: PresentedCredentials): Promise<Caller> {
@@ -80,10 +92,13 @@ export class AuthService {
   }
 
   /**
-   * Checks a password alone (web pages, which have no API key). A user enrolled in MFA appends the current
-   * 6-digit code to the password, as with most one-time-password sign-ins that have only one field.
+   * Signs in on the web pages (the landing page and its reply form), which have no API key and only one password
+   * field: a user enrolled in MFA appends the current 6-digit code to the password, as with most one-time-password
+   * sign-ins. Since a code works once and browsers resend what was typed on every page, a sign-in with a code
+   * starts a web session (see WebSignIn); while the browser sends its cookie back, the cookie is the second factor
+   * and the code at the end of the password is not looked at.
    */
-  async authenticatePassword(authorization: string | undefined, clientAddress: string): Promise<Caller> {
+  async authenticateWeb(authorization: string | undefined, webSession: string | undefined, clientAddress: string, requestId?: string): Promise<WebSignIn> {
     const basic = parseBasic(authorization);
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in with your user name and password.');
     const user = await this.store.findUserByEmail(basic.email);
@@ -104,8 +119,30 @@ export class AuthService {
       if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
     }
     if (user.disabled) return this.#refuse(basic.email, clientAddress, 'The user name or password is not valid.');
+    if (enrolment && webSession !== undefined && (await this.#webSessionValid(user, webSession))) {
+      return { caller: await this.#caller(user, '', { mfaVerified: true, mfaMethod: 'web' }), newSession: null };
+    }
     const factor = await this.#secondFactor(user, code, undefined, basic.email, clientAddress);
-    return this.#caller(user, '', factor);
+    const caller = await this.#caller(user, '', factor);
+    return { caller, newSession: factor.mfaVerified ? await this.#startWebSession(caller, requestId) : null };
+  }
+
+  async #webSessionValid(user: UserWithSecret, value: string): Promise<boolean> {
+    const parts = parseSessionToken(value);
+    const row = parts ? await this.store.getWebSession(parts.id) : null;
+    return Boolean(parts && row && row.userId === user.id && row.expiresAt > this.clock.now() && tokenMatches(parts.secret, row.secretHash));
+  }
+
+  // A new web session for a browser that just proved a TOTP code; only the SHA-256 of its secret is kept.
+  async #startWebSession(caller: Caller, requestId: string | undefined): Promise<{ value: string; expiresAt: number }> {
+    const now = this.clock.now();
+    const parts = newSessionToken(this.ids);
+    const expiresAt = now + WEB_SESSION_MINUTES * 60_000;
+    await this.store.transaction(async (tx) => {
+      await tx.insertWebSession({ id: parts.id, userId: caller.user.id, secretHash: hashTokenSecret(parts.secret), createdAt: now, expiresAt });
+      await tx.audit({ action: 'user.mfa.web_session.create', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { sessionId: parts.id, expiresAt }, requestId }, now, this.ids.next());
+    });
+    return { value: formatSessionToken(parts), expiresAt };
   }
 
   /**

@@ -10,6 +10,7 @@ import * as m003 from './migrations/003-mfa.ts';
 import * as m004 from './migrations/004-value-items.ts';
 import * as m005 from './migrations/005-attachments.ts';
 import * as m006 from './migrations/006-inquiry-threads.ts';
+import * as m007 from './migrations/007-web-sessions.ts';
 import type { Database } from './tables.ts';
 
 /** Which SQL engine a Kysely instance talks to. */
@@ -18,7 +19,7 @@ export type Dialect = 'sqlite' | 'postgres';
 /** An open database: the Kysely instance and which engine it is. */
 export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect }
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-web-sessions': m007 };
 
 // Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
 class ImmediateSqliteDriver extends SqliteDriver {
