@@ -1,6 +1,7 @@
 import type { DatabaseConfig } from '../src/config.ts';
 import { AuthService } from '../src/domain/auth-service.ts';
 import { systemClock } from '../src/domain/clock.ts';
+import { RandomIdGenerator } from '../src/domain/ids.ts';
 import { SignInGuard } from '../src/domain/sign-in-guard.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
@@ -12,7 +13,7 @@ import { createKyselyStore } from '../src/store/kysely-store.ts';
 export async function measureAuthentication(db: DatabaseConfig, who: { email: string; password: string; apiKey: string }, requestP50Ms: number) {
   const store = createKyselyStore(await openDatabase(db));
   try {
-    const auth = new AuthService(store, systemClock, new SignInGuard(store, systemClock, async () => {}));
+    const auth = new AuthService(store, systemClock, new SignInGuard(store, systemClock, async () => {}), new RandomIdGenerator());
     const presented = {
       authorization: `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}`, apiKey: who.apiKey, clientAddress: '127.0.0.1',
     };

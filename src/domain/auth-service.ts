@@ -2,7 +2,8 @@ import type { Store, UserWithSecret } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Clock } from './clock.ts';
-import { parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
+import type { IdGenerator } from './ids.ts';
+import { formatSessionToken, hashTokenSecret, newSessionToken, parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
 import { digest, parseApiKey, verifySecret } from './secrets.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
 
@@ -16,6 +17,15 @@ export interface PresentedCredentials {
   sessionToken?: string | undefined;
   clientAddress: string;
 }
+
+/** How long a web session lasts from the sign-in with a TOTP code that started it. */
+export const WEB_SESSION_MINUTES = 720;
+
+/**
+ * A sign-in on the web pages: the caller, and when it proved a TOTP code, a new web session whose `value` the
+ * browser is to keep in a cookie until `expiresAt`.
+ */
+export interface WebSignIn { caller: Caller; newSession: { value: string; expiresAt: number } | null }
 
 interface Verified { passwordHash: string; keyHash: string }
 type SecondFactor = Pick<Caller, 'mfaVerified' | 'mfaMethod' | 'mfaSessionTokenId'>;
@@ -46,67 +56,122 @@ export function parseBasic(header: string | undefined): { email: string; passwor
  * Checks Basic credentials plus X-ApiKey, then the second factor of users enrolled in MFA. Verified
  * password/key combinations are remembered by their digest so that a request costs no password hash; every
  * request still reads the user and key rows, so a changed password, a disabled user or a revoked key takes
- * effect at once, on every instance. Failed sign-ins are slowed down and locked out by the SignInGuard.
+ * effect at once, on every instance. Failed sign-ins are slowed down and locked out by the SignInGuard: a check
+ * that costs a hash or can be guessed (a TOTP code) is counted as a failure before it runs and forgiven when it
+ * succeeds, and concurrent requests with the same new credentials share one check.
  */
 export class AuthService {
   readonly #verified = new Map<string, Verified>();
+  readonly #checking = new Map<string, Promise<boolean>>();
 
-  constructor(private readonly store: Store, private readonly clock: Clock, private readonly guard: SignInGuard) {}
+  constructor(
+    private readonly store: Store, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
+  ) {}
 
   /** The caller behind the credentials; throws AUTHENTICATION_REQUIRED, INVALID_CREDENTIALS, SIGN_IN_LOCKED or MFA_*. */
   async authenticate(p: PresentedCredentials): Promise<Caller> {
     const basic = parseBasic(p.authorization);
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your user name and password with HTTP Basic authentication.');
     if (!p.apiKey) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your API key in the X-ApiKey header.');
-    await this.guard.check(basic.email, p.clientAddress);
-    const checked = await this.#checkPasswordAndKey(basic.email, basic.password, p.apiKey);
-    if (!checked) return this.#refuse(basic.email, p.clientAddress, BAD_CREDENTIALS);
-    const factor = await this.#secondFactor(checked.user, p.totp, p.sessionToken, basic.email, p.clientAddress);
-    return this.#caller(checked.user, checked.keyId, factor);
+    const key = parseApiKey(p.apiKey);
+    const [user, keyRow] = await Promise.all([this.store.findUserByEmail(basic.email), key ? this.store.findApiKey(key.id) : Promise.resolve(null)]);
+    const usable = user && !user.disabled && key && keyRow && keyRow.revokedAt === null && keyRow.userId === user.id;
+    const cacheKey = digest(`${basic.email.toLowerCase()}\u0000${basic.password}\u0000${p.apiKey}`);
+    const cached = this.#verified.get(cacheKey);
+    if (usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash) {
+      await this.guard.check(basic.email, p.clientAddress);
+    } else {
+      const ok = await this.#checkOnce(cacheKey, basic.email, p.clientAddress, async () => {
+        const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, basic.password);
+        // The key is checked even when the user is unknown, so timing tells nothing about which part was wrong.
+        let keyOk = false;
+        if (usable) keyOk = await verifySecret(keyRow.secretHash, key.secret);
+        else await verifySecret(DUMMY_HASH, key?.secret ?? '');
+        if (!usable || !passwordOk || !keyOk) return false;
+        this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
+        return true;
+      });
+      if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
+    }
+    const factor = await this.#secondFactor(user, p.totp, p.sessionToken, basic.email, p.clientAddress);
+    return this.#caller(user, keyRow.id, factor);
   }
 
   /**
-   * Checks a password alone (web pages, which have no API key). A user enrolled in MFA appends the current
-   * 6-digit code to the password, as with most one-time-password sign-ins that have only one field.
+   * Signs in on the web pages (the landing page and its reply form), which have no API key and only one password
+   * field: a user enrolled in MFA appends the current 6-digit code to the password, as with most one-time-password
+   * sign-ins. Since a code works once and browsers resend what was typed on every page, a sign-in with a code
+   * starts a web session (see WebSignIn); while the browser sends its cookie back, the cookie is the second factor
+   * and the code at the end of the password is not looked at.
    */
-  async authenticatePassword(authorization: string | undefined, clientAddress: string): Promise<Caller> {
+  async authenticateWeb(authorization: string | undefined, webSession: string | undefined, clientAddress: string, requestId?: string): Promise<WebSignIn> {
     const basic = parseBasic(authorization);
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in with your user name and password.');
-    await this.guard.check(basic.email, clientAddress);
     const user = await this.store.findUserByEmail(basic.email);
     const enrolment = user ? await this.store.getMfa(user.id) : null;
     const code = enrolment ? basic.password.slice(-6) : undefined;
     const password = enrolment ? basic.password.slice(0, -6) : basic.password;
-    const ok = await this.#passwordMatches(user, basic.email, password);
-    if (!user || user.disabled || !ok) return this.#refuse(basic.email, clientAddress, 'The user name or password is not valid.');
+    const cacheKey = digest(`web\u0000${basic.email.toLowerCase()}\u0000${password}`);
+    const cached = this.#verified.get(cacheKey);
+    if (user && cached && cached.passwordHash === user.passwordHash) {
+      await this.guard.check(basic.email, clientAddress);
+    } else {
+      const ok = await this.#checkOnce(cacheKey, basic.email, clientAddress, async () => {
+        const matches = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
+        if (!matches || !user) return false;
+        this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
+        return true;
+      });
+      if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
+    }
+    if (user.disabled) return this.#refuse(basic.email, clientAddress, 'The user name or password is not valid.');
+    if (enrolment && webSession !== undefined && (await this.#webSessionValid(user, webSession))) {
+      return { caller: await this.#caller(user, '', { mfaVerified: true, mfaMethod: 'web' }), newSession: null };
+    }
     const factor = await this.#secondFactor(user, code, undefined, basic.email, clientAddress);
-    return this.#caller(user, '', factor);
+    const caller = await this.#caller(user, '', factor);
+    return { caller, newSession: factor.mfaVerified ? await this.#startWebSession(caller, requestId) : null };
   }
 
-  async #checkPasswordAndKey(email: string, password: string, apiKey: string): Promise<{ user: UserWithSecret; keyId: string } | null> {
-    const key = parseApiKey(apiKey);
-    const [user, keyRow] = await Promise.all([this.store.findUserByEmail(email), key ? this.store.findApiKey(key.id) : Promise.resolve(null)]);
-    const usable = user && !user.disabled && key && keyRow && keyRow.revokedAt === null && keyRow.userId === user.id;
-    const cacheKey = digest(`${email.toLowerCase()}\u0000${password}\u0000${apiKey}`);
-    const cached = this.#verified.get(cacheKey);
-    if (usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash) return { user, keyId: keyRow.id };
-    const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
-    // The key is checked even when the user is unknown, so timing tells nothing about which part was wrong.
-    let keyOk = false;
-    if (usable) keyOk = await verifySecret(keyRow.secretHash, key.secret);
-    else await verifySecret(DUMMY_HASH, key?.secret ?? '');
-    if (!usable || !passwordOk || !keyOk) return null;
-    this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
-    return { user, keyId: keyRow.id };
+  async #webSessionValid(user: UserWithSecret, value: string): Promise<boolean> {
+    const parts = parseSessionToken(value);
+    const row = parts ? await this.store.getWebSession(parts.id) : null;
+    return Boolean(parts && row && row.userId === user.id && row.expiresAt > this.clock.now() && tokenMatches(parts.secret, row.secretHash));
   }
 
-  async #passwordMatches(user: UserWithSecret | null, email: string, password: string): Promise<boolean> {
-    const cacheKey = digest(`web\u0000${email.toLowerCase()}\u0000${password}`);
-    const cached = this.#verified.get(cacheKey);
-    if (user && cached && cached.passwordHash === user.passwordHash) return true;
-    const ok = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
-    if (ok && user) this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
-    return ok;
+  // A new web session for a browser that just proved a TOTP code; only the SHA-256 of its secret is kept.
+  async #startWebSession(caller: Caller, requestId: string | undefined): Promise<{ value: string; expiresAt: number }> {
+    const now = this.clock.now();
+    const parts = newSessionToken(this.ids);
+    const expiresAt = now + WEB_SESSION_MINUTES * 60_000;
+    await this.store.transaction(async (tx) => {
+      await tx.insertWebSession({ id: parts.id, userId: caller.user.id, secretHash: hashTokenSecret(parts.secret), createdAt: now, expiresAt });
+      await tx.audit({ action: 'user.mfa.web_session.create', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { sessionId: parts.id, expiresAt }, requestId }, now, this.ids.next());
+    });
+    return { value: formatSessionToken(parts), expiresAt };
+  }
+
+  /**
+   * Runs the hash check of credentials that are not remembered: counted as a failed sign-in before it starts
+   * (SIGN_IN_LOCKED when that passes the limit), kept counted and slowed down when it fails, forgiven when it
+   * succeeds. Concurrent requests with the same credentials wait for one check instead of each paying (and
+   * counting) their own.
+   */
+  #checkOnce(cacheKey: string, email: string, address: string, check: () => Promise<boolean>): Promise<boolean> {
+    const running = this.#checking.get(cacheKey);
+    if (running) return running;
+    const run = (async () => {
+      const attempt = await this.guard.begin(email, address);
+      try {
+        const ok = await check();
+        if (!ok) await attempt.fail();
+        return ok;
+      } finally {
+        await attempt.settle();
+      }
+    })().finally(() => this.#checking.delete(cacheKey));
+    this.#checking.set(cacheKey, run);
+    return run;
   }
 
   // Enrolled users prove a second factor on every request: a TOTP code (good once) or a live session token.
@@ -115,9 +180,16 @@ export class AuthService {
     if (!enrolment) return { mfaVerified: false };
     const now = this.clock.now();
     if (totp) {
-      const step = totpStep(enrolment.secret, totp.trim(), now);
-      if (step === null || !(await this.store.claimTotpStep(user.id, step))) {
-        return this.#refuse(email, address, 'The one-time code is wrong, expired or already used.', 'MFA_INVALID');
+      // A code can be guessed, so it is counted before it is checked, like a password.
+      const attempt = await this.guard.begin(email, address);
+      try {
+        const step = totpStep(enrolment.secret, totp.trim(), now);
+        if (step === null || !(await this.store.claimTotpStep(user.id, step))) {
+          await attempt.fail();
+          throw new ApiError('MFA_INVALID', 'The one-time code is wrong, expired or already used.');
+        }
+      } finally {
+        await attempt.settle();
       }
       return { mfaVerified: true, mfaMethod: 'totp' };
     }
@@ -132,6 +204,7 @@ export class AuthService {
     throw new ApiError('MFA_REQUIRED', 'This account uses multi-factor authentication: send a current code in X-Mfa-Totp or a session token in X-Mfa-Session-Token.');
   }
 
+  // A failure of a cheap check, counted after it (a session token cannot be guessed; a disabled user is known).
   async #refuse(email: string, address: string, message: string, code: 'INVALID_CREDENTIALS' | 'MFA_INVALID' = 'INVALID_CREDENTIALS'): Promise<never> {
     await this.guard.failed(email, address);
     throw new ApiError(code, message);

@@ -8,6 +8,17 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MAX_VALUE_LENGTH = 10000;
 const MAX_VALUES = 1000;
 
+/** How sensitive values are shown in place of the real ones. */
+export const MASK = '********';
+
+/**
+ * A value as error messages quote it: in quotes, or the mask for a sensitive field, whose values must not reach
+ * answers to people who sent someone else's data nor the log, where every error message is written.
+ */
+export function quoted(field: DataField, text: string): string {
+  return field.sensitive ? MASK : `"${text}"`;
+}
+
 function problem(field: DataField, code: string, message: string): FieldProblem {
   return { dataFieldId: field.id, customId: field.customId, name: field.name, code, message };
 }
@@ -31,7 +42,7 @@ export function checkValue(field: DataField, list: CustomList | undefined, text:
     case 'number':
     case 'integer': {
       const pattern = field.type === 'integer' ? INTEGER : NUMBER;
-      if (!pattern.test(text)) return problem(field, 'INVALID_TYPE', `${field.name} must be ${field.type === 'integer' ? 'a whole number' : 'a number'}; got "${text}".`);
+      if (!pattern.test(text)) return problem(field, 'INVALID_TYPE', `${field.name} must be ${field.type === 'integer' ? 'a whole number' : 'a number'}; got ${quoted(field, text)}.`);
       const n = Number(text);
       if ((field.min !== null && n < field.min) || (field.max !== null && n > field.max)) {
         return problem(field, 'OUT_OF_RANGE', `${field.name} must be between ${field.min ?? '-∞'} and ${field.max ?? '∞'}.`);
@@ -39,13 +50,13 @@ export function checkValue(field: DataField, list: CustomList | undefined, text:
       return null;
     }
     case 'boolean':
-      return text === 'true' || text === 'false' ? null : problem(field, 'INVALID_TYPE', `${field.name} must be true or false; got "${text}".`);
+      return text === 'true' || text === 'false' ? null : problem(field, 'INVALID_TYPE', `${field.name} must be true or false; got ${quoted(field, text)}.`);
     case 'date':
-      return isRealDate(text) ? null : problem(field, 'INVALID_TYPE', `${field.name} must be a date as yyyy-MM-dd; got "${text}".`);
+      return isRealDate(text) ? null : problem(field, 'INVALID_TYPE', `${field.name} must be a date as yyyy-MM-dd; got ${quoted(field, text)}.`);
     case 'choice':
       return list?.choices.some((c) => c.value === text)
         ? null
-        : problem(field, 'NOT_IN_LIST', `"${text}" is not a choice of ${field.name}.`);
+        : problem(field, 'NOT_IN_LIST', `${quoted(field, text)} is not a choice of ${field.name}.`);
   }
 }
 

@@ -2,15 +2,14 @@ import { canWrite, mayReadForm, mayUseForm, requireFormUse, requireReveal } from
 import { ApiError } from './api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
-import { completenessProblems, resolveInputs } from './field-rules.ts';
+import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
 import type { FieldValue, Form, ProgramModel, Project } from './model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { DataFieldInput, FormDataView } from './views.ts';
 import type { StoreReader } from '../store/store.ts';
 
-/** How sensitive values are shown in place of the real ones. */
-export const MASK = '********';
+export { MASK };
 
 /** Which view of a form's data an operation works on. */
 export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }

@@ -1,4 +1,4 @@
-import { isStaff } from './access.ts';
+import { canWrite, isStaff } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import { type InquiryNote, type InquiryStatus, type InquiryThread, requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-thread.ts';
@@ -136,28 +136,34 @@ export class InquiryService {
     });
   }
 
-  /** The landing page's inquiry section: threads with notes the applicant may see, with only those notes. */
+  /**
+   * The landing page's inquiry section: threads with notes the applicant may see, with only those notes; a reply
+   * form under the threads that are not closed when the caller may change the project.
+   */
   async landingThreads(caller: Caller, programRef: string, projectId: string): Promise<LandingInquiriesView> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const [threads, notes] = await Promise.all([this.#deps.store.listInquiryThreads(project.id), this.#deps.store.listVisibleInquiryNotes(project.id)]);
     const views = await noteViews(this.#deps.store, notes);
+    const mayReply = canWrite(caller, ctx.role, project);
     return {
       replyUrl: `${this.#deps.publicUrl}/MvcProjects/InquiryReply`,
       threads: threads.map((t) => ({
-        threadId: t.id, subject: t.subject, status: t.status, canReply: t.status !== 'Closed',
+        threadId: t.id, subject: t.subject, status: t.status, canReply: mayReply && t.status !== 'Closed',
         notes: views.filter((_v, i) => notes[i]!.threadId === t.id).map((v) => ({ author: v.author, timestamp: v.timestamp, text: v.text })),
       })).filter((t) => t.notes.length > 0),
     };
   }
 
   /**
-   * A reply from the landing page by someone who may read the project, visible to the applicant. Only threads the
-   * applicant can see take replies; others are reported as missing. Returns the landing page's address.
+   * A reply from the landing page by someone who may change the project (its applicant owner, editors, admins),
+   * visible to the applicant; a reader gets FORBIDDEN. Only threads the applicant can see take replies; others are
+   * reported as missing. Returns the landing page's address.
    */
   async reply(caller: Caller, programRef: string, projectId: string, threadId: string, text: string): Promise<string> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}, so you cannot reply on it.`);
     const { ids, clock } = this.#deps;
     await this.#deps.store.transaction(async (tx) => {
       const project = await this.#current(tx, seen);

@@ -33,10 +33,13 @@ export class ProjectService {
     this.#deps = deps;
   }
 
-  /** GetPrograms: the programs of an agency in which the caller has a role. */
+  /**
+   * GetPrograms: the programs of the caller's agency in which the caller has a role. Any other agency, existing or
+   * not, is NOT_FOUND with one and the same answer, so that nobody learns which agencies exist.
+   */
   async getPrograms(caller: Caller, agencyRef: string): Promise<ProgramView[]> {
     const agency = await this.#deps.store.findAgency(agencyRef);
-    if (!agency) throw new ApiError('NOT_FOUND', `Agency "${agencyRef}" was not found.`);
+    if (!agency || agency.id !== caller.user.agencyId) throw new ApiError('NOT_FOUND', `Agency "${agencyRef}" was not found.`);
     const programs: Program[] = await this.#deps.store.listPrograms(agency.id);
     return programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ programId: p.id, programName: p.name }));
   }
@@ -85,7 +88,7 @@ export class ProjectService {
     return { ...projectHeader(this.#deps, ctx.model, project), forms };
   }
 
-  /** The landing page's content: the project, its owner, its forms and its status history. */
+  /** The landing page's content: the project, its owner, the forms the caller may read and its status history. */
   async landing(caller: Caller, programRef: string, projectId: string): Promise<LandingView> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
@@ -96,7 +99,8 @@ export class ProjectService {
       ...projectHeader(this.#deps, ctx.model, project),
       programName: ctx.program.name,
       ownerName: nameOf(project.ownerId),
-      forms: ctx.model.forms.map((f) => ({ name: f.name, available: f.availableIn.includes(project.statusId) })),
+      // The same forms CreateNewProject lists: staff see every form, applicants only those meant for them.
+      forms: ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => ({ name: f.name, available: f.availableIn.includes(project.statusId) })),
       history: history.map((h) => ({ status: statusById(ctx.model, h.statusId).name, at: h.changedAt, by: nameOf(h.changedBy) })),
     };
   }

@@ -1,7 +1,7 @@
 import { mayReadForm, ownerFilter, requireReveal } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import { checkValue } from './field-rules.ts';
+import { checkValue, quoted } from './field-rules.ts';
 import type { DataField, ProgramModel, ProgramRole } from './model.ts';
 import { loadProgram, type ProgramContext } from './project-context.ts';
 import { projectsView } from './project-service.ts';
@@ -39,11 +39,11 @@ function condition(ctx: ProgramContext, caller: Caller, f: ProjectByDataQuery['f
   const compares = f.operator !== 'contains' && f.operator !== 'empty' && f.operator !== 'notempty';
   const byNumber = numeric && compares;
   if (byNumber && !NUMBER.test(f.content ?? '')) {
-    throw new ApiError('INVALID_REQUEST', `${field.name} is a number field; Content "${f.content ?? ''}" is not a number.`);
+    throw new ApiError('INVALID_REQUEST', `${field.name} is a number field; Content ${quoted(field, f.content ?? '')} is not a number.`);
   }
   // Dates compare as yyyy-MM-dd text, which only orders real dates written that way.
   if (field.type === 'date' && compares && checkValue(field, undefined, f.content ?? '') !== null) {
-    throw new ApiError('INVALID_REQUEST', `${field.name} is a date field; Content "${f.content ?? ''}" is not a date as yyyy-MM-dd.`);
+    throw new ApiError('INVALID_REQUEST', `${field.name} is a date field; Content ${quoted(field, f.content ?? '')} is not a date as yyyy-MM-dd.`);
   }
   return {
     fieldId: field.id, kind: field.multiValue ? (byNumber ? 'multiNumber' : 'multi') : byNumber ? 'number' : 'text', op: f.operator,

@@ -24,6 +24,34 @@ export const DEFAULT_SIGN_IN_POLICY: SignInPolicy = {
 /** Waits; an interface so tests need not sleep. */
 export type Sleeper = (ms: number) => Promise<void>;
 
+/**
+ * A sign-in check under way, from SignInGuard.begin. It was counted as a failure before the check ran, so that
+ * concurrent guesses cannot all pass the lock; `settle` takes that count back unless the check failed.
+ */
+export class SignInAttempt {
+  #done = false;
+
+  constructor(
+    private readonly guard: SignInGuard, readonly userName: string, readonly address: string,
+    /** The window the attempt was counted in, and the user name's count with it. */
+    readonly window: number, readonly userCount: number,
+  ) {}
+
+  /** The check failed: the failure stays counted, and the answer is slowed down. */
+  async fail(): Promise<void> {
+    if (this.#done) return;
+    this.#done = true;
+    await this.guard.slowDown(this.userCount);
+  }
+
+  /** Ends an attempt that did not fail (it succeeded, or stopped for another reason): its count is taken back. */
+  async settle(): Promise<void> {
+    if (this.#done) return;
+    this.#done = true;
+    await this.guard.uncount(this.userName, this.address, this.window);
+  }
+}
+
 /** Slows down and then locks out repeated failed sign-ins, per user name and per client address. */
 export class SignInGuard {
   constructor(
@@ -40,23 +68,56 @@ export class SignInGuard {
     return [`signin:user:${userName.trim().toLowerCase()}`, `signin:ip:${address}`];
   }
 
+  #locked(window: number): ApiError {
+    const retry = Math.ceil((window + this.policy.windowMs - this.clock.now()) / 1000);
+    return new ApiError('SIGN_IN_LOCKED', `Too many failed sign-ins; try again in ${retry} s.`, { headers: { 'Retry-After': String(retry) } });
+  }
+
   /** Throws SIGN_IN_LOCKED while the user name or address is locked; the same for names that do not exist. */
   async check(userName: string, address: string): Promise<void> {
     const window = this.#window();
     const [user, ip] = this.#buckets(userName, address);
     const [u, a] = await Promise.all([this.store.peekRequestCount(user, window), this.store.peekRequestCount(ip, window)]);
-    if (u >= this.policy.lockUserAfter || a >= this.policy.lockAddressAfter) {
-      const retry = Math.ceil((window + this.policy.windowMs - this.clock.now()) / 1000);
-      throw new ApiError('SIGN_IN_LOCKED', `Too many failed sign-ins; try again in ${retry} s.`, { headers: { 'Retry-After': String(retry) } });
-    }
+    if (u >= this.policy.lockUserAfter || a >= this.policy.lockAddressAfter) throw this.#locked(window);
   }
 
-  /** Counts a failed sign-in and waits longer the more there were, so guessing gets slow well before the lock. */
+  /**
+   * Starts an expensive or guessable check (a password hash, a TOTP code): counts it as a failure at once, in one
+   * atomic statement per bucket, and throws SIGN_IN_LOCKED (taking the count back) when that passes a lock limit.
+   * However many guesses arrive at once, at most the limit of them are ever checked per window.
+   */
+  async begin(userName: string, address: string): Promise<SignInAttempt> {
+    const window = this.#window();
+    const [user, ip] = this.#buckets(userName, address);
+    const [u, a] = await Promise.all([this.store.countRequest(user, window), this.store.countRequest(ip, window)]);
+    if (u > this.policy.lockUserAfter || a > this.policy.lockAddressAfter) {
+      // Refused without a check: not a failure of its own, so the counts stay at the limit.
+      await this.uncount(userName, address, window);
+      throw this.#locked(window);
+    }
+    return new SignInAttempt(this, userName, address, window, u);
+  }
+
+  /** Counts a failure of a check that was not begun (a cheap one, such as a session token) and slows the answer down. */
   async failed(userName: string, address: string): Promise<void> {
     const window = this.#window();
     const [user, ip] = this.#buckets(userName, address);
     const [u] = await Promise.all([this.store.countRequest(user, window), this.store.countRequest(ip, window)]);
-    const extra = u - this.policy.slowAfter;
+    await this.slowDown(u);
+  }
+
+  /** Takes back one count of the user name and address in a window. */
+  async uncount(userName: string, address: string, window: number): Promise<void> {
+    const [user, ip] = this.#buckets(userName, address);
+    await Promise.all([this.store.uncountRequest(user, window), this.store.uncountRequest(ip, window)]);
+  }
+
+  /**
+   * Waits longer the more failures the user name has in the window, so guessing gets slow well before the lock:
+   * nothing up to `slowAfter`, then `stepDelayMs` more per failure, at most `maxDelayMs`.
+   */
+  async slowDown(userCount: number): Promise<void> {
+    const extra = userCount - this.policy.slowAfter;
     if (extra > 0) await this.sleep(Math.min(this.policy.maxDelayMs, extra * this.policy.stepDelayMs));
   }
 }

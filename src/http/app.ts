@@ -88,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const registry = createMetrics(app);
   healthRoutes(app, store, registry);
   schemaRoutes(app, codec, programSchemaText());
-  landingPageRoutes(app, services);
+  landingPageRoutes(app, services, config.publicUrl);
   await inquiryReplyRoutes(app, services, config.publicUrl);
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));

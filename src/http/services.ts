@@ -49,7 +49,7 @@ export function createServices(
     auth: new AuthService(store, clock, new SignInGuard(store, clock, sleep, {
       ...DEFAULT_SIGN_IN_POLICY, windowMs: config.signIn.windowSeconds * 1000,
       lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter,
-    })),
+    }), ids),
     projects: new ProjectService(deps),
     formData: new FormDataService(deps),
     submit: new SubmitService(deps),

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MfaEnrolment, MfaSessionTokenRecord } from './store.ts';
+import type { MfaEnrolment, MfaSessionTokenRecord, WebSessionRecord } from './store.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -16,9 +16,10 @@ export async function saveMfa(db: Db, userId: string, secret: string, at: number
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret, enrolled_at: at, last_step: 0 })).execute();
 }
 
-/** Ends a user's enrolment and session token; false when the user was not enrolled. */
+/** Ends a user's enrolment, session token and web sessions; false when the user was not enrolled. */
 export async function deleteMfa(db: Db, userId: string): Promise<boolean> {
   await db.deleteFrom('mfa_session_tokens').where('user_id', '=', userId).execute();
+  await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
   const r = await db.deleteFrom('user_mfa').where('user_id', '=', userId).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
@@ -45,4 +46,16 @@ export async function replaceSessionToken(db: Db, t: MfaSessionTokenRecord): Pro
 export async function deleteSessionToken(db: Db, userId: string, id: string): Promise<boolean> {
   const r = await db.deleteFrom('mfa_session_tokens').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
+}
+
+/** A web session by id. */
+export async function getWebSession(db: Db, id: string): Promise<WebSessionRecord | null> {
+  const r = await db.selectFrom('web_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return r ? { id: r.id, userId: r.user_id, secretHash: r.secret_hash, createdAt: Number(r.created_at), expiresAt: Number(r.expires_at) } : null;
+}
+
+/** Stores a web session; the user's expired ones are deleted, so a user's rows stay few. */
+export async function insertWebSession(db: Db, s: WebSessionRecord): Promise<void> {
+  await db.deleteFrom('web_sessions').where('user_id', '=', s.userId).where('expires_at', '<=', s.createdAt).execute();
+  await db.insertInto('web_sessions').values({ id: s.id, user_id: s.userId, secret_hash: s.secretHash, created_at: s.createdAt, expires_at: s.expiresAt }).execute();
 }

@@ -208,3 +208,9 @@ export async function countRequest(db: Db, bucket: string, windowStart: number):
     .returning('count').executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Takes back one count of a bucket in a window (never below zero); one statement, like countRequest. */
+export async function uncountRequest(db: Db, bucket: string, windowStart: number): Promise<void> {
+  await db.updateTable('rate_limit_windows').set({ count: sql`rate_limit_windows.count - 1` })
+    .where('bucket', '=', bucket).where('window_start', '=', windowStart).where('count', '>', 0).execute();
+}

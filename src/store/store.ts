@@ -20,6 +20,9 @@ export interface MfaEnrolment { userId: string; secret: string; enrolledAt: numb
 /** An MFA session token: only the SHA-256 of its secret is stored. */
 export interface MfaSessionTokenRecord { id: string; userId: string; tokenHash: string; createdAt: number; expiresAt: number }
 
+/** A web-page session of a user enrolled in MFA (the second factor of the landing page's cookie). */
+export interface WebSessionRecord { id: string; userId: string; secretHash: string; createdAt: number; expiresAt: number }
+
 /** Which projects of a program a listing may return, in creation order. */
 export interface ProjectQuery {
   programId: string;
@@ -98,6 +101,7 @@ export interface StoreReader {
   isBlobReferenced(blobKey: string): Promise<boolean>;
   getMfa(userId: string): Promise<MfaEnrolment | null>;
   getSessionToken(id: string): Promise<MfaSessionTokenRecord | null>;
+  getWebSession(id: string): Promise<WebSessionRecord | null>;
   /** The count of a request-counting bucket in a window, without counting. */
   peekRequestCount(bucket: string, windowStart: number): Promise<number>;
   listAudit(filter: { projectId?: string; action?: string; limit?: number }): Promise<(AuditEntry & { at: number; id: string })[]>;
@@ -152,6 +156,8 @@ export interface StoreWriter extends StoreReader {
   /** Stores a user's session token, deleting the user's earlier one. */
   replaceSessionToken(token: MfaSessionTokenRecord): Promise<void>;
   deleteSessionToken(userId: string, id: string): Promise<boolean>;
+  /** Stores a web session, deleting the user's expired ones. */
+  insertWebSession(session: WebSessionRecord): Promise<void>;
   insertInquiryThread(thread: InquiryThread): Promise<void>;
   /** Changes a thread's status or external id and stamps who changed it when. */
   updateInquiryThread(id: string, changes: ThreadChanges): Promise<void>;
@@ -165,6 +171,8 @@ export interface Store extends StoreReader {
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Counts a request outside any other transaction (rate limiting). */
   countRequest(bucket: string, windowStart: number): Promise<number>;
+  /** Takes back one count of countRequest (never below zero), outside any other transaction. */
+  uncountRequest(bucket: string, windowStart: number): Promise<void>;
   /** Records a TOTP time step as used (one atomic statement); false when it or a later one was used before. */
   claimTotpStep(userId: string, step: number): Promise<boolean>;
   /** Loads whole projects in one transaction, without per-row checks (benchmarks and data migrations). */

@@ -117,6 +117,9 @@ export interface UserMfaTable { user_id: string; secret: string; enrolled_at: nu
 /** A user's MFA session token (hashed). */
 export interface MfaSessionTokenTable { id: string; user_id: string; token_hash: string; created_at: number; expires_at: number }
 
+/** A web-page session of a user enrolled in MFA: the SHA-256 of the secret of its cookie. */
+export interface WebSessionTable { id: string; user_id: string; secret_hash: string; created_at: number; expires_at: number }
+
 /** A fixed-window request counter, shared by all instances on one database. */
 export interface RateLimitWindowTable { bucket: string; window_start: number; count: number }
 
@@ -167,6 +170,7 @@ export interface Database {
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;
+  web_sessions: WebSessionTable;
   inquiry_threads: InquiryThreadTable;
   inquiry_notes: InquiryNoteTable;
   attachments: AttachmentTable;

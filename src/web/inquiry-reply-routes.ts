@@ -4,6 +4,7 @@ import { idParam } from '../http/query-params.ts';
 import type { Services } from '../http/services.ts';
 import { escapeHtml } from './html-escape.ts';
 import { isSameOrigin } from './same-origin.ts';
+import { readWebSessionCookie, webSessionSetCookie } from './web-session-cookie.ts';
 
 /** Where the landing page's reply forms post to. */
 export const INQUIRY_REPLY_PATH = '/MvcProjects/InquiryReply';
@@ -36,7 +37,8 @@ export async function inquiryReplyRoutes(app: FastifyInstance, services: Service
         if (!isSameOrigin(request.headers, publicUrl)) {
           throw new ApiError('FORBIDDEN', 'Replies are accepted only from the project page of this service.');
         }
-        const caller = await services.auth.authenticatePassword(request.headers.authorization, request.ip);
+        const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
+        if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
         const programId = idParam(field(request.body, 'ProgramId').trim(), 'ProgramId');
         const projectId = idParam(field(request.body, 'ProjectId').trim(), 'ProjectId');
         const threadId = idParam(field(request.body, 'ThreadId').trim(), 'ThreadId');

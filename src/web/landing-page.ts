@@ -7,6 +7,7 @@ import type { Services } from '../http/services.ts';
 import type { LandingInquiriesView } from '../domain/views.ts';
 import { renderInquirySection } from './inquiry-section.ts';
 import { escapeHtml } from './html-escape.ts';
+import { readWebSessionCookie, webSessionSetCookie } from './web-session-cookie.ts';
 
 const esc = escapeHtml;
 
@@ -37,11 +38,12 @@ ${renderInquirySection(inquiries, v.programId, v.projectId)}</body></html>
 }
 
 /** GET /MvcProjects/LandingPage?ProgramId=…&ProjectId=…: the page a submit response's Url opens (password sign-in). */
-export function landingPageRoutes(app: FastifyInstance, services: Services): void {
+export function landingPageRoutes(app: FastifyInstance, services: Services, publicUrl: string): void {
   app.get('/MvcProjects/LandingPage', async (request, reply) => {
     try {
       // Sign-in comes first, so that nothing about the request is answered to a stranger.
-      const caller = await services.auth.authenticatePassword(request.headers.authorization, request.ip);
+      const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
+      if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
       const query = request.query as RawQuery;
       const programId = idParam(requiredParam(query, 'ProgramId'), 'ProgramId');
       const projectId = idParam(requiredParam(query, 'ProjectId'), 'ProjectId');

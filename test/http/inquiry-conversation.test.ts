@@ -158,6 +158,7 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
     const refusals: [string, Who | null, (s: Awaited<ReturnType<typeof setup>>) => Record<string, string>, number][] = [
       ['no credentials', null, (s) => s.fields('x'), 401],
       ['an outsider', 'outsider', (s) => s.fields('x'), 403],
+      ['a reader of the program (who may read but not change the project)', 'reader', (s) => s.fields('x'), 403],
       ['another applicant', 'otherApplicant', (s) => s.fields('x'), 404],
       ['a thread that shows the applicant nothing', 'applicant', (s) => s.fields('x', s.hiddenThread), 404],
       ['an unknown thread', 'applicant', (s) => s.fields('x', 'NOSUCHTHREAD'), 404],
@@ -208,16 +209,25 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       assert.deepEqual(pageNotes(html, threadId), ['Question', text]);
     });
 
-    it('lets staff who may read the project reply; their reply counts as a staff note', async () => {
+    it('lets staff who may change the project reply; their reply counts as a staff note', async () => {
       const h = harness();
       const { projectId, threadId, fields } = await setup(h);
       assert.equal((await postReply(h, 'applicant', fields('answer'))).statusCode, 303);
       assert.equal(await statusOf(h, projectId, threadId), 'Open');
-      const res = await postReply(h, 'reader', fields('from the reviewer'));
+      const res = await postReply(h, 'editor', fields('from the reviewer'));
       assert.equal(res.statusCode, 303, res.body);
       assert.equal(await statusOf(h, projectId, threadId), 'AwaitingResponse');
       const notes = await h.store.listInquiryNotes(threadId);
-      assert.deepEqual(notes.map((n) => [n.authorId, n.visibleToApplicant]).slice(1), [[h.who.applicant.id, true], [h.who.reader.id, true]]);
+      assert.deepEqual(notes.map((n) => [n.authorId, n.visibleToApplicant]).slice(1), [[h.who.applicant.id, true], [h.who.editor.id, true]]);
+    });
+
+    it('shows a reader the notes but no reply form', async () => {
+      const h = harness();
+      const { projectId, threadId } = await setup(h);
+      const html = await page(h, projectId, 'reader');
+      assert.deepEqual(pageNotes(html, threadId), ['Question']);
+      assert.equal(hasReplyForm(html, threadId), false);
+      assert.ok(hasReplyForm(await page(h, projectId, 'editor'), threadId));
     });
 
     it("reopens a resolved thread with the applicant's reply", async () => {

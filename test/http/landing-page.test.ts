@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { before, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
+import { seedWorkflowProgram } from '../support/workflow-fixtures.ts';
 import { attr, authHeaders, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
 import { COMPLETE, createProject, projectPath, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
 
@@ -138,5 +139,24 @@ forEachDialect('HTTP landing page', ({ dialect }) => {
     const now = await page(h, unsubmittedUrl, 'otherApplicant');
     assertHtml(now, 200);
     assert.match(now.body, new RegExp(`<dt>Owner</dt><dd>User ${h.who.otherApplicant.id}</dd>`));
+  });
+
+  describe('forms', () => {
+    const ownHarness = sharedHarness(dialect);
+
+    it('lists the forms the caller may read: staff-only forms to staff, never to the applicant', async () => {
+      const h = ownHarness();
+      await seedWorkflowProgram(h.store);
+      const projectId = await createProject(h, 'applicant');
+      const landing = `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`;
+      const forms = async (who: Who) => {
+        const res = await page(h, landing, who);
+        assertHtml(res, 200);
+        const list = /<h2>Forms<\/h2><ul>(.*?)<\/ul>/.exec(res.body)?.[1] ?? '';
+        return [...list.matchAll(/<li>([^<]*)/g)].map((m) => m[1]!.trim());
+      };
+      assert.deepEqual(await forms('applicant'), ['Application', 'Archive']);
+      for (const who of ['reader', 'editor', 'admin'] as const) assert.deepEqual(await forms(who), ['Application', 'Review', 'Archive'], who);
+    });
   });
 });

@@ -159,8 +159,8 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
   describe('failed sign-ins', () => {
     const harness = sharedHarness(dialect, { APAS_SIGNIN_LOCK_USER_AFTER: '4', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '12', APAS_SIGNIN_WINDOW_SECONDS: '900' });
 
-    const wrong = (h: HttpHarness, email: string) => ({
-      ...authHeaders(h.who.reader), authorization: `Basic ${Buffer.from(`${email}:not-the-password`).toString('base64')}`,
+    const wrong = (h: HttpHarness, email: string, password = 'not-the-password') => ({
+      ...authHeaders(h.who.reader), authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`,
     });
 
     it('lock a user name after repeated failures, even for the right password, until the window ends', async () => {
@@ -187,6 +187,70 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
       assert.match(answers[0]!, /^429 SIGN_IN_LOCKED/);
     });
 
+    /** The failures counted in the current window for a user name, and for the address app.inject sends from. */
+    const counts = async (h: HttpHarness, email: string) => {
+      const window = h.clock.now() - (h.clock.now() % 900_000);
+      return {
+        user: await h.store.peekRequestCount(`signin:user:${email}`, window),
+        address: await h.store.peekRequestCount('signin:ip:127.0.0.1', window),
+      };
+    };
+
+    const tally = (answers: { statusCode: number; body: string }[]) => {
+      const out: Record<string, number> = {};
+      for (const r of answers) {
+        const key = `${r.statusCode} ${attr(r.body, 'ErrorResponse', 'Code')}`;
+        out[key] = (out[key] ?? 0) + 1;
+      }
+      return out;
+    };
+
+    it('check at most the limit of wrong passwords for one user name, however many arrive at once', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const email = h.who.programAdmin.email;
+      const guesses = Array.from({ length: 20 }, (_, i) => h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, email, `guess-${i}`) }));
+      assert.deepEqual(tally(await Promise.all(guesses)), { '401 INVALID_CREDENTIALS': 4, '429 SIGN_IN_LOCKED': 16 });
+      assert.deepEqual(await counts(h, email), { user: 4, address: 4 }, 'the refused guesses are not counted as failures');
+      assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'programAdmin' }), 429, 'SIGN_IN_LOCKED');
+      assert.deepEqual(await counts(h, email), { user: 4, address: 4 });
+    });
+
+    it('check at most the limit of wrong passwords from one client address, however many arrive at once', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, `burst${i}@example.org`) })));
+      assert.deepEqual(tally(answers), { '401 INVALID_CREDENTIALS': 12, '429 SIGN_IN_LOCKED': 8 });
+      assert.equal((await counts(h, 'nobody')).address, 12);
+    });
+
+    it('do not count a sign-in that succeeded, nor the same new credentials sent many times at once', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const email = h.who.outsider.email;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'outsider' })));
+      assert.deepEqual(tally(answers), { '403 FORBIDDEN': 6 }, 'signed in, then refused by role');
+      assert.deepEqual(await counts(h, email), { user: 0, address: 0 });
+      const same = await Promise.all(Array.from({ length: 6 }, () => h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, email) })));
+      assert.deepEqual(tally(same), { '401 INVALID_CREDENTIALS': 6 });
+      assert.deepEqual(await counts(h, email), { user: 1, address: 1 }, 'one wrong password sent six times at once is one guess');
+      assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: null, headers: wrong(h, email, 'another-guess') }), 401, 'INVALID_CREDENTIALS');
+      assert.deepEqual(await counts(h, email), { user: 2, address: 2 });
+    });
+
+    it('check at most the limit of wrong TOTP codes at once, even with remembered credentials', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const secret = await enrol(h, h.who.otherApplicant.email);
+      const url = `${PROGRAM}/Projects`;
+      assert.equal((await h.request({ method: 'GET', url, as: 'otherApplicant', headers: { 'x-mfa-totp': freshCode(h, secret) } })).statusCode, 200);
+      const good = [-30_000, 0, 30_000].map((d) => totpCode(secret, h.clock.now() + d));
+      const codes = Array.from({ length: 20 }, (_, i) => String(100000 + i * 7919)).filter((c) => !good.includes(c)).slice(0, 16);
+      const answers = await Promise.all(codes.map((code) => h.request({ method: 'GET', url, as: 'otherApplicant', headers: { 'x-mfa-totp': code } })));
+      assert.deepEqual(tally(answers), { '401 MFA_INVALID': 4, '429 SIGN_IN_LOCKED': 12 });
+      assert.equal((await counts(h, h.who.otherApplicant.email)).user, 4);
+    });
+
     it('lock a client address that tries many user names', async () => {
       const h = harness();
       h.clock.advance(900_000);
@@ -194,6 +258,92 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
       assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'admin' }), 429, 'SIGN_IN_LOCKED');
       h.clock.advance(900_000);
       assert.equal((await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'admin' })).statusCode, 200);
+    });
+  });
+
+  describe('on the web pages', () => {
+    const harness = sharedHarness(dialect);
+
+    /** What a browser resends on every page once the user typed the password with a code appended. */
+    const typed = (h: HttpHarness, who: 'applicant' | 'otherApplicant' | 'editor', code: string) => `Basic ${Buffer.from(`${h.who[who].email}:${h.who[who].password}${code}`).toString('base64')}`;
+    const pageUrl = (projectId: string) => `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`;
+    const cookieOf = (res: { headers: Record<string, unknown> }) => /^apas_mfa=([^;]+);/.exec(String(res.headers['set-cookie'] ?? ''))?.[1];
+    const userCount = (h: HttpHarness, email: string) => h.store.peekRequestCount(`signin:user:${email}`, h.clock.now() - (h.clock.now() % 900_000));
+
+    /** A project of the applicant with a thread that shows the applicant a note; made before the applicant enrols. */
+    async function project(h: HttpHarness, owner: 'applicant' | 'otherApplicant' = 'applicant'): Promise<{ projectId: string; threadId: string }> {
+      h.clock.advance();
+      const created = await h.request({ method: 'POST', url: `${PROGRAM}/NewProject`, as: owner });
+      const projectId = attr(created.body, 'Project', 'ProjectId')!;
+      const note = await h.request({
+        method: 'POST', url: `${projectPath(projectId)}/InquiryNotes`, as: 'admin',
+        body: `<SetInquiryNoteRequest xmlns="${NS}" Subject="Roof" VisibleToApplicant="true"><Text>Which roof?</Text></SetInquiryNoteRequest>`,
+      });
+      assert.equal(note.statusCode, 200, note.body);
+      return { projectId, threadId: attr(note.body, 'InquiryThread', 'ThreadId')! };
+    }
+
+    it('a code signs the browser in once; its cookie then serves page loads, a reply and its redirect without a new code', async () => {
+      const h = harness();
+      const { projectId, threadId } = await project(h);
+      const secret = await enrol(h, h.who.applicant.email);
+      const basic = typed(h, 'applicant', freshCode(h, secret));
+      const first = await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: basic } });
+      assert.equal(first.statusCode, 200, first.body);
+      assert.match(String(first.headers['set-cookie']), /^apas_mfa=mst_[0-9A-Z]{12}_[0-9A-Z]{48}; Path=\/MvcProjects; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+      const value = cookieOf(first)!;
+      const stored = await h.store.getWebSession(value.split('_')[1]!);
+      assert.ok(stored && stored.userId === h.who.applicant.id && !JSON.stringify(stored).includes(value.split('_')[2]!), 'only a hash of the secret is stored');
+      assert.equal(stored.expiresAt, h.clock.now() + 720 * 60_000);
+      assert.equal((await h.store.listAudit({ action: 'user.mfa.web_session.create' })).length, 1);
+
+      const browser = { authorization: basic, cookie: `other=1; apas_mfa=${value}` };
+      h.clock.advance(120_000);
+      const again = await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: browser });
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(again.headers['set-cookie'], undefined, 'the session goes on; no new one');
+      const reply = await h.app.inject({
+        method: 'POST', url: '/MvcProjects/InquiryReply', headers: { ...browser, origin: 'http://apas.test', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ ProgramId: IDS.program, ProjectId: projectId, ThreadId: threadId, Text: 'The south roof.' }).toString(),
+      });
+      assert.equal(reply.statusCode, 303, reply.body);
+      const redirected = await h.app.inject({ method: 'GET', url: String(reply.headers.location).replace('http://apas.test', ''), headers: browser });
+      assert.equal(redirected.statusCode, 200, redirected.body);
+      assert.match(redirected.body, /The south roof\./);
+      assert.equal(await userCount(h, h.who.applicant.email), 0, 'no failed sign-in was counted');
+
+      // Without the cookie the resent code is spent, as before.
+      const bare = await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: basic } });
+      assert.equal(bare.statusCode, 401, bare.body);
+    });
+
+    it('a web session serves only its own user, only the web pages and only until it expires; ending the enrolment ends it', async () => {
+      const h = harness();
+      const { projectId } = await project(h, 'otherApplicant');
+      const secret = await enrol(h, h.who.otherApplicant.email);
+      const first = await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: typed(h, 'otherApplicant', freshCode(h, secret)) } });
+      assert.equal(first.statusCode, 200, first.body);
+      const cookie = `apas_mfa=${cookieOf(first)}`;
+      const stale = typed(h, 'otherApplicant', '000000');
+
+      await enrol(h, h.who.editor.email);
+      const asEditor = await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: typed(h, 'editor', '000000'), cookie } });
+      assert.equal(asEditor.statusCode, 401, "another user's cookie is no second factor");
+      const api = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'otherApplicant', headers: { cookie } });
+      assertError(h, api, 401, 'MFA_REQUIRED');
+      const forged = await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: stale, cookie: `${cookie.slice(0, -4)}AAAA` } });
+      assert.equal(forged.statusCode, 401, 'a wrong secret');
+
+      h.clock.advance(720 * 60_000 - 1000);
+      assert.equal((await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: stale, cookie } })).statusCode, 200);
+      h.clock.advance(1000);
+      assert.equal((await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: stale, cookie } })).statusCode, 401, 'expired');
+
+      const renewed = await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: typed(h, 'otherApplicant', freshCode(h, secret)) } });
+      const fresh = `apas_mfa=${cookieOf(renewed)}`;
+      assert.equal((await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: stale, cookie: fresh } })).statusCode, 200);
+      await new MfaService({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() }).disable(h.who.otherApplicant.email);
+      assert.equal(await h.store.getWebSession(cookieOf(renewed)!.split('_')[1]!), null);
     });
   });
 });

@@ -65,12 +65,15 @@ forEachDialect('HTTP GetPrograms', ({ dialect }) => {
     assert.equal(attr(res.body, 'ProgramsResponse', 'RequestTimestamp'), new Date(h.clock.now()).toISOString().replace('Z', '+00:00'));
   });
 
-  it("does not list another agency's programs, not even to an agency admin", async () => {
+  it("answers another agency exactly like an unknown one (404), even to an agency admin", async () => {
     const h = harness();
-    const res = await h.request({ method: 'GET', url: `${API}/Programs?Agency=elsewhere`, as: 'admin' });
-    assert.equal(res.statusCode, 200, res.body);
-    assertValidXml(h, res, 'ProgramsResponse');
-    assert.deepEqual(attrs(res.body, 'Program', 'ProgramId'), []);
+    const answers: string[] = [];
+    for (const agency of ['elsewhere', 'AGENCY000002', 'nowhere']) {
+      const res = await h.request({ method: 'GET', url: `${API}/Programs?Agency=${agency}`, as: 'admin' });
+      assertError(h, res, 404, 'NOT_FOUND');
+      answers.push(attr(res.body, 'ErrorResponse', 'Message')!.replace(agency, '…'));
+    }
+    assert.equal(new Set(answers).size, 1, answers.join(' | '));
   });
 
   for (const [query, status, code] of [

@@ -59,6 +59,19 @@ forEachDialect('store: transactions, numbering and request counting', ({ open })
     assert.equal(await store.transaction((tx) => tx.countRequest('key:alice', T0)), CONCURRENT * 2 + 1);
   });
 
+  it('takes counts back exactly under concurrency, never below zero, and only in its own bucket and window', async () => {
+    const { store } = await open();
+    await Promise.all(Array.from({ length: CONCURRENT * 2 }, () => store.countRequest('signin:user:a', T0)));
+    await store.countRequest('signin:user:a', T0 + 60_000);
+    await Promise.all(Array.from({ length: CONCURRENT }, () => store.uncountRequest('signin:user:a', T0)));
+    assert.equal(await store.peekRequestCount('signin:user:a', T0), CONCURRENT);
+    await Promise.all(Array.from({ length: CONCURRENT * 2 }, () => store.uncountRequest('signin:user:a', T0)));
+    assert.equal(await store.peekRequestCount('signin:user:a', T0), 0, 'never below zero');
+    await store.uncountRequest('signin:user:nobody', T0);
+    assert.equal(await store.peekRequestCount('signin:user:nobody', T0), 0, 'a bucket never counted stays empty');
+    assert.equal(await store.peekRequestCount('signin:user:a', T0 + 60_000), 1, 'other windows are untouched');
+  });
+
   it('sweeps request counts of windows before a given start, and answers ping', async () => {
     const { store } = await open();
     await store.ping();

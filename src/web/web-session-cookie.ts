@@ -1,0 +1,27 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { WEB_SESSION_MINUTES } from '../domain/auth-service.ts';
+
+/** The name of the cookie that carries a web session (the second factor of MFA users on the web pages). */
+export const WEB_SESSION_COOKIE = 'apas_mfa';
+
+/** Only the web pages get the cookie back; the API never reads it. */
+const COOKIE_PATH = '/MvcProjects';
+
+/** The web session a browser sent back in its Cookie header, if any. */
+export function readWebSessionCookie(headers: IncomingHttpHeaders): string | undefined {
+  for (const pair of (headers.cookie ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === WEB_SESSION_COOKIE) return pair.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The Set-Cookie value of a new web session: HttpOnly (no script reads it), SameSite=Strict (no other site's page
+ * makes the browser send it), limited to the web pages' path, for the session's lifetime, and Secure when the
+ * service is reached over HTTPS.
+ */
+export function webSessionSetCookie(value: string, publicUrl: string): string {
+  const secure = new URL(publicUrl).protocol === 'https:' ? '; Secure' : '';
+  return `${WEB_SESSION_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${WEB_SESSION_MINUTES * 60}; HttpOnly; SameSite=Strict${secure}`;
+}
