@@ -17,11 +17,12 @@ export function readWebSessionCookie(headers: IncomingHttpHeaders): string | und
 }
 
 /**
- * The Set-Cookie value of a new web session: HttpOnly (no script reads it), SameSite=Strict (no other site's page
- * makes the browser send it), limited to the web pages' path, for the session's lifetime, and Secure when the
- * service is reached over HTTPS.
+ * The Set-Cookie value of a new web session: HttpOnly (no script reads it), SameSite=Lax (another site can make
+ * the browser send it only when following a link, whose GET changes nothing; the reply POST also checks its
+ * Origin), limited to the web pages' path, for the session's lifetime, and Secure when the service is reached over
+ * HTTPS. Lax rather than Strict because landing-page links arrive in e-mails.
  */
 export function webSessionSetCookie(value: string, publicUrl: string): string {
   const secure = new URL(publicUrl).protocol === 'https:' ? '; Secure' : '';
-  return `${WEB_SESSION_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${WEB_SESSION_MINUTES * 60}; HttpOnly; SameSite=Strict${secure}`;
+  return `${WEB_SESSION_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${WEB_SESSION_MINUTES * 60}; HttpOnly; SameSite=Lax${secure}`;
 }
