@@ -1,4 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import { ApiError } from '../domain/api-error.ts';
+import { type Clock, systemClock } from '../domain/clock.ts';
 import type { Program, ProgramModel } from '../domain/model.ts';
 import * as accounts from './account-queries.ts';
 import * as attachments from './attachment-queries.ts';
@@ -109,14 +111,39 @@ async function cachedModel(db: Kysely<Database>, cache: Cache, program: Program,
   }
 }
 
+/**
+ * The longest a write transaction may run, from its start to its commit, in milliseconds. Work that took longer is
+ * rolled back and refused with a retryable SERVICE_UNAVAILABLE, so a client never gets an error answer for a change
+ * that committed.
+ */
+export const MAX_WRITE_TRANSACTION_MS = 5_000;
+
+/** Options of a Store; tests pass a clock they move by hand. */
+export interface KyselyStoreOptions {
+  /** Times write transactions against MAX_WRITE_TRANSACTION_MS; the wall clock when left out. */
+  clock?: Clock;
+}
+
 /** The Store over an open Kysely database (SQLite or PostgreSQL). */
-export function createKyselyStore(opened: OpenDatabase): Store {
+export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOptions = {}): Store {
   const { db, dialect } = opened;
+  const clock = options.clock ?? systemClock;
   const cache: Cache = new Map();
   const store: Store = {
     ...reader(db, cache),
     dialect: dialect as Dialect,
-    transaction: (work) => db.transaction().execute((trx) => work(writer(trx, cache))),
+    transaction: (work) => db.transaction().execute(async (trx) => {
+      const started = clock.now();
+      const result = await work(writer(trx, cache));
+      // Thrown inside the transaction, so the rollback and the client's error answer agree.
+      const took = clock.now() - started;
+      if (took > MAX_WRITE_TRANSACTION_MS) {
+        throw new ApiError('SERVICE_UNAVAILABLE', `The change took too long (${took} ms) and was rolled back; nothing was changed, try again.`, {
+          headers: { 'Retry-After': '1' },
+        });
+      }
+      return result;
+    }),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
     claimTotpStep: (userId, step) => mfa.claimTotpStep(db, userId, step),
     bulkInsert: (batch) => bulk.bulkInsert(db, batch),

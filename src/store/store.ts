@@ -162,6 +162,10 @@ export interface StoreWriter extends StoreReader {
 /** The one persistence seam of the service, implemented with Kysely for SQLite and PostgreSQL. */
 export interface Store extends StoreReader {
   readonly dialect: Dialect;
+  /**
+   * Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. Work that ran
+   * longer than MAX_WRITE_TRANSACTION_MS (kysely-store.ts) is rolled back with a retryable SERVICE_UNAVAILABLE.
+   */
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Counts a request outside any other transaction (rate limiting). */
   countRequest(bucket: string, windowStart: number): Promise<number>;
