@@ -48,9 +48,10 @@ export class FormDataService {
     requireFormUse(ctx.role, form);
     if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
     const resolved = resolveInputs(ctx.model, form, inputs);
-    const now = this.#deps.clock.now();
-    const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
     return this.#deps.store.transaction(async (tx) => {
+      // Stamped inside the transaction, so the change commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
+      const now = this.#deps.clock.now();
+      const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
       const current = await tx.getProject(project.programId, project.id);
       if (!current) throw new ApiError('NOT_FOUND', `Project "${project.id}" was not found in program ${ctx.program.id}.`);
       if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);

@@ -74,8 +74,8 @@ export class WorkflowService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatusReportAs');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const status = findStatus(ctx.model, input.statusRef);
-    const now = this.#deps.clock.now();
     return this.#deps.store.transaction(async (tx) => {
+      const now = this.#deps.clock.now();
       const project = await this.#current(tx, seen);
       const matches = (await tx.getHistory(project.id)).filter((e) =>
         e.statusId === status.id && e.changedAt >= input.timestamp && e.changedAt < input.timestamp + input.precisionMs);
@@ -95,8 +95,8 @@ export class WorkflowService {
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (ctx.role !== 'admin' && ctx.role !== 'editor') throw new ApiError('FORBIDDEN', 'SetAssignee is for admins and editors of the program.');
     const assignee = email === null ? null : await this.#staffMember(ctx, email);
-    const now = this.#deps.clock.now();
     await this.#deps.store.transaction(async (tx) => {
+      const now = this.#deps.clock.now();
       const project = await this.#current(tx, seen);
       await this.#update(tx, project, { assigneeId: assignee?.id ?? null, updatedAt: now, updatedBy: caller.user.id });
       await this.#audit(tx, caller, ctx, project, 'project.assignee.set', { from: project.assigneeId, to: assignee?.id ?? null }, now);

@@ -12,7 +12,7 @@ import type { Dialect, OpenDatabase } from './database.ts';
 import * as programs from './program-queries.ts';
 import * as projects from './project-queries.ts';
 import * as searches from './search-queries.ts';
-import type { Store, StoreReader, StoreWriter } from './store.ts';
+import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreReader, type StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
 
 type Cache = Map<string, { updatedAt: number; model: ProgramModel }>;
@@ -110,13 +110,6 @@ async function cachedModel(db: Kysely<Database>, cache: Cache, program: Program,
     current = after;
   }
 }
-
-/**
- * The longest a write transaction may run, from its start to its commit, in milliseconds. Work that took longer is
- * rolled back and refused with a retryable SERVICE_UNAVAILABLE, so a client never gets an error answer for a change
- * that committed.
- */
-export const MAX_WRITE_TRANSACTION_MS = 5_000;
 
 /** Options of a Store; tests pass a clock they move by hand. */
 export interface KyselyStoreOptions {

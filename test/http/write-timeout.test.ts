@@ -1,36 +1,15 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { StoreWriter, Store } from '../../src/store/store.ts';
-import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/kysely-store.ts';
-import { forEachDialect, type TestStore } from '../support/databases.ts';
-import { assertError, attr, dataRequest, type HttpHarness, startHttp, TestClock } from '../support/http-harness.ts';
-import { createProject, draftPath, PROGRAM, programState, projectState } from './http-helpers.ts';
+import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/store.ts';
+import { forEachDialect } from '../support/databases.ts';
+import { assertError, attr, dataRequest } from '../support/http-harness.ts';
+import { createProject, draftPath, PROGRAM, programState, projectState, slowHarness } from './http-helpers.ts';
 
 // A request's answer and its effect agree: an error answer (503 included) never goes with a committed change,
 // and a slow request is not answered 503 while its handler commits after all.
 
-/** A store whose transactions run `slow` (when set) after their work, just before they commit. */
-function slowStore(db: TestStore): { db: TestStore; setSlow(slow: ((tx: StoreWriter) => Promise<void>) | null): void } {
-  let slow: ((tx: StoreWriter) => Promise<void>) | null = null;
-  const inner = db.store;
-  const store: Store = {
-    ...inner,
-    transaction: (work) => inner.transaction(async (tx) => {
-      const result = await work(tx);
-      if (slow) await slow(tx);
-      return result;
-    }),
-  };
-  return { db: { ...db, store }, setSlow: (s) => { slow = s; } };
-}
-
 forEachDialect('HTTP write transactions bounded in time', ({ open }) => {
-  async function harness(env: Record<string, string> = {}): Promise<{ h: HttpHarness; setSlow: ReturnType<typeof slowStore>['setSlow'] }> {
-    const clock = new TestClock();
-    const { db, setSlow } = slowStore(await open({ clock }));
-    const h = await startHttp(db, env, clock);
-    return { h, setSlow };
-  }
+  const harness = (env: Record<string, string> = {}) => slowHarness(open, env);
 
   it('answers a request whose handler outlasts APAS_REQUEST_TIMEOUT_MS with its real outcome, not 503 beside a commit', async () => {
     const { h, setSlow } = await harness({ APAS_REQUEST_TIMEOUT_MS: '100' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/kysely-store.ts';
+import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { TestClock } from '../support/http-harness.ts';
 import { IDS, T0, agency, project, seedProgram, user, value } from '../support/fixtures.ts';
