@@ -52,8 +52,11 @@ export class FormDataService {
       // Stamped inside the transaction, so the change commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
       const now = this.#deps.clock.now();
       const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
+      // Access and availability were checked on the project as read before the transaction; any change since
+      // (owner, status, …) may have voided them, so the write goes ahead only on that very version.
       const current = await tx.getProject(project.programId, project.id);
       if (!current) throw new ApiError('NOT_FOUND', `Project "${project.id}" was not found in program ${ctx.program.id}.`);
+      if (current.version !== project.version) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
       if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
       if (target.draft) await tx.upsertDraft(current.id, form.id, values);
       else await tx.upsertValues(current.id, form.id, values);

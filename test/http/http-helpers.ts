@@ -217,8 +217,11 @@ export function assertRow(h: HttpHarness, res: LightMyRequestResponse, row: Matr
 /** What a slow harness runs inside a write transaction after its work, just before it commits. */
 export type SlowStep = (tx: StoreWriter) => Promise<void>;
 
-/** A harness whose store runs `setSlow`'s step (while one is set) at the end of every write transaction. */
-export interface SlowHarness { h: HttpHarness; db: TestStore; setSlow(step: SlowStep | null): void }
+/**
+ * A harness whose store runs `setSlow`'s step (while one is set) at the end of every write transaction, and
+ * `setBefore`'s step once, before the next transaction begins (to race a request between its reads and its writes).
+ */
+export interface SlowHarness { h: HttpHarness; db: TestStore; setSlow(step: SlowStep | null): void; setBefore(step: () => Promise<void>): void }
 
 /**
  * Builds a harness (closed with the test by forEachDialect's `open`, apart from `h.close()`) on a store that shares
@@ -228,15 +231,21 @@ export async function slowHarness(open: (options?: KyselyStoreOptions) => Promis
   const clock = new TestClock();
   const db = await open({ clock });
   let slow: SlowStep | null = null;
+  let before: (() => Promise<void>) | null = null;
   const inner = db.store;
   const store: Store = {
     ...inner,
-    transaction: (work) => inner.transaction(async (tx) => {
-      const result = await work(tx);
-      if (slow) await slow(tx);
-      return result;
-    }),
+    transaction: async (work) => {
+      const step = before;
+      before = null;
+      if (step) await step();
+      return inner.transaction(async (tx) => {
+        const result = await work(tx);
+        if (slow) await slow(tx);
+        return result;
+      });
+    },
   };
   const h = await startHttp({ ...db, store }, env, clock);
-  return { h, db, setSlow: (step) => { slow = step; } };
+  return { h, db, setSlow: (step) => { slow = step; }, setBefore: (step) => { before = step; } };
 }
