@@ -6,7 +6,7 @@ import { completenessProblems, resolveInputs } from './field-rules.ts';
 import type { FieldValue, Form, ProgramModel, Project } from './model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { DataFieldInput, FormDataView } from './views.ts';
+import type { FormDataView, ProjectDataInput } from './views.ts';
 import type { StoreReader } from '../store/store.ts';
 
 /** How sensitive values are shown in place of the real ones. */
@@ -38,13 +38,23 @@ export class FormDataService {
     return this.#view(this.#deps.store, caller, ctx, project, form, target.draft, reveal);
   }
 
-  /** SetProjectData: writes draft values (write access), or submitted values (admins, complete forms only). */
-  async set(caller: Caller, target: DataTarget, inputs: DataFieldInput[]): Promise<FormDataView> {
+  /**
+   * SetProjectData: writes draft values (write access), or submitted values (admins, complete forms only). A
+   * ProjectId or FormId in the body must name the project and form of the path.
+   */
+  async set(caller: Caller, target: DataTarget, input: ProjectDataInput): Promise<FormDataView> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
     if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
     if (!target.draft && ctx.role !== 'admin') throw new ApiError('FORBIDDEN', 'Writing submitted data is an admin-only operation; write the draft and submit it.');
     const form = findForm(ctx.model, target.formRef);
+    if (input.projectId !== null && input.projectId !== project.id) {
+      throw new ApiError('INVALID_REQUEST', `The body names project "${input.projectId}" but the path names project "${target.projectId}".`);
+    }
+    if (input.formId !== null && input.formId !== form.id && input.formId !== form.customId) {
+      throw new ApiError('INVALID_REQUEST', `The body names form "${input.formId}" but the path names form "${target.formRef}" (${form.id}).`);
+    }
+    const inputs = input.fields;
     requireFormUse(ctx.role, form);
     if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
     const resolved = resolveInputs(ctx.model, form, inputs);
