@@ -19,9 +19,9 @@ export function findStatus(model: ProgramModel, ref: string): Status {
 export async function historyViews(reader: StoreReader, model: ProgramModel, entries: HistoryEntry[]): Promise<HistoryEntryView[]> {
   const users = await reader.usersByIds(entries.map((e) => e.changedBy));
   return entries.map((e) => {
-    const status = model.statuses.find((s) => s.id === e.statusId);
+    const status = statusById(model, e.statusId);
     return {
-      statusId: e.statusId, customId: status?.customId ?? null, name: status?.name ?? e.statusId, timestamp: e.changedAt,
+      statusId: e.statusId, customId: status.customId, name: status.name, timestamp: e.changedAt,
       changedBy: users.find((u) => u.id === e.changedBy)?.email ?? e.changedBy, reportAs: e.reportAs,
     };
   });
@@ -50,6 +50,7 @@ export class WorkflowService {
     const { ids, clock } = this.#deps;
     return this.#deps.store.transaction(async (tx) => {
       const project = await this.#current(tx, seen);
+      await this.#requireActive(tx, ctx, target);
       const from = statusById(ctx.model, project.statusId);
       if (!from.next.includes(target.id)) {
         const allowed = from.next.map((id) => ctx.model.statuses.find((s) => s.id === id)?.name ?? id);
@@ -111,6 +112,16 @@ export class WorkflowService {
       throw new ApiError('UNKNOWN_USER', `No active staff member (reader, editor or admin) of program ${ctx.program.id} has the e-mail address "${email}".`);
     }
     return user;
+  }
+
+  // The definition was read before the transaction; an import since may have retired the target status.
+  async #requireActive(tx: StoreWriter, ctx: ProgramContext, target: Status): Promise<void> {
+    const program = await tx.findProgram(ctx.program.id);
+    if (program && program.updatedAt === ctx.program.updatedAt) return;
+    const model = program ? await tx.loadProgramModel(program) : null;
+    if (!model?.statuses.some((s) => s.id === target.id)) {
+      throw new ApiError('CONFLICT', `Status "${target.name}" was just retired from program ${ctx.program.id}; read the statuses again.`);
+    }
   }
 
   // The project as the transaction sees it; a change since the caller's read is a conflict.
