@@ -64,8 +64,8 @@ export class AttachmentService {
       if (input.contentLength !== null && stored.size < input.contentLength) {
         throw new ApiError('INVALID_REQUEST', `The body ended after ${stored.size} of the ${input.contentLength} bytes its Content-Length announced; nothing was stored.`);
       }
-      const now = clock.now();
       return await store.transaction(async (tx) => {
+        const now = clock.now();
         // Uploads can take long: the rules are checked again on the project as it is now, and the bump is against that.
         const project = await tx.getProject(seen.programId, seen.id);
         if (!project || !canRead(caller, ctx.role, project)) throw new ApiError('NOT_FOUND', `Project "${seen.id}" was not found in program ${ctx.program.id}.`);
@@ -117,8 +117,8 @@ export class AttachmentService {
   async setMetadata(caller: Caller, target: AttachmentTarget, input: AttachmentReviewInput): Promise<AttachmentMetadataView> {
     const { store, clock, ids } = this.#deps;
     const a = await this.#readable(caller, target, (deps, c, ref) => loadAdminProgram(deps, c, ref, 'SetAttachmentMetadata'));
-    const now = clock.now();
     return store.transaction(async (tx) => {
+      const now = clock.now();
       const project = await tx.getProject(a.project.programId, a.project.id);
       if (!project) throw new ApiError('NOT_FOUND', `Project "${a.project.id}" was not found in program ${a.ctx.program.id}.`);
       const current = await tx.getAttachment(project.id, a.definition.id);

@@ -18,14 +18,14 @@ export class ExportService {
     this.#deps = deps;
   }
 
-  /** GetAllProjectData (admin only): the latest submitted value of every field ever saved, across all forms. */
+  /** GetAllProjectData (admin only): the latest submitted value of every field ever saved, across all forms, retired fields included. */
   async getAllProjectData(caller: Caller, programRef: string, projectId: string, reveal: boolean): Promise<AllProjectDataView> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetAllProjectData');
     if (reveal) requireReveal(caller, ctx.program, ctx.role);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const values = await this.#deps.store.getAllValues(project.id);
     const users = await this.#deps.store.usersByIds(values.map((v) => v.updatedBy));
-    const dataFields = ctx.model.fields.flatMap((f) => {
+    const dataFields = [...ctx.model.fields, ...ctx.model.retired.fields].flatMap((f) => {
       const v = values.find((x) => x.fieldId === f.id);
       if (!v) return [];
       const hide = f.sensitive && !reveal;

@@ -6,7 +6,7 @@ import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
 import type { FieldValue, Form, ProgramModel, Project } from './model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { DataFieldInput, FormDataView } from './views.ts';
+import type { FormDataView, ProjectDataInput } from './views.ts';
 import type { StoreReader } from '../store/store.ts';
 
 export { MASK };
@@ -37,21 +37,35 @@ export class FormDataService {
     return this.#view(this.#deps.store, caller, ctx, project, form, target.draft, reveal);
   }
 
-  /** SetProjectData: writes draft values (write access), or submitted values (admins, complete forms only). */
-  async set(caller: Caller, target: DataTarget, inputs: DataFieldInput[]): Promise<FormDataView> {
+  /**
+   * SetProjectData: writes draft values (write access), or submitted values (admins, complete forms only). A
+   * ProjectId or FormId in the body must name the project and form of the path.
+   */
+  async set(caller: Caller, target: DataTarget, input: ProjectDataInput): Promise<FormDataView> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
     if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
     if (!target.draft && ctx.role !== 'admin') throw new ApiError('FORBIDDEN', 'Writing submitted data is an admin-only operation; write the draft and submit it.');
     const form = findForm(ctx.model, target.formRef);
+    if (input.projectId !== null && input.projectId !== project.id) {
+      throw new ApiError('INVALID_REQUEST', `The body names project "${input.projectId}" but the path names project "${target.projectId}".`);
+    }
+    if (input.formId !== null && input.formId !== form.id && input.formId !== form.customId) {
+      throw new ApiError('INVALID_REQUEST', `The body names form "${input.formId}" but the path names form "${target.formRef}" (${form.id}).`);
+    }
+    const inputs = input.fields;
     requireFormUse(ctx.role, form);
     if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
     const resolved = resolveInputs(ctx.model, form, inputs);
-    const now = this.#deps.clock.now();
-    const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
     return this.#deps.store.transaction(async (tx) => {
+      // Stamped inside the transaction, so the change commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
+      const now = this.#deps.clock.now();
+      const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
+      // Access and availability were checked on the project as read before the transaction; any change since
+      // (owner, status, …) may have voided them, so the write goes ahead only on that very version.
       const current = await tx.getProject(project.programId, project.id);
       if (!current) throw new ApiError('NOT_FOUND', `Project "${project.id}" was not found in program ${ctx.program.id}.`);
+      if (current.version !== project.version) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
       if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
       if (target.draft) await tx.upsertDraft(current.id, form.id, values);
       else await tx.upsertValues(current.id, form.id, values);

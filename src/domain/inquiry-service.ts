@@ -1,4 +1,4 @@
-import { canWrite, isStaff } from './access.ts';
+import { canRead, canWrite, isStaff } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import { type InquiryNote, type InquiryStatus, type InquiryThread, requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-thread.ts';
@@ -167,6 +167,9 @@ export class InquiryService {
     const { ids, clock } = this.#deps;
     await this.#deps.store.transaction(async (tx) => {
       const project = await this.#current(tx, seen);
+      // Access was checked before the transaction; an applicant who no longer owns the project may not reply.
+      if (!canRead(caller, ctx.role, project)) throw new ApiError('NOT_FOUND', `Project "${seen.id}" was not found in program ${ctx.program.id}.`);
+      if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}, so you cannot reply on it.`);
       const thread = await this.#thread(tx, project, threadId);
       if (!(await tx.listInquiryNotes(thread.id)).some((n) => n.visibleToApplicant)) throw missingThread(threadId, project);
       if (thread.status === 'Closed') throw closed(thread);

@@ -62,6 +62,8 @@ export interface ProgramModel {
   forms: Form[];
   fields: DataField[];
   lists: CustomList[];
+  /** Statuses and fields an import retired: no longer usable, but still named by history entries and saved values. */
+  retired: { statuses: Status[]; fields: DataField[] };
 }
 
 /** A project row. */

@@ -41,10 +41,14 @@ export function findForm(model: ProgramModel, formRef: string): Form {
   return form;
 }
 
-/** A status of the program by generated id. */
+/**
+ * A status of the program by generated id, retired ones included: history entries (and, after a race with an
+ * import, a project) may still be in a status that the current definition no longer has.
+ */
 export function statusById(model: ProgramModel, statusId: string): Status {
-  const status = model.statuses.find((s) => s.id === statusId);
-  if (!status) throw new Error(`status ${statusId} of program ${model.program.id} is not in its definition`);
+  const status = model.statuses.find((s) => s.id === statusId) ?? model.retired.statuses.find((s) => s.id === statusId);
+  // Statuses are never deleted and history rows reference them, so this means stored data of another program.
+  if (!status) throw new ApiError('INTERNAL_ERROR', 'The service failed to handle this request; the fault has been logged.');
   return status;
 }
 

@@ -5,6 +5,7 @@ import type { Caller } from './caller.ts';
 import type { Program, ProgramModel, Project } from './model.ts';
 import { loadProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { MAX_WRITE_TRANSACTION_MS } from '../store/store.ts';
 import type { LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from './views.ts';
 
 /** Paging and filtering of GetProjects, already checked by the HTTP layer. */
@@ -12,6 +13,15 @@ export interface ListOptions { changedSince?: number; limit: number; offset: num
 
 /** The most projects one page may hold (the commercial system's documented maximum). */
 export const MAX_PAGE = 1000;
+
+/**
+ * How far GetProjects' RequestTimestamp lies before the start of its read, in milliseconds. A change is stamped
+ * inside its transaction and commits within MAX_WRITE_TRANSACTION_MS of its stamp, so a change the read did not see
+ * carries a LastChangeTimestamp later than the read's start minus that bound; the margin is larger still (for the
+ * commit itself and small clock differences between instances). RequestTimestamp is therefore the time up to which
+ * the answer is complete, and sent back as changed_since it misses nothing.
+ */
+export const CHANGE_VISIBILITY_MARGIN_MS = MAX_WRITE_TRANSACTION_MS + 5_000;
 
 function summary(model: ProgramModel, p: Project): ProjectSummaryView {
   const status = statusById(model, p.statusId);
@@ -44,9 +54,12 @@ export class ProjectService {
     return programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ programId: p.id, programName: p.name }));
   }
 
-  /** GetProjects: a page of the readable projects of a program, in creation order. */
+  /**
+   * GetProjects: a page of the readable projects of a program, in creation order. Its RequestTimestamp is the time up
+   * to which the answer is complete (the read's start less CHANGE_VISIBILITY_MARGIN_MS): the next changed_since.
+   */
   async getProjects(caller: Caller, programRef: string, options: ListOptions): Promise<ProjectsView> {
-    const requestTimestamp = this.#deps.clock.now();
+    const requestTimestamp = this.#deps.clock.now() - CHANGE_VISIBILITY_MARGIN_MS;
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const rows = await this.#deps.store.listProjects({
       programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role), changedSince: options.changedSince,
@@ -73,16 +86,19 @@ export class ProjectService {
     const initial = ctx.model.statuses.find((s) => s.isInitial);
     if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
     const { clock, ids } = this.#deps;
-    const now = clock.now();
-    const project: Project = {
-      id: ids.next(), programId: ctx.program.id, number: null, statusId: initial.id, statusAt: now,
-      createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
-      ownerId: caller.user.id, assigneeId: null, version: 0,
-    };
-    await this.#deps.store.transaction(async (tx) => {
-      await tx.insertProject(project);
-      await tx.insertHistory({ id: ids.next(), projectId: project.id, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      await tx.audit({ action: 'project.create', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, requestId: caller.requestId }, now, ids.next());
+    const projectId = ids.next();
+    const project = await this.#deps.store.transaction(async (tx) => {
+      // Stamped inside the transaction, so it commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
+      const now = clock.now();
+      const created: Project = {
+        id: projectId, programId: ctx.program.id, number: null, statusId: initial.id, statusAt: now,
+        createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
+        ownerId: caller.user.id, assigneeId: null, version: 0,
+      };
+      await tx.insertProject(created);
+      await tx.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+      await tx.audit({ action: 'project.create', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId, requestId: caller.requestId }, now, ids.next());
+      return created;
     });
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));
     return { ...projectHeader(this.#deps, ctx.model, project), forms };
@@ -115,8 +131,8 @@ export class ProjectService {
     if (!owner || owner.disabled || !roleIn({ user: owner, apiKeyId: '', grants: ownerGrants }, ctx.program)) {
       throw new ApiError('UNKNOWN_USER', `No active user with access to program ${ctx.program.id} has the e-mail address "${ownerEmail}".`);
     }
-    const now = this.#deps.clock.now();
     await this.#deps.store.transaction(async (tx) => {
+      const now = this.#deps.clock.now();
       const ok = await tx.updateProject(project.id, project.version, { ownerId: owner.id, updatedAt: now, updatedBy: caller.user.id });
       if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
       await tx.audit({

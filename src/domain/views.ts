@@ -60,6 +60,9 @@ export interface SubmitView extends ProjectHeaderView { projectNumber: string }
 /** One value sent by SetProjectData: `value` for single-value fields, `values` for multi-value ones (null clears). */
 export interface DataFieldInput { dataFieldId: string; value: string | null; values: string[] | null }
 
+/** A SetProjectData body: the project and form it names (null when left out), and one input per data field. */
+export interface ProjectDataInput { projectId: string | null; formId: string | null; fields: DataFieldInput[] }
+
 /** What the project landing page shows. */
 export interface LandingView extends ProjectHeaderView {
   programName: string; ownerName: string;

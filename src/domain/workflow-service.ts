@@ -19,9 +19,9 @@ export function findStatus(model: ProgramModel, ref: string): Status {
 export async function historyViews(reader: StoreReader, model: ProgramModel, entries: HistoryEntry[]): Promise<HistoryEntryView[]> {
   const users = await reader.usersByIds(entries.map((e) => e.changedBy));
   return entries.map((e) => {
-    const status = model.statuses.find((s) => s.id === e.statusId);
+    const status = statusById(model, e.statusId);
     return {
-      statusId: e.statusId, customId: status?.customId ?? null, name: status?.name ?? e.statusId, timestamp: e.changedAt,
+      statusId: e.statusId, customId: status.customId, name: status.name, timestamp: e.changedAt,
       changedBy: users.find((u) => u.id === e.changedBy)?.email ?? e.changedBy, reportAs: e.reportAs,
     };
   });
@@ -50,6 +50,7 @@ export class WorkflowService {
     const { ids, clock } = this.#deps;
     return this.#deps.store.transaction(async (tx) => {
       const project = await this.#current(tx, seen);
+      await this.#requireActive(tx, ctx, target);
       const from = statusById(ctx.model, project.statusId);
       if (!from.next.includes(target.id)) {
         const allowed = from.next.map((id) => ctx.model.statuses.find((s) => s.id === id)?.name ?? id);
@@ -74,8 +75,8 @@ export class WorkflowService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatusReportAs');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const status = findStatus(ctx.model, input.statusRef);
-    const now = this.#deps.clock.now();
     return this.#deps.store.transaction(async (tx) => {
+      const now = this.#deps.clock.now();
       const project = await this.#current(tx, seen);
       const matches = (await tx.getHistory(project.id)).filter((e) =>
         e.statusId === status.id && e.changedAt >= input.timestamp && e.changedAt < input.timestamp + input.precisionMs);
@@ -95,8 +96,8 @@ export class WorkflowService {
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (ctx.role !== 'admin' && ctx.role !== 'editor') throw new ApiError('FORBIDDEN', 'SetAssignee is for admins and editors of the program.');
     const assignee = email === null ? null : await this.#staffMember(ctx, email);
-    const now = this.#deps.clock.now();
     await this.#deps.store.transaction(async (tx) => {
+      const now = this.#deps.clock.now();
       const project = await this.#current(tx, seen);
       await this.#update(tx, project, { assigneeId: assignee?.id ?? null, updatedAt: now, updatedBy: caller.user.id });
       await this.#audit(tx, caller, ctx, project, 'project.assignee.set', { from: project.assigneeId, to: assignee?.id ?? null }, now);
@@ -111,6 +112,16 @@ export class WorkflowService {
       throw new ApiError('UNKNOWN_USER', `No active staff member (reader, editor or admin) of program ${ctx.program.id} has the e-mail address "${email}".`);
     }
     return user;
+  }
+
+  // The definition was read before the transaction; an import since may have retired the target status.
+  async #requireActive(tx: StoreWriter, ctx: ProgramContext, target: Status): Promise<void> {
+    const program = await tx.findProgram(ctx.program.id);
+    if (program && program.updatedAt === ctx.program.updatedAt) return;
+    const model = program ? await tx.loadProgramModel(program) : null;
+    if (!model?.statuses.some((s) => s.id === target.id)) {
+      throw new ApiError('CONFLICT', `Status "${target.name}" was just retired from program ${ctx.program.id}; read the statuses again.`);
+    }
   }
 
   // The project as the transaction sees it; a change since the caller's read is a conflict.

@@ -63,8 +63,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: config.bodyLimitBytes,
+    // Bounds receiving a whole request, upload bodies included. There is deliberately no handler timeout: it would
+    // answer 503 while the handler runs on and commits; write transactions bound themselves instead (kysely-store.ts).
     requestTimeout: config.requestTimeoutMs,
-    handlerTimeout: config.requestTimeoutMs,
     return503OnClosing: true,
     genReqId: () => ids.next(),
     requestIdHeader: false,

@@ -13,7 +13,6 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_BAD_URL: 'INVALID_REQUEST',
   FST_ERR_MAX_PARAM_LENGTH: 'INVALID_PARAMETER',
   FST_ERR_ASYNC_CONSTRAINT: 'INVALID_REQUEST',
-  FST_ERR_HANDLER_TIMEOUT: 'SERVICE_UNAVAILABLE',
 };
 
 // Database conditions a client can simply retry: lock timeouts, lost connections, PostgreSQL's
@@ -31,7 +30,6 @@ export function toApiError(error: unknown): ApiError {
   const fe = error as Partial<FastifyError>;
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped === 'PAYLOAD_TOO_LARGE') return new ApiError(mapped, 'The request body is larger than this service accepts.');
-  if (mapped === 'SERVICE_UNAVAILABLE') return new ApiError(mapped, 'The service took too long to answer; try again.', { headers: { 'Retry-After': '1' } });
   if (mapped) return new ApiError(mapped, fe.message ?? 'The request could not be read.');
   const dbCode = String((error as { code?: unknown }).code ?? '');
   if (UNSTORABLE_DB_CODES.has(dbCode)) return new ApiError('INVALID_REQUEST', 'The request holds a value the database cannot store (a NUL character, or a value too long to index); nothing was changed.');

@@ -1,7 +1,7 @@
 import type { ApiError } from '../domain/api-error.ts';
 import type {
-  AllProjectDataView, AssigneeView, CustomListView, DataFieldInput, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,
-  NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView,
+  AllProjectDataView, AssigneeView, CustomListView, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,
+  NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView, ProjectDataInput,
 } from '../domain/views.ts';
 import type { SessionTokenView } from '../domain/mfa-service.ts';
 import { decodeCreateMfaSessionTokenRequest } from '../xml/decode-create-mfa-session-token-request.ts';
@@ -56,7 +56,7 @@ export interface XmlCodec {
   error(error: ApiError, requestId: string): string;
   readProjectNumbers(body: Buffer): string[];
   readOwner(body: Buffer): SetProjectOwnerInput;
-  readProjectData(body: Buffer): DataFieldInput[];
+  readProjectData(body: Buffer): ProjectDataInput;
   forms(view: FormsView): string;
   formSchema(view: FormSchemaView): string;
   customList(view: CustomListView): string;

@@ -1,4 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import { ApiError } from '../domain/api-error.ts';
+import { type Clock, systemClock } from '../domain/clock.ts';
 import type { Program, ProgramModel } from '../domain/model.ts';
 import * as accounts from './account-queries.ts';
 import * as attachments from './attachment-queries.ts';
@@ -10,7 +12,7 @@ import type { Dialect, OpenDatabase } from './database.ts';
 import * as programs from './program-queries.ts';
 import * as projects from './project-queries.ts';
 import * as searches from './search-queries.ts';
-import type { Store, StoreReader, StoreWriter } from './store.ts';
+import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreReader, type StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
 
 type Cache = Map<string, { updatedAt: number; model: ProgramModel }>;
@@ -111,14 +113,32 @@ async function cachedModel(db: Kysely<Database>, cache: Cache, program: Program,
   }
 }
 
+/** Options of a Store; tests pass a clock they move by hand. */
+export interface KyselyStoreOptions {
+  /** Times write transactions against MAX_WRITE_TRANSACTION_MS; the wall clock when left out. */
+  clock?: Clock;
+}
+
 /** The Store over an open Kysely database (SQLite or PostgreSQL). */
-export function createKyselyStore(opened: OpenDatabase): Store {
+export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOptions = {}): Store {
   const { db, dialect } = opened;
+  const clock = options.clock ?? systemClock;
   const cache: Cache = new Map();
   const store: Store = {
     ...reader(db, cache),
     dialect: dialect as Dialect,
-    transaction: (work) => db.transaction().execute((trx) => work(writer(trx, cache))),
+    transaction: (work) => db.transaction().execute(async (trx) => {
+      const started = clock.now();
+      const result = await work(writer(trx, cache));
+      // Thrown inside the transaction, so the rollback and the client's error answer agree.
+      const took = clock.now() - started;
+      if (took > MAX_WRITE_TRANSACTION_MS) {
+        throw new ApiError('SERVICE_UNAVAILABLE', `The change took too long (${took} ms) and was rolled back; nothing was changed, try again.`, {
+          headers: { 'Retry-After': '1' },
+        });
+      }
+      return result;
+    }),
     countRequest: (bucket, windowStart) => projects.countRequest(db, bucket, windowStart),
     uncountRequest: (bucket, windowStart) => projects.uncountRequest(db, bucket, windowStart),
     claimTotpStep: (userId, step) => mfa.claimTotpStep(db, userId, step),

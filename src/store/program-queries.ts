@@ -81,7 +81,7 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
   return { program: { ...toProgram(programRow), createdAt: programRow.created_at }, lists, statuses, fields, forms, retired };
 }
 
-/** The active definition of a program: everything not retired. */
+/** The active definition of a program (everything not retired), with the retired statuses and fields apart. */
 export async function loadProgramModel(db: Db, program: Program): Promise<ProgramModel> {
   const def = await loadProgramDefinition(db, program.id);
   if (!def) throw new Error(`program ${program.id} vanished while loading`);
@@ -89,7 +89,11 @@ export async function loadProgramModel(db: Db, program: Program): Promise<Progra
   const live = <T extends { id: string }>(rows: T[]) => rows.filter((r) => !retired.has(r.id));
   const forms = live(def.forms).map((f) => ({ ...f, attachments: live(f.attachments), fields: f.fields.filter((ff) => !retired.has(ff.fieldId)) }));
   const { createdAt: _createdAt, ...programOnly } = def.program;
-  return { program: programOnly, statuses: live(def.statuses), forms, fields: live(def.fields), lists: live(def.lists) };
+  const gone = <T extends { id: string }>(rows: T[]) => rows.filter((r) => retired.has(r.id));
+  return {
+    program: programOnly, statuses: live(def.statuses), forms, fields: live(def.fields), lists: live(def.lists),
+    retired: { statuses: gone(def.statuses), fields: gone(def.fields) },
+  };
 }
 
 async function upsertRows<T extends keyof Database>(db: Db, table: T, rows: Record<string, unknown>[], programId: string): Promise<void> {

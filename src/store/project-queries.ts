@@ -38,14 +38,24 @@ export async function listProjects(
   return rows.map(toProject);
 }
 
-/** The projects of a program whose numbers are among `numbers`. */
+/**
+ * How many numbers one lookup statement binds: well below the most parameters one statement may have (SQLite
+ * 32766, PostgreSQL 65535), so that any APAS_MAX_NUMBERS_PER_REQUEST works.
+ */
+export const NUMBERS_PER_QUERY = 5000;
+
+/** The projects of a program whose numbers are among `numbers`, looked up NUMBERS_PER_QUERY at a time. */
 export async function findProjectsByNumbers(db: Db, programId: string, numbers: string[], ownerId?: string): Promise<Project[]> {
-  if (numbers.length === 0) return [];
-  let query = db.selectFrom('projects').selectAll().where('program_id', '=', programId).where('number', 'in', [...new Set(numbers)]);
-  if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId);
+  const distinct = [...new Set(numbers)];
+  const rows: Selectable<ProjectTable>[] = [];
+  for (let start = 0; start < distinct.length; start += NUMBERS_PER_QUERY) {
+    let query = db.selectFrom('projects').selectAll().where('program_id', '=', programId).where('number', 'in', distinct.slice(start, start + NUMBERS_PER_QUERY));
+    if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId);
+    rows.push(...(await query.execute()));
+  }
   // Sorted here, not in SQL: an ORDER BY tempts the planner to walk the program's projects in creation order
-  // instead of looking the (at most a thousand) numbers up in the unique (program, number) index.
-  const rows = await query.execute();
+  // instead of looking the numbers up in the unique (program, number) index. Numbers are distinct, so no project
+  // comes back from two chunks.
   return rows.map(toProject).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

@@ -165,9 +165,20 @@ export interface StoreWriter extends StoreReader {
   insertInquiryNote(note: Omit<InquiryNote, 'seq'>): Promise<InquiryNote>;
 }
 
+/**
+ * The longest a write transaction may run, from its start to its commit, in milliseconds. Work that took longer is
+ * rolled back and refused with a retryable SERVICE_UNAVAILABLE, so a client never gets an error answer for a change
+ * that committed, and a change never commits long after the time it was stamped with inside its transaction.
+ */
+export const MAX_WRITE_TRANSACTION_MS = 5_000;
+
 /** The one persistence seam of the service, implemented with Kysely for SQLite and PostgreSQL. */
 export interface Store extends StoreReader {
   readonly dialect: Dialect;
+  /**
+   * Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. Work that ran
+   * longer than MAX_WRITE_TRANSACTION_MS is rolled back with a retryable SERVICE_UNAVAILABLE.
+   */
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Counts a request outside any other transaction (rate limiting). */
   countRequest(bucket: string, windowStart: number): Promise<number>;

@@ -1,5 +1,5 @@
 import { ApiError } from '../domain/api-error.ts';
-import type { DataFieldInput } from '../domain/views.ts';
+import type { DataFieldInput, ProjectDataInput } from '../domain/views.ts';
 import type { SchemaRegistry } from './schema-registry.ts';
 import { childElements, readXml, type XmlElementNode } from './xml-reader.ts';
 
@@ -10,14 +10,16 @@ interface Instance { index: number; value: string }
 interface Pending { dataFieldId: string; single: DataFieldInput | null; instances: Instance[] }
 
 /**
- * Reads a ProjectDataRequest body into one input per data field, in order of first appearance.
- * Repeated DataFieldIds with Instance="0", "1", … (the legacy multi-value form) merge into one
- * `values` list ordered by Instance. Throws ApiError (INVALID_REQUEST for rule violations).
+ * Reads a ProjectDataRequest body: the optional Project@ProjectId and @FormId, and one input per data field, in
+ * order of first appearance. Repeated DataFieldIds with Instance="0", "1", … (the legacy multi-value form) merge
+ * into one `values` list ordered by Instance. Throws ApiError (INVALID_REQUEST for rule violations).
  */
-export function decodeProjectDataRequest(body: string | Uint8Array, ns: string, schemas: SchemaRegistry): DataFieldInput[] {
+export function decodeProjectDataRequest(body: string | Uint8Array, ns: string, schemas: SchemaRegistry): ProjectDataInput {
   const root = readXml(body, PROJECT_DATA_REQUEST, ns, schemas);
+  // The schema admits exactly one Project.
+  const [project] = childElements(root, 'Project');
   const fields = childElements(root, 'Project')
-    .flatMap((project) => childElements(project, 'DataFields'))
+    .flatMap((p) => childElements(p, 'DataFields'))
     .flatMap((list) => childElements(list, 'DataField'));
   const byId = new Map<string, Pending>();
   for (const field of fields) {
@@ -33,7 +35,11 @@ export function decodeProjectDataRequest(body: string | Uint8Array, ns: string, 
       pending.instances.push(readInstance(field, dataFieldId, instance));
     }
   }
-  return [...byId.values()].map((p) => p.single ?? mergeInstances(p));
+  return {
+    projectId: project?.attrs['ProjectId'] ?? null,
+    formId: project?.attrs['FormId'] ?? null,
+    fields: [...byId.values()].map((p) => p.single ?? mergeInstances(p)),
+  };
 }
 
 function readField(field: XmlElementNode, dataFieldId: string): DataFieldInput {

@@ -9,7 +9,7 @@ function model(): ProgramModel {
   const rows = programRows();
   const form = rows.forms[0]!;
   const second = { ...form, id: 'FORM00000002', customId: 'completion', name: 'Completion', attachments: [{ ...form.attachments[0]!, id: 'ATTACH000009', formId: 'FORM00000002' }] };
-  return { program: rows.program, statuses: rows.statuses, fields: rows.fields, lists: rows.lists, forms: [form, second] };
+  return { program: rows.program, statuses: rows.statuses, fields: rows.fields, lists: rows.lists, forms: [form, second], retired: { statuses: [], fields: [] } };
 }
 
 test('mediaTypeOf: the lower-cased type without parameters, or null for anything that is not one', () => {

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { isoTimestamp } from '../../src/domain/clock.ts';
 import { DEMO_CREDENTIALS, type DemoCredential, seedDemo } from '../../src/domain/demo.ts';
 import { RandomIdGenerator } from '../../src/domain/ids.ts';
+import { CHANGE_VISIBILITY_MARGIN_MS } from '../../src/domain/project-service.ts';
 import { buildApp } from '../../src/http/app.ts';
 import type { BlobStore } from '../../src/store/blob-store.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
@@ -113,8 +114,12 @@ for (const dialect of DIALECTS) {
       return (attr(res.body, 'ErrorResponse', 'Message') ?? '').replaceAll('&quot;', '"');
     }
 
-    /** GetProjects with changed_since = the last RequestTimestamp: the ids it lists; moves the mark on. */
+    /**
+     * GetProjects with changed_since = the last RequestTimestamp: the ids it lists; moves the mark on. The clock first
+     * moves past the margin by which RequestTimestamp precedes a read, so changes the last poll saw are not listed again.
+     */
     async function poll(): Promise<string[]> {
+      clock.advance(CHANGE_VISIBILITY_MARGIN_MS + 1);
       const body = ok(await call(admin, 'GET', `Projects?changed_since=${encodeURIComponent(mark)}`), 'ProjectsResponse');
       mark = attr(body, 'ProjectsResponse', 'RequestTimestamp')!;
       clock.advance();

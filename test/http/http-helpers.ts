@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Project } from '../../src/domain/model.ts';
+import type { KyselyStoreOptions } from '../../src/store/kysely-store.ts';
+import type { Store, StoreWriter } from '../../src/store/store.ts';
 import { openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
-import { assertError, assertValidXml, attr, attrs, dataRequest, type HttpHarness, NS, startHttp, type Who } from '../support/http-harness.ts';
+import { assertError, assertValidXml, attr, attrs, dataRequest, type HttpHarness, NS, startHttp, TestClock, type Who } from '../support/http-harness.ts';
 
 /** The API base path every operation lives under. */
 export const API = '/services/v2';
@@ -210,4 +212,40 @@ export function assertRow(h: HttpHarness, res: LightMyRequestResponse, row: Matr
   }
   assert.equal(res.statusCode, row.status, `${row.who}: ${res.body}`);
   assertValidXml(h, res, schema);
+}
+
+/** What a slow harness runs inside a write transaction after its work, just before it commits. */
+export type SlowStep = (tx: StoreWriter) => Promise<void>;
+
+/**
+ * A harness whose store runs `setSlow`'s step (while one is set) at the end of every write transaction, and
+ * `setBefore`'s step once, before the next transaction begins (to race a request between its reads and its writes).
+ */
+export interface SlowHarness { h: HttpHarness; db: TestStore; setSlow(step: SlowStep | null): void; setBefore(step: () => Promise<void>): void }
+
+/**
+ * Builds a harness (closed with the test by forEachDialect's `open`, apart from `h.close()`) on a store that shares
+ * the harness's test clock, so a step that advances the clock makes the transaction take that long.
+ */
+export async function slowHarness(open: (options?: KyselyStoreOptions) => Promise<TestStore>, env: Record<string, string> = {}): Promise<SlowHarness> {
+  const clock = new TestClock();
+  const db = await open({ clock });
+  let slow: SlowStep | null = null;
+  let before: (() => Promise<void>) | null = null;
+  const inner = db.store;
+  const store: Store = {
+    ...inner,
+    transaction: async (work) => {
+      const step = before;
+      before = null;
+      if (step) await step();
+      return inner.transaction(async (tx) => {
+        const result = await work(tx);
+        if (slow) await slow(tx);
+        return result;
+      });
+    },
+  };
+  const h = await startHttp({ ...db, store }, env, clock);
+  return { h, db, setSlow: (step) => { slow = step; }, setBefore: (step) => { before = step; } };
 }

@@ -287,4 +287,38 @@ forEachDialect('HTTP SetProjectData', ({ dialect }) => {
       assert.deepEqual(await projectState(h, projectId), before);
     });
   });
+
+  /** A ProjectDataRequest whose Project element carries the given attributes. */
+  const withIds = (attrs: string) => `<ProjectDataRequest xmlns="${NS}"><Project ${attrs}><DataFields><DataField DataFieldId="name" Value="Named"/></DataFields></Project></ProjectDataRequest>`;
+
+  it('accepts a body whose ProjectId and FormId name the path\'s project and form, by id or custom id', async () => {
+    const h = harness();
+    const projectId = await createProject(h, 'applicant');
+    for (const attrs of [`ProjectId="${projectId}"`, `FormId="${IDS.form}"`, `ProjectId="${projectId}" FormId="application"`]) {
+      h.clock.advance();
+      const res = await h.request({ method: 'POST', url: draftPath(projectId), as: 'applicant', body: withIds(attrs) });
+      assert.equal(res.statusCode, 200, `${attrs}: ${res.body}`);
+    }
+    const res = await h.request({ method: 'POST', url: draftPath(projectId, IDS.form), as: 'applicant', body: withIds('FormId="application"') });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal((await storedDraft(h, projectId)).name, 'Named');
+  });
+
+  for (const [label, path, who] of [['draft', draftPath, 'applicant'], ['submitted data', dataPath, 'admin']] as const) {
+    it(`refuses a ${label} write whose body names another project or form with 400 INVALID_REQUEST naming both, and writes nothing`, async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'applicant');
+      const otherId = await createProject(h, 'applicant');
+      const before = await projectState(h, projectId);
+      const otherBefore = await projectState(h, otherId);
+      const project = await h.request({ method: 'POST', url: path(projectId), as: who, body: withIds(`ProjectId="${otherId}"`) });
+      assertError(h, project, 400, 'INVALID_REQUEST');
+      assert.match(project.body, new RegExp(`${otherId}.*${projectId}`));
+      const form = await h.request({ method: 'POST', url: path(projectId), as: who, body: withIds(`ProjectId="${projectId}" FormId="other-form"`) });
+      assertError(h, form, 400, 'INVALID_REQUEST');
+      assert.match(form.body, /other-form.*application/);
+      assert.deepEqual(await projectState(h, projectId), before, 'nothing changed on the project of the path');
+      assert.deepEqual(await projectState(h, otherId), otherBefore, 'nothing changed on the project of the body');
+    });
+  }
 });

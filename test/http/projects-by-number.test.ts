@@ -144,4 +144,19 @@ forEachDialect('HTTP GetProjectsByNumber', ({ dialect }) => {
       assertError(h, await h.request({ method: 'POST', url: BY_NUMBER, body }), 413, 'PAYLOAD_TOO_LARGE');
     });
   });
+
+  describe('the highest setting (APAS_MAX_NUMBERS_PER_REQUEST=100000), past what one SQL statement may bind', () => {
+    const harness = sharedHarness(dialect, { APAS_MAX_NUMBERS_PER_REQUEST: '100000', APAS_BODY_LIMIT_BYTES: String(8 * 1024 * 1024) });
+
+    it('answers 100000 numbers (SQLite binds at most 32766 parameters, PostgreSQL 65535) with the projects found', async () => {
+      const h = harness();
+      const first = await createSubmitted(h, 'applicant');
+      const second = await createSubmitted(h, 'otherApplicant');
+      // Unknown numbers first, so the known ones fall in the last chunk of a lookup that is split up.
+      const numbers = [...Array.from({ length: 99_998 }, (_, i) => `NONE-${i}`), second.number, first.number];
+      const res = await h.request({ method: 'POST', url: BY_NUMBER, body: byNumberRequest(numbers) });
+      assert.equal(res.statusCode, 200, res.body.slice(0, 2000));
+      assert.deepEqual(attrs(res.body, 'Project', 'ProjectId'), [first.projectId, second.projectId], 'in creation order');
+    });
+  });
 });

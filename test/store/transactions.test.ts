@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { ApiError } from '../../src/domain/api-error.ts';
+import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
+import { TestClock } from '../support/http-harness.ts';
 import { IDS, T0, agency, project, seedProgram, user, value } from '../support/fixtures.ts';
 
 const CONCURRENT = 50;
@@ -48,6 +51,22 @@ forEachDialect('store: transactions, numbering and request counting', ({ open })
     assert.deepEqual(await store.listGrants(IDS.applicant), []);
     assert.deepEqual(await store.listAudit({}), []);
     assert.equal(await store.transaction((tx) => tx.takeProjectNumber(IDS.program)), 1, 'the rolled-back number is taken again');
+  });
+
+  it(`rolls back work that ran longer than ${MAX_WRITE_TRANSACTION_MS} ms before commit with a retryable SERVICE_UNAVAILABLE`, async () => {
+    const clock = new TestClock();
+    const { store } = await open({ clock });
+    await seedProgram(store);
+    await assert.rejects(store.transaction(async (tx) => {
+      await tx.insertProject(project('PROJECT00001'));
+      clock.advance(MAX_WRITE_TRANSACTION_MS + 1);
+    }), (error) => error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE' && error.headers['Retry-After'] === '1');
+    assert.equal(await store.getProject(IDS.program, 'PROJECT00001'), null, 'the slow transaction was rolled back');
+    await store.transaction(async (tx) => {
+      await tx.insertProject(project('PROJECT00002'));
+      clock.advance(MAX_WRITE_TRANSACTION_MS);
+    });
+    assert.ok(await store.getProject(IDS.program, 'PROJECT00002'), 'work that took exactly the bound commits');
   });
 
   it('counts concurrent requests exactly, per bucket and window', async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe } from 'node:test';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/store/database.ts';
-import { createKyselyStore } from '../../src/store/kysely-store.ts';
+import { createKyselyStore, type KyselyStoreOptions } from '../../src/store/kysely-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
 
@@ -30,17 +30,18 @@ export interface TestStore {
 /** What `forEachDialect` hands to a suite: its dialect and a store opener whose stores close after each test. */
 export interface DialectSuite {
   readonly dialect: TestDialect;
-  open(): Promise<TestStore>;
+  /** `options.clock` times the store's write transactions (the wall clock when left out). */
+  open(options?: KyselyStoreOptions): Promise<TestStore>;
 }
 
 /** Opens a Store on a fresh, migrated database: a temp SQLite file, or a new PostgreSQL database. */
-export async function openTestStore(dialect: TestDialect): Promise<TestStore> {
-  return dialect === 'sqlite' ? openSqliteStore() : openPostgresStore();
+export async function openTestStore(dialect: TestDialect, options: KyselyStoreOptions = {}): Promise<TestStore> {
+  return dialect === 'sqlite' ? openSqliteStore(options) : openPostgresStore(options);
 }
 
 /** Opens a Store on an existing database, migrating it first. */
-export async function openStore(config: DatabaseConfig): Promise<Store> {
-  return createKyselyStore(await openDatabase(config));
+export async function openStore(config: DatabaseConfig, options: KyselyStoreOptions = {}): Promise<Store> {
+  return createKyselyStore(await openDatabase(config), options);
 }
 
 /** Registers one `describe` per dialect around `fn`, so a file writes its cases once for both databases. */
@@ -53,8 +54,8 @@ export function forEachDialect(name: string, fn: (suite: DialectSuite) => void):
       });
       fn({
         dialect,
-        open: async () => {
-          const s = await openTestStore(dialect);
+        open: async (options) => {
+          const s = await openTestStore(dialect, options);
           opened.push(s);
           return s;
         },
@@ -63,26 +64,26 @@ export function forEachDialect(name: string, fn: (suite: DialectSuite) => void):
   }
 }
 
-async function openSqliteStore(): Promise<TestStore> {
+async function openSqliteStore(options: KyselyStoreOptions): Promise<TestStore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-sqlite-'));
   const config: DatabaseConfig = { kind: 'sqlite', file: path.join(dir, 'apas.db') };
-  return track(config, () => fs.rmSync(dir, { recursive: true, force: true }));
+  return track(config, options, () => fs.rmSync(dir, { recursive: true, force: true }));
 }
 
-async function openPostgresStore(): Promise<TestStore> {
+async function openPostgresStore(options: KyselyStoreOptions): Promise<TestStore> {
   const serverUrl = await postgresServerUrl();
   const name = `apas_test_${randomBytes(6).toString('hex')}`;
   await admin(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   // WITH (FORCE) ends sessions a closed pool may still leave behind for a moment.
-  return track({ kind: 'postgres', url: url.toString() }, () => admin(serverUrl, `drop database if exists ${name} with (force)`));
+  return track({ kind: 'postgres', url: url.toString() }, options, () => admin(serverUrl, `drop database if exists ${name} with (force)`));
 }
 
-async function track(config: DatabaseConfig, remove: () => unknown): Promise<TestStore> {
+async function track(config: DatabaseConfig, options: KyselyStoreOptions, remove: () => unknown): Promise<TestStore> {
   let store: Store;
   try {
-    store = await openStore(config);
+    store = await openStore(config, options);
   } catch (error) {
     await remove();
     throw error;

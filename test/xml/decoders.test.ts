@@ -12,7 +12,7 @@ after(() => schemas.dispose());
 
 const doc = (root: string, inner: string) => `<?xml version="1.0" encoding="utf-8"?>\n<${root} xmlns="${NS}">${inner}</${root}>`;
 const dataBody = (fields: string) => doc('ProjectDataRequest', `<Project ProjectId="p-1" FormId="f-1"><DataFields>${fields}</DataFields></Project>`);
-const decodeData = (fields: string) => decodeProjectDataRequest(dataBody(fields), NS, schemas);
+const decodeData = (fields: string) => decodeProjectDataRequest(dataBody(fields), NS, schemas).fields;
 
 function refused(run: () => unknown, code: ErrorCode, message?: RegExp): void {
   assert.throws(run, (error: unknown) => {
@@ -70,7 +70,12 @@ test('ProjectDataRequest: Value, Values, clear and empty values', () => {
 
 test('ProjectDataRequest: an empty DataFields list or none at all gives no inputs', () => {
   assert.deepEqual(decodeData(''), []);
-  assert.deepEqual(decodeProjectDataRequest(doc('ProjectDataRequest', '<Project/>'), NS, schemas), []);
+  assert.deepEqual(decodeProjectDataRequest(doc('ProjectDataRequest', '<Project/>'), NS, schemas), { projectId: null, formId: null, fields: [] });
+});
+
+test('ProjectDataRequest: the Project element\'s ProjectId and FormId are read for the service to check against the path', () => {
+  const input = decodeProjectDataRequest(dataBody('<DataField DataFieldId="d-1" Value="x"/>'), NS, schemas);
+  assert.deepEqual(input, { projectId: 'p-1', formId: 'f-1', fields: [{ dataFieldId: 'd-1', value: 'x', values: null }] });
 });
 
 test('ProjectDataRequest: Value and Values together are refused', () => {

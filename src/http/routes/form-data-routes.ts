@@ -28,8 +28,8 @@ export function formDataRoutes(app: FastifyInstance, { services, codec }: RouteD
     });
     app.post(url, async (request, reply) => {
       const target = formTarget(request, draft);
-      const inputs = codec.readProjectData(xmlBody(request, 'ProjectDataRequest'));
-      const view = await services.formData.set(callerOf(request), target, inputs);
+      const input = codec.readProjectData(xmlBody(request, 'ProjectDataRequest'));
+      const view = await services.formData.set(callerOf(request), target, input);
       return sendXml(reply, codec.formData(view, 'ProjectDataSetResponse'));
     });
   }
