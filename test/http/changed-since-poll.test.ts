@@ -27,6 +27,9 @@ forEachDialect('HTTP GetProjects polling with changed_since', ({ open }) => {
     try {
       const projectId = await createProject(h);
       const before = isoTimestamp(h.clock.advance(CHANGE_VISIBILITY_MARGIN_MS));
+      // A first sign-in records its attempt (a write); signed in once, the poller only reads, as a real poller
+      // would while another instance's write is open.
+      await poll(before);
       let during: LightMyRequestResponse | undefined;
       setSlow(async () => {
         // The write has stamped its change; half the transaction bound later a poll reads, then the write commits.
