@@ -89,11 +89,13 @@ forEachDialect('store: projects, values, history and audit', ({ open }) => {
     // Random text: PostgreSQL cannot put a value this long into a b-tree entry unless it compresses.
     const long = (seed: string) => Array.from({ length: 79 }, (_, i) => createHash('sha512').update(`${seed}${i}`).digest('hex')).join('').slice(0, 10_000);
     const [a, b] = [long('a'), long('b')];
-    const [pa, pb] = [project('PROJECT00001'), project('PROJECT00002', { createdAt: T0 + 1 })];
+    const [pa, pb, pc] = [project('PROJECT00001'), project('PROJECT00002', { createdAt: T0 + 1 }), project('PROJECT00003', { createdAt: T0 + 2 })];
     await store.transaction(async (tx) => {
-      for (const p of [pa, pb]) await tx.insertProject(p);
+      for (const p of [pa, pb, pc]) await tx.insertProject(p);
       await tx.upsertValues(pa.id, IDS.form, [value(IDS.name, a), value(IDS.size, [b, a])]);
       await tx.upsertValues(pb.id, IDS.form, [value(IDS.name, b)]);
+      // A value that is the start of a, one character shorter than the indexed prefix.
+      await tx.upsertValues(pc.id, IDS.form, [value(IDS.name, a.slice(0, 99))]);
     });
     assert.deepEqual(await store.getValues(pa.id, [IDS.name]), [value(IDS.name, a)]);
     const search = async (kind: 'text' | 'multi', op: 'eq' | 'ne' | 'lt' | 'ge', content: string) => (await store.searchProjects({
@@ -101,11 +103,16 @@ forEachDialect('store: projects, values, history and audit', ({ open }) => {
     })).map((p) => p.id);
     assert.deepEqual(await search('text', 'eq', a), [pa.id]);
     assert.deepEqual(await search('text', 'eq', `${a.slice(0, -1)}!`), []);
-    assert.deepEqual(await search('text', 'ne', a), [pb.id]);
+    // Around the length of the indexed prefix (100 characters): only whole values match.
+    assert.deepEqual(await search('text', 'eq', a.slice(0, 99)), [pc.id]);
+    assert.deepEqual(await search('text', 'eq', a.slice(0, 100)), []);
+    assert.deepEqual(await search('text', 'eq', a.slice(0, 101)), []);
+    assert.deepEqual(await search('text', 'ne', a), [pb.id, pc.id]);
     assert.deepEqual(await search('multi', 'eq', b), [pa.id]);
-    const [low, high] = a < b ? [pa.id, pb.id] : [pb.id, pa.id];
-    assert.deepEqual(await search('text', 'lt', a < b ? b : a), [low]);
-    assert.deepEqual(await search('text', 'ge', a < b ? b : a), [high]);
+    // a.slice(0, 99) sorts before a; b is compared with both.
+    const below = (x: string) => [[pa.id, a], [pb.id, b], [pc.id, a.slice(0, 99)]].filter(([, v]) => v! < x).map(([id]) => id);
+    assert.deepEqual(await search('text', 'lt', b), below(b));
+    assert.deepEqual(await search('text', 'ge', a), [pa.id, pb.id, pc.id].filter((id) => !below(a).includes(id)));
   });
 
   it('returns status history newest first', async () => {
