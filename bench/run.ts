@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--projects 10000] [--db sqlite|postgres] [--duration 5] [--connections 10] [--only NAME] [--data-dir DIR]`
+ * `npm run bench -- [--projects 10000] [--db sqlite|postgres] [--duration 5] [--connections 10] [--only NAME,…] [--data-dir DIR]`
  *
  * Loads the demo program with N generated projects, starts apas and a baseline server (a bare Fastify route
  * answering pre-rendered copies of apas's own answers) as separate processes on loopback, and drives both with
@@ -150,6 +150,16 @@ async function prepareDatabase(db: string, dir: string, projects: number): Promi
   }
 }
 
+/** A run of some scenarios (--only) put into the file's earlier run: its scenarios replaced, the others kept. */
+function mergedRun(file: string, run: RunResult): RunResult {
+  if (!fs.existsSync(file)) return run;
+  const earlier = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResult;
+  const fresh = new Map(run.scenarios.map((s) => [s.name, s]));
+  const scenarios = earlier.scenarios.map((s) => fresh.get(s.name) ?? s);
+  for (const s of run.scenarios) if (!earlier.scenarios.some((e) => e.name === s.name)) scenarios.push(s);
+  return { ...earlier, date: run.date, scenarios, maxRssMb: Math.max(...scenarios.map((s) => s.peakRssMb)) };
+}
+
 type Prepared = Awaited<ReturnType<typeof prepareDatabase>>;
 
 /** A SQLite database loaded by an earlier run with the same --data-dir, or loaded now and kept there. */
@@ -197,7 +207,7 @@ async function main(): Promise<void> {
     children.push(server.child);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/readyz`, server.child, server.log);
-    const list = (await scenarios(base, prepared.generated)).filter((s) => !values.only || s.name.includes(values.only));
+    const list = (await scenarios(base, prepared.generated)).filter((s) => !values.only || values.only.split(',').some((part) => s.name.includes(part)));
     const cannedFile = path.join(dir, 'canned.json');
     fs.writeFileSync(cannedFile, JSON.stringify(await canned(base, list)));
     const baseline = spawnLogged(['--import', 'tsx', 'bench/baseline-server.ts', cannedFile, String(basePort)], {});
@@ -226,7 +236,7 @@ async function main(): Promise<void> {
     };
     const out = path.join(ROOT, 'bench', 'results', `${values.db}-${projects}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, `${JSON.stringify(run, null, 2)}\n`);
+    fs.writeFileSync(out, `${JSON.stringify(values.only ? mergedRun(out, run) : run, null, 2)}\n`);
     process.stdout.write(`written ${path.relative(ROOT, out)}\n`);
   } finally {
     for (const c of children) c.kill('SIGTERM');
