@@ -34,7 +34,11 @@ export async function listProjects(
   if (q.ownerId !== undefined) query = query.where('projects.owner_id', '=', q.ownerId);
   if (q.changedSince !== undefined) query = query.where('projects.updated_at', '>', q.changedSince);
   if (where) query = query.where(where);
-  const rows = await query.orderBy('projects.created_at').orderBy('projects.id').limit(q.limit).offset(q.offset).execute();
+  // LIMIT and OFFSET are written as literals: with a bound LIMIT SQLite's planner cannot tell a page of 100 from
+  // a page of millions, and walks the program in creation order even when changed_since selects 1% of it (130 ms
+  // instead of 2 ms at 1,000,000 projects). Both are whole numbers checked here, so nothing else reaches the SQL.
+  if (!Number.isSafeInteger(q.limit) || !Number.isSafeInteger(q.offset) || q.limit < 0 || q.offset < 0) throw new Error(`bad page ${q.limit}/${q.offset}`);
+  const rows = await query.orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset)).execute();
   return rows.map(toProject);
 }
 
