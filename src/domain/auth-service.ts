@@ -78,21 +78,18 @@ export class AuthService {
     const usable = user && !user.disabled && key && keyRow && keyRow.revokedAt === null && keyRow.userId === user.id;
     const cacheKey = digest(`${basic.email.toLowerCase()}\u0000${basic.password}\u0000${p.apiKey}`);
     const cached = this.#verified.get(cacheKey);
-    if (usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash) {
-      await this.guard.check(basic.email, p.clientAddress);
-    } else {
-      const ok = await this.#checkOnce(cacheKey, basic.email, p.clientAddress, async () => {
-        const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, basic.password);
-        // The key is checked even when the user is unknown, so timing tells nothing about which part was wrong.
-        let keyOk = false;
-        if (usable) keyOk = await verifySecret(keyRow.secretHash, key.secret);
-        else await verifySecret(DUMMY_HASH, key?.secret ?? '');
-        if (!usable || !passwordOk || !keyOk) return false;
-        this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
-        return true;
-      });
-      if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
-    }
+    const remembered = Boolean(usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash);
+    const ok = await this.#verify(remembered, cacheKey, basic.email, p.clientAddress, async () => {
+      const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, basic.password);
+      // The key is checked even when the user is unknown, so timing tells nothing about which part was wrong.
+      let keyOk = false;
+      if (usable) keyOk = await verifySecret(keyRow.secretHash, key.secret);
+      else await verifySecret(DUMMY_HASH, key?.secret ?? '');
+      if (!usable || !passwordOk || !keyOk) return false;
+      this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
+      return true;
+    });
+    if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
     const factor = await this.#secondFactor(user, p.totp, p.sessionToken, basic.email, p.clientAddress);
     return this.#caller(user, keyRow.id, factor);
   }
@@ -113,17 +110,14 @@ export class AuthService {
     const password = enrolment ? basic.password.slice(0, -6) : basic.password;
     const cacheKey = digest(`web\u0000${basic.email.toLowerCase()}\u0000${password}`);
     const cached = this.#verified.get(cacheKey);
-    if (user && cached && cached.passwordHash === user.passwordHash) {
-      await this.guard.check(basic.email, clientAddress);
-    } else {
-      const ok = await this.#checkOnce(cacheKey, basic.email, clientAddress, async () => {
-        const matches = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
-        if (!matches || !user) return false;
-        this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
-        return true;
-      });
-      if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
-    }
+    const remembered = Boolean(user && cached && cached.passwordHash === user.passwordHash);
+    const ok = await this.#verify(remembered, cacheKey, basic.email, clientAddress, async () => {
+      const matches = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
+      if (!matches || !user) return false;
+      this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
+      return true;
+    });
+    if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
     if (user.disabled) return this.#refuse(basic.email, clientAddress, 'The user name or password is not valid.');
     if (enrolment && webSession !== undefined && (await this.#webSessionValid(user, webSession))) {
       return { caller: await this.#caller(user, '', { mfaVerified: true, mfaMethod: 'web' }), newSession: null };
@@ -149,6 +143,16 @@ export class AuthService {
       await tx.audit({ action: 'user.mfa.web_session.create', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { sessionId: parts.id, expiresAt }, requestId }, now, this.ids.next());
     });
     return { value: formatSessionToken(parts), expiresAt };
+  }
+
+  /**
+   * True for credentials that were remembered (after checking only that no lock is in force), else the result of
+   * `check` run through #checkOnce.
+   */
+  async #verify(remembered: boolean, cacheKey: string, email: string, address: string, check: () => Promise<boolean>): Promise<boolean> {
+    if (!remembered) return this.#checkOnce(cacheKey, email, address, check);
+    await this.guard.check(email, address);
+    return true;
   }
 
   /**
