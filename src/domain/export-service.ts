@@ -1,6 +1,6 @@
 import { requireReveal } from './access.ts';
 import type { Caller } from './caller.ts';
-import { MASK } from './form-data-service.ts';
+import { MASK } from './field-rules.ts';
 import type { DataField, FieldValue } from './model.ts';
 import { loadAdminProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';

@@ -9,8 +9,6 @@ import type { ServiceDeps } from './service-deps.ts';
 import type { FormDataView, ProjectDataInput } from './views.ts';
 import type { StoreReader } from '../store/store.ts';
 
-export { MASK };
-
 /** Which view of a form's data an operation works on. */
 export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }
 
