@@ -1,7 +1,7 @@
 import type { DatabaseConfig } from '../src/config.ts';
 import { AuthService } from '../src/domain/auth-service.ts';
-import { systemClock } from '../src/domain/clock.ts';
-import { RandomIdGenerator } from '../src/domain/ids.ts';
+import { systemClock } from '../src/model/clock.ts';
+import { RandomIdGenerator } from '../src/model/ids.ts';
 import { SignInGuard } from '../src/domain/sign-in-guard.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';

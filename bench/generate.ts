@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import type { AttachmentRecord, FieldValue, HistoryEntry, Project } from '../src/domain/model.ts';
+import type { AttachmentRecord, FieldValue, HistoryEntry, Project } from '../src/model/model.ts';
 import { formatProjectNumber } from '../src/domain/submit-service.ts';
-import { randomToken } from '../src/domain/ids.ts';
+import { randomToken } from '../src/model/ids.ts';
 import type { BulkBatch } from '../src/store/bulk-queries.ts';
 import type { BlobStore } from '../src/store/blob-store.ts';
 import type { Store } from '../src/store/store.ts';
@@ -74,10 +74,10 @@ function applicationValues(rand: () => number, i: number): Record<string, string
  */
 export async function generateProjects(store: Store, count: number, blobs?: BlobStore, seed = 1, batchSize = 5000): Promise<Generated> {
   const started = Date.now();
-  const program = await store.findProgram('RES-SOLAR');
+  const program = await store.programs.findProgram('RES-SOLAR');
   if (!program) throw new Error('seed the demo first: the RES-SOLAR program is missing');
-  const model = await store.loadProgramModel(program);
-  const owner = await store.findUserByEmail('applicant@demo.apas.local');
+  const model = await store.programs.loadProgramModel(program);
+  const owner = await store.accounts.findUserByEmail('applicant@demo.apas.local');
   if (!owner) throw new Error('the demo applicant is missing');
   const status = (customId: string) => model.statuses.find((s) => s.customId === customId)!.id;
   const form = model.forms.find((f) => f.customId === 'Application')!;
@@ -91,7 +91,7 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
   for (let start = 0; start < count; start += batchSize) {
     const n = Math.min(batchSize, count - start);
     const submitted = Array.from({ length: n }, (_, k) => (start + k) % 10 !== 9);
-    let next = await store.reserveProjectNumbers(program.id, submitted.filter(Boolean).length);
+    let next = await store.bulk.reserveProjectNumbers(program.id, submitted.filter(Boolean).length);
     const batch: BulkBatch = { projects: [], values: [], history: [] };
     const files: { projectId: string; i: number; at: number; by: string }[] = [];
     for (let k = 0; k < n; k++) {
@@ -122,7 +122,7 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
     }
     if (blobs) batch.attachments = await writeSitePlans(blobs, files, sitePlanId);
     for (const f of files) if (sampleAttachmentProjectIds.length < 100) sampleAttachmentProjectIds.push(f.projectId);
-    await store.bulkInsert(batch);
+    await store.bulk.bulkInsert(batch);
   }
   return { programId: program.id, sampleProjectIds, sampleNumbers, sampleAttachmentProjectIds, count, ms: Date.now() - started };
 }

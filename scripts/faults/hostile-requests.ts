@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { parseTimestamp } from '../../src/domain/clock.ts';
+import { parseTimestamp } from '../../src/model/clock.ts';
 import { API, authHeaders, type Identity } from './api-client.ts';
 import { TINY_PDF } from './demo-steps.ts';
 import { type DocKind, defectiveBody, semanticallyBadBody, validDocument } from './hostile-bodies.ts';

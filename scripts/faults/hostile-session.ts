@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { systemClock } from '../../src/domain/clock.ts';
+import { systemClock } from '../../src/model/clock.ts';
 import { seedDemo } from '../../src/domain/demo.ts';
-import { RandomIdGenerator } from '../../src/domain/ids.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';

@@ -21,7 +21,7 @@ export const agencyCommands: CliCommand[] = [
     name: 'agency list',
     summary: 'List the agencies: custom id, generated id and name.',
     async run(_input, io) {
-      const agencies = await withContext(io, ({ store }) => store.listAgencies());
+      const agencies = await withContext(io, ({ store }) => store.accounts.listAgencies());
       for (const a of agencies) io.out(`${(a.customId ?? '-').padEnd(16)} ${a.id}  ${a.name}`);
       if (agencies.length === 0) io.err('No agencies yet; create one with "apas agency create".');
       return 0;

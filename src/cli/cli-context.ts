@@ -1,6 +1,6 @@
 import { type Config, loadConfig } from '../config.ts';
-import { type Clock, systemClock } from '../domain/clock.ts';
-import { type IdGenerator, RandomIdGenerator } from '../domain/ids.ts';
+import { type Clock, systemClock } from '../model/clock.ts';
+import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
 import { type OpenDatabase, openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
 import type { Store } from '../store/store.ts';

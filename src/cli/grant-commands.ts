@@ -1,5 +1,5 @@
 import { AccountService } from '../domain/account-service.ts';
-import { PROGRAM_ROLES } from '../domain/model.ts';
+import { PROGRAM_ROLES } from '../model/model.ts';
 import { type CliCommand, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
 

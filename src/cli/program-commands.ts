@@ -72,9 +72,9 @@ export const programCommands: CliCommand[] = [
     options: { agency },
     async run(input, io) {
       const programs = await withContext(io, async ({ store }) => {
-        const found = await store.findAgency(text(input, 'agency'));
+        const found = await store.accounts.findAgency(text(input, 'agency'));
         if (!found) throw new ApiError('NOT_FOUND', `agency "${text(input, 'agency')}" not found`);
-        return store.listPrograms(found.id);
+        return store.programs.listPrograms(found.id);
       });
       for (const p of programs) io.out(`${p.customId.padEnd(20)} ${p.id}  ${p.name}`);
       if (programs.length === 0) io.err('This agency has no programs yet; add one with "apas program import".');

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
-import { systemClock } from '../domain/clock.ts';
-import { RandomIdGenerator } from '../domain/ids.ts';
+import { systemClock } from '../model/clock.ts';
+import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { openDatabase } from '../store/database.ts';
@@ -35,7 +35,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const blobs = createBlobStore(config, store);
   // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing: swept at
   // start, and every hour while the instance runs.
-  const sweeps = startOrphanSweeps(blobs, (key) => store.isBlobReferenced(key), orphanGraceMs(config), SWEEP_INTERVAL_MS, log);
+  const sweeps = startOrphanSweeps(blobs, (key) => store.attachments.isBlobReferenced(key), orphanGraceMs(config), SWEEP_INTERVAL_MS, log);
   await sweeps.first;
   const app = await buildApp({ config, store, logger: log, blobs });
   let closing = false;

@@ -1,8 +1,9 @@
-import type { ApiKeyRecord, Store, StoreWriter, UserWithSecret } from '../store/store.ts';
+import type { Store, StoreReader, StoreWriter } from '../store/store.ts';
+import type { ApiKeyRecord, UserWithSecret } from '../model/records.ts';
 import { ApiError } from './api-error.ts';
-import type { Clock } from './clock.ts';
-import { type IdGenerator, isIdLike } from './ids.ts';
-import { type Agency, PROGRAM_ROLES, type Program, type ProgramGrant, type ProgramRole, type User } from './model.ts';
+import type { Clock } from '../model/clock.ts';
+import { type IdGenerator, isIdLike } from '../model/ids.ts';
+import { type Agency, PROGRAM_ROLES, type Program, type ProgramGrant, type ProgramRole, type User } from '../model/model.ts';
 import { type ApiKeyParts, formatApiKey, hashSecret, newApiKey } from './secrets.ts';
 
 /** What the account service needs; `actorId` is recorded in audit rows (null for the command line). */
@@ -37,8 +38,8 @@ export class AccountService {
     if (!isIdLike(customId)) throw invalid(`agency id "${customId}" must be 1 to 64 characters of A-Z, a-z, 0-9, "_", ".", "~" or "-"`);
     const agency: Agency = { id: this.#deps.ids.next(), customId, name: requireName(name, 'agency name') };
     return this.#write('agency.create', { agencyId: agency.id, detail: { customId, name: agency.name } }, async (tx) => {
-      if (await tx.findAgency(customId)) throw new ApiError('CONFLICT', `agency "${customId}" already exists`);
-      await tx.insertAgency(agency, this.#deps.clock.now());
+      if (await tx.accounts.findAgency(customId)) throw new ApiError('CONFLICT', `agency "${customId}" already exists`);
+      await tx.accounts.insertAgency(agency, this.#deps.clock.now());
       return agency;
     });
   }
@@ -49,11 +50,11 @@ export class AccountService {
     const name = requireName(input.name, 'user name');
     const hash = await hashSecret(checkPassword(input.password));
     return this.#write('user.create', { detail: { email, agencyAdmin: input.agencyAdmin ?? false } }, async (tx, audit) => {
-      const agency = await tx.findAgency(input.agency);
+      const agency = await tx.accounts.findAgency(input.agency);
       if (!agency) throw new ApiError('NOT_FOUND', `agency "${input.agency}" not found`);
-      if (await tx.findUserByEmail(email)) throw new ApiError('CONFLICT', `a user with the e-mail ${email} already exists`);
+      if (await tx.accounts.findUserByEmail(email)) throw new ApiError('CONFLICT', `a user with the e-mail ${email} already exists`);
       const user: User = { id: this.#deps.ids.next(), agencyId: agency.id, email, name, agencyAdmin: input.agencyAdmin ?? false, disabled: false };
-      await tx.insertUser(user, hash, this.#deps.clock.now());
+      await tx.accounts.insertUser(user, hash, this.#deps.clock.now());
       audit({ agencyId: agency.id, detail: { userId: user.id, email, agencyAdmin: user.agencyAdmin } });
       return user;
     });
@@ -64,7 +65,7 @@ export class AccountService {
     const hash = await hashSecret(checkPassword(password));
     await this.#write('user.password', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
-      await tx.updateUser(user.id, { passwordHash: hash }, this.#deps.clock.now());
+      await tx.accounts.updateUser(user.id, { passwordHash: hash }, this.#deps.clock.now());
       audit({ agencyId: user.agencyId, detail: { userId: user.id, email: user.email } });
     });
   }
@@ -73,7 +74,7 @@ export class AccountService {
   async setDisabled(email: string, disabled: boolean): Promise<User> {
     return this.#write(disabled ? 'user.disable' : 'user.enable', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
-      await tx.updateUser(user.id, { disabled }, this.#deps.clock.now());
+      await tx.accounts.updateUser(user.id, { disabled }, this.#deps.clock.now());
       audit({ agencyId: user.agencyId, detail: { userId: user.id, email: user.email } });
       return { ...withoutSecret(user), disabled };
     });
@@ -86,7 +87,7 @@ export class AccountService {
       const user = await findUser(tx, email);
       const program = await findProgram(tx, programRef, user);
       const grant: ProgramGrant = { userId: user.id, programId: program.id, role: role as ProgramRole, sensitive };
-      await tx.setGrant(grant);
+      await tx.accounts.setGrant(grant);
       audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email, role, sensitive } });
       return grant;
     });
@@ -97,7 +98,7 @@ export class AccountService {
     await this.#write('grant.remove', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
       const program = await findProgram(tx, programRef, user);
-      if (!(await tx.deleteGrant(user.id, program.id))) {
+      if (!(await tx.accounts.deleteGrant(user.id, program.id))) {
         throw new ApiError('NOT_FOUND', `${user.email} has no grant in program "${programRef}"`);
       }
       audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email } });
@@ -113,8 +114,8 @@ export class AccountService {
     const secretHash = await hashSecret(parts.secret);
     return this.#write('apikey.create', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
-      if (await tx.findApiKey(parts.id)) throw new ApiError('CONFLICT', `an API key with the id ${parts.id} already exists`);
-      await tx.insertApiKey({ id: parts.id, userId: user.id, name: keyName, secretHash, createdAt: this.#deps.clock.now(), revokedAt: null });
+      if (await tx.accounts.findApiKey(parts.id)) throw new ApiError('CONFLICT', `an API key with the id ${parts.id} already exists`);
+      await tx.accounts.insertApiKey({ id: parts.id, userId: user.id, name: keyName, secretHash, createdAt: this.#deps.clock.now(), revokedAt: null });
       audit({ agencyId: user.agencyId, detail: { keyId: parts.id, userId: user.id, email: user.email, name: keyName } });
       return { id: parts.id, userId: user.id, name: keyName, key: formatApiKey(parts) };
     });
@@ -123,9 +124,9 @@ export class AccountService {
   /** Revokes an API key for good; NOT_FOUND when no active key has that id. */
   async revokeApiKey(id: string): Promise<void> {
     await this.#write('apikey.revoke', { detail: { keyId: id } }, async (tx, audit) => {
-      const key = await tx.findApiKey(id);
-      if (!key || !(await tx.revokeApiKey(id, this.#deps.clock.now()))) throw new ApiError('NOT_FOUND', `no active API key has the id ${id}`);
-      const user = await tx.findUserById(key.userId);
+      const key = await tx.accounts.findApiKey(id);
+      if (!key || !(await tx.accounts.revokeApiKey(id, this.#deps.clock.now()))) throw new ApiError('NOT_FOUND', `no active API key has the id ${id}`);
+      const user = await tx.accounts.findUserById(key.userId);
       audit({ ...(user ? { agencyId: user.agencyId } : {}), detail: { userId: key.userId } });
     });
   }
@@ -133,7 +134,7 @@ export class AccountService {
   /** A user's API keys, oldest first, without their hashes. */
   async listApiKeys(email: string): Promise<ApiKeySummary[]> {
     const user = await findUser(this.#deps.store, email);
-    const keys = await this.#deps.store.listApiKeys(user.id);
+    const keys = await this.#deps.store.accounts.listApiKeys(user.id);
     return keys.map(({ secretHash: _hash, ...key }) => key);
   }
 
@@ -147,7 +148,7 @@ export class AccountService {
       const result = await work(tx, (more) => {
         fields = { ...fields, ...more, detail: { ...fields.detail, ...more.detail } };
       });
-      await tx.audit({ action, actorId: actorId ?? null, ...fields }, clock.now(), ids.next());
+      await tx.audit.write({ action, actorId: actorId ?? null, ...fields }, clock.now(), ids.next());
       return result;
     });
   }
@@ -176,14 +177,14 @@ function checkPassword(password: string): string {
   return password;
 }
 
-async function findUser(store: Pick<Store, 'findUserByEmail'>, email: string): Promise<UserWithSecret> {
-  const user = await store.findUserByEmail(email.trim());
+async function findUser(store: Pick<StoreReader, 'accounts'>, email: string): Promise<UserWithSecret> {
+  const user = await store.accounts.findUserByEmail(email.trim());
   if (!user) throw new ApiError('UNKNOWN_USER', `no user has the e-mail ${email.trim()}`);
   return user;
 }
 
 async function findProgram(tx: StoreWriter, ref: string, user: User): Promise<Program> {
-  const program = await tx.findProgram(ref, user.agencyId);
+  const program = await tx.programs.findProgram(ref, user.agencyId);
   if (!program) throw new ApiError('NOT_FOUND', `program "${ref}" not found in the agency of ${user.email}`);
   return program;
 }

@@ -1,3 +1,5 @@
+import type { StoreError } from '../store/store-error.ts';
+
 /** The closed list of error codes the service answers with; each maps to exactly one HTTP status. */
 export const ERROR_STATUS = {
   AUTHENTICATION_REQUIRED: 401,
@@ -64,4 +66,10 @@ export class ApiError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+}
+
+/** The answer to a failure of the store: an upload over its limit, or a change rolled back for taking too long. */
+export function fromStoreError(error: StoreError): ApiError {
+  if (error.code === 'BLOB_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', error.message);
+  return new ApiError('SERVICE_UNAVAILABLE', `${error.message}; nothing was changed, try again.`, { headers: { 'Retry-After': '1' } });
 }

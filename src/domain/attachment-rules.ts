@@ -1,5 +1,5 @@
 import { ApiError, type FieldProblem } from './api-error.ts';
-import type { AttachmentDefinition, Form, ProgramModel } from './model.ts';
+import type { AttachmentDefinition, Form, ProgramModel } from '../model/model.ts';
 
 /** The name a file gets when the upload names none (or only an unusable one). */
 export const DEFAULT_FILE_NAME = 'attachment';

@@ -1,9 +1,11 @@
 import type { BlobStore, StoredBlob } from '../store/blob-store.ts';
+import type { StoreReader } from '../store/store.ts';
+import { StoreError } from '../store/store-error.ts';
 import { canRead, canWrite, mayReadForm, requireFormUse } from './access.ts';
 import { ApiError } from './api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
-import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, Project } from './model.ts';
+import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, Project } from '../model/model.ts';
 import { findForm, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { AttachmentFileView, AttachmentMetadataView, AttachmentReviewInput, UploadInput } from './views.ts';
@@ -67,19 +69,19 @@ export class AttachmentService {
       return await store.transaction(async (tx) => {
         const now = clock.now();
         // Uploads can take long: the rules are checked again on the project as it is now, and the bump is against that.
-        const project = await tx.getProject(seen.programId, seen.id);
+        const project = await tx.projects.getProject(seen.programId, seen.id);
         if (!project || !canRead(caller, ctx.role, project)) throw new ApiError('NOT_FOUND', `Project "${seen.id}" was not found in program ${ctx.program.id}.`);
         if (ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
-        const previous = await tx.getAttachment(project.id, definition.id);
+        const previous = await tx.attachments.getAttachment(project.id, definition.id);
         const record: AttachmentRecord = {
           id: ids.next(), projectId: project.id, definitionId: definition.id, version: (previous?.version ?? 0) + 1, blobKey: stored.key,
           fileName: cleanFileName(input.fileName), contentType, sizeBytes: stored.size, sha256: stored.sha256, uploadedBy: caller.user.id,
           uploadedAt: now, approvalStatus: 'Pending', note: null, reviewedBy: null, reviewedAt: null,
         };
-        await tx.insertAttachment(record);
-        const ok = await tx.updateProject(project.id, project.version, { updatedAt: now, updatedBy: caller.user.id });
+        await tx.attachments.insertAttachment(record);
+        const ok = await tx.projects.updateProject(project.id, project.version, { updatedAt: now, updatedBy: caller.user.id });
         if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; send the file again.`);
-        await tx.audit({
+        await tx.audit.write({
           action: 'project.attachment.upload', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
           projectId: project.id, requestId: caller.requestId,
           // No file name: like values, names may say more than operators reading the audit log should see.
@@ -102,7 +104,7 @@ export class AttachmentService {
   /** GetAttachmentAsAdmin (admin only): any version of a definition's file. */
   async getVersionFile(caller: Caller, target: AttachmentTarget, version: number): Promise<AttachmentFileView> {
     const a = await this.#readable(caller, target, (deps, c, ref) => loadAdminProgram(deps, c, ref, 'GetAttachmentAsAdmin'));
-    const record = await this.#deps.store.getAttachment(a.project.id, a.definition.id, version);
+    const record = await this.#deps.store.attachments.getAttachment(a.project.id, a.definition.id, version);
     if (!record) throw new ApiError('NOT_FOUND', `${a.definition.name} of project ${a.project.id} has no version ${version}.`);
     return this.#fileView(record);
   }
@@ -119,16 +121,16 @@ export class AttachmentService {
     const a = await this.#readable(caller, target, (deps, c, ref) => loadAdminProgram(deps, c, ref, 'SetAttachmentMetadata'));
     return store.transaction(async (tx) => {
       const now = clock.now();
-      const project = await tx.getProject(a.project.programId, a.project.id);
+      const project = await tx.projects.getProject(a.project.programId, a.project.id);
       if (!project) throw new ApiError('NOT_FOUND', `Project "${a.project.id}" was not found in program ${a.ctx.program.id}.`);
-      const current = await tx.getAttachment(project.id, a.definition.id);
+      const current = await tx.attachments.getAttachment(project.id, a.definition.id);
       if (!current) throw nothingUploaded(a);
       const approvalStatus = REVIEW_OUTCOME[input.action] ?? current.approvalStatus;
       const note = input.note === null ? current.note : input.note === '' ? null : input.note;
-      await tx.updateAttachmentReview(current.id, { approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now });
-      const ok = await tx.updateProject(project.id, project.version, { updatedAt: now, updatedBy: caller.user.id });
+      await tx.attachments.updateAttachmentReview(current.id, { approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now });
+      const ok = await tx.projects.updateProject(project.id, project.version, { updatedAt: now, updatedBy: caller.user.id });
       if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; send your change again.`);
-      await tx.audit({
+      await tx.audit.write({
         action: 'project.attachment.review', actorId: caller.user.id, agencyId: a.ctx.program.agencyId, programId: a.ctx.program.id,
         projectId: project.id, requestId: caller.requestId,
         detail: { attachmentId: a.definition.id, version: current.version, action: input.action, from: current.approvalStatus, to: approvalStatus, noteChanged: note !== current.note },
@@ -143,7 +145,7 @@ export class AttachmentService {
       // A body longer than its Content-Length is refused like one over the limit.
       return await this.#blobs.write(input.body, Math.min(limit, input.contentLength ?? limit));
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'PAYLOAD_TOO_LARGE') {
+      if (error instanceof StoreError && error.code === 'BLOB_TOO_LARGE') {
         // An announced length over the limit was refused before reading, so here the body outran its announcement.
         if (input.contentLength !== null) {
           throw new ApiError('PAYLOAD_TOO_LARGE', `The body is longer than the ${input.contentLength} bytes its Content-Length announced; nothing was stored.`);
@@ -157,7 +159,7 @@ export class AttachmentService {
 
   /** Deletes a blob that did not become an attachment, unless (a commit acknowledged too late) a row does point at it. */
   async #discard(key: string): Promise<void> {
-    const referenced = await this.#deps.store.isBlobReferenced(key).catch(() => true);
+    const referenced = await this.#deps.store.attachments.isBlobReferenced(key).catch(() => true);
     // Whatever is left behind here, the orphan sweep removes at the next start.
     if (!referenced) await this.#blobs.delete(key).catch(() => {});
   }
@@ -174,7 +176,7 @@ export class AttachmentService {
   }
 
   async #active(a: ReadableAttachment): Promise<AttachmentRecord> {
-    const record = await this.#deps.store.getAttachment(a.project.id, a.definition.id);
+    const record = await this.#deps.store.attachments.getAttachment(a.project.id, a.definition.id);
     if (!record) throw nothingUploaded(a);
     return record;
   }
@@ -186,8 +188,8 @@ export class AttachmentService {
     };
   }
 
-  async #metadataView(reader: Pick<ServiceDeps['store'], 'usersByIds'>, definition: AttachmentDefinition, r: AttachmentRecord): Promise<AttachmentMetadataView> {
-    const users = await reader.usersByIds(r.reviewedBy === null ? [r.uploadedBy] : [r.uploadedBy, r.reviewedBy]);
+  async #metadataView(reader: Pick<StoreReader, 'accounts'>, definition: AttachmentDefinition, r: AttachmentRecord): Promise<AttachmentMetadataView> {
+    const users = await reader.accounts.usersByIds(r.reviewedBy === null ? [r.uploadedBy] : [r.uploadedBy, r.reviewedBy]);
     const email = (id: string) => users.find((u) => u.id === id)?.email ?? id;
     return {
       attachmentId: definition.id, attachmentName: definition.name, fileName: r.fileName, fileSize: r.sizeBytes, contentType: r.contentType,

@@ -1,8 +1,9 @@
-import type { Store, UserWithSecret } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { UserWithSecret } from '../model/records.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { Clock } from './clock.ts';
-import type { IdGenerator } from './ids.ts';
+import type { Clock } from '../model/clock.ts';
+import type { IdGenerator } from '../model/ids.ts';
 import { formatSessionToken, hashTokenSecret, newSessionToken, parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
 import { digest, parseApiKey, verifySecret } from './secrets.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
@@ -74,7 +75,7 @@ export class AuthService {
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your user name and password with HTTP Basic authentication.');
     if (!p.apiKey) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your API key in the X-ApiKey header.');
     const key = parseApiKey(p.apiKey);
-    const [user, keyRow] = await Promise.all([this.store.findUserByEmail(basic.email), key ? this.store.findApiKey(key.id) : Promise.resolve(null)]);
+    const [user, keyRow] = await Promise.all([this.store.accounts.findUserByEmail(basic.email), key ? this.store.accounts.findApiKey(key.id) : Promise.resolve(null)]);
     const usable = user && !user.disabled && key && keyRow && keyRow.revokedAt === null && keyRow.userId === user.id;
     const cacheKey = digest(`${basic.email.toLowerCase()}\u0000${basic.password}\u0000${p.apiKey}`);
     const cached = this.#verified.get(cacheKey);
@@ -104,8 +105,8 @@ export class AuthService {
   async authenticateWeb(authorization: string | undefined, webSession: string | undefined, clientAddress: string, requestId?: string): Promise<WebSignIn> {
     const basic = parseBasic(authorization);
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in with your user name and password.');
-    const user = await this.store.findUserByEmail(basic.email);
-    const enrolment = user ? await this.store.getMfa(user.id) : null;
+    const user = await this.store.accounts.findUserByEmail(basic.email);
+    const enrolment = user ? await this.store.mfa.getMfa(user.id) : null;
     const code = enrolment ? basic.password.slice(-6) : undefined;
     const password = enrolment ? basic.password.slice(0, -6) : basic.password;
     const cacheKey = digest(`web\u0000${basic.email.toLowerCase()}\u0000${password}`);
@@ -129,7 +130,7 @@ export class AuthService {
 
   async #webSessionValid(user: UserWithSecret, value: string): Promise<boolean> {
     const parts = parseSessionToken(value);
-    const row = parts ? await this.store.getWebSession(parts.id) : null;
+    const row = parts ? await this.store.mfa.getWebSession(parts.id) : null;
     return Boolean(parts && row && row.userId === user.id && row.expiresAt > this.clock.now() && tokenMatches(parts.secret, row.secretHash));
   }
 
@@ -139,8 +140,8 @@ export class AuthService {
     const parts = newSessionToken(this.ids);
     const expiresAt = now + WEB_SESSION_MINUTES * 60_000;
     await this.store.transaction(async (tx) => {
-      await tx.insertWebSession({ id: parts.id, userId: caller.user.id, secretHash: hashTokenSecret(parts.secret), createdAt: now, expiresAt });
-      await tx.audit({ action: 'user.mfa.web_session.create', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { sessionId: parts.id, expiresAt }, requestId }, now, this.ids.next());
+      await tx.mfa.insertWebSession({ id: parts.id, userId: caller.user.id, secretHash: hashTokenSecret(parts.secret), createdAt: now, expiresAt });
+      await tx.audit.write({ action: 'user.mfa.web_session.create', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { sessionId: parts.id, expiresAt }, requestId }, now, this.ids.next());
     });
     return { value: formatSessionToken(parts), expiresAt };
   }
@@ -180,7 +181,7 @@ export class AuthService {
 
   // Enrolled users prove a second factor on every request: a TOTP code (good once) or a live session token.
   async #secondFactor(user: UserWithSecret, totp: string | undefined, sessionToken: string | undefined, email: string, address: string): Promise<SecondFactor> {
-    const enrolment = await this.store.getMfa(user.id);
+    const enrolment = await this.store.mfa.getMfa(user.id);
     if (!enrolment) return { mfaVerified: false };
     const now = this.clock.now();
     if (totp) {
@@ -188,7 +189,7 @@ export class AuthService {
       const attempt = await this.guard.begin(email, address);
       try {
         const step = totpStep(enrolment.secret, totp.trim(), now);
-        if (step === null || !(await this.store.claimTotpStep(user.id, step))) {
+        if (step === null || !(await this.store.mfa.claimTotpStep(user.id, step))) {
           await attempt.fail();
           throw new ApiError('MFA_INVALID', 'The one-time code is wrong, expired or already used.');
         }
@@ -199,7 +200,7 @@ export class AuthService {
     }
     if (sessionToken) {
       const parts = parseSessionToken(sessionToken);
-      const row = parts ? await this.store.getSessionToken(parts.id) : null;
+      const row = parts ? await this.store.mfa.getSessionToken(parts.id) : null;
       if (!parts || !row || row.userId !== user.id || row.expiresAt <= now || !tokenMatches(parts.secret, row.tokenHash)) {
         return this.#refuse(email, address, 'The MFA session token is not valid or has expired.', 'MFA_INVALID');
       }
@@ -221,7 +222,7 @@ export class AuthService {
   }
 
   async #caller(user: UserWithSecret, apiKeyId: string, factor: SecondFactor): Promise<Caller> {
-    const grants = await this.store.listGrants(user.id);
+    const grants = await this.store.accounts.listGrants(user.id);
     const { id, agencyId, email, name, agencyAdmin, disabled } = user;
     return { user: { id, agencyId, email, name, agencyAdmin, disabled }, apiKeyId, grants, ...factor };
   }

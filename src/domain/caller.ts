@@ -1,4 +1,4 @@
-import type { ProgramGrant, User } from './model.ts';
+import type { ProgramGrant, User } from '../model/model.ts';
 
 /** The authenticated user behind a request, with the API key used and the user's program grants. */
 export interface Caller {

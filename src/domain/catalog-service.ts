@@ -1,7 +1,7 @@
 import { mayReadForm, mayUseForm } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { CustomList, Form, ProgramModel } from './model.ts';
+import type { CustomList, Form, ProgramModel } from '../model/model.ts';
 import { findForm, loadAdminProgram, loadProgram, statusById, statusRef } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { CustomListView, FormSchemaView, FormSummaryView, FormsView, StatusListView } from './views.ts';

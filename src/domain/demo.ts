@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import type { Store } from '../store/store.ts';
 import { AccountService } from './account-service.ts';
 import { ApiError } from './api-error.ts';
-import type { Clock } from './clock.ts';
-import type { IdGenerator } from './ids.ts';
-import type { ProgramRole } from './model.ts';
+import type { Clock } from '../model/clock.ts';
+import type { IdGenerator } from '../model/ids.ts';
+import type { ProgramRole } from '../model/model.ts';
 import { parseProgramFile } from './program-file.ts';
 import { importProgram } from './program-import.ts';
 import { parseApiKey } from './secrets.ts';
@@ -59,7 +59,7 @@ export async function seedDemo(deps: { store: Store; clock: Clock; ids: IdGenera
 async function seedOnce(deps: { store: Store; clock: Clock; ids: IdGenerator }): Promise<DemoReport> {
   const accounts = new AccountService(deps);
   const actions: string[] = [];
-  if (!(await deps.store.findAgency(DEMO_AGENCY.customId))) {
+  if (!(await deps.store.accounts.findAgency(DEMO_AGENCY.customId))) {
     await accounts.createAgency(DEMO_AGENCY.customId, DEMO_AGENCY.name);
     actions.push(`created agency ${DEMO_AGENCY.customId}`);
   }
@@ -72,19 +72,19 @@ async function seedOnce(deps: { store: Store; clock: Clock; ids: IdGenerator }):
 
 async function seedAccount(store: Store, accounts: AccountService, c: DemoCredential, programId: string): Promise<string[]> {
   const actions: string[] = [];
-  let user = await store.findUserByEmail(c.email);
+  let user = await store.accounts.findUserByEmail(c.email);
   if (!user) {
     await accounts.createUser({ agency: DEMO_AGENCY.customId, email: c.email, name: c.name, password: c.password, agencyAdmin: c.agencyAdmin });
-    user = await store.findUserByEmail(c.email);
+    user = await store.accounts.findUserByEmail(c.email);
     actions.push(`created user ${c.email}`);
   }
-  if (c.grant && user && (await store.findGrant(user.id, programId))?.role !== c.grant) {
+  if (c.grant && user && (await store.accounts.findGrant(user.id, programId))?.role !== c.grant) {
     await accounts.grant(c.email, programId, c.grant);
     actions.push(`granted ${c.email} the role ${c.grant}`);
   }
   const parts = parseApiKey(c.apiKey);
   if (!parts) throw new Error(`demo API key of ${c.email} is not shaped like an API key`);
-  if (!(await store.findApiKey(parts.id))) {
+  if (!(await store.accounts.findApiKey(parts.id))) {
     await accounts.createApiKey(c.email, 'demo key', parts);
     actions.push(`created API key ${parts.id} for ${c.email}`);
   }

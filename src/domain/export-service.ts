@@ -1,7 +1,7 @@
 import { requireReveal } from './access.ts';
 import type { Caller } from './caller.ts';
 import { MASK } from './field-rules.ts';
-import type { DataField, FieldValue } from './model.ts';
+import type { DataField, FieldValue } from '../model/model.ts';
 import { loadAdminProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { AllProjectDataView, ExportAttachmentView, ExportFieldView, ExportView } from './views.ts';
@@ -23,8 +23,8 @@ export class ExportService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetAllProjectData');
     if (reveal) requireReveal(caller, ctx.program, ctx.role);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    const values = await this.#deps.store.getAllValues(project.id);
-    const users = await this.#deps.store.usersByIds(values.map((v) => v.updatedBy));
+    const values = await this.#deps.store.projects.getAllValues(project.id);
+    const users = await this.#deps.store.accounts.usersByIds(values.map((v) => v.updatedBy));
     const dataFields = [...ctx.model.fields, ...ctx.model.retired.fields].flatMap((f) => {
       const v = values.find((x) => x.fieldId === f.id);
       if (!v) return [];
@@ -35,7 +35,7 @@ export class ExportService {
         changedAt: v.updatedAt, changedBy: users.find((u) => u.id === v.updatedBy)?.email ?? v.updatedBy,
       }];
     });
-    const files = new Map((await this.#deps.store.listActiveAttachments(project.id)).map((a) => [a.definitionId, a]));
+    const files = new Map((await this.#deps.store.attachments.listActiveAttachments(project.id)).map((a) => [a.definitionId, a]));
     // Like fields, definitions without an upload are left out.
     const attachments = ctx.model.forms.flatMap((form) => form.attachments.flatMap((a) => {
       const file = files.get(a.id);
@@ -49,8 +49,8 @@ export class ExportService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetExportProject');
     const { store } = this.#deps;
     const project = await loadReadableProject(store, caller, ctx, projectId);
-    const [values, history, files] = await Promise.all([store.getAllValues(project.id), store.getHistory(project.id), store.listActiveAttachments(project.id)]);
-    const users = await store.usersByIds([project.ownerId, project.createdBy, project.updatedBy, ...values.map((v) => v.updatedBy), ...files.map((f) => f.uploadedBy)]);
+    const [values, history, files] = await Promise.all([store.projects.getAllValues(project.id), store.projects.getHistory(project.id), store.attachments.listActiveAttachments(project.id)]);
+    const users = await store.accounts.usersByIds([project.ownerId, project.createdBy, project.updatedBy, ...values.map((v) => v.updatedBy), ...files.map((f) => f.uploadedBy)]);
     const email = (id: string) => users.find((u) => u.id === id)?.email ?? id;
     const fieldView = (f: DataField): ExportFieldView => {
       const v = values.find((x) => x.fieldId === f.id);

@@ -1,5 +1,5 @@
 import { ApiError, type FieldProblem } from './api-error.ts';
-import type { CustomList, DataField, FieldValue, Form, ProgramModel } from './model.ts';
+import type { CustomList, DataField, FieldValue, Form, ProgramModel } from '../model/model.ts';
 import type { DataFieldInput } from './views.ts';
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;

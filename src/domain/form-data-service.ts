@@ -3,7 +3,7 @@ import { ApiError } from './api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
-import type { FieldValue, Form, ProgramModel, Project } from './model.ts';
+import type { FieldValue, Form, ProgramModel, Project } from '../model/model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { FormDataView, ProjectDataInput } from './views.ts';
@@ -14,7 +14,7 @@ export interface DataTarget { programRef: string; projectId: string; formRef: st
 
 /** Reads a form's values: the draft of that form, or the submitted values of the form's fields. */
 async function formValues(reader: StoreReader, project: Project, form: Form, draft: boolean): Promise<Map<string, FieldValue>> {
-  const rows = draft ? await reader.getDraft(project.id, form.id) : await reader.getValues(project.id, form.fields.map((f) => f.fieldId));
+  const rows = draft ? await reader.projects.getDraft(project.id, form.id) : await reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId));
   return new Map(rows.map((v) => [v.fieldId, v]));
 }
 
@@ -61,15 +61,15 @@ export class FormDataService {
       const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
       // Access and availability were checked on the project as read before the transaction; any change since
       // (owner, status, …) may have voided them, so the write goes ahead only on that very version.
-      const current = await tx.getProject(project.programId, project.id);
+      const current = await tx.projects.getProject(project.programId, project.id);
       if (!current) throw new ApiError('NOT_FOUND', `Project "${project.id}" was not found in program ${ctx.program.id}.`);
       if (current.version !== project.version) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
       if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
-      if (target.draft) await tx.upsertDraft(current.id, form.id, values);
-      else await tx.upsertValues(current.id, form.id, values);
-      const ok = await tx.updateProject(current.id, current.version, { updatedAt: now, updatedBy: caller.user.id });
+      if (target.draft) await tx.projects.upsertDraft(current.id, form.id, values);
+      else await tx.projects.upsertValues(current.id, form.id, values);
+      const ok = await tx.projects.updateProject(current.id, current.version, { updatedAt: now, updatedBy: caller.user.id });
       if (!ok) throw new ApiError('CONFLICT', `Project ${current.id} was changed by another request; send your change again.`);
-      await tx.audit({
+      await tx.audit.write({
         action: target.draft ? 'project.draft.set' : 'project.data.set', actorId: caller.user.id, agencyId: ctx.program.agencyId,
         programId: ctx.program.id, projectId: current.id, requestId: caller.requestId,
         // Field ids only: values may be sensitive and the audit log is read by operators.
@@ -91,7 +91,7 @@ export class FormDataService {
   async #view(reader: StoreReader, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<FormDataView> {
     const values = await formValues(reader, project, form, draft);
     const draftValues = draft ? values : await formValues(reader, project, form, true);
-    const files = new Map((await reader.listActiveAttachments(project.id)).map((a) => [a.definitionId, a.fileName]));
+    const files = new Map((await reader.attachments.listActiveAttachments(project.id)).map((a) => [a.definitionId, a.fileName]));
     const canSubmit = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId)
       && completenessProblems(ctx.model, form, draftValues).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {

@@ -1,8 +1,9 @@
 import { canRead, canWrite, isStaff } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import { type InquiryNote, type InquiryStatus, type InquiryThread, requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-thread.ts';
-import type { Project } from './model.ts';
+import { requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-thread.ts';
+import type { InquiryNote, InquiryStatus, InquiryThread } from '../model/inquiry.ts';
+import type { Project } from '../model/model.ts';
 import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type {
@@ -21,7 +22,7 @@ function threadView(t: InquiryThread & { noteCount: number }): InquiryThreadView
 }
 
 async function noteViews(reader: StoreReader, notes: InquiryNote[]): Promise<InquiryNoteView[]> {
-  const users = await reader.usersByIds([...new Set(notes.map((n) => n.authorId))]);
+  const users = await reader.accounts.usersByIds([...new Set(notes.map((n) => n.authorId))]);
   return notes.map((n) => {
     const author = users.find((u) => u.id === n.authorId);
     return {
@@ -50,7 +51,7 @@ export class InquiryService {
   async getThreads(caller: Caller, programRef: string, projectId: string): Promise<InquiryThreadsView> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetInquiryThreads');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    const threads = await this.#deps.store.listInquiryThreads(project.id);
+    const threads = await this.#deps.store.inquiries.listThreads(project.id);
     return { projectId: project.id, threads: threads.map(threadView) };
   }
 
@@ -59,7 +60,7 @@ export class InquiryService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetNotesInInquiryThread');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const thread = await this.#thread(this.#deps.store, project, threadId);
-    const notes = await this.#deps.store.listInquiryNotes(thread.id);
+    const notes = await this.#deps.store.inquiries.listNotes(thread.id);
     return { projectId: project.id, thread: threadView(thread), notes: await noteViews(this.#deps.store, notes) };
   }
 
@@ -86,11 +87,11 @@ export class InquiryService {
         id: ids.next(), programId: ctx.program.id, projectId: project.id, subject: input.subject ?? '', status, externalId: null,
         createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id, noteCount: 0,
       };
-      if (!existing) await tx.insertInquiryThread(thread);
-      const note = await tx.insertInquiryNote({
+      if (!existing) await tx.inquiries.insertThread(thread);
+      const note = await tx.inquiries.insertNote({
         id: ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text: input.text, visibleToApplicant: input.visibleToApplicant,
       });
-      if (existing) await tx.updateInquiryThread(thread.id, { ...(status !== from ? { status } : {}), updatedAt: now, updatedBy: caller.user.id });
+      if (existing) await tx.inquiries.updateThread(thread.id, { ...(status !== from ? { status } : {}), updatedAt: now, updatedBy: caller.user.id });
       // Never the text in the audit: notes may hold personal details that the audit log must not copy.
       await this.#commit(tx, caller, ctx, project, existing ? 'inquiry.note.add' : 'inquiry.thread.open', {
         threadId: thread.id, noteId: note.id, visibleToApplicant: note.visibleToApplicant, ...(status !== from || !existing ? { status } : {}),
@@ -109,7 +110,7 @@ export class InquiryService {
       const thread = await this.#thread(tx, project, threadId);
       requireInquiryMove(thread.status, status);
       const now = this.#deps.clock.now();
-      await tx.updateInquiryThread(thread.id, { status, updatedAt: now, updatedBy: caller.user.id });
+      await tx.inquiries.updateThread(thread.id, { status, updatedAt: now, updatedBy: caller.user.id });
       await this.#commit(tx, caller, ctx, project, 'inquiry.thread.status.set', { threadId: thread.id, from: thread.status, to: status }, now);
       return { projectId: project.id, thread: threadView({ ...thread, status, updatedAt: now }) };
     });
@@ -125,12 +126,12 @@ export class InquiryService {
       const thread = await this.#thread(tx, project, threadId);
       // Sending the id the thread already has changes nothing, so a retried request is harmless.
       if (thread.externalId === externalId) return { projectId: project.id, thread: threadView(thread) };
-      const holder = externalId === null ? null : await tx.findInquiryThreadByExternalId(ctx.program.id, externalId);
+      const holder = externalId === null ? null : await tx.inquiries.findThreadByExternalId(ctx.program.id, externalId);
       if (holder) {
         throw new ApiError('CONFLICT', `External id "${externalId}" is already used by inquiry thread ${holder.id} of project ${holder.projectId}.`);
       }
       const now = this.#deps.clock.now();
-      await tx.updateInquiryThread(thread.id, { externalId, updatedAt: now, updatedBy: caller.user.id });
+      await tx.inquiries.updateThread(thread.id, { externalId, updatedAt: now, updatedBy: caller.user.id });
       await this.#commit(tx, caller, ctx, project, 'inquiry.thread.external_id.set', { threadId: thread.id, from: thread.externalId, to: externalId }, now);
       return { projectId: project.id, thread: threadView({ ...thread, externalId, updatedAt: now }) };
     });
@@ -143,7 +144,7 @@ export class InquiryService {
   async landingThreads(caller: Caller, programRef: string, projectId: string): Promise<LandingInquiriesView> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    const [threads, notes] = await Promise.all([this.#deps.store.listInquiryThreads(project.id), this.#deps.store.listVisibleInquiryNotes(project.id)]);
+    const [threads, notes] = await Promise.all([this.#deps.store.inquiries.listThreads(project.id), this.#deps.store.inquiries.listVisibleNotes(project.id)]);
     const views = await noteViews(this.#deps.store, notes);
     const mayReply = canWrite(caller, ctx.role, project);
     return {
@@ -171,14 +172,14 @@ export class InquiryService {
       if (!canRead(caller, ctx.role, project)) throw new ApiError('NOT_FOUND', `Project "${seen.id}" was not found in program ${ctx.program.id}.`);
       if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}, so you cannot reply on it.`);
       const thread = await this.#thread(tx, project, threadId);
-      if (!(await tx.listInquiryNotes(thread.id)).some((n) => n.visibleToApplicant)) throw missingThread(threadId, project);
+      if (!(await tx.inquiries.listNotes(thread.id)).some((n) => n.visibleToApplicant)) throw missingThread(threadId, project);
       if (thread.status === 'Closed') throw closed(thread);
       requireNoteText(text);
       const now = clock.now();
       // Staff who answer on the page speak to the applicant just as a visible staff note does.
       const status = statusAfterNote(thread.status, { byStaff: isStaff(ctx.role), visibleToApplicant: true });
-      const note = await tx.insertInquiryNote({ id: ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text, visibleToApplicant: true });
-      await tx.updateInquiryThread(thread.id, { ...(status !== thread.status ? { status } : {}), updatedAt: now, updatedBy: caller.user.id });
+      const note = await tx.inquiries.insertNote({ id: ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text, visibleToApplicant: true });
+      await tx.inquiries.updateThread(thread.id, { ...(status !== thread.status ? { status } : {}), updatedAt: now, updatedBy: caller.user.id });
       await this.#commit(tx, caller, ctx, project, 'inquiry.note.add', {
         threadId: thread.id, noteId: note.id, visibleToApplicant: true, via: 'landing-page', ...(status !== thread.status ? { status } : {}),
       }, now);
@@ -187,23 +188,23 @@ export class InquiryService {
   }
 
   async #thread(reader: StoreReader, project: Project, threadId: string) {
-    const thread = await reader.getInquiryThread(project.id, threadId);
+    const thread = await reader.inquiries.getThread(project.id, threadId);
     if (!thread) throw missingThread(threadId, project);
     return thread;
   }
 
   // The project as the transaction sees it; every change moves its LastChangeTimestamp with a compare-and-set.
   async #current(tx: StoreWriter, seen: Project): Promise<Project> {
-    const project = await tx.getProject(seen.programId, seen.id);
+    const project = await tx.projects.getProject(seen.programId, seen.id);
     if (!project) throw new ApiError('NOT_FOUND', `Project "${seen.id}" was not found in program ${seen.programId}.`);
     return project;
   }
 
   async #commit(tx: StoreWriter, caller: Caller, ctx: ProgramContext, project: Project, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
-    if (!(await tx.updateProject(project.id, project.version, { updatedAt: at, updatedBy: caller.user.id }))) {
+    if (!(await tx.projects.updateProject(project.id, project.version, { updatedAt: at, updatedBy: caller.user.id }))) {
       throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
     }
-    await tx.audit({ action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, detail, requestId: caller.requestId }, at, this.#deps.ids.next());
+    await tx.audit.write({ action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, detail, requestId: caller.requestId }, at, this.#deps.ids.next());
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Store } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { Clock } from './clock.ts';
-import type { IdGenerator } from './ids.ts';
+import type { Clock } from '../model/clock.ts';
+import type { IdGenerator } from '../model/ids.ts';
 import { formatSessionToken, hashTokenSecret, newSessionToken, newTotpSecret, otpauthUri } from './mfa.ts';
 
 /** How long a session token lives when the request does not say, and the longest it may live. */
@@ -18,13 +18,13 @@ export class MfaService {
   /** Enrols a user (replacing an earlier enrolment) and returns the otpauth:// URI to show once. */
   async enrol(email: string, issuer = 'apas'): Promise<string> {
     const { store, clock, ids } = this.deps;
-    const user = await store.findUserByEmail(email);
+    const user = await store.accounts.findUserByEmail(email);
     if (!user) throw new ApiError('UNKNOWN_USER', `No user has the e-mail address "${email}".`);
     const secret = newTotpSecret();
     const now = clock.now();
     await store.transaction(async (tx) => {
-      await tx.saveMfa(user.id, secret, now);
-      await tx.audit({ action: 'user.mfa.enrol', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
+      await tx.mfa.saveMfa(user.id, secret, now);
+      await tx.audit.write({ action: 'user.mfa.enrol', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
     });
     return otpauthUri(secret, user.email, issuer);
   }
@@ -32,18 +32,18 @@ export class MfaService {
   /** Ends a user's enrolment and deletes the user's session token. */
   async disable(email: string): Promise<void> {
     const { store, clock, ids } = this.deps;
-    const user = await store.findUserByEmail(email);
+    const user = await store.accounts.findUserByEmail(email);
     if (!user) throw new ApiError('UNKNOWN_USER', `No user has the e-mail address "${email}".`);
     const now = clock.now();
     await store.transaction(async (tx) => {
-      if (!(await tx.deleteMfa(user.id))) throw new ApiError('NOT_FOUND', `${email} is not enrolled in multi-factor authentication.`);
-      await tx.audit({ action: 'user.mfa.disable', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
+      if (!(await tx.mfa.deleteMfa(user.id))) throw new ApiError('NOT_FOUND', `${email} is not enrolled in multi-factor authentication.`);
+      await tx.audit.write({ action: 'user.mfa.disable', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
     });
   }
 
   /** CreateMfaSessionToken: needs a TOTP on this very request; deletes the caller's earlier token. */
   async createSessionToken(caller: Caller, minutes: number | null): Promise<SessionTokenView> {
-    if (!(await this.deps.store.getMfa(caller.user.id))) {
+    if (!(await this.deps.store.mfa.getMfa(caller.user.id))) {
       throw new ApiError('FORBIDDEN', 'This account is not enrolled in multi-factor authentication, so it has no session tokens.');
     }
     if (caller.mfaMethod !== 'totp') throw new ApiError('MFA_REQUIRED', 'Creating an MFA session token needs a current code in X-Mfa-Totp; a session token cannot create another.');
@@ -56,8 +56,8 @@ export class MfaService {
     const parts = newSessionToken(ids);
     const expiresAt = now + lifetime * 60_000;
     await store.transaction(async (tx) => {
-      await tx.replaceSessionToken({ id: parts.id, userId: caller.user.id, tokenHash: hashTokenSecret(parts.secret), createdAt: now, expiresAt });
-      await tx.audit({ action: 'user.mfa.session_token.create', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { tokenId: parts.id, expiresAt }, requestId: caller.requestId }, now, ids.next());
+      await tx.mfa.replaceSessionToken({ id: parts.id, userId: caller.user.id, tokenHash: hashTokenSecret(parts.secret), createdAt: now, expiresAt });
+      await tx.audit.write({ action: 'user.mfa.session_token.create', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { tokenId: parts.id, expiresAt }, requestId: caller.requestId }, now, ids.next());
     });
     return { tokenId: parts.id, token: formatSessionToken(parts), expiresAt };
   }
@@ -67,8 +67,8 @@ export class MfaService {
     const { store, clock, ids } = this.deps;
     const now = clock.now();
     await store.transaction(async (tx) => {
-      if (!(await tx.deleteSessionToken(caller.user.id, tokenId))) throw new ApiError('NOT_FOUND', `You have no MFA session token "${tokenId}".`);
-      await tx.audit({ action: 'user.mfa.session_token.delete', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { tokenId }, requestId: caller.requestId }, now, ids.next());
+      if (!(await tx.mfa.deleteSessionToken(caller.user.id, tokenId))) throw new ApiError('NOT_FOUND', `You have no MFA session token "${tokenId}".`);
+      await tx.audit.write({ action: 'user.mfa.session_token.delete', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { tokenId }, requestId: caller.requestId }, now, ids.next());
     });
   }
 }

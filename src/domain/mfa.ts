@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import type { IdGenerator } from './ids.ts';
+import type { IdGenerator } from '../model/ids.ts';
 
 /** TOTP parameters every authenticator app understands: SHA-1, 6 digits, 30 s. */
 const TOTP_PARAMS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;

@@ -1,5 +1,5 @@
-import type { ProgramDefinitionRows } from '../store/store.ts';
-import type { AttachmentDefinition } from './model.ts';
+import type { ProgramDefinitionRows } from '../model/records.ts';
+import type { AttachmentDefinition } from '../model/model.ts';
 
 /** The parts of a program an import reports on. */
 export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment';

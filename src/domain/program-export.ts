@@ -1,17 +1,17 @@
 import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { StoreReader } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
-import type { ProgramModel } from './model.ts';
+import type { ProgramModel } from '../model/model.ts';
 import { labelOf } from './program-check.ts';
 import type { ProgramFile, ProgramFileFormat } from './program-file.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
-  const agency = await store.findAgency(agencyRef);
+  const agency = await store.accounts.findAgency(agencyRef);
   if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
-  const program = await store.findProgram(programRef, agency.id);
+  const program = await store.programs.findProgram(programRef, agency.id);
   if (!program) throw new ApiError('NOT_FOUND', `program "${programRef}" not found in agency "${agencyRef}"`);
-  return programFileOf(await store.loadProgramModel(program));
+  return programFileOf(await store.programs.loadProgramModel(program));
 }
 
 /** A program model as a program file; references use customIds where parts have them, else names. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
 import { ApiError } from './api-error.ts';
-import type { FieldType, ProgramRole } from './model.ts';
+import type { FieldType, ProgramRole } from '../model/model.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }

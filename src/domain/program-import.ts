@@ -1,8 +1,9 @@
-import type { ProgramDefinitionRows, Store, StoreWriter } from '../store/store.ts';
+import type { Store, StoreWriter } from '../store/store.ts';
+import type { ProgramDefinitionRows } from '../model/records.ts';
 import { ApiError } from './api-error.ts';
-import type { Clock } from './clock.ts';
-import type { IdGenerator } from './ids.ts';
-import type { AttachmentDefinition, Form, Program, Status } from './model.ts';
+import type { Clock } from '../model/clock.ts';
+import type { IdGenerator } from '../model/ids.ts';
+import type { AttachmentDefinition, Form, Program, Status } from '../model/model.ts';
 import { describeChange, diffDefinition, type DefinitionChange, type StoredDefinition } from './program-changes.ts';
 import { labelOf, resolveProgramFile, type ResolvedProgram } from './program-check.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
@@ -34,9 +35,9 @@ interface PlanContext { agencyId: string; programId: string; now: number; ids: I
 export async function importProgram(deps: ProgramImportDeps, agencyRef: string, file: ProgramFile, options: ImportOptions = {}): Promise<ImportReport> {
   const resolved = resolveProgramFile(file, options.source);
   return deps.store.transaction(async (tx) => {
-    const agency = await tx.findAgency(agencyRef);
+    const agency = await tx.accounts.findAgency(agencyRef);
     if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
-    const program = (await tx.listPrograms(agency.id)).find((p) => p.customId === file.customId) ?? null;
+    const program = (await tx.programs.listPrograms(agency.id)).find((p) => p.customId === file.customId) ?? null;
     const stored = program ? await loadStored(tx, program) : null;
     const now = deps.clock.now();
     const ctx: PlanContext = { agencyId: agency.id, programId: program?.id ?? deps.ids.next(), now, ids: deps.ids };
@@ -49,8 +50,8 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     if (!report.changed) return report;
     await refuseRetiringBusyStatuses(tx, stored, rows);
     if (report.dryRun) return report;
-    await tx.saveProgramDefinition(rows);
-    await tx.audit({
+    await tx.programs.saveProgramDefinition(rows);
+    await tx.audit.write({
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
       requestId: options.requestId ?? null, detail: { customId: file.customId, changes: changes.map(describeChange) },
     }, now, deps.ids.next());
@@ -69,7 +70,7 @@ export function formatImportReport(report: ImportReport): string {
 
 // The definition holds retired rows too (so that a part coming back keeps its id); `retired` names them.
 async function loadStored(tx: StoreWriter, program: Program): Promise<StoredDefinition> {
-  const rows = await tx.loadProgramDefinition(program.id);
+  const rows = await tx.programs.loadProgramDefinition(program.id);
   if (!rows) throw new Error(`program ${program.id} vanished during import`);
   const retired = new Set(rows.retired);
   const ids = [
@@ -85,7 +86,7 @@ async function refuseRetiringBusyStatuses(tx: StoreWriter, stored: StoredDefinit
   const busy: string[] = [];
   for (const s of stored.rows.statuses) {
     if (!stored.active.has(s.id) || kept.has(s.id)) continue;
-    const count = await tx.countProjectsInStatuses([s.id]);
+    const count = await tx.projects.countProjectsInStatuses([s.id]);
     if (count > 0) busy.push(`"${labelOf(s)}" (${count} project${count === 1 ? '' : 's'})`);
   }
   if (busy.length === 0) return;

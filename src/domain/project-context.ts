@@ -1,7 +1,7 @@
 import { canRead, requireAdmin, requireProgramRole } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { Form, Program, ProgramModel, ProgramRole, Project, Status } from './model.ts';
+import type { Form, Program, ProgramModel, ProgramRole, Project, Status } from '../model/model.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { CurrentStatusView, ProjectHeaderView, StatusRefView } from './views.ts';
 import type { StoreReader } from '../store/store.ts';
@@ -11,10 +11,10 @@ export interface ProgramContext { program: Program; model: ProgramModel; role: P
 
 /** Finds a program by id or custom id within the caller's agency and checks the caller has a role in it. */
 export async function loadProgram(deps: ServiceDeps, caller: Caller, programRef: string): Promise<ProgramContext> {
-  const program = await deps.store.findProgram(programRef, caller.user.agencyId);
+  const program = await deps.store.programs.findProgram(programRef, caller.user.agencyId);
   if (!program) throw new ApiError('NOT_FOUND', `Program "${programRef}" was not found.`);
   const role = requireProgramRole(caller, program);
-  const model = await deps.store.loadProgramModel(program);
+  const model = await deps.store.programs.loadProgramModel(program);
   return { program, model, role };
 }
 
@@ -27,7 +27,7 @@ export async function loadAdminProgram(deps: ServiceDeps, caller: Caller, progra
 
 /** Loads a project the caller may read; one the caller may not read is reported exactly like a missing one. */
 export async function loadReadableProject(reader: StoreReader, caller: Caller, ctx: ProgramContext, projectId: string): Promise<Project> {
-  const project = await reader.getProject(ctx.program.id, projectId);
+  const project = await reader.projects.getProject(ctx.program.id, projectId);
   if (!project || !canRead(caller, ctx.role, project)) {
     throw new ApiError('NOT_FOUND', `Project "${projectId}" was not found in program ${ctx.program.id}.`);
   }

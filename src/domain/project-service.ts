@@ -2,7 +2,7 @@ import { canCreate, canWrite, mayReadForm, ownerFilter, roleIn } from './access.
 import { formSummary } from './catalog-service.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { Program, ProgramModel, Project } from './model.ts';
+import type { Program, ProgramModel, Project } from '../model/model.ts';
 import { loadProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../store/store.ts';
@@ -48,9 +48,9 @@ export class ProjectService {
    * not, is NOT_FOUND with one and the same answer, so that nobody learns which agencies exist.
    */
   async getPrograms(caller: Caller, agencyRef: string): Promise<ProgramView[]> {
-    const agency = await this.#deps.store.findAgency(agencyRef);
+    const agency = await this.#deps.store.accounts.findAgency(agencyRef);
     if (!agency || agency.id !== caller.user.agencyId) throw new ApiError('NOT_FOUND', `Agency "${agencyRef}" was not found.`);
-    const programs: Program[] = await this.#deps.store.listPrograms(agency.id);
+    const programs: Program[] = await this.#deps.store.programs.listPrograms(agency.id);
     return programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ programId: p.id, programName: p.name }));
   }
 
@@ -61,7 +61,7 @@ export class ProjectService {
   async getProjects(caller: Caller, programRef: string, options: ListOptions): Promise<ProjectsView> {
     const requestTimestamp = this.#deps.clock.now() - CHANGE_VISIBILITY_MARGIN_MS;
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    const rows = await this.#deps.store.listProjects({
+    const rows = await this.#deps.store.projects.listProjects({
       programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role), changedSince: options.changedSince,
       limit: options.limit, offset: options.offset,
     });
@@ -75,7 +75,7 @@ export class ProjectService {
       throw new ApiError('TOO_MANY_NUMBERS', `Ask for at most ${this.#deps.maxNumbersPerRequest} project numbers per request; got ${numbers.length}.`);
     }
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    const rows = await this.#deps.store.findProjectsByNumbers(ctx.program.id, numbers, ownerFilter(caller, ctx.role));
+    const rows = await this.#deps.store.projects.findProjectsByNumbers(ctx.program.id, numbers, ownerFilter(caller, ctx.role));
     return projectsView(version, requestTimestamp, ctx.model, rows);
   }
 
@@ -95,9 +95,9 @@ export class ProjectService {
         createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
         ownerId: caller.user.id, assigneeId: null, version: 0,
       };
-      await tx.insertProject(created);
-      await tx.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      await tx.audit({ action: 'project.create', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId, requestId: caller.requestId }, now, ids.next());
+      await tx.projects.insertProject(created);
+      await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+      await tx.audit.write({ action: 'project.create', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId, requestId: caller.requestId }, now, ids.next());
       return created;
     });
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));
@@ -108,8 +108,8 @@ export class ProjectService {
   async landing(caller: Caller, programRef: string, projectId: string): Promise<LandingView> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    const history = await this.#deps.store.getHistory(project.id);
-    const users = await this.#deps.store.usersByIds([project.ownerId, ...history.map((h) => h.changedBy)]);
+    const history = await this.#deps.store.projects.getHistory(project.id);
+    const users = await this.#deps.store.accounts.usersByIds([project.ownerId, ...history.map((h) => h.changedBy)]);
     const nameOf = (id: string) => users.find((u) => u.id === id)?.name ?? id;
     return {
       ...projectHeader(this.#deps, ctx.model, project),
@@ -126,16 +126,16 @@ export class ProjectService {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
-    const owner = await this.#deps.store.findUserByEmail(ownerEmail);
-    const ownerGrants = owner ? await this.#deps.store.listGrants(owner.id) : [];
+    const owner = await this.#deps.store.accounts.findUserByEmail(ownerEmail);
+    const ownerGrants = owner ? await this.#deps.store.accounts.listGrants(owner.id) : [];
     if (!owner || owner.disabled || !roleIn({ user: owner, apiKeyId: '', grants: ownerGrants }, ctx.program)) {
       throw new ApiError('UNKNOWN_USER', `No active user with access to program ${ctx.program.id} has the e-mail address "${ownerEmail}".`);
     }
     await this.#deps.store.transaction(async (tx) => {
       const now = this.#deps.clock.now();
-      const ok = await tx.updateProject(project.id, project.version, { ownerId: owner.id, updatedAt: now, updatedBy: caller.user.id });
+      const ok = await tx.projects.updateProject(project.id, project.version, { ownerId: owner.id, updatedAt: now, updatedBy: caller.user.id });
       if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
-      await tx.audit({
+      await tx.audit.write({
         action: 'project.owner.set', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
         projectId: project.id, detail: { from: project.ownerId, to: owner.id }, requestId: caller.requestId,
       }, now, this.#deps.ids.next());

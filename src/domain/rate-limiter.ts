@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../model/clock.ts';
 
 /** The outcome of counting one request against a throughput limit. */
 export interface RateDecision { allowed: boolean; limit: number; remaining: number; resetSeconds: number }
@@ -45,11 +45,11 @@ export class StoreRateLimiter implements RateLimiter {
   async hit(bucket: string): Promise<RateDecision> {
     const now = this.clock.now();
     const windowStart = now - (now % this.windowMs);
-    const count = await this.store.countRequest(bucket, windowStart);
+    const count = await this.store.counters.countRequest(bucket, windowStart);
     if (windowStart !== this.#lastSweep) {
       // Once per window and instance, old windows are dropped so the table stays small.
       this.#lastSweep = windowStart;
-      await this.store.sweepRequestCounts(windowStart);
+      await this.store.counters.sweepRequestCounts(windowStart);
     }
     return decide(count, this.max, windowStart, this.windowMs, now);
   }

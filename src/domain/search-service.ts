@@ -2,12 +2,12 @@ import { mayReadForm, ownerFilter, requireReveal } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import { checkValue, quoted } from './field-rules.ts';
-import type { DataField, ProgramModel, ProgramRole } from './model.ts';
+import type { DataField, ProgramModel, ProgramRole } from '../model/model.ts';
 import { loadProgram, type ProgramContext } from './project-context.ts';
 import { projectsView } from './project-service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { ProjectByDataQuery, ProjectsView } from './views.ts';
-import type { FieldCondition, ProjectSearch } from '../store/store.ts';
+import type { FieldCondition, ProjectSearch } from '../model/records.ts';
 
 const ORDERING = new Set(['lt', 'le', 'gt', 'ge']);
 const NUMBER = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
@@ -73,6 +73,6 @@ export class SearchService {
       fields: query.fields.map((f) => condition(ctx, caller, f)),
       limit: page.limit, offset: page.offset,
     };
-    return projectsView(page.version, requestTimestamp, ctx.model, await this.#deps.store.searchProjects(search));
+    return projectsView(page.version, requestTimestamp, ctx.model, await this.#deps.store.projects.searchProjects(search));
   }
 }

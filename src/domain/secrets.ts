@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { randomToken } from './ids.ts';
+import { randomToken } from '../model/ids.ts';
 
 // argon2id with OWASP's second recommended profile (19 MiB, 2 passes): strong, yet cheap enough for sign-ins.
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;

@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.ts';
-import type { Clock } from './clock.ts';
-import type { IdGenerator } from './ids.ts';
+import type { Clock } from '../model/clock.ts';
+import type { IdGenerator } from '../model/ids.ts';
 
 /** What every domain service needs: the store, the time, new ids and a few settings. */
 export interface ServiceDeps {

@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../model/clock.ts';
 
 /** The lockout policy: counts of failed sign-ins per user name and per client address in fixed windows. */
 export interface SignInPolicy {
@@ -77,7 +77,7 @@ export class SignInGuard {
   async check(userName: string, address: string): Promise<void> {
     const window = this.#window();
     const [user, ip] = this.#buckets(userName, address);
-    const [u, a] = await Promise.all([this.store.peekRequestCount(user, window), this.store.peekRequestCount(ip, window)]);
+    const [u, a] = await Promise.all([this.store.counters.peekRequestCount(user, window), this.store.counters.peekRequestCount(ip, window)]);
     if (u >= this.policy.lockUserAfter || a >= this.policy.lockAddressAfter) throw this.#locked(window);
   }
 
@@ -89,7 +89,7 @@ export class SignInGuard {
   async begin(userName: string, address: string): Promise<SignInAttempt> {
     const window = this.#window();
     const [user, ip] = this.#buckets(userName, address);
-    const [u, a] = await Promise.all([this.store.countRequest(user, window), this.store.countRequest(ip, window)]);
+    const [u, a] = await Promise.all([this.store.counters.countRequest(user, window), this.store.counters.countRequest(ip, window)]);
     if (u > this.policy.lockUserAfter || a > this.policy.lockAddressAfter) {
       // Refused without a check: not a failure of its own, so the counts stay at the limit.
       await this.uncount(userName, address, window);
@@ -102,14 +102,14 @@ export class SignInGuard {
   async failed(userName: string, address: string): Promise<void> {
     const window = this.#window();
     const [user, ip] = this.#buckets(userName, address);
-    const [u] = await Promise.all([this.store.countRequest(user, window), this.store.countRequest(ip, window)]);
+    const [u] = await Promise.all([this.store.counters.countRequest(user, window), this.store.counters.countRequest(ip, window)]);
     await this.slowDown(u);
   }
 
   /** Takes back one count of the user name and address in a window. */
   async uncount(userName: string, address: string, window: number): Promise<void> {
     const [user, ip] = this.#buckets(userName, address);
-    await Promise.all([this.store.uncountRequest(user, window), this.store.uncountRequest(ip, window)]);
+    await Promise.all([this.store.counters.uncountRequest(user, window), this.store.counters.uncountRequest(ip, window)]);
   }
 
   /**

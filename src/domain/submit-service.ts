@@ -3,7 +3,7 @@ import { ApiError } from './api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import { completenessProblems } from './field-rules.ts';
-import type { Program, Project } from './model.ts';
+import type { Program, Project } from '../model/model.ts';
 import { findForm, loadProgram, loadReadableProject, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { SubmitView } from './views.ts';
@@ -30,25 +30,25 @@ export class SubmitService {
     requireFormUse(ctx.role, form);
     return store.transaction(async (tx) => {
       // Every rule is checked again on the rows inside the transaction, which are the ones that will change.
-      const project = await tx.getProject(seen.programId, seen.id);
+      const project = await tx.projects.getProject(seen.programId, seen.id);
       if (!project || project.version !== seen.version) throw new ApiError('CONFLICT', `Project ${seen.id} was changed by another request; read it again and retry.`);
       requireAvailable(ctx.model, form, project);
-      const draft = await tx.getDraft(project.id, form.id);
-      const uploaded = new Set((await tx.listActiveAttachments(project.id)).map((a) => a.definitionId));
+      const draft = await tx.projects.getDraft(project.id, form.id);
+      const uploaded = new Set((await tx.attachments.listActiveAttachments(project.id)).map((a) => a.definitionId));
       const problems = [...completenessProblems(ctx.model, form, new Map(draft.map((v) => [v.fieldId, v]))), ...attachmentProblems(form, uploaded)];
       if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Form ${form.name} is not complete.`, { fields: problems });
       const now = clock.now();
       const onForm = new Set(form.fields.map((f) => f.fieldId));
-      await tx.upsertValues(project.id, form.id, draft.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
-      await tx.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
-      const number = project.number ?? formatProjectNumber(ctx.program, await tx.takeProjectNumber(ctx.program.id));
+      await tx.projects.upsertValues(project.id, form.id, draft.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
+      await tx.projects.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
+      const number = project.number ?? formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id));
       const moves = form.leadsToStatusId !== null && form.leadsToStatusId !== project.statusId;
       const statusId = moves ? form.leadsToStatusId! : project.statusId;
       const statusAt = moves ? now : project.statusAt;
-      if (moves) await tx.insertHistory({ id: ids.next(), projectId: project.id, statusId, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      const ok = await tx.updateProject(project.id, project.version, { number, statusId, statusAt, updatedAt: now, updatedBy: caller.user.id });
+      if (moves) await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+      const ok = await tx.projects.updateProject(project.id, project.version, { number, statusId, statusAt, updatedAt: now, updatedBy: caller.user.id });
       if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
-      await tx.audit({
+      await tx.audit.write({
         action: 'project.submit', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id,
         detail: { formId: form.id, number, fromStatus: project.statusId, toStatus: statusId }, requestId: caller.requestId,
       }, now, ids.next());

@@ -1,7 +1,7 @@
 import { isStaff, roleIn } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { HistoryEntry, ProgramModel, Project, Status } from './model.ts';
+import type { HistoryEntry, ProgramModel, Project, Status } from '../model/model.ts';
 import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { formatProjectNumber } from './submit-service.ts';
@@ -17,7 +17,7 @@ export function findStatus(model: ProgramModel, ref: string): Status {
 
 /** History entries as shown to people: status names and the e-mail address of who set them. */
 export async function historyViews(reader: StoreReader, model: ProgramModel, entries: HistoryEntry[]): Promise<HistoryEntryView[]> {
-  const users = await reader.usersByIds(entries.map((e) => e.changedBy));
+  const users = await reader.accounts.usersByIds(entries.map((e) => e.changedBy));
   return entries.map((e) => {
     const status = statusById(model, e.statusId);
     return {
@@ -38,7 +38,7 @@ export class WorkflowService {
   async getHistory(caller: Caller, programRef: string, projectId: string): Promise<StatusHistoryView> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetProjectStatusHistory');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    const entries = await historyViews(this.#deps.store, ctx.model, await this.#deps.store.getHistory(project.id));
+    const entries = await historyViews(this.#deps.store, ctx.model, await this.#deps.store.projects.getHistory(project.id));
     return { projectId: project.id, programId: project.programId, projectNumber: project.number, entries };
   }
 
@@ -59,8 +59,8 @@ export class WorkflowService {
       }
       const now = clock.now();
       // Only projects without a number are Unsubmitted: one that staff move on is numbered then, as a submission would.
-      const number = project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.takeProjectNumber(ctx.program.id)));
-      await tx.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+      const number = project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
+      await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
       await this.#update(tx, project, { number, statusId: target.id, statusAt: now, updatedAt: now, updatedBy: caller.user.id });
       await this.#audit(tx, caller, ctx, project, 'project.status.set', { from: from.id, to: target.id, ...(number !== project.number ? { number } : {}) }, now);
       return {
@@ -78,12 +78,12 @@ export class WorkflowService {
     return this.#deps.store.transaction(async (tx) => {
       const now = this.#deps.clock.now();
       const project = await this.#current(tx, seen);
-      const matches = (await tx.getHistory(project.id)).filter((e) =>
+      const matches = (await tx.projects.getHistory(project.id)).filter((e) =>
         e.statusId === status.id && e.changedAt >= input.timestamp && e.changedAt < input.timestamp + input.precisionMs);
       if (matches.length === 0) throw new ApiError('NOT_FOUND', `Project ${project.id} has no history entry of status "${status.name}" at that time.`);
       if (matches.length > 1) throw new ApiError('INVALID_REQUEST', `Several "${status.name}" entries fall within that second; send the Timestamp with milliseconds.`);
       const entry = matches[0]!;
-      await tx.setHistoryReportAs(entry.id, input.reportAs);
+      await tx.projects.setHistoryReportAs(entry.id, input.reportAs);
       await this.#update(tx, project, { updatedAt: now, updatedBy: caller.user.id });
       await this.#audit(tx, caller, ctx, project, 'project.history.report_as', { entryId: entry.id, from: entry.reportAs, to: input.reportAs }, now);
       return (await historyViews(tx, ctx.model, [{ ...entry, reportAs: input.reportAs }]))[0]!;
@@ -106,8 +106,8 @@ export class WorkflowService {
   }
 
   async #staffMember(ctx: ProgramContext, email: string) {
-    const user = await this.#deps.store.findUserByEmail(email);
-    const grants = user ? await this.#deps.store.listGrants(user.id) : [];
+    const user = await this.#deps.store.accounts.findUserByEmail(email);
+    const grants = user ? await this.#deps.store.accounts.listGrants(user.id) : [];
     if (!user || user.disabled || !isStaff(roleIn({ user, apiKeyId: '', grants }, ctx.program))) {
       throw new ApiError('UNKNOWN_USER', `No active staff member (reader, editor or admin) of program ${ctx.program.id} has the e-mail address "${email}".`);
     }
@@ -116,9 +116,9 @@ export class WorkflowService {
 
   // The definition was read before the transaction; an import since may have retired the target status.
   async #requireActive(tx: StoreWriter, ctx: ProgramContext, target: Status): Promise<void> {
-    const program = await tx.findProgram(ctx.program.id);
+    const program = await tx.programs.findProgram(ctx.program.id);
     if (program && program.updatedAt === ctx.program.updatedAt) return;
-    const model = program ? await tx.loadProgramModel(program) : null;
+    const model = program ? await tx.programs.loadProgramModel(program) : null;
     if (!model?.statuses.some((s) => s.id === target.id)) {
       throw new ApiError('CONFLICT', `Status "${target.name}" was just retired from program ${ctx.program.id}; read the statuses again.`);
     }
@@ -126,18 +126,18 @@ export class WorkflowService {
 
   // The project as the transaction sees it; a change since the caller's read is a conflict.
   async #current(tx: StoreWriter, seen: Project): Promise<Project> {
-    const project = await tx.getProject(seen.programId, seen.id);
+    const project = await tx.projects.getProject(seen.programId, seen.id);
     if (!project || project.version !== seen.version) throw new ApiError('CONFLICT', `Project ${seen.id} was changed by another request; read it again and retry.`);
     return project;
   }
 
-  async #update(tx: StoreWriter, project: Project, changes: Parameters<StoreWriter['updateProject']>[2]): Promise<void> {
-    if (!(await tx.updateProject(project.id, project.version, changes))) {
+  async #update(tx: StoreWriter, project: Project, changes: Parameters<StoreWriter['projects']['updateProject']>[2]): Promise<void> {
+    if (!(await tx.projects.updateProject(project.id, project.version, changes))) {
       throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
     }
   }
 
   async #audit(tx: StoreWriter, caller: Caller, ctx: ProgramContext, project: Project, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
-    await tx.audit({ action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, detail, requestId: caller.requestId }, at, this.#deps.ids.next());
+    await tx.audit.write({ action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, detail, requestId: caller.requestId }, at, this.#deps.ids.next());
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorCode } from '../domain/api-error.ts';
+import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
+import { StoreError } from '../store/store-error.ts';
 import type { RouteTable } from './route-table.ts';
 import type { XmlCodec } from './xml-codec.ts';
 import { XML_TYPE } from './xml-reply.ts';
@@ -27,6 +28,7 @@ const UNSTORABLE_DB_CODES = new Set(['22021', '22P05', '54000']);
 /** Turns any thrown value into an ApiError; unexpected faults become INTERNAL_ERROR without their details. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StoreError) return fromStoreError(error);
   const fe = error as Partial<FastifyError>;
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped === 'PAYLOAD_TOO_LARGE') return new ApiError(mapped, 'The request body is larger than this service accepts.');

@@ -1,6 +1,6 @@
 import { ApiError } from '../domain/api-error.ts';
-import { parseTimestamp } from '../domain/clock.ts';
-import { isIdLike } from '../domain/ids.ts';
+import { parseTimestamp } from '../model/clock.ts';
+import { isIdLike } from '../model/ids.ts';
 
 /** The raw query string values Fastify hands a route (a repeated parameter arrives as an array). */
 export type RawQuery = Record<string, string | string[] | undefined>;

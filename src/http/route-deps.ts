@@ -1,4 +1,4 @@
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../model/clock.ts';
 import type { Services } from './services.ts';
 import type { XmlCodec } from './xml-codec.ts';
 

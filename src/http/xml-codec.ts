@@ -7,7 +7,7 @@ import type { SessionTokenView } from '../domain/mfa-service.ts';
 import { decodeCreateMfaSessionTokenRequest } from '../xml/decode-create-mfa-session-token-request.ts';
 import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
 import { encodeCreateMfaSessionTokenResponse } from '../xml/encode-create-mfa-session-token-response.ts';
-import type { InquiryStatus } from '../domain/inquiry-thread.ts';
+import type { InquiryStatus } from '../model/inquiry.ts';
 import type { InquiryNoteInput, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView } from '../domain/views.ts';
 import { decodeSetInquiryNoteRequest } from '../xml/decode-set-inquiry-note-request.ts';
 import { decodeSetInquiryThreadExternalIdRequest } from '../xml/decode-set-inquiry-thread-external-id-request.ts';

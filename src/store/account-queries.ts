@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Agency, ProgramGrant, ProgramRole, User } from '../domain/model.ts';
-import type { ApiKeyRecord, UserWithSecret } from './store.ts';
+import type { Agency, ProgramGrant, ProgramRole, User } from '../model/model.ts';
+import type { ApiKeyRecord, UserWithSecret } from '../model/records.ts';
+import { bindDb } from './bind-db.ts';
 import type { ApiKeyTable, Database, UserTable } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -125,4 +126,23 @@ export async function setGrant(db: Db, grant: ProgramGrant): Promise<void> {
 export async function deleteGrant(db: Db, userId: string, programId: string): Promise<boolean> {
   const result = await db.deleteFrom('program_grants').where('user_id', '=', userId).where('program_id', '=', programId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+const READS = { findAgency, listAgencies, findUserByEmail, findUserById, usersByIds, findApiKey, listApiKeys, listGrants, findGrant };
+const WRITES = { insertAgency, insertUser, updateUser, insertApiKey, revokeApiKey, setGrant, deleteGrant };
+
+/** Agencies, users, their API keys and program grants: reads. */
+export type AccountReader = ReturnType<typeof accountReader>;
+
+/** Agencies, users, their API keys and program grants: reads and writes (inside a transaction). */
+export type AccountRepository = ReturnType<typeof accountRepository>;
+
+/** The account reads over a database. */
+export function accountReader(db: Db) {
+  return bindDb(db, READS);
+}
+
+/** The account reads and writes over a transaction. */
+export function accountRepository(db: Db) {
+  return bindDb(db, { ...READS, ...WRITES });
 }

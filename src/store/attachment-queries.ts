@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { ApprovalStatus, AttachmentRecord } from '../domain/model.ts';
+import type { ApprovalStatus, AttachmentRecord } from '../model/model.ts';
 import type { AttachmentTable, Database } from './tables.ts';
+import { bindDb } from './bind-db.ts';
 
 type Db = Kysely<Database>;
 
@@ -59,4 +60,23 @@ export async function updateAttachmentReview(db: Db, id: string, r: AttachmentRe
   await db.updateTable('attachments')
     .set({ approval_status: r.approvalStatus, note: r.note, reviewed_by: r.reviewedBy, reviewed_at: r.reviewedAt })
     .where('id', '=', id).execute();
+}
+
+const READS = { getAttachment, listActiveAttachments, isBlobReferenced };
+const WRITES = { insertAttachment, updateAttachmentReview };
+
+/** The files of projects' attachment definitions, every version kept: reads. */
+export type AttachmentReader = ReturnType<typeof attachmentReader>;
+
+/** The files of projects' attachment definitions: reads and writes (inside a transaction). */
+export type AttachmentRepository = ReturnType<typeof attachmentRepository>;
+
+/** The attachment reads over a database. */
+export function attachmentReader(db: Db) {
+  return bindDb(db, READS);
+}
+
+/** The attachment reads and writes over a transaction. */
+export function attachmentRepository(db: Db) {
+  return bindDb(db, { ...READS, ...WRITES });
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './tables.ts';
+import { bindDb } from './bind-db.ts';
 
 type Db = Kysely<Database>;
 
@@ -23,4 +24,12 @@ export async function deleteBlobChunks(db: Db, blobKey: string): Promise<void> {
 export async function listBlobKeys(db: Db, writtenBefore: number): Promise<string[]> {
   const rows = await db.selectFrom('blob_chunks').select('blob_key').where('seq', '=', 0).where('created_at', '<', writtenBefore).orderBy('blob_key').execute();
   return rows.map((r) => r.blob_key);
+}
+
+/** Blobs kept in the database, in chunks that each commit on their own. */
+export type BlobChunkRepository = ReturnType<typeof blobChunkRepository>;
+
+/** The blob chunks over a database (never inside another transaction). */
+export function blobChunkRepository(db: Db) {
+  return bindDb(db, { writeBlobChunk, readBlobChunk, deleteBlobChunks, listBlobKeys });
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ApiError } from '../domain/api-error.ts';
+import { StoreError } from './store-error.ts';
 
 /** A file as stored: where it is (an opaque key), how many bytes it has and their SHA-256 (lower-case hex). */
 export interface StoredBlob { key: string; size: number; sha256: string }
@@ -15,7 +15,7 @@ export interface BlobStore {
   readonly kind: 'local' | 'database';
   /**
    * Streams `source` into a new blob, hashing and counting as it goes. Past `limitBytes` it stops reading and throws
-   * ApiError PAYLOAD_TOO_LARGE; on that or any other failure nothing of the blob is left. The source is never
+   * StoreError BLOB_TOO_LARGE; on that or any other failure nothing of the blob is left. The source is never
    * destroyed here, so the caller can still answer on its connection.
    */
   write(source: Readable, limitBytes: number): Promise<StoredBlob>;
@@ -38,12 +38,12 @@ export function isBlobKey(key: string): boolean {
 }
 
 /** The error every store throws past the limit. */
-export function tooLarge(limitBytes: number): ApiError {
-  return new ApiError('PAYLOAD_TOO_LARGE', `The upload is larger than ${limitBytes} bytes.`);
+export function tooLarge(limitBytes: number): StoreError {
+  return new StoreError('BLOB_TOO_LARGE', `The upload is larger than ${limitBytes} bytes.`);
 }
 
 /**
- * Reads `source` chunk by chunk into `sink`, hashing and counting; throws PAYLOAD_TOO_LARGE (and stops reading) as
+ * Reads `source` chunk by chunk into `sink`, hashing and counting; throws BLOB_TOO_LARGE (and stops reading) as
  * soon as more than `limitBytes` arrived. The iterator leaves the source undestroyed when it stops early, because
  * destroying an HTTP request would take the connection, and the answer, with it.
  */

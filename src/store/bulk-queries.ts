@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
-import type { AttachmentRecord, FieldValue, HistoryEntry, Project } from '../domain/model.ts';
+import type { AttachmentRecord, FieldValue, HistoryEntry, Project } from '../model/model.ts';
 import { attachmentRow } from './attachment-queries.ts';
 import { fold, numericValue } from './project-queries.ts';
 import type { Database } from './tables.ts';
+import { bindDb } from './bind-db.ts';
 
 /** A batch of whole projects to load at once: rows, submitted values per form, history and attachment rows. */
 export interface BulkBatch {
@@ -58,4 +59,12 @@ export async function reserveProjectNumbers(db: Kysely<Database>, programId: str
   const row = await db.updateTable('programs').set({ next_number: sql`next_number + ${count}` }).where('id', '=', programId)
     .returning('next_number').executeTakeFirstOrThrow();
   return Number(row.next_number) - count;
+}
+
+/** Loads whole projects without per-row checks (benchmarks and data migrations), each call its own transaction. */
+export type BulkLoader = ReturnType<typeof bulkLoader>;
+
+/** The bulk loader over a database. */
+export function bulkLoader(db: Kysely<Database>) {
+  return bindDb(db, { bulkInsert, reserveProjectNumbers });
 }

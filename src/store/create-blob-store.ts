@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../model/clock.ts';
 import type { BlobStore } from './blob-store.ts';
 import { DatabaseBlobStore } from './database-blob-store.ts';
 import { LocalBlobStore } from './local-blob-store.ts';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { type Clock, systemClock } from '../domain/clock.ts';
+import { type Clock, systemClock } from '../model/clock.ts';
 import { type BlobStore, copyCounted, isBlobKey, newBlobKey, type StoredBlob } from './blob-store.ts';
 import type { Store } from './store.ts';
 
@@ -32,7 +32,7 @@ export class DatabaseBlobStore implements BlobStore {
       const data = Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
-      await this.#store.writeBlobChunk(key, seq++, data, this.#clock.now());
+      await this.#store.blobs.writeBlobChunk(key, seq++, data, this.#clock.now());
     };
     try {
       const { size, sha256 } = await copyCounted(source, limitBytes, async (chunk) => {
@@ -48,7 +48,7 @@ export class DatabaseBlobStore implements BlobStore {
       return { key, size, sha256 };
     } catch (error) {
       // When even this fails (the database is gone), the orphan sweep removes the chunks later.
-      await this.#store.deleteBlobChunks(key).catch(() => {});
+      await this.#store.blobs.deleteBlobChunks(key).catch(() => {});
       throw error;
     }
   }
@@ -56,13 +56,13 @@ export class DatabaseBlobStore implements BlobStore {
   async read(key: string): Promise<Readable> {
     if (!isBlobKey(key)) throw new Error(`not a blob key: ${JSON.stringify(key)}`);
     const store = this.#store;
-    const first = await store.readBlobChunk(key, 0);
+    const first = await store.blobs.readBlobChunk(key, 0);
     if (first === null) throw new Error(`blob ${key} is not in the database`);
     // A pull stream: the next chunk is read only when the consumer wants more.
     async function* chunks(): AsyncGenerator<Buffer> {
       yield first!;
       for (let seq = 1; ; seq++) {
-        const chunk = await store.readBlobChunk(key, seq);
+        const chunk = await store.blobs.readBlobChunk(key, seq);
         if (chunk === null) return;
         yield chunk;
       }
@@ -72,14 +72,14 @@ export class DatabaseBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     if (!isBlobKey(key)) throw new Error(`not a blob key: ${JSON.stringify(key)}`);
-    await this.#store.deleteBlobChunks(key);
+    await this.#store.blobs.deleteBlobChunks(key);
   }
 
   async sweepOrphans(referenced: (key: string) => Promise<boolean>, olderThanMs: number): Promise<number> {
     let removed = 0;
-    for (const key of await this.#store.listBlobKeys(this.#clock.now() - olderThanMs)) {
+    for (const key of await this.#store.blobs.listBlobKeys(this.#clock.now() - olderThanMs)) {
       if (await referenced(key)) continue;
-      await this.#store.deleteBlobChunks(key);
+      await this.#store.blobs.deleteBlobChunks(key);
       removed++;
     }
     return removed;

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { InquiryNote, InquiryStatus, InquiryThread } from '../domain/inquiry-thread.ts';
+import type { InquiryNote, InquiryStatus, InquiryThread } from '../model/inquiry.ts';
 import type { Database, InquiryNoteTable, InquiryThreadTable } from './tables.ts';
+import { bindDb } from './bind-db.ts';
 
 type Db = Kysely<Database>;
 
@@ -89,4 +90,23 @@ export async function insertNote(db: Db, n: Omit<InquiryNote, 'seq'>): Promise<I
     visible_to_applicant: n.visibleToApplicant ? 1 : 0,
   }).execute();
   return { ...n, seq };
+}
+
+const READS = { listThreads, getThread, findThreadByExternalId, listNotes, listVisibleNotes };
+const WRITES = { insertThread, updateThread, insertNote };
+
+/** Projects' inquiry threads and their notes: reads. */
+export type InquiryReader = ReturnType<typeof inquiryReader>;
+
+/** Projects' inquiry threads and their notes: reads and writes (inside a transaction). */
+export type InquiryRepository = ReturnType<typeof inquiryRepository>;
+
+/** The inquiry reads over a database. */
+export function inquiryReader(db: Db) {
+  return bindDb(db, READS);
+}
+
+/** The inquiry reads and writes over a transaction. */
+export function inquiryRepository(db: Db) {
+  return bindDb(db, { ...READS, ...WRITES });
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { MfaEnrolment, MfaSessionTokenRecord, WebSessionRecord } from './store.ts';
+import type { MfaEnrolment, MfaSessionTokenRecord, WebSessionRecord } from '../model/records.ts';
+import { bindDb } from './bind-db.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -58,4 +59,24 @@ export async function getWebSession(db: Db, id: string): Promise<WebSessionRecor
 export async function insertWebSession(db: Db, s: WebSessionRecord): Promise<void> {
   await db.deleteFrom('web_sessions').where('user_id', '=', s.userId).where('expires_at', '<=', s.createdAt).execute();
   await db.insertInto('web_sessions').values({ id: s.id, user_id: s.userId, secret_hash: s.secretHash, created_at: s.createdAt, expires_at: s.expiresAt }).execute();
+}
+
+// claimTotpStep is one atomic statement, so it is also offered outside transactions.
+const READS = { getMfa, getSessionToken, getWebSession, claimTotpStep };
+const WRITES = { saveMfa, deleteMfa, replaceSessionToken, deleteSessionToken, insertWebSession };
+
+/** TOTP enrolments, MFA session tokens and web sessions: reads, and the atomic claim of a TOTP step. */
+export type MfaReader = ReturnType<typeof mfaReader>;
+
+/** TOTP enrolments, MFA session tokens and web sessions: reads and writes (inside a transaction). */
+export type MfaRepository = ReturnType<typeof mfaRepository>;
+
+/** The MFA reads over a database. */
+export function mfaReader(db: Db) {
+  return bindDb(db, READS);
+}
+
+/** The MFA reads and writes over a transaction. */
+export function mfaRepository(db: Db) {
+  return bindDb(db, { ...READS, ...WRITES });
 }

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { CustomList, DataField, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../domain/model.ts';
-import type { ProgramDefinitionRows } from './store.ts';
+import type { CustomList, DataField, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../model/model.ts';
+import type { ProgramDefinitionRows } from '../model/records.ts';
+import { bindDb } from './bind-db.ts';
 import type { Database, ProgramTable } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -166,4 +167,46 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
       await db.insertInto('form_fields').values({ form_id: f.id, field_id: ff.fieldId, required: ff.required ? 1 : 0, position: ff.position }).execute();
     }
   }
+}
+
+/** Program definitions already loaded, each kept while its program's updated_at is unchanged. */
+export type ProgramModelCache = Map<string, { updatedAt: number; model: ProgramModel }>;
+
+// Program definitions change rarely and are read by nearly every request; programs.updated_at
+// (read fresh each time) tells every instance when its cached copy is stale.
+async function cachedModel(db: Db, cache: ProgramModelCache, program: Program, share: boolean): Promise<ProgramModel> {
+  const hit = cache.get(program.id);
+  if (hit && hit.updatedAt === program.updatedAt) return hit.model;
+  let current = program;
+  // The definition is read in several queries; a save committed in between would mix two versions, so the
+  // read is repeated until updated_at is the same before and after it.
+  for (let attempt = 0; ; attempt++) {
+    const model = await loadProgramModel(db, current);
+    const after = await findProgram(db, current.id);
+    if (!after) throw new Error(`program ${current.id} vanished while loading`);
+    if (after.updatedAt === current.updatedAt || attempt >= 4) {
+      // A transaction may see its own uncommitted definition, which a rollback undoes: only committed ones are shared.
+      if (share && after.updatedAt === current.updatedAt) cache.set(program.id, { updatedAt: current.updatedAt, model });
+      return model;
+    }
+    current = after;
+  }
+}
+
+const READS = { findProgram, listPrograms, loadProgramDefinition };
+
+/** Programs and their definitions: reads; `loadProgramModel` gives the active definition, cached. */
+export type ProgramReader = ReturnType<typeof programReader>;
+
+/** Programs and their definitions: reads and writes (inside a transaction). */
+export type ProgramRepository = ReturnType<typeof programRepository>;
+
+/** The program reads over a database, sharing loaded definitions through `cache`. */
+export function programReader(db: Db, cache: ProgramModelCache) {
+  return { ...bindDb(db, READS), loadProgramModel: (program: Program) => cachedModel(db, cache, program, true) };
+}
+
+/** The program reads and writes over a transaction; definitions it loads are not shared, since it may roll back. */
+export function programRepository(db: Db, cache: ProgramModelCache) {
+  return { ...bindDb(db, { ...READS, saveProgramDefinition }), loadProgramModel: (program: Program) => cachedModel(db, cache, program, false) };
 }

@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import type { AuditEntry, FieldValue, HistoryEntry, Project } from '../domain/model.ts';
-import type { ProjectQuery } from './store.ts';
+import type { FieldValue, HistoryEntry, Project } from '../model/model.ts';
+import type { ProjectQuery } from '../model/records.ts';
+import type { Dialect } from './database.ts';
 import type { Database, ProjectTable } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -23,6 +24,17 @@ function toValue(r: { field_id: string; value: string | null; values_json: strin
 /** A project of a program. */
 export async function getProject(db: Db, programId: string, projectId: string): Promise<Project | null> {
   const r = await db.selectFrom('projects').selectAll().where('id', '=', projectId).where('program_id', '=', programId).executeTakeFirst();
+  return r ? toProject(r) : null;
+}
+
+/**
+ * A project of a program, locked until the transaction ends, so that changes of one project queue instead of failing.
+ * PostgreSQL locks the row; SQLite needs nothing more, since a write transaction (BEGIN IMMEDIATE) holds the database's
+ * one write lock from its start.
+ */
+export async function lockProject(db: Db, dialect: Dialect, programId: string, projectId: string): Promise<Project | null> {
+  const query = db.selectFrom('projects').selectAll().where('id', '=', projectId).where('program_id', '=', programId);
+  const r = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   return r ? toProject(r) : null;
 }
 
@@ -101,17 +113,6 @@ export async function getHistory(db: Db, projectId: string): Promise<HistoryEntr
   return rows.map((r) => ({ id: r.id, projectId: r.project_id, statusId: r.status_id, changedAt: r.changed_at, changedBy: r.changed_by, reportAs: r.report_as }));
 }
 
-/** Audit rows, newest first. */
-export async function listAudit(db: Db, f: { projectId?: string; action?: string; limit?: number }): Promise<(AuditEntry & { at: number; id: string })[]> {
-  let query = db.selectFrom('audit_log').selectAll();
-  if (f.projectId !== undefined) query = query.where('project_id', '=', f.projectId);
-  if (f.action !== undefined) query = query.where('action', '=', f.action);
-  const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(f.limit ?? 100).execute();
-  return rows.map((r) => ({
-    id: r.id, at: r.at, action: r.action, actorId: r.actor_id, agencyId: r.agency_id, programId: r.program_id,
-    projectId: r.project_id, requestId: r.request_id, detail: JSON.parse(r.detail) as Record<string, unknown>,
-  }));
-}
 
 /** Inserts a new project. */
 export async function insertProject(db: Db, p: Project): Promise<void> {
@@ -201,30 +202,3 @@ export async function takeProjectNumber(db: Db, programId: string): Promise<numb
   return Number(row.next_number) - 1;
 }
 
-/** Appends an audit row. */
-export async function audit(db: Db, e: AuditEntry, at: number, id: string): Promise<void> {
-  await db.insertInto('audit_log').values({
-    id, at, actor_id: e.actorId, action: e.action, agency_id: e.agencyId ?? null, program_id: e.programId ?? null,
-    project_id: e.projectId ?? null, detail: JSON.stringify(e.detail ?? {}), request_id: e.requestId ?? null,
-  }).execute();
-}
-
-/** The count of a bucket in a window, without adding to it. */
-export async function peekRequestCount(db: Db, bucket: string, windowStart: number): Promise<number> {
-  const row = await db.selectFrom('rate_limit_windows').select('count').where('bucket', '=', bucket).where('window_start', '=', windowStart).executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
-
-/** Counts one request in a fixed window; one statement, so concurrent instances never lose a count. */
-export async function countRequest(db: Db, bucket: string, windowStart: number): Promise<number> {
-  const row = await db.insertInto('rate_limit_windows').values({ bucket, window_start: windowStart, count: 1 })
-    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + 1` }))
-    .returning('count').executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-/** Takes back one count of a bucket in a window (never below zero); one statement, like countRequest. */
-export async function uncountRequest(db: Db, bucket: string, windowStart: number): Promise<void> {
-  await db.updateTable('rate_limit_windows').set({ count: sql`rate_limit_windows.count - 1` })
-    .where('bucket', '=', bucket).where('window_start', '=', windowStart).where('count', '>', 0).execute();
-}

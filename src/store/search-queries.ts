@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql, type Expression } from 'kysely';
-import type { Project } from '../domain/model.ts';
+import type { Project } from '../model/model.ts';
 import { listProjects } from './project-queries.ts';
-import type { FieldCondition, ProjectSearch } from './store.ts';
+import type { FieldCondition, ProjectSearch } from '../model/records.ts';
 import { VALUE_PREFIX_CHARS } from './migrations/007-value-prefix-indexes.ts';
 import type { Database } from './tables.ts';
 

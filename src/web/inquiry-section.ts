@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { LandingInquiriesView } from '../domain/views.ts';
 import { escapeHtml as esc } from './html-escape.ts';
 

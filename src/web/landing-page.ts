@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { LandingView } from '../domain/views.ts';
 import { idParam, type RawQuery, requiredParam } from '../http/query-params.ts';
 import type { Services } from '../http/services.ts';

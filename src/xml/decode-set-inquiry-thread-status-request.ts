@@ -1,4 +1,4 @@
-import type { InquiryStatus } from '../domain/inquiry-thread.ts';
+import type { InquiryStatus } from '../model/inquiry.ts';
 import type { SchemaRegistry } from './schema-registry.ts';
 import { collapseWhitespace, readXml } from './xml-reader.ts';
 

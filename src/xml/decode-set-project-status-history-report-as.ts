@@ -1,5 +1,5 @@
 import { ApiError } from '../domain/api-error.ts';
-import { parseTimestamp } from '../domain/clock.ts';
+import { parseTimestamp } from '../model/clock.ts';
 import type { ReportAsInput } from '../domain/views.ts';
 import type { SchemaRegistry } from './schema-registry.ts';
 import { collapseWhitespace, readXml } from './xml-reader.ts';

@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { AllProjectDataView } from '../domain/views.ts';
 import { projectAttributes, writeCurrentStatus } from './project-attributes.ts';
 import { XmlWriter } from './xml-writer.ts';

@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { InquiryNotesView } from '../domain/views.ts';
 import { inquiryThreadAttributes } from './inquiry-thread-attributes.ts';
 import { XmlWriter } from './xml-writer.ts';

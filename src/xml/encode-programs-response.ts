@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { ProgramView } from '../domain/views.ts';
 import { XmlWriter } from './xml-writer.ts';
 

@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { ExportFieldView, ExportView } from '../domain/views.ts';
 import { formatSchemaVersion } from './encode-projects-response.ts';
 import { XmlWriter } from './xml-writer.ts';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { ProjectsView } from '../domain/views.ts';
 import { XmlWriter } from './xml-writer.ts';
 

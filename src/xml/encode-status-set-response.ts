@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { StatusSetView } from '../domain/views.ts';
 import { statusRefAttributes } from './project-attributes.ts';
 import { XmlWriter } from './xml-writer.ts';

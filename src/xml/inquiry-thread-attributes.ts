@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { InquiryThreadView } from '../domain/views.ts';
 import type { XmlAttributes } from './xml-writer.ts';
 

@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../domain/clock.ts';
+import { isoTimestamp } from '../model/clock.ts';
 import type { CurrentStatusView, ProjectHeaderView, StatusRefView } from '../domain/views.ts';
 import type { XmlAttributes, XmlWriter } from './xml-writer.ts';
 

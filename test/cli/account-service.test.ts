@@ -36,11 +36,11 @@ async function rejectsWith(promise: Promise<unknown>, code: ErrorCode, message: 
 
 /** Every audit row as text, to prove no secret ever lands there. */
 async function auditText(): Promise<string> {
-  return JSON.stringify(await env.store.listAudit({ limit: 10000 }));
+  return JSON.stringify(await env.store.audit.list({ limit: 10000 }));
 }
 
 test('agencies: created once, with a URL-safe id', async () => {
-  const agency = await env.store.findAgency('acme');
+  const agency = await env.store.accounts.findAgency('acme');
   assert.equal(agency?.name, 'Acme Utility');
   await rejectsWith(accounts.createAgency('acme', 'Again'), 'CONFLICT', /agency "acme" already exists/);
   await rejectsWith(accounts.createAgency('has space', 'X'), 'INVALID_PARAMETER', /agency id "has space" must be/);
@@ -48,7 +48,7 @@ test('agencies: created once, with a URL-safe id', async () => {
 });
 
 test('users: e-mail lower-cased and unique, password hashed', async () => {
-  const user = await env.store.findUserByEmail('pat@example.org');
+  const user = await env.store.accounts.findUserByEmail('pat@example.org');
   assert.ok(user);
   assert.equal(user.email, 'pat@example.org');
   assert.equal(await verifySecret(user.passwordHash, PASSWORD), true);
@@ -57,37 +57,37 @@ test('users: e-mail lower-cased and unique, password hashed', async () => {
   await rejectsWith(accounts.createUser({ agency: 'acme', email: 'not-an-email', name: 'X', password: PASSWORD }), 'INVALID_PARAMETER', /not an e-mail address/);
   await rejectsWith(accounts.createUser({ agency: 'acme', email: 'x@example.org', name: 'X', password: 'short' }), 'INVALID_PARAMETER', /at least 12 characters/);
   await rejectsWith(accounts.createUser({ agency: 'acme', email: 'x@example.org', name: 'X', password: 'p'.repeat(1025) }), 'INVALID_PARAMETER', /at most 1024 characters/);
-  assert.equal(await env.store.findUserByEmail('x@example.org'), null);
+  assert.equal(await env.store.accounts.findUserByEmail('x@example.org'), null);
 });
 
 test('agency admins are flagged', async () => {
   const admin = await accounts.createUser({ agency: 'acme', email: 'boss@example.org', name: 'Boss', password: PASSWORD, agencyAdmin: true });
   assert.equal(admin.agencyAdmin, true);
-  assert.equal(admin.agencyId, (await env.store.findAgency('acme'))!.id);
+  assert.equal(admin.agencyId, (await env.store.accounts.findAgency('acme'))!.id);
 });
 
 test('passwords can be replaced, and users disabled and enabled', async () => {
   await accounts.setPassword('pat@example.org', 'a brand new password');
-  assert.equal(await verifySecret((await env.store.findUserByEmail('pat@example.org'))!.passwordHash, 'a brand new password'), true);
+  assert.equal(await verifySecret((await env.store.accounts.findUserByEmail('pat@example.org'))!.passwordHash, 'a brand new password'), true);
   await rejectsWith(accounts.setPassword('ghost@example.org', 'whatever it is here'), 'UNKNOWN_USER', /no user has the e-mail ghost@example.org/);
   assert.equal((await accounts.setDisabled('pat@example.org', true)).disabled, true);
-  assert.equal((await env.store.findUserByEmail('pat@example.org'))!.disabled, true);
+  assert.equal((await env.store.accounts.findUserByEmail('pat@example.org'))!.disabled, true);
   await accounts.setDisabled('pat@example.org', false);
-  assert.equal((await env.store.findUserByEmail('pat@example.org'))!.disabled, false);
+  assert.equal((await env.store.accounts.findUserByEmail('pat@example.org'))!.disabled, false);
 });
 
 test('grants: valid role, program of the user\'s own agency, replaced not duplicated', async () => {
-  const user = (await env.store.findUserByEmail('pat@example.org'))!;
+  const user = (await env.store.accounts.findUserByEmail('pat@example.org'))!;
   const grant = await accounts.grant('pat@example.org', 'PV', 'editor', true);
   assert.deepEqual(grant, { userId: user.id, programId: grant.programId, role: 'editor', sensitive: true });
   await accounts.grant('pat@example.org', 'PV', 'reader');
-  assert.deepEqual(await env.store.listGrants(user.id), [{ userId: user.id, programId: grant.programId, role: 'reader', sensitive: false }]);
+  assert.deepEqual(await env.store.accounts.listGrants(user.id), [{ userId: user.id, programId: grant.programId, role: 'reader', sensitive: false }]);
   await rejectsWith(accounts.grant('pat@example.org', 'PV', 'owner'), 'INVALID_PARAMETER', /role must be one of applicant, reader, editor, admin/);
   await rejectsWith(accounts.grant('pat@example.org', 'NOPE', 'reader'), 'NOT_FOUND', /program "NOPE" not found/);
   await rejectsWith(accounts.grant('pat@example.org', 'ELSEWHERE', 'reader'), 'NOT_FOUND', /program "ELSEWHERE" not found/);
   await rejectsWith(accounts.grant('ghost@example.org', 'PV', 'reader'), 'UNKNOWN_USER', /ghost@example.org/);
   await accounts.revokeGrant('pat@example.org', 'PV');
-  assert.deepEqual(await env.store.listGrants(user.id), []);
+  assert.deepEqual(await env.store.accounts.listGrants(user.id), []);
   await rejectsWith(accounts.revokeGrant('pat@example.org', 'PV'), 'NOT_FOUND', /has no grant in program "PV"/);
 });
 
@@ -96,7 +96,7 @@ test('API keys: the full key is returned once, only its hash is stored', async (
   const parts = parseApiKey(created.key);
   assert.ok(parts, `${created.key} should parse`);
   assert.equal(parts.id, created.id);
-  const record = await env.store.findApiKey(created.id);
+  const record = await env.store.accounts.findApiKey(created.id);
   assert.ok(record);
   assert.equal(await verifySecret(record.secretHash, parts.secret), true);
   assert.ok(!record.secretHash.includes(parts.secret));
@@ -104,7 +104,7 @@ test('API keys: the full key is returned once, only its hash is stored', async (
   assert.deepEqual(listed.map((k) => [k.id, k.name, k.revokedAt]), [[created.id, 'ci', null]]);
   assert.equal('secretHash' in listed[0]!, false);
   await accounts.revokeApiKey(created.id);
-  assert.notEqual((await env.store.findApiKey(created.id))!.revokedAt, null);
+  assert.notEqual((await env.store.accounts.findApiKey(created.id))!.revokedAt, null);
   await rejectsWith(accounts.revokeApiKey(created.id), 'NOT_FOUND', /no active API key has the id/);
   await rejectsWith(accounts.revokeApiKey('NOSUCHKEY000'), 'NOT_FOUND', /no active API key/);
   await rejectsWith(accounts.createApiKey('ghost@example.org'), 'UNKNOWN_USER', /ghost@example.org/);

@@ -93,7 +93,7 @@ test('migrate, agencies and users', async () => {
   await expectSuccess(['user', 'set-password', '--email', 'ops@city.example'], 'another long password\r\n');
   const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
   try {
-    const user = await store.findUserByEmail('ops@city.example');
+    const user = await store.accounts.findUserByEmail('ops@city.example');
     assert.equal(await verifySecret(user!.passwordHash, 'another long password'), true, 'only the trailing newline is stripped');
   } finally {
     await store.close();
@@ -152,7 +152,7 @@ test('API keys are printed once and work', async () => {
   assert.ok(parts, `${key} must parse`);
   const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
   try {
-    const record = await store.findApiKey(parts.id);
+    const record = await store.accounts.findApiKey(parts.id);
     assert.equal(await verifySecret(record!.secretHash, parts.secret), true);
   } finally {
     await store.close();
@@ -175,8 +175,8 @@ test('MFA enrolment prints the otpauth URI once, and can be turned off', async (
   assert.match(enrolled.stderr, /shown only once/);
   const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
   try {
-    const user = await store.findUserByEmail('pat@city.example');
-    assert.equal((await store.getMfa(user!.id))?.secret, uri.searchParams.get('secret'));
+    const user = await store.accounts.findUserByEmail('pat@city.example');
+    assert.equal((await store.mfa.getMfa(user!.id))?.secret, uri.searchParams.get('secret'));
   } finally {
     await store.close();
   }

@@ -24,33 +24,33 @@ test('seeding twice creates the demo once and then changes nothing', async () =>
   assert.ok(first.actions.includes('created program RES-SOLAR'));
 
   const spy = spyOnSaves(env.store);
-  const auditsBefore = (await env.store.listAudit({ limit: 10000 })).length;
+  const auditsBefore = (await env.store.audit.list({ limit: 10000 })).length;
   const second = await seedDemo({ ...env, store: spy.store });
   assert.deepEqual(second, { created: false, actions: [], programId: first.programId });
   assert.equal(spy.saves(), 0);
-  assert.equal((await env.store.listAudit({ limit: 10000 })).length, auditsBefore);
+  assert.equal((await env.store.audit.list({ limit: 10000 })).length, auditsBefore);
 });
 
 test('the demo accounts sign in with their documented credentials', async () => {
-  const program = await env.store.findProgram('RES-SOLAR', (await env.store.findAgency('demo'))!.id);
+  const program = await env.store.programs.findProgram('RES-SOLAR', (await env.store.accounts.findAgency('demo'))!.id);
   assert.ok(program);
   for (const c of DEMO_CREDENTIALS) {
-    const user = await env.store.findUserByEmail(c.email);
+    const user = await env.store.accounts.findUserByEmail(c.email);
     assert.ok(user, c.email);
     assert.equal(user.agencyAdmin, c.agencyAdmin);
     assert.equal(await verifySecret(user.passwordHash, c.password), true, `${c.email} password`);
     const parts = parseApiKey(c.apiKey)!;
-    const key = await env.store.findApiKey(parts.id);
+    const key = await env.store.accounts.findApiKey(parts.id);
     assert.equal(key?.userId, user.id);
     assert.equal(await verifySecret(key!.secretHash, parts.secret), true, `${c.email} API key`);
-    assert.equal((await env.store.findGrant(user.id, program.id))?.role ?? null, c.grant);
+    assert.equal((await env.store.accounts.findGrant(user.id, program.id))?.role ?? null, c.grant);
   }
   assert.match(formatDemoCredentials(), /applicant@demo\.apas\.local .*demo-applicant-password/);
 });
 
 test('the demo program has the documented workflow and forms', async () => {
-  const program = (await env.store.findProgram('RES-SOLAR', (await env.store.findAgency('demo'))!.id))!;
-  const model = await env.store.loadProgramModel(program);
+  const program = (await env.store.programs.findProgram('RES-SOLAR', (await env.store.accounts.findAgency('demo'))!.id))!;
+  const model = await env.store.programs.loadProgramModel(program);
   assert.equal(program.numberPrefix, 'SOLAR');
   assert.deepEqual(model.statuses.map((s) => s.name), [
     'Unsubmitted', 'Application Review', 'Approved for Installation', 'Application Rejected', 'Withdrawn', 'Inspection Pending', 'Permission to Operate',

@@ -21,7 +21,7 @@ after(async () => {
 // Each test gets its own agency, so programs of one test never meet those of another.
 beforeEach(async () => {
   agency = `agency${++agencyNo}`;
-  await env.store.transaction((tx) => tx.insertAgency({ id: `AG${String(agencyNo).padStart(10, '0')}`, customId: agency, name: agency }, 1));
+  await env.store.transaction((tx) => tx.accounts.insertAgency({ id: `AG${String(agencyNo).padStart(10, '0')}`, customId: agency, name: agency }, 1));
 });
 
 function load(program: Record<string, unknown>) {
@@ -37,15 +37,15 @@ function lines(report: ImportReport): string[] {
 }
 
 async function definition(programId: string) {
-  const def = await env.store.loadProgramDefinition(programId);
+  const def = await env.store.programs.loadProgramDefinition(programId);
   assert.ok(def);
   return def;
 }
 
 async function model(programId: string) {
-  const program = await env.store.findProgram(programId);
+  const program = await env.store.programs.findProgram(programId);
   assert.ok(program);
-  return env.store.loadProgramModel(program);
+  return env.store.programs.loadProgramModel(program);
 }
 
 test('the first import creates everything; the second reports no changes and writes nothing', async () => {
@@ -72,9 +72,9 @@ test('the first import creates everything; the second reports no changes and wri
 test('the import is audited once, and not at all when nothing changed', async () => {
   const { programId } = await run(sampleProgram(), { actorId: null });
   await run(sampleProgram());
-  const audits = (await env.store.listAudit({ action: 'program.import', limit: 1000 })).filter((a) => a.programId === programId);
+  const audits = (await env.store.audit.list({ action: 'program.import', limit: 1000 })).filter((a) => a.programId === programId);
   assert.equal(audits.length, 1);
-  assert.equal(audits[0]!.agencyId, (await env.store.findAgency(agency))!.id);
+  assert.equal(audits[0]!.agencyId, (await env.store.accounts.findAgency(agency))!.id);
   assert.ok(Array.isArray(audits[0]!.detail?.changes));
 });
 
@@ -175,7 +175,7 @@ test('a dry run reports the changes and writes nothing', async () => {
   const report = await run(sampleProgram(), { dryRun: true });
   assert.equal(report.changed, true);
   assert.match(formatImportReport(report), /would be created/);
-  assert.equal(await env.store.findProgram('PV', (await env.store.findAgency(agency))!.id), null);
+  assert.equal(await env.store.programs.findProgram('PV', (await env.store.accounts.findAgency(agency))!.id), null);
 });
 
 test('an unknown agency is NOT_FOUND', async () => {
@@ -190,10 +190,10 @@ test('an unknown agency is NOT_FOUND', async () => {
 test('retiring a status that projects are in is refused, and nothing changes', async () => {
   const { programId } = await run(sampleProgram());
   const rejected = (await model(programId)).statuses.find((s) => s.customId === 'Rejected')!;
-  const agencyId = (await env.store.findAgency(agency))!.id;
+  const agencyId = (await env.store.accounts.findAgency(agency))!.id;
   await env.store.transaction(async (tx) => {
-    await tx.insertUser({ id: `U${agencyId}`, agencyId, email: `${agency}@example.org`, name: 'Owner', agencyAdmin: false, disabled: false }, 'x', 1);
-    await tx.insertProject({
+    await tx.accounts.insertUser({ id: `U${agencyId}`, agencyId, email: `${agency}@example.org`, name: 'Owner', agencyAdmin: false, disabled: false }, 'x', 1);
+    await tx.projects.insertProject({
       id: `P${agencyId}`, programId, number: 'PV-00001', statusId: rejected.id, statusAt: 1, createdAt: 1, createdBy: `U${agencyId}`,
       updatedAt: 1, updatedBy: `U${agencyId}`, ownerId: `U${agencyId}`, assigneeId: null, version: 0,
     });

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Clock } from '../../src/domain/clock.ts';
-import type { IdGenerator } from '../../src/domain/ids.ts';
+import type { Clock } from '../../src/model/clock.ts';
+import type { IdGenerator } from '../../src/model/ids.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import type { Store, StoreWriter } from '../../src/store/store.ts';
@@ -43,9 +43,12 @@ export function spyOnSaves(store: Store): { store: Store; saves: () => number } 
     ...store,
     transaction: (work) => store.transaction((tx) => work({
       ...tx,
-      saveProgramDefinition: (rows) => {
-        saves++;
-        return tx.saveProgramDefinition(rows);
+      programs: {
+        ...tx.programs,
+        saveProgramDefinition: (rows) => {
+          saves++;
+          return tx.programs.saveProgramDefinition(rows);
+        },
       },
     } as StoreWriter)),
   };

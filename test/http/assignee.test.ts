@@ -17,8 +17,8 @@ forEachDialect('HTTP SetAssignee', ({ dialect }) => {
 
   before(async () => {
     await harness().store.transaction(async (tx) => {
-      await tx.insertUser(user(DISABLED_EDITOR, { disabled: true }), 'hash-disabled', T0);
-      await tx.setGrant({ userId: DISABLED_EDITOR, programId: IDS.program, role: 'editor', sensitive: false });
+      await tx.accounts.insertUser(user(DISABLED_EDITOR, { disabled: true }), 'hash-disabled', T0);
+      await tx.accounts.setGrant({ userId: DISABLED_EDITOR, programId: IDS.program, role: 'editor', sensitive: false });
     });
   });
 
@@ -75,7 +75,7 @@ forEachDialect('HTTP SetAssignee', ({ dialect }) => {
       const { projectId } = await createSubmitted(h, 'applicant');
       const res = await assign(h, projectId, h.who[staff].email, 'editor');
       assert.equal(attr(res.body, 'Assignee', 'Email'), h.who[staff].email);
-      assert.equal((await h.store.getProject(IDS.program, projectId))?.assigneeId, h.who[staff].id);
+      assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.assigneeId, h.who[staff].id);
     });
   }
 
@@ -84,7 +84,7 @@ forEachDialect('HTTP SetAssignee', ({ dialect }) => {
     const projectId = await createProject(h, 'applicant');
     await assign(h, projectId, h.who.editor.email);
     await assign(h, projectId, h.who.reader.email, 'programAdmin');
-    assert.equal((await h.store.getProject(IDS.program, projectId))?.assigneeId, h.who.reader.id);
+    assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.assigneeId, h.who.reader.id);
 
     for (const body of [assigneeRequest(''), assigneeRequest('   '), assigneeRequest(null)]) {
       await assign(h, projectId, h.who.reader.email);
@@ -98,7 +98,7 @@ forEachDialect('HTTP SetAssignee', ({ dialect }) => {
       assert.deepEqual(after.project, { ...before.project!, assigneeId: null, updatedAt: at, updatedBy: h.who.editor.id, version: before.project!.version + 1 });
       assert.deepEqual(after.audit[0]?.detail, { from: h.who.reader.id, to: null });
     }
-    const audit = await h.store.listAudit({ projectId, action: 'project.assignee.set' });
+    const audit = await h.store.audit.list({ projectId, action: 'project.assignee.set' });
     assert.deepEqual(audit.slice(-2).reverse().map((e) => e.detail), [{ from: null, to: h.who.editor.id }, { from: h.who.editor.id, to: h.who.reader.id }]);
   });
 
@@ -107,7 +107,7 @@ forEachDialect('HTTP SetAssignee', ({ dialect }) => {
     const projectId = await createProject(h, 'applicant');
     const res = await assign(h, projectId, `  ${h.who.editor.email.toUpperCase()}\n`);
     assert.equal(attr(res.body, 'Assignee', 'Email'), h.who.editor.email);
-    assert.equal((await h.store.getProject(IDS.program, projectId))?.assigneeId, h.who.editor.id);
+    assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.assigneeId, h.who.editor.id);
   });
 
   const notStaff: [string, (h: HttpHarness) => string][] = [

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createBlobStore } from '../../src/store/create-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -45,7 +45,7 @@ async function addPermit(store: Store): Promise<void> {
     id: PERMIT, formId: IDS.form, customId: 'permit', name: 'Permit', allowedTypes: ['application/pdf', 'text/*'],
     maxSizeBytes: PERMIT_MAX, required: true, position: 1,
   });
-  await store.transaction((tx) => tx.saveProgramDefinition(rows));
+  await store.transaction((tx) => tx.programs.saveProgramDefinition(rows));
 }
 
 /** A harness with one blob store, and a way to see everything that store keeps. */
@@ -116,7 +116,7 @@ function review(h: HttpHarness, who: Sender, projectId: string, status: string, 
 async function versions(store: Store, projectId: string, definitionId: string = IDS.photo) {
   const out = [];
   for (let v = 1; ; v++) {
-    const a = await store.getAttachment(projectId, definitionId, v);
+    const a = await store.attachments.getAttachment(projectId, definitionId, v);
     if (!a) return out;
     out.push(a);
   }
@@ -711,13 +711,13 @@ for (const kind of BLOB_KINDS) {
 async function referencedOnly(r: Rig): Promise<boolean> {
   const kept = await r.kept();
   if (typeof kept === 'number') {
-    const keys = await r.h.store.listBlobKeys(Number.MAX_SAFE_INTEGER);
-    for (const key of keys) if (!(await r.h.store.isBlobReferenced(key))) return false;
+    const keys = await r.h.store.blobs.listBlobKeys(Number.MAX_SAFE_INTEGER);
+    for (const key of keys) if (!(await r.h.store.attachments.isBlobReferenced(key))) return false;
     return true;
   }
   for (const file of kept) {
     if (file.startsWith('tmp')) return false;
-    if (!(await r.h.store.isBlobReferenced(path.basename(file)))) return false;
+    if (!(await r.h.store.attachments.isBlobReferenced(path.basename(file)))) return false;
   }
   return true;
 }

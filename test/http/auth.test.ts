@@ -94,7 +94,7 @@ forEachDialect('HTTP authentication', ({ dialect }) => {
       const h = harness();
       const reader = h.who.reader;
       assert.equal((await get(h, authHeaders(reader))).statusCode, 200);
-      await h.store.transaction((tx) => tx.revokeApiKey(keyId(reader.apiKey), h.clock.now()));
+      await h.store.transaction((tx) => tx.accounts.revokeApiKey(keyId(reader.apiKey), h.clock.now()));
       assertError(h, await get(h, authHeaders(reader)), 401, 'INVALID_CREDENTIALS');
     });
 
@@ -102,9 +102,9 @@ forEachDialect('HTTP authentication', ({ dialect }) => {
       const h = harness();
       const editor = h.who.editor;
       assert.equal((await get(h, authHeaders(editor))).statusCode, 200);
-      await h.store.transaction((tx) => tx.updateUser(editor.id, { disabled: true }, h.clock.now()));
+      await h.store.transaction((tx) => tx.accounts.updateUser(editor.id, { disabled: true }, h.clock.now()));
       assertError(h, await get(h, authHeaders(editor)), 401, 'INVALID_CREDENTIALS');
-      await h.store.transaction((tx) => tx.updateUser(editor.id, { disabled: false }, h.clock.now()));
+      await h.store.transaction((tx) => tx.accounts.updateUser(editor.id, { disabled: false }, h.clock.now()));
       assert.equal((await get(h, authHeaders(editor))).statusCode, 200);
     });
 
@@ -113,7 +113,7 @@ forEachDialect('HTTP authentication', ({ dialect }) => {
       const user = h.who.programAdmin;
       assert.equal((await get(h, authHeaders(user))).statusCode, 200, 'the old credentials are now cached');
       const newHash = await hashSecret('a-brand-new-password');
-      await h.store.transaction((tx) => tx.updateUser(user.id, { passwordHash: newHash }, h.clock.now()));
+      await h.store.transaction((tx) => tx.accounts.updateUser(user.id, { passwordHash: newHash }, h.clock.now()));
       assertError(h, await get(h, authHeaders(user)), 401, 'INVALID_CREDENTIALS');
       const res = await get(h, authHeaders({ ...user, password: 'a-brand-new-password' }));
       assert.equal(res.statusCode, 200, res.body);

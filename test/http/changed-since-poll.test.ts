@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { CHANGE_VISIBILITY_MARGIN_MS } from '../../src/domain/project-service.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/store.ts';
@@ -41,7 +41,7 @@ forEachDialect('HTTP GetProjects polling with changed_since', ({ open }) => {
       const res = await h.request({ method: 'POST', url: draftPath(projectId), as: 'applicant', body: dataRequest({ name: 'Slow Writer' }) });
       setSlow(null);
       assert.equal(res.statusCode, 200, res.body);
-      assert.equal((await h.store.getProject(IDS.program, projectId))?.updatedAt, stampedAt, 'the change carries the time it was stamped inside its transaction');
+      assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.updatedAt, stampedAt, 'the change carries the time it was stamped inside its transaction');
 
       assert.ok(during);
       assert.deepEqual(attrs(during.body, 'Project', 'ProjectId'), [], 'the poll during the write did not see the uncommitted change');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Project } from '../../src/domain/model.ts';
+import type { Project } from '../../src/model/model.ts';
 import type { KyselyStoreOptions } from '../../src/store/kysely-store.ts';
 import type { Store, StoreWriter } from '../../src/store/store.ts';
 import { openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
@@ -110,24 +110,24 @@ export async function listedIds(h: HttpHarness, who: Who = 'admin', query = ''):
 
 /** Every project of the fixture program as stored, in creation order. */
 export async function storedProjects(h: HttpHarness): Promise<Project[]> {
-  return h.store.listProjects({ programId: IDS.program, limit: 1000, offset: 0 });
+  return h.store.projects.listProjects({ programId: IDS.program, limit: 1000, offset: 0 });
 }
 
 /** Everything a refused write could have changed about one project, read straight from the store. */
 export async function projectState(h: HttpHarness, projectId: string) {
   const sortValues = <T extends { fieldId: string }>(vs: T[]) => [...vs].sort((a, b) => a.fieldId.localeCompare(b.fieldId));
   return {
-    project: await h.store.getProject(IDS.program, projectId),
-    draft: sortValues(await h.store.getDraft(projectId, IDS.form)),
-    values: sortValues(await h.store.getValues(projectId, [IDS.name, IDS.size, IDS.kw])),
-    history: await h.store.getHistory(projectId),
-    audit: await h.store.listAudit({ projectId }),
+    project: await h.store.projects.getProject(IDS.program, projectId),
+    draft: sortValues(await h.store.projects.getDraft(projectId, IDS.form)),
+    values: sortValues(await h.store.projects.getValues(projectId, [IDS.name, IDS.size, IDS.kw])),
+    history: await h.store.projects.getHistory(projectId),
+    audit: await h.store.audit.list({ projectId }),
   };
 }
 
 /** Everything of the whole program a refused write could have changed: its projects and the audit log. */
 export async function programState(h: HttpHarness) {
-  return { projects: await storedProjects(h), audit: await h.store.listAudit({ limit: 1000 }) };
+  return { projects: await storedProjects(h), audit: await h.store.audit.list({ limit: 1000 }) };
 }
 
 /** The DataField element of a response for a field id, as text. */

@@ -28,7 +28,7 @@ async function page(h: HttpHarness, projectId: string, who: Who): Promise<string
 
 /** The current status of a thread, from the store. */
 async function statusOf(h: HttpHarness, projectId: string, threadId: string): Promise<string | undefined> {
-  return (await h.store.getInquiryThread(projectId, threadId))?.status;
+  return (await h.store.inquiries.getThread(projectId, threadId))?.status;
 }
 
 forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
@@ -81,9 +81,9 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
         [h.who.admin.email, 'true'], [h.who.programAdmin.email, 'false'], [h.who.applicant.email, 'true'],
       ]);
       assert.equal(elements(notes.body, 'InquiryThread')[0]!.Status, 'Open');
-      const project = await h.store.getProject(IDS.program, projectId);
+      const project = await h.store.projects.getProject(IDS.program, projectId);
       assert.equal(project!.updatedAt, replyAt, "the reply moved the project's LastChangeTimestamp");
-      const [audit] = await h.store.listAudit({ projectId, action: 'inquiry.note.add' });
+      const [audit] = await h.store.audit.list({ projectId, action: 'inquiry.note.add' });
       assert.equal(audit!.actorId, h.who.applicant.id);
       assert.doesNotMatch(JSON.stringify(audit), /legend/);
 
@@ -132,7 +132,7 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       const { projectId, threadId, fields } = await setup(h);
       const res = await postReply(h, 'applicant', fields('ok'), { 'sec-fetch-site': 'same-origin' });
       assert.equal(res.statusCode, 303, res.body);
-      assert.deepEqual((await h.store.listInquiryNotes(threadId)).map((n) => n.text), ['Question', 'ok']);
+      assert.deepEqual((await h.store.inquiries.listNotes(threadId)).map((n) => n.text), ['Question', 'ok']);
       assert.equal(await statusOf(h, projectId, threadId), 'Open');
     });
 
@@ -202,7 +202,7 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       const { projectId, threadId, fields } = await setup(h);
       const text = '<script>alert("x")</script> & Zürich 😀\n  indented  ';
       assert.equal((await postReply(h, 'applicant', fields(text))).statusCode, 303);
-      assert.equal((await h.store.listInquiryNotes(threadId))[1]!.text, text);
+      assert.equal((await h.store.inquiries.listNotes(threadId))[1]!.text, text);
       const html = await page(h, projectId, 'applicant');
       assert.doesNotMatch(html, /<script>/);
       assert.match(html, /&#60;script&#62;alert\(&#34;x&#34;\)&#60;\/script&#62; &#38; Zürich/);
@@ -217,7 +217,7 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       const res = await postReply(h, 'editor', fields('from the reviewer'));
       assert.equal(res.statusCode, 303, res.body);
       assert.equal(await statusOf(h, projectId, threadId), 'AwaitingResponse');
-      const notes = await h.store.listInquiryNotes(threadId);
+      const notes = await h.store.inquiries.listNotes(threadId);
       assert.deepEqual(notes.map((n) => [n.authorId, n.visibleToApplicant]).slice(1), [[h.who.applicant.id, true], [h.who.editor.id, true]]);
     });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Project } from '../../src/domain/model.ts';
+import type { Project } from '../../src/model/model.ts';
 import type { Store } from '../../src/store/store.ts';
 import { escapeXml } from '../../src/xml/xml-writer.ts';
 import { IDS, programRows, T0 } from '../support/fixtures.ts';
@@ -68,12 +68,12 @@ export async function setThreadStatus(h: HttpHarness, projectId: string, threadI
 
 /** Everything an inquiry request could change about one project, read straight from the store. */
 export async function inquiryState(h: HttpHarness, projectId: string, programId: string = IDS.program) {
-  const threads = await h.store.listInquiryThreads(projectId);
+  const threads = await h.store.inquiries.listThreads(projectId);
   return {
-    project: await h.store.getProject(programId, projectId),
+    project: await h.store.projects.getProject(programId, projectId),
     threads,
-    notes: await Promise.all(threads.map((t) => h.store.listInquiryNotes(t.id))),
-    audit: await h.store.listAudit({ projectId }),
+    notes: await Promise.all(threads.map((t) => h.store.inquiries.listNotes(t.id))),
+    audit: await h.store.audit.list({ projectId }),
   };
 }
 
@@ -101,8 +101,8 @@ export const OTHER_PROGRAM = `${API}/Programs/${OTHER.customId}`;
 export async function seedOtherProgram(store: Store, projectId = 'WINDPROJECT1'): Promise<string> {
   const base = programRows();
   await store.transaction(async (tx) => {
-    if (!(await tx.findProgram(OTHER.program))) {
-      await tx.saveProgramDefinition({
+    if (!(await tx.programs.findProgram(OTHER.program))) {
+      await tx.programs.saveProgramDefinition({
         program: { ...base.program, id: OTHER.program, customId: OTHER.customId, name: 'Wind Interconnection', numberPrefix: 'WND-' },
         lists: [], fields: [], forms: [],
         statuses: [{ id: OTHER.status, customId: 'new', publicId: 'NEW', name: 'New', isInitial: true, position: 0, next: [] }],
@@ -112,7 +112,7 @@ export async function seedOtherProgram(store: Store, projectId = 'WINDPROJECT1')
       id: projectId, programId: OTHER.program, number: null, statusId: OTHER.status, statusAt: T0, createdAt: T0, createdBy: IDS.applicant,
       updatedAt: T0, updatedBy: IDS.applicant, ownerId: IDS.applicant, assigneeId: null, version: 0,
     };
-    await tx.insertProject(project);
+    await tx.projects.insertProject(project);
   });
   return projectId;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
@@ -149,7 +149,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       assert.deepEqual(threadOf(res), {
         ThreadId: threadId, Subject: 'Inverter', Status: 'AwaitingResponse', CreatedTimestamp: isoTimestamp(oneAt), UpdatedTimestamp: isoTimestamp(threeAt), NoteCount: '3',
       });
-      const stored = await h.store.listInquiryNotes(threadId);
+      const stored = await h.store.inquiries.listNotes(threadId);
       const name = (who: Who) => `User ${h.who[who].id}`;
       assert.deepEqual(elements(res.body, 'Note'), [
         { NoteId: stored[0]!.id, Author: name('admin'), AuthorEmail: h.who.admin.email, Timestamp: isoTimestamp(oneAt), VisibleToApplicant: 'true' },
@@ -212,7 +212,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       const shown = await addNote(h, projectId, { subject: 'For you', text: 'please answer', visible: true });
       assert.equal(threadOf(shown.res).Status, 'AwaitingResponse');
       assert.notEqual(shown.threadId, hidden.threadId);
-      const stored = await h.store.listInquiryThreads(projectId);
+      const stored = await h.store.inquiries.listThreads(projectId);
       assert.deepEqual(stored.map((t) => [t.id, t.subject, t.status, t.externalId, t.createdBy, t.noteCount]), [
         [hidden.threadId, 'Internal check', 'Open', null, h.who.admin.id, 1],
         [shown.threadId, 'For you', 'AwaitingResponse', null, h.who.admin.id, 1],
@@ -223,7 +223,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       const h = harness();
       const projectId = await createProject(h, 'applicant');
       const threadId = await openThread(h, projectId);
-      const status = async () => (await h.store.getInquiryThread(projectId, threadId))!.status;
+      const status = async () => (await h.store.inquiries.getThread(projectId, threadId))!.status;
       await addNote(h, projectId, { threadId, text: 'hidden', visible: false });
       assert.equal(await status(), 'Open');
       const shown = await addNote(h, projectId, { threadId, text: 'shown', visible: true });
@@ -245,20 +245,20 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       const { threadId, noteId } = await addNote(h, projectId, { subject: 'Subject', text: secret, visible: true });
       const at = h.clock.now();
       assert.ok((await changedSince(h, since)).ids.includes(projectId), 'a new thread is a change of the project');
-      const project = await h.store.getProject(IDS.program, projectId);
+      const project = await h.store.projects.getProject(IDS.program, projectId);
       assert.equal(project!.updatedAt, at);
       assert.equal(project!.updatedBy, h.who.admin.id);
-      const [opened] = await h.store.listAudit({ projectId, action: 'inquiry.thread.open' });
+      const [opened] = await h.store.audit.list({ projectId, action: 'inquiry.thread.open' });
       assert.deepEqual(opened!.detail, { threadId, noteId, visibleToApplicant: true, status: 'AwaitingResponse' });
       assert.equal(opened!.actorId, h.who.admin.id);
 
       const since2 = isoTimestamp(h.clock.now());
       const second = await addNote(h, projectId, { threadId, text: `${secret} again` }, 'programAdmin');
       assert.ok((await changedSince(h, since2)).ids.includes(projectId), 'a hidden note is a change of the project too');
-      const [added] = await h.store.listAudit({ projectId, action: 'inquiry.note.add' });
+      const [added] = await h.store.audit.list({ projectId, action: 'inquiry.note.add' });
       assert.deepEqual(added!.detail, { threadId, noteId: second.noteId, visibleToApplicant: false });
-      for (const row of await h.store.listAudit({ projectId })) assert.doesNotMatch(JSON.stringify(row), /SECRET-TEXT/);
-      assert.equal((await h.store.getInquiryThread(projectId, threadId))!.updatedAt, h.clock.now());
+      for (const row of await h.store.audit.list({ projectId })) assert.doesNotMatch(JSON.stringify(row), /SECRET-TEXT/);
+      assert.equal((await h.store.inquiries.getThread(projectId, threadId))!.updatedAt, h.clock.now());
     });
 
     const TEXTS: [string, NoteSpec, string][] = [
@@ -277,7 +277,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
         const projectId = await createProject(h, 'applicant');
         const { threadId, res } = await addNote(h, projectId, { subject: 'Text', ...spec });
         assert.deepEqual(noteTexts(res.body), [expected]);
-        assert.equal((await h.store.listInquiryNotes(threadId))[0]!.text, expected);
+        assert.equal((await h.store.inquiries.listNotes(threadId))[0]!.text, expected);
         const read = await h.request({ method: 'GET', url: inquiryUrls.notes(projectId, threadId) });
         assertValidXml(h, read, 'InquiryNotesResponse');
         assert.deepEqual(noteTexts(read.body), [expected]);
@@ -296,7 +296,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       const projectId = await createProject(h, 'applicant');
       const long = '😀'.repeat(20000);
       const { threadId } = await addNote(h, projectId, { subject: 'Long', text: long });
-      assert.equal((await h.store.listInquiryNotes(threadId))[0]!.text, long);
+      assert.equal((await h.store.inquiries.listNotes(threadId))[0]!.text, long);
       const before = await inquiryState(h, projectId);
       const res = await h.request({ method: 'POST', url: inquiryUrls.addNote(projectId), body: noteRequest({ threadId, text: `${long}x` }) });
       assertError(h, res, 400, 'INVALID_REQUEST');
@@ -367,7 +367,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
         h.clock.advance();
         const res = await send(h, row.who, { method: 'POST', url: inquiryUrls.status(projectId, threadId), body: threadStatusRequest('Resolved') });
         assertRow(h, res, row, 'InquiryThreadResponse');
-        const status = (await h.store.getInquiryThread(projectId, threadId))!.status;
+        const status = (await h.store.inquiries.getThread(projectId, threadId))!.status;
         if (row.code) assert.deepEqual(await inquiryState(h, projectId), before, 'a refused move changes nothing');
         else assert.equal(status, 'Resolved');
       });
@@ -443,7 +443,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
         const res = await send(h, row.who, { method: 'POST', url: inquiryUrls.externalId(projectId, threadId), body: externalIdRequest(`M-${row.who}`) });
         assertRow(h, res, row, 'InquiryThreadResponse');
         if (row.code) assert.deepEqual(await inquiryState(h, projectId), before, 'a refused link changes nothing');
-        else assert.equal((await h.store.getInquiryThread(projectId, threadId))!.externalId, `M-${row.who}`);
+        else assert.equal((await h.store.inquiries.getThread(projectId, threadId))!.externalId, `M-${row.who}`);
       });
     }
 
@@ -465,8 +465,8 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       assert.equal((await setExternal(h, projectId, threadId, 'HELP-44')).statusCode, 200);
       const absent = await setExternal(h, projectId, threadId, null);
       assert.equal(absent.statusCode, 200, absent.body);
-      assert.equal((await h.store.getInquiryThread(projectId, threadId))!.externalId, null);
-      const audit = await h.store.listAudit({ projectId, action: 'inquiry.thread.external_id.set' });
+      assert.equal((await h.store.inquiries.getThread(projectId, threadId))!.externalId, null);
+      const audit = await h.store.audit.list({ projectId, action: 'inquiry.thread.external_id.set' });
       assert.deepEqual(audit.map((a) => [a.detail?.from, a.detail?.to]).reverse(), [
         [null, 'HELP-42'], ['HELP-42', 'HELP-43'], ['HELP-43', null], [null, 'HELP-44'], ['HELP-44', null],
       ]);
@@ -502,7 +502,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       assert.deepEqual([await inquiryState(h, a), await inquiryState(h, b)], before);
       assert.equal((await setExternal(h, a, holder, '')).statusCode, 200);
       assert.equal((await setExternal(h, b, otherProject, 'TICKET-7')).statusCode, 200);
-      assert.equal((await h.store.getInquiryThread(b, otherProject))!.externalId, 'TICKET-7');
+      assert.equal((await h.store.inquiries.getThread(b, otherProject))!.externalId, 'TICKET-7');
     });
 
     it('lets two programs use the same external id, and any number of threads have none', async () => {
@@ -516,8 +516,8 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       assert.equal((await setExternal(h, projectId, ours, 'SHARED-1')).statusCode, 200);
       const res = await setExternal(h, wind, theirs.threadId, 'SHARED-1', OTHER_PROGRAM);
       assert.equal(res.statusCode, 200, res.body);
-      assert.equal((await h.store.findInquiryThreadByExternalId(OTHER.program, 'SHARED-1'))!.id, theirs.threadId);
-      assert.equal((await h.store.findInquiryThreadByExternalId(IDS.program, 'SHARED-1'))!.id, ours);
+      assert.equal((await h.store.inquiries.findThreadByExternalId(OTHER.program, 'SHARED-1'))!.id, theirs.threadId);
+      assert.equal((await h.store.inquiries.findThreadByExternalId(IDS.program, 'SHARED-1'))!.id, ours);
     });
 
     it('gives an id asked for by two threads at once to exactly one of them', async () => {
@@ -533,9 +533,9 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       ]);
       assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 409], answers.map((r) => r.body).join('\n'));
       for (const res of answers.filter((r) => r.statusCode === 409)) assertError(h, res, 409, 'CONFLICT');
-      const holders = [(await h.store.getInquiryThread(a, ta))!, (await h.store.getInquiryThread(b, tb))!].filter((t) => t.externalId === 'RACE-1');
+      const holders = [(await h.store.inquiries.getThread(a, ta))!, (await h.store.inquiries.getThread(b, tb))!].filter((t) => t.externalId === 'RACE-1');
       assert.equal(holders.length, 1);
-      const audit = [...(await h.store.listAudit({ projectId: a })), ...(await h.store.listAudit({ projectId: b }))];
+      const audit = [...(await h.store.audit.list({ projectId: a })), ...(await h.store.audit.list({ projectId: b }))];
       assert.equal(audit.filter((r) => r.action === 'inquiry.thread.external_id.set').length, 1, 'the loser left no audit row');
     });
 
@@ -559,7 +559,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       const threadId = await openThread(h, projectId);
       const res = await setExternal(h, projectId, threadId, 'é'.repeat(100));
       assert.equal(res.statusCode, 200, res.body);
-      assert.equal((await h.store.getInquiryThread(projectId, threadId))!.externalId, 'é'.repeat(100));
+      assert.equal((await h.store.inquiries.getThread(projectId, threadId))!.externalId, 'é'.repeat(100));
     });
   });
 

@@ -97,11 +97,11 @@ forEachDialect('HTTP landing page', ({ dialect }) => {
   it('refuses a disabled user with 401', async () => {
     const h = harness();
     assertHtml(await page(h, url, 'reader'), 200);
-    await h.store.transaction((tx) => tx.updateUser(h.who.reader.id, { disabled: true }, h.clock.now()));
+    await h.store.transaction((tx) => tx.accounts.updateUser(h.who.reader.id, { disabled: true }, h.clock.now()));
     try {
       assertHtml(await page(h, url, 'reader'), 401);
     } finally {
-      await h.store.transaction((tx) => tx.updateUser(h.who.reader.id, { disabled: false }, h.clock.now()));
+      await h.store.transaction((tx) => tx.accounts.updateUser(h.who.reader.id, { disabled: false }, h.clock.now()));
     }
   });
 
@@ -121,7 +121,7 @@ forEachDialect('HTTP landing page', ({ dialect }) => {
   it('escapes what users typed: a name with markup is shown as text', async () => {
     const h = harness();
     const projectId = await createProject(h, 'editor');
-    await h.store.transaction((tx) => tx.updateUser(h.who.editor.id, { name: '<script>alert("x")</script>' }, h.clock.now()));
+    await h.store.transaction((tx) => tx.accounts.updateUser(h.who.editor.id, { name: '<script>alert("x")</script>' }, h.clock.now()));
     const res = await page(h, `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`, 'editor');
     assertHtml(res, 200);
     assert.doesNotMatch(res.body, /<script>/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RandomIdGenerator } from '../../src/domain/ids.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { totpCode } from '../../src/domain/mfa.ts';
 import { MfaService } from '../../src/domain/mfa-service.ts';
 import { forEachDialect } from '../support/databases.ts';
@@ -60,7 +60,7 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
       const token = attr(res.body, 'MfaSessionToken', 'Token')!;
       assert.match(token, /^mst_[0-9A-Z]{12}_[0-9A-Z]{48}$/);
       assert.equal(Date.parse(attr(res.body, 'MfaSessionToken', 'ExpiresTimestamp')!), h.clock.now() + 30 * 60_000);
-      const stored = await h.store.getSessionToken(attr(res.body, 'MfaSessionToken', 'TokenId')!);
+      const stored = await h.store.mfa.getSessionToken(attr(res.body, 'MfaSessionToken', 'TokenId')!);
       assert.ok(stored && !JSON.stringify(stored).includes(token.split('_')[2]!), 'only a hash of the token is stored');
       for (let i = 0; i < 3; i++) {
         const use = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-session-token': token } });
@@ -89,12 +89,12 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
 
     it('refuses a lifetime beyond the maximum, and changes nothing', async () => {
       const h = harness();
-      const before = await h.store.listAudit({ action: 'user.mfa.session_token.create' });
+      const before = await h.store.audit.list({ action: 'user.mfa.session_token.create' });
       for (const minutes of ['721', '0', 'abc']) {
         const r = await h.request({ method: 'POST', url: TOKENS, as: 'editor', headers: { 'x-mfa-totp': freshCode(h, secret) }, body: `<CreateMfaSessionTokenRequest xmlns="${NS}" ExpiresAfterMinutes="${minutes}"/>` });
         assertError(h, r, 400, 'INVALID_REQUEST');
       }
-      assert.deepEqual(await h.store.listAudit({ action: 'user.mfa.session_token.create' }), before);
+      assert.deepEqual(await h.store.audit.list({ action: 'user.mfa.session_token.create' }), before);
     });
 
     it('deletes its own token, authenticated by that same token, and nobody else\'s', async () => {
@@ -105,11 +105,11 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
       const token = attr(r.body, 'MfaSessionToken', 'Token')!;
       const other = await h.request({ method: 'DELETE', url: `${TOKENS}/${tokenId}`, as: 'admin' });
       assertError(h, other, 404, 'NOT_FOUND');
-      assert.ok(await h.store.getSessionToken(tokenId), 'another user cannot delete it');
+      assert.ok(await h.store.mfa.getSessionToken(tokenId), 'another user cannot delete it');
       const del = await h.request({ method: 'DELETE', url: `${TOKENS}/${tokenId}`, as: 'editor', headers: { 'x-mfa-session-token': token } });
       assert.equal(del.statusCode, 204);
       assert.equal(del.body, '');
-      assert.equal(await h.store.getSessionToken(tokenId), null);
+      assert.equal(await h.store.mfa.getSessionToken(tokenId), null);
       const after = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'editor', headers: { 'x-mfa-session-token': token } });
       assertError(h, after, 401, 'MFA_INVALID');
     });
@@ -146,7 +146,7 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
 
     it('a grant made with the sensitive privilege reveals too, with MFA', async () => {
       const h = harness();
-      await h.store.transaction((tx) => tx.setGrant({ userId: h.who.reader.id, programId: IDS.program, role: 'reader', sensitive: true }));
+      await h.store.transaction((tx) => tx.accounts.setGrant({ userId: h.who.reader.id, programId: IDS.program, role: 'reader', sensitive: true }));
       const secret = await enrol(h, h.who.reader.email);
       const list = await h.request({ method: 'GET', url: `${PROGRAM}/Projects`, as: 'reader', headers: { 'x-mfa-totp': freshCode(h, secret) } });
       const project = attr(list.body, 'Project', 'ProjectId')!;
@@ -191,8 +191,8 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
     const counts = async (h: HttpHarness, email: string) => {
       const window = h.clock.now() - (h.clock.now() % 900_000);
       return {
-        user: await h.store.peekRequestCount(`signin:user:${email}`, window),
-        address: await h.store.peekRequestCount('signin:ip:127.0.0.1', window),
+        user: await h.store.counters.peekRequestCount(`signin:user:${email}`, window),
+        address: await h.store.counters.peekRequestCount('signin:ip:127.0.0.1', window),
       };
     };
 
@@ -268,7 +268,7 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
     const typed = (h: HttpHarness, who: 'applicant' | 'otherApplicant' | 'editor', code: string) => `Basic ${Buffer.from(`${h.who[who].email}:${h.who[who].password}${code}`).toString('base64')}`;
     const pageUrl = (projectId: string) => `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`;
     const cookieOf = (res: { headers: Record<string, unknown> }) => /^apas_mfa=([^;]+);/.exec(String(res.headers['set-cookie'] ?? ''))?.[1];
-    const userCount = (h: HttpHarness, email: string) => h.store.peekRequestCount(`signin:user:${email}`, h.clock.now() - (h.clock.now() % 900_000));
+    const userCount = (h: HttpHarness, email: string) => h.store.counters.peekRequestCount(`signin:user:${email}`, h.clock.now() - (h.clock.now() % 900_000));
 
     /** A project of the applicant with a thread that shows the applicant a note; made before the applicant enrols. */
     async function project(h: HttpHarness, owner: 'applicant' | 'otherApplicant' = 'applicant'): Promise<{ projectId: string; threadId: string }> {
@@ -292,10 +292,10 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
       assert.equal(first.statusCode, 200, first.body);
       assert.match(String(first.headers['set-cookie']), /^apas_mfa=mst_[0-9A-Z]{12}_[0-9A-Z]{48}; Path=\/MvcProjects; Max-Age=43200; HttpOnly; SameSite=Lax$/);
       const value = cookieOf(first)!;
-      const stored = await h.store.getWebSession(value.split('_')[1]!);
+      const stored = await h.store.mfa.getWebSession(value.split('_')[1]!);
       assert.ok(stored && stored.userId === h.who.applicant.id && !JSON.stringify(stored).includes(value.split('_')[2]!), 'only a hash of the secret is stored');
       assert.equal(stored.expiresAt, h.clock.now() + 720 * 60_000);
-      assert.equal((await h.store.listAudit({ action: 'user.mfa.web_session.create' })).length, 1);
+      assert.equal((await h.store.audit.list({ action: 'user.mfa.web_session.create' })).length, 1);
 
       const browser = { authorization: basic, cookie: `other=1; apas_mfa=${value}` };
       h.clock.advance(120_000);
@@ -343,7 +343,7 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
       const fresh = `apas_mfa=${cookieOf(renewed)}`;
       assert.equal((await h.app.inject({ method: 'GET', url: pageUrl(projectId), headers: { authorization: stale, cookie: fresh } })).statusCode, 200);
       await new MfaService({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() }).disable(h.who.otherApplicant.email);
-      assert.equal(await h.store.getWebSession(cookieOf(renewed)!.split('_')[1]!), null);
+      assert.equal(await h.store.mfa.getWebSession(cookieOf(renewed)!.split('_')[1]!), null);
     });
   });
 });

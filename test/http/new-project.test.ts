@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
@@ -50,14 +50,14 @@ forEachDialect('HTTP CreateNewProject', ({ dialect }) => {
       // Read back: one new project, owned by and created by the caller, with one Draft history entry and one audit row.
       const after = await programState(h);
       assert.deepEqual(after.projects.map((p) => p.id), [...before.projects.map((p) => p.id), projectId]);
-      assert.deepEqual(await h.store.getProject(IDS.program, projectId), {
+      assert.deepEqual(await h.store.projects.getProject(IDS.program, projectId), {
         id: projectId, programId: IDS.program, number: null, statusId: IDS.draft, statusAt: h.clock.now(),
         createdAt: h.clock.now(), createdBy: userId, updatedAt: h.clock.now(), updatedBy: userId,
         ownerId: userId, assigneeId: null, version: 0,
       });
-      const history = await h.store.getHistory(projectId);
+      const history = await h.store.projects.getHistory(projectId);
       assert.deepEqual(history.map((e) => [e.statusId, e.changedAt, e.changedBy]), [[IDS.draft, h.clock.now(), userId]]);
-      const audit = await h.store.listAudit({ projectId });
+      const audit = await h.store.audit.list({ projectId });
       assert.deepEqual(audit.map((e) => [e.action, e.actorId, e.programId]), [['project.create', userId, IDS.program]]);
       assert.match(audit[0]?.requestId ?? '', /^[0-9A-Z]{12,32}$/, 'the audit row names the request');
       assert.ok((await listedIds(h, who)).includes(projectId), 'the creator sees the new project');

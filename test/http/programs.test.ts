@@ -28,10 +28,10 @@ forEachDialect('HTTP GetPrograms', ({ dialect }) => {
     // A second program of the agency in which only the editor (as reader) has a grant, and another
     // agency whose program shares the custom id "solar".
     await h.store.transaction(async (tx) => {
-      await tx.saveProgramDefinition(minimalProgram(WIND, IDS.agency, 'wind', 'Wind Rebates', 'STATUS000009'));
-      await tx.setGrant({ userId: h.who.editor.id, programId: WIND, role: 'reader', sensitive: false });
-      await tx.insertAgency({ id: 'AGENCY000002', customId: 'elsewhere', name: 'Elsewhere Utility' }, T0);
-      await tx.saveProgramDefinition(minimalProgram(ELSEWHERE, 'AGENCY000002', 'solar', 'Elsewhere Solar', 'STATUS000010'));
+      await tx.programs.saveProgramDefinition(minimalProgram(WIND, IDS.agency, 'wind', 'Wind Rebates', 'STATUS000009'));
+      await tx.accounts.setGrant({ userId: h.who.editor.id, programId: WIND, role: 'reader', sensitive: false });
+      await tx.accounts.insertAgency({ id: 'AGENCY000002', customId: 'elsewhere', name: 'Elsewhere Utility' }, T0);
+      await tx.programs.saveProgramDefinition(minimalProgram(ELSEWHERE, 'AGENCY000002', 'solar', 'Elsewhere Solar', 'STATUS000010'));
     });
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
@@ -66,7 +66,7 @@ forEachDialect('HTTP GetProjectData', ({ dialect }) => {
     assert.equal(attr(res.body, 'Project', 'CanSubmit'), 'true');
     assert.equal(attr(res.body, 'Project', 'ProjectNumber'), undefined);
     assert.equal(attr(res.body, 'Project', 'Url'), `http://apas.test/MvcProjects/LandingPage?ProgramId=${IDS.program}&amp;ProjectId=${draftOnly}`);
-    const stored = (await h.store.getProject(IDS.program, draftOnly))!;
+    const stored = (await h.store.projects.getProject(IDS.program, draftOnly))!;
     assert.equal(attr(res.body, 'Project', 'LastChangeTimestamp'), isoTimestamp(stored.updatedAt));
     assert.equal(attr(res.body, 'CurrentStatus', 'Name'), 'Draft');
     assert.deepEqual(attrs(res.body, 'DataField', 'DataFieldId'), [IDS.name, IDS.size, IDS.kw]);

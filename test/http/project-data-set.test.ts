@@ -20,7 +20,7 @@ function rawRequest(dataFields: string): string {
 async function storedDraft(h: HttpHarness, projectId: string): Promise<Record<string, string | string[] | null>> {
   const names: Record<string, string> = { [IDS.name]: 'name', [IDS.size]: 'size', [IDS.kw]: 'kw' };
   const out: Record<string, string | string[] | null> = {};
-  for (const v of await h.store.getDraft(projectId, IDS.form)) out[names[v.fieldId]!] = v.values ?? v.value;
+  for (const v of await h.store.projects.getDraft(projectId, IDS.form)) out[names[v.fieldId]!] = v.values ?? v.value;
   return out;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness } from '../support/http-harness.ts';
@@ -67,7 +67,7 @@ async function reviewedProject(h: HttpHarness) {
   h.clock.advance();
   const draft = await h.request({ method: 'POST', url: draftPath(projectId), body: dataRequest({ tags: ['draft only'] }) });
   assert.equal(draft.statusCode, 200, draft.body);
-  const project = (await h.store.getProject(IDS.program, projectId))!;
+  const project = (await h.store.projects.getProject(IDS.program, projectId))!;
   return { projectId, number: project.number!, submittedAt, reviewedAt, uploadedAt, project };
 }
 
@@ -174,7 +174,7 @@ forEachDialect('HTTP project export', ({ dialect }) => {
       p = await reviewedProject(h);
       await setStatus(h, p.projectId, 'draft');
       await setStatus(h, p.projectId, 'submitted', 'programAdmin');
-      p.project = (await h.store.getProject(IDS.program, p.projectId))!;
+      p.project = (await h.store.projects.getProject(IDS.program, p.projectId))!;
     });
 
     for (const row of ADMIN_ONLY) {
@@ -248,7 +248,7 @@ forEachDialect('HTTP project export', ({ dialect }) => {
 
     it('lists the history newest first; version 2 adds ChangedBy, which the version-1 schema rejects', async () => {
       const h = harness();
-      const history = await h.store.getHistory(p.projectId);
+      const history = await h.store.projects.getHistory(p.projectId);
       const emails: Record<string, string> = Object.fromEntries(Object.values(h.who).map((w) => [w.id, w.email]));
       const names: Record<string, [string, string]> = { [IDS.draft]: ['draft', 'Draft'], [IDS.submitted]: ['submitted', 'Submitted'] };
       const v1Entries = history.map((e) => ({
@@ -281,7 +281,7 @@ forEachDialect('HTTP project export', ({ dialect }) => {
       const h = harness();
       const projectId = await createProject(h, 'applicant');
       await setStatus(h, projectId, 'submitted');
-      const [entry] = await h.store.getHistory(projectId);
+      const [entry] = await h.store.projects.getHistory(projectId);
       const body = `<SetProjectStatusHistoryReportAs xmlns="${h.config.xmlNamespace}" StatusId="submitted" Timestamp="${isoTimestamp(entry!.changedAt)}" ReportAs="suppress"/>`;
       const set = await h.request({ method: 'POST', url: urls.reportAs(projectId), body });
       assert.equal(set.statusCode, 200, set.body);

@@ -18,8 +18,8 @@ forEachDialect('HTTP SetProjectOwner', ({ dialect }) => {
   before(async () => {
     // A disabled user who still holds a grant in the program.
     await harness().store.transaction(async (tx) => {
-      await tx.insertUser(user(DISABLED, { disabled: true }), 'hash-disabled', T0);
-      await tx.setGrant({ userId: DISABLED, programId: IDS.program, role: 'applicant', sensitive: false });
+      await tx.accounts.insertUser(user(DISABLED, { disabled: true }), 'hash-disabled', T0);
+      await tx.accounts.setGrant({ userId: DISABLED, programId: IDS.program, role: 'applicant', sensitive: false });
     });
   });
 
@@ -74,7 +74,7 @@ forEachDialect('HTTP SetProjectOwner', ({ dialect }) => {
     assert.ok(!(await listedIds(h, 'applicant')).includes(projectId));
     assertError(h, await h.request({ method: 'GET', url: draftPath(projectId), as: 'applicant' }), 404, 'NOT_FOUND');
     assertError(h, await h.request({ method: 'POST', url: ownerUrl(projectId), as: 'applicant', body: ownerRequest(h.who.applicant.email) }), 404, 'NOT_FOUND');
-    assert.equal((await h.store.getProject(IDS.program, projectId))?.ownerId, h.who.otherApplicant.id, 'the refused take-back changed nothing');
+    assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.ownerId, h.who.otherApplicant.id, 'the refused take-back changed nothing');
 
     assert.ok((await listedIds(h, 'otherApplicant')).includes(projectId));
     const read = await h.request({ method: 'GET', url: draftPath(projectId), as: 'otherApplicant' });
@@ -89,7 +89,7 @@ forEachDialect('HTTP SetProjectOwner', ({ dialect }) => {
     const res = await h.request({ method: 'POST', url: ownerUrl(projectId), body: ownerRequest(`  ${h.who.editor.email.toUpperCase()}\n`) });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(attr(res.body, 'Owner', 'Email'), h.who.editor.email);
-    assert.equal((await h.store.getProject(IDS.program, projectId))?.ownerId, h.who.editor.id);
+    assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.ownerId, h.who.editor.id);
   });
 
   const unknownOwners: [string, (who: Record<Who, { email: string }>) => string][] = [

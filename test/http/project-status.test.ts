@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { isoTimestamp } from '../../src/domain/clock.ts';
-import type { HistoryEntry } from '../../src/domain/model.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
+import type { HistoryEntry } from '../../src/model/model.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
@@ -60,7 +60,7 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
       await setStatus(h, projectId, 'draft', 'admin');
       await setStatus(h, projectId, IDS.submitted, 'programAdmin');
       await setStatus(h, projectId, 'approved', 'admin');
-      const history = await h.store.getHistory(projectId);
+      const history = await h.store.projects.getHistory(projectId);
       assert.equal(history.length, 5);
 
       const res = await h.request({ method: 'GET', url: urls.history(projectId) });
@@ -126,17 +126,17 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
     it('numbers an unsubmitted project that staff move on, and keeps the number when it comes back to the initial status', async () => {
       const h = harness();
       const projectId = await createProject(h, 'applicant');
-      const numbersBefore = (await h.store.listProjects({ programId: IDS.program, limit: 1000, offset: 0 })).map((p) => p.number).filter((n) => n !== null);
+      const numbersBefore = (await h.store.projects.listProjects({ programId: IDS.program, limit: 1000, offset: 0 })).map((p) => p.number).filter((n) => n !== null);
       h.clock.advance();
       assert.equal((await setStatus(h, projectId, 'submitted')).statusCode, 200);
-      const moved = await h.store.getProject(IDS.program, projectId);
+      const moved = await h.store.projects.getProject(IDS.program, projectId);
       assert.match(moved?.number ?? '', /^SOL--\d{5}$/, 'a project without a number is Unsubmitted, so one moved on gets its number');
       assert.ok(!numbersBefore.includes(moved!.number ?? ''), 'the number is a new one');
-      const audit = (await h.store.listAudit({ projectId, action: 'project.status.set' }))[0];
+      const audit = (await h.store.audit.list({ projectId, action: 'project.status.set' }))[0];
       assert.equal(audit?.detail?.['number'], moved?.number, 'the audit row records the number it gave');
       h.clock.advance();
       assert.equal((await setStatus(h, projectId, 'draft')).statusCode, 200);
-      assert.equal((await h.store.getProject(IDS.program, projectId))?.number, moved?.number, 'numbers are never taken back');
+      assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.number, moved?.number, 'numbers are never taken back');
     });
 
     it('moves the project, answers the new status and address, records one history entry and an audit row, and polling sees it', async () => {
@@ -182,9 +182,9 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
       const res = await setStatus(h, projectId, WF.approved);
       assertValidXml(h, res, 'StatusSetResponse');
       assert.equal(attr(res.body, 'Status', 'Name'), 'Approved');
-      const project = await h.store.getProject(IDS.program, projectId);
+      const project = await h.store.projects.getProject(IDS.program, projectId);
       assert.deepEqual([project?.statusId, project?.number], [WF.approved, number], 'the number stays');
-      assert.deepEqual((await h.store.getHistory(projectId)).map((e) => e.statusId), [WF.approved, IDS.submitted, IDS.draft, IDS.submitted, IDS.draft]);
+      assert.deepEqual((await h.store.projects.getHistory(projectId)).map((e) => e.statusId), [WF.approved, IDS.submitted, IDS.draft, IDS.submitted, IDS.draft]);
     });
 
     const illegal: [string, string[], string, RegExp][] = [
@@ -379,7 +379,7 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
       const at = h.clock.advance(1500); // an entry at …:ss.500
       await h.request({ method: 'POST', url: urls.status(projectId), body: statusRequest('submitted') });
       h.clock.advance(500);
-      assert.equal((await h.store.getHistory(projectId))[0]?.changedAt, at);
+      assert.equal((await h.store.projects.getHistory(projectId))[0]?.changedAt, at);
       const shown = await shownTimestamp(h, projectId, IDS.submitted);
       assert.equal(shown, isoTimestamp(at));
       assert.match(shown, /\.500\+00:00$/);
@@ -391,7 +391,7 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
         const res = await h.request({ method: 'POST', url: urls.reportAs(projectId), body: reportAsRequest('submitted', timestamp, reportAs) });
         assert.equal(res.statusCode, 200, `${timestamp}: ${res.body}`);
         assert.equal(attr(res.body, 'Status', 'Timestamp'), shown);
-        assert.equal((await h.store.getHistory(projectId))[0]?.reportAs, reportAs);
+        assert.equal((await h.store.projects.getHistory(projectId))[0]?.reportAs, reportAs);
       }
 
       const before = await workflowState(h, projectId);
@@ -406,7 +406,7 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
       // Draft (created), Submitted and Draft again within one second.
       await h.request({ method: 'POST', url: urls.status(projectId), body: statusRequest('submitted') });
       await h.request({ method: 'POST', url: urls.status(projectId), body: statusRequest('draft') });
-      const history = await h.store.getHistory(projectId);
+      const history = await h.store.projects.getHistory(projectId);
       assert.deepEqual(history.map((e) => e.statusId), [IDS.draft, IDS.submitted, IDS.draft]);
       const before = await workflowState(h, projectId);
       const seconds = `${isoTimestamp(history[0]!.changedAt).slice(0, 19)}+00:00`;

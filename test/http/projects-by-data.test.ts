@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, dataRequest, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
@@ -141,7 +141,7 @@ forEachDialect('HTTP GetProjectsByData', ({ dialect }) => {
       const res = await h.request({ method: 'POST', url: `${urls.byData}?version=2`, body: byDataRequest({ statuses: { operation: 'Include', ids: ['approved'] } }) });
       assertValidXml(h, res, 'ProjectsResponseExtended');
       assert.equal(attr(res.body, 'ProjectsResponse', 'SchemaVersion'), '2.0');
-      const stored = (await h.store.getProject(IDS.program, id.p8))!;
+      const stored = (await h.store.projects.getProject(IDS.program, id.p8))!;
       assert.deepEqual(elements(res.body, 'Project'), [{
         ProjectId: id.p8, ProgramId: IDS.program, ProjectNumber: stored.number!, Status: 'Approved', StatusTimestamp: isoTimestamp(stored.statusAt),
         LastChangeTimestamp: isoTimestamp(stored.updatedAt), StatusCustomId: 'approved', StatusPublicId: 'APPROVED',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { CHANGE_VISIBILITY_MARGIN_MS } from '../../src/domain/project-service.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
@@ -60,7 +60,7 @@ forEachDialect('HTTP GetProjects', ({ dialect }) => {
     const res = await h.request({ method: 'GET', url: `${PROGRAM}/Projects` });
     assertValidXml(h, res, 'ProjectsResponse');
     const element = (id: string) => new RegExp(`<Project ProjectId="${id}"[^>]*/>`).exec(res.body)?.[0] ?? '';
-    const stored = await h.store.getProject(IDS.program, a);
+    const stored = await h.store.projects.getProject(IDS.program, a);
     assert.ok(stored);
     assert.equal(attr(element(a), 'Project', 'ProgramId'), IDS.program);
     assert.equal(attr(element(a), 'Project', 'ProjectNumber'), undefined);
@@ -119,8 +119,8 @@ forEachDialect('HTTP GetProjects', ({ dialect }) => {
     // b changes first, a later: the answer still lists a before b.
     await setDraft(h, b, { kw: '10' });
     await setDraft(h, a, { kw: '11' });
-    const bChanged = (await h.store.getProject(IDS.program, b))!.updatedAt;
-    const aChanged = (await h.store.getProject(IDS.program, a))!.updatedAt;
+    const bChanged = (await h.store.projects.getProject(IDS.program, b))!.updatedAt;
+    const aChanged = (await h.store.projects.getProject(IDS.program, a))!.updatedAt;
     assert.ok(since < bChanged && bChanged < aChanged);
     const q = (value: string) => `?changed_since=${encodeURIComponent(value)}`;
     assert.deepEqual(await listedIds(h, 'admin', q(isoTimestamp(since))), [a, b]);

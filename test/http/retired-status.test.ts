@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { RandomIdGenerator } from '../../src/domain/ids.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { validateProgramFile } from '../../src/domain/program-file.ts';
 import { importProgram } from '../../src/domain/program-import.ts';
 import { sampleProgram } from '../cli/sample-program.ts';
@@ -49,7 +49,7 @@ forEachDialect('HTTP answers about statuses and fields an import retired', ({ op
       await ok(h, 'POST', `${project}/Status`, statusRequest('Review'));
       await ok(h, 'POST', `${project}/Status`, statusRequest('Approved'));
       await importFile(h, withoutReviewAndSize());
-      const model = await h.store.loadProgramModel((await h.store.findProgram(programId))!);
+      const model = await h.store.programs.loadProgramModel((await h.store.programs.findProgram(programId))!);
       assert.ok(!model.statuses.some((s) => s.customId === 'Review') && !model.fields.some((f) => f.customId === 'Size'), 'Review and Size are retired');
 
       const page = await h.app.inject({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { RandomIdGenerator } from '../../src/domain/ids.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { totpCode } from '../../src/domain/mfa.ts';
 import { MfaService } from '../../src/domain/mfa-service.ts';
 import { forEachDialect } from '../support/databases.ts';
@@ -16,7 +16,7 @@ import { byDataRequest } from './workflow-helpers.ts';
 async function makeKwSensitive(h: HttpHarness): Promise<void> {
   const rows = programRows(T0 + 5);
   const fields = rows.fields.map((f) => (f.id === IDS.kw ? { ...f, sensitive: true } : f));
-  await h.store.transaction((tx) => tx.saveProgramDefinition({ ...rows, fields }));
+  await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...rows, fields }));
 }
 
 forEachDialect('sensitive values in error messages', ({ dialect }) => {

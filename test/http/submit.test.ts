@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type Who } from '../support/http-harness.ts';
@@ -128,7 +128,7 @@ forEachDialect('HTTP SubmitProject', ({ dialect }) => {
       const res = await h.request({ method: 'POST', url: `${projectPath(projectId)}/Forms/${IDS.form}/Submit`, as: 'applicant' });
       assert.equal(res.statusCode, 200, res.body);
       assertValidXml(h, res, 'ProjectSubmitResponse');
-      assert.equal((await h.store.getProject(IDS.program, projectId))?.statusId, IDS.submitted);
+      assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.statusId, IDS.submitted);
     });
 
     it('answers 404 NOT_FOUND for an unknown form or project and changes nothing', async () => {

@@ -84,11 +84,11 @@ export function elements(xml: string, name: string): Record<string, string>[] {
 export async function workflowState(h: HttpHarness, projectId: string) {
   const byField = <T extends { fieldId: string }>(vs: T[]) => [...vs].sort((a, b) => a.fieldId.localeCompare(b.fieldId));
   return {
-    project: await h.store.getProject(IDS.program, projectId),
-    drafts: await Promise.all([IDS.form, WF.review, WF.archive].map(async (f) => byField(await h.store.getDraft(projectId, f)))),
-    values: byField(await h.store.getAllValues(projectId)),
-    history: await h.store.getHistory(projectId),
-    audit: await h.store.listAudit({ projectId }),
+    project: await h.store.projects.getProject(IDS.program, projectId),
+    drafts: await Promise.all([IDS.form, WF.review, WF.archive].map(async (f) => byField(await h.store.projects.getDraft(projectId, f)))),
+    values: byField(await h.store.projects.getAllValues(projectId)),
+    history: await h.store.projects.getHistory(projectId),
+    audit: await h.store.audit.list({ projectId }),
   };
 }
 

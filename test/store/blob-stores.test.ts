@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, afterEach, beforeEach, describe, it } from 'node:test';
-import { ApiError } from '../../src/domain/api-error.ts';
+import { StoreError } from '../../src/store/store-error.ts';
 import type { BlobStore } from '../../src/store/blob-store.ts';
 import { BLOB_CHUNK_BYTES, DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { LocalBlobStore } from '../../src/store/local-blob-store.ts';
@@ -13,7 +13,7 @@ import { blobChunkRows, breaksAfter, filesUnder, pieces, readAll, sampleBytes } 
 import { forEachDialect } from '../support/databases.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const tooLarge = (e: unknown) => e instanceof ApiError && e.code === 'PAYLOAD_TOO_LARGE';
+const tooLarge = (e: unknown) => e instanceof StoreError && e.code === 'BLOB_TOO_LARGE';
 
 /** One BlobStore under test and a way to see everything it keeps (files, or chunk rows). */
 interface Subject { blobs: BlobStore; kept(): Promise<number> }

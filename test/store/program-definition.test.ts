@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import pg from 'pg';
-import type { Program } from '../../src/domain/model.ts';
-import type { ProgramDefinitionRows, Store } from '../../src/store/store.ts';
+import type { Program } from '../../src/model/model.ts';
+import type { Store } from '../../src/store/store.ts';
+import type { ProgramDefinitionRows } from '../../src/model/records.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0, agency, programRows, seedProgram } from '../support/fixtures.ts';
 
@@ -14,16 +15,16 @@ function renamed(name: string, updatedAt = T0): ProgramDefinitionRows {
 }
 
 async function save(store: Store, rows: ProgramDefinitionRows): Promise<Program> {
-  await store.transaction((tx) => tx.saveProgramDefinition(rows));
-  const program = await store.findProgram(rows.program.id);
+  await store.transaction((tx) => tx.programs.saveProgramDefinition(rows));
+  const program = await store.programs.findProgram(rows.program.id);
   assert.ok(program, 'the program is stored');
   return program;
 }
 
 async function model(store: Store) {
-  const program = await store.findProgram(IDS.program);
+  const program = await store.programs.findProgram(IDS.program);
   assert.ok(program);
-  return store.loadProgramModel(program);
+  return store.programs.loadProgramModel(program);
 }
 
 forEachDialect('store: program definitions', ({ dialect, open }) => {
@@ -34,16 +35,16 @@ forEachDialect('store: program definitions', ({ dialect, open }) => {
     assert.deepEqual(program, {
       id: IDS.program, agencyId: IDS.agency, customId: 'solar', name: 'Solar Interconnection', numberPrefix: 'SOL-', numberDigits: 5, updatedAt: T0,
     });
-    const loaded = await store.loadProgramModel(program);
+    const loaded = await store.programs.loadProgramModel(program);
     assert.equal(loaded.program.id, IDS.program);
     assert.equal(loaded.program.updatedAt, T0);
     assert.deepEqual(loaded.statuses, rows.statuses);
     assert.deepEqual(loaded.lists, rows.lists);
     assert.deepEqual(loaded.fields, rows.fields);
     assert.deepEqual(loaded.forms, rows.forms);
-    const definition = await store.loadProgramDefinition(IDS.program);
+    const definition = await store.programs.loadProgramDefinition(IDS.program);
     assert.deepEqual(definition?.fields, rows.fields);
-    assert.equal(await store.loadProgramDefinition('nope'), null);
+    assert.equal(await store.programs.loadProgramDefinition('nope'), null);
   });
 
   it('finds programs by id or by custom id, within an agency or unambiguously across agencies', async () => {
@@ -55,20 +56,20 @@ forEachDialect('store: program definitions', ({ dialect, open }) => {
       lists: [], statuses: [], fields: [], forms: [],
     });
     await store.transaction(async (tx) => {
-      await tx.insertAgency(other, T0);
-      await tx.saveProgramDefinition(bare('PROGRAM00002', IDS.agency, 'wind'));
-      await tx.saveProgramDefinition(bare('PROGRAM00003', other.id, 'solar'));
+      await tx.accounts.insertAgency(other, T0);
+      await tx.programs.saveProgramDefinition(bare('PROGRAM00002', IDS.agency, 'wind'));
+      await tx.programs.saveProgramDefinition(bare('PROGRAM00003', other.id, 'solar'));
     });
-    assert.equal((await store.findProgram(IDS.program))?.customId, 'solar');
-    assert.equal((await store.findProgram(IDS.program, IDS.agency))?.id, IDS.program);
-    assert.equal(await store.findProgram(IDS.program, other.id), null, 'a program of another agency is not found by id');
-    assert.equal((await store.findProgram('solar', IDS.agency))?.id, IDS.program);
-    assert.equal((await store.findProgram('solar', other.id))?.id, 'PROGRAM00003');
-    assert.equal(await store.findProgram('solar'), null, 'a custom id two agencies use is ambiguous without an agency');
-    assert.equal((await store.findProgram('wind'))?.id, 'PROGRAM00002');
-    assert.deepEqual((await store.listPrograms(IDS.agency)).map((p) => p.id), [IDS.program, 'PROGRAM00002']);
-    assert.deepEqual(await store.listPrograms('nope'), []);
-    assert.deepEqual(await store.listAgencies(), [agency(), other]);
+    assert.equal((await store.programs.findProgram(IDS.program))?.customId, 'solar');
+    assert.equal((await store.programs.findProgram(IDS.program, IDS.agency))?.id, IDS.program);
+    assert.equal(await store.programs.findProgram(IDS.program, other.id), null, 'a program of another agency is not found by id');
+    assert.equal((await store.programs.findProgram('solar', IDS.agency))?.id, IDS.program);
+    assert.equal((await store.programs.findProgram('solar', other.id))?.id, 'PROGRAM00003');
+    assert.equal(await store.programs.findProgram('solar'), null, 'a custom id two agencies use is ambiguous without an agency');
+    assert.equal((await store.programs.findProgram('wind'))?.id, 'PROGRAM00002');
+    assert.deepEqual((await store.programs.listPrograms(IDS.agency)).map((p) => p.id), [IDS.program, 'PROGRAM00002']);
+    assert.deepEqual(await store.programs.listPrograms('nope'), []);
+    assert.deepEqual(await store.accounts.listAgencies(), [agency(), other]);
   });
 
   it('retires rows a new definition leaves out, keeping their ids, and revives them when they return', async () => {
@@ -86,7 +87,7 @@ forEachDialect('store: program definitions', ({ dialect, open }) => {
     assert.deepEqual(retired.fields.map((f) => f.id), [IDS.name, IDS.kw]);
     assert.deepEqual(retired.forms[0]?.fields.map((f) => f.fieldId), [IDS.name, IDS.kw]);
     assert.deepEqual(retired.forms[0]?.attachments, []);
-    const definition = await store.loadProgramDefinition(IDS.program);
+    const definition = await store.programs.loadProgramDefinition(IDS.program);
     assert.deepEqual(definition?.lists.map((l) => l.id), [IDS.sizes], 'retired rows are kept, never deleted');
     assert.deepEqual(definition?.fields.map((f) => f.id), [IDS.name, IDS.size, IDS.kw]);
     assert.deepEqual(definition?.forms[0]?.attachments.map((a) => a.id), [IDS.photo]);
@@ -131,10 +132,10 @@ forEachDialect('store: program definitions', ({ dialect, open }) => {
   it('serves the cached model while updated_at stays, and reloads once it moves', async () => {
     const { store } = await open();
     const program = await seedProgram(store);
-    const cached = await store.loadProgramModel(program);
-    assert.equal(await store.loadProgramModel(program), cached, 'the same program version is served from the cache');
+    const cached = await store.programs.loadProgramModel(program);
+    assert.equal(await store.programs.loadProgramModel(program), cached, 'the same program version is served from the cache');
     const moved = await save(store, renamed('Renamed', T0));
-    const reloaded = await store.loadProgramModel(moved);
+    const reloaded = await store.programs.loadProgramModel(moved);
     assert.notEqual(reloaded, cached);
     assert.equal(reloaded.fields[0]?.name, 'Renamed');
   });
@@ -155,9 +156,9 @@ forEachDialect('store: program definitions', ({ dialect, open }) => {
     await seedProgram(store);
     await model(store);
     await assert.rejects(store.transaction(async (tx) => {
-      await tx.saveProgramDefinition(renamed('Rolled back', T0 + 10));
-      const inside = await tx.findProgram(IDS.program);
-      assert.equal((await tx.loadProgramModel(inside!)).fields[0]?.name, 'Rolled back');
+      await tx.programs.saveProgramDefinition(renamed('Rolled back', T0 + 10));
+      const inside = await tx.programs.findProgram(IDS.program);
+      assert.equal((await tx.programs.loadProgramModel(inside!)).fields[0]?.name, 'Rolled back');
       throw new Error('abort');
     }), /abort/);
     // The same clock reading again, as a retry within the same millisecond or a fixed test clock gives.
@@ -176,16 +177,16 @@ forEachDialect('store: program definitions', ({ dialect, open }) => {
       const atGate = new Promise<void>((resolve) => (reached = resolve));
       const gate = new Promise<void>((resolve) => (release = resolve));
       const one = first.transaction(async (tx) => {
-        await tx.saveProgramDefinition(renamed('First', T0));
+        await tx.programs.saveProgramDefinition(renamed('First', T0));
         reached();
         await gate;
       });
       await atGate;
-      const two = second.transaction((tx) => tx.saveProgramDefinition(renamed('Second', T0)));
+      const two = second.transaction((tx) => tx.programs.saveProgramDefinition(renamed('Second', T0)));
       await waitForLockWait(config.kind === 'postgres' ? config.url : '');
       release();
       await Promise.all([one, two]);
-      const stored = await first.findProgram(IDS.program);
+      const stored = await first.programs.findProgram(IDS.program);
       assert.equal(stored?.updatedAt, T0 + 2, 'each committed save moves updated_at, so caches see both');
     });
   }

@@ -1,5 +1,6 @@
-import type { Agency, FieldValue, Program, Project, User } from '../../src/domain/model.ts';
-import type { ProgramDefinitionRows, Store } from '../../src/store/store.ts';
+import type { Agency, FieldValue, Program, Project, User } from '../../src/model/model.ts';
+import type { Store } from '../../src/store/store.ts';
+import type { ProgramDefinitionRows } from '../../src/model/records.ts';
 
 /** A fixed moment the fixtures are stamped with (2026-01-01T00:00:00Z). */
 export const T0 = Date.UTC(2026, 0, 1);
@@ -72,12 +73,12 @@ export function programRows(updatedAt = T0): ProgramDefinitionRows {
 /** Stores the fixture agency, its admin and applicant, and the fixture program; returns the stored program. */
 export async function seedProgram(store: Store): Promise<Program> {
   await store.transaction(async (tx) => {
-    await tx.insertAgency(agency(), T0);
-    await tx.insertUser(user(IDS.admin), 'hash-admin', T0);
-    await tx.insertUser(user(IDS.applicant), 'hash-applicant', T0);
-    await tx.saveProgramDefinition(programRows());
+    await tx.accounts.insertAgency(agency(), T0);
+    await tx.accounts.insertUser(user(IDS.admin), 'hash-admin', T0);
+    await tx.accounts.insertUser(user(IDS.applicant), 'hash-applicant', T0);
+    await tx.programs.saveProgramDefinition(programRows());
   });
-  const program = await store.findProgram(IDS.program);
+  const program = await store.programs.findProgram(IDS.program);
   if (!program) throw new Error('the fixture program was not stored');
   return program;
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { Clock } from '../../src/domain/clock.ts';
-import type { ProgramRole } from '../../src/domain/model.ts';
+import type { Clock } from '../../src/model/clock.ts';
+import type { ProgramRole } from '../../src/model/model.ts';
 import { formatApiKey, hashSecret } from '../../src/domain/secrets.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
@@ -78,10 +78,10 @@ async function seedIdentities(store: Store): Promise<Record<Who, Identity>> {
     const passwordHash = await hashOnce(password);
     const keyHash = await hashOnce(key.secret);
     await store.transaction(async (tx) => {
-      if (name === 'admin' || name === 'applicant') await tx.updateUser(spec.id, { passwordHash }, T0);
-      else await tx.insertUser(user(spec.id, { agencyAdmin: spec.agencyAdmin ?? false }), passwordHash, T0);
-      await tx.insertApiKey({ id: key.id, userId: spec.id, name: 'test', secretHash: keyHash, createdAt: T0, revokedAt: null });
-      if (spec.role) await tx.setGrant({ userId: spec.id, programId: IDS.program, role: spec.role, sensitive: false });
+      if (name === 'admin' || name === 'applicant') await tx.accounts.updateUser(spec.id, { passwordHash }, T0);
+      else await tx.accounts.insertUser(user(spec.id, { agencyAdmin: spec.agencyAdmin ?? false }), passwordHash, T0);
+      await tx.accounts.insertApiKey({ id: key.id, userId: spec.id, name: 'test', secretHash: keyHash, createdAt: T0, revokedAt: null });
+      if (spec.role) await tx.accounts.setGrant({ userId: spec.id, programId: IDS.program, role: spec.role, sensitive: false });
     });
     who[name] = { id: spec.id, email, password, apiKey: formatApiKey(key) };
   }

@@ -1,4 +1,5 @@
-import type { ProgramDefinitionRows, Store } from '../../src/store/store.ts';
+import type { Store } from '../../src/store/store.ts';
+import type { ProgramDefinitionRows } from '../../src/model/records.ts';
 import { IDS, programRows, T0 } from './fixtures.ts';
 
 /**
@@ -64,5 +65,5 @@ export function workflowProgramRows(updatedAt = T0 + 1): ProgramDefinitionRows {
 
 /** Replaces the fixture program's definition with workflowProgramRows() (the harness seeds the plain one first). */
 export async function seedWorkflowProgram(store: Store): Promise<void> {
-  await store.transaction((tx) => tx.saveProgramDefinition(workflowProgramRows()));
+  await store.transaction((tx) => tx.programs.saveProgramDefinition(workflowProgramRows()));
 }

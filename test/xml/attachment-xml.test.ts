@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ApiError, type ErrorCode } from '../../src/domain/api-error.ts';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import type { AttachmentMetadataView } from '../../src/domain/views.ts';
 import { decodeSetAttachmentMetadata } from '../../src/xml/decode-set-attachment-metadata.ts';
 import { encodeAttachmentMetadataResponse } from '../../src/xml/encode-attachment-metadata-response.ts';

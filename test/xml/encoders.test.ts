@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../../src/domain/api-error.ts';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import type { CurrentStatusView, FormDataView, NewProjectView, SubmitView } from '../../src/domain/views.ts';
 import { encodeErrorResponse } from '../../src/xml/encode-error-response.ts';
 import { encodeNewProjectResponse } from '../../src/xml/encode-new-project-response.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { isoTimestamp } from '../../src/domain/clock.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import type {
   AllProjectDataView, CurrentStatusView, CustomListView, ExportView, FormSchemaView, FormsView, HistoryEntryView, StatusHistoryView,
   StatusListView,

@@ -1,0 +1,58 @@
+/** Stored records that the domain and the store both speak of. */
+import type { CustomList, DataField, Form, Program, Status, User } from './model.ts';
+
+/** A user with the secret needed to check a password. */
+export interface UserWithSecret extends User { passwordHash: string }
+
+/** An API key record: its public id, the user it belongs to and its hashed secret. */
+export interface ApiKeyRecord { id: string; userId: string; name: string; secretHash: string; createdAt: number; revokedAt: number | null }
+
+/** A user's TOTP enrolment: the base-32 secret and the last time step accepted. */
+export interface MfaEnrolment { userId: string; secret: string; enrolledAt: number; lastStep: number }
+
+/** An MFA session token: only the SHA-256 of its secret is stored. */
+export interface MfaSessionTokenRecord { id: string; userId: string; tokenHash: string; createdAt: number; expiresAt: number }
+
+/** A web-page session of a user enrolled in MFA (the second factor of the landing page's cookie). */
+export interface WebSessionRecord { id: string; userId: string; secretHash: string; createdAt: number; expiresAt: number }
+
+/** Which projects of a program a listing may return, in creation order. */
+export interface ProjectQuery {
+  programId: string;
+  /** Only projects owned by this user (applicants see their own projects only). */
+  ownerId?: string;
+  changedSince?: number;
+  limit: number;
+  offset: number;
+}
+
+/** One condition of GetProjectsByData on a submitted value, resolved to a field and how to compare it. */
+export interface FieldCondition {
+  fieldId: string;
+  /** number: compared as numbers; text (and dates, as yyyy-MM-dd): as text; multi…: each value of a multi-value field. */
+  kind: 'text' | 'number' | 'multi' | 'multiNumber';
+  op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'contains' | 'empty' | 'notempty';
+  content: string | null;
+  number: number | null;
+}
+
+/** GetProjectsByData's filters resolved to ids, combined with AND, with paging. */
+export interface ProjectSearch {
+  programId: string;
+  ownerId?: string;
+  statusIn?: string[];
+  statusNotIn?: string[];
+  statusDates: { statusId: string; op: 'eq' | 'lt' | 'le' | 'gt' | 'ge'; at: number }[];
+  fields: FieldCondition[];
+  limit: number;
+  offset: number;
+}
+
+/** Everything of a program definition that an import writes, keyed by generated ids. */
+export interface ProgramDefinitionRows {
+  program: Program & { createdAt: number };
+  lists: CustomList[];
+  statuses: Status[];
+  fields: DataField[];
+  forms: Form[];
+}

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import { bindDb } from './bind-db.ts';
+import type { Dialect } from './database.ts';
+import {
+  countProjectsInStatuses, findProjectsByNumbers, getAllValues, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
+  insertSubmission, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
+} from './project-queries.ts';
+import { searchProjects } from './search-queries.ts';
+import type { Database } from './tables.ts';
+
+const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, getValues, getAllValues, getHistory };
+const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber };
+
+/** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */
+export type ProjectReader = ReturnType<typeof projectReader>;
+
+/** Projects and everything kept per project but files and inquiries: reads and writes (inside a transaction). */
+export type ProjectRepository = ReturnType<typeof projectRepository>;
+
+/** The project reads over a database. */
+export function projectReader(db: Kysely<Database>) {
+  return bindDb(db, READS);
+}
+
+/** The project reads and writes over a transaction; `lockProject` holds the project until the transaction ends. */
+export function projectRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    ...bindDb(db, { ...READS, ...WRITES }),
+    lockProject: (programId: string, projectId: string) => lockProject(db, dialect, programId, projectId),
+  };
+}

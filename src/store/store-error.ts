@@ -1,0 +1,19 @@
+/**
+ * The store's own failures. The store knows nothing of HTTP or the service's error codes; the domain turns these into
+ * answers (`fromStoreError` in src/domain/api-error.ts).
+ */
+export type StoreErrorCode =
+  /** A blob grew past the limit it was written with; nothing of it is kept. */
+  | 'BLOB_TOO_LARGE'
+  /** A write transaction ran longer than MAX_WRITE_TRANSACTION_MS and was rolled back. */
+  | 'TRANSACTION_TOO_LONG';
+
+/** A failure of the store that callers may act on; `code` says which. */
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string) {
+    super(message);
+    this.name = 'StoreError';
+    this.code = code;
+  }
+}
