@@ -1,11 +1,12 @@
 import type { BlobStore, StoredBlob } from '../store/blob-store.ts';
 import type { StoreReader } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
-import { canRead, canWrite, mayReadForm, requireFormUse } from './access.ts';
+import { canWrite, mayReadForm, requireFormUse } from './access.ts';
 import { ApiError } from './api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, Project } from '../model/model.ts';
+import { changeProject } from './change-project.ts';
 import { findForm, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { AttachmentFileView, AttachmentMetadataView, AttachmentReviewInput, UploadInput } from './views.ts';
@@ -44,7 +45,7 @@ export class AttachmentService {
    * read; the file becomes active only after it is durably stored, in one transaction with the project bump and audit.
    */
   async upload(caller: Caller, target: AttachmentTarget & { formRef: string }, input: UploadInput): Promise<AttachmentMetadataView> {
-    const { store, clock, ids } = this.#deps;
+    const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const seen = await loadReadableProject(store, caller, ctx, target.projectId);
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}.`);
@@ -66,28 +67,24 @@ export class AttachmentService {
       if (input.contentLength !== null && stored.size < input.contentLength) {
         throw new ApiError('INVALID_REQUEST', `The body ended after ${stored.size} of the ${input.contentLength} bytes its Content-Length announced; nothing was stored.`);
       }
-      return await store.transaction(async (tx) => {
-        const now = clock.now();
-        // Uploads can take long: the rules are checked again on the project as it is now, and the bump is against that.
-        const project = await tx.projects.getProject(seen.programId, seen.id);
-        if (!project || !canRead(caller, ctx.role, project)) throw new ApiError('NOT_FOUND', `Project "${seen.id}" was not found in program ${ctx.program.id}.`);
-        if (ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
-        const previous = await tx.attachments.getAttachment(project.id, definition.id);
-        const record: AttachmentRecord = {
-          id: ids.next(), projectId: project.id, definitionId: definition.id, version: (previous?.version ?? 0) + 1, blobKey: stored.key,
-          fileName: cleanFileName(input.fileName), contentType, sizeBytes: stored.size, sha256: stored.sha256, uploadedBy: caller.user.id,
-          uploadedAt: now, approvalStatus: 'Pending', note: null, reviewedBy: null, reviewedAt: null,
-        };
-        await tx.attachments.insertAttachment(record);
-        const ok = await tx.projects.updateProject(project.id, project.version, { updatedAt: now, updatedBy: caller.user.id });
-        if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; send the file again.`);
-        await tx.audit.write({
-          action: 'project.attachment.upload', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
-          projectId: project.id, requestId: caller.requestId,
-          // No file name: like values, names may say more than operators reading the audit log should see.
-          detail: { formId: form.id, attachmentId: definition.id, version: record.version, size: record.sizeBytes, sha256: record.sha256, contentType },
-        }, now, ids.next());
-        return this.#metadataView(tx, definition, record);
+      return await changeProject(this.#deps, caller, ctx, seen.id, {
+        // Uploads can take long: the rules are checked again on the project as it is now.
+        action: 'project.attachment.upload', access: 'write',
+        act: async ({ tx, project, now }) => {
+          if (ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
+          const previous = await tx.attachments.getAttachment(project.id, definition.id);
+          const record: AttachmentRecord = {
+            id: ids.next(), projectId: project.id, definitionId: definition.id, version: (previous?.version ?? 0) + 1, blobKey: stored.key,
+            fileName: cleanFileName(input.fileName), contentType, sizeBytes: stored.size, sha256: stored.sha256, uploadedBy: caller.user.id,
+            uploadedAt: now, approvalStatus: 'Pending', note: null, reviewedBy: null, reviewedAt: null,
+          };
+          await tx.attachments.insertAttachment(record);
+          return {
+            // No file name: like values, names may say more than operators reading the audit log should see.
+            detail: { formId: form.id, attachmentId: definition.id, version: record.version, size: record.sizeBytes, sha256: record.sha256, contentType },
+            result: () => this.#metadataView(tx, definition, record),
+          };
+        },
       });
     } catch (error) {
       await this.#discard(stored.key);
@@ -117,25 +114,20 @@ export class AttachmentService {
 
   /** SetAttachmentMetadata (admin only): reviews the active file (Approve, Reject, Unmark, Save) and replaces its note when one is given. */
   async setMetadata(caller: Caller, target: AttachmentTarget, input: AttachmentReviewInput): Promise<AttachmentMetadataView> {
-    const { store, clock, ids } = this.#deps;
     const a = await this.#readable(caller, target, (deps, c, ref) => loadAdminProgram(deps, c, ref, 'SetAttachmentMetadata'));
-    return store.transaction(async (tx) => {
-      const now = clock.now();
-      const project = await tx.projects.getProject(a.project.programId, a.project.id);
-      if (!project) throw new ApiError('NOT_FOUND', `Project "${a.project.id}" was not found in program ${a.ctx.program.id}.`);
-      const current = await tx.attachments.getAttachment(project.id, a.definition.id);
-      if (!current) throw nothingUploaded(a);
-      const approvalStatus = REVIEW_OUTCOME[input.action] ?? current.approvalStatus;
-      const note = input.note === null ? current.note : input.note === '' ? null : input.note;
-      await tx.attachments.updateAttachmentReview(current.id, { approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now });
-      const ok = await tx.projects.updateProject(project.id, project.version, { updatedAt: now, updatedBy: caller.user.id });
-      if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; send your change again.`);
-      await tx.audit.write({
-        action: 'project.attachment.review', actorId: caller.user.id, agencyId: a.ctx.program.agencyId, programId: a.ctx.program.id,
-        projectId: project.id, requestId: caller.requestId,
-        detail: { attachmentId: a.definition.id, version: current.version, action: input.action, from: current.approvalStatus, to: approvalStatus, noteChanged: note !== current.note },
-      }, now, ids.next());
-      return this.#metadataView(tx, a.definition, { ...current, approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now });
+    return changeProject(this.#deps, caller, a.ctx, a.project.id, {
+      action: 'project.attachment.review', access: 'read',
+      act: async ({ tx, project, now }) => {
+        const current = await tx.attachments.getAttachment(project.id, a.definition.id);
+        if (!current) throw nothingUploaded(a);
+        const approvalStatus = REVIEW_OUTCOME[input.action] ?? current.approvalStatus;
+        const note = input.note === null ? current.note : input.note === '' ? null : input.note;
+        await tx.attachments.updateAttachmentReview(current.id, { approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now });
+        return {
+          detail: { attachmentId: a.definition.id, version: current.version, action: input.action, from: current.approvalStatus, to: approvalStatus, noteChanged: note !== current.note },
+          result: () => this.#metadataView(tx, a.definition, { ...current, approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now }),
+        };
+      },
     });
   }
 

@@ -4,6 +4,7 @@ import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
 import type { FieldValue, Form, ProgramModel, Project } from '../model/model.ts';
+import { changeProject } from './change-project.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { FormDataView, ProjectDataInput } from './views.ts';
@@ -55,28 +56,21 @@ export class FormDataService {
     requireFormUse(ctx.role, form);
     if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
     const resolved = resolveInputs(ctx.model, form, inputs);
-    return this.#deps.store.transaction(async (tx) => {
-      // Stamped inside the transaction, so the change commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
-      const now = this.#deps.clock.now();
-      const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
-      // Access and availability were checked on the project as read before the transaction; any change since
-      // (owner, status, …) may have voided them, so the write goes ahead only on that very version.
-      const current = await tx.projects.getProject(project.programId, project.id);
-      if (!current) throw new ApiError('NOT_FOUND', `Project "${project.id}" was not found in program ${ctx.program.id}.`);
-      if (current.version !== project.version) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
-      if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
-      if (target.draft) await tx.projects.upsertDraft(current.id, form.id, values);
-      else await tx.projects.upsertValues(current.id, form.id, values);
-      const ok = await tx.projects.updateProject(current.id, current.version, { updatedAt: now, updatedBy: caller.user.id });
-      if (!ok) throw new ApiError('CONFLICT', `Project ${current.id} was changed by another request; send your change again.`);
-      await tx.audit.write({
-        action: target.draft ? 'project.draft.set' : 'project.data.set', actorId: caller.user.id, agencyId: ctx.program.agencyId,
-        programId: ctx.program.id, projectId: current.id, requestId: caller.requestId,
-        // Field ids only: values may be sensitive and the audit log is read by operators.
-        detail: { formId: form.id, fields: values.map((v) => v.fieldId) },
-      }, now, this.#deps.ids.next());
-      const updated = { ...current, updatedAt: now, updatedBy: caller.user.id, version: current.version + 1 };
-      return this.#view(tx, caller, ctx, updated, form, target.draft, false);
+    return changeProject(this.#deps, caller, ctx, project.id, {
+      action: target.draft ? 'project.draft.set' : 'project.data.set', access: 'write',
+      act: async ({ tx, project: current, now }) => {
+        // The caller's earlier read may be stale (owner, status, …): the rules are checked again on the locked project.
+        if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, current);
+        const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
+        if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
+        if (target.draft) await tx.projects.upsertDraft(current.id, form.id, values);
+        else await tx.projects.upsertValues(current.id, form.id, values);
+        return {
+          // Field ids only: values may be sensitive and the audit log is read by operators.
+          detail: { formId: form.id, fields: values.map((v) => v.fieldId) },
+          result: (updated) => this.#view(tx, caller, ctx, updated, form, target.draft, false),
+        };
+      },
     });
   }
 

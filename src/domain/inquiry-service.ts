@@ -1,15 +1,16 @@
-import { canRead, canWrite, isStaff } from './access.ts';
+import { canWrite, isStaff } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import { requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-thread.ts';
 import type { InquiryNote, InquiryStatus, InquiryThread } from '../model/inquiry.ts';
 import type { Project } from '../model/model.ts';
-import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext } from './project-context.ts';
+import { changeProject } from './change-project.ts';
+import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type {
   InquiryNoteInput, InquiryNoteView, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, InquiryThreadView, LandingInquiriesView,
 } from './views.ts';
-import type { StoreReader, StoreWriter } from '../store/store.ts';
+import type { StoreReader, } from '../store/store.ts';
 
 /** The most characters of a thread's subject. */
 export const MAX_SUBJECT_LENGTH = 200;
@@ -75,29 +76,31 @@ export class InquiryService {
       throw new ApiError('INVALID_REQUEST', 'Subject is only sent when opening a new thread; a thread keeps the subject it was opened with.');
     }
     requireNoteText(input.text);
-    const { ids, clock } = this.#deps;
-    return this.#deps.store.transaction(async (tx) => {
-      const project = await this.#current(tx, seen);
-      const now = clock.now();
-      const existing = input.threadId === null ? null : await this.#thread(tx, project, input.threadId);
-      if (existing?.status === 'Closed') throw closed(existing);
-      const from: InquiryStatus = existing?.status ?? 'Open';
-      const status = statusAfterNote(from, { byStaff: true, visibleToApplicant: input.visibleToApplicant });
-      const thread = existing ?? {
-        id: ids.next(), programId: ctx.program.id, projectId: project.id, subject: input.subject ?? '', status, externalId: null,
-        createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id, noteCount: 0,
-      };
-      if (!existing) await tx.inquiries.insertThread(thread);
-      const note = await tx.inquiries.insertNote({
-        id: ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text: input.text, visibleToApplicant: input.visibleToApplicant,
-      });
-      if (existing) await tx.inquiries.updateThread(thread.id, { ...(status !== from ? { status } : {}), updatedAt: now, updatedBy: caller.user.id });
-      // Never the text in the audit: notes may hold personal details that the audit log must not copy.
-      await this.#commit(tx, caller, ctx, project, existing ? 'inquiry.note.add' : 'inquiry.thread.open', {
-        threadId: thread.id, noteId: note.id, visibleToApplicant: note.visibleToApplicant, ...(status !== from || !existing ? { status } : {}),
-      }, now);
-      const after = { ...thread, status, updatedAt: now, updatedBy: caller.user.id, noteCount: thread.noteCount + 1 };
-      return { projectId: project.id, thread: threadView(after), notes: await noteViews(tx, [note]) };
+    const { ids } = this.#deps;
+    return changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'inquiry.note.add', access: 'read',
+      act: async ({ tx, project, now }) => {
+        const existing = input.threadId === null ? null : await this.#thread(tx, project, input.threadId);
+        if (existing?.status === 'Closed') throw closed(existing);
+        const from: InquiryStatus = existing?.status ?? 'Open';
+        const status = statusAfterNote(from, { byStaff: true, visibleToApplicant: input.visibleToApplicant });
+        const thread = existing ?? {
+          id: ids.next(), programId: ctx.program.id, projectId: project.id, subject: input.subject ?? '', status, externalId: null,
+          createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id, noteCount: 0,
+        };
+        if (!existing) await tx.inquiries.insertThread(thread);
+        const note = await tx.inquiries.insertNote({
+          id: ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text: input.text, visibleToApplicant: input.visibleToApplicant,
+        });
+        if (existing) await tx.inquiries.updateThread(thread.id, { ...(status !== from ? { status } : {}), updatedAt: now, updatedBy: caller.user.id });
+        const after = { ...thread, status, updatedAt: now, updatedBy: caller.user.id, noteCount: thread.noteCount + 1 };
+        return {
+          action: existing ? 'inquiry.note.add' : 'inquiry.thread.open',
+          // Never the text in the audit: notes may hold personal details that the audit log must not copy.
+          detail: { threadId: thread.id, noteId: note.id, visibleToApplicant: note.visibleToApplicant, ...(status !== from || !existing ? { status } : {}) },
+          result: async () => ({ projectId: project.id, thread: threadView(after), notes: await noteViews(tx, [note]) }),
+        };
+      },
     });
   }
 
@@ -105,14 +108,17 @@ export class InquiryService {
   async setStatus(caller: Caller, programRef: string, projectId: string, threadId: string, status: InquiryStatus): Promise<InquiryThreadSetView> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryThreadStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    return this.#deps.store.transaction(async (tx) => {
-      const project = await this.#current(tx, seen);
-      const thread = await this.#thread(tx, project, threadId);
-      requireInquiryMove(thread.status, status);
-      const now = this.#deps.clock.now();
-      await tx.inquiries.updateThread(thread.id, { status, updatedAt: now, updatedBy: caller.user.id });
-      await this.#commit(tx, caller, ctx, project, 'inquiry.thread.status.set', { threadId: thread.id, from: thread.status, to: status }, now);
-      return { projectId: project.id, thread: threadView({ ...thread, status, updatedAt: now }) };
+    return changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'inquiry.thread.status.set', access: 'read',
+      act: async ({ tx, project, now }) => {
+        const thread = await this.#thread(tx, project, threadId);
+        requireInquiryMove(thread.status, status);
+        await tx.inquiries.updateThread(thread.id, { status, updatedAt: now, updatedBy: caller.user.id });
+        return {
+          detail: { threadId: thread.id, from: thread.status, to: status },
+          result: () => ({ projectId: project.id, thread: threadView({ ...thread, status, updatedAt: now }) }),
+        };
+      },
     });
   }
 
@@ -121,19 +127,22 @@ export class InquiryService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryThreadExternalId');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (externalId !== null) requireLength('ExternalId', externalId, MAX_EXTERNAL_ID_LENGTH);
-    return this.#deps.store.transaction(async (tx) => {
-      const project = await this.#current(tx, seen);
-      const thread = await this.#thread(tx, project, threadId);
-      // Sending the id the thread already has changes nothing, so a retried request is harmless.
-      if (thread.externalId === externalId) return { projectId: project.id, thread: threadView(thread) };
-      const holder = externalId === null ? null : await tx.inquiries.findThreadByExternalId(ctx.program.id, externalId);
-      if (holder) {
-        throw new ApiError('CONFLICT', `External id "${externalId}" is already used by inquiry thread ${holder.id} of project ${holder.projectId}.`);
-      }
-      const now = this.#deps.clock.now();
-      await tx.inquiries.updateThread(thread.id, { externalId, updatedAt: now, updatedBy: caller.user.id });
-      await this.#commit(tx, caller, ctx, project, 'inquiry.thread.external_id.set', { threadId: thread.id, from: thread.externalId, to: externalId }, now);
-      return { projectId: project.id, thread: threadView({ ...thread, externalId, updatedAt: now }) };
+    return changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'inquiry.thread.external_id.set', access: 'read',
+      act: async ({ tx, project, now }) => {
+        const thread = await this.#thread(tx, project, threadId);
+        // Sending the id the thread already has changes nothing, so a retried request is harmless.
+        if (thread.externalId === externalId) return { changed: false, result: () => ({ projectId: project.id, thread: threadView(thread) }) };
+        const holder = externalId === null ? null : await tx.inquiries.findThreadByExternalId(ctx.program.id, externalId);
+        if (holder) {
+          throw new ApiError('CONFLICT', `External id "${externalId}" is already used by inquiry thread ${holder.id} of project ${holder.projectId}.`);
+        }
+        await tx.inquiries.updateThread(thread.id, { externalId, updatedAt: now, updatedBy: caller.user.id });
+        return {
+          detail: { threadId: thread.id, from: thread.externalId, to: externalId },
+          result: () => ({ projectId: project.id, thread: threadView({ ...thread, externalId, updatedAt: now }) }),
+        };
+      },
     });
   }
 
@@ -165,24 +174,24 @@ export class InquiryService {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}, so you cannot reply on it.`);
-    const { ids, clock } = this.#deps;
-    await this.#deps.store.transaction(async (tx) => {
-      const project = await this.#current(tx, seen);
-      // Access was checked before the transaction; an applicant who no longer owns the project may not reply.
-      if (!canRead(caller, ctx.role, project)) throw new ApiError('NOT_FOUND', `Project "${seen.id}" was not found in program ${ctx.program.id}.`);
-      if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}, so you cannot reply on it.`);
-      const thread = await this.#thread(tx, project, threadId);
-      if (!(await tx.inquiries.listNotes(thread.id)).some((n) => n.visibleToApplicant)) throw missingThread(threadId, project);
-      if (thread.status === 'Closed') throw closed(thread);
-      requireNoteText(text);
-      const now = clock.now();
-      // Staff who answer on the page speak to the applicant just as a visible staff note does.
-      const status = statusAfterNote(thread.status, { byStaff: isStaff(ctx.role), visibleToApplicant: true });
-      const note = await tx.inquiries.insertNote({ id: ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text, visibleToApplicant: true });
-      await tx.inquiries.updateThread(thread.id, { ...(status !== thread.status ? { status } : {}), updatedAt: now, updatedBy: caller.user.id });
-      await this.#commit(tx, caller, ctx, project, 'inquiry.note.add', {
-        threadId: thread.id, noteId: note.id, visibleToApplicant: true, via: 'landing-page', ...(status !== thread.status ? { status } : {}),
-      }, now);
+    const { ids } = this.#deps;
+    await changeProject(this.#deps, caller, ctx, seen.id, {
+      // Access is checked again on the locked project: an applicant who no longer owns it may not reply.
+      action: 'inquiry.note.add', access: 'write', forbidden: `You may read but not change project ${seen.id}, so you cannot reply on it.`,
+      act: async ({ tx, project, now }) => {
+        const thread = await this.#thread(tx, project, threadId);
+        if (!(await tx.inquiries.listNotes(thread.id)).some((n) => n.visibleToApplicant)) throw missingThread(threadId, project);
+        if (thread.status === 'Closed') throw closed(thread);
+        requireNoteText(text);
+        // Staff who answer on the page speak to the applicant just as a visible staff note does.
+        const status = statusAfterNote(thread.status, { byStaff: isStaff(ctx.role), visibleToApplicant: true });
+        const note = await tx.inquiries.insertNote({ id: ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text, visibleToApplicant: true });
+        await tx.inquiries.updateThread(thread.id, { ...(status !== thread.status ? { status } : {}), updatedAt: now, updatedBy: caller.user.id });
+        return {
+          detail: { threadId: thread.id, noteId: note.id, visibleToApplicant: true, via: 'landing-page', ...(status !== thread.status ? { status } : {}) },
+          result: () => undefined,
+        };
+      },
     });
     return landingUrl(this.#deps.publicUrl, seen);
   }
@@ -191,20 +200,6 @@ export class InquiryService {
     const thread = await reader.inquiries.getThread(project.id, threadId);
     if (!thread) throw missingThread(threadId, project);
     return thread;
-  }
-
-  // The project as the transaction sees it; every change moves its LastChangeTimestamp with a compare-and-set.
-  async #current(tx: StoreWriter, seen: Project): Promise<Project> {
-    const project = await tx.projects.getProject(seen.programId, seen.id);
-    if (!project) throw new ApiError('NOT_FOUND', `Project "${seen.id}" was not found in program ${seen.programId}.`);
-    return project;
-  }
-
-  async #commit(tx: StoreWriter, caller: Caller, ctx: ProgramContext, project: Project, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
-    if (!(await tx.projects.updateProject(project.id, project.version, { updatedAt: at, updatedBy: caller.user.id }))) {
-      throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
-    }
-    await tx.audit.write({ action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, detail, requestId: caller.requestId }, at, this.#deps.ids.next());
   }
 }
 

@@ -28,10 +28,13 @@ export async function loadAdminProgram(deps: ServiceDeps, caller: Caller, progra
 /** Loads a project the caller may read; one the caller may not read is reported exactly like a missing one. */
 export async function loadReadableProject(reader: StoreReader, caller: Caller, ctx: ProgramContext, projectId: string): Promise<Project> {
   const project = await reader.projects.getProject(ctx.program.id, projectId);
-  if (!project || !canRead(caller, ctx.role, project)) {
-    throw new ApiError('NOT_FOUND', `Project "${projectId}" was not found in program ${ctx.program.id}.`);
-  }
+  if (!project || !canRead(caller, ctx.role, project)) throw projectNotFound(projectId, ctx);
   return project;
+}
+
+/** The answer for a project that does not exist or that the caller may not read: the same, so nobody learns which. */
+export function projectNotFound(projectId: string, ctx: ProgramContext): ApiError {
+  return new ApiError('NOT_FOUND', `Project "${projectId}" was not found in program ${ctx.program.id}.`);
 }
 
 /** A form of the program by generated or custom id. */

@@ -3,6 +3,7 @@ import { formSummary } from './catalog-service.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Program, ProgramModel, Project } from '../model/model.ts';
+import { changeProject, recordChange } from './change-project.ts';
 import { loadProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../store/store.ts';
@@ -97,7 +98,7 @@ export class ProjectService {
       };
       await tx.projects.insertProject(created);
       await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      await tx.audit.write({ action: 'project.create', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId, requestId: caller.requestId }, now, ids.next());
+      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, detail: {}, at: now });
       return created;
     });
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));
@@ -131,14 +132,11 @@ export class ProjectService {
     if (!owner || owner.disabled || !roleIn({ user: owner, apiKeyId: '', grants: ownerGrants }, ctx.program)) {
       throw new ApiError('UNKNOWN_USER', `No active user with access to program ${ctx.program.id} has the e-mail address "${ownerEmail}".`);
     }
-    await this.#deps.store.transaction(async (tx) => {
-      const now = this.#deps.clock.now();
-      const ok = await tx.projects.updateProject(project.id, project.version, { ownerId: owner.id, updatedAt: now, updatedBy: caller.user.id });
-      if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
-      await tx.audit.write({
-        action: 'project.owner.set', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
-        projectId: project.id, detail: { from: project.ownerId, to: owner.id }, requestId: caller.requestId,
-      }, now, this.#deps.ids.next());
+    await changeProject(this.#deps, caller, ctx, project.id, {
+      action: 'project.owner.set', access: 'write',
+      act: async ({ project: current }) => ({
+        changes: { ownerId: owner.id }, detail: { from: current.ownerId, to: owner.id }, result: () => undefined,
+      }),
     });
     return { name: owner.name, email: owner.email };
   }

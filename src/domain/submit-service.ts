@@ -3,7 +3,8 @@ import { ApiError } from './api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import { completenessProblems } from './field-rules.ts';
-import type { Program, Project } from '../model/model.ts';
+import type { Program, } from '../model/model.ts';
+import { changeProject } from './change-project.ts';
 import { findForm, loadProgram, loadReadableProject, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { SubmitView } from './views.ts';
@@ -20,40 +21,39 @@ export class SubmitService {
     this.#deps = deps;
   }
 
-  /** SubmitProject. Concurrent submissions of one project serialise: one wins, the others get CONFLICT. */
+  /**
+   * SubmitProject. Concurrent submissions of one project queue: each sees the one before, so a form that its submission
+   * made unavailable refuses the next with FORM_NOT_AVAILABLE.
+   */
   async submit(caller: Caller, programRef: string, projectId: string, formRef: string): Promise<SubmitView> {
-    const { store, clock, ids } = this.#deps;
+    const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(store, caller, ctx, projectId);
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not submit project ${seen.id}.`);
     const form = findForm(ctx.model, formRef);
     requireFormUse(ctx.role, form);
-    return store.transaction(async (tx) => {
-      // Every rule is checked again on the rows inside the transaction, which are the ones that will change.
-      const project = await tx.projects.getProject(seen.programId, seen.id);
-      if (!project || project.version !== seen.version) throw new ApiError('CONFLICT', `Project ${seen.id} was changed by another request; read it again and retry.`);
-      requireAvailable(ctx.model, form, project);
-      const draft = await tx.projects.getDraft(project.id, form.id);
-      const uploaded = new Set((await tx.attachments.listActiveAttachments(project.id)).map((a) => a.definitionId));
-      const problems = [...completenessProblems(ctx.model, form, new Map(draft.map((v) => [v.fieldId, v]))), ...attachmentProblems(form, uploaded)];
-      if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Form ${form.name} is not complete.`, { fields: problems });
-      const now = clock.now();
-      const onForm = new Set(form.fields.map((f) => f.fieldId));
-      await tx.projects.upsertValues(project.id, form.id, draft.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
-      await tx.projects.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
-      const number = project.number ?? formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id));
-      const moves = form.leadsToStatusId !== null && form.leadsToStatusId !== project.statusId;
-      const statusId = moves ? form.leadsToStatusId! : project.statusId;
-      const statusAt = moves ? now : project.statusAt;
-      if (moves) await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      const ok = await tx.projects.updateProject(project.id, project.version, { number, statusId, statusAt, updatedAt: now, updatedBy: caller.user.id });
-      if (!ok) throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
-      await tx.audit.write({
-        action: 'project.submit', actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id,
-        detail: { formId: form.id, number, fromStatus: project.statusId, toStatus: statusId }, requestId: caller.requestId,
-      }, now, ids.next());
-      const updated: Project = { ...project, number, statusId, statusAt, updatedAt: now, updatedBy: caller.user.id, version: project.version + 1 };
-      return { ...projectHeader(this.#deps, ctx.model, updated), projectNumber: number };
+    return changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'project.submit', access: 'write', forbidden: `You may read but not submit project ${seen.id}.`,
+      act: async ({ tx, project, now }) => {
+        requireAvailable(ctx.model, form, project);
+        const draft = await tx.projects.getDraft(project.id, form.id);
+        const uploaded = new Set((await tx.attachments.listActiveAttachments(project.id)).map((a) => a.definitionId));
+        const problems = [...completenessProblems(ctx.model, form, new Map(draft.map((v) => [v.fieldId, v]))), ...attachmentProblems(form, uploaded)];
+        if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Form ${form.name} is not complete.`, { fields: problems });
+        const onForm = new Set(form.fields.map((f) => f.fieldId));
+        await tx.projects.upsertValues(project.id, form.id, draft.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
+        await tx.projects.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
+        const number = project.number ?? formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id));
+        const moves = form.leadsToStatusId !== null && form.leadsToStatusId !== project.statusId;
+        const statusId = moves ? form.leadsToStatusId! : project.statusId;
+        const statusAt = moves ? now : project.statusAt;
+        if (moves) await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+        return {
+          changes: { number, statusId, statusAt },
+          detail: { formId: form.id, number, fromStatus: project.statusId, toStatus: statusId },
+          result: (updated) => ({ ...projectHeader(this.#deps, ctx.model, updated), projectNumber: number }),
+        };
+      },
     });
   }
 }

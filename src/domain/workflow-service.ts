@@ -1,7 +1,8 @@
 import { isStaff, roleIn } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import type { HistoryEntry, ProgramModel, Project, Status } from '../model/model.ts';
+import type { HistoryEntry, ProgramModel, Status } from '../model/model.ts';
+import { changeProject } from './change-project.ts';
 import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { formatProjectNumber } from './submit-service.ts';
@@ -47,26 +48,29 @@ export class WorkflowService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const target = findStatus(ctx.model, statusRef);
-    const { ids, clock } = this.#deps;
-    return this.#deps.store.transaction(async (tx) => {
-      const project = await this.#current(tx, seen);
-      await this.#requireActive(tx, ctx, target);
-      const from = statusById(ctx.model, project.statusId);
-      if (!from.next.includes(target.id)) {
-        const allowed = from.next.map((id) => ctx.model.statuses.find((s) => s.id === id)?.name ?? id);
-        throw new ApiError('TRANSITION_NOT_ALLOWED',
-          `A project in status "${from.name}" cannot move to "${target.name}"; allowed next: ${allowed.length > 0 ? allowed.join(', ') : 'none (final status)'}.`);
-      }
-      const now = clock.now();
-      // Only projects without a number are Unsubmitted: one that staff move on is numbered then, as a submission would.
-      const number = project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
-      await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      await this.#update(tx, project, { number, statusId: target.id, statusAt: now, updatedAt: now, updatedBy: caller.user.id });
-      await this.#audit(tx, caller, ctx, project, 'project.status.set', { from: from.id, to: target.id, ...(number !== project.number ? { number } : {}) }, now);
-      return {
-        status: { statusId: target.id, customId: target.customId, name: target.name, timestamp: now },
-        url: landingUrl(this.#deps.publicUrl, project),
-      };
+    const { ids } = this.#deps;
+    return changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'project.status.set', access: 'read',
+      act: async ({ tx, project, now }) => {
+        await this.#requireActive(tx, ctx, target);
+        const from = statusById(ctx.model, project.statusId);
+        if (!from.next.includes(target.id)) {
+          const allowed = from.next.map((id) => ctx.model.statuses.find((s) => s.id === id)?.name ?? id);
+          throw new ApiError('TRANSITION_NOT_ALLOWED',
+            `A project in status "${from.name}" cannot move to "${target.name}"; allowed next: ${allowed.length > 0 ? allowed.join(', ') : 'none (final status)'}.`);
+        }
+        // Only projects without a number are Unsubmitted: one that staff move on is numbered then, as a submission would.
+        const number = project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
+        await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+        return {
+          changes: { number, statusId: target.id, statusAt: now },
+          detail: { from: from.id, to: target.id, ...(number !== project.number ? { number } : {}) },
+          result: () => ({
+            status: { statusId: target.id, customId: target.customId, name: target.name, timestamp: now },
+            url: landingUrl(this.#deps.publicUrl, project),
+          }),
+        };
+      },
     });
   }
 
@@ -75,18 +79,20 @@ export class WorkflowService {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatusReportAs');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const status = findStatus(ctx.model, input.statusRef);
-    return this.#deps.store.transaction(async (tx) => {
-      const now = this.#deps.clock.now();
-      const project = await this.#current(tx, seen);
-      const matches = (await tx.projects.getHistory(project.id)).filter((e) =>
-        e.statusId === status.id && e.changedAt >= input.timestamp && e.changedAt < input.timestamp + input.precisionMs);
-      if (matches.length === 0) throw new ApiError('NOT_FOUND', `Project ${project.id} has no history entry of status "${status.name}" at that time.`);
-      if (matches.length > 1) throw new ApiError('INVALID_REQUEST', `Several "${status.name}" entries fall within that second; send the Timestamp with milliseconds.`);
-      const entry = matches[0]!;
-      await tx.projects.setHistoryReportAs(entry.id, input.reportAs);
-      await this.#update(tx, project, { updatedAt: now, updatedBy: caller.user.id });
-      await this.#audit(tx, caller, ctx, project, 'project.history.report_as', { entryId: entry.id, from: entry.reportAs, to: input.reportAs }, now);
-      return (await historyViews(tx, ctx.model, [{ ...entry, reportAs: input.reportAs }]))[0]!;
+    return changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'project.history.report_as', access: 'read',
+      act: async ({ tx, project }) => {
+        const matches = (await tx.projects.getHistory(project.id)).filter((e) =>
+          e.statusId === status.id && e.changedAt >= input.timestamp && e.changedAt < input.timestamp + input.precisionMs);
+        if (matches.length === 0) throw new ApiError('NOT_FOUND', `Project ${project.id} has no history entry of status "${status.name}" at that time.`);
+        if (matches.length > 1) throw new ApiError('INVALID_REQUEST', `Several "${status.name}" entries fall within that second; send the Timestamp with milliseconds.`);
+        const entry = matches[0]!;
+        await tx.projects.setHistoryReportAs(entry.id, input.reportAs);
+        return {
+          detail: { entryId: entry.id, from: entry.reportAs, to: input.reportAs },
+          result: async () => (await historyViews(tx, ctx.model, [{ ...entry, reportAs: input.reportAs }]))[0]!,
+        };
+      },
     });
   }
 
@@ -96,11 +102,13 @@ export class WorkflowService {
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (ctx.role !== 'admin' && ctx.role !== 'editor') throw new ApiError('FORBIDDEN', 'SetAssignee is for admins and editors of the program.');
     const assignee = email === null ? null : await this.#staffMember(ctx, email);
-    await this.#deps.store.transaction(async (tx) => {
-      const now = this.#deps.clock.now();
-      const project = await this.#current(tx, seen);
-      await this.#update(tx, project, { assigneeId: assignee?.id ?? null, updatedAt: now, updatedBy: caller.user.id });
-      await this.#audit(tx, caller, ctx, project, 'project.assignee.set', { from: project.assigneeId, to: assignee?.id ?? null }, now);
+    await changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'project.assignee.set', access: 'read',
+      act: async ({ project }) => ({
+        changes: { assigneeId: assignee?.id ?? null },
+        detail: { from: project.assigneeId, to: assignee?.id ?? null },
+        result: () => undefined,
+      }),
     });
     return { assignee: assignee ? { name: assignee.name, email: assignee.email } : null };
   }
@@ -122,22 +130,5 @@ export class WorkflowService {
     if (!model?.statuses.some((s) => s.id === target.id)) {
       throw new ApiError('CONFLICT', `Status "${target.name}" was just retired from program ${ctx.program.id}; read the statuses again.`);
     }
-  }
-
-  // The project as the transaction sees it; a change since the caller's read is a conflict.
-  async #current(tx: StoreWriter, seen: Project): Promise<Project> {
-    const project = await tx.projects.getProject(seen.programId, seen.id);
-    if (!project || project.version !== seen.version) throw new ApiError('CONFLICT', `Project ${seen.id} was changed by another request; read it again and retry.`);
-    return project;
-  }
-
-  async #update(tx: StoreWriter, project: Project, changes: Parameters<StoreWriter['projects']['updateProject']>[2]): Promise<void> {
-    if (!(await tx.projects.updateProject(project.id, project.version, changes))) {
-      throw new ApiError('CONFLICT', `Project ${project.id} was changed by another request; read it again and retry.`);
-    }
-  }
-
-  async #audit(tx: StoreWriter, caller: Caller, ctx: ProgramContext, project: Project, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
-    await tx.audit.write({ action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: project.id, detail, requestId: caller.requestId }, at, this.#deps.ids.next());
   }
 }

@@ -6,22 +6,25 @@ import { assertError, dataRequest, NS } from '../support/http-harness.ts';
 import { createProject, draftPath, ownerRequest, projectPath, projectState, slowHarness } from './http-helpers.ts';
 import { addNote, inquiryState, postReply } from './inquiry-helpers.ts';
 
-// SetProjectData checks access and the form's availability on the project it read before its transaction; a change
-// of the project in between (owner, status) must not let the write land on rules that no longer hold.
+// Every change checks access and its rules again on the project it locked inside its transaction; a change of the
+// project after the caller's first read (owner, status) must not let the write land on rules that no longer hold.
 
 forEachDialect('HTTP SetProjectData racing other changes of the project', ({ open }) => {
   const races = [
     {
       name: 'SetProjectOwner hands the project to someone else',
+      // The applicant may no longer read the project, and is told exactly what anyone without access is told.
+      refused: { status: 404, code: 'NOT_FOUND' },
       change: (projectId: string, email: string) => ({ url: `${projectPath(projectId)}/Owner`, body: ownerRequest(email) }),
     },
     {
       name: 'SetProjectStatus moves it to a status where the form is not available',
+      refused: { status: 409, code: 'FORM_NOT_AVAILABLE' },
       change: (projectId: string) => ({ url: `${projectPath(projectId)}/Status`, body: `<SetProjectStatusRequest xmlns="${NS}" StatusId="submitted"/>` }),
     },
   ];
   for (const race of races) {
-    it(`refuses an applicant's draft write with 409 CONFLICT when, between its read and its write, ${race.name}`, async () => {
+    it(`refuses an applicant's draft write with ${race.refused.status} ${race.refused.code} when, between its first read and its transaction, ${race.name}`, async () => {
       const { h, setBefore } = await slowHarness(open);
       try {
         const projectId = await createProject(h, 'applicant');
@@ -34,7 +37,7 @@ forEachDialect('HTTP SetProjectData racing other changes of the project', ({ ope
         });
         h.clock.advance();
         const res = await h.request({ method: 'POST', url: draftPath(projectId), as: 'applicant', body: dataRequest({ name: 'Too Late' }) });
-        assertError(h, res, 409, 'CONFLICT');
+        assertError(h, res, race.refused.status, race.refused.code);
         assert.ok(changed, 'the other change ran between the read and the write');
         assert.deepEqual(await projectState(h, projectId), changed, 'the refused draft write changed nothing');
       } finally {
