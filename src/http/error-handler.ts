@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
 import { StoreError } from '../store/store-error.ts';
+import { renderErrorPage, WEB_PREFIX } from '../web/error-page.ts';
 import type { RouteTable } from './route-table.ts';
 import type { XmlCodec } from './xml-codec.ts';
 import { XML_TYPE } from './xml-reply.ts';
@@ -45,7 +46,12 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('INTERNAL_ERROR', 'The service failed to handle this request; the fault has been logged.');
 }
 
-/** The one place where an error becomes an HTTP status, headers and the XML error body. */
+/** True for a request of a web page, which is answered with an HTML page; everything else gets XML. */
+function isWebRequest(request: FastifyRequest): boolean {
+  return request.url.startsWith(WEB_PREFIX);
+}
+
+/** The one place where an error becomes an HTTP status, headers and a body: an XML ErrorResponse, or an HTML page for the web pages. */
 export function sendError(codec: XmlCodec, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const apiError = toApiError(error);
   if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -55,6 +61,9 @@ export function sendError(codec: XmlCodec, request: FastifyRequest, reply: Fasti
   // client reads it; without Connection: close Node reads and drops the rest (bounded by the request timeout).
   if (apiError.code === 'PAYLOAD_TOO_LARGE' && request.raw.complete === false) reply.removeHeader('connection');
   if (apiError.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
+  if (isWebRequest(request)) {
+    return reply.code(apiError.status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderErrorPage(apiError));
+  }
   return reply.code(apiError.status).type(XML_TYPE).send(codec.error(apiError, request.id));
 }
 

@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
 import { idParam } from '../http/query-params.ts';
 import type { Services } from '../http/services.ts';
-import { escapeHtml } from './html-escape.ts';
 import { isSameOrigin } from './same-origin.ts';
 import { readWebSessionCookie, webSessionSetCookie } from './web-session-cookie.ts';
 
@@ -18,12 +17,6 @@ function field(form: unknown, name: string): string {
   return values[0]!;
 }
 
-function sendErrorPage(reply: FastifyReply, error: ApiError): FastifyReply {
-  if (error.status === 401) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
-  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(error.code)}</title></head><body><h1>${error.status}</h1><p>${escapeHtml(error.message)}</p></body></html>\n`;
-  return reply.code(error.status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
-}
-
 /**
  * POST /MvcProjects/InquiryReply (form fields ProgramId, ProjectId, ThreadId, Text): a reply from the landing page,
  * answered with 303 back to it. Only same-origin posts are taken (403 otherwise), then the password sign-in.
@@ -33,21 +26,16 @@ export async function inquiryReplyRoutes(app: FastifyInstance, services: Service
   await app.register(async (web) => {
     web.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => done(null, new URLSearchParams(body as string)));
     web.post(INQUIRY_REPLY_PATH, async (request, reply) => {
-      try {
-        if (!isSameOrigin(request.headers, publicUrl)) {
-          throw new ApiError('FORBIDDEN', 'Replies are accepted only from the project page of this service.');
-        }
-        const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
-        if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
-        const programId = idParam(field(request.body, 'ProgramId').trim(), 'ProgramId');
-        const projectId = idParam(field(request.body, 'ProjectId').trim(), 'ProjectId');
-        const threadId = idParam(field(request.body, 'ThreadId').trim(), 'ThreadId');
-        const location = await services.inquiries.reply(caller, programId, projectId, threadId, field(request.body, 'Text'));
-        return reply.code(303).header('Location', location).header('Cache-Control', 'no-store').send();
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        return sendErrorPage(reply, error);
+      if (!isSameOrigin(request.headers, publicUrl)) {
+        throw new ApiError('FORBIDDEN', 'Replies are accepted only from the project page of this service.');
       }
+      const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
+      if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
+      const programId = idParam(field(request.body, 'ProgramId').trim(), 'ProgramId');
+      const projectId = idParam(field(request.body, 'ProjectId').trim(), 'ProjectId');
+      const threadId = idParam(field(request.body, 'ThreadId').trim(), 'ThreadId');
+      const location = await services.inquiries.reply(caller, programId, projectId, threadId, field(request.body, 'Text'));
+      return reply.code(303).header('Location', location).header('Cache-Control', 'no-store').send();
     });
   });
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../domain/api-error.ts';
 import { isoTimestamp } from '../model/clock.ts';
 import type { LandingView } from '../domain/views.ts';
 import { idParam, type RawQuery, requiredParam } from '../http/query-params.ts';
@@ -40,21 +39,15 @@ ${renderInquirySection(inquiries, v.programId, v.projectId)}</body></html>
 /** GET /MvcProjects/LandingPage?ProgramId=…&ProjectId=…: the page a submit response's Url opens (password sign-in). */
 export function landingPageRoutes(app: FastifyInstance, services: Services, publicUrl: string): void {
   app.get('/MvcProjects/LandingPage', async (request, reply) => {
-    try {
-      // Sign-in comes first, so that nothing about the request is answered to a stranger.
-      const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
-      if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
-      const query = request.query as RawQuery;
-      const programId = idParam(requiredParam(query, 'ProgramId'), 'ProgramId');
-      const projectId = idParam(requiredParam(query, 'ProjectId'), 'ProjectId');
-      const view = await services.projects.landing(caller, programId, projectId);
-      const inquiries = await services.inquiries.landingThreads(caller, programId, projectId);
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderLandingPage(view, inquiries));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.status === 401) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
-      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(error.code)}</title></head><body><h1>${error.status}</h1><p>${esc(error.message)}</p></body></html>\n`;
-      return reply.code(error.status).type('text/html; charset=utf-8').send(page);
-    }
+    // Sign-in comes first, so that nothing about the request is answered to a stranger. Errors are answered as
+    // pages by the app's one error handler.
+    const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
+    if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
+    const query = request.query as RawQuery;
+    const programId = idParam(requiredParam(query, 'ProgramId'), 'ProgramId');
+    const projectId = idParam(requiredParam(query, 'ProjectId'), 'ProjectId');
+    const view = await services.projects.landing(caller, programId, projectId);
+    const inquiries = await services.inquiries.landingThreads(caller, programId, projectId);
+    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderLandingPage(view, inquiries));
   });
 }

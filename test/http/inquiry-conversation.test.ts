@@ -197,6 +197,19 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       assert.deepEqual(await inquiryState(h, s.projectId), before);
     });
 
+    it('answers errors the route never sees (a form body over the size limit) with an HTML page too, and changes nothing', async () => {
+      const h = harness();
+      const s = await setup(h);
+      const before = await inquiryState(h, s.projectId);
+      const res = await h.app.inject({
+        method: 'POST', url: '/MvcProjects/InquiryReply', payload: new URLSearchParams({ ...s.fields('a'), Text: 'x'.repeat(2 * 1024 * 1024) }).toString(),
+        headers: { ...SAME_ORIGIN, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      assertHtml(res, 413);
+      assert.match(res.body, /<title>PAYLOAD_TOO_LARGE<\/title>/);
+      assert.deepEqual(await inquiryState(h, s.projectId), before);
+    });
+
     it('keeps reply text exactly, and the page shows markup in it as text', async () => {
       const h = harness();
       const { projectId, threadId, fields } = await setup(h);
