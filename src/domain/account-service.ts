@@ -7,7 +7,7 @@ import { type Agency, PROGRAM_ROLES, type Program, type ProgramGrant, type Progr
 import { type ApiKeyParts, formatApiKey, hashSecret, newApiKey } from './secrets.ts';
 
 /** What the account service needs; `actorId` is recorded in audit rows (null for the command line). */
-export interface AccountDeps { store: Store; clock: Clock; ids: IdGenerator; actorId?: string | null }
+export interface AccountDeps { store: Pick<Store, 'accounts' | 'programs' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null }
 
 /** A new user: `agency` is the agency's custom id or generated id. */
 export interface NewUser { agency: string; email: string; name: string; password: string; agencyAdmin?: boolean }

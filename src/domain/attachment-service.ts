@@ -30,11 +30,11 @@ interface ReadableAttachment { ctx: ProgramContext; project: Project; form: Form
 
 /** Uploads, reviews and serves the files of projects' attachment definitions; every version is kept. */
 export class AttachmentService {
-  readonly #deps: ServiceDeps;
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'accounts'>;
   readonly #blobs: BlobStore;
   readonly #maxUploadBytes: number;
 
-  constructor(deps: ServiceDeps, attachments: AttachmentDeps) {
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'accounts'>, attachments: AttachmentDeps) {
     this.#deps = deps;
     this.#blobs = attachments.blobs;
     this.#maxUploadBytes = attachments.maxUploadBytes;
@@ -158,7 +158,7 @@ export class AttachmentService {
 
   async #readable(
     caller: Caller, target: AttachmentTarget,
-    load: (deps: ServiceDeps, caller: Caller, programRef: string) => Promise<ProgramContext>,
+    load: (deps: ServiceDeps<'programs'>, caller: Caller, programRef: string) => Promise<ProgramContext>,
   ): Promise<ReadableAttachment> {
     const ctx = await load(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);

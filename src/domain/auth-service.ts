@@ -66,7 +66,7 @@ export class AuthService {
   readonly #checking = new Map<string, Promise<boolean>>();
 
   constructor(
-    private readonly store: Store, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
+    private readonly store: Pick<Store, 'accounts' | 'mfa' | 'transaction'>, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
   ) {}
 
   /** The caller behind the credentials; throws AUTHENTICATION_REQUIRED, INVALID_CREDENTIALS, SIGN_IN_LOCKED or MFA_*. */

@@ -21,8 +21,8 @@ function listView(list: CustomList): CustomListView {
 
 /** Describes a program: its forms, their schemas, custom lists and the status workflow. */
 export class CatalogService {
-  readonly #deps: ServiceDeps;
-  constructor(deps: ServiceDeps) {
+  readonly #deps: ServiceDeps<'programs'>;
+  constructor(deps: ServiceDeps<'programs'>) {
     this.#deps = deps;
   }
 

@@ -13,8 +13,8 @@ function texts(v: FieldValue): string[] {
 
 /** Reads whole projects for admins: every saved value across forms, and the archive export. */
 export class ExportService {
-  readonly #deps: ServiceDeps;
-  constructor(deps: ServiceDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'accounts'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'accounts'>) {
     this.#deps = deps;
   }
 

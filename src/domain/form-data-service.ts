@@ -14,15 +14,15 @@ import type { StoreReader } from '../store/store.ts';
 export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }
 
 /** Reads a form's values: the draft of that form, or the submitted values of the form's fields. */
-async function formValues(reader: StoreReader, project: Project, form: Form, draft: boolean): Promise<Map<string, FieldValue>> {
+async function formValues(reader: Pick<StoreReader, 'projects'>, project: Project, form: Form, draft: boolean): Promise<Map<string, FieldValue>> {
   const rows = draft ? await reader.projects.getDraft(project.id, form.id) : await reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId));
   return new Map(rows.map((v) => [v.fieldId, v]));
 }
 
 /** Reads, writes and shows the draft and submitted data of a project's forms. */
 export class FormDataService {
-  readonly #deps: ServiceDeps;
-  constructor(deps: ServiceDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments'>) {
     this.#deps = deps;
   }
 
@@ -74,7 +74,7 @@ export class FormDataService {
     });
   }
 
-  async #requireComplete(reader: StoreReader, model: ProgramModel, project: Project, form: Form, incoming: FieldValue[]): Promise<void> {
+  async #requireComplete(reader: Pick<StoreReader, 'projects'>, model: ProgramModel, project: Project, form: Form, incoming: FieldValue[]): Promise<void> {
     const merged = await formValues(reader, project, form, false);
     for (const v of incoming) merged.set(v.fieldId, v);
     const problems = completenessProblems(model, form, merged);
@@ -82,7 +82,7 @@ export class FormDataService {
   }
 
 
-  async #view(reader: StoreReader, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<FormDataView> {
+  async #view(reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<FormDataView> {
     const values = await formValues(reader, project, form, draft);
     const draftValues = draft ? values : await formValues(reader, project, form, true);
     const files = new Map((await reader.attachments.listActiveAttachments(project.id)).map((a) => [a.definitionId, a.fileName]));

@@ -22,7 +22,7 @@ function threadView(t: InquiryThread & { noteCount: number }): InquiryThreadView
   return { threadId: t.id, subject: t.subject, status: t.status, externalId: t.externalId, createdAt: t.createdAt, updatedAt: t.updatedAt, noteCount: t.noteCount };
 }
 
-async function noteViews(reader: StoreReader, notes: InquiryNote[]): Promise<InquiryNoteView[]> {
+async function noteViews(reader: Pick<StoreReader, 'accounts'>, notes: InquiryNote[]): Promise<InquiryNoteView[]> {
   const users = await reader.accounts.usersByIds([...new Set(notes.map((n) => n.authorId))]);
   return notes.map((n) => {
     const author = users.find((u) => u.id === n.authorId);
@@ -43,8 +43,8 @@ function requireLength(what: string, value: string, max: number): void {
  * project replies on its landing page to the threads that show notes to the applicant.
  */
 export class InquiryService {
-  readonly #deps: ServiceDeps;
-  constructor(deps: ServiceDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'inquiries' | 'accounts'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'inquiries' | 'accounts'>) {
     this.#deps = deps;
   }
 
@@ -196,7 +196,7 @@ export class InquiryService {
     return landingUrl(this.#deps.publicUrl, seen);
   }
 
-  async #thread(reader: StoreReader, project: Project, threadId: string) {
+  async #thread(reader: Pick<StoreReader, 'inquiries'>, project: Project, threadId: string) {
     const thread = await reader.inquiries.getThread(project.id, threadId);
     if (!thread) throw missingThread(threadId, project);
     return thread;

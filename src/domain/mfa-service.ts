@@ -13,7 +13,7 @@ export interface SessionTokenView { tokenId: string; token: string; expiresAt: n
 
 /** Enrols users in TOTP (administration) and issues and deletes MFA session tokens (API). */
 export class MfaService {
-  constructor(private readonly deps: { store: Store; clock: Clock; ids: IdGenerator }) {}
+  constructor(private readonly deps: { store: Pick<Store, 'accounts' | 'mfa' | 'transaction'>; clock: Clock; ids: IdGenerator }) {}
 
   /** Enrols a user (replacing an earlier enrolment) and returns the otpauth:// URI to show once. */
   async enrol(email: string, issuer = 'apas'): Promise<string> {

@@ -10,7 +10,7 @@ import type { StoreReader } from '../store/store.ts';
 export interface ProgramContext { program: Program; model: ProgramModel; role: ProgramRole }
 
 /** Finds a program by id or custom id within the caller's agency and checks the caller has a role in it. */
-export async function loadProgram(deps: ServiceDeps, caller: Caller, programRef: string): Promise<ProgramContext> {
+export async function loadProgram(deps: Pick<ServiceDeps<'programs'>, 'store'>, caller: Caller, programRef: string): Promise<ProgramContext> {
   const program = await deps.store.programs.findProgram(programRef, caller.user.agencyId);
   if (!program) throw new ApiError('NOT_FOUND', `Program "${programRef}" was not found.`);
   const role = requireProgramRole(caller, program);
@@ -19,14 +19,14 @@ export async function loadProgram(deps: ServiceDeps, caller: Caller, programRef:
 }
 
 /** Like loadProgram, for admin-only operations: FORBIDDEN unless the caller is an admin of the program. */
-export async function loadAdminProgram(deps: ServiceDeps, caller: Caller, programRef: string, operation: string): Promise<ProgramContext> {
+export async function loadAdminProgram(deps: Pick<ServiceDeps<'programs'>, 'store'>, caller: Caller, programRef: string, operation: string): Promise<ProgramContext> {
   const ctx = await loadProgram(deps, caller, programRef);
   requireAdmin(caller, ctx.program, operation);
   return ctx;
 }
 
 /** Loads a project the caller may read; one the caller may not read is reported exactly like a missing one. */
-export async function loadReadableProject(reader: StoreReader, caller: Caller, ctx: ProgramContext, projectId: string): Promise<Project> {
+export async function loadReadableProject(reader: Pick<StoreReader, 'projects'>, caller: Caller, ctx: ProgramContext, projectId: string): Promise<Project> {
   const project = await reader.projects.getProject(ctx.program.id, projectId);
   if (!project || !canRead(caller, ctx.role, project)) throw projectNotFound(projectId, ctx);
   return project;
@@ -67,7 +67,7 @@ export function landingUrl(publicUrl: string, project: Project): string {
 }
 
 /** The header every single-project response starts with. */
-export function projectHeader(deps: ServiceDeps, model: ProgramModel, project: Project): ProjectHeaderView {
+export function projectHeader(deps: Pick<ServiceDeps, 'publicUrl'>, model: ProgramModel, project: Project): ProjectHeaderView {
   const status = statusById(model, project.statusId);
   const currentStatus: CurrentStatusView = { statusId: status.id, customId: status.customId, name: status.name, timestamp: project.statusAt };
   return {

@@ -39,8 +39,8 @@ export function projectsView(version: number, requestTimestamp: number, model: P
 
 /** Lists programs and projects, creates projects and changes their owner. */
 export class ProjectService {
-  readonly #deps: ServiceDeps;
-  constructor(deps: ServiceDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'>) {
     this.#deps = deps;
   }
 

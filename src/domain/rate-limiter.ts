@@ -40,7 +40,7 @@ export class MemoryRateLimiter implements RateLimiter {
 /** Counts in the database, so that every instance on one PostgreSQL shares each key's limit. */
 export class StoreRateLimiter implements RateLimiter {
   #lastSweep = 0;
-  constructor(private readonly store: Store, private readonly max: number, private readonly windowMs: number, private readonly clock: Clock) {}
+  constructor(private readonly store: Pick<Store, 'counters'>, private readonly max: number, private readonly windowMs: number, private readonly clock: Clock) {}
 
   async hit(bucket: string): Promise<RateDecision> {
     const now = this.clock.now();

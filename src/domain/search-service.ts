@@ -53,8 +53,8 @@ function condition(ctx: ProgramContext, caller: Caller, f: ProjectByDataQuery['f
 
 /** Finds projects by their current status, status dates and submitted values. */
 export class SearchService {
-  readonly #deps: ServiceDeps;
-  constructor(deps: ServiceDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects'>) {
     this.#deps = deps;
   }
 

@@ -1,10 +1,16 @@
-import type { Store } from '../store/store.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
+import type { Store, StoreReader } from '../store/store.ts';
 
-/** What every domain service needs: the store, the time, new ids and a few settings. */
-export interface ServiceDeps {
-  store: Store;
+/** The name of one of the Store's repositories. */
+export type RepositoryName = keyof StoreReader;
+
+/**
+ * What a domain service needs: the repositories it names (`R`) and transactions, the time, new ids and a few
+ * settings. A service names only the repositories it reads, so a test can hand it a small fake.
+ */
+export interface ServiceDeps<R extends RepositoryName = RepositoryName> {
+  store: Pick<Store, R | 'transaction'>;
   clock: Clock;
   ids: IdGenerator;
   /** The public base address of the service, for landing-page links. */

@@ -55,7 +55,7 @@ export class SignInAttempt {
 /** Slows down and then locks out repeated failed sign-ins, per user name and per client address. */
 export class SignInGuard {
   constructor(
-    private readonly store: Store, private readonly clock: Clock, private readonly sleep: Sleeper,
+    private readonly store: Pick<Store, 'counters'>, private readonly clock: Clock, private readonly sleep: Sleeper,
     private readonly policy: SignInPolicy = DEFAULT_SIGN_IN_POLICY,
   ) {}
 

@@ -16,8 +16,8 @@ export function formatProjectNumber(program: Program, n: number): string {
 
 /** Submits a form's draft: validates it, copies it to the submitted data, numbers the project and moves its status. */
 export class SubmitService {
-  readonly #deps: ServiceDeps;
-  constructor(deps: ServiceDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects'>) {
     this.#deps = deps;
   }
 

@@ -17,7 +17,7 @@ export function findStatus(model: ProgramModel, ref: string): Status {
 }
 
 /** History entries as shown to people: status names and the e-mail address of who set them. */
-export async function historyViews(reader: StoreReader, model: ProgramModel, entries: HistoryEntry[]): Promise<HistoryEntryView[]> {
+export async function historyViews(reader: Pick<StoreReader, 'accounts'>, model: ProgramModel, entries: HistoryEntry[]): Promise<HistoryEntryView[]> {
   const users = await reader.accounts.usersByIds(entries.map((e) => e.changedBy));
   return entries.map((e) => {
     const status = statusById(model, e.statusId);
@@ -30,8 +30,8 @@ export async function historyViews(reader: StoreReader, model: ProgramModel, ent
 
 /** Moves projects through the workflow, reports their history, and assigns staff. */
 export class WorkflowService {
-  readonly #deps: ServiceDeps;
-  constructor(deps: ServiceDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'>) {
     this.#deps = deps;
   }
 
