@@ -27,6 +27,8 @@ export interface Config {
   blobDir: string;
   /** The most bytes any upload may have, whatever its attachment definition allows. */
   maxUploadBytes: number;
+  /** The web application: how long its sessions last, and the time zone its pages show times in. */
+  web: { sessionIdleMinutes: number; sessionMaxHours: number; timeZone: string };
 }
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
@@ -118,6 +120,15 @@ function hostSetting(env: NodeJS.ProcessEnv): string {
   return host;
 }
 
+function timeZoneSetting(env: NodeJS.ProcessEnv): string {
+  const raw = (env.APAS_TIME_ZONE ?? '').trim() || 'UTC';
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError(`APAS_TIME_ZONE must be an IANA time zone such as Europe/Berlin or America/Denver, got "${raw}"`);
+  }
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'APAS_PORT', 8080, 0, 65535);
@@ -158,5 +169,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     blobStore: choice(env, 'APAS_BLOB_STORE', ['local', 'database'] as const, database.kind === 'postgres' ? 'database' : 'local'),
     blobDir: (env.APAS_BLOB_DIR ?? '').trim() === '' ? defaultBlobDir(database) : path.resolve((env.APAS_BLOB_DIR ?? '').trim()),
     maxUploadBytes: int(env, 'APAS_MAX_UPLOAD_BYTES', 104_857_600, 1, 1024 ** 4),
+    web: {
+      sessionIdleMinutes: int(env, 'APAS_WEB_SESSION_IDLE_MINUTES', 30, 1, 7 * 24 * 60),
+      sessionMaxHours: int(env, 'APAS_WEB_SESSION_MAX_HOURS', 12, 1, 24 * 30),
+      timeZone: timeZoneSetting(env),
+    },
   };
 }

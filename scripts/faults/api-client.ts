@@ -49,7 +49,9 @@ export class ApiClient {
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/xml';
     let res: Response;
     try {
-      res = await fetch(url, { method, headers, body: options.body, signal: AbortSignal.timeout(this.timeoutMs) });
+      // A Buffer is sent as its bytes (the DOM typings of fetch, which the web pages' JSX brings in, do not list Buffer).
+      const body = typeof options.body === 'string' || options.body === undefined ? options.body : new Uint8Array(options.body);
+      res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
       throw new ConnectionLost(`${method} ${url}: ${describeFetchError(error)}`, { cause: error });
     }

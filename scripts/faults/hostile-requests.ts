@@ -15,7 +15,7 @@ export interface HostileRequest {
   /** Built when the request is sent, so that a sample of thousands does not hold megabytes of bodies. */
   body?: () => Buffer;
   /** The interface answers with an XML ErrorResponse; the landing page (a web page) with an HTML page. */
-  expect: 'xml-error' | 'html-error';
+  expect: 'xml-error' | 'html-error' | 'sign-in';
   /** The body is over the server's limit, so the answer (413) comes before the body is all sent. */
   oversize?: boolean;
 }
@@ -302,7 +302,8 @@ function unknownPathCategory(t: HostileTargets): fc.Arbitrary<HostileRequest> {
   return fc.oneof(
     fc.array(segment, { minLength: 1, maxLength: 6 }).map((s) => `${API}/${s.join('/')}`),
     fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => `${API}/Programs/${t.programId}/${s.join('/')}`),
-    fc.constantFrom('/', '/services', '/services/v1/Programs', '/services/v2', '/services/v2/', '/.env', '/admin', '/etc/passwd',
+    // '/' is the web application's front door (it redirects to the home page), so it is not an unknown path.
+    fc.constantFrom('/services', '/services/v1/Programs', '/services/v2', '/services/v2/', '/.env', '/admin', '/etc/passwd',
       '/schemas/..%2F..%2Fpackage.json', '/schemas/%2e%2e%2fpackage.json', '/schemas/Nope.xsd', '/schemas/ErrorResponse.xsd%00', '/schemas/program.schema.json.bak',
       `${API}/Programs/${t.programId}/Projects/${t.submittedProjectId}/Forms/${t.formId}/Draft/Data/zz`, '/healthzz', '/%FF', '/%C0%AF', `/${'a'.repeat(2000)}`),
   ).chain((path) => fc.tuple(fc.constantFrom('GET', 'POST'), fc.option(anyone(t))).map(([method, who]): HostileRequest => ({
@@ -321,7 +322,9 @@ function landingCategory(t: HostileTargets): fc.Arbitrary<HostileRequest> {
       `ProgramId=${t.programId}&ProjectId=NOSUCHPROJEC`, `ProgramId=${t.programId}&ProjectId=${t.submittedProjectId}&ProjectId=${t.submittedProjectId}`)
       .map((query) => ({ label: `query ${query.slice(0, 30)}`, query, auth: basic(t.applicant) })),
   ).map((c): HostileRequest => ({
-    label: `landing page: ${c.label}`, method: 'GET', path: `${page}${c.query ? `?${c.query}` : ''}`, headers: c.auth ? { authorization: c.auth } : {}, expect: 'html-error',
+    label: `landing page: ${c.label}`, method: 'GET', path: `${page}${c.query ? `?${c.query}` : ''}`, headers: c.auth ? { authorization: c.auth } : {},
+    // A browser without any sign-in is sent to the sign-in page, which refuses it nothing else.
+    expect: c.auth ? 'html-error' : 'sign-in',
   }));
 }
 

@@ -38,9 +38,10 @@ export interface HostileReport {
   ms: number;
 }
 
-/** Why an answer is not a proper refusal, or null when it is: 4xx, and an XML ErrorResponse (HTML for the landing page). */
+/** Why an answer is not a proper refusal, or null when it is: 4xx and an XML ErrorResponse (HTML for the landing page), or the sign-in page for a page asked for signed out. */
 export function judgeAnswer(request: HostileRequest, answer: HostileAnswer, schemas: SchemaRegistry): string | null {
   if (answer.status >= 500) return `server error ${answer.status}: ${answer.body.slice(0, 300)}`;
+  if (request.expect === 'sign-in') return answer.status === 303 && answer.location?.startsWith('/MvcProjects/SignIn?next=') ? null : `not sent to sign in: ${answer.status} ${answer.location ?? ''}`;
   if (answer.status < 400) return `accepted with ${answer.status}: ${answer.body.slice(0, 300)}`;
   if (request.expect === 'html-error') return /^text\/html\b/.test(answer.contentType) ? null : `a landing page error as "${answer.contentType}"`;
   if (!/^application\/xml\b/.test(answer.contentType)) return `an error as "${answer.contentType}": ${answer.body.slice(0, 200)}`;

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { HostileRequest } from './hostile-requests.ts';
 
 /** An answer as a hostile run sees it. */
-export interface HostileAnswer { status: number; contentType: string; body: string }
+/** An answer as the judge sees it; `location` is the redirect target of a 3xx answer. */
+export interface HostileAnswer { status: number; contentType: string; body: string; location?: string }
 
 /** Sends one request and resolves with whatever HTTP answer came; rejects only when none came. */
 export type Sender = (request: Pick<HostileRequest, 'method' | 'path' | 'headers' | 'body'>) => Promise<HostileAnswer>;
@@ -14,7 +15,7 @@ export function injectSender(app: FastifyInstance): Sender {
     const res = await app.inject({
       method: request.method as 'GET', url: request.path, headers: request.headers, ...(request.body ? { payload: request.body() } : {}),
     });
-    return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
+    return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body, location: res.headers.location as string | undefined };
   };
 }
 
@@ -60,7 +61,7 @@ export function socketSender(origin: string, concurrency: number, timeoutMs = 30
       res.on('error', reject);
       res.on('end', () => {
         answered = true;
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8'), location: res.headers.location });
         // Answered before the body was all sent: the connection is in the middle of a request, so it goes.
         if (!req.writableFinished) req.destroy();
       });

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.ts';
+import type { SignInChecks } from './web-session-service.ts';
 import type { UserWithSecret } from '../model/records.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
@@ -61,7 +62,7 @@ export function parseBasic(header: string | undefined): { email: string; passwor
  * that costs a hash or can be guessed (a TOTP code) is counted as a failure before it runs and forgiven when it
  * succeeds, and concurrent requests with the same new credentials share one check.
  */
-export class AuthService {
+export class AuthService implements SignInChecks {
   readonly #verified = new Map<string, Verified>();
   readonly #checking = new Map<string, Promise<boolean>>();
 
@@ -126,6 +127,39 @@ export class AuthService {
     const factor = await this.#secondFactor(user, code, undefined, basic.email, clientAddress);
     const caller = await this.#caller(user, '', factor);
     return { caller, newSession: factor.mfaVerified ? await this.#startWebSession(caller, requestId) : null };
+  }
+
+  /** SignInChecks of the web application's sign-in page: the password, checked and counted like every sign-in. */
+  async checkPassword(email: string, password: string, address: string): Promise<UserWithSecret> {
+    const user = await this.store.accounts.findUserByEmail(email);
+    const cacheKey = digest(`web\u0000${email.toLowerCase()}\u0000${password}`);
+    const cached = this.#verified.get(cacheKey);
+    const remembered = Boolean(user && cached && cached.passwordHash === user.passwordHash);
+    const ok = await this.#verify(remembered, cacheKey, email, address, async () => {
+      const matches = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
+      if (!matches || !user) return false;
+      this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
+      return true;
+    });
+    if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
+    if (user.disabled) return this.#refuse(email, address, 'The user name or password is not valid.');
+    return user;
+  }
+
+  /** SignInChecks: true for a user enrolled in MFA. */
+  async hasMfa(userId: string): Promise<boolean> {
+    return (await this.store.mfa.getMfa(userId)) !== null;
+  }
+
+  /** SignInChecks: accepts a current TOTP code of the user once, counted like a password. */
+  async checkCode(user: UserWithSecret, code: string, address: string): Promise<void> {
+    if (code === '') throw new ApiError('MFA_INVALID', 'Enter the code your authenticator app shows.');
+    await this.#secondFactor(user, code, undefined, user.email, address);
+  }
+
+  /** SignInChecks: the caller a signed-in user acts as, with the grants they have now. */
+  callerOf(user: UserWithSecret, mfaVerified: boolean): Promise<Caller> {
+    return this.#caller(user, '', mfaVerified ? { mfaVerified: true, mfaMethod: 'web' } : { mfaVerified: false });
   }
 
   async #webSessionValid(user: UserWithSecret, value: string): Promise<boolean> {

@@ -7,8 +7,7 @@ import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
 import type { Sleeper } from '../domain/sign-in-guard.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { Store } from '../store/store.ts';
-import { inquiryReplyRoutes } from '../web/inquiry-reply-routes.ts';
-import { landingPageRoutes } from '../web/landing-page.ts';
+import { webApp } from '../web/web-app.ts';
 import { authenticateHook } from './authenticate-hook.ts';
 import { installErrorHandlers, sendError } from './error-handler.ts';
 import type { UnsupportedBody } from './fastify-types.ts';
@@ -89,8 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const registry = createMetrics(app);
   healthRoutes(app, store, registry);
   schemaRoutes(app, codec, programSchemaText());
-  landingPageRoutes(app, services, config.publicUrl);
-  await inquiryReplyRoutes(app, services, config.publicUrl);
+  await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone });
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));
     const routeDeps = { services, codec, clock };

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
 import { StoreError } from '../store/store-error.ts';
 import { renderErrorPage, WEB_PREFIX } from '../web/error-page.ts';
+import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';
 import type { RouteTable } from './route-table.ts';
 import type { XmlCodec } from './xml-codec.ts';
 import { XML_TYPE } from './xml-reply.ts';
@@ -15,6 +16,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_BAD_URL: 'INVALID_REQUEST',
   FST_ERR_MAX_PARAM_LENGTH: 'INVALID_PARAMETER',
   FST_ERR_ASYNC_CONSTRAINT: 'INVALID_REQUEST',
+  FST_CSRF_MISSING_SECRET: 'FORBIDDEN',
+  FST_CSRF_INVALID_TOKEN: 'FORBIDDEN',
 };
 
 // Database conditions a client can simply retry: lock timeouts, lost connections, PostgreSQL's
@@ -33,6 +36,7 @@ export function toApiError(error: unknown): ApiError {
   const fe = error as Partial<FastifyError>;
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped === 'PAYLOAD_TOO_LARGE') return new ApiError(mapped, 'The request body is larger than this service accepts.');
+  if (fe.code?.startsWith('FST_CSRF_')) return new ApiError('FORBIDDEN', 'The form has expired or did not come from this site; nothing was changed. Go back, reload the page and send it again.');
   if (mapped) return new ApiError(mapped, fe.message ?? 'The request could not be read.');
   const dbCode = String((error as { code?: unknown }).code ?? '');
   if (UNSTORABLE_DB_CODES.has(dbCode)) return new ApiError('INVALID_REQUEST', 'The request holds a value the database cannot store (a NUL character, or a value too long to index); nothing was changed.');
@@ -60,8 +64,16 @@ export function sendError(codec: XmlCodec, request: FastifyRequest, reply: Fasti
   // Closing with the body unread makes the kernel reset the connection, which can destroy the 413 before the
   // client reads it; without Connection: close Node reads and drops the rest (bounded by the request timeout).
   if (apiError.code === 'PAYLOAD_TOO_LARGE' && request.raw.complete === false) reply.removeHeader('connection');
-  if (apiError.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
-  if (isWebRequest(request)) {
+  const web = isWebRequest(request);
+  // A page asked for without any sign-in goes to the sign-in page and comes back after it; only clients that sent
+  // Basic credentials (or API clients) are challenged for them.
+  if (web && apiError.code === 'AUTHENTICATION_REQUIRED' && request.method === 'GET' && request.headers.authorization === undefined) {
+    return reply.code(303).header('Cache-Control', 'no-store').redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(request.url)}`, 303);
+  }
+  if (apiError.status === 401 && !reply.hasHeader('www-authenticate') && (!web || request.headers.authorization !== undefined)) {
+    reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
+  }
+  if (web) {
     return reply.code(apiError.status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderErrorPage(apiError));
   }
   return reply.code(apiError.status).type(XML_TYPE).send(codec.error(apiError, request.id));

@@ -7,10 +7,12 @@ import { MfaService } from '../domain/mfa-service.ts';
 import { SearchService } from '../domain/search-service.ts';
 import { DEFAULT_SIGN_IN_POLICY, SignInGuard, type Sleeper } from '../domain/sign-in-guard.ts';
 import { WorkflowService } from '../domain/workflow-service.ts';
+import { DEFAULT_WEB_SESSION_POLICY, WebSessionService } from '../domain/web-session-service.ts';
 import { InquiryService } from '../domain/inquiry-service.ts';
 import type { Clock } from '../model/clock.ts';
 import { FormDataService } from '../domain/form-data-service.ts';
 import type { IdGenerator } from '../model/ids.ts';
+import { PortalService } from '../domain/portal-service.ts';
 import { ProjectService } from '../domain/project-service.ts';
 import { MemoryRateLimiter, type RateLimiter, StoreRateLimiter } from '../domain/rate-limiter.ts';
 import { SubmitService } from '../domain/submit-service.ts';
@@ -33,6 +35,8 @@ export interface Services {
   exports: ExportService;
   search: SearchService;
   mfa: MfaService;
+  webSessions: WebSessionService;
+  portal: PortalService;
   rateLimiter: RateLimiter;
 }
 
@@ -45,11 +49,12 @@ export function createServices(
   const rateLimiter = where === 'database'
     ? new StoreRateLimiter(store, max, windowSeconds * 1000, clock)
     : new MemoryRateLimiter(max, windowSeconds * 1000, clock);
+  const auth = new AuthService(store, clock, new SignInGuard(store, clock, sleep, {
+    ...DEFAULT_SIGN_IN_POLICY, windowMs: config.signIn.windowSeconds * 1000,
+    lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter,
+  }), ids);
   return {
-    auth: new AuthService(store, clock, new SignInGuard(store, clock, sleep, {
-      ...DEFAULT_SIGN_IN_POLICY, windowMs: config.signIn.windowSeconds * 1000,
-      lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter,
-    }), ids),
+    auth,
     projects: new ProjectService(deps),
     formData: new FormDataService(deps),
     submit: new SubmitService(deps),
@@ -60,6 +65,10 @@ export function createServices(
     exports: new ExportService(deps),
     search: new SearchService(deps),
     mfa: new MfaService({ store, clock, ids }),
+    portal: new PortalService(deps),
+    webSessions: new WebSessionService({ store, clock, ids }, auth, {
+      ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,
+    }),
     rateLimiter,
   };
 }

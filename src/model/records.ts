@@ -56,3 +56,8 @@ export interface ProgramDefinitionRows {
   fields: DataField[];
   forms: Form[];
 }
+
+/** A session of the web application: whose, when it began, was last used and ends, and whether its MFA step is still due. */
+export interface BrowserSessionRecord {
+  id: string; userId: string; secretHash: string; createdAt: number; lastSeenAt: number; expiresAt: number; mfaPending: boolean;
+}

@@ -4,6 +4,7 @@ import { accountReader, accountRepository } from './account-queries.ts';
 import { attachmentReader, attachmentRepository } from './attachment-queries.ts';
 import { auditReader, auditRepository } from './audit-queries.ts';
 import { blobChunkRepository } from './blob-chunk-queries.ts';
+import { browserSessionRepository } from './browser-session-queries.ts';
 import { bulkLoader } from './bulk-queries.ts';
 import { counterRepository } from './counter-queries.ts';
 import type { Dialect, OpenDatabase } from './database.ts';
@@ -19,7 +20,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
   return {
     accounts: accountRepository(db), programs: programRepository(db, cache), projects: projectRepository(db, dialect),
     attachments: attachmentRepository(db), inquiries: inquiryRepository(db), mfa: mfaRepository(db), audit: auditRepository(db),
-    counters: counterRepository(db),
+    counters: counterRepository(db), sessions: browserSessionRepository(db),
   };
 }
 
@@ -37,7 +38,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
   return {
     dialect,
     accounts: accountReader(db), programs: programReader(db, cache), projects: projectReader(db), attachments: attachmentReader(db),
-    inquiries: inquiryReader(db), mfa: mfaReader(db), audit: auditReader(db), counters: counterRepository(db),
+    inquiries: inquiryReader(db), mfa: mfaReader(db), audit: auditReader(db), counters: counterRepository(db), sessions: browserSessionRepository(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: (work) => db.transaction().execute(async (trx) => {
       const started = clock.now();

@@ -2,6 +2,7 @@ import type { AccountReader, AccountRepository } from './account-queries.ts';
 import type { AttachmentReader, AttachmentRepository } from './attachment-queries.ts';
 import type { AuditReader, AuditRepository } from './audit-queries.ts';
 import type { BlobChunkRepository } from './blob-chunk-queries.ts';
+import type { BrowserSessionRepository } from './browser-session-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
@@ -20,6 +21,7 @@ export interface StoreReader {
   readonly mfa: MfaReader;
   readonly audit: AuditReader;
   readonly counters: CounterRepository;
+  readonly sessions: BrowserSessionRepository;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */

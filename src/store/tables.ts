@@ -120,6 +120,11 @@ export interface MfaSessionTokenTable { id: string; user_id: string; token_hash:
 /** A web-page session of a user enrolled in MFA: the SHA-256 of the secret of its cookie. */
 export interface WebSessionTable { id: string; user_id: string; secret_hash: string; created_at: number; expires_at: number }
 
+/** A session of the web application's sign-in page; only the SHA-256 of the cookie's secret is kept. */
+export interface BrowserSessionTable {
+  id: string; user_id: string; secret_hash: string; created_at: number; last_seen_at: number; expires_at: number; mfa_pending: number;
+}
+
 /** A fixed-window request counter, shared by all instances on one database. */
 export interface RateLimitWindowTable { bucket: string; window_start: number; count: number }
 
@@ -171,6 +176,7 @@ export interface Database {
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;
   web_sessions: WebSessionTable;
+  browser_sessions: BrowserSessionTable;
   inquiry_threads: InquiryThreadTable;
   inquiry_notes: InquiryNoteTable;
   attachments: AttachmentTable;

@@ -6,7 +6,7 @@ import type { Services } from '../http/services.ts';
 import type { LandingInquiriesView } from '../domain/views.ts';
 import { renderInquirySection } from './inquiry-section.ts';
 import { escapeHtml } from './html-escape.ts';
-import { readWebSessionCookie, webSessionSetCookie } from './web-session-cookie.ts';
+import { webCaller } from './web-session-request.ts';
 
 const esc = escapeHtml;
 
@@ -41,8 +41,7 @@ export function landingPageRoutes(app: FastifyInstance, services: Services, publ
   app.get('/MvcProjects/LandingPage', async (request, reply) => {
     // Sign-in comes first, so that nothing about the request is answered to a stranger. Errors are answered as
     // pages by the app's one error handler.
-    const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
-    if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
+    const caller = await webCaller(request, reply, services, publicUrl);
     const query = request.query as RawQuery;
     const programId = idParam(requiredParam(query, 'ProgramId'), 'ProgramId');
     const projectId = idParam(requiredParam(query, 'ProjectId'), 'ProjectId');

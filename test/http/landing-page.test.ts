@@ -77,11 +77,12 @@ forEachDialect('HTTP landing page', ({ dialect }) => {
     });
   }
 
-  it('answers no credentials with 401 and a Basic challenge', async () => {
+  it('sends a browser without any sign-in to the sign-in page (no Basic prompt), and back here afterwards', async () => {
     const h = harness();
     const res = await page(h, url, null);
-    assertHtml(res, 401);
-    assert.match(String(res.headers['www-authenticate']), /^Basic realm="apas"/);
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, `/MvcProjects/SignIn?next=${encodeURIComponent(url)}`);
+    assert.equal(res.headers['www-authenticate'], undefined);
     assert.doesNotMatch(res.body, new RegExp(number));
   });
 

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { idParam } from '../http/query-params.ts';
+import { HomePage } from './pages/home-page.tsx';
+import { renderPage } from './render-page.ts';
+import type { WebAppDeps } from './web-app.ts';
+import { pageUser, webCaller } from './web-session-request.ts';
+
+/** The home page, and starting an application from it. */
+export function homeRoutes(web: FastifyInstance, deps: WebAppDeps): void {
+  const { services, publicUrl, timeZone } = deps;
+
+  web.get('/MvcProjects/', async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const home = await services.portal.home(caller);
+    const page = renderPage(HomePage({ home, user: pageUser(caller), csrfToken: reply.generateCsrf(), timeZone }));
+    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
+  });
+
+  web.post('/MvcProjects/NewProject', { preHandler: web.csrfProtection }, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const programId = idParam(String((request.body as Record<string, unknown>).ProgramId ?? '').trim(), 'ProgramId');
+    const created = await services.projects.createProject(caller, programId);
+    return reply.redirect(new URL(created.url).pathname + new URL(created.url).search, 303);
+  });
+}

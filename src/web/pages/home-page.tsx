@@ -1,0 +1,63 @@
+import type { PortalHomeView } from '../../domain/portal-service.ts';
+import { formatDateTime, isoDateTime } from '../format-time.ts';
+import { Layout, type PageUser } from '../layout.tsx';
+
+/** What the home page needs besides the portal's view. */
+export interface HomePageProps { home: PortalHomeView; user: PageUser; csrfToken: string; timeZone: string }
+
+function landing(programId: string, projectId: string): string {
+  return `/MvcProjects/LandingPage?${new URLSearchParams({ ProgramId: programId, ProjectId: projectId }).toString()}`;
+}
+
+/** The home page: staff find their programs' work queues; applicants their projects and where to start a new one. */
+export function HomePage(p: HomePageProps) {
+  const staffPrograms = p.home.programs.filter((g) => g.staff);
+  const startable = p.home.programs.filter((g) => g.canStart);
+  return (
+    <Layout title="Home" agencyName={p.home.agencyName} user={p.user} csrfToken={p.csrfToken}>
+      <h1>Welcome, {p.user.name}</h1>
+      {staffPrograms.length > 0 ? (
+        <section aria-labelledby="queues">
+          <h2 id="queues">Work queues</h2>
+          <ul>
+            {staffPrograms.map((g) => (
+              <li key={g.programId}><a href={`/Projects/ProjectList?ProgramId=${encodeURIComponent(g.programId)}`}>{g.name}</a> ({g.role})</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {startable.length > 0 ? (
+        <section aria-labelledby="mine">
+          <h2 id="mine">My projects</h2>
+          {p.home.myProjects.length === 0 ? <p>You have no applications yet.</p> : (
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">Your applications</caption>
+                <thead><tr><th scope="col">Project</th><th scope="col">Program</th><th scope="col">Status</th><th scope="col">Last change</th></tr></thead>
+                <tbody>
+                  {p.home.myProjects.map((r) => (
+                    <tr key={r.projectId}>
+                      <td><a href={landing(r.programId, r.projectId)}>{r.projectNumber ?? 'Draft application'}</a></td>
+                      <td>{r.programName}</td>
+                      <td><span class="status">{r.status}</span></td>
+                      <td><time datetime={isoDateTime(r.lastChange)}>{formatDateTime(r.lastChange, p.timeZone)}</time></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <h2>Start an application</h2>
+          {startable.map((g) => (
+            <form key={g.programId} method="post" action="/MvcProjects/NewProject" class="actions">
+              <input type="hidden" name="_csrf" value={p.csrfToken} />
+              <input type="hidden" name="ProgramId" value={g.programId} />
+              <button type="submit">Start an application for {g.name}</button>
+            </form>
+          ))}
+        </section>
+      ) : null}
+      {staffPrograms.length === 0 && startable.length === 0 ? <p>You have no access to any program yet; ask the agency to grant you one.</p> : null}
+    </Layout>
+  );
+}

@@ -1,0 +1,61 @@
+import { Layout } from '../layout.tsx';
+
+/** What the sign-in page shows: the address to go on to, the e-mail typed so far and why the last try failed. */
+export interface SignInPageProps { next: string; email: string; error: string | null; csrfToken: string }
+
+/** The sign-in form: e-mail and password; a failure is announced above the form and linked to the first field. */
+export function SignInPage(p: SignInPageProps) {
+  return (
+    <Layout title="Sign in">
+      <h1>Sign in</h1>
+      {p.error ? (
+        <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
+          <h2 id="error-summary-title">You could not be signed in</h2>
+          <ul><li><a href="#email">{p.error}</a></li></ul>
+        </div>
+      ) : null}
+      <form method="post" action="/MvcProjects/SignIn" novalidate>
+        <input type="hidden" name="_csrf" value={p.csrfToken} />
+        <input type="hidden" name="next" value={p.next} />
+        <div class="field">
+          <label for="email">E-mail address</label>
+          <input type="email" id="email" name="email" autocomplete="username" required value={p.email} />
+        </div>
+        <div class="field">
+          <label for="password">Password</label>
+          <input type="password" id="password" name="password" autocomplete="current-password" required />
+        </div>
+        <button type="submit">Sign in</button>
+      </form>
+    </Layout>
+  );
+}
+
+/** What the code step shows. */
+export interface CodePageProps { next: string; error: string | null; csrfToken: string }
+
+/** The second step for users enrolled in MFA: the current code of their authenticator app. */
+export function CodePage(p: CodePageProps) {
+  return (
+    <Layout title="Enter your one-time code">
+      <h1>Enter your one-time code</h1>
+      {p.error ? (
+        <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
+          <h2 id="error-summary-title">The code was not accepted</h2>
+          <ul><li><a href="#code">{p.error}</a></li></ul>
+        </div>
+      ) : null}
+      <form method="post" action="/MvcProjects/SignIn/Code" novalidate>
+        <input type="hidden" name="_csrf" value={p.csrfToken} />
+        <input type="hidden" name="next" value={p.next} />
+        <div class="field">
+          <label for="code">One-time code</label>
+          <p class="hint" id="code-hint">The 6-digit code your authenticator app shows now.</p>
+          <input type="text" id="code" name="code" inputMode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxLength={6}
+            aria-describedby="code-hint" required />
+        </div>
+        <button type="submit">Continue</button>
+      </form>
+    </Layout>
+  );
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/api-error.ts';
+import { CodePage, SignInPage } from './pages/sign-in-page.tsx';
+import { renderPage } from './render-page.ts';
+import type { WebAppDeps } from './web-app.ts';
+import { safeNext, SESSION_COOKIE } from './web-session-request.ts';
+
+/** The sign-in page's address. */
+export const SIGN_IN_PATH = '/MvcProjects/SignIn';
+
+type Form = Record<string, unknown>;
+
+function text(body: unknown, name: string): string {
+  const value = (body as Form | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function html(reply: FastifyReply, status: number, page: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
+}
+
+// Only these refusals are shown on the form itself; anything else goes to the app's one error handler.
+const FORM_ERRORS = new Set(['INVALID_CREDENTIALS', 'SIGN_IN_LOCKED', 'MFA_INVALID', 'INVALID_REQUEST']);
+
+function formError(error: unknown): ApiError {
+  if (error instanceof ApiError && FORM_ERRORS.has(error.code)) return error;
+  throw error;
+}
+
+/** Sign-in (e-mail and password, then the code for users enrolled in MFA), sign-out, and the home page's redirect. */
+export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
+  const { services, publicUrl } = deps;
+  const cookie = (reply: FastifyReply, value: string, expiresAt: number) => reply.setCookie(SESSION_COOKIE, value, {
+    path: '/', httpOnly: true, sameSite: 'lax', secure: new URL(publicUrl).protocol === 'https:', expires: new Date(expiresAt),
+  });
+  const nextOf = (request: FastifyRequest) => safeNext((request.query as Form).next ?? text(request.body, 'next'));
+
+  web.get(SIGN_IN_PATH, async (request, reply) => {
+    const state = await services.webSessions.resume(request.cookies[SESSION_COOKIE]);
+    if (state.kind === 'signed-in') return reply.redirect(nextOf(request), 303);
+    return html(reply, 200, renderPage(SignInPage({ next: nextOf(request), email: '', error: null, csrfToken: reply.generateCsrf() })));
+  });
+
+  web.post(SIGN_IN_PATH, { preHandler: web.csrfProtection }, async (request, reply) => {
+    const next = nextOf(request);
+    const email = text(request.body, 'email').trim();
+    try {
+      if (email === '' || text(request.body, 'password') === '') throw new ApiError('INVALID_REQUEST', 'Enter your e-mail address and your password.');
+      const started = await services.webSessions.signIn(email, text(request.body, 'password'), request.ip);
+      cookie(reply, started.cookie, started.expiresAt);
+      const to = started.mfaDue ? `${SIGN_IN_PATH}/Code?next=${encodeURIComponent(next)}` : next;
+      return reply.redirect(to, 303);
+    } catch (error) {
+      const refused = formError(error);
+      const message = refused.code === 'INVALID_REQUEST' ? refused.message : refused.code === 'SIGN_IN_LOCKED' ? refused.message : 'The e-mail address or password is not right.';
+      return html(reply, refused.status, renderPage(SignInPage({ next, email, error: message, csrfToken: reply.generateCsrf() })));
+    }
+  });
+
+  web.get(`${SIGN_IN_PATH}/Code`, async (request, reply) => {
+    const state = await services.webSessions.resume(request.cookies[SESSION_COOKIE]);
+    if (state.kind !== 'mfa-due') return reply.redirect(state.kind === 'signed-in' ? nextOf(request) : SIGN_IN_PATH, 303);
+    return html(reply, 200, renderPage(CodePage({ next: nextOf(request), error: null, csrfToken: reply.generateCsrf() })));
+  });
+
+  web.post(`${SIGN_IN_PATH}/Code`, { preHandler: web.csrfProtection }, async (request, reply) => {
+    const next = nextOf(request);
+    try {
+      await services.webSessions.completeMfa(request.cookies[SESSION_COOKIE], text(request.body, 'code').trim(), request.ip);
+      return reply.redirect(next, 303);
+    } catch (error) {
+      const refused = formError(error);
+      return html(reply, refused.status, renderPage(CodePage({ next, error: refused.message, csrfToken: reply.generateCsrf() })));
+    }
+  });
+
+  web.post('/MvcProjects/SignOut', { preHandler: web.csrfProtection }, async (request, reply) => {
+    await services.webSessions.signOut(request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.redirect(SIGN_IN_PATH, 303);
+  });
+}

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../http/services.ts';
+import { homeRoutes } from './home-routes.ts';
+import { inquiryReplyRoutes } from './inquiry-reply-routes.ts';
+import { landingPageRoutes } from './landing-page.ts';
+import { STYLESHEET_PATH } from './layout.tsx';
+import { signInRoutes } from './sign-in-routes.ts';
+
+/** What the web application is built from. */
+export interface WebAppDeps {
+  services: Services;
+  publicUrl: string;
+  /** The time zone pages show times in. */
+  timeZone: string;
+}
+
+const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url));
+
+/**
+ * The web application for applicants and staff, in its own Fastify context: form bodies, cookies, CSRF tokens and
+ * security headers apply to its pages only, never to the API. Pages are rendered on the server and work without
+ * JavaScript; the Content-Security-Policy allows no script at all.
+ */
+export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<void> {
+  await app.register(async (web) => {
+    const secure = new URL(deps.publicUrl).protocol === 'https:';
+    await web.register(fastifyCookie);
+    await web.register(fastifyFormbody);
+    await web.register(fastifyCsrf, {
+      sessionPlugin: '@fastify/cookie',
+      cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure },
+      // Multipart forms carry the token in their action's query, since their body is streamed, not parsed first.
+      getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.query as { _csrf?: string })._csrf,
+    });
+    await web.register(fastifyHelmet, {
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"], scriptSrc: ["'none'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"],
+          frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"], ...(secure ? { upgradeInsecureRequests: [] } : {}),
+        },
+      },
+      // Served over plain HTTP on a developer's machine, HSTS would pin localhost to HTTPS for a year.
+      strictTransportSecurity: secure,
+    });
+    web.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
+    web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));
+    signInRoutes(web, deps);
+    homeRoutes(web, deps);
+    landingPageRoutes(web, deps.services, deps.publicUrl);
+    inquiryReplyRoutes(web, deps.services, deps.publicUrl);
+  });
+}

@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/api-error.ts';
+import { isStaff } from '../domain/access.ts';
+import type { Caller } from '../domain/caller.ts';
+import type { Services } from '../http/services.ts';
+import type { PageUser } from './layout.tsx';
+import { readWebSessionCookie, webSessionSetCookie } from './web-session-cookie.ts';
+
+/** The cookie of the web application's sessions. */
+export const SESSION_COOKIE = 'apas_session';
+
+/** Where a page may send the browser on after sign-in: a path of this service, never another site. */
+export function safeNext(next: unknown): string {
+  const fallback = '/MvcProjects/';
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return fallback;
+  // Control characters could split the Location header or make a browser read the path as another host.
+  return [...next].some((c) => c.charCodeAt(0) < 0x20) ? fallback : next;
+}
+
+/**
+ * The caller of a web page: the signed-in session, or (for clients of the landing page that send them) HTTP Basic
+ * credentials. Nobody signed in is AUTHENTICATION_REQUIRED, which the error handler answers with the sign-in page.
+ */
+export async function webCaller(request: FastifyRequest, reply: FastifyReply, services: Services, publicUrl: string): Promise<Caller> {
+  if (request.headers.authorization !== undefined) {
+    const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
+    if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
+    return caller;
+  }
+  const state = await services.webSessions.resume(request.cookies[SESSION_COOKIE]);
+  if (state.kind === 'signed-in') return { ...state.caller, requestId: request.id };
+  throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in to see this page.');
+}
+
+/** How the page header shows a caller: staff see work queues, applicants their projects. */
+export function pageUser(caller: Caller): PageUser {
+  const staff = caller.user.agencyAdmin || caller.grants.some((g) => isStaff(g.role));
+  return { name: caller.user.name, email: caller.user.email, staff };
+}

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import chromium from '@sparticuz/chromium';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, type Page, chromium as playwright } from 'playwright-core';
+import { loadConfig } from '../../src/config.ts';
+import { DEMO_CREDENTIALS, seedDemo } from '../../src/domain/demo.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
+import { systemClock } from '../../src/model/clock.ts';
+import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { openTestStore, type TestDialect, type TestStore } from './databases.ts';
+
+/** The demo accounts by role, as the browser tests sign in with them. */
+export const DEMO = Object.fromEntries(DEMO_CREDENTIALS.map((c) => [c.role, c])) as Record<'admin' | 'applicant' | 'reviewer', (typeof DEMO_CREDENTIALS)[number]>;
+
+/** A running server on loopback with the demo seeded, for a real browser. */
+export interface WebServer { baseUrl: string; app: FastifyInstance; store: Store; programId: string; close(): Promise<void> }
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the service on a fresh database with the demo (agency, solar program, three accounts) on 127.0.0.1. */
+export async function startWebServer(dialect: TestDialect = 'sqlite'): Promise<WebServer> {
+  const db: TestStore = await openTestStore(dialect);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const config = loadConfig({ APAS_PUBLIC_URL: baseUrl, APAS_PORT: String(port), APAS_TIME_ZONE: 'America/Denver' });
+  const ids = new RandomIdGenerator();
+  const report = await seedDemo({ store: db.store, clock: systemClock, ids });
+  const app = await buildApp({ config, store: db.store, logger: false, sleep: async () => {}, blobs: new DatabaseBlobStore(db.store, systemClock) });
+  await app.listen({ host: '127.0.0.1', port });
+  return {
+    baseUrl, app, store: db.store, programId: report.programId,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+// The package's flags are made for AWS Lambda: one process (closing the last page would end the browser) and web
+// security switched off, which would hide exactly what the tests check (CSP, same-origin rules).
+const LAMBDA_ONLY = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials']);
+
+/** Launches the Chromium that the @sparticuz/chromium package ships (no system browser, no download). */
+export async function launchBrowser(): Promise<Browser> {
+  const args = chromium.args.filter((a) => !LAMBDA_ONLY.has(a));
+  return playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
+}
+
+/** Signs in on the sign-in page with a demo account and waits for the page it leads to. */
+export async function signIn(page: Page, baseUrl: string, who: { email: string; password: string }, next = '/MvcProjects/'): Promise<void> {
+  await page.goto(`${baseUrl}/MvcProjects/SignIn?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('E-mail address').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState('domcontentloaded');
+}
+
+/** Fails when axe finds a serious or critical accessibility violation on the page as it is now. */
+export async function assertAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`), [], `axe on ${page.url()}`);
+}
+
+const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+/**
+ * Takes a screenshot of the page. With APAS_WRITE_SCREENSHOTS=1 it goes to docs/screenshots/NAME.png (how the
+ * documentation's pictures are made); otherwise to a temporary directory, so a test run changes no tracked file.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = process.env.APAS_WRITE_SCREENSHOTS === '1' ? SCREENSHOT_DIR : fs.mkdtempSync(path.join(os.tmpdir(), 'apas-shots-'));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
