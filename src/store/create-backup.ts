@@ -81,7 +81,13 @@ async function openBlob(local: LocalBlobStore, blob: BlobEntry): Promise<Readabl
 async function readFacts(options: BackupOptions, copy: string | null): Promise<SnapshotFacts> {
   const { config } = options;
   if (config.database.kind === 'postgres') return describePostgres(config.database.url);
-  const facts = describeSqlite(copy!);
+  let facts: SnapshotFacts;
+  try {
+    facts = describeSqlite(copy!);
+  } catch (error) {
+    // Here the snapshot is of the live database, so what is wrong is the installation, not an archive.
+    throw error instanceof BackupError ? new BackupError('setup', error.message) : error;
+  }
   if (config.blobStore === 'database') {
     // The blobs are in the database file itself; check them there, since nothing else is copied.
     const problems = verifySqliteChunks(copy!, facts.blobs);
@@ -102,17 +108,20 @@ export async function createBackup(options: BackupOptions): Promise<BackupReport
   if (config.database.kind === 'postgres' && config.blobStore === 'database') {
     throw new BackupError('setup', 'nothing to back up outside PostgreSQL: with APAS_BLOB_STORE=database every file is in the database, so pg_dump alone backs up everything (see docs/operations.md)');
   }
-  if (config.database.kind === 'sqlite' && config.database.file === ':memory:') throw new BackupError('setup', 'an in-memory database cannot be backed up');
+  const sqliteFile = config.database.kind === 'sqlite' ? config.database.file : null;
+  if (sqliteFile === ':memory:') throw new BackupError('setup', 'an in-memory database cannot be backed up');
   const dir = path.dirname(out);
   if (!fs.existsSync(dir)) throw new BackupError('setup', `the directory ${dir} does not exist`);
+  if (fs.statSync(out, { throwIfNoEntry: false })?.isDirectory()) throw new BackupError('setup', `${out} is a directory; name the backup file to write`);
   const tag = randomBytes(6).toString('hex');
   const partial = path.join(dir, `.${path.basename(out)}.${tag}.partial`);
-  const copy = config.database.kind === 'sqlite' ? path.join(dir, `.${path.basename(out)}.${tag}.sqlite`) : null;
+  // The snapshot goes beside the archive: the operator chose that disk for backups, so it has room for one.
+  const copy = sqliteFile === null ? null : path.join(dir, `.${path.basename(out)}.${tag}.sqlite`);
   try {
     const createdAt = new Date();
-    if (copy) {
-      await snapshotSqlite(config.database.kind === 'sqlite' ? config.database.file : '', copy);
-      log(`Took a snapshot of the SQLite database ${config.database.kind === 'sqlite' ? config.database.file : ''}.`);
+    if (sqliteFile !== null && copy !== null) {
+      await snapshotSqlite(sqliteFile, copy);
+      log(`Took a snapshot of the SQLite database ${sqliteFile}.`);
     }
     const facts = await readFacts(options, copy);
     const blobs = config.blobStore === 'local' ? facts.blobs : [];

@@ -165,6 +165,13 @@ describe(`apas backup and restore (seed ${seed})`, () => {
     }
   });
 
+  it('apas help lists backup and restore', async () => {
+    const help = await apasHere(['help'], {});
+    assert.match(help.stdout, /\n  backup +Write a consistent backup/);
+    assert.match(help.stdout, /\n  restore +Restore a backup/);
+    assert.match((await apasHere(['restore', '--help'], {})).stdout, /Usage: apas restore FILE \[--check\]/);
+  });
+
   it('restore --check verifies the archive and writes nothing', async () => {
     const r = await apasHere(['restore', archive, '--check'], { DATABASE_URL: path.join(dir, 'unused', 'apas.db') });
     assert.equal(r.code, 0, r.stderr);
