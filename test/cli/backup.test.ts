@@ -167,8 +167,8 @@ describe(`apas backup and restore (seed ${seed})`, () => {
 
   it('apas help lists backup and restore', async () => {
     const help = await apasHere(['help'], {});
-    assert.match(help.stdout, /\n  backup +Write a consistent backup/);
-    assert.match(help.stdout, /\n  restore +Restore a backup/);
+    assert.match(help.stdout, /\n {2}backup +Write a consistent backup/);
+    assert.match(help.stdout, /\n {2}restore +Restore a backup/);
     assert.match((await apasHere(['restore', '--help'], {})).stdout, /Usage: apas restore FILE \[--check\]/);
   });
 
