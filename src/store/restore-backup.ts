@@ -26,7 +26,11 @@ export interface RestoreOptions {
 export interface RestoreReport { manifest: BackupManifest; blobs: number; bytes: number }
 
 /** Where a restore writes before it moves everything into place at once. */
-interface Staging { root: string | null; database: string | null; blobs: string | null }
+interface Staging {
+  root: string | null; database: string | null; blobs: string | null;
+  /** Directories made for the targets, removed again (if still empty) when the restore fails. */
+  made: string[];
+}
 
 const MANIFEST_LIMIT = 1024 * 1024;
 
@@ -73,17 +77,21 @@ function stagingFor(options: RestoreOptions, manifest: BackupManifest): Staging 
   const { config } = options;
   if (options.checkOnly) {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-restore-check-'));
-    return { root, database: manifest.database ? path.join(root, 'apas.db') : null, blobs: manifest.blobStore === 'local' ? path.join(root, 'blobs') : null };
+    return { root, database: manifest.database ? path.join(root, 'apas.db') : null, blobs: manifest.blobStore === 'local' ? path.join(root, 'blobs') : null, made: [] };
   }
   // Next to their targets, so that the final moves are renames within one file system.
+  const made: string[] = [];
   const beside = (target: string) => {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const first = fs.mkdirSync(path.dirname(target), { recursive: true });
+    // Every directory from the target's up to the first one made, deepest first.
+    for (let d = path.dirname(target); first !== undefined && d.startsWith(first); d = path.dirname(d)) made.push(d);
     return path.join(path.dirname(target), `.${path.basename(target)}.restore-${tag}`);
   };
   return {
     root: null,
     database: manifest.database && config.database.kind === 'sqlite' ? beside(config.database.file) : null,
     blobs: manifest.blobStore === 'local' ? beside(config.blobDir) : null,
+    made,
   };
 }
 
@@ -265,6 +273,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
   };
   const entries = extract[Symbol.asyncIterator]();
   let staging: Staging | null = null;
+  let committed = false;
   try {
     const manifest = await reading(async () => {
       const first = await entries.next();
@@ -287,6 +296,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     extraction.complete();
     await verifyDatabase(options, manifest, extraction);
     if (!options.checkOnly) await commit(options, manifest, extraction);
+    committed = true;
     return { manifest, blobs: extraction.seen.size, bytes: manifest.blobs.bytes };
   } finally {
     input.destroy();
@@ -294,5 +304,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     if (staging?.root) await fsp.rm(staging.root, { recursive: true, force: true });
     if (staging?.blobs) await fsp.rm(staging.blobs, { recursive: true, force: true });
     if (staging?.database) await fsp.rm(staging.database, { force: true });
+    // rmdir removes only empty directories, so nothing restored or found there is touched.
+    if (!committed) for (const dir of staging?.made ?? []) await fsp.rmdir(dir).catch(() => {});
   }
 }
