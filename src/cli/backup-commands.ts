@@ -14,6 +14,8 @@ async function reported<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    // A full disk or a missing permission is the operator's to fix too, and its message names the file.
+    if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new CliError((error as Error).message);
     if (!(error instanceof BackupError)) throw error;
     throw new CliError(error.message, error.kind === 'target' ? EXIT.targetNotEmpty : error.kind === 'archive' ? EXIT.badArchive : 1);
   }
