@@ -6,7 +6,7 @@ import { type BlobStore, copyCounted, isBlobKey, newBlobKey, type StoredBlob } f
 const TEMP_SUFFIX = '.part';
 
 /** fsync of a directory, so that a new or renamed entry in it survives a power loss. */
-async function syncDirectory(dir: string): Promise<void> {
+export async function syncDirectory(dir: string): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(dir, 'r');
