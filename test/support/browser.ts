@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { systemClock } from '../../src/model/clock.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { freePort } from '../../scripts/faults/server-process.ts';
 import { openTestStore, type TestDialect, type TestStore } from './databases.ts';
 
 /** The demo accounts by role, as the browser tests sign in with them. */
@@ -22,17 +22,6 @@ export const DEMO = Object.fromEntries(DEMO_CREDENTIALS.map((c) => [c.role, c]))
 
 /** A running server on loopback with the demo seeded, for a real browser. */
 export interface WebServer { baseUrl: string; app: FastifyInstance; store: Store; programId: string; close(): Promise<void> }
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the service on a fresh database with the demo (agency, solar program, three accounts) on 127.0.0.1. */
 export async function startWebServer(dialect: TestDialect = 'sqlite'): Promise<WebServer> {

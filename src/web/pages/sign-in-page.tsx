@@ -1,3 +1,4 @@
+import { ErrorSummary } from '../components/error-summary.tsx';
 import { Layout } from '../layout.tsx';
 
 /** What the sign-in page shows: the address to go on to, the e-mail typed so far and why the last try failed. */
@@ -8,12 +9,7 @@ export function SignInPage(p: SignInPageProps) {
   return (
     <Layout title="Sign in">
       <h1>Sign in</h1>
-      {p.error ? (
-        <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
-          <h2 id="error-summary-title">You could not be signed in</h2>
-          <ul><li><a href="#email">{p.error}</a></li></ul>
-        </div>
-      ) : null}
+      <ErrorSummary title="You could not be signed in" problems={p.error ? [{ message: p.error, fieldId: 'email' }] : []} />
       <form method="post" action="/MvcProjects/SignIn" novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="next" value={p.next} />
@@ -39,12 +35,7 @@ export function CodePage(p: CodePageProps) {
   return (
     <Layout title="Enter your one-time code">
       <h1>Enter your one-time code</h1>
-      {p.error ? (
-        <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
-          <h2 id="error-summary-title">The code was not accepted</h2>
-          <ul><li><a href="#code">{p.error}</a></li></ul>
-        </div>
-      ) : null}
+      <ErrorSummary title="The code was not accepted" problems={p.error ? [{ message: p.error, fieldId: 'code' }] : []} />
       <form method="post" action="/MvcProjects/SignIn/Code" novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="next" value={p.next} />
