@@ -1,3 +1,8 @@
+import { boundText } from './bounded-text.ts';
+
+/** The most characters of an error message (and of each field problem's): messages quote input of any size. */
+export const MAX_MESSAGE_CHARS = 400;
+
 /** The closed list of error codes the service answers with; each maps to exactly one HTTP status. */
 export const ERROR_STATUS = {
   AUTHENTICATION_REQUIRED: 401,
@@ -53,10 +58,11 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, options: { fields?: FieldProblem[]; headers?: Record<string, string> } = {}) {
-    super(message);
+    // Bounded here, the one place every message passes, so answers and log lines stay small whatever was sent.
+    super(boundText(message, MAX_MESSAGE_CHARS));
     this.name = 'ApiError';
     this.code = code;
-    this.fields = options.fields ?? [];
+    this.fields = (options.fields ?? []).map((f) => (f.message.length > MAX_MESSAGE_CHARS ? { ...f, message: boundText(f.message, MAX_MESSAGE_CHARS) } : f));
     this.headers = options.headers ?? {};
   }
 
