@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../domain/api-error.ts';
 import type { RouteTable } from './route-table.ts';
 import type { XmlCodec } from './xml-codec.ts';
@@ -54,6 +56,41 @@ export function sendError(codec: XmlCodec, request: FastifyRequest, reply: Fasti
   if (apiError.code === 'PAYLOAD_TOO_LARGE' && request.raw.complete === false) reply.removeHeader('connection');
   if (apiError.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
   return reply.code(apiError.status).type(XML_TYPE).send(codec.error(apiError, request.id));
+}
+
+/** What Node reports of a request it could not read: too slow (APAS_REQUEST_TIMEOUT_MS), headers too large, not HTTP. */
+export function clientErrorToApiError(error: { code?: string }): ApiError {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new ApiError('REQUEST_TIMEOUT', 'The request did not arrive whole within the time this service allows for sending one; send it again.');
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') return new ApiError('HEADERS_TOO_LARGE', 'The request headers are larger than this service accepts.');
+  return new ApiError('INVALID_REQUEST', 'The request is not a well-formed HTTP request.');
+}
+
+/**
+ * Fastify's clientErrorHandler: answers what Node could not read with the same XML ErrorResponse as every other
+ * error (there is no request or reply yet, so the answer is written to the socket), then closes the connection.
+ */
+export function clientErrorHandler(codec: XmlCodec, nextId: () => string) {
+  return function handle(this: { log: FastifyBaseLogger }, error: Error & { code?: string }, socket: Socket): void {
+    // A reset connection has nobody to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const apiError = clientErrorToApiError(error);
+    const requestId = nextId();
+    this.log.info({ code: apiError.code, status: apiError.status, reqId: requestId, nodeCode: error.code }, apiError.message);
+    // Node's own rule: nothing more is written on a connection whose answer already started.
+    const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (socket.writable && !answering?.headersSent) {
+      const body = codec.error(apiError, requestId);
+      const headers = {
+        ...apiError.headers, 'Content-Type': XML_TYPE, 'Content-Length': String(Buffer.byteLength(body)),
+        'X-Content-Type-Options': 'nosniff', Connection: 'close',
+      };
+      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(`HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\n${head}\r\n${body}`);
+    }
+    socket.destroy(error);
+  };
 }
 
 /** Installs the error and not-found handlers on an app; a known path with the wrong method gets 405. */
