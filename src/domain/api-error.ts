@@ -1,6 +1,6 @@
 import { boundText } from './bounded-text.ts';
 
-/** The most characters of an error message (and of each field problem's): messages quote input of any size. */
+/** The most characters of an answered error message (and of each field problem's): messages quote input of any size. */
 export const MAX_MESSAGE_CHARS = 400;
 
 /** The closed list of error codes the service answers with; each maps to exactly one HTTP status. */
@@ -60,16 +60,26 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, options: { fields?: FieldProblem[]; headers?: Record<string, string> } = {}) {
-    // Bounded here, the one place every message passes, so answers and log lines stay small whatever was sent.
-    super(boundText(message, MAX_MESSAGE_CHARS));
+    super(message);
     this.name = 'ApiError';
     this.code = code;
-    this.fields = (options.fields ?? []).map((f) => (f.message.length > MAX_MESSAGE_CHARS ? { ...f, message: boundText(f.message, MAX_MESSAGE_CHARS) } : f));
+    this.fields = options.fields ?? [];
     this.headers = options.headers ?? {};
   }
 
   /** The HTTP status this error is answered with. */
   get status(): number {
     return ERROR_STATUS[this.code];
+  }
+
+  /**
+   * This error with its message and field messages cut to MAX_MESSAGE_CHARS, as every answer and its log line carry
+   * it (the command line shows whole messages, such as every problem of a program file).
+   */
+  bounded(): ApiError {
+    const long = (text: string) => text.length > MAX_MESSAGE_CHARS;
+    if (!long(this.message) && !this.fields.some((f) => long(f.message))) return this;
+    const fields = this.fields.map((f) => (long(f.message) ? { ...f, message: boundText(f.message, MAX_MESSAGE_CHARS) } : f));
+    return new ApiError(this.code, boundText(this.message, MAX_MESSAGE_CHARS), { fields, headers: this.headers });
   }
 }

@@ -26,8 +26,16 @@ const CONFLICT_DB_CODES = new Set(['40001', '40P01', '23505', 'SQLITE_CONSTRAINT
 // entry (54000). The readers refuse such input up front; this keeps anything they miss a 400, not a 500.
 const UNSTORABLE_DB_CODES = new Set(['22021', '22P05', '54000']);
 
-/** Turns any thrown value into an ApiError; unexpected faults become INTERNAL_ERROR without their details. */
+/**
+ * Turns any thrown value into the ApiError that is answered (and logged), its messages bounded; unexpected faults
+ * become INTERNAL_ERROR without their details.
+ */
 export function toApiError(error: unknown): ApiError {
+  // Bounded here, where every answered error passes, so answers and log lines stay small whatever was sent.
+  return mapError(error).bounded();
+}
+
+function mapError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const fe = error as Partial<FastifyError>;
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
@@ -75,7 +83,7 @@ export function clientErrorHandler(codec: XmlCodec, nextId: () => string) {
   return function handle(this: { log: FastifyBaseLogger }, error: Error & { code?: string }, socket: Socket): void {
     // A reset connection has nobody to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const apiError = clientErrorToApiError(error);
+    const apiError = toApiError(clientErrorToApiError(error));
     const requestId = nextId();
     this.log.info({ code: apiError.code, status: apiError.status, reqId: requestId, nodeCode: error.code }, apiError.message);
     // Node's own rule: nothing more is written on a connection whose answer already started.
