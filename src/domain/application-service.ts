@@ -39,7 +39,7 @@ export interface FormPageView extends ProjectHeaderView {
   attachments: FormAttachmentView[];
 }
 
-/** One form on the project page: its submitted values (masked where sensitive), its files, and whether the caller may fill it in now. */
+/** One form on the project page: its submitted values as people read them (masked where sensitive; choices by label), its files, and whether the caller may fill it in now. */
 export interface ProjectFormView {
   formId: string; customId: string | null; name: string; available: boolean; canFill: boolean;
   values: { fieldId: string; name: string; values: string[] }[];
@@ -163,7 +163,10 @@ export class ApplicationService {
         const f = ctx.model.fields.find((x) => x.id === placed.fieldId)!;
         const v = values.find((x) => x.fieldId === f.id);
         const texts = v ? (v.values ?? (v.value === null ? [] : [v.value])) : [];
-        return texts.length === 0 ? [] : [{ fieldId: f.id, name: f.name, values: texts.map((t) => (f.sensitive ? MASK : t)) }];
+        const list = ctx.model.lists.find((l) => l.id === f.listId);
+        // For people: a choice by its label, a boolean as Yes or No.
+        const shown = (t: string) => f.sensitive ? MASK : f.type === 'boolean' ? ({ true: 'Yes', false: 'No' }[t] ?? t) : (list?.choices.find((c) => c.value === t)?.label ?? t);
+        return texts.length === 0 ? [] : [{ fieldId: f.id, name: f.name, values: texts.map(shown) }];
       }),
       attachments: attachmentViews(form, files).filter((a) => a.file !== null),
     }));
