@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
-import pino from 'pino';
+import type pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
 import { systemClock } from '../model/clock.ts';
 import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
+import { createLogger } from '../http/logger.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
@@ -28,7 +29,7 @@ async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): P
 export async function runServe(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { demo: { type: 'boolean', default: false } }, strict: true });
   const config = loadConfig();
-  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-apikey"]', 'req.headers["x-mfa-totp"]', 'req.headers["x-mfa-session-token"]'] });
+  const log = createLogger(config.logLevel);
   const opened = await openDatabase(config.database, config.pgPoolSize);
   const store = createKyselyStore(opened);
   await seedDemoIfAsked(values.demo ?? false, store, log);

@@ -1,4 +1,8 @@
 import type { StoreError } from '../store/store-error.ts';
+import { boundText } from './bounded-text.ts';
+
+/** The most characters of an answered error message (and of each field problem's): messages quote input of any size. */
+export const MAX_MESSAGE_CHARS = 400;
 
 /** The closed list of error codes the service answers with; each maps to exactly one HTTP status. */
 export const ERROR_STATUS = {
@@ -10,12 +14,14 @@ export const ERROR_STATUS = {
   SENSITIVE_DATA_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   FORM_NOT_AVAILABLE: 409,
   TRANSITION_NOT_ALLOWED: 409,
   THREAD_CLOSED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
   MALFORMED_XML: 400,
   WRONG_NAMESPACE: 400,
   INVALID_REQUEST: 400,
@@ -65,6 +71,17 @@ export class ApiError extends Error {
   /** The HTTP status this error is answered with. */
   get status(): number {
     return ERROR_STATUS[this.code];
+  }
+
+  /**
+   * This error with its message and field messages cut to MAX_MESSAGE_CHARS, as every answer and its log line carry
+   * it (the command line shows whole messages, such as every problem of a program file).
+   */
+  bounded(): ApiError {
+    const long = (text: string) => text.length > MAX_MESSAGE_CHARS;
+    if (!long(this.message) && !this.fields.some((f) => long(f.message))) return this;
+    const fields = this.fields.map((f) => (long(f.message) ? { ...f, message: boundText(f.message, MAX_MESSAGE_CHARS) } : f));
+    return new ApiError(this.code, boundText(this.message, MAX_MESSAGE_CHARS), { fields, headers: this.headers });
   }
 }
 

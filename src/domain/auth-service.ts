@@ -7,7 +7,7 @@ import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import { formatSessionToken, hashTokenSecret, newSessionToken, parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
 import { digest, parseApiKey, verifySecret } from './secrets.ts';
-import type { SignInGuard } from './sign-in-guard.ts';
+import { ADDRESS_ONLY, type SignInGuard, type SignInSubject } from './sign-in-guard.ts';
 
 /** What a request presented: Basic credentials, API key, second factor, and where it came from. */
 export interface PresentedCredentials {
@@ -54,13 +54,20 @@ export function parseBasic(header: string | undefined): { email: string; passwor
   return { email, password: text.slice(colon + 1) };
 }
 
+// The web pages have no API key, so their failures count against a user name from one address (and the address),
+// never against the name alone: nobody can lock a user out of the web pages from elsewhere.
+function webSubject(userName: string): SignInSubject {
+  return { kind: 'web', userName };
+}
+
 /**
  * Checks Basic credentials plus X-ApiKey, then the second factor of users enrolled in MFA. Verified
  * password/key combinations are remembered by their digest so that a request costs no password hash; every
  * request still reads the user and key rows, so a changed password, a disabled user or a revoked key takes
  * effect at once, on every instance. Failed sign-ins are slowed down and locked out by the SignInGuard: a check
  * that costs a hash or can be guessed (a TOTP code) is counted as a failure before it runs and forgiven when it
- * succeeds, and concurrent requests with the same new credentials share one check.
+ * succeeds, and concurrent requests with the same new credentials share one check. The API key is checked before
+ * the password, so that wrong passwords count against a user name only when sent with that user's key.
  */
 export class AuthService implements SignInChecks {
   readonly #verified = new Map<string, Verified>();
@@ -81,18 +88,24 @@ export class AuthService implements SignInChecks {
     const cacheKey = digest(`${basic.email.toLowerCase()}\u0000${basic.password}\u0000${p.apiKey}`);
     const cached = this.#verified.get(cacheKey);
     const remembered = Boolean(usable && cached && cached.passwordHash === user.passwordHash && cached.keyHash === keyRow.secretHash);
-    const ok = await this.#verify(remembered, cacheKey, basic.email, p.clientAddress, async () => {
-      const passwordOk = await verifySecret(user?.passwordHash ?? DUMMY_HASH, basic.password);
-      // The key is checked even when the user is unknown, so timing tells nothing about which part was wrong.
-      let keyOk = false;
-      if (usable) keyOk = await verifySecret(keyRow.secretHash, key.secret);
-      else await verifySecret(DUMMY_HASH, key?.secret ?? '');
-      if (!usable || !passwordOk || !keyOk) return false;
-      this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
-      return true;
+    const subject: SignInSubject = { kind: 'user', userName: basic.email };
+    const ok = await this.#verify(remembered, cacheKey, subject, p.clientAddress, async () => {
+      // The key first: a long random secret, which a guesser does not have, so failures count against the user name
+      // only once the key is that user's; before that, against the address alone. An unknown key id, another user's
+      // key and a wrong secret cost the same one hash and get the same answer.
+      const keyOk = await this.#counted(ADDRESS_ONLY, p.clientAddress, async () => {
+        const matches = await verifySecret(usable ? keyRow.secretHash : DUMMY_HASH, key?.secret ?? '');
+        return Boolean(usable && matches);
+      });
+      if (!keyOk || !usable) return false;
+      return this.#counted(subject, p.clientAddress, async () => {
+        if (!(await verifySecret(user.passwordHash, basic.password))) return false;
+        this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: keyRow.secretHash });
+        return true;
+      });
     });
     if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
-    const factor = await this.#secondFactor(user, p.totp, p.sessionToken, basic.email, p.clientAddress);
+    const factor = await this.#secondFactor(user, p.totp, p.sessionToken, subject, p.clientAddress);
     return this.#caller(user, keyRow.id, factor);
   }
 
@@ -106,43 +119,38 @@ export class AuthService implements SignInChecks {
   async authenticateWeb(authorization: string | undefined, webSession: string | undefined, clientAddress: string, requestId?: string): Promise<WebSignIn> {
     const basic = parseBasic(authorization);
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in with your user name and password.');
-    const user = await this.store.accounts.findUserByEmail(basic.email);
-    const enrolment = user ? await this.store.mfa.getMfa(user.id) : null;
+    const found = await this.store.accounts.findUserByEmail(basic.email);
+    const enrolment = found ? await this.store.mfa.getMfa(found.id) : null;
     const code = enrolment ? basic.password.slice(-6) : undefined;
     const password = enrolment ? basic.password.slice(0, -6) : basic.password;
-    const cacheKey = digest(`web\u0000${basic.email.toLowerCase()}\u0000${password}`);
-    const cached = this.#verified.get(cacheKey);
-    const remembered = Boolean(user && cached && cached.passwordHash === user.passwordHash);
-    const ok = await this.#verify(remembered, cacheKey, basic.email, clientAddress, async () => {
-      const matches = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
-      if (!matches || !user) return false;
-      this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
-      return true;
-    });
-    if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
-    if (user.disabled) return this.#refuse(basic.email, clientAddress, 'The user name or password is not valid.');
+    const user = await this.#checkWebPassword(found, basic.email, password, clientAddress);
     if (enrolment && webSession !== undefined && (await this.#webSessionValid(user, webSession))) {
       return { caller: await this.#caller(user, '', { mfaVerified: true, mfaMethod: 'web' }), newSession: null };
     }
-    const factor = await this.#secondFactor(user, code, undefined, basic.email, clientAddress);
+    const factor = await this.#secondFactor(user, code, undefined, webSubject(basic.email), clientAddress);
     const caller = await this.#caller(user, '', factor);
     return { caller, newSession: factor.mfaVerified ? await this.#startWebSession(caller, requestId) : null };
   }
 
-  /** SignInChecks of the web application's sign-in page: the password, checked and counted like every sign-in. */
+  /** SignInChecks of the web application's sign-in page: the password, checked and counted as on every web page. */
   async checkPassword(email: string, password: string, address: string): Promise<UserWithSecret> {
-    const user = await this.store.accounts.findUserByEmail(email);
+    return this.#checkWebPassword(await this.store.accounts.findUserByEmail(email), email, password, address);
+  }
+
+  /** The password check of the web pages, remembered like the API's and counted per user name and address. */
+  async #checkWebPassword(user: UserWithSecret | null, email: string, password: string, address: string): Promise<UserWithSecret> {
     const cacheKey = digest(`web\u0000${email.toLowerCase()}\u0000${password}`);
     const cached = this.#verified.get(cacheKey);
     const remembered = Boolean(user && cached && cached.passwordHash === user.passwordHash);
-    const ok = await this.#verify(remembered, cacheKey, email, address, async () => {
+    const subject = webSubject(email);
+    const ok = await this.#verify(remembered, cacheKey, subject, address, () => this.#counted(subject, address, async () => {
       const matches = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
       if (!matches || !user) return false;
       this.#remember(cacheKey, { passwordHash: user.passwordHash, keyHash: '' });
       return true;
-    });
+    }));
     if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
-    if (user.disabled) return this.#refuse(email, address, 'The user name or password is not valid.');
+    if (user.disabled) return this.#refuse(subject, address, 'The user name or password is not valid.');
     return user;
   }
 
@@ -154,7 +162,7 @@ export class AuthService implements SignInChecks {
   /** SignInChecks: accepts a current TOTP code of the user once, counted like a password. */
   async checkCode(user: UserWithSecret, code: string, address: string): Promise<void> {
     if (code === '') throw new ApiError('MFA_INVALID', 'Enter the code your authenticator app shows.');
-    await this.#secondFactor(user, code, undefined, user.email, address);
+    await this.#secondFactor(user, code, undefined, webSubject(user.email), address);
   }
 
   /** SignInChecks: the caller a signed-in user acts as, with the grants they have now. */
@@ -184,43 +192,47 @@ export class AuthService implements SignInChecks {
    * True for credentials that were remembered (after checking only that no lock is in force), else the result of
    * `check` run through #checkOnce.
    */
-  async #verify(remembered: boolean, cacheKey: string, email: string, address: string, check: () => Promise<boolean>): Promise<boolean> {
-    if (!remembered) return this.#checkOnce(cacheKey, email, address, check);
-    await this.guard.check(email, address);
+  async #verify(remembered: boolean, cacheKey: string, subject: SignInSubject, address: string, check: () => Promise<boolean>): Promise<boolean> {
+    if (!remembered) return this.#checkOnce(cacheKey, check);
+    await this.guard.check(subject, address);
     return true;
   }
 
   /**
-   * Runs the hash check of credentials that are not remembered: counted as a failed sign-in before it starts
-   * (SIGN_IN_LOCKED when that passes the limit), kept counted and slowed down when it fails, forgiven when it
-   * succeeds. Concurrent requests with the same credentials wait for one check instead of each paying (and
-   * counting) their own.
+   * Runs the hash checks of credentials that are not remembered. Concurrent requests with the same credentials wait
+   * for one run instead of each paying (and counting) their own.
    */
-  #checkOnce(cacheKey: string, email: string, address: string, check: () => Promise<boolean>): Promise<boolean> {
+  #checkOnce(cacheKey: string, check: () => Promise<boolean>): Promise<boolean> {
     const running = this.#checking.get(cacheKey);
     if (running) return running;
-    const run = (async () => {
-      const attempt = await this.guard.begin(email, address);
-      try {
-        const ok = await check();
-        if (!ok) await attempt.fail();
-        return ok;
-      } finally {
-        await attempt.settle();
-      }
-    })().finally(() => this.#checking.delete(cacheKey));
+    const run = check().finally(() => this.#checking.delete(cacheKey));
     this.#checking.set(cacheKey, run);
     return run;
   }
 
+  /**
+   * Runs one expensive check counted as a failed sign-in of `subject` from before it starts (SIGN_IN_LOCKED when that
+   * passes the limit), kept counted and slowed down when it fails, forgiven when it succeeds.
+   */
+  async #counted(subject: SignInSubject, address: string, check: () => Promise<boolean>): Promise<boolean> {
+    const attempt = await this.guard.begin(subject, address);
+    try {
+      const ok = await check();
+      if (!ok) await attempt.fail();
+      return ok;
+    } finally {
+      await attempt.settle();
+    }
+  }
+
   // Enrolled users prove a second factor on every request: a TOTP code (good once) or a live session token.
-  async #secondFactor(user: UserWithSecret, totp: string | undefined, sessionToken: string | undefined, email: string, address: string): Promise<SecondFactor> {
+  async #secondFactor(user: UserWithSecret, totp: string | undefined, sessionToken: string | undefined, subject: SignInSubject, address: string): Promise<SecondFactor> {
     const enrolment = await this.store.mfa.getMfa(user.id);
     if (!enrolment) return { mfaVerified: false };
     const now = this.clock.now();
     if (totp) {
       // A code can be guessed, so it is counted before it is checked, like a password.
-      const attempt = await this.guard.begin(email, address);
+      const attempt = await this.guard.begin(subject, address);
       try {
         const step = totpStep(enrolment.secret, totp.trim(), now);
         if (step === null || !(await this.store.mfa.claimTotpStep(user.id, step))) {
@@ -236,7 +248,7 @@ export class AuthService implements SignInChecks {
       const parts = parseSessionToken(sessionToken);
       const row = parts ? await this.store.mfa.getSessionToken(parts.id) : null;
       if (!parts || !row || row.userId !== user.id || row.expiresAt <= now || !tokenMatches(parts.secret, row.tokenHash)) {
-        return this.#refuse(email, address, 'The MFA session token is not valid or has expired.', 'MFA_INVALID');
+        return this.#refuse(subject, address, 'The MFA session token is not valid or has expired.', 'MFA_INVALID');
       }
       return { mfaVerified: true, mfaMethod: 'session', mfaSessionTokenId: row.id };
     }
@@ -244,8 +256,8 @@ export class AuthService implements SignInChecks {
   }
 
   // A failure of a cheap check, counted after it (a session token cannot be guessed; a disabled user is known).
-  async #refuse(email: string, address: string, message: string, code: 'INVALID_CREDENTIALS' | 'MFA_INVALID' = 'INVALID_CREDENTIALS'): Promise<never> {
-    await this.guard.failed(email, address);
+  async #refuse(subject: SignInSubject, address: string, message: string, code: 'INVALID_CREDENTIALS' | 'MFA_INVALID' = 'INVALID_CREDENTIALS'): Promise<never> {
+    await this.guard.failed(subject, address);
     throw new ApiError(code, message);
   }
 

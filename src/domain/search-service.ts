@@ -9,7 +9,6 @@ import type { ServiceDeps } from './service-deps.ts';
 import type { ProjectByDataQuery, ProjectsView } from './views.ts';
 import type { FieldCondition, ProjectSearch } from '../model/records.ts';
 
-const ORDERING = new Set(['lt', 'le', 'gt', 'ge']);
 const NUMBER = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 function statusId(model: ProgramModel, ref: string): string {
@@ -33,9 +32,6 @@ function condition(ctx: ProgramContext, caller: Caller, f: ProjectByDataQuery['f
   // Filtering on a sensitive field would reveal its value bit by bit, so it takes what revealing it takes.
   if (field.sensitive) requireReveal(caller, ctx.program, role);
   const numeric = field.type === 'number' || field.type === 'integer';
-  if (ORDERING.has(f.operator) && !(numeric || field.type === 'date')) {
-    throw new ApiError('INVALID_REQUEST', `Operator ${f.operator} compares numbers and dates; ${field.name} is a ${field.type} field.`);
-  }
   const compares = f.operator !== 'contains' && f.operator !== 'empty' && f.operator !== 'notempty';
   const byNumber = numeric && compares;
   if (byNumber && !NUMBER.test(f.content ?? '')) {

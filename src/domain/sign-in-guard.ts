@@ -2,15 +2,26 @@ import type { Store } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { Clock } from '../model/clock.ts';
 
-/** The lockout policy: counts of failed sign-ins per user name and per client address in fixed windows. */
+/**
+ * Whom a failed sign-in counts against besides its client address (see docs/architecture.md, Failed sign-ins):
+ * `user`, the user name, for API requests whose key is that user's own, so that only the key's holder can lock the
+ * name; `web`, the user name from this address only, for web sign-ins, which have no key; `address`, nothing else,
+ * for API requests whose key is not the named user's.
+ */
+export type SignInSubject = { kind: 'user' | 'web'; userName: string } | { kind: 'address' };
+
+/** The subject of an API request whose key is not the named user's: its failures count against the address only. */
+export const ADDRESS_ONLY: SignInSubject = { kind: 'address' };
+
+/** The lockout policy: counts of failed sign-ins per subject (see SignInSubject) and per client address in fixed windows. */
 export interface SignInPolicy {
   windowMs: number;
-  /** Failures of one user name after which each further failure is answered more slowly. */
+  /** Failures of one user name (or, on the web, one name from one address) after which each further failure is answered more slowly. */
   slowAfter: number;
   /** Extra delay per failure beyond slowAfter, and its cap. */
   stepDelayMs: number;
   maxDelayMs: number;
-  /** Failures of one user name in a window after which it is locked until the window ends. */
+  /** Failures of one user name (on the web: one name from one address) in a window after which it is locked until the window ends. */
   lockUserAfter: number;
   /** Failures from one client address in a window after which it is locked until the window ends. */
   lockAddressAfter: number;
@@ -32,8 +43,8 @@ export class SignInAttempt {
   #done = false;
 
   constructor(
-    private readonly guard: SignInGuard, readonly userName: string, readonly address: string,
-    /** The window the attempt was counted in, and the user name's count with it. */
+    private readonly guard: SignInGuard, readonly subject: SignInSubject, readonly address: string,
+    /** The window the attempt was counted in, and the subject's count with it (0 for ADDRESS_ONLY). */
     readonly window: number, readonly userCount: number,
   ) {}
 
@@ -48,11 +59,11 @@ export class SignInAttempt {
   async settle(): Promise<void> {
     if (this.#done) return;
     this.#done = true;
-    await this.guard.uncount(this.userName, this.address, this.window);
+    await this.guard.uncount(this.subject, this.address, this.window);
   }
 }
 
-/** Slows down and then locks out repeated failed sign-ins, per user name and per client address. */
+/** Slows down and then locks out repeated failed sign-ins, per subject (user name, or name and address) and per client address. */
 export class SignInGuard {
   constructor(
     private readonly store: Pick<Store, 'counters'>, private readonly clock: Clock, private readonly sleep: Sleeper,
@@ -64,8 +75,16 @@ export class SignInGuard {
     return now - (now % this.policy.windowMs);
   }
 
-  #buckets(userName: string, address: string): [string, string] {
-    return [`signin:user:${userName.trim().toLowerCase()}`, `signin:ip:${address}`];
+  // The subject's bucket (none for ADDRESS_ONLY), then the address's.
+  #buckets(subject: SignInSubject, address: string): { own: string | null; ip: string } {
+    const ip = `signin:ip:${address}`;
+    if (subject.kind === 'address') return { own: null, ip };
+    const name = subject.userName.trim().toLowerCase();
+    return { own: subject.kind === 'user' ? `signin:user:${name}` : `signin:web:${address}:${name}`, ip };
+  }
+
+  #count(bucket: string | null, window: number): Promise<number> {
+    return bucket === null ? Promise.resolve(0) : this.store.counters.countRequest(bucket, window);
   }
 
   #locked(window: number): ApiError {
@@ -73,47 +92,47 @@ export class SignInGuard {
     return new ApiError('SIGN_IN_LOCKED', `Too many failed sign-ins; try again in ${retry} s.`, { headers: { 'Retry-After': String(retry) } });
   }
 
-  /** Throws SIGN_IN_LOCKED while the user name or address is locked; the same for names that do not exist. */
-  async check(userName: string, address: string): Promise<void> {
+  /** Throws SIGN_IN_LOCKED while the subject or address is locked; the same for names that do not exist. */
+  async check(subject: SignInSubject, address: string): Promise<void> {
     const window = this.#window();
-    const [user, ip] = this.#buckets(userName, address);
-    const [u, a] = await Promise.all([this.store.counters.peekRequestCount(user, window), this.store.counters.peekRequestCount(ip, window)]);
+    const { own, ip } = this.#buckets(subject, address);
+    const [u, a] = await Promise.all([own === null ? 0 : this.store.counters.peekRequestCount(own, window), this.store.counters.peekRequestCount(ip, window)]);
     if (u >= this.policy.lockUserAfter || a >= this.policy.lockAddressAfter) throw this.#locked(window);
   }
 
   /**
-   * Starts an expensive or guessable check (a password hash, a TOTP code): counts it as a failure at once, in one
-   * atomic statement per bucket, and throws SIGN_IN_LOCKED (taking the count back) when that passes a lock limit.
+   * Starts an expensive or guessable check (a password or key hash, a TOTP code): counts it as a failure at once, in
+   * one atomic statement per bucket, and throws SIGN_IN_LOCKED (taking the count back) when that passes a lock limit.
    * However many guesses arrive at once, at most the limit of them are ever checked per window.
    */
-  async begin(userName: string, address: string): Promise<SignInAttempt> {
+  async begin(subject: SignInSubject, address: string): Promise<SignInAttempt> {
     const window = this.#window();
-    const [user, ip] = this.#buckets(userName, address);
-    const [u, a] = await Promise.all([this.store.counters.countRequest(user, window), this.store.counters.countRequest(ip, window)]);
+    const { own, ip } = this.#buckets(subject, address);
+    const [u, a] = await Promise.all([this.#count(own, window), this.store.counters.countRequest(ip, window)]);
     if (u > this.policy.lockUserAfter || a > this.policy.lockAddressAfter) {
       // Refused without a check: not a failure of its own, so the counts stay at the limit.
-      await this.uncount(userName, address, window);
+      await this.uncount(subject, address, window);
       throw this.#locked(window);
     }
-    return new SignInAttempt(this, userName, address, window, u);
+    return new SignInAttempt(this, subject, address, window, u);
   }
 
   /** Counts a failure of a check that was not begun (a cheap one, such as a session token) and slows the answer down. */
-  async failed(userName: string, address: string): Promise<void> {
+  async failed(subject: SignInSubject, address: string): Promise<void> {
     const window = this.#window();
-    const [user, ip] = this.#buckets(userName, address);
-    const [u] = await Promise.all([this.store.counters.countRequest(user, window), this.store.counters.countRequest(ip, window)]);
+    const { own, ip } = this.#buckets(subject, address);
+    const [u] = await Promise.all([this.#count(own, window), this.store.counters.countRequest(ip, window)]);
     await this.slowDown(u);
   }
 
-  /** Takes back one count of the user name and address in a window. */
-  async uncount(userName: string, address: string, window: number): Promise<void> {
-    const [user, ip] = this.#buckets(userName, address);
-    await Promise.all([this.store.counters.uncountRequest(user, window), this.store.counters.uncountRequest(ip, window)]);
+  /** Takes back one count of the subject and address in a window. */
+  async uncount(subject: SignInSubject, address: string, window: number): Promise<void> {
+    const { own, ip } = this.#buckets(subject, address);
+    await Promise.all([own === null ? undefined : this.store.counters.uncountRequest(own, window), this.store.counters.uncountRequest(ip, window)]);
   }
 
   /**
-   * Waits longer the more failures the user name has in the window, so guessing gets slow well before the lock:
+   * Waits longer the more failures the subject has in the window, so guessing gets slow well before the lock:
    * nothing up to `slowAfter`, then `stepDelayMs` more per failure, at most `maxDelayMs`.
    */
   async slowDown(userCount: number): Promise<void> {

@@ -9,7 +9,7 @@ import type { BlobStore } from '../store/blob-store.ts';
 import type { Store } from '../store/store.ts';
 import { webApp } from '../web/web-app.ts';
 import { authenticateHook } from './authenticate-hook.ts';
-import { installErrorHandlers, sendError } from './error-handler.ts';
+import { clientErrorHandler, installErrorHandlers, sendError } from './error-handler.ts';
 import type { UnsupportedBody } from './fastify-types.ts';
 import { createMetrics } from './metrics.ts';
 import { attachmentRoutes, attachmentUploadRoutes } from './routes/attachment-routes.ts';
@@ -42,6 +42,9 @@ export interface AppDeps {
   blobs?: BlobStore;
 }
 
+/** How often Node looks for requests past APAS_REQUEST_TIMEOUT_MS: a slow client is cut off at most this much later. */
+export const CONNECTION_CHECK_MS = 1000;
+
 /** The base path of the V2 interface. */
 export const API_BASE = '/services/v2';
 
@@ -65,6 +68,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Bounds receiving a whole request, upload bodies included. There is deliberately no handler timeout: it would
     // answer 503 while the handler runs on and commits; write transactions bound themselves instead (kysely-store.ts).
     requestTimeout: config.requestTimeoutMs,
+    // Node looks for requests past their time only every connectionsCheckingInterval (30 s by default), and cuts
+    // unfinished headers by headersTimeout (60 s): a client sending a byte a second lasted 70-88 s, not 30 s.
+    http: {
+      requestTimeout: config.requestTimeoutMs, headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(CONNECTION_CHECK_MS, config.requestTimeoutMs),
+    },
+    // What Node cannot read (too slow, headers too large, not HTTP) is answered in XML too, not Fastify's JSON.
+    clientErrorHandler: clientErrorHandler(codec, () => ids.next()),
     return503OnClosing: true,
     genReqId: () => ids.next(),
     requestIdHeader: false,

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
 import { StoreError } from '../store/store-error.ts';
 import { renderErrorPage, WEB_PREFIX } from '../web/error-page.ts';
@@ -29,8 +31,16 @@ const CONFLICT_DB_CODES = new Set(['40001', '40P01', '23505', 'SQLITE_CONSTRAINT
 // entry (54000). The readers refuse such input up front; this keeps anything they miss a 400, not a 500.
 const UNSTORABLE_DB_CODES = new Set(['22021', '22P05', '54000']);
 
-/** Turns any thrown value into an ApiError; unexpected faults become INTERNAL_ERROR without their details. */
+/**
+ * Turns any thrown value into the ApiError that is answered (and logged), its messages bounded; unexpected faults
+ * become INTERNAL_ERROR without their details.
+ */
 export function toApiError(error: unknown): ApiError {
+  // Bounded here, where every answered error passes, so answers and log lines stay small whatever was sent.
+  return mapError(error).bounded();
+}
+
+function mapError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof StoreError) return fromStoreError(error);
   const fe = error as Partial<FastifyError>;
@@ -77,6 +87,41 @@ export function sendError(codec: XmlCodec, request: FastifyRequest, reply: Fasti
     return reply.code(apiError.status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderErrorPage(apiError));
   }
   return reply.code(apiError.status).type(XML_TYPE).send(codec.error(apiError, request.id));
+}
+
+/** What Node reports of a request it could not read: too slow (APAS_REQUEST_TIMEOUT_MS), headers too large, not HTTP. */
+export function clientErrorToApiError(error: { code?: string }): ApiError {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new ApiError('REQUEST_TIMEOUT', 'The request did not arrive whole within the time this service allows for sending one; send it again.');
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') return new ApiError('HEADERS_TOO_LARGE', 'The request headers are larger than this service accepts.');
+  return new ApiError('INVALID_REQUEST', 'The request is not a well-formed HTTP request.');
+}
+
+/**
+ * Fastify's clientErrorHandler: answers what Node could not read with the same XML ErrorResponse as every other
+ * error (there is no request or reply yet, so the answer is written to the socket), then closes the connection.
+ */
+export function clientErrorHandler(codec: XmlCodec, nextId: () => string) {
+  return function handle(this: { log: FastifyBaseLogger }, error: Error & { code?: string }, socket: Socket): void {
+    // A reset connection has nobody to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const apiError = toApiError(clientErrorToApiError(error));
+    const requestId = nextId();
+    this.log.info({ code: apiError.code, status: apiError.status, reqId: requestId, nodeCode: error.code }, apiError.message);
+    // Node's own rule: nothing more is written on a connection whose answer already started.
+    const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (socket.writable && !answering?.headersSent) {
+      const body = codec.error(apiError, requestId);
+      const headers = {
+        ...apiError.headers, 'Content-Type': XML_TYPE, 'Content-Length': String(Buffer.byteLength(body)),
+        'X-Content-Type-Options': 'nosniff', Connection: 'close',
+      };
+      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(`HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\n${head}\r\n${body}`);
+    }
+    socket.destroy(error);
+  };
 }
 
 /** Installs the error and not-found handlers on an app; a known path with the wrong method gets 405. */

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, type SqlBool, sql, type Expression } from 'kysely';
+import { type ExpressionBuilder, type Expression, type Kysely, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Project } from '../model/model.ts';
 import { listProjects } from './project-queries.ts';
 import type { FieldCondition, ProjectSearch } from '../model/records.ts';
@@ -42,7 +42,7 @@ function notAmong(eb: Eb, rows: IdRows, table: 'v' | 'i'): Condition {
 
 // A condition on the submitted value(s) of a field. A multi-value field matches when any one of its values does;
 // `ne` matches when none equals, and `empty` when there is none, so both also match projects without a value.
-function fieldCondition(eb: Eb, c: FieldCondition): Condition {
+function fieldCondition(eb: Eb, c: FieldCondition, collation: RawBuilder<unknown>): Condition {
   const multi = c.kind === 'multi' || c.kind === 'multiNumber';
   const numeric = c.kind === 'number' || c.kind === 'multiNumber';
   const table = multi ? 'i' : 'v';
@@ -64,8 +64,7 @@ function fieldCondition(eb: Eb, c: FieldCondition): Condition {
   }
   const column = sql.ref(`${table}.value`);
   // Equal values have equal prefixes: the prefix comparison lets the (field, prefix) index find the candidates.
-  // Order comparisons follow the database's collation, under which prefixes need not be ordered like the whole
-  // values, so they read the field's values through the same index and compare whole values only.
+  // Order comparisons read the field's values through the same index and compare whole values, in code-point order.
   // Content shorter than the prefix equals a value exactly when the value's prefix does (a longer value has a
   // prefix as long as the prefix), so the index alone answers; longer content is compared whole as well.
   const prefix = sql`substr(${column}, 1, ${sql.lit(VALUE_PREFIX_CHARS)})`;
@@ -74,7 +73,14 @@ function fieldCondition(eb: Eb, c: FieldCondition): Condition {
     : rows().where(prefix, '=', sql`substr(${content}, 1, ${sql.lit(VALUE_PREFIX_CHARS)})`).where(column, '=', content));
   if (c.op === 'eq') return among(equal());
   if (c.op === 'ne') return notAmong(eb, equal(), table);
-  return among(rows().where(column, COMPARE[c.op], content));
+  // An empty text is no value (as for `empty`), so no order comparison matches it.
+  return among(rows().where(column, '<>', '').where(sql<SqlBool>`${column}${collation} ${sql.raw(COMPARE[c.op])} ${content}`));
+}
+
+// Text in Unicode code-point order on both databases, whatever collation PostgreSQL was set up with: SQLite's BINARY
+// collation (its default) compares UTF-8 bytes, and so does PostgreSQL's "C"; UTF-8 byte order is code-point order.
+function codePointCollation(db: Db) {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? sql` collate "C"` : sql``;
 }
 
 /**
@@ -84,13 +90,14 @@ function fieldCondition(eb: Eb, c: FieldCondition): Condition {
  * that passes one of them.
  */
 export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[]> {
+  const collation = codePointCollation(db);
   return listProjects(db, { programId: s.programId, ownerId: s.ownerId, limit: s.limit, offset: s.offset }, (eb) => {
     const all: Expression<SqlBool>[] = [];
     if (s.statusIn) all.push(s.statusIn.length > 0 ? eb('projects.status_id', 'in', s.statusIn) : sql<SqlBool>`1 = 0`);
     if (s.statusNotIn && s.statusNotIn.length > 0) all.push(eb('projects.status_id', 'not in', s.statusNotIn));
     const conditions: Condition[] = s.statusDates.map((d) => among(eb.selectFrom('status_history as h').select('h.project_id')
       .where('h.status_id', '=', d.statusId).where('h.changed_at', COMPARE[d.op], d.at) as unknown as IdRows));
-    conditions.push(...s.fields.map((c) => fieldCondition(eb, c)));
+    conditions.push(...s.fields.map((c) => fieldCondition(eb, c, collation)));
     const idSets = conditions.flatMap((c) => ('ids' in c ? [c.ids] : []));
     if (idSets.length > 0) all.push(eb('projects.id', 'in', idSets.reduce((a, b) => a.intersect(b))));
     all.push(...conditions.flatMap((c) => ('filter' in c ? [c.filter] : [])));

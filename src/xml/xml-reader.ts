@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ApiError } from '../domain/api-error.ts';
+import { scanNesting } from './nesting-scan.ts';
 import type { SchemaRegistry } from './schema-registry.ts';
 
 /** Requests nested deeper than this many element levels are refused before schema validation. */
@@ -62,6 +63,9 @@ export function readXml(body: string | Uint8Array, rootName: string, ns: string,
   if (DTD.test(text)) {
     throw new ApiError('MALFORMED_XML', 'DTDs and entity declarations (<!DOCTYPE>, <!ENTITY>) are not accepted');
   }
+  // Nesting far too deep is refused before the validator, whose work and message grow with every open element.
+  const nesting = scanNesting(text);
+  if (nesting.deepest > MAX_XML_DEPTH) throw nesting.fault ? new ApiError('MALFORMED_XML', nesting.fault) : tooDeep();
   const validation = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (validation !== true) {
     const { msg, line, col } = validation.err;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { DEFAULT_SIGN_IN_POLICY, SignInGuard, type SignInPolicy } from '../../src/domain/sign-in-guard.ts';
+import { ADDRESS_ONLY, DEFAULT_SIGN_IN_POLICY, SignInGuard, type SignInPolicy, type SignInSubject } from '../../src/domain/sign-in-guard.ts';
 import type { Store } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { T0 } from '../support/fixtures.ts';
@@ -14,6 +14,11 @@ const STEP_MS = 500;
 const MAX_DELAY_MS = 4000;
 const LOCK_USER_AFTER = 10;
 const LOCK_ADDRESS_AFTER = 50;
+
+/** An API sign-in whose key is the user's own: its failures count against the user name. */
+const user = (userName: string): SignInSubject => ({ kind: 'user', userName });
+/** A web sign-in: its failures count against the user name from that address only. */
+const web = (userName: string): SignInSubject => ({ kind: 'web', userName });
 
 /** A guard whose sleeps are recorded instead of waited, on a clock at the start of a window. */
 function guardOn(store: Store, policy: SignInPolicy = DEFAULT_SIGN_IN_POLICY) {
@@ -49,7 +54,7 @@ forEachDialect('SignInGuard', ({ open }) => {
     // The lock is raised here so that the cap can be seen; the default policy locks before reaching it.
     const { guard, slept } = guardOn(store, { ...DEFAULT_SIGN_IN_POLICY, lockUserAfter: 20 });
     for (let i = 0; i < 14; i++) {
-      const attempt = await guard.begin('jo@example.org', '192.0.2.1');
+      const attempt = await guard.begin(user('jo@example.org'), '192.0.2.1');
       await attempt.fail();
     }
     assert.deepEqual(slept, [500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4000, 4000, 4000]);
@@ -58,37 +63,62 @@ forEachDialect('SignInGuard', ({ open }) => {
   it('slows failures counted after their check (failed) the same way, and never a sign-in that succeeded', async () => {
     const { store } = await open();
     const { guard, slept } = guardOn(store);
-    for (let i = 0; i < 3; i++) await guard.failed('jo@example.org', '192.0.2.1');
-    for (let i = 0; i < 5; i++) await (await guard.begin('jo@example.org', '192.0.2.1')).settle();
+    for (let i = 0; i < 3; i++) await guard.failed(user('jo@example.org'), '192.0.2.1');
+    for (let i = 0; i < 5; i++) await (await guard.begin(user('jo@example.org'), '192.0.2.1')).settle();
     assert.deepEqual(slept, [], 'successes are taken back and never waited for');
-    await guard.failed('jo@example.org', '192.0.2.1');
+    await guard.failed(user('jo@example.org'), '192.0.2.1');
     assert.deepEqual(slept, [500], 'the 4th failure: successes in between did not count');
   });
 
   it('locks a user name after 10 failures until the window ends, even for a check that would succeed', async () => {
     const { store } = await open();
     const { guard, clock, slept } = guardOn(store);
-    for (let i = 0; i < LOCK_USER_AFTER; i++) await (await guard.begin('Jo@Example.org', '192.0.2.1')).fail();
+    for (let i = 0; i < LOCK_USER_AFTER; i++) await (await guard.begin(user('Jo@Example.org'), '192.0.2.1')).fail();
     assert.deepEqual(slept, [500, 1000, 1500, 2000, 2500, 3000, 3500]);
     clock.advance(100_000);
-    for (const fn of [() => guard.check('jo@example.org', '192.0.2.99'), () => guard.begin(' jo@example.org', '192.0.2.99')]) {
+    for (const fn of [() => guard.check(user('jo@example.org'), '192.0.2.99'), () => guard.begin(user(' jo@example.org'), '192.0.2.99')]) {
       const locked = await refusal(fn);
       assert.equal(locked.code, 'SIGN_IN_LOCKED');
       assert.equal(locked.headers['Retry-After'], '800', 'seconds until the window ends');
     }
-    await guard.check('someone-else@example.org', '192.0.2.1');
+    await guard.check(user('someone-else@example.org'), '192.0.2.1');
     clock.advance(800_000);
-    await guard.check('jo@example.org', '192.0.2.1');
-    await (await guard.begin('jo@example.org', '192.0.2.1')).fail();
+    await guard.check(user('jo@example.org'), '192.0.2.1');
+    await (await guard.begin(user('jo@example.org'), '192.0.2.1')).fail();
     assert.equal(slept.length, 7, 'a new window starts counting afresh');
   });
 
   it('locks a client address after 50 failures, whatever user names they tried', async () => {
     const { store } = await open();
     const { guard } = guardOn(store);
-    for (let i = 0; i < LOCK_ADDRESS_AFTER; i++) await guard.failed(`guess${i}@example.org`, '192.0.2.7');
-    assert.equal((await refusal(() => guard.check('new@example.org', '192.0.2.7'))).code, 'SIGN_IN_LOCKED');
-    assert.equal((await refusal(() => guard.begin('new@example.org', '192.0.2.7'))).code, 'SIGN_IN_LOCKED');
-    await guard.check('new@example.org', '192.0.2.8');
+    for (let i = 0; i < LOCK_ADDRESS_AFTER; i++) await guard.failed(user(`guess${i}@example.org`), '192.0.2.7');
+    assert.equal((await refusal(() => guard.check(user('new@example.org'), '192.0.2.7'))).code, 'SIGN_IN_LOCKED');
+    assert.equal((await refusal(() => guard.begin(user('new@example.org'), '192.0.2.7'))).code, 'SIGN_IN_LOCKED');
+    await guard.check(user('new@example.org'), '192.0.2.8');
+  });
+
+  it('counts an API sign-in whose key is not the user\'s against the address only: it never slows down or locks the user name', async () => {
+    const { store } = await open();
+    const { guard, slept } = guardOn(store);
+    for (let i = 0; i < LOCK_USER_AFTER * 2; i++) await (await guard.begin(ADDRESS_ONLY, '192.0.2.1')).fail();
+    assert.deepEqual(slept, [], 'no user name to slow down');
+    await guard.check(user('jo@example.org'), '192.0.2.2');
+    await (await guard.begin(user('jo@example.org'), '192.0.2.2')).settle();
+    for (let i = 0; i < LOCK_ADDRESS_AFTER - LOCK_USER_AFTER * 2; i++) await guard.failed(ADDRESS_ONLY, '192.0.2.1');
+    assert.equal((await refusal(() => guard.begin(ADDRESS_ONLY, '192.0.2.1'))).code, 'SIGN_IN_LOCKED', 'the address limit still holds');
+    assert.equal((await refusal(() => guard.check(user('jo@example.org'), '192.0.2.1'))).code, 'SIGN_IN_LOCKED');
+  });
+
+  it('slows down and locks a web sign-in per user name and address: the same name from another address is free', async () => {
+    const { store } = await open();
+    const { guard, slept } = guardOn(store);
+    for (let i = 0; i < LOCK_USER_AFTER; i++) await (await guard.begin(web('Jo@Example.org'), '192.0.2.1')).fail();
+    assert.deepEqual(slept, [500, 1000, 1500, 2000, 2500, 3000, 3500]);
+    assert.equal((await refusal(() => guard.begin(web('jo@example.org'), '192.0.2.1'))).code, 'SIGN_IN_LOCKED');
+    await guard.check(web('jo@example.org'), '192.0.2.99');
+    await (await guard.begin(web('jo@example.org'), '192.0.2.99')).settle();
+    await guard.check(user('jo@example.org'), '192.0.2.99');
+    await (await guard.begin(web('jo@example.org'), '192.0.2.99')).fail();
+    assert.equal(slept.length, 7, 'another address starts from nothing');
   });
 });

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { hashSecret } from '../../src/domain/secrets.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { assertError, assertValidXml, attr, authHeaders, type HttpHarness } from '../support/http-harness.ts';
-import { PROGRAM, programState, sharedHarness } from './http-helpers.ts';
+import { IDS } from '../support/fixtures.ts';
+import { createProject, PROGRAM, programState, sharedHarness } from './http-helpers.ts';
 
 // Authentication (HTTP Basic + X-ApiKey on every /services/v2 request) and the per-key throughput limit.
 
@@ -156,4 +157,75 @@ forEachDialect('HTTP authentication', ({ dialect }) => {
       });
     });
   }
+
+  describe('failed sign-ins (lock after 10 per user name, 30 per address)', () => {
+    const harness = sharedHarness(dialect, { APAS_SIGNIN_LOCK_USER_AFTER: '10', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '30', APAS_SIGNIN_WINDOW_SECONDS: '900' });
+    const MADE_UP_KEY = `apas_ZZZZZZZZZZZZ_${'m'.repeat(32)}`;
+    const window = (h: HttpHarness) => h.clock.now() - (h.clock.now() % 900_000);
+    const counts = async (h: HttpHarness, email: string, address = '127.0.0.1') => ({
+      user: await h.store.counters.peekRequestCount(`signin:user:${email}`, window(h)),
+      address: await h.store.counters.peekRequestCount(`signin:ip:${address}`, window(h)),
+    });
+    const landing = (projectId: string) => `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`;
+
+    it('do not lock a user out for wrong passwords sent with a key that is not theirs: made up, another user\'s, or a wrong secret', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const reader = h.who.reader;
+      const keys = [MADE_UP_KEY, h.who.editor.apiKey, reader.apiKey.replace(/_[^_]+$/, `_${'w'.repeat(32)}`)];
+      for (let i = 0; i < 12; i++) {
+        const res = await get(h, { authorization: basic(reader.email, `guess-${i}`), 'x-apikey': keys[i % keys.length]! });
+        assertError(h, res, 401, 'INVALID_CREDENTIALS');
+      }
+      assert.deepEqual(await counts(h, reader.email), { user: 0, address: 12 }, 'counted against the address only');
+      const res = await get(h, authHeaders(reader));
+      assert.equal(res.statusCode, 200, res.body);
+    });
+
+    it('still lock a user name after 10 wrong passwords sent with its own key, even for the right password, and a refused write changes nothing', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      const applicant = h.who.applicant;
+      for (let i = 0; i < 10; i++) {
+        assertError(h, await get(h, { authorization: basic(applicant.email, `guess-${i}`), 'x-apikey': applicant.apiKey }), 401, 'INVALID_CREDENTIALS');
+      }
+      assert.deepEqual(await counts(h, applicant.email), { user: 10, address: 10 });
+      const before = await programState(h);
+      const locked = await h.request({ method: 'POST', url: `${PROGRAM}/NewProject`, as: 'applicant' });
+      assertError(h, locked, 429, 'SIGN_IN_LOCKED');
+      assert.ok(Number(locked.headers['retry-after']) > 0);
+      assert.deepEqual(await programState(h), before);
+      assert.equal((await get(h, authHeaders(h.who.editor))).statusCode, 200, 'other users are not locked');
+      h.clock.advance(900_000);
+      assert.equal((await get(h, authHeaders(applicant))).statusCode, 200);
+    });
+
+    it('still lock a client address after 30 failures, made-up keys included', async () => {
+      const h = harness();
+      h.clock.advance(900_000);
+      for (let i = 0; i < 30; i++) {
+        const res = await get(h, { authorization: basic(`guess${i}@example.org`, 'x'), 'x-apikey': i % 2 === 0 ? MADE_UP_KEY : 'not-a-key' });
+        assertError(h, res, 401, 'INVALID_CREDENTIALS');
+      }
+      assertError(h, await get(h, authHeaders(h.who.admin)), 429, 'SIGN_IN_LOCKED');
+      const elsewhere = await h.app.inject({ method: 'GET', url: PROJECTS, headers: authHeaders(h.who.admin), remoteAddress: '192.0.2.50' });
+      assert.equal(elsewhere.statusCode, 200, 'another address is not locked');
+      h.clock.advance(900_000);
+      assert.equal((await get(h, authHeaders(h.who.admin))).statusCode, 200);
+    });
+
+    it('on the web pages, lock a user name only from the address that failed: the user signs in from another address, and through the API', async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'otherApplicant');
+      h.clock.advance(900_000);
+      const who = h.who.otherApplicant;
+      const page = (password: string, remoteAddress: string) => h.app.inject({ method: 'GET', url: landing(projectId), headers: { authorization: basic(who.email, password) }, remoteAddress });
+      for (let i = 0; i < 10; i++) assert.equal((await page(`guess-${i}`, '192.0.2.66')).statusCode, 401);
+      assert.equal((await page(who.password, '192.0.2.66')).statusCode, 429, 'locked from the address that guessed');
+      assert.equal((await page(who.password, '192.0.2.67')).statusCode, 200, 'not from another address');
+      assert.equal((await get(h, authHeaders(who))).statusCode, 200, 'nor through the API');
+      assert.deepEqual(await counts(h, who.email, '192.0.2.66'), { user: 0, address: 10 });
+      assert.equal(await h.store.counters.peekRequestCount(`signin:web:192.0.2.66:${who.email}`, window(h)), 10, 'counted for the name from that address');
+    });
+  });
 });

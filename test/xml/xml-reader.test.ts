@@ -131,3 +131,19 @@ test('an XML declaration naming another encoding does not change how the text is
   const root = read(`<?xml version="1.0" encoding="ISO-8859-1"?><${ROOT} xmlns="${NS}"><Project ProjectNumber="zoë"/></${ROOT}>`);
   assert.equal(root.children[0]!.attrs['ProjectNumber'], 'zoë');
 });
+
+// An element opened hundreds of thousands of times and never closed once made the validator's message echo its whole
+// stack of open elements (megabytes); a cheap scan refuses such nesting first, with a message of its own.
+test('deep nesting that is never closed is MALFORMED_XML with a short message; closed, it is too deep', () => {
+  const open = '<a>'.repeat(349_000);
+  for (const body of [open, `<${ROOT} xmlns="${NS}">${open}`, `<${ROOT} xmlns="${NS}">${'<a x="1>2">'.repeat(100)}</${ROOT}>`]) {
+    refused(body, 'MALFORMED_XML', /never closed|closes/);
+    try {
+      read(body);
+    } catch (error) {
+      assert.ok((error as Error).message.length < 300, `${(error as Error).message.slice(0, 400)}…`);
+    }
+  }
+  refused(`<${ROOT} xmlns="${NS}">${'<a>'.repeat(40)}${'</b>'.repeat(40)}</${ROOT}>`, 'MALFORMED_XML', /closes/);
+  refused(`<${ROOT} xmlns="${NS}"><!-- <a> -->${'<a/><a >'.repeat(40)}<![CDATA[<a>]]>${'</a >'.repeat(40)}</${ROOT}>`, 'INVALID_REQUEST', /deeper than 32/);
+});
