@@ -4,12 +4,11 @@ import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import { draftInputs, type RawFormValues } from './draft-inputs.ts';
 import { completenessProblems, MASK } from './field-rules.ts';
-import type { DataFieldInput } from './views.ts';
 import type { FormDataService } from './form-data-service.ts';
 import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, ProgramRole, Project } from '../model/model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { FormDataView, ProjectHeaderView } from './views.ts';
+import type { DataFieldInput, FormDataView, ProjectHeaderView } from './views.ts';
 
 /** One data field of a form page: its definition, the choices of its list, and the saved value(s), sensitive ones masked. */
 export interface FormFieldView {
