@@ -21,8 +21,9 @@ function strings(raw: unknown): string[] {
 /**
  * The SetProjectData inputs of a form page's post, keyed by generated field id: a control left out is not changed;
  * a sensitive value still showing the mask is the saved value shown masked, so it is left as stored; multi-value
- * text has one value per line (blank lines dropped) and multi-value choices one checkbox each. The values are then
- * checked by the very rules of the API (resolveInputs, through FormDataService.set).
+ * text has one value per line (blank lines dropped) and multi-value choices one checkbox each; masked values mixed with
+ * new ones are VALIDATION_FAILED (code MASKED_VALUE, shown beside the field). The values are then checked by the very
+ * rules of the API (resolveInputs, through FormDataService.set).
  */
 export function draftInputs(model: ProgramModel, form: Form, raw: RawFormValues): DataFieldInput[] {
   const inputs: DataFieldInput[] = [];
@@ -34,6 +35,13 @@ export function draftInputs(model: ProgramModel, form: Form, raw: RawFormValues)
       const lines = field.type === 'choice' ? sent : sent.flatMap((s) => s.split(/\r?\n/));
       const values = lines.map((l) => l.trim()).filter((l) => l !== '');
       if (field.sensitive && values.length > 0 && values.every((v) => v === MASK)) continue;
+      if (field.sensitive && values.includes(MASK)) {
+        // Some values still masked and some new: the masked ones cannot be told apart, so all must be typed anew.
+        const message = `${field.name} holds masked values: leave them all as they are, or replace them all.`;
+        throw new ApiError('VALIDATION_FAILED', 'Some data fields have invalid values.', {
+          fields: [{ dataFieldId: field.id, customId: field.customId, name: field.name, code: 'MASKED_VALUE', message }],
+        });
+      }
       inputs.push({ dataFieldId: field.id, value: null, values: values.length === 0 ? null : values });
       continue;
     }
