@@ -220,10 +220,14 @@ export async function generateExamples(): Promise<Map<string, string>> {
     });
     // The applicant answers on the landing page (a form post, not an API call), which reopens the thread.
     const applicant = credentials('applicant');
+    // The reply form carries the page's CSRF token; any page hands one out with its cookie (the sign-in page signs nobody in).
+    const formPage = await app.inject({ method: 'GET', url: '/MvcProjects/SignIn' });
+    const csrfToken = /name="_csrf" value="([^"]+)"/.exec(formPage.body)?.[1] ?? '';
+    const csrfCookie = [formPage.headers['set-cookie'] ?? []].flat().map(String).find((c) => c.startsWith('_csrf='))?.split(';')[0] ?? '';
     const replied = await app.inject({
       method: 'POST', url: '/MvcProjects/InquiryReply',
-      headers: { authorization: applicant.authorization, origin: 'https://apas.example.org', 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ ProgramId: 'RES-SOLAR', ProjectId: project, ThreadId: thread, Text: 'Uploaded the new diagram to the Application form.' }).toString(),
+      headers: { authorization: applicant.authorization, cookie: csrfCookie, origin: 'https://apas.example.org', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrfToken, ProgramId: 'RES-SOLAR', ProjectId: project, ThreadId: thread, Text: 'Uploaded the new diagram to the Application form.' }).toString(),
     });
     if (replied.statusCode !== 303) throw new Error(`the landing-page reply failed: ${replied.statusCode} ${replied.body}`);
     await run('GetInquiryThreads', { method: 'GET', url: `${projectUrl}/InquiryThreads`, as: 'admin' });

@@ -1,5 +1,6 @@
-import type { Program, ProgramRole } from '../model/model.ts';
+import type { Program, ProgramModel, ProgramRole, Project } from '../model/model.ts';
 import { isStaff, roleIn } from './access.ts';
+import { draftComplete, formWaiting } from './application-service.ts';
 import type { Caller } from './caller.ts';
 import { statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -10,6 +11,8 @@ export interface PortalProgramView { programId: string; name: string; role: Prog
 /** One project of the caller on the home page. */
 export interface PortalProjectView {
   programId: string; programName: string; projectId: string; projectNumber: string | null; status: string; statusAt: number; lastChange: number;
+  /** What waits for the applicant, for people: forms open to them now, questions from the agency awaiting their answer. */
+  waiting: string[];
 }
 
 /** The home page of the web application: the agency, the caller's programs, and the projects the caller owns. */
@@ -20,8 +23,8 @@ export const HOME_PROJECTS_PER_PROGRAM = 200;
 
 /** What the web application's home page shows, decided for the caller. */
 export class PortalService {
-  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects'>;
-  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects'>) {
+  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'inquiries'>;
+  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'inquiries'>) {
     this.#deps = deps;
   }
 
@@ -41,7 +44,7 @@ export class PortalService {
       for (const p of rows) {
         myProjects.push({
           programId: program.id, programName: program.name, projectId: p.id, projectNumber: p.number,
-          status: statusById(model, p.statusId).name, statusAt: p.statusAt, lastChange: p.updatedAt,
+          status: statusById(model, p.statusId).name, statusAt: p.statusAt, lastChange: p.updatedAt, waiting: await this.#waiting(model, p),
         });
       }
     }
@@ -51,5 +54,24 @@ export class PortalService {
       programs: programs.map(({ program, role }) => ({ programId: program.id, name: program.name, role, staff: isStaff(role), canStart: role === 'applicant' })),
       myProjects,
     };
+  }
+
+  /** The applicant's to-do on one of their projects: open forms (complete or not) and threads awaiting their answer. */
+  async #waiting(model: ProgramModel, project: Project): Promise<string[]> {
+    const { store } = this.#deps;
+    const out: string[] = [];
+    const open = model.forms.filter((f) => formWaiting('applicant', f, project));
+    const files = open.length > 0 ? await store.attachments.listActiveAttachments(project.id) : [];
+    for (const form of open) {
+      const draft = await store.projects.getDraft(project.id, form.id);
+      out.push(draftComplete(model, form, draft, files) ? `${form.name}: ready to submit` : `${form.name}: to complete`);
+    }
+    // A thread shows on the project page only with a note the applicant may see, so only such threads wait for them.
+    const awaiting = (await store.inquiries.listThreads(project.id)).filter((t) => t.status === 'AwaitingResponse');
+    if (awaiting.length > 0) {
+      const visible = new Set((await store.inquiries.listVisibleNotes(project.id)).map((n) => n.threadId));
+      for (const t of awaiting.filter((x) => visible.has(x.id))) out.push(`Question to answer: ${t.subject}`);
+    }
+    return out;
   }
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { ApplicationService } from '../domain/application-service.ts';
 import { AttachmentService } from '../domain/attachment-service.ts';
 import { AuthService } from '../domain/auth-service.ts';
 import { CatalogService } from '../domain/catalog-service.ts';
@@ -37,6 +38,7 @@ export interface Services {
   mfa: MfaService;
   webSessions: WebSessionService;
   portal: PortalService;
+  applications: ApplicationService;
   rateLimiter: RateLimiter;
 }
 
@@ -53,10 +55,11 @@ export function createServices(
     ...DEFAULT_SIGN_IN_POLICY, windowMs: config.signIn.windowSeconds * 1000,
     lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter,
   }), ids);
+  const formData = new FormDataService(deps);
   return {
     auth,
     projects: new ProjectService(deps),
-    formData: new FormDataService(deps),
+    formData,
     submit: new SubmitService(deps),
     attachments: new AttachmentService(deps, { blobs, maxUploadBytes: config.maxUploadBytes }),
     catalog: new CatalogService(deps),
@@ -66,6 +69,7 @@ export function createServices(
     search: new SearchService(deps),
     mfa: new MfaService({ store, clock, ids }),
     portal: new PortalService(deps),
+    applications: new ApplicationService(deps, formData),
     webSessions: new WebSessionService({ store, clock, ids }, auth, {
       ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,
     }),

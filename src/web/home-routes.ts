@@ -3,6 +3,7 @@ import { idParam } from '../http/query-params.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
+import { formPagePath, projectPagePath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 
 /** The home page, and starting an application from it. */
@@ -20,6 +21,8 @@ export function homeRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const caller = await webCaller(request, reply, services, publicUrl);
     const programId = idParam(String((request.body as Record<string, unknown>).ProgramId ?? '').trim(), 'ProgramId');
     const created = await services.projects.createProject(caller, programId);
-    return reply.redirect(new URL(created.url).pathname + new URL(created.url).search, 303);
+    // Straight to the first form the new project can take; the project page when there is none.
+    const first = created.forms.find((f) => f.availableInStatuses.some((s) => s.statusId === created.currentStatus.statusId));
+    return reply.redirect(first ? formPagePath(created.programId, created.projectId, first.formId) : projectPagePath(created.programId, created.projectId), 303);
   });
 }

@@ -20,11 +20,12 @@ function field(form: unknown, name: string): string {
 }
 
 /**
- * POST /MvcProjects/InquiryReply (form fields ProgramId, ProjectId, ThreadId, Text): a reply from the landing page,
- * answered with 303 back to it. Only same-origin posts are taken (403 otherwise), then the caller's sign-in.
+ * POST /MvcProjects/InquiryReply (form fields _csrf, ProgramId, ProjectId, ThreadId, Text): a reply from the project
+ * page, answered with 303 back to it. Only posts with the page's CSRF token and from the same origin are taken (403
+ * otherwise), then the caller's sign-in.
  */
 export function inquiryReplyRoutes(web: FastifyInstance, services: Services, publicUrl: string): void {
-  web.post(INQUIRY_REPLY_PATH, async (request, reply) => {
+  web.post(INQUIRY_REPLY_PATH, { preHandler: web.csrfProtection }, async (request, reply) => {
     if (!isSameOrigin(request.headers, publicUrl)) {
       throw new ApiError('FORBIDDEN', 'Replies are accepted only from the project page of this service.');
     }

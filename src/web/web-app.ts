@@ -3,12 +3,14 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/services.ts';
+import { applicationRoutes } from './application-routes.ts';
 import { homeRoutes } from './home-routes.ts';
 import { inquiryReplyRoutes } from './inquiry-reply-routes.ts';
-import { landingPageRoutes } from './landing-page.ts';
 import { STYLESHEET_PATH } from './layout.tsx';
+import { projectPageRoutes } from './project-page-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 
 /** What the web application is built from. */
@@ -31,6 +33,9 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     const secure = new URL(deps.publicUrl).protocol === 'https:';
     await web.register(fastifyCookie);
     await web.register(fastifyFormbody);
+    // Uploads are streamed to the blob store, which stops at the attachment definition's limit; busboy's own default
+    // limit (1 MB) would cut files short silently, so it is lifted here. One file per post, no other parts to speak of.
+    await web.register(fastifyMultipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1, fields: 10, parts: 11 } });
     await web.register(fastifyCsrf, {
       sessionPlugin: '@fastify/cookie',
       cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure },
@@ -45,6 +50,9 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
           frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"], ...(secure ? { upgradeInsecureRequests: [] } : {}),
         },
       },
+      // With helmet's default no-referrer, browsers send "Origin: null" even on a same-origin form post, which the
+      // inquiry reply's same-origin check must refuse; same-origin still sends nothing to other sites.
+      referrerPolicy: { policy: 'same-origin' },
       // Served over plain HTTP on a developer's machine, HSTS would pin localhost to HTTPS for a year.
       strictTransportSecurity: secure,
     });
@@ -52,7 +60,8 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));
     signInRoutes(web, deps);
     homeRoutes(web, deps);
-    landingPageRoutes(web, deps.services, deps.publicUrl);
+    projectPageRoutes(web, deps);
+    applicationRoutes(web, deps);
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);
   });
 }

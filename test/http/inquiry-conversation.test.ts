@@ -6,7 +6,7 @@ import { assertValidXml, type HttpHarness, type Who } from '../support/http-harn
 import { forEachDialect } from '../support/databases.ts';
 import { createProject, sharedHarness } from './http-helpers.ts';
 import {
-  addNote, hasReplyForm, inquiryState, inquiryUrls, landingPage, noteTexts, openThread, pageNotes, postReply, SAME_ORIGIN, setThreadStatus,
+  addNote, csrfToken, hasReplyForm, inquiryState, inquiryUrls, landingPage, noteTexts, openThread, pageNotes, postReply, SAME_ORIGIN, setThreadStatus,
 } from './inquiry-helpers.ts';
 import { elements } from './workflow-helpers.ts';
 
@@ -51,8 +51,8 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       // The applicant sees the question, never the hidden note nor the hidden thread, and a reply form.
       let html = await page(h, projectId, 'applicant');
       assert.deepEqual(pageNotes(html, threadId), [question]);
-      assert.match(html, /Roof plan &#60;A&#38;B&#62;/, 'the subject is escaped');
-      assert.match(html, /We need &#60;both&#62; pages &#38; the legend\./, 'the note is escaped');
+      assert.match(html, /Roof plan &lt;A&amp;B>/, 'the subject is escaped');
+      assert.match(html, /We need &lt;both> pages &amp; the legend\./, 'the note is escaped');
       assert.doesNotMatch(html, /licence|staff talk|Internal only/);
       assert.equal(pageNotes(html, internal), null);
       assert.ok(hasReplyForm(html, threadId), 'a reply form for the visible thread');
@@ -155,6 +155,16 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       });
     }
 
+    it('refuses a same-origin post without the CSRF token (403) before signing in, and changes nothing', async () => {
+      const h = harness();
+      const { projectId, fields } = await setup(h);
+      const before = await inquiryState(h, projectId);
+      const res = await postReply(h, 'applicant', fields('forged'), SAME_ORIGIN, { csrf: false });
+      assertHtml(res, 403);
+      assert.equal(res.headers['www-authenticate'], undefined);
+      assert.deepEqual(await inquiryState(h, projectId), before);
+    });
+
     const refusals: [string, Who | null, (s: Awaited<ReturnType<typeof setup>>) => Record<string, string>, number][] = [
       ['no credentials', null, (s) => s.fields('x'), 401],
       ['an outsider', 'outsider', (s) => s.fields('x'), 403],
@@ -184,14 +194,15 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       const h = harness();
       const s = await setup(h);
       const before = await inquiryState(h, s.projectId);
+      const csrf = await csrfToken(h);
       const twice = await h.app.inject({
-        method: 'POST', url: '/MvcProjects/InquiryReply', payload: `${new URLSearchParams(s.fields('a')).toString()}&Text=b`,
-        headers: { ...SAME_ORIGIN, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST', url: `/MvcProjects/InquiryReply?_csrf=${encodeURIComponent(csrf.token)}`, payload: `${new URLSearchParams(s.fields('a')).toString()}&Text=b`,
+        headers: { ...SAME_ORIGIN, cookie: csrf.cookie, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
       });
       assertHtml(twice, 400);
       const json = await h.app.inject({
-        method: 'POST', url: '/MvcProjects/InquiryReply', payload: JSON.stringify(s.fields('a')),
-        headers: { ...SAME_ORIGIN, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/json' },
+        method: 'POST', url: `/MvcProjects/InquiryReply?_csrf=${encodeURIComponent(csrf.token)}`, payload: JSON.stringify(s.fields('a')),
+        headers: { ...SAME_ORIGIN, cookie: csrf.cookie, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/json' },
       });
       assertHtml(json, 415);
       assert.deepEqual(await inquiryState(h, s.projectId), before);
@@ -201,9 +212,10 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       const h = harness();
       const s = await setup(h);
       const before = await inquiryState(h, s.projectId);
+      const csrf = await csrfToken(h);
       const res = await h.app.inject({
-        method: 'POST', url: '/MvcProjects/InquiryReply', payload: new URLSearchParams({ ...s.fields('a'), Text: 'x'.repeat(2 * 1024 * 1024) }).toString(),
-        headers: { ...SAME_ORIGIN, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST', url: '/MvcProjects/InquiryReply', payload: new URLSearchParams({ ...s.fields('a'), _csrf: csrf.token, Text: 'x'.repeat(2 * 1024 * 1024) }).toString(),
+        headers: { ...SAME_ORIGIN, cookie: csrf.cookie, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
       });
       assertHtml(res, 413);
       assert.match(res.body, /<title>PAYLOAD_TOO_LARGE<\/title>/);
@@ -218,7 +230,7 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       assert.equal((await h.store.inquiries.listNotes(threadId))[1]!.text, text);
       const html = await page(h, projectId, 'applicant');
       assert.doesNotMatch(html, /<script>/);
-      assert.match(html, /&#60;script&#62;alert\(&#34;x&#34;\)&#60;\/script&#62; &#38; Zürich/);
+      assert.match(html, /&lt;script>alert\(&quot;x&quot;\)&lt;\/script> &amp; Zürich/);
       assert.deepEqual(pageNotes(html, threadId), ['Question', text]);
     });
 

@@ -126,24 +126,42 @@ export function landingPage(h: HttpHarness, projectId: string, who: Who | null):
 /** The headers a browser sends with a form post from a page of the service (the harness's public URL). */
 export const SAME_ORIGIN = { origin: 'http://apas.test' } as const;
 
-/** Posts the landing page's reply form as `who`; `headers` replaces the same-origin Origin header. */
-export function postReply(h: HttpHarness, who: Who | null, fields: Record<string, string>, headers: Record<string, string> = SAME_ORIGIN): Promise<LightMyRequestResponse> {
+/** A CSRF token of the web pages and the `_csrf` cookie it belongs to, as a browser has them after opening any page with a form. */
+export async function csrfToken(h: HttpHarness): Promise<{ token: string; cookie: string }> {
+  const res = await h.app.inject({ method: 'GET', url: '/MvcProjects/SignIn' });
+  const token = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1];
+  const setCookie = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('_csrf='));
+  assert.ok(token && setCookie, 'the sign-in page hands out a CSRF token and its cookie');
+  return { token, cookie: setCookie.split(';')[0]! };
+}
+
+/**
+ * Posts the project page's reply form as `who`, with the page's CSRF token (left out with `csrf: false`); `headers`
+ * replaces the same-origin Origin header.
+ */
+export async function postReply(
+  h: HttpHarness, who: Who | null, fields: Record<string, string>, headers: Record<string, string> = SAME_ORIGIN, opts: { csrf?: boolean } = {},
+): Promise<LightMyRequestResponse> {
+  const csrf = opts.csrf === false ? null : await csrfToken(h);
   return h.app.inject({
-    method: 'POST', url: '/MvcProjects/InquiryReply', payload: new URLSearchParams(fields).toString(),
-    headers: { ...(who ? { authorization: authHeaders(h.who[who]).authorization! } : {}), 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    method: 'POST', url: '/MvcProjects/InquiryReply', payload: new URLSearchParams({ ...(csrf ? { _csrf: csrf.token } : {}), ...fields }).toString(),
+    headers: {
+      ...(who ? { authorization: authHeaders(h.who[who]).authorization! } : {}), ...(csrf ? { cookie: csrf.cookie } : {}),
+      'content-type': 'application/x-www-form-urlencoded', ...headers,
+    },
   });
 }
 
 /** The note texts the landing page shows for one thread, decoded from HTML, oldest first; null when the thread is not shown. */
 export function pageNotes(html: string, threadId: string): string[] | null {
-  const section = new RegExp(`<section class="inquiry" id="thread-${threadId}">([\\s\\S]*?)</section>`).exec(html);
+  const section = new RegExp(`<section class="inquiry" id="thread-${threadId}"[^>]*>([\\s\\S]*?)</section>`).exec(html);
   if (!section) return null;
   return [...section[1]!.matchAll(/<div class="note"[^>]*>([\s\S]*?)<\/div>/g)].map((m) => xmlText(m[1]!));
 }
 
 /** True when the landing page shows a reply form for the thread. */
 export function hasReplyForm(html: string, threadId: string): boolean {
-  const section = new RegExp(`<section class="inquiry" id="thread-${threadId}">([\\s\\S]*?)</section>`).exec(html);
+  const section = new RegExp(`<section class="inquiry" id="thread-${threadId}"[^>]*>([\\s\\S]*?)</section>`).exec(html);
   return section !== null && section[1]!.includes('<form method="post" action="http://apas.test/MvcProjects/InquiryReply">') &&
     section[1]!.includes(`name="ThreadId" value="${threadId}"`);
 }

@@ -1,13 +1,11 @@
 import type { PortalHomeView } from '../../domain/portal-service.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
+import { projectPagePath } from '../web-paths.ts';
 
 /** What the home page needs besides the portal's view. */
 export interface HomePageProps { home: PortalHomeView; user: PageUser; csrfToken: string; timeZone: string }
 
-function landing(programId: string, projectId: string): string {
-  return `/MvcProjects/LandingPage?${new URLSearchParams({ ProgramId: programId, ProjectId: projectId }).toString()}`;
-}
 
 /** The home page: staff find their programs' work queues; applicants their projects and where to start a new one. */
 export function HomePage(p: HomePageProps) {
@@ -33,14 +31,15 @@ export function HomePage(p: HomePageProps) {
             <div class="table-wrap">
               <table>
                 <caption class="visually-hidden">Your applications</caption>
-                <thead><tr><th scope="col">Project</th><th scope="col">Program</th><th scope="col">Status</th><th scope="col">Last change</th></tr></thead>
+                <thead><tr><th scope="col">Project</th><th scope="col">Program</th><th scope="col">Status</th><th scope="col">Last change</th><th scope="col">Waiting for you</th></tr></thead>
                 <tbody>
                   {p.home.myProjects.map((r) => (
                     <tr key={r.projectId}>
-                      <td><a href={landing(r.programId, r.projectId)}>{r.projectNumber ?? 'Draft application'}</a></td>
+                      <td><a href={projectPagePath(r.programId, r.projectId)}>{r.projectNumber ?? 'Draft'}</a></td>
                       <td>{r.programName}</td>
                       <td><span class="status">{r.status}</span></td>
                       <td><time datetime={isoDateTime(r.lastChange)}>{formatDateTime(r.lastChange, p.timeZone)}</time></td>
+                      <td>{r.waiting.length === 0 ? 'Nothing' : <ul class="waiting">{r.waiting.map((w) => <li key={w}>{w}</li>)}</ul>}</td>
                     </tr>
                   ))}
                 </tbody>

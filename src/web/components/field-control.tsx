@@ -1,0 +1,118 @@
+import type { JSX } from 'preact';
+import type { FormFieldView } from '../../domain/application-service.ts';
+
+/** What the control shows: the saved value, or what the user typed when the page comes back with errors. */
+export type Shown = string | string[] | null;
+
+/** The id of a field's control (the first radio or checkbox of a group): what the error summary links to. */
+export function controlId(fieldId: string): string {
+  return `field-${fieldId}`;
+}
+
+/** The help text of a field, from the program's rules for it. */
+export function fieldHint(f: FormFieldView): string | null {
+  const parts: string[] = [];
+  const range = f.min !== null && f.max !== null ? ` from ${f.min} to ${f.max}` : f.min !== null ? ` of at least ${f.min}` : f.max !== null ? ` of at most ${f.max}` : '';
+  if (f.type === 'number') parts.push(`A number${range}, such as 7.5.`);
+  if (f.type === 'integer') parts.push(`A whole number${range}.`);
+  if (f.type === 'date') parts.push('A date.');
+  if (f.type === 'text' && f.multiValue) parts.push('One value per line.');
+  if (f.type === 'text' && f.maxLength !== null) parts.push(`At most ${f.maxLength} characters${f.multiValue ? ' each' : ''}.`);
+  if (f.type === 'choice' && f.multiValue) parts.push('Choose all that apply.');
+  if (f.sensitive) parts.push('Sensitive: once saved it is shown as ******** ; leave that as it is to keep the saved value.');
+  return parts.length > 0 ? parts.join(' ') : null;
+}
+
+function texts(shown: Shown): string[] {
+  if (shown === null) return [];
+  return Array.isArray(shown) ? shown : [shown];
+}
+
+function Label(p: { f: FormFieldView }) {
+  return <>{p.f.name}{p.f.required ? <span class="required-marker"> (required)</span> : null}</>;
+}
+
+/**
+ * One data field as a labelled control of its type: text, number and integer inputs (text with a numeric keyboard,
+ * so the server sees exactly what was typed), a date input, Yes/No radios, a select or checkboxes for a list, a
+ * textarea for multi-value text; its help text and its error beside it, both tied to the control.
+ */
+export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string | null }) {
+  const { f } = p;
+  const id = controlId(f.fieldId);
+  const hint = fieldHint(f);
+  const describedBy = [hint ? `${id}-hint` : null, p.error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const help = (
+    <>
+      {hint ? <p class="hint" id={`${id}-hint`}>{hint}</p> : null}
+      {p.error ? <p class="error-message" id={`${id}-error`}><span class="visually-hidden">Error: </span>{p.error}</p> : null}
+    </>
+  );
+  const cls = `field${p.error ? ' has-error' : ''}`;
+  const invalid = p.error ? true : undefined;
+  const values = texts(p.shown);
+  const one = values[0] ?? '';
+
+  if (f.type === 'boolean' && !f.multiValue) {
+    const options = [['true', 'Yes'], ['false', 'No'], ...(f.required ? [] : [['', 'Not answered']])] as const;
+    return (
+      <div class={cls}>
+        <fieldset aria-describedby={describedBy}>
+          <legend><Label f={f} /></legend>
+          {help}
+          {options.map(([value, label], i) => (
+            <div class="choice" key={value}>
+              <input type="radio" id={i === 0 ? id : `${id}-${i}`} name={f.fieldId} value={value} checked={p.shown !== null && one === value} aria-invalid={invalid} />
+              <label for={i === 0 ? id : `${id}-${i}`}>{label}</label>
+            </div>
+          ))}
+        </fieldset>
+      </div>
+    );
+  }
+  if (f.type === 'choice' && f.multiValue) {
+    return (
+      <div class={cls}>
+        <fieldset aria-describedby={describedBy}>
+          <legend><Label f={f} /></legend>
+          {help}
+          {/* An empty value keeps the field in the post when no box is ticked, so unticking them all clears it. */}
+          <input type="hidden" name={f.fieldId} value="" />
+          {(f.choices ?? []).map((c, i) => (
+            <div class="choice" key={c.value}>
+              <input type="checkbox" id={i === 0 ? id : `${id}-${i}`} name={f.fieldId} value={c.value} checked={values.includes(c.value)} aria-invalid={invalid} />
+              <label for={i === 0 ? id : `${id}-${i}`}>{c.label}</label>
+            </div>
+          ))}
+        </fieldset>
+      </div>
+    );
+  }
+  let control: JSX.Element;
+  if (f.type === 'choice') {
+    const known = (f.choices ?? []).some((c) => c.value === one);
+    control = (
+      <select id={id} name={f.fieldId} aria-describedby={describedBy} aria-invalid={invalid} required={f.required}>
+        <option value="">Choose…</option>
+        {(f.choices ?? []).map((c) => <option key={c.value} value={c.value} selected={c.value === one}>{c.label}</option>)}
+        {/* A saved value the list no longer has stays visible, so saving the page does not silently drop it. */}
+        {one !== '' && !known ? <option value={one} selected>{one}</option> : null}
+      </select>
+    );
+  } else if (f.multiValue) {
+    control = <textarea id={id} name={f.fieldId} rows={5} aria-describedby={describedBy} aria-invalid={invalid} required={f.required} value={values.join('\n')} />;
+  } else {
+    const inputMode = f.type === 'number' ? 'decimal' : f.type === 'integer' ? 'numeric' : undefined;
+    const common = { id, name: f.fieldId, value: one, 'aria-describedby': describedBy, 'aria-invalid': invalid, required: f.required };
+    control = f.type === 'date'
+      ? <input type="date" {...common} />
+      : <input type="text" {...common} inputMode={inputMode} autocomplete={f.sensitive ? 'off' : undefined} />;
+  }
+  return (
+    <div class={cls}>
+      <label for={id}>{f.name}{f.required ? <span class="required-marker"> (required)</span> : null}</label>
+      {help}
+      {control}
+    </div>
+  );
+}

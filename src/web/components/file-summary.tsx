@@ -1,0 +1,23 @@
+import type { FileView } from '../../domain/application-service.ts';
+import { formatDateTime, isoDateTime } from '../format-time.ts';
+
+/** A byte count for people: bytes, KB or MB. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The active file of an attachment: its name (a download link), version, size, upload time and review status with the reviewer's note. */
+export function FileSummary(p: { file: FileView; href: string; timeZone: string }) {
+  const f = p.file;
+  return (
+    <dl class="facts file">
+      <dt>File</dt><dd><a href={p.href}>{f.fileName}</a></dd>
+      <dt>Version</dt><dd>{f.version}</dd>
+      <dt>Size</dt><dd>{formatSize(f.size)}</dd>
+      <dt>Uploaded</dt><dd><time datetime={isoDateTime(f.uploadedAt)}>{formatDateTime(f.uploadedAt, p.timeZone)}</time></dd>
+      <dt>Review</dt><dd><span class={`status review-${f.approvalStatus.toLowerCase()}`}>{f.approvalStatus}</span>{f.note ? <span class="note"> {f.note}</span> : null}</dd>
+    </dl>
+  );
+}

@@ -1,0 +1,123 @@
+import type { ProjectFormsView } from '../../domain/application-service.ts';
+import type { LandingInquiriesView, LandingView } from '../../domain/views.ts';
+import { FileSummary } from '../components/file-summary.tsx';
+import { formatDateTime, isoDateTime } from '../format-time.ts';
+import { Layout, type PageUser } from '../layout.tsx';
+import { filePath, formPagePath } from '../web-paths.ts';
+
+const THREAD_STATUS: Record<string, string> = { Open: 'Open', AwaitingResponse: 'Awaiting your response', Resolved: 'Resolved', Closed: 'Closed' };
+
+/** What the project page shows. */
+export interface ProjectPageProps {
+  project: LandingView; forms: ProjectFormsView; inquiries: LandingInquiriesView;
+  user: PageUser; csrfToken: string; timeZone: string;
+  /** True right after the applicant submitted a form: the page confirms it and says what happens next. */
+  justSubmitted: boolean;
+}
+
+function When(p: { at: number; timeZone: string }) {
+  return <time datetime={isoDateTime(p.at)}>{formatDateTime(p.at, p.timeZone)}</time>;
+}
+
+/** A project: status and history, its forms (to fill in or read), submitted data, files, and the agency's questions with replies. */
+export function ProjectPage(p: ProjectPageProps) {
+  const v = p.project;
+  const title = v.projectNumber ?? 'Unsubmitted project';
+  const submitted = p.forms.forms.filter((f) => f.values.length > 0);
+  const files = p.forms.forms.flatMap((f) => f.attachments.map((a) => ({ form: f.name, a })));
+  return (
+    <Layout title={title} agencyName={p.forms.agencyName} programName={p.forms.programName} user={p.user} csrfToken={p.csrfToken}>
+      <h1>{title}</h1>
+      {p.justSubmitted && v.projectNumber ? (
+        <div class="notice ok">
+          <h2>Your application was submitted</h2>
+          <p>Project number <strong>{v.projectNumber}</strong>, status <strong>{v.currentStatus.name}</strong>.</p>
+          <h3>What happens next</h3>
+          <ul>{p.forms.nextSteps.map((s) => <li key={s}>{s}</li>)}</ul>
+        </div>
+      ) : null}
+      <dl class="facts">
+        <dt>Status</dt><dd>{v.currentStatus.name} since <When at={v.currentStatus.timestamp} timeZone={p.timeZone} /></dd>
+        <dt>Program</dt><dd>{v.programName}</dd>
+        <dt>Owner</dt><dd>{v.ownerName}</dd>
+        <dt>Project id</dt><dd><code>{v.projectId}</code></dd>
+        <dt>Last change</dt><dd><When at={v.lastChangeTimestamp} timeZone={p.timeZone} /></dd>
+      </dl>
+      <section aria-labelledby="forms">
+        <h2 id="forms">Forms</h2>
+        <ul class="forms">
+          {p.forms.forms.map((f) => (
+            <li key={f.formId}>
+              <a href={formPagePath(v.programId, v.projectId, f.formId)}>{f.canFill ? `Fill in ${f.name}` : f.name}</a>
+              {f.available ? <em> (open now)</em> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="history">
+        <h2 id="history">Status history</h2>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Status history, newest first</caption>
+            <thead><tr><th scope="col">Status</th><th scope="col">Since</th><th scope="col">By</th></tr></thead>
+            <tbody class="history">
+              {v.history.map((h, i) => <tr key={i}><td>{h.status}</td><td><When at={h.at} timeZone={p.timeZone} /></td><td>{h.by}</td></tr>)}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      {submitted.length > 0 ? (
+        <section aria-labelledby="data">
+          <h2 id="data">Submitted data</h2>
+          {submitted.map((f) => (
+            <section key={f.formId} aria-labelledby={`data-${f.formId}`}>
+              <h3 id={`data-${f.formId}`}>{f.name}</h3>
+              <dl class="facts submitted">
+                {f.values.map((x) => <><dt key={`${x.fieldId}-t`}>{x.name}</dt><dd key={`${x.fieldId}-d`}>{x.values.join(', ')}</dd></>)}
+              </dl>
+            </section>
+          ))}
+        </section>
+      ) : null}
+      {files.length > 0 ? (
+        <section aria-labelledby="files">
+          <h2 id="files">Attachments</h2>
+          {files.map(({ form, a }) => (
+            <section key={a.attachmentId} aria-labelledby={`file-${a.attachmentId}`}>
+              <h3 id={`file-${a.attachmentId}`}>{a.name} <small>({form})</small></h3>
+              <FileSummary file={a.file!} href={filePath(v.programId, v.projectId, a.attachmentId)} timeZone={p.timeZone} />
+            </section>
+          ))}
+        </section>
+      ) : null}
+      {p.inquiries.threads.length > 0 ? (
+        <section aria-labelledby="questions">
+          <h2 id="questions">Questions from the program</h2>
+          {p.inquiries.threads.map((t) => (
+            <section class="inquiry" id={`thread-${t.threadId}`} key={t.threadId} aria-labelledby={`subject-${t.threadId}`}>
+              <h3 id={`subject-${t.threadId}`}>{t.subject} <small>({THREAD_STATUS[t.status] ?? t.status})</small></h3>
+              <ol class="notes">
+                {t.notes.map((n, i) => (
+                  <li key={i}><p class="meta">{n.author} · <When at={n.timestamp} timeZone={p.timeZone} /></p><div class="note">{n.text}</div></li>
+                ))}
+              </ol>
+              {t.canReply ? (
+                <form method="post" action={p.inquiries.replyUrl}>
+                  <input type="hidden" name="_csrf" value={p.csrfToken} />
+                  <input type="hidden" name="ProgramId" value={v.programId} />
+                  <input type="hidden" name="ProjectId" value={v.projectId} />
+                  <input type="hidden" name="ThreadId" value={t.threadId} />
+                  <div class="field">
+                    <label for={`reply-${t.threadId}`}>Your reply to “{t.subject}”</label>
+                    <textarea id={`reply-${t.threadId}`} name="Text" rows={4} maxLength={20000} required />
+                  </div>
+                  <button type="submit">Send reply</button>
+                </form>
+              ) : t.status === 'Closed' ? <p><em>This thread is closed.</em></p> : null}
+            </section>
+          ))}
+        </section>
+      ) : null}
+    </Layout>
+  );
+}

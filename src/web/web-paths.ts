@@ -1,0 +1,19 @@
+/** The project page of a project: the landing page whose address SubmitProject and the other project answers carry. */
+export function projectPagePath(programId: string, projectId: string, extra: Record<string, string> = {}): string {
+  return `/MvcProjects/LandingPage?${new URLSearchParams({ ProgramId: programId, ProjectId: projectId, ...extra }).toString()}`;
+}
+
+/** The page of one form of a project (generated ids). */
+export function formPagePath(programId: string, projectId: string, formId: string): string {
+  return `/MvcProjects/Programs/${encodeURIComponent(programId)}/Projects/${encodeURIComponent(projectId)}/Forms/${encodeURIComponent(formId)}`;
+}
+
+/** Where a form page's upload form for one attachment definition posts to (the CSRF token goes in the query). */
+export function uploadPath(programId: string, projectId: string, formId: string, attachmentId: string): string {
+  return `${formPagePath(programId, projectId, formId)}/Attachments/${encodeURIComponent(attachmentId)}`;
+}
+
+/** The download of the active file of an attachment definition. */
+export function filePath(programId: string, projectId: string, attachmentId: string): string {
+  return `/MvcProjects/Programs/${encodeURIComponent(programId)}/Projects/${encodeURIComponent(projectId)}/Attachments/${encodeURIComponent(attachmentId)}`;
+}

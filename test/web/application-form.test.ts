@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+import { TINY_PDF } from '../support/tiny-pdf.ts';
+
+// The applicant's way through an application in a real browser: start it from the home page, fill in every field
+// type of the demo's Interconnection Application, meet a validation error and fix it, upload the site plan, submit.
+
+
+/** The saved draft value of a field of the demo program's Application form, straight from the store. */
+async function draftValue(server: WebServer, projectId: string, customId: string): Promise<string | null | undefined> {
+  const program = (await server.store.programs.findProgram(server.programId))!;
+  const model = await server.store.programs.loadProgramModel(program);
+  const form = model.forms.find((f) => f.customId === 'Application')!;
+  const field = model.fields.find((f) => f.customId === customId)!;
+  return (await server.store.projects.getDraft(projectId, form.id)).find((v) => v.fieldId === field.id)?.value;
+}
+
+/** The project id in a form page's address. */
+function projectIdOf(page: Page): string {
+  return /\/Projects\/([^/]+)\/Forms\//.exec(page.url())![1]!;
+}
+
+describe('web: the application form', () => {
+  let server: WebServer;
+  let browser: Browser;
+  before(async () => {
+    server = await startWebServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('takes an applicant from starting an application to its submission', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, server.baseUrl, DEMO.applicant);
+    await page.getByRole('button', { name: 'Start an application for Residential Solar Interconnection' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Interconnection Application' }).waitFor();
+    assert.match(await page.title(), /Interconnection Application · Residential Solar Interconnection · Demo Agency/);
+    const projectId = projectIdOf(page);
+    await assertAccessible(page);
+
+    // Every field type: text, a sensitive text, choices from custom lists, numbers, an integer, a boolean, a date.
+    await page.getByLabel('Customer name').fill('Jordan Rivera');
+    await page.getByLabel('Customer e-mail').fill('jordan@example.org');
+    await page.getByLabel('Customer phone').fill('555-0100');
+    await page.getByLabel('Service address').fill('12 Sunny Lane, Springfield');
+    await page.getByLabel('Utility account number').fill('8832-1190-4471');
+    await page.getByLabel('Service type').selectOption({ label: 'Single-phase 120/240 V' });
+    await page.getByLabel('System size (kW DC)').fill('7.6');
+    await page.getByLabel('Inverter output (kW AC)').fill('6.0');
+    await page.getByLabel('Number of modules').fill('19.5');
+    await page.getByLabel('Inverter manufacturer').selectOption({ label: 'Enphase Energy' });
+    await page.getByLabel('Mounting type').selectOption('Roof');
+    await page.getByRole('group', { name: 'Includes battery storage' }).getByLabel('No').check();
+    await page.getByLabel('Installer company').fill('Bright Roofs Solar LLC');
+    await page.getByLabel('Planned installation date').fill('2026-05-01');
+
+    // A whole number typed as 19.5: refused by the API's rules, shown beside the field and in the summary; nothing saved.
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    const summary = page.getByRole('alert');
+    await summary.getByRole('heading', { name: 'Your draft was not saved: correct these problems' }).waitFor();
+    const link = summary.getByRole('link', { name: /Number of modules must be a whole number/ });
+    const target = (await link.getAttribute('href'))!.slice(1);
+    assert.equal(await page.getByLabel('Number of modules').getAttribute('id'), target, 'the summary links to the field');
+    assert.equal(await page.getByLabel('Number of modules').getAttribute('aria-invalid'), 'true');
+    await page.locator(`#${target}-error`).getByText('Number of modules must be a whole number').waitFor();
+    assert.equal(await page.getByLabel('Number of modules').inputValue(), '19.5', 'what was typed is shown again');
+    assert.equal(await page.getByLabel('Customer name').inputValue(), 'Jordan Rivera');
+    assert.equal(await page.getByLabel('Utility account number').inputValue(), '8832-1190-4471');
+    assert.equal(await draftValue(server, projectId, 'CustomerName'), undefined, 'nothing was saved');
+    await assertAccessible(page);
+    await screenshot(page, 'form-with-errors');
+
+    await page.getByLabel('Number of modules').fill('19');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Your draft was saved.').waitFor();
+    assert.equal(await draftValue(server, projectId, 'ModuleCount'), '19');
+    assert.equal(await draftValue(server, projectId, 'HasBattery'), 'false');
+    assert.equal(await draftValue(server, projectId, 'PlannedInstallDate'), '2026-05-01');
+    // The sensitive value comes back masked; saving the page with the mask left in place keeps the real value.
+    assert.equal(await page.getByLabel('Utility account number').inputValue(), '********');
+    await page.getByLabel('Customer phone').fill('555-0101');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Your draft was saved.').waitFor();
+    assert.equal(await draftValue(server, projectId, 'UtilityAccountNumber'), '8832-1190-4471');
+    assert.equal(await draftValue(server, projectId, 'CustomerPhone'), '555-0101');
+
+    // Submitting without the required site plan lists what is missing, linked to the file input.
+    await page.getByRole('button', { name: 'Submit Interconnection Application' }).click();
+    const missing = page.getByRole('alert').getByRole('link', { name: 'Site plan must be uploaded.' });
+    await missing.waitFor();
+    assert.equal(await page.getByLabel('File for Site plan').getAttribute('id'), (await missing.getAttribute('href'))!.slice(1));
+    await assertAccessible(page);
+
+    await page.getByLabel('File for Site plan').setInputFiles({ name: 'site-plan.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
+    await page.getByRole('button', { name: 'Upload Site plan' }).click();
+    await page.getByText('The file was uploaded.').waitFor();
+    await page.getByRole('link', { name: 'site-plan.pdf' }).waitFor();
+    // A file of a type the definition does not take is refused beside its input, and nothing is stored.
+    await page.getByLabel('File for Single-line diagram').setInputFiles({ name: 'diagram.html', mimeType: 'text/html', buffer: Buffer.from('<p>hi</p>') });
+    await page.getByRole('button', { name: 'Upload Single-line diagram' }).click();
+    await page.getByRole('alert').getByRole('link', { name: /Single-line diagram accepts application\/pdf/ }).waitFor();
+    assert.equal((await server.store.attachments.listActiveAttachments(projectId)).length, 1);
+    // Replacing the site plan makes version 2.
+    await page.getByLabel('Replace the file of Site plan').setInputFiles({ name: 'site-plan-v2.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
+    await page.getByRole('button', { name: 'Upload Site plan' }).click();
+    await page.getByText('The file was uploaded.').waitFor();
+    await page.getByRole('link', { name: 'site-plan-v2.pdf' }).waitFor();
+    assert.deepEqual((await server.store.attachments.listActiveAttachments(projectId)).map((a) => [a.fileName, a.version, a.approvalStatus]), [['site-plan-v2.pdf', 2, 'Pending']]);
+    await assertAccessible(page);
+    await screenshot(page, 'form');
+
+    // On a phone's width the page needs no sideways scrolling.
+    await page.setViewportSize({ width: 360, height: 800 });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'no horizontal scrolling at 360 px');
+    await screenshot(page, 'form-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole('button', { name: 'Submit Interconnection Application' }).click();
+    await page.getByRole('heading', { name: 'Your application was submitted' }).waitFor();
+    const number = (await page.getByRole('heading', { level: 1 }).textContent())!;
+    assert.match(number, /^SOLAR-\d{5}$/);
+    await page.getByText(`Project number ${number}, status Application Review.`).waitFor();
+    await page.getByRole('heading', { name: 'What happens next' }).waitFor();
+    const history = await page.locator('tbody.history tr td:first-child').allTextContents();
+    assert.deepEqual(history, ['Application Review', 'Unsubmitted']);
+    const data = page.locator('dl.submitted');
+    await data.getByText('Jordan Rivera').waitFor();
+    await data.getByText('********').waitFor();
+    assert.equal(await data.getByText('8832-1190-4471').count(), 0, 'sensitive values stay masked');
+    await assertAccessible(page);
+    await screenshot(page, 'project');
+
+    // The file downloads with its name, as an attachment.
+    const download = await page.request.get(new URL((await page.getByRole('link', { name: 'site-plan-v2.pdf' }).getAttribute('href'))!, server.baseUrl).toString());
+    assert.equal(download.status(), 200);
+    assert.match(download.headers()['content-disposition']!, /^attachment; filename="site-plan-v2.pdf"/);
+    assert.equal(download.headers()['x-content-type-options'], 'nosniff');
+    assert.deepEqual(await download.body(), TINY_PDF);
+
+    // The form is closed now: the page shows the values without inputs.
+    await page.getByRole('link', { name: 'Interconnection Application' }).click();
+    await page.getByText('cannot be changed while the project is in status "Application Review"').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Save draft' }).count(), 0);
+    await assertAccessible(page);
+
+    await page.getByRole('link', { name: 'My projects' }).click();
+    const row = page.getByRole('row', { name: new RegExp(number) });
+    await row.getByText('Application Review').waitFor();
+    await assertAccessible(page);
+    await screenshot(page, 'home');
+    await context.close();
+  });
+});
