@@ -2,7 +2,7 @@ import { canWrite, isStaff, mayReadForm } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import { MASK } from './field-rules.ts';
-import type { InquiryStatus } from '../model/inquiry.ts';
+import { INQUIRY_MOVES, type InquiryStatus } from '../model/inquiry.ts';
 import type { ApprovalStatus, FieldValue, Project, ProgramRole } from '../model/model.ts';
 import { loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -36,6 +36,8 @@ export interface ReviewAttachmentView {
 /** An inquiry thread with the notes the caller may read. */
 export interface ReviewThreadView {
   threadId: string; subject: string; status: InquiryStatus; externalId: string | null;
+  /** The statuses the thread may move to (for those who may manage inquiries). */
+  moves: InquiryStatus[];
   notes: { author: string; at: number; visibleToApplicant: boolean; text: string }[];
 }
 
@@ -107,6 +109,7 @@ export class ReviewService {
       nextStatuses: may.setStatus ? current.next.flatMap((id) => ctx.model.statuses.filter((s) => s.id === id).map((s) => ({ statusId: s.id, name: s.name }))) : [],
       threads: threads.map((t) => ({
         threadId: t.id, subject: t.subject, status: t.status, externalId: may.inquiries ? t.externalId : null,
+        moves: may.inquiries ? [...INQUIRY_MOVES[t.status]] : [],
         notes: allNotes.filter((n) => n.threadId === t.id).map((n) => ({ author: nameOf(n.authorId), at: n.createdAt, visibleToApplicant: n.visibleToApplicant, text: n.text })),
       })).filter((t) => may.inquiries || t.notes.length > 0),
       history: history.map((h) => ({ status: statusById(ctx.model, h.statusId).name, at: h.changedAt, by: nameOf(h.changedBy) })),

@@ -5,11 +5,14 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/services.ts';
+import type { XmlCodec } from '../http/xml-codec.ts';
 import { homeRoutes } from './home-routes.ts';
+import { reviewRoutes } from './review-routes.ts';
 import { inquiryReplyRoutes } from './inquiry-reply-routes.ts';
 import { landingPageRoutes } from './landing-page.ts';
 import { STYLESHEET_PATH } from './layout.tsx';
 import { signInRoutes } from './sign-in-routes.ts';
+import { workQueueRoutes } from './work-queue-routes.ts';
 
 /** What the web application is built from. */
 export interface WebAppDeps {
@@ -17,6 +20,8 @@ export interface WebAppDeps {
   publicUrl: string;
   /** The time zone pages show times in. */
   timeZone: string;
+  /** Encodes the XML the review page's export link downloads. */
+  codec: XmlCodec;
 }
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url));
@@ -54,5 +59,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     homeRoutes(web, deps);
     landingPageRoutes(web, deps.services, deps.publicUrl);
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);
+    workQueueRoutes(web, deps);
+    reviewRoutes(web, deps);
   });
 }
