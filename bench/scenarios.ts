@@ -1,5 +1,6 @@
 import { DEMO_CREDENTIALS } from '../src/domain/demo.ts';
 import type { Generated } from './generate.ts';
+import { staffScenarios } from './staff-scenarios.ts';
 
 /** One autocannon request of a chained scenario; `path` may depend on what earlier answers held. */
 export interface Step {
@@ -133,5 +134,6 @@ export async function scenarios(base: string, g: Generated): Promise<Scenario[]>
     get('GetExportProject v2', `${API}/Projects/${project}/Export?version=2`),
     { name: `applicant cycle (${cycle.length} requests)`, method: 'POST', url: `${API}/NewProject`, headers: demoHeaders('applicant'), steps: cycle },
     ...await laterScenarios(base, g, project, draftProject, cycle),
+    ...await staffScenarios(base, g, project),
   ];
 }

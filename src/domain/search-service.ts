@@ -25,7 +25,8 @@ function searchableField(model: ProgramModel, role: ProgramRole, ref: string): D
   return model.forms.some((form) => mayReadForm(role, form) && form.fields.some((p) => p.fieldId === field.id)) ? field : undefined;
 }
 
-function condition(ctx: ProgramContext, caller: Caller, f: ProjectByDataQuery['fields'][number]): FieldCondition {
+/** A GetProjectsByData condition resolved for the store: the field checked readable and comparable, sensitive ones only for callers who may reveal. */
+export function resolveFieldCondition(ctx: ProgramContext, caller: Caller, f: ProjectByDataQuery['fields'][number]): FieldCondition {
   const { model, role } = ctx;
   const field = searchableField(model, role, f.fieldRef);
   if (!field) throw new ApiError('INVALID_REQUEST', `Data field "${f.fieldRef}" is not a field of program ${model.program.id}.`);
@@ -66,7 +67,7 @@ export class SearchService {
       ...(query.statuses?.operation === 'include' ? { statusIn: statusIds } : {}),
       ...(query.statuses?.operation === 'exclude' ? { statusNotIn: statusIds } : {}),
       statusDates: query.statusDates.map((d) => ({ statusId: statusId(ctx.model, d.statusRef), op: d.operator, at: d.at })),
-      fields: query.fields.map((f) => condition(ctx, caller, f)),
+      fields: query.fields.map((f) => resolveFieldCondition(ctx, caller, f)),
       limit: page.limit, offset: page.offset,
     };
     return projectsView(page.version, requestTimestamp, ctx.model, await this.#deps.store.projects.searchProjects(search));

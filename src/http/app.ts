@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const registry = createMetrics(app);
   healthRoutes(app, store, registry);
   schemaRoutes(app, codec, programSchemaText());
-  await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone });
+  await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone, codec });
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));
     const routeDeps = { services, codec, clock };

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
 import { StoreError } from '../store/store-error.ts';
-import { renderErrorPage, WEB_PREFIX } from '../web/error-page.ts';
+import { isWebPath, renderErrorPage } from '../web/error-page.ts';
 import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';
 import type { RouteTable } from './route-table.ts';
 import type { XmlCodec } from './xml-codec.ts';
@@ -62,7 +62,7 @@ function mapError(error: unknown): ApiError {
 
 /** True for a request of a web page, which is answered with an HTML page; everything else gets XML. */
 function isWebRequest(request: FastifyRequest): boolean {
-  return request.url.startsWith(WEB_PREFIX);
+  return isWebPath(request.url);
 }
 
 /** The one place where an error becomes an HTTP status, headers and a body: an XML ErrorResponse, or an HTML page for the web pages. */

@@ -16,7 +16,9 @@ import type { IdGenerator } from '../model/ids.ts';
 import { PortalService } from '../domain/portal-service.ts';
 import { ProjectService } from '../domain/project-service.ts';
 import { MemoryRateLimiter, type RateLimiter, StoreRateLimiter } from '../domain/rate-limiter.ts';
+import { ReviewService } from '../domain/review-service.ts';
 import { SubmitService } from '../domain/submit-service.ts';
+import { WorkQueueService } from '../domain/work-queue-service.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { createBlobStore } from '../store/create-blob-store.ts';
 import type { Store } from '../store/store.ts';
@@ -39,6 +41,8 @@ export interface Services {
   webSessions: WebSessionService;
   portal: PortalService;
   applications: ApplicationService;
+  workQueue: WorkQueueService;
+  review: ReviewService;
   rateLimiter: RateLimiter;
 }
 
@@ -70,6 +74,8 @@ export function createServices(
     mfa: new MfaService({ store, clock, ids }),
     portal: new PortalService(deps),
     applications: new ApplicationService(deps, formData),
+    workQueue: new WorkQueueService(deps),
+    review: new ReviewService(deps),
     webSessions: new WebSessionService({ store, clock, ids }, auth, {
       ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,
     }),

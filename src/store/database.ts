@@ -14,6 +14,7 @@ import * as m007 from './migrations/007-value-prefix-indexes.ts';
 import * as m008 from './migrations/008-web-sessions.ts';
 import * as m009 from './migrations/009-covering-search-indexes.ts';
 import * as m010 from './migrations/010-browser-sessions.ts';
+import * as m011 from './migrations/011-work-queue-indexes.ts';
 import type { Database } from './tables.ts';
 
 /** Which SQL engine a Kysely instance talks to. */
@@ -22,7 +23,7 @@ export type Dialect = 'sqlite' | 'postgres';
 /** An open database: the Kysely instance and which engine it is. */
 export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect }
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011 };
 
 // Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
 class ImmediateSqliteDriver extends SqliteDriver {

@@ -6,7 +6,8 @@ import type { Database, ProjectTable } from './tables.ts';
 
 type Db = Kysely<Database>;
 
-function toProject(r: Selectable<ProjectTable>): Project {
+/** A project row as the domain sees it. */
+export function toProject(r: Selectable<ProjectTable>): Project {
   return {
     id: r.id, programId: r.program_id, number: r.number, statusId: r.status_id, statusAt: r.status_at,
     createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at, updatedBy: r.updated_by,
@@ -184,6 +185,12 @@ export async function upsertValues(db: Db, projectId: string, formId: string, va
 /** Records one submission of a form. */
 export async function insertSubmission(db: Db, row: { id: string; projectId: string; formId: string; at: number; by: string }): Promise<void> {
   await db.insertInto('form_submissions').values({ id: row.id, project_id: row.projectId, form_id: row.formId, submitted_at: row.at, submitted_by: row.by }).execute();
+}
+
+/** Every form submission of a project, oldest first. */
+export async function getSubmissions(db: Db, projectId: string): Promise<{ formId: string; submittedAt: number; submittedBy: string }[]> {
+  const rows = await db.selectFrom('form_submissions').select(['form_id', 'submitted_at', 'submitted_by']).where('project_id', '=', projectId).orderBy('submitted_at').execute();
+  return rows.map((r) => ({ formId: r.form_id, submittedAt: Number(r.submitted_at), submittedBy: r.submitted_by }));
 }
 
 /** Appends a status-history entry after the project's last one (the unique (project, seq) refuses a race). */

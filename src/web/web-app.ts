@@ -7,11 +7,14 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/services.ts';
 import { applicationRoutes } from './application-routes.ts';
+import type { XmlCodec } from '../http/xml-codec.ts';
 import { homeRoutes } from './home-routes.ts';
+import { reviewRoutes } from './review-routes.ts';
 import { inquiryReplyRoutes } from './inquiry-reply-routes.ts';
 import { STYLESHEET_PATH } from './layout.tsx';
 import { projectPageRoutes } from './project-page-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
+import { workQueueRoutes } from './work-queue-routes.ts';
 
 /** What the web application is built from. */
 export interface WebAppDeps {
@@ -19,6 +22,8 @@ export interface WebAppDeps {
   publicUrl: string;
   /** The time zone pages show times in. */
   timeZone: string;
+  /** Encodes the XML the review page's export link downloads. */
+  codec: XmlCodec;
 }
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url));
@@ -63,5 +68,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     projectPageRoutes(web, deps);
     applicationRoutes(web, deps);
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);
+    workQueueRoutes(web, deps);
+    reviewRoutes(web, deps);
   });
 }

@@ -1,0 +1,44 @@
+/**
+ * Prints SQLite's plans of the work queue's queries on a loaded benchmark database, with their times:
+ * `npx tsx bench/explain-queue.ts DIR/apas.db` (a database kept by `npm run bench -- --data-dir DIR`). Each plan
+ * should read an index range (SEARCH … USING INDEX projects_queue_…), never SCAN the program's projects or sort them.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../src/store/tables.ts';
+import { type WorkQueueQuery, workQueuePage } from '../src/store/work-queue-queries.ts';
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: tsx bench/explain-queue.ts PATH/TO/apas.db');
+const raw = new BetterSqlite3(file, { readonly: true });
+const logged: { sql: string; parameters: readonly unknown[] }[] = [];
+const db = new Kysely<Database>({
+  dialect: new SqliteDialect({ database: new BetterSqlite3(file, { readonly: true }) }),
+  log: (event) => {
+    if (event.level === 'query') logged.push({ sql: event.query.sql, parameters: event.query.parameters });
+  },
+});
+const one = <T>(sql: string) => raw.prepare(sql).get() as T;
+const program = one<{ id: string }>("select id from programs where custom_id = 'RES-SOLAR'").id;
+const approved = one<{ id: string }>(`select id from statuses where program_id = '${program}' and custom_id = 'ApprovedForInstallation'`).id;
+const make = one<{ id: string }>(`select id from data_fields where program_id = '${program}' and custom_id = 'InverterMake'`).id;
+const middle = one<{ updated_at: number; id: string }>(`select updated_at, id from projects where program_id = '${program}' order by updated_at desc, id desc limit 1 offset (select count(*) / 2 from projects)`);
+const base: WorkQueueQuery = { programId: program, fields: [], sort: 'updated', direction: 'desc', limit: 101 };
+const cases: [string, WorkQueueQuery][] = [
+  ['first page', base],
+  ['deep page by cursor', { ...base, after: { at: middle.updated_at, id: middle.id } }],
+  ['status filter', { ...base, statusIn: [approved] }],
+  ['data filter (make = SMA)', { ...base, fields: [{ fieldId: make, kind: 'text', op: 'eq', content: 'SMA', number: null }] }],
+  ['unassigned, created order', { ...base, assigneeId: null, sort: 'created', direction: 'asc' }],
+];
+for (const [name, q] of cases) {
+  logged.length = 0;
+  const started = performance.now();
+  const rows = await workQueuePage(db, q);
+  const ms = performance.now() - started;
+  console.log(`\n## ${name}: ${rows.length} rows in ${ms.toFixed(1)} ms`);
+  const main = logged[0]!;
+  for (const step of raw.prepare(`explain query plan ${main.sql}`).all(...(main.parameters as unknown[])) as { detail: string }[]) console.log(`  ${step.detail}`);
+}
+await db.destroy();
+raw.close();

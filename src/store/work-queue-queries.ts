@@ -1,0 +1,81 @@
+import { type Kysely, sql } from 'kysely';
+import type { FieldCondition } from '../model/records.ts';
+import type { Project } from '../model/model.ts';
+import { toProject } from './project-queries.ts';
+import { codePointCollation, searchConditions } from './search-queries.ts';
+import type { Database } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** Where a work-queue page starts: after the project with this sort time and id (in the page's direction). */
+export interface QueueKey { at: number; id: string }
+
+/** One page of a program's work queue: filters (all optional, combined with AND), order and keyset position. */
+export interface WorkQueueQuery {
+  programId: string;
+  statusIn?: string[];
+  /** A user's id, null for unassigned projects; left out for any assignee. */
+  assigneeId?: string | null;
+  /** First submitted at or after `from` and before `to` (epoch ms). */
+  submitted?: { from: number | null; to: number | null };
+  number?: string;
+  fields: FieldCondition[];
+  sort: 'updated' | 'created';
+  direction: 'asc' | 'desc';
+  after?: QueueKey;
+  limit: number;
+}
+
+/** A project of a work-queue page with the time its first form was submitted (null while never submitted). */
+export interface WorkQueueRow { project: Project; firstSubmittedAt: number | null }
+
+/**
+ * One page of the work queue, ordered by (sort time, id) and continued by keyset: `after` is the last row of the
+ * previous page, so a deep page costs what the first does (an index range read from there; migration 011 holds the
+ * indexes), and rows added meanwhile neither repeat nor hide rows of later pages.
+ */
+export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueueRow[]> {
+  const at = q.sort === 'updated' ? 'projects.updated_at' : 'projects.created_at';
+  let query = db.selectFrom('projects').selectAll('projects').where('projects.program_id', '=', q.programId);
+  if (q.statusIn) query = q.statusIn.length === 1 ? query.where('projects.status_id', '=', q.statusIn[0]!) : query.where('projects.status_id', 'in', q.statusIn);
+  if (q.assigneeId === null) query = query.where('projects.assignee_id', 'is', null);
+  else if (q.assigneeId !== undefined) query = query.where('projects.assignee_id', '=', q.assigneeId);
+  if (q.number !== undefined) query = query.where('projects.number', '=', q.number);
+  if (q.fields.length > 0) query = query.where((eb) => searchConditions(eb, { statusDates: [], fields: q.fields }, codePointCollation(db)));
+  const range = q.submitted;
+  if (range && (range.from !== null || range.to !== null)) {
+    // The submissions index names the candidates; the first submission of each must then fall in the range too.
+    let ids = db.selectFrom('form_submissions as s').select('s.project_id');
+    if (range.from !== null) ids = ids.where('s.submitted_at', '>=', range.from);
+    if (range.to !== null) ids = ids.where('s.submitted_at', '<', range.to);
+    query = query.where('projects.id', 'in', ids);
+    if (range.from !== null) {
+      const from = range.from;
+      query = query.where((eb) => eb(eb.selectFrom('form_submissions as f').select((f) => f.fn.min('f.submitted_at').as('m')).whereRef('f.project_id', '=', 'projects.id'), '>=', from));
+    }
+  }
+  const after = q.after;
+  if (after) query = query.where((eb) => eb(eb.refTuple(at, 'projects.id'), q.direction === 'desc' ? '<' : '>', eb.tuple(after.at, after.id)));
+  if (!Number.isSafeInteger(q.limit) || q.limit < 1) throw new Error(`bad page size ${q.limit}`);
+  // A literal LIMIT, as in listProjects: SQLite plans a bound LIMIT as if it might be huge.
+  const rows = await query.orderBy(at, q.direction).orderBy('projects.id', q.direction).limit(sql.lit(q.limit)).execute();
+  const projects = rows.map(toProject);
+  const firsts = await firstSubmissions(db, projects.map((p) => p.id));
+  return projects.map((project) => ({ project, firstSubmittedAt: firsts.get(project.id) ?? null }));
+}
+
+/** When each project's first form submission was, for the projects that have one. */
+export async function firstSubmissions(db: Db, projectIds: string[]): Promise<Map<string, number>> {
+  if (projectIds.length === 0) return new Map();
+  const rows = await db.selectFrom('form_submissions').select(['project_id', (eb) => eb.fn.min('submitted_at').as('first')])
+    .where('project_id', 'in', projectIds).groupBy('project_id').execute();
+  return new Map(rows.map((r) => [r.project_id, Number(r.first)]));
+}
+
+/** The submitted values of the given fields of several projects (a page of an export), as stored. */
+export async function valuesOfProjects(db: Db, projectIds: string[], fieldIds: string[]): Promise<{ projectId: string; fieldId: string; value: string | null; values: string[] | null }[]> {
+  if (projectIds.length === 0 || fieldIds.length === 0) return [];
+  const rows = await db.selectFrom('project_values').select(['project_id', 'field_id', 'value', 'values_json'])
+    .where('project_id', 'in', projectIds).where('field_id', 'in', fieldIds).execute();
+  return rows.map((r) => ({ projectId: r.project_id, fieldId: r.field_id, value: r.value, values: r.values_json === null ? null : (JSON.parse(r.values_json) as string[]) }));
+}

@@ -1,0 +1,248 @@
+import type { ComponentChildren } from 'preact';
+import type { ReviewThreadView, ReviewView } from '../../domain/review-service.ts';
+import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
+import { formatDateTime, isoDateTime } from '../format-time.ts';
+import { Layout, type PageUser } from '../layout.tsx';
+import { QUEUE_PATH, reviewPath } from './work-queue-page.tsx';
+
+/** What the review page shows besides the domain's view: a notice after an action, or the problems of a refused one. */
+export interface ReviewPageProps {
+  view: ReviewView; notice: string | null; problems: FormProblem[]; user: PageUser; csrfToken: string; timeZone: string;
+}
+
+const THREAD_MOVE_LABEL: Record<string, string> = { Open: 'Reopen', AwaitingResponse: 'Mark awaiting response', Resolved: 'Mark resolved', Closed: 'Close' };
+
+function When(p: { at: number; timeZone: string }) {
+  return <time datetime={isoDateTime(p.at)}>{formatDateTime(p.at, p.timeZone)}</time>;
+}
+
+// Every action is a small POST form with the CSRF token; the server refuses what the page does not offer anyway.
+function Action(p: { path: string; action: string; csrfToken: string; children: ComponentChildren; class?: string }) {
+  return (
+    <form method="post" action={`${p.path}/${p.action}`} class={p.class ?? 'action-form'}>
+      <input type="hidden" name="_csrf" value={p.csrfToken} />
+      {p.children}
+    </form>
+  );
+}
+
+function Thread(p: { t: ReviewThreadView; view: ReviewView; path: string; csrfToken: string; timeZone: string }) {
+  const { t, view } = p;
+  const id = t.threadId;
+  return (
+    <article class="thread" aria-labelledby={`thread-${id}`}>
+      <h3 id={`thread-${id}`}>{t.subject}</h3>
+      <p><span class="status">{t.status}</span>{t.externalId ? <> · External id: {t.externalId}</> : null}</p>
+      <ol class="notes">
+        {t.notes.map((n) => (
+          <li key={`${n.at}-${n.author}`}>
+            <p class="note-meta">{n.author} · <When at={n.at} timeZone={p.timeZone} /> · {n.visibleToApplicant ? 'Visible to the applicant' : 'Internal'}</p>
+            <p class="note-text">{n.text}</p>
+          </li>
+        ))}
+      </ol>
+      {view.may.inquiries ? (
+        <div class="thread-actions">
+          {t.status !== 'Closed' ? (
+            <Action path={p.path} action="InquiryNote" csrfToken={p.csrfToken}>
+              <input type="hidden" name="ThreadId" value={id} />
+              <div class="field">
+                <label for={`note-text-${id}`}>Add a note to “{t.subject}”</label>
+                <textarea id={`note-text-${id}`} name="Text" required />
+              </div>
+              <div class="check">
+                <input type="checkbox" id={`note-visible-${id}`} name="Visible" value="true" />
+                <label for={`note-visible-${id}`}>Visible to the applicant</label>
+              </div>
+              <button type="submit">Add note to “{t.subject}”</button>
+            </Action>
+          ) : null}
+          <div class="actions">
+            {t.moves.map((to) => (
+              <Action key={to} path={p.path} action="InquiryStatus" csrfToken={p.csrfToken} class="inline">
+                <input type="hidden" name="ThreadId" value={id} />
+                <input type="hidden" name="Status" value={to} />
+                <button type="submit" class="secondary">{THREAD_MOVE_LABEL[to] ?? to} “{t.subject}”</button>
+              </Action>
+            ))}
+          </div>
+          <Action path={p.path} action="InquiryExternalId" csrfToken={p.csrfToken}>
+            <input type="hidden" name="ThreadId" value={id} />
+            <div class="field">
+              <label for={`external-${id}`}>External id of “{t.subject}”</label>
+              <p class="hint" id={`external-hint-${id}`}>A ticket id in another system; leave empty to unlink.</p>
+              <input type="text" id={`external-${id}`} name="ExternalId" value={t.externalId ?? ''} aria-describedby={`external-hint-${id}`} />
+            </div>
+            <button type="submit" class="secondary">Save external id of “{t.subject}”</button>
+          </Action>
+        </div>
+      ) : null}
+    </article>
+  );
+}
+
+/** The staff review page of a project: facts, actions the caller may take, data side by side, files, inquiries, history. */
+export function ReviewPage(p: ReviewPageProps) {
+  const { view } = p;
+  const path = reviewPath(view.programId, view.projectId);
+  const title = view.number ? `Review ${view.number}` : 'Review an unsubmitted project';
+  const bad = new Set(p.problems.map((x) => x.fieldId));
+  const cls = (id: string) => (bad.has(id) ? 'field has-error' : 'field');
+  return (
+    <Layout title={title} agencyName={view.agencyName} programName={view.programName} user={p.user} csrfToken={p.csrfToken}>
+      <p><a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId }).toString()}`}>Back to the work queue</a></p>
+      <h1>{title}</h1>
+      {p.notice ? <output class="notice ok">{p.notice}</output> : null}
+      <ErrorSummary title="That was not done" problems={p.problems} />
+      <dl class="facts">
+        <dt>Status</dt><dd><span class="status">{view.status}</span> since <When at={view.statusAt} timeZone={p.timeZone} /></dd>
+        <dt>Applicant (owner)</dt><dd>{view.owner.name} ({view.owner.email})</dd>
+        <dt>Assignee</dt><dd>{view.assignee ? `${view.assignee.name} (${view.assignee.email})` : 'Unassigned'}</dd>
+        <dt>Created</dt><dd><When at={view.createdAt} timeZone={p.timeZone} /></dd>
+        <dt>Last change</dt><dd><When at={view.lastChange} timeZone={p.timeZone} /></dd>
+        <dt>Your role</dt><dd>{view.role}</dd>
+      </dl>
+
+      {view.may.setStatus || view.may.assign || view.may.setOwner || view.may.export ? (
+        <section aria-labelledby="actions-title">
+          <h2 id="actions-title">Actions</h2>
+          {view.may.setStatus ? (view.nextStatuses.length > 0 ? (
+            <Action path={path} action="Status" csrfToken={p.csrfToken}>
+              <div class={cls('review-status')}>
+                <label for="review-status">Move to status</label>
+                <p class="hint" id="review-status-hint">Only the statuses the workflow allows after “{view.status}”.</p>
+                <select id="review-status" name="StatusId" aria-describedby="review-status-hint">
+                  {view.nextStatuses.map((s) => <option key={s.statusId} value={s.statusId}>{s.name}</option>)}
+                </select>
+              </div>
+              <button type="submit">Change status</button>
+            </Action>
+          ) : <p>“{view.status}” is a final status: the workflow allows no further move.</p>) : null}
+          {view.may.assign ? (
+            <>
+              <Action path={path} action="Assignee" csrfToken={p.csrfToken}>
+                <div class={cls('review-assignee')}>
+                  <label for="review-assignee">Assignee's e-mail address</label>
+                  <p class="hint" id="review-assignee-hint">A reader, editor or admin of this program.</p>
+                  <input type="email" id="review-assignee" name="Email" value={view.assignee?.email ?? ''} aria-describedby="review-assignee-hint" />
+                </div>
+                <button type="submit">Assign</button>
+              </Action>
+              {view.assignee ? (
+                <Action path={path} action="Assignee" csrfToken={p.csrfToken}>
+                  <input type="hidden" name="Email" value="" />
+                  <button type="submit" class="secondary">Unassign</button>
+                </Action>
+              ) : null}
+            </>
+          ) : null}
+          {view.may.setOwner ? (
+            <Action path={path} action="Owner" csrfToken={p.csrfToken}>
+              <div class={cls('review-owner')}>
+                <label for="review-owner">New owner's e-mail address</label>
+                <input type="email" id="review-owner" name="Email" value="" />
+              </div>
+              <button type="submit" class="secondary">Change owner</button>
+            </Action>
+          ) : null}
+          {view.may.export ? <p><a href={`${path}/Export`}>Export this project (XML)</a></p> : null}
+        </section>
+      ) : null}
+
+      <section aria-labelledby="data-title">
+        <h2 id="data-title">Data</h2>
+        {view.forms.map((form) => (
+          <section key={form.formId} aria-labelledby={`form-${form.formId}`}>
+            <h3 id={`form-${form.formId}`}>{form.name}</h3>
+            <p>{form.submittedAt === null ? 'Not submitted yet.' : <>First submitted <When at={form.submittedAt} timeZone={p.timeZone} /></>}</p>
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">{form.name}: submitted data and current draft</caption>
+                <thead><tr><th scope="col">Field</th><th scope="col">Submitted</th><th scope="col">Current draft</th></tr></thead>
+                <tbody>
+                  {form.fields.map((f) => (
+                    <tr key={f.fieldId} class={f.differs ? 'differs' : undefined}>
+                      <th scope="row">{f.name}</th>
+                      <td>{f.submitted ?? '—'}</td>
+                      <td>{f.draft ?? '—'}{f.differs ? <strong class="changed"> (changed in draft)</strong> : null}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        ))}
+      </section>
+
+      <section aria-labelledby="files-title">
+        <h2 id="files-title">Attachments</h2>
+        {view.attachments.length === 0 ? <p>No files have been uploaded.</p> : view.attachments.map((a) => (
+          <article key={a.attachmentId} class="attachment" aria-labelledby={`file-${a.attachmentId}`}>
+            <h3 id={`file-${a.attachmentId}`}>{a.name}</h3>
+            <dl class="facts">
+              <dt>File</dt><dd><a href={`${path}/Attachments/${encodeURIComponent(a.attachmentId)}`}>{a.fileName}</a> ({a.size} bytes, {a.contentType}, version {a.version})</dd>
+              <dt>Uploaded</dt><dd>{a.uploadedBy}, <When at={a.uploadedAt} timeZone={p.timeZone} /></dd>
+              <dt>Review</dt><dd><span class="status">{a.approvalStatus}</span>{a.reviewedBy && a.reviewedAt !== null ? <> by {a.reviewedBy}, <When at={a.reviewedAt} timeZone={p.timeZone} /></> : null}</dd>
+              <dt>Note</dt><dd class="note-text">{a.note ?? '—'}</dd>
+            </dl>
+            {view.may.reviewAttachments ? (
+              <Action path={path} action="Attachment" csrfToken={p.csrfToken}>
+                <input type="hidden" name="AttachmentId" value={a.attachmentId} />
+                <div class={cls(`review-note-${a.attachmentId}`)}>
+                  <label for={`review-note-${a.attachmentId}`}>Note on {a.name}</label>
+                  <textarea id={`review-note-${a.attachmentId}`} name="Note">{a.note ?? ''}</textarea>
+                </div>
+                <div class="actions">
+                  <button type="submit" name="Action" value="Approve">Approve {a.name}</button>
+                  <button type="submit" name="Action" value="Reject" class="danger">Reject {a.name}</button>
+                </div>
+              </Action>
+            ) : null}
+          </article>
+        ))}
+      </section>
+
+      <section aria-labelledby="inquiries-title">
+        <h2 id="inquiries-title">Inquiries</h2>
+        {view.threads.length === 0 ? <p>No inquiry threads.</p> : view.threads.map((t) => (
+          <Thread key={t.threadId} t={t} view={view} path={path} csrfToken={p.csrfToken} timeZone={p.timeZone} />
+        ))}
+        {view.may.inquiries ? (
+          <Action path={path} action="InquiryNote" csrfToken={p.csrfToken}>
+            <fieldset>
+              <legend>Start a thread</legend>
+              <div class={cls('thread-subject')}>
+                <label for="thread-subject">Subject</label>
+                <input type="text" id="thread-subject" name="Subject" maxLength={200} required />
+              </div>
+              <div class={cls('thread-text')}>
+                <label for="thread-text">First note</label>
+                <textarea id="thread-text" name="Text" required />
+              </div>
+              <div class="check">
+                <input type="checkbox" id="thread-visible" name="Visible" value="true" checked />
+                <label for="thread-visible">Visible to the applicant</label>
+              </div>
+              <button type="submit">Start thread</button>
+            </fieldset>
+          </Action>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">History</h2>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Status history, newest first</caption>
+            <thead><tr><th scope="col">Status</th><th scope="col">When</th><th scope="col">By</th></tr></thead>
+            <tbody>
+              {view.history.map((h) => (
+                <tr key={`${h.at}-${h.status}`}><td>{h.status}</td><td><When at={h.at} timeZone={p.timeZone} /></td><td>{h.by}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,117 @@
+import type { WorkQueueView } from '../../domain/work-queue-service.ts';
+import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
+import { formatDateTime, isoDateTime } from '../format-time.ts';
+import { Layout, type PageUser } from '../layout.tsx';
+import { QUEUE_OPERATORS, QUEUE_ORDERS, type QueueForm, queueQuery } from '../queue-query.ts';
+
+/** The path of the work queue (the commercial product's path, so bookmarks of its users keep working). */
+export const QUEUE_PATH = '/Projects/ProjectList';
+
+/** What the work-queue page shows. */
+export interface WorkQueuePageProps {
+  view: WorkQueueView; form: QueueForm; problems: FormProblem[]; user: PageUser; csrfToken: string; timeZone: string;
+}
+
+/** The review page of a project. */
+export function reviewPath(programId: string, projectId: string): string {
+  return `/MvcProjects/Programs/${encodeURIComponent(programId)}/Projects/${encodeURIComponent(projectId)}/Review`;
+}
+
+function When(p: { at: number | null; timeZone: string }) {
+  return p.at === null ? <span class="muted">Not submitted</span> : <time datetime={isoDateTime(p.at)}>{formatDateTime(p.at, p.timeZone)}</time>;
+}
+
+function Select(p: { id: string; name: string; label: string; value: string; options: [string, string][] }) {
+  return (
+    <div class="field">
+      <label for={p.id}>{p.label}</label>
+      <select id={p.id} name={p.name}>
+        {p.options.map(([value, text]) => <option key={value} value={value} selected={value === p.value}>{text}</option>)}
+      </select>
+    </div>
+  );
+}
+
+/** The staff work queue of a program: a GET filter form (shareable URL, no script), the projects, paging and CSV. */
+export function WorkQueuePage(p: WorkQueuePageProps) {
+  const { view, form } = p;
+  const bad = new Set(p.problems.map((x) => x.fieldId));
+  const cls = (id: string) => (bad.has(id) ? 'field has-error' : 'field');
+  return (
+    <Layout title="Work queue" agencyName={view.agencyName} programName={view.programName} user={p.user} csrfToken={p.csrfToken}>
+      <h1>Work queue</h1>
+      <ErrorSummary title="The filters could not be applied" problems={p.problems} />
+      <form method="get" action={QUEUE_PATH} class="filters" aria-label="Filter projects">
+        <input type="hidden" name="ProgramId" value={view.programId} />
+        <fieldset id="filter-status">
+          <legend>Status</legend>
+          {view.statuses.map((s) => (
+            <div key={s.statusId} class="check">
+              <input type="checkbox" id={`status-${s.statusId}`} name="status" value={s.statusId} checked={form.statuses.includes(s.statusId)} />
+              <label for={`status-${s.statusId}`}>{s.name}</label>
+            </div>
+          ))}
+        </fieldset>
+        <Select id="filter-assignee" name="assignee" label="Assignee" value={form.assignee}
+          options={[['', 'Anyone'], ['me', 'Assigned to me'], ['unassigned', 'Unassigned']]} />
+        <div class={cls('filter-submitted-from')}>
+          <label for="filter-submitted-from">Submitted from</label>
+          <input type="date" id="filter-submitted-from" name="submittedFrom" value={form.submittedFrom} />
+        </div>
+        <div class={cls('filter-submitted-to')}>
+          <label for="filter-submitted-to">Submitted to</label>
+          <input type="date" id="filter-submitted-to" name="submittedTo" value={form.submittedTo} />
+        </div>
+        <div class="field">
+          <label for="filter-number">Project number</label>
+          <input type="search" id="filter-number" name="number" value={form.number} />
+        </div>
+        <fieldset id="filter-data">
+          <legend>Data field</legend>
+          <Select id="filter-field" name="field" label="Field" value={form.field}
+            options={[['', 'Any (no data filter)'], ...view.fields.map((f): [string, string] => [f.customId ?? f.fieldId, f.name])]} />
+          <Select id="filter-op" name="op" label="Comparison" value={form.op} options={Object.entries(QUEUE_OPERATORS)} />
+          <div class={cls('filter-value')}>
+            <label for="filter-value">Value</label>
+            <input type="text" id="filter-value" name="value" value={form.value} />
+          </div>
+        </fieldset>
+        <Select id="filter-order" name="order" label="Order" value={form.order} options={Object.entries(QUEUE_ORDERS)} />
+        <Select id="filter-size" name="size" label="Rows per page" value={form.size} options={[['25', '25'], ['50', '50'], ['100', '100']]} />
+        <div class="actions">
+          <button type="submit">Apply filters</button>
+          <a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId }).toString()}`}>Clear filters</a>
+        </div>
+      </form>
+      <p class="actions">
+        <a class="button secondary" href={`${QUEUE_PATH}?${queueQuery(form, { format: 'csv' })}`}>Download these projects as CSV</a>
+      </p>
+      {view.rows.length === 0 ? <p>No projects match these filters.</p> : (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Projects of {view.programName}</caption>
+            <thead>
+              <tr><th scope="col">Project</th><th scope="col">Applicant</th><th scope="col">Status</th><th scope="col">Assignee</th><th scope="col">Submitted</th><th scope="col">Last change</th></tr>
+            </thead>
+            <tbody>
+              {view.rows.map((r) => (
+                <tr key={r.projectId}>
+                  <td><a href={reviewPath(view.programId, r.projectId)}>{r.number ?? `Unsubmitted ${r.projectId}`}</a></td>
+                  <td>{r.applicant}</td>
+                  <td><span class="status">{r.status}</span></td>
+                  <td>{r.assignee ?? 'Unassigned'}</td>
+                  <td><When at={r.submittedAt} timeZone={p.timeZone} /></td>
+                  <td><When at={r.lastChange} timeZone={p.timeZone} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav class="pager" aria-label="Pages">
+        {form.cursor !== '' ? <a href={`${QUEUE_PATH}?${queueQuery(form)}`}>First page</a> : null}
+        {view.nextCursor ? <a href={`${QUEUE_PATH}?${queueQuery(form, { cursor: view.nextCursor })}`} rel="next">Next page</a> : null}
+      </nav>
+    </Layout>
+  );
+}

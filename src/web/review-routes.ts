@@ -1,0 +1,166 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/api-error.ts';
+import type { Caller } from '../domain/caller.ts';
+import { INQUIRY_STATUSES, type InquiryStatus } from '../model/inquiry.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
+import { idParam } from '../http/query-params.ts';
+import type { FormProblem } from './components/error-summary.tsx';
+import { ReviewPage } from './pages/review-page.tsx';
+import { reviewPath } from './pages/work-queue-page.tsx';
+import { renderPage } from './render-page.ts';
+import type { WebAppDeps } from './web-app.ts';
+import { pageUser, webCaller } from './web-session-request.ts';
+
+/** The review page's path pattern; its actions are POSTs below it. */
+export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectId/Review';
+
+// What the page says after each action; the redirect carries only the key, so no text of the URL reaches the page.
+const NOTICES: Record<string, string> = {
+  status: 'The status was changed.', assignee: 'The assignee was changed.', owner: 'The owner was changed.', attachment: 'The file review was saved.',
+  note: 'The note was added.', thread: 'The thread was started.', threadStatus: 'The thread status was changed.', externalId: 'The external id was saved.',
+};
+
+// Refusals that the page explains beside the control of the action; anything else (403, 404, …) goes to the error handler.
+const FORM_ERRORS = new Set(['INVALID_REQUEST', 'INVALID_PARAMETER', 'TRANSITION_NOT_ALLOWED', 'UNKNOWN_USER', 'CONFLICT', 'THREAD_CLOSED', 'NOT_FOUND']);
+
+type Params = { programId?: string; projectId?: string; attachmentId?: string };
+type Form = Record<string, unknown>;
+
+function target(request: FastifyRequest): { programId: string; projectId: string } {
+  const p = request.params as Params;
+  return { programId: idParam(p.programId, 'programId'), projectId: idParam(p.projectId, 'projectId') };
+}
+
+function field(request: FastifyRequest, name: string): string {
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || 'unsupportedContentType' in body) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the form as application/x-www-form-urlencoded.');
+  const value = (body as Form)[name];
+  if (value === undefined) return '';
+  if (typeof value !== 'string') throw new ApiError('INVALID_PARAMETER', `Send the form field ${name} once.`);
+  return value;
+}
+
+/** One action of the review page: what it does with the form, the control its refusals link to, its notice. */
+interface ReviewAction {
+  path: string;
+  control: (request: FastifyRequest) => string;
+  run: (caller: Caller, programId: string, projectId: string, request: FastifyRequest) => Promise<string>;
+}
+
+/** The review page of a project for staff, its actions, its files and its export. */
+export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
+  const { services, publicUrl, timeZone, codec } = deps;
+
+  async function show(request: FastifyRequest, reply: FastifyReply, caller: Caller, status: number, notice: string | null, problems: FormProblem[]) {
+    const t = target(request);
+    const view = await services.review.review(caller, t.programId, t.projectId);
+    const page = renderPage(ReviewPage({ view, notice, problems, user: pageUser(caller), csrfToken: reply.generateCsrf(), timeZone }));
+    return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
+  }
+
+  web.get(REVIEW_ROUTE, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const key = (request.query as Form).notice;
+    return show(request, reply, caller, 200, typeof key === 'string' ? (NOTICES[key] ?? null) : null, []);
+  });
+
+  const actions: ReviewAction[] = [
+    {
+      path: 'Status', control: () => 'review-status',
+      run: async (caller, programId, projectId, request) => {
+        await services.workflow.setStatus(caller, programId, projectId, idParam(field(request, 'StatusId').trim(), 'StatusId'));
+        return 'status';
+      },
+    },
+    {
+      path: 'Assignee', control: () => 'review-assignee',
+      run: async (caller, programId, projectId, request) => {
+        const email = field(request, 'Email').trim();
+        await services.workflow.setAssignee(caller, programId, projectId, email === '' ? null : email);
+        return 'assignee';
+      },
+    },
+    {
+      path: 'Owner', control: () => 'review-owner',
+      run: async (caller, programId, projectId, request) => {
+        const email = field(request, 'Email').trim();
+        if (email === '') throw new ApiError('INVALID_REQUEST', 'Enter the e-mail address of the new owner.');
+        await services.projects.setOwner(caller, programId, projectId, email);
+        return 'owner';
+      },
+    },
+    {
+      path: 'Attachment', control: (request) => `review-note-${field(request, 'AttachmentId')}`,
+      run: async (caller, programId, projectId, request) => {
+        const action = field(request, 'Action');
+        if (action !== 'Approve' && action !== 'Reject') throw new ApiError('INVALID_REQUEST', 'Choose Approve or Reject.');
+        const attachmentRef = idParam(field(request, 'AttachmentId'), 'AttachmentId');
+        await services.attachments.setMetadata(caller, { programRef: programId, projectId, attachmentRef }, { action, note: field(request, 'Note') });
+        return 'attachment';
+      },
+    },
+    {
+      path: 'InquiryNote', control: (request) => (field(request, 'ThreadId') === '' ? (field(request, 'Subject').trim() === '' ? 'thread-subject' : 'thread-text') : `note-text-${field(request, 'ThreadId')}`),
+      run: async (caller, programId, projectId, request) => {
+        const threadId = field(request, 'ThreadId');
+        const subject = field(request, 'Subject').trim();
+        await services.inquiries.addNote(caller, programId, projectId, {
+          threadId: threadId === '' ? null : idParam(threadId, 'ThreadId'), subject: threadId === '' ? subject : null,
+          visibleToApplicant: field(request, 'Visible') === 'true', text: field(request, 'Text'),
+        });
+        return threadId === '' ? 'thread' : 'note';
+      },
+    },
+    {
+      path: 'InquiryStatus', control: (request) => `thread-${field(request, 'ThreadId')}`,
+      run: async (caller, programId, projectId, request) => {
+        const status = field(request, 'Status');
+        if (!(INQUIRY_STATUSES as readonly string[]).includes(status)) throw new ApiError('INVALID_REQUEST', `"${status}" is not a thread status.`);
+        await services.inquiries.setStatus(caller, programId, projectId, idParam(field(request, 'ThreadId'), 'ThreadId'), status as InquiryStatus);
+        return 'threadStatus';
+      },
+    },
+    {
+      path: 'InquiryExternalId', control: (request) => `external-${field(request, 'ThreadId')}`,
+      run: async (caller, programId, projectId, request) => {
+        const externalId = field(request, 'ExternalId').trim();
+        await services.inquiries.setExternalId(caller, programId, projectId, idParam(field(request, 'ThreadId'), 'ThreadId'), externalId === '' ? null : externalId);
+        return 'externalId';
+      },
+    },
+  ];
+
+  for (const action of actions) {
+    web.post(`${REVIEW_ROUTE}/${action.path}`, { preHandler: web.csrfProtection }, async (request, reply) => {
+      const caller = await webCaller(request, reply, services, publicUrl);
+      const t = target(request);
+      try {
+        const notice = await action.run(caller, t.programId, t.projectId, request);
+        return reply.code(303).header('Cache-Control', 'no-store').redirect(`${reviewPath(t.programId, t.projectId)}?notice=${notice}`, 303);
+      } catch (error) {
+        if (!(error instanceof ApiError) || !FORM_ERRORS.has(error.code)) throw error;
+        // The page is shown again with the refusal beside the control; a project the caller may not see fails here too.
+        return show(request, reply, caller, error.status, null, [{ fieldId: action.control(request), message: error.message }]);
+      }
+    });
+  }
+
+  web.get(`${REVIEW_ROUTE}/Attachments/:attachmentId`, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const t = target(request);
+    const attachmentRef = idParam((request.params as Params).attachmentId, 'attachmentId');
+    const file = await services.attachments.getActiveFile(caller, { programRef: t.programId, projectId: t.projectId, attachmentRef });
+    // Always a download, never shown inline: a file's content must not run as a page of this site.
+    return reply.type(file.contentType).header('Content-Length', String(file.size)).header('Content-Disposition', contentDisposition(file.fileName))
+      .header('Cache-Control', 'private, no-cache').send(await file.open());
+  });
+
+  web.get(`${REVIEW_ROUTE}/Export`, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const t = target(request);
+    const view = await services.exports.getExport(caller, t.programId, t.projectId, 2);
+    return reply.type('application/xml; charset=utf-8').header('Content-Disposition', contentDisposition(`${view.number ?? view.projectId}-export.xml`))
+      .header('Cache-Control', 'no-store').send(Readable.from([codec.exportProject(view)]));
+  });
+}

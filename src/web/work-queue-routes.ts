@@ -1,0 +1,68 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../domain/api-error.ts';
+import type { WorkQueueExport, WorkQueueFilter } from '../domain/work-queue-service.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
+import { idParam } from '../http/query-params.ts';
+import type { FormProblem } from './components/error-summary.tsx';
+import { csvLine } from './csv.ts';
+import { QUEUE_PATH, WorkQueuePage } from './pages/work-queue-page.tsx';
+import { queueFilter, readQueueForm } from './queue-query.ts';
+import { renderPage } from './render-page.ts';
+import type { WebAppDeps } from './web-app.ts';
+import { pageUser, webCaller } from './web-session-request.ts';
+
+const NO_FILTER: WorkQueueFilter = {
+  statuses: [], assignee: null, submittedFrom: null, submittedTo: null, number: null, fields: [], sort: 'updated', direction: 'desc', pageSize: 25, cursor: null,
+};
+
+// The service's refusals of a filter the form can show beside its control; anything else goes to the error handler.
+function filterProblem(error: unknown): FormProblem | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.code === 'INVALID_REQUEST' || error.code === 'SENSITIVE_DATA_NOT_ALLOWED') return { fieldId: 'filter-value', message: error.message };
+  if (error.code === 'INVALID_PARAMETER') return { fieldId: error.message.startsWith('Status') ? 'filter-status' : 'filter-order', message: error.message };
+  return null;
+}
+
+function csvStream(exported: WorkQueueExport): Readable {
+  return Readable.from((async function* lines() {
+    yield csvLine(exported.header);
+    for await (const row of exported.rows) yield csvLine(row);
+  })());
+}
+
+/** GET /Projects/ProjectList?ProgramId=…: a program's work queue for its staff, and (`format=csv`) its download. */
+export function workQueueRoutes(web: FastifyInstance, deps: WebAppDeps): void {
+  const { services, publicUrl, timeZone } = deps;
+  web.get(QUEUE_PATH, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const query = request.query as Record<string, unknown>;
+    const form = readQueueForm(query);
+    const programId = idParam(form.programId, 'ProgramId');
+    const { filter, problems } = queueFilter(form, timeZone);
+    if (query.format === 'csv') {
+      if (problems.length > 0) throw new ApiError('INVALID_PARAMETER', problems.map((x) => x.message).join(' '));
+      const exported = await services.workQueue.exportRows(caller, programId, filter);
+      // Streamed: rows are read a chunk at a time as the client takes them, never the whole queue at once.
+      return reply.type('text/csv; charset=utf-8').header('Content-Disposition', contentDisposition(exported.fileName))
+        .header('Cache-Control', 'no-store').send(csvStream(exported));
+    }
+    let shown = problems;
+    let status = problems.length === 0 ? 200 : 400;
+    let view = null;
+    if (problems.length === 0) {
+      try {
+        view = await services.workQueue.page(caller, programId, filter);
+      } catch (error) {
+        const problem = filterProblem(error);
+        if (!problem) throw error;
+        shown = [problem];
+        status = (error as ApiError).status;
+      }
+    }
+    // A refused filter still shows the form (with the program's statuses and fields) to correct it, without rows.
+    view ??= { ...(await services.workQueue.page(caller, programId, NO_FILTER)), rows: [], nextCursor: null };
+    const page = renderPage(WorkQueuePage({ view, form, problems: shown, user: pageUser(caller), csrfToken: reply.generateCsrf(), timeZone }));
+    return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
+  });
+}

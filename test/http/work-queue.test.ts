@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { forEachDialect } from '../support/databases.ts';
+import { IDS } from '../support/fixtures.ts';
+import { attr, type HttpHarness } from '../support/http-harness.ts';
+import { createProject, type MatrixRow, rowLabel, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
+import { column, webGet, webPost } from './web-page-helpers.ts';
+import { csvLine } from '../../src/web/csv.ts';
+
+// The staff work queue: GET /Projects/ProgramList?ProgramId=… (HTML; format=csv downloads the filtered list).
+
+const QUEUE = `/Projects/ProjectList?ProgramId=${IDS.program}`;
+
+async function submitted(h: HttpHarness, kw: string): Promise<{ projectId: string; number: string }> {
+  const projectId = await createProject(h, 'applicant');
+  await setDraft(h, projectId, { name: `Jane ${kw}`, size: ['S'], kw });
+  h.clock.advance();
+  const res = await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant' });
+  assert.equal(res.statusCode, 200, res.body);
+  return { projectId, number: attr(res.body, 'Project', 'ProjectNumber')! };
+}
+
+function numbers(html: string): string[] {
+  if (html.includes('<p>No projects match these filters.</p>')) return [];
+  return column(html, 'Project');
+}
+
+function nextLink(html: string): string | null {
+  const href = /<a href="([^"]+)" rel="next">Next page<\/a>/.exec(html)?.[1];
+  return href ? href.replace(/&amp;/g, '&') : null;
+}
+
+async function allPages(h: HttpHarness, first: string): Promise<string[]> {
+  const seen: string[] = [];
+  let url: string | null = first;
+  while (url) {
+    const res = await webGet(h, url, 'editor');
+    assert.equal(res.statusCode, 200, res.body);
+    seen.push(...numbers(res.body));
+    url = nextLink(res.body);
+  }
+  return seen;
+}
+
+const QUEUE_MATRIX: readonly MatrixRow[] = [
+  { who: 'admin', status: 200 }, { who: 'programAdmin', status: 200 }, { who: 'editor', status: 200 }, { who: 'reader', status: 200 },
+  { who: 'applicant', status: 403 }, { who: 'otherApplicant', status: 403 }, { who: 'outsider', status: 403 },
+];
+
+forEachDialect('HTTP work queue', ({ dialect }) => {
+  const harness = sharedHarness(dialect);
+  const made: { projectId: string; number: string; kw: string }[] = [];
+  let draftId = '';
+
+  before(async () => {
+    const h = harness();
+    for (let i = 1; i <= 27; i++) made.push({ ...(await submitted(h, String(i))), kw: String(i) });
+    draftId = await createProject(h, 'applicant');
+  });
+
+  describe('access', () => {
+    for (const row of QUEUE_MATRIX) {
+      it(`GET the queue: ${rowLabel(row)}`, async () => {
+        const res = await webGet(harness(), QUEUE, row.who as never);
+        assert.equal(res.statusCode, row.status, res.body.slice(0, 400));
+        assert.match(String(res.headers['content-type']), /^text\/html/);
+        if (row.status === 200) assert.match(res.body, /<h1>Work queue<\/h1>/);
+        const csv = await webGet(harness(), `${QUEUE}&format=csv`, row.who as never);
+        assert.equal(csv.statusCode, row.status);
+      });
+    }
+
+    it('sends a visitor who is not signed in to the sign-in page and back', async () => {
+      const res = await webGet(harness(), QUEUE, null);
+      assert.equal(res.statusCode, 303);
+      assert.equal(res.headers.location, `/MvcProjects/SignIn?next=${encodeURIComponent(QUEUE)}`);
+    });
+
+    it('answers an unknown program with the 404 page', async () => {
+      const res = await webGet(harness(), '/Projects/ProjectList?ProgramId=NOSUCHPROGRM', 'admin');
+      assert.equal(res.statusCode, 404);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+    });
+  });
+
+  describe('rows, filters and order', () => {
+    it('lists number, applicant, status, assignee, submitted and last change, newest change first', async () => {
+      const h = harness();
+      const res = await webGet(h, `${QUEUE}&size=100`, 'reader');
+      assert.equal(res.statusCode, 200);
+      const shown = numbers(res.body);
+      assert.equal(shown.length, 28);
+      assert.deepEqual(shown.slice(1, 4), [made[26]!.number, made[25]!.number, made[24]!.number], 'the unsubmitted project changed last');
+      assert.equal(shown[0], `Unsubmitted ${draftId}`);
+      assert.deepEqual(new Set(column(res.body, 'Applicant')), new Set([`User ${IDS.applicant}`]));
+      assert.equal(column(res.body, 'Status')[1], 'Submitted');
+      assert.equal(column(res.body, 'Assignee')[1], 'Unassigned');
+      assert.equal(column(res.body, 'Submitted')[0], 'Not submitted');
+      assert.match(column(res.body, 'Submitted')[1]!, /^Jan 1, 2026, \d+:\d\d [AP]M UTC$/);
+    });
+
+    it('finds a project by its number, and by a data field (GetProjectsByData operators)', async () => {
+      const h = harness();
+      const byNumber = await webGet(h, `${QUEUE}&number=${made[4]!.number}`, 'editor');
+      assert.deepEqual(numbers(byNumber.body), [made[4]!.number]);
+      const over = await webGet(h, `${QUEUE}&field=kw&op=gt&value=25&order=created-asc`, 'editor');
+      assert.deepEqual(numbers(over.body), [made[25]!.number, made[26]!.number]);
+      const contains = await webGet(h, `${QUEUE}&field=size&op=eq&value=S&size=100`, 'editor');
+      assert.equal(numbers(contains.body).length, 27);
+    });
+
+    it('filters by status, by first-submission date range, and explains a bad value beside its control', async () => {
+      const h = harness();
+      const drafts = await webGet(h, `${QUEUE}&status=${IDS.draft}`, 'editor');
+      assert.deepEqual(numbers(drafts.body), [`Unsubmitted ${draftId}`]);
+      const inRange = await webGet(h, `${QUEUE}&submittedFrom=2026-01-01&submittedTo=2026-01-01&size=100`, 'editor');
+      assert.equal(numbers(inRange.body).length, 27);
+      const later = await webGet(h, `${QUEUE}&submittedFrom=2026-01-02`, 'editor');
+      assert.deepEqual(numbers(later.body), []);
+      const bad = await webGet(h, `${QUEUE}&submittedFrom=yesterday`, 'editor');
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.body, /<a href="#filter-submitted-from">Submitted from must be a date like 2026-05-31.<\/a>/);
+      const notNumber = await webGet(h, `${QUEUE}&field=kw&op=gt&value=lots`, 'editor');
+      assert.equal(notNumber.statusCode, 400);
+      assert.match(notNumber.body, /<a href="#filter-value">Capacity \(kW\) is a number field/);
+      // The applicant name is sensitive: filtering on it would reveal it, so it takes what revealing takes.
+      const sensitive = await webGet(h, `${QUEUE}&field=name&op=contains&value=Jane`, 'editor');
+      assert.equal(sensitive.statusCode, 403);
+      assert.match(sensitive.body, /href="#filter-value"/);
+    });
+
+    it('filters by assignee: assigned to me, unassigned', async () => {
+      const h = harness();
+      const target = made[0]!;
+      const assigned = await webPost(h, `/MvcProjects/Programs/${IDS.program}/Projects/${target.projectId}/Review/Assignee`, 'admin', { Email: h.who.editor.email });
+      assert.equal(assigned.statusCode, 303, assigned.body);
+      const mine = await webGet(h, `${QUEUE}&assignee=me`, 'editor');
+      assert.deepEqual(numbers(mine.body), [target.number]);
+      assert.deepEqual(column(mine.body, 'Assignee'), [`User ${h.who.editor.id}`]);
+      const byEmail = await webGet(h, `${QUEUE}&assignee=${encodeURIComponent(h.who.editor.email)}`, 'reader');
+      assert.deepEqual(numbers(byEmail.body), [target.number]);
+      const unassigned = await webGet(h, `${QUEUE}&assignee=unassigned&size=100`, 'editor');
+      assert.equal(numbers(unassigned.body).length, 27);
+      assert.ok(!numbers(unassigned.body).includes(target.number));
+      const nobodyMine = await webGet(h, `${QUEUE}&assignee=me`, 'reader');
+      assert.deepEqual(numbers(nobodyMine.body), []);
+    });
+  });
+
+  describe('paging by cursor', () => {
+    it('continues exactly where the last page ended, in both orders', async () => {
+      const h = harness();
+      const desc = await allPages(h, `${QUEUE}&size=25&order=created-desc`);
+      assert.equal(desc.length, 28);
+      assert.equal(new Set(desc).size, 28);
+      const asc = await allPages(h, `${QUEUE}&size=25&order=created-asc`);
+      assert.deepEqual(asc, [...desc].reverse());
+    });
+
+    it('neither repeats nor skips rows when projects are added between pages', async () => {
+      const h = harness();
+      const first = await webGet(h, `${QUEUE}&size=25&order=created-asc`, 'editor');
+      const page1 = numbers(first.body);
+      const next = nextLink(first.body);
+      assert.ok(next);
+      const added = [await submitted(h, '500'), await submitted(h, '501')];
+      const rest = await allPages(h, next);
+      const before = made.map((m) => m.number);
+      assert.deepEqual([...page1, ...rest].filter((n) => !n.startsWith('Unsubmitted')), [...before, ...added.map((a) => a.number)]);
+      // In newest-first order the new projects sit before the cursor, so the pages after it are exactly the old rest.
+      const top = await webGet(h, `${QUEUE}&size=25&order=created-desc`, 'editor');
+      const cursorUrl = nextLink(top.body)!;
+      await submitted(h, '502');
+      const tail = numbers((await webGet(h, cursorUrl, 'editor')).body);
+      assert.equal(new Set([...numbers(top.body), ...tail]).size, numbers(top.body).length + tail.length, 'no project on two pages');
+      assert.equal(numbers(top.body).length + tail.length, 30);
+    });
+
+    it('refuses a cursor it did not give out, or one of another order', async () => {
+      const h = harness();
+      const bad = await webGet(h, `${QUEUE}&cursor=not-a-cursor`, 'editor');
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.body, /cursor is not one this queue gave out/);
+      const desc = await webGet(h, `${QUEUE}&size=25&order=created-desc`, 'editor');
+      const cursor = new URL(nextLink(desc.body)!, 'http://x').searchParams.get('cursor')!;
+      const other = await webGet(h, `${QUEUE}&size=25&order=created-asc&cursor=${cursor}`, 'editor');
+      assert.equal(other.statusCode, 400);
+    });
+  });
+
+  describe('CSV', () => {
+    it('streams the filtered list with the values a reader may see; sensitive values masked', async () => {
+      const h = harness();
+      const res = await webGet(h, `${QUEUE}&field=kw&op=le&value=2&order=created-asc&format=csv`, 'reader');
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+      assert.match(String(res.headers['content-disposition']), /^attachment; filename="solar-projects.csv"/);
+      assert.equal(res.headers['content-length'], undefined, 'streamed, not buffered');
+      assert.equal(res.headers['cache-control'], 'no-store');
+      const lines = res.body.trimEnd().split('\r\n');
+      assert.equal(lines[0], 'Number,Project id,Applicant,Status,Assignee,Submitted,Created,Last change,Applicant name,System size,Capacity (kW)');
+      assert.equal(lines.length, 3);
+      const first = lines[1]!.split(',');
+      assert.equal(first[0], made[0]!.number);
+      assert.equal(first[3], 'Submitted');
+      assert.deepEqual(first.slice(8), ['********', 'S', '1'], 'the sensitive applicant name is masked');
+      assert.doesNotMatch(res.body, /Jane/);
+    });
+
+    it('writes cells with quotes, commas and formulas safely', () => {
+      assert.equal(csvLine(['a,b', 'say "hi"', '=HYPERLINK("x")', '-1', 'plain']), '"a,b","say ""hi""","\'=HYPERLINK(""x"")",\'-1,plain\r\n');
+    });
+  });
+});
