@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
 import { StoreError } from '../store/store-error.ts';
-import { isWebPath, renderErrorPage } from '../web/error-page.ts';
+import { isWebPath, renderErrorPage } from '../web/error-page.tsx';
 import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';
 import type { RouteTable } from './route-table.ts';
 import type { XmlCodec } from './xml-codec.ts';

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { WEB_SESSION_MINUTES } from '../domain/auth-service.ts';
 
 /** The name of the cookie that carries a web session (the second factor of MFA users on the web pages). */
@@ -6,15 +5,6 @@ export const WEB_SESSION_COOKIE = 'apas_mfa';
 
 /** Only the web pages get the cookie back; the API never reads it. */
 const COOKIE_PATH = '/MvcProjects';
-
-/** The web session a browser sent back in its Cookie header, if any. */
-export function readWebSessionCookie(headers: IncomingHttpHeaders): string | undefined {
-  for (const pair of (headers.cookie ?? '').split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === WEB_SESSION_COOKIE) return pair.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 /**
  * The Set-Cookie value of a new web session: HttpOnly (no script reads it), SameSite=Lax (another site can make

@@ -4,7 +4,7 @@ import { isStaff } from '../domain/access.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { Services } from '../http/services.ts';
 import type { PageUser } from './layout.tsx';
-import { readWebSessionCookie, webSessionSetCookie } from './web-session-cookie.ts';
+import { WEB_SESSION_COOKIE, webSessionSetCookie } from './web-session-cookie.ts';
 
 /** The cookie of the web application's sessions. */
 export const SESSION_COOKIE = 'apas_session';
@@ -23,7 +23,7 @@ export function safeNext(next: unknown): string {
  */
 export async function webCaller(request: FastifyRequest, reply: FastifyReply, services: Services, publicUrl: string): Promise<Caller> {
   if (request.headers.authorization !== undefined) {
-    const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, readWebSessionCookie(request.headers), request.ip, request.id);
+    const { caller, newSession } = await services.auth.authenticateWeb(request.headers.authorization, request.cookies[WEB_SESSION_COOKIE], request.ip, request.id);
     if (newSession) reply.header('Set-Cookie', webSessionSetCookie(newSession.value, publicUrl));
     return caller;
   }

@@ -1,5 +1,5 @@
 import type { ApiError } from '../domain/api-error.ts';
-import { escapeHtml } from './html-escape.ts';
+import { renderPage } from './render-page.ts';
 
 /** Where the web pages live; an error on a path below it is answered as a page, not as XML. */
 export const WEB_PREFIX = '/MvcProjects/';
@@ -14,5 +14,11 @@ export function isWebPath(url: string): boolean {
 
 /** The HTML page an error of a web page is answered with: the status, and the same message the API gives. */
 export function renderErrorPage(error: ApiError): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(error.code)}</title></head><body><h1>${error.status}</h1><p>${escapeHtml(error.message)}</p></body></html>\n`;
+  // Rendered like every page, so the message (which may quote what was sent) is escaped by the renderer.
+  return renderPage(
+    <html lang="en">
+      <head><meta charset="utf-8" /><title>{error.code}</title></head>
+      <body><h1>{error.status}</h1><p>{error.message}</p></body>
+    </html>,
+  );
 }
