@@ -7,6 +7,8 @@ export interface RateDecision { allowed: boolean; limit: number; remaining: numb
 /** Counts requests per bucket (an API key) in fixed windows. */
 export interface RateLimiter {
   hit(bucket: string): Promise<RateDecision>;
+  /** Shares what is still only counted here, and stops; before the store closes. */
+  close(): Promise<void>;
 }
 
 function decide(count: number, max: number, windowStart: number, windowMs: number, now: number): RateDecision {
@@ -35,22 +37,85 @@ export class MemoryRateLimiter implements RateLimiter {
     entry.count += 1;
     return decide(entry.count, this.max, windowStart, this.windowMs, now);
   }
+
+  async close(): Promise<void> {}
 }
 
-/** Counts in the database, so that every instance on one PostgreSQL shares each key's limit. */
-export class StoreRateLimiter implements RateLimiter {
+/**
+ * Counts in memory and shares the counts among instances through the database without a write per request: a key's
+ * first request in a window on this instance reads the shared count, and every `flushMs` each instance adds what it
+ * counted since (one upsert per key) and learns the total. An instance thus sees the others' requests up to `flushMs`
+ * late, so the instances together may let through up to what each receives in `flushMs` beyond the limit.
+ */
+export class SharedRateLimiter implements RateLimiter {
+  readonly #buckets = new Map<string, { windowStart: number; shared: number; pending: number; ready: Promise<void> }>();
+  #timer: NodeJS.Timeout | undefined;
   #lastSweep = 0;
-  constructor(private readonly store: Pick<Store, 'counters'>, private readonly max: number, private readonly windowMs: number, private readonly clock: Clock) {}
+  #closed = false;
+
+  constructor(
+    private readonly store: Pick<Store, 'counters'>, private readonly max: number, private readonly windowMs: number, private readonly clock: Clock,
+    private readonly flushMs = 1000,
+  ) {}
 
   async hit(bucket: string): Promise<RateDecision> {
     const now = this.clock.now();
     const windowStart = now - (now % this.windowMs);
-    const count = await this.store.counters.countRequest(bucket, windowStart);
-    if (windowStart !== this.#lastSweep) {
-      // Once per window and instance, old windows are dropped so the table stays small.
-      this.#lastSweep = windowStart;
-      await this.store.counters.sweepRequestCounts(windowStart);
+    let entry = this.#buckets.get(bucket);
+    if (!entry || entry.windowStart !== windowStart) {
+      if (entry && entry.pending > 0) await this.#flushOne(bucket, entry);
+      const created = { windowStart, shared: 0, pending: 0, ready: Promise.resolve() };
+      created.ready = this.store.counters.peekRequestCount(bucket, windowStart).then((n) => {
+        created.shared = n;
+      });
+      entry = created;
+      this.#buckets.set(bucket, entry);
     }
-    return decide(count, this.max, windowStart, this.windowMs, now);
+    entry.pending += 1;
+    await entry.ready;
+    this.#schedule();
+    return decide(entry.shared + entry.pending, this.max, windowStart, this.windowMs, now);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+  }
+
+  /** Adds every count not yet shared to the database and learns the totals; also run every `flushMs`. */
+  async flush(): Promise<void> {
+    const now = this.clock.now();
+    const current = now - (now % this.windowMs);
+    for (const [bucket, entry] of this.#buckets) {
+      if (entry.pending > 0) await this.#flushOne(bucket, entry);
+      if (entry.windowStart < current) this.#buckets.delete(bucket);
+    }
+    if (current !== this.#lastSweep) {
+      // Once per window and instance, old windows are dropped so the table stays small.
+      this.#lastSweep = current;
+      await this.store.counters.sweepRequestCounts(current).catch(() => {});
+    }
+  }
+
+  async #flushOne(bucket: string, entry: { windowStart: number; shared: number; pending: number }): Promise<void> {
+    const sent = entry.pending;
+    entry.pending -= sent;
+    try {
+      entry.shared = await this.store.counters.countRequest(bucket, entry.windowStart, sent);
+    } catch {
+      // Not lost: counted again with the next flush.
+      entry.pending += sent;
+    }
+  }
+
+  #schedule(): void {
+    if (this.#timer || this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush();
+    }, this.flushMs);
+    this.#timer.unref();
   }
 }

@@ -1,3 +1,4 @@
+import { SIGN_IN_BUCKET_PREFIX } from '../store/counter-queries.ts';
 import type { Store } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { Clock } from '../model/clock.ts';
@@ -77,10 +78,10 @@ export class SignInGuard {
 
   // The subject's bucket (none for ADDRESS_ONLY), then the address's.
   #buckets(subject: SignInSubject, address: string): { own: string | null; ip: string } {
-    const ip = `signin:ip:${address}`;
+    const ip = `${SIGN_IN_BUCKET_PREFIX}ip:${address}`;
     if (subject.kind === 'address') return { own: null, ip };
     const name = subject.userName.trim().toLowerCase();
-    return { own: subject.kind === 'user' ? `signin:user:${name}` : `signin:web:${address}:${name}`, ip };
+    return { own: subject.kind === 'user' ? `${SIGN_IN_BUCKET_PREFIX}user:${name}` : `${SIGN_IN_BUCKET_PREFIX}web:${address}:${name}`, ip };
   }
 
   #count(bucket: string | null, window: number): Promise<number> {

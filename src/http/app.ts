@@ -85,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => sendError(codec, request, reply, error),
   });
   const services = createServices(config, store, clock, ids, deps.sleep, deps.blobs);
+  app.addHook('onClose', () => services.rateLimiter.close());
   const routes = new RouteTable();
   routes.attach(app);
   installErrorHandlers(app, codec, routes);

@@ -15,7 +15,7 @@ import { FormDataService } from '../domain/form-data-service.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import { PortalService } from '../domain/portal-service.ts';
 import { ProjectService } from '../domain/project-service.ts';
-import { MemoryRateLimiter, type RateLimiter, StoreRateLimiter } from '../domain/rate-limiter.ts';
+import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../domain/rate-limiter.ts';
 import { ReviewService } from '../domain/review-service.ts';
 import { SubmitService } from '../domain/submit-service.ts';
 import { WorkQueueService } from '../domain/work-queue-service.ts';
@@ -53,7 +53,7 @@ export function createServices(
   const deps = { store, clock, ids, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest };
   const { max, windowSeconds, store: where } = config.rateLimit;
   const rateLimiter = where === 'database'
-    ? new StoreRateLimiter(store, max, windowSeconds * 1000, clock)
+    ? new SharedRateLimiter(store, max, windowSeconds * 1000, clock)
     : new MemoryRateLimiter(max, windowSeconds * 1000, clock);
   const auth = new AuthService(store, clock, new SignInGuard(store, clock, sleep, {
     ...DEFAULT_SIGN_IN_POLICY, windowMs: config.signIn.windowSeconds * 1000,

@@ -4,16 +4,22 @@ import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
 
+/**
+ * The buckets of failed sign-ins (SignInGuard) start with this; their counts decide who may sign in, so their writes
+ * change the `credentials` topic (other buckets, the API's request counts, change nothing cached).
+ */
+export const SIGN_IN_BUCKET_PREFIX = 'signin:';
+
 /** The count of a bucket in a window, without adding to it. */
 export async function peekRequestCount(db: Db, bucket: string, windowStart: number): Promise<number> {
   const row = await db.selectFrom('rate_limit_windows').select('count').where('bucket', '=', bucket).where('window_start', '=', windowStart).executeTakeFirst();
   return Number(row?.count ?? 0);
 }
 
-/** Counts one request in a fixed window; one statement, so concurrent instances never lose a count. */
-export async function countRequest(db: Db, bucket: string, windowStart: number): Promise<number> {
-  const row = await db.insertInto('rate_limit_windows').values({ bucket, window_start: windowStart, count: 1 })
-    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + 1` }))
+/** Counts `by` requests (one by default) in a fixed window; one statement, so concurrent instances never lose a count. */
+export async function countRequest(db: Db, bucket: string, windowStart: number, by = 1): Promise<number> {
+  const row = await db.insertInto('rate_limit_windows').values({ bucket, window_start: windowStart, count: by })
+    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + ${by}` }))
     .returning('count').executeTakeFirstOrThrow();
   return Number(row.count);
 }

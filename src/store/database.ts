@@ -15,15 +15,18 @@ import * as m008 from './migrations/008-web-sessions.ts';
 import * as m009 from './migrations/009-covering-search-indexes.ts';
 import * as m010 from './migrations/010-browser-sessions.ts';
 import * as m011 from './migrations/011-work-queue-indexes.ts';
+import * as m012 from './migrations/012-change-notifications.ts';
+import { ChangeCounts, type ChangeSignal, SqliteChangeSignal, WriteWatchPlugin } from './change-signal.ts';
+import { PostgresChangeSignal } from './postgres-change-signal.ts';
 import type { Database } from './tables.ts';
 
 /** Which SQL engine a Kysely instance talks to. */
 export type Dialect = 'sqlite' | 'postgres';
 
-/** An open database: the Kysely instance and which engine it is. */
-export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect }
+/** An open database: the Kysely instance, which engine it is, and the signal of changes its read caches use. */
+export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect; changes: ChangeSignal }
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011, '012-change-notifications': m012 };
 
 // Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
 class ImmediateSqliteDriver extends SqliteDriver {
@@ -62,7 +65,7 @@ function withStatementCache(raw: BetterSqlite3.Database): SqliteDatabase {
 }
 
 /** Opens SQLite with the durability settings the service promises: WAL, synchronous=FULL, a busy timeout. */
-function openSqlite(file: string): Kysely<Database> {
+function openSqlite(file: string): { db: Kysely<Database>; changes: ChangeSignal } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
@@ -71,11 +74,14 @@ function openSqlite(file: string): Kysely<Database> {
   raw.pragma('foreign_keys = ON');
   // Gathers the statistics the query planner needs to pick the right index on large tables (cheap when current).
   raw.pragma('optimize = 0x10002');
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
+  const counts = new ChangeCounts();
+  const dataVersion = raw.prepare('PRAGMA data_version').pluck();
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }), plugins: [new WriteWatchPlugin(counts)] });
+  return { db, changes: new SqliteChangeSignal(counts, () => dataVersion.get() as number) };
 }
 
 /** Opens a PostgreSQL pool; 64-bit integers come back as numbers (all ours are epoch ms or counters). */
-function openPostgres(url: string, poolSize: number): Kysely<Database> {
+function openPostgres(url: string, poolSize: number): { db: Kysely<Database>; changes: PostgresChangeSignal } {
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
@@ -84,20 +90,32 @@ function openPostgres(url: string, poolSize: number): Kysely<Database> {
   // An idle connection the server ends (restart, failover, idle timeout) is reported here; without a listener
   // the 'error' event would crash the process. The pool has already dropped it and connects anew when needed.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const counts = new ChangeCounts();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new WriteWatchPlugin(counts)] });
+  return { db, changes: new PostgresChangeSignal(counts, url) };
 }
 
 /** Opens the configured database and brings its schema up to date. */
 export async function openDatabase(config: DatabaseConfig, poolSize = 10): Promise<OpenDatabase> {
-  const db = config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url, poolSize);
-  const opened: OpenDatabase = { db, dialect: config.kind };
+  if (config.kind === 'sqlite') {
+    const { db, changes } = openSqlite(config.file);
+    await migrateOrClose(db);
+    return { db, dialect: 'sqlite', changes };
+  }
+  const { db, changes } = openPostgres(config.url, poolSize);
+  await migrateOrClose(db);
+  // After the migrations, so that the triggers that notify exist before anything is cached.
+  await changes.start();
+  return { db, dialect: 'postgres', changes };
+}
+
+async function migrateOrClose(db: Kysely<Database>): Promise<void> {
   try {
     await migrate(db);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return opened;
 }
 
 /** Runs every pending migration; several instances starting at once take turns (the migrator locks). */

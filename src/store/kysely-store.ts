@@ -6,7 +6,7 @@ import { auditReader, auditRepository } from './audit-queries.ts';
 import { blobChunkRepository } from './blob-chunk-queries.ts';
 import { browserSessionRepository } from './browser-session-queries.ts';
 import { bulkLoader } from './bulk-queries.ts';
-import { counterRepository } from './counter-queries.ts';
+import { type CounterRepository, counterRepository, SIGN_IN_BUCKET_PREFIX } from './counter-queries.ts';
 import type { Dialect, OpenDatabase } from './database.ts';
 import { inquiryReader, inquiryRepository } from './inquiry-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
@@ -15,6 +15,7 @@ import { projectReader, projectRepository } from './project-repository.ts';
 import { StoreError } from './store-error.ts';
 import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
+import { TopicCache } from './topic-cache.ts';
 
 function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache): StoreWriter {
   return {
@@ -22,6 +23,13 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     attachments: attachmentRepository(db), inquiries: inquiryRepository(db), mfa: mfaRepository(db), audit: auditRepository(db),
     counters: counterRepository(db), sessions: browserSessionRepository(db),
   };
+}
+
+// Sign-in counts are read by every request (is the user or address locked?) and written only by failures, which
+// change the `credentials` topic; other counts (the API's request counts) are read as they are.
+function signInCountsCached(counters: CounterRepository, reads: TopicCache): CounterRepository {
+  const cached = reads.wrap(counters, 'credentials', ['peekRequestCount']);
+  return { ...counters, peekRequestCount: (bucket, window) => (bucket.startsWith(SIGN_IN_BUCKET_PREFIX) ? cached : counters).peekRequestCount(bucket, window) };
 }
 
 /** Options of a Store; tests pass a clock they move by hand. */
@@ -32,13 +40,19 @@ export interface KyselyStoreOptions {
 
 /** The Store over an open Kysely database (SQLite or PostgreSQL). */
 export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOptions = {}): Store {
-  const { db, dialect } = opened;
+  const { db, dialect, changes } = opened;
   const clock = options.clock ?? systemClock;
   const cache: ProgramModelCache = new Map();
+  // The reads of every authenticated request (credentials, grants, sign-in counters) and of the program it names,
+  // kept until the change signal says their tables changed; reads inside a transaction always go to the database.
+  const reads = new TopicCache(changes);
   return {
     dialect,
-    accounts: accountReader(db), programs: programReader(db, cache), projects: projectReader(db), attachments: attachmentReader(db),
-    inquiries: inquiryReader(db), mfa: mfaReader(db), audit: auditReader(db), counters: counterRepository(db), sessions: browserSessionRepository(db),
+    accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
+    programs: reads.wrap(programReader(db, cache), 'programs', ['findProgram', 'listPrograms']),
+    projects: projectReader(db), attachments: attachmentReader(db), inquiries: inquiryReader(db),
+    mfa: reads.wrap(mfaReader(db), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
+    counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: (work) => db.transaction().execute(async (trx) => {
       const started = clock.now();
@@ -51,6 +65,9 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await changes.close();
+      await db.destroy();
+    },
   };
 }
