@@ -1,4 +1,4 @@
-import { type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import type { KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
 /** What the read caches depend on: who may sign in with what (and with which grants), and the programs' definitions. */
 export type ChangeTopic = 'credentials' | 'programs';
