@@ -9,7 +9,8 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 /** Formats epoch milliseconds as ISO 8601 with an explicit UTC offset, e.g. 2026-11-22T03:08:22.507+00:00. */
 export function isoTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace('Z', '+00:00');
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, -1)}+00:00`;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -91,16 +91,25 @@ export class WriteWatchPlugin implements KyselyPlugin {
  */
 export class SqliteChangeSignal implements ChangeSignal {
   #lastDataVersion: number;
+  #checked = false;
 
   constructor(private readonly counts: ChangeCounts, private readonly dataVersion: () => number) {
     this.#lastDataVersion = dataVersion();
   }
 
   version(topic: ChangeTopic): number {
-    const now = this.dataVersion();
-    if (now !== this.#lastDataVersion) {
-      this.#lastDataVersion = now;
-      this.counts.bumpAll();
+    // Once per turn of the event loop: a request's several cached reads share one check, and a commit by another
+    // process is seen from the next turn on (this process's own writes are counted at once, see WriteWatchPlugin).
+    if (!this.#checked) {
+      this.#checked = true;
+      setImmediate(() => {
+        this.#checked = false;
+      });
+      const now = this.dataVersion();
+      if (now !== this.#lastDataVersion) {
+        this.#lastDataVersion = now;
+        this.counts.bumpAll();
+      }
     }
     return this.counts.of(topic);
   }

@@ -6,12 +6,24 @@ export type XmlAttributes = Record<string, string | null | undefined>;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
 const REPLACEMENT = '\uFFFD';
+// Every character escapeXml may change; most values have none and are returned as they are.
+const SPECIAL = /[\u0000-\u001f&<>"'\ud800-\udfff\ufffe\uffff]/;
+// Element and attribute names already checked against NAME (they come from the code, so the set stays small).
+const checkedNames = new Set<string>();
+
+function validName(name: string): boolean {
+  if (checkedNames.has(name)) return true;
+  if (!NAME.test(name)) return false;
+  if (checkedNames.size < 10_000) checkedNames.add(name);
+  return true;
+}
 
 /**
  * Escapes `value` for an attribute (`attribute` true) or for text content, replacing every
  * character XML 1.0 forbids with U+FFFD so the output is always well-formed.
  */
 export function escapeXml(value: string, attribute: boolean): string {
+  if (!SPECIAL.test(value)) return value;
   let out = '';
   let last = 0;
   for (let i = 0; i < value.length; i++) {
@@ -135,7 +147,7 @@ export class XmlWriter {
   }
 
   private attributes(name: string, attrs: XmlAttributes | undefined): string {
-    if (!NAME.test(name)) throw new Error(`XmlWriter: invalid element name ${JSON.stringify(name)}`);
+    if (!validName(name)) throw new Error(`XmlWriter: invalid element name ${JSON.stringify(name)}`);
     let out = '';
     if (!this.rootWritten) {
       out = ` xmlns="${escapeXml(this.ns, true)}"`;
@@ -146,7 +158,7 @@ export class XmlWriter {
     if (attrs) {
       for (const [key, value] of Object.entries(attrs)) {
         if (value === null || value === undefined) continue;
-        if (!NAME.test(key) || key === 'xmlns') throw new Error(`XmlWriter: invalid attribute name ${JSON.stringify(key)}`);
+        if (key === 'xmlns' || !validName(key)) throw new Error(`XmlWriter: invalid attribute name ${JSON.stringify(key)}`);
         out += ` ${key}="${escapeXml(value, true)}"`;
       }
     }
