@@ -6,7 +6,9 @@ export type XmlAttributes = Record<string, string | null | undefined>;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
 const REPLACEMENT = '\uFFFD';
-// Every character escapeXml may change; most values have none and are returned as they are.
+// Every character escapeXml may change; most values have none and are returned as they are. (Control characters
+// are exactly what this must find.)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const SPECIAL = /[\u0000-\u001f&<>"'\ud800-\udfff\ufffe\uffff]/;
 // Element and attribute names already checked against NAME (they come from the code, so the set stays small).
 const checkedNames = new Set<string>();
