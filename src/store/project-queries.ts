@@ -95,6 +95,18 @@ export async function getDraft(db: Db, projectId: string, formId: string): Promi
   return rows.map(toValue);
 }
 
+/** The draft values of several projects' forms (read in batches of project ids), each with its project and form. */
+export async function draftsOfProjects(db: Db, projectIds: string[], formIds: string[]): Promise<{ projectId: string; formId: string; value: FieldValue }[]> {
+  const ids = [...new Set(projectIds)];
+  if (formIds.length === 0) return [];
+  const out: { projectId: string; formId: string; value: FieldValue }[] = [];
+  for (let start = 0; start < ids.length; start += 1000) {
+    const rows = await db.selectFrom('project_drafts').selectAll().where('project_id', 'in', ids.slice(start, start + 1000)).where('form_id', 'in', formIds).execute();
+    out.push(...rows.map((r) => ({ projectId: r.project_id, formId: r.form_id, value: toValue(r) })));
+  }
+  return out;
+}
+
 /** The submitted values of the given fields of a project. */
 export async function getValues(db: Db, projectId: string, fieldIds: string[]): Promise<FieldValue[]> {
   if (fieldIds.length === 0) return [];
