@@ -102,6 +102,17 @@ async function laterScenarios(base: string, g: Generated, project: string, draft
   ];
 }
 
+/**
+ * The cursor (GetProjects' `after`) of the last page of 100: the next link of the page that ends just before it.
+ * Found once with a deep offset; the scenario then reads the same page by cursor.
+ */
+async function lastPageCursor(base: string, g: Generated): Promise<string> {
+  const res = await fetch(`${base}${API}/Projects?limit=1&offset=${Math.max(0, g.count - 101)}`, { headers: demoHeaders('admin') });
+  const after = /[?&]after=([^&>]+)/.exec(res.headers.get('link') ?? '')?.[1];
+  if (!after) throw new Error(`GetProjects gave no next link to start the last page at (${res.status})`);
+  return after;
+}
+
 /** Every scenario, with ids and numbers taken from the generated data. */
 export async function scenarios(base: string, g: Generated): Promise<Scenario[]> {
   const admin = demoHeaders('admin');
@@ -120,6 +131,7 @@ export async function scenarios(base: string, g: Generated): Promise<Scenario[]>
     get('GetProjects limit=1000', `${API}/Projects?limit=1000`),
     get('GetProjects limit=100 changed_since (1%)', `${API}/Projects?limit=100&changed_since=${encodeURIComponent(recent)}`),
     get('GetProjects limit=100 offset=end', `${API}/Projects?limit=100&offset=${Math.max(0, g.count - 100)}`),
+    get('GetProjects limit=100 after=end', `${API}/Projects?limit=100&after=${await lastPageCursor(base, g)}`),
     post('GetProjectsByNumber 1', `${API}/Projects/ByNumber?version=2`, byNumber(g.sampleNumbers, 1)),
     post('GetProjectsByNumber 100', `${API}/Projects/ByNumber?version=2`, byNumber(g.sampleNumbers, 100)),
     post('GetProjectsByNumber 1000', `${API}/Projects/ByNumber?version=2`, byNumber(g.sampleNumbers, 1000)),

@@ -83,7 +83,7 @@ function credentials(who: Who) {
   return { authorization: `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`, 'x-apikey': c.apiKey, email: c.email };
 }
 
-async function exchange(app: FastifyInstance, call: Call): Promise<{ markdown: string; body: string }> {
+async function exchange(app: FastifyInstance, call: Call): Promise<{ markdown: string; body: string; link: string | undefined }> {
   const auth = call.as ? credentials(call.as) : null;
   const res = await app.inject({
     method: call.method as 'GET',
@@ -108,7 +108,7 @@ async function exchange(app: FastifyInstance, call: Call): Promise<{ markdown: s
   // A downloaded file (any type but XML) is shown as text, as it came.
   const shownBody = /xml/.test(String(res.headers['content-type'] ?? 'xml')) ? pretty(res.body) : res.body.trimEnd();
   const markdown = ['Request:', '', '```http', ...lines, '```', '', 'Response:', '', '```http', head, '', shownBody, '```'].join('\n');
-  return { markdown, body: res.body };
+  return { markdown, body: res.body, link: res.headers.link === undefined ? undefined : String(res.headers.link) };
 }
 
 function attr(xml: string, element: string, name: string): string {
@@ -244,6 +244,12 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('DeleteMfaSessionToken', { method: 'DELETE', url: `/services/v2/Accounts/MfaSessionTokens/${attr(tokenAnswer, 'MfaSessionToken', 'TokenId')}`, as: 'admin', headers: session });
     await run('Error.wrongNamespace', { method: 'POST', url: `${api}/Projects/ByNumber`, as: 'reviewer', body: '<ProjectByNumberRequest xmlns="urn:example:other"><Project ProjectNumber="SOLAR-00001"/></ProjectByNumberRequest>' });
     await run('Error.unauthenticated', { method: 'GET', url: `${api}/Projects`, as: null });
+    // Keyset paging: the first page's Link header names the next page, whose own Link (if any) names the one after.
+    const firstPage = await exchange(app, { method: 'GET', url: `${api}/Projects?limit=1`, as: 'reviewer', responseHeaders: ['Link'] });
+    out.set('GetProjects.first', firstPage.markdown);
+    const nextPage = /^<https:\/\/apas\.example\.org([^>]+)>; rel="next"$/.exec(firstPage.link ?? '')?.[1];
+    if (!nextPage) throw new Error(`GetProjects gave no next page: ${firstPage.link}`);
+    await run('GetProjects.after', { method: 'GET', url: nextPage, as: 'reviewer', responseHeaders: ['Link'] });
     await app.close();
   } finally {
     await store.close();

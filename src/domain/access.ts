@@ -64,9 +64,12 @@ export function mayReadForm(role: ProgramRole, form: Form): boolean {
   return role !== 'applicant' || mayUseForm(role, form);
 }
 
+/** The staff roles of a program: the roles that may be assigned a project, and see its work queue. */
+export const STAFF_ROLES: readonly ProgramRole[] = ['reader', 'editor', 'admin'];
+
 /** True for the roles that may be assigned a project or assign one: staff, not applicants. */
 export function isStaff(role: ProgramRole | null): boolean {
-  return role === 'reader' || role === 'editor' || role === 'admin';
+  return role !== null && STAFF_ROLES.includes(role);
 }
 
 /** Throws SENSITIVE_DATA_NOT_ALLOWED unless the caller has the sensitive-data privilege and proved a second factor. */

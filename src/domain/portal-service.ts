@@ -1,4 +1,4 @@
-import type { Program, ProgramModel, ProgramRole, Project } from '../model/model.ts';
+import type { Form, Program, ProgramModel, ProgramRole, Project } from '../model/model.ts';
 import { isStaff, roleIn } from './access.ts';
 import { draftComplete, formWaiting } from './application-service.ts';
 import type { Caller } from './caller.ts';
@@ -28,7 +28,11 @@ export class PortalService {
     this.#deps = deps;
   }
 
-  /** The caller's programs (where they have a role) and, in those where they apply, the projects they own. */
+  /**
+   * The caller's programs (where they have a role) and, in those where they apply, the projects they own. The reads
+   * do not grow with the number of projects: per program the model and a page of projects, then one read each for
+   * the open forms' drafts, the active files and the questions waiting for the applicant, for all projects at once.
+   */
   async home(caller: Caller): Promise<PortalHomeView> {
     const { store } = this.#deps;
     const agency = await store.accounts.findAgency(caller.user.agencyId);
@@ -37,41 +41,48 @@ export class PortalService {
       const role = roleIn(caller, program);
       if (role) programs.push({ program, role });
     }
-    const myProjects: PortalProjectView[] = [];
+    const owned: { program: Program; model: ProgramModel; project: Project; open: Form[] }[] = [];
     for (const { program } of programs.filter((p) => p.role === 'applicant')) {
       const model = await store.programs.loadProgramModel(program);
       const rows = await store.projects.listProjects({ programId: program.id, ownerId: caller.user.id, limit: HOME_PROJECTS_PER_PROGRAM, offset: 0 });
-      for (const p of rows) {
-        myProjects.push({
-          programId: program.id, programName: program.name, projectId: p.id, projectNumber: p.number,
-          status: statusById(model, p.statusId).name, statusAt: p.statusAt, lastChange: p.updatedAt, waiting: await this.#waiting(model, p),
-        });
-      }
+      for (const project of rows) owned.push({ program, model, project, open: model.forms.filter((f) => formWaiting('applicant', f, project)) });
     }
+    const withOpen = owned.filter((o) => o.open.length > 0).map((o) => o.project.id);
+    const openFormIds = [...new Set(owned.flatMap((o) => o.open.map((f) => f.id)))];
+    const [files, drafts, awaiting] = owned.length === 0 ? [[], [], []] : await Promise.all([
+      withOpen.length > 0 ? store.attachments.activeAttachmentsOfProjects(withOpen) : [],
+      withOpen.length > 0 ? store.projects.draftsOfProjects(withOpen, openFormIds) : [],
+      // A thread shows on the project page only with a note the applicant may see, so only such threads wait for them.
+      store.inquiries.threadsWithVisibleNote(owned.map((o) => o.project.id), 'AwaitingResponse'),
+    ]);
+    const group = <T>(items: T[], key: (item: T) => string) => {
+      const map = new Map<string, T[]>();
+      for (const item of items) {
+        const list = map.get(key(item));
+        if (list) list.push(item);
+        else map.set(key(item), [item]);
+      }
+      return map;
+    };
+    const filesOf = group(files, (f) => f.projectId);
+    const draftOf = group(drafts, (d) => `${d.projectId} ${d.formId}`);
+    const questionsOf = group(awaiting, (t) => t.projectId);
+    const myProjects: PortalProjectView[] = owned.map(({ program, model, project: p, open }) => {
+      const waiting = open.map((form) => {
+        const draft = (draftOf.get(`${p.id} ${form.id}`) ?? []).map((d) => d.value);
+        return draftComplete(model, form, draft, filesOf.get(p.id) ?? []) ? `${form.name}: ready to submit` : `${form.name}: to complete`;
+      });
+      for (const t of questionsOf.get(p.id) ?? []) waiting.push(`Question to answer: ${t.subject}`);
+      return {
+        programId: program.id, programName: program.name, projectId: p.id, projectNumber: p.number,
+        status: statusById(model, p.statusId).name, statusAt: p.statusAt, lastChange: p.updatedAt, waiting,
+      };
+    });
     myProjects.sort((a, b) => b.lastChange - a.lastChange);
     return {
       agencyName: agency?.name ?? '',
       programs: programs.map(({ program, role }) => ({ programId: program.id, name: program.name, role, staff: isStaff(role), canStart: role === 'applicant' })),
       myProjects,
     };
-  }
-
-  /** The applicant's to-do on one of their projects: open forms (complete or not) and threads awaiting their answer. */
-  async #waiting(model: ProgramModel, project: Project): Promise<string[]> {
-    const { store } = this.#deps;
-    const out: string[] = [];
-    const open = model.forms.filter((f) => formWaiting('applicant', f, project));
-    const files = open.length > 0 ? await store.attachments.listActiveAttachments(project.id) : [];
-    for (const form of open) {
-      const draft = await store.projects.getDraft(project.id, form.id);
-      out.push(draftComplete(model, form, draft, files) ? `${form.name}: ready to submit` : `${form.name}: to complete`);
-    }
-    // A thread shows on the project page only with a note the applicant may see, so only such threads wait for them.
-    const awaiting = (await store.inquiries.listThreads(project.id)).filter((t) => t.status === 'AwaitingResponse');
-    if (awaiting.length > 0) {
-      const visible = new Set((await store.inquiries.listVisibleNotes(project.id)).map((n) => n.threadId));
-      for (const t of awaiting.filter((x) => visible.has(x.id))) out.push(`Question to answer: ${t.subject}`);
-    }
-    return out;
   }
 }

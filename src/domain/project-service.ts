@@ -8,9 +8,17 @@ import { loadProgram, loadReadableProject, projectHeader, statusById } from './p
 import type { ServiceDeps } from './service-deps.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../store/store.ts';
 import type { LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from './views.ts';
+import type { ProjectKey } from '../model/records.ts';
+import { isIdLike } from '../model/ids.ts';
 
-/** Paging and filtering of GetProjects, already checked by the HTTP layer. */
-export interface ListOptions { changedSince?: number; limit: number; offset: number; version: number }
+/**
+ * Paging and filtering of GetProjects, already checked by the HTTP layer: a page starts at `offset` or, by keyset,
+ * after the cursor `after` that the previous page gave out (never both).
+ */
+export interface ListOptions { changedSince?: number; limit: number; offset: number; after?: string; version: number }
+
+/** A page of GetProjects, with the cursor of the page after it when there are more projects to list. */
+export interface ProjectsPageView extends ProjectsView { nextCursor: string | null }
 
 /** The most projects one page may hold (the commercial system's documented maximum). */
 export const MAX_PAGE = 1000;
@@ -30,6 +38,34 @@ function summary(model: ProgramModel, p: Project): ProjectSummaryView {
     projectId: p.id, programId: p.programId, projectNumber: p.number, status: status.name, statusTimestamp: p.statusAt,
     lastChangeTimestamp: p.updatedAt, statusCustomId: status.customId, statusPublicId: status.publicId,
   };
+}
+
+// The cursor's own format version; a cursor of another format (or of another program) is refused, never guessed at.
+const CURSOR_FORMAT = 1;
+
+/**
+ * The opaque cursor of GetProjects: base64url of [format, program id, creation time, project id] of the last project
+ * of a page. It holds a place in creation order and nothing else: what a page lists is still decided by the caller's
+ * access, so a cursor made up by hand shows nothing the caller may not read.
+ */
+export function encodeProjectCursor(programId: string, key: ProjectKey): string {
+  return Buffer.from(JSON.stringify([CURSOR_FORMAT, programId, key.createdAt, key.id])).toString('base64url');
+}
+
+function decodeProjectCursor(programId: string, cursor: string): ProjectKey {
+  const invalid = new ApiError('INVALID_PARAMETER', 'Query parameter after is not a cursor of this program\'s GetProjects; take it from the Link header (rel="next") of the previous page, or start again without it.');
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw invalid;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
+  const [format, program, createdAt, id] = parsed as unknown[];
+  if (format !== CURSOR_FORMAT || program !== programId || !Number.isSafeInteger(createdAt) || (createdAt as number) < 0) throw invalid;
+  if (typeof id !== 'string' || !isIdLike(id)) throw invalid;
+  return { createdAt: createdAt as number, id };
 }
 
 /** ProjectsResponse content: the base variant for version 1, the extended one from version 2. */
@@ -58,15 +94,24 @@ export class ProjectService {
   /**
    * GetProjects: a page of the readable projects of a program, in creation order. Its RequestTimestamp is the time up
    * to which the answer is complete (the read's start less CHANGE_VISIBILITY_MARGIN_MS): the next changed_since.
+   * `nextCursor` continues after the page's last project when more readable projects follow (one row more than the
+   * page is read to tell), with either kind of paging.
    */
-  async getProjects(caller: Caller, programRef: string, options: ListOptions): Promise<ProjectsView> {
+  async getProjects(caller: Caller, programRef: string, options: ListOptions): Promise<ProjectsPageView> {
     const requestTimestamp = this.#deps.clock.now() - CHANGE_VISIBILITY_MARGIN_MS;
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    const rows = await this.#deps.store.projects.listProjects({
+    if (options.after !== undefined && options.offset !== 0) {
+      throw new ApiError('INVALID_PARAMETER', 'Send either offset or after, not both: after already says where the page starts.');
+    }
+    const after = options.after === undefined ? undefined : decodeProjectCursor(ctx.program.id, options.after);
+    const found = await this.#deps.store.projects.listProjects({
       programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role), changedSince: options.changedSince,
-      limit: options.limit, offset: options.offset,
+      ...(after ? { after } : {}), limit: options.limit + 1, offset: options.offset,
     });
-    return projectsView(options.version, requestTimestamp, ctx.model, rows);
+    const rows = found.slice(0, options.limit);
+    const last = rows.at(-1);
+    const nextCursor = found.length > options.limit && last ? encodeProjectCursor(ctx.program.id, { createdAt: last.createdAt, id: last.id }) : null;
+    return { ...projectsView(options.version, requestTimestamp, ctx.model, rows), nextCursor };
   }
 
   /** GetProjectsByNumber: the readable projects whose numbers are asked for. */

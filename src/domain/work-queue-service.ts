@@ -1,4 +1,4 @@
-import { hasSensitivePrivilege, isStaff, mayReadForm } from './access.ts';
+import { hasSensitivePrivilege, isStaff, mayReadForm, STAFF_ROLES } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import { MASK } from './field-rules.ts';
@@ -11,6 +11,9 @@ import type { QueueKey, WorkQueueQuery, WorkQueueRow } from '../store/work-queue
 
 /** The page sizes the work queue offers. */
 export const QUEUE_PAGE_SIZES = [25, 50, 100] as const;
+
+/** The most staff members the assignee filter names (by name); anyone else is still found by e-mail address. */
+export const QUEUE_ASSIGNEE_CHOICES = 500;
 
 /** How many projects one read of the CSV export takes; the export never holds more than this many rows. */
 export const CSV_CHUNK = 500;
@@ -32,7 +35,7 @@ export interface WorkQueueFilter {
   sort: 'updated' | 'created';
   direction: 'asc' | 'desc';
   pageSize: number;
-  /** Where the page starts, as the previous page's `nextCursor` gave it; null for the first page. */
+  /** Where the page starts, as a `nextCursor` or `previousCursor` gave it; null for the first page. */
   cursor: string | null;
 }
 
@@ -50,20 +53,27 @@ export interface WorkQueueView {
   agencyName: string; programId: string; programName: string; role: ProgramRole;
   statuses: { statusId: string; name: string }[];
   fields: QueueFieldView[];
+  /** The staff members the assignee filter offers besides "me" and "unassigned": whoever may be assigned, by name. */
+  assignees: { email: string; name: string }[];
   rows: WorkQueueRowView[];
   /** The cursor of the next page; null on the last one. */
   nextCursor: string | null;
+  /** The cursor of the page before this one (read backwards from this page's first row); null on the first page. */
+  previousCursor: string | null;
+  /** True on the first page of the filtered queue. */
+  atStart: boolean;
 }
 
 /** The CSV export of a filtered queue: its columns and its rows, read a chunk at a time as they are consumed. */
 export interface WorkQueueExport { fileName: string; header: string[]; rows: AsyncIterable<string[]> }
 
-// The cursor names the order it was made for, so a cursor cannot continue a page in another order.
-function encodeCursor(f: WorkQueueFilter, key: QueueKey): string {
-  return Buffer.from(JSON.stringify([f.sort, f.direction, key.at, key.id])).toString('base64url');
+// The cursor names the order it was made for, so a cursor cannot continue a page in another order. A cursor that
+// reads backwards (to the previous page) says so in a fifth element; forward cursors keep the four of old links.
+function encodeCursor(f: WorkQueueFilter, key: QueueKey, backwards = false): string {
+  return Buffer.from(JSON.stringify([f.sort, f.direction, key.at, key.id, ...(backwards ? ['back'] : [])])).toString('base64url');
 }
 
-function decodeCursor(f: WorkQueueFilter): QueueKey | undefined {
+function decodeCursor(f: WorkQueueFilter): { key: QueueKey; backwards: boolean } | undefined {
   if (f.cursor === null) return undefined;
   const invalid = new ApiError('INVALID_PARAMETER', 'The cursor is not one this queue gave out for this order; start again from the first page.');
   let parsed: unknown;
@@ -72,10 +82,11 @@ function decodeCursor(f: WorkQueueFilter): QueueKey | undefined {
   } catch {
     throw invalid;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
-  const [sort, direction, at, id] = parsed as unknown[];
+  if (!Array.isArray(parsed) || (parsed.length !== 4 && parsed.length !== 5)) throw invalid;
+  const [sort, direction, at, id, way] = parsed as unknown[];
   if (sort !== f.sort || direction !== f.direction || !Number.isSafeInteger(at) || typeof id !== 'string' || id.length > 64) throw invalid;
-  return { at: at as number, id };
+  if (parsed.length === 5 && way !== 'back') throw invalid;
+  return { key: { at: at as number, id }, backwards: way === 'back' };
 }
 
 function keyOf(f: WorkQueueFilter, p: Project): QueueKey {
@@ -93,24 +104,53 @@ export class WorkQueueService {
     this.#deps = deps;
   }
 
-  /** A page of the queue: staff of the program only (readers, editors, admins); applicants are refused. */
+  /**
+   * A page of the queue: staff of the program only (readers, editors, admins); applicants are refused. A forward
+   * cursor continues after its row; a backward one reads the page before its row (the other way round, turned back),
+   * so paging either way costs what the first page does.
+   */
   async page(caller: Caller, programRef: string, filter: WorkQueueFilter): Promise<WorkQueueView> {
     const ctx = await this.#staffProgram(caller, programRef);
     if (!(QUEUE_PAGE_SIZES as readonly number[]).includes(filter.pageSize)) {
       throw new ApiError('INVALID_PARAMETER', `The page size must be one of ${QUEUE_PAGE_SIZES.join(', ')}; got ${filter.pageSize}.`);
     }
     const query = await this.#query(caller, ctx, filter);
-    // One row more than the page shows tells whether there is a next page without counting the program.
-    const found = await this.#deps.store.projects.workQueuePage({ ...query, after: decodeCursor(filter), limit: filter.pageSize + 1 });
-    const shown = found.slice(0, filter.pageSize);
+    const cursor = decodeCursor(filter);
+    const read = (q: Pick<WorkQueueQuery, 'direction' | 'after'>) =>
+      // One row more than the page shows tells whether there is a page beyond it without counting the program.
+      this.#deps.store.projects.workQueuePage({ ...query, ...q, limit: filter.pageSize + 1 });
+    let shown: WorkQueueRow[];
+    let atStart: boolean;
+    let hasNext: boolean;
+    const back = cursor?.backwards ? await read({ direction: filter.direction === 'desc' ? 'asc' : 'desc', after: cursor.key }) : null;
+    if (back && back.length > filter.pageSize) {
+      // Rows before the cursor's, nearest first: the page is the nearest pageSize of them, in the queue's order.
+      shown = back.slice(0, filter.pageSize).reverse();
+      atStart = false;
+      hasNext = true;
+    } else {
+      // Forward, or back to the start: then the first page, whole (rows may have come or gone since).
+      const found = await read({ direction: filter.direction, ...(cursor && !cursor.backwards ? { after: cursor.key } : {}) });
+      shown = found.slice(0, filter.pageSize);
+      atStart = !cursor || cursor.backwards;
+      hasNext = found.length > filter.pageSize;
+    }
+    const first = shown[0];
     const last = shown.at(-1);
-    const agency = await this.#deps.store.accounts.findAgency(caller.user.agencyId);
+    const [agency, assignees] = await Promise.all([
+      this.#deps.store.accounts.findAgency(caller.user.agencyId),
+      this.#deps.store.accounts.usersWithProgramRole(ctx.program, STAFF_ROLES, QUEUE_ASSIGNEE_CHOICES),
+    ]);
     return {
       agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role,
       statuses: ctx.model.statuses.map((s) => ({ statusId: s.id, name: s.name })),
       fields: this.#filterableFields(ctx).map((f) => ({ fieldId: f.id, customId: f.customId, name: f.name, type: f.type, sensitive: f.sensitive })),
+      assignees: assignees.filter((u) => u.id !== caller.user.id).map((u) => ({ email: u.email, name: u.name }))
+        .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
       rows: await this.#rowViews(ctx, shown),
-      nextCursor: found.length > filter.pageSize && last ? encodeCursor(filter, keyOf(filter, last.project)) : null,
+      nextCursor: hasNext && last ? encodeCursor(filter, keyOf(filter, last.project)) : null,
+      previousCursor: !atStart && first ? encodeCursor(filter, keyOf(filter, first.project), true) : null,
+      atStart,
     };
   }
 

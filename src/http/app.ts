@@ -103,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone, codec });
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));
-    const routeDeps = { services, codec, clock };
+    const routeDeps = { services, codec, clock, apiUrl: `${config.publicUrl}${API_BASE}` };
     programRoutes(api, routeDeps);
     projectRoutes(api, routeDeps);
     formDataRoutes(api, routeDeps);

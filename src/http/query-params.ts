@@ -52,6 +52,11 @@ export function versionParam(query: RawQuery, supported: number[]): number {
   return value;
 }
 
+/** A string parameter given at most once, or undefined when absent. */
+export function optionalParam(query: RawQuery, name: string): string | undefined {
+  return single(query, name);
+}
+
 /** A required string parameter. */
 export function requiredParam(query: RawQuery, name: string): string {
   const raw = single(query, name);

@@ -22,9 +22,14 @@ export interface ProjectQuery {
   /** Only projects owned by this user (applicants see their own projects only). */
   ownerId?: string;
   changedSince?: number;
+  /** Keyset paging: only projects after this one in creation order (created time, then id). */
+  after?: ProjectKey;
   limit: number;
   offset: number;
 }
+
+/** A project's place in creation order: its creation time, then its id for projects created in the same millisecond. */
+export interface ProjectKey { createdAt: number; id: string }
 
 /** One condition of GetProjectsByData on a submitted value, resolved to a field and how to compare it. */
 export interface FieldCondition {

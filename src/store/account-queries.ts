@@ -51,6 +51,26 @@ export async function usersByIds(db: Db, ids: string[]): Promise<User[]> {
   });
 }
 
+/**
+ * The active users who hold one of `roles` in a program, or are admins of its agency (agency admins are admins of
+ * every program of their agency), by name. At most `limit` of them.
+ */
+export async function usersWithProgramRole(
+  db: Db, program: { id: string; agencyId: string }, roles: readonly ProgramRole[], limit: number,
+): Promise<User[]> {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`bad limit ${limit}`);
+  const rows = await db.selectFrom('users').selectAll().where('disabled', '=', 0)
+    .where((eb) => eb.or([
+      eb.and([eb('agency_admin', '=', 1), eb('agency_id', '=', program.agencyId)]),
+      ...(roles.length === 0 ? [] : [eb('id', 'in', eb.selectFrom('program_grants').select('user_id').where('program_id', '=', program.id).where('role', 'in', [...roles]))]),
+    ]))
+    .orderBy('name').orderBy('email').limit(limit).execute();
+  return rows.map((row) => {
+    const { passwordHash: _secret, ...user } = toUser(row);
+    return user;
+  });
+}
+
 /** An API key by its public id. */
 export async function findApiKey(db: Db, id: string): Promise<ApiKeyRecord | null> {
   const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
@@ -128,7 +148,7 @@ export async function deleteGrant(db: Db, userId: string, programId: string): Pr
   return Number(result.numDeletedRows) > 0;
 }
 
-const READS = { findAgency, listAgencies, findUserByEmail, findUserById, usersByIds, findApiKey, listApiKeys, listGrants, findGrant };
+const READS = { findAgency, listAgencies, findUserByEmail, findUserById, usersByIds, usersWithProgramRole, findApiKey, listApiKeys, listGrants, findGrant };
 const WRITES = { insertAgency, insertUser, updateUser, insertApiKey, revokeApiKey, setGrant, deleteGrant };
 
 /** Agencies, users, their API keys and program grants: reads. */

@@ -34,6 +34,23 @@ export async function listActiveAttachments(db: Db, projectId: string): Promise<
   return rows.map(toAttachment);
 }
 
+/** How many projects one batch read names: far below the parameters a statement may bind on either database. */
+const PROJECTS_PER_QUERY = 1000;
+
+/** The active (newest) file of every attachment definition of several projects, read in batches of project ids. */
+export async function activeAttachmentsOfProjects(db: Db, projectIds: string[]): Promise<AttachmentRecord[]> {
+  const ids = [...new Set(projectIds)];
+  const out: AttachmentRecord[] = [];
+  for (let start = 0; start < ids.length; start += PROJECTS_PER_QUERY) {
+    const rows = await db.selectFrom('attachments as a').selectAll('a').where('a.project_id', 'in', ids.slice(start, start + PROJECTS_PER_QUERY))
+      .where('a.version', '=', (eb) => eb.selectFrom('attachments as b').select((b) => b.fn.max('b.version').as('v'))
+        .whereRef('b.project_id', '=', 'a.project_id').whereRef('b.definition_id', '=', 'a.definition_id'))
+      .orderBy('a.project_id').orderBy('a.definition_id').execute();
+    out.push(...rows.map(toAttachment));
+  }
+  return out;
+}
+
 /** True when some attachment version points at the blob. */
 export async function isBlobReferenced(db: Db, blobKey: string): Promise<boolean> {
   const row = await db.selectFrom('attachments').select('id').where('blob_key', '=', blobKey).executeTakeFirst();
@@ -62,7 +79,7 @@ export async function updateAttachmentReview(db: Db, id: string, r: AttachmentRe
     .where('id', '=', id).execute();
 }
 
-const READS = { getAttachment, listActiveAttachments, isBlobReferenced };
+const READS = { getAttachment, listActiveAttachments, activeAttachmentsOfProjects, isBlobReferenced };
 const WRITES = { insertAttachment, updateAttachmentReview };
 
 /** The files of projects' attachment definitions, every version kept: reads. */

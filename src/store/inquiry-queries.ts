@@ -64,6 +64,24 @@ export async function listVisibleNotes(db: Db, projectId: string): Promise<Inqui
   return rows.map(toNote);
 }
 
+/**
+ * The threads of several projects in a status that hold at least one note visible to the applicant, oldest first
+ * (read in batches of project ids).
+ */
+export async function threadsWithVisibleNote(db: Db, projectIds: string[], status: InquiryStatus): Promise<InquiryThread[]> {
+  const ids = [...new Set(projectIds)];
+  const out: InquiryThread[] = [];
+  for (let start = 0; start < ids.length; start += 1000) {
+    const rows = await db.selectFrom('inquiry_threads').selectAll('inquiry_threads')
+      .where('inquiry_threads.project_id', 'in', ids.slice(start, start + 1000)).where('inquiry_threads.status', '=', status)
+      .where(({ exists, selectFrom }) => exists(selectFrom('inquiry_notes').select('inquiry_notes.id')
+        .whereRef('inquiry_notes.thread_id', '=', 'inquiry_threads.id').where('inquiry_notes.visible_to_applicant', '=', 1)))
+      .orderBy('inquiry_threads.created_at').orderBy('inquiry_threads.id').execute();
+    out.push(...rows.map(toThread));
+  }
+  return out;
+}
+
 /** Inserts a new thread. */
 export async function insertThread(db: Db, t: InquiryThread): Promise<void> {
   await db.insertInto('inquiry_threads').values({
@@ -92,7 +110,7 @@ export async function insertNote(db: Db, n: Omit<InquiryNote, 'seq'>): Promise<I
   return { ...n, seq };
 }
 
-const READS = { listThreads, getThread, findThreadByExternalId, listNotes, listVisibleNotes };
+const READS = { listThreads, getThread, findThreadByExternalId, listNotes, listVisibleNotes, threadsWithVisibleNote };
 const WRITES = { insertThread, updateThread, insertNote };
 
 /** Projects' inquiry threads and their notes: reads. */

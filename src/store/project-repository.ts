@@ -2,14 +2,14 @@ import type { Kysely } from 'kysely';
 import { bindDb } from './bind-db.ts';
 import type { Dialect } from './database.ts';
 import {
-  countProjectsInStatuses, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
+  countProjectsInStatuses, draftsOfProjects, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
   insertSubmission, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
 } from './project-queries.ts';
 import { searchProjects } from './search-queries.ts';
 import type { Database } from './tables.ts';
 import { valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, valuesOfProjects };
+const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, valuesOfProjects };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */

@@ -1,13 +1,39 @@
 import assert from 'node:assert/strict';
-import { before, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { isoTimestamp } from '../../src/model/clock.ts';
-import { CHANGE_VISIBILITY_MARGIN_MS } from '../../src/domain/project-service.ts';
+import { CHANGE_VISIBILITY_MARGIN_MS, encodeProjectCursor } from '../../src/domain/project-service.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
-import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
+import { assertError, assertValidXml, attr, attrs, type HttpHarness, type Who } from '../support/http-harness.ts';
 import { API, createProject, createSubmitted, listedIds, type MatrixRow, PROGRAM, send, setDraft, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
 
-// GetProjects: GET /services/v2/Programs/{ProgramId}/Projects?limit&offset&changed_since&version
+// GetProjects: GET /services/v2/Programs/{ProgramId}/Projects?limit&offset&after&changed_since&version
+
+/** One page of GetProjects: the listed ids and the address of the next page (its Link rel="next"), if any. */
+async function page(h: HttpHarness, who: Who, url: string, schema = 'ProjectsResponse'): Promise<{ ids: string[]; next: string | null }> {
+  const res = await h.request({ method: 'GET', url, as: who });
+  assert.equal(res.statusCode, 200, res.body);
+  assertValidXml(h, res, schema);
+  const link = res.headers.link;
+  if (link === undefined) return { ids: attrs(res.body, 'Project', 'ProjectId'), next: null };
+  const m = /^<([^>]+)>; rel="next"$/.exec(String(link));
+  assert.ok(m, `a Link header with rel="next": ${String(link)}`);
+  const next = new URL(m[1]!);
+  assert.equal(next.origin, 'http://apas.test', 'the next page is an absolute address under APAS_PUBLIC_URL');
+  return { ids: attrs(res.body, 'Project', 'ProjectId'), next: `${next.pathname}${next.search}` };
+}
+
+/** Follows the next links from `url` to the end: every page's ids, in order. */
+async function walk(h: HttpHarness, who: Who, url: string): Promise<string[][]> {
+  const pages: string[][] = [];
+  for (let at: string | null = url; at !== null;) {
+    const p = await page(h, who, at);
+    pages.push(p.ids);
+    at = p.next;
+    assert.ok(pages.length <= 10, 'the walk ends');
+  }
+  return pages;
+}
 
 forEachDialect('HTTP GetProjects', ({ dialect }) => {
   const harness = sharedHarness(dialect);
@@ -151,6 +177,124 @@ forEachDialect('HTTP GetProjects', ({ dialect }) => {
     await setDraft(h, c, { kw: '12' }, 'otherApplicant');
     assert.deepEqual(await listedIds(h, 'admin', `?changed_since=${stamp}`), [c]);
     assert.deepEqual(await listedIds(h, 'admin', `?changed_since=${encodeURIComponent(stamp)}`), [c]);
+  });
+
+  describe('keyset paging with after', () => {
+    it('pages by the Link header through to the end: full pages, then the rest, and no link after the last', async () => {
+      const h = harness();
+      assert.deepEqual(await walk(h, 'admin', `${PROGRAM}/Projects?limit=2`), [[a, b], [c, d]]);
+      assert.deepEqual(await walk(h, 'admin', `${PROGRAM}/Projects?limit=3`), [[a, b, c], [d]]);
+      assert.deepEqual(await walk(h, 'reader', `${PROGRAM}/Projects?limit=1`), [[a], [b], [c], [d]]);
+      assert.deepEqual(await walk(h, 'admin', `${PROGRAM}/Projects`), [[a, b, c, d]], 'one page holds them all: no link');
+    });
+
+    it('keeps the page size and version in the next link, and answers the same variant', async () => {
+      const h = harness();
+      const first = await page(h, 'editor', `${PROGRAM}/Projects?version=2&limit=3`, 'ProjectsResponseExtended');
+      assert.match(first.next ?? '', /[?&]limit=3(&|$)/);
+      assert.match(first.next ?? '', /[?&]version=2(&|$)/);
+      assert.doesNotMatch(first.next ?? '', /offset=/);
+      const second = await page(h, 'editor', first.next!, 'ProjectsResponseExtended');
+      assert.deepEqual(second, { ids: [d], next: null });
+    });
+
+    it('offers the next page by cursor after an offset page too', async () => {
+      const h = harness();
+      const byOffset = await page(h, 'admin', `${PROGRAM}/Projects?limit=1&offset=1`);
+      assert.deepEqual(byOffset.ids, [b]);
+      assert.deepEqual(await walk(h, 'admin', byOffset.next!), [[c], [d]]);
+      assert.equal((await page(h, 'admin', `${PROGRAM}/Projects?limit=1&offset=3`)).next, null, 'the last project: no next page');
+    });
+
+    it('answers an empty page without a link after the last project', async () => {
+      const h = harness();
+      const last = (await h.store.projects.getProject(IDS.program, d))!;
+      const cursor = encodeProjectCursor(IDS.program, { createdAt: last.createdAt, id: last.id });
+      assert.deepEqual(await page(h, 'admin', `${PROGRAM}/Projects?limit=2&after=${cursor}`), { ids: [], next: null });
+    });
+
+    it('lists within what the caller may read: applicants page through their own projects only, whoever made the cursor', async () => {
+      const h = harness();
+      assert.deepEqual(await walk(h, 'applicant', `${PROGRAM}/Projects?limit=1`), [[a], [b]]);
+      assert.deepEqual(await walk(h, 'otherApplicant', `${PROGRAM}/Projects?limit=1`), [[c]]);
+      // A cursor from the admin's listing only says where to start: the applicant still sees nothing of others.
+      const adminFirst = await page(h, 'admin', `${PROGRAM}/Projects?limit=1`);
+      assert.deepEqual(adminFirst.ids, [a]);
+      assert.deepEqual(await walk(h, 'applicant', adminFirst.next!), [[b]]);
+      assert.deepEqual(await walk(h, 'otherApplicant', adminFirst.next!), [[c]]);
+      const afterC = encodeProjectCursor(IDS.program, (await h.store.projects.getProject(IDS.program, c))!);
+      assert.deepEqual(await walk(h, 'applicant', `${PROGRAM}/Projects?after=${afterC}`), [[]]);
+      assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects?after=${afterC}`, as: 'outsider' }), 403, 'FORBIDDEN');
+    });
+
+    it('combines with changed_since: the next link keeps the filter, and a cursor continues a filtered listing', async () => {
+      const h = harness();
+      const since = h.clock.advance(CHANGE_VISIBILITY_MARGIN_MS + 1);
+      await setDraft(h, c, { kw: '13' }, 'otherApplicant');
+      await setDraft(h, a, { kw: '14' });
+      const q = `changed_since=${encodeURIComponent(isoTimestamp(since))}`;
+      const first = await page(h, 'admin', `${PROGRAM}/Projects?limit=1&${q}`);
+      assert.deepEqual(first.ids, [a]);
+      assert.equal(new URLSearchParams(first.next!.split('?')[1]).get('changed_since'), isoTimestamp(since));
+      assert.deepEqual(await page(h, 'admin', first.next!), { ids: [c], next: null });
+      // A cursor of the unfiltered listing (after a) with the filter: the changed projects after a.
+      const afterA = (await page(h, 'admin', `${PROGRAM}/Projects?limit=1`)).next!;
+      assert.deepEqual(await walk(h, 'admin', `${afterA}&${q}`), [[c]]);
+      assert.deepEqual(await walk(h, 'otherApplicant', `${afterA}&${q}`), [[c]]);
+      assert.deepEqual(await walk(h, 'applicant', `${afterA}&${q}`), [[]]);
+    });
+
+    for (const query of ['offset=0&after=CURSOR', 'offset=2&after=CURSOR', 'after=CURSOR&offset=1&limit=1']) {
+      it(`refuses offset together with after (${query}) with 400 INVALID_PARAMETER`, async () => {
+        const h = harness();
+        const cursor = encodeProjectCursor(IDS.program, (await h.store.projects.getProject(IDS.program, a))!);
+        const res = await h.request({ method: 'GET', url: `${PROGRAM}/Projects?${query.replace('CURSOR', cursor)}` });
+        assertError(h, res, 400, 'INVALID_PARAMETER');
+        assert.match(res.body, /either offset or after/);
+      });
+    }
+
+    const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+    const badCursors: [string, () => string][] = [
+      ['empty', () => ''],
+      ['not base64url', () => 'not*a*cursor'],
+      ['not JSON', () => b64('{{{')],
+      ['a JSON object', () => b64({ createdAt: 1, id: a })],
+      ['too few parts', () => b64([1, IDS.program, 1])],
+      ['another format', () => b64([2, IDS.program, 1, a])],
+      ['another program', () => b64([1, 'PROGRAM00099', 1, a])],
+      ['a negative time', () => b64([1, IDS.program, -1, a])],
+      ['a fractional time', () => b64([1, IDS.program, 1.5, a])],
+      ['a time too large to be exact', () => b64([1, IDS.program, 2 ** 60, a])],
+      ['a time as text', () => b64([1, IDS.program, '1', a])],
+      ['an id with quotes', () => b64([1, IDS.program, 1, "x' or '1'='1"])],
+      ['an id too long', () => b64([1, IDS.program, 1, 'A'.repeat(65)])],
+      ['a NUL in the id', () => b64([1, IDS.program, 1, 'A\u0000B'])],
+      ['far too long', () => 'A'.repeat(5000)],
+      ['given twice', () => `${encodeProjectCursor(IDS.program, { createdAt: 1, id: a })}&after=${encodeProjectCursor(IDS.program, { createdAt: 1, id: a })}`],
+    ];
+    for (const [name, cursor] of badCursors) {
+      it(`refuses a cursor that is ${name} with 400 INVALID_PARAMETER`, async () => {
+        const h = harness();
+        for (const who of ['admin', 'applicant'] as const) {
+          assertError(h, await h.request({ method: 'GET', url: `${PROGRAM}/Projects?after=${cursor()}`, as: who }), 400, 'INVALID_PARAMETER');
+        }
+      });
+    }
+
+    // Last, since it adds projects: projects created in the same millisecond are ordered, and paged, by id.
+    it('pages projects created in the same millisecond by id, none twice and none left out', async () => {
+      const h = harness();
+      h.clock.advance();
+      const same: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await h.request({ method: 'POST', url: `${PROGRAM}/NewProject`, as: 'applicant' });
+        same.push(attr(res.body, 'Project', 'ProjectId')!);
+      }
+      const all = (await walk(h, 'admin', `${PROGRAM}/Projects?limit=2`)).flat();
+      assert.deepEqual(all, [a, b, c, d, ...[...same].sort()]);
+      assert.deepEqual((await walk(h, 'applicant', `${PROGRAM}/Projects?limit=3`)).flat(), [a, b, ...[...same].sort()]);
+    });
   });
 
   const badQueries = [

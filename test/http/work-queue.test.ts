@@ -30,6 +30,17 @@ function nextLink(html: string): string | null {
   return href ? href.replace(/&amp;/g, '&') : null;
 }
 
+function previousLink(html: string): string | null {
+  const href = /<a href="([^"]+)" rel="prev">Previous page<\/a>/.exec(html)?.[1];
+  return href ? href.replace(/&amp;/g, '&') : null;
+}
+
+/** The assignee filter's choices: [value, text] of each option. */
+function assigneeChoices(html: string): [string, string][] {
+  const select = /<select id="filter-assignee"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '';
+  return [...select.matchAll(/<option([^>]*)>([^<]*)<\/option>/g)].map((m) => [/value="([^"]*)"/.exec(m[1]!)?.[1] ?? '', m[2]!]);
+}
+
 async function allPages(h: HttpHarness, first: string): Promise<string[]> {
   const seen: string[] = [];
   let url: string | null = first;
@@ -145,6 +156,29 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       const nobodyMine = await webGet(h, `${QUEUE}&assignee=me`, 'reader');
       assert.deepEqual(numbers(nobodyMine.body), []);
     });
+
+    it('offers every staff member who may be assigned as an assignee filter, and filters by the one chosen', async () => {
+      const h = harness();
+      const choices = assigneeChoices((await webGet(h, QUEUE, 'reader')).body);
+      assert.deepEqual(choices.slice(0, 3), [['', 'Anyone'], ['me', 'Assigned to me'], ['unassigned', 'Unassigned']]);
+      const offered = choices.slice(3).map(([value]) => value);
+      // Readers, editors and admins of the program and the agency's admins; not the caller (that is "me"), not applicants or outsiders.
+      const staff = (['admin', 'programAdmin', 'editor'] as const).map((w) => h.who[w].email);
+      assert.deepEqual([...offered].sort(), [...staff].sort());
+      for (const [value, text] of choices.slice(3)) assert.match(text, new RegExp(`\\(${value.replace(/[.]/g, '\\.')}\\)$`), 'named with the address');
+      assert.ok(assigneeChoices((await webGet(h, QUEUE, 'editor')).body).some(([value]) => value === h.who.reader.email), 'readers may be assigned too');
+      const target = made[1]!;
+      const assigned = await webPost(h, `/MvcProjects/Programs/${IDS.program}/Projects/${target.projectId}/Review/Assignee`, 'admin', { Email: h.who.programAdmin.email });
+      assert.equal(assigned.statusCode, 303, assigned.body);
+      const byChoice = await webGet(h, `${QUEUE}&assignee=${encodeURIComponent(h.who.programAdmin.email)}`, 'reader');
+      assert.deepEqual(numbers(byChoice.body), [target.number]);
+      assert.match(byChoice.body, new RegExp(`<option (selected )?value="${h.who.programAdmin.email.replace(/[.]/g, '\\.')}"( selected)?`), 'the chosen assignee is offered');
+      assert.match(/<option[^>]*selected[^>]*>[^<]*<\/option>/.exec(/<select id="filter-assignee"[^>]*>[\s\S]*?<\/select>/.exec(byChoice.body)![0])![0], new RegExp(h.who.programAdmin.email.replace(/[.]/g, '\\.')), 'and stays selected');
+      // An address that is no staff member's stays shown as the filter applied, and matches nothing.
+      const unknown = await webGet(h, `${QUEUE}&assignee=${encodeURIComponent('nobody@example.org')}`, 'reader');
+      assert.deepEqual(numbers(unknown.body), []);
+      assert.ok(assigneeChoices(unknown.body).some(([value]) => value === 'nobody@example.org'));
+    });
   });
 
   describe('paging by cursor', () => {
@@ -176,6 +210,22 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       assert.equal(numbers(top.body).length + tail.length, 30);
     });
 
+    it('goes back a page from the second: the first page again, with no previous page', async () => {
+      const h = harness();
+      for (const order of ['created-desc', 'created-asc', 'updated-desc']) {
+        const first = await webGet(h, `${QUEUE}&size=25&order=${order}`, 'editor');
+        assert.equal(previousLink(first.body), null);
+        assert.doesNotMatch(first.body, />First page</);
+        const second = await webGet(h, nextLink(first.body)!, 'editor');
+        assert.match(second.body, />First page</);
+        const back = await webGet(h, previousLink(second.body)!, 'editor');
+        assert.equal(back.statusCode, 200, back.body);
+        assert.deepEqual(numbers(back.body), numbers(first.body), order);
+        assert.equal(previousLink(back.body), null, 'back at the start: no previous page');
+        assert.deepEqual(numbers((await webGet(h, nextLink(back.body)!, 'editor')).body), numbers(second.body));
+      }
+    });
+
     it('refuses a cursor it did not give out, or one of another order', async () => {
       const h = harness();
       const bad = await webGet(h, `${QUEUE}&cursor=not-a-cursor`, 'editor');
@@ -185,6 +235,34 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       const cursor = new URL(nextLink(desc.body)!, 'http://x').searchParams.get('cursor')!;
       const other = await webGet(h, `${QUEUE}&size=25&order=created-asc&cursor=${cursor}`, 'editor');
       assert.equal(other.statusCode, 400);
+      const back = (way: unknown) => Buffer.from(JSON.stringify(['created', 'desc', 1, 'X', way])).toString('base64url');
+      assert.equal((await webGet(h, `${QUEUE}&size=25&order=created-desc&cursor=${back('sideways')}`, 'editor')).statusCode, 400);
+      assert.equal((await webGet(h, `${QUEUE}&size=25&order=created-desc&cursor=${back('back')}`, 'editor')).statusCode, 200);
+    });
+  });
+
+  // Last but the CSV tests, which list by a filter: enough projects for three pages and more.
+  describe('paging back and forth', () => {
+    it('pages forward to the end and back to the start, each page the same either way', async () => {
+      const h = harness();
+      for (let i = 0; i < 30; i++) await createProject(h, 'otherApplicant');
+      for (const order of ['updated-desc', 'created-asc']) {
+        const forward: string[][] = [];
+        let res = await webGet(h, `${QUEUE}&size=25&order=${order}`, 'reader');
+        forward.push(numbers(res.body));
+        for (let url = nextLink(res.body); url !== null; url = nextLink(res.body)) {
+          res = await webGet(h, url, 'reader');
+          forward.push(numbers(res.body));
+        }
+        assert.ok(forward.length >= 3, `three pages or more: ${forward.length}`);
+        assert.equal(new Set(forward.flat()).size, forward.flat().length, 'no project twice');
+        const backward: string[][] = [numbers(res.body)];
+        for (let url = previousLink(res.body); url !== null; url = previousLink(res.body)) {
+          res = await webGet(h, url, 'reader');
+          backward.unshift(numbers(res.body));
+        }
+        assert.deepEqual(backward, forward, order);
+      }
     });
   });
 

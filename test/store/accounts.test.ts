@@ -81,4 +81,30 @@ forEachDialect('store: agencies, users, API keys and grants', ({ open }) => {
     assert.equal(await store.transaction((tx) => tx.accounts.deleteGrant(IDS.applicant, IDS.program)), false);
     assert.equal(await store.accounts.findGrant(IDS.applicant, IDS.program), null);
   });
+
+  it('lists the active users with a role in a program, and the agency admins, by name', async () => {
+    const { store } = await open();
+    const program = await seedProgram(store);
+    const other = { id: 'AGENCY000002', customId: null, name: 'Other Agency' };
+    const u = (id: string, name: string, overrides: Partial<Parameters<typeof user>[1]> = {}) => user(id, { name, ...overrides });
+    await store.transaction(async (tx) => {
+      await tx.accounts.insertAgency(other, T0);
+      await tx.accounts.insertUser(u('USER00000011', 'Zoe Reader'), 'h', T0);
+      await tx.accounts.insertUser(u('USER00000012', 'Eve Editor'), 'h', T0);
+      await tx.accounts.insertUser(u('USER00000013', 'Dan Disabled', { disabled: true }), 'h', T0);
+      await tx.accounts.insertUser(u('USER00000014', 'Oscar Other', { agencyId: other.id, agencyAdmin: true }), 'h', T0);
+      await tx.accounts.insertUser(u('USER00000015', 'Ned Nothing'), 'h', T0);
+      await tx.accounts.setGrant({ userId: 'USER00000011', programId: IDS.program, role: 'reader', sensitive: false });
+      await tx.accounts.setGrant({ userId: 'USER00000012', programId: IDS.program, role: 'editor', sensitive: false });
+      await tx.accounts.setGrant({ userId: 'USER00000013', programId: IDS.program, role: 'admin', sensitive: false });
+      await tx.accounts.setGrant({ userId: IDS.applicant, programId: IDS.program, role: 'applicant', sensitive: false });
+    });
+    const names = async (roles: ('reader' | 'editor' | 'admin')[], limit = 10) => (await store.accounts.usersWithProgramRole(program, roles, limit)).map((x) => x.name);
+    // The agency admin (User USER00000001) is admin of every program of the agency; the other agency's admin is not.
+    assert.deepEqual(await names(['reader', 'editor', 'admin']), ['Eve Editor', 'User USER00000001', 'Zoe Reader']);
+    assert.deepEqual(await names(['editor']), ['Eve Editor', 'User USER00000001']);
+    assert.deepEqual(await names([]), ['User USER00000001']);
+    assert.deepEqual(await names(['reader', 'editor', 'admin'], 2), ['Eve Editor', 'User USER00000001']);
+    for (const x of await store.accounts.usersWithProgramRole(program, ['reader'], 10)) assert.equal('passwordHash' in x, false, 'no secrets');
+  });
 });

@@ -88,4 +88,49 @@ describe('web: work queue', () => {
     await screenshot(page, 'work-queue-phone');
     await context.close();
   });
+
+  // Last, since it adds projects: enough for three pages of 25.
+  it('pages forward and back without script, and filters by a named assignee', async () => {
+    const api = `${server.baseUrl}/services/v2/Programs/RES-SOLAR`;
+    const as = (who: typeof DEMO.admin) => ({ authorization: `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}`, 'x-apikey': who.apiKey });
+    for (let i = 0; i < 50; i++) assert.equal((await fetch(`${api}/NewProject`, { method: 'POST', headers: as(DEMO.applicant) })).status, 200);
+    const assigned = await fetch(`${api}/Projects/${mine.projectId}/Assignee`, {
+      method: 'POST', headers: { ...as(DEMO.admin), 'content-type': 'application/xml' },
+      body: `<SetAssigneeRequest xmlns="http://service.powerclerk.com/api/v1/"><AssigneeEmail>${DEMO.admin.email}</AssigneeEmail></SetAssigneeRequest>`,
+    });
+    assert.equal(assigned.status, 200, await assigned.text());
+
+    // The pages run no script (the Content-Security-Policy allows none): paging is plain links.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, server.baseUrl, DEMO.reviewer, `${queue}&size=25&order=created-asc`);
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    const firstRows = await page.getByRole('row').allTextContents();
+    assert.equal(firstRows.length, 26, 'a header row and 25 projects');
+    assert.equal(await pager.getByRole('link', { name: 'Previous page' }).count(), 0, 'the first page has no previous page');
+    await pager.getByRole('link', { name: 'Next page' }).click();
+    const secondRows = await page.getByRole('row').allTextContents();
+    assert.equal(secondRows.length, 26);
+    assert.ok(!secondRows.slice(1).some((r) => firstRows.includes(r)), 'the second page holds other projects');
+    await pager.getByRole('link', { name: 'Next page' }).click();
+    const lastRows = await page.getByRole('row').allTextContents();
+    assert.equal(lastRows.length, 1 + 53 - 50, 'the rest on the third page');
+    assert.equal(await pager.getByRole('link', { name: 'Next page' }).count(), 0, 'the last page has no next page');
+    await assertAccessible(page);
+    await pager.getByRole('link', { name: 'Previous page' }).click();
+    assert.deepEqual(await page.getByRole('row').allTextContents(), secondRows);
+    await pager.getByRole('link', { name: 'Previous page' }).click();
+    assert.deepEqual(await page.getByRole('row').allTextContents(), firstRows);
+    assert.equal(await pager.getByRole('link', { name: 'Previous page' }).count(), 0, 'back at the first page');
+
+    await page.getByLabel('Assignee').selectOption({ label: `${DEMO.admin.name} (${DEMO.admin.email})` });
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    assert.equal(await page.getByRole('row').count(), 2, 'a header row and the one project assigned to the admin');
+    await page.getByRole('link', { name: mine.number }).waitFor();
+    assert.equal(await page.getByRole('cell', { name: DEMO.admin.name }).count(), 1);
+    assert.equal(await page.getByLabel('Assignee').evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent), `${DEMO.admin.name} (${DEMO.admin.email})`);
+    await assertAccessible(page);
+    await context.close();
+  });
 });
+

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_PAGE } from '../../domain/project-service.ts';
-import { idParam, intParam, type RawQuery, timeParam, versionParam } from '../query-params.ts';
+import { ApiError } from '../../domain/api-error.ts';
+import { isoTimestamp } from '../../model/clock.ts';
+import { idParam, intParam, optionalParam, type RawQuery, timeParam, versionParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { sendXml, xmlBody } from '../xml-reply.ts';
@@ -9,17 +11,30 @@ type ProgramParams = { ProgramId?: string };
 type ProjectParams = ProgramParams & { ProjectId?: string };
 
 /** GetProjects, GetProjectsByNumber (and its 1.1 URL), CreateNewProject, SetProjectOwner. */
-export function projectRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
+export function projectRoutes(app: FastifyInstance, { services, codec, apiUrl }: RouteDeps): void {
   app.get('/Programs/:ProgramId/Projects', async (request, reply) => {
     const programId = idParam((request.params as ProgramParams).ProgramId, 'ProgramId');
     const query = request.query as RawQuery;
+    const after = optionalParam(query, 'after');
+    if (after !== undefined && query.offset !== undefined) {
+      throw new ApiError('INVALID_PARAMETER', 'Send either offset or after, not both: after already says where the page starts.');
+    }
     const options = {
       changedSince: timeParam(query, 'changed_since'),
       limit: intParam(query, 'limit', MAX_PAGE, 1, MAX_PAGE),
       offset: intParam(query, 'offset', 0, 0, 1_000_000_000),
+      ...(after === undefined ? {} : { after }),
       version: versionParam(query, [1, 2]),
     };
     const view = await services.projects.getProjects(callerOf(request), programId, options);
+    if (view.nextCursor !== null) {
+      // The next page by keyset (RFC 8288), with the same filter, page size and response version as this one.
+      const next = new URLSearchParams({ limit: String(options.limit) });
+      if (options.changedSince !== undefined) next.set('changed_since', isoTimestamp(options.changedSince));
+      if (query.version !== undefined) next.set('version', String(options.version));
+      next.set('after', view.nextCursor);
+      reply.header('Link', `<${apiUrl}/Programs/${encodeURIComponent(programId)}/Projects?${next.toString()}>; rel="next"`);
+    }
     return sendXml(reply, codec.projects(view));
   });
 

@@ -32,6 +32,15 @@ function Select(p: { id: string; name: string; label: string; value: string; opt
   );
 }
 
+// Anyone, me, unassigned, then every staff member who may be assigned; an address typed into the URL that is none of
+// them is kept as a choice of its own, so the form shows the filter that is applied.
+function assigneeOptions(view: WorkQueueView, current: string): [string, string][] {
+  const options: [string, string][] = [['', 'Anyone'], ['me', 'Assigned to me'], ['unassigned', 'Unassigned']];
+  options.push(...view.assignees.map((a): [string, string] => [a.email, `${a.name} (${a.email})`]));
+  if (current !== '' && !options.some(([value]) => value === current)) options.push([current, current]);
+  return options;
+}
+
 /** The staff work queue of a program: a GET filter form (shareable URL, no script), the projects, paging and CSV. */
 export function WorkQueuePage(p: WorkQueuePageProps) {
   const { view, form } = p;
@@ -52,8 +61,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
             </div>
           ))}
         </fieldset>
-        <Select id="filter-assignee" name="assignee" label="Assignee" value={form.assignee}
-          options={[['', 'Anyone'], ['me', 'Assigned to me'], ['unassigned', 'Unassigned']]} />
+        <Select id="filter-assignee" name="assignee" label="Assignee" value={form.assignee} options={assigneeOptions(view, form.assignee)} />
         <div class={cls('filter-submitted-from')}>
           <label for="filter-submitted-from">Submitted from</label>
           <input type="date" id="filter-submitted-from" name="submittedFrom" value={form.submittedFrom} />
@@ -109,7 +117,8 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
         </div>
       )}
       <nav class="pager" aria-label="Pages">
-        {form.cursor !== '' ? <a href={`${QUEUE_PATH}?${queueQuery(form)}`}>First page</a> : null}
+        {view.atStart ? null : <a href={`${QUEUE_PATH}?${queueQuery(form)}`}>First page</a>}
+        {view.previousCursor ? <a href={`${QUEUE_PATH}?${queueQuery(form, { cursor: view.previousCursor })}`} rel="prev">Previous page</a> : null}
         {view.nextCursor ? <a href={`${QUEUE_PATH}?${queueQuery(form, { cursor: view.nextCursor })}`} rel="next">Next page</a> : null}
       </nav>
     </Layout>
