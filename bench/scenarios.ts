@@ -34,7 +34,7 @@ export const DRAFT = `<ProjectDataRequest xmlns="${NS}"><Project><DataFields>${O
   HasBattery: 'false', InstallerName: 'Bright Roofs Solar LLC',
 }).map(([k, v]) => `<DataField DataFieldId="${k}" Value="${v}"/>`).join('')}</DataFields></Project></ProjectDataRequest>`;
 
-const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
+export const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
 
 async function createProject(base: string): Promise<string> {
   const res = await fetch(`${base}${API}/NewProject`, { method: 'POST', headers: demoHeaders('applicant') });

@@ -162,12 +162,28 @@ function valueColumns(v: FieldValue) {
   return { value: v.value, values_json: v.values === null ? null : JSON.stringify(v.values), updated_at: v.updatedAt, updated_by: v.updatedBy };
 }
 
-/** Writes draft values of a form, replacing earlier ones of the same fields. */
+/** Rows per multi-row statement: far below either database's limit on bound parameters. */
+const ROWS_PER_STATEMENT = 500;
+
+// One value per field, the last one given winning as it would with one statement per value (a multi-row upsert may
+// not touch a row twice on PostgreSQL).
+function lastPerField(values: FieldValue[]): FieldValue[] {
+  return [...new Map(values.map((v) => [v.fieldId, v])).values()];
+}
+
+function chunks<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
+  return out;
+}
+
+/** Writes draft values of a form, replacing earlier ones of the same fields, in one statement per 500 fields. */
 export async function upsertDraft(db: Db, projectId: string, formId: string, values: FieldValue[]): Promise<void> {
-  for (const v of values) {
-    const cols = valueColumns(v);
-    await db.insertInto('project_drafts').values({ project_id: projectId, form_id: formId, field_id: v.fieldId, ...cols })
-      .onConflict((oc) => oc.columns(['project_id', 'form_id', 'field_id']).doUpdateSet(cols)).execute();
+  for (const part of chunks(lastPerField(values))) {
+    await db.insertInto('project_drafts').values(part.map((v) => ({ project_id: projectId, form_id: formId, field_id: v.fieldId, ...valueColumns(v) })))
+      .onConflict((oc) => oc.columns(['project_id', 'form_id', 'field_id']).doUpdateSet((eb) => ({
+        value: eb.ref('excluded.value'), values_json: eb.ref('excluded.values_json'), updated_at: eb.ref('excluded.updated_at'), updated_by: eb.ref('excluded.updated_by'),
+      }))).execute();
   }
 }
 
@@ -188,15 +204,18 @@ export function fold(text: string): string {
 
 /** Writes submitted values, replacing earlier ones of the same fields. */
 export async function upsertValues(db: Db, projectId: string, formId: string, values: FieldValue[]): Promise<void> {
-  for (const v of values) {
-    const cols = { ...valueColumns(v), form_id: formId, num_value: numericValue(v.value), folded: v.value === null ? null : fold(v.value) };
-    await db.insertInto('project_values').values({ project_id: projectId, field_id: v.fieldId, ...cols })
-      .onConflict((oc) => oc.columns(['project_id', 'field_id']).doUpdateSet(cols)).execute();
-    await db.deleteFrom('project_value_items').where('project_id', '=', projectId).where('field_id', '=', v.fieldId).execute();
-    const items = (v.values ?? []).map((value, position) => ({
+  for (const part of chunks(lastPerField(values))) {
+    await db.insertInto('project_values').values(part.map((v) => ({
+      project_id: projectId, field_id: v.fieldId, ...valueColumns(v), form_id: formId, num_value: numericValue(v.value), folded: v.value === null ? null : fold(v.value),
+    }))).onConflict((oc) => oc.columns(['project_id', 'field_id']).doUpdateSet((eb) => ({
+      value: eb.ref('excluded.value'), values_json: eb.ref('excluded.values_json'), updated_at: eb.ref('excluded.updated_at'), updated_by: eb.ref('excluded.updated_by'),
+      form_id: eb.ref('excluded.form_id'), num_value: eb.ref('excluded.num_value'), folded: eb.ref('excluded.folded'),
+    }))).execute();
+    await db.deleteFrom('project_value_items').where('project_id', '=', projectId).where('field_id', 'in', part.map((v) => v.fieldId)).execute();
+    const items = part.flatMap((v) => (v.values ?? []).map((value, position) => ({
       project_id: projectId, field_id: v.fieldId, position, value, folded: fold(value), num_value: numericValue(value),
-    }));
-    if (items.length > 0) await db.insertInto('project_value_items').values(items).execute();
+    })));
+    for (const rows of chunks(items)) await db.insertInto('project_value_items').values(rows).execute();
   }
 }
 
