@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ApprovalStatus, AttachmentRecord } from '../model/model.ts';
 import type { AttachmentTable, Database } from './tables.ts';
 import { bindDb } from './bind-db.ts';
+import { compileOnce } from './compile-once.ts';
 
 type Db = Kysely<Database>;
 
@@ -27,12 +28,14 @@ export async function getAttachment(db: Db, projectId: string, definitionId: str
 
 /** The active file of every definition of a project that has one. */
 export async function listActiveAttachments(db: Db, projectId: string): Promise<AttachmentRecord[]> {
-  const rows = await db.selectFrom('attachments as a').selectAll('a').where('a.project_id', '=', projectId)
+  return (await activeAttachmentRows(db, projectId)).map(toAttachment);
+}
+
+const activeAttachmentRows = compileOnce((db, projectId: string) =>
+  db.selectFrom('attachments as a').selectAll('a').where('a.project_id', '=', projectId)
     .where('a.version', '=', (eb) => eb.selectFrom('attachments as b').select((b) => b.fn.max('b.version').as('v'))
       .whereRef('b.project_id', '=', 'a.project_id').whereRef('b.definition_id', '=', 'a.definition_id'))
-    .orderBy('a.definition_id').execute();
-  return rows.map(toAttachment);
-}
+    .orderBy('a.definition_id'));
 
 /** How many projects one batch read names: far below the parameters a statement may bind on either database. */
 const PROJECTS_PER_QUERY = 1000;

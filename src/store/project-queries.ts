@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { FieldValue, HistoryEntry, Project } from '../model/model.ts';
 import type { ProjectQuery } from '../model/records.ts';
+import { compileOnce } from './compile-once.ts';
 import type { Dialect } from './database.ts';
 import type { Database, ProjectTable } from './tables.ts';
 
@@ -22,9 +23,12 @@ function toValue(r: { field_id: string; value: string | null; values_json: strin
   };
 }
 
+const projectRow = compileOnce((db, programId: string, projectId: string) =>
+  db.selectFrom('projects').selectAll().where('id', '=', projectId).where('program_id', '=', programId));
+
 /** A project of a program. */
 export async function getProject(db: Db, programId: string, projectId: string): Promise<Project | null> {
-  const r = await db.selectFrom('projects').selectAll().where('id', '=', projectId).where('program_id', '=', programId).executeTakeFirst();
+  const [r] = await projectRow(db, programId, projectId);
   return r ? toProject(r) : null;
 }
 
@@ -91,9 +95,11 @@ export async function countProjectsInStatuses(db: Db, statusIds: string[]): Prom
 
 /** The draft values of one form of a project. */
 export async function getDraft(db: Db, projectId: string, formId: string): Promise<FieldValue[]> {
-  const rows = await db.selectFrom('project_drafts').selectAll().where('project_id', '=', projectId).where('form_id', '=', formId).execute();
-  return rows.map(toValue);
+  return (await draftRows(db, projectId, formId)).map(toValue);
 }
+
+const draftRows = compileOnce((db, projectId: string, formId: string) =>
+  db.selectFrom('project_drafts').selectAll().where('project_id', '=', projectId).where('form_id', '=', formId));
 
 /** The draft values of several projects' forms (read in batches of project ids), each with its project and form. */
 export async function draftsOfProjects(db: Db, projectIds: string[], formIds: string[]): Promise<{ projectId: string; formId: string; value: FieldValue }[]> {
@@ -110,8 +116,20 @@ export async function draftsOfProjects(db: Db, projectIds: string[], formIds: st
 /** The submitted values of the given fields of a project. */
 export async function getValues(db: Db, projectId: string, fieldIds: string[]): Promise<FieldValue[]> {
   if (fieldIds.length === 0) return [];
-  const rows = await db.selectFrom('project_values').selectAll().where('project_id', '=', projectId).where('field_id', 'in', fieldIds).execute();
-  return rows.map(toValue);
+  return (await valueRows(fieldIds.length)(db, projectId, ...fieldIds)).map(toValue);
+}
+
+// One compiled query per number of fields asked for (a form's field count, so few of them).
+const valueQueries = new Map<number, ReturnType<typeof valueQuery>>();
+const valueQuery = () => compileOnce((db, projectId: string, ...fieldIds: string[]) =>
+  db.selectFrom('project_values').selectAll().where('project_id', '=', projectId).where('field_id', 'in', fieldIds));
+function valueRows(count: number): ReturnType<typeof valueQuery> {
+  let query = valueQueries.get(count);
+  if (!query) {
+    query = valueQuery();
+    if (valueQueries.size < 200) valueQueries.set(count, query);
+  }
+  return query;
 }
 
 /** Every submitted value of a project with the form that last saved it. */

@@ -1,0 +1,32 @@
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import type { Database } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** A query parameter that compileOnce can stand in for: a value bound as it is. */
+type Scalar = string | number;
+
+const MARK = '\u0000apas-parameter:';
+
+/**
+ * A read built and compiled by Kysely once per kind of database, then run with each call's values: Kysely otherwise
+ * builds the operation tree and compiles it to SQL on every call, which the hot lookups of every request (a
+ * project, its draft, its files) pay again and again. `build` is called once with stand-ins for its parameters,
+ * so it must bind each of them as a value (no branching on them, no sql.lit) — as a plain where clause does.
+ */
+export function compileOnce<P extends Scalar[], Row>(build: (db: Db, ...params: P) => Compilable<Row>): (db: Db, ...params: P) => Promise<Row[]> {
+  const templates = new Map<unknown, { sql: string; slots: ({ index: number } | { value: unknown })[] }>();
+  return async (db, ...params) => {
+    const kind = db.getExecutor().adapter.constructor;
+    let template = templates.get(kind);
+    if (!template) {
+      const compiled = build(db, ...(params.map((_, i) => `${MARK}${i}`) as P)).compile();
+      const slots = compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? { index: Number(v.slice(MARK.length)) } : { value: v }));
+      if (slots.filter((s) => 'index' in s).length !== params.length) throw new Error('compileOnce: every parameter must be bound once as a value');
+      template = { sql: compiled.sql, slots };
+      templates.set(kind, template);
+    }
+    const values = template.slots.map((s) => ('index' in s ? params[s.index] : s.value));
+    return (await db.executeQuery<Row>(CompiledQuery.raw(template.sql, values))).rows;
+  };
+}

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { sql } from 'kysely';
+import { compileOnce } from '../../src/store/compile-once.ts';
+import type { Database } from '../../src/store/tables.ts';
+import { forEachDialect } from '../support/databases.ts';
+import { IDS, T0, agency, user } from '../support/fixtures.ts';
+import type { Kysely } from 'kysely';
+
+// compileOnce compiles a query the first time and then only binds new values: each call must still answer for its
+// own values, on both databases, and a builder that does not bind a parameter as a value is refused.
+forEachDialect('store: queries compiled once', ({ open }) => {
+  it('answers each call with its own values, constants kept', async () => {
+    const { store, config } = await open();
+    await store.transaction(async (tx) => {
+      await tx.accounts.insertAgency(agency(), T0);
+      await tx.accounts.insertUser(user(IDS.admin), 'hash-1', T0);
+      await tx.accounts.insertUser(user(IDS.applicant, { disabled: true }), 'hash-2', T0);
+    });
+    const { openDatabase } = await import('../../src/store/database.ts');
+    const opened = await openDatabase(config);
+    try {
+      const byId = compileOnce((db: Kysely<Database>, id: string, disabled: number) =>
+        db.selectFrom('users').select(['id', 'email']).where('id', '=', id).where('disabled', '=', disabled).where('agency_id', '=', IDS.agency));
+      assert.deepEqual(await byId(opened.db, IDS.admin, 0), [{ id: IDS.admin, email: user(IDS.admin).email }]);
+      assert.deepEqual(await byId(opened.db, IDS.applicant, 1), [{ id: IDS.applicant, email: user(IDS.applicant).email }]);
+      assert.deepEqual(await byId(opened.db, IDS.applicant, 0), []);
+      const literal = compileOnce((db: Kysely<Database>, id: string) => db.selectFrom('users').select('id').where('id', '=', sql.lit(id)));
+      await assert.rejects(literal(opened.db, IDS.admin), /every parameter must be bound once/);
+    } finally {
+      await opened.changes.close();
+      await opened.db.destroy();
+    }
+  });
+});
