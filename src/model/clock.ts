@@ -7,10 +7,30 @@ export interface Clock {
 /** The real wall clock. */
 export const systemClock: Clock = { now: () => Date.now() };
 
+const DAY_MS = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+let cachedDay = Number.NaN;
+let cachedDate = '';
+
 /** Formats epoch milliseconds as ISO 8601 with an explicit UTC offset, e.g. 2026-11-22T03:08:22.507+00:00. */
 export function isoTimestamp(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, -1)}+00:00`;
+  // Lists format thousands of timestamps, mostly of few days: the date part is kept for the last day seen and the
+  // time of day is formatted by arithmetic, which costs a fraction of Date's toISOString.
+  const day = Math.floor(ms / DAY_MS);
+  if (!Number.isSafeInteger(ms) || day < 0 || day > 2_932_896) return `${new Date(ms).toISOString().slice(0, -1)}+00:00`;
+  if (day !== cachedDay) {
+    cachedDate = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    cachedDay = day;
+  }
+  let rest = ms - day * DAY_MS;
+  const milli = rest % 1000;
+  rest = (rest - milli) / 1000;
+  const second = rest % 60;
+  rest = (rest - second) / 60;
+  const minute = rest % 60;
+  const hour = (rest - minute) / 60;
+  const millis = milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : String(milli);
+  return `${cachedDate}${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}.${millis}+00:00`;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
