@@ -46,6 +46,8 @@ export interface ProjectSearch {
   fields: FieldCondition[];
   limit: number;
   offset: number;
+  /** How many matches make a filter broad (the store's BROAD_FILTER when left out); tests set it to try both plans. */
+  broadAt?: number;
 }
 
 /** Everything of a program definition that an import writes, keyed by generated ids. */

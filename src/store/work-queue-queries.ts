@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { FieldCondition } from '../model/records.ts';
 import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
-import { codePointCollation, searchConditions } from './search-queries.ts';
+import { codePointCollation, planSearch, searchConditions } from './search-queries.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -20,6 +20,8 @@ export interface WorkQueueQuery {
   submitted?: { from: number | null; to: number | null };
   number?: string;
   fields: FieldCondition[];
+  /** How many matches make a data filter broad (the store's BROAD_FILTER when left out); tests set it to try both plans. */
+  broadAt?: number;
   sort: 'updated' | 'created';
   direction: 'asc' | 'desc';
   after?: QueueKey;
@@ -41,7 +43,12 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
   if (q.assigneeId === null) query = query.where('projects.assignee_id', 'is', null);
   else if (q.assigneeId !== undefined) query = query.where('projects.assignee_id', '=', q.assigneeId);
   if (q.number !== undefined) query = query.where('projects.number', '=', q.number);
-  if (q.fields.length > 0) query = query.where((eb) => searchConditions(eb, { statusDates: [], fields: q.fields }, codePointCollation(db)));
+  if (q.fields.length > 0) {
+    // A selective data filter drives the page; broad ones are tested on each project as the queue's index walks.
+    const conditions = { statusDates: [], fields: q.fields };
+    const plan = await planSearch(db, conditions, q.broadAt);
+    query = query.where((eb) => searchConditions(eb, conditions, codePointCollation(db), plan));
+  }
   const range = q.submitted;
   if (range && (range.from !== null || range.to !== null)) {
     // The submissions index names the candidates; the first submission of each must then fall in the range too.
