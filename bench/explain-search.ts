@@ -79,7 +79,7 @@ try {
   byQueue('Work queue: a meter number (near the end)', queue({ fields: [meterIs(lastMeter)] }));
   for (const [name, input, run] of cases) {
     const fields = 'offset' in input ? input : { statusDates: [], fields: input.fields };
-    const plan = await planSearch(db, fields, input.broadAt);
+    const plan = await planSearch(db, fields, input.tuning?.broadAt);
     const times: number[] = [];
     let rows = 0;
     for (let k = 0; k < runs; k++) {

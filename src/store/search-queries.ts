@@ -31,10 +31,10 @@ type IdRows = ReturnType<typeof valueRows>;
 type Alias = 'v' | 'i' | 'h';
 
 /** A condition either names the projects it matches (an id subquery over `table`) or filters each project (anti-joins). */
-type Condition = { ids: IdRows; table: Alias } | { filter: Expression<SqlBool> };
+type Condition = { ids: IdRows; table: Alias; covered?: boolean } | { filter: Expression<SqlBool> };
 
-function among(ids: IdRows, table: Alias): Condition {
-  return { ids, table };
+function among(ids: IdRows, table: Alias, covered = false): Condition {
+  return { ids, table, covered };
 }
 
 /** `ids` as a test of one project: does the project have a matching row? (an index probe on the project's key). */
@@ -79,7 +79,8 @@ function fieldCondition(eb: Eb, c: FieldCondition, collation: RawBuilder<unknown
   const equal = () => ([...content].length < VALUE_PREFIX_CHARS
     ? rows().where(prefix, '=', content)
     : rows().where(prefix, '=', sql`substr(${content}, 1, ${sql.lit(VALUE_PREFIX_CHARS)})`).where(column, '=', content));
-  if (c.op === 'eq') return among(equal(), table);
+  // Short content is compared in the covering (field, prefix, project) index alone: as a probe, one index read.
+  if (c.op === 'eq') return among(equal(), table, [...content].length < VALUE_PREFIX_CHARS);
   if (c.op === 'ne') return notAmong(eb, equal(), table);
   // An empty text is no value (as for `empty`), so no order comparison matches it.
   return among(rows().where(column, '<>', '').where(sql<SqlBool>`${column}${collation} ${sql.raw(COMPARE[c.op])} ${content}`), table);
@@ -103,6 +104,13 @@ export type SearchConditions = Pick<ProjectSearch, 'statusIn' | 'statusNotIn' | 
  * few thousand projects for any filter that matches a few percent.
  */
 export const BROAD_FILTER = 1000;
+
+/**
+ * How many projects in the result order a walk tests at most. Broad filters that rarely match together (or a deep
+ * `offset`) would otherwise walk the whole program; past the window the search goes on after it driven by the
+ * filter with the fewest matches, which costs what reading that filter's projects costs.
+ */
+export const WALK_WINDOW = 20_000;
 
 function conditionsOf(eb: Eb, s: SearchConditions, collation: RawBuilder<unknown>): Condition[] {
   const conditions: Condition[] = s.statusDates.map((d) => among(eb.selectFrom('status_history as h').select('h.project_id')
@@ -144,21 +152,63 @@ export function searchConditions(eb: Eb, s: SearchConditions, collation: RawBuil
   const all: Expression<SqlBool>[] = [];
   if (s.statusIn) all.push(s.statusIn.length > 0 ? eb('projects.status_id', 'in', s.statusIn) : sql<SqlBool>`1 = 0`);
   if (s.statusNotIn && s.statusNotIn.length > 0) all.push(eb('projects.status_id', 'not in', s.statusNotIn));
+  // Probes answered by one covering index read come first: the database tests them first, and the others (an index
+  // read and a row read each) only for the projects that pass them.
+  const later: Expression<SqlBool>[] = [];
   let k = -1;
   for (const c of conditionsOf(eb, s, collation)) {
     if ('filter' in c) {
-      all.push(c.filter);
+      later.push(c.filter);
       continue;
     }
     k++;
-    all.push('drive' in plan && plan.drive === k ? eb('projects.id', 'in', c.ids) : probe(eb, c.ids, c.table));
+    if ('drive' in plan && plan.drive === k) all.push(eb('projects.id', 'in', c.ids));
+    else (c.covered ? all : later).push(probe(eb, c.ids, c.table));
   }
-  return eb.and(all);
+  return eb.and([...all, ...later]);
 }
 
 /** Projects of a program matching every condition, in creation order. */
 export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[]> {
   const collation = codePointCollation(db);
-  const plan = await planSearch(db, s, s.broadAt);
-  return listProjects(db, { programId: s.programId, ownerId: s.ownerId, limit: s.limit, offset: s.offset }, (eb) => searchConditions(eb, s, collation, plan));
+  const plan = await planSearch(db, s, s.tuning?.broadAt);
+  const page = { programId: s.programId, ownerId: s.ownerId, limit: s.limit, offset: s.offset };
+  if ('drive' in plan || s.limit === 0) return listProjects(db, page, (eb) => searchConditions(eb, s, collation, plan));
+  // Walking: within the window first, which ends at the window's last project in creation order (null when the
+  // program has no more projects than the window, so the walk sees them all).
+  const walked = (end: QueueKey | null) => (eb: Eb) => (end === null ? searchConditions(eb, s, collation, plan)
+    : eb.and([searchConditions(eb, s, collation, plan), eb(eb.refTuple('projects.created_at', 'projects.id'), '<=', eb.tuple(end.at, end.id))]));
+  const end = await windowEnd(db, s, s.tuning?.walkWindow ?? WALK_WINDOW);
+  const found = await listProjects(db, page, walked(end));
+  if (end === null || found.length === s.limit) return found;
+  // The window ran out before the page was full: the rest of the page comes after it. How many matches the window
+  // held decides how much of `offset` is left; with a row on this page it is known, otherwise the window is counted.
+  const inWindow = found.length > 0 ? s.offset + found.length : await countMatching(db, s, walked(end));
+  const exact = await planSearch(db, s, Number.MAX_SAFE_INTEGER);
+  const rest = await listProjects(db, { ...page, limit: s.limit - found.length, offset: Math.max(0, s.offset - inWindow) }, (eb) => eb.and([
+    searchConditions(eb, s, collation, exact), eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(end.at, end.id)),
+  ]));
+  return [...found, ...rest];
+}
+
+/** A position in an order of projects: a sort time and the project id. */
+export interface QueueKey { at: number; id: string }
+
+/** The creation-order key of the `window`-th project a walk of search `s` would test, or null when there are fewer. */
+async function windowEnd(db: Db, s: ProjectSearch, window: number): Promise<QueueKey | null> {
+  if (!Number.isSafeInteger(window) || window < 1) throw new Error(`bad walk window ${window}`);
+  let query = db.selectFrom('projects').select(['projects.created_at as at', 'projects.id']).where('projects.program_id', '=', s.programId);
+  if (s.ownerId !== undefined) query = query.where('projects.owner_id', '=', s.ownerId);
+  if (s.statusIn && s.statusIn.length > 0) query = query.where('projects.status_id', 'in', s.statusIn);
+  if (s.statusNotIn && s.statusNotIn.length > 0) query = query.where('projects.status_id', 'not in', s.statusNotIn);
+  const row = await query.orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(1)).offset(sql.lit(window - 1)).executeTakeFirst();
+  return row ? { at: Number(row.at), id: row.id } : null;
+}
+
+/** How many projects of search `s` match `where`. */
+async function countMatching(db: Db, s: ProjectSearch, where: (eb: Eb) => Expression<SqlBool>): Promise<number> {
+  let query = db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).where('projects.program_id', '=', s.programId);
+  if (s.ownerId !== undefined) query = query.where('projects.owner_id', '=', s.ownerId);
+  const row = await query.where(where).executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

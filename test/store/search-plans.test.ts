@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Project } from '../../src/model/model.ts';
-import type { FieldCondition, ProjectSearch } from '../../src/model/records.ts';
+import type { FieldCondition, ProjectSearch, SearchTuning } from '../../src/model/records.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { planSearch } from '../../src/store/search-queries.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -14,8 +14,11 @@ import { IDS, T0, project, seedProgram, value } from '../support/fixtures.ts';
 // `broadAt` moves the line between them, so each search below runs both ways (and mixed) against what it must find.
 
 const N = 60;
-/** Broad at 1 (every filter walks), at 8 (filters with fewer than 8 matches drive), never broad (always driven). */
-const BROAD_AT = [1, 8, 1_000_000];
+/**
+ * Broad at 1 (every filter walks), at 8 (filters with fewer than 8 matches drive), never broad (always driven); walks
+ * of the whole program (the default window) and of windows of 1 and 7 projects, past which the rest is driven.
+ */
+const TUNINGS: SearchTuning[] = [{ broadAt: 1 }, { broadAt: 1, walkWindow: 7 }, { broadAt: 1, walkWindow: 1 }, { broadAt: 8 }, { broadAt: 8, walkWindow: 7 }, { broadAt: 1_000_000 }];
 
 interface Row { p: Project; name: string | null; kw: number | null; sizes: string[]; submittedAt: number | null }
 
@@ -105,11 +108,11 @@ forEachDialect('store: search plans (driven by a selective filter, or walking th
     await load(store);
     for (const c of CASES) {
       const expected = ROWS.filter(c.matches).map((r) => r.p).sort(byCreation);
-      for (const broadAt of BROAD_AT) {
-        for (const [limit, offset] of [[100, 0], [3, 0], [4, 5], [10, expected.length - 2], [5, expected.length + 3]] as const) {
-          const search: ProjectSearch = { programId: IDS.program, statusDates: [], fields: [], ...c.search, limit, offset: Math.max(0, offset), broadAt };
+      for (const tuning of TUNINGS) {
+        for (const [limit, offset] of [[100, 0], [3, 0], [4, 5], [10, expected.length - 2], [5, expected.length + 3], [0, 0]] as const) {
+          const search: ProjectSearch = { programId: IDS.program, statusDates: [], fields: [], ...c.search, limit, offset: Math.max(0, offset), tuning };
           const found = await store.projects.searchProjects(search);
-          assert.deepEqual(ids(found), ids(expected.slice(Math.max(0, offset), Math.max(0, offset) + limit)), `${c.name}, broad at ${broadAt}, limit ${limit} offset ${offset}`);
+          assert.deepEqual(ids(found), ids(expected.slice(Math.max(0, offset), Math.max(0, offset) + limit)), `${c.name}, ${JSON.stringify(tuning)}, limit ${limit} offset ${offset}`);
         }
       }
     }
@@ -134,18 +137,18 @@ forEachDialect('store: search plans (driven by a selective filter, or walking th
       for (const [sort, direction] of [['updated', 'desc'], ['created', 'asc']] as const) {
         const order = sort === 'updated' ? byUpdateDesc : byCreation;
         const expected = ROWS.filter(c.matches).map((r) => r.p).sort(order);
-        for (const broadAt of BROAD_AT) {
+        for (const tuning of TUNINGS) {
           const seen: string[] = [];
           let after: QueueKey | undefined;
           for (let page = 0; page < N; page++) {
-            const q: WorkQueueQuery = { programId: IDS.program, fields: c.search.fields ?? [], sort, direction, limit: 4, broadAt, after, ...(c.search.statusIn ? { statusIn: c.search.statusIn } : {}) };
+            const q: WorkQueueQuery = { programId: IDS.program, fields: c.search.fields ?? [], sort, direction, limit: 4, tuning, after, ...(c.search.statusIn ? { statusIn: c.search.statusIn } : {}) };
             const rows = await store.projects.workQueuePage(q);
             seen.push(...rows.map((r) => r.project.id));
             if (rows.length < 4) break;
             const last = rows.at(-1)!.project;
             after = { at: sort === 'updated' ? last.updatedAt : last.createdAt, id: last.id };
           }
-          assert.deepEqual(seen, ids(expected), `${c.name}, ${sort} ${direction}, broad at ${broadAt}`);
+          assert.deepEqual(seen, ids(expected), `${c.name}, ${sort} ${direction}, ${JSON.stringify(tuning)}`);
         }
       }
     }
