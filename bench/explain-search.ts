@@ -21,9 +21,9 @@ const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite
 const dir = values['data-dir'];
 if (!dir) throw new Error('usage: tsx bench/explain-search.ts --db sqlite|postgres --data-dir DIR');
 const runs = Number(values.runs);
-const logged: { sql: string; parameters: readonly unknown[] }[] = [];
-const log = (event: { level: string; query: { sql: string; parameters: readonly unknown[] } }) => {
-  if (event.level === 'query') logged.push({ sql: event.query.sql, parameters: event.query.parameters });
+const logged: { sql: string; parameters: readonly unknown[]; ms: number }[] = [];
+const log = (event: { level: string; query: { sql: string; parameters: readonly unknown[] }; queryDurationMillis: number }) => {
+  if (event.level === 'query') logged.push({ sql: event.query.sql, parameters: event.query.parameters, ms: event.queryDurationMillis });
 };
 
 let db: Kysely<Database>;
@@ -91,6 +91,7 @@ try {
     times.sort((a, b) => a - b);
     const page = logged.find((q) => /select "projects"\.\*|select \* from "projects"/i.test(q.sql)) ?? logged.at(-1)!;
     console.log(`\n## ${name}: ${'walk' in plan ? 'walks the order' : `driven by filter ${plan.drive}`}; ${rows} rows; median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms of ${runs} (${times.map((t) => t.toFixed(1)).join(', ')})`);
+    for (const q of logged) console.log(`  ${q.ms.toFixed(1).padStart(7)} ms  ${q.sql.slice(0, 110)}`);
     for (const line of await explain(page.sql, page.parameters)) console.log(`  ${line}`);
   }
 } finally {

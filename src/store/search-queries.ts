@@ -37,15 +37,25 @@ function among(ids: IdRows, table: Alias, covered = false): Condition {
   return { ids, table, covered };
 }
 
-/** `ids` as a test of one project: does the project have a matching row? (an index probe on the project's key). */
+/**
+ * `ids` as a test of one project: does the project have a matching row? (an index probe on the project's key). It is
+ * written as a scalar subquery, not EXISTS: PostgreSQL turns a top-level EXISTS into a semi-join, which it may run as a
+ * hash join over every row the filter matches (150,000 for a broad one) before returning the first project; a scalar
+ * subquery stays a test of each project as the walk reaches it, so the walk stops when the page is full.
+ */
 function probe(eb: Eb, ids: IdRows, table: Alias): Expression<SqlBool> {
-  return eb.exists(ids.whereRef(sql.ref(`${table}.project_id`), '=', 'projects.id'));
+  return eb(ids.whereRef(sql.ref(`${table}.project_id`), '=', 'projects.id').limit(sql.lit(1)), 'is not', null);
+}
+
+/** The anti-join of `ids`: the project has no matching row. */
+function noProbe(eb: Eb, ids: IdRows, table: Alias): Expression<SqlBool> {
+  return eb.not(eb.exists(ids.whereRef(sql.ref(`${table}.project_id`), '=', 'projects.id')));
 }
 
 // NOT EXISTS, correlated on the (project, field) key, rather than NOT IN: PostgreSQL runs NOT IN over a set larger
 // than its work memory once per project, and NOT EXISTS becomes an anti-join on both databases.
 function notAmong(eb: Eb, rows: IdRows, table: Alias): Condition {
-  return { filter: eb.not(probe(eb, rows, table)) };
+  return { filter: noProbe(eb, rows, table) };
 }
 
 // A condition on the submitted value(s) of a field. A multi-value field matches when any one of its values does;
@@ -106,11 +116,14 @@ export type SearchConditions = Pick<ProjectSearch, 'statusIn' | 'statusNotIn' | 
 export const BROAD_FILTER = 1000;
 
 /**
- * How many projects in the result order a walk tests at most. Broad filters that rarely match together (or a deep
- * `offset`) would otherwise walk the whole program; past the window the search goes on after it driven by the
- * filter with the fewest matches, which costs what reading that filter's projects costs.
+ * How many projects in the result order a walk tests before it looks again. Broad filters that rarely match together
+ * (or a deep `offset`) would otherwise walk the whole program; past the window the rest of the page is driven by the
+ * filter with the fewest matches when it has fewer than DRIVE_PAST_WINDOW (reading them costs less than walking on).
  */
 export const WALK_WINDOW = 20_000;
+
+/** Past the walk's window, a filter with fewer matches than this drives the rest of the page; otherwise the walk goes on. */
+export const DRIVE_PAST_WINDOW = 50_000;
 
 function conditionsOf(eb: Eb, s: SearchConditions, collation: RawBuilder<unknown>): Condition[] {
   const conditions: Condition[] = s.statusDates.map((d) => among(eb.selectFrom('status_history as h').select('h.project_id')
@@ -123,23 +136,51 @@ function conditionsOf(eb: Eb, s: SearchConditions, collation: RawBuilder<unknown
 export type SearchPlan = { drive: number } | { walk: true };
 
 /**
+ * How long a filter's counted matches are reused for planning. A count is an estimate that only picks the plan (both
+ * plans find the same projects), and on PostgreSQL counting a text filter reads a table row per match (its index holds
+ * an expression, which PostgreSQL does not read alone): up to 50 ms at 1,000,000 projects for a broad one. A search
+ * repeated within this time (the next page, the same filter again) plans from the earlier count.
+ */
+export const ESTIMATE_TTL_MS = 60_000;
+
+const estimates = new WeakMap<Db, Map<string, { n: number; at: number }>>();
+
+/**
  * Chooses how to run a search: counts each id-set condition's matches up to `broadAt` (one statement, each count an
- * index range read of at most `broadAt` entries) and drives the search by the condition with the fewest, when it
- * has fewer than `broadAt`; otherwise every condition is broad and the search walks the result order.
+ * index range read of at most `broadAt` entries; counts younger than ESTIMATE_TTL_MS are reused) and drives the search
+ * by the condition with the fewest, when it has fewer than `broadAt`; otherwise every condition is broad and the
+ * search walks the result order.
  */
 export async function planSearch(db: Db, s: SearchConditions, broadAt = BROAD_FILTER): Promise<SearchPlan> {
   const collation = codePointCollation(db);
   if (!Number.isSafeInteger(broadAt) || broadAt < 1) throw new Error(`bad broadAt ${broadAt}`);
-  // `ne` and `empty` are anti-joins (tests of each project), never id sets.
-  if (s.statusDates.length === 0 && s.fields.every((f) => f.op === 'ne' || f.op === 'empty')) return { walk: true };
-  const counted = await db.selectNoFrom((eb) => {
-    const idSets = conditionsOf(eb as unknown as Eb, s, collation).flatMap((c) => ('ids' in c ? [c.ids] : []));
-    return idSets.map((ids, k) => eb.selectFrom(ids.limit(sql.lit(broadAt)).as('e')).select((e) => e.fn.countAll<number>().as('n')).as(`n${k}`));
-  }).executeTakeFirst();
-  const counts = Object.values(counted ?? {}).map(Number);
-  if (counts.length === 0) return { walk: true };
-  const fewest = counts.indexOf(Math.min(...counts));
-  return counts[fewest]! < broadAt ? { drive: fewest } : { walk: true };
+  // The id-set conditions in the order conditionsOf gives them: status dates, then fields other than `ne` and
+  // `empty` (anti-joins, which test each project and are never id sets).
+  const keys = [...s.statusDates.map((d) => `h${JSON.stringify(d)}`), ...s.fields.filter((f) => f.op !== 'ne' && f.op !== 'empty').map((f) => `f${JSON.stringify(f)}`)]
+    .map((key) => `${broadAt}:${key}`);
+  if (keys.length === 0) return { walk: true };
+  let cache = estimates.get(db);
+  if (!cache) estimates.set(db, (cache = new Map()));
+  const now = Date.now();
+  const counts = keys.map((key) => {
+    const hit = cache.get(key);
+    return hit && now - hit.at < ESTIMATE_TTL_MS ? hit.n : null;
+  });
+  const missing = counts.flatMap((n, k) => (n === null ? [k] : []));
+  if (missing.length > 0) {
+    const counted = await db.selectNoFrom((eb) => {
+      const idSets = conditionsOf(eb as unknown as Eb, s, collation).flatMap((c) => ('ids' in c ? [c.ids] : []));
+      return missing.map((k) => eb.selectFrom(idSets[k]!.limit(sql.lit(broadAt)).as('e')).select((e) => e.fn.countAll<number>().as('n')).as(`n${k}`));
+    }).executeTakeFirstOrThrow() as Record<string, unknown>;
+    if (cache.size > 1000) cache.clear();
+    for (const k of missing) {
+      counts[k] = Number(counted[`n${k}`]);
+      cache.set(keys[k]!, { n: counts[k]!, at: now });
+    }
+  }
+  const known = counts as number[];
+  const fewest = known.indexOf(Math.min(...known));
+  return known[fewest]! < broadAt ? { drive: fewest } : { walk: true };
 }
 
 /**
@@ -184,7 +225,7 @@ export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[
   // The window ran out before the page was full: the rest of the page comes after it. How many matches the window
   // held decides how much of `offset` is left; with a row on this page it is known, otherwise the window is counted.
   const inWindow = found.length > 0 ? s.offset + found.length : await countMatching(db, s, walked(end));
-  const exact = await planSearch(db, s, Number.MAX_SAFE_INTEGER);
+  const exact = await planSearch(db, s, DRIVE_PAST_WINDOW);
   const rest = await listProjects(db, { ...page, limit: s.limit - found.length, offset: Math.max(0, s.offset - inWindow) }, (eb) => eb.and([
     searchConditions(eb, s, collation, exact), eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(end.at, end.id)),
   ]));

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { FieldCondition, SearchTuning } from '../model/records.ts';
 import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
-import { codePointCollation, planSearch, type QueueKey, type SearchPlan, searchConditions, WALK_WINDOW } from './search-queries.ts';
+import { codePointCollation, DRIVE_PAST_WINDOW, planSearch, type QueueKey, type SearchPlan, searchConditions, WALK_WINDOW } from './search-queries.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -49,8 +49,8 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
     const end = await queueWindowEnd(db, q, q.tuning?.walkWindow ?? WALK_WINDOW);
     projects = await queueRows(db, q, plan, q.after, end, q.limit);
     if (end !== null && projects.length < q.limit) {
-      // The window ran out before the page was full: the rest comes after it, driven by the fewest matches.
-      const exact = await planSearch(db, conditions, Number.MAX_SAFE_INTEGER);
+      // The window ran out before the page was full: the rest comes after it, driven by a filter with few enough matches.
+      const exact = await planSearch(db, conditions, DRIVE_PAST_WINDOW);
       projects.push(...(await queueRows(db, q, exact, end, null, q.limit - projects.length)));
     }
   }
