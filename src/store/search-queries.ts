@@ -138,7 +138,7 @@ export type SearchPlan = { drive: number } | { walk: true };
 /**
  * How long a filter's counted matches are reused for planning. A count is an estimate that only picks the plan (both
  * plans find the same projects), and on PostgreSQL counting a text filter reads a table row per match (its index holds
- * an expression, which PostgreSQL does not read alone): up to 50 ms at 1,000,000 projects for a broad one. A search
+ * an expression, which PostgreSQL does not read alone): 30–70 ms at 1,000,000 projects for a broad one. A search
  * repeated within this time (the next page, the same filter again) plans from the earlier count.
  */
 export const ESTIMATE_TTL_MS = 60_000;
