@@ -51,6 +51,16 @@ export interface ProjectSearch {
   fields: FieldCondition[];
   limit: number;
   offset: number;
+  /** How the store plans the search (its defaults when left out); tests set it to try every plan. */
+  tuning?: SearchTuning;
+}
+
+/** When a search filter is broad, and how far a walk past broad filters goes before the search changes plan. */
+export interface SearchTuning {
+  /** How many matches make a filter broad (the store's BROAD_FILTER when left out). */
+  broadAt?: number;
+  /** How many projects in the result order a walk tests at most (the store's WALK_WINDOW when left out). */
+  walkWindow?: number;
 }
 
 /** Everything of a program definition that an import writes, keyed by generated ids. */

@@ -1,14 +1,14 @@
 import { type Kysely, sql } from 'kysely';
-import type { FieldCondition } from '../model/records.ts';
+import type { FieldCondition, SearchTuning } from '../model/records.ts';
 import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
-import { codePointCollation, searchConditions } from './search-queries.ts';
+import { codePointCollation, DRIVE_PAST_WINDOW, planSearch, type QueueKey, type SearchPlan, searchConditions, WALK_WINDOW } from './search-queries.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
 
 /** Where a work-queue page starts: after the project with this sort time and id (in the page's direction). */
-export interface QueueKey { at: number; id: string }
+export type { QueueKey };
 
 /** One page of a program's work queue: filters (all optional, combined with AND), order and keyset position. */
 export interface WorkQueueQuery {
@@ -20,6 +20,8 @@ export interface WorkQueueQuery {
   submitted?: { from: number | null; to: number | null };
   number?: string;
   fields: FieldCondition[];
+  /** How the store plans the data filters (its defaults when left out); tests set it to try every plan. */
+  tuning?: SearchTuning;
   sort: 'updated' | 'created';
   direction: 'asc' | 'desc';
   after?: QueueKey;
@@ -32,16 +34,60 @@ export interface WorkQueueRow { project: Project; firstSubmittedAt: number | nul
 /**
  * One page of the work queue, ordered by (sort time, id) and continued by keyset: `after` is the last row of the
  * previous page, so a deep page costs what the first does (an index range read from there; migration 011 holds the
- * indexes), and rows added meanwhile neither repeat nor hide rows of later pages.
+ * indexes), and rows added meanwhile neither repeat nor hide rows of later pages. Data filters are planned as
+ * GetProjectsByData's are: a selective one drives the page; broad ones are tested on each project as the queue's
+ * index is walked, for at most WALK_WINDOW projects, after which the rest of the page is driven by a filter.
  */
 export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueueRow[]> {
-  const at = q.sort === 'updated' ? 'projects.updated_at' : 'projects.created_at';
-  let query = db.selectFrom('projects').selectAll('projects').where('projects.program_id', '=', q.programId);
+  if (!Number.isSafeInteger(q.limit) || q.limit < 1) throw new Error(`bad page size ${q.limit}`);
+  const conditions = { statusDates: [], fields: q.fields };
+  const plan = q.fields.length > 0 ? await planSearch(db, conditions, q.tuning?.broadAt) : undefined;
+  let projects: Project[];
+  if (!plan || 'drive' in plan) {
+    projects = await queueRows(db, q, plan, q.after, null, q.limit);
+  } else {
+    const end = await queueWindowEnd(db, q, q.tuning?.walkWindow ?? WALK_WINDOW);
+    projects = await queueRows(db, q, plan, q.after, end, q.limit);
+    if (end !== null && projects.length < q.limit) {
+      // The window ran out before the page was full: the rest comes after it, driven by a filter with few enough matches.
+      const exact = await planSearch(db, conditions, DRIVE_PAST_WINDOW);
+      projects.push(...(await queueRows(db, q, exact, end, null, q.limit - projects.length)));
+    }
+  }
+  const firsts = await firstSubmissions(db, projects.map((p) => p.id));
+  return projects.map((project) => ({ project, firstSubmittedAt: firsts.get(project.id) ?? null }));
+}
+
+function sortColumn(q: WorkQueueQuery) {
+  return q.sort === 'updated' ? 'projects.updated_at' as const : 'projects.created_at' as const;
+}
+
+/** The queue's projects without its data filters (the columns its indexes hold), after `after` in its order. */
+function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
+  let query = db.selectFrom('projects').where('projects.program_id', '=', q.programId);
   if (q.statusIn) query = q.statusIn.length === 1 ? query.where('projects.status_id', '=', q.statusIn[0]!) : query.where('projects.status_id', 'in', q.statusIn);
   if (q.assigneeId === null) query = query.where('projects.assignee_id', 'is', null);
   else if (q.assigneeId !== undefined) query = query.where('projects.assignee_id', '=', q.assigneeId);
   if (q.number !== undefined) query = query.where('projects.number', '=', q.number);
-  if (q.fields.length > 0) query = query.where((eb) => searchConditions(eb, { statusDates: [], fields: q.fields }, codePointCollation(db)));
+  if (after) query = query.where((eb) => eb(eb.refTuple(sortColumn(q), 'projects.id'), q.direction === 'desc' ? '<' : '>', eb.tuple(after.at, after.id)));
+  return query;
+}
+
+/** The key of the `window`-th project a walk of the queue from `q.after` would test, or null when there are fewer. */
+async function queueWindowEnd(db: Db, q: WorkQueueQuery, window: number): Promise<QueueKey | null> {
+  if (!Number.isSafeInteger(window) || window < 1) throw new Error(`bad walk window ${window}`);
+  const at = sortColumn(q);
+  const row = await queueProjects(db, q, q.after).select([`${at} as at`, 'projects.id']).orderBy(at, q.direction).orderBy('projects.id', q.direction)
+    .limit(sql.lit(1)).offset(sql.lit(window - 1)).executeTakeFirst();
+  return row ? { at: Number(row.at), id: row.id } : null;
+}
+
+/** Up to `limit` projects of the queue after `after` and up to `end` (inclusive, when given), filtered as `plan` says. */
+async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<Project[]> {
+  const at = sortColumn(q);
+  let query = queueProjects(db, q, after).selectAll('projects');
+  if (plan) query = query.where((eb) => searchConditions(eb, { statusDates: [], fields: q.fields }, codePointCollation(db), plan));
+  if (end) query = query.where((eb) => eb(eb.refTuple(at, 'projects.id'), q.direction === 'desc' ? '>=' : '<=', eb.tuple(end.at, end.id)));
   const range = q.submitted;
   if (range && (range.from !== null || range.to !== null)) {
     // The submissions index names the candidates; the first submission of each must then fall in the range too.
@@ -54,14 +100,9 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
       query = query.where((eb) => eb(eb.selectFrom('form_submissions as f').select((f) => f.fn.min('f.submitted_at').as('m')).whereRef('f.project_id', '=', 'projects.id'), '>=', from));
     }
   }
-  const after = q.after;
-  if (after) query = query.where((eb) => eb(eb.refTuple(at, 'projects.id'), q.direction === 'desc' ? '<' : '>', eb.tuple(after.at, after.id)));
-  if (!Number.isSafeInteger(q.limit) || q.limit < 1) throw new Error(`bad page size ${q.limit}`);
   // A literal LIMIT, as in listProjects: SQLite plans a bound LIMIT as if it might be huge.
-  const rows = await query.orderBy(at, q.direction).orderBy('projects.id', q.direction).limit(sql.lit(q.limit)).execute();
-  const projects = rows.map(toProject);
-  const firsts = await firstSubmissions(db, projects.map((p) => p.id));
-  return projects.map((project) => ({ project, firstSubmittedAt: firsts.get(project.id) ?? null }));
+  const rows = await query.orderBy(at, q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
+  return rows.map(toProject);
 }
 
 /** When each project's first form submission was, for the projects that have one. */

@@ -16,10 +16,22 @@ export interface EmbeddedPostgres {
   readonly version: string;
   /** Milliseconds from the start call until the server accepted a query. */
   readonly startupMs: number;
-  /** Stops the server (fast shutdown) and removes its directory; safe to call more than once. */
+  /** Stops the server (fast shutdown) and removes its directory (unless it was a kept one); safe to call more than once. */
   stop(): Promise<void>;
   /** Signals the server to stop without waiting, for `process.on('exit')`; the watchdog removes the files. */
   stopSoon(): void;
+  /** True when a kept directory already held a cluster, which this server now runs on (see `keepDir`). */
+  readonly reused: boolean;
+}
+
+/** Options of {@link startEmbeddedPostgres}. */
+export interface EmbeddedPostgresOptions {
+  /**
+   * Keep the cluster in this directory instead of a throw-away one: a cluster found there (from an earlier
+   * call) is started again with its data and password, else a new one is made there; stop() and the watchdog
+   * stop the server but delete nothing. For benchmarks that load a large database once and run on it often.
+   */
+  keepDir?: string;
 }
 
 /** Thrown when the server cannot be started; the message ends with the tail of the server log. */
@@ -54,7 +66,7 @@ if [ -n "$pg" ]; then
     sleep 0.1
   done
 fi
-rm -rf "$1"
+[ "$2" = keep ] || rm -rf "$1"
 `;
 
 /**
@@ -62,12 +74,17 @@ rm -rf "$1"
  * in a new directory under os.tmpdir(), on a free 127.0.0.1 port, with a random superuser password.
  * As root the server runs as user `postgres` (created when missing), since PostgreSQL refuses to run as root.
  */
-export async function startEmbeddedPostgres(): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const started = Date.now();
   const bin = await findBinaries();
   const account = serverAccount();
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-pg-'));
-  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'apas-pg-watchdog', base], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  const kept = options.keepDir !== undefined;
+  const base = kept ? path.resolve(options.keepDir!) : fs.mkdtempSync(path.join(os.tmpdir(), 'apas-pg-'));
+  if (kept) fs.mkdirSync(base, { recursive: true });
+  const remove = () => {
+    if (!kept) fs.rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  };
+  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'apas-pg-watchdog', base, kept ? 'keep' : 'remove'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
   watchdog.unref();
   (watchdog.stdin as unknown as net.Socket).unref();
   const tell = (line: string) => {
@@ -88,9 +105,19 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgres> {
       }
     }
     const runnable = account ? reachableBinaries(bin, account, base) : bin;
-    const password = randomBytes(18).toString('hex');
     const dataDir = path.join(base, 'data');
-    await initCluster(runnable, dataDir, password, account, logFile);
+    // A kept cluster keeps its password beside it (readable by this user only); a throw-away one forgets it.
+    const passwordFile = path.join(base, 'password');
+    const reused = kept && fs.existsSync(path.join(dataDir, 'PG_VERSION')) && fs.existsSync(passwordFile);
+    let password: string;
+    if (reused) {
+      password = fs.readFileSync(passwordFile, 'utf8').trim();
+    } else {
+      if (kept) fs.rmSync(dataDir, { recursive: true, force: true });
+      password = randomBytes(18).toString('hex');
+      await initCluster(runnable, dataDir, password, account, logFile);
+      if (kept) fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+    }
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
@@ -99,7 +126,7 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgres> {
       if (child.pid !== undefined) tell(`pid ${child.pid}`);
       const version = await waitUntilReady(child, url, logFile);
       if (version !== null) {
-        return runningServer(child, url, version, Date.now() - started, base, release);
+        return runningServer(child, url, version, Date.now() - started, remove, release, reused);
       }
       // Another process may take the port between freePort() and the server's bind; try a new one.
       if (attempt < BIND_ATTEMPTS && /could not bind|address already in use/i.test(readLog(logFile))) continue;
@@ -108,13 +135,13 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgres> {
   } catch (error) {
     if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
     const message = error instanceof EmbeddedPostgresError ? error.message : `${(error as Error).message ?? error}${logTail(logFile)}`;
-    fs.rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+    remove();
     release();
     throw new EmbeddedPostgresError(`could not start the embedded PostgreSQL: ${message}`, { cause: error });
   }
 }
 
-function runningServer(child: ChildProcess, url: string, version: string, startupMs: number, base: string, release: () => void): EmbeddedPostgres {
+function runningServer(child: ChildProcess, url: string, version: string, startupMs: number, remove: () => void, release: () => void, reused: boolean): EmbeddedPostgres {
   // Unreferenced, the server does not keep a test process alive; stop() references it again while waiting.
   child.unref();
   let stopping: Promise<void> | undefined;
@@ -127,11 +154,11 @@ function runningServer(child: ChildProcess, url: string, version: string, startu
       await exited;
       clearTimeout(timer);
     }
-    fs.rmSync(base, { recursive: true, force: true });
+    remove();
     release();
   };
   return {
-    url, version, startupMs,
+    url, version, startupMs, reused,
     stop: () => (stopping ??= stop()),
     stopSoon: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
