@@ -1,4 +1,4 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
 import type { FieldValue, HistoryEntry, Project } from '../model/model.ts';
 import type { ProjectQuery } from '../model/records.ts';
 import { compileOnce } from './compile-once.ts';
@@ -54,18 +54,38 @@ export async function lockProject(db: Db, dialect: Dialect, programId: string, p
 export async function listProjects(
   db: Db, q: ProjectQuery, where?: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>,
 ): Promise<Project[]> {
-  let query = db.selectFrom('projects').selectAll('projects').where('projects.program_id', '=', q.programId);
-  if (q.ownerId !== undefined) query = query.where('projects.owner_id', '=', q.ownerId);
-  if (q.changedSince !== undefined) query = query.where('projects.updated_at', '>', q.changedSince);
-  if (where) query = query.where(where);
-  const after = q.after;
-  if (after) query = query.where((eb) => eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(after.createdAt, after.id)));
   // LIMIT and OFFSET are written as literals: with a bound LIMIT SQLite's planner cannot tell a page of 100 from
   // a page of millions, and walks the program in creation order even when changed_since selects 1% of it (130 ms
   // instead of 2 ms at 1,000,000 projects). Both are whole numbers checked here, so nothing else reaches the SQL.
   if (!Number.isSafeInteger(q.limit) || !Number.isSafeInteger(q.offset) || q.limit < 0 || q.offset < 0) throw new Error(`bad page ${q.limit}/${q.offset}`);
-  const rows = await query.orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset)).execute();
+  const filtered = (from: Db) => {
+    let query = from.selectFrom('projects').selectAll('projects').where('projects.program_id', '=', q.programId);
+    if (q.ownerId !== undefined) query = query.where('projects.owner_id', '=', q.ownerId);
+    if (q.changedSince !== undefined) query = query.where('projects.updated_at', '>', q.changedSince);
+    if (where) query = query.where(where);
+    const after = q.after;
+    if (after) query = query.where((eb) => eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(after.createdAt, after.id)));
+    return query;
+  };
+  const rows = q.changedSince !== undefined && db.getExecutor().adapter instanceof PostgresAdapter && (await changedFew(db, q.programId, q.changedSince))
+    // A poll's changes are mostly the newest projects, which a walk in creation order reaches last: PostgreSQL took
+    // 0.8 s at 1,000,000 projects walking there. Few changes are read by the last-change index and sorted instead.
+    // (SQLite's planner already does so, given the literal LIMIT.)
+    ? await db.with((w) => w('page').materialized(), (w) => filtered(w as unknown as Db)).selectFrom('page').selectAll()
+      .orderBy('created_at').orderBy('id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset)).execute()
+    : await filtered(db).orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset)).execute();
   return rows.map(toProject);
+}
+
+/** Polls (changed_since) with at most this many changes read them by the last-change index and sort them. */
+const FEW_CHANGES = 20_000;
+
+// True when fewer than FEW_CHANGES projects of the program changed after `since`: a range count of the
+// (program_id, updated_at, id) index that stops at FEW_CHANGES, so it costs at most that many index entries.
+async function changedFew(db: Db, programId: string, since: number): Promise<boolean> {
+  const row = await db.selectFrom((eb) => eb.selectFrom('projects').select('projects.id').where('projects.program_id', '=', programId)
+    .where('projects.updated_at', '>', since).limit(sql.lit(FEW_CHANGES)).as('changed')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n) < FEW_CHANGES;
 }
 
 /**
