@@ -16,6 +16,8 @@ const STATUSES = `/services/v2/Programs/${IDS.program}/Projects?limit=1`;
 
 /** Reads until the answer has `status`, for at most `ms`. */
 async function eventually(send: () => Promise<LightMyRequestResponse>, status: number, ms: number): Promise<LightMyRequestResponse> {
+  // The next request comes in a later turn of the event loop, where SQLite's signal looks again.
+  await new Promise((resolve) => setImmediate(resolve));
   const until = Date.now() + ms;
   for (;;) {
     const res = await send();

@@ -20,6 +20,8 @@ const email = user(IDS.admin).email;
 
 /** Reads until `check` holds, for at most `ms` (another instance's change reaches PostgreSQL listeners by NOTIFY). */
 async function eventually(read: () => Promise<boolean>, ms: number): Promise<boolean> {
+  // The next request comes in a later turn of the event loop, where SQLite's signal looks again.
+  await new Promise((resolve) => setImmediate(resolve));
   const until = Date.now() + ms;
   for (;;) {
     if (await read()) return true;
