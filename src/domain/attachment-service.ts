@@ -6,7 +6,7 @@ import { ApiError } from './api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, Project } from '../model/model.ts';
-import { changeProject } from './change-project.ts';
+import { changeProject, matchesVersion, preconditionFailed } from './change-project.ts';
 import { findForm, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, requireAvailable, versionOf } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { AtVersion, AttachmentFileView, AttachmentMetadataView, AttachmentReviewInput, UploadInput } from './views.ts';
@@ -61,6 +61,9 @@ export class AttachmentService {
     const limit = Math.min(definition.maxSizeBytes, this.#maxUploadBytes);
     if (input.contentLength !== null && input.contentLength > limit) throw tooLargeFor(definition, limit);
     if (input.contentLength === 0) throw emptyUpload();
+    // Versions only grow, so an If-Match the project has already left behind is refused before the upload is read;
+    // the change step checks it again on the locked project, which catches a change made while the file arrived.
+    if (caller.ifMatch && !matchesVersion(caller.ifMatch, seen)) throw preconditionFailed(seen.id);
     const stored = await this.#save(input, limit, definition);
     try {
       if (stored.size === 0) throw emptyUpload();

@@ -53,10 +53,7 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
       throw new ApiError('FORBIDDEN', change.forbidden ?? `You may read but not change project ${project.id}.`);
     }
     // Checked on the locked row: a change committed between the client's read and this request is caught here.
-    if (caller.ifMatch && !matchesVersion(caller.ifMatch, project)) {
-      throw new ApiError('PRECONDITION_FAILED',
-        `Project ${project.id} has changed since the version your If-Match names; nothing was changed. Read it again and send the change with its new ETag.`);
-    }
+    if (caller.ifMatch && !matchesVersion(caller.ifMatch, project)) throw preconditionFailed(project.id);
     // Stamped inside the transaction, so the change commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
     const now = deps.clock.now();
     const outcome = await change.act({ tx, project, now });
@@ -72,6 +69,12 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
 /** True when the project is at a version the condition names (`*` names every version of an existing project). */
 export function matchesVersion(condition: VersionCondition, project: Pick<Project, 'id' | 'version'>): boolean {
   return condition.any || condition.versions.some((v) => v.projectId === project.id && v.version === project.version);
+}
+
+/** The answer to a write whose If-Match names a version the project is no longer at. */
+export function preconditionFailed(projectId: string): ApiError {
+  return new ApiError('PRECONDITION_FAILED',
+    `Project ${projectId} has changed since the version your If-Match names; nothing was changed. Read it again and send the change with its new ETag.`);
 }
 
 /** What one audit row of a project says besides who did it: the action, the project, the details and when. */
