@@ -250,6 +250,13 @@ export async function generateExamples(): Promise<Map<string, string>> {
     const nextPage = /^<https:\/\/apas\.example\.org([^>]+)>; rel="next"$/.exec(firstPage.link ?? '')?.[1];
     if (!nextPage) throw new Error(`GetProjects gave no next page: ${firstPage.link}`);
     await run('GetProjects.after', { method: 'GET', url: nextPage, as: 'reviewer', responseHeaders: ['Link'] });
+    // Conditional requests, last so that the examples above keep their ids and times.
+    const read = await app.inject({ method: 'GET', url: `${form}/Data`, headers: { authorization: credentials('reviewer').authorization, 'x-apikey': credentials('reviewer')['x-apikey'] } });
+    const seen = String(read.headers.etag);
+    await run('Conditional.notModified', { method: 'GET', url: `${form}/Data`, as: 'reviewer', shown: { 'If-None-Match': seen }, responseHeaders: ['ETag'] });
+    const assign = (email: string) => `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>${email}</AssigneeEmail></SetAssigneeRequest>`;
+    await run('Conditional.write', { method: 'POST', url: `${projectUrl}/Assignee`, as: 'reviewer', shown: { 'If-Match': seen }, body: assign('admin@demo.apas.local'), responseHeaders: ['ETag'] });
+    await run('Conditional.stale', { method: 'POST', url: `${projectUrl}/Assignee`, as: 'reviewer', shown: { 'If-Match': seen }, body: assign('reviewer@demo.apas.local') });
     await app.close();
   } finally {
     await store.close();

@@ -6,10 +6,10 @@ import { ApiError } from './api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
 import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, Project } from '../model/model.ts';
-import { changeProject } from './change-project.ts';
-import { findForm, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, requireAvailable } from './project-context.ts';
+import { changeProject, matchesVersion, preconditionFailed } from './change-project.ts';
+import { findForm, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, requireAvailable, versionOf } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { AttachmentFileView, AttachmentMetadataView, AttachmentReviewInput, UploadInput } from './views.ts';
+import type { AtVersion, AttachmentFileView, AttachmentMetadataView, AttachmentReviewInput, UploadInput } from './views.ts';
 
 /** The project and attachment definition an attachment operation addresses (ids or custom ids). */
 export interface AttachmentTarget { programRef: string; projectId: string; attachmentRef: string }
@@ -44,7 +44,7 @@ export class AttachmentService {
    * SetProjectAttachment: stores the upload as the definition's new active version. Every guard runs before a byte is
    * read; the file becomes active only after it is durably stored, in one transaction with the project bump and audit.
    */
-  async upload(caller: Caller, target: AttachmentTarget & { formRef: string }, input: UploadInput): Promise<AttachmentMetadataView> {
+  async upload(caller: Caller, target: AttachmentTarget & { formRef: string }, input: UploadInput): Promise<AtVersion<AttachmentMetadataView>> {
     const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const seen = await loadReadableProject(store, caller, ctx, target.projectId);
@@ -61,6 +61,9 @@ export class AttachmentService {
     const limit = Math.min(definition.maxSizeBytes, this.#maxUploadBytes);
     if (input.contentLength !== null && input.contentLength > limit) throw tooLargeFor(definition, limit);
     if (input.contentLength === 0) throw emptyUpload();
+    // Versions only grow, so an If-Match the project has already left behind is refused before the upload is read;
+    // the change step checks it again on the locked project, which catches a change made while the file arrived.
+    if (caller.ifMatch && !matchesVersion(caller.ifMatch, seen)) throw preconditionFailed(seen.id);
     const stored = await this.#save(input, limit, definition);
     try {
       if (stored.size === 0) throw emptyUpload();
@@ -82,7 +85,7 @@ export class AttachmentService {
           return {
             // No file name: like values, names may say more than operators reading the audit log should see.
             detail: { formId: form.id, attachmentId: definition.id, version: record.version, size: record.sizeBytes, sha256: record.sha256, contentType },
-            result: () => this.#metadataView(tx, definition, record),
+            result: async (updated) => ({ ...(await this.#metadataView(tx, definition, record)), projectVersion: versionOf(updated) }),
           };
         },
       });
@@ -107,13 +110,13 @@ export class AttachmentService {
   }
 
   /** GetAttachmentMetadata: the active file's metadata (read access). */
-  async getMetadata(caller: Caller, target: AttachmentTarget): Promise<AttachmentMetadataView> {
+  async getMetadata(caller: Caller, target: AttachmentTarget): Promise<AtVersion<AttachmentMetadataView>> {
     const a = await this.#readable(caller, target, loadProgram);
-    return this.#metadataView(this.#deps.store, a.definition, await this.#active(a));
+    return { ...(await this.#metadataView(this.#deps.store, a.definition, await this.#active(a))), projectVersion: versionOf(a.project) };
   }
 
   /** SetAttachmentMetadata (admin only): reviews the active file (Approve, Reject, Unmark, Save) and replaces its note when one is given. */
-  async setMetadata(caller: Caller, target: AttachmentTarget, input: AttachmentReviewInput): Promise<AttachmentMetadataView> {
+  async setMetadata(caller: Caller, target: AttachmentTarget, input: AttachmentReviewInput): Promise<AtVersion<AttachmentMetadataView>> {
     const a = await this.#readable(caller, target, (deps, c, ref) => loadAdminProgram(deps, c, ref, 'SetAttachmentMetadata'));
     return changeProject(this.#deps, caller, a.ctx, a.project.id, {
       action: 'project.attachment.review', access: 'read',
@@ -125,7 +128,10 @@ export class AttachmentService {
         await tx.attachments.updateAttachmentReview(current.id, { approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now });
         return {
           detail: { attachmentId: a.definition.id, version: current.version, action: input.action, from: current.approvalStatus, to: approvalStatus, noteChanged: note !== current.note },
-          result: () => this.#metadataView(tx, a.definition, { ...current, approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now }),
+          result: async (updated) => ({
+            ...(await this.#metadataView(tx, a.definition, { ...current, approvalStatus, note, reviewedBy: caller.user.id, reviewedAt: now })),
+            projectVersion: versionOf(updated),
+          }),
         };
       },
     });

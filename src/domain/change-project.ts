@@ -4,7 +4,7 @@ import type { Project } from '../model/model.ts';
 import type { Store, StoreWriter } from '../store/store.ts';
 import { canRead, canWrite } from './access.ts';
 import { ApiError } from './api-error.ts';
-import type { Caller } from './caller.ts';
+import type { Caller, VersionCondition } from './caller.ts';
 import { type ProgramContext, projectNotFound } from './project-context.ts';
 
 /** The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets. */
@@ -41,8 +41,9 @@ export interface ChangeDeps { store: Pick<Store, 'transaction'>; clock: Clock; i
 
 /**
  * The one way a project changes. In one transaction it locks the project (concurrent changes of one project queue
- * and each sees the one before), checks access on the project as it is now, runs the change's guards and writes,
- * bumps the version and stamp, and writes the audit row. A guard that throws leaves nothing changed.
+ * and each sees the one before), checks access and the request's If-Match on the project as it is now, runs the
+ * change's guards and writes, bumps the version and stamp, and writes the audit row. A guard that throws leaves
+ * nothing changed.
  */
 export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: ProgramContext, projectId: string, change: ProjectChange<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
@@ -51,6 +52,8 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
     if (change.access === 'write' && !canWrite(caller, ctx.role, project)) {
       throw new ApiError('FORBIDDEN', change.forbidden ?? `You may read but not change project ${project.id}.`);
     }
+    // Checked on the locked row: a change committed between the client's read and this request is caught here.
+    if (caller.ifMatch && !matchesVersion(caller.ifMatch, project)) throw preconditionFailed(project.id);
     // Stamped inside the transaction, so the change commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
     const now = deps.clock.now();
     const outcome = await change.act({ tx, project, now });
@@ -61,6 +64,17 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
     await recordChange(tx, deps, caller, ctx, { action: outcome.action ?? change.action, projectId: project.id, detail: outcome.detail ?? {}, at: now });
     return outcome.result({ ...project, ...stamp, version: project.version + 1 });
   });
+}
+
+/** True when the project is at a version the condition names (`*` names every version of an existing project). */
+export function matchesVersion(condition: VersionCondition, project: Pick<Project, 'id' | 'version'>): boolean {
+  return condition.any || condition.versions.some((v) => v.projectId === project.id && v.version === project.version);
+}
+
+/** The answer to a write whose If-Match names a version the project is no longer at. */
+export function preconditionFailed(projectId: string): ApiError {
+  return new ApiError('PRECONDITION_FAILED',
+    `Project ${projectId} has changed since the version your If-Match names; nothing was changed. Read it again and send the change with its new ETag.`);
 }
 
 /** What one audit row of a project says besides who did it: the action, the project, the details and when. */

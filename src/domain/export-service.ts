@@ -2,9 +2,9 @@ import { requireReveal } from './access.ts';
 import type { Caller } from './caller.ts';
 import { MASK } from './field-rules.ts';
 import type { DataField, FieldValue } from '../model/model.ts';
-import { loadAdminProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
+import { loadAdminProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { AllProjectDataView, ExportAttachmentView, ExportFieldView, ExportView } from './views.ts';
+import type { AllProjectDataView, AtVersion, ExportAttachmentView, ExportFieldView, ExportView } from './views.ts';
 import { historyViews } from './workflow-service.ts';
 
 function texts(v: FieldValue): string[] {
@@ -19,7 +19,7 @@ export class ExportService {
   }
 
   /** GetAllProjectData (admin only): the latest submitted value of every field ever saved, across all forms, retired fields included. */
-  async getAllProjectData(caller: Caller, programRef: string, projectId: string, reveal: boolean): Promise<AllProjectDataView> {
+  async getAllProjectData(caller: Caller, programRef: string, projectId: string, reveal: boolean): Promise<AtVersion<AllProjectDataView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetAllProjectData');
     if (reveal) requireReveal(caller, ctx.program, ctx.role);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
@@ -45,7 +45,7 @@ export class ExportService {
   }
 
   /** GetExportProject (admin only): the project for archiving or migration; sensitive values stay masked. */
-  async getExport(caller: Caller, programRef: string, projectId: string, version: number): Promise<ExportView> {
+  async getExport(caller: Caller, programRef: string, projectId: string, version: number): Promise<AtVersion<ExportView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetExportProject');
     const { store } = this.#deps;
     const project = await loadReadableProject(store, caller, ctx, projectId);
@@ -75,6 +75,7 @@ export class ExportService {
           approvalStatus: f.approvalStatus, note: f.note,
         }];
       })),
+      projectVersion: versionOf(project),
     };
   }
 }

@@ -7,7 +7,7 @@ import type { FieldValue, Form, ProgramModel, Project } from '../model/model.ts'
 import { changeProject } from './change-project.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { FormDataView, ProjectDataInput } from './views.ts';
+import type { AtVersion, FormDataView, ProjectDataInput } from './views.ts';
 import type { StoreReader } from '../store/store.ts';
 
 /** Which view of a form's data an operation works on. */
@@ -27,7 +27,7 @@ export class FormDataService {
   }
 
   /** GetProjectData: one form's draft or submitted data; sensitive values masked unless revealed. */
-  async get(caller: Caller, target: DataTarget, reveal: boolean): Promise<FormDataView> {
+  async get(caller: Caller, target: DataTarget, reveal: boolean): Promise<AtVersion<FormDataView>> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     if (reveal) requireReveal(caller, ctx.program, ctx.role);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
@@ -40,7 +40,7 @@ export class FormDataService {
    * SetProjectData: writes draft values (write access), or submitted values (admins, complete forms only). A
    * ProjectId or FormId in the body must name the project and form of the path.
    */
-  async set(caller: Caller, target: DataTarget, input: ProjectDataInput): Promise<FormDataView> {
+  async set(caller: Caller, target: DataTarget, input: ProjectDataInput): Promise<AtVersion<FormDataView>> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
     if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
@@ -82,7 +82,7 @@ export class FormDataService {
   }
 
 
-  async #view(reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<FormDataView> {
+  async #view(reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<AtVersion<FormDataView>> {
     const values = await formValues(reader, project, form, draft);
     const draftValues = draft ? values : await formValues(reader, project, form, true);
     const files = new Map((await reader.attachments.listActiveAttachments(project.id)).map((a) => [a.definitionId, a.fileName]));

@@ -5,10 +5,10 @@ import { requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-
 import type { InquiryNote, InquiryStatus, InquiryThread } from '../model/inquiry.ts';
 import type { Project } from '../model/model.ts';
 import { changeProject } from './change-project.ts';
-import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, } from './project-context.ts';
+import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, versionOf } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type {
-  InquiryNoteInput, InquiryNoteView, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, InquiryThreadView, LandingInquiriesView,
+  AtVersion, InquiryNoteInput, InquiryNoteView, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, InquiryThreadView, LandingInquiriesView,
 } from './views.ts';
 import type { StoreReader, } from '../store/store.ts';
 
@@ -49,24 +49,24 @@ export class InquiryService {
   }
 
   /** GetInquiryThreads (admin only): the project's threads in creation order. */
-  async getThreads(caller: Caller, programRef: string, projectId: string): Promise<InquiryThreadsView> {
+  async getThreads(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<InquiryThreadsView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetInquiryThreads');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const threads = await this.#deps.store.inquiries.listThreads(project.id);
-    return { projectId: project.id, threads: threads.map(threadView) };
+    return { projectId: project.id, threads: threads.map(threadView), projectVersion: versionOf(project) };
   }
 
   /** GetNotesInInquiryThread (admin only): the thread with every note, hidden ones included, oldest first. */
-  async getNotes(caller: Caller, programRef: string, projectId: string, threadId: string): Promise<InquiryNotesView> {
+  async getNotes(caller: Caller, programRef: string, projectId: string, threadId: string): Promise<AtVersion<InquiryNotesView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetNotesInInquiryThread');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const thread = await this.#thread(this.#deps.store, project, threadId);
     const notes = await this.#deps.store.inquiries.listNotes(thread.id);
-    return { projectId: project.id, thread: threadView(thread), notes: await noteViews(this.#deps.store, notes) };
+    return { projectId: project.id, thread: threadView(thread), notes: await noteViews(this.#deps.store, notes), projectVersion: versionOf(project) };
   }
 
   /** SetInquiryNote (admin only): adds a staff note to a thread, or opens a new thread with it when no thread is named. */
-  async addNote(caller: Caller, programRef: string, projectId: string, input: InquiryNoteInput): Promise<InquiryNotesView> {
+  async addNote(caller: Caller, programRef: string, projectId: string, input: InquiryNoteInput): Promise<AtVersion<InquiryNotesView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryNote');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (input.threadId === null) {
@@ -98,14 +98,14 @@ export class InquiryService {
           action: existing ? 'inquiry.note.add' : 'inquiry.thread.open',
           // Never the text in the audit: notes may hold personal details that the audit log must not copy.
           detail: { threadId: thread.id, noteId: note.id, visibleToApplicant: note.visibleToApplicant, ...(status !== from || !existing ? { status } : {}) },
-          result: async () => ({ projectId: project.id, thread: threadView(after), notes: await noteViews(tx, [note]) }),
+          result: async (updated) => ({ projectId: project.id, thread: threadView(after), notes: await noteViews(tx, [note]), projectVersion: versionOf(updated) }),
         };
       },
     });
   }
 
   /** SetInquiryThreadStatus (admin only): moves a thread to a status allowed next from its current one. */
-  async setStatus(caller: Caller, programRef: string, projectId: string, threadId: string, status: InquiryStatus): Promise<InquiryThreadSetView> {
+  async setStatus(caller: Caller, programRef: string, projectId: string, threadId: string, status: InquiryStatus): Promise<AtVersion<InquiryThreadSetView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryThreadStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     return changeProject(this.#deps, caller, ctx, seen.id, {
@@ -116,14 +116,14 @@ export class InquiryService {
         await tx.inquiries.updateThread(thread.id, { status, updatedAt: now, updatedBy: caller.user.id });
         return {
           detail: { threadId: thread.id, from: thread.status, to: status },
-          result: () => ({ projectId: project.id, thread: threadView({ ...thread, status, updatedAt: now }) }),
+          result: (updated) => ({ projectId: project.id, thread: threadView({ ...thread, status, updatedAt: now }), projectVersion: versionOf(updated) }),
         };
       },
     });
   }
 
   /** SetInquiryThreadExternalId (admin only): links a thread to an outside ticket id (unique in the program), or unlinks it with null. */
-  async setExternalId(caller: Caller, programRef: string, projectId: string, threadId: string, externalId: string | null): Promise<InquiryThreadSetView> {
+  async setExternalId(caller: Caller, programRef: string, projectId: string, threadId: string, externalId: string | null): Promise<AtVersion<InquiryThreadSetView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryThreadExternalId');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (externalId !== null) requireLength('ExternalId', externalId, MAX_EXTERNAL_ID_LENGTH);
@@ -132,7 +132,7 @@ export class InquiryService {
       act: async ({ tx, project, now }) => {
         const thread = await this.#thread(tx, project, threadId);
         // Sending the id the thread already has changes nothing, so a retried request is harmless.
-        if (thread.externalId === externalId) return { changed: false, result: () => ({ projectId: project.id, thread: threadView(thread) }) };
+        if (thread.externalId === externalId) return { changed: false, result: (same) => ({ projectId: project.id, thread: threadView(thread), projectVersion: versionOf(same) }) };
         const holder = externalId === null ? null : await tx.inquiries.findThreadByExternalId(ctx.program.id, externalId);
         if (holder) {
           throw new ApiError('CONFLICT', `External id "${externalId}" is already used by inquiry thread ${holder.id} of project ${holder.projectId}.`);
@@ -140,7 +140,7 @@ export class InquiryService {
         await tx.inquiries.updateThread(thread.id, { externalId, updatedAt: now, updatedBy: caller.user.id });
         return {
           detail: { threadId: thread.id, from: thread.externalId, to: externalId },
-          result: () => ({ projectId: project.id, thread: threadView({ ...thread, externalId, updatedAt: now }) }),
+          result: (updated) => ({ projectId: project.id, thread: threadView({ ...thread, externalId, updatedAt: now }), projectVersion: versionOf(updated) }),
         };
       },
     });

@@ -3,7 +3,7 @@ import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Form, Program, ProgramModel, ProgramRole, Project, Status } from '../model/model.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { CurrentStatusView, ProjectHeaderView, StatusRefView } from './views.ts';
+import type { AtVersion, CurrentStatusView, ProjectHeaderView, ProjectVersion, StatusRefView } from './views.ts';
 import type { StoreReader } from '../store/store.ts';
 
 /** A program the caller may use, with its definition and the caller's role in it. */
@@ -66,13 +66,19 @@ export function landingUrl(publicUrl: string, project: Project): string {
   return `${publicUrl}/MvcProjects/LandingPage?${q.toString()}`;
 }
 
-/** The header every single-project response starts with. */
-export function projectHeader(deps: Pick<ServiceDeps, 'publicUrl'>, model: ProgramModel, project: Project): ProjectHeaderView {
+/** The project and version an answer shows (its ETag). */
+export function versionOf(project: Pick<Project, 'id' | 'version'>): ProjectVersion {
+  return { projectId: project.id, version: project.version };
+}
+
+/** The header every single-project response starts with, and the version it shows. */
+export function projectHeader(deps: Pick<ServiceDeps, 'publicUrl'>, model: ProgramModel, project: Project): AtVersion<ProjectHeaderView> {
   const status = statusById(model, project.statusId);
   const currentStatus: CurrentStatusView = { statusId: status.id, customId: status.customId, name: status.name, timestamp: project.statusAt };
   return {
     projectId: project.id, programId: project.programId, projectNumber: project.number,
     url: landingUrl(deps.publicUrl, project), lastChangeTimestamp: project.updatedAt, currentStatus,
+    projectVersion: versionOf(project),
   };
 }
 

@@ -4,10 +4,10 @@ import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Program, ProgramModel, Project } from '../model/model.ts';
 import { changeProject, recordChange } from './change-project.ts';
-import { loadProgram, loadReadableProject, projectHeader, statusById } from './project-context.ts';
+import { loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../store/store.ts';
-import type { LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from './views.ts';
+import type { AtVersion, LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from './views.ts';
 import type { ProjectKey } from '../model/records.ts';
 import { isIdLike } from '../model/ids.ts';
 
@@ -126,7 +126,7 @@ export class ProjectService {
   }
 
   /** CreateNewProject: an empty project in the initial status, owned by the caller. */
-  async createProject(caller: Caller, programRef: string): Promise<NewProjectView> {
+  async createProject(caller: Caller, programRef: string): Promise<AtVersion<NewProjectView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id}.`);
     const initial = ctx.model.statuses.find((s) => s.isInitial);
@@ -168,7 +168,7 @@ export class ProjectService {
   }
 
   /** SetProjectOwner: hands the project to another user who has access to the program. */
-  async setOwner(caller: Caller, programRef: string, projectId: string, ownerEmail: string): Promise<OwnerView> {
+  async setOwner(caller: Caller, programRef: string, projectId: string, ownerEmail: string): Promise<AtVersion<OwnerView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
@@ -177,12 +177,12 @@ export class ProjectService {
     if (!owner || owner.disabled || !roleIn({ user: owner, apiKeyId: '', grants: ownerGrants }, ctx.program)) {
       throw new ApiError('UNKNOWN_USER', `No active user with access to program ${ctx.program.id} has the e-mail address "${ownerEmail}".`);
     }
-    await changeProject(this.#deps, caller, ctx, project.id, {
+    const projectVersion = await changeProject(this.#deps, caller, ctx, project.id, {
       action: 'project.owner.set', access: 'write',
       act: async ({ project: current }) => ({
-        changes: { ownerId: owner.id }, detail: { from: current.ownerId, to: owner.id }, result: () => undefined,
+        changes: { ownerId: owner.id }, detail: { from: current.ownerId, to: owner.id }, result: versionOf,
       }),
     });
-    return { name: owner.name, email: owner.email };
+    return { name: owner.name, email: owner.email, projectVersion };
   }
 }

@@ -7,7 +7,7 @@ import type { Program, } from '../model/model.ts';
 import { changeProject } from './change-project.ts';
 import { findForm, loadProgram, loadReadableProject, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { SubmitView } from './views.ts';
+import type { AtVersion, SubmitView } from './views.ts';
 
 /** A project number: the program's prefix and the sequence number padded to the program's digits. */
 export function formatProjectNumber(program: Program, n: number): string {
@@ -25,7 +25,7 @@ export class SubmitService {
    * SubmitProject. Concurrent submissions of one project queue: each sees the one before, so a form that its submission
    * made unavailable refuses the next with FORM_NOT_AVAILABLE.
    */
-  async submit(caller: Caller, programRef: string, projectId: string, formRef: string): Promise<SubmitView> {
+  async submit(caller: Caller, programRef: string, projectId: string, formRef: string): Promise<AtVersion<SubmitView>> {
     const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(store, caller, ctx, projectId);

@@ -4,6 +4,12 @@
  */
 import type { Readable } from 'node:stream';
 
+/** Which project an answer describes, and at which of its versions (every change of a project adds one). */
+export interface ProjectVersion { projectId: string; version: number }
+
+/** An answer about one project together with the version it shows; the HTTP layer makes the answer's ETag from it. */
+export type AtVersion<T> = T & { projectVersion: ProjectVersion };
+
 /** A status as shown inside a project (CurrentStatus). */
 export interface CurrentStatusView { statusId: string; customId: string | null; name: string; timestamp: number }
 

@@ -3,10 +3,10 @@ import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { HistoryEntry, ProgramModel, Status } from '../model/model.ts';
 import { changeProject } from './change-project.ts';
-import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
+import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { formatProjectNumber } from './submit-service.ts';
-import type { AssigneeView, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from './views.ts';
+import type { AssigneeView, AtVersion, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from './views.ts';
 import type { StoreReader, StoreWriter } from '../store/store.ts';
 
 /** A status of the program by generated or custom id. */
@@ -36,15 +36,15 @@ export class WorkflowService {
   }
 
   /** GetProjectStatusHistory (admin only): newest first, with who and how each entry is reported. */
-  async getHistory(caller: Caller, programRef: string, projectId: string): Promise<StatusHistoryView> {
+  async getHistory(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<StatusHistoryView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetProjectStatusHistory');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const entries = await historyViews(this.#deps.store, ctx.model, await this.#deps.store.projects.getHistory(project.id));
-    return { projectId: project.id, programId: project.programId, projectNumber: project.number, entries };
+    return { projectId: project.id, programId: project.programId, projectNumber: project.number, entries, projectVersion: versionOf(project) };
   }
 
   /** SetProjectStatus (admin only): moves the project to a status allowed next from its current one. */
-  async setStatus(caller: Caller, programRef: string, projectId: string, statusRef: string): Promise<StatusSetView> {
+  async setStatus(caller: Caller, programRef: string, projectId: string, statusRef: string): Promise<AtVersion<StatusSetView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const target = findStatus(ctx.model, statusRef);
@@ -65,9 +65,9 @@ export class WorkflowService {
         return {
           changes: { number, statusId: target.id, statusAt: now },
           detail: { from: from.id, to: target.id, ...(number !== project.number ? { number } : {}) },
-          result: () => ({
+          result: (updated) => ({
             status: { statusId: target.id, customId: target.customId, name: target.name, timestamp: now },
-            url: landingUrl(this.#deps.publicUrl, project),
+            url: landingUrl(this.#deps.publicUrl, project), projectVersion: versionOf(updated),
           }),
         };
       },
@@ -75,7 +75,7 @@ export class WorkflowService {
   }
 
   /** SetProjectStatusReportAs (admin only): marks one history entry as reported normally or suppressed. */
-  async setReportAs(caller: Caller, programRef: string, projectId: string, input: ReportAsInput): Promise<HistoryEntryView> {
+  async setReportAs(caller: Caller, programRef: string, projectId: string, input: ReportAsInput): Promise<AtVersion<HistoryEntryView>> {
     const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatusReportAs');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const status = findStatus(ctx.model, input.statusRef);
@@ -90,27 +90,27 @@ export class WorkflowService {
         await tx.projects.setHistoryReportAs(entry.id, input.reportAs);
         return {
           detail: { entryId: entry.id, from: entry.reportAs, to: input.reportAs },
-          result: async () => (await historyViews(tx, ctx.model, [{ ...entry, reportAs: input.reportAs }]))[0]!,
+          result: async (updated) => ({ ...(await historyViews(tx, ctx.model, [{ ...entry, reportAs: input.reportAs }]))[0]!, projectVersion: versionOf(updated) }),
         };
       },
     });
   }
 
   /** SetAssignee (admins and editors): assigns a staff member of the program, or clears the assignee. */
-  async setAssignee(caller: Caller, programRef: string, projectId: string, email: string | null): Promise<AssigneeView> {
+  async setAssignee(caller: Caller, programRef: string, projectId: string, email: string | null): Promise<AtVersion<AssigneeView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (ctx.role !== 'admin' && ctx.role !== 'editor') throw new ApiError('FORBIDDEN', 'SetAssignee is for admins and editors of the program.');
     const assignee = email === null ? null : await this.#staffMember(ctx, email);
-    await changeProject(this.#deps, caller, ctx, seen.id, {
+    const projectVersion = await changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'project.assignee.set', access: 'read',
       act: async ({ project }) => ({
         changes: { assigneeId: assignee?.id ?? null },
         detail: { from: project.assigneeId, to: assignee?.id ?? null },
-        result: () => undefined,
+        result: versionOf,
       }),
     });
-    return { assignee: assignee ? { name: assignee.name, email: assignee.email } : null };
+    return { assignee: assignee ? { name: assignee.name, email: assignee.email } : null, projectVersion };
   }
 
   async #staffMember(ctx: ProgramContext, email: string) {

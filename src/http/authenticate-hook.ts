@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
+import { ifMatchCondition } from './conditional.ts';
 import type { Services } from './services.ts';
 import './fastify-types.ts';
 
@@ -8,7 +9,10 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Authenticates every API request (Basic + X-ApiKey) and counts it against its key's throughput limit. */
+/**
+ * Authenticates every API request (Basic + X-ApiKey) and counts it against its key's throughput limit. A write's
+ * If-Match goes with the caller to the change step, which checks it on the locked project (reads ignore If-Match).
+ */
 export function authenticateHook(services: Services) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const caller = await services.auth.authenticate({
@@ -27,6 +31,7 @@ export function authenticateHook(services: Services) {
       });
     }
     reply.headers(headers);
-    request.caller = { ...caller, requestId: request.id };
+    const ifMatch = request.method === 'GET' || request.method === 'HEAD' ? undefined : ifMatchCondition(request);
+    request.caller = { ...caller, requestId: request.id, ...(ifMatch ? { ifMatch } : {}) };
   };
 }

@@ -5,10 +5,11 @@ import type { AttachmentTarget } from '../../domain/attachment-service.ts';
 import type { AttachmentFileView } from '../../domain/views.ts';
 import { contentDisposition, fileNameFromContentDisposition } from '../content-disposition.ts';
 import { drainRequest } from '../drain-request.ts';
+import { sendProjectXml } from '../conditional.ts';
 import { idParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
-import { sendXml, xmlBody } from '../xml-reply.ts';
+import { xmlBody } from '../xml-reply.ts';
 
 const PROJECT = '/Programs/:ProgramId/Projects/:ProjectId';
 
@@ -62,11 +63,11 @@ export function attachmentRoutes(app: FastifyInstance, { services, codec }: Rout
     return sendFile(request, reply, await services.attachments.getVersionFile(callerOf(request), attachmentTarget(request), version));
   });
   app.get(`${base}/Metadata`, async (request, reply) =>
-    sendXml(reply, codec.attachmentMetadata(await services.attachments.getMetadata(callerOf(request), attachmentTarget(request)))));
+    sendProjectXml(request, reply, await services.attachments.getMetadata(callerOf(request), attachmentTarget(request)), codec.attachmentMetadata));
   app.post(`${base}/Metadata`, async (request, reply) => {
     const target = attachmentTarget(request);
     const input = codec.readAttachmentMetadata(xmlBody(request, 'SetAttachmentMetadata'));
-    return sendXml(reply, codec.attachmentMetadata(await services.attachments.setMetadata(callerOf(request), target, input)));
+    return sendProjectXml(request, reply, await services.attachments.setMetadata(callerOf(request), target, input), codec.attachmentMetadata);
   });
 }
 
@@ -87,6 +88,6 @@ export function attachmentUploadRoutes(app: FastifyInstance, { services, codec }
       contentLength: length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : null,
       fileName: fileNameFromContentDisposition(header(request, 'content-disposition')),
     });
-    return sendXml(reply, codec.attachmentMetadata(view));
+    return sendProjectXml(request, reply, view, codec.attachmentMetadata);
   });
 }

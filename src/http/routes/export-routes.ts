@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_PAGE } from '../../domain/project-service.ts';
+import { sendProjectXml } from '../conditional.ts';
 import { boolParam, idParam, intParam, type RawQuery, versionParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
@@ -11,12 +12,12 @@ export function exportRoutes(app: FastifyInstance, { services, codec }: RouteDep
   app.get('/Programs/:ProgramId/Projects/:ProjectId/Data', async (request, reply) => {
     const t = projectTarget(request);
     const reveal = boolParam(request.query as RawQuery, 'reveal_sensitive_data', false);
-    return sendXml(reply, codec.allProjectData(await services.exports.getAllProjectData(callerOf(request), t.programId, t.projectId, reveal)));
+    return sendProjectXml(request, reply, await services.exports.getAllProjectData(callerOf(request), t.programId, t.projectId, reveal), codec.allProjectData);
   });
   app.get('/Programs/:ProgramId/Projects/:ProjectId/Export', async (request, reply) => {
     const t = projectTarget(request);
     const version = versionParam(request.query as RawQuery, [1, 2]);
-    return sendXml(reply, codec.exportProject(await services.exports.getExport(callerOf(request), t.programId, t.projectId, version)));
+    return sendProjectXml(request, reply, await services.exports.getExport(callerOf(request), t.programId, t.projectId, version), codec.exportProject);
   });
   app.post('/Programs/:ProgramId/Projects/ByData', async (request, reply) => {
     const programId = idParam((request.params as { ProgramId?: string }).ProgramId, 'ProgramId');

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DataTarget } from '../../domain/form-data-service.ts';
+import { sendProjectXml } from '../conditional.ts';
 import { boolParam, idParam, type RawQuery } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
-import { sendXml, xmlBody } from '../xml-reply.ts';
+import { xmlBody } from '../xml-reply.ts';
 
 type FormParams = { ProgramId?: string; ProjectId?: string; FormId?: string };
 
@@ -24,13 +25,13 @@ export function formDataRoutes(app: FastifyInstance, { services, codec }: RouteD
     app.get(url, async (request, reply) => {
       const reveal = boolParam(request.query as RawQuery, 'reveal_sensitive_data', false);
       const view = await services.formData.get(callerOf(request), formTarget(request, draft), reveal);
-      return sendXml(reply, codec.formData(view, 'ProjectDataGetResponse'));
+      return sendProjectXml(request, reply, view, (v) => codec.formData(v, 'ProjectDataGetResponse'));
     });
     app.post(url, async (request, reply) => {
       const target = formTarget(request, draft);
       const input = codec.readProjectData(xmlBody(request, 'ProjectDataRequest'));
       const view = await services.formData.set(callerOf(request), target, input);
-      return sendXml(reply, codec.formData(view, 'ProjectDataSetResponse'));
+      return sendProjectXml(request, reply, view, (v) => codec.formData(v, 'ProjectDataSetResponse'));
     });
   }
 }

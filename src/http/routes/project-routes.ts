@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_PAGE } from '../../domain/project-service.ts';
 import { ApiError } from '../../domain/api-error.ts';
 import { isoTimestamp } from '../../model/clock.ts';
+import { sendProjectXml } from '../conditional.ts';
 import { idParam, intParam, optionalParam, type RawQuery, timeParam, versionParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
@@ -51,7 +52,7 @@ export function projectRoutes(app: FastifyInstance, { services, codec, apiUrl }:
   app.post('/Programs/:ProgramId/NewProject', async (request, reply) => {
     const programId = idParam((request.params as ProgramParams).ProgramId, 'ProgramId');
     const view = await services.projects.createProject(callerOf(request), programId);
-    return sendXml(reply, codec.newProject(view));
+    return sendProjectXml(request, reply, view, codec.newProject);
   });
 
   app.post('/Programs/:ProgramId/Projects/:ProjectId/Owner', async (request, reply) => {
@@ -60,6 +61,6 @@ export function projectRoutes(app: FastifyInstance, { services, codec, apiUrl }:
     const projectId = idParam(params.ProjectId, 'ProjectId');
     const { ownerEmail } = codec.readOwner(xmlBody(request, 'SetProjectOwnerRequest'));
     const view = await services.projects.setOwner(callerOf(request), programId, projectId, ownerEmail);
-    return sendXml(reply, codec.owner(view));
+    return sendProjectXml(request, reply, view, codec.owner);
   });
 }

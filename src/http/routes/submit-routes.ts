@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { sendProjectXml } from '../conditional.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
-import { sendXml } from '../xml-reply.ts';
 import { formTarget } from './form-data-routes.ts';
 
 /** SubmitProject at …/Forms/{FormId}/Draft/Submit, and at …/Forms/{FormId}/Submit as the spec's example writes it. */
@@ -10,7 +10,7 @@ export function submitRoutes(app: FastifyInstance, { services, codec }: RouteDep
     app.post(url, async (request, reply) => {
       const t = formTarget(request, true);
       const view = await services.submit.submit(callerOf(request), t.programRef, t.projectId, t.formRef);
-      return sendXml(reply, codec.submit(view));
+      return sendProjectXml(request, reply, view, codec.submit);
     });
   }
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendProjectXml } from '../conditional.ts';
 import { idParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
-import { sendXml, xmlBody } from '../xml-reply.ts';
+import { xmlBody } from '../xml-reply.ts';
 
 /** The program and project a project route addresses. */
 export function projectTarget(request: FastifyRequest): { programId: string; projectId: string } {
@@ -15,21 +16,21 @@ export function workflowRoutes(app: FastifyInstance, { services, codec }: RouteD
   const base = '/Programs/:ProgramId/Projects/:ProjectId';
   app.get(`${base}/StatusHistory`, async (request, reply) => {
     const t = projectTarget(request);
-    return sendXml(reply, codec.statusHistory(await services.workflow.getHistory(callerOf(request), t.programId, t.projectId)));
+    return sendProjectXml(request, reply, await services.workflow.getHistory(callerOf(request), t.programId, t.projectId), codec.statusHistory);
   });
   app.post(`${base}/Status`, async (request, reply) => {
     const t = projectTarget(request);
     const { statusRef } = codec.readSetStatus(xmlBody(request, 'SetProjectStatusRequest'));
-    return sendXml(reply, codec.statusSet(await services.workflow.setStatus(callerOf(request), t.programId, t.projectId, statusRef)));
+    return sendProjectXml(request, reply, await services.workflow.setStatus(callerOf(request), t.programId, t.projectId, statusRef), codec.statusSet);
   });
   app.post(`${base}/StatusHistory/ReportAs`, async (request, reply) => {
     const t = projectTarget(request);
     const input = codec.readReportAs(xmlBody(request, 'SetProjectStatusHistoryReportAs'));
-    return sendXml(reply, codec.reportAs(await services.workflow.setReportAs(callerOf(request), t.programId, t.projectId, input)));
+    return sendProjectXml(request, reply, await services.workflow.setReportAs(callerOf(request), t.programId, t.projectId, input), codec.reportAs);
   });
   app.post(`${base}/Assignee`, async (request, reply) => {
     const t = projectTarget(request);
     const { assigneeEmail } = codec.readAssignee(xmlBody(request, 'SetAssigneeRequest'));
-    return sendXml(reply, codec.assignee(await services.workflow.setAssignee(callerOf(request), t.programId, t.projectId, assigneeEmail)));
+    return sendProjectXml(request, reply, await services.workflow.setAssignee(callerOf(request), t.programId, t.projectId, assigneeEmail), codec.assignee);
   });
 }

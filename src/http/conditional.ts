@@ -1,0 +1,113 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/api-error.ts';
+import type { VersionCondition } from '../domain/caller.ts';
+import type { ProjectVersion } from '../domain/views.ts';
+import { sendXml } from './xml-reply.ts';
+
+/** One entity tag of an If-Match or If-None-Match list: its opaque part (quotes included) and whether it is weak. */
+export interface EntityTag { weak: boolean; opaque: string }
+
+/** A parsed If-Match or If-None-Match field: `*`, or a list of entity tags (RFC 9110 §13.1.1, §13.1.2). */
+export type EntityTagList = { any: true } | { any: false; tags: EntityTag[] };
+
+/**
+ * The ETag of an answer about one project: `"<project id>.<version>"`, a strong tag that changes with every change of
+ * the project. Clients treat it as opaque; only this module reads it back.
+ */
+export function projectEtag(v: ProjectVersion): string {
+  return `"${v.projectId}.${v.version}"`;
+}
+
+/** The project version an opaque tag of projectEtag names, or null for a tag this service did not make. */
+function projectVersionOf(opaque: string): ProjectVersion | null {
+  const m = /^"(.+)\.(0|[1-9]\d{0,14})"$/.exec(opaque);
+  return m ? { projectId: m[1]!, version: Number(m[2]) } : null;
+}
+
+/** The raw value of a conditional header, several fields of one name joined as one list (RFC 9110 §5.3). */
+function fieldValue(request: FastifyRequest, name: 'if-match' | 'if-none-match'): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function malformed(name: string, why: string): ApiError {
+  return new ApiError('INVALID_REQUEST',
+    `The ${name} header is not valid: ${why}. Send "*" or a comma-separated list of entity tags as ETag gives them, such as "R3XE87VP6NB6.4".`);
+}
+
+/**
+ * Parses an If-Match or If-None-Match value: `*`, or `1#entity-tag` where entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE
+ * and etagc is any visible character but DQUOTE (or obs-text). Empty list elements are allowed, as RFC 9110 §5.6.1
+ * asks; anything else that does not fit is a 400, never a silent mismatch.
+ */
+export function parseEntityTags(value: string, name: string): EntityTagList {
+  if (value.trim() === '*') return { any: true };
+  const tags: EntityTag[] = [];
+  let i = 0;
+  const n = value.length;
+  while (i < n) {
+    const c = value[i]!;
+    if (c === ' ' || c === '\t' || c === ',') {
+      i++;
+      continue;
+    }
+    const weak = value.startsWith('W/', i);
+    const start = weak ? i + 2 : i;
+    if (value[start] !== '"') {
+      throw malformed(name, c === '*' ? '"*" must stand alone' : 'an entity tag must be in double quotes');
+    }
+    let end = start + 1;
+    while (end < n && value[end] !== '"') {
+      const code = value.charCodeAt(end);
+      if (code < 0x21 || code === 0x7f) throw malformed(name, 'an entity tag holds a space or control character');
+      end++;
+    }
+    if (end >= n) throw malformed(name, 'an entity tag is not closed');
+    tags.push({ weak, opaque: value.slice(start, end + 1) });
+    i = end + 1;
+    while (i < n && (value[i] === ' ' || value[i] === '\t')) i++;
+    if (i < n && value[i] !== ',') throw malformed(name, 'entity tags must be separated by commas');
+  }
+  if (tags.length === 0) throw malformed(name, 'it is empty');
+  return { any: false, tags };
+}
+
+/**
+ * The request's If-Match as the change step checks it, or undefined when it sent none. If-Match compares strongly
+ * (RFC 9110 §13.1.1): a weak tag, or a tag this service did not make, matches no version, so the change is refused.
+ */
+export function ifMatchCondition(request: FastifyRequest): VersionCondition | undefined {
+  const value = fieldValue(request, 'if-match');
+  if (value === undefined) return undefined;
+  const list = parseEntityTags(value, 'If-Match');
+  if (list.any) return { any: true };
+  const versions = list.tags.flatMap((t) => (t.weak ? [] : [projectVersionOf(t.opaque)].filter((v) => v !== null)));
+  return { any: false, versions };
+}
+
+/**
+ * True when a GET's If-None-Match names the answer's ETag (weak comparison, RFC 9110 §13.1.2) or is `*` (the
+ * project exists, or the answer would not have been built).
+ */
+function notModified(request: FastifyRequest, etag: string): boolean {
+  const value = fieldValue(request, 'if-none-match');
+  if (value === undefined) return false;
+  const list = parseEntityTags(value, 'If-None-Match');
+  return list.any || list.tags.some((t) => t.opaque === etag);
+}
+
+/**
+ * Sends an answer about one project with its ETag. A GET (or HEAD) whose If-None-Match matches gets 304 with the
+ * ETag and no body; the service has already decided access, so a 304 never tells a caller more than the 200 would.
+ * Writes ignore If-None-Match: their precondition is If-Match, which the change step checks.
+ */
+export function sendProjectXml<V extends { projectVersion: ProjectVersion }>(
+  request: FastifyRequest, reply: FastifyReply, view: V, encode: (view: V) => string | Iterable<string>,
+): FastifyReply {
+  const etag = projectEtag(view.projectVersion);
+  // Parsed before the ETag is set, so that a malformed If-None-Match is answered 400 without it.
+  const unchanged = (request.method === 'GET' || request.method === 'HEAD') && notModified(request, etag);
+  reply.header('ETag', etag);
+  if (unchanged) return reply.code(304).send();
+  return sendXml(reply, encode(view));
+}
