@@ -3,34 +3,18 @@
  * submit) as the demo applicant, in process one request at a time on a SQLite database kept by
  * `npm run bench -- --data-dir DIR`: microseconds and SQL statements per step.
  */
-import BetterSqlite3 from 'better-sqlite3';
-import { loadConfig } from '../src/config.ts';
-import { DEMO_CREDENTIALS } from '../src/domain/demo.ts';
-import { buildApp } from '../src/http/app.ts';
-import { createBlobStore } from '../src/store/create-blob-store.ts';
-import { openDatabase } from '../src/store/database.ts';
-import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { DRAFT, PDF } from './scenarios.ts';
+import { demoAuth, openApp, watchStatements } from './in-process.ts';
 
 const [file, n] = process.argv.slice(2);
 let statements = 0;
 let seenRound = 0;
-const proto = Object.getPrototypeOf(new BetterSqlite3(':memory:').prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
-for (const name of ['all', 'get', 'run', 'iterate']) {
-  const original = proto[name]!;
-  proto[name] = function (this: unknown, ...args: unknown[]) {
-    statements++;
-    if (process.env.SHOW_SQL && seenRound === 20) process.stdout.write(`  ${(this as { source: string }).source.slice(0, 140)}\n`);
-    return original.apply(this, args);
-  };
-}
-process.env.DATABASE_URL = file;
-process.env.APAS_RATE_LIMIT_MAX = '10000000';
-const config = loadConfig();
-const store = createKyselyStore(await openDatabase(config.database));
-const app = await buildApp({ config, store, logger: false, blobs: createBlobStore(config, store) });
-const who = DEMO_CREDENTIALS[1]!;
-const auth = { authorization: `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}`, 'x-apikey': who.apiKey };
+watchStatements((sql) => {
+  statements++;
+  if (process.env.SHOW_SQL && seenRound === 20) process.stdout.write(`  ${sql.slice(0, 140)}\n`);
+});
+const { app, close } = await openApp(file!);
+const auth = demoAuth('applicant');
 const API = '/services/v2/Programs/RES-SOLAR';
 const steps = ['NewProject', 'draft', 'upload', 'submit'] as const;
 const totals = new Map<string, { us: number; statements: number }>(steps.map((s) => [s, { us: 0, statements: 0 }]));
@@ -57,5 +41,4 @@ for (let i = 0; i < rounds + 20; i++) {
   }
 }
 for (const [step, t] of totals) process.stdout.write(`${step.padEnd(12)} ${(t.us / rounds).toFixed(0).padStart(6)} µs  ${(t.statements / rounds).toFixed(1)} statements\n`);
-await app.close();
-await store.close();
+await close();

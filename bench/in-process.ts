@@ -1,0 +1,45 @@
+/**
+ * What the in-process measurements (count-queries.ts, inject-cost.ts, cycle-cost.ts) share: the app over a SQLite
+ * database kept by `npm run bench -- --data-dir DIR`, Basic + X-ApiKey headers of a demo user, and a hook that
+ * reports every SQL statement better-sqlite3 runs.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../src/config.ts';
+import { DEMO_CREDENTIALS } from '../src/domain/demo.ts';
+import { buildApp } from '../src/http/app.ts';
+import { createBlobStore } from '../src/store/create-blob-store.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { createKyselyStore } from '../src/store/kysely-store.ts';
+
+/** The app on the SQLite database `file`, with a rate limit no measurement reaches; `close` ends app and store. */
+export async function openApp(file: string): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
+  process.env.DATABASE_URL = file;
+  process.env.APAS_RATE_LIMIT_MAX = '10000000';
+  const config = loadConfig();
+  const store = createKyselyStore(await openDatabase(config.database));
+  const app = await buildApp({ config, store, logger: false, blobs: createBlobStore(config, store) });
+  return { app, close: async () => {
+    await app.close();
+    await store.close();
+  } };
+}
+
+/** The Basic and X-ApiKey headers of a demo user by role (admin, applicant, reviewer). */
+export function demoAuth(role: string): Record<string, string> {
+  const who = DEMO_CREDENTIALS.find((c) => c.role === role);
+  if (!who) throw new Error(`no demo user ${role}`);
+  return { authorization: `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}`, 'x-apikey': who.apiKey };
+}
+
+/** Calls `seen` with the SQL text of every statement better-sqlite3 runs from now on, in this process. */
+export function watchStatements(seen: (sql: string) => void): void {
+  const proto = Object.getPrototypeOf(new BetterSqlite3(':memory:').prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
+  for (const name of ['all', 'get', 'run', 'iterate']) {
+    const original = proto[name]!;
+    proto[name] = function (this: { source: string }, ...args: unknown[]) {
+      seen(this.source);
+      return original.apply(this, args);
+    };
+  }
+}
