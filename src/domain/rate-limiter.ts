@@ -65,9 +65,10 @@ export class SharedRateLimiter implements RateLimiter {
     if (!entry || entry.windowStart !== windowStart) {
       if (entry && entry.pending > 0) await this.#flushOne(bucket, entry);
       const created = { windowStart, shared: 0, pending: 0, ready: Promise.resolve() };
+      // Without the shared count (the database not answering) the key starts from this instance's own counts.
       created.ready = this.store.counters.peekRequestCount(bucket, windowStart).then((n) => {
         created.shared = n;
-      });
+      }, () => {});
       entry = created;
       this.#buckets.set(bucket, entry);
     }
