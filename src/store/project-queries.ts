@@ -139,21 +139,11 @@ export async function draftsOfProjects(db: Db, projectIds: string[], formIds: st
 /** The submitted values of the given fields of a project. */
 export async function getValues(db: Db, projectId: string, fieldIds: string[]): Promise<FieldValue[]> {
   if (fieldIds.length === 0) return [];
-  return (await valueRows(fieldIds.length)(db, projectId, ...fieldIds)).map(toValue);
+  return (await valueRows(db, projectId, ...fieldIds)).map(toValue);
 }
 
-// One compiled query per number of fields asked for (a form's field count, so few of them).
-const valueQueries = new Map<number, ReturnType<typeof valueQuery>>();
-const valueQuery = () => compileOnce((db, projectId: string, ...fieldIds: string[]) =>
+const valueRows = compileOnce((db, projectId: string, ...fieldIds: string[]) =>
   db.selectFrom('project_values').select(VALUE_COLUMNS).where('project_id', '=', projectId).where('field_id', 'in', fieldIds));
-function valueRows(count: number): ReturnType<typeof valueQuery> {
-  let query = valueQueries.get(count);
-  if (!query) {
-    query = valueQuery();
-    if (valueQueries.size < 200) valueQueries.set(count, query);
-  }
-  return query;
-}
 
 /** Every submitted value of a project with the form that last saved it. */
 export async function getAllValues(db: Db, projectId: string): Promise<(FieldValue & { formId: string })[]> {

@@ -25,6 +25,10 @@ forEachDialect('store: queries compiled once', ({ open }) => {
       assert.deepEqual(await byId(opened.db, IDS.admin, 0), [{ id: IDS.admin, email: user(IDS.admin).email }]);
       assert.deepEqual(await byId(opened.db, IDS.applicant, 1), [{ id: IDS.applicant, email: user(IDS.applicant).email }]);
       assert.deepEqual(await byId(opened.db, IDS.applicant, 0), []);
+      const among = compileOnce((db: Kysely<Database>, ...ids: string[]) => db.selectFrom('users').select('id').where('id', 'in', ids).orderBy('id'));
+      assert.deepEqual(await among(opened.db, IDS.applicant), [{ id: IDS.applicant }], 'one id');
+      assert.deepEqual(await among(opened.db, IDS.admin, IDS.applicant, 'nobody'), [{ id: IDS.admin }, { id: IDS.applicant }], 'three ids: a shape of its own');
+      assert.deepEqual(await among(opened.db, IDS.admin), [{ id: IDS.admin }], 'the one-id shape again');
       const literal = compileOnce((db: Kysely<Database>, id: string) => db.selectFrom('users').select('id').where('id', '=', sql.lit(id)));
       await assert.rejects(literal(opened.db, IDS.admin), /every parameter must be bound once/);
     } finally {
