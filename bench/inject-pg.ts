@@ -5,7 +5,7 @@
  */
 import { systemClock } from '../src/model/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/demo.ts';
+import { seedDemo } from '../src/domain/demo.ts';
 import { buildApp } from '../src/http/app.ts';
 import { RandomIdGenerator } from '../src/model/ids.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';
@@ -13,6 +13,7 @@ import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { generateProjects } from './generate.ts';
+import { demoAuth } from './in-process.ts';
 
 const NS = 'http://service.powerclerk.com/api/v1/';
 const API = '/services/v2/Programs/RES-SOLAR';
@@ -27,8 +28,7 @@ try {
   await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
   const g = await generateProjects(store, count, blobs);
   const app = await buildApp({ config, store, logger: false, blobs });
-  const admin = DEMO_CREDENTIALS[0]!;
-  const headers = { authorization: `Basic ${Buffer.from(`${admin.email}:${admin.password}`).toString('base64')}`, 'x-apikey': admin.apiKey, 'content-type': 'application/xml' };
+  const headers = { ...demoAuth('admin'), 'content-type': 'application/xml' };
   const project = g.sampleProjectIds[Math.floor(g.sampleProjectIds.length / 2)]!;
   const byData = `<ProjectByDataRequest xmlns="${NS}"><FilterByCurrentStatuses Operation="Include"><Status Id="ApprovedForInstallation"/></FilterByCurrentStatuses><DataFields><Field Id="SystemSizeKwDc" Content="14" Operator="gt"/><Field Id="InverterMake" Content="SMA" Operator="eq"/></DataFields></ProjectByDataRequest>`;
   const requests: [string, { method: 'GET' | 'POST'; url: string; payload?: string }][] = [
