@@ -26,7 +26,7 @@ import { schemaRoutes } from './routes/schema-routes.ts';
 import { submitRoutes } from './routes/submit-routes.ts';
 import { workflowRoutes } from './routes/workflow-routes.ts';
 import { createServices } from './services.ts';
-import { createXmlCodec } from './xml-codec.ts';
+import { createApiCodec } from './api-codec.ts';
 
 /** What an app instance is built from; tests swap the clock, ids and logger. */
 export interface AppDeps {
@@ -51,6 +51,8 @@ export const API_BASE = '/services/v2';
 // application/xml, text/xml and the application/*+xml family, with or without parameters (charset=utf-8):
 // Fastify tests a RegExp parser against the whole normalised header, parameters included.
 const XML_TYPES = /^(application\/([a-z0-9.-]+\+)?xml|text\/xml)(;.*)?$/;
+// application/json and the application/*+json family, with or without parameters.
+const JSON_TYPES = /^application\/([a-z0-9.-]+\+)?json(;.*)?$/;
 
 function programSchemaText(): string {
   return fs.readFileSync(new URL('../../schemas/program.schema.json', import.meta.url), 'utf8');
@@ -61,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? new RandomIdGenerator();
-  const codec = await createXmlCodec(config.xmlNamespace);
+  const codec = await createApiCodec(config.xmlNamespace);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: config.bodyLimitBytes,
@@ -91,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app, codec, routes);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // JSON bodies are kept as bytes too: the route's reader parses them strictly (duplicate and prototype keys, depth).
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   // Other media types are read (within the size limit) but kept aside, so a route can name the problem.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) =>
     done(null, { unsupportedContentType: String(request.headers['content-type'] ?? '') } satisfies UnsupportedBody));

@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
 import type { VersionCondition } from '../domain/caller.ts';
 import type { ProjectVersion } from '../domain/views.ts';
+import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
+import type { ApiCodec } from './api-codec.ts';
 import { sendXml } from './xml-reply.ts';
 
 /** One entity tag of an If-Match or If-None-Match list: its opaque part (quotes included) and whether it is weak. */
@@ -97,17 +99,33 @@ function notModified(request: FastifyRequest, etag: string): boolean {
 }
 
 /**
- * Sends an answer about one project with its ETag. A GET (or HEAD) whose If-None-Match matches gets 304 with the
- * ETag and no body; the service has already decided access, so a 304 never tells a caller more than the 200 would.
- * Writes ignore If-None-Match: their precondition is If-Match, which the change step checks.
+ * Sets the ETag of an answer about one project and tells whether a GET (or HEAD) may be answered 304: its
+ * If-None-Match names the ETag. The service has already decided access, so a 304 never tells a caller more than the
+ * 200 would. Writes ignore If-None-Match: their precondition is If-Match, which the change step checks.
  */
-export function sendProjectXml<V extends { projectVersion: ProjectVersion }>(
-  request: FastifyRequest, reply: FastifyReply, view: V, encode: (view: V) => string | Iterable<string>,
-): FastifyReply {
-  const etag = projectEtag(view.projectVersion);
+function tagProjectAnswer(request: FastifyRequest, reply: FastifyReply, version: ProjectVersion): boolean {
+  const etag = projectEtag(version);
   // Parsed before the ETag is set, so that a malformed If-None-Match is answered 400 without it.
   const unchanged = (request.method === 'GET' || request.method === 'HEAD') && notModified(request, etag);
   reply.header('ETag', etag);
-  if (unchanged) return reply.code(304).send();
+  return unchanged;
+}
+
+/** Sends an answer about one project with its ETag, or 304 with no body when the client's copy is current. */
+export function sendProjectXml<V extends { projectVersion: ProjectVersion }>(
+  request: FastifyRequest, reply: FastifyReply, view: V, encode: (view: V) => string | Iterable<string>,
+): FastifyReply {
+  if (tagProjectAnswer(request, reply, view.projectVersion)) return reply.code(304).send();
   return sendXml(reply, encode(view));
+}
+
+/**
+ * Sends an answer about one project as document type `doc` (XML or JSON by Accept) with its ETag, or 304 with no
+ * body when the client's copy is current.
+ */
+export function sendProjectAnswer<V extends { projectVersion: ProjectVersion }, D extends WireDocument>(
+  codec: ApiCodec, request: FastifyRequest, reply: FastifyReply, view: V, doc: D, toValue: (view: V) => DocumentValue<D>,
+): FastifyReply {
+  if (tagProjectAnswer(request, reply, view.projectVersion)) return reply.code(304).send();
+  return codec.send(request, reply, doc, toValue(view));
 }

@@ -5,8 +5,9 @@ import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts
 import { StoreError } from '../store/store-error.ts';
 import { isWebPath, renderErrorPage } from '../web/error-page.tsx';
 import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';
+import { answerFormat, JSON_TYPE } from './answer-format.ts';
 import type { RouteTable } from './route-table.ts';
-import type { XmlCodec } from './xml-codec.ts';
+import type { ApiCodec } from './api-codec.ts';
 import { XML_TYPE } from './xml-reply.ts';
 
 // Fastify's own failures (body parsing, limits, malformed URLs) mapped onto the service's error codes.
@@ -65,8 +66,11 @@ function isWebRequest(request: FastifyRequest): boolean {
   return isWebPath(request.url);
 }
 
-/** The one place where an error becomes an HTTP status, headers and a body: an XML ErrorResponse, or an HTML page for the web pages. */
-export function sendError(codec: XmlCodec, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+/**
+ * The one place where an error becomes an HTTP status, headers and a body: an ErrorResponse in XML or JSON (by the
+ * request's Accept), or an HTML page for the web pages.
+ */
+export function sendError(codec: ApiCodec, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const apiError = toApiError(error);
   if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
@@ -86,7 +90,8 @@ export function sendError(codec: XmlCodec, request: FastifyRequest, reply: Fasti
   if (web) {
     return reply.code(apiError.status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderErrorPage(apiError));
   }
-  return reply.code(apiError.status).type(XML_TYPE).send(codec.error(apiError, request.id));
+  const format = answerFormat(request);
+  return reply.code(apiError.status).type(format === 'json' ? JSON_TYPE : XML_TYPE).send(codec.errorBody(apiError, request.id, format));
 }
 
 /** What Node reports of a request it could not read: too slow (APAS_REQUEST_TIMEOUT_MS), headers too large, not HTTP. */
@@ -102,7 +107,7 @@ export function clientErrorToApiError(error: { code?: string }): ApiError {
  * Fastify's clientErrorHandler: answers what Node could not read with the same XML ErrorResponse as every other
  * error (there is no request or reply yet, so the answer is written to the socket), then closes the connection.
  */
-export function clientErrorHandler(codec: XmlCodec, nextId: () => string) {
+export function clientErrorHandler(codec: ApiCodec, nextId: () => string) {
   return function handle(this: { log: FastifyBaseLogger }, error: Error & { code?: string }, socket: Socket): void {
     // A reset connection has nobody to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -125,7 +130,7 @@ export function clientErrorHandler(codec: XmlCodec, nextId: () => string) {
 }
 
 /** Installs the error and not-found handlers on an app; a known path with the wrong method gets 405. */
-export function installErrorHandlers(app: FastifyInstance, codec: XmlCodec, routes: RouteTable): void {
+export function installErrorHandlers(app: FastifyInstance, codec: ApiCodec, routes: RouteTable): void {
   app.setErrorHandler((error, request, reply) => sendError(codec, request, reply, error));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';

@@ -7,7 +7,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/services.ts';
 import { applicationRoutes } from './application-routes.ts';
-import type { XmlCodec } from '../http/xml-codec.ts';
+import type { ApiCodec } from '../http/api-codec.ts';
 import { homeRoutes } from './home-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
 import { inquiryReplyRoutes } from './inquiry-reply-routes.ts';
@@ -23,7 +23,7 @@ export interface WebAppDeps {
   /** The time zone pages show times in. */
   timeZone: string;
   /** Encodes the XML the review page's export link downloads. */
-  codec: XmlCodec;
+  codec: ApiCodec;
 }
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url));

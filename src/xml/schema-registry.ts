@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ErrorDetail, ParseOption, XmlDocument, XmlParseError, XmlValidateError, XsdValidator } from 'libxml2-wasm';
+import { generatedXsds } from '../wire/generated-xsds.ts';
 import { escapeXml } from './xml-writer.ts';
 
 /** The placeholder the stored XSD files carry wherever the configured namespace goes. */
@@ -31,16 +32,20 @@ export class SchemaRegistry {
   private readonly sources: ReadonlyMap<string, string>;
   private readonly compiled = new Map<string, Compiled>();
 
-  /** Reads every `*.xsd` of `directory` and substitutes `namespace` for the placeholder. */
-  constructor(namespace: string, directory: string = SCHEMA_DIRECTORY) {
+  /**
+   * Reads every `*.xsd` of `directory`, adds the `generated` ones (by name, made from the wire descriptions) and
+   * substitutes `namespace` for the placeholder.
+   */
+  constructor(namespace: string, directory: string = SCHEMA_DIRECTORY, generated: ReadonlyMap<string, string> = generatedXsds()) {
     this.namespace = namespace;
     const value = escapeXml(namespace, true);
-    const sources = new Map<string, string>();
-    for (const file of readdirSync(directory).filter((f) => f.endsWith('.xsd')).sort()) {
-      const text = readFileSync(join(directory, file), 'utf8');
-      sources.set(file.slice(0, -'.xsd'.length), text.split(NAMESPACE_PLACEHOLDER).join(value));
+    const texts = new Map<string, string>(generated);
+    for (const file of readdirSync(directory).filter((f) => f.endsWith('.xsd'))) {
+      const name = file.slice(0, -'.xsd'.length);
+      if (texts.has(name)) throw new Error(`XML schema ${name} is both described in src/wire and written in ${file}`);
+      texts.set(name, readFileSync(join(directory, file), 'utf8'));
     }
-    this.sources = sources;
+    this.sources = new Map([...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, t]) => [n, t.split(NAMESPACE_PLACEHOLDER).join(value)]));
   }
 
   /** The schema names (file names without `.xsd`), sorted. */

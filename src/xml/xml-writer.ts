@@ -1,6 +1,11 @@
 /** The XML declaration every response document starts with. */
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 
+/** Whether `name` may be written as an element or attribute name (checked once per name). */
+export function isXmlName(name: string): boolean {
+  return validName(name);
+}
+
 /** Attribute values by name; `null` and `undefined` values are left out of the output. */
 export type XmlAttributes = Record<string, string | null | undefined>;
 
@@ -85,6 +90,17 @@ export class XmlWriter {
     return this;
   }
 
+  /**
+   * Opens element `name` whose attributes are already written as ` Name="escaped value"…` (by a compiled writer,
+   * which checked the names once); close it with `end()`.
+   */
+  startWritten(name: string, attributeText: string): this {
+    this.push(`<${name}${this.rootAttribute(name)}${attributeText}`);
+    this.tagOpen = true;
+    this.open.push(name);
+    return this;
+  }
+
   /** Writes an element without content. */
   empty(name: string, attrs?: XmlAttributes): this {
     this.push(`<${name}${this.attributes(name, attrs)}/>`);
@@ -148,15 +164,19 @@ export class XmlWriter {
     this.buffered += part.length;
   }
 
-  private attributes(name: string, attrs: XmlAttributes | undefined): string {
+  /** ` xmlns="…"` for the root element, '' for any other; refuses a second root. */
+  private rootAttribute(name: string): string {
     if (!validName(name)) throw new Error(`XmlWriter: invalid element name ${JSON.stringify(name)}`);
-    let out = '';
     if (!this.rootWritten) {
-      out = ` xmlns="${escapeXml(this.ns, true)}"`;
       this.rootWritten = true;
-    } else if (this.open.length === 0) {
-      throw new Error('XmlWriter: only one root element is allowed');
+      return ` xmlns="${escapeXml(this.ns, true)}"`;
     }
+    if (this.open.length === 0) throw new Error('XmlWriter: only one root element is allowed');
+    return '';
+  }
+
+  private attributes(name: string, attrs: XmlAttributes | undefined): string {
+    let out = this.rootAttribute(name);
     if (attrs) {
       for (const [key, value] of Object.entries(attrs)) {
         if (value === null || value === undefined) continue;

@@ -3,9 +3,10 @@ import { after, test } from 'node:test';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../../src/domain/api-error.ts';
 import { isoTimestamp } from '../../src/model/clock.ts';
 import type { CurrentStatusView, FormDataView, NewProjectView, SubmitView } from '../../src/domain/views.ts';
-import { encodeErrorResponse } from '../../src/xml/encode-error-response.ts';
+import { ErrorResponse, errorValue } from '../../src/wire/documents/error-response.ts';
+import { formDataValue, ProjectDataGetResponse, ProjectDataSetResponse } from '../../src/wire/documents/project-data.ts';
+import { writeXmlDocument } from '../../src/wire/wire-xml-writer.ts';
 import { encodeNewProjectResponse } from '../../src/xml/encode-new-project-response.ts';
-import { encodeProjectDataGetResponse, encodeProjectDataSetResponse } from '../../src/xml/encode-project-data-response.ts';
 import { encodeProjectSubmitResponse } from '../../src/xml/encode-project-submit-response.ts';
 import { encodeProgramsResponse } from '../../src/xml/encode-programs-response.ts';
 import { encodeSetProjectOwnerResponse } from '../../src/xml/encode-set-project-owner-response.ts';
@@ -13,6 +14,9 @@ import { SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { NASTY, NS, type ReadElement, kid, kids, readBack, xmlSafe } from './xml-test-helpers.ts';
 
 const schemas = new SchemaRegistry(NS);
+const encodeErrorResponse = (error: ApiError, ns: string, requestId?: string) => writeXmlDocument(ErrorResponse, errorValue(error, requestId), ns);
+const encodeProjectDataGetResponse = (view: FormDataView, ns: string) => writeXmlDocument(ProjectDataGetResponse, formDataValue(view), ns);
+const encodeProjectDataSetResponse = (view: FormDataView, ns: string) => writeXmlDocument(ProjectDataSetResponse, formDataValue(view), ns);
 after(() => schemas.dispose());
 
 const T1 = Date.UTC(2026, 10, 22, 3, 8, 22, 507);

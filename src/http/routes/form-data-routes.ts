@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DataTarget } from '../../domain/form-data-service.ts';
-import { sendProjectXml } from '../conditional.ts';
+import { formDataValue, ProjectDataGetResponse, ProjectDataRequest, ProjectDataSetResponse, projectDataInput } from '../../wire/documents/project-data.ts';
+import { sendProjectAnswer } from '../conditional.ts';
 import { boolParam, idParam, type RawQuery } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
-import { xmlBody } from '../xml-reply.ts';
 
 type FormParams = { ProgramId?: string; ProjectId?: string; FormId?: string };
 
@@ -25,13 +25,13 @@ export function formDataRoutes(app: FastifyInstance, { services, codec }: RouteD
     app.get(url, async (request, reply) => {
       const reveal = boolParam(request.query as RawQuery, 'reveal_sensitive_data', false);
       const view = await services.formData.get(callerOf(request), formTarget(request, draft), reveal);
-      return sendProjectXml(request, reply, view, (v) => codec.formData(v, 'ProjectDataGetResponse'));
+      return sendProjectAnswer(codec, request, reply, view, ProjectDataGetResponse, formDataValue);
     });
     app.post(url, async (request, reply) => {
       const target = formTarget(request, draft);
-      const input = codec.readProjectData(xmlBody(request, 'ProjectDataRequest'));
+      const input = projectDataInput(codec.read(request, ProjectDataRequest));
       const view = await services.formData.set(callerOf(request), target, input);
-      return sendProjectXml(request, reply, view, (v) => codec.formData(v, 'ProjectDataSetResponse'));
+      return sendProjectAnswer(codec, request, reply, view, ProjectDataSetResponse, formDataValue);
     });
   }
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../domain/api-error.ts';
-import type { XmlCodec } from '../xml-codec.ts';
+import type { ApiCodec } from '../api-codec.ts';
 
 /** Serves the XSD of every request and response type at /schemas/{Name}.xsd, and the list at /schemas/. */
-export function schemaRoutes(app: FastifyInstance, codec: XmlCodec, programSchema: string): void {
+export function schemaRoutes(app: FastifyInstance, codec: ApiCodec, programSchema: string): void {
   app.get('/schemas/', async (_request, reply) => {
     const names = [...codec.schemaNames().map((n) => `${n}.xsd`), 'program.schema.json'];
     return reply.type('text/plain; charset=utf-8').send(`${names.join('\n')}\n`);

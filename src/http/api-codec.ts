@@ -1,62 +1,79 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../domain/api-error.ts';
-import type {
-  AllProjectDataView, AssigneeView, CustomListView, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,
-  NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView, ProjectDataInput,
-} from '../domain/views.ts';
 import type { SessionTokenView } from '../domain/mfa-service.ts';
+import type {
+  AllProjectDataView, AssigneeView, AttachmentMetadataView, AttachmentReviewInput, CustomListView, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,InquiryNoteInput, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, 
+  NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectDataInput,ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView 
+} from '../domain/views.ts';
+import type { InquiryStatus } from '../model/inquiry.ts';
+import { ErrorResponse, errorValue } from '../wire/documents/error-response.ts';
+import { WIRE_DOCUMENTS } from '../wire/documents.ts';
+import { WireJsonReader } from '../wire/wire-json-reader.ts';
+import { documentJsonSchema } from '../wire/wire-json-schema.ts';
+import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
+import { compileXmlWriter, type WireXmlWriter } from '../wire/wire-xml-writer.ts';
 import { decodeCreateMfaSessionTokenRequest } from '../xml/decode-create-mfa-session-token-request.ts';
 import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
-import { encodeCreateMfaSessionTokenResponse } from '../xml/encode-create-mfa-session-token-response.ts';
-import type { InquiryStatus } from '../model/inquiry.ts';
-import type { InquiryNoteInput, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView } from '../domain/views.ts';
+import { decodeProjectByNumberRequest } from '../xml/decode-project-by-number-request.ts';
+import { decodeSetAssigneeRequest, type SetAssigneeInput } from '../xml/decode-set-assignee-request.ts';
+import { decodeSetAttachmentMetadata } from '../xml/decode-set-attachment-metadata.ts';
 import { decodeSetInquiryNoteRequest } from '../xml/decode-set-inquiry-note-request.ts';
 import { decodeSetInquiryThreadExternalIdRequest } from '../xml/decode-set-inquiry-thread-external-id-request.ts';
 import { decodeSetInquiryThreadStatusRequest } from '../xml/decode-set-inquiry-thread-status-request.ts';
-import { encodeInquiryNotesResponse } from '../xml/encode-inquiry-notes-response.ts';
-import { encodeInquiryThreadResponse } from '../xml/encode-inquiry-thread-response.ts';
-import { encodeInquiryThreadsResponse } from '../xml/encode-inquiry-threads-response.ts';
-import { decodeSetAssigneeRequest, type SetAssigneeInput } from '../xml/decode-set-assignee-request.ts';
+import { decodeSetProjectOwnerRequest, type SetProjectOwnerInput } from '../xml/decode-set-project-owner-request.ts';
 import { decodeSetProjectStatusHistoryReportAs } from '../xml/decode-set-project-status-history-report-as.ts';
 import { decodeSetProjectStatusRequest, type SetProjectStatusInput } from '../xml/decode-set-project-status-request.ts';
 import { encodeAllProjectDataResponse } from '../xml/encode-all-project-data-response.ts';
-import type { AttachmentMetadataView, AttachmentReviewInput } from '../domain/views.ts';
-import { decodeSetAttachmentMetadata } from '../xml/decode-set-attachment-metadata.ts';
 import { encodeAttachmentMetadataResponse } from '../xml/encode-attachment-metadata-response.ts';
+import { encodeCreateMfaSessionTokenResponse } from '../xml/encode-create-mfa-session-token-response.ts';
 import { encodeCustomListChoicesResponse } from '../xml/encode-custom-list-choices-response.ts';
 import { encodeFormSchemaResponse } from '../xml/encode-form-schema-response.ts';
 import { encodeFormsResponse } from '../xml/encode-forms-response.ts';
+import { encodeInquiryNotesResponse } from '../xml/encode-inquiry-notes-response.ts';
+import { encodeInquiryThreadResponse } from '../xml/encode-inquiry-thread-response.ts';
+import { encodeInquiryThreadsResponse } from '../xml/encode-inquiry-threads-response.ts';
+import { encodeNewProjectResponse } from '../xml/encode-new-project-response.ts';
+import { encodeProgramsResponse } from '../xml/encode-programs-response.ts';
 import { encodeProjectExportDataGetResponse } from '../xml/encode-project-export-data-get-response.ts';
 import { encodeProjectStatusHistoryResponse } from '../xml/encode-project-status-history-response.ts';
+import { encodeProjectSubmitResponse } from '../xml/encode-project-submit-response.ts';
+import { projectsResponseChunks } from '../xml/encode-projects-response.ts';
 import { encodeSetAssigneeResponse } from '../xml/encode-set-assignee-response.ts';
+import { encodeSetProjectOwnerResponse } from '../xml/encode-set-project-owner-response.ts';
 import { encodeStatusHistoryReportAsResponse } from '../xml/encode-status-history-report-as-response.ts';
 import { encodeStatusListResponse } from '../xml/encode-status-list-response.ts';
 import { encodeStatusSetResponse } from '../xml/encode-status-set-response.ts';
-import { decodeProjectByNumberRequest } from '../xml/decode-project-by-number-request.ts';
-import { decodeProjectDataRequest } from '../xml/decode-project-data-request.ts';
-import { decodeSetProjectOwnerRequest, type SetProjectOwnerInput } from '../xml/decode-set-project-owner-request.ts';
-import { encodeErrorResponse } from '../xml/encode-error-response.ts';
-import { encodeNewProjectResponse } from '../xml/encode-new-project-response.ts';
-import { encodeProgramsResponse } from '../xml/encode-programs-response.ts';
-import { encodeProjectDataResponse } from '../xml/encode-project-data-response.ts';
-import { encodeProjectSubmitResponse } from '../xml/encode-project-submit-response.ts';
-import { projectsResponseChunks } from '../xml/encode-projects-response.ts';
-import { encodeSetProjectOwnerResponse } from '../xml/encode-set-project-owner-response.ts';
 import { createSchemaRegistry } from '../xml/schema-registry.ts';
+import { type AnswerFormat, answerFormat, JSON_TYPE } from './answer-format.ts';
+import { readRequestBody } from './read-request-body.ts';
+import { sendXml } from './xml-reply.ts';
 
-/** The XML codec bound to the configured namespace: what the routes read and write. */
-export interface XmlCodec {
+/** JSON text of a document value: optional members that are null are left out, as they are in XML. */
+function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v === null ? undefined : v));
+}
+
+/** The codec bound to the configured namespace: what the routes read and write, in XML or JSON. */
+export interface ApiCodec {
   readonly ns: string;
+  /** Reads the request body as document type `doc`, in XML or JSON by its Content-Type; throws ApiError when refused. */
+  read<D extends WireDocument>(request: FastifyRequest, doc: D): DocumentValue<D>;
+  /** Sends `value` as document type `doc`, in the representation the request's Accept prefers. */
+  send<D extends WireDocument>(request: FastifyRequest, reply: FastifyReply, doc: D, value: DocumentValue<D>, status?: number): FastifyReply;
+  /** The ErrorResponse body of `error` in `format`. */
+  errorBody(error: ApiError, requestId: string, format: AnswerFormat): string;
+  /** The JSON Schema (2020-12) text of every described document, by name. */
+  jsonSchemaNames(): string[];
+  jsonSchemaSource(name: string): string;
   programs(views: ProgramView[], requestTimestamp: number): string;
   /** ProjectsResponse as chunks, so that a page of 1000 projects is streamed. */
   projects(view: ProjectsView): Iterable<string>;
   newProject(view: NewProjectView): string;
-  formData(view: FormDataView, root: 'ProjectDataGetResponse' | 'ProjectDataSetResponse'): string;
   owner(view: OwnerView): string;
   submit(view: SubmitView): string;
   error(error: ApiError, requestId: string): string;
   readProjectNumbers(body: Buffer): string[];
   readOwner(body: Buffer): SetProjectOwnerInput;
-  readProjectData(body: Buffer): ProjectDataInput;
   forms(view: FormsView): string;
   formSchema(view: FormSchemaView): string;
   customList(view: CustomListView): string;
@@ -85,21 +102,44 @@ export interface XmlCodec {
   schemaSource(name: string): string;
 }
 
-/** Binds the encoders, decoders and XSDs of src/xml to one namespace. */
-export async function createXmlCodec(ns: string): Promise<XmlCodec> {
+/** Binds the described documents (src/wire), the remaining encoders and decoders of src/xml and the XSDs to one namespace. */
+export async function createApiCodec(ns: string): Promise<ApiCodec> {
   const schemas = createSchemaRegistry(ns);
+  const json = new WireJsonReader();
+  const writers = new Map<WireDocument, WireXmlWriter<WireDocument>>();
+  const writerOf = (doc: WireDocument) => {
+    let w = writers.get(doc);
+    if (!w) writers.set(doc, (w = compileXmlWriter(doc)));
+    return w;
+  };
+  const jsonSchemas = new Map(WIRE_DOCUMENTS.map((d) => [d.name, `${JSON.stringify(documentJsonSchema(d), null, 2)}\n`]));
+  const errorWriter = compileXmlWriter(ErrorResponse);
+  const errorBody = (error: ApiError, requestId: string, format: AnswerFormat) => {
+    const value = errorValue(error, requestId);
+    return format === 'json' ? toJson(value) : errorWriter.write(value, ns);
+  };
   return {
     ns,
+    read: (request, doc) => readRequestBody(request, doc, ns, schemas, json),
+    send: (request, reply, doc, value, status = 200) => {
+      if (answerFormat(request) === 'json') return reply.code(status).type(JSON_TYPE).send(toJson(value));
+      return sendXml(reply, writerOf(doc).chunks(value, ns), status);
+    },
+    errorBody,
+    jsonSchemaNames: () => [...jsonSchemas.keys()].sort(),
+    jsonSchemaSource: (name) => {
+      const text = jsonSchemas.get(name);
+      if (text === undefined) throw new Error(`unknown JSON Schema ${JSON.stringify(name)}`);
+      return text;
+    },
     programs: (views, at) => encodeProgramsResponse(views, at, ns),
     projects: (view) => projectsResponseChunks(view, ns),
     newProject: (view) => encodeNewProjectResponse(view, ns),
-    formData: (view, root) => encodeProjectDataResponse(root, view, ns),
     owner: (view) => encodeSetProjectOwnerResponse(view, ns),
     submit: (view) => encodeProjectSubmitResponse(view, ns),
-    error: (error, requestId) => encodeErrorResponse(error, ns, requestId),
+    error: (error, requestId) => errorBody(error, requestId, 'xml'),
     readProjectNumbers: (body) => decodeProjectByNumberRequest(body, ns, schemas),
     readOwner: (body) => decodeSetProjectOwnerRequest(body, ns, schemas),
-    readProjectData: (body) => decodeProjectDataRequest(body, ns, schemas),
     forms: (view) => encodeFormsResponse(view, ns),
     formSchema: (view) => encodeFormSchemaResponse(view, ns),
     customList: (view) => encodeCustomListChoicesResponse(view, ns),

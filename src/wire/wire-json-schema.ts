@@ -1,0 +1,79 @@
+import type { AttributeSpec, ChildSpec, ComplexType, SimpleType, WireDocument } from './wire-type.ts';
+
+/** A JSON Schema (2020-12) object. */
+export type JsonSchema = Record<string, unknown>;
+
+/** The dialect of every schema made here (OpenAPI 3.1's default dialect too). */
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+const DECIMAL = '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$';
+const INTEGER_RANGE: Record<string, { minimum?: number; maximum?: number }> = {
+  int: { minimum: -2147483648, maximum: 2147483647 },
+  long: {},
+  nonNegativeInteger: { minimum: 0 },
+  positiveInteger: { minimum: 1 },
+};
+
+/** The JSON Schema of a simple type: the XSD facets carried over (an XSD pattern is anchored, as in XSD). */
+export function simpleSchema(type: SimpleType): JsonSchema {
+  const out: JsonSchema = {};
+  if (type.base === 'boolean') out.type = 'boolean';
+  else if (type.base in INTEGER_RANGE) Object.assign(out, { type: 'integer' }, INTEGER_RANGE[type.base]);
+  else if (type.base === 'float') out.type = 'number';
+  else {
+    out.type = 'string';
+    if (type.base === 'decimal') out.pattern = DECIMAL;
+    if (type.base === 'dateTime') out.format = 'date-time';
+  }
+  if (type.enumeration) out.enum = [...type.enumeration];
+  if (type.pattern) out.pattern = `^(?:${type.pattern})$`;
+  if (type.minLength !== undefined) out.minLength = type.minLength;
+  if (type.maxLength !== undefined) out.maxLength = type.maxLength;
+  if (type.doc) out.description = type.doc;
+  return out;
+}
+
+function attributeSchema(spec: AttributeSpec): JsonSchema {
+  const out = simpleSchema(spec.type);
+  if (spec.fixed !== undefined) out.const = spec.fixed;
+  if (spec.default !== undefined) out.default = spec.default;
+  return out;
+}
+
+function childSchema(spec: ChildSpec, direction: WireDocument['direction']): JsonSchema {
+  const item = spec.type.kind === 'simple' ? simpleSchema(spec.type) : complexSchema(spec.type, direction);
+  if (spec.doc) item.description = spec.doc;
+  if (spec.max <= 1) return item;
+  const array: JsonSchema = { type: 'array', items: item };
+  if (spec.min > 0) array.minItems = spec.min;
+  if (Number.isFinite(spec.max)) array.maxItems = spec.max;
+  return array;
+}
+
+/**
+ * The JSON Schema of a complex type: attributes and children as properties, repeated children as arrays, nothing
+ * else allowed. Every array of an answer is present (perhaps empty); a request may leave out an array that may be empty.
+ */
+export function complexSchema(type: ComplexType, direction: WireDocument['direction']): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [name, spec] of Object.entries(type.attributes)) {
+    properties[name] = attributeSchema(spec);
+    if (spec.required) required.push(name);
+  }
+  for (const [name, spec] of Object.entries(type.children)) {
+    properties[name] = childSchema(spec, direction);
+    if (spec.min > 0 || (spec.max > 1 && direction === 'response')) required.push(name);
+  }
+  const out: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) out.required = required;
+  out.additionalProperties = false;
+  if (type.doc) out.description = type.doc;
+  return out;
+}
+
+/** The standalone JSON Schema of document type `doc`, served as `/schemas/{name}.schema.json`. */
+export function documentJsonSchema(doc: WireDocument): JsonSchema {
+  const body = complexSchema(doc.type, doc.direction);
+  return { $schema: JSON_SCHEMA_DIALECT, title: doc.name, ...body, description: doc.doc };
+}
