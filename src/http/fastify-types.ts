@@ -1,6 +1,10 @@
 import type { Caller } from '../domain/caller.ts';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's entry in the OpenAPI description (src/http/operation-table.ts). */
+    operation?: import('./operation-table.ts').OperationSpec;
+  }
   interface FastifyRequest {
     /** Set by the authentication hook on every /services/v2 request that got through it. */
     caller?: Caller;

@@ -22,12 +22,28 @@ export function formDataRoutes(app: FastifyInstance, { services, codec }: RouteD
   const base = '/Programs/:ProgramId/Projects/:ProjectId/Forms/:FormId';
   for (const draft of [false, true]) {
     const url = `${base}${draft ? '/Draft' : ''}/Data`;
-    app.get(url, async (request, reply) => {
+    const which = draft ? 'draft' : 'submitted';
+    app.get(url, {
+      config: {
+        operation: {
+          operationId: draft ? 'GetProjectDraftData' : 'GetProjectData', tags: ['Form data'], etag: true,
+          summary: `GetProjectData: the ${which} data of one form of a project.`, response: ProjectDataGetResponse,
+          query: [{ name: 'reveal_sensitive_data', type: 'boolean', description: 'Show sensitive values instead of masking them (admins with the right only).' }],
+        },
+      },
+    }, async (request, reply) => {
       const reveal = boolParam(request.query as RawQuery, 'reveal_sensitive_data', false);
       const view = await services.formData.get(callerOf(request), formTarget(request, draft), reveal);
       return sendProjectAnswer(codec, request, reply, view, ProjectDataGetResponse, formDataValue);
     });
-    app.post(url, async (request, reply) => {
+    app.post(url, {
+      config: {
+        operation: {
+          operationId: draft ? 'SetProjectDraftData' : 'SetProjectData', tags: ['Form data'], etag: true,
+          summary: `SetProjectData: changes the ${which} data of one form.`, request: ProjectDataRequest, response: ProjectDataSetResponse,
+        },
+      },
+    }, async (request, reply) => {
       const target = formTarget(request, draft);
       const input = projectDataInput(codec.read(request, ProjectDataRequest));
       const view = await services.formData.set(callerOf(request), target, input);
