@@ -2,31 +2,34 @@ import fs from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { Sleeper } from '../domain/sign-in-guard.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
-import type { Sleeper } from '../domain/sign-in-guard.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { Store } from '../store/store.ts';
 import { webApp } from '../web/web-app.ts';
+import { createApiCodec } from './api-codec.ts';
 import { authenticateHook } from './authenticate-hook.ts';
 import { clientErrorHandler, installErrorHandlers, sendError } from './error-handler.ts';
 import type { UnsupportedBody } from './fastify-types.ts';
 import { createMetrics } from './metrics.ts';
+import { openApiDocument } from './openapi.ts';
+import { OperationTable } from './operation-table.ts';
+import { RouteTable } from './route-table.ts';
 import { attachmentRoutes, attachmentUploadRoutes } from './routes/attachment-routes.ts';
 import { catalogRoutes } from './routes/catalog-routes.ts';
 import { exportRoutes } from './routes/export-routes.ts';
 import { formDataRoutes } from './routes/form-data-routes.ts';
-import { mfaRoutes } from './routes/mfa-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
 import { inquiryRoutes } from './routes/inquiry-routes.ts';
+import { mfaRoutes } from './routes/mfa-routes.ts';
+import { openApiRoutes } from './routes/openapi-routes.ts';
 import { programRoutes } from './routes/program-routes.ts';
-import { RouteTable } from './route-table.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { schemaRoutes } from './routes/schema-routes.ts';
 import { submitRoutes } from './routes/submit-routes.ts';
 import { workflowRoutes } from './routes/workflow-routes.ts';
 import { createServices } from './services.ts';
-import { createApiCodec } from './api-codec.ts';
 
 /** What an app instance is built from; tests swap the clock, ids and logger. */
 export interface AppDeps {
@@ -53,6 +56,10 @@ export const API_BASE = '/services/v2';
 const XML_TYPES = /^(application\/([a-z0-9.-]+\+)?xml|text\/xml)(;.*)?$/;
 // application/json and the application/*+json family, with or without parameters.
 const JSON_TYPES = /^application\/([a-z0-9.-]+\+)?json(;.*)?$/;
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 function programSchemaText(): string {
   return fs.readFileSync(new URL('../../schemas/program.schema.json', import.meta.url), 'utf8');
@@ -90,6 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => services.rateLimiter.close());
   const routes = new RouteTable();
   routes.attach(app);
+  const operations = new OperationTable();
+  operations.attach(app);
   installErrorHandlers(app, codec, routes);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -104,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const registry = createMetrics(app);
   healthRoutes(app, store, registry);
   schemaRoutes(app, codec, programSchemaText());
+  openApiRoutes(app, () => openApiDocument(operations.list(), { version: packageVersion(), serverUrl: config.publicUrl }));
   await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone, codec });
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));

@@ -6,8 +6,8 @@ import { StoreError } from '../store/store-error.ts';
 import { isWebPath, renderErrorPage } from '../web/error-page.tsx';
 import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';
 import { answerFormat, JSON_TYPE } from './answer-format.ts';
-import type { RouteTable } from './route-table.ts';
 import type { ApiCodec } from './api-codec.ts';
+import type { RouteTable } from './route-table.ts';
 import { XML_TYPE } from './xml-reply.ts';
 
 // Fastify's own failures (body parsing, limits, malformed URLs) mapped onto the service's error codes.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** A metrics registry for one app: request counts and durations by route and status, plus process metrics. */
 export function createMetrics(app: FastifyInstance): Registry {

@@ -1,6 +1,6 @@
 import type { Clock } from '../model/clock.ts';
-import type { Services } from './services.ts';
 import type { ApiCodec } from './api-codec.ts';
+import type { Services } from './services.ts';
 
 /** What every route plugin is given. */
 export interface RouteDeps {

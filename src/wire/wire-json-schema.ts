@@ -9,9 +9,10 @@ export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema
 const DECIMAL = '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$';
 const INTEGER_RANGE: Record<string, { minimum?: number; maximum?: number }> = {
   int: { minimum: -2147483648, maximum: 2147483647 },
-  long: {},
-  nonNegativeInteger: { minimum: 0 },
-  positiveInteger: { minimum: 1 },
+  // Beyond 2^53 a JSON number is no longer exact; the XML reader refuses such values too.
+  long: { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+  nonNegativeInteger: { minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+  positiveInteger: { minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
 };
 
 /** The JSON Schema of a simple type: the XSD facets carried over (an XSD pattern is anchored, as in XSD). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_PAGE } from '../../domain/project-service.ts';
 import { ApiError } from '../../domain/api-error.ts';
+import { MAX_PAGE } from '../../domain/project-service.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import { sendProjectXml } from '../conditional.ts';
 import { idParam, intParam, optionalParam, type RawQuery, timeParam, versionParam } from '../query-params.ts';
