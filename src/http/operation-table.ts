@@ -19,6 +19,8 @@ export interface OperationSpec {
   summary: string;
   tags: string[];
   request?: WireDocument;
+  /** True when the request body may be left out altogether (then the operation's defaults apply). */
+  requestOptional?: boolean;
   /** A body that is not a document (an uploaded file): its description. */
   rawRequest?: string;
   response?: WireDocument | readonly WireDocument[];

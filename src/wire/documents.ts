@@ -1,9 +1,21 @@
+import {
+  CustomListChoicesResponse, FormSchemaResponse, FormSchemaResponseV2, FormsResponse, StatusListResponse,
+} from './documents/catalog.ts';
 import { ErrorResponse } from './documents/error-response.ts';
+import { CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse } from './documents/mfa-session-token.ts';
 import { ProjectDataGetResponse, ProjectDataRequest, ProjectDataSetResponse } from './documents/project-data.ts';
+import {
+  ProjectStatusHistoryResponse, SetAssigneeRequest, SetAssigneeResponse, SetProjectStatusHistoryReportAs, SetProjectStatusRequest,
+  StatusHistoryReportAsResponse, StatusSetResponse,
+} from './documents/workflow.ts';
 import type { WireDocument } from './wire-type.ts';
 
 /** Every request and answer type of the API, described once (their XSDs and JSON Schemas are made from these). */
 export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   ErrorResponse,
   ProjectDataGetResponse, ProjectDataSetResponse, ProjectDataRequest,
+  FormsResponse, FormSchemaResponse, FormSchemaResponseV2, CustomListChoicesResponse, StatusListResponse,
+  ProjectStatusHistoryResponse, SetProjectStatusRequest, StatusSetResponse, SetProjectStatusHistoryReportAs, StatusHistoryReportAsResponse,
+  SetAssigneeRequest, SetAssigneeResponse,
+  CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse,
 ];

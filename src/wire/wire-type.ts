@@ -58,8 +58,10 @@ export interface ComplexType<
 
 /** A document type: the root element of a request or response body. */
 export interface WireDocument<T extends ComplexType = ComplexType> {
-  /** The root element's name, which is also the schema's name (`/schemas/{name}.xsd`, `{name}.schema.json`). */
+  /** The schema's name (`/schemas/{name}.xsd`, `{name}.schema.json`), which is also the root element's unless `element` is given. */
   readonly name: string;
+  /** The root element's name when it is not `name`: a later version of an answer keeps its root element. */
+  readonly element?: string;
   readonly type: T;
   readonly doc: string;
   /** A request body is read (arrays may be left out in JSON); an answer is written (every array is present). */
@@ -103,6 +105,12 @@ export function enumeration<const V extends string>(name: string, values: readon
   return simple<V>('string', { name, enumeration: values, ...(doc ? { doc } : {}) });
 }
 
+/** `text` as a value of enumeration `type`; throws Error for any other (the service only makes listed values). */
+export function enumValue<V extends string>(type: SimpleType<V>, text: string): V {
+  if (!type.enumeration?.includes(text)) throw new Error(`${text} is not a value of ${type.name ?? 'the enumeration'}`);
+  return text as V;
+}
+
 /** A required attribute (`fixed`: the one value it may have). */
 export function required<T>(type: SimpleType<T>, facets: { fixed?: string } = {}): { readonly type: SimpleType<T>; readonly required: true; readonly fixed?: string } {
   return { type, required: true, ...facets };
@@ -144,9 +152,9 @@ export function requestDocument<T extends ComplexType>(name: string, type: T, do
   return { name, type, doc, direction: 'request' };
 }
 
-/** An answer type with root element `name`. */
-export function responseDocument<T extends ComplexType>(name: string, type: T, doc: string): WireDocument<T> {
-  return { name, type, doc, direction: 'response' };
+/** An answer type with root element `name` (or `element`, for a later version served under its own schema name). */
+export function responseDocument<T extends ComplexType>(name: string, type: T, doc: string, options: { element?: string } = {}): WireDocument<T> {
+  return { name, type, doc, direction: 'response', ...(options.element ? { element: options.element } : {}) };
 }
 
 /** The JavaScript value of a simple type. */

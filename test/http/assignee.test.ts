@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { SetAssigneeResponse } from '../../src/wire/documents/workflow.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0, user } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
 import { createProject, createSubmitted, type MatrixRow, send, UNAUTHENTICATED } from './http-helpers.ts';
 import { assigneeRequest, elements, sharedWorkflowHarness, urls, workflowState } from './workflow-helpers.ts';
+import { assertJsonError, JSON_BODY, jsonAnswer } from './wire-json-helpers.ts';
 
 // SetAssignee: POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Assignee
 //   body <SetAssigneeRequest xmlns="…"><AssigneeEmail>…</AssigneeEmail></SetAssigneeRequest> (absent or empty clears)
@@ -151,6 +153,26 @@ forEachDialect('HTTP SetAssignee', ({ dialect }) => {
       assert.deepEqual(await workflowState(h, projectId), before);
     });
   }
+
+  it('reads JSON bodies (an empty object clears) and answers in JSON; refuses a JSON body its schema does not accept', async () => {
+    const h = harness();
+    const projectId = await createProject(h, 'applicant');
+    const post = (body: string) => {
+      h.clock.advance();
+      return h.request({ method: 'POST', url: urls.assignee(projectId), body, headers: JSON_BODY });
+    };
+    const set = jsonAnswer(await post(JSON.stringify({ AssigneeEmail: ` ${h.who.editor.email} ` })), SetAssigneeResponse);
+    assert.deepEqual(set, { Assignee: { Name: `User ${h.who.editor.id}`, Email: h.who.editor.email } });
+    const before = await workflowState(h, projectId);
+    for (const body of ['{"AssigneeEmail":5}', '{"OwnerEmail":"a@example.org"}', JSON.stringify({ AssigneeEmail: `${'a'.repeat(320)}@x` }), '[]']) {
+      assertJsonError(await post(body), 400, 'INVALID_REQUEST');
+    }
+    assertJsonError(await post('{"AssigneeEmail":'), 400, 'MALFORMED_JSON');
+    assert.deepEqual(await workflowState(h, projectId), before);
+    assert.deepEqual(jsonAnswer(await post('{}'), SetAssigneeResponse), {});
+    assert.deepEqual(jsonAnswer(await post('{"AssigneeEmail":null}'), SetAssigneeResponse), {});
+    assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.assigneeId, null);
+  });
 
   it('answers 404 NOT_FOUND for an unknown project', async () => {
     const h = harness();

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { CustomListChoicesResponse, FormSchemaResponseV2, FormsResponse, StatusListResponse } from '../../src/wire/documents/catalog.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
 import { WF } from '../support/workflow-fixtures.ts';
 import { ADMIN_ONLY, API, type MatrixRow, PROGRAM, programState, rowLabel as label, send, UNAUTHENTICATED } from './http-helpers.ts';
 import { elements, elementWith, sharedWorkflowHarness } from './workflow-helpers.ts';
+import { assertJsonError, JSON_ANSWER, jsonAnswer, xmlAnswerValue } from './wire-json-helpers.ts';
 
 // GetForms:             GET /services/v2/Programs/{ProgramId}/Forms
 // GetFormSchema:        GET /services/v2/Programs/{ProgramId}/Forms/{FormId}/Schema?version=1|2
@@ -283,6 +285,30 @@ forEachDialect('HTTP catalog', ({ dialect }) => {
     it('answers 404 NOT_FOUND for an unknown program', async () => {
       const h = harness();
       assertError(h, await h.request({ method: 'GET', url: `${API}/Programs/nosuchprogram/Statuses` }), 404, 'NOT_FOUND');
+    });
+  });
+
+  describe('JSON', () => {
+    it('answers GetForms, GetCustomListChoices and GetStatusList in JSON with the values of the XML answer', async () => {
+      const h = harness();
+      for (const [url, doc] of [[`${PROGRAM}/Forms`, FormsResponse], [`${PROGRAM}/CustomLists/sizes/Choices`, CustomListChoicesResponse], [`${PROGRAM}/Statuses`, StatusListResponse]] as const) {
+        const json = jsonAnswer(await h.request({ method: 'GET', url, headers: JSON_ANSWER }), doc);
+        assert.deepEqual(json, xmlAnswerValue(h, await h.request({ method: 'GET', url }), doc), url);
+      }
+    });
+
+    it('answers GetFormSchema version 2 in JSON: typed flags and limits, Group, inline Choices', async () => {
+      const h = harness();
+      const schema = jsonAnswer(await h.request({ method: 'GET', url: `${PROGRAM}/Forms/application/Schema?version=2`, headers: JSON_ANSWER }), FormSchemaResponseV2);
+      assert.equal(schema.SchemaVersion, '2.0');
+      const [name, size, kw] = schema.Form.DataFields.DataField;
+      assert.deepEqual(name, {
+        DataFieldId: IDS.name, CustomId: 'name', Name: 'Applicant name', Type: 'text', Required: true, MultiValue: false, Sensitive: true, MaxLength: 100, Group: 'Applicant',
+      });
+      assert.deepEqual(size?.Choices?.Choice.map((c) => c.Value), ['S', 'M', 'L']);
+      assert.deepEqual([kw?.MinValue, kw?.MaxValue, kw?.Choices], ['0.5', '1000.25', undefined]);
+      assert.deepEqual(schema.Form.Attachments.Attachment[0]?.AllowedTypes, { Type: ['image/jpeg', 'image/png'] });
+      assertJsonError(await h.request({ method: 'GET', url: `${PROGRAM}/Forms/application/Schema?version=3`, headers: JSON_ANSWER }), 400, 'INVALID_PARAMETER');
     });
   });
 

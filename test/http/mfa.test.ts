@@ -3,10 +3,12 @@ import { describe, it } from 'node:test';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { totpCode } from '../../src/domain/mfa.ts';
 import { MfaService } from '../../src/domain/mfa-service.ts';
+import { CreateMfaSessionTokenResponse } from '../../src/wire/documents/mfa-session-token.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, type HttpHarness, NS } from '../support/http-harness.ts';
 import { COMPLETE, PROGRAM, projectPath, sharedHarness } from './http-helpers.ts';
+import { assertJsonError, JSON_BODY, jsonAnswer } from './wire-json-helpers.ts';
 
 const TOKENS = '/services/v2/Accounts/MfaSessionTokens';
 
@@ -95,6 +97,22 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
         assertError(h, r, 400, 'INVALID_REQUEST');
       }
       assert.deepEqual(await h.store.audit.list({ action: 'user.mfa.session_token.create' }), before);
+    });
+
+    it('reads a JSON body (or none) and answers in JSON; refuses a JSON lifetime its schema does not accept', async () => {
+      const h = harness();
+      const post = (body?: string) =>
+        h.request({ method: 'POST', url: TOKENS, as: 'editor', body, headers: { ...JSON_BODY, 'x-mfa-totp': freshCode(h, secret) } });
+      const before = await h.store.audit.list({ action: 'user.mfa.session_token.create' });
+      for (const body of ['{"ExpiresAfterMinutes":0}', '{"ExpiresAfterMinutes":"30"}', '{"ExpiresAfterMinutes":1.5}', '{"Minutes":30}']) {
+        assertJsonError(await post(body), 400, 'INVALID_REQUEST');
+      }
+      assert.deepEqual(await h.store.audit.list({ action: 'user.mfa.session_token.create' }), before);
+      const token = jsonAnswer(await post('{"ExpiresAfterMinutes":45}'), CreateMfaSessionTokenResponse).MfaSessionToken;
+      assert.match(token.Token, new RegExp(`^mst_${token.TokenId}_`));
+      assert.equal(Date.parse(token.ExpiresTimestamp), h.clock.now() + 45 * 60_000);
+      const byDefault = jsonAnswer(await post(), CreateMfaSessionTokenResponse).MfaSessionToken;
+      assert.equal(Date.parse(byDefault.ExpiresTimestamp), h.clock.now() + 60 * 60_000);
     });
 
     it('deletes its own token, authenticated by that same token, and nobody else\'s', async () => {

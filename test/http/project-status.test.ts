@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { isoTimestamp } from '../../src/model/clock.ts';
+import { ProjectStatusHistoryResponse, StatusHistoryReportAsResponse, StatusSetResponse } from '../../src/wire/documents/workflow.ts';
 import type { HistoryEntry } from '../../src/model/model.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
@@ -13,6 +14,7 @@ import {
 import {
   changedSince, elements, reportAsRequest, setStatus, sharedWorkflowHarness, statusRequest, urls, workflowState,
 } from './workflow-helpers.ts';
+import { assertJsonError, JSON_ANSWER, JSON_BODY, jsonAnswer, xmlAnswerValue } from './wire-json-helpers.ts';
 
 // GetProjectStatusHistory:  GET  /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/StatusHistory            (admin only)
 // SetProjectStatus:         POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Status                   (admin only)
@@ -99,8 +101,40 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
     });
   });
 
+  describe('GetProjectStatusHistory in JSON', () => {
+    const harness = sharedWorkflowHarness(dialect);
+
+    it('answers in JSON with the values and the ETag of the XML answer', async () => {
+      const h = harness();
+      const { projectId } = await createSubmitted(h, 'applicant');
+      const json = await h.request({ method: 'GET', url: urls.history(projectId), headers: JSON_ANSWER });
+      const xml = await h.request({ method: 'GET', url: urls.history(projectId) });
+      const value = jsonAnswer(json, ProjectStatusHistoryResponse);
+      assert.deepEqual(value, xmlAnswerValue(h, xml, ProjectStatusHistoryResponse));
+      assert.deepEqual(value.Project.StatusHistory.Status.map((s) => [s.StatusId, s.ReportAs]), [[IDS.submitted, 'normal'], [IDS.draft, 'normal']]);
+      assert.equal(json.headers.etag, xml.headers.etag);
+    });
+  });
+
   describe('SetProjectStatus', () => {
     const harness = sharedWorkflowHarness(dialect);
+
+    it('reads a JSON body and answers in JSON; a JSON body its schema refuses is 400 INVALID_REQUEST in JSON and changes nothing', async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'applicant');
+      const before = await workflowState(h, projectId);
+      for (const body of ['{"StatusId":""}', '{"Status":"submitted"}', '{"StatusId":7}']) {
+        const message = assertJsonError(await h.request({ method: 'POST', url: urls.status(projectId), body, headers: JSON_BODY }), 400, 'INVALID_REQUEST');
+        assert.match(message, /SetProjectStatusRequest JSON Schema/);
+      }
+      assert.deepEqual(await workflowState(h, projectId), before);
+      h.clock.advance();
+      const res = await h.request({ method: 'POST', url: urls.status(projectId), body: '{"StatusId":"  submitted "}', headers: JSON_BODY });
+      const value = jsonAnswer(res, StatusSetResponse);
+      assert.deepEqual(value.Status, { StatusId: IDS.submitted, CustomId: 'submitted', Name: 'Submitted', Timestamp: isoTimestamp(h.clock.now()) });
+      assert.match(value.Url.Value, new RegExp(projectId));
+      assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.statusId, IDS.submitted);
+    });
 
     for (const row of ADMIN_ONLY) {
       it(`moves the applicant's project from Draft to Submitted: ${label(row)}`, async () => {
@@ -429,6 +463,20 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
       }
       assertError(h, await h.request({ method: 'POST', url: urls.reportAs('NOSUCHPROJCT'), body: reportAsRequest('submitted', timestamp, 'suppress') }), 404, 'NOT_FOUND');
       assert.deepEqual(await workflowState(h, projectId), before);
+    });
+
+    it('reads a JSON body (ReportAs in any letter case) and answers in JSON; refuses ReportAs "hide" in JSON', async () => {
+      const h = harness();
+      const { projectId } = await createSubmitted(h, 'applicant');
+      const timestamp = await shownTimestamp(h, projectId, IDS.submitted);
+      const before = await workflowState(h, projectId);
+      const refused = await h.request({ method: 'POST', url: urls.reportAs(projectId), headers: JSON_BODY, body: JSON.stringify({ StatusId: 'submitted', Timestamp: timestamp, ReportAs: 'hide' }) });
+      assert.match(assertJsonError(refused, 400, 'INVALID_REQUEST'), /ReportAs/);
+      assert.deepEqual(await workflowState(h, projectId), before);
+      const res = await h.request({ method: 'POST', url: urls.reportAs(projectId), headers: JSON_BODY, body: JSON.stringify({ StatusId: 'submitted', Timestamp: timestamp, ReportAs: 'Suppress' }) });
+      assert.deepEqual(jsonAnswer(res, StatusHistoryReportAsResponse).Status, {
+        StatusId: IDS.submitted, CustomId: 'submitted', Name: 'Submitted', ChangedBy: email(h, 'applicant'), Timestamp: timestamp, ReportAs: 'suppress',
+      });
     });
 
     const badBodies: [string, (timestamp: string) => string | undefined, number, string][] = [

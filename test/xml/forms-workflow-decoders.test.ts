@@ -5,14 +5,24 @@ import type { ProjectByDataQuery } from '../../src/domain/views.ts';
 import {
   MAX_FIELD_FILTERS, MAX_STATUS_DATE_FILTERS, decodeProjectByDataRequest,
 } from '../../src/xml/decode-project-by-data-request.ts';
-import { decodeSetAssigneeRequest } from '../../src/xml/decode-set-assignee-request.ts';
-import { decodeSetProjectStatusHistoryReportAs } from '../../src/xml/decode-set-project-status-history-report-as.ts';
-import { decodeSetProjectStatusRequest } from '../../src/xml/decode-set-project-status-request.ts';
+import {
+  assigneeEmailOf, reportAsInput, SetAssigneeRequest, SetProjectStatusHistoryReportAs, SetProjectStatusRequest,
+} from '../../src/wire/documents/workflow.ts';
+import { readXmlDocument } from '../../src/wire/wire-xml-reader.ts';
 import { SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { NS } from './xml-test-helpers.ts';
 
 const schemas = new SchemaRegistry(NS);
 after(() => schemas.dispose());
+
+// The requests described in src/wire, read into what the decoders they replaced gave.
+type Body = string | Uint8Array;
+const decodeSetProjectStatusRequest = (body: Body, ns: string, registry: SchemaRegistry) =>
+  ({ statusRef: readXmlDocument(SetProjectStatusRequest, body, ns, registry).StatusId });
+const decodeSetProjectStatusHistoryReportAs = (body: Body, ns: string, registry: SchemaRegistry) =>
+  reportAsInput(readXmlDocument(SetProjectStatusHistoryReportAs, body, ns, registry));
+const decodeSetAssigneeRequest = (body: Body, ns: string, registry: SchemaRegistry) =>
+  ({ assigneeEmail: assigneeEmailOf(readXmlDocument(SetAssigneeRequest, body, ns, registry)) });
 
 const doc = (root: string, inner: string, attrs = '') => `<?xml version="1.0" encoding="utf-8"?>\n<${root} xmlns="${NS}"${attrs}>${inner}</${root}>`;
 const byData = (inner: string) => decodeProjectByDataRequest(doc('ProjectByDataRequest', inner), NS, schemas);

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendProjectXml } from '../conditional.ts';
+import {
+  assigneeEmailOf, assigneeValue, ProjectStatusHistoryResponse, reportAsInput, reportAsValue, SetAssigneeRequest, SetAssigneeResponse,
+  SetProjectStatusHistoryReportAs, SetProjectStatusRequest, StatusHistoryReportAsResponse, StatusSetResponse, statusHistoryValue, statusSetValue,
+} from '../../wire/documents/workflow.ts';
+import { sendProjectAnswer } from '../conditional.ts';
 import { idParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
-import { xmlBody } from '../xml-reply.ts';
 
 /** The program and project a project route addresses. */
 export function projectTarget(request: FastifyRequest): { programId: string; projectId: string } {
@@ -14,23 +17,55 @@ export function projectTarget(request: FastifyRequest): { programId: string; pro
 /** GetProjectStatusHistory, SetProjectStatus, SetProjectStatusReportAs and SetAssignee. */
 export function workflowRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
   const base = '/Programs/:ProgramId/Projects/:ProjectId';
-  app.get(`${base}/StatusHistory`, async (request, reply) => {
+  app.get(`${base}/StatusHistory`, {
+    config: {
+      operation: {
+        operationId: 'GetProjectStatusHistory', tags: ['Workflow'], etag: true, response: ProjectStatusHistoryResponse,
+        summary: 'GetProjectStatusHistory: every status the project has had, newest first (admins only).',
+      },
+    },
+  }, async (request, reply) => {
     const t = projectTarget(request);
-    return sendProjectXml(request, reply, await services.workflow.getHistory(callerOf(request), t.programId, t.projectId), codec.statusHistory);
+    const view = await services.workflow.getHistory(callerOf(request), t.programId, t.projectId);
+    return sendProjectAnswer(codec, request, reply, view, ProjectStatusHistoryResponse, statusHistoryValue);
   });
-  app.post(`${base}/Status`, async (request, reply) => {
+  app.post(`${base}/Status`, {
+    config: {
+      operation: {
+        operationId: 'SetProjectStatus', tags: ['Workflow'], etag: true, request: SetProjectStatusRequest, response: StatusSetResponse,
+        summary: 'SetProjectStatus: moves a project to a status allowed next from its current one (admins only).',
+      },
+    },
+  }, async (request, reply) => {
     const t = projectTarget(request);
-    const { statusRef } = codec.readSetStatus(xmlBody(request, 'SetProjectStatusRequest'));
-    return sendProjectXml(request, reply, await services.workflow.setStatus(callerOf(request), t.programId, t.projectId, statusRef), codec.statusSet);
+    const { StatusId } = codec.read(request, SetProjectStatusRequest);
+    const view = await services.workflow.setStatus(callerOf(request), t.programId, t.projectId, StatusId);
+    return sendProjectAnswer(codec, request, reply, view, StatusSetResponse, statusSetValue);
   });
-  app.post(`${base}/StatusHistory/ReportAs`, async (request, reply) => {
+  app.post(`${base}/StatusHistory/ReportAs`, {
+    config: {
+      operation: {
+        operationId: 'SetProjectStatusReportAs', tags: ['Workflow'], etag: true, request: SetProjectStatusHistoryReportAs, response: StatusHistoryReportAsResponse,
+        summary: 'SetProjectStatusReportAs: marks one status-history entry as reported normally or suppressed (admins only).',
+      },
+    },
+  }, async (request, reply) => {
     const t = projectTarget(request);
-    const input = codec.readReportAs(xmlBody(request, 'SetProjectStatusHistoryReportAs'));
-    return sendProjectXml(request, reply, await services.workflow.setReportAs(callerOf(request), t.programId, t.projectId, input), codec.reportAs);
+    const input = reportAsInput(codec.read(request, SetProjectStatusHistoryReportAs));
+    const view = await services.workflow.setReportAs(callerOf(request), t.programId, t.projectId, input);
+    return sendProjectAnswer(codec, request, reply, view, StatusHistoryReportAsResponse, reportAsValue);
   });
-  app.post(`${base}/Assignee`, async (request, reply) => {
+  app.post(`${base}/Assignee`, {
+    config: {
+      operation: {
+        operationId: 'SetAssignee', tags: ['Workflow'], etag: true, request: SetAssigneeRequest, response: SetAssigneeResponse,
+        summary: 'SetAssignee: sets or clears the staff member a project is assigned to.',
+      },
+    },
+  }, async (request, reply) => {
     const t = projectTarget(request);
-    const { assigneeEmail } = codec.readAssignee(xmlBody(request, 'SetAssigneeRequest'));
-    return sendProjectXml(request, reply, await services.workflow.setAssignee(callerOf(request), t.programId, t.projectId, assigneeEmail), codec.assignee);
+    const email = assigneeEmailOf(codec.read(request, SetAssigneeRequest));
+    const view = await services.workflow.setAssignee(callerOf(request), t.programId, t.projectId, email);
+    return sendProjectAnswer(codec, request, reply, view, SetAssigneeResponse, assigneeValue);
   });
 }

@@ -1,6 +1,6 @@
-import type { CurrentStatusView, ProjectHeaderView, StatusRefView } from '../../domain/views.ts';
+import type { CurrentStatusView, FormSummaryView, ProjectHeaderView, StatusRefView } from '../../domain/views.ts';
 import { isoTimestamp } from '../../model/clock.ts';
-import { complex, dateTime, optional, required, string } from '../wire-type.ts';
+import { complex, dateTime, many, maybe, one, optional, required, string } from '../wire-type.ts';
 
 /** `<CurrentStatus StatusId [CustomId] Name Timestamp/>`: where a project stands, on every single-project answer. */
 export const CurrentStatus = complex({
@@ -36,4 +36,29 @@ export function statusRefValue(status: StatusRefView) {
 /** The CurrentStatus value of a project's status. */
 export function currentStatusValue(status: CurrentStatusView) {
   return { ...statusRefValue(status), Timestamp: isoTimestamp(status.timestamp) };
+}
+
+/** `<… StatusId [CustomId] Name/>`: a status without a time (AvailableInStatuses, LeadsToStatus, NextStatuses). */
+export const StatusRef = complex({
+  name: 'StatusRef',
+  attributes: { StatusId: required(string), CustomId: optional(string), Name: required(string) },
+});
+
+/** A form of a program with the statuses it is available in and the status it leads to (GetForms, CreateNewProject). */
+export const FormSummary = complex({
+  name: 'Form',
+  attributes: { FormId: required(string), CustomId: optional(string), ProgramId: required(string), Name: required(string) },
+  children: {
+    AvailableInStatuses: one(complex({ children: { Status: many(StatusRef) } })),
+    LeadsToStatus: maybe(StatusRef),
+  },
+});
+
+/** The FormSummary value of a form. */
+export function formSummaryValue(form: FormSummaryView) {
+  return {
+    FormId: form.formId, CustomId: form.customId, ProgramId: form.programId, Name: form.name,
+    AvailableInStatuses: { Status: form.availableInStatuses.map(statusRefValue) },
+    LeadsToStatus: form.leadsToStatus === null ? null : statusRefValue(form.leadsToStatus),
+  };
 }
