@@ -60,6 +60,8 @@ export interface ComplexType<
 export interface WireDocument<T extends ComplexType = ComplexType> {
   /** The root element's name, which is also the schema's name (`/schemas/{name}.xsd`, `{name}.schema.json`). */
   readonly name: string;
+  /** The root element's name when it is not the schema's (a later version of an answer keeps the first one's root). */
+  readonly root?: string;
   readonly type: T;
   readonly doc: string;
   /** A request body is read (arrays may be left out in JSON); an answer is written (every array is present). */
@@ -144,9 +146,9 @@ export function requestDocument<T extends ComplexType>(name: string, type: T, do
   return { name, type, doc, direction: 'request' };
 }
 
-/** An answer type with root element `name`. */
-export function responseDocument<T extends ComplexType>(name: string, type: T, doc: string): WireDocument<T> {
-  return { name, type, doc, direction: 'response' };
+/** An answer type with root element `name`, or `root` when given (schema `name` is then a later version of `root`). */
+export function responseDocument<T extends ComplexType>(name: string, type: T, doc: string, root?: string): WireDocument<T> {
+  return { name, type, doc, direction: 'response', ...(root !== undefined ? { root } : {}) };
 }
 
 /** The JavaScript value of a simple type. */
