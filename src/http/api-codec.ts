@@ -2,10 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../domain/api-error.ts';
 import type { SessionTokenView } from '../domain/mfa-service.ts';
 import type {
-  AllProjectDataView, AssigneeView, AttachmentMetadataView, AttachmentReviewInput, CustomListView, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,InquiryNoteInput, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, 
+  AssigneeView, CustomListView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,
   NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectDataInput,ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView 
 } from '../domain/views.ts';
-import type { InquiryStatus } from '../model/inquiry.ts';
 import { ErrorResponse, errorValue } from '../wire/documents/error-response.ts';
 import { WIRE_DOCUMENTS } from '../wire/documents.ts';
 import { WireJsonReader } from '../wire/wire-json-reader.ts';
@@ -16,25 +15,15 @@ import { decodeCreateMfaSessionTokenRequest } from '../xml/decode-create-mfa-ses
 import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
 import { decodeProjectByNumberRequest } from '../xml/decode-project-by-number-request.ts';
 import { decodeSetAssigneeRequest, type SetAssigneeInput } from '../xml/decode-set-assignee-request.ts';
-import { decodeSetAttachmentMetadata } from '../xml/decode-set-attachment-metadata.ts';
-import { decodeSetInquiryNoteRequest } from '../xml/decode-set-inquiry-note-request.ts';
-import { decodeSetInquiryThreadExternalIdRequest } from '../xml/decode-set-inquiry-thread-external-id-request.ts';
-import { decodeSetInquiryThreadStatusRequest } from '../xml/decode-set-inquiry-thread-status-request.ts';
 import { decodeSetProjectOwnerRequest, type SetProjectOwnerInput } from '../xml/decode-set-project-owner-request.ts';
 import { decodeSetProjectStatusHistoryReportAs } from '../xml/decode-set-project-status-history-report-as.ts';
 import { decodeSetProjectStatusRequest, type SetProjectStatusInput } from '../xml/decode-set-project-status-request.ts';
-import { encodeAllProjectDataResponse } from '../xml/encode-all-project-data-response.ts';
-import { encodeAttachmentMetadataResponse } from '../xml/encode-attachment-metadata-response.ts';
 import { encodeCreateMfaSessionTokenResponse } from '../xml/encode-create-mfa-session-token-response.ts';
 import { encodeCustomListChoicesResponse } from '../xml/encode-custom-list-choices-response.ts';
 import { encodeFormSchemaResponse } from '../xml/encode-form-schema-response.ts';
 import { encodeFormsResponse } from '../xml/encode-forms-response.ts';
-import { encodeInquiryNotesResponse } from '../xml/encode-inquiry-notes-response.ts';
-import { encodeInquiryThreadResponse } from '../xml/encode-inquiry-thread-response.ts';
-import { encodeInquiryThreadsResponse } from '../xml/encode-inquiry-threads-response.ts';
 import { encodeNewProjectResponse } from '../xml/encode-new-project-response.ts';
 import { encodeProgramsResponse } from '../xml/encode-programs-response.ts';
-import { encodeProjectExportDataGetResponse } from '../xml/encode-project-export-data-get-response.ts';
 import { encodeProjectStatusHistoryResponse } from '../xml/encode-project-status-history-response.ts';
 import { encodeProjectSubmitResponse } from '../xml/encode-project-submit-response.ts';
 import { projectsResponseChunks } from '../xml/encode-projects-response.ts';
@@ -78,26 +67,16 @@ export interface ApiCodec {
   formSchema(view: FormSchemaView): string;
   customList(view: CustomListView): string;
   statusList(view: StatusListView): string;
-  allProjectData(view: AllProjectDataView): string;
   statusHistory(view: StatusHistoryView): string;
   statusSet(view: StatusSetView): string;
   reportAs(view: HistoryEntryView): string;
-  exportProject(view: ExportView): string;
   assignee(view: AssigneeView): string;
-  attachmentMetadata(view: AttachmentMetadataView): string;
-  readAttachmentMetadata(body: Buffer): AttachmentReviewInput;
   readProjectByData(body: Buffer): ProjectByDataQuery;
   readSetStatus(body: Buffer): SetProjectStatusInput;
   readReportAs(body: Buffer): ReportAsInput;
   readAssignee(body: Buffer): SetAssigneeInput;
   mfaSessionToken(view: SessionTokenView): string;
   readCreateMfaSessionToken(body: Buffer): { minutes: number | null };
-  inquiryThreads(view: InquiryThreadsView): string;
-  inquiryThread(view: InquiryThreadSetView): string;
-  inquiryNotes(view: InquiryNotesView): string;
-  readInquiryNote(body: Buffer): InquiryNoteInput;
-  readInquiryThreadStatus(body: Buffer): { status: InquiryStatus };
-  readInquiryThreadExternalId(body: Buffer): { externalId: string | null };
   schemaNames(): string[];
   schemaSource(name: string): string;
 }
@@ -144,26 +123,16 @@ export async function createApiCodec(ns: string): Promise<ApiCodec> {
     formSchema: (view) => encodeFormSchemaResponse(view, ns),
     customList: (view) => encodeCustomListChoicesResponse(view, ns),
     statusList: (view) => encodeStatusListResponse(view, ns),
-    allProjectData: (view) => encodeAllProjectDataResponse(view, ns),
     statusHistory: (view) => encodeProjectStatusHistoryResponse(view, ns),
     statusSet: (view) => encodeStatusSetResponse(view, ns),
     reportAs: (view) => encodeStatusHistoryReportAsResponse(view, ns),
-    exportProject: (view) => encodeProjectExportDataGetResponse(view, ns),
     assignee: (view) => encodeSetAssigneeResponse(view, ns),
-    attachmentMetadata: (view) => encodeAttachmentMetadataResponse(view, ns),
-    readAttachmentMetadata: (body) => decodeSetAttachmentMetadata(body, ns, schemas),
     readProjectByData: (body) => decodeProjectByDataRequest(body, ns, schemas),
     readSetStatus: (body) => decodeSetProjectStatusRequest(body, ns, schemas),
     readReportAs: (body) => decodeSetProjectStatusHistoryReportAs(body, ns, schemas),
     readAssignee: (body) => decodeSetAssigneeRequest(body, ns, schemas),
     mfaSessionToken: (view) => encodeCreateMfaSessionTokenResponse(view, ns),
     readCreateMfaSessionToken: (body) => decodeCreateMfaSessionTokenRequest(body, ns, schemas),
-    inquiryThreads: (view) => encodeInquiryThreadsResponse(view, ns),
-    inquiryThread: (view) => encodeInquiryThreadResponse(view, ns),
-    inquiryNotes: (view) => encodeInquiryNotesResponse(view, ns),
-    readInquiryNote: (body) => decodeSetInquiryNoteRequest(body, ns, schemas),
-    readInquiryThreadStatus: (body) => decodeSetInquiryThreadStatusRequest(body, ns, schemas),
-    readInquiryThreadExternalId: (body) => decodeSetInquiryThreadExternalIdRequest(body, ns, schemas),
     schemaNames: () => schemas.list(),
     schemaSource: (name) => schemas.source(name),
   };
