@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../domain/api-error.ts';
 import type {
-  AllProjectDataView, AssigneeView, AttachmentMetadataView, AttachmentReviewInput, CustomListView, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,InquiryNoteInput, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, 
+  AssigneeView, CustomListView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,
   NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectDataInput,ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView 
 } from '../domain/views.ts';
-import type { InquiryStatus } from '../model/inquiry.ts';
 import { ErrorResponse, errorValue } from '../wire/documents/error-response.ts';
 import { WIRE_DOCUMENTS } from '../wire/documents.ts';
 import { WireJsonReader } from '../wire/wire-json-reader.ts';
@@ -13,19 +12,9 @@ import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
 import { compileXmlWriter, type WireXmlWriter } from '../wire/wire-xml-writer.ts';
 import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
 import { decodeProjectByNumberRequest } from '../xml/decode-project-by-number-request.ts';
-import { decodeSetAttachmentMetadata } from '../xml/decode-set-attachment-metadata.ts';
-import { decodeSetInquiryNoteRequest } from '../xml/decode-set-inquiry-note-request.ts';
-import { decodeSetInquiryThreadExternalIdRequest } from '../xml/decode-set-inquiry-thread-external-id-request.ts';
-import { decodeSetInquiryThreadStatusRequest } from '../xml/decode-set-inquiry-thread-status-request.ts';
 import { decodeSetProjectOwnerRequest, type SetProjectOwnerInput } from '../xml/decode-set-project-owner-request.ts';
-import { encodeAllProjectDataResponse } from '../xml/encode-all-project-data-response.ts';
-import { encodeAttachmentMetadataResponse } from '../xml/encode-attachment-metadata-response.ts';
-import { encodeInquiryNotesResponse } from '../xml/encode-inquiry-notes-response.ts';
-import { encodeInquiryThreadResponse } from '../xml/encode-inquiry-thread-response.ts';
-import { encodeInquiryThreadsResponse } from '../xml/encode-inquiry-threads-response.ts';
 import { encodeNewProjectResponse } from '../xml/encode-new-project-response.ts';
 import { encodeProgramsResponse } from '../xml/encode-programs-response.ts';
-import { encodeProjectExportDataGetResponse } from '../xml/encode-project-export-data-get-response.ts';
 import { encodeProjectSubmitResponse } from '../xml/encode-project-submit-response.ts';
 import { projectsResponseChunks } from '../xml/encode-projects-response.ts';
 import { encodeSetProjectOwnerResponse } from '../xml/encode-set-project-owner-response.ts';
@@ -60,17 +49,7 @@ export interface ApiCodec {
   error(error: ApiError, requestId: string): string;
   readProjectNumbers(body: Buffer): string[];
   readOwner(body: Buffer): SetProjectOwnerInput;
-  allProjectData(view: AllProjectDataView): string;
-  exportProject(view: ExportView): string;
-  attachmentMetadata(view: AttachmentMetadataView): string;
-  readAttachmentMetadata(body: Buffer): AttachmentReviewInput;
   readProjectByData(body: Buffer): ProjectByDataQuery;
-  inquiryThreads(view: InquiryThreadsView): string;
-  inquiryThread(view: InquiryThreadSetView): string;
-  inquiryNotes(view: InquiryNotesView): string;
-  readInquiryNote(body: Buffer): InquiryNoteInput;
-  readInquiryThreadStatus(body: Buffer): { status: InquiryStatus };
-  readInquiryThreadExternalId(body: Buffer): { externalId: string | null };
   schemaNames(): string[];
   schemaSource(name: string): string;
 }
@@ -113,17 +92,7 @@ export async function createApiCodec(ns: string): Promise<ApiCodec> {
     error: (error, requestId) => errorBody(error, requestId, 'xml'),
     readProjectNumbers: (body) => decodeProjectByNumberRequest(body, ns, schemas),
     readOwner: (body) => decodeSetProjectOwnerRequest(body, ns, schemas),
-    allProjectData: (view) => encodeAllProjectDataResponse(view, ns),
-    exportProject: (view) => encodeProjectExportDataGetResponse(view, ns),
-    attachmentMetadata: (view) => encodeAttachmentMetadataResponse(view, ns),
-    readAttachmentMetadata: (body) => decodeSetAttachmentMetadata(body, ns, schemas),
     readProjectByData: (body) => decodeProjectByDataRequest(body, ns, schemas),
-    inquiryThreads: (view) => encodeInquiryThreadsResponse(view, ns),
-    inquiryThread: (view) => encodeInquiryThreadResponse(view, ns),
-    inquiryNotes: (view) => encodeInquiryNotesResponse(view, ns),
-    readInquiryNote: (body) => decodeSetInquiryNoteRequest(body, ns, schemas),
-    readInquiryThreadStatus: (body) => decodeSetInquiryThreadStatusRequest(body, ns, schemas),
-    readInquiryThreadExternalId: (body) => decodeSetInquiryThreadExternalIdRequest(body, ns, schemas),
     schemaNames: () => schemas.list(),
     schemaSource: (name) => schemas.source(name),
   };

@@ -11,9 +11,9 @@ export const INQUIRY_REPLY_PATH = '/MvcProjects/InquiryReply';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 // The web application's form parser gives an object of strings, an array for a field sent twice; other bodies are
-// kept aside by the app's catch-all parser.
+// kept aside by the app's catch-all parser, except XML and JSON, which the API's parsers hand over as a Buffer.
 function field(form: unknown, name: string): string {
-  if (form === null || typeof form !== 'object' || 'unsupportedContentType' in form) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the reply as ${FORM_TYPE}.`);
+  if (form === null || typeof form !== 'object' || Buffer.isBuffer(form) || 'unsupportedContentType' in form) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the reply as ${FORM_TYPE}.`);
   const value = (form as Record<string, unknown>)[name];
   if (typeof value !== 'string') throw new ApiError('INVALID_PARAMETER', `Send the form field ${name} exactly once.`);
   return value;

@@ -5,6 +5,8 @@ import type { Caller } from '../domain/caller.ts';
 import { INQUIRY_STATUSES, type InquiryStatus } from '../model/inquiry.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { idParam } from '../http/query-params.ts';
+import { exportValueV2, ProjectExportDataGetResponseV2 } from '../wire/documents/project-export.ts';
+import { writeXmlDocument } from '../wire/wire-xml-writer.ts';
 import type { FormProblem } from './components/error-summary.tsx';
 import { ReviewPage } from './pages/review-page.tsx';
 import { reviewPath } from './pages/work-queue-page.tsx';
@@ -160,7 +162,8 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const caller = await webCaller(request, reply, services, publicUrl);
     const t = target(request);
     const view = await services.exports.getExport(caller, t.programId, t.projectId, 2);
+    const xml = writeXmlDocument(ProjectExportDataGetResponseV2, exportValueV2(view), codec.ns);
     return reply.type('application/xml; charset=utf-8').header('Content-Disposition', contentDisposition(`${view.number ?? view.projectId}-export.xml`))
-      .header('Cache-Control', 'no-store').send(Readable.from([codec.exportProject(view)]));
+      .header('Cache-Control', 'no-store').send(Readable.from([xml]));
   });
 }

@@ -1,9 +1,15 @@
+import { AllProjectDataResponse } from './documents/all-project-data.ts';
+import { AttachmentMetadataResponse, SetAttachmentMetadata } from './documents/attachment-metadata.ts';
 import {
   CustomListChoicesResponse, FormSchemaResponse, FormSchemaResponseV2, FormsResponse, StatusListResponse,
 } from './documents/catalog.ts';
 import { ErrorResponse } from './documents/error-response.ts';
+import {
+  InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse, SetInquiryNoteRequest, SetInquiryThreadExternalIdRequest, SetInquiryThreadStatusRequest,
+} from './documents/inquiries.ts';
 import { CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse } from './documents/mfa-session-token.ts';
 import { ProjectDataGetResponse, ProjectDataRequest, ProjectDataSetResponse } from './documents/project-data.ts';
+import { ProjectExportDataGetResponse, ProjectExportDataGetResponseV2 } from './documents/project-export.ts';
 import {
   ProjectStatusHistoryResponse, SetAssigneeRequest, SetAssigneeResponse, SetProjectStatusHistoryReportAs, SetProjectStatusRequest,
   StatusHistoryReportAsResponse, StatusSetResponse,
@@ -18,4 +24,7 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   ProjectStatusHistoryResponse, SetProjectStatusRequest, StatusSetResponse, SetProjectStatusHistoryReportAs, StatusHistoryReportAsResponse,
   SetAssigneeRequest, SetAssigneeResponse,
   CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse,
+  AllProjectDataResponse, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2,
+  AttachmentMetadataResponse, SetAttachmentMetadata,
+  InquiryThreadsResponse, InquiryThreadResponse, InquiryNotesResponse, SetInquiryNoteRequest, SetInquiryThreadStatusRequest, SetInquiryThreadExternalIdRequest,
 ];

@@ -60,8 +60,8 @@ export interface ComplexType<
 export interface WireDocument<T extends ComplexType = ComplexType> {
   /** The schema's name (`/schemas/{name}.xsd`, `{name}.schema.json`), which is also the root element's unless `element` is given. */
   readonly name: string;
-  /** The root element's name when it is not `name`: a later version of an answer keeps its root element. */
-  readonly element?: string;
+  /** The root element's name when it is not the schema's (a later version of an answer keeps the first one's root). */
+  readonly root?: string;
   readonly type: T;
   readonly doc: string;
   /** A request body is read (arrays may be left out in JSON); an answer is written (every array is present). */
@@ -152,9 +152,9 @@ export function requestDocument<T extends ComplexType>(name: string, type: T, do
   return { name, type, doc, direction: 'request' };
 }
 
-/** An answer type with root element `name` (or `element`, for a later version served under its own schema name). */
-export function responseDocument<T extends ComplexType>(name: string, type: T, doc: string, options: { element?: string } = {}): WireDocument<T> {
-  return { name, type, doc, direction: 'response', ...(options.element ? { element: options.element } : {}) };
+/** An answer type with root element `name`, or `root` when given (schema `name` is then a later version of `root`). */
+export function responseDocument<T extends ComplexType>(name: string, type: T, doc: string, root?: string): WireDocument<T> {
+  return { name, type, doc, direction: 'response', ...(root !== undefined ? { root } : {}) };
 }
 
 /** The JavaScript value of a simple type. */

@@ -53,7 +53,7 @@ export function wireFromXml<D extends WireDocument>(doc: D, root: XmlElementNode
   return readComplex(doc.type, root) as DocumentValue<D>;
 }
 
-/** Reads and checks an XML request body of type `doc` (see readXml) and returns its value. */
+/** Reads and checks an XML body of type `doc` (see readXml) and returns its value. */
 export function readXmlDocument<D extends WireDocument>(doc: D, body: string | Uint8Array, ns: string, schemas: SchemaRegistry): DocumentValue<D> {
-  return wireFromXml(doc, readXml(body, doc.name, ns, schemas));
+  return wireFromXml(doc, readXml(body, doc.root ?? doc.name, ns, schemas, doc.name));
 }

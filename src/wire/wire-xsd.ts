@@ -90,7 +90,7 @@ function complexLines(type: ComplexType, pad: string, g: Globals, named: boolean
 /** The XSD of document type `doc`, with `{xml_namespace}` where the configured namespace goes. */
 export function documentXsd(doc: WireDocument): string {
   const g: Globals = { complex: new Map(), simple: new Map() };
-  const root = elementLines(doc.element ?? doc.name, { type: doc.type, min: 1, max: 1 }, '  ', g);
+  const root = elementLines(doc.root ?? doc.name, { type: doc.type, min: 1, max: 1 }, '  ', g);
   const globals: string[] = [];
   // Named types found while writing a named type are written too, until none is left.
   const done = new Set<string>();

@@ -49,9 +49,9 @@ type OrderedNode = Record<string, unknown>;
 
 /**
  * Decodes a request body and checks it step by step (UTF-8, not empty, no DTD, well-formed, depth,
- * root name, namespace, XSD `rootName` of `schemas`), throwing the matching ApiError on the first failure.
+ * root name, namespace, XSD `schema` of `schemas`), throwing the matching ApiError on the first failure.
  */
-export function readXml(body: string | Uint8Array, rootName: string, ns: string, schemas: SchemaRegistry): XmlElementNode {
+export function readXml(body: string | Uint8Array, rootName: string, ns: string, schemas: SchemaRegistry, schema = rootName): XmlElementNode {
   if (schemas.namespace !== ns) throw new Error(`schema registry is for ${schemas.namespace}, not ${ns}`);
   const text = decodeBody(body);
   if (text.trim() === '') throw new ApiError('INVALID_REQUEST', `request body is empty; expected <${rootName}>`);
@@ -79,10 +79,10 @@ export function readXml(body: string | Uint8Array, rootName: string, ns: string,
     const found = root.namespace === '' ? 'no namespace' : `namespace "${root.namespace}"`;
     throw new ApiError('WRONG_NAMESPACE', `<${rootName}> must be in namespace "${ns}" (found ${found})`);
   }
-  const check = schemas.check(rootName, text);
+  const check = schemas.check(schema, text);
   if (!check.wellFormed) throw new ApiError('MALFORMED_XML', `malformed XML: ${summary(check.errors)}`);
   if (check.errors.length > 0) {
-    throw new ApiError('INVALID_REQUEST', `request does not match the ${rootName} schema: ${summary(check.errors)}`);
+    throw new ApiError('INVALID_REQUEST', `request does not match the ${schema} schema: ${summary(check.errors)}`);
   }
   return root;
 }

@@ -12,6 +12,7 @@ import { isoTimestamp } from '../../src/model/clock.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createBlobStore } from '../../src/store/create-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { AttachmentMetadataResponse } from '../../src/wire/documents/attachment-metadata.ts';
 import { blobChunkRows, breaksAfter, filesUnder, pieces, sampleBytes } from '../support/blob-fixtures.ts';
 import { forEachDialect, openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
 import { IDS, programRows, T0 } from '../support/fixtures.ts';
@@ -19,6 +20,7 @@ import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness
 import {
   ADMIN_ONLY, COMPLETE, createProject, draftPath, fieldErrors, type MatrixRow, projectPath, projectState, type Sender, setDraft, submitPath, UNAUTHENTICATED,
 } from './http-helpers.ts';
+import { assertJsonAnswer, assertJsonError, JSON_HEADERS, xmlAnswerValue } from './json-helpers.ts';
 
 // SetProjectAttachment  POST …/Projects/{ProjectId}/Forms/{FormId}/Attachments/{AttachmentId}  (raw body)
 // GetActiveAttachment   GET  …/Projects/{ProjectId}/Attachments/{AttachmentId}
@@ -319,6 +321,24 @@ for (const kind of BLOB_KINDS) {
         assertError(h, wrongNs, 400, 'WRONG_NAMESPACE');
         assertError(h, await review(h, 'admin', projectId, 'Approve', 'x'.repeat(4001)), 400, 'INVALID_REQUEST');
         assert.deepEqual(await state(r, projectId), before);
+      });
+
+      it('JSON: a review sent and answered as JSON has the values of the XML answer; a body off its schema is a JSON 400', async () => {
+        const r = rig();
+        const { h } = r;
+        const projectId = await createProject(h, 'applicant');
+        assertOk(h, await upload(h, 'applicant', projectId, 'photo', png(100, 2)));
+        const url = `${filePath(projectId)}/Metadata`;
+        const post = (body: unknown) => h.app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { ...authHeaders(h.who.admin), ...JSON_HEADERS } });
+        const before = await state(r, projectId);
+        assert.match(assertJsonError(await post({ AttachmentStatus: 'Approve', Colour: 'red' }), 400, 'INVALID_REQUEST'), /"Colour"/);
+        assert.match(assertJsonError(await post({ AttachmentStatus: 'Accept' }), 400, 'INVALID_REQUEST'), /AttachmentStatus must match pattern/);
+        assert.deepEqual(await state(r, projectId), before);
+        const at = h.clock.advance();
+        const { AttachmentMetadata: m } = assertJsonAnswer(await post({ AttachmentStatus: ' aPPROVE ', Note: 'In order & <signed>' }), AttachmentMetadataResponse);
+        assert.deepEqual([m.ApprovalStatus, m.Note, m.FileSize, m.Version, m.ReviewedBy, m.ReviewedTimestamp],
+          ['Approved', 'In order & <signed>', 100, 1, h.who.admin.email, isoTimestamp(at)]);
+        assert.deepEqual({ AttachmentMetadata: m }, xmlAnswerValue(h, await get(h, 'admin', url), AttachmentMetadataResponse));
       });
 
       it('downloads the identical bytes with Content-Type, Content-Length, Content-Disposition and the SHA-256 as ETag; If-None-Match gives 304', async () => {

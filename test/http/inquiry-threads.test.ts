@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { isoTimestamp } from '../../src/model/clock.ts';
+import { InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse } from '../../src/wire/documents/inquiries.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
@@ -12,6 +13,7 @@ import {
   addNote, externalIdRequest, inquiryState, inquiryUrls, type NoteSpec, noteRequest, noteTexts, OTHER, OTHER_PROGRAM, openThread,
   seedOtherProgram, setThreadStatus, threadStatusRequest, xmlText,
 } from './inquiry-helpers.ts';
+import { assertJsonAnswer, assertJsonError, JSON_HEADERS, xmlAnswerValue } from './json-helpers.ts';
 import { changedSince, elements } from './workflow-helpers.ts';
 
 // GetInquiryThreads:          GET  /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/InquiryThreads                       (admin only)
@@ -602,6 +604,55 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       const res = await h.request({ method: 'DELETE', url: inquiryUrls.status(b, inB) });
       assertError(h, res, 405, 'METHOD_NOT_ALLOWED');
       assert.equal(res.headers.allow, 'POST');
+    });
+  });
+
+  describe('JSON', () => {
+    const harness = sharedHarness(dialect);
+
+    it('takes the three requests as JSON (tokens collapsed, Text as sent) and answers JSON with the values of the XML answers', async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'applicant');
+      const post = (url: string, body: unknown) => h.request({ method: 'POST', url, body: JSON.stringify(body), headers: JSON_HEADERS });
+      h.clock.advance();
+      const noteAt = h.clock.now();
+      const note = assertJsonAnswer(await post(inquiryUrls.addNote(projectId), {
+        Subject: '  Roof   access ', VisibleToApplicant: 'true', Text: ' Two\n lines & <more> ',
+      }), InquiryNotesResponse);
+      const thread = note.InquiryThread;
+      assert.deepEqual([thread.Subject, thread.Status, thread.NoteCount, thread.CreatedTimestamp], ['Roof access', 'AwaitingResponse', 1, isoTimestamp(noteAt)]);
+      assert.deepEqual(thread.Note.map((n) => [n.Text, n.VisibleToApplicant, n.AuthorEmail]), [[' Two\n lines & <more> ', true, h.who.admin.email]]);
+      const read = await h.request({ method: 'GET', url: inquiryUrls.notes(projectId, thread.ThreadId) });
+      assert.deepEqual(note, xmlAnswerValue(h, read, InquiryNotesResponse));
+
+      const status = assertJsonAnswer(await post(inquiryUrls.status(projectId, thread.ThreadId), { Status: ' Resolved ' }), InquiryThreadResponse);
+      assert.equal(status.InquiryThread.Status, 'Resolved');
+      const linked = assertJsonAnswer(await post(inquiryUrls.externalId(projectId, thread.ThreadId), { ExternalId: ' CRM   7 ' }), InquiryThreadResponse);
+      assert.equal(linked.InquiryThread.ExternalId, 'CRM 7');
+      const list = await h.request({ method: 'GET', url: inquiryUrls.threads(projectId), headers: { accept: 'application/json' } });
+      const threads = assertJsonAnswer(list, InquiryThreadsResponse);
+      assert.deepEqual(threads.InquiryThread, [linked.InquiryThread]);
+      assert.deepEqual(threads, xmlAnswerValue(h, await h.request({ method: 'GET', url: inquiryUrls.threads(projectId) }), InquiryThreadsResponse));
+      const unlinked = assertJsonAnswer(await post(inquiryUrls.externalId(projectId, thread.ThreadId), {}), InquiryThreadResponse);
+      assert.equal('ExternalId' in unlinked.InquiryThread, false, 'a null value is left out');
+    });
+
+    it('refuses a JSON body its schema does not admit with a JSON ErrorResponse, changing nothing', async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'applicant');
+      const threadId = await openThread(h, projectId);
+      const before = await inquiryState(h, projectId);
+      const cases: [string, unknown, RegExp][] = [
+        [inquiryUrls.status(projectId, threadId), { Status: 'Done' }, /Status must be equal to one of the allowed values/],
+        [inquiryUrls.addNote(projectId), { ThreadId: threadId, VisibleToApplicant: true, Text: 'x' }, /VisibleToApplicant must be string/],
+        [inquiryUrls.addNote(projectId), { ThreadId: threadId }, /must have required property 'Text'/],
+        [inquiryUrls.externalId(projectId, threadId), { ExternalId: 'x'.repeat(101) }, /ExternalId must NOT have more than 100 characters/],
+      ];
+      for (const [url, body, message] of cases) {
+        const res = await h.request({ method: 'POST', url, body: JSON.stringify(body), headers: JSON_HEADERS });
+        assert.match(assertJsonError(res, 400, 'INVALID_REQUEST'), message);
+      }
+      assert.deepEqual(await inquiryState(h, projectId), before);
     });
   });
 });

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import { isoTimestamp } from '../../src/model/clock.ts';
+import { AllProjectDataResponse } from '../../src/wire/documents/all-project-data.ts';
+import { ProjectExportDataGetResponse, ProjectExportDataGetResponseV2 } from '../../src/wire/documents/project-export.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness } from '../support/http-harness.ts';
@@ -10,6 +12,7 @@ import { WF } from '../support/workflow-fixtures.ts';
 import {
   ADMIN_ONLY, createProject, dataPath, draftPath, projectPath, rowLabel as label, send, setDraft, submitPath,
 } from './http-helpers.ts';
+import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from './json-helpers.ts';
 import { elements, elementWith, setStatus, sharedWorkflowHarness, urls, workflowState } from './workflow-helpers.ts';
 
 // GetAllProjectData: GET /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Data[?reveal_sensitive_data=]  (admin only)
@@ -164,6 +167,17 @@ forEachDialect('HTTP project export', ({ dialect }) => {
       const h = harness();
       assertError(h, await h.request({ method: 'GET', url: urls.allData('NOSUCHPROJCT') }), 404, 'NOT_FOUND');
     });
+
+    it('answers JSON when asked, with the values of the XML answer and the same ETag', async () => {
+      const h = harness();
+      const json = await h.request({ method: 'GET', url: urls.allData(p.projectId), headers: JSON_ANSWER });
+      const value = assertJsonAnswer(json, AllProjectDataResponse);
+      assert.equal(value.Project.ProjectId, p.projectId);
+      assert.ok(value.Project.DataFields.DataField.some((f) => f.Values !== undefined), 'a multi-value field carries Values');
+      const xml = await h.request({ method: 'GET', url: urls.allData(p.projectId) });
+      assert.deepEqual(value, xmlAnswerValue(h, xml, AllProjectDataResponse));
+      assert.equal(json.headers.etag, xml.headers.etag);
+    });
   });
 
   describe('GetExportProject', () => {
@@ -312,6 +326,20 @@ forEachDialect('HTTP project export', ({ dialect }) => {
     it('answers 404 NOT_FOUND for an unknown project', async () => {
       const h = harness();
       assertError(h, await h.request({ method: 'GET', url: urls.export('NOSUCHPROJCT') }), 404, 'NOT_FOUND');
+    });
+
+    it('answers JSON when asked: each version with the values of its XML answer; a bad version is a JSON error', async () => {
+      const h = harness();
+      for (const [version, doc] of [['1', ProjectExportDataGetResponse], ['2', ProjectExportDataGetResponseV2]] as const) {
+        const url = `${urls.export(p.projectId)}?version=${version}`;
+        const value = assertJsonAnswer(await h.request({ method: 'GET', url, headers: JSON_ANSWER }), doc);
+        assert.equal(value.SchemaVersion, `${version}.0`);
+        const history = value.Project.StatusHistory.Status;
+        assert.ok(history.length > 0 && history.every((e) => ('ChangedBy' in e) === (version === '2')), 'ChangedBy in version 2 only');
+        assert.deepEqual(value, xmlAnswerValue(h, await h.request({ method: 'GET', url }), doc));
+      }
+      const refused = await h.request({ method: 'GET', url: `${urls.export(p.projectId)}?version=3`, headers: JSON_ANSWER });
+      assert.match(assertJsonError(refused, 400, 'INVALID_PARAMETER'), /version must be one of 1, 2/);
     });
   });
 });

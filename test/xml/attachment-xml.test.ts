@@ -3,10 +3,18 @@ import { after, test } from 'node:test';
 import { ApiError, type ErrorCode } from '../../src/domain/api-error.ts';
 import { isoTimestamp } from '../../src/model/clock.ts';
 import type { AttachmentMetadataView } from '../../src/domain/views.ts';
-import { decodeSetAttachmentMetadata } from '../../src/xml/decode-set-attachment-metadata.ts';
-import { encodeAttachmentMetadataResponse } from '../../src/xml/encode-attachment-metadata-response.ts';
+import {
+  AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,
+} from '../../src/wire/documents/attachment-metadata.ts';
+import { readXmlDocument } from '../../src/wire/wire-xml-reader.ts';
+import { writeXmlDocument } from '../../src/wire/wire-xml-writer.ts';
 import { SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { kid, NS, readBack } from './xml-test-helpers.ts';
+
+const encodeAttachmentMetadataResponse = (view: AttachmentMetadataView, ns: string) =>
+  writeXmlDocument(AttachmentMetadataResponse, attachmentMetadataValue(view), ns);
+const decodeSetAttachmentMetadata = (body: string, ns: string, schemas: SchemaRegistry) =>
+  attachmentReviewInput(readXmlDocument(SetAttachmentMetadata, body, ns, schemas));
 
 // AttachmentMetadataResponse (SetProjectAttachment, GetAttachmentMetadata, SetAttachmentMetadata) and the
 // SetAttachmentMetadata request.

@@ -3,15 +3,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/api-error.ts';
 import type { AttachmentTarget } from '../../domain/attachment-service.ts';
 import type { AttachmentFileView } from '../../domain/views.ts';
-import { sendProjectXml } from '../conditional.ts';
+import {
+  AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,
+} from '../../wire/documents/attachment-metadata.ts';
 import { contentDisposition, fileNameFromContentDisposition } from '../content-disposition.ts';
 import { drainRequest } from '../drain-request.ts';
+import { sendProjectAnswer } from '../conditional.ts';
 import { idParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
-import { xmlBody } from '../xml-reply.ts';
 
 const PROJECT = '/Programs/:ProgramId/Projects/:ProjectId';
+
+// What a download answers, for the OpenAPI description (errors are ErrorResponse documents as everywhere).
+const FILE_ANSWER = 'The file\'s bytes, streamed, with Content-Type (as uploaded), Content-Length, Content-Disposition (its name), '
+  + 'ETag "<Sha256>" and Cache-Control: private, no-cache; 304 without a body when If-None-Match names the ETag.';
 
 type AttachmentParams = { ProgramId?: string; ProjectId?: string; AttachmentId?: string; FormId?: string; Version?: string };
 
@@ -57,17 +63,48 @@ function versionParam(raw: string | undefined): number {
 /** GetActiveAttachment, GetAttachmentAsAdmin, GetAttachmentMetadata and SetAttachmentMetadata. */
 export function attachmentRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
   const base = `${PROJECT}/Attachments/:AttachmentId`;
-  app.get(base, async (request, reply) => sendFile(request, reply, await services.attachments.getActiveFile(callerOf(request), attachmentTarget(request))));
-  app.get(`${base}/Versions/:Version`, async (request, reply) => {
+  app.get(base, {
+    config: {
+      operation: {
+        operationId: 'GetActiveAttachment', tags: ['Attachments'], summary: 'GetActiveAttachment: downloads the active file of an attachment definition.',
+        rawResponse: FILE_ANSWER,
+      },
+    },
+  }, async (request, reply) => sendFile(request, reply, await services.attachments.getActiveFile(callerOf(request), attachmentTarget(request))));
+  app.get(`${base}/Versions/:Version`, {
+    config: {
+      operation: {
+        operationId: 'GetAttachmentAsAdmin', tags: ['Attachments'], summary: 'GetAttachmentAsAdmin: downloads any version of an attachment definition\'s file.',
+        rawResponse: FILE_ANSWER,
+      },
+    },
+  }, async (request, reply) => {
     const version = versionParam((request.params as AttachmentParams).Version);
     return sendFile(request, reply, await services.attachments.getVersionFile(callerOf(request), attachmentTarget(request), version));
   });
-  app.get(`${base}/Metadata`, async (request, reply) =>
-    sendProjectXml(request, reply, await services.attachments.getMetadata(callerOf(request), attachmentTarget(request)), codec.attachmentMetadata));
-  app.post(`${base}/Metadata`, async (request, reply) => {
+  app.get(`${base}/Metadata`, {
+    config: {
+      operation: {
+        operationId: 'GetAttachmentMetadata', tags: ['Attachments'], etag: true, response: AttachmentMetadataResponse,
+        summary: 'GetAttachmentMetadata: what is known of the active file of an attachment definition.',
+      },
+    },
+  }, async (request, reply) => {
+    const view = await services.attachments.getMetadata(callerOf(request), attachmentTarget(request));
+    return sendProjectAnswer(codec, request, reply, view, AttachmentMetadataResponse, attachmentMetadataValue);
+  });
+  app.post(`${base}/Metadata`, {
+    config: {
+      operation: {
+        operationId: 'SetAttachmentMetadata', tags: ['Attachments'], etag: true, request: SetAttachmentMetadata, response: AttachmentMetadataResponse,
+        summary: 'SetAttachmentMetadata: approves or rejects the active file, takes the mark back, or changes its note.',
+      },
+    },
+  }, async (request, reply) => {
     const target = attachmentTarget(request);
-    const input = codec.readAttachmentMetadata(xmlBody(request, 'SetAttachmentMetadata'));
-    return sendProjectXml(request, reply, await services.attachments.setMetadata(callerOf(request), target, input), codec.attachmentMetadata);
+    const input = attachmentReviewInput(codec.read(request, SetAttachmentMetadata));
+    const view = await services.attachments.setMetadata(callerOf(request), target, input);
+    return sendProjectAnswer(codec, request, reply, view, AttachmentMetadataResponse, attachmentMetadataValue);
   });
 }
 
@@ -79,7 +116,16 @@ export function attachmentUploadRoutes(app: FastifyInstance, { services, codec }
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   app.addHook('onResponse', async (request) => drainRequest(request.raw));
-  app.post(`${PROJECT}/Forms/:FormId/Attachments/:AttachmentId`, async (request, reply) => {
+  app.post(`${PROJECT}/Forms/:FormId/Attachments/:AttachmentId`, {
+    config: {
+      operation: {
+        operationId: 'SetProjectAttachment', tags: ['Attachments'], etag: true, response: AttachmentMetadataResponse,
+        summary: 'SetProjectAttachment: uploads a file (a new version) for an attachment definition of a form.',
+        rawRequest: 'The file\'s bytes, not multipart: Content-Type its media type (one the definition allows), Content-Disposition '
+          + '`attachment; filename="…"` (or filename*=UTF-8\'\'…) its name; a Content-Length, or chunked transfer.',
+      },
+    },
+  }, async (request, reply) => {
     const target = { ...attachmentTarget(request), formRef: idParam((request.params as AttachmentParams).FormId, 'FormId') };
     const length = header(request, 'content-length');
     const view = await services.attachments.upload(callerOf(request), target, {
@@ -88,6 +134,6 @@ export function attachmentUploadRoutes(app: FastifyInstance, { services, codec }
       contentLength: length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : null,
       fileName: fileNameFromContentDisposition(header(request, 'content-disposition')),
     });
-    return sendProjectXml(request, reply, view, codec.attachmentMetadata);
+    return sendProjectAnswer(codec, request, reply, view, AttachmentMetadataResponse, attachmentMetadataValue);
   });
 }

@@ -79,7 +79,7 @@ export const FormSchemaResponseV2 = responseDocument('FormSchemaResponseV2', com
   attributes: { SchemaVersion: required(string, { fixed: '2.0' }) },
   children: { Form: one(schemaForm(DataFieldV2)) },
 }), 'GetFormSchema, version 2 (SchemaVersion 2.0): version 1 (FormSchemaResponse.xsd) plus the Group of each data field '
-  + 'and, for fields with a custom list, its choices inline.', { element: 'FormSchemaResponse' });
+  + 'and, for fields with a custom list, its choices inline.', 'FormSchemaResponse');
 
 const CustomListChoice = complex({ attributes: { Value: required(string), Label: required(string) } });
 

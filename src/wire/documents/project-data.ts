@@ -14,7 +14,8 @@ const DataField = complex({
   children: { Values: maybe(Values) },
 });
 
-const Attachment = complex({
+/** `<Attachment AttachmentId [CustomId] Name [FileName]/>`: an attachment definition and its active file's name. */
+export const Attachment = complex({
   name: 'Attachment',
   attributes: { AttachmentId: required(string), CustomId: optional(string), Name: required(string), FileName: optional(string) },
 });
