@@ -6,6 +6,7 @@ export type JsonSchema = Record<string, unknown>;
 /** The dialect of every schema made here (OpenAPI 3.1's default dialect too). */
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
+const DATE_TIME = '^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$';
 const DECIMAL = '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$';
 const INTEGER_RANGE: Record<string, { minimum?: number; maximum?: number }> = {
   int: { minimum: -2147483648, maximum: 2147483647 },
@@ -24,7 +25,8 @@ export function simpleSchema(type: SimpleType): JsonSchema {
   else {
     out.type = 'string';
     if (type.base === 'decimal') out.pattern = DECIMAL;
-    if (type.base === 'dateTime') out.format = 'date-time';
+    // xs:dateTime's own lexical form (the time zone is optional, as in XML), not RFC 3339's date-time, which needs one.
+    if (type.base === 'dateTime') out.pattern = DATE_TIME;
   }
   if (type.enumeration) out.enum = [...type.enumeration];
   if (type.pattern) out.pattern = `^(?:${type.pattern})$`;
