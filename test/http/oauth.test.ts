@@ -251,6 +251,21 @@ forEachDialect('HTTP: OAuth 2.0 client credentials', ({ dialect, open }) => {
     });
   });
 
+  describe('a configured token lifetime (APAS_OAUTH_TOKEN_TTL_SECONDS=120)', () => {
+    const harness = sharedHarness(dialect, { APAS_OAUTH_TOKEN_TTL_SECONDS: '120' });
+
+    it('is what expires_in says and when the token stops working', async () => {
+      const h = harness();
+      const res = await post(h, TOKEN, 'grant_type=client_credentials', await newClient(h, 'reader'));
+      const body = JSON.parse(res.body) as { access_token: string; expires_in: number };
+      assert.equal(body.expires_in, 120);
+      h.clock.advance(119_000);
+      assert.equal((await get(h, bearer(h, 'reader', body.access_token))).statusCode, 200);
+      h.clock.advance(1000);
+      assertInvalidToken(h, await get(h, bearer(h, 'reader', body.access_token)));
+    });
+  });
+
   describe('failed client authentications share the sign-in lockout (10 per user name, 30 per address)', () => {
     const harness = sharedHarness(dialect, { APAS_SIGNIN_LOCK_USER_AFTER: '10', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '30', APAS_SIGNIN_WINDOW_SECONDS: '900' });
     const window = (h: HttpHarness) => h.clock.now() - (h.clock.now() % 900_000);
