@@ -99,7 +99,8 @@ async function withBearerChallenge<T>(signIn: () => Promise<T>): Promise<T> {
  * effect at once, on every instance. Failed sign-ins are slowed down and locked out by the SignInGuard: a check
  * that costs a hash or can be guessed (a TOTP code) is counted as a failure before it runs and forgiven when it
  * succeeds, and concurrent requests with the same new credentials share one check. The API key is checked before
- * the password, so that wrong passwords count against a user name only when sent with that user's key.
+ * the password, so that wrong passwords count against a user name only when sent with that user's key. An OAuth
+ * access token may stand in for the password (Bearer), and OAuth clients authenticate here too, under the same rules.
  */
 export class AuthService implements SignInChecks {
   readonly #verified = new Map<string, Verified>();
