@@ -19,6 +19,7 @@ import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/demo.ts';
 import type { IdGenerator } from '../src/model/ids.ts';
 import { totpCode } from '../src/domain/mfa.ts';
 import { MfaService } from '../src/domain/mfa-service.ts';
+import { OAuthClientService } from '../src/domain/oauth-client-service.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
@@ -28,6 +29,7 @@ import { LocalBlobStore } from '../src/store/local-blob-store.ts';
 export const INTERFACE_DOC = fileURLToPath(new URL('../docs/interface.md', import.meta.url));
 
 const NS = 'http://service.powerclerk.com/api/v1/';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** Ids from a seeded generator (mulberry32), shaped like the real ones. */
@@ -72,6 +74,8 @@ interface Call {
   method: string; url: string; as: Who | null; body?: string; headers?: Record<string, string>;
   /** A raw upload: its bytes (shown as text), media type and file name. */
   file?: { type: string; name: string; bytes: Buffer };
+  /** An application/x-www-form-urlencoded body (the OAuth endpoints), shown as sent. */
+  form?: string;
   /** Request headers shown with their values (`headers` are shown as `…`). */
   shown?: Record<string, string>;
   /** Response headers shown besides Content-Type. */
@@ -88,10 +92,11 @@ async function exchange(app: FastifyInstance, call: Call): Promise<{ markdown: s
   const res = await app.inject({
     method: call.method as 'GET',
     url: call.url,
-    payload: call.file?.bytes ?? call.body,
+    payload: call.file?.bytes ?? call.body ?? call.form,
     headers: {
       ...(auth ? { authorization: auth.authorization, 'x-apikey': auth['x-apikey'] } : {}),
       ...(call.body !== undefined ? { 'content-type': 'application/xml' } : {}),
+      ...(call.form !== undefined ? { 'content-type': FORM_TYPE } : {}),
       ...(call.file ? { 'content-type': call.file.type, 'content-disposition': `attachment; filename="${call.file.name}"` } : {}),
       ...call.shown,
       ...call.headers,
@@ -100,8 +105,10 @@ async function exchange(app: FastifyInstance, call: Call): Promise<{ markdown: s
   const lines = [`${call.method} ${call.url}`];
   if (auth) lines.push(`Authorization: Basic …  (${auth.email})`, 'X-ApiKey: …');
   for (const [name, value] of Object.entries(call.shown ?? {})) lines.push(`${name}: ${value}`);
-  for (const name of Object.keys(call.headers ?? {})) lines.push(`${name}: …`);
+  // Secrets are shown as "…"; of an Authorization header, its scheme (Basic or Bearer) stays readable.
+  for (const [name, value] of Object.entries(call.headers ?? {})) lines.push(`${name}: ${name === 'Authorization' ? `${value.split(' ')[0]} ` : ''}…`);
   if (call.body !== undefined) lines.push('Content-Type: application/xml', '', pretty(call.body));
+  if (call.form !== undefined) lines.push(`Content-Type: ${FORM_TYPE}`, '', call.form);
   if (call.file) lines.push(`Content-Type: ${call.file.type}`, `Content-Disposition: attachment; filename="${call.file.name}"`, '', call.file.bytes.toString('latin1').trimEnd());
   const extra = (call.responseHeaders ?? []).filter((name) => res.headers[name.toLowerCase()] !== undefined).map((name) => `\n${name}: ${res.headers[name.toLowerCase()]}`);
   const head = `HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}${res.headers['content-type'] ? `\nContent-Type: ${res.headers['content-type']}` : ''}${extra.join('')}`;
@@ -257,6 +264,19 @@ export async function generateExamples(): Promise<Map<string, string>> {
     const assign = (email: string) => `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>${email}</AssigneeEmail></SetAssigneeRequest>`;
     await run('Conditional.write', { method: 'POST', url: `${projectUrl}/Assignee`, as: 'reviewer', shown: { 'If-Match': seen }, body: assign('admin@demo.apas.local'), responseHeaders: ['ETag'] });
     await run('Conditional.stale', { method: 'POST', url: `${projectUrl}/Assignee`, as: 'reviewer', shown: { 'If-Match': seen }, body: assign('reviewer@demo.apas.local') });
+    // OAuth 2.0 client credentials, last too: a client of the reviewer gets a token, uses it, and revokes it.
+    const client = await new OAuthClientService({ store, clock, ids }).createClient('reviewer@demo.apas.local', 'CRM sync');
+    const reviewerKey = credentials('reviewer')['x-apikey'];
+    const clientAuth = (secret: string) => ({ Authorization: `Basic ${Buffer.from(`${client.id}:${secret}`).toString('base64')}`, 'X-ApiKey': reviewerKey });
+    const oauthHeaders = ['Cache-Control', 'Pragma', 'WWW-Authenticate'];
+    const issued = await run('OAuth.token', { method: 'POST', url: '/services/v2/oauth/token', as: null, headers: clientAuth(client.secret), form: 'grant_type=client_credentials', responseHeaders: oauthHeaders });
+    const accessToken = (JSON.parse(issued) as { access_token: string }).access_token;
+    const bearer = { Authorization: `Bearer ${accessToken}`, 'X-ApiKey': reviewerKey };
+    await run('OAuth.bearer', { method: 'GET', url: `${api}/Projects?limit=1`, as: null, headers: bearer });
+    await run('OAuth.invalidClient', { method: 'POST', url: '/services/v2/oauth/token', as: null, headers: clientAuth('not-the-secret'), form: 'grant_type=client_credentials', responseHeaders: oauthHeaders });
+    await run('OAuth.unsupportedGrant', { method: 'POST', url: '/services/v2/oauth/token', as: null, headers: clientAuth(client.secret), form: 'grant_type=password&username=reviewer%40demo.apas.local&password=x', responseHeaders: oauthHeaders });
+    await run('OAuth.revoke', { method: 'POST', url: '/services/v2/oauth/revoke', as: null, headers: clientAuth(client.secret), form: `token=${accessToken}`, responseHeaders: ['Cache-Control'] });
+    await run('OAuth.revoked', { method: 'GET', url: `${api}/Projects?limit=1`, as: null, headers: bearer, responseHeaders: ['WWW-Authenticate'] });
     await app.close();
   } finally {
     await store.close();

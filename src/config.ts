@@ -29,6 +29,8 @@ export interface Config {
   maxUploadBytes: number;
   /** The web application: how long its sessions last, and the time zone its pages show times in. */
   web: { sessionIdleMinutes: number; sessionMaxHours: number; timeZone: string };
+  /** OAuth 2.0 client credentials: how long an issued access token lives. */
+  oauth: { tokenTtlSeconds: number };
 }
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
@@ -174,5 +176,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionMaxHours: int(env, 'APAS_WEB_SESSION_MAX_HOURS', 12, 1, 24 * 30),
       timeZone: timeZoneSetting(env),
     },
+    oauth: { tokenTtlSeconds: int(env, 'APAS_OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86400) },
   };
 }

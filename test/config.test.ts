@@ -19,6 +19,7 @@ describe('configuration from the environment', () => {
     assert.equal(c.blobStore, 'local');
     assert.equal(c.blobDir, path.resolve('data', 'blobs'));
     assert.equal(c.maxUploadBytes, 104857600);
+    assert.deepEqual(c.oauth, { tokenTtlSeconds: 3600 });
   });
 
   test('uploads: local blobs next to the SQLite file; the database on PostgreSQL; both can be chosen', () => {
@@ -37,8 +38,9 @@ describe('configuration from the environment', () => {
       APAS_XML_NAMESPACE: 'urn:example:apas', APAS_BODY_LIMIT_BYTES: '2048', APAS_LOG_LEVEL: 'warn', APAS_MAX_NUMBERS_PER_REQUEST: '5',
       APAS_REQUEST_TIMEOUT_MS: '1000', APAS_RATE_LIMIT_MAX: '7', APAS_RATE_LIMIT_WINDOW_SECONDS: '10', APAS_PG_POOL_SIZE: '3',
       APAS_TRUST_PROXY: 'true', APAS_SIGNIN_WINDOW_SECONDS: '60', APAS_SIGNIN_LOCK_USER_AFTER: '5', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '20',
-      APAS_BLOB_STORE: 'local', APAS_BLOB_DIR: 'files/blobs', APAS_MAX_UPLOAD_BYTES: '5000',
+      APAS_BLOB_STORE: 'local', APAS_BLOB_DIR: 'files/blobs', APAS_MAX_UPLOAD_BYTES: '5000', APAS_OAUTH_TOKEN_TTL_SECONDS: '600',
     });
+    assert.deepEqual(c.oauth, { tokenTtlSeconds: 600 });
     assert.equal(c.blobStore, 'local');
     assert.equal(c.blobDir, path.resolve('files', 'blobs'));
     assert.equal(c.maxUploadBytes, 5000);
@@ -73,6 +75,8 @@ describe('configuration from the environment', () => {
     ['sign-in lock threshold', { APAS_SIGNIN_LOCK_USER_AFTER: '0' }, /APAS_SIGNIN_LOCK_USER_AFTER must be between 1 and/],
     ['blob store', { APAS_BLOB_STORE: 's3' }, /APAS_BLOB_STORE must be "local" or "database"/],
     ['upload limit', { APAS_MAX_UPLOAD_BYTES: '0' }, /APAS_MAX_UPLOAD_BYTES must be between 1 and/],
+    ['token lifetime too short', { APAS_OAUTH_TOKEN_TTL_SECONDS: '59' }, /APAS_OAUTH_TOKEN_TTL_SECONDS must be between 60 and 86400/],
+    ['token lifetime too long', { APAS_OAUTH_TOKEN_TTL_SECONDS: '86401' }, /APAS_OAUTH_TOKEN_TTL_SECONDS must be between 60 and 86400/],
   ];
   for (const [name, env, message] of bad) {
     test(`refuses ${name} with a message naming the variable`, () => {

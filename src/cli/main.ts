@@ -4,6 +4,7 @@ import { ConfigError } from '../config.ts';
 import { ApiError } from '../domain/api-error.ts';
 import { agencyCommands } from './agency-commands.ts';
 import { backupCommands } from './backup-commands.ts';
+import { clientCommands } from './client-commands.ts';
 import { type CliCommand, commandHelp, parseCommand, synopsis } from './cli-command.ts';
 import { type CliIo, processIo } from './cli-context.ts';
 import { CliError, UsageError } from './cli-error.ts';
@@ -23,7 +24,7 @@ const SERVE: CliCommand = {
 };
 
 const COMMANDS: readonly CliCommand[] = [
-  SERVE, migrateCommand, ...agencyCommands, ...userCommands, ...grantCommands, ...keyCommands, ...programCommands, demoCommand,
+  SERVE, migrateCommand, ...agencyCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...programCommands, demoCommand,
   ...backupCommands,
 ];
 

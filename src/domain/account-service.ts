@@ -158,7 +158,8 @@ function invalid(message: string): ApiError {
   return new ApiError('INVALID_PARAMETER', message);
 }
 
-function requireName(name: string, what: string): string {
+/** `name` trimmed; INVALID_PARAMETER unless it is 1 to 200 characters. */
+export function requireName(name: string, what: string): string {
   const trimmed = name.trim();
   if (trimmed === '' || trimmed.length > 200) throw invalid(`${what} must be 1 to 200 characters`);
   return trimmed;
@@ -177,7 +178,8 @@ function checkPassword(password: string): string {
   return password;
 }
 
-async function findUser(store: Pick<StoreReader, 'accounts'>, email: string): Promise<UserWithSecret> {
+/** The user with an e-mail address; UNKNOWN_USER when there is none. */
+export async function findUser(store: Pick<StoreReader, 'accounts'>, email: string): Promise<UserWithSecret> {
   const user = await store.accounts.findUserByEmail(email.trim());
   if (!user) throw new ApiError('UNKNOWN_USER', `no user has the e-mail ${email.trim()}`);
   return user;

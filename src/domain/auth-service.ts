@@ -1,11 +1,13 @@
 import type { Store } from '../store/store.ts';
 import type { SignInChecks } from './web-session-service.ts';
-import type { UserWithSecret } from '../model/records.ts';
+import type { ApiKeyRecord, OAuthClientRecord, UserWithSecret } from '../model/records.ts';
+import { isClientId, parseAccessToken } from './access-token.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import { formatSessionToken, hashTokenSecret, newSessionToken, parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
+import { OAuthError } from './oauth-error.ts';
 import { digest, parseApiKey, verifySecret } from './secrets.ts';
 import { ADDRESS_ONLY, type SignInGuard, type SignInSubject } from './sign-in-guard.ts';
 
@@ -19,6 +21,12 @@ export interface PresentedCredentials {
   sessionToken?: string | undefined;
   clientAddress: string;
 }
+
+/** Client credentials as the OAuth token and revocation endpoints received them, with the request's X-ApiKey. */
+export interface PresentedClient { clientId: string; clientSecret: string; apiKey: string | undefined; clientAddress: string }
+
+/** A client that proved its secret and an API key of its user; the user may be disabled (the caller decides). */
+export interface AuthenticatedClient { client: OAuthClientRecord; user: UserWithSecret; apiKeyId: string }
 
 /** How long a web session lasts from the sign-in with a TOTP code that started it. */
 export const WEB_SESSION_MINUTES = 720;
@@ -36,8 +44,19 @@ const MAX_CACHE = 10_000;
 // A fixed argon2id hash verified when the user does not exist, so that a miss costs as long as a hit.
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$Oz1dAbjFbdYt+Ei6yEYAKA$wo5UWHX1e6sIKsz/wzc6GR4FD1RDjWbORamYRPwhuEM';
 const BAD_CREDENTIALS = 'The user name, password or API key is not valid.';
+const BAD_CLIENT = 'The client id, client secret or API key is not valid.';
+// RFC 6750 §3: 401 answers to a request that sent a bearer token challenge for one; invalid_token when the token
+// itself is why (unknown, expired, revoked, or its client or user no longer able to use it).
+const BEARER_CHALLENGE = 'Bearer realm="apas"';
+const INVALID_TOKEN_CHALLENGE = 'Bearer realm="apas", error="invalid_token", error_description="The access token is unknown, expired or revoked"';
 /** The longest user name (an e-mail address) a Basic header may carry. */
 const MAX_USER_NAME = 320;
+
+/** The token of a Bearer Authorization header (empty when none follows the scheme); null for any other header. */
+export function parseBearer(header: string | undefined): string | null {
+  const m = header === undefined ? null : /^Bearer(?:\s+(.*))?$/is.exec(header.trim());
+  return m ? (m[1] ?? '').trim() : null;
+}
 
 /** Splits a Basic Authorization header into user name and password; null when it is not one, or names no possible account. */
 export function parseBasic(header: string | undefined): { email: string; password: string } | null {
@@ -61,24 +80,43 @@ function webSubject(userName: string): SignInSubject {
 }
 
 /**
+ * Runs a bearer sign-in; its 401 answers challenge for a Bearer token (RFC 6750 §3) rather than for Basic credentials,
+ * keeping any challenge the error already names (invalid_token).
+ */
+async function withBearerChallenge<T>(signIn: () => Promise<T>): Promise<T> {
+  try {
+    return await signIn();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401 || error.headers['WWW-Authenticate'] !== undefined) throw error;
+    throw new ApiError(error.code, error.message, { fields: error.fields, headers: { ...error.headers, 'WWW-Authenticate': BEARER_CHALLENGE } });
+  }
+}
+
+/**
  * Checks Basic credentials plus X-ApiKey, then the second factor of users enrolled in MFA. Verified
  * password/key combinations are remembered by their digest so that a request costs no password hash; every
  * request still reads the user and key rows, so a changed password, a disabled user or a revoked key takes
  * effect at once, on every instance. Failed sign-ins are slowed down and locked out by the SignInGuard: a check
  * that costs a hash or can be guessed (a TOTP code) is counted as a failure before it runs and forgiven when it
  * succeeds, and concurrent requests with the same new credentials share one check. The API key is checked before
- * the password, so that wrong passwords count against a user name only when sent with that user's key.
+ * the password, so that wrong passwords count against a user name only when sent with that user's key. An OAuth
+ * access token may stand in for the password (Bearer), and OAuth clients authenticate here too, under the same rules.
  */
 export class AuthService implements SignInChecks {
   readonly #verified = new Map<string, Verified>();
   readonly #checking = new Map<string, Promise<boolean>>();
 
   constructor(
-    private readonly store: Pick<Store, 'accounts' | 'mfa' | 'transaction'>, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
+    private readonly store: Pick<Store, 'accounts' | 'mfa' | 'oauth' | 'transaction'>, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
   ) {}
 
-  /** The caller behind the credentials; throws AUTHENTICATION_REQUIRED, INVALID_CREDENTIALS, SIGN_IN_LOCKED or MFA_*. */
+  /**
+   * The caller behind the credentials (Basic, or an OAuth access token as Bearer, plus X-ApiKey); throws
+   * AUTHENTICATION_REQUIRED, INVALID_CREDENTIALS, SIGN_IN_LOCKED or MFA_*.
+   */
   async authenticate(p: PresentedCredentials): Promise<Caller> {
+    const bearer = parseBearer(p.authorization);
+    if (bearer !== null) return withBearerChallenge(() => this.#authenticateBearer(bearer, p));
     const basic = parseBasic(p.authorization);
     if (!basic) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your user name and password with HTTP Basic authentication.');
     if (!p.apiKey) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your API key in the X-ApiKey header.');
@@ -107,6 +145,73 @@ export class AuthService implements SignInChecks {
     if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
     const factor = await this.#secondFactor(user, p.totp, p.sessionToken, subject, p.clientAddress);
     return this.#caller(user, keyRow.id, factor);
+  }
+
+  /**
+   * An OAuth access token in place of Basic credentials: the token must be live (not expired or revoked) and its
+   * client and the client's user too, and X-ApiKey a live key of that user, checked as on the Basic path (counted
+   * against the address, remembered once verified). The token is checked first: it cannot be guessed, so a wrong
+   * one costs no hash and counts no failure. A lock of the user name or address holds here as for Basic, and so
+   * does the second factor of a user enrolled in MFA.
+   */
+  async #authenticateBearer(token: string, p: PresentedCredentials): Promise<Caller> {
+    if (!p.apiKey) throw new ApiError('AUTHENTICATION_REQUIRED', 'Send your API key in the X-ApiKey header.');
+    const parts = parseAccessToken(token);
+    const row = parts ? await this.store.oauth.findAccessToken(parts.id) : null;
+    const client = row ? await this.store.oauth.findClient(row.clientId) : null;
+    const user = client ? await this.store.accounts.findUserById(client.userId) : null;
+    const live = parts && row && client && user && tokenMatches(parts.secret, row.tokenHash) && row.revokedAt === null
+      && row.expiresAt > this.clock.now() && client.revokedAt === null && !user.disabled;
+    if (!live) {
+      throw new ApiError('INVALID_CREDENTIALS', 'The access token is unknown, expired or revoked; get a new one from the token endpoint.', {
+        headers: { 'WWW-Authenticate': INVALID_TOKEN_CHALLENGE },
+      });
+    }
+    const subject: SignInSubject = { kind: 'user', userName: user.email };
+    await this.guard.check(subject, p.clientAddress);
+    const keyRow = await this.#checkKey(p.apiKey, user.id, p.clientAddress);
+    if (!keyRow) throw new ApiError('INVALID_CREDENTIALS', 'The API key is not valid for the access token\'s user.');
+    const factor = await this.#secondFactor(user, p.totp, p.sessionToken, subject, p.clientAddress);
+    return this.#caller(user, keyRow.id, factor);
+  }
+
+  /**
+   * Authenticates an OAuth client at the token and revocation endpoints: its id and secret, plus X-ApiKey, which
+   * must be a live key of the client's user. As with Basic credentials the key is checked first, against the
+   * address alone, and a wrong secret counts against the user's name only when it came with the user's own key;
+   * so these failures share the sign-in lockout, and a locked name or address gets no token. Throws
+   * `invalid_client` (the same for every wrong part) or SIGN_IN_LOCKED.
+   */
+  async authenticateClient(p: PresentedClient): Promise<AuthenticatedClient> {
+    if (!p.apiKey) throw new OAuthError('invalid_client', 'Send an API key of the client\'s user in the X-ApiKey header.');
+    const client = isClientId(p.clientId) ? await this.store.oauth.findClient(p.clientId) : null;
+    const user = client && client.revokedAt === null ? await this.store.accounts.findUserById(client.userId) : null;
+    const keyRow = await this.#checkKey(p.apiKey, user?.id ?? null, p.clientAddress);
+    if (!client || !user || !keyRow) throw new OAuthError('invalid_client', BAD_CLIENT);
+    const ok = await this.#counted({ kind: 'user', userName: user.email }, p.clientAddress, () => verifySecret(client.secretHash, p.clientSecret));
+    if (!ok) throw new OAuthError('invalid_client', BAD_CLIENT);
+    return { client, user, apiKeyId: keyRow.id };
+  }
+
+  /**
+   * The key row when `apiKey` is a live key of the user `userId` (null: no such user), else null. Its secret costs
+   * an argon2id verification counted against the address alone (of a dummy hash when there is no usable row, so
+   * that every failure costs the same), unless this key text was verified for this user against the same hash before.
+   */
+  async #checkKey(apiKey: string, userId: string | null, address: string): Promise<ApiKeyRecord | null> {
+    const key = parseApiKey(apiKey);
+    const keyRow = key ? await this.store.accounts.findApiKey(key.id) : null;
+    const usable = userId !== null && key && keyRow && keyRow.revokedAt === null && keyRow.userId === userId ? keyRow : null;
+    // Per user and key: concurrent checks of one key share a run only when they ask about the same user.
+    const cacheKey = digest(`key\u0000${userId ?? ''}\u0000${apiKey}`);
+    if (usable && this.#verified.get(cacheKey)?.keyHash === usable.secretHash) return usable;
+    const ok = await this.#checkOnce(cacheKey, () => this.#counted(ADDRESS_ONLY, address, async () => {
+      const matches = await verifySecret(usable?.secretHash ?? DUMMY_HASH, key?.secret ?? '');
+      if (!matches || !usable) return false;
+      this.#remember(cacheKey, { passwordHash: '', keyHash: usable.secretHash });
+      return true;
+    }));
+    return ok ? usable : null;
   }
 
   /**

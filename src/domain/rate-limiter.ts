@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../model/clock.ts';
+import { ApiError } from './api-error.ts';
 
 /** The outcome of counting one request against a throughput limit. */
 export interface RateDecision { allowed: boolean; limit: number; remaining: number; resetSeconds: number }
@@ -9,6 +10,25 @@ export interface RateLimiter {
   hit(bucket: string): Promise<RateDecision>;
   /** Shares what is still only counted here, and stops; before the store closes. */
   close(): Promise<void>;
+}
+
+/**
+ * Counts one request of an API key against its throughput limit: returns the RateLimit-* headers its answer carries,
+ * or throws RATE_LIMITED (with them and Retry-After) when the key has used up its window.
+ */
+export async function admitKey(limiter: RateLimiter, keyId: string): Promise<Record<string, string>> {
+  const decision = await limiter.hit(`key:${keyId}`);
+  const headers = {
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(decision.resetSeconds),
+  };
+  if (!decision.allowed) {
+    throw new ApiError('RATE_LIMITED', `This API key has used its ${decision.limit} requests of the current window; retry after ${decision.resetSeconds} s.`, {
+      headers: { ...headers, 'Retry-After': String(decision.resetSeconds) },
+    });
+  }
+  return headers;
 }
 
 function decide(count: number, max: number, windowStart: number, windowMs: number, now: number): RateDecision {

@@ -13,6 +13,7 @@ import { authenticateHook } from './authenticate-hook.ts';
 import { clientErrorHandler, installErrorHandlers, sendError } from './error-handler.ts';
 import type { UnsupportedBody } from './fastify-types.ts';
 import { createMetrics } from './metrics.ts';
+import { OAUTH_BASE } from './oauth-reply.ts';
 import { openApiDocument } from './openapi.ts';
 import { OperationTable } from './operation-table.ts';
 import { RouteTable } from './route-table.ts';
@@ -23,6 +24,7 @@ import { formDataRoutes } from './routes/form-data-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
 import { inquiryRoutes } from './routes/inquiry-routes.ts';
 import { mfaRoutes } from './routes/mfa-routes.ts';
+import { oauthRoutes } from './routes/oauth-routes.ts';
 import { openApiRoutes } from './routes/openapi-routes.ts';
 import { programRoutes } from './routes/program-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
@@ -131,5 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     api.register(async (uploads) => attachmentUploadRoutes(uploads, routeDeps));
     inquiryRoutes(api, routeDeps);
   }, { prefix: API_BASE });
+  // The OAuth endpoints, outside `api`: the client authenticates itself there, with a form body (RFC 6749 §4.4).
+  await app.register(async (oauth) => oauthRoutes(oauth, services), { prefix: OAUTH_BASE });
   return app;
 }

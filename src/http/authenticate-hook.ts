@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/api-error.ts';
+import { admitKey } from '../domain/rate-limiter.ts';
 import { ifMatchCondition } from './conditional.ts';
 import type { Services } from './services.ts';
 import './fastify-types.ts';
@@ -10,8 +10,9 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /**
- * Authenticates every API request (Basic + X-ApiKey) and counts it against its key's throughput limit. A write's
- * If-Match goes with the caller to the change step, which checks it on the locked project (reads ignore If-Match).
+ * Authenticates every API request (Basic credentials or an OAuth access token, plus X-ApiKey) and counts it against
+ * its key's throughput limit. A write's If-Match goes with the caller to the change step, which checks it on the
+ * locked project (reads ignore If-Match).
  */
 export function authenticateHook(services: Services) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -19,18 +20,7 @@ export function authenticateHook(services: Services) {
       authorization: header(request, 'authorization'), apiKey: header(request, 'x-apikey'),
       totp: header(request, 'x-mfa-totp'), sessionToken: header(request, 'x-mfa-session-token'), clientAddress: request.ip,
     });
-    const decision = await services.rateLimiter.hit(`key:${caller.apiKeyId}`);
-    const headers = {
-      'RateLimit-Limit': String(decision.limit),
-      'RateLimit-Remaining': String(decision.remaining),
-      'RateLimit-Reset': String(decision.resetSeconds),
-    };
-    if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', `This API key has used its ${decision.limit} requests of the current window; retry after ${decision.resetSeconds} s.`, {
-        headers: { ...headers, 'Retry-After': String(decision.resetSeconds) },
-      });
-    }
-    reply.headers(headers);
+    reply.headers(await admitKey(services.rateLimiter, caller.apiKeyId));
     const ifMatch = request.method === 'GET' || request.method === 'HEAD' ? undefined : ifMatchCondition(request);
     request.caller = { ...caller, requestId: request.id, ...(ifMatch ? { ifMatch } : {}) };
   };

@@ -2,11 +2,13 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
+import { OAuthError } from '../domain/oauth-error.ts';
 import { StoreError } from '../store/store-error.ts';
 import { isWebPath, renderErrorPage } from '../web/error-page.tsx';
 import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';
 import { answerFormat, JSON_TYPE } from './answer-format.ts';
 import type { ApiCodec } from './api-codec.ts';
+import { isOAuthPath, sendOAuthError } from './oauth-reply.ts';
 import type { RouteTable } from './route-table.ts';
 import { XML_TYPE } from './xml-reply.ts';
 
@@ -68,12 +70,15 @@ function isWebRequest(request: FastifyRequest): boolean {
 
 /**
  * The one place where an error becomes an HTTP status, headers and a body: an ErrorResponse in XML or JSON (by the
- * request's Accept), or an HTML page for the web pages.
+ * request's Accept), an HTML page for the web pages, or RFC 6749 JSON at the OAuth endpoints (oauth-reply.ts).
  */
 export function sendError(codec: ApiCodec, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  const apiError = toApiError(error);
-  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-  else request.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
+  const answered = error instanceof OAuthError ? error : toApiError(error);
+  if (answered.status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: answered.code, status: answered.status }, answered.message);
+  // The OAuth endpoints answer every failure in RFC 6749's JSON, not XML.
+  if (answered instanceof OAuthError || isOAuthPath(request.url)) return sendOAuthError(request, reply, answered);
+  const apiError = answered;
   for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
   // Closing with the body unread makes the kernel reset the connection, which can destroy the 413 before the
   // client reads it; without Connection: close Node reads and drops the rest (bounded by the request timeout).

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { AccessTokenService } from '../domain/access-token-service.ts';
 import { ApplicationService } from '../domain/application-service.ts';
 import { AttachmentService } from '../domain/attachment-service.ts';
 import { AuthService } from '../domain/auth-service.ts';
@@ -44,6 +45,7 @@ export interface Services {
   workQueue: WorkQueueService;
   review: ReviewService;
   rateLimiter: RateLimiter;
+  tokens: AccessTokenService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -80,5 +82,6 @@ export function createServices(
       ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,
     }),
     rateLimiter,
+    tokens: new AccessTokenService({ store, clock, ids, auth, rateLimiter, lifetimeSeconds: config.oauth.tokenTtlSeconds }),
   };
 }

@@ -16,6 +16,12 @@ export interface MfaSessionTokenRecord { id: string; userId: string; tokenHash: 
 /** A web-page session of a user enrolled in MFA (the second factor of the landing page's cookie). */
 export interface WebSessionRecord { id: string; userId: string; secretHash: string; createdAt: number; expiresAt: number }
 
+/** An OAuth 2.0 client (client credentials grant) of one user: its public id and the argon2id hash of its secret. */
+export interface OAuthClientRecord { id: string; userId: string; name: string; secretHash: string; createdAt: number; revokedAt: number | null }
+
+/** An access token issued to an OAuth client: only the SHA-256 of its secret is stored. */
+export interface AccessTokenRecord { id: string; clientId: string; tokenHash: string; createdAt: number; expiresAt: number; revokedAt: number | null }
+
 /** Which projects of a program a listing may return, in creation order. */
 export interface ProjectQuery {
   programId: string;

@@ -10,6 +10,7 @@ import { type CounterRepository, counterRepository, SIGN_IN_BUCKET_PREFIX } from
 import type { Dialect, OpenDatabase } from './database.ts';
 import { inquiryReader, inquiryRepository } from './inquiry-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
+import { oauthReader, oauthRepository } from './oauth-queries.ts';
 import { type ProgramModelCache, programReader, programRepository } from './program-queries.ts';
 import { projectReader, projectRepository } from './project-repository.ts';
 import { StoreError } from './store-error.ts';
@@ -20,7 +21,7 @@ import { TopicCache } from './topic-cache.ts';
 function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache): StoreWriter {
   return {
     accounts: accountRepository(db), programs: programRepository(db, cache), projects: projectRepository(db, dialect),
-    attachments: attachmentRepository(db), inquiries: inquiryRepository(db), mfa: mfaRepository(db), audit: auditRepository(db),
+    attachments: attachmentRepository(db), inquiries: inquiryRepository(db), mfa: mfaRepository(db), oauth: oauthRepository(db), audit: auditRepository(db),
     counters: counterRepository(db), sessions: browserSessionRepository(db),
   };
 }
@@ -48,10 +49,11 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
   const reads = new TopicCache(changes);
   return {
     dialect,
-    accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
+    accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findUserById', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
     programs: reads.wrap(programReader(db, cache), 'programs', ['findProgram', 'listPrograms']),
     projects: projectReader(db), attachments: attachmentReader(db), inquiries: inquiryReader(db),
     mfa: reads.wrap(mfaReader(db), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
+    oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: (work) => db.transaction().execute(async (trx) => {

@@ -8,6 +8,7 @@ import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
 import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
 import type { MfaReader, MfaRepository } from './mfa-queries.ts';
+import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 
@@ -19,6 +20,7 @@ export interface StoreReader {
   readonly attachments: AttachmentReader;
   readonly inquiries: InquiryReader;
   readonly mfa: MfaReader;
+  readonly oauth: OAuthReader;
   readonly audit: AuditReader;
   readonly counters: CounterRepository;
   readonly sessions: BrowserSessionRepository;
@@ -32,6 +34,7 @@ export interface StoreWriter extends StoreReader {
   readonly attachments: AttachmentRepository;
   readonly inquiries: InquiryRepository;
   readonly mfa: MfaRepository;
+  readonly oauth: OAuthRepository;
   readonly audit: AuditRepository;
 }
 

@@ -149,6 +149,12 @@ export interface AttachmentTable {
 /** One piece (at most 256 KiB) of a file kept in the database, in order of `seq` from 0. */
 export interface BlobChunkTable { blob_key: string; seq: number; data: Buffer; created_at: number }
 
+/** An OAuth 2.0 client of one user: public id plus the argon2id hash of its secret. */
+export interface OAuthClientTable { id: string; user_id: string; name: string; secret_hash: string; created_at: number; revoked_at: number | null }
+
+/** An access token issued to an OAuth client: the SHA-256 of its secret, its lifetime and whether it was revoked. */
+export interface OAuthTokenTable { id: string; client_id: string; token_hash: string; created_at: number; expires_at: number; revoked_at: number | null }
+
 /** The database as Kysely sees it. */
 export interface Database {
   agencies: AgencyTable;
@@ -181,4 +187,6 @@ export interface Database {
   inquiry_notes: InquiryNoteTable;
   attachments: AttachmentTable;
   blob_chunks: BlobChunkTable;
+  oauth_clients: OAuthClientTable;
+  oauth_tokens: OAuthTokenTable;
 }

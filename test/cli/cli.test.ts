@@ -165,6 +165,33 @@ test('API keys are printed once and work', async () => {
   await expectFailure(['key', 'revoke', '--id', parts.id], 1, /no active API key/);
 });
 
+test('OAuth clients: the secret is printed once and stored hashed; list and revoke', async () => {
+  const created = await expectSuccess(['client', 'create', '--user', 'pat@city.example', '--name', 'CRM sync']);
+  const m = /^client_id=([0-9A-Z]{12})\nclient_secret=([0-9A-Z]{40})\n$/.exec(created.stdout);
+  assert.ok(m, `standard output holds the id and secret alone: ${created.stdout}`);
+  const [, id, secret] = m;
+  assert.match(created.stderr, /shown only once/);
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
+  try {
+    const record = await store.oauth.findClient(id!);
+    assert.equal(record?.userId, (await store.accounts.findUserByEmail('pat@city.example'))?.id);
+    assert.equal(await verifySecret(record!.secretHash, secret!), true);
+    assert.ok(!JSON.stringify(record).includes(secret!), 'only a hash is stored');
+  } finally {
+    await store.close();
+  }
+  const listed = await expectSuccess(['client', 'list', '--user', 'pat@city.example']);
+  assert.match(listed.stdout, new RegExp(`^${id}\\s+\\S+\\s+active\\s+CRM sync$`, 'm'));
+  assert.ok(!listed.stdout.includes(secret!) && !listed.stderr.includes(secret!));
+  assert.match((await expectSuccess(['client', 'revoke', id!])).stdout, new RegExp(`Revoked OAuth client ${id} and its tokens`));
+  assert.match((await expectSuccess(['client', 'list', '--user', 'pat@city.example'])).stdout, /revoked/);
+  await expectFailure(['client', 'revoke', id!], 1, /no active OAuth client has the id/);
+  await expectFailure(['client', 'revoke'], 2, /missing CLIENT_ID/);
+  await expectFailure(['client', 'create', '--user', 'pat@city.example'], 2, /missing --name/);
+  await expectFailure(['client', 'create', '--user', 'nobody@city.example', '--name', 'X'], 1, /no user has the e-mail nobody@city.example/);
+  assert.match((await expectSuccess(['help', 'client'])).stdout, /apas client revoke CLIENT_ID/);
+});
+
 test('MFA enrolment prints the otpauth URI once, and can be turned off', async () => {
   const enrolled = await expectSuccess(['user', 'mfa-enrol', '--email', 'pat@city.example', '--issuer', 'City Utility']);
   const uri = new URL(enrolled.stdout.trim());

@@ -6,6 +6,7 @@ import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0 } from '../support/fixtures.ts';
 import { assertError, authHeaders, type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';
+import { eventually } from './http-helpers.ts';
 
 // Authentication reads credentials and grants from the read caches: a revoked key, a disabled user, a changed
 // password and a removed grant must take effect with the next request on the instance that made the change, and
@@ -13,18 +14,6 @@ import { assertError, authHeaders, type HttpHarness, startHttp, type Who } from 
 // notification's delay on PostgreSQL (docs/architecture.md, "Read caches").
 
 const STATUSES = `/services/v2/Programs/${IDS.program}/Projects?limit=1`;
-
-/** Reads until the answer has `status`, for at most `ms`. */
-async function eventually(send: () => Promise<LightMyRequestResponse>, status: number, ms: number): Promise<LightMyRequestResponse> {
-  // The next request comes in a later turn of the event loop, where SQLite's signal looks again.
-  await new Promise((resolve) => setImmediate(resolve));
-  const until = Date.now() + ms;
-  for (;;) {
-    const res = await send();
-    if (res.statusCode === status || Date.now() > until) return res;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 forEachDialect('HTTP: credential changes reach every instance', ({ open, dialect }) => {
   const within = dialect === 'sqlite' ? 0 : 2000;

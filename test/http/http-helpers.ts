@@ -51,6 +51,21 @@ async function closeStore(db: TestStore): Promise<void> {
   await db.close();
 }
 
+/**
+ * Sends until the answer has `status`, for at most `ms`: a change made elsewhere reaches this instance's read caches
+ * at once on SQLite (from the next turn of the event loop) and within a notification's delay on PostgreSQL.
+ */
+export async function eventually(send: () => Promise<LightMyRequestResponse>, status: number, ms: number): Promise<LightMyRequestResponse> {
+  // The next request comes in a later turn of the event loop, where SQLite's signal looks again.
+  await new Promise((resolve) => setImmediate(resolve));
+  const until = Date.now() + ms;
+  for (;;) {
+    const res = await send();
+    if (res.statusCode === status || Date.now() > until) return res;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** The path of one project. */
 export function projectPath(projectId: string): string {
   return `${PROGRAM}/Projects/${projectId}`;

@@ -88,3 +88,17 @@ test('the README walk-through works verbatim: create, fill, submit, find', () =>
   assert.match(out, /content-disposition: attachment; filename="site-plan.pdf"/i);
   assert.match(out, /<ProjectStatusHistoryResponse[\s\S]*?Name="Approved for Installation"[\s\S]*?Name="Application Review"[\s\S]*?Name="Unsubmitted"/);
 });
+
+test('the OAuth curl example of docs/interface.md works verbatim against the demo: a token, a bearer request, revocation', () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'interface.md'), 'utf8');
+  const section = doc.split('### Example with curl')[1]?.split('\n## ')[0] ?? '';
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(block, 'docs/interface.md has the OAuth curl example');
+  // After the example: the revoked token is refused.
+  const check = 'curl -s -o /dev/null -w "after revocation: %{http_code}\\n" -H "Authorization: Bearer $TOKEN" -H "$KEY" "$API/Programs/RES-SOLAR/Projects?limit=10"';
+  const script = ['set -euo pipefail', block, check].join('\n').replaceAll('localhost:8080', `localhost:${port}`);
+  const run = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, DATABASE_URL: path.join(dir, 'apas.db') } });
+  assert.equal(run.status, 0, `the example failed:\n${run.stderr}\n${run.stdout}`);
+  assert.match(run.stdout, /<ProjectsResponse [^>]*SchemaVersion="1.0"/, 'the bearer request is answered');
+  assert.match(run.stdout, /after revocation: 401\n$/);
+});
