@@ -25,11 +25,324 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Programs/{ProgramId}/Forms": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetForms"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Forms/{FormId}/Schema": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetFormSchema"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/CustomLists/{ListId}/Choices": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetCustomListChoices"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Statuses": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetStatusList"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/StatusHistory": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetProjectStatusHistory"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Status": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SetProjectStatus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/StatusHistory/ReportAs": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SetProjectStatusReportAs"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Assignee": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SetAssignee"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Data": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetAllProjectData"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Export": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetExportProject"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Accounts/MfaSessionTokens": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["CreateMfaSessionToken"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Accounts/MfaSessionTokens/{TokenId}": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations["DeleteMfaSessionToken"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Attachments/{AttachmentId}": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetActiveAttachment"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Attachments/{AttachmentId}/Versions/{Version}": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetAttachmentAsAdmin"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Attachments/{AttachmentId}/Metadata": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetAttachmentMetadata"];
+    put?: never;
+    post: operations["SetAttachmentMetadata"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/InquiryThreads": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetInquiryThreads"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/InquiryThreads/{ThreadId}/Notes": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetNotesInInquiryThread"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/InquiryNotes": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SetInquiryNote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/InquiryThreads/{ThreadId}/Status": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SetInquiryThreadStatus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/InquiryThreads/{ThreadId}/ExternalId": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SetInquiryThreadExternalId"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Attachments/{AttachmentId}": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SetProjectAttachment"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 
 /** The request and answer documents, by name. */
 export interface components {
   schemas: {
+    /** GetAllProjectData: the latest submitted value of every data field ever saved on the project, across forms. */
+    AllProjectDataResponse: {
+      Project: {
+        ProjectId: string;
+        ProgramId: string;
+        ProjectNumber?: string;
+        Url: string;
+        LastChangeTimestamp: string;
+        CurrentStatus: {
+          StatusId: string;
+          CustomId?: string;
+          Name: string;
+          Timestamp: string;
+        };
+        DataFields: {
+          DataField: ({
+            DataFieldId: string;
+            CustomId?: string;
+            Name: string;
+            FormId: string;
+            Value?: string;
+            ChangeTimestamp: string;
+            ChangedBy: string;
+            Values?: {
+              Value: (string)[];
+            };
+          })[];
+        };
+        Attachments: {
+          Attachment: ({
+            AttachmentId: string;
+            CustomId?: string;
+            Name: string;
+            FileName?: string;
+          })[];
+        };
+      };
+    };
+    /** SetProjectAttachment, GetAttachmentMetadata and SetAttachmentMetadata: one version of a project's file for an attachment definition (the commercial system's AttachmentMetadataResponse, extended). */
+    AttachmentMetadataResponse: {
+      /** AttachmentId and AttachmentName are the definition's; Version counts the uploads of the definition in the project from 1 (the highest is the active file); UploadedBy and ReviewedBy are e-mail addresses; ReviewedBy and ReviewedTimestamp name the admin who last set the metadata. */
+      AttachmentMetadata: {
+        AttachmentId: string;
+        AttachmentName: string;
+        FileName: string;
+        FileSize: number;
+        ContentType: string;
+        /** The SHA-256 of the file's bytes, 64 lower-case hex digits (also the download's ETag). */
+        Sha256: string;
+        Version: number;
+        UploadedBy: string;
+        UploadedTimestamp: string;
+        ApprovalStatus: "Pending" | "Approved" | "Rejected";
+        Note?: string;
+        ReviewedBy?: string;
+        ReviewedTimestamp?: string;
+      };
+    };
+    /** CreateMfaSessionToken's optional body: the token's lifetime in minutes (1 to 720, default 60). */
+    CreateMfaSessionTokenRequest: {
+      ExpiresAfterMinutes?: number;
+    };
+    /** A new MFA session token. Token is shown this once; send it in X-Mfa-Session-Token. */
+    CreateMfaSessionTokenResponse: {
+      MfaSessionToken: {
+        TokenId: string;
+        Token: string;
+        ExpiresTimestamp: string;
+      };
+    };
+    /** GetCustomListChoices: one custom list with its choices in order. */
+    CustomListChoicesResponse: {
+      CustomList: {
+        CustomListId: string;
+        CustomId?: string;
+        Name: string;
+        Choice: ({
+          Value: string;
+          Label: string;
+        })[];
+      };
+    };
     /** Every error answer: a stable code, the HTTP status, a message and, for data problems, one FieldError per field. */
     ErrorResponse: {
       /** The closed list of error codes (ERROR_STATUS in src/domain/api-error.ts); each maps to one HTTP status. */
@@ -43,6 +356,160 @@ export interface components {
         Name?: string;
         Code: string;
         Message: string;
+      })[];
+    };
+    /** GetFormSchema, version 1 (SchemaVersion 1.0): the data fields and attachment definitions of one form. Version 2 (FormSchemaResponseV2.xsd) adds the Group of each field and the choices of fields with a custom list. */
+    FormSchemaResponse: {
+      SchemaVersion: "1.0";
+      Form: {
+        FormId: string;
+        CustomId?: string;
+        ProgramId: string;
+        Name: string;
+        DataFields: {
+          DataField: ({
+            DataFieldId: string;
+            CustomId?: string;
+            Name: string;
+            Type: "text" | "number" | "integer" | "boolean" | "date" | "choice";
+            Required: boolean;
+            MultiValue: boolean;
+            Sensitive: boolean;
+            MaxLength?: number;
+            MinValue?: string;
+            MaxValue?: string;
+            CustomListId?: string;
+            CustomListCustomId?: string;
+          })[];
+        };
+        Attachments: {
+          Attachment: ({
+            AttachmentId: string;
+            CustomId?: string;
+            Name: string;
+            Required: boolean;
+            MaxSizeBytes: number;
+            /** The media types a file may have, for example application/pdf. */
+            AllowedTypes: {
+              Type: (string)[];
+            };
+          })[];
+        };
+      };
+    };
+    /** GetFormSchema, version 2 (SchemaVersion 2.0): version 1 (FormSchemaResponse.xsd) plus the Group of each data field and, for fields with a custom list, its choices inline. */
+    FormSchemaResponseV2: {
+      SchemaVersion: "2.0";
+      Form: {
+        FormId: string;
+        CustomId?: string;
+        ProgramId: string;
+        Name: string;
+        DataFields: {
+          DataField: ({
+            DataFieldId: string;
+            CustomId?: string;
+            Name: string;
+            Type: "text" | "number" | "integer" | "boolean" | "date" | "choice";
+            Required: boolean;
+            MultiValue: boolean;
+            Sensitive: boolean;
+            MaxLength?: number;
+            MinValue?: string;
+            MaxValue?: string;
+            CustomListId?: string;
+            CustomListCustomId?: string;
+            Group?: string;
+            Choices?: {
+              Choice: ({
+                Value: string;
+                Label: string;
+              })[];
+            };
+          })[];
+        };
+        Attachments: {
+          Attachment: ({
+            AttachmentId: string;
+            CustomId?: string;
+            Name: string;
+            Required: boolean;
+            MaxSizeBytes: number;
+            /** The media types a file may have, for example application/pdf. */
+            AllowedTypes: {
+              Type: (string)[];
+            };
+          })[];
+        };
+      };
+    };
+    /** GetForms: the forms of a program, each with the statuses it is available in and the status it leads to. */
+    FormsResponse: {
+      ProgramId: string;
+      Form: ({
+        FormId: string;
+        CustomId?: string;
+        ProgramId: string;
+        Name: string;
+        AvailableInStatuses: {
+          Status: ({
+            StatusId: string;
+            CustomId?: string;
+            Name: string;
+          })[];
+        };
+        LeadsToStatus?: {
+          StatusId: string;
+          CustomId?: string;
+          Name: string;
+        };
+      })[];
+    };
+    /** GetNotesInInquiryThread (the thread with every note, oldest first) and SetInquiryNote (the thread with the new note). Text is exactly the text that was sent. */
+    InquiryNotesResponse: {
+      ProjectId: string;
+      InquiryThread: {
+        ThreadId: string;
+        Subject: string;
+        Status: "Open" | "AwaitingResponse" | "Resolved" | "Closed";
+        ExternalId?: string;
+        CreatedTimestamp: string;
+        UpdatedTimestamp: string;
+        NoteCount: number;
+        Note: ({
+          NoteId: string;
+          Author: string;
+          AuthorEmail: string;
+          Timestamp: string;
+          VisibleToApplicant: boolean;
+          Text: string;
+        })[];
+      };
+    };
+    /** SetInquiryThreadStatus and SetInquiryThreadExternalId: the thread as it is after the change. */
+    InquiryThreadResponse: {
+      ProjectId: string;
+      InquiryThread: {
+        ThreadId: string;
+        Subject: string;
+        Status: "Open" | "AwaitingResponse" | "Resolved" | "Closed";
+        ExternalId?: string;
+        CreatedTimestamp: string;
+        UpdatedTimestamp: string;
+        NoteCount: number;
+      };
+    };
+    /** GetInquiryThreads: the inquiry threads of a project in creation order, each with its note count. */
+    InquiryThreadsResponse: {
+      ProjectId: string;
+      InquiryThread: ({
+        ThreadId: string;
+        Subject: string;
+        Status: "Open" | "AwaitingResponse" | "Resolved" | "Closed";
+        ExternalId?: string;
+        CreatedTimestamp: string;
+        UpdatedTimestamp: string;
+        NoteCount: number;
       })[];
     };
     /** GetProjectData: the draft or submitted data of one form of a project. */
@@ -137,6 +604,238 @@ export interface components {
             FileName?: string;
           })[];
         };
+      };
+    };
+    /** GetExportProject, version 1 (SchemaVersion 1.0): the whole project for archiving or migration, its data grouped by form and data-field group, its status history and its attachments. Version 2 (ProjectExportDataGetResponseV2.xsd) adds ChangedBy to the history entries. */
+    ProjectExportDataGetResponse: {
+      SchemaVersion: "1.0";
+      Project: {
+        ProjectId: string;
+        ProgramId: string;
+        Number?: string;
+        Owner: string;
+        Status: string;
+        /** A UTC time as the export writes it: yyyy-MM-ddTHH-mm-ss, for example 2015-04-16T23-59-45. */
+        CreatedUTC: string;
+        CreatedBy: string;
+        /** A UTC time as the export writes it: yyyy-MM-ddTHH-mm-ss, for example 2015-04-16T23-59-45. */
+        LastChangedUTC: string;
+        LastChangedBy: string;
+        Data: {
+          Form: ({
+            FormId: string;
+            CustomId?: string;
+            Name: string;
+            Group: ({
+              Name?: string;
+              Field: ({
+                DataFieldId: string;
+                CustomId?: string;
+                Name: string;
+                /** A UTC time as the export writes it: yyyy-MM-ddTHH-mm-ss, for example 2015-04-16T23-59-45. */
+                ChangeTime?: string;
+                ChangedBy?: string;
+                CurrentValue: (string)[];
+              })[];
+            })[];
+          })[];
+        };
+        StatusHistory: {
+          Status: ({
+            StatusId: string;
+            CustomId?: string;
+            Name: string;
+            Timestamp: string;
+            ReportAs: "normal" | "suppress";
+          })[];
+        };
+        Attachments: {
+          Attachment: ({
+            AttachmentId: string;
+            CustomId?: string;
+            Name: string;
+            FileName?: string;
+            FormId?: string;
+            FileSize?: number;
+            ContentType?: string;
+            Sha256?: string;
+            Version?: number;
+            UploadedBy?: string;
+            /** A UTC time as the export writes it: yyyy-MM-ddTHH-mm-ss, for example 2015-04-16T23-59-45. */
+            UploadedUTC?: string;
+            ApprovalStatus?: string;
+            Note?: string;
+          })[];
+        };
+      };
+    };
+    /** GetExportProject, version 2 (SchemaVersion 2.0): version 1 (ProjectExportDataGetResponse.xsd) plus ChangedBy, the e-mail address of the user who set the status, on every status-history entry. */
+    ProjectExportDataGetResponseV2: {
+      SchemaVersion: "2.0";
+      Project: {
+        ProjectId: string;
+        ProgramId: string;
+        Number?: string;
+        Owner: string;
+        Status: string;
+        /** A UTC time as the export writes it: yyyy-MM-ddTHH-mm-ss, for example 2015-04-16T23-59-45. */
+        CreatedUTC: string;
+        CreatedBy: string;
+        /** A UTC time as the export writes it: yyyy-MM-ddTHH-mm-ss, for example 2015-04-16T23-59-45. */
+        LastChangedUTC: string;
+        LastChangedBy: string;
+        Data: {
+          Form: ({
+            FormId: string;
+            CustomId?: string;
+            Name: string;
+            Group: ({
+              Name?: string;
+              Field: ({
+                DataFieldId: string;
+                CustomId?: string;
+                Name: string;
+                /** A UTC time as the export writes it: yyyy-MM-ddTHH-mm-ss, for example 2015-04-16T23-59-45. */
+                ChangeTime?: string;
+                ChangedBy?: string;
+                CurrentValue: (string)[];
+              })[];
+            })[];
+          })[];
+        };
+        StatusHistory: {
+          Status: ({
+            StatusId: string;
+            CustomId?: string;
+            Name: string;
+            Timestamp: string;
+            ReportAs: "normal" | "suppress";
+            ChangedBy: string;
+          })[];
+        };
+        Attachments: {
+          Attachment: ({
+            AttachmentId: string;
+            CustomId?: string;
+            Name: string;
+            FileName?: string;
+            FormId?: string;
+            FileSize?: number;
+            ContentType?: string;
+            Sha256?: string;
+            Version?: number;
+            UploadedBy?: string;
+            /** A UTC time as the export writes it: yyyy-MM-ddTHH-mm-ss, for example 2015-04-16T23-59-45. */
+            UploadedUTC?: string;
+            ApprovalStatus?: string;
+            Note?: string;
+          })[];
+        };
+      };
+    };
+    /** GetProjectStatusHistory: every status the project has had, newest first. */
+    ProjectStatusHistoryResponse: {
+      Project: {
+        ProjectId: string;
+        ProgramId: string;
+        ProjectNumber?: string;
+        StatusHistory: {
+          Status: ({
+            StatusId: string;
+            CustomId?: string;
+            Name: string;
+            ChangedBy: string;
+            Timestamp: string;
+            /** normal: the entry counts in reports; suppress: it is left out of them. */
+            ReportAs: "normal" | "suppress";
+          })[];
+        };
+      };
+    };
+    /** SetAssignee request: the e-mail address of the user who becomes the assignee; absent or empty to clear the assignment. */
+    SetAssigneeRequest: {
+      AssigneeEmail?: string;
+    };
+    /** SetAssignee: the user now assigned to the project; no Assignee element when the assignment was cleared. */
+    SetAssigneeResponse: {
+      Assignee?: {
+        Name: string;
+        Email: string;
+      };
+    };
+    /** SetAttachmentMetadata request (the commercial system's root name): how to review the active file, and optionally its new note (an empty Note clears it; no Note keeps it). */
+    SetAttachmentMetadata: {
+      /** Approve (ApprovalStatus Approved), Reject (Rejected), Unmark (Pending) or Save (unchanged), in any letter case. */
+      AttachmentStatus: string;
+      Note?: string;
+    };
+    /** SetInquiryNote request: a note for the thread ThreadId, or, without ThreadId, for a new thread called Subject. Text is stored exactly as sent (whitespace and line breaks included); VisibleToApplicant defaults to false. */
+    SetInquiryNoteRequest: {
+      ThreadId?: string;
+      Subject?: string;
+      VisibleToApplicant?: "true" | "false";
+      Text: string;
+    };
+    /** SetInquiryThreadExternalId request: the id of the thread in an outside system (unique within the program); absent or empty to unlink. */
+    SetInquiryThreadExternalIdRequest: {
+      ExternalId?: string;
+    };
+    /** SetInquiryThreadStatus request: the status the thread moves to. */
+    SetInquiryThreadStatusRequest: {
+      Status: "Open" | "AwaitingResponse" | "Resolved" | "Closed";
+    };
+    /** SetProjectStatusReportAs request: the status-history entry, by its status and the time it was set (UTC when Timestamp has no offset; without milliseconds it matches the entry set within that second), and how reports show it. */
+    SetProjectStatusHistoryReportAs: {
+      StatusId: string;
+      Timestamp: string;
+      /** normal or suppress, in any letter case. */
+      ReportAs: string;
+    };
+    /** SetProjectStatus request: the status the project moves to, by its id or custom id. */
+    SetProjectStatusRequest: {
+      StatusId: string;
+    };
+    /** SetProjectStatusReportAs: the status-history entry after the change. */
+    StatusHistoryReportAsResponse: {
+      /** ChangedBy is the e-mail address of the user who set the status; Timestamp when it was set. */
+      Status: {
+        StatusId: string;
+        CustomId?: string;
+        Name: string;
+        ChangedBy: string;
+        Timestamp: string;
+        /** normal: the entry counts in reports; suppress: it is left out of them. */
+        ReportAs: "normal" | "suppress";
+      };
+    };
+    /** GetStatusList: the workflow statuses of a program, each with the statuses it may move to. */
+    StatusListResponse: {
+      ProgramId: string;
+      Status: ({
+        StatusId: string;
+        CustomId?: string;
+        PublicId: string;
+        Name: string;
+        Initial: boolean;
+        NextStatuses: {
+          Status: ({
+            StatusId: string;
+            CustomId?: string;
+            Name: string;
+          })[];
+        };
+      })[];
+    };
+    /** SetProjectStatus: the project's new current status and the address of the project. */
+    StatusSetResponse: {
+      Status: {
+        StatusId: string;
+        CustomId?: string;
+        Name: string;
+        Timestamp: string;
+      };
+      Url: {
+        Value: string;
       };
     };
   };
@@ -276,6 +975,691 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectDataSetResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetForms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["FormsResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetFormSchema: {
+    parameters: {
+      query?: {
+        /** Answer version: 1 (default) or 2, which adds each field's Group and the choices of fields with a custom list. */
+        version?: number;
+      };
+      header?: never;
+      path: {
+        ProgramId: string;
+        FormId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["FormSchemaResponse"] | components["schemas"]["FormSchemaResponseV2"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetCustomListChoices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        ListId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["CustomListChoicesResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetStatusList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["StatusListResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetProjectStatusHistory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** An ETag of this project: answered 304 while it is current. */
+        "If-None-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectStatusHistoryResponse"];
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetProjectStatus: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetProjectStatusRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["StatusSetResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetProjectStatusReportAs: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetProjectStatusHistoryReportAs"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["StatusHistoryReportAsResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetAssignee: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetAssigneeRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["SetAssigneeResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetAllProjectData: {
+    parameters: {
+      query?: {
+        /** Show sensitive values instead of masking them (admins with the right only). */
+        reveal_sensitive_data?: boolean;
+      };
+      header?: {
+        /** An ETag of this project: answered 304 while it is current. */
+        "If-None-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["AllProjectDataResponse"];
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetExportProject: {
+    parameters: {
+      query?: {
+        /** The answer's version: 1 (default, ProjectExportDataGetResponse) or 2 (ProjectExportDataGetResponseV2); 2.0, v1 and v2 are accepted too. */
+        version?: string;
+      };
+      header?: {
+        /** An ETag of this project: answered 304 while it is current. */
+        "If-None-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectExportDataGetResponse"] | components["schemas"]["ProjectExportDataGetResponseV2"];
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  CreateMfaSessionToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateMfaSessionTokenRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["CreateMfaSessionTokenResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  DeleteMfaSessionToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        TokenId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetActiveAttachment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        AttachmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "*/*": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetAttachmentAsAdmin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        AttachmentId: string;
+        Version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "*/*": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetAttachmentMetadata: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** An ETag of this project: answered 304 while it is current. */
+        "If-None-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        AttachmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["AttachmentMetadataResponse"];
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetAttachmentMetadata: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        AttachmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetAttachmentMetadata"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["AttachmentMetadataResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetInquiryThreads: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** An ETag of this project: answered 304 while it is current. */
+        "If-None-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["InquiryThreadsResponse"];
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetNotesInInquiryThread: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** An ETag of this project: answered 304 while it is current. */
+        "If-None-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        ThreadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["InquiryNotesResponse"];
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetInquiryNote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetInquiryNoteRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["InquiryNotesResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetInquiryThreadStatus: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        ThreadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetInquiryThreadStatusRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["InquiryThreadResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetInquiryThreadExternalId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        ThreadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetInquiryThreadExternalIdRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["InquiryThreadResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetProjectAttachment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        FormId: string;
+        AttachmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "*/*": string;
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["AttachmentMetadataResponse"];
         };
       };
       default: {

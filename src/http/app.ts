@@ -115,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const registry = createMetrics(app);
   healthRoutes(app, store, registry);
   schemaRoutes(app, codec, programSchemaText());
-  openApiRoutes(app, () => openApiDocument(operations.list(), { version: packageVersion(), serverUrl: config.publicUrl }));
+  openApiRoutes(app, () => openApiDocument(operations.list(), { version: packageVersion(), serverUrl: config.publicUrl, oauthBase: OAUTH_BASE }));
   await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone, codec });
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));

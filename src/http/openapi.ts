@@ -4,7 +4,12 @@ import type { WireDocument } from '../wire/wire-type.ts';
 import type { OperationSpec, RegisteredOperation } from './operation-table.ts';
 
 /** What the description says of the service itself. */
-export interface OpenApiInfo { version: string; serverUrl: string }
+export interface OpenApiInfo {
+  version: string;
+  serverUrl: string;
+  /** Where the OAuth 2.0 token and revocation endpoints live (under the server's address). */
+  oauthBase: string;
+}
 
 const JSON_MEDIA = 'application/json';
 
@@ -82,13 +87,20 @@ export function openApiDocument(operations: readonly RegisteredOperation[], info
         + '`Accept: application/json` for JSON answers and `Content-Type: application/json` for JSON bodies.',
     },
     servers: [{ url: info.serverUrl }],
-    security: [{ basic: [], apiKey: [] }],
+    // Basic credentials or a bearer token from the token endpoint, each with the API key.
+    security: [{ basic: [], apiKey: [] }, { oauth2: [], apiKey: [] }],
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic', description: 'The user\'s e-mail address and password.' },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-ApiKey', description: 'The API key, sent with every request.' },
+        oauth2: {
+          type: 'oauth2',
+          description: 'OAuth 2.0 client credentials: a client (apas client create) gets a bearer token at the token endpoint, '
+            + 'sending its X-ApiKey there too; the token is then sent as Authorization: Bearer with the X-ApiKey.',
+          flows: { clientCredentials: { tokenUrl: `${info.serverUrl}${info.oauthBase}/token`, scopes: {} } },
+        },
       },
     },
   };
