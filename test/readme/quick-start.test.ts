@@ -102,3 +102,23 @@ test('the OAuth curl example of docs/interface.md works verbatim against the dem
   assert.match(run.stdout, /<ProjectsResponse [^>]*SchemaVersion="1.0"/, 'the bearer request is answered');
   assert.match(run.stdout, /after revocation: 401\n$/);
 });
+
+test('the README walk-through in JSON works verbatim with bearer tokens', () => {
+  const script = ['set -euo pipefail', ...shellBlocks('Walk-through in JSON with a bearer token')].join('\n').replaceAll('localhost:8080', `localhost:${port}`);
+  const run = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, DATABASE_URL: path.join(dir, 'apas.db') } });
+  assert.equal(run.status, 0, `the JSON walk-through failed:\n${run.stderr}\n${run.stdout}`);
+  const out = run.stdout;
+  assert.match(out, /\{"Program":\[\{"ProgramId":"[0-9A-Z]{12}","ProgramName":"Residential Solar Interconnection"\}\]/);
+  assert.match(out, /\{"AttachmentMetadata":\{[^}]*"FileName":"site-plan.pdf"[^}]*"ApprovalStatus":"Pending"/);
+  assert.match(out, /\{"Project":\{[^{]*"CanSubmit":true[^{]*"DataView":"Draft"/);
+  const number = /^SOLAR-\d{5}$/m.exec(out)?.[0];
+  assert.ok(number, `the submission printed its number:\n${out}`);
+  const found = out.match(/\{"SchemaVersion":2,[^\n]*/g) ?? [];
+  assert.equal(found.length, 2, 'GetProjects and GetProjectsByNumber answer in JSON');
+  for (const f of found) assert.ok(f.includes(`"ProjectNumber":"${number}"`), f);
+  assert.match(out, /"DataView":"Submitted"[^\n]*"Value":"Jordan Rivera"|"Value":"Jordan Rivera"[^\n]*"DataView":"Submitted"/);
+  assert.match(out, /"CustomId":"ApprovedForInstallation"/);
+  assert.match(out, /"ApprovalStatus":"Approved","Note":"Setbacks shown."/);
+  assert.match(out, /\{"Project":\{[^\n]*"Name":"Approved for Installation"[^\n]*"Name":"Application Review"/);
+  assert.doesNotMatch(out, /<\?xml|ErrorResponse|"Code":"/, 'every answer is JSON and none is an error');
+});
