@@ -3,7 +3,7 @@ import type { ApiError } from '../domain/api-error.ts';
 import type { SessionTokenView } from '../domain/mfa-service.ts';
 import type {
   AllProjectDataView, AssigneeView, AttachmentMetadataView, AttachmentReviewInput, CustomListView, ExportView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,InquiryNoteInput, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, 
-  NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectDataInput,ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView 
+  ProjectDataInput, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView 
 } from '../domain/views.ts';
 import type { InquiryStatus } from '../model/inquiry.ts';
 import { ErrorResponse, errorValue } from '../wire/documents/error-response.ts';
@@ -13,14 +13,11 @@ import { documentJsonSchema } from '../wire/wire-json-schema.ts';
 import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
 import { compileXmlWriter, type WireXmlWriter } from '../wire/wire-xml-writer.ts';
 import { decodeCreateMfaSessionTokenRequest } from '../xml/decode-create-mfa-session-token-request.ts';
-import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
-import { decodeProjectByNumberRequest } from '../xml/decode-project-by-number-request.ts';
 import { decodeSetAssigneeRequest, type SetAssigneeInput } from '../xml/decode-set-assignee-request.ts';
 import { decodeSetAttachmentMetadata } from '../xml/decode-set-attachment-metadata.ts';
 import { decodeSetInquiryNoteRequest } from '../xml/decode-set-inquiry-note-request.ts';
 import { decodeSetInquiryThreadExternalIdRequest } from '../xml/decode-set-inquiry-thread-external-id-request.ts';
 import { decodeSetInquiryThreadStatusRequest } from '../xml/decode-set-inquiry-thread-status-request.ts';
-import { decodeSetProjectOwnerRequest, type SetProjectOwnerInput } from '../xml/decode-set-project-owner-request.ts';
 import { decodeSetProjectStatusHistoryReportAs } from '../xml/decode-set-project-status-history-report-as.ts';
 import { decodeSetProjectStatusRequest, type SetProjectStatusInput } from '../xml/decode-set-project-status-request.ts';
 import { encodeAllProjectDataResponse } from '../xml/encode-all-project-data-response.ts';
@@ -32,14 +29,9 @@ import { encodeFormsResponse } from '../xml/encode-forms-response.ts';
 import { encodeInquiryNotesResponse } from '../xml/encode-inquiry-notes-response.ts';
 import { encodeInquiryThreadResponse } from '../xml/encode-inquiry-thread-response.ts';
 import { encodeInquiryThreadsResponse } from '../xml/encode-inquiry-threads-response.ts';
-import { encodeNewProjectResponse } from '../xml/encode-new-project-response.ts';
-import { encodeProgramsResponse } from '../xml/encode-programs-response.ts';
 import { encodeProjectExportDataGetResponse } from '../xml/encode-project-export-data-get-response.ts';
 import { encodeProjectStatusHistoryResponse } from '../xml/encode-project-status-history-response.ts';
-import { encodeProjectSubmitResponse } from '../xml/encode-project-submit-response.ts';
-import { projectsResponseChunks } from '../xml/encode-projects-response.ts';
 import { encodeSetAssigneeResponse } from '../xml/encode-set-assignee-response.ts';
-import { encodeSetProjectOwnerResponse } from '../xml/encode-set-project-owner-response.ts';
 import { encodeStatusHistoryReportAsResponse } from '../xml/encode-status-history-report-as-response.ts';
 import { encodeStatusListResponse } from '../xml/encode-status-list-response.ts';
 import { encodeStatusSetResponse } from '../xml/encode-status-set-response.ts';
@@ -65,15 +57,7 @@ export interface ApiCodec {
   /** The JSON Schema (2020-12) text of every described document, by name. */
   jsonSchemaNames(): string[];
   jsonSchemaSource(name: string): string;
-  programs(views: ProgramView[], requestTimestamp: number): string;
-  /** ProjectsResponse as chunks, so that a page of 1000 projects is streamed. */
-  projects(view: ProjectsView): Iterable<string>;
-  newProject(view: NewProjectView): string;
-  owner(view: OwnerView): string;
-  submit(view: SubmitView): string;
   error(error: ApiError, requestId: string): string;
-  readProjectNumbers(body: Buffer): string[];
-  readOwner(body: Buffer): SetProjectOwnerInput;
   forms(view: FormsView): string;
   formSchema(view: FormSchemaView): string;
   customList(view: CustomListView): string;
@@ -86,7 +70,6 @@ export interface ApiCodec {
   assignee(view: AssigneeView): string;
   attachmentMetadata(view: AttachmentMetadataView): string;
   readAttachmentMetadata(body: Buffer): AttachmentReviewInput;
-  readProjectByData(body: Buffer): ProjectByDataQuery;
   readSetStatus(body: Buffer): SetProjectStatusInput;
   readReportAs(body: Buffer): ReportAsInput;
   readAssignee(body: Buffer): SetAssigneeInput;
@@ -132,14 +115,7 @@ export async function createApiCodec(ns: string): Promise<ApiCodec> {
       if (text === undefined) throw new Error(`unknown JSON Schema ${JSON.stringify(name)}`);
       return text;
     },
-    programs: (views, at) => encodeProgramsResponse(views, at, ns),
-    projects: (view) => projectsResponseChunks(view, ns),
-    newProject: (view) => encodeNewProjectResponse(view, ns),
-    owner: (view) => encodeSetProjectOwnerResponse(view, ns),
-    submit: (view) => encodeProjectSubmitResponse(view, ns),
     error: (error, requestId) => errorBody(error, requestId, 'xml'),
-    readProjectNumbers: (body) => decodeProjectByNumberRequest(body, ns, schemas),
-    readOwner: (body) => decodeSetProjectOwnerRequest(body, ns, schemas),
     forms: (view) => encodeFormsResponse(view, ns),
     formSchema: (view) => encodeFormSchemaResponse(view, ns),
     customList: (view) => encodeCustomListChoicesResponse(view, ns),
@@ -152,7 +128,6 @@ export async function createApiCodec(ns: string): Promise<ApiCodec> {
     assignee: (view) => encodeSetAssigneeResponse(view, ns),
     attachmentMetadata: (view) => encodeAttachmentMetadataResponse(view, ns),
     readAttachmentMetadata: (body) => decodeSetAttachmentMetadata(body, ns, schemas),
-    readProjectByData: (body) => decodeProjectByDataRequest(body, ns, schemas),
     readSetStatus: (body) => decodeSetProjectStatusRequest(body, ns, schemas),
     readReportAs: (body) => decodeSetProjectStatusHistoryReportAs(body, ns, schemas),
     readAssignee: (body) => decodeSetAssigneeRequest(body, ns, schemas),

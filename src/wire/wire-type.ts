@@ -33,6 +33,8 @@ export interface AttributeSpec {
   readonly fixed?: string;
   /** XSD `default`: what an absent attribute means (applied by the reader of the request, and documented). */
   readonly default?: string;
+  /** Its xs:documentation (and JSON Schema description). */
+  readonly doc?: string;
 }
 
 /** A child element: its type and how often it occurs (`max` Infinity for unbounded). */
@@ -62,6 +64,8 @@ export interface WireDocument<T extends ComplexType = ComplexType> {
   readonly name: string;
   readonly type: T;
   readonly doc: string;
+  /** The root element's name when it is not `name`: a second variant of a document (ProjectsResponseExtended). */
+  readonly root?: string;
   /** A request body is read (arrays may be left out in JSON); an answer is written (every array is present). */
   readonly direction: 'request' | 'response';
 }
@@ -104,12 +108,12 @@ export function enumeration<const V extends string>(name: string, values: readon
 }
 
 /** A required attribute (`fixed`: the one value it may have). */
-export function required<T>(type: SimpleType<T>, facets: { fixed?: string } = {}): { readonly type: SimpleType<T>; readonly required: true; readonly fixed?: string } {
+export function required<T>(type: SimpleType<T>, facets: { fixed?: string; doc?: string } = {}): { readonly type: SimpleType<T>; readonly required: true; readonly fixed?: string } {
   return { type, required: true, ...facets };
 }
 
 /** An optional attribute, left out of XML and JSON when null or undefined (`default`: what its absence means). */
-export function optional<T>(type: SimpleType<T>, facets: { default?: string } = {}): { readonly type: SimpleType<T>; readonly required: false; readonly default?: string } {
+export function optional<T>(type: SimpleType<T>, facets: { default?: string; doc?: string } = {}): { readonly type: SimpleType<T>; readonly required: false; readonly default?: string } {
   return { type, required: false, ...facets };
 }
 
@@ -144,9 +148,9 @@ export function requestDocument<T extends ComplexType>(name: string, type: T, do
   return { name, type, doc, direction: 'request' };
 }
 
-/** An answer type with root element `name`. */
-export function responseDocument<T extends ComplexType>(name: string, type: T, doc: string): WireDocument<T> {
-  return { name, type, doc, direction: 'response' };
+/** An answer type with root element `name` (or `root`, for a second variant of a document under its own name). */
+export function responseDocument<T extends ComplexType>(name: string, type: T, doc: string, root?: string): WireDocument<T> {
+  return { name, type, doc, direction: 'response', ...(root ? { root } : {}) };
 }
 
 /** The JavaScript value of a simple type. */

@@ -81,7 +81,7 @@ export interface WireXmlWriter<D extends WireDocument> {
 
 /** Compiles the XML writer of document type `doc`. */
 export function compileXmlWriter<D extends WireDocument>(doc: D): WireXmlWriter<D> {
-  const root = compileElement(checkName(doc.name), doc.type, new Map());
+  const root = compileElement(checkName(doc.root ?? doc.name), doc.type, new Map());
   const chunks = (value: DocumentValue<D>, ns: string): string[] => {
     const w = new XmlWriter(ns);
     const out: string[] = [];

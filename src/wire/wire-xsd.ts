@@ -47,8 +47,10 @@ function attributeLines(name: string, spec: AttributeSpec, pad: string, g: Globa
   const extra = `${spec.fixed !== undefined ? ` fixed="${escapeXml(spec.fixed, true)}"` : ''}${spec.default !== undefined ? ` default="${escapeXml(spec.default, true)}"` : ''}`;
   const use = ` use="${spec.required ? 'required' : 'optional'}"`;
   const ref = simpleRef(spec.type, g);
-  if (ref) return [`${pad}<xs:attribute name="${name}" type="${ref}"${use}${extra}/>`];
-  return [`${pad}<xs:attribute name="${name}"${use}${extra}>`, ...inlineSimple(spec.type, `${pad}  `), `${pad}</xs:attribute>`];
+  const doc = annotation(spec.doc, `${pad}  `);
+  if (ref && doc.length === 0) return [`${pad}<xs:attribute name="${name}" type="${ref}"${use}${extra}/>`];
+  if (ref) return [`${pad}<xs:attribute name="${name}" type="${ref}"${use}${extra}>`, ...doc, `${pad}</xs:attribute>`];
+  return [`${pad}<xs:attribute name="${name}"${use}${extra}>`, ...doc, ...inlineSimple(spec.type, `${pad}  `), `${pad}</xs:attribute>`];
 }
 
 function occurs(spec: ChildSpec): string {
@@ -90,7 +92,7 @@ function complexLines(type: ComplexType, pad: string, g: Globals, named: boolean
 /** The XSD of document type `doc`, with `{xml_namespace}` where the configured namespace goes. */
 export function documentXsd(doc: WireDocument): string {
   const g: Globals = { complex: new Map(), simple: new Map() };
-  const root = elementLines(doc.name, { type: doc.type, min: 1, max: 1 }, '  ', g);
+  const root = elementLines(doc.root ?? doc.name, { type: doc.type, min: 1, max: 1 }, '  ', g);
   const globals: string[] = [];
   // Named types found while writing a named type are written too, until none is left.
   const done = new Set<string>();

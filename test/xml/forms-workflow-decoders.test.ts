@@ -3,8 +3,9 @@ import { after, test } from 'node:test';
 import { ApiError, type ErrorCode } from '../../src/domain/api-error.ts';
 import type { ProjectByDataQuery } from '../../src/domain/views.ts';
 import {
-  MAX_FIELD_FILTERS, MAX_STATUS_DATE_FILTERS, decodeProjectByDataRequest,
-} from '../../src/xml/decode-project-by-data-request.ts';
+  MAX_FIELD_FILTERS, MAX_STATUS_DATE_FILTERS, ProjectByDataRequest, projectByDataInput,
+} from '../../src/wire/documents/projects.ts';
+import { readXmlDocument } from '../../src/wire/wire-xml-reader.ts';
 import { decodeSetAssigneeRequest } from '../../src/xml/decode-set-assignee-request.ts';
 import { decodeSetProjectStatusHistoryReportAs } from '../../src/xml/decode-set-project-status-history-report-as.ts';
 import { decodeSetProjectStatusRequest } from '../../src/xml/decode-set-project-status-request.ts';
@@ -13,6 +14,8 @@ import { NS } from './xml-test-helpers.ts';
 
 const schemas = new SchemaRegistry(NS);
 after(() => schemas.dispose());
+const decodeProjectByDataRequest = (body: string | Uint8Array, ns: string, registry: SchemaRegistry) =>
+  projectByDataInput(readXmlDocument(ProjectByDataRequest, body, ns, registry));
 
 const doc = (root: string, inner: string, attrs = '') => `<?xml version="1.0" encoding="utf-8"?>\n<${root} xmlns="${NS}"${attrs}>${inner}</${root}>`;
 const byData = (inner: string) => decodeProjectByDataRequest(doc('ProjectByDataRequest', inner), NS, schemas);

@@ -9,18 +9,20 @@ import { encodeAllProjectDataResponse } from '../../src/xml/encode-all-project-d
 import { encodeCustomListChoicesResponse } from '../../src/xml/encode-custom-list-choices-response.ts';
 import { encodeFormSchemaResponse } from '../../src/xml/encode-form-schema-response.ts';
 import { encodeFormsResponse } from '../../src/xml/encode-forms-response.ts';
-import { encodeNewProjectResponse } from '../../src/xml/encode-new-project-response.ts';
 import { encodeProjectExportDataGetResponse, exportTime } from '../../src/xml/encode-project-export-data-get-response.ts';
 import { encodeProjectStatusHistoryResponse } from '../../src/xml/encode-project-status-history-response.ts';
 import { encodeSetAssigneeResponse } from '../../src/xml/encode-set-assignee-response.ts';
 import { encodeStatusHistoryReportAsResponse } from '../../src/xml/encode-status-history-report-as-response.ts';
 import { encodeStatusListResponse } from '../../src/xml/encode-status-list-response.ts';
 import { encodeStatusSetResponse } from '../../src/xml/encode-status-set-response.ts';
+import { NewProjectResponse, newProjectValue } from '../../src/wire/documents/projects.ts';
+import { writeXmlDocument } from '../../src/wire/wire-xml-writer.ts';
 import { SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { NASTY, NS, type ReadElement, kid, kids, readBack, xmlSafe } from './xml-test-helpers.ts';
 
 const schemas = new SchemaRegistry(NS);
 after(() => schemas.dispose());
+const encodeNewProjectResponse = (view: Parameters<typeof newProjectValue>[0], ns: string) => writeXmlDocument(NewProjectResponse, newProjectValue(view), ns);
 
 const T1 = Date.UTC(2026, 10, 22, 3, 8, 22, 507);
 const T2 = Date.UTC(2027, 0, 1, 0, 0, 0, 0);
