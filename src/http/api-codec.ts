@@ -1,8 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../domain/api-error.ts';
 import type {
-  AssigneeView, CustomListView, FormDataView, FormSchemaView, FormsView, HistoryEntryView,
-  NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectDataInput,ProjectsView, ReportAsInput, StatusHistoryView, StatusListView, StatusSetView, SubmitView 
 } from '../domain/views.ts';
 import { ErrorResponse, errorValue } from '../wire/documents/error-response.ts';
 import { WIRE_DOCUMENTS } from '../wire/documents.ts';
@@ -10,14 +8,6 @@ import { WireJsonReader } from '../wire/wire-json-reader.ts';
 import { documentJsonSchema } from '../wire/wire-json-schema.ts';
 import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
 import { compileXmlWriter, type WireXmlWriter } from '../wire/wire-xml-writer.ts';
-import { decodeProjectByDataRequest } from '../xml/decode-project-by-data-request.ts';
-import { decodeProjectByNumberRequest } from '../xml/decode-project-by-number-request.ts';
-import { decodeSetProjectOwnerRequest, type SetProjectOwnerInput } from '../xml/decode-set-project-owner-request.ts';
-import { encodeNewProjectResponse } from '../xml/encode-new-project-response.ts';
-import { encodeProgramsResponse } from '../xml/encode-programs-response.ts';
-import { encodeProjectSubmitResponse } from '../xml/encode-project-submit-response.ts';
-import { projectsResponseChunks } from '../xml/encode-projects-response.ts';
-import { encodeSetProjectOwnerResponse } from '../xml/encode-set-project-owner-response.ts';
 import { createSchemaRegistry } from '../xml/schema-registry.ts';
 import { type AnswerFormat, answerFormat, JSON_TYPE } from './answer-format.ts';
 import { readRequestBody } from './read-request-body.ts';
@@ -40,16 +30,7 @@ export interface ApiCodec {
   /** The JSON Schema (2020-12) text of every described document, by name. */
   jsonSchemaNames(): string[];
   jsonSchemaSource(name: string): string;
-  programs(views: ProgramView[], requestTimestamp: number): string;
-  /** ProjectsResponse as chunks, so that a page of 1000 projects is streamed. */
-  projects(view: ProjectsView): Iterable<string>;
-  newProject(view: NewProjectView): string;
-  owner(view: OwnerView): string;
-  submit(view: SubmitView): string;
   error(error: ApiError, requestId: string): string;
-  readProjectNumbers(body: Buffer): string[];
-  readOwner(body: Buffer): SetProjectOwnerInput;
-  readProjectByData(body: Buffer): ProjectByDataQuery;
   schemaNames(): string[];
   schemaSource(name: string): string;
 }
@@ -84,15 +65,7 @@ export async function createApiCodec(ns: string): Promise<ApiCodec> {
       if (text === undefined) throw new Error(`unknown JSON Schema ${JSON.stringify(name)}`);
       return text;
     },
-    programs: (views, at) => encodeProgramsResponse(views, at, ns),
-    projects: (view) => projectsResponseChunks(view, ns),
-    newProject: (view) => encodeNewProjectResponse(view, ns),
-    owner: (view) => encodeSetProjectOwnerResponse(view, ns),
-    submit: (view) => encodeProjectSubmitResponse(view, ns),
     error: (error, requestId) => errorBody(error, requestId, 'xml'),
-    readProjectNumbers: (body) => decodeProjectByNumberRequest(body, ns, schemas),
-    readOwner: (body) => decodeSetProjectOwnerRequest(body, ns, schemas),
-    readProjectByData: (body) => decodeProjectByDataRequest(body, ns, schemas),
     schemaNames: () => schemas.list(),
     schemaSource: (name) => schemas.source(name),
   };

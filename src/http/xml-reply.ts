@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
+import { isJsonBody } from './answer-format.ts';
 import type { UnsupportedBody } from './fastify-types.ts';
 
 /** The media type of every XML answer. */
@@ -39,6 +40,10 @@ export function xmlBody(request: FastifyRequest, expectedRoot: string): Buffer {
   const body = request.body as Buffer | UnsupportedBody | undefined | null;
   if (body && !Buffer.isBuffer(body)) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the ${expectedRoot} document as application/xml; got Content-Type "${body.unsupportedContentType}".`);
+  }
+  // JSON bodies reach every route as bytes (for the routes that read them); a route that reads only XML refuses them.
+  if (isJsonBody(request)) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the ${expectedRoot} document as application/xml; got Content-Type "${String(request.headers['content-type'])}".`);
   }
   if (!body || body.length === 0) throw new ApiError('INVALID_REQUEST', `The request body is empty; expected a ${expectedRoot} document.`);
   return body;

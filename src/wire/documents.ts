@@ -11,6 +11,10 @@ import { CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse } from './d
 import { ProjectDataGetResponse, ProjectDataRequest, ProjectDataSetResponse } from './documents/project-data.ts';
 import { ProjectExportDataGetResponse, ProjectExportDataGetResponseV2 } from './documents/project-export.ts';
 import {
+  NewProjectResponse, ProgramsResponse, ProjectByDataRequest, ProjectByNumberRequest, ProjectSubmitResponse, ProjectsResponse,
+  ProjectsResponseExtended, SetProjectOwnerRequest, SetProjectOwnerResponse,
+} from './documents/projects.ts';
+import {
   ProjectStatusHistoryResponse, SetAssigneeRequest, SetAssigneeResponse, SetProjectStatusHistoryReportAs, SetProjectStatusRequest,
   StatusHistoryReportAsResponse, StatusSetResponse,
 } from './documents/workflow.ts';
@@ -27,4 +31,6 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   AllProjectDataResponse, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2,
   AttachmentMetadataResponse, SetAttachmentMetadata,
   InquiryThreadsResponse, InquiryThreadResponse, InquiryNotesResponse, SetInquiryNoteRequest, SetInquiryThreadStatusRequest, SetInquiryThreadExternalIdRequest,
+  ProgramsResponse, ProjectsResponse, ProjectsResponseExtended, ProjectByNumberRequest, ProjectByDataRequest,
+  NewProjectResponse, SetProjectOwnerRequest, SetProjectOwnerResponse, ProjectSubmitResponse,
 ];

@@ -40,6 +40,7 @@ function attributeSchema(spec: AttributeSpec): JsonSchema {
   const out = simpleSchema(spec.type);
   if (spec.fixed !== undefined) out.const = spec.fixed;
   if (spec.default !== undefined) out.default = spec.default;
+  if (spec.doc) out.description = spec.doc;
   return out;
 }
 

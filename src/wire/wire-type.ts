@@ -33,6 +33,8 @@ export interface AttributeSpec {
   readonly fixed?: string;
   /** XSD `default`: what an absent attribute means (applied by the reader of the request, and documented). */
   readonly default?: string;
+  /** Its xs:documentation (and JSON Schema description). */
+  readonly doc?: string;
 }
 
 /** A child element: its type and how often it occurs (`max` Infinity for unbounded). */
@@ -58,9 +60,12 @@ export interface ComplexType<
 
 /** A document type: the root element of a request or response body. */
 export interface WireDocument<T extends ComplexType = ComplexType> {
-  /** The schema's name (`/schemas/{name}.xsd`, `{name}.schema.json`), which is also the root element's unless `element` is given. */
+  /** The schema's name (`/schemas/{name}.xsd`, `{name}.schema.json`), which is also the root element's unless `root` is given. */
   readonly name: string;
-  /** The root element's name when it is not the schema's (a later version of an answer keeps the first one's root). */
+  /**
+   * The root element's name when it is not the schema's: a later version or a variant of an answer keeps the first
+   * one's root (FormSchemaResponseV2, ProjectExportDataGetResponseV2, ProjectsResponseExtended).
+   */
   readonly root?: string;
   readonly type: T;
   readonly doc: string;
@@ -112,12 +117,12 @@ export function enumValue<V extends string>(type: SimpleType<V>, text: string): 
 }
 
 /** A required attribute (`fixed`: the one value it may have). */
-export function required<T>(type: SimpleType<T>, facets: { fixed?: string } = {}): { readonly type: SimpleType<T>; readonly required: true; readonly fixed?: string } {
+export function required<T>(type: SimpleType<T>, facets: { fixed?: string; doc?: string } = {}): { readonly type: SimpleType<T>; readonly required: true; readonly fixed?: string } {
   return { type, required: true, ...facets };
 }
 
 /** An optional attribute, left out of XML and JSON when null or undefined (`default`: what its absence means). */
-export function optional<T>(type: SimpleType<T>, facets: { default?: string } = {}): { readonly type: SimpleType<T>; readonly required: false; readonly default?: string } {
+export function optional<T>(type: SimpleType<T>, facets: { default?: string; doc?: string } = {}): { readonly type: SimpleType<T>; readonly required: false; readonly default?: string } {
   return { type, required: false, ...facets };
 }
 

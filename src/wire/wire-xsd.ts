@@ -47,8 +47,10 @@ function attributeLines(name: string, spec: AttributeSpec, pad: string, g: Globa
   const extra = `${spec.fixed !== undefined ? ` fixed="${escapeXml(spec.fixed, true)}"` : ''}${spec.default !== undefined ? ` default="${escapeXml(spec.default, true)}"` : ''}`;
   const use = ` use="${spec.required ? 'required' : 'optional'}"`;
   const ref = simpleRef(spec.type, g);
-  if (ref) return [`${pad}<xs:attribute name="${name}" type="${ref}"${use}${extra}/>`];
-  return [`${pad}<xs:attribute name="${name}"${use}${extra}>`, ...inlineSimple(spec.type, `${pad}  `), `${pad}</xs:attribute>`];
+  const doc = annotation(spec.doc, `${pad}  `);
+  if (ref && doc.length === 0) return [`${pad}<xs:attribute name="${name}" type="${ref}"${use}${extra}/>`];
+  if (ref) return [`${pad}<xs:attribute name="${name}" type="${ref}"${use}${extra}>`, ...doc, `${pad}</xs:attribute>`];
+  return [`${pad}<xs:attribute name="${name}"${use}${extra}>`, ...doc, ...inlineSimple(spec.type, `${pad}  `), `${pad}</xs:attribute>`];
 }
 
 function occurs(spec: ChildSpec): string {

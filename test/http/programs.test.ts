@@ -3,7 +3,9 @@ import { before, it } from 'node:test';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0 } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
+import { ProgramsResponse } from '../../src/wire/documents/projects.ts';
 import { API, type MatrixRow, send, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
+import { ACCEPT_JSON, assertJsonError, assertSameAnswer } from './json-answers.ts';
 
 // GetPrograms: GET /services/v2/Programs?Agency={agency id or custom id}
 
@@ -63,6 +65,16 @@ forEachDialect('HTTP GetPrograms', ({ dialect }) => {
     assertValidXml(h, res, 'ProgramsResponse');
     assert.deepEqual(attrs(res.body, 'Program', 'ProgramName'), ['Solar Interconnection', 'Wind Rebates']);
     assert.equal(attr(res.body, 'ProgramsResponse', 'RequestTimestamp'), new Date(h.clock.now()).toISOString().replace('Z', '+00:00'));
+  });
+
+  it('answers in JSON when Accept asks for it, with the values of the XML answer', async () => {
+    const h = harness();
+    const url = `${API}/Programs?Agency=acme`;
+    const xml = await h.request({ method: 'GET', url, as: 'admin' });
+    const json = await h.request({ method: 'GET', url, as: 'admin', headers: ACCEPT_JSON });
+    const value = assertSameAnswer(h, xml, json, ProgramsResponse);
+    assert.deepEqual(value.Program.map((p) => p.ProgramName), ['Solar Interconnection', 'Wind Rebates']);
+    assertJsonError(await h.request({ method: 'GET', url: `${API}/Programs`, as: 'admin', headers: ACCEPT_JSON }), 400, 'INVALID_PARAMETER');
   });
 
   it("answers another agency exactly like an unknown one (404), even to an agency admin", async () => {

@@ -6,6 +6,8 @@ import { assertError, assertValidXml, attr, dataRequest, NS, type Who } from '..
 import {
   createProject, draftPath, listedIds, type MatrixRow, ownerRequest, projectPath, projectState, send, sharedHarness, UNAUTHENTICATED,
 } from './http-helpers.ts';
+import { SetProjectOwnerResponse } from '../../src/wire/documents/projects.ts';
+import { assertJsonError, assertSameAnswer, JSON_BODY } from './json-answers.ts';
 
 // SetProjectOwner: POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Owner
 // body <SetProjectOwnerRequest xmlns="…"><OwnerEmail>…</OwnerEmail></SetProjectOwnerRequest>
@@ -122,6 +124,28 @@ forEachDialect('HTTP SetProjectOwner', ({ dialect }) => {
       const projectId = await createProject(h, 'applicant');
       const before = await projectState(h, projectId);
       assertError(h, await h.request({ method: 'POST', url: ownerUrl(projectId), body, headers }), status, code);
+      assert.deepEqual(await projectState(h, projectId), before);
+    });
+  }
+
+  it('reads a JSON request and answers in JSON with the values of the XML answer', async () => {
+    const h = harness();
+    const projectId = await createProject(h, 'applicant');
+    const body = JSON.stringify({ OwnerEmail: `  ${h.who.editor.email.toUpperCase()} ` });
+    const json = await h.request({ method: 'POST', url: ownerUrl(projectId), body, headers: JSON_BODY });
+    assert.equal(json.headers.etag, `"${projectId}.1"`);
+    const xml = await h.request({ method: 'POST', url: ownerUrl(projectId), body: ownerRequest(h.who.editor.email) });
+    const value = assertSameAnswer(h, xml, json, SetProjectOwnerResponse);
+    assert.deepEqual(value, { Owner: { Name: `User ${h.who.editor.id}`, Email: h.who.editor.email } });
+    assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.ownerId, h.who.editor.id);
+  });
+
+  for (const [what, body] of [['a blank OwnerEmail', '{"OwnerEmail":" \\n "}'], ['no OwnerEmail', '{}'], ['an OwnerEmail list', '{"OwnerEmail":["a@example.org"]}']]) {
+    it(`refuses a JSON request with ${what} with 400 INVALID_REQUEST, in JSON, and changes nothing`, async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'applicant');
+      const before = await projectState(h, projectId);
+      assert.match(assertJsonError(await h.request({ method: 'POST', url: ownerUrl(projectId), body, headers: JSON_BODY }), 400, 'INVALID_REQUEST'), /SetProjectOwnerRequest/);
       assert.deepEqual(await projectState(h, projectId), before);
     });
   }

@@ -7,6 +7,18 @@ import { assertError, assertValidXml, attr, attrs, dataRequest, type HttpHarness
 import { WF } from '../support/workflow-fixtures.ts';
 import { API, createProject, dataPath, type MatrixRow, programState, send, setDraft, submitPath, UNAUTHENTICATED } from './http-helpers.ts';
 import { type ByData, byDataRequest, elements, setStatus, sharedWorkflowHarness, urls } from './workflow-helpers.ts';
+import { ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
+import { readBack } from '../xml/xml-test-helpers.ts';
+import { assertJsonError, assertSameAnswer, JSON_BODY } from './json-answers.ts';
+
+/** The ProjectByDataRequest of `q` in JSON: the same filters as byDataRequest writes in XML. */
+function byDataJson(q: ByData): string {
+  return JSON.stringify({
+    ...(q.statuses ? { FilterByCurrentStatuses: { Operation: q.statuses.operation, Status: q.statuses.ids.map((Id) => ({ Id })) } } : {}),
+    FilterByStatusDate: (q.dates ?? []).map((d) => ({ Id: d.id, DateTime: d.dateTime, Operator: d.operator })),
+    ...(q.fields ? { DataFields: { Field: q.fields.map((f) => ({ Id: f.id, Content: f.content, Operator: f.operator })) } } : {}),
+  });
+}
 
 // GetProjectsByData: POST /services/v2/Programs/{ProgramId}/Projects/ByData?version=&limit=&offset=
 //   body <ProjectByDataRequest xmlns="…"> FilterByCurrentStatuses, FilterByStatusDate*, DataFields/Field* </…>, all ANDed
@@ -148,6 +160,20 @@ forEachDialect('HTTP GetProjectsByData', ({ dialect }) => {
       }]);
       const listed = await h.request({ method: 'GET', url: `${API}/Programs/solar/Projects?version=2` });
       assert.deepEqual(elements(listed.body, 'Project').filter((p) => p.ProjectId === id.p8), elements(res.body, 'Project'), 'the same as GetProjects');
+    });
+
+    it('reads a JSON request and answers in JSON with the values of the XML answer', async () => {
+      const h = harness();
+      const q: ByData = {
+        statuses: { operation: 'exclude', ids: ['approved'] },
+        dates: [{ id: 'draft', dateTime: isoTimestamp(mid), operator: 'gt' }],
+        fields: [{ id: 'kw', operator: 'notempty', content: 'ignored' }, { id: 'kw', operator: 'lt', content: '10' }],
+      };
+      const url = `${urls.byData}?version=2`;
+      const json = await h.request({ method: 'POST', url, body: byDataJson(q), headers: JSON_BODY });
+      const xml = await h.request({ method: 'POST', url, body: byDataRequest(q) });
+      const value = assertSameAnswer(h, xml, json, ProjectsResponseExtended);
+      assert.deepEqual(value.Projects.Project.map((p) => p.ProjectId), [id.p1, id.p7]);
     });
 
     it('pages in creation order with limit and offset', async () => {
@@ -355,6 +381,16 @@ forEachDialect('HTTP GetProjectsByData', ({ dialect }) => {
         }
       });
     }
+
+    it('refuses a JSON request the JSON Schema does not accept, or the service cannot apply, in JSON', async () => {
+      const h = harness();
+      const post = (body: string) => h.request({ method: 'POST', url: urls.byData, body, headers: JSON_BODY });
+      assert.match(assertJsonError(await post(byDataJson({ fields: [{ id: 'notes', operator: 'like', content: 'B%' }] })), 400, 'INVALID_REQUEST'), /JSON Schema/);
+      assert.match(assertJsonError(await post('{"DataFields":{"Field":[{"Id":"notes","Content":"x"}]},"Limit":1}'), 400, 'INVALID_REQUEST'), /Limit/);
+      const xml = await h.request({ method: 'POST', url: urls.byData, body: byDataRequest({ fields: [{ id: 'notes', operator: 'eq' }] }) });
+      const message = assertJsonError(await post(byDataJson({ fields: [{ id: 'notes', operator: 'eq' }] })), 400, 'INVALID_REQUEST');
+      assert.equal(message, readBack(xml.body).attrs['Message'], 'the rules beyond the schemas give the same message');
+    });
 
     it('refuses text/plain with 415 and no body with 400', async () => {
       const h = harness();

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { forEachDialect } from '../support/databases.ts';
 import { assertError, assertValidXml, attr, attrs, NS } from '../support/http-harness.ts';
+import { ProjectsResponse, ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
 import { byNumberRequest, createProject, createSubmitted, type MatrixRow, PROGRAM, send, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
+import { assertJsonAnswer, assertJsonError, assertSameAnswer, JSON_BODY } from './json-answers.ts';
 
 // GetProjectsByNumber: POST /services/v2/Programs/{ProgramId}/Projects/ByNumber?version={n}
 // (and the version 1.1 URL POST …/Programs/{ProgramId}/ProjectsByNumber)
@@ -105,7 +107,6 @@ forEachDialect('HTTP GetProjectsByNumber', ({ dialect }) => {
       ['another root element', `<SetProjectOwnerRequest xmlns="${NS}"><OwnerEmail>x@example.org</OwnerEmail></SetProjectOwnerRequest>`, {}, 400, 'INVALID_REQUEST'],
       ['a Project without ProjectNumber', `<ProjectByNumberRequest xmlns="${NS}"><Project/></ProjectByNumberRequest>`, {}, 400, 'INVALID_REQUEST'],
       ['text/plain', byNumberRequest(['SOL--00001']), { 'content-type': 'text/plain' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
-      ['application/json', '{"Project":[]}', { 'content-type': 'application/json' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
       ['an empty body', '', {}, 400, 'INVALID_REQUEST'],
       ['no body at all', undefined, {}, 400, 'INVALID_REQUEST'],
     ];
@@ -113,6 +114,30 @@ forEachDialect('HTTP GetProjectsByNumber', ({ dialect }) => {
       it(`refuses ${what} with ${status} ${code}`, async () => {
         const h = harness();
         assertError(h, await h.request({ method: 'POST', url: BY_NUMBER, body, headers }), status, code);
+      });
+    }
+
+    it('reads a JSON request and answers in JSON with the values of the XML answer', async () => {
+      const h = harness();
+      const numbers = ['SOL--00002', ' SOL--00001 ', 'SOL--09999'];
+      const body = JSON.stringify({ Project: numbers.map((n) => ({ ProjectNumber: n })) });
+      const json = await h.request({ method: 'POST', url: `${BY_NUMBER}?version=2`, body, headers: JSON_BODY });
+      const xml = await h.request({ method: 'POST', url: `${BY_NUMBER}?version=2`, body: byNumberRequest(numbers) });
+      const value = assertSameAnswer(h, xml, json, ProjectsResponseExtended);
+      assert.deepEqual(value.Projects.Project.map((p) => [p.ProjectId, p.ProjectNumber, p.StatusCustomId]), [[p1, 'SOL--00001', 'submitted'], [p2, 'SOL--00002', 'submitted']]);
+      const none = await h.request({ method: 'POST', url: LEGACY, body: '{}', headers: JSON_BODY });
+      assert.deepEqual(assertJsonAnswer(none, ProjectsResponse).Projects.Project, [], 'an object without Project asks for nothing');
+    });
+
+    for (const [what, body] of [
+      ['a blank number', '{"Project":[{"ProjectNumber":"   "}]}'],
+      ['an unknown property', '{"Project":[{"ProjectNumber":"SOL--00001","Number":1}]}'],
+      ['a number that is not a string', '{"Project":[{"ProjectNumber":1}]}'],
+    ]) {
+      it(`refuses a JSON request with ${what} with 400 INVALID_REQUEST, in JSON`, async () => {
+        const h = harness();
+        const message = assertJsonError(await h.request({ method: 'POST', url: BY_NUMBER, body, headers: JSON_BODY }), 400, 'INVALID_REQUEST');
+        assert.match(message, /ProjectByNumberRequest JSON Schema/);
       });
     }
 

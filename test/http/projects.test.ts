@@ -5,7 +5,9 @@ import { CHANGE_VISIBILITY_MARGIN_MS, encodeProjectCursor } from '../../src/doma
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, type HttpHarness, type Who } from '../support/http-harness.ts';
+import { ProjectsResponse, ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
 import { API, createProject, createSubmitted, listedIds, type MatrixRow, PROGRAM, send, setDraft, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
+import { ACCEPT_JSON, assertJsonError, assertSameAnswer } from './json-answers.ts';
 
 // GetProjects: GET /services/v2/Programs/{ProgramId}/Projects?limit&offset&after&changed_since&version
 
@@ -117,6 +119,25 @@ forEachDialect('HTTP GetProjects', ({ dialect }) => {
     assert.equal(attr(res.body, 'ProjectsResponse', 'SchemaVersion'), '2.0');
     assert.deepEqual(attrs(res.body, 'Project', 'StatusCustomId'), ['draft', 'draft', 'draft', 'submitted']);
     assert.deepEqual(attrs(res.body, 'Project', 'StatusPublicId'), ['DRAFT', 'DRAFT', 'DRAFT', 'SUBMITTED']);
+  });
+
+  for (const [query, doc] of [['?limit=3', ProjectsResponse], ['?limit=3&version=2', ProjectsResponseExtended]] as const) {
+    it(`answers ${doc.name} in JSON when Accept asks for it, with the values and the Link header of the XML answer`, async () => {
+      const h = harness();
+      const url = `${PROGRAM}/Projects${query}`;
+      const xml = await h.request({ method: 'GET', url });
+      const json = await h.request({ method: 'GET', url, headers: ACCEPT_JSON });
+      const value = assertSameAnswer(h, xml, json, doc);
+      assert.deepEqual(value.Projects.Project.map((p) => p.ProjectId), [a, b, c]);
+      assert.equal(value.SchemaVersion, doc === ProjectsResponse ? 1 : 2);
+      assert.ok(json.headers.link, 'the next page is named in JSON too');
+      assert.equal(json.headers.link, xml.headers.link);
+    });
+  }
+
+  it('answers a refused GetProjects in JSON when Accept asks for it', async () => {
+    const h = harness();
+    assertJsonError(await h.request({ method: 'GET', url: `${PROGRAM}/Projects?limit=0`, headers: ACCEPT_JSON }), 400, 'INVALID_PARAMETER');
   });
 
   const pages: [string, () => string[]][] = [

@@ -8,6 +8,8 @@ import {
   COMPLETE, createProject, createSubmitted, dataPath, fieldErrors, fieldValue, fieldValues, type MatrixRow, projectPath, projectState,
   send, setDraft, sharedHarness, submitPath, UNAUTHENTICATED,
 } from './http-helpers.ts';
+import { ProjectSubmitResponse } from '../../src/wire/documents/projects.ts';
+import { ACCEPT_JSON, assertJsonAnswer, assertJsonError } from './json-answers.ts';
 
 // SubmitProject: POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Draft/Submit
 // (also accepted without the Draft segment, as the specification's example writes it)
@@ -129,6 +131,24 @@ forEachDialect('HTTP SubmitProject', ({ dialect }) => {
       assert.equal(res.statusCode, 200, res.body);
       assertValidXml(h, res, 'ProjectSubmitResponse');
       assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.statusId, IDS.submitted);
+    });
+
+    it('answers in JSON when Accept asks for it, and refuses in JSON too', async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'applicant');
+      await setDraft(h, projectId, complete());
+      const at = h.clock.advance();
+      const res = await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant', headers: ACCEPT_JSON });
+      const stored = (await h.store.projects.getProject(IDS.program, projectId))!;
+      assert.deepEqual(assertJsonAnswer(res, ProjectSubmitResponse), {
+        Project: {
+          ProjectId: projectId, ProgramId: IDS.program, ProjectNumber: stored.number!,
+          Url: `http://apas.test/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`, LastChangeTimestamp: isoTimestamp(at),
+          CurrentStatus: { StatusId: IDS.submitted, CustomId: 'submitted', Name: 'Submitted', Timestamp: isoTimestamp(at) },
+        },
+      });
+      assert.equal(res.headers.etag, `"${projectId}.${stored.version}"`);
+      assertJsonError(await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant', headers: ACCEPT_JSON }), 409, 'FORM_NOT_AVAILABLE');
     });
 
     it('answers 404 NOT_FOUND for an unknown form or project and changes nothing', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ApiError, type ErrorCode } from '../../src/domain/api-error.ts';
-import { isoTimestamp } from '../../src/model/clock.ts';
 import type { AttachmentMetadataView } from '../../src/domain/views.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import {
   AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,
 } from '../../src/wire/documents/attachment-metadata.ts';

@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ApiError, type ErrorCode } from '../../src/domain/api-error.ts';
-import { decodeProjectByNumberRequest } from '../../src/xml/decode-project-by-number-request.ts';
 import { ProjectDataRequest, projectDataInput } from '../../src/wire/documents/project-data.ts';
+import { ProjectByNumberRequest, projectNumbersInput, SetProjectOwnerRequest } from '../../src/wire/documents/projects.ts';
 import { readXmlDocument } from '../../src/wire/wire-xml-reader.ts';
-import { decodeSetProjectOwnerRequest } from '../../src/xml/decode-set-project-owner-request.ts';
 import { SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { NS } from './xml-test-helpers.ts';
 
 const schemas = new SchemaRegistry(NS);
 const decodeProjectDataRequest = (body: string | Uint8Array, ns: string, registry: SchemaRegistry) =>
   projectDataInput(readXmlDocument(ProjectDataRequest, body, ns, registry));
+const decodeProjectByNumberRequest = (body: string | Uint8Array, ns: string, registry: SchemaRegistry) =>
+  projectNumbersInput(readXmlDocument(ProjectByNumberRequest, body, ns, registry));
+const decodeSetProjectOwnerRequest = (body: string | Uint8Array, ns: string, registry: SchemaRegistry) =>
+  ({ ownerEmail: readXmlDocument(SetProjectOwnerRequest, body, ns, registry).OwnerEmail });
 after(() => schemas.dispose());
 
 const doc = (root: string, inner: string) => `<?xml version="1.0" encoding="utf-8"?>\n<${root} xmlns="${NS}">${inner}</${root}>`;

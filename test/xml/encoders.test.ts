@@ -1,22 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../../src/domain/api-error.ts';
+import type { CurrentStatusView, FormDataView, NewProjectView, OwnerView, ProgramView, SubmitView } from '../../src/domain/views.ts';
 import { isoTimestamp } from '../../src/model/clock.ts';
-import type { CurrentStatusView, FormDataView, NewProjectView, SubmitView } from '../../src/domain/views.ts';
 import { ErrorResponse, errorValue } from '../../src/wire/documents/error-response.ts';
 import { formDataValue, ProjectDataGetResponse, ProjectDataSetResponse } from '../../src/wire/documents/project-data.ts';
+import {
+  NewProjectResponse, newProjectValue, ownerValue, ProgramsResponse, ProjectSubmitResponse, programsValue, SetProjectOwnerResponse, submitValue,
+} from '../../src/wire/documents/projects.ts';
 import { writeXmlDocument } from '../../src/wire/wire-xml-writer.ts';
-import { encodeNewProjectResponse } from '../../src/xml/encode-new-project-response.ts';
-import { encodeProjectSubmitResponse } from '../../src/xml/encode-project-submit-response.ts';
-import { encodeProgramsResponse } from '../../src/xml/encode-programs-response.ts';
-import { encodeSetProjectOwnerResponse } from '../../src/xml/encode-set-project-owner-response.ts';
 import { SchemaRegistry } from '../../src/xml/schema-registry.ts';
-import { NASTY, NS, type ReadElement, kid, kids, readBack, xmlSafe } from './xml-test-helpers.ts';
+import { kid, kids, NASTY, NS, type ReadElement, readBack, xmlSafe } from './xml-test-helpers.ts';
 
 const schemas = new SchemaRegistry(NS);
 const encodeErrorResponse = (error: ApiError, ns: string, requestId?: string) => writeXmlDocument(ErrorResponse, errorValue(error, requestId), ns);
 const encodeProjectDataGetResponse = (view: FormDataView, ns: string) => writeXmlDocument(ProjectDataGetResponse, formDataValue(view), ns);
 const encodeProjectDataSetResponse = (view: FormDataView, ns: string) => writeXmlDocument(ProjectDataSetResponse, formDataValue(view), ns);
+const encodeProgramsResponse = (programs: ProgramView[], at: number, ns: string) => writeXmlDocument(ProgramsResponse, programsValue(programs, at), ns);
+const encodeNewProjectResponse = (view: NewProjectView, ns: string) => writeXmlDocument(NewProjectResponse, newProjectValue(view), ns);
+const encodeSetProjectOwnerResponse = (view: OwnerView, ns: string) => writeXmlDocument(SetProjectOwnerResponse, ownerValue(view), ns);
+const encodeProjectSubmitResponse = (view: SubmitView, ns: string) => writeXmlDocument(ProjectSubmitResponse, submitValue(view), ns);
 after(() => schemas.dispose());
 
 const T1 = Date.UTC(2026, 10, 22, 3, 8, 22, 507);

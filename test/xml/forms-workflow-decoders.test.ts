@@ -3,8 +3,8 @@ import { after, test } from 'node:test';
 import { ApiError, type ErrorCode } from '../../src/domain/api-error.ts';
 import type { ProjectByDataQuery } from '../../src/domain/views.ts';
 import {
-  MAX_FIELD_FILTERS, MAX_STATUS_DATE_FILTERS, decodeProjectByDataRequest,
-} from '../../src/xml/decode-project-by-data-request.ts';
+  MAX_FIELD_FILTERS, MAX_STATUS_DATE_FILTERS, ProjectByDataRequest, projectByDataInput,
+} from '../../src/wire/documents/projects.ts';
 import {
   assigneeEmailOf, reportAsInput, SetAssigneeRequest, SetProjectStatusHistoryReportAs, SetProjectStatusRequest,
 } from '../../src/wire/documents/workflow.ts';
@@ -14,6 +14,8 @@ import { NS } from './xml-test-helpers.ts';
 
 const schemas = new SchemaRegistry(NS);
 after(() => schemas.dispose());
+const decodeProjectByDataRequest = (body: string | Uint8Array, ns: string, registry: SchemaRegistry) =>
+  projectByDataInput(readXmlDocument(ProjectByDataRequest, body, ns, registry));
 
 // The requests described in src/wire, read into what the decoders they replaced gave.
 type Body = string | Uint8Array;

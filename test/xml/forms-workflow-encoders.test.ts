@@ -13,12 +13,12 @@ import {
 import {
   exportTime, exportValue, exportValueV2, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2,
 } from '../../src/wire/documents/project-export.ts';
+import { NewProjectResponse, newProjectValue } from '../../src/wire/documents/projects.ts';
 import {
   assigneeValue, ProjectStatusHistoryResponse, reportAsValue, SetAssigneeResponse, StatusHistoryReportAsResponse, StatusSetResponse, statusHistoryValue,
   statusSetValue,
 } from '../../src/wire/documents/workflow.ts';
 import { writeXmlDocument } from '../../src/wire/wire-xml-writer.ts';
-import { encodeNewProjectResponse } from '../../src/xml/encode-new-project-response.ts';
 import { SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { kid, kids, NASTY, NS, type ReadElement, readBack, xmlSafe } from './xml-test-helpers.ts';
 
@@ -42,6 +42,7 @@ const encodeProjectStatusHistoryResponse = (view: StatusHistoryView, ns: string)
 const encodeStatusSetResponse = (view: StatusSetView, ns: string) => writeXmlDocument(StatusSetResponse, statusSetValue(view), ns);
 const encodeStatusHistoryReportAsResponse = (view: HistoryEntryView, ns: string) => writeXmlDocument(StatusHistoryReportAsResponse, reportAsValue(view), ns);
 const encodeSetAssigneeResponse = (view: AssigneeView, ns: string) => writeXmlDocument(SetAssigneeResponse, assigneeValue(view), ns);
+const encodeNewProjectResponse = (view: Parameters<typeof newProjectValue>[0], ns: string) => writeXmlDocument(NewProjectResponse, newProjectValue(view), ns);
 
 const T1 = Date.UTC(2026, 10, 22, 3, 8, 22, 507);
 const T2 = Date.UTC(2027, 0, 1, 0, 0, 0, 0);

@@ -1,15 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { isoTimestamp } from '../../src/model/clock.ts';
 import type { ProjectsView } from '../../src/domain/views.ts';
-import {
-  encodeProjectsResponse, formatSchemaVersion, projectsResponseChunks, projectsResponseStream,
-} from '../../src/xml/encode-projects-response.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
+import { extendedProjectsValue, ProjectsResponse, ProjectsResponseExtended, projectsValue } from '../../src/wire/documents/projects.ts';
+import { compileXmlWriter } from '../../src/wire/wire-xml-writer.ts';
 import { SchemaRegistry } from '../../src/xml/schema-registry.ts';
-import { NS, kid, kids, readBack } from './xml-test-helpers.ts';
+import { kid, kids, NS, readBack } from './xml-test-helpers.ts';
 
 const schemas = new SchemaRegistry(NS);
 after(() => schemas.dispose());
+
+const baseWriter = compileXmlWriter(ProjectsResponse);
+const extendedWriter = compileXmlWriter(ProjectsResponseExtended);
+/** The ProjectsResponse variant the view was made for, in chunks (as the routes send it). */
+function projectsResponseChunks(view: ProjectsView, ns: string): string[] {
+  return view.extended ? extendedWriter.chunks(extendedProjectsValue(view), ns) : baseWriter.chunks(projectsValue(view), ns);
+}
+const encodeProjectsResponse = (view: ProjectsView, ns: string) => projectsResponseChunks(view, ns).join('');
 
 const T1 = Date.UTC(2026, 10, 22, 3, 8, 22, 507);
 
@@ -74,26 +81,32 @@ test('an empty list still has its Projects element', () => {
   assert.deepEqual(schemas.validate('ProjectsResponse', xml), []);
 });
 
-test('1000 projects stream in several chunks identical to the string output', async () => {
+test('1000 projects are written in several chunks identical to the string output', () => {
   for (const extended of [false, true]) {
     const view = sample(1000, extended);
-    const chunks = [...projectsResponseChunks(view, NS)];
+    const chunks = projectsResponseChunks(view, NS);
     assert.ok(chunks.length > 5, `expected several chunks, got ${chunks.length}`);
     assert.ok(chunks.every((c) => c.length < 64 * 1024));
-    const whole = encodeProjectsResponse(view, NS);
+    const whole = extended ? extendedWriter.write(extendedProjectsValue(view), NS) : baseWriter.write(projectsValue(view), NS);
     assert.equal(chunks.join(''), whole);
-    const streamed: Buffer[] = [];
-    for await (const part of projectsResponseStream(view, NS)) streamed.push(Buffer.from(part));
-    assert.equal(Buffer.concat(streamed).toString('utf8'), whole);
     assert.deepEqual(schemas.validate(extended ? 'ProjectsResponseExtended' : 'ProjectsResponse', whole), []);
     assert.equal(kids(kid(readBack(whole), 'Projects'), 'Project').length, 1000);
   }
 });
 
 test('SchemaVersion is written as a float with one decimal for whole versions', () => {
-  assert.equal(formatSchemaVersion(1), '1.0');
-  assert.equal(formatSchemaVersion(2), '2.0');
-  assert.equal(formatSchemaVersion(1.1), '1.1');
-  const xml = encodeProjectsResponse({ ...sample(1, false), schemaVersion: 1.1 }, NS);
-  assert.deepEqual(schemas.validate('ProjectsResponse', xml), []);
+  for (const [version, text] of [[1, '1.0'], [2, '2.0'], [1.1, '1.1'], [2.5, '2.5']] as const) {
+    const xml = encodeProjectsResponse({ ...sample(1, false), schemaVersion: version }, NS);
+    assert.equal(readBack(xml).attrs['SchemaVersion'], text);
+    assert.deepEqual(schemas.validate('ProjectsResponse', xml), []);
+  }
+});
+
+test('JSON: the base variant has no status ids, the extended one leaves out a null StatusCustomId', () => {
+  const base = JSON.parse(JSON.stringify(projectsValue(sample(1, false)))) as { SchemaVersion: number; Projects: { Project: Record<string, unknown>[] } };
+  assert.equal(base.SchemaVersion, 1);
+  assert.deepEqual(Object.keys(base.Projects.Project[0]!), ['ProjectId', 'ProgramId', 'ProjectNumber', 'Status', 'StatusTimestamp', 'LastChangeTimestamp']);
+  const extended = extendedProjectsValue(sample(1, true)).Projects.Project[0]!;
+  assert.equal(extended.StatusCustomId, null);
+  assert.equal(extended.StatusPublicId, 'pub-0');
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { NAMESPACE_PLACEHOLDER, SCHEMA_DIRECTORY, SchemaRegistry, createSchemaRegistry } from '../../src/xml/schema-registry.ts';
+import { createSchemaRegistry, NAMESPACE_PLACEHOLDER, SCHEMA_DIRECTORY, SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { NS, readBack } from './xml-test-helpers.ts';
 
 const schemas = createSchemaRegistry(NS);

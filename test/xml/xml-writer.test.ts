@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { XML_DECLARATION, XmlWriter, escapeXml } from '../../src/xml/xml-writer.ts';
-import { NASTY, NS, kid, kids, readBack, xmlSafe } from './xml-test-helpers.ts';
+import { escapeXml, XML_DECLARATION, XmlWriter } from '../../src/xml/xml-writer.ts';
+import { kid, kids, NASTY, NS, readBack, xmlSafe } from './xml-test-helpers.ts';
 
 test('the first element carries xmlns, null and undefined attributes are left out', () => {
   const xml = new XmlWriter(NS).start('Root', { A: 'x', B: null, C: undefined, D: '' }).empty('Child', { E: '1' }).end().finish();

@@ -6,9 +6,9 @@ import type { AttachmentFileView } from '../../domain/views.ts';
 import {
   AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,
 } from '../../wire/documents/attachment-metadata.ts';
+import { sendProjectAnswer } from '../conditional.ts';
 import { contentDisposition, fileNameFromContentDisposition } from '../content-disposition.ts';
 import { drainRequest } from '../drain-request.ts';
-import { sendProjectAnswer } from '../conditional.ts';
 import { idParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_PAGE } from '../../domain/project-service.ts';
 import { AllProjectDataResponse, allProjectDataValue } from '../../wire/documents/all-project-data.ts';
 import { exportValue, exportValueV2, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2 } from '../../wire/documents/project-export.ts';
+import { ProjectByDataRequest, projectByDataInput } from '../../wire/documents/projects.ts';
 import { sendProjectAnswer } from '../conditional.ts';
 import { boolParam, idParam, intParam, type RawQuery, versionParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
 import type { RouteDeps } from '../route-deps.ts';
-import { sendXml, xmlBody } from '../xml-reply.ts';
+import { PROJECTS_RESPONSES, sendProjects, VERSION_PARAMETER } from './project-routes.ts';
 import { projectTarget } from './workflow-routes.ts';
 
 /** GetAllProjectData, GetExportProject and GetProjectsByData: whole projects and searches over them. */
@@ -40,11 +41,23 @@ export function exportRoutes(app: FastifyInstance, { services, codec }: RouteDep
     if (view.version === 2) return sendProjectAnswer(codec, request, reply, view, ProjectExportDataGetResponseV2, exportValueV2);
     return sendProjectAnswer(codec, request, reply, view, ProjectExportDataGetResponse, exportValue);
   });
-  app.post('/Programs/:ProgramId/Projects/ByData', async (request, reply) => {
+  app.post('/Programs/:ProgramId/Projects/ByData', {
+    config: {
+      operation: {
+        operationId: 'GetProjectsByData', tags: ['Projects'], request: ProjectByDataRequest, response: PROJECTS_RESPONSES,
+        summary: 'GetProjectsByData: the projects the caller may read that match filters on status, status times and submitted values.',
+        query: [
+          { name: 'limit', type: 'integer', description: 'Projects per page, 1–1000 (default 1000).' },
+          { name: 'offset', type: 'integer', description: 'Projects to skip (default 0).' },
+          VERSION_PARAMETER,
+        ],
+      },
+    },
+  }, async (request, reply) => {
     const programId = idParam((request.params as { ProgramId?: string }).ProgramId, 'ProgramId');
     const q = request.query as RawQuery;
     const page = { limit: intParam(q, 'limit', MAX_PAGE, 1, MAX_PAGE), offset: intParam(q, 'offset', 0, 0, 1_000_000_000), version: versionParam(q, [1, 2]) };
-    const query = codec.readProjectByData(xmlBody(request, 'ProjectByDataRequest'));
-    return sendXml(reply, codec.projects(await services.search.getProjectsByData(callerOf(request), programId, query, page)));
+    const query = projectByDataInput(codec.read(request, ProjectByDataRequest));
+    return sendProjects(codec, request, reply, await services.search.getProjectsByData(callerOf(request), programId, query, page));
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  InquiryNotesResponse, inquiryNotesValue, inquiryExternalIdInput, inquiryNoteInput, InquiryThreadResponse, InquiryThreadsResponse,
+  InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse,inquiryExternalIdInput, inquiryNoteInput, inquiryNotesValue, 
   inquiryThreadStatusInput, inquiryThreadsValue, inquiryThreadValue, SetInquiryNoteRequest, SetInquiryThreadExternalIdRequest,
   SetInquiryThreadStatusRequest,
 } from '../../wire/documents/inquiries.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parseBasic, type PresentedClient } from '../../domain/auth-service.ts';
+import { type PresentedClient, parseBasic } from '../../domain/auth-service.ts';
 import { OAuthError } from '../../domain/oauth-error.ts';
 import type { UnsupportedBody } from '../fastify-types.ts';
 import { JSON_TYPE, NO_STORE } from '../oauth-reply.ts';

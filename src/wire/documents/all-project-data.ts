@@ -1,6 +1,6 @@
 import type { AllProjectDataView } from '../../domain/views.ts';
 import { isoTimestamp } from '../../model/clock.ts';
-import { complex, dateTime, type DocumentValue, many, maybe, one, optional, required, responseDocument, string } from '../wire-type.ts';
+import { complex, type DocumentValue, dateTime, many, maybe, one, optional, required, responseDocument, string } from '../wire-type.ts';
 import { CurrentStatus, currentStatusValue, PROJECT_ATTRIBUTES, projectHeaderValue } from './common-types.ts';
 import { Attachment } from './project-data.ts';
 

@@ -1,7 +1,7 @@
 import type { AttachmentMetadataView, AttachmentReviewInput } from '../../domain/views.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import {
-  complex, dateTime, type DocumentValue, long, one, optional, positiveInteger, required, requestDocument, responseDocument, restrict, string, token,
+  complex, type DocumentValue, dateTime, long, one, optional, positiveInteger, requestDocument, required, responseDocument, restrict, string, token,
 } from '../wire-type.ts';
 
 const AttachmentMetadata = complex({

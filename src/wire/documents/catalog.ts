@@ -1,6 +1,6 @@
 import type { CustomListView, FieldSchemaView, FormSchemaView, FormsView, StatusListView } from '../../domain/views.ts';
 import {
-  boolean, type ComplexType, complex, decimal, type DocumentValue, enumeration, enumValue, many, maybe, nonNegativeInteger, one, optional, required,
+  boolean, type ComplexType, complex, type DocumentValue, decimal, enumeration, enumValue, many, maybe, nonNegativeInteger, one, optional, required,
   responseDocument, string,
 } from '../wire-type.ts';
 import { FormSummary, formSummaryValue, StatusRef, statusRefValue } from './common-types.ts';

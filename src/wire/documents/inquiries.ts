@@ -2,7 +2,7 @@ import type { InquiryNoteInput, InquiryNotesView, InquiryThreadSetView, InquiryT
 import { isoTimestamp } from '../../model/clock.ts';
 import { INQUIRY_STATUSES, type InquiryStatus } from '../../model/inquiry.ts';
 import {
-  boolean, complex, dateTime, type DocumentValue, many, nonNegativeInteger, one, optional, required, requestDocument, responseDocument, restrict,
+  boolean, complex, type DocumentValue, dateTime, many, nonNegativeInteger, one, optional, requestDocument, required, responseDocument, restrict,
   string, token,
 } from '../wire-type.ts';
 

@@ -1,6 +1,6 @@
 import type { SessionTokenView } from '../../domain/mfa-service.ts';
 import { isoTimestamp } from '../../model/clock.ts';
-import { complex, dateTime, type DocumentValue, one, optional, positiveInteger, required, requestDocument, responseDocument, string } from '../wire-type.ts';
+import { complex, type DocumentValue, dateTime, one, optional, positiveInteger, requestDocument, required, responseDocument, string } from '../wire-type.ts';
 
 /** CreateMfaSessionToken's optional body: the token's lifetime in minutes. */
 export const CreateMfaSessionTokenRequest = requestDocument('CreateMfaSessionTokenRequest', complex({

@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/api-error.ts';
 import type { DataFieldInput, FormDataView, ProjectDataInput } from '../../domain/views.ts';
 import {
-  boolean, complex, type DocumentValue, enumeration, many, maybe, nonNegativeInteger, one, optional, required, requestDocument, responseDocument, restrict, string,
+  boolean, complex, type DocumentValue, enumeration, many, maybe, nonNegativeInteger, one, optional, requestDocument, required, responseDocument, restrict, string,
 } from '../wire-type.ts';
 import { CurrentStatus, currentStatusValue, PROJECT_ATTRIBUTES, projectHeaderValue } from './common-types.ts';
 

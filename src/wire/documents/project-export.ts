@@ -1,7 +1,7 @@
 import type { ExportFieldView, ExportView } from '../../domain/views.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import {
-  complex, dateTime, type DocumentValue, long, many, one, optional, positiveInteger, required, responseDocument, restrict, string,
+  complex, type DocumentValue, dateTime, long, many, one, optional, positiveInteger, required, responseDocument, restrict, string,
 } from '../wire-type.ts';
 
 /** Formats epoch milliseconds the way the export writes UTC times: `2015-04-16T23-59-45` (milliseconds dropped). */

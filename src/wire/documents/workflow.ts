@@ -2,7 +2,7 @@ import { ApiError } from '../../domain/api-error.ts';
 import type { AssigneeView, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from '../../domain/views.ts';
 import { isoTimestamp, parseTimestamp } from '../../model/clock.ts';
 import {
-  complex, dateTime, type DocumentValue, enumeration, enumValue, maybe, many, one, optional, required, requestDocument, responseDocument, restrict,
+  complex, type DocumentValue, dateTime, enumeration, enumValue, many, maybe, one, optional, requestDocument, required, responseDocument, restrict,
   string, token,
 } from '../wire-type.ts';
 import { CurrentStatus, currentStatusValue } from './common-types.ts';
