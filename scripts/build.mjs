@@ -15,7 +15,7 @@ const DIST = path.join(ROOT, 'dist');
  * outside src/ (schemas/, programs/) need no copy: dist/ sits at the same depth as src/, so `../../schemas/…`
  * resolves to the same place from either.
  */
-const ASSETS = ['xml/schemas', 'web/assets'];
+const ASSETS = ['web/assets'];
 
 // A clean start, so that a module deleted from src/ does not live on in dist/.
 fs.rmSync(DIST, { recursive: true, force: true });

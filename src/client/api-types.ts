@@ -3,6 +3,72 @@
 
 /** Every path of the interface and the operations it answers to. */
 export interface paths {
+  "/services/v2/Programs": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetPrograms"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetProjects"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/ByNumber": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["GetProjectsByNumber"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/ProjectsByNumber": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["GetProjectsByNumberLegacy"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/NewProject": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["CreateNewProject"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Owner": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SetProjectOwner"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Data": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get: operations["GetProjectData"];
@@ -19,6 +85,28 @@ export interface paths {
     get: operations["GetProjectDraftData"];
     put?: never;
     post: operations["SetProjectDraftData"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Draft/Submit": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SubmitProject"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Submit": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SubmitProjectShortUrl"];
     delete?: never;
     options?: never;
     head?: never;
@@ -129,6 +217,17 @@ export interface paths {
     get: operations["GetExportProject"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/ByData": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["GetProjectsByData"];
     delete?: never;
     options?: never;
     head?: never;
@@ -512,6 +611,83 @@ export interface components {
         NoteCount: number;
       })[];
     };
+    /** CreateNewProject: the new project, its current status and the forms of its program. */
+    NewProjectResponse: {
+      Project: {
+        ProjectId: string;
+        ProgramId: string;
+        ProjectNumber?: string;
+        Url: string;
+        LastChangeTimestamp: string;
+        CurrentStatus: {
+          StatusId: string;
+          CustomId?: string;
+          Name: string;
+          Timestamp: string;
+        };
+        Forms: {
+          Form: ({
+            FormId: string;
+            CustomId?: string;
+            ProgramId: string;
+            Name: string;
+            AvailableInStatuses: {
+              Status: ({
+                StatusId: string;
+                CustomId?: string;
+                Name: string;
+              })[];
+            };
+            LeadsToStatus?: {
+              StatusId: string;
+              CustomId?: string;
+              Name: string;
+            };
+          })[];
+        };
+      };
+    };
+    /** GetPrograms: one Program element per program of the agency. */
+    ProgramsResponse: {
+      RequestTimestamp?: string;
+      Program: ({
+        ProgramId: string;
+        ProgramName: string;
+      })[];
+    };
+    /** GetProjectsByData request: filters on the current status, on when statuses were set and on data-field values, all combined with AND. Rules XSD 1.0 cannot express are checked by the service: Content is required for every Field operator except empty and notempty (and ignored for those); at most 20 FilterByStatusDate and 100 Field elements. */
+    ProjectByDataRequest: {
+      /** Include: projects in one of the statuses; Exclude: projects in none of them. */
+      FilterByCurrentStatuses?: {
+        /** Include or Exclude, in any letter case. */
+        Operation: string;
+        Status: ({
+          /** The id or custom id of a status or data field. */
+          Id: string;
+        })[];
+      };
+      FilterByStatusDate?: ({
+        /** The id or custom id of a status or data field. */
+        Id: string;
+        DateTime: string;
+        Operator: "lt" | "le" | "gt" | "ge" | "eq";
+      })[];
+      DataFields?: {
+        Field?: ({
+          /** The id or custom id of a status or data field. */
+          Id: string;
+          Content?: string;
+          Operator?: "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "contains" | "empty" | "notempty";
+        })[];
+      };
+    };
+    /** GetProjectsByNumber request: zero or more project numbers to look up. */
+    ProjectByNumberRequest: {
+      Project?: ({
+        /** xs:token so that a number made only of spaces counts as empty. */
+        ProjectNumber: string;
+      })[];
+    };
     /** GetProjectData: the draft or submitted data of one form of a project. */
     ProjectDataGetResponse: {
       Project: {
@@ -752,6 +928,55 @@ export interface components {
         };
       };
     };
+    /** SubmitProject: the project with its current status (interface specification part 2). */
+    ProjectSubmitResponse: {
+      Project: {
+        ProjectId: string;
+        ProgramId: string;
+        ProjectNumber: string;
+        Url: string;
+        LastChangeTimestamp: string;
+        CurrentStatus: {
+          StatusId: string;
+          CustomId?: string;
+          Name: string;
+          Timestamp: string;
+        };
+      };
+    };
+    /** GetProjects and GetProjectsByNumber, base variant (SchemaVersion 1): six attributes per project. */
+    ProjectsResponse: {
+      SchemaVersion?: number;
+      RequestTimestamp?: string;
+      Projects: {
+        Project: ({
+          ProjectId: string;
+          ProgramId: string;
+          ProjectNumber?: string;
+          Status: string;
+          StatusTimestamp: string;
+          LastChangeTimestamp: string;
+        })[];
+      };
+    };
+    /** GetProjects and GetProjectsByNumber, extended variant: the base attributes plus StatusCustomId and StatusPublicId. */
+    ProjectsResponseExtended: {
+      SchemaVersion?: number;
+      RequestTimestamp?: string;
+      Projects: {
+        Project: ({
+          ProjectId: string;
+          ProgramId: string;
+          ProjectNumber?: string;
+          Status: string;
+          StatusTimestamp: string;
+          LastChangeTimestamp: string;
+          /** The interface specification declares StatusCustomId required in the extended variant, yet says it is omitted for some projects (statuses without a custom identifier) and that readers must tolerate its absence. This schema describes what the service actually sends, so the attribute is optional. */
+          StatusCustomId?: string;
+          StatusPublicId: string;
+        })[];
+      };
+    };
     /** SetAssignee request: the e-mail address of the user who becomes the assignee; absent or empty to clear the assignment. */
     SetAssigneeRequest: {
       AssigneeEmail?: string;
@@ -783,6 +1008,17 @@ export interface components {
     /** SetInquiryThreadStatus request: the status the thread moves to. */
     SetInquiryThreadStatusRequest: {
       Status: "Open" | "AwaitingResponse" | "Resolved" | "Closed";
+    };
+    /** SetProjectOwner request: the e-mail address of the user who becomes the owner. */
+    SetProjectOwnerRequest: {
+      OwnerEmail: string;
+    };
+    /** SetProjectOwner: the new owner of the project. */
+    SetProjectOwnerResponse: {
+      Owner: {
+        Name: string;
+        Email: string;
+      };
     };
     /** SetProjectStatusReportAs request: the status-history entry, by its status and the time it was set (UTC when Timestamp has no offset; without milliseconds it matches the entry set within that second), and how reports show it. */
     SetProjectStatusHistoryReportAs: {
@@ -843,6 +1079,193 @@ export interface components {
 
 /** Every operation, by operationId. */
 export interface operations {
+  GetPrograms: {
+    parameters: {
+      query?: {
+        /** The agency's id or custom id (required). */
+        Agency?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProgramsResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetProjects: {
+    parameters: {
+      query?: {
+        /** Projects per page, 1–1000 (default 1000). */
+        limit?: number;
+        /** Projects to skip (default 0); not together with after. */
+        offset?: number;
+        /** A cursor from the previous page's Link header: the page starts just after that project. */
+        after?: string;
+        /** Only projects whose last change is strictly later than this time. */
+        changed_since?: string;
+        /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
+        version?: number;
+      };
+      header?: never;
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectsResponse"] | components["schemas"]["ProjectsResponseExtended"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetProjectsByNumber: {
+    parameters: {
+      query?: {
+        /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
+        version?: number;
+      };
+      header?: never;
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProjectByNumberRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectsResponse"] | components["schemas"]["ProjectsResponseExtended"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetProjectsByNumberLegacy: {
+    parameters: {
+      query?: {
+        /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
+        version?: number;
+      };
+      header?: never;
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProjectByNumberRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectsResponse"] | components["schemas"]["ProjectsResponseExtended"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  CreateNewProject: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["NewProjectResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetProjectOwner: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetProjectOwnerRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["SetProjectOwnerResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   GetProjectData: {
     parameters: {
       query?: {
@@ -975,6 +1398,66 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectDataSetResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SubmitProject: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        FormId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectSubmitResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SubmitProjectShortUrl: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        FormId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectSubmitResponse"];
         };
       };
       default: {
@@ -1285,6 +1768,42 @@ export interface operations {
       304: {
         headers: { [name: string]: unknown };
         content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetProjectsByData: {
+    parameters: {
+      query?: {
+        /** Projects per page, 1–1000 (default 1000). */
+        limit?: number;
+        /** Projects to skip (default 0). */
+        offset?: number;
+        /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
+        version?: number;
+      };
+      header?: never;
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProjectByDataRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectsResponse"] | components["schemas"]["ProjectsResponseExtended"];
+        };
       };
       default: {
         headers: { [name: string]: unknown };

@@ -1,15 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ErrorDetail, ParseOption, XmlDocument, XmlParseError, XmlValidateError, XsdValidator } from 'libxml2-wasm';
 import { generatedXsds } from '../wire/generated-xsds.ts';
 import { escapeXml } from './xml-writer.ts';
 
-/** The placeholder the stored XSD files carry wherever the configured namespace goes. */
+/** The placeholder the generated XSDs carry wherever the configured namespace goes. */
 export const NAMESPACE_PLACEHOLDER = '{xml_namespace}';
-
-/** Where the XSD files live, next to this module. */
-export const SCHEMA_DIRECTORY = fileURLToPath(new URL('./schemas/', import.meta.url));
 
 /**
  * libxml2 options for everything parsed here: no network, no external DTDs or entities, and the
@@ -33,22 +27,16 @@ export class SchemaRegistry {
   private readonly compiled = new Map<string, Compiled>();
 
   /**
-   * Reads every `*.xsd` of `directory`, adds the `generated` ones (by name, made from the wire descriptions) and
-   * substitutes `namespace` for the placeholder.
+   * Takes the XSDs by name (by default those made from the wire descriptions, src/wire) and substitutes `namespace`
+   * for the placeholder.
    */
-  constructor(namespace: string, directory: string = SCHEMA_DIRECTORY, generated: ReadonlyMap<string, string> = generatedXsds()) {
+  constructor(namespace: string, sources: ReadonlyMap<string, string> = generatedXsds()) {
     this.namespace = namespace;
     const value = escapeXml(namespace, true);
-    const texts = new Map<string, string>(generated);
-    for (const file of readdirSync(directory).filter((f) => f.endsWith('.xsd'))) {
-      const name = file.slice(0, -'.xsd'.length);
-      if (texts.has(name)) throw new Error(`XML schema ${name} is both described in src/wire and written in ${file}`);
-      texts.set(name, readFileSync(join(directory, file), 'utf8'));
-    }
-    this.sources = new Map([...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, t]) => [n, t.split(NAMESPACE_PLACEHOLDER).join(value)]));
+    this.sources = new Map([...sources].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, t]) => [n, t.split(NAMESPACE_PLACEHOLDER).join(value)]));
   }
 
-  /** The schema names (file names without `.xsd`), sorted. */
+  /** The schema names (served as `{name}.xsd`), sorted. */
   list(): string[] {
     return [...this.sources.keys()];
   }
