@@ -101,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   routes.attach(app);
   const operations = new OperationTable();
   operations.attach(app);
+  app.decorate('operations', operations);
   installErrorHandlers(app, codec, routes);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

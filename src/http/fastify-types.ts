@@ -1,6 +1,10 @@
 import type { Caller } from '../domain/caller.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The routes' OpenAPI entries, and the routes without one (src/http/operation-table.ts). */
+    operations: import('./operation-table.ts').OperationTable;
+  }
   interface FastifyContextConfig {
     /** The route's entry in the OpenAPI description (src/http/operation-table.ts). */
     operation?: import('./operation-table.ts').OperationSpec;

@@ -38,15 +38,24 @@ export interface RegisteredOperation { method: string; url: string; spec: Operat
 /** Collects the routes that carry `config.operation`, in registration order, for the OpenAPI description. */
 export class OperationTable {
   readonly #operations: RegisteredOperation[] = [];
+  readonly #undescribed: string[] = [];
 
   /** Records operations as routes are added; call before any route is registered. */
   attach(app: FastifyInstance): void {
     app.addHook('onRoute', (route) => {
       const spec = (route.config as { operation?: OperationSpec } | undefined)?.operation;
-      if (!spec) return;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (!spec) {
+        for (const method of methods) if (method !== 'HEAD') this.#undescribed.push(`${method} ${route.url}`);
+        return;
+      }
       for (const method of methods) if (method !== 'HEAD') this.#operations.push({ method, url: route.url, spec });
     });
+  }
+
+  /** The routes registered without an OpenAPI entry (`METHOD /path`): pages, schemas, health, the OAuth endpoints. */
+  undescribed(): readonly string[] {
+    return this.#undescribed;
   }
 
   /** The operations registered so far. */

@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { createApasClient } from '../../src/client/apas-client.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -121,4 +122,80 @@ test('the README walk-through in JSON works verbatim with bearer tokens', () => 
   assert.match(out, /"ApprovalStatus":"Approved","Note":"Setbacks shown."/);
   assert.match(out, /"StatusHistory":\{"Status":\[\{[^\]]*"Name":"Approved for Installation"[^\]]*"Name":"Application Review"[^\]]*"Name":"Unsubmitted"/);
   assert.doesNotMatch(out, /<\?xml|ErrorResponse|"Code":"/, 'every answer is JSON and none is an error');
+});
+
+/** A bearer token of a new OAuth client of `email`, made as the README makes it (apas client create, token endpoint). */
+async function bearerToken(email: string, apiKey: string): Promise<string> {
+  const made = spawnSync(process.execPath, ['bin/apas.js', 'client', 'create', '--user', email, '--name', 'typed client'], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: path.join(dir, 'apas.db') },
+  });
+  assert.equal(made.status, 0, made.stderr);
+  const id = /client_id='?([^'\s]+)/.exec(made.stdout)?.[1];
+  const secret = /client_secret='?([^'\s]+)/.exec(made.stdout)?.[1];
+  assert.ok(id && secret, made.stdout);
+  const res = await fetch(`http://127.0.0.1:${port}/services/v2/oauth/token`, {
+    method: 'POST', body: 'grant_type=client_credentials',
+    headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`, 'x-apikey': apiKey, 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+test('the typed client (apas/client) drives the README walk-through in JSON with bearer tokens', async () => {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const applicantKey = 'apas_DEMOAPPLCNT0_demoApplicantKeyDemoApplicantKey1';
+  const adminKey = 'apas_DEMOADMIN000_demoAdminKeyDemoAdminKeyDemoAdmin1';
+  const applicant = createApasClient({ baseUrl, apiKey: applicantKey, credentials: { bearerToken: await bearerToken('applicant@demo.apas.local', applicantKey) } });
+  const admin = createApasClient({ baseUrl, apiKey: adminKey, credentials: { bearerToken: await bearerToken('admin@demo.apas.local', adminKey) } });
+
+  const programs = await applicant.GET('/services/v2/Programs', { params: { query: { Agency: 'demo' } } });
+  assert.equal(programs.data?.Program[0]?.ProgramName, 'Residential Solar Interconnection', JSON.stringify(programs.error));
+  const created = await applicant.POST('/services/v2/Programs/{ProgramId}/NewProject', { params: { path: { ProgramId: 'RES-SOLAR' } } });
+  const projectId = created.data?.Project.ProjectId;
+  assert.ok(projectId, JSON.stringify(created.error));
+  const form = { ProgramId: 'RES-SOLAR', ProjectId: projectId, FormId: 'Application' };
+  const sitePlan = '%PDF-1.4\n% site plan\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
+  const upload = await applicant.POST('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Attachments/{AttachmentId}', {
+    params: { path: { ...form, AttachmentId: 'SitePlan' } }, body: sitePlan, bodySerializer: (body: string) => body,
+    headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="site-plan.pdf"' },
+  });
+  assert.equal(upload.data?.AttachmentMetadata.ApprovalStatus, 'Pending', JSON.stringify(upload.error));
+  const values: Record<string, string> = {
+    CustomerName: 'Jordan Rivera', CustomerEmail: 'jordan@example.org', ServiceAddress: '12 Sunny Lane, Springfield',
+    UtilityAccountNumber: '8832-1190-4471', ServiceType: '1P-120-240', SystemSizeKwDc: '7.6', SystemSizeKwAc: '6.0', ModuleCount: '19',
+    InverterMake: 'ENPHASE', MountingType: 'Roof', HasBattery: 'false', InstallerName: 'Bright Roofs Solar LLC',
+  };
+  const draft = await applicant.POST('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Draft/Data', {
+    params: { path: form }, body: { Project: { DataFields: { DataField: Object.entries(values).map(([DataFieldId, Value]) => ({ DataFieldId, Value })) } } },
+  });
+  assert.equal(draft.data?.Project.CanSubmit, true, JSON.stringify(draft.error));
+  const submitted = await applicant.POST('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Draft/Submit', { params: { path: form } });
+  const number = submitted.data?.Project.ProjectNumber;
+  assert.match(number ?? '', /^SOLAR-\d{5}$/, JSON.stringify(submitted.error));
+  assert.equal(submitted.data?.Project.CurrentStatus.Name, 'Application Review');
+
+  const listed = await applicant.GET('/services/v2/Programs/{ProgramId}/Projects', { params: { path: { ProgramId: 'RES-SOLAR' }, query: { limit: 10, version: 2 } } });
+  assert.ok(listed.data && 'Projects' in listed.data && listed.data.Projects.Project.some((p) => p.ProjectNumber === number), JSON.stringify(listed.data ?? listed.error));
+  const byNumber = await applicant.POST('/services/v2/Programs/{ProgramId}/Projects/ByNumber', {
+    params: { path: { ProgramId: 'RES-SOLAR' }, query: { version: 2 } }, body: { Project: [{ ProjectNumber: number! }] },
+  });
+  assert.deepEqual(byNumber.data?.Projects.Project.map((p) => p.ProjectId), [projectId], JSON.stringify(byNumber.error));
+  const data = await applicant.GET('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Data', { params: { path: form } });
+  assert.equal(data.data?.Project.DataView, 'Submitted');
+  assert.equal(data.data?.Project.DataFields.DataField.find((f) => f.CustomId === 'CustomerName')?.Value, 'Jordan Rivera');
+
+  const project = { ProgramId: 'RES-SOLAR', ProjectId: projectId };
+  const status = await admin.POST('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Status', { params: { path: project }, body: { StatusId: 'ApprovedForInstallation' } });
+  assert.equal(status.data?.Status.CustomId, 'ApprovedForInstallation', JSON.stringify(status.error));
+  const review = await admin.POST('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Attachments/{AttachmentId}/Metadata', {
+    params: { path: { ...project, AttachmentId: 'SitePlan' } }, body: { AttachmentStatus: 'Approve', Note: 'Setbacks shown.' },
+  });
+  assert.equal(review.data?.AttachmentMetadata.ApprovalStatus, 'Approved', JSON.stringify(review.error));
+  const history = await admin.GET('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/StatusHistory', { params: { path: project } });
+  assert.deepEqual(history.data?.Project.StatusHistory.Status.map((s) => s.CustomId), ['ApprovedForInstallation', 'ApplicationReview', 'Unsubmitted']);
+
+  // A refused request comes back as the ErrorResponse object, typed.
+  const refused = await applicant.POST('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Status', { params: { path: project }, body: { StatusId: 'Withdrawn' } });
+  assert.equal(refused.response.status, 403);
+  assert.equal(refused.error?.Code, 'FORBIDDEN');
 });
