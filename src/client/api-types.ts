@@ -1114,7 +1114,7 @@ export interface operations {
         offset?: number;
         /** A cursor from the previous page's Link header: the page starts just after that project. */
         after?: string;
-        /** Only projects whose last change is strictly later than this time. */
+        /** Only projects whose last change is strictly later than this time: yyyy-MM-dd or an ISO 8601 date-time. */
         changed_since?: string;
         /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
         version?: number;

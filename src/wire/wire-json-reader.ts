@@ -1,6 +1,5 @@
 import { type ValueNode as AstNode, parse } from '@humanwhocodes/momoa';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { ApiError } from '../domain/api-error.ts';
 import { collapseWhitespace } from '../xml/xml-reader.ts';
 import { documentJsonSchema } from './wire-json-schema.ts';
@@ -122,10 +121,6 @@ function describeErrors(validate: ValidateFunction): string {
 export class WireJsonReader {
   readonly #ajv = new Ajv2020({ allErrors: false, strict: true });
   readonly #validators = new Map<WireDocument, ValidateFunction>();
-
-  constructor() {
-    addFormats.default(this.#ajv, ['date-time']);
-  }
 
   /** Parses, normalizes and validates `body` as document type `doc`; throws ApiError (400) when refused. */
   read<D extends WireDocument>(doc: D, body: string | Uint8Array): DocumentValue<D> {

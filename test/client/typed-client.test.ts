@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { createApasClient } from '../../src/client/apas-client.ts';
 import { openApiToTypeScript } from '../../scripts/openapi-to-ts.ts';
+import { createApasClient } from '../../src/client/apas-client.ts';
+import { createProject, sharedHarness } from '../http/http-helpers.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { injectFetch } from '../support/inject-fetch.ts';
-import { createProject, sharedHarness } from '../http/http-helpers.ts';
 
 // The typed client (src/client): its types are made from /openapi.json and must match what the service describes;
 // calls go through openapi-fetch in JSON.

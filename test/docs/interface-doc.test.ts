@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
+import { fillExamples, generateExamples, INTERFACE_DOC } from '../../scripts/interface-examples.ts';
 import { DEFAULT_XML_NAMESPACE } from '../../src/config.ts';
 import { ERROR_STATUS } from '../../src/domain/api-error.ts';
 import { createSchemaRegistry } from '../../src/xml/schema-registry.ts';
-import { fillExamples, generateExamples, INTERFACE_DOC } from '../../scripts/interface-examples.ts';
 
 const doc = fs.readFileSync(INTERFACE_DOC, 'utf8');
 

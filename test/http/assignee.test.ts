@@ -4,9 +4,9 @@ import { SetAssigneeResponse } from '../../src/wire/documents/workflow.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0, user } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_BODY } from '../support/json-answers.ts';
 import { createProject, createSubmitted, type MatrixRow, send, UNAUTHENTICATED } from './http-helpers.ts';
 import { assigneeRequest, elements, sharedWorkflowHarness, urls, workflowState } from './workflow-helpers.ts';
-import { assertJsonError, JSON_BODY, jsonAnswer } from './wire-json-helpers.ts';
 
 // SetAssignee: POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Assignee
 //   body <SetAssigneeRequest xmlns="…"><AssigneeEmail>…</AssigneeEmail></SetAssigneeRequest> (absent or empty clears)
@@ -161,7 +161,7 @@ forEachDialect('HTTP SetAssignee', ({ dialect }) => {
       h.clock.advance();
       return h.request({ method: 'POST', url: urls.assignee(projectId), body, headers: JSON_BODY });
     };
-    const set = jsonAnswer(await post(JSON.stringify({ AssigneeEmail: ` ${h.who.editor.email} ` })), SetAssigneeResponse);
+    const set = assertJsonAnswer(await post(JSON.stringify({ AssigneeEmail: ` ${h.who.editor.email} ` })), SetAssigneeResponse);
     assert.deepEqual(set, { Assignee: { Name: `User ${h.who.editor.id}`, Email: h.who.editor.email } });
     const before = await workflowState(h, projectId);
     for (const body of ['{"AssigneeEmail":5}', '{"OwnerEmail":"a@example.org"}', JSON.stringify({ AssigneeEmail: `${'a'.repeat(320)}@x` }), '[]']) {
@@ -169,8 +169,8 @@ forEachDialect('HTTP SetAssignee', ({ dialect }) => {
     }
     assertJsonError(await post('{"AssigneeEmail":'), 400, 'MALFORMED_JSON');
     assert.deepEqual(await workflowState(h, projectId), before);
-    assert.deepEqual(jsonAnswer(await post('{}'), SetAssigneeResponse), {});
-    assert.deepEqual(jsonAnswer(await post('{"AssigneeEmail":null}'), SetAssigneeResponse), {});
+    assert.deepEqual(assertJsonAnswer(await post('{}'), SetAssigneeResponse), {});
+    assert.deepEqual(assertJsonAnswer(await post('{"AssigneeEmail":null}'), SetAssigneeResponse), {});
     assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.assigneeId, null);
   });
 

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { isoTimestamp } from '../../src/model/clock.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { createBlobStore } from '../../src/store/create-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { AttachmentMetadataResponse } from '../../src/wire/documents/attachment-metadata.ts';
@@ -17,10 +17,10 @@ import { blobChunkRows, breaksAfter, filesUnder, pieces, sampleBytes } from '../
 import { forEachDialect, openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
 import { IDS, programRows, T0 } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness, NS, startHttp, type Who } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_BODY, xmlAnswerValue } from '../support/json-answers.ts';
 import {
   ADMIN_ONLY, COMPLETE, createProject, draftPath, fieldErrors, type MatrixRow, projectPath, projectState, type Sender, setDraft, submitPath, UNAUTHENTICATED,
 } from './http-helpers.ts';
-import { assertJsonAnswer, assertJsonError, JSON_HEADERS, xmlAnswerValue } from './json-helpers.ts';
 
 // SetProjectAttachment  POST …/Projects/{ProjectId}/Forms/{FormId}/Attachments/{AttachmentId}  (raw body)
 // GetActiveAttachment   GET  …/Projects/{ProjectId}/Attachments/{AttachmentId}
@@ -329,7 +329,7 @@ for (const kind of BLOB_KINDS) {
         const projectId = await createProject(h, 'applicant');
         assertOk(h, await upload(h, 'applicant', projectId, 'photo', png(100, 2)));
         const url = `${filePath(projectId)}/Metadata`;
-        const post = (body: unknown) => h.app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { ...authHeaders(h.who.admin), ...JSON_HEADERS } });
+        const post = (body: unknown) => h.app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { ...authHeaders(h.who.admin), ...JSON_BODY } });
         const before = await state(r, projectId);
         assert.match(assertJsonError(await post({ AttachmentStatus: 'Approve', Colour: 'red' }), 400, 'INVALID_REQUEST'), /"Colour"/);
         assert.match(assertJsonError(await post({ AttachmentStatus: 'Accept' }), 400, 'INVALID_REQUEST'), /AttachmentStatus must match pattern/);

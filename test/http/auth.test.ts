@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { hashSecret } from '../../src/domain/secrets.ts';
 import { forEachDialect } from '../support/databases.ts';
-import { assertError, assertValidXml, attr, authHeaders, type HttpHarness } from '../support/http-harness.ts';
 import { IDS } from '../support/fixtures.ts';
+import { assertError, assertValidXml, attr, authHeaders, type HttpHarness } from '../support/http-harness.ts';
 import { createProject, PROGRAM, programState, sharedHarness } from './http-helpers.ts';
 
 // Authentication (HTTP Basic + X-ApiKey on every /services/v2 request) and the per-key throughput limit.

@@ -4,10 +4,10 @@ import { CustomListChoicesResponse, FormSchemaResponseV2, FormsResponse, StatusL
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
 import { WF } from '../support/workflow-fixtures.ts';
-import { ADMIN_ONLY, API, type MatrixRow, PROGRAM, programState, rowLabel as label, send, UNAUTHENTICATED } from './http-helpers.ts';
+import { ADMIN_ONLY, API, rowLabel as label, type MatrixRow, PROGRAM, programState, send, UNAUTHENTICATED } from './http-helpers.ts';
 import { elements, elementWith, sharedWorkflowHarness } from './workflow-helpers.ts';
-import { assertJsonError, JSON_ANSWER, jsonAnswer, xmlAnswerValue } from './wire-json-helpers.ts';
 
 // GetForms:             GET /services/v2/Programs/{ProgramId}/Forms
 // GetFormSchema:        GET /services/v2/Programs/{ProgramId}/Forms/{FormId}/Schema?version=1|2
@@ -292,14 +292,14 @@ forEachDialect('HTTP catalog', ({ dialect }) => {
     it('answers GetForms, GetCustomListChoices and GetStatusList in JSON with the values of the XML answer', async () => {
       const h = harness();
       for (const [url, doc] of [[`${PROGRAM}/Forms`, FormsResponse], [`${PROGRAM}/CustomLists/sizes/Choices`, CustomListChoicesResponse], [`${PROGRAM}/Statuses`, StatusListResponse]] as const) {
-        const json = jsonAnswer(await h.request({ method: 'GET', url, headers: JSON_ANSWER }), doc);
+        const json = assertJsonAnswer(await h.request({ method: 'GET', url, headers: JSON_ANSWER }), doc);
         assert.deepEqual(json, xmlAnswerValue(h, await h.request({ method: 'GET', url }), doc), url);
       }
     });
 
     it('answers GetFormSchema version 2 in JSON: typed flags and limits, Group, inline Choices', async () => {
       const h = harness();
-      const schema = jsonAnswer(await h.request({ method: 'GET', url: `${PROGRAM}/Forms/application/Schema?version=2`, headers: JSON_ANSWER }), FormSchemaResponseV2);
+      const schema = assertJsonAnswer(await h.request({ method: 'GET', url: `${PROGRAM}/Forms/application/Schema?version=2`, headers: JSON_ANSWER }), FormSchemaResponseV2);
       assert.equal(schema.SchemaVersion, '2.0');
       const [name, size, kw] = schema.Form.DataFields.DataField;
       assert.deepEqual(name, {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { isoTimestamp } from '../../src/model/clock.ts';
 import { CHANGE_VISIBILITY_MARGIN_MS } from '../../src/domain/project-service.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { after, before, it } from 'node:test';
 import { openTestStore, type TestStore } from '../support/databases.ts';
 import { authHeaders, dataRequest, type HttpHarness, rootName, startHttp } from '../support/http-harness.ts';

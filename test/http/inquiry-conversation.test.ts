@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertValidXml, type HttpHarness, type Who } from '../support/http-harness.ts';
-import { forEachDialect } from '../support/databases.ts';
 import { createProject, sharedHarness } from './http-helpers.ts';
 import {
   addNote, csrfToken, hasReplyForm, inquiryState, inquiryUrls, landingPage, noteTexts, openThread, pageNotes, postReply, SAME_ORIGIN, setThreadStatus,

@@ -6,14 +6,14 @@ import { InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse } f
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_BODY, xmlAnswerValue } from '../support/json-answers.ts';
 import {
-  ADMIN_ONLY, assertRow, createProject, PROGRAM, rowLabel as label, send, sharedHarness,
+  ADMIN_ONLY, assertRow, createProject, rowLabel as label, PROGRAM, send, sharedHarness,
 } from './http-helpers.ts';
 import {
   addNote, externalIdRequest, inquiryState, inquiryUrls, type NoteSpec, noteRequest, noteTexts, OTHER, OTHER_PROGRAM, openThread,
   seedOtherProgram, setThreadStatus, threadStatusRequest, xmlText,
 } from './inquiry-helpers.ts';
-import { assertJsonAnswer, assertJsonError, JSON_HEADERS, xmlAnswerValue } from './json-helpers.ts';
 import { changedSince, elements } from './workflow-helpers.ts';
 
 // GetInquiryThreads:          GET  /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/InquiryThreads                       (admin only)
@@ -613,7 +613,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
     it('takes the three requests as JSON (tokens collapsed, Text as sent) and answers JSON with the values of the XML answers', async () => {
       const h = harness();
       const projectId = await createProject(h, 'applicant');
-      const post = (url: string, body: unknown) => h.request({ method: 'POST', url, body: JSON.stringify(body), headers: JSON_HEADERS });
+      const post = (url: string, body: unknown) => h.request({ method: 'POST', url, body: JSON.stringify(body), headers: JSON_BODY });
       h.clock.advance();
       const noteAt = h.clock.now();
       const note = assertJsonAnswer(await post(inquiryUrls.addNote(projectId), {
@@ -649,7 +649,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
         [inquiryUrls.externalId(projectId, threadId), { ExternalId: 'x'.repeat(101) }, /ExternalId must NOT have more than 100 characters/],
       ];
       for (const [url, body, message] of cases) {
-        const res = await h.request({ method: 'POST', url, body: JSON.stringify(body), headers: JSON_HEADERS });
+        const res = await h.request({ method: 'POST', url, body: JSON.stringify(body), headers: JSON_BODY });
         assert.match(assertJsonError(res, 400, 'INVALID_REQUEST'), message);
       }
       assert.deepEqual(await inquiryState(h, projectId), before);

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { ProjectDataGetResponse } from '../../src/wire/documents/project-data.ts';
+import { ProjectDataGetResponse, ProjectDataSetResponse } from '../../src/wire/documents/project-data.ts';
 import { WIRE_DOCUMENTS } from '../../src/wire/documents.ts';
 import { wireFromXml } from '../../src/wire/wire-xml-reader.ts';
 import { readXml } from '../../src/xml/xml-reader.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, NS } from '../support/http-harness.ts';
-import { assertJsonError, assertValidJson } from '../support/json-schemas.ts';
+import { assertJsonAnswer, assertJsonError } from '../support/json-answers.ts';
 import { createProject, draftPath, projectState, setDraft, sharedHarness } from './http-helpers.ts';
 
 // JSON beside XML: a JSON body is read wherever XML is (Content-Type), the answer is JSON when Accept prefers it, and
@@ -32,7 +32,7 @@ forEachDialect('HTTP JSON', ({ dialect }) => {
       const xml = await h.request({ method: 'GET', url: draftPath(projectId), as: 'applicant' });
       const json = await h.request({ method: 'GET', url: draftPath(projectId), as: 'applicant', headers: JSON_ACCEPT });
       assertValidXml(h, xml, 'ProjectDataGetResponse');
-      const body = assertValidJson(json, 'ProjectDataGetResponse') as { Project: Record<string, unknown> & { DataFields: { DataField: Record<string, unknown>[] } } };
+      const body = assertJsonAnswer(json, ProjectDataGetResponse) as { Project: Record<string, unknown> & { DataFields: { DataField: Record<string, unknown>[] } } };
       assert.equal(json.headers.etag, xml.headers.etag, 'one version, one ETag, whatever the representation');
       assert.equal(body.Project.ProjectId, projectId);
       assert.equal(body.Project.CanSubmit, false);
@@ -72,7 +72,7 @@ forEachDialect('HTTP JSON', ({ dialect }) => {
         method: 'POST', url: draftPath(projectId), as: 'applicant', headers: JSON_BODY,
         body: jsonData([{ DataFieldId: IDS.kw, Value: '9' }, { DataFieldId: IDS.size, Values: { Value: ['L'] } }]),
       });
-      const body = assertValidJson(res, 'ProjectDataSetResponse') as { Project: { DataFields: { DataField: Record<string, unknown>[] } } };
+      const body = assertJsonAnswer(res, ProjectDataSetResponse) as { Project: { DataFields: { DataField: Record<string, unknown>[] } } };
       assert.equal(body.Project.DataFields.DataField.find((f) => f.DataFieldId === IDS.kw)?.Value, '9');
       const draft = await h.store.projects.getDraft(projectId, IDS.form);
       assert.deepEqual(draft.find((v) => v.fieldId === IDS.size)?.values, ['L']);
@@ -108,8 +108,7 @@ forEachDialect('HTTP JSON', ({ dialect }) => {
           method: 'POST', url: draftPath(projectId), payload: body,
           headers: { ...JSON_BODY, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'x-apikey': h.who.applicant.apiKey },
         });
-        const error = assertJsonError(res, 400, code);
-        assert.match(String(error.Message), message, String(body).slice(0, 80));
+        assert.match(assertJsonError(res, 400, code), message, String(body).slice(0, 80));
       }
       assert.deepEqual(await projectState(h, projectId), before, 'no refused JSON body changed anything');
     });

@@ -3,8 +3,8 @@ import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
-import { seedWorkflowProgram } from '../support/workflow-fixtures.ts';
 import { attr, authHeaders, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
+import { seedWorkflowProgram } from '../support/workflow-fixtures.ts';
 import { COMPLETE, createProject, projectPath, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
 
 // The project landing page: GET /MvcProjects/LandingPage?ProgramId=…&ProjectId=… (the Url of project answers).

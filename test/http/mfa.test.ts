@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { totpCode } from '../../src/domain/mfa.ts';
 import { MfaService } from '../../src/domain/mfa-service.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { CreateMfaSessionTokenResponse } from '../../src/wire/documents/mfa-session-token.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, type HttpHarness, NS } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_BODY } from '../support/json-answers.ts';
 import { COMPLETE, PROGRAM, projectPath, sharedHarness } from './http-helpers.ts';
-import { assertJsonError, JSON_BODY, jsonAnswer } from './wire-json-helpers.ts';
 
 const TOKENS = '/services/v2/Accounts/MfaSessionTokens';
 
@@ -108,10 +108,10 @@ forEachDialect('multi-factor authentication', ({ dialect }) => {
         assertJsonError(await post(body), 400, 'INVALID_REQUEST');
       }
       assert.deepEqual(await h.store.audit.list({ action: 'user.mfa.session_token.create' }), before);
-      const token = jsonAnswer(await post('{"ExpiresAfterMinutes":45}'), CreateMfaSessionTokenResponse).MfaSessionToken;
+      const token = assertJsonAnswer(await post('{"ExpiresAfterMinutes":45}'), CreateMfaSessionTokenResponse).MfaSessionToken;
       assert.match(token.Token, new RegExp(`^mst_${token.TokenId}_`));
       assert.equal(Date.parse(token.ExpiresTimestamp), h.clock.now() + 45 * 60_000);
-      const byDefault = jsonAnswer(await post(), CreateMfaSessionTokenResponse).MfaSessionToken;
+      const byDefault = assertJsonAnswer(await post(), CreateMfaSessionTokenResponse).MfaSessionToken;
       assert.equal(Date.parse(byDefault.ExpiresTimestamp), h.clock.now() + 60 * 60_000);
     });
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { isoTimestamp } from '../../src/model/clock.ts';
+import { NewProjectResponse } from '../../src/wire/documents/projects.ts';
+import { wireFromXml } from '../../src/wire/wire-xml-reader.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
-import { NewProjectResponse } from '../../src/wire/documents/projects.ts';
-import { wireFromXml } from '../../src/wire/wire-xml-reader.ts';
+import { assertJsonAnswer, assertJsonError, JSON_ANSWER } from '../support/json-answers.ts';
 import { readBack } from '../xml/xml-test-helpers.ts';
 import { API, listedIds, type MatrixRow, PROGRAM, programState, send, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
-import { ACCEPT_JSON, assertJsonAnswer, assertJsonError } from './json-answers.ts';
 
 // CreateNewProject: POST /services/v2/Programs/{ProgramId}/NewProject (no body)
 
@@ -88,14 +88,14 @@ forEachDialect('HTTP CreateNewProject', ({ dialect }) => {
   it('answers in JSON when Accept asks for it, as the XML answer does but for the new project\'s id', async () => {
     const h = harness();
     const xml = await h.request({ method: 'POST', url: `${PROGRAM}/NewProject` });
-    const json = await h.request({ method: 'POST', url: `${PROGRAM}/NewProject`, headers: ACCEPT_JSON });
+    const json = await h.request({ method: 'POST', url: `${PROGRAM}/NewProject`, headers: JSON_ANSWER });
     const value = assertJsonAnswer(json, NewProjectResponse);
     const fromXml = wireFromXml(NewProjectResponse, readBack(xml.body)).Project;
     const { ProjectId } = value.Project;
     assert.equal(json.headers.etag, `"${ProjectId}.0"`);
     assert.deepEqual(value.Project, { ...fromXml, ProjectId, Url: fromXml.Url.replace(fromXml.ProjectId, ProjectId) });
     assert.deepEqual(value.Project.Forms.Form[0]?.AvailableInStatuses.Status, [{ StatusId: IDS.draft, CustomId: 'draft', Name: 'Draft' }]);
-    assertJsonError(await h.request({ method: 'POST', url: `${API}/Programs/nowhere/NewProject`, headers: ACCEPT_JSON }), 404, 'NOT_FOUND');
+    assertJsonError(await h.request({ method: 'POST', url: `${API}/Programs/nowhere/NewProject`, headers: JSON_ANSWER }), 404, 'NOT_FOUND');
   });
 
   it('creates a distinct project on every call and accepts the program by generated id', async () => {

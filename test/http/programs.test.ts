@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { ProgramsResponse } from '../../src/wire/documents/projects.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0 } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs } from '../support/http-harness.ts';
-import { ProgramsResponse } from '../../src/wire/documents/projects.ts';
+import { assertJsonError, assertSameAnswer, JSON_ANSWER } from '../support/json-answers.ts';
 import { API, type MatrixRow, send, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
-import { ACCEPT_JSON, assertJsonError, assertSameAnswer } from './json-answers.ts';
 
 // GetPrograms: GET /services/v2/Programs?Agency={agency id or custom id}
 
@@ -71,10 +71,10 @@ forEachDialect('HTTP GetPrograms', ({ dialect }) => {
     const h = harness();
     const url = `${API}/Programs?Agency=acme`;
     const xml = await h.request({ method: 'GET', url, as: 'admin' });
-    const json = await h.request({ method: 'GET', url, as: 'admin', headers: ACCEPT_JSON });
+    const json = await h.request({ method: 'GET', url, as: 'admin', headers: JSON_ANSWER });
     const value = assertSameAnswer(h, xml, json, ProgramsResponse);
     assert.deepEqual(value.Program.map((p) => p.ProgramName), ['Solar Interconnection', 'Wind Rebates']);
-    assertJsonError(await h.request({ method: 'GET', url: `${API}/Programs`, as: 'admin', headers: ACCEPT_JSON }), 400, 'INVALID_PARAMETER');
+    assertJsonError(await h.request({ method: 'GET', url: `${API}/Programs`, as: 'admin', headers: JSON_ANSWER }), 400, 'INVALID_PARAMETER');
   });
 
   it("answers another agency exactly like an unknown one (404), even to an agency admin", async () => {

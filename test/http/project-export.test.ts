@@ -8,11 +8,11 @@ import { ProjectExportDataGetResponse, ProjectExportDataGetResponseV2 } from '..
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
 import { WF } from '../support/workflow-fixtures.ts';
 import {
-  ADMIN_ONLY, createProject, dataPath, draftPath, projectPath, rowLabel as label, send, setDraft, submitPath,
+  ADMIN_ONLY, createProject, dataPath, draftPath, rowLabel as label, projectPath, send, setDraft, submitPath,
 } from './http-helpers.ts';
-import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from './json-helpers.ts';
 import { elements, elementWith, setStatus, sharedWorkflowHarness, urls, workflowState } from './workflow-helpers.ts';
 
 // GetAllProjectData: GET /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Data[?reveal_sensitive_data=]  (admin only)

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { SetProjectOwnerResponse } from '../../src/wire/documents/projects.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0, user } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, dataRequest, NS, type Who } from '../support/http-harness.ts';
+import { assertJsonError, assertSameAnswer, JSON_BODY } from '../support/json-answers.ts';
 import {
   createProject, draftPath, listedIds, type MatrixRow, ownerRequest, projectPath, projectState, send, sharedHarness, UNAUTHENTICATED,
 } from './http-helpers.ts';
-import { SetProjectOwnerResponse } from '../../src/wire/documents/projects.ts';
-import { assertJsonError, assertSameAnswer, JSON_BODY } from './json-answers.ts';
 
 // SetProjectOwner: POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Owner
 // body <SetProjectOwnerRequest xmlns="…"><OwnerEmail>…</OwnerEmail></SetProjectOwnerRequest>

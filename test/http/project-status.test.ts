@@ -2,19 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { isoTimestamp } from '../../src/model/clock.ts';
-import { ProjectStatusHistoryResponse, StatusHistoryReportAsResponse, StatusSetResponse } from '../../src/wire/documents/workflow.ts';
 import type { HistoryEntry } from '../../src/model/model.ts';
+import { ProjectStatusHistoryResponse, StatusHistoryReportAsResponse, StatusSetResponse } from '../../src/wire/documents/workflow.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_ANSWER, JSON_BODY, xmlAnswerValue } from '../support/json-answers.ts';
 import { WF } from '../support/workflow-fixtures.ts';
 import {
-  ADMIN_ONLY, COMPLETE, createProject, createSubmitted, PROGRAM, rowLabel as label, send, setDraft, submitPath,
+  ADMIN_ONLY, COMPLETE, createProject, createSubmitted, rowLabel as label, PROGRAM, send, setDraft, submitPath,
 } from './http-helpers.ts';
 import {
   changedSince, elements, reportAsRequest, setStatus, sharedWorkflowHarness, statusRequest, urls, workflowState,
 } from './workflow-helpers.ts';
-import { assertJsonError, JSON_ANSWER, JSON_BODY, jsonAnswer, xmlAnswerValue } from './wire-json-helpers.ts';
 
 // GetProjectStatusHistory:  GET  /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/StatusHistory            (admin only)
 // SetProjectStatus:         POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Status                   (admin only)
@@ -109,7 +109,7 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
       const { projectId } = await createSubmitted(h, 'applicant');
       const json = await h.request({ method: 'GET', url: urls.history(projectId), headers: JSON_ANSWER });
       const xml = await h.request({ method: 'GET', url: urls.history(projectId) });
-      const value = jsonAnswer(json, ProjectStatusHistoryResponse);
+      const value = assertJsonAnswer(json, ProjectStatusHistoryResponse);
       assert.deepEqual(value, xmlAnswerValue(h, xml, ProjectStatusHistoryResponse));
       assert.deepEqual(value.Project.StatusHistory.Status.map((s) => [s.StatusId, s.ReportAs]), [[IDS.submitted, 'normal'], [IDS.draft, 'normal']]);
       assert.equal(json.headers.etag, xml.headers.etag);
@@ -130,7 +130,7 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
       assert.deepEqual(await workflowState(h, projectId), before);
       h.clock.advance();
       const res = await h.request({ method: 'POST', url: urls.status(projectId), body: '{"StatusId":"  submitted "}', headers: JSON_BODY });
-      const value = jsonAnswer(res, StatusSetResponse);
+      const value = assertJsonAnswer(res, StatusSetResponse);
       assert.deepEqual(value.Status, { StatusId: IDS.submitted, CustomId: 'submitted', Name: 'Submitted', Timestamp: isoTimestamp(h.clock.now()) });
       assert.match(value.Url.Value, new RegExp(projectId));
       assert.equal((await h.store.projects.getProject(IDS.program, projectId))?.statusId, IDS.submitted);
@@ -474,7 +474,7 @@ forEachDialect('HTTP workflow', ({ dialect }) => {
       assert.match(assertJsonError(refused, 400, 'INVALID_REQUEST'), /ReportAs/);
       assert.deepEqual(await workflowState(h, projectId), before);
       const res = await h.request({ method: 'POST', url: urls.reportAs(projectId), headers: JSON_BODY, body: JSON.stringify({ StatusId: 'submitted', Timestamp: timestamp, ReportAs: 'Suppress' }) });
-      assert.deepEqual(jsonAnswer(res, StatusHistoryReportAsResponse).Status, {
+      assert.deepEqual(assertJsonAnswer(res, StatusHistoryReportAsResponse).Status, {
         StatusId: IDS.submitted, CustomId: 'submitted', Name: 'Submitted', ChangedBy: email(h, 'applicant'), Timestamp: timestamp, ReportAs: 'suppress',
       });
     });

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { isoTimestamp } from '../../src/model/clock.ts';
+import { ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, dataRequest, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
+import { assertJsonError, assertSameAnswer, JSON_BODY } from '../support/json-answers.ts';
 import { WF } from '../support/workflow-fixtures.ts';
+import { readBack } from '../xml/xml-test-helpers.ts';
 import { API, createProject, dataPath, type MatrixRow, programState, send, setDraft, submitPath, UNAUTHENTICATED } from './http-helpers.ts';
 import { type ByData, byDataRequest, elements, setStatus, sharedWorkflowHarness, urls } from './workflow-helpers.ts';
-import { ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
-import { readBack } from '../xml/xml-test-helpers.ts';
-import { assertJsonError, assertSameAnswer, JSON_BODY } from './json-answers.ts';
 
 /** The ProjectByDataRequest of `q` in JSON: the same filters as byDataRequest writes in XML. */
 function byDataJson(q: ByData): string {

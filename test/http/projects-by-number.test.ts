@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { ProjectsResponse, ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { assertError, assertValidXml, attr, attrs, NS } from '../support/http-harness.ts';
-import { ProjectsResponse, ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
+import { assertJsonAnswer, assertJsonError, assertSameAnswer, JSON_BODY } from '../support/json-answers.ts';
 import { byNumberRequest, createProject, createSubmitted, type MatrixRow, PROGRAM, send, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
-import { assertJsonAnswer, assertJsonError, assertSameAnswer, JSON_BODY } from './json-answers.ts';
 
 // GetProjectsByNumber: POST /services/v2/Programs/{ProgramId}/Projects/ByNumber?version={n}
 // (and the version 1.1 URL POST …/Programs/{ProgramId}/ProjectsByNumber)

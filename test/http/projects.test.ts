@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { isoTimestamp } from '../../src/model/clock.ts';
 import { CHANGE_VISIBILITY_MARGIN_MS, encodeProjectCursor } from '../../src/domain/project-service.ts';
+import { isoTimestamp } from '../../src/model/clock.ts';
+import { ProjectsResponse, ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, type HttpHarness, type Who } from '../support/http-harness.ts';
-import { ProjectsResponse, ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
+import { assertJsonError, assertSameAnswer, JSON_ANSWER } from '../support/json-answers.ts';
 import { API, createProject, createSubmitted, listedIds, type MatrixRow, PROGRAM, send, setDraft, sharedHarness, UNAUTHENTICATED } from './http-helpers.ts';
-import { ACCEPT_JSON, assertJsonError, assertSameAnswer } from './json-answers.ts';
 
 // GetProjects: GET /services/v2/Programs/{ProgramId}/Projects?limit&offset&after&changed_since&version
 
@@ -126,7 +126,7 @@ forEachDialect('HTTP GetProjects', ({ dialect }) => {
       const h = harness();
       const url = `${PROGRAM}/Projects${query}`;
       const xml = await h.request({ method: 'GET', url });
-      const json = await h.request({ method: 'GET', url, headers: ACCEPT_JSON });
+      const json = await h.request({ method: 'GET', url, headers: JSON_ANSWER });
       const value = assertSameAnswer(h, xml, json, doc);
       assert.deepEqual(value.Projects.Project.map((p) => p.ProjectId), [a, b, c]);
       assert.equal(value.SchemaVersion, doc === ProjectsResponse ? 1 : 2);
@@ -137,7 +137,7 @@ forEachDialect('HTTP GetProjects', ({ dialect }) => {
 
   it('answers a refused GetProjects in JSON when Accept asks for it', async () => {
     const h = harness();
-    assertJsonError(await h.request({ method: 'GET', url: `${PROGRAM}/Projects?limit=0`, headers: ACCEPT_JSON }), 400, 'INVALID_PARAMETER');
+    assertJsonError(await h.request({ method: 'GET', url: `${PROGRAM}/Projects?limit=0`, headers: JSON_ANSWER }), 400, 'INVALID_PARAMETER');
   });
 
   const pages: [string, () => string[]][] = [

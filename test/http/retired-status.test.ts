@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { validateProgramFile } from '../../src/domain/program-file.ts';
 import { importProgram } from '../../src/domain/program-import.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { sampleProgram } from '../cli/sample-program.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness } from '../support/http-harness.ts';

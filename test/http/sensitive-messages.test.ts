@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { totpCode } from '../../src/domain/mfa.ts';
 import { MfaService } from '../../src/domain/mfa-service.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, programRows, T0 } from '../support/fixtures.ts';
 import { assertError, attr, dataRequest, type HttpHarness } from '../support/http-harness.ts';

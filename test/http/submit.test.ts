@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isoTimestamp } from '../../src/model/clock.ts';
+import { ProjectSubmitResponse } from '../../src/wire/documents/projects.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type Who } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_ANSWER } from '../support/json-answers.ts';
 import {
   COMPLETE, createProject, createSubmitted, dataPath, fieldErrors, fieldValue, fieldValues, type MatrixRow, projectPath, projectState,
   send, setDraft, sharedHarness, submitPath, UNAUTHENTICATED,
 } from './http-helpers.ts';
-import { ProjectSubmitResponse } from '../../src/wire/documents/projects.ts';
-import { ACCEPT_JSON, assertJsonAnswer, assertJsonError } from './json-answers.ts';
 
 // SubmitProject: POST /services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Draft/Submit
 // (also accepted without the Draft segment, as the specification's example writes it)
@@ -138,7 +138,7 @@ forEachDialect('HTTP SubmitProject', ({ dialect }) => {
       const projectId = await createProject(h, 'applicant');
       await setDraft(h, projectId, complete());
       const at = h.clock.advance();
-      const res = await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant', headers: ACCEPT_JSON });
+      const res = await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant', headers: JSON_ANSWER });
       const stored = (await h.store.projects.getProject(IDS.program, projectId))!;
       assert.deepEqual(assertJsonAnswer(res, ProjectSubmitResponse), {
         Project: {
@@ -148,7 +148,7 @@ forEachDialect('HTTP SubmitProject', ({ dialect }) => {
         },
       });
       assert.equal(res.headers.etag, `"${projectId}.${stored.version}"`);
-      assertJsonError(await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant', headers: ACCEPT_JSON }), 409, 'FORM_NOT_AVAILABLE');
+      assertJsonError(await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant', headers: JSON_ANSWER }), 409, 'FORM_NOT_AVAILABLE');
     });
 
     it('answers 404 NOT_FOUND for an unknown form or project and changes nothing', async () => {

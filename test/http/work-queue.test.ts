@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { csvLine } from '../../src/web/csv.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { attr, type HttpHarness } from '../support/http-harness.ts';
 import { createProject, type MatrixRow, rowLabel, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
 import { column, webGet, webPost } from './web-page-helpers.ts';
-import { csvLine } from '../../src/web/csv.ts';
 
 // The staff work queue: GET /Projects/ProgramList?ProgramId=… (HTML; format=csv downloads the filtered list).
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachDialect } from '../support/databases.ts';
-import { IDS, T0, agency, seedProgram, user } from '../support/fixtures.ts';
+import { agency, IDS, seedProgram, T0, user } from '../support/fixtures.ts';
 
 forEachDialect('store: agencies, users, API keys and grants', ({ open }) => {
   it('stores agencies and finds them by id or custom id', async () => {

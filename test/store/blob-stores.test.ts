@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, afterEach, beforeEach, describe, it } from 'node:test';
-import { StoreError } from '../../src/store/store-error.ts';
 import type { BlobStore } from '../../src/store/blob-store.ts';
 import { BLOB_CHUNK_BYTES, DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { LocalBlobStore } from '../../src/store/local-blob-store.ts';
+import { StoreError } from '../../src/store/store-error.ts';
 import { blobChunkRows, breaksAfter, filesUnder, pieces, readAll, sampleBytes } from '../support/blob-fixtures.ts';
 import { forEachDialect } from '../support/databases.ts';
 

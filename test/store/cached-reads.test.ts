@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import pg from 'pg';
 import type { Store } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
-import { IDS, T0, agency, user } from '../support/fixtures.ts';
+import { agency, IDS, T0, user } from '../support/fixtures.ts';
 
 // The reads every request makes (credentials, grants, sign-in counters, programs) are cached until the change signal
 // says their tables changed: a change through the same Store, through another Store on the same database (another

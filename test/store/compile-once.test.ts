@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { compileOnce } from '../../src/store/compile-once.ts';
 import type { Database } from '../../src/store/tables.ts';
 import { forEachDialect } from '../support/databases.ts';
-import { IDS, T0, agency, user } from '../support/fixtures.ts';
-import type { Kysely } from 'kysely';
+import { agency, IDS, T0, user } from '../support/fixtures.ts';
 
 // compileOnce compiles a query the first time and then only binds new values: each call must still answer for its
 // own values, on both databases, and a builder that does not bind a parameter as a value is refused.

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import pg from 'pg';
 import type { Program } from '../../src/model/model.ts';
-import type { Store } from '../../src/store/store.ts';
 import type { ProgramDefinitionRows } from '../../src/model/records.ts';
+import type { Store } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
-import { IDS, T0, agency, programRows, seedProgram } from '../support/fixtures.ts';
+import { agency, IDS, programRows, seedProgram, T0 } from '../support/fixtures.ts';
 
 /** The fixture definition with the first field renamed, stamped with `updatedAt`. */
 function renamed(name: string, updatedAt = T0): ProgramDefinitionRows {

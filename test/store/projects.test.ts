@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { it } from 'node:test';
 import { forEachDialect } from '../support/databases.ts';
-import { IDS, T0, project, seedProgram, value } from '../support/fixtures.ts';
+import { IDS, project, seedProgram, T0, value } from '../support/fixtures.ts';
 
 forEachDialect('store: projects, values, history and audit', ({ open }) => {
   it('inserts a project and reads it back within its program only', async () => {

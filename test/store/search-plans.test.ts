@@ -7,7 +7,7 @@ import { planSearch } from '../../src/store/search-queries.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { QueueKey, WorkQueueQuery } from '../../src/store/work-queue-queries.ts';
 import { forEachDialect, type TestStore } from '../support/databases.ts';
-import { IDS, T0, project, seedProgram, value } from '../support/fixtures.ts';
+import { IDS, project, seedProgram, T0, value } from '../support/fixtures.ts';
 
 // A search with filters runs one of two plans: driven by its most selective filter (read that filter's projects,
 // test each against the others) or, when every filter is broad, walking the result order and testing each project.

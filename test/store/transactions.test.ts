@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { StoreError } from '../../src/store/store-error.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/store.ts';
+import { StoreError } from '../../src/store/store-error.ts';
 import { forEachDialect } from '../support/databases.ts';
+import { agency, IDS, project, seedProgram, T0, user, value } from '../support/fixtures.ts';
 import { TestClock } from '../support/http-harness.ts';
-import { IDS, T0, agency, project, seedProgram, user, value } from '../support/fixtures.ts';
 
 const CONCURRENT = 50;
 

@@ -7,14 +7,14 @@ import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type Page, chromium as playwright } from 'playwright-core';
+import { freePort } from '../../scripts/faults/server-process.ts';
 import { loadConfig } from '../../src/config.ts';
 import { DEMO_CREDENTIALS, seedDemo } from '../../src/domain/demo.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { systemClock } from '../../src/model/clock.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { freePort } from '../../scripts/faults/server-process.ts';
 import { openTestStore, type TestDialect, type TestStore } from './databases.ts';
 
 /** The demo accounts by role, as the browser tests sign in with them. */

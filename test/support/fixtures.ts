@@ -1,6 +1,6 @@
 import type { Agency, FieldValue, Program, Project, User } from '../../src/model/model.ts';
-import type { Store } from '../../src/store/store.ts';
 import type { ProgramDefinitionRows } from '../../src/model/records.ts';
+import type { Store } from '../../src/store/store.ts';
 
 /** A fixed moment the fixtures are stamped with (2026-01-01T00:00:00Z). */
 export const T0 = Date.UTC(2026, 0, 1);

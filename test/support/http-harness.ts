@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
-import { loadConfig, type Config } from '../../src/config.ts';
-import type { Clock } from '../../src/model/clock.ts';
-import type { ProgramRole } from '../../src/model/model.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
 import { formatApiKey, hashSecret } from '../../src/domain/secrets.ts';
 import { buildApp } from '../../src/http/app.ts';
+import type { Clock } from '../../src/model/clock.ts';
+import type { ProgramRole } from '../../src/model/model.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-registry.ts';

@@ -1,5 +1,5 @@
-import type { Store } from '../../src/store/store.ts';
 import type { ProgramDefinitionRows } from '../../src/model/records.ts';
+import type { Store } from '../../src/store/store.ts';
 import { IDS, programRows, T0 } from './fixtures.ts';
 
 /**

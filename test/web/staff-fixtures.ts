@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { AccountService } from '../../src/domain/account-service.ts';
-import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { systemClock } from '../../src/model/clock.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DEMO, type WebServer } from '../support/browser.ts';
 import { attr, NS } from '../support/http-harness.ts';
 

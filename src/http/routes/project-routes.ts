@@ -42,7 +42,7 @@ export function projectRoutes(app: FastifyInstance, { services, codec, apiUrl }:
           { name: 'limit', type: 'integer', description: 'Projects per page, 1–1000 (default 1000).' },
           { name: 'offset', type: 'integer', description: 'Projects to skip (default 0); not together with after.' },
           { name: 'after', type: 'string', description: "A cursor from the previous page's Link header: the page starts just after that project." },
-          { name: 'changed_since', type: 'string', format: 'date-time', description: 'Only projects whose last change is strictly later than this time.' },
+          { name: 'changed_since', type: 'string', description: 'Only projects whose last change is strictly later than this time: yyyy-MM-dd or an ISO 8601 date-time.' },
           VERSION_PARAMETER,
         ],
       },
