@@ -82,3 +82,14 @@ export interface ProgramDefinitionRows {
 export interface BrowserSessionRecord {
   id: string; userId: string; secretHash: string; createdAt: number; lastSeenAt: number; expiresAt: number; mfaPending: boolean;
 }
+
+/** An answer as it was sent, kept so that a retry gets it again: the status, the headers a replay repeats, the body's bytes. */
+export interface StoredAnswer { status: number; headers: Record<string, string>; body: Buffer }
+
+/**
+ * An Idempotency-Key a user's request took: what that request was (its fingerprint), which request it was, when its
+ * change was made, and the answer it got (null until stored, and for good when it was lost).
+ */
+export interface IdempotencyKeyRecord {
+  userId: string; key: string; fingerprint: string; requestId: string; createdAt: number; answer: StoredAnswer | null;
+}

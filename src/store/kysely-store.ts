@@ -8,6 +8,7 @@ import { browserSessionRepository } from './browser-session-queries.ts';
 import { bulkLoader } from './bulk-queries.ts';
 import { type CounterRepository, counterRepository, SIGN_IN_BUCKET_PREFIX } from './counter-queries.ts';
 import type { Dialect, OpenDatabase } from './database.ts';
+import { idempotencyReader, idempotencyRepository } from './idempotency-queries.ts';
 import { inquiryReader, inquiryRepository } from './inquiry-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
 import { oauthReader, oauthRepository } from './oauth-queries.ts';
@@ -22,7 +23,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
   return {
     accounts: accountRepository(db), programs: programRepository(db, cache), projects: projectRepository(db, dialect),
     attachments: attachmentRepository(db), inquiries: inquiryRepository(db), mfa: mfaRepository(db), oauth: oauthRepository(db), audit: auditRepository(db),
-    counters: counterRepository(db), sessions: browserSessionRepository(db),
+    counters: counterRepository(db), sessions: browserSessionRepository(db), idempotency: idempotencyRepository(db),
   };
 }
 
@@ -55,6 +56,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     mfa: reads.wrap(mfaReader(db), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
+    idempotency: idempotencyReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: (work) => db.transaction().execute(async (trx) => {
       const started = clock.now();

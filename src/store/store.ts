@@ -6,6 +6,7 @@ import type { BrowserSessionRepository } from './browser-session-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
+import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
 import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
 import type { MfaReader, MfaRepository } from './mfa-queries.ts';
 import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
@@ -24,6 +25,7 @@ export interface StoreReader {
   readonly audit: AuditReader;
   readonly counters: CounterRepository;
   readonly sessions: BrowserSessionRepository;
+  readonly idempotency: IdempotencyReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -36,6 +38,7 @@ export interface StoreWriter extends StoreReader {
   readonly mfa: MfaRepository;
   readonly oauth: OAuthRepository;
   readonly audit: AuditRepository;
+  readonly idempotency: IdempotencyRepository;
 }
 
 /**

@@ -155,6 +155,15 @@ export interface OAuthClientTable { id: string; user_id: string; name: string; s
 /** An access token issued to an OAuth client: the SHA-256 of its secret, its lifetime and whether it was revoked. */
 export interface OAuthTokenTable { id: string; client_id: string; token_hash: string; created_at: number; expires_at: number; revoked_at: number | null }
 
+/**
+ * An Idempotency-Key of a user, taken by the change its first request made; the answer that request got once it is
+ * stored (answer_headers is a JSON object of the headers a replay repeats).
+ */
+export interface IdempotencyKeyTable {
+  user_id: string; key: string; fingerprint: string; request_id: string; created_at: number;
+  answer_status: number | null; answer_headers: string | null; answer_body: Buffer | null;
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   agencies: AgencyTable;
@@ -189,4 +198,5 @@ export interface Database {
   blob_chunks: BlobChunkTable;
   oauth_clients: OAuthClientTable;
   oauth_tokens: OAuthTokenTable;
+  idempotency_keys: IdempotencyKeyTable;
 }
