@@ -4,6 +4,18 @@ import type { ProjectVersion } from './views.ts';
 /** An If-Match precondition: any version of the project (`*`), or one of the listed project versions. */
 export type VersionCondition = { any: true } | { any: false; versions: ProjectVersion[] };
 
+/**
+ * A request's Idempotency-Key: the change step takes the key in the change's own transaction, so the key is taken
+ * exactly when the change commits, and a second request with it is refused there (see idempotency-service.ts).
+ */
+export interface IdempotencyClaim {
+  key: string;
+  /** The request's id; the stored answer is added to the key this request took, and to no other. */
+  requestId: string;
+  /** What the request was (method, URL, the headers that shape it, the body's SHA-256); read once its body is in. */
+  fingerprint(): string;
+}
+
 /** The authenticated user behind a request, with the API key used and the user's program grants. */
 export interface Caller {
   user: User;
@@ -21,4 +33,6 @@ export interface Caller {
    * project, locked and as it is now, is at one of these versions. Requests that send none change unconditionally.
    */
   ifMatch?: VersionCondition;
+  /** The request's Idempotency-Key, on the operations that honour one and only when it sent one. */
+  idempotency?: IdempotencyClaim;
 }

@@ -5,6 +5,7 @@ import type { Store, StoreWriter } from '../store/store.ts';
 import { canRead, canWrite } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller, VersionCondition } from './caller.ts';
+import { claimIdempotencyKey } from './idempotency-service.ts';
 import { type ProgramContext, projectNotFound } from './project-context.ts';
 
 /** The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets. */
@@ -41,21 +42,26 @@ export interface ChangeDeps { store: Pick<Store, 'transaction'>; clock: Clock; i
 
 /**
  * The one way a project changes. In one transaction it locks the project (concurrent changes of one project queue
- * and each sees the one before), checks access and the request's If-Match on the project as it is now, runs the
- * change's guards and writes, bumps the version and stamp, and writes the audit row. A guard that throws leaves
- * nothing changed.
+ * and each sees the one before), takes the request's Idempotency-Key, checks access and the request's If-Match on the
+ * project as it is now, runs the change's guards and writes, bumps the version and stamp, and writes the audit row. A
+ * guard that throws leaves nothing changed, and the key free.
  */
 export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: ProgramContext, projectId: string, change: ProjectChange<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
     const project = await tx.projects.lockProject(ctx.program.id, projectId);
+    // Stamped inside the transaction, so the change commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp;
+    // read once, when first needed, so that a key is taken at its change's time.
+    let stamped: number | undefined;
+    const changeTime = () => (stamped ??= deps.clock.now());
+    // The key first: a retry that raced the request it repeats is told so, not refused by the state that request left.
+    await claimIdempotencyKey(tx, caller, changeTime);
     if (!project || !canRead(caller, ctx.role, project)) throw projectNotFound(projectId, ctx);
     if (change.access === 'write' && !canWrite(caller, ctx.role, project)) {
       throw new ApiError('FORBIDDEN', change.forbidden ?? `You may read but not change project ${project.id}.`);
     }
     // Checked on the locked row: a change committed between the client's read and this request is caught here.
     if (caller.ifMatch && !matchesVersion(caller.ifMatch, project)) throw preconditionFailed(project.id);
-    // Stamped inside the transaction, so the change commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
-    const now = deps.clock.now();
+    const now = changeTime();
     const outcome = await change.act({ tx, project, now });
     if (outcome.changed === false) return outcome.result(project);
     const stamp = { ...outcome.changes, updatedAt: now, updatedBy: caller.user.id };

@@ -4,6 +4,7 @@ import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
 import type { Program, ProgramModel, Project } from '../model/model.ts';
 import { changeProject, recordChange } from './change-project.ts';
+import { claimIdempotencyKey } from './idempotency-service.ts';
 import { loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../store/store.ts';
@@ -136,6 +137,7 @@ export class ProjectService {
     const project = await this.#deps.store.transaction(async (tx) => {
       // Stamped inside the transaction, so it commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
       const now = clock.now();
+      await claimIdempotencyKey(tx, caller, () => now);
       const created: Project = {
         id: projectId, programId: ctx.program.id, number: null, statusId: initial.id, statusAt: now,
         createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
