@@ -12,6 +12,7 @@ import { createApiCodec } from './api-codec.ts';
 import { authenticateHook } from './authenticate-hook.ts';
 import { clientErrorHandler, installErrorHandlers, sendError } from './error-handler.ts';
 import type { UnsupportedBody } from './fastify-types.ts';
+import { installIdempotency } from './idempotency-hooks.ts';
 import { createMetrics } from './metrics.ts';
 import { OAUTH_BASE } from './oauth-reply.ts';
 import { openApiDocument } from './openapi.ts';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone, codec });
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));
+    installIdempotency(api, services.idempotency, { maxUploadBytes: config.maxUploadBytes });
     const routeDeps = { services, codec, clock, apiUrl: `${config.publicUrl}${API_BASE}` };
     programRoutes(api, routeDeps);
     projectRoutes(api, routeDeps);

@@ -6,6 +6,7 @@ import { AuthService } from '../domain/auth-service.ts';
 import { CatalogService } from '../domain/catalog-service.ts';
 import { ExportService } from '../domain/export-service.ts';
 import { FormDataService } from '../domain/form-data-service.ts';
+import { IdempotencyService } from '../domain/idempotency-service.ts';
 import { InquiryService } from '../domain/inquiry-service.ts';
 import { MfaService } from '../domain/mfa-service.ts';
 import { PortalService } from '../domain/portal-service.ts';
@@ -46,6 +47,7 @@ export interface Services {
   review: ReviewService;
   rateLimiter: RateLimiter;
   tokens: AccessTokenService;
+  idempotency: IdempotencyService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -83,5 +85,6 @@ export function createServices(
     }),
     rateLimiter,
     tokens: new AccessTokenService({ store, clock, ids, auth, rateLimiter, lifetimeSeconds: config.oauth.tokenTtlSeconds }),
+    idempotency: new IdempotencyService({ store, clock }),
   };
 }

@@ -118,6 +118,7 @@ export function attachmentUploadRoutes(app: FastifyInstance, { services, codec }
   app.addHook('onResponse', async (request) => drainRequest(request.raw));
   app.post(`${PROJECT}/Forms/:FormId/Attachments/:AttachmentId`, {
     config: {
+      idempotent: true,
       operation: {
         operationId: 'SetProjectAttachment', tags: ['Attachments'], etag: true, response: AttachmentMetadataResponse,
         summary: 'SetProjectAttachment: uploads a file (a new version) for an attachment definition of a form.',

@@ -45,6 +45,7 @@ export function inquiryRoutes(app: FastifyInstance, { services, codec }: RouteDe
   });
   app.post(`${base}/InquiryNotes`, {
     config: {
+      idempotent: true,
       operation: {
         operationId: 'SetInquiryNote', tags: TAGS, etag: true, request: SetInquiryNoteRequest, response: InquiryNotesResponse,
         summary: 'SetInquiryNote: adds a note to an inquiry thread, or opens a thread with it.',

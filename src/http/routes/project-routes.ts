@@ -92,6 +92,7 @@ export function projectRoutes(app: FastifyInstance, { services, codec, apiUrl }:
 
   app.post('/Programs/:ProgramId/NewProject', {
     config: {
+      idempotent: true,
       operation: {
         operationId: 'CreateNewProject', tags: ['Projects'], etag: true, response: NewProjectResponse,
         summary: 'CreateNewProject: creates an empty project owned by the caller, in the initial status (no body).',

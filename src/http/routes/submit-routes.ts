@@ -11,6 +11,7 @@ export function submitRoutes(app: FastifyInstance, { services, codec }: RouteDep
   for (const [url, operationId] of [[`${base}/Draft/Submit`, 'SubmitProject'], [`${base}/Submit`, 'SubmitProjectShortUrl']] as const) {
     app.post(url, {
       config: {
+        idempotent: true,
         operation: {
           operationId, tags: ['Projects'], etag: true, response: ProjectSubmitResponse,
           summary: 'SubmitProject: submits the draft of a form, numbers the project on its first submission and moves it on (no body).',
