@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
+import { IdempotencyService } from '../domain/idempotency-service.ts';
 import { systemClock } from '../model/clock.ts';
 import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
@@ -35,8 +36,11 @@ export async function runServe(argv: string[]): Promise<number> {
   await seedDemoIfAsked(values.demo ?? false, store, log);
   const blobs = createBlobStore(config, store);
   // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing: swept at
-  // start, and every hour while the instance runs.
-  const sweeps = startOrphanSweeps(blobs, (key) => store.attachments.isBlobReferenced(key), orphanGraceMs(config), SWEEP_INTERVAL_MS, log);
+  // start, and every hour while the instance runs; so are idempotency keys past their 24 hours (already ignored).
+  const keys = new IdempotencyService({ store, clock: systemClock });
+  const sweeps = startOrphanSweeps(blobs, (key) => store.attachments.isBlobReferenced(key), orphanGraceMs(config), SWEEP_INTERVAL_MS, log, [
+    { what: 'expired idempotency keys', sweep: () => keys.sweepExpired() },
+  ]);
   await sweeps.first;
   const app = await buildApp({ config, store, logger: log, blobs });
   let closing = false;

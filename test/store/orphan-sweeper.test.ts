@@ -55,3 +55,30 @@ it('a failed sweep is logged and the next one still runs', async () => {
   assert.equal(log.lines[0], 'warn sweeping orphaned upload files failed; the next sweep tries again');
   assert.match(log.lines[1] ?? '', /removed":3/);
 });
+
+it('runs the extra sweeps after every sweep of files, each logged on its own, a failure of one not stopping the others', async () => {
+  const blobs = countingStore([new Error('disk gone'), 0]);
+  const log = recordingLog();
+  const order: string[] = [];
+  const results: (number | Error)[] = [new Error('database gone'), 4];
+  const sweeps = startOrphanSweeps(blobs, async () => false, 1000, 20, log, [
+    { what: 'expired keys', sweep: async () => {
+      order.push(`keys after ${blobs.calls.length} file sweeps`);
+      const next = results.shift() ?? 0;
+      if (next instanceof Error) throw next;
+      return next;
+    } },
+    { what: 'old rows', sweep: async () => {
+      order.push('rows');
+      return 0;
+    } },
+  ]);
+  assert.equal(await sweeps.first, 0);
+  await until(() => order.length >= 4);
+  await sweeps.stop();
+  assert.deepEqual(order.slice(0, 4), ['keys after 1 file sweeps', 'rows', 'keys after 2 file sweeps', 'rows']);
+  assert.deepEqual(log.lines.slice(0, 3), [
+    'warn sweeping orphaned upload files failed; the next sweep tries again', 'warn removing expired keys failed; the next sweep tries again',
+    'info removed expired keys {"removed":4}',
+  ]);
+});
