@@ -277,6 +277,12 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('OAuth.unsupportedGrant', { method: 'POST', url: '/services/v2/oauth/token', as: null, headers: clientAuth(client.secret), form: 'grant_type=password&username=reviewer%40demo.apas.local&password=x', responseHeaders: oauthHeaders });
     await run('OAuth.revoke', { method: 'POST', url: '/services/v2/oauth/revoke', as: null, headers: clientAuth(client.secret), form: `token=${accessToken}`, responseHeaders: ['Cache-Control'] });
     await run('OAuth.revoked', { method: 'GET', url: `${api}/Projects?limit=1`, as: null, headers: bearer, responseHeaders: ['WWW-Authenticate'] });
+    // Idempotent retries, after those for the same reason: a project created with a key, the same request again, another one.
+    const key = { 'Idempotency-Key': '"8e03978e-40d5-43e8-bc93-6894a57f9324"' };
+    const create: Call = { method: 'POST', url: `${api}/NewProject`, as: 'applicant', shown: key, responseHeaders: ['ETag', 'Idempotent-Replayed'] };
+    const keyed = attr(await run('Idempotent.first', create), 'Project', 'ProjectId');
+    await run('Idempotent.replay', create);
+    await run('Idempotent.reused', { method: 'POST', url: `${api}/Projects/${keyed}/Forms/Application/Draft/Submit`, as: 'applicant', shown: key });
     await app.close();
   } finally {
     await store.close();
