@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ANSWER_GRACE_MS, IdempotencyService, KEY_LIFETIME_MS } from '../../src/domain/idempotency-service.ts';
@@ -245,6 +247,79 @@ forEachDialect('HTTP Idempotency-Key', ({ dialect, open }) => {
     } finally {
       await h.close();
     }
+  });
+
+  describe('over a real connection', () => {
+    /** Sends an upload as the applicant over a socket; `chunks` of 16 KiB are written as fast as the server takes them. */
+    function send(port: number, path: string, headers: Record<string, string>, body: Buffer | { chunks: number }): Promise<Answer> {
+      return new Promise((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, agent: false, headers }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, replayed: res.headers['idempotent-replayed'] === 'true' }));
+        });
+        req.on('error', reject);
+        if (Buffer.isBuffer(body)) return void req.end(body);
+        let sent = 0;
+        const pump = () => {
+          while (sent < body.chunks && !req.destroyed) {
+            sent += 1;
+            if (!req.write(Buffer.alloc(16 * 1024, sent))) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        pump();
+      });
+    }
+
+    /** What came back over the socket. */
+    interface Answer { status: number; body: string; replayed: boolean }
+
+    function assertRefused(answer: Answer, status: number, code: string): void {
+      assert.equal(answer.status, status, answer.body);
+      assert.match(answer.body, new RegExp(`Code="${code}"`));
+    }
+
+    it('answers uploads with a key that are refused while the client still sends, and replays one sent again whole', async () => {
+      const db = await open();
+      const h = await startHttp(db, { APAS_MAX_UPLOAD_BYTES: String(64 * 1024) });
+      try {
+        const projectId = await createProject(h, 'applicant');
+        await h.app.listen({ host: '127.0.0.1', port: 0 });
+        const { port } = h.app.server.address() as AddressInfo;
+        const headers = (key: string, extra: Record<string, string> = {}) => ({
+          ...authHeaders(h.who.applicant), 'content-type': 'image/png', 'content-disposition': 'attachment; filename="roof.png"', 'idempotency-key': key, ...extra,
+        });
+        const before = await changes(h, projectId);
+        // Streamed past the limit, and written whole before reading, with and without Content-Length: 413, key left free.
+        const key = newKey();
+        assertRefused(await send(port, photoUrl(projectId), headers(key, { 'transfer-encoding': 'chunked' }), { chunks: 256 }), 413, 'PAYLOAD_TOO_LARGE');
+        const big = Buffer.alloc(5 * 1024 * 1024, 7);
+        assertRefused(await send(port, photoUrl(projectId), headers(key), big), 413, 'PAYLOAD_TOO_LARGE');
+        assertRefused(await send(port, photoUrl(projectId), headers(key, { 'content-length': String(big.length) }), big), 413, 'PAYLOAD_TOO_LARGE');
+        // Refused before a byte is read (the type), while 4 MiB keep coming.
+        assertRefused(await send(port, photoUrl(projectId), headers(key, { 'content-type': 'application/pdf', 'transfer-encoding': 'chunked' }), { chunks: 256 }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+        // A client that gives up halfway: the upload breaks off, nothing is stored and the key stays free.
+        await new Promise<void>((resolve) => {
+          const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: photoUrl(projectId), agent: false, headers: headers(key, { 'content-length': String(60 * 1024) }) });
+          req.on('error', () => resolve());
+          req.write(Buffer.alloc(20 * 1024, 1), () => setTimeout(() => req.destroy(), 50));
+          req.on('close', () => resolve());
+        });
+        assert.deepEqual(await changes(h, projectId), before);
+        const file = Buffer.alloc(40 * 1024, 3);
+        const first = await send(port, photoUrl(projectId), headers(key), file);
+        assert.deepEqual([first.status, first.replayed], [200, false], first.body);
+        const again = await send(port, photoUrl(projectId), headers(key), file);
+        assert.deepEqual([again.status, again.body, again.replayed], [200, first.body, true]);
+        // The key is taken: a longer body is read only as far as the limit and refused, while the client still sends.
+        assertRefused(await send(port, photoUrl(projectId), headers(key, { 'transfer-encoding': 'chunked' }), { chunks: 256 }), 422, 'IDEMPOTENCY_KEY_REUSED');
+        assert.equal((await changes(h, projectId)).photoVersion, 1);
+      } finally {
+        await h.close();
+      }
+    });
   });
 
   describe('a refused request', () => {
