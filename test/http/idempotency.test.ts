@@ -249,6 +249,25 @@ forEachDialect('HTTP Idempotency-Key', ({ dialect, open }) => {
     }
   });
 
+  it('replays a JSON answer as it was sent, and takes the same note sent as XML for another request', async () => {
+    const h = harness();
+    const projectId = await createProject(h, 'applicant');
+    const key = newKey();
+    const json: Send = {
+      url: inquiryUrls.addNote(projectId), body: JSON.stringify({ Subject: 'Roof', VisibleToApplicant: 'false', Text: 'Which roof?' }),
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+    };
+    h.clock.advance();
+    const first = await inject(h.app, h, json, key);
+    assert.equal(first.statusCode, 200, first.body);
+    assert.match(String(first.headers['content-type']), /^application\/json/);
+    assertReplay(first, await inject(h.app, h, json, key));
+    const created = await inject(h.app, h, { url: `${PROGRAM}/NewProject`, as: 'applicant', headers: { accept: 'application/json' } }, key);
+    assertError(h, await inject(h.app, h, { url: inquiryUrls.addNote(projectId), body: noteRequest({ subject: 'Roof', text: 'Which roof?' }) }, key), 422, 'IDEMPOTENCY_KEY_REUSED');
+    assert.equal(created.statusCode, 200, 'keys are per user: the applicant has not used this one');
+    assert.equal((await h.store.inquiries.listThreads(projectId)).length, 1);
+  });
+
   describe('over a real connection', () => {
     /** Sends an upload as the applicant over a socket; `chunks` of 16 KiB are written as fast as the server takes them. */
     function send(port: number, path: string, headers: Record<string, string>, body: Buffer | { chunks: number }): Promise<Answer> {
