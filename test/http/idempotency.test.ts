@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ANSWER_GRACE_MS, IdempotencyService, KEY_LIFETIME_MS } from '../../src/domain/idempotency-service.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/store.ts';
+import { OAuthClientService } from '../../src/domain/oauth-client-service.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
@@ -247,6 +249,25 @@ forEachDialect('HTTP Idempotency-Key', ({ dialect, open }) => {
     } finally {
       await h.close();
     }
+  });
+
+  it("keeps keys per user whatever the credentials: a retry with the user's OAuth bearer token gets the answer given to Basic", async () => {
+    const h = harness();
+    const client = await new OAuthClientService({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() }).createClient(h.who.applicant.email, 'retrying client');
+    const issued = await h.app.inject({
+      method: 'POST', url: '/services/v2/oauth/token', payload: 'grant_type=client_credentials',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`, 'x-apikey': h.who.applicant.apiKey },
+    });
+    assert.equal(issued.statusCode, 200, issued.body);
+    const token = (JSON.parse(issued.body) as { access_token: string }).access_token;
+    const key = newKey();
+    h.clock.advance();
+    const first = await inject(h.app, h, { url: `${PROGRAM}/NewProject`, as: 'applicant' }, key);
+    assert.equal(first.statusCode, 200, first.body);
+    const viaToken = await h.app.inject({
+      method: 'POST', url: `${PROGRAM}/NewProject`, headers: { authorization: `Bearer ${token}`, 'x-apikey': h.who.applicant.apiKey, 'idempotency-key': key },
+    });
+    assertReplay(first, viaToken);
   });
 
   it('replays a JSON answer as it was sent, and takes the same note sent as XML for another request', async () => {
