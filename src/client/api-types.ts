@@ -1211,6 +1211,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
+        "Idempotency-Key"?: string;
       };
       path: {
         ProgramId: string;
@@ -1414,6 +1416,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
+        "Idempotency-Key"?: string;
       };
       path: {
         ProgramId: string;
@@ -1444,6 +1448,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
+        "Idempotency-Key"?: string;
       };
       path: {
         ProgramId: string;
@@ -2059,6 +2065,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
+        "Idempotency-Key"?: string;
       };
       path: {
         ProgramId: string;
@@ -2160,6 +2168,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
+        "Idempotency-Key"?: string;
       };
       path: {
         ProgramId: string;

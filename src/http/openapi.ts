@@ -30,7 +30,11 @@ function parameters(op: RegisteredOperation): JsonSchema[] {
   const conditional = !op.spec.etag ? [] : op.method === 'GET'
     ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of this project: answered 304 while it is current.', schema: { type: 'string' } }]
     : [{ name: 'If-Match', in: 'header', required: false, description: 'The ETag the change is based on: refused 412 when the project changed since.', schema: { type: 'string' } }];
-  return [...path, ...query, ...conditional];
+  const idempotency = op.idempotent ? [{
+    name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 },
+    description: 'Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change.',
+  }] : [];
+  return [...path, ...query, ...conditional, ...idempotency];
 }
 
 function requestBody(spec: OperationSpec): JsonSchema | undefined {

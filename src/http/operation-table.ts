@@ -33,7 +33,13 @@ export interface OperationSpec {
 }
 
 /** One registered API operation: method, full path pattern (`:Param` style) and its spec. */
-export interface RegisteredOperation { method: string; url: string; spec: OperationSpec }
+export interface RegisteredOperation {
+  method: string;
+  url: string;
+  spec: OperationSpec;
+  /** True when the route honours Idempotency-Key (`config.idempotent`). */
+  idempotent: boolean;
+}
 
 /** Collects the routes that carry `config.operation`, in registration order, for the OpenAPI description. */
 export class OperationTable {
@@ -43,13 +49,14 @@ export class OperationTable {
   /** Records operations as routes are added; call before any route is registered. */
   attach(app: FastifyInstance): void {
     app.addHook('onRoute', (route) => {
-      const spec = (route.config as { operation?: OperationSpec } | undefined)?.operation;
+      const config = route.config as { operation?: OperationSpec; idempotent?: boolean } | undefined;
+      const spec = config?.operation;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (!spec) {
         for (const method of methods) if (method !== 'HEAD') this.#undescribed.push(`${method} ${route.url}`);
         return;
       }
-      for (const method of methods) if (method !== 'HEAD') this.#operations.push({ method, url: route.url, spec });
+      for (const method of methods) if (method !== 'HEAD') this.#operations.push({ method, url: route.url, spec, idempotent: config?.idempotent === true });
     });
   }
 

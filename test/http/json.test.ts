@@ -154,6 +154,8 @@ forEachDialect('HTTP JSON', ({ dialect }) => {
       const missing = h.app.operations.undescribed().filter((r) => r.includes('/services/v2/') && !r.includes('/services/v2/oauth/'));
       assert.deepEqual(missing, []);
       assert.ok(ids.length >= 35, `${ids.length} operations`);
+      const create = spec.paths['/services/v2/Programs/{ProgramId}/NewProject']?.post as unknown as { parameters: { name: string }[] };
+      assert.ok(create.parameters.some((p) => p.name === 'Idempotency-Key'), 'CreateNewProject takes an Idempotency-Key');
     });
   });
 });
