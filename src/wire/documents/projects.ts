@@ -1,13 +1,13 @@
 import { ApiError } from '../../domain/api-error.ts';
 import type {
-  FormSummaryView, NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectSummaryView, ProjectsView, SubmitView,
+  NewProjectView, OwnerView, ProgramView, ProjectByDataQuery, ProjectSummaryView, ProjectsView, SubmitView,
 } from '../../domain/views.ts';
 import { isoTimestamp, parseTimestamp } from '../../model/clock.ts';
 import {
   complex, type DocumentValue, dateTime, float, many, maybe, one, optional, requestDocument, required, responseDocument, restrict, type SimpleType,
   string, token,
 } from '../wire-type.ts';
-import { CurrentStatus, currentStatusValue, PROJECT_ATTRIBUTES, projectHeaderValue, statusRefValue } from './common-types.ts';
+import { CurrentStatus, currentStatusValue, FormSummary, formSummaryValue, PROJECT_ATTRIBUTES, projectHeaderValue } from './common-types.ts';
 
 /** GetPrograms: one Program element per program of the agency. */
 export const ProgramsResponse = responseDocument('ProgramsResponse', complex({
@@ -87,39 +87,12 @@ export function extendedProjectsValue(view: ProjectsView): DocumentValue<typeof 
   };
 }
 
-const StatusRef = complex({
-  name: 'StatusRef',
-  attributes: { StatusId: required(string), CustomId: optional(string), Name: required(string) },
-});
-
-/** `<Form FormId [CustomId] ProgramId Name>`: a form of a program with the statuses it may be submitted in and leads to. */
-export const Form = complex({
-  name: 'Form',
-  attributes: { FormId: required(string), CustomId: optional(string), ProgramId: required(string), Name: required(string) },
-  children: {
-    AvailableInStatuses: one(complex({ children: { Status: many(StatusRef) } })),
-    LeadsToStatus: maybe(StatusRef),
-  },
-});
-
-/** The Form value of a form of a program. */
-export function formValue(form: FormSummaryView) {
-  return {
-    FormId: form.formId,
-    CustomId: form.customId,
-    ProgramId: form.programId,
-    Name: form.name,
-    AvailableInStatuses: { Status: form.availableInStatuses.map(statusRefValue) },
-    LeadsToStatus: form.leadsToStatus && statusRefValue(form.leadsToStatus),
-  };
-}
-
 /** CreateNewProject: the new project, its current status and the forms of its program. */
 export const NewProjectResponse = responseDocument('NewProjectResponse', complex({
   children: {
     Project: one(complex({
       attributes: PROJECT_ATTRIBUTES,
-      children: { CurrentStatus: one(CurrentStatus), Forms: one(complex({ children: { Form: many(Form) } })) },
+      children: { CurrentStatus: one(CurrentStatus), Forms: one(complex({ children: { Form: many(FormSummary) } })) },
     })),
   },
 }), 'CreateNewProject: the new project, its current status and the forms of its program.');
@@ -130,7 +103,7 @@ export function newProjectValue(view: NewProjectView): DocumentValue<typeof NewP
     Project: {
       ...projectHeaderValue(view),
       CurrentStatus: currentStatusValue(view.currentStatus),
-      Forms: { Form: view.forms.map(formValue) },
+      Forms: { Form: view.forms.map(formSummaryValue) },
     },
   };
 }
