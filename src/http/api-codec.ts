@@ -1,13 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../domain/api-error.ts';
-import type {
-} from '../domain/views.ts';
 import { ErrorResponse, errorValue } from '../wire/documents/error-response.ts';
 import { WIRE_DOCUMENTS } from '../wire/documents.ts';
 import { WireJsonReader } from '../wire/wire-json-reader.ts';
 import { documentJsonSchema } from '../wire/wire-json-schema.ts';
 import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
-import { compileXmlWriter, type WireXmlWriter } from '../wire/wire-xml-writer.ts';
+import { writeXmlDocument, xmlDocumentChunks } from '../wire/wire-xml-writer.ts';
 import { createSchemaRegistry } from '../xml/schema-registry.ts';
 import { type AnswerFormat, answerFormat, JSON_TYPE } from './answer-format.ts';
 import { readRequestBody } from './read-request-body.ts';
@@ -29,34 +27,31 @@ export interface ApiCodec {
   errorBody(error: ApiError, requestId: string, format: AnswerFormat): string;
   /** The JSON Schema (2020-12) text of every described document, by name. */
   jsonSchemaNames(): string[];
+  /** The JSON Schema text of document `name`, as served at /schemas/{name}.schema.json. */
   jsonSchemaSource(name: string): string;
+  /** The XML ErrorResponse of `error` (for answers written before there is a request, such as unreadable HTTP). */
   error(error: ApiError, requestId: string): string;
+  /** The names of the XSDs, served at /schemas/{name}.xsd. */
   schemaNames(): string[];
+  /** The XSD text of `name`, in the configured namespace. */
   schemaSource(name: string): string;
 }
 
-/** Binds the described documents (src/wire), the remaining encoders and decoders of src/xml and the XSDs to one namespace. */
+/** Binds the described documents (src/wire), their XSDs and JSON Schemas to one namespace. */
 export async function createApiCodec(ns: string): Promise<ApiCodec> {
   const schemas = createSchemaRegistry(ns);
   const json = new WireJsonReader();
-  const writers = new Map<WireDocument, WireXmlWriter<WireDocument>>();
-  const writerOf = (doc: WireDocument) => {
-    let w = writers.get(doc);
-    if (!w) writers.set(doc, (w = compileXmlWriter(doc)));
-    return w;
-  };
   const jsonSchemas = new Map(WIRE_DOCUMENTS.map((d) => [d.name, `${JSON.stringify(documentJsonSchema(d), null, 2)}\n`]));
-  const errorWriter = compileXmlWriter(ErrorResponse);
   const errorBody = (error: ApiError, requestId: string, format: AnswerFormat) => {
     const value = errorValue(error, requestId);
-    return format === 'json' ? toJson(value) : errorWriter.write(value, ns);
+    return format === 'json' ? toJson(value) : writeXmlDocument(ErrorResponse, value, ns);
   };
   return {
     ns,
     read: (request, doc) => readRequestBody(request, doc, ns, schemas, json),
     send: (request, reply, doc, value, status = 200) => {
       if (answerFormat(request) === 'json') return reply.code(status).type(JSON_TYPE).send(toJson(value));
-      return sendXml(reply, writerOf(doc).chunks(value, ns), status);
+      return sendXml(reply, xmlDocumentChunks(doc, value, ns), status);
     },
     errorBody,
     jsonSchemaNames: () => [...jsonSchemas.keys()].sort(),

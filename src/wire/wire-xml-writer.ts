@@ -94,9 +94,18 @@ export function compileXmlWriter<D extends WireDocument>(doc: D): WireXmlWriter<
 
 const compiled = new WeakMap<WireDocument, WireXmlWriter<WireDocument>>();
 
-/** Writes `value` as an XML document of type `doc` (its writer compiled on first use and kept). */
-export function writeXmlDocument<D extends WireDocument>(doc: D, value: DocumentValue<D>, ns: string): string {
+function writerOf(doc: WireDocument): WireXmlWriter<WireDocument> {
   let writer = compiled.get(doc);
   if (!writer) compiled.set(doc, (writer = compileXmlWriter(doc) as unknown as WireXmlWriter<WireDocument>));
-  return writer.write(value as DocumentValue<WireDocument>, ns);
+  return writer;
+}
+
+/** Writes `value` as an XML document of type `doc` in chunks of about 16 KiB (its writer compiled on first use and kept). */
+export function xmlDocumentChunks<D extends WireDocument>(doc: D, value: DocumentValue<D>, ns: string): string[] {
+  return writerOf(doc).chunks(value as DocumentValue<WireDocument>, ns);
+}
+
+/** Writes `value` as an XML document of type `doc` (its writer compiled on first use and kept). */
+export function writeXmlDocument<D extends WireDocument>(doc: D, value: DocumentValue<D>, ns: string): string {
+  return writerOf(doc).write(value as DocumentValue<WireDocument>, ns);
 }
