@@ -4,7 +4,6 @@ import type { VersionCondition } from '../domain/caller.ts';
 import type { ProjectVersion } from '../domain/views.ts';
 import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
 import type { ApiCodec } from './api-codec.ts';
-import { sendXml } from './xml-reply.ts';
 
 /** One entity tag of an If-Match or If-None-Match list: its opaque part (quotes included) and whether it is weak. */
 export interface EntityTag { weak: boolean; opaque: string }
@@ -109,14 +108,6 @@ function tagProjectAnswer(request: FastifyRequest, reply: FastifyReply, version:
   const unchanged = (request.method === 'GET' || request.method === 'HEAD') && notModified(request, etag);
   reply.header('ETag', etag);
   return unchanged;
-}
-
-/** Sends an answer about one project with its ETag, or 304 with no body when the client's copy is current. */
-export function sendProjectXml<V extends { projectVersion: ProjectVersion }>(
-  request: FastifyRequest, reply: FastifyReply, view: V, encode: (view: V) => string | Iterable<string>,
-): FastifyReply {
-  if (tagProjectAnswer(request, reply, view.projectVersion)) return reply.code(304).send();
-  return sendXml(reply, encode(view));
 }
 
 /**

@@ -1,8 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/api-error.ts';
-import { isJsonBody } from './answer-format.ts';
-import type { UnsupportedBody } from './fastify-types.ts';
+import type { FastifyReply } from 'fastify';
 
 /** The media type of every XML answer. */
 export const XML_TYPE = 'application/xml; charset=utf-8';
@@ -33,18 +30,4 @@ export function sendXml(reply: FastifyReply, body: string | Iterable<string>, st
     for (let next = chunks.next(); !next.done; next = chunks.next()) yield next.value;
   }
   return reply.send(Readable.from(rest(), { objectMode: false }));
-}
-
-/** The raw XML body of a request, or a clear error when the request sent none or another media type. */
-export function xmlBody(request: FastifyRequest, expectedRoot: string): Buffer {
-  const body = request.body as Buffer | UnsupportedBody | undefined | null;
-  if (body && !Buffer.isBuffer(body)) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the ${expectedRoot} document as application/xml; got Content-Type "${body.unsupportedContentType}".`);
-  }
-  // JSON bodies reach every route as bytes (for the routes that read them); a route that reads only XML refuses them.
-  if (isJsonBody(request)) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the ${expectedRoot} document as application/xml; got Content-Type "${String(request.headers['content-type'])}".`);
-  }
-  if (!body || body.length === 0) throw new ApiError('INVALID_REQUEST', `The request body is empty; expected a ${expectedRoot} document.`);
-  return body;
 }
