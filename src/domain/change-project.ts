@@ -6,6 +6,7 @@ import { canRead, canWrite } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller, VersionCondition } from './caller.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
+import { eventsOfChange } from './project-events.ts';
 import { type ProgramContext, projectNotFound } from './project-context.ts';
 
 /** The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets. */
@@ -87,12 +88,18 @@ export function preconditionFailed(projectId: string): ApiError {
 export interface ChangeRecord { action: string; projectId: string; detail: Record<string, unknown>; at: number }
 
 /**
- * Writes the audit row of a project change, in the change's transaction; every change of a project, its creation
- * included, is recorded in this one shape.
+ * Writes the audit row of a project change, and its events to the outbox, in the change's transaction; every change
+ * of a project, its creation included, is recorded in this one shape.
  */
 export async function recordChange(tx: StoreWriter, deps: Pick<ChangeDeps, 'ids'>, caller: Caller, ctx: ProgramContext, record: ChangeRecord): Promise<void> {
   await tx.audit.write({
     action: record.action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
     projectId: record.projectId, requestId: caller.requestId, detail: record.detail,
   }, record.at, deps.ids.next());
+  for (const event of eventsOfChange(record.action, record.detail, ctx.role)) {
+    tx.events.append({
+      id: deps.ids.next(), at: record.at, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: record.projectId,
+      actorId: caller.user.id, ...event,
+    });
+  }
 }

@@ -23,6 +23,7 @@ import { catalogRoutes } from './routes/catalog-routes.ts';
 import { exportRoutes } from './routes/export-routes.ts';
 import { formDataRoutes } from './routes/form-data-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
+import { eventRoutes } from './routes/event-routes.ts';
 import { inquiryRoutes } from './routes/inquiry-routes.ts';
 import { mfaRoutes } from './routes/mfa-routes.ts';
 import { oauthRoutes } from './routes/oauth-routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Inside `api`, so its authentication hook runs before any byte of an upload is read.
     api.register(async (uploads) => attachmentUploadRoutes(uploads, routeDeps));
     inquiryRoutes(api, routeDeps);
+    eventRoutes(api, routeDeps);
   }, { prefix: API_BASE });
   // The OAuth endpoints, outside `api`: the client authenticates itself there, with a form body (RFC 6749 §4.4).
   await app.register(async (oauth) => oauthRoutes(oauth, services), { prefix: OAUTH_BASE });

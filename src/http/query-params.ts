@@ -69,3 +69,24 @@ export function idParam(value: string | undefined, name: string): string {
   if (value === undefined || !isIdLike(value)) throw new ApiError('INVALID_PARAMETER', `${name} in the path is not a valid identifier.`);
   return value;
 }
+
+/** A sequence number (0 up to 2^53 − 1), or the fallback when absent: the cursor of the change feed. */
+export function sequenceParam(query: RawQuery, name: string, fallback: number): number {
+  const raw = single(query, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value)) throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; got "${raw}".`);
+  return value;
+}
+
+/** A comma-separated list of names, each one of `allowed`; undefined when absent. */
+export function listParam<const V extends string>(query: RawQuery, name: string, allowed: readonly V[]): V[] | undefined {
+  const raw = single(query, name);
+  if (raw === undefined) return undefined;
+  const values = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const unknown = values.find((v) => !(allowed as readonly string[]).includes(v));
+  if (values.length === 0 || unknown !== undefined) {
+    throw new ApiError('INVALID_PARAMETER', `Query parameter ${name} must be a comma-separated list of ${allowed.join(', ')}; got "${raw}".`);
+  }
+  return values as V[];
+}

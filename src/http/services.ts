@@ -1,3 +1,4 @@
+import { EventService } from '../domain/event-service.ts';
 import type { Config } from '../config.ts';
 import { AccessTokenService } from '../domain/access-token-service.ts';
 import { ApplicationService } from '../domain/application-service.ts';
@@ -48,6 +49,7 @@ export interface Services {
   rateLimiter: RateLimiter;
   tokens: AccessTokenService;
   idempotency: IdempotencyService;
+  events: EventService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -86,5 +88,6 @@ export function createServices(
     rateLimiter,
     tokens: new AccessTokenService({ store, clock, ids, auth, rateLimiter, lifetimeSeconds: config.oauth.tokenTtlSeconds }),
     idempotency: new IdempotencyService({ store, clock }),
+    events: new EventService(deps),
   };
 }

@@ -8,6 +8,7 @@ import { browserSessionRepository } from './browser-session-queries.ts';
 import { bulkLoader } from './bulk-queries.ts';
 import { type CounterRepository, counterRepository, SIGN_IN_BUCKET_PREFIX } from './counter-queries.ts';
 import type { Dialect, OpenDatabase } from './database.ts';
+import { eventReader, eventRepository } from './event-queries.ts';
 import { idempotencyReader, idempotencyRepository } from './idempotency-queries.ts';
 import { inquiryReader, inquiryRepository } from './inquiry-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
@@ -24,6 +25,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     accounts: accountRepository(db), programs: programRepository(db, cache), projects: projectRepository(db, dialect),
     attachments: attachmentRepository(db), inquiries: inquiryRepository(db), mfa: mfaRepository(db), oauth: oauthRepository(db), audit: auditRepository(db),
     counters: counterRepository(db), sessions: browserSessionRepository(db), idempotency: idempotencyRepository(db),
+    events: eventRepository(db, dialect),
   };
 }
 
@@ -56,11 +58,14 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     mfa: reads.wrap(mfaReader(db), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
-    idempotency: idempotencyReader(db),
+    idempotency: idempotencyReader(db), events: eventReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: (work) => db.transaction().execute(async (trx) => {
       const started = clock.now();
-      const result = await work(writer(trx, dialect, cache));
+      const tx = writer(trx, dialect, cache);
+      const result = await work(tx);
+      // Last, so that on PostgreSQL the lock that orders the outbox is held only through the commit.
+      await tx.events.flush();
       // Thrown inside the transaction, so the rollback and the client's error answer agree.
       const took = clock.now() - started;
       if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);

@@ -6,6 +6,7 @@ import type { BrowserSessionRepository } from './browser-session-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
+import type { EventReader, EventRepository } from './event-queries.ts';
 import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
 import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
 import type { MfaReader, MfaRepository } from './mfa-queries.ts';
@@ -26,6 +27,7 @@ export interface StoreReader {
   readonly counters: CounterRepository;
   readonly sessions: BrowserSessionRepository;
   readonly idempotency: IdempotencyReader;
+  readonly events: EventReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -39,6 +41,8 @@ export interface StoreWriter extends StoreReader {
   readonly oauth: OAuthRepository;
   readonly audit: AuditRepository;
   readonly idempotency: IdempotencyRepository;
+  /** The outbox: events appended in a transaction are written just before it commits. */
+  readonly events: EventRepository;
 }
 
 /**

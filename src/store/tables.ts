@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 
 /** Booleans are stored as 0/1 integers so that one schema serves SQLite and PostgreSQL alike. */
 export type Flag = number;
@@ -164,6 +165,15 @@ export interface IdempotencyKeyTable {
   answer_status: number | null; answer_headers: string | null; answer_body: Buffer | null;
 }
 
+/** One event of the outbox (migration 015); `data` is the JSON of its EventData. */
+export interface EventTable {
+  seq: Generated<number>; id: string; type: string; at: number; agency_id: string; program_id: string; project_id: string;
+  actor_id: string | null; audience: string; data: string;
+}
+
+/** How far a consumer inside the service has read the outbox, or (consumer `feed.pruned`) the retention mark. */
+export interface EventCursorTable { consumer: string; seq: number }
+
 /** The database as Kysely sees it. */
 export interface Database {
   agencies: AgencyTable;
@@ -199,4 +209,6 @@ export interface Database {
   oauth_clients: OAuthClientTable;
   oauth_tokens: OAuthTokenTable;
   idempotency_keys: IdempotencyKeyTable;
+  events: EventTable;
+  event_cursors: EventCursorTable;
 }

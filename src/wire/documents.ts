@@ -4,6 +4,7 @@ import {
   CustomListChoicesResponse, FormSchemaResponse, FormSchemaResponseV2, FormsResponse, StatusListResponse,
 } from './documents/catalog.ts';
 import { ErrorResponse } from './documents/error-response.ts';
+import { EventsResponse } from './documents/events.ts';
 import {
   InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse, SetInquiryNoteRequest, SetInquiryThreadExternalIdRequest, SetInquiryThreadStatusRequest,
 } from './documents/inquiries.ts';
@@ -33,4 +34,5 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   InquiryThreadsResponse, InquiryThreadResponse, InquiryNotesResponse, SetInquiryNoteRequest, SetInquiryThreadStatusRequest, SetInquiryThreadExternalIdRequest,
   ProgramsResponse, ProjectsResponse, ProjectsResponseExtended, ProjectByNumberRequest, ProjectByDataRequest,
   NewProjectResponse, SetProjectOwnerRequest, SetProjectOwnerResponse, ProjectSubmitResponse,
+  EventsResponse,
 ];

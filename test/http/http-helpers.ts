@@ -137,12 +137,13 @@ export async function projectState(h: HttpHarness, projectId: string) {
     values: sortValues(await h.store.projects.getValues(projectId, [IDS.name, IDS.size, IDS.kw])),
     history: await h.store.projects.getHistory(projectId),
     audit: await h.store.audit.list({ projectId }),
+    events: await h.store.events.listProjectEvents(projectId),
   };
 }
 
-/** Everything of the whole program a refused write could have changed: its projects and the audit log. */
+/** Everything of the whole program a refused write could have changed: its projects, the audit log and the outbox. */
 export async function programState(h: HttpHarness) {
-  return { projects: await storedProjects(h), audit: await h.store.audit.list({ limit: 1000 }) };
+  return { projects: await storedProjects(h), audit: await h.store.audit.list({ limit: 1000 }), events: await h.store.events.listAfter(0, 100_000) };
 }
 
 /** The DataField element of a response for a field id, as text. */

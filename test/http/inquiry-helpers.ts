@@ -74,6 +74,7 @@ export async function inquiryState(h: HttpHarness, projectId: string, programId:
     threads,
     notes: await Promise.all(threads.map((t) => h.store.inquiries.listNotes(t.id))),
     audit: await h.store.audit.list({ projectId }),
+    events: await h.store.events.listProjectEvents(projectId),
   };
 }
 

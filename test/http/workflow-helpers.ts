@@ -89,6 +89,7 @@ export async function workflowState(h: HttpHarness, projectId: string) {
     values: byField(await h.store.projects.getAllValues(projectId)),
     history: await h.store.projects.getHistory(projectId),
     audit: await h.store.audit.list({ projectId }),
+    events: await h.store.events.listProjectEvents(projectId),
   };
 }
 

@@ -1,0 +1,59 @@
+/** The kinds of event a change of a project writes to the outbox, in the order of a project's life. */
+export const EVENT_TYPES = [
+  'project.created', 'project.draft_saved', 'project.data_saved', 'project.submitted', 'project.status_changed',
+  'project.owner_changed', 'project.assignee_changed', 'attachment.uploaded', 'attachment.reviewed',
+  'inquiry.note_added', 'inquiry.thread_status_changed',
+] as const;
+
+/** One kind of event. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** True when `value` names a kind of event. */
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * Who may see an event besides the program's staff: `all` also shows it to the project's applicant owner; `staff`
+ * keeps it from applicants (an internal inquiry note).
+ */
+export type EventAudience = 'all' | 'staff';
+
+/**
+ * What an event says besides its envelope: identifiers and states only, never a field's value, a file name or a
+ * note's text. Users are kept by id and shown by e-mail address when read.
+ */
+export interface EventData {
+  formId?: string;
+  attachmentId?: string;
+  attachmentVersion?: number;
+  fromStatusId?: string;
+  toStatusId?: string;
+  projectNumber?: string;
+  fromUserId?: string | null;
+  toUserId?: string | null;
+  threadId?: string;
+  noteId?: string;
+  visibleToApplicant?: boolean;
+  byStaff?: boolean;
+  fromApproval?: string;
+  toApproval?: string;
+  fromThreadStatus?: string;
+  toThreadStatus?: string;
+}
+
+/** An event as the change step writes it; the store adds the sequence at commit. */
+export interface NewEvent {
+  id: string;
+  type: EventType;
+  at: number;
+  agencyId: string;
+  programId: string;
+  projectId: string;
+  actorId: string | null;
+  audience: EventAudience;
+  data: EventData;
+}
+
+/** A committed event: its place in the installation's sequence (1, 2, …; gaps where a change rolled back). */
+export interface StoredEvent extends NewEvent { seq: number }

@@ -1,0 +1,66 @@
+import type { EventFeedView, EventView } from '../../domain/event-service.ts';
+import { isoTimestamp } from '../../model/clock.ts';
+import { EVENT_TYPES } from '../../model/event.ts';
+import {
+  boolean, complex, type DocumentValue, dateTime, enumeration, many, nonNegativeInteger, optional, positiveInteger, required, responseDocument,
+  string, type WireValue,
+} from '../wire-type.ts';
+
+const EventTypeName = enumeration('EventType', EVENT_TYPES, 'The kind of change an event reports.');
+
+/** One event: its envelope, then what it says (only the attributes its type uses). */
+export const Event = complex({
+  name: 'Event',
+  attributes: {
+    Sequence: required(positiveInteger, { doc: 'The event\'s place in the installation\'s sequence; the feed\'s cursor.' }),
+    EventId: required(string, { doc: 'The event\'s id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery.' }),
+    Type: required(EventTypeName),
+    Timestamp: required(dateTime, { doc: 'When the change committed (its LastChangeTimestamp).' }),
+    ProgramId: required(string),
+    ProjectId: required(string),
+    Actor: optional(string, { doc: 'The e-mail address of the user who made the change.' }),
+    FormId: optional(string),
+    AttachmentId: optional(string),
+    AttachmentVersion: optional(positiveInteger),
+    FromStatusId: optional(string),
+    ToStatusId: optional(string),
+    ProjectNumber: optional(string),
+    FromUser: optional(string, { doc: 'Owner or assignee before the change (e-mail address); absent when there was none.' }),
+    ToUser: optional(string, { doc: 'Owner or assignee after the change (e-mail address); absent when there is none.' }),
+    ThreadId: optional(string),
+    NoteId: optional(string),
+    VisibleToApplicant: optional(boolean),
+    ByStaff: optional(boolean, { doc: 'True when staff wrote the note, false when the applicant did.' }),
+    FromApprovalStatus: optional(string),
+    ToApprovalStatus: optional(string),
+    FromThreadStatus: optional(string),
+    ToThreadStatus: optional(string),
+  },
+});
+
+/** GetEvents: a page of the change feed. */
+export const EventsResponse = responseDocument('EventsResponse', complex({
+  attributes: {
+    NextCursor: required(nonNegativeInteger, { doc: 'The `after` of the next request: the last Sequence of this page, or the `after` sent when the page is empty.' }),
+    HasMore: required(boolean, { doc: 'True when the page is full, so more events may follow at once.' }),
+  },
+  children: { Event: many(Event) },
+}), 'GetEvents: the events after the cursor that the caller may read, in sequence order. Keep NextCursor and ask again with after=NextCursor.');
+
+/** One event as the wire shows it (also the `data` of a webhook delivery). */
+export function eventValue(e: EventView): WireValue<typeof Event> {
+  const d = e.data;
+  return {
+    Sequence: e.seq, EventId: e.id, Type: e.type, Timestamp: isoTimestamp(e.at), ProgramId: e.programId, ProjectId: e.projectId,
+    Actor: e.actorEmail ?? undefined, FormId: d.formId, AttachmentId: d.attachmentId, AttachmentVersion: d.attachmentVersion,
+    FromStatusId: d.fromStatusId, ToStatusId: d.toStatusId, ProjectNumber: d.projectNumber,
+    FromUser: e.fromUserEmail ?? undefined, ToUser: e.toUserEmail ?? undefined, ThreadId: d.threadId, NoteId: d.noteId,
+    VisibleToApplicant: d.visibleToApplicant, ByStaff: d.byStaff, FromApprovalStatus: d.fromApproval, ToApprovalStatus: d.toApproval,
+    FromThreadStatus: d.fromThreadStatus, ToThreadStatus: d.toThreadStatus,
+  };
+}
+
+/** GetEvents' answer from the feed page. */
+export function eventsValue(view: EventFeedView): DocumentValue<typeof EventsResponse> {
+  return { NextCursor: view.nextCursor, HasMore: view.hasMore, Event: view.events.map(eventValue) };
+}
