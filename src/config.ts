@@ -31,6 +31,8 @@ export interface Config {
   web: { sessionIdleMinutes: number; sessionMaxHours: number; timeZone: string };
   /** OAuth 2.0 client credentials: how long an issued access token lives. */
   oauth: { tokenTtlSeconds: number };
+  /** How long the change feed keeps events (days); older events that every consumer inside the service has read are deleted. */
+  eventRetentionDays: number;
 }
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
@@ -177,5 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeZone: timeZoneSetting(env),
     },
     oauth: { tokenTtlSeconds: int(env, 'APAS_OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86400) },
+    eventRetentionDays: int(env, 'APAS_EVENT_RETENTION_DAYS', 30, 1, 3650),
   };
 }
