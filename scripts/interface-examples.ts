@@ -283,6 +283,9 @@ export async function generateExamples(): Promise<Map<string, string>> {
     const keyed = attr(await run('Idempotent.first', create), 'Project', 'ProjectId');
     await run('Idempotent.replay', create);
     await run('Idempotent.reused', { method: 'POST', url: `${api}/Projects/${keyed}/Forms/Application/Draft/Submit`, as: 'applicant', shown: key });
+    // The change feed, last: the reviewer reads the first events of the program, then the page after them.
+    const firstEvents = await run('GetEvents', { method: 'GET', url: '/services/v2/Events?program=RES-SOLAR&limit=3', as: 'reviewer' });
+    await run('GetEvents.json', { method: 'GET', url: `/services/v2/Events?program=RES-SOLAR&limit=2&after=${attr(firstEvents, 'EventsResponse', 'NextCursor')}`, as: 'reviewer', shown: { Accept: 'application/json' } });
     await app.close();
   } finally {
     await store.close();

@@ -344,6 +344,17 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Events": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Attachments/{AttachmentId}": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get?: never;
@@ -445,7 +456,7 @@ export interface components {
     /** Every error answer: a stable code, the HTTP status, a message and, for data problems, one FieldError per field. */
     ErrorResponse: {
       /** The closed list of error codes (ERROR_STATUS in src/domain/api-error.ts); each maps to one HTTP status. */
-      Code: "AUTHENTICATION_REQUIRED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "MFA_INVALID" | "FORBIDDEN" | "SENSITIVE_DATA_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "FORM_NOT_AVAILABLE" | "TRANSITION_NOT_ALLOWED" | "THREAD_CLOSED" | "IDEMPOTENCY_KEY_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "MALFORMED_XML" | "MALFORMED_JSON" | "WRONG_NAMESPACE" | "INVALID_REQUEST" | "INVALID_PARAMETER" | "TOO_MANY_NUMBERS" | "VALIDATION_FAILED" | "FORM_INCOMPLETE" | "UNKNOWN_USER" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "SIGN_IN_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+      Code: "AUTHENTICATION_REQUIRED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "MFA_INVALID" | "FORBIDDEN" | "SENSITIVE_DATA_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "FORM_NOT_AVAILABLE" | "TRANSITION_NOT_ALLOWED" | "THREAD_CLOSED" | "IDEMPOTENCY_KEY_IN_USE" | "EVENTS_EXPIRED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "MALFORMED_XML" | "MALFORMED_JSON" | "WRONG_NAMESPACE" | "INVALID_REQUEST" | "INVALID_PARAMETER" | "TOO_MANY_NUMBERS" | "VALIDATION_FAILED" | "FORM_INCOMPLETE" | "UNKNOWN_USER" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "SIGN_IN_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
       Status: number;
       Message: string;
       RequestId?: string;
@@ -455,6 +466,46 @@ export interface components {
         Name?: string;
         Code: string;
         Message: string;
+      })[];
+    };
+    /** GetEvents: the events after the cursor that the caller may read, in sequence order. Keep NextCursor and ask again with after=NextCursor. */
+    EventsResponse: {
+      /** The `after` of the next request: the last Sequence of this page, or the `after` sent when the page is empty. */
+      NextCursor: number;
+      /** True when the page is full, so more events may follow at once. */
+      HasMore: boolean;
+      Event: ({
+        /** The event's place in the installation's sequence; the feed's cursor. */
+        Sequence: number;
+        /** The event's id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery. */
+        EventId: string;
+        /** The kind of change an event reports. */
+        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed";
+        /** When the change committed (its LastChangeTimestamp). */
+        Timestamp: string;
+        ProgramId: string;
+        ProjectId: string;
+        /** The e-mail address of the user who made the change. */
+        Actor?: string;
+        FormId?: string;
+        AttachmentId?: string;
+        AttachmentVersion?: number;
+        FromStatusId?: string;
+        ToStatusId?: string;
+        ProjectNumber?: string;
+        /** Owner or assignee before the change (e-mail address); absent when there was none. */
+        FromUser?: string;
+        /** Owner or assignee after the change (e-mail address); absent when there is none. */
+        ToUser?: string;
+        ThreadId?: string;
+        NoteId?: string;
+        VisibleToApplicant?: boolean;
+        /** True when staff wrote the note, false when the applicant did. */
+        ByStaff?: boolean;
+        FromApprovalStatus?: string;
+        ToApprovalStatus?: string;
+        FromThreadStatus?: string;
+        ToThreadStatus?: string;
       })[];
     };
     /** GetFormSchema, version 1 (SchemaVersion 1.0): the data fields and attachment definitions of one form. Version 2 (FormSchemaResponseV2.xsd) adds the Group of each field and the choices of fields with a custom list. */
@@ -2152,6 +2203,38 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["InquiryThreadResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetEvents: {
+    parameters: {
+      query?: {
+        /** Only events with a larger Sequence: the NextCursor of the previous page (default 0, the start). */
+        after?: number;
+        /** Events per page, 1–1000 (default 100). */
+        limit?: number;
+        /** Only events of this program (its id or custom id). */
+        program?: string;
+        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed. */
+        type?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["EventsResponse"];
         };
       };
       default: {

@@ -45,7 +45,8 @@ export function eventsOfChange(action: string, d: Detail, role: ProgramRole): Ev
     case 'inquiry.thread.open':
     case 'inquiry.note.add': {
       const visible = d.visibleToApplicant === true;
-      const data = clean({ threadId: str(d.threadId), noteId: str(d.noteId), visibleToApplicant: visible, byStaff: isStaff(role) });
+      // `status` is in the detail when the note moved the thread (a staff question awaits the applicant's response).
+      const data = clean({ threadId: str(d.threadId), noteId: str(d.noteId), visibleToApplicant: visible, byStaff: isStaff(role), toThreadStatus: str(d.status) });
       return [{ type: 'inquiry.note_added', data, audience: visible ? 'all' : 'staff' }];
     }
     // Staff-only: a thread's status says nothing an applicant cannot see on the page, but the thread may hold only internal notes.

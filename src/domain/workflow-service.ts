@@ -104,7 +104,9 @@ export class WorkflowService {
     const assignee = email === null ? null : await this.#staffMember(ctx, email);
     const projectVersion = await changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'project.assignee.set', access: 'read',
+      // The one already assigned again: nothing changes, so nobody is told of an assignment twice.
       act: async ({ project }) => ({
+        changed: project.assigneeId !== (assignee?.id ?? null),
         changes: { assigneeId: assignee?.id ?? null },
         detail: { from: project.assigneeId, to: assignee?.id ?? null },
         result: versionOf,
