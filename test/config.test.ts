@@ -20,6 +20,7 @@ describe('configuration from the environment', () => {
     assert.equal(c.blobDir, path.resolve('data', 'blobs'));
     assert.equal(c.maxUploadBytes, 104857600);
     assert.deepEqual(c.oauth, { tokenTtlSeconds: 3600 });
+    assert.equal(c.eventRetentionDays, 30);
   });
 
   test('uploads: local blobs next to the SQLite file; the database on PostgreSQL; both can be chosen', () => {
@@ -39,8 +40,10 @@ describe('configuration from the environment', () => {
       APAS_REQUEST_TIMEOUT_MS: '1000', APAS_RATE_LIMIT_MAX: '7', APAS_RATE_LIMIT_WINDOW_SECONDS: '10', APAS_PG_POOL_SIZE: '3',
       APAS_TRUST_PROXY: 'true', APAS_SIGNIN_WINDOW_SECONDS: '60', APAS_SIGNIN_LOCK_USER_AFTER: '5', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '20',
       APAS_BLOB_STORE: 'local', APAS_BLOB_DIR: 'files/blobs', APAS_MAX_UPLOAD_BYTES: '5000', APAS_OAUTH_TOKEN_TTL_SECONDS: '600',
+      APAS_EVENT_RETENTION_DAYS: '7',
     });
     assert.deepEqual(c.oauth, { tokenTtlSeconds: 600 });
+    assert.equal(c.eventRetentionDays, 7);
     assert.equal(c.blobStore, 'local');
     assert.equal(c.blobDir, path.resolve('files', 'blobs'));
     assert.equal(c.maxUploadBytes, 5000);
