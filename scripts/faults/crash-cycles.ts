@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiClient, demoIdentity } from './api-client.ts';
+import { API, ApiClient, demoIdentity, xmlAttr, xmlAttrs } from './api-client.ts';
 import { AttachmentNeeds, listProjects, PROGRAM_PATH } from './demo-steps.ts';
 import { createFaultDatabase, type FaultDialect } from './fault-database.ts';
 import { seededRandom } from './seeded-random.ts';
@@ -125,12 +125,35 @@ async function compareApiWithDatabase(server: ServerProcess, config: Parameters<
   }
   const problems: string[] = [];
   problems.push(...(await readBackUploads(server, config)));
+  problems.push(...(await compareFeedWithDatabase(server, config)));
   if (rows.length !== listed.size) problems.push(`GetProjects lists ${listed.size} projects, the database has ${rows.length}`);
   for (const row of rows) {
     if (!listed.has(row.id)) problems.push(`GetProjects does not list project ${row.id}`);
     else if (listed.get(row.id) !== row.number) problems.push(`GetProjects shows project ${row.id} numbered ${listed.get(row.id)}, the database ${row.number}`);
   }
   return problems.slice(0, 20);
+}
+
+/** Problems when the admin's change feed (GetEvents, page by page) does not list exactly the events of the database, in order. */
+async function compareFeedWithDatabase(server: ServerProcess, config: Parameters<typeof openSqlReader>[0]): Promise<string[]> {
+  const reader = await openSqlReader(config);
+  let stored: number[];
+  try {
+    stored = (await reader.all<{ seq: number | string }>('select seq from events order by seq')).map((r) => Number(r.seq));
+  } finally {
+    await reader.close();
+  }
+  const admin = new ApiClient(server.origin, demoIdentity('admin'));
+  const fed: number[] = [];
+  for (let after = 0; ;) {
+    const answer = await admin.send('GET', `${API}/Events?after=${after}&limit=1000`);
+    if (answer.status !== 200) return [`GetEvents after ${after} answered ${answer.status}: ${answer.body.slice(0, 200)}`];
+    fed.push(...xmlAttrs(answer.body, 'Event', 'Sequence').map(Number));
+    after = Number(xmlAttr(answer.body, 'EventsResponse', 'NextCursor'));
+    if (xmlAttr(answer.body, 'EventsResponse', 'HasMore') !== 'true') break;
+  }
+  if (fed.join() === stored.join()) return [];
+  return [`the feed lists ${fed.length} events, the database has ${stored.length}; first difference at index ${fed.findIndex((seq, i) => seq !== stored[i])}`];
 }
 
 /** Problems when uploaded files (up to 20, newest first) cannot be read back whole: a row without its blob is half-written. */

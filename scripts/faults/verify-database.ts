@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../../src/config.ts';
+import { eventsOfChange } from '../../src/domain/project-events.ts';
 import { APPLICATION } from './demo-steps.ts';
 import { openSqlReader, type SqlReader } from './sql-reader.ts';
 import type { WriteJournal, WriteRecord } from './write-journal.ts';
@@ -88,6 +89,7 @@ async function verify(sql: SqlReader, journal: WriteJournal): Promise<Verificati
   const history = group(await sql.all<{ project_id: string; status_id: string; seq: number | string }>(
     `select project_id, status_id, seq from status_history where ${inProgram} order by project_id, seq`, [program.id]), (r) => r.project_id);
   const audits = group(await sql.all<AuditRow>(`select project_id, action, detail from audit_log where ${inProgram}`, [program.id]), (r) => r.project_id);
+  const events = group(await sql.all<{ project_id: string; type: string }>(`select project_id, type from events where ${inProgram} order by seq`, [program.id]), (r) => r.project_id);
 
   out.projects = projects.length;
   const byId = new Map(projects.map((p) => [p.id, p]));
@@ -97,6 +99,7 @@ async function verify(sql: SqlReader, journal: WriteJournal): Promise<Verificati
       drafts: drafts.get(p.id) ?? [], values: values.get(p.id) ?? [], submissions: submissions.get(p.id) ?? [],
       history: history.get(p.id) ?? [], audits: audits.get(p.id) ?? [],
     }, problems);
+    checkEvents(p.id, audits.get(p.id) ?? [], events.get(p.id) ?? [], problems);
   }
   out.numbered = checkNumbers(projects, program.number_prefix, Number(program.next_number), problems);
 
@@ -185,6 +188,16 @@ function checkStructure(p: ProjectRow, r: Related, problems: string[]): void {
     const changes = r.audits.length - count('project.create');
     if (Number(p.version) !== changes) say(`version ${p.version} after ${changes} audited changes`);
   }
+}
+
+/**
+ * The outbox holds exactly the events of the project's audited changes: one written with each committed change (in
+ * its transaction), none of a change that rolled back.
+ */
+function checkEvents(projectId: string, audits: AuditRow[], events: { type: string }[], problems: string[]): void {
+  const expected = audits.flatMap((a) => eventsOfChange(a.action, parseDetail(a.detail), 'admin').map((e) => e.type)).sort();
+  const actual = events.map((e) => e.type).sort();
+  if (expected.join() !== actual.join()) problems.push(`project ${projectId}: events [${actual.join(', ')}] for audited changes that make [${expected.join(', ')}]`);
 }
 
 function checkNumbers(projects: ProjectRow[], prefix: string, nextNumber: number, problems: string[]): number {

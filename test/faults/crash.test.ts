@@ -7,7 +7,8 @@ import { seedFrom } from '../../scripts/faults/seeded-random.ts';
 // The server is killed with SIGKILL at random moments under concurrent creates, draft writes and submissions,
 // and restarted. After every kill: each acknowledged write is there, submissions keep the number they were
 // answered with, numbers are 1..N without gap or duplicate, nothing half-written is visible, and on SQLite the
-// file passes integrity_check. FAULTS_SEED=N repeats the kill moments; `npm run faults:crash` kills 20 times.
+// file passes integrity_check; the outbox holds exactly the events of the committed (audited) changes, and the change
+// feed lists exactly the stored events in order. FAULTS_SEED=N repeats the kill moments; `npm run faults:crash` kills 20 times.
 
 const seed = seedFrom('FAULTS_SEED');
 
