@@ -36,7 +36,8 @@ export function eventsOfChange(action: string, d: Detail, role: ProgramRole): Ev
       return d.fromStatus === d.toStatus ? [submitted] : [submitted, all('project.status_changed', statusMove(d.fromStatus, d.toStatus, d.number))];
     }
     case 'project.status.set': return [all('project.status_changed', statusMove(d.from, d.to, d.number))];
-    case 'project.owner.set': return [all('project.owner_changed', { fromUserId: user(d.from), toUserId: user(d.to) })];
+    // Handing a project to its owner again is recorded, but tells nobody anything.
+    case 'project.owner.set': return d.from === d.to ? [] : [all('project.owner_changed', { fromUserId: user(d.from), toUserId: user(d.to) })];
     case 'project.assignee.set': return [all('project.assignee_changed', { fromUserId: user(d.from), toUserId: user(d.to) })];
     case 'project.attachment.upload':
       return [all('attachment.uploaded', { formId: str(d.formId), attachmentId: str(d.attachmentId), attachmentVersion: num(d.version) })];

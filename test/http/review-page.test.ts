@@ -53,7 +53,11 @@ const ACTIONS: ActionCase[] = [
     action: 'Status', allowed: ['admin', 'programAdmin'],
     form: async (h, id) => ({ StatusId: (await h.store.projects.getProject(IDS.program, id))!.statusId === IDS.draft ? IDS.submitted : IDS.draft }),
   },
-  { action: 'Assignee', allowed: ['admin', 'programAdmin', 'editor'], form: async (h) => ({ Email: h.who.reader.email }) },
+  // Another staff member each time: assigning the current assignee again changes nothing.
+  {
+    action: 'Assignee', allowed: ['admin', 'programAdmin', 'editor'],
+    form: async (h, id) => ({ Email: (await h.store.projects.getProject(IDS.program, id))!.assigneeId === h.who.reader.id ? h.who.editor.email : h.who.reader.email }),
+  },
   // Whoever may write the project may hand it on, its applicant owner too (SetProjectOwner's rule).
   { action: 'Owner', allowed: ['admin', 'programAdmin', 'editor', 'applicant'], form: async (h) => ({ Email: h.who.applicant.email }) },
   { action: 'Attachment', allowed: ['admin', 'programAdmin'], form: async () => ({ AttachmentId: IDS.photo, Action: 'Approve', Note: 'ok' }) },

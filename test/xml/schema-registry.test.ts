@@ -8,7 +8,7 @@ const schemas = createSchemaRegistry(NS);
 after(() => schemas.dispose());
 
 const EXPECTED = [
-  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'FormSchemaResponse',
+  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'EventsResponse', 'FormSchemaResponse',
   'FormSchemaResponseV2', 'FormsResponse', 'InquiryNotesResponse', 'InquiryThreadResponse', 'InquiryThreadsResponse',
   'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
   'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
