@@ -41,6 +41,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
         customId: a.customId, name: a.name, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes, required: a.required,
       })),
     })),
+    notifications: p.notifications ?? null,
   };
 }
 
@@ -83,6 +84,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
         ...a, required: a.required || null,
       })) : null,
     })),
+    ...(file.notifications ? { notifications: file.notifications } : {}),
   };
 }
 
