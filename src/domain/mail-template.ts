@@ -52,7 +52,7 @@ export function escapeHtml(value: string): string {
 
 /**
  * Fills in a template: the subject on one line, the text as written, and HTML in which the template's own text and
- * every value are escaped (the link becomes an anchor), so no value can add markup to the message.
+ * every value are escaped (links, placeholders named `…link`, become anchors), so no value can add markup to the message.
  */
 export function renderMail(template: MailTemplate, values: Readonly<Record<string, string>>): RenderedMail {
   const value = (name: string) => values[name] ?? '';
@@ -63,7 +63,7 @@ export function renderMail(template: MailTemplate, values: Readonly<Record<strin
   for (const m of template.text.matchAll(PLACEHOLDER)) {
     body += escapeHtml(template.text.slice(last, m.index));
     const name = m[1] ?? '';
-    body += name === 'link' ? `<a href="${escapeHtml(value(name))}">${escapeHtml(value(name))}</a>` : escapeHtml(value(name));
+    body += /link$/i.test(name) ? `<a href="${escapeHtml(value(name))}">${escapeHtml(value(name))}</a>` : escapeHtml(value(name));
     last = m.index + m[0].length;
   }
   body += escapeHtml(template.text.slice(last));

@@ -65,7 +65,7 @@ function diffProgram(before: ProgramDefinitionRows | null, after: ProgramDefinit
   if (!before) return [{ kind: 'program', action: 'created', ref, properties: [] }];
   const pick = (d: ProgramDefinitionRows) => ({
     name: d.program.name, numberPrefix: d.program.numberPrefix, numberDigits: d.program.numberDigits,
-    notifications: d.program.notifications ?? null,
+    notifications: d.program.notifications ?? null, selfSignUp: d.program.selfSignUp ?? false,
   });
   const properties = changedKeys(pick(before), pick(after));
   return properties.length > 0 ? [{ kind: 'program', action: 'updated', ref, properties }] : [];

@@ -42,6 +42,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
       })),
     })),
     notifications: p.notifications ?? null,
+    selfService: { signUp: p.selfSignUp ?? false },
   };
 }
 
@@ -85,6 +86,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
       })) : null,
     })),
     ...(file.notifications ? { notifications: file.notifications } : {}),
+    ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
   };
 }
 

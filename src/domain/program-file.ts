@@ -40,6 +40,8 @@ export interface ProgramFile {
   customLists: ListSpec[]; fields: FieldSpec[]; statuses: StatusSpec[]; forms: FormSpec[];
   /** The program's own notification mail templates; null for the defaults. */
   notifications: NotificationTemplates | null;
+  /** Self-service on the web pages: whether applicants may sign up for the program. */
+  selfService: { signUp: boolean };
 }
 
 /** The text formats a program file may be written in. */
@@ -149,6 +151,7 @@ interface RawProgram {
     attachments?: { customId?: string; name: string; allowedTypes: string[]; maxSizeBytes?: number; required?: boolean }[];
   }[];
   notifications?: NotificationTemplates;
+  selfService?: { signUp?: boolean };
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -176,6 +179,7 @@ function normalise(raw: RawProgram): ProgramFile {
       })),
     })),
     notifications: canonicalTemplates(raw.notifications),
+    selfService: { signUp: raw.selfService?.signUp ?? false },
   };
 }
 

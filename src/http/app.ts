@@ -99,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const services = createServices(config, store, clock, ids, deps.sleep, deps.blobs);
   app.addHook('onClose', () => services.rateLimiter.close());
+  app.addHook('onClose', () => services.selfService.close());
   const routes = new RouteTable();
   routes.attach(app);
   const operations = new OperationTable();

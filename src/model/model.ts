@@ -25,6 +25,8 @@ export interface Program {
   numberPrefix: string; numberDigits: number; updatedAt: number;
   /** The program file's notification templates (null or absent: the defaults). */
   notifications?: NotificationTemplates | null;
+  /** Applicants may sign up for the program themselves on the web pages (the program file's `selfService.signUp`). */
+  selfSignUp?: boolean;
 }
 
 /** A custom list of choices. */

@@ -12,6 +12,7 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     id: row.id, agencyId: row.agency_id, customId: row.custom_id, name: row.name,
     numberPrefix: row.number_prefix, numberDigits: row.number_digits, updatedAt: row.updated_at,
     notifications: row.notifications === null ? null : JSON.parse(row.notifications) as NotificationTemplates,
+    selfSignUp: Number(row.self_sign_up) === 1,
   };
 }
 
@@ -119,6 +120,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
   const programRow = {
     id: p.id, agency_id: p.agencyId, custom_id: p.customId, name: p.name, number_prefix: p.numberPrefix, number_digits: p.numberDigits,
     notifications: p.notifications ? JSON.stringify(p.notifications) : null,
+    self_sign_up: p.selfSignUp ? 1 : 0,
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.

@@ -1,4 +1,5 @@
 import type { AccountReader, AccountRepository } from './account-queries.ts';
+import type { AccountTokenReader, AccountTokenRepository } from './account-token-queries.ts';
 import type { AttachmentReader, AttachmentRepository } from './attachment-queries.ts';
 import type { AuditReader, AuditRepository } from './audit-queries.ts';
 import type { BlobChunkRepository } from './blob-chunk-queries.ts';
@@ -30,6 +31,7 @@ export interface StoreReader {
   readonly idempotency: IdempotencyReader;
   readonly events: EventReader;
   readonly mail: MailReader;
+  readonly accountTokens: AccountTokenReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -47,6 +49,8 @@ export interface StoreWriter extends StoreReader {
   readonly events: EventRepository;
   /** The queue of notification mails. */
   readonly mail: MailRepository;
+  /** Mailed link tokens (sign-up confirmation, password reset). */
+  readonly accountTokens: AccountTokenRepository;
 }
 
 /**

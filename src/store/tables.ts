@@ -23,6 +23,8 @@ export interface ProgramTable {
   number_digits: number; next_number: number; created_at: number; updated_at: number;
   /** The program file's notification templates as JSON (migration 017); null for the defaults. */
   notifications: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 when applicants may sign up for the program themselves (migration 018). */
+  self_sign_up: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 /** A named list of choices for choice fields. */
@@ -183,6 +185,12 @@ export interface MailMessageTable {
   created_at: number; sent_at: number | null;
 }
 
+/** A mailed link to confirm an address or reset a password (migration 018): the SHA-256 of its token, single use, expiring. */
+export interface AccountTokenTable {
+  id: string; user_id: string; purpose: string; token_hash: string; program_id: string | null;
+  created_at: number; expires_at: number; used_at: number | null;
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   agencies: AgencyTable;
@@ -221,4 +229,5 @@ export interface Database {
   events: EventTable;
   event_cursors: EventCursorTable;
   mail_messages: MailMessageTable;
+  account_tokens: AccountTokenTable;
 }

@@ -178,6 +178,17 @@ test('notification templates are imported, reported as a program change, exporte
   assert.equal((await env.store.programs.findProgram('PV', report.agencyId))?.notifications, null);
 });
 
+test('selfService.signUp is imported, reported, exported only when on, and round-trips', async () => {
+  const { agencyId } = await run(sampleProgram());
+  assert.equal((await env.store.programs.findProgram('PV', agencyId))?.selfSignUp, false);
+  assert.doesNotMatch(formatProgramFile(await exportProgram(env.store, agency, 'PV'), 'yaml'), /selfService/);
+  assert.deepEqual(lines(await run({ ...sampleProgram(), selfService: { signUp: true } })), ['updated program PV (selfSignUp)']);
+  assert.equal((await env.store.programs.findProgram('PV', agencyId))?.selfSignUp, true);
+  const text = formatProgramFile(await exportProgram(env.store, agency, 'PV'), 'yaml');
+  assert.match(text, /selfService: \{ signUp: true \}/);
+  assert.equal((await importProgram(env, agency, parseProgramFile(text, 'yaml'))).changed, false);
+});
+
 test('public ids are generated once and kept; an explicit one replaces it', async () => {
   const { programId } = await run(sampleProgram());
   const publicIds = (await model(programId)).statuses.map((s) => s.publicId);
