@@ -52,7 +52,7 @@ async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEven
   const [user, program] = await Promise.all([tx.accounts.findUserById(notice.to), tx.programs.findProgram(event.programId)]);
   if (!user || user.disabled || !program) return;
   const values = {
-    projectNumber: event.data.projectNumber ?? project.number ?? 'draft',
+    projectNumber: event.data.projectNumber ?? project.number ?? '(not yet submitted)',
     status: await statusName(tx, program, notice.kind === 'statusChanged' ? event.data.toStatusId ?? project.statusId : project.statusId),
     link: landingUrl(deps.publicUrl, project),
     programName: program.name,
