@@ -96,7 +96,8 @@ export class SelfServiceAccounts {
 
   /**
    * Signs up: checks the form (INVALID_REQUEST/INVALID_PARAMETER), then creates an inactive user with the applicant
-   * role in the program and mails a confirmation link, or, when the address has an account, mails its owner.
+   * role in the program and mails a confirmation link, or, when the address has an account, mails its owner. An
+   * address that signed up but never confirmed gets a new link instead (the older ones stop working).
    */
   async signUp(input: SignUpInput): Promise<void> {
     const program = await this.signUpProgram(input.programRef);
@@ -110,6 +111,17 @@ export class SelfServiceAccounts {
     await store.transaction(async (tx) => {
       const now = clock.now();
       const existing = await tx.accounts.findUserByEmail(email);
+      if (existing && existing.disabled && (await tx.accountTokens.awaitsConfirmation(existing.id))) {
+        // Signed up before and never confirmed (the mail lost, the link expired): a new link, with this sign-up's password.
+        await tx.accountTokens.retireAccountTokens(existing.id, 'confirm', now);
+        if (existing.agencyId === program.agencyId && !(await tx.accounts.findGrant(existing.id, program.id))) {
+          await tx.accounts.setGrant({ userId: existing.id, programId: program.id, role: 'applicant', sensitive: false });
+        }
+        const link = await this.#newLink(tx, existing.id, 'confirm', program.id, ACCOUNT_PATHS.confirm, hash);
+        if (mailAllowed) await this.#queue(tx, 'account.confirm', email, MAILS.confirm, { programName: program.name, name: existing.name, link });
+        await tx.audit.write({ action: 'account.signup.again', actorId: existing.id, agencyId: existing.agencyId, programId: program.id, detail: { userId: existing.id } }, now, ids.next());
+        return;
+      }
       if (existing) {
         if (mailAllowed) await this.#queue(tx, 'account.exists', email, MAILS.exists, { programName: program.name, signInLink: this.#url(ACCOUNT_PATHS.signIn), forgotLink: this.#url(ACCOUNT_PATHS.forgot) });
         await tx.audit.write({ action: 'account.signup.known', actorId: null, agencyId: existing.agencyId, programId: program.id, detail: { userId: existing.id } }, now, ids.next());
@@ -118,19 +130,22 @@ export class SelfServiceAccounts {
       const user: User = { id: ids.next(), agencyId: program.agencyId, email, name, agencyAdmin: false, disabled: true };
       await tx.accounts.insertUser(user, hash, now);
       await tx.accounts.setGrant({ userId: user.id, programId: program.id, role: 'applicant', sensitive: false });
-      const link = await this.#newLink(tx, user.id, 'confirm', program.id, ACCOUNT_PATHS.confirm);
+      const link = await this.#newLink(tx, user.id, 'confirm', program.id, ACCOUNT_PATHS.confirm, hash);
       if (mailAllowed) await this.#queue(tx, 'account.confirm', email, MAILS.confirm, { programName: program.name, name, link });
       await tx.audit.write({ action: 'account.signup', actorId: user.id, agencyId: program.agencyId, programId: program.id, detail: { userId: user.id, email } }, now, ids.next());
     });
   }
 
-  /** Confirms an address with its mailed link: the account becomes active. INVALID_REQUEST when the link is not usable. */
+  /**
+   * Confirms an address with its mailed link: the account becomes active, with the password of the sign-up that sent
+   * the link. INVALID_REQUEST when the link is not usable.
+   */
   async confirm(token: string): Promise<void> {
     const { store, clock, ids } = this.#deps;
     await store.transaction(async (tx) => {
       const found = await this.#useToken(tx, token, 'confirm');
       const now = clock.now();
-      await tx.accounts.updateUser(found.userId, { disabled: false }, now);
+      await tx.accounts.updateUser(found.userId, { disabled: false, ...(found.passwordHash ? { passwordHash: found.passwordHash } : {}) }, now);
       await tx.audit.write({ action: 'account.confirm', actorId: found.userId, programId: found.programId ?? undefined, detail: { userId: found.userId } }, now, ids.next());
     });
   }
@@ -196,11 +211,11 @@ export class SelfServiceAccounts {
     return found;
   }
 
-  async #newLink(tx: StoreWriter, userId: string, purpose: TokenPurpose, programId: string | null, path: string): Promise<string> {
+  async #newLink(tx: StoreWriter, userId: string, purpose: TokenPurpose, programId: string | null, path: string, passwordHash: string | null = null): Promise<string> {
     const { token, hash } = newToken();
     const now = this.#deps.clock.now();
     const lifetime = purpose === 'confirm' ? this.#policy.confirmMs : this.#policy.resetMs;
-    await tx.accountTokens.insertAccountToken({ id: this.#deps.ids.next(), userId, purpose, tokenHash: hash, programId, createdAt: now, expiresAt: now + lifetime, usedAt: null });
+    await tx.accountTokens.insertAccountToken({ id: this.#deps.ids.next(), userId, purpose, tokenHash: hash, programId, passwordHash, createdAt: now, expiresAt: now + lifetime, usedAt: null });
     return `${this.#url(path)}?${new URLSearchParams({ token }).toString()}`;
   }
 

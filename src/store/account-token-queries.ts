@@ -10,13 +10,15 @@ export type TokenPurpose = 'confirm' | 'reset';
 /** A stored link token (its hash only). */
 export interface AccountToken {
   id: string; userId: string; purpose: TokenPurpose; tokenHash: string; programId: string | null;
+  /** For a confirmation: the password hash its sign-up chose, set on the account when the link is used. */
+  passwordHash: string | null;
   createdAt: number; expiresAt: number; usedAt: number | null;
 }
 
 /** Stores a new token. */
 export async function insertAccountToken(db: Db, t: AccountToken): Promise<void> {
   await db.insertInto('account_tokens').values({
-    id: t.id, user_id: t.userId, purpose: t.purpose, token_hash: t.tokenHash, program_id: t.programId,
+    id: t.id, user_id: t.userId, purpose: t.purpose, token_hash: t.tokenHash, program_id: t.programId, password_hash: t.passwordHash,
     created_at: t.createdAt, expires_at: t.expiresAt, used_at: t.usedAt,
   }).execute();
 }
@@ -25,7 +27,7 @@ export async function insertAccountToken(db: Db, t: AccountToken): Promise<void>
 export async function findAccountToken(db: Db, tokenHash: string): Promise<AccountToken | null> {
   const r = await db.selectFrom('account_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   return r ? {
-    id: r.id, userId: r.user_id, purpose: r.purpose as TokenPurpose, tokenHash: r.token_hash, programId: r.program_id,
+    id: r.id, userId: r.user_id, purpose: r.purpose as TokenPurpose, tokenHash: r.token_hash, programId: r.program_id, passwordHash: r.password_hash,
     createdAt: Number(r.created_at), expiresAt: Number(r.expires_at), usedAt: r.used_at === null ? null : Number(r.used_at),
   } : null;
 }
@@ -40,10 +42,19 @@ export async function useAccountToken(db: Db, id: string, now: number): Promise<
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Ends a user's other unused tokens of one purpose (a new reset link replaces the older ones). */
+/** Ends a user's live tokens of one purpose, by expiring them (a new link replaces the older ones). */
 export async function retireAccountTokens(db: Db, userId: string, purpose: TokenPurpose, now: number): Promise<void> {
-  await db.updateTable('account_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose)
-    .where('used_at', 'is', null).execute();
+  await db.updateTable('account_tokens').set({ expires_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose)
+    .where('used_at', 'is', null).where('expires_at', '>', now).execute();
+}
+
+/**
+ * True when a user signed up but never confirmed the address: they have confirmation links and none was used
+ * (replaced links expire rather than count as used, see retireAccountTokens).
+ */
+export async function awaitsConfirmation(db: Db, userId: string): Promise<boolean> {
+  const rows = await db.selectFrom('account_tokens').select('used_at').where('user_id', '=', userId).where('purpose', '=', 'confirm').execute();
+  return rows.length > 0 && rows.every((r) => r.used_at === null);
 }
 
 /** Ends every web-page session of a user (after a password reset). */
@@ -51,7 +62,7 @@ export async function endUserBrowserSessions(db: Db, userId: string): Promise<vo
   await db.deleteFrom('browser_sessions').where('user_id', '=', userId).execute();
 }
 
-const READS = { findAccountToken };
+const READS = { findAccountToken, awaitsConfirmation };
 
 /** Link tokens' reads. */
 export type AccountTokenReader = ReturnType<typeof accountTokenReader>;

@@ -187,7 +187,7 @@ export interface MailMessageTable {
 
 /** A mailed link to confirm an address or reset a password (migration 018): the SHA-256 of its token, single use, expiring. */
 export interface AccountTokenTable {
-  id: string; user_id: string; purpose: string; token_hash: string; program_id: string | null;
+  id: string; user_id: string; purpose: string; token_hash: string; program_id: string | null; password_hash: string | null;
   created_at: number; expires_at: number; used_at: number | null;
 }
 

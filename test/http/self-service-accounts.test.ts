@@ -132,6 +132,31 @@ forEachDialect('self-service accounts', ({ dialect }) => {
       assert.equal((await v.send('GET', '/MvcProjects/')).statusCode, 200);
     });
 
+    it('an address that never confirmed can sign up again: a new link with the new password; the older link stops working', async () => {
+      const v = new Visitor(h);
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'first carol password' });
+      const [first] = await mailed();
+      h.clock.advance(25 * 3_600_000);
+      const expired = linkIn(first!, '/MvcProjects/SignUp/Confirm');
+      const late = await v.submit(expired, '/MvcProjects/SignUp/Confirm', { token: new URL(expired, 'http://x').searchParams.get('token')! });
+      assert.equal(late.statusCode, 400, 'the link expired after 24 hours');
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'second carol password' });
+      const [second] = await mailed();
+      assert.equal(second?.subject, 'Confirm your e-mail address for Solar Interconnection', 'not "you already have an account"');
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'third carol password' });
+      const [third] = await mailed();
+      const replaced = linkIn(second!, '/MvcProjects/SignUp/Confirm');
+      assert.equal((await v.submit(replaced, '/MvcProjects/SignUp/Confirm', { token: new URL(replaced, 'http://x').searchParams.get('token')! })).statusCode, 400,
+        'a newer link replaces it');
+      const link = linkIn(third!, '/MvcProjects/SignUp/Confirm');
+      assert.equal((await v.submit(link, '/MvcProjects/SignUp/Confirm', { token: new URL(link, 'http://x').searchParams.get('token')! })).statusCode, 200);
+      assert.equal((await new Visitor(h).signIn('carol@example.org', 'first carol password')).statusCode, 401);
+      assert.equal((await new Visitor(h).signIn('carol@example.org', 'third carol password')).statusCode, 303);
+      // Confirmed: a further sign-up is one of an existing account.
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'fourth carol password' });
+      assert.deepEqual((await mailed()).map((m) => m.subject), ['You already have an account']);
+    });
+
     it('a refused sign-up creates nothing and mails nothing', async () => {
       const before = { audit: await h.store.audit.list({}), mail: await h.store.mail.listMail() };
       const v = new Visitor(h);
