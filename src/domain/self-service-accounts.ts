@@ -111,7 +111,7 @@ export class SelfServiceAccounts {
     await store.transaction(async (tx) => {
       const now = clock.now();
       const existing = await tx.accounts.findUserByEmail(email);
-      if (existing && existing.disabled && (await tx.accountTokens.awaitsConfirmation(existing.id))) {
+      if (existing?.disabled && (await tx.accountTokens.awaitsConfirmation(existing.id))) {
         // Signed up before and never confirmed (the mail lost, the link expired): a new link, with this sign-up's password.
         await tx.accountTokens.retireAccountTokens(existing.id, 'confirm', now);
         if (existing.agencyId === program.agencyId && !(await tx.accounts.findGrant(existing.id, program.id))) {
