@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
-import { startBackgroundWork } from '../domain/background-work.ts';
+import { type BackgroundWork, startBackgroundWork } from '../domain/background-work.ts';
 import { eventTasks } from '../domain/event-tasks.ts';
 import { IdempotencyService } from '../domain/idempotency-service.ts';
 import type { Mailer } from '../domain/mailer.ts';
@@ -59,9 +59,10 @@ export async function runServe(argv: string[]): Promise<number> {
   ]);
   await sweeps.first;
   const mailer = configuredMailer(config, log);
-  const app = await buildApp({ config, store, logger: log, blobs });
-  // The outbox's consumers inside the service (notification mails) run in rounds until shutdown.
-  const work = startBackgroundWork(eventTasks({
+  let work: BackgroundWork | null = null;
+  const app = await buildApp({ config, store, logger: log, blobs, onChange: () => work?.wake() });
+  // The outbox's consumers inside the service (notification mails) run in rounds until shutdown, and at once after a change here.
+  work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs,
   }), log);
   let closing = false;
@@ -70,7 +71,7 @@ export async function runServe(argv: string[]): Promise<number> {
     closing = true;
     log.info({ signal }, 'shutting down');
     await app.close();
-    await work.stop();
+    await work?.stop();
     mailer?.close();
     await sweeps.stop();
     await store.close();

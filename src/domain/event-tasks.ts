@@ -4,7 +4,7 @@ import type { IdGenerator } from '../model/ids.ts';
 import type { Store } from '../store/store.ts';
 import type { BackgroundTask } from './background-work.ts';
 import { mailNotifier, MAIL_CONSUMER } from './mail-notifier.ts';
-import { DEFAULT_MAIL_POLICY, mailSenderTask } from './mail-sender.ts';
+import { DEFAULT_MAIL_POLICY, sendDueMail } from './mail-sender.ts';
 import type { Mailer } from './mailer.ts';
 import { consumeOutbox, type OutboxConsumer } from './outbox-consumer.ts';
 
@@ -31,14 +31,20 @@ export function consumerTask(store: Store, consumer: OutboxConsumer, intervalMs:
 const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async (_tx, _events: readonly StoredEvent[]) => {} };
 
 /**
- * Every task of the service's own outbox consumers, in one list that `serve` starts and tests can start too:
- * notification mails (queued from events, then sent). Other consumers add their tasks here.
+ * Every task of the service's own outbox consumers, in one list that `serve` starts (and wakes after each change)
+ * and tests can start too: notification mails (queued from events, then sent, account mails too). Other consumers
+ * add their tasks here.
  */
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const { store, clock, ids, publicUrl, mailer, mailIntervalMs } = deps;
   if (!mailer) return [consumerTask(store, skipMail, mailIntervalMs)];
-  return [
-    consumerTask(store, mailNotifier({ ids, publicUrl }), mailIntervalMs),
-    mailSenderTask({ store, clock, mailer }, mailIntervalMs, DEFAULT_MAIL_POLICY),
-  ];
+  const notifier = mailNotifier({ ids, publicUrl });
+  // One task queues, then sends, so a round woken by a change mails about it in the same round.
+  return [{
+    what: 'notification mail', intervalMs: mailIntervalMs,
+    run: async () => {
+      const full = (await consumeOutbox(store, notifier, OUTBOX_BATCH)) === OUTBOX_BATCH;
+      return (await sendDueMail({ store, clock, mailer }, DEFAULT_MAIL_POLICY)) || full;
+    },
+  }];
 }

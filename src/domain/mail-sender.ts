@@ -1,6 +1,5 @@
 import type { Clock } from '../model/clock.ts';
 import type { Store } from '../store/store.ts';
-import type { BackgroundTask } from './background-work.ts';
 import type { Mailer } from './mailer.ts';
 
 /** How the queue is drained: claims per round, how long a claim lasts, and when to give up on a message. */
@@ -50,7 +49,3 @@ export async function sendDueMail(deps: MailSenderDeps, policy: MailSendPolicy =
   return claimed.length === policy.batch;
 }
 
-/** The background task that drains the mail queue every `intervalMs`. */
-export function mailSenderTask(deps: MailSenderDeps, intervalMs: number, policy: MailSendPolicy = DEFAULT_MAIL_POLICY): BackgroundTask {
-  return { what: 'sending mail', intervalMs, run: () => sendDueMail(deps, policy) };
-}
