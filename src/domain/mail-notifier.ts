@@ -3,7 +3,7 @@ import type { IdGenerator } from '../model/ids.ts';
 import type { Program, Project } from '../model/model.ts';
 import type { NotificationKind } from '../model/notification.ts';
 import type { StoreWriter } from '../store/store.ts';
-import { renderMail, templateFor } from './mail-template.ts';
+import { type PLACEHOLDERS, renderMail, templateFor } from './mail-template.ts';
 import type { OutboxConsumer } from './outbox-consumer.ts';
 import { landingUrl } from './project-context.ts';
 
@@ -51,7 +51,7 @@ async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEven
   if (!notice) return;
   const [user, program] = await Promise.all([tx.accounts.findUserById(notice.to), tx.programs.findProgram(event.programId)]);
   if (!user || user.disabled || !program) return;
-  const values = {
+  const values: Record<(typeof PLACEHOLDERS)[number], string> = {
     projectNumber: event.data.projectNumber ?? project.number ?? '(not yet submitted)',
     status: await statusName(tx, program, notice.kind === 'statusChanged' ? event.data.toStatusId ?? project.statusId : project.statusId),
     link: landingUrl(deps.publicUrl, project),

@@ -1,10 +1,7 @@
 import { NOTIFICATION_KINDS, type MailTemplate, type NotificationKind, type NotificationTemplates } from '../model/notification.ts';
 
-/** The values a notification template may use, by placeholder name. */
-export interface TemplateValues { projectNumber: string; status: string; link: string; programName: string; [name: string]: string }
-
-/** The placeholders every notification template may use. */
-export const PLACEHOLDERS: readonly (keyof TemplateValues)[] = ['projectNumber', 'status', 'link', 'programName'];
+/** The placeholders every notification template of a program file may use. */
+export const PLACEHOLDERS = ['projectNumber', 'status', 'link', 'programName'] as const;
 
 /** A message ready to queue: subject, plain text and HTML. */
 export interface RenderedMail { subject: string; text: string; html: string }
