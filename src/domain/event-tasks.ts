@@ -1,5 +1,4 @@
 import type { Clock } from '../model/clock.ts';
-import type { StoredEvent } from '../model/event.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { Store } from '../store/store.ts';
 import type { BackgroundTask } from './background-work.ts';
@@ -28,7 +27,7 @@ export function consumerTask(store: Store, consumer: OutboxConsumer, intervalMs:
 }
 
 /** With mail off the mail cursor still follows the outbox, so that turning mail on later does not mail old events. */
-const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async (_tx, _events: readonly StoredEvent[]) => {} };
+const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} };
 
 /**
  * Every task of the service's own outbox consumers, in one list that `serve` starts (and wakes after each change)

@@ -175,6 +175,19 @@ forEachDialect('notification mails', ({ dialect }) => {
       assert.equal(sent.attempts, 3);
     });
 
+    it('with mail off the mail cursor follows the outbox without queueing, so turning mail on later mails nothing old', async () => {
+      const h = harness();
+      const { projectId } = await createSubmitted(h, 'applicant');
+      await setStatus(h, projectId, WF.approved);
+      const before = await h.store.mail.listMail();
+      const [off] = eventTasks({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 1000 });
+      while (await off!.run());
+      assert.equal(await h.store.events.readCursor('mail'), await h.store.events.lastSequence());
+      assert.deepEqual(await h.store.mail.listMail(), before);
+      await deliver(h, smtp);
+      assert.deepEqual(await h.store.mail.listMail(), before);
+    });
+
     it("a program's own templates are used, with every placeholder filled in and escaped in HTML", async () => {
       const h = harness();
       await withTemplates(h, {
