@@ -33,6 +33,8 @@ export interface Config {
   oauth: { tokenTtlSeconds: number };
   /** How long the change feed keeps events (days); older events that every consumer inside the service has read are deleted. */
   eventRetentionDays: number;
+  /** Outgoing e-mail: the SMTP server (null: mail is off), the sender address, and how often the queue is drained. */
+  mail: { smtpUrl: string | null; from: string; intervalMs: number };
 }
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
@@ -133,6 +135,27 @@ function timeZoneSetting(env: NodeJS.ProcessEnv): string {
   }
 }
 
+/** APAS_SMTP_URL: an smtp:// or smtps:// URL, or null (unset) for no mail. */
+function smtpSetting(env: NodeJS.ProcessEnv): string | null {
+  const raw = (env.APAS_SMTP_URL ?? '').trim();
+  if (raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('APAS_SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  if (!/^smtps?:$/.test(parsed.protocol) || parsed.hostname === '') throw new ConfigError('APAS_SMTP_URL must be an smtp:// or smtps:// URL with a host');
+  return raw;
+}
+
+/** APAS_MAIL_FROM: the sender of notifications, a bare address or `Name <address>`. */
+function mailFromSetting(env: NodeJS.ProcessEnv, publicUrl: string): string {
+  const raw = (env.APAS_MAIL_FROM ?? '').trim() || `apas@${new URL(publicUrl).hostname}`;
+  if (!/^(?:[^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+>?$/.test(raw)) throw new ConfigError(`APAS_MAIL_FROM must be an e-mail address such as apas@example.org or "APAS <apas@example.org>", got "${raw}"`);
+  return raw;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'APAS_PORT', 8080, 0, 65535);
@@ -147,11 +170,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`APAS_RATE_LIMIT_STORE must be "memory" or "database", got "${storeRaw}"`);
   }
   const rateStore = storeRaw === '' ? (database.kind === 'postgres' ? 'database' : 'memory') : storeRaw;
+  const publicUrl = urlSetting(env, 'APAS_PUBLIC_URL', `http://localhost:${port}`);
   return {
     host,
     port,
     database,
-    publicUrl: urlSetting(env, 'APAS_PUBLIC_URL', `http://localhost:${port}`),
+    publicUrl,
     xmlNamespace: namespaceSetting(env),
     bodyLimitBytes: int(env, 'APAS_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
@@ -180,5 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     oauth: { tokenTtlSeconds: int(env, 'APAS_OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86400) },
     eventRetentionDays: int(env, 'APAS_EVENT_RETENTION_DAYS', 30, 1, 3650),
+    mail: { smtpUrl: smtpSetting(env), from: mailFromSetting(env, publicUrl), intervalMs: int(env, 'APAS_MAIL_INTERVAL_MS', 5000, 10, 3_600_000) },
   };
 }

@@ -47,6 +47,8 @@ export interface AppDeps {
   sleep?: Sleeper;
   /** Where uploads go; the configured blob store (config.blobStore) when left out. */
   blobs?: BlobStore;
+  /** Called after each write request that succeeded, so background work (mail) starts on its changes at once. */
+  onChange?: () => void;
 }
 
 /** How often Node looks for requests past APAS_REQUEST_TIMEOUT_MS: a slow client is cut off at most this much later. */
@@ -99,6 +101,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const services = createServices(config, store, clock, ids, deps.sleep, deps.blobs);
   app.addHook('onClose', () => services.rateLimiter.close());
+  app.addHook('onClose', () => services.selfService.close());
+  const onChange = deps.onChange;
+  if (onChange) {
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onChange();
+    });
+  }
   const routes = new RouteTable();
   routes.attach(app);
   const operations = new OperationTable();

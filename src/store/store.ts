@@ -1,4 +1,5 @@
 import type { AccountReader, AccountRepository } from './account-queries.ts';
+import type { AccountTokenReader, AccountTokenRepository } from './account-token-queries.ts';
 import type { AttachmentReader, AttachmentRepository } from './attachment-queries.ts';
 import type { AuditReader, AuditRepository } from './audit-queries.ts';
 import type { BlobChunkRepository } from './blob-chunk-queries.ts';
@@ -9,6 +10,7 @@ import type { Dialect } from './database.ts';
 import type { EventReader, EventRepository } from './event-queries.ts';
 import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
 import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
+import type { MailReader, MailRepository } from './mail-queries.ts';
 import type { MfaReader, MfaRepository } from './mfa-queries.ts';
 import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
@@ -28,6 +30,8 @@ export interface StoreReader {
   readonly sessions: BrowserSessionRepository;
   readonly idempotency: IdempotencyReader;
   readonly events: EventReader;
+  readonly mail: MailReader;
+  readonly accountTokens: AccountTokenReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -43,6 +47,10 @@ export interface StoreWriter extends StoreReader {
   readonly idempotency: IdempotencyRepository;
   /** The outbox: events appended in a transaction are written just before it commits. */
   readonly events: EventRepository;
+  /** The queue of notification mails. */
+  readonly mail: MailRepository;
+  /** Mailed link tokens (sign-up confirmation, password reset). */
+  readonly accountTokens: AccountTokenRepository;
 }
 
 /**
