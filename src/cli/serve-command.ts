@@ -44,7 +44,8 @@ export async function runServe(argv: string[]): Promise<number> {
     { what: 'events past their retention', sweep: () => store.transaction((tx) => tx.events.pruneEvents(systemClock.now() - config.eventRetentionDays * 86_400_000)) },
   ]);
   await sweeps.first;
-  const app = await buildApp({ config, store, logger: log, blobs });
+  // The server runs the outbox's background work: webhook fan-out and deliveries (src/http/event-tasks.ts).
+  const app = await buildApp({ config, store, logger: log, blobs, background: true });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -18,6 +18,7 @@ import { SearchService } from '../domain/search-service.ts';
 import { DEFAULT_SIGN_IN_POLICY, SignInGuard, type Sleeper } from '../domain/sign-in-guard.ts';
 import { SubmitService } from '../domain/submit-service.ts';
 import { DEFAULT_WEB_SESSION_POLICY, WebSessionService } from '../domain/web-session-service.ts';
+import { WebhookService } from '../domain/webhook-service.ts';
 import { WorkQueueService } from '../domain/work-queue-service.ts';
 import { WorkflowService } from '../domain/workflow-service.ts';
 import type { Clock } from '../model/clock.ts';
@@ -50,6 +51,7 @@ export interface Services {
   tokens: AccessTokenService;
   idempotency: IdempotencyService;
   events: EventService;
+  webhooks: WebhookService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -89,5 +91,6 @@ export function createServices(
     tokens: new AccessTokenService({ store, clock, ids, auth, rateLimiter, lifetimeSeconds: config.oauth.tokenTtlSeconds }),
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
+    webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
   };
 }

@@ -13,6 +13,7 @@ import type { MfaReader, MfaRepository } from './mfa-queries.ts';
 import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
+import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
 export interface StoreReader {
@@ -28,6 +29,7 @@ export interface StoreReader {
   readonly sessions: BrowserSessionRepository;
   readonly idempotency: IdempotencyReader;
   readonly events: EventReader;
+  readonly webhooks: WebhookReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -43,6 +45,8 @@ export interface StoreWriter extends StoreReader {
   readonly idempotency: IdempotencyRepository;
   /** The outbox: events appended in a transaction are written just before it commits. */
   readonly events: EventRepository;
+  /** Webhook subscriptions and deliveries. */
+  readonly webhooks: WebhookRepository;
 }
 
 /**
