@@ -43,23 +43,27 @@ export class WebhookWorker {
     this.owner = deps.ids.next();
   }
 
-  /** One round: sends what is due now; true when the batch was full, so more may be due. */
+  /**
+   * One round: sends what is due now. True when more may be due at once: the batch was full, or a delivery went
+   * through, so the next delivery of its project is due now.
+   */
   async deliverDue(): Promise<boolean> {
     const { store, clock, timeoutMs, batch } = this.#deps;
     const now = clock.now();
     const claimed = await store.transaction((tx) => tx.webhooks.claimDue(this.owner, now, now + timeoutMs + LEASE_MARGIN_MS, batch));
-    await Promise.all(claimed.map((c) => this.#attempt(c)));
-    return claimed.length === batch;
+    const delivered = await Promise.all(claimed.map((c) => this.#attempt(c)));
+    return claimed.length === batch || delivered.some(Boolean);
   }
 
-  async #attempt(c: ClaimedDelivery): Promise<void> {
+  async #attempt(c: ClaimedDelivery): Promise<boolean> {
     const { clock, sender } = this.#deps;
     const d = c.delivery;
     const answer = await sender.post({ url: c.url, headers: signedHeaders(c.secret, d.eventId, clock.now(), d.payload), body: d.payload });
-    await this.#record(c, answer);
+    return this.#record(c, answer);
   }
 
-  async #record(c: ClaimedDelivery, answer: WebhookAnswer): Promise<void> {
+  // Records the attempt; true when it delivered.
+  async #record(c: ClaimedDelivery, answer: WebhookAnswer): Promise<boolean> {
     const { store, clock, random, disableAfterMs } = this.#deps;
     const d = c.delivery;
     const at = clock.now();
@@ -82,5 +86,6 @@ export class WebhookWorker {
       await tx.webhooks.updateSubscription(s.id, { enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at });
       await tx.audit.write({ action: 'webhook.disable', actorId: null, agencyId: s.agencyId, programId: s.programId, detail: { subscriptionId: s.id, reason } }, at, this.#deps.ids.next());
     });
+    return ok;
   }
 }
