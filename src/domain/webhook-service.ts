@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventType } from '../model/event.ts';
+import type { Program } from '../model/model.ts';
 import type { WebhookDelivery, WebhookSubscription } from '../model/webhook.ts';
 import type { StoreWriter } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
@@ -30,6 +31,16 @@ export interface SubscriptionChangeInput { url?: string; eventTypes?: EventType[
 /** What the webhook operations need besides the store: the network policy of targets. */
 export type WebhookServiceDeps = Pick<ServiceDeps<'programs' | 'webhooks' | 'accounts'>, 'store' | 'clock' | 'ids'> & { policy: WebhookNetworkPolicy };
 
+/** The operator on the command line: any program of the installation (of `agencyId`, to find one by custom id). */
+export interface WebhookOperator { operator: true; agencyId?: string }
+
+/** Who manages subscriptions: an API caller (admins of the program only), or the operator. */
+export type WebhookActor = Caller | WebhookOperator;
+
+function isOperator(actor: WebhookActor): actor is WebhookOperator {
+  return 'operator' in actor;
+}
+
 /** The most subscriptions one program may have: each adds a delivery per event. */
 export const MAX_SUBSCRIPTIONS_PER_PROGRAM = 20;
 
@@ -47,16 +58,16 @@ export class WebhookService {
   }
 
   /** CreateWebhookSubscription: a new, enabled subscription; its secret is in this answer only. */
-  async create(caller: Caller, programRef: string, input: NewSubscriptionInput): Promise<CreatedSubscriptionView> {
+  async create(caller: WebhookActor, programRef: string, input: NewSubscriptionInput): Promise<CreatedSubscriptionView> {
     const { store, clock, ids } = this.#deps;
-    const { program } = await loadAdminProgram(this.#deps, caller, programRef, 'CreateWebhookSubscription');
+    const { program } = await this.#program(caller, programRef, 'CreateWebhookSubscription');
     const url = await checkWebhookUrl(input.url, this.#deps.policy);
     const eventTypes = [...new Set(input.eventTypes)];
     const secret = newWebhookSecret();
     const now = clock.now();
     const subscription: WebhookSubscription = {
       id: ids.next(), agencyId: program.agencyId, programId: program.id, url, eventTypes, secret, enabled: true, disabledReason: null,
-      disabledAt: null, consecutiveFailures: 0, failingSince: null, createdAt: now, createdBy: caller.user.id, updatedAt: now,
+      disabledAt: null, consecutiveFailures: 0, failingSince: null, createdAt: now, createdBy: isOperator(caller) ? null : caller.user.id, updatedAt: now,
     };
     await store.transaction(async (tx) => {
       const existing = await tx.webhooks.listSubscriptions(program.id);
@@ -70,15 +81,15 @@ export class WebhookService {
   }
 
   /** GetWebhookSubscriptions: the program's subscriptions, oldest first. */
-  async list(caller: Caller, programRef: string): Promise<WebhookSubscriptionView[]> {
-    const { program } = await loadAdminProgram(this.#deps, caller, programRef, 'GetWebhookSubscriptions');
+  async list(caller: WebhookActor, programRef: string): Promise<WebhookSubscriptionView[]> {
+    const { program } = await this.#program(caller, programRef, 'GetWebhookSubscriptions');
     const all = await this.#deps.store.webhooks.listSubscriptions(program.id);
     return Promise.all(all.map((s) => this.#view(s)));
   }
 
   /** GetWebhookSubscription: one subscription. */
-  async get(caller: Caller, programRef: string, id: string): Promise<WebhookSubscriptionView> {
-    const { program } = await loadAdminProgram(this.#deps, caller, programRef, 'GetWebhookSubscription');
+  async get(caller: WebhookActor, programRef: string, id: string): Promise<WebhookSubscriptionView> {
+    const { program } = await this.#program(caller, programRef, 'GetWebhookSubscription');
     return this.#view(await this.#find(this.#deps.store.webhooks, program.id, id));
   }
 
@@ -86,9 +97,9 @@ export class WebhookService {
    * SetWebhookSubscription: changes the target, the event types or whether it is enabled. Enabling clears the
    * reason it was disabled and the run of failures, and makes its pending deliveries due now.
    */
-  async update(caller: Caller, programRef: string, id: string, input: SubscriptionChangeInput): Promise<WebhookSubscriptionView> {
+  async update(caller: WebhookActor, programRef: string, id: string, input: SubscriptionChangeInput): Promise<WebhookSubscriptionView> {
     const { store, clock } = this.#deps;
-    const { program } = await loadAdminProgram(this.#deps, caller, programRef, 'SetWebhookSubscription');
+    const { program } = await this.#program(caller, programRef, 'SetWebhookSubscription');
     const url = input.url === undefined ? undefined : await checkWebhookUrl(input.url, this.#deps.policy);
     const eventTypes = input.eventTypes === undefined ? undefined : [...new Set(input.eventTypes)];
     const now = clock.now();
@@ -99,7 +110,7 @@ export class WebhookService {
       await tx.webhooks.updateSubscription(s.id, {
         url, eventTypes, updatedAt: now,
         ...(enabling ? { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null } : {}),
-        ...(disabling ? { enabled: false, disabledReason: `Disabled by ${caller.user.email}.`, disabledAt: now } : {}),
+        ...(disabling ? { enabled: false, disabledReason: `Disabled by ${isOperator(caller) ? 'the operator' : caller.user.email}.`, disabledAt: now } : {}),
       });
       if (enabling) await tx.webhooks.resumeDeliveries(s.id, now);
       const changes = { ...(url !== undefined ? { url } : {}), ...(eventTypes !== undefined ? { eventTypes } : {}), ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) };
@@ -110,9 +121,9 @@ export class WebhookService {
   }
 
   /** DeleteWebhookSubscription: the subscription and its delivery log; nothing more is sent to it. */
-  async delete(caller: Caller, programRef: string, id: string): Promise<void> {
+  async delete(caller: WebhookActor, programRef: string, id: string): Promise<void> {
     const { store } = this.#deps;
-    const { program } = await loadAdminProgram(this.#deps, caller, programRef, 'DeleteWebhookSubscription');
+    const { program } = await this.#program(caller, programRef, 'DeleteWebhookSubscription');
     await store.transaction(async (tx) => {
       const s = await this.#find(tx.webhooks, program.id, id);
       await tx.webhooks.deleteSubscription(s.id);
@@ -121,9 +132,9 @@ export class WebhookService {
   }
 
   /** GetWebhookDeliveries: the subscription's latest deliveries, newest first. */
-  async deliveries(caller: Caller, programRef: string, id: string, limit: number): Promise<WebhookDeliveriesView> {
+  async deliveries(caller: WebhookActor, programRef: string, id: string, limit: number): Promise<WebhookDeliveriesView> {
     const { store } = this.#deps;
-    const { program } = await loadAdminProgram(this.#deps, caller, programRef, 'GetWebhookDeliveries');
+    const { program } = await this.#program(caller, programRef, 'GetWebhookDeliveries');
     const s = await this.#find(store.webhooks, program.id, id);
     return { subscriptionId: s.id, deliveries: await store.webhooks.listDeliveries(s.id, limit) };
   }
@@ -132,9 +143,9 @@ export class WebhookService {
    * RedeliverWebhookDelivery: sends a delivery's event again as a new delivery with the same body and webhook-id,
    * due now (after any earlier pending delivery of the project, to keep the order).
    */
-  async redeliver(caller: Caller, programRef: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
+  async redeliver(caller: WebhookActor, programRef: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
     const { store, clock, ids } = this.#deps;
-    const { program } = await loadAdminProgram(this.#deps, caller, programRef, 'RedeliverWebhookDelivery');
+    const { program } = await this.#program(caller, programRef, 'RedeliverWebhookDelivery');
     const now = clock.now();
     return store.transaction(async (tx) => {
       const s = await this.#find(tx.webhooks, program.id, id);
@@ -150,6 +161,14 @@ export class WebhookService {
     });
   }
 
+  // The program the actor manages webhooks of: admins of it through the API, any program for the operator.
+  async #program(actor: WebhookActor, programRef: string, operation: string): Promise<{ program: Program }> {
+    if (!isOperator(actor)) return loadAdminProgram(this.#deps, actor, programRef, operation);
+    const program = await this.#deps.store.programs.findProgram(programRef, actor.agencyId);
+    if (!program) throw new ApiError('NOT_FOUND', `Program "${programRef}" was not found.`);
+    return { program };
+  }
+
   async #find(reader: Pick<StoreWriter['webhooks'], 'findSubscription'>, programId: string, id: string): Promise<WebhookSubscription> {
     const s = await reader.findSubscription(programId, id);
     if (!s) throw new ApiError('NOT_FOUND', `Webhook subscription "${id}" was not found in program ${programId}.`);
@@ -158,15 +177,16 @@ export class WebhookService {
 
   async #view(s: WebhookSubscription): Promise<WebhookSubscriptionView> {
     const { secret: _secret, createdBy, agencyId: _agency, failingSince: _since, ...rest } = s;
-    const [creator] = await this.#deps.store.accounts.usersByIds([createdBy]);
+    const [creator] = createdBy === null ? [] : await this.#deps.store.accounts.usersByIds([createdBy]);
     return { ...rest, createdBy: creator?.email ?? null };
   }
 
   // The audit row of a change; never the secret.
-  async #audit(tx: StoreWriter, caller: Caller, action: string, s: WebhookSubscription, detail: Record<string, unknown>): Promise<void> {
+  async #audit(tx: StoreWriter, caller: WebhookActor, action: string, s: WebhookSubscription, detail: Record<string, unknown>): Promise<void> {
     const { clock, ids } = this.#deps;
     await tx.audit.write({
-      action, actorId: caller.user.id, agencyId: s.agencyId, programId: s.programId, requestId: caller.requestId ?? null,
+      action, actorId: isOperator(caller) ? null : caller.user.id, agencyId: s.agencyId, programId: s.programId,
+      requestId: isOperator(caller) ? null : caller.requestId ?? null,
       detail: { subscriptionId: s.id, ...detail },
     }, clock.now(), ids.next());
   }

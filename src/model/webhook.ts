@@ -21,7 +21,8 @@ export interface WebhookSubscription {
   /** When the current run of failed attempts began; null while the last attempt succeeded. */
   failingSince: number | null;
   createdAt: number;
-  createdBy: string;
+  /** The admin who made it; null when an operator did, on the command line. */
+  createdBy: string | null;
   updatedAt: number;
 }
 

@@ -178,7 +178,7 @@ export interface EventCursorTable { consumer: string; seq: number }
 export interface WebhookSubscriptionTable {
   id: string; agency_id: string; program_id: string; url: string; event_types: string; secret: string; enabled: number;
   disabled_reason: string | null; disabled_at: number | null; consecutive_failures: number; failing_since: number | null;
-  created_at: number; created_by: string; updated_at: number;
+  created_at: number; created_by: string | null; updated_at: number;
 }
 
 /** One event to send to one subscription, with its retry state and lease. */

@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('consecutive_failures', 'integer', (c) => c.notNull())
     .addColumn('failing_since', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('webhook_subscriptions_program').on('webhook_subscriptions').columns(['program_id', 'created_at']).execute();
