@@ -11,8 +11,9 @@ export const WEBHOOK_CONSUMER = 'webhooks';
 /** Makes the body of a delivery from the event (src/http/event-tasks.ts: the event as GetEvents shows it in JSON). */
 export type DeliveryPayload = (view: EventView) => string;
 
+// A subscription gets the events of its program and types that committed after it was made.
 function wants(s: WebhookSubscription, e: StoredEvent): boolean {
-  return s.programId === e.programId && (s.eventTypes.length === 0 || s.eventTypes.includes(e.type));
+  return s.programId === e.programId && e.at >= s.createdAt && (s.eventTypes.length === 0 || s.eventTypes.includes(e.type));
 }
 
 /**

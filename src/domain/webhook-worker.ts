@@ -22,8 +22,13 @@ export interface WebhookWorkerDeps {
   batch: number;
 }
 
-/** How long a lease outlives an attempt's timeout: the time to record the attempt. */
-const LEASE_MARGIN_MS = 60_000;
+/**
+ * How long a claim is leased: twice the attempt's timeout plus 5 s, ample to send and record it; a crashed
+ * instance's claims are taken over that long after they were made.
+ */
+export function leaseMs(timeoutMs: number): number {
+  return 2 * timeoutMs + 5_000;
+}
 
 /** The most characters of an attempt's error kept in the delivery log. */
 const MAX_ERROR_CHARS = 300;
@@ -50,7 +55,7 @@ export class WebhookWorker {
   async deliverDue(): Promise<boolean> {
     const { store, clock, timeoutMs, batch } = this.#deps;
     const now = clock.now();
-    const claimed = await store.transaction((tx) => tx.webhooks.claimDue(this.owner, now, now + timeoutMs + LEASE_MARGIN_MS, batch));
+    const claimed = await store.transaction((tx) => tx.webhooks.claimDue(this.owner, now, now + leaseMs(timeoutMs), batch));
     const delivered = await Promise.all(claimed.map((c) => this.#attempt(c)));
     return claimed.length === batch || delivered.some(Boolean);
   }
