@@ -131,7 +131,7 @@ export async function runWebhookCrashCycles(options: WebhookCrashOptions): Promi
     const created = new Set(events.map((e) => e.project_id));
     for (const r of journal.all()) if (r.kind === 'create' && r.outcome === 'acked' && !created.has(r.projectId)) report.problems.push(`acknowledged project ${r.projectId} has no event`);
     const firstArrival = new Map<string, number>();
-    receiver.ids.forEach((id, i) => firstArrival.has(id) || firstArrival.set(id, i));
+    for (const [i, id] of receiver.ids.entries()) if (!firstArrival.has(id)) firstArrival.set(id, i);
     const lastByProject = new Map<string, number>();
     for (const e of events) {
       const at = firstArrival.get(e.id);
