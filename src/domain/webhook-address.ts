@@ -45,11 +45,17 @@ export function isForbiddenAddress(address: string): boolean {
 /** One checked address of a host: what a connection is made to. */
 export interface CheckedAddress { address: string; family: 4 | 6 }
 
+/** Resolves a host name to all its addresses; a seam so tests can play a DNS server that changes its answers. */
+export type HostResolver = (host: string) => Promise<{ address: string; family: number }[]>;
+
+/** The system resolver (what Node's connections use). */
+export const systemResolver: HostResolver = (host) => dns.lookup(host, { all: true, verbatim: true });
+
 /**
  * Resolves `host` and returns an address a webhook may connect to. Every address the name has must be allowed (a
  * name with one private address among public ones is refused), so the answer does not depend on which is tried.
  */
-export async function resolveAllowed(host: string): Promise<CheckedAddress> {
+export async function resolveAllowed(host: string, resolver: HostResolver = systemResolver): Promise<CheckedAddress> {
   const bare = host.replace(/^\[|\]$/g, '');
   if (net.isIP(bare) !== 0) {
     if (isForbiddenAddress(bare)) throw new ForbiddenAddressError(`${bare} is a private, loopback, link-local or reserved address`);
@@ -57,7 +63,7 @@ export async function resolveAllowed(host: string): Promise<CheckedAddress> {
   }
   let found: { address: string; family: number }[];
   try {
-    found = await dns.lookup(bare, { all: true, verbatim: true });
+    found = await resolver(bare);
   } catch {
     throw new ForbiddenAddressError(`the host name ${bare} could not be resolved`);
   }

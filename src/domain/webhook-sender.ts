@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { ForbiddenAddressError, resolveAllowed, type WebhookNetworkPolicy } from './webhook-address.ts';
+import { ForbiddenAddressError, type HostResolver, resolveAllowed, systemResolver, type WebhookNetworkPolicy } from './webhook-address.ts';
 
 /** One POST of a delivery. */
 export interface WebhookPost { url: string; headers: Record<string, string>; body: string }
@@ -25,8 +25,8 @@ export function signedHeaders(secret: string, messageId: string, at: number, bod
 
 // Resolves through the guard, so the connection goes to the address that was checked: a name that resolved to a
 // public address when it was checked cannot be switched to a private one for the connection (DNS rebinding).
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  resolveAllowed(hostname).then(
+const guardedLookup = (resolver: HostResolver): LookupFunction => (hostname, options, callback) => {
+  resolveAllowed(hostname, resolver).then(
     ({ address, family }) => {
       if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
       else callback(null, address, family);
@@ -46,10 +46,13 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 export class HttpWebhookSender implements WebhookSender {
   readonly #policy: WebhookNetworkPolicy;
   readonly #timeoutMs: number;
+  readonly #resolver: HostResolver;
 
-  constructor(policy: WebhookNetworkPolicy, timeoutMs: number) {
+  /** `resolver` is the system's unless a test plays DNS. */
+  constructor(policy: WebhookNetworkPolicy, timeoutMs: number, resolver: HostResolver = systemResolver) {
     this.#policy = policy;
     this.#timeoutMs = timeoutMs;
+    this.#resolver = resolver;
   }
 
   async post(request: WebhookPost): Promise<WebhookAnswer> {
@@ -64,7 +67,7 @@ export class HttpWebhookSender implements WebhookSender {
     if (!this.#policy.allowInsecure) {
       // IP literals are connected to without a lookup, so they are checked here.
       try {
-        await resolveAllowed(url.hostname);
+        await resolveAllowed(url.hostname, this.#resolver);
       } catch (error) {
         return { status: null, error: error instanceof ForbiddenAddressError ? error.message : String(error) };
       }
@@ -79,7 +82,7 @@ export class HttpWebhookSender implements WebhookSender {
       const req = client.request(url, {
         method: 'POST', signal, agent: false,
         headers: { ...request.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(request.body)), 'user-agent': 'apas-webhooks' },
-        ...(this.#policy.allowInsecure ? {} : { lookup: guardedLookup }),
+        ...(this.#policy.allowInsecure ? {} : { lookup: guardedLookup(this.#resolver) }),
       }, (res) => {
         let read = 0;
         res.on('data', (chunk: Buffer) => {

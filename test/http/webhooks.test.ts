@@ -120,6 +120,18 @@ forEachDialect('webhooks', ({ open, dialect }) => {
     assert.equal(attrs(log.body, 'WebhookDelivery', 'DeliveryId').length, events.length);
   });
 
+  it('the app\'s background work is woken by each change it answers: delivered at once, not at the next interval', async () => {
+    const { h } = await harness({ ...INSECURE, APAS_WEBHOOK_INTERVAL_MS: '3600000' }, new TestClock(Date.now()), true);
+    assert.ok(h.app.backgroundWork, 'started with the app');
+    const r = await receiver();
+    await subscribe(h, r.url, ['project.created']);
+    const started = Date.now();
+    await createProject(h);
+    await until(() => r.received.length === 1, 5_000, 'the delivery');
+    assert.ok(Date.now() - started < 5_000);
+    assert.equal(JSON.parse(r.received[0]!.body).type, 'project.created');
+  });
+
   /** The one subscription's deliveries as stored, in sending order. */
   async function deliveries(h: HttpHarness, id: string) {
     return h.store.webhooks.listAllDeliveries(id);
