@@ -35,6 +35,8 @@ export interface Config {
   eventRetentionDays: number;
   /** Webhooks: plain http and private targets allowed (tests, closed networks), an attempt's timeout, the worker's interval, when to disable. */
   webhooks: { allowInsecure: boolean; timeoutMs: number; intervalMs: number; disableAfterHours: number };
+  /** Outgoing e-mail: the SMTP server (null: mail is off), the sender address, and how often the queue is drained. */
+  mail: { smtpUrl: string | null; from: string; intervalMs: number };
 }
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
@@ -135,6 +137,27 @@ function timeZoneSetting(env: NodeJS.ProcessEnv): string {
   }
 }
 
+/** APAS_SMTP_URL: an smtp:// or smtps:// URL, or null (unset) for no mail. */
+function smtpSetting(env: NodeJS.ProcessEnv): string | null {
+  const raw = (env.APAS_SMTP_URL ?? '').trim();
+  if (raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('APAS_SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  if (!/^smtps?:$/.test(parsed.protocol) || parsed.hostname === '') throw new ConfigError('APAS_SMTP_URL must be an smtp:// or smtps:// URL with a host');
+  return raw;
+}
+
+/** APAS_MAIL_FROM: the sender of notifications, a bare address or `Name <address>`. */
+function mailFromSetting(env: NodeJS.ProcessEnv, publicUrl: string): string {
+  const raw = (env.APAS_MAIL_FROM ?? '').trim() || `apas@${new URL(publicUrl).hostname}`;
+  if (!/^(?:[^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+>?$/.test(raw)) throw new ConfigError(`APAS_MAIL_FROM must be an e-mail address such as apas@example.org or "APAS <apas@example.org>", got "${raw}"`);
+  return raw;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'APAS_PORT', 8080, 0, 65535);
@@ -149,11 +172,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`APAS_RATE_LIMIT_STORE must be "memory" or "database", got "${storeRaw}"`);
   }
   const rateStore = storeRaw === '' ? (database.kind === 'postgres' ? 'database' : 'memory') : storeRaw;
+  const publicUrl = urlSetting(env, 'APAS_PUBLIC_URL', `http://localhost:${port}`);
   return {
     host,
     port,
     database,
-    publicUrl: urlSetting(env, 'APAS_PUBLIC_URL', `http://localhost:${port}`),
+    publicUrl,
     xmlNamespace: namespaceSetting(env),
     bodyLimitBytes: int(env, 'APAS_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
@@ -188,5 +212,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: int(env, 'APAS_WEBHOOK_INTERVAL_MS', 1000, 50, 3_600_000),
       disableAfterHours: int(env, 'APAS_WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365),
     },
+    mail: { smtpUrl: smtpSetting(env), from: mailFromSetting(env, publicUrl), intervalMs: int(env, 'APAS_MAIL_INTERVAL_MS', 5000, 10, 3_600_000) },
   };
 }

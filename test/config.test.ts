@@ -29,6 +29,15 @@ describe('configuration from the environment', () => {
     assert.deepEqual(c.webhooks, { allowInsecure: true, timeoutMs: 2500, intervalMs: 200, disableAfterHours: 24 });
   });
 
+  test('mail: off without APAS_SMTP_URL; smtp(s) URLs and a sender address are checked', () => {
+    assert.deepEqual(loadConfig({}).mail, { smtpUrl: null, from: 'apas@localhost', intervalMs: 5000 });
+    const c = loadConfig({ APAS_SMTP_URL: 'smtps://u:p@mail.example.org:465', APAS_MAIL_FROM: 'APAS <noreply@example.org>', APAS_MAIL_INTERVAL_MS: '250' });
+    assert.deepEqual(c.mail, { smtpUrl: 'smtps://u:p@mail.example.org:465', from: 'APAS <noreply@example.org>', intervalMs: 250 });
+    assert.throws(() => loadConfig({ APAS_SMTP_URL: 'http://mail.example.org' }), /APAS_SMTP_URL must be an smtp/);
+    assert.throws(() => loadConfig({ APAS_SMTP_URL: 'not a url' }), /APAS_SMTP_URL/);
+    assert.throws(() => loadConfig({ APAS_MAIL_FROM: 'no address' }), /APAS_MAIL_FROM must be an e-mail address/);
+  });
+
   test('uploads: local blobs next to the SQLite file; the database on PostgreSQL; both can be chosen', () => {
     assert.equal(loadConfig({ DATABASE_URL: '/srv/apas/apas.db' }).blobDir, '/srv/apas/blobs');
     assert.equal(loadConfig({ DATABASE_URL: ':memory:' }).blobDir, path.resolve('data', 'blobs'));

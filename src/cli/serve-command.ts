@@ -1,11 +1,16 @@
 import { parseArgs } from 'node:util';
 import type pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
+import { type BackgroundWork, startBackgroundWork } from '../domain/background-work.ts';
+import { eventTasks } from '../domain/event-tasks.ts';
 import { IdempotencyService } from '../domain/idempotency-service.ts';
+import type { Mailer } from '../domain/mailer.ts';
+import { smtpMailer } from '../domain/smtp-mailer.ts';
 import { systemClock } from '../model/clock.ts';
 import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
+import { deliveryPayload } from '../http/webhook-payload.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
@@ -26,6 +31,16 @@ async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): P
   process.stderr.write(`\n${formatDemoCredentials()}\n\n`);
 }
 
+/** The SMTP mailer of the configuration, or null (said in the log) when APAS_SMTP_URL is not set. */
+function configuredMailer(config: Config, log: pino.Logger): Mailer | null {
+  if (config.mail.smtpUrl === null) {
+    log.info('mail is off (APAS_SMTP_URL is not set): no notification or account mails are sent');
+    return null;
+  }
+  log.info({ smtp: new URL(config.mail.smtpUrl).host, from: config.mail.from }, 'mail is on');
+  return smtpMailer(config.mail.smtpUrl, config.mail.from);
+}
+
 /** `apas serve [--demo]`: migrates the database, optionally seeds the demo, and serves until SIGINT/SIGTERM. */
 export async function runServe(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { demo: { type: 'boolean', default: false } }, strict: true });
@@ -44,14 +59,22 @@ export async function runServe(argv: string[]): Promise<number> {
     { what: 'events past their retention', sweep: () => store.transaction((tx) => tx.events.pruneEvents(systemClock.now() - config.eventRetentionDays * 86_400_000)) },
   ]);
   await sweeps.first;
-  // The server runs the outbox's background work: webhook fan-out and deliveries (src/http/event-tasks.ts).
-  const app = await buildApp({ config, store, logger: log, blobs, background: true });
+  const mailer = configuredMailer(config, log);
+  let work: BackgroundWork | null = null;
+  const app = await buildApp({ config, store, logger: log, blobs, onChange: () => work?.wake() });
+  // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
+  work = startBackgroundWork(eventTasks({
+    store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs,
+    webhooks: { ...config.webhooks, payload: deliveryPayload },
+  }), log);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'shutting down');
     await app.close();
+    await work?.stop();
+    mailer?.close();
     await sweeps.stop();
     await store.close();
     process.exit(0);

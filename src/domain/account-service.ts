@@ -165,13 +165,15 @@ export function requireName(name: string, what: string): string {
   return trimmed;
 }
 
-function normaliseEmail(email: string): string {
+/** An e-mail address trimmed and in lower case; INVALID_REQUEST when it is not one. */
+export function normaliseEmail(email: string): string {
   const value = email.trim().toLowerCase();
   if (value.length > 254 || !EMAIL.test(value)) throw invalid(`"${email}" is not an e-mail address`);
   return value;
 }
 
-function checkPassword(password: string): string {
+/** The password when its length is within PASSWORD_LENGTH; INVALID_REQUEST otherwise. */
+export function checkPassword(password: string): string {
   const length = [...password].length;
   if (length < PASSWORD_LENGTH.min) throw invalid(`the password must be at least ${PASSWORD_LENGTH.min} characters long`);
   if (length > PASSWORD_LENGTH.max) throw invalid(`the password must be at most ${PASSWORD_LENGTH.max} characters long`);

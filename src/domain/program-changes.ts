@@ -63,7 +63,10 @@ export function diffDefinition(before: StoredDefinition | null, after: ProgramDe
 function diffProgram(before: ProgramDefinitionRows | null, after: ProgramDefinitionRows): DefinitionChange[] {
   const ref = after.program.customId;
   if (!before) return [{ kind: 'program', action: 'created', ref, properties: [] }];
-  const pick = (d: ProgramDefinitionRows) => ({ name: d.program.name, numberPrefix: d.program.numberPrefix, numberDigits: d.program.numberDigits });
+  const pick = (d: ProgramDefinitionRows) => ({
+    name: d.program.name, numberPrefix: d.program.numberPrefix, numberDigits: d.program.numberDigits,
+    notifications: d.program.notifications ?? null, selfSignUp: d.program.selfSignUp ?? false,
+  });
   const properties = changedKeys(pick(before), pick(after));
   return properties.length > 0 ? [{ kind: 'program', action: 'updated', ref, properties }] : [];
 }

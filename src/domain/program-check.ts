@@ -1,3 +1,4 @@
+import { templateProblems } from './mail-template.ts';
 import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
 
 /** A program file whose references are resolved to positions in its own arrays. */
@@ -42,6 +43,7 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);
+  if (file.notifications) problems.push(...templateProblems(file.notifications));
   if (problems.length > 0) throw invalidFile(source, problems);
   return resolved;
 }

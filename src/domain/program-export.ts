@@ -41,6 +41,8 @@ export function programFileOf(model: ProgramModel): ProgramFile {
         customId: a.customId, name: a.name, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes, required: a.required,
       })),
     })),
+    notifications: p.notifications ?? null,
+    selfService: { signUp: p.selfSignUp ?? false },
   };
 }
 
@@ -83,6 +85,8 @@ function compact(file: ProgramFile): Record<string, unknown> {
         ...a, required: a.required || null,
       })) : null,
     })),
+    ...(file.notifications ? { notifications: file.notifications } : {}),
+    ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parseDocument } from 'yaml';
 import { ApiError } from './api-error.ts';
 import type { FieldType, ProgramRole } from '../model/model.ts';
+import { NOTIFICATION_KINDS, type NotificationTemplates } from '../model/notification.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -37,6 +38,10 @@ export interface FormSpec {
 export interface ProgramFile {
   customId: string; name: string; numberPrefix: string; numberDigits: number;
   customLists: ListSpec[]; fields: FieldSpec[]; statuses: StatusSpec[]; forms: FormSpec[];
+  /** The program's own notification mail templates; null for the defaults. */
+  notifications: NotificationTemplates | null;
+  /** Self-service on the web pages: whether applicants may sign up for the program. */
+  selfService: { signUp: boolean };
 }
 
 /** The text formats a program file may be written in. */
@@ -145,6 +150,8 @@ interface RawProgram {
     customId?: string; name: string; availableIn: string[]; leadsTo?: string; roles?: ProgramRole[]; fields?: RawFormField[];
     attachments?: { customId?: string; name: string; allowedTypes: string[]; maxSizeBytes?: number; required?: boolean }[];
   }[];
+  notifications?: NotificationTemplates;
+  selfService?: { signUp?: boolean };
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -171,5 +178,18 @@ function normalise(raw: RawProgram): ProgramFile {
         maxSizeBytes: a.maxSizeBytes ?? DEFAULT_ATTACHMENT_BYTES, required: a.required ?? false,
       })),
     })),
+    notifications: canonicalTemplates(raw.notifications),
+    selfService: { signUp: raw.selfService?.signUp ?? false },
   };
+}
+
+/** The templates in one order (kinds, then subject and text), so that a stored copy compares equal to the file's. */
+function canonicalTemplates(raw: NotificationTemplates | undefined): NotificationTemplates | null {
+  if (!raw) return null;
+  const out: NotificationTemplates = {};
+  for (const kind of NOTIFICATION_KINDS) {
+    const t = raw[kind];
+    if (t) out[kind] = { subject: t.subject, text: t.text };
+  }
+  return Object.keys(out).length > 0 ? out : null;
 }

@@ -107,6 +107,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
   const program = {
     id: ctx.programId, agencyId: ctx.agencyId, customId: file.customId, name: file.name, numberPrefix: file.numberPrefix,
     numberDigits: file.numberDigits, updatedAt: ctx.now, createdAt: stored?.program.createdAt ?? ctx.now,
+    notifications: file.notifications, selfSignUp: file.selfService.signUp,
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { type BackgroundWork, startBackgroundWork } from '../domain/background-work.ts';
 import type { Sleeper } from '../domain/sign-in-guard.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
@@ -35,7 +34,6 @@ import { schemaRoutes } from './routes/schema-routes.ts';
 import { submitRoutes } from './routes/submit-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import { workflowRoutes } from './routes/workflow-routes.ts';
-import { type EventTaskDeps, eventTasks } from './event-tasks.ts';
 import { createServices } from './services.ts';
 
 /** What an app instance is built from; tests swap the clock, ids and logger. */
@@ -50,11 +48,8 @@ export interface AppDeps {
   sleep?: Sleeper;
   /** Where uploads go; the configured blob store (config.blobStore) when left out. */
   blobs?: BlobStore;
-  /**
-   * Runs the outbox's background work (webhook fan-out and deliveries) in this instance: the server does, tests
-   * choose (and may pass the retries' random source and the webhook sender). Woken after every successful change.
-   */
-  background?: boolean | Pick<EventTaskDeps, 'random' | 'webhookSender'>;
+  /** Called after each write request that succeeded, so background work (mail) starts on its changes at once. */
+  onChange?: () => void;
 }
 
 /** How often Node looks for requests past APAS_REQUEST_TIMEOUT_MS: a slow client is cut off at most this much later. */
@@ -75,18 +70,6 @@ function packageVersion(): string {
 
 function programSchemaText(): string {
   return fs.readFileSync(new URL('../../schemas/program.schema.json', import.meta.url), 'utf8');
-}
-
-/** Starts the outbox's background work when asked; it is woken after each successful change and stopped with the app. */
-function startEventWork(app: FastifyInstance, deps: AppDeps, clock: Clock, ids: IdGenerator): BackgroundWork | null {
-  if (!deps.background) return null;
-  const options = deps.background === true ? {} : deps.background;
-  const work = startBackgroundWork(eventTasks({ config: deps.config, store: deps.store, clock, ids, ...options }), app.log);
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) work.wake();
-  });
-  app.addHook('onClose', () => work.stop());
-  return work;
 }
 
 /** Builds the HTTP application: API routes under /services/v2, schemas, landing pages, health and metrics. */
@@ -119,6 +102,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const services = createServices(config, store, clock, ids, deps.sleep, deps.blobs);
   app.addHook('onClose', () => services.rateLimiter.close());
+  app.addHook('onClose', () => services.selfService.close());
+  const onChange = deps.onChange;
+  if (onChange) {
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onChange();
+    });
+  }
   const routes = new RouteTable();
   routes.attach(app);
   const operations = new OperationTable();
@@ -159,7 +149,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     eventRoutes(api, routeDeps);
     webhookRoutes(api, routeDeps);
   }, { prefix: API_BASE });
-  app.decorate('backgroundWork', startEventWork(app, deps, clock, ids));
   // The OAuth endpoints, outside `api`: the client authenticates itself there, with a form body (RFC 6749 §4.4).
   await app.register(async (oauth) => oauthRoutes(oauth, services), { prefix: OAUTH_BASE });
   return app;

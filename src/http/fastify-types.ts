@@ -4,8 +4,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The routes' OpenAPI entries, and the routes without one (src/http/operation-table.ts). */
     operations: import('./operation-table.ts').OperationTable;
-    /** The outbox's background work of this instance, when it runs it (AppDeps.background); tests wake it. */
-    backgroundWork: import('../domain/background-work.ts').BackgroundWork | null;
   }
   interface FastifyContextConfig {
     /** The route's entry in the OpenAPI description (src/http/operation-table.ts). */

@@ -15,6 +15,7 @@ import { ProjectService } from '../domain/project-service.ts';
 import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../domain/rate-limiter.ts';
 import { ReviewService } from '../domain/review-service.ts';
 import { SearchService } from '../domain/search-service.ts';
+import { SelfServiceAccounts } from '../domain/self-service-accounts.ts';
 import { DEFAULT_SIGN_IN_POLICY, SignInGuard, type Sleeper } from '../domain/sign-in-guard.ts';
 import { SubmitService } from '../domain/submit-service.ts';
 import { DEFAULT_WEB_SESSION_POLICY, WebSessionService } from '../domain/web-session-service.ts';
@@ -28,6 +29,15 @@ import { createBlobStore } from '../store/create-blob-store.ts';
 import type { Store } from '../store/store.ts';
 
 const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Self-service sign-up and reset requests per client address and hour, and account mails per e-mail address and hour.
+const ACCOUNT_REQUESTS_PER_ADDRESS = 20;
+const ACCOUNT_MAILS_PER_ADDRESS = 5;
+
+/** An hourly counter in memory or, as APAS_RATE_LIMIT_STORE says, shared through the database. */
+function limiter(config: Config, store: Store, clock: Clock, max: number): RateLimiter {
+  return config.rateLimit.store === 'database' ? new SharedRateLimiter(store, max, 3_600_000, clock) : new MemoryRateLimiter(max, 3_600_000, clock);
+}
 
 /** The domain services one app instance uses, built once from its dependencies. */
 export interface Services {
@@ -52,6 +62,7 @@ export interface Services {
   idempotency: IdempotencyService;
   events: EventService;
   webhooks: WebhookService;
+  selfService: SelfServiceAccounts;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -92,5 +103,9 @@ export function createServices(
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
+    selfService: new SelfServiceAccounts({
+      store, clock, ids, publicUrl: config.publicUrl, mailOn: config.mail.smtpUrl !== null,
+      perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),
+    }),
   };
 }

@@ -1,3 +1,5 @@
+import type { NotificationTemplates } from './notification.ts';
+
 /** The kinds of value a data field holds; every value travels as a string. */
 export const FIELD_TYPES = ['text', 'number', 'integer', 'boolean', 'date', 'choice'] as const;
 /** One of FIELD_TYPES. */
@@ -21,6 +23,10 @@ export interface ProgramGrant { userId: string; programId: string; role: Program
 export interface Program {
   id: string; agencyId: string; customId: string; name: string;
   numberPrefix: string; numberDigits: number; updatedAt: number;
+  /** The program file's notification templates (null or absent: the defaults). */
+  notifications?: NotificationTemplates | null;
+  /** Applicants may sign up for the program themselves on the web pages (the program file's `selfService.signUp`). */
+  selfSignUp?: boolean;
 }
 
 /** A custom list of choices. */

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { accountReader, accountRepository } from './account-queries.ts';
+import { accountTokenReader, accountTokenRepository } from './account-token-queries.ts';
 import { attachmentReader, attachmentRepository } from './attachment-queries.ts';
 import { auditReader, auditRepository } from './audit-queries.ts';
 import { blobChunkRepository } from './blob-chunk-queries.ts';
@@ -11,6 +12,7 @@ import type { Dialect, OpenDatabase } from './database.ts';
 import { eventReader, eventRepository } from './event-queries.ts';
 import { idempotencyReader, idempotencyRepository } from './idempotency-queries.ts';
 import { inquiryReader, inquiryRepository } from './inquiry-queries.ts';
+import { mailReader, mailRepository } from './mail-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
 import { oauthReader, oauthRepository } from './oauth-queries.ts';
 import { type ProgramModelCache, programReader, programRepository } from './program-queries.ts';
@@ -28,6 +30,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     counters: counterRepository(db), sessions: browserSessionRepository(db), idempotency: idempotencyRepository(db),
     events: eventRepository(db, dialect),
     webhooks: webhookRepository(db, dialect),
+    mail: mailRepository(db, dialect), accountTokens: accountTokenRepository(db),
   };
 }
 
@@ -60,7 +63,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     mfa: reads.wrap(mfaReader(db), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
-    idempotency: idempotencyReader(db), events: eventReader(db), webhooks: webhookReader(db),
+    idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
+    webhooks: webhookReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: (work) => db.transaction().execute(async (trx) => {
       const started = clock.now();

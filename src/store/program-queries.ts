@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { CustomList, DataField, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../model/model.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
+import type { NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
 import type { Database, ProgramTable } from './tables.ts';
 
@@ -10,6 +11,8 @@ function toProgram(row: Selectable<ProgramTable>): Program {
   return {
     id: row.id, agencyId: row.agency_id, customId: row.custom_id, name: row.name,
     numberPrefix: row.number_prefix, numberDigits: row.number_digits, updatedAt: row.updated_at,
+    notifications: row.notifications === null ? null : JSON.parse(row.notifications) as NotificationTemplates,
+    selfSignUp: Number(row.self_sign_up) === 1,
   };
 }
 
@@ -116,6 +119,8 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
   const p = rows.program;
   const programRow = {
     id: p.id, agency_id: p.agencyId, custom_id: p.customId, name: p.name, number_prefix: p.numberPrefix, number_digits: p.numberDigits,
+    notifications: p.notifications ? JSON.stringify(p.notifications) : null,
+    self_sign_up: p.selfSignUp ? 1 : 0,
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.

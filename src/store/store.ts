@@ -1,4 +1,5 @@
 import type { AccountReader, AccountRepository } from './account-queries.ts';
+import type { AccountTokenReader, AccountTokenRepository } from './account-token-queries.ts';
 import type { AttachmentReader, AttachmentRepository } from './attachment-queries.ts';
 import type { AuditReader, AuditRepository } from './audit-queries.ts';
 import type { BlobChunkRepository } from './blob-chunk-queries.ts';
@@ -9,6 +10,7 @@ import type { Dialect } from './database.ts';
 import type { EventReader, EventRepository } from './event-queries.ts';
 import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
 import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
+import type { MailReader, MailRepository } from './mail-queries.ts';
 import type { MfaReader, MfaRepository } from './mfa-queries.ts';
 import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
@@ -30,6 +32,8 @@ export interface StoreReader {
   readonly idempotency: IdempotencyReader;
   readonly events: EventReader;
   readonly webhooks: WebhookReader;
+  readonly mail: MailReader;
+  readonly accountTokens: AccountTokenReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -47,6 +51,10 @@ export interface StoreWriter extends StoreReader {
   readonly events: EventRepository;
   /** Webhook subscriptions and deliveries. */
   readonly webhooks: WebhookRepository;
+  /** The queue of notification mails. */
+  readonly mail: MailRepository;
+  /** Mailed link tokens (sign-up confirmation, password reset). */
+  readonly accountTokens: AccountTokenRepository;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Booleans are stored as 0/1 integers so that one schema serves SQLite and PostgreSQL alike. */
 export type Flag = number;
@@ -21,6 +21,10 @@ export interface ApiKeyTable {
 export interface ProgramTable {
   id: string; agency_id: string; custom_id: string; name: string; number_prefix: string;
   number_digits: number; next_number: number; created_at: number; updated_at: number;
+  /** The program file's notification templates as JSON (migration 017); null for the defaults. */
+  notifications: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 when applicants may sign up for the program themselves (migration 018). */
+  self_sign_up: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 /** A named list of choices for choice fields. */
@@ -189,6 +193,19 @@ export interface WebhookDeliveryTable {
   redelivery_of: string | null; lease_owner: string | null; lease_until: number | null;
 }
 
+/** A queued notification mail (migration 017): pending until sent, or failed after its last attempt. */
+export interface MailMessageTable {
+  id: string; kind: string; event_id: string | null; to_address: string; subject: string; text_body: string; html_body: string;
+  status: string; attempts: number; next_attempt_at: number; lease_until: number | null; last_error: string | null;
+  created_at: number; sent_at: number | null;
+}
+
+/** A mailed link to confirm an address or reset a password (migration 018): the SHA-256 of its token, single use, expiring. */
+export interface AccountTokenTable {
+  id: string; user_id: string; purpose: string; token_hash: string; program_id: string | null; password_hash: string | null;
+  created_at: number; expires_at: number; used_at: number | null;
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   agencies: AgencyTable;
@@ -228,4 +245,6 @@ export interface Database {
   event_cursors: EventCursorTable;
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
+  mail_messages: MailMessageTable;
+  account_tokens: AccountTokenTable;
 }

@@ -6,6 +6,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/services.ts';
+import { accountRoutes } from './account-routes.ts';
 import { applicationRoutes } from './application-routes.ts';
 import type { ApiCodec } from '../http/api-codec.ts';
 import { homeRoutes } from './home-routes.ts';
@@ -64,6 +65,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     web.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
     web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));
     signInRoutes(web, deps);
+    accountRoutes(web, deps);
     homeRoutes(web, deps);
     projectPageRoutes(web, deps);
     applicationRoutes(web, deps);

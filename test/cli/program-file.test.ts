@@ -104,3 +104,14 @@ test('all semantic problems are reported together', () => {
   });
   assert.match(message, /\(2 problems\):\n {2}- /);
 });
+
+test('notification templates: unknown placeholders and unknown kinds are refused with their path', () => {
+  const message = semantic((p) => {
+    (p as Record<string, unknown>).notifications = { statusChanged: { subject: 'Now {{ status }}', text: 'Hi {{applicantName}}, see {{link}}' } };
+  });
+  assert.match(message, /notifications\.statusChanged\.text: unknown placeholder "\{\{applicantName\}\}"/);
+  assert.doesNotMatch(message, /subject/);
+  const schema = problemsOf(() => validateProgramFile({ ...sampleProgram(), notifications: { reminder: { subject: 'x', text: 'y' }, question: { subject: 'x' } } }));
+  assert.match(schema, /unknown property "reminder"/);
+  assert.match(schema, /notifications\.question: missing required property "text"/);
+});

@@ -159,6 +159,36 @@ test('program-level changes are reported by property', async () => {
   assert.deepEqual(lines(await run(program)), ['updated program PV (name, numberDigits)']);
 });
 
+test('notification templates are imported, reported as a program change, exported and round-trip unchanged', async () => {
+  await run(sampleProgram());
+  const notifications = {
+    question: { text: 'Please look at {{link}}', subject: 'Question on {{projectNumber}}' },
+    statusChanged: { subject: '{{projectNumber}}: {{status}}', text: 'Now {{status}}.\n{{link}}' },
+  };
+  const report = await run({ ...sampleProgram(), notifications });
+  assert.deepEqual(lines(report), ['updated program PV (notifications)']);
+  const stored = await env.store.programs.findProgram('PV', report.agencyId);
+  assert.deepEqual(stored?.notifications, { statusChanged: notifications.statusChanged, question: { subject: 'Question on {{projectNumber}}', text: 'Please look at {{link}}' } });
+  for (const format of ['yaml', 'json'] as const) {
+    const text = formatProgramFile(await exportProgram(env.store, agency, 'PV'), format);
+    assert.match(text, /Question on \{\{projectNumber\}\}/);
+    assert.equal((await importProgram(env, agency, parseProgramFile(text, format))).changed, false, format);
+  }
+  assert.deepEqual(lines(await run(sampleProgram())), ['updated program PV (notifications)']);
+  assert.equal((await env.store.programs.findProgram('PV', report.agencyId))?.notifications, null);
+});
+
+test('selfService.signUp is imported, reported, exported only when on, and round-trips', async () => {
+  const { agencyId } = await run(sampleProgram());
+  assert.equal((await env.store.programs.findProgram('PV', agencyId))?.selfSignUp, false);
+  assert.doesNotMatch(formatProgramFile(await exportProgram(env.store, agency, 'PV'), 'yaml'), /selfService/);
+  assert.deepEqual(lines(await run({ ...sampleProgram(), selfService: { signUp: true } })), ['updated program PV (selfSignUp)']);
+  assert.equal((await env.store.programs.findProgram('PV', agencyId))?.selfSignUp, true);
+  const text = formatProgramFile(await exportProgram(env.store, agency, 'PV'), 'yaml');
+  assert.match(text, /selfService: \{ signUp: true \}/);
+  assert.equal((await importProgram(env, agency, parseProgramFile(text, 'yaml'))).changed, false);
+});
+
 test('public ids are generated once and kept; an explicit one replaces it', async () => {
   const { programId } = await run(sampleProgram());
   const publicIds = (await model(programId)).statuses.map((s) => s.publicId);

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { consumeOutbox } from '../../src/domain/outbox-consumer.ts';
 import type { WebhookSender } from '../../src/domain/webhook-sender.ts';
-import { webhookWorkers } from '../../src/http/event-tasks.ts';
+import { type WebhookTaskSettings, webhookWorkers } from '../../src/domain/webhook-tasks.ts';
+import { deliveryPayload } from '../../src/http/webhook-payload.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { Store } from '../../src/store/store.ts';
 import { attr, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
@@ -92,9 +93,14 @@ export interface ManualWorker {
   round(): Promise<void>;
 }
 
+/** The webhook settings of a harness's configuration, as `serve` passes them; jitter fixed at `random` when given. */
+export function webhookSettings(h: HttpHarness, random?: number, sender?: WebhookSender): WebhookTaskSettings {
+  return { ...h.config.webhooks, payload: deliveryPayload, ...(random === undefined ? {} : { random: () => random }), ...(sender ? { sender } : {}) };
+}
+
 /** A webhook worker over `store` with the harness's clock and settings; jitter fixed at `random`. */
 export function manualWorker(h: HttpHarness, store: Store = h.store, random = 0.5, sender?: WebhookSender): ManualWorker {
-  const { fanOut, worker } = webhookWorkers({ config: h.config, store, clock: h.clock, ids: new RandomIdGenerator(), random: () => random, webhookSender: sender });
+  const { fanOut, worker } = webhookWorkers({ store, clock: h.clock, ids: new RandomIdGenerator() }, webhookSettings(h, random, sender));
   return {
     owner: worker.owner,
     round: async () => {

@@ -34,6 +34,7 @@ forEachDialect('store: program definitions', ({ dialect, open }) => {
     const rows = programRows();
     assert.deepEqual(program, {
       id: IDS.program, agencyId: IDS.agency, customId: 'solar', name: 'Solar Interconnection', numberPrefix: 'SOL-', numberDigits: 5, updatedAt: T0,
+      notifications: null, selfSignUp: false,
     });
     const loaded = await store.programs.loadProgramModel(program);
     assert.equal(loaded.program.id, IDS.program);

@@ -23,12 +23,12 @@ export const DEMO = Object.fromEntries(DEMO_CREDENTIALS.map((c) => [c.role, c]))
 /** A running server on loopback with the demo seeded, for a real browser. */
 export interface WebServer { baseUrl: string; app: FastifyInstance; store: Store; programId: string; close(): Promise<void> }
 
-/** Starts the service on a fresh database with the demo (agency, solar program, three accounts) on 127.0.0.1. */
-export async function startWebServer(dialect: TestDialect = 'sqlite'): Promise<WebServer> {
+/** Starts the service on a fresh database with the demo (agency, solar program, three accounts) on 127.0.0.1; `env` adds settings. */
+export async function startWebServer(dialect: TestDialect = 'sqlite', env: Record<string, string> = {}): Promise<WebServer> {
   const db: TestStore = await openTestStore(dialect);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ APAS_PUBLIC_URL: baseUrl, APAS_PORT: String(port), APAS_TIME_ZONE: 'America/Denver' });
+  const config = loadConfig({ APAS_PUBLIC_URL: baseUrl, APAS_PORT: String(port), APAS_TIME_ZONE: 'America/Denver', ...env });
   const ids = new RandomIdGenerator();
   const report = await seedDemo({ store: db.store, clock: systemClock, ids });
   const app = await buildApp({ config, store: db.store, logger: false, sleep: async () => {}, blobs: new DatabaseBlobStore(db.store, systemClock) });

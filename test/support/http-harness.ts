@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { formatApiKey, hashSecret } from '../../src/domain/secrets.ts';
-import { type AppDeps, buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/http/app.ts';
 import type { Clock } from '../../src/model/clock.ts';
 import type { ProgramRole } from '../../src/model/model.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
@@ -91,17 +91,17 @@ async function seedIdentities(store: Store): Promise<Record<Who, Identity>> {
 
 /**
  * Builds the harness over an open test store; pass `clock` when the store was opened with it too, `logger` to read
- * the log, `background` to run the outbox's background work (webhooks) in the app.
+ * the log, `onChange` to hear of every successful write (to wake background work, as `serve` does).
  */
 export async function startHttp(
-  db: TestStore, env: Record<string, string> = {}, clock = new TestClock(), logger: Logger | false = false, background: AppDeps['background'] = false,
+  db: TestStore, env: Record<string, string> = {}, clock = new TestClock(), logger: Logger | false = false, onChange?: () => void,
 ): Promise<HttpHarness> {
   // Lockouts would trip over the many refused sign-ins of the role matrices; their own tests set them low.
   const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test', APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000', ...env });
   const who = await seedIdentities(db.store);
   // Uploads go to the test's own database unless the test chose a blob store, never to ./data/blobs.
   const blobs = env.APAS_BLOB_STORE === undefined && env.APAS_BLOB_DIR === undefined ? new DatabaseBlobStore(db.store, clock) : undefined;
-  const app = await buildApp({ config, store: db.store, clock, logger, sleep: async () => {}, blobs, background });
+  const app = await buildApp({ config, store: db.store, clock, logger, sleep: async () => {}, blobs, onChange });
   const schemas = createSchemaRegistry(config.xmlNamespace);
   return {
     app, store: db.store, clock, config, who, schemas,

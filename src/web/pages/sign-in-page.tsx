@@ -23,6 +23,7 @@ export function SignInPage(p: SignInPageProps) {
         </div>
         <button type="submit">Sign in</button>
       </form>
+      <p><a href="/MvcProjects/ForgotPassword">Forgot your password?</a></p>
     </Layout>
   );
 }

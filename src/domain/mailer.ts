@@ -1,0 +1,10 @@
+/** One e-mail to send: a single recipient, a subject, and the same content as plain text and as HTML. */
+export interface OutgoingMail { to: string; subject: string; text: string; html: string }
+
+/** Sends e-mail; an interface so tests and installations without SMTP can pass their own. */
+export interface Mailer {
+  /** Hands the message to the mail server; rejects when the server refused it or could not be reached. */
+  send(message: OutgoingMail): Promise<void>;
+  /** Closes open connections. */
+  close(): void;
+}

@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import { bindDb } from './bind-db.ts';
+import type { Database } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** What a mailed link is for. */
+export type TokenPurpose = 'confirm' | 'reset';
+
+/** A stored link token (its hash only). */
+export interface AccountToken {
+  id: string; userId: string; purpose: TokenPurpose; tokenHash: string; programId: string | null;
+  /** For a confirmation: the password hash its sign-up chose, set on the account when the link is used. */
+  passwordHash: string | null;
+  createdAt: number; expiresAt: number; usedAt: number | null;
+}
+
+/** Stores a new token. */
+export async function insertAccountToken(db: Db, t: AccountToken): Promise<void> {
+  await db.insertInto('account_tokens').values({
+    id: t.id, user_id: t.userId, purpose: t.purpose, token_hash: t.tokenHash, program_id: t.programId, password_hash: t.passwordHash,
+    created_at: t.createdAt, expires_at: t.expiresAt, used_at: t.usedAt,
+  }).execute();
+}
+
+/** A token by its hash, whatever its state (the caller decides what is used or expired). */
+export async function findAccountToken(db: Db, tokenHash: string): Promise<AccountToken | null> {
+  const r = await db.selectFrom('account_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  return r ? {
+    id: r.id, userId: r.user_id, purpose: r.purpose as TokenPurpose, tokenHash: r.token_hash, programId: r.program_id, passwordHash: r.password_hash,
+    createdAt: Number(r.created_at), expiresAt: Number(r.expires_at), usedAt: r.used_at === null ? null : Number(r.used_at),
+  } : null;
+}
+
+/**
+ * Uses a token: true only for the one transaction that marks it used while unused and unexpired (a conditional
+ * update, so two clicks of one link cannot both succeed).
+ */
+export async function useAccountToken(db: Db, id: string, now: number): Promise<boolean> {
+  const r = await db.updateTable('account_tokens').set({ used_at: now })
+    .where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Ends a user's live tokens of one purpose, by expiring them (a new link replaces the older ones). */
+export async function retireAccountTokens(db: Db, userId: string, purpose: TokenPurpose, now: number): Promise<void> {
+  await db.updateTable('account_tokens').set({ expires_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose)
+    .where('used_at', 'is', null).where('expires_at', '>', now).execute();
+}
+
+/**
+ * True when a user signed up but never confirmed the address: they have confirmation links and none was used
+ * (replaced links expire rather than count as used, see retireAccountTokens).
+ */
+export async function awaitsConfirmation(db: Db, userId: string): Promise<boolean> {
+  const rows = await db.selectFrom('account_tokens').select('used_at').where('user_id', '=', userId).where('purpose', '=', 'confirm').execute();
+  return rows.length > 0 && rows.every((r) => r.used_at === null);
+}
+
+/** Ends every web-page session of a user (after a password reset). */
+export async function endUserBrowserSessions(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('browser_sessions').where('user_id', '=', userId).execute();
+}
+
+const READS = { findAccountToken, awaitsConfirmation };
+
+/** Link tokens' reads. */
+export type AccountTokenReader = ReturnType<typeof accountTokenReader>;
+
+/** Link tokens inside a transaction. */
+export type AccountTokenRepository = ReturnType<typeof accountTokenRepository>;
+
+/** Link tokens' reads over a database. */
+export function accountTokenReader(db: Db) {
+  return bindDb(db, READS);
+}
+
+/** Link tokens over a transaction: store, use and retire them; end a user's sessions. */
+export function accountTokenRepository(db: Db) {
+  return bindDb(db, { ...READS, insertAccountToken, useAccountToken, retireAccountTokens, endUserBrowserSessions });
+}

@@ -1,0 +1,99 @@
+import type { Kysely, Selectable } from 'kysely';
+import { bindDb } from './bind-db.ts';
+import type { Dialect } from './database.ts';
+import type { Database, MailMessageTable } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** Where a queued message stands: waiting to be sent (again), sent, or given up after its last attempt. */
+export type MailStatus = 'pending' | 'sent' | 'failed';
+
+/** A message to queue: what kind of notification, from which event, to whom and what it says. */
+export interface NewMailMessage {
+  id: string; kind: string; eventId: string | null; to: string; subject: string; text: string; html: string; createdAt: number;
+}
+
+/** A queued message with its delivery state. */
+export interface MailMessage extends NewMailMessage {
+  status: MailStatus; attempts: number; nextAttemptAt: number; leaseUntil: number | null; lastError: string | null; sentAt: number | null;
+}
+
+function toMessage(r: Selectable<MailMessageTable>): MailMessage {
+  return {
+    id: r.id, kind: r.kind, eventId: r.event_id, to: r.to_address, subject: r.subject, text: r.text_body, html: r.html_body,
+    createdAt: Number(r.created_at), status: r.status as MailStatus, attempts: Number(r.attempts), nextAttemptAt: Number(r.next_attempt_at),
+    leaseUntil: r.lease_until === null ? null : Number(r.lease_until), lastError: r.last_error, sentAt: r.sent_at === null ? null : Number(r.sent_at),
+  };
+}
+
+/** Queues a message, due at once. */
+export async function enqueueMail(db: Db, m: NewMailMessage): Promise<void> {
+  await db.insertInto('mail_messages').values({
+    id: m.id, kind: m.kind, event_id: m.eventId, to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html,
+    status: 'pending', attempts: 0, next_attempt_at: m.createdAt, lease_until: null, last_error: null, created_at: m.createdAt, sent_at: null,
+  }).execute();
+}
+
+/**
+ * Claims up to `limit` due messages for one sender until `now + leaseMs`: pending, due, and not claimed by a sender
+ * whose lease still runs. On PostgreSQL rows another instance is claiming are skipped (SKIP LOCKED), so instances
+ * never wait for or claim the same message; a crashed sender's claims come free when its lease ends.
+ */
+export async function claimDueMail(db: Db, dialect: Dialect, now: number, leaseMs: number, limit: number): Promise<MailMessage[]> {
+  let query = db.selectFrom('mail_messages').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .orderBy('next_attempt_at').orderBy('created_at').orderBy('id').limit(limit);
+  if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+  const rows = await query.execute();
+  if (rows.length === 0) return [];
+  await db.updateTable('mail_messages').set({ lease_until: now + leaseMs }).where('id', 'in', rows.map((r) => r.id)).execute();
+  return rows.map((r) => ({ ...toMessage(r), leaseUntil: now + leaseMs }));
+}
+
+/** Records that a claimed message went out. */
+export async function markMailSent(db: Db, id: string, at: number, attempts: number): Promise<void> {
+  await db.updateTable('mail_messages').set({ status: 'sent', sent_at: at, attempts, lease_until: null, last_error: null })
+    .where('id', '=', id).where('status', '=', 'pending').execute();
+}
+
+/** Records a failed attempt: pending again from `nextAttemptAt`, or `failed` for good when nextAttemptAt is null. */
+export async function markMailFailed(db: Db, id: string, attempts: number, error: string, nextAttemptAt: number | null): Promise<void> {
+  await db.updateTable('mail_messages').set({
+    status: nextAttemptAt === null ? 'failed' : 'pending', attempts, last_error: error.slice(0, 1000), lease_until: null,
+    ...(nextAttemptAt === null ? {} : { next_attempt_at: nextAttemptAt }),
+  }).where('id', '=', id).where('status', '=', 'pending').execute();
+}
+
+/** The queued messages, oldest first, optionally of one status (operators and tests). */
+export async function listMail(db: Db, status?: MailStatus): Promise<MailMessage[]> {
+  const rows = await db.selectFrom('mail_messages').selectAll().$if(status !== undefined, (q) => q.where('status', '=', status as MailStatus))
+    .orderBy('created_at').orderBy('id').execute();
+  return rows.map(toMessage);
+}
+
+/** How many messages wait to be sent. */
+export async function countPendingMail(db: Db): Promise<number> {
+  const row = await db.selectFrom('mail_messages').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+const READS = { listMail, countPendingMail };
+
+/** The mail queue's reads. */
+export type MailReader = ReturnType<typeof mailReader>;
+
+/** The mail queue inside a transaction. */
+export type MailRepository = ReturnType<typeof mailRepository>;
+
+/** The mail queue's reads over a database. */
+export function mailReader(db: Db) {
+  return bindDb(db, READS);
+}
+
+/** The mail queue over a transaction: queue, claim and settle messages. */
+export function mailRepository(db: Db, dialect: Dialect) {
+  return {
+    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed }),
+    claimDueMail: (now: number, leaseMs: number, limit: number) => claimDueMail(db, dialect, now, leaseMs, limit),
+  };
+}

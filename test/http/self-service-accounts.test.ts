@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { sendDueMail } from '../../src/domain/mail-sender.ts';
+import { smtpMailer } from '../../src/domain/smtp-mailer.ts';
+import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
+import { programRows } from '../support/fixtures.ts';
+import { type HttpHarness, startHttp } from '../support/http-harness.ts';
+import { type CapturedMail, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
+
+const SIGN_UP = '/MvcProjects/SignUp?ProgramId=solar';
+const NEW_PASSWORD = 'a brand new passphrase';
+
+/** A browser's cookies for one visitor: the CSRF cookie and the session cookie, kept across requests. */
+class Visitor {
+  readonly cookies = new Map<string, string>();
+  constructor(private readonly h: HttpHarness) {}
+
+  async send(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
+    const res = await this.h.app.inject({
+      method, url, payload: form ? new URLSearchParams(form).toString() : undefined,
+      headers: {
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://apas.test' } : {}),
+      },
+    });
+    for (const c of [res.headers['set-cookie'] ?? []].flat()) {
+      const [pair] = c.split(';');
+      const [name, ...rest] = pair!.split('=');
+      if (/expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name!);
+      else this.cookies.set(name!, rest.join('='));
+    }
+    return res;
+  }
+
+  /** Opens `page` and posts its form (with the page's CSRF token) to `action`. */
+  async submit(page: string, action: string, form: Record<string, string>): Promise<LightMyRequestResponse> {
+    const opened = await this.send('GET', page);
+    const token = /name="_csrf" value="([^"]+)"/.exec(opened.body)?.[1];
+    assert.ok(token, `no form on ${page}: ${opened.statusCode} ${opened.body}`);
+    return this.send('POST', action, { _csrf: token, ...form });
+  }
+
+  signIn(email: string, password: string): Promise<LightMyRequestResponse> {
+    return this.submit('/MvcProjects/SignIn', '/MvcProjects/SignIn', { email, password, next: '/MvcProjects/' });
+  }
+}
+
+/** The page without its per-request parts (CSRF tokens), to compare two answers. */
+function stable(body: string): string {
+  return body.replace(/name="_csrf" value="[^"]*"/g, '');
+}
+
+function linkIn(mail: CapturedMail, path: string): string {
+  const m = new RegExp(`http://apas\\.test${path}\\?token=[A-Za-z0-9_-]+`).exec(mail.text);
+  assert.ok(m, `no ${path} link in\n${mail.text}`);
+  const url = new URL(m[0]);
+  return `${url.pathname}${url.search}`;
+}
+
+async function openForSignUp(h: HttpHarness, on: boolean): Promise<void> {
+  const rows = programRows(h.clock.advance());
+  rows.program = { ...rows.program, selfSignUp: on };
+  await h.store.transaction((tx) => tx.programs.saveProgramDefinition(rows));
+}
+
+forEachDialect('self-service accounts', ({ dialect }) => {
+  describe('sign-up, confirmation and password reset by mail', () => {
+    let db: TestStore;
+    let h: HttpHarness;
+    let smtp: SmtpCapture;
+    before(async () => {
+      smtp = await startSmtpCapture();
+      db = await openTestStore(dialect);
+      h = await startHttp(db, { APAS_SMTP_URL: smtp.url, APAS_MAIL_FROM: 'apas@apas.test' });
+    });
+    after(async () => {
+      await h.close();
+      await db.store.close();
+      await db.close();
+      await smtp.stop();
+    });
+
+    /** Sends what is queued and returns the new messages. */
+    async function mailed(): Promise<CapturedMail[]> {
+      const start = smtp.messages.length;
+      const mailer = smtpMailer(smtp.url, 'apas@apas.test');
+      try {
+        await sendDueMail({ store: h.store, clock: h.clock, mailer });
+      } finally {
+        mailer.close();
+      }
+      return smtp.messages.slice(start);
+    }
+
+    it('sign-up is offered only for a program whose file allows it', async () => {
+      const v = new Visitor(h);
+      assert.equal((await v.send('GET', SIGN_UP)).statusCode, 404);
+      await openForSignUp(h, true);
+      const page = await v.send('GET', SIGN_UP);
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /<label for="email">E-mail address<\/label>/);
+      assert.equal((await v.send('GET', '/MvcProjects/SignUp?ProgramId=nope')).statusCode, 404);
+    });
+
+    it('a new address gets a confirmation link, a known one a mail to its owner, behind the same page', async () => {
+      const v = new Visitor(h);
+      const fresh = await v.submit(SIGN_UP, SIGN_UP, { name: 'Ada Applicant', email: 'Ada@Example.org', password: 'correct horse battery' });
+      const known = await new Visitor(h).submit(SIGN_UP, SIGN_UP, { name: 'Someone', email: h.who.applicant.email, password: 'another long password' });
+      assert.equal(fresh.statusCode, 200);
+      assert.equal(known.statusCode, 200);
+      assert.equal(stable(fresh.body), stable(known.body), 'the answers do not tell known from unknown addresses');
+      const mails = await mailed();
+      assert.deepEqual(mails.map((m) => [m.to, m.subject]).sort(), [
+        ['ada@example.org', 'Confirm your e-mail address for Solar Interconnection'],
+        [h.who.applicant.email, 'You already have an account'],
+      ].sort());
+      const user = await h.store.accounts.findUserByEmail('ada@example.org');
+      assert.equal(user?.disabled, true, 'inactive until confirmed');
+      assert.deepEqual((await h.store.accounts.listGrants(user!.id)).map((g) => g.role), ['applicant']);
+      assert.equal((await new Visitor(h).signIn('ada@example.org', 'correct horse battery')).statusCode, 401, 'cannot sign in before confirming');
+
+      const confirm = linkIn(mails.find((m) => m.to === 'ada@example.org')!, '/MvcProjects/SignUp/Confirm');
+      const done = await v.submit(confirm, '/MvcProjects/SignUp/Confirm', { token: new URL(confirm, 'http://x').searchParams.get('token')! });
+      assert.equal(done.statusCode, 200, done.body);
+      assert.match(done.body, /Your account is active/);
+      const again = await v.submit(confirm, '/MvcProjects/SignUp/Confirm', { token: new URL(confirm, 'http://x').searchParams.get('token')! });
+      assert.equal(again.statusCode, 400);
+      assert.match(again.body, /already been used or has expired/);
+      const signedIn = await v.signIn('ada@example.org', 'correct horse battery');
+      assert.equal(signedIn.statusCode, 303, signedIn.body);
+      assert.equal((await v.send('GET', '/MvcProjects/')).statusCode, 200);
+    });
+
+    it('an address that never confirmed can sign up again: a new link with the new password; the older link stops working', async () => {
+      const v = new Visitor(h);
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'first carol password' });
+      const [first] = await mailed();
+      h.clock.advance(25 * 3_600_000);
+      const expired = linkIn(first!, '/MvcProjects/SignUp/Confirm');
+      const late = await v.submit(expired, '/MvcProjects/SignUp/Confirm', { token: new URL(expired, 'http://x').searchParams.get('token')! });
+      assert.equal(late.statusCode, 400, 'the link expired after 24 hours');
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'second carol password' });
+      const [second] = await mailed();
+      assert.equal(second?.subject, 'Confirm your e-mail address for Solar Interconnection', 'not "you already have an account"');
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'third carol password' });
+      const [third] = await mailed();
+      const replaced = linkIn(second!, '/MvcProjects/SignUp/Confirm');
+      assert.equal((await v.submit(replaced, '/MvcProjects/SignUp/Confirm', { token: new URL(replaced, 'http://x').searchParams.get('token')! })).statusCode, 400,
+        'a newer link replaces it');
+      const link = linkIn(third!, '/MvcProjects/SignUp/Confirm');
+      assert.equal((await v.submit(link, '/MvcProjects/SignUp/Confirm', { token: new URL(link, 'http://x').searchParams.get('token')! })).statusCode, 200);
+      assert.equal((await new Visitor(h).signIn('carol@example.org', 'first carol password')).statusCode, 401);
+      assert.equal((await new Visitor(h).signIn('carol@example.org', 'third carol password')).statusCode, 303);
+      // Confirmed: a further sign-up is one of an existing account.
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'fourth carol password' });
+      assert.deepEqual((await mailed()).map((m) => m.subject), ['You already have an account']);
+    });
+
+    it('a refused sign-up creates nothing and mails nothing', async () => {
+      const before = { audit: await h.store.audit.list({}), mail: await h.store.mail.listMail() };
+      const v = new Visitor(h);
+      const short = await v.submit(SIGN_UP, SIGN_UP, { name: 'Bob', email: 'bob@example.org', password: 'short' });
+      assert.equal(short.statusCode, 400);
+      assert.match(short.body, /at least 12 characters/);
+      assert.match(short.body, /value="bob@example.org"/);
+      const noCsrf = await v.send('POST', SIGN_UP, { name: 'Bob', email: 'bob@example.org', password: 'long enough password' });
+      assert.equal(noCsrf.statusCode, 403);
+      assert.equal(await h.store.accounts.findUserByEmail('bob@example.org'), null);
+      assert.deepEqual(await h.store.audit.list({}), before.audit);
+      assert.deepEqual(await h.store.mail.listMail(), before.mail);
+    });
+
+    it('a reset link sets a new password once, ends other sessions, and expires', async () => {
+      const old = new Visitor(h);
+      assert.equal((await old.signIn(h.who.applicant.email, h.who.applicant.password)).statusCode, 303);
+      assert.equal((await old.send('GET', '/MvcProjects/')).statusCode, 200);
+
+      const v = new Visitor(h);
+      const known = await v.submit('/MvcProjects/ForgotPassword', '/MvcProjects/ForgotPassword', { email: h.who.applicant.email });
+      const unknown = await v.submit('/MvcProjects/ForgotPassword', '/MvcProjects/ForgotPassword', { email: 'nobody@example.org' });
+      assert.equal(known.statusCode, 200);
+      assert.equal(stable(known.body), stable(unknown.body), 'the answers do not tell known from unknown addresses');
+      const mails = await mailed();
+      assert.deepEqual(mails.map((m) => [m.to, m.subject]), [[h.who.applicant.email, 'Reset your password']]);
+      const link = linkIn(mails[0]!, '/MvcProjects/ResetPassword');
+      const token = new URL(link, 'http://x').searchParams.get('token')!;
+
+      const weak = await v.submit(link, '/MvcProjects/ResetPassword', { token, password: 'short' });
+      assert.equal(weak.statusCode, 400);
+      assert.match(weak.body, /at least 12 characters/);
+      const done = await v.submit(link, '/MvcProjects/ResetPassword', { token, password: NEW_PASSWORD });
+      assert.equal(done.statusCode, 200, done.body);
+      assert.notEqual((await old.send('GET', '/MvcProjects/')).statusCode, 200, 'the earlier session ended');
+      assert.equal((await new Visitor(h).signIn(h.who.applicant.email, h.who.applicant.password)).statusCode, 401);
+      assert.equal((await new Visitor(h).signIn(h.who.applicant.email, NEW_PASSWORD)).statusCode, 303);
+      const reused = await v.send('GET', link);
+      assert.equal(reused.statusCode, 400);
+      assert.match(reused.body, /already been used or has expired/);
+
+      await v.submit('/MvcProjects/ForgotPassword', '/MvcProjects/ForgotPassword', { email: h.who.applicant.email });
+      const [late] = await mailed();
+      h.clock.advance(61 * 60_000);
+      const expired = await v.send('GET', linkIn(late!, '/MvcProjects/ResetPassword'));
+      assert.equal(expired.statusCode, 400);
+      assert.match(expired.body, /already been used or has expired/);
+    });
+  });
+});
