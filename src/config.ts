@@ -33,6 +33,8 @@ export interface Config {
   oauth: { tokenTtlSeconds: number };
   /** How long the change feed keeps events (days); older events that every consumer inside the service has read are deleted. */
   eventRetentionDays: number;
+  /** Webhooks: plain http and private targets allowed (tests, closed networks), an attempt's timeout, the worker's interval, when to disable. */
+  webhooks: { allowInsecure: boolean; timeoutMs: number; intervalMs: number; disableAfterHours: number };
   /** Outgoing e-mail: the SMTP server (null: mail is off), the sender address, and how often the queue is drained. */
   mail: { smtpUrl: string | null; from: string; intervalMs: number };
 }
@@ -204,6 +206,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     oauth: { tokenTtlSeconds: int(env, 'APAS_OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86400) },
     eventRetentionDays: int(env, 'APAS_EVENT_RETENTION_DAYS', 30, 1, 3650),
+    webhooks: {
+      allowInsecure: flag(env, 'APAS_WEBHOOK_ALLOW_INSECURE'),
+      timeoutMs: int(env, 'APAS_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      intervalMs: int(env, 'APAS_WEBHOOK_INTERVAL_MS', 1000, 50, 3_600_000),
+      disableAfterHours: int(env, 'APAS_WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365),
+    },
     mail: { smtpUrl: smtpSetting(env), from: mailFromSetting(env, publicUrl), intervalMs: int(env, 'APAS_MAIL_INTERVAL_MS', 5000, 10, 3_600_000) },
   };
 }

@@ -21,6 +21,12 @@ describe('configuration from the environment', () => {
     assert.equal(c.maxUploadBytes, 104857600);
     assert.deepEqual(c.oauth, { tokenTtlSeconds: 3600 });
     assert.equal(c.eventRetentionDays, 30);
+    assert.deepEqual(c.webhooks, { allowInsecure: false, timeoutMs: 10_000, intervalMs: 1000, disableAfterHours: 72 });
+  });
+
+  test('webhook settings', () => {
+    const c = loadConfig({ APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '2500', APAS_WEBHOOK_INTERVAL_MS: '200', APAS_WEBHOOK_DISABLE_AFTER_HOURS: '24' });
+    assert.deepEqual(c.webhooks, { allowInsecure: true, timeoutMs: 2500, intervalMs: 200, disableAfterHours: 24 });
   });
 
   test('mail: off without APAS_SMTP_URL; smtp(s) URLs and a sender address are checked', () => {
@@ -88,6 +94,8 @@ describe('configuration from the environment', () => {
     ['blob store', { APAS_BLOB_STORE: 's3' }, /APAS_BLOB_STORE must be "local" or "database"/],
     ['upload limit', { APAS_MAX_UPLOAD_BYTES: '0' }, /APAS_MAX_UPLOAD_BYTES must be between 1 and/],
     ['token lifetime too short', { APAS_OAUTH_TOKEN_TTL_SECONDS: '59' }, /APAS_OAUTH_TOKEN_TTL_SECONDS must be between 60 and 86400/],
+    ['webhook insecure flag', { APAS_WEBHOOK_ALLOW_INSECURE: 'sometimes' }, /APAS_WEBHOOK_ALLOW_INSECURE must be true or false/],
+    ['webhook timeout', { APAS_WEBHOOK_TIMEOUT_MS: '10' }, /APAS_WEBHOOK_TIMEOUT_MS must be between 100 and 120000/],
     ['token lifetime too long', { APAS_OAUTH_TOKEN_TTL_SECONDS: '86401' }, /APAS_OAUTH_TOKEN_TTL_SECONDS must be between 60 and 86400/],
   ];
   for (const [name, env, message] of bad) {

@@ -14,6 +14,7 @@ import { keyCommands } from './key-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
 import { programCommands } from './program-commands.ts';
 import { userCommands } from './user-commands.ts';
+import { webhookCommands } from './webhook-commands.ts';
 
 const SERVE: CliCommand = {
   name: 'serve',
@@ -25,7 +26,7 @@ const SERVE: CliCommand = {
 
 const COMMANDS: readonly CliCommand[] = [
   SERVE, migrateCommand, ...agencyCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...programCommands, demoCommand,
-  ...backupCommands,
+  ...backupCommands, ...webhookCommands,
 ];
 
 const ENVIRONMENT = [

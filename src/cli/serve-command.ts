@@ -10,6 +10,7 @@ import { systemClock } from '../model/clock.ts';
 import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
+import { deliveryPayload } from '../http/webhook-payload.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
@@ -61,9 +62,10 @@ export async function runServe(argv: string[]): Promise<number> {
   const mailer = configuredMailer(config, log);
   let work: BackgroundWork | null = null;
   const app = await buildApp({ config, store, logger: log, blobs, onChange: () => work?.wake() });
-  // The outbox's consumers inside the service (notification mails) run in rounds until shutdown, and at once after a change here.
+  // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs,
+    webhooks: { ...config.webhooks, payload: deliveryPayload },
   }), log);
   let closing = false;
   const shutdown = async (signal: string) => {

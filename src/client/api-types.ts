@@ -355,6 +355,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Programs/{ProgramId}/Webhooks": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetWebhookSubscriptions"];
+    put?: never;
+    post: operations["CreateWebhookSubscription"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Webhooks/{SubscriptionId}": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetWebhookSubscription"];
+    put?: never;
+    post: operations["SetWebhookSubscription"];
+    delete: operations["DeleteWebhookSubscription"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Webhooks/{SubscriptionId}/Deliveries": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Webhooks/{SubscriptionId}/Deliveries/{DeliveryId}/Redeliver": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["RedeliverWebhookDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Forms/{FormId}/Attachments/{AttachmentId}": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get?: never;
@@ -441,6 +485,39 @@ export interface components {
         ExpiresTimestamp: string;
       };
     };
+    /** CreateWebhookSubscription request: the https URL deliveries are posted to, and the kinds of event to send (none or no EventTypes: every kind). */
+    CreateWebhookSubscriptionRequest: {
+      Url: string;
+      /** The kinds of event sent to the subscription; none listed means every kind. */
+      EventTypes?: {
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+      };
+    };
+    /** CreateWebhookSubscription: the new subscription and its signing secret, which no other answer shows. Verify deliveries with it as the Standard Webhooks specification says. */
+    CreateWebhookSubscriptionResponse: {
+      /** The signing secret (whsec_…); shown in this answer only. */
+      Secret: string;
+      WebhookSubscription: {
+        SubscriptionId: string;
+        ProgramId: string;
+        /** Where deliveries are posted. */
+        Url: string;
+        Enabled: boolean;
+        /** Why it was disabled: by whom, or the run of failures that disabled it. */
+        DisabledReason?: string;
+        DisabledTimestamp?: string;
+        /** Failed attempts since the last one answered with 2xx. */
+        ConsecutiveFailures: number;
+        CreatedTimestamp: string;
+        /** The e-mail address of the admin who made it. */
+        CreatedBy?: string;
+        UpdatedTimestamp: string;
+        /** The kinds of event sent to the subscription; none listed means every kind. */
+        EventTypes: {
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+        };
+      };
+    };
     /** GetCustomListChoices: one custom list with its choices in order. */
     CustomListChoicesResponse: {
       CustomList: {
@@ -456,7 +533,7 @@ export interface components {
     /** Every error answer: a stable code, the HTTP status, a message and, for data problems, one FieldError per field. */
     ErrorResponse: {
       /** The closed list of error codes (ERROR_STATUS in src/domain/api-error.ts); each maps to one HTTP status. */
-      Code: "AUTHENTICATION_REQUIRED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "MFA_INVALID" | "FORBIDDEN" | "SENSITIVE_DATA_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "FORM_NOT_AVAILABLE" | "TRANSITION_NOT_ALLOWED" | "THREAD_CLOSED" | "IDEMPOTENCY_KEY_IN_USE" | "EVENTS_EXPIRED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "MALFORMED_XML" | "MALFORMED_JSON" | "WRONG_NAMESPACE" | "INVALID_REQUEST" | "INVALID_PARAMETER" | "TOO_MANY_NUMBERS" | "VALIDATION_FAILED" | "FORM_INCOMPLETE" | "UNKNOWN_USER" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "SIGN_IN_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+      Code: "AUTHENTICATION_REQUIRED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "MFA_INVALID" | "FORBIDDEN" | "SENSITIVE_DATA_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "FORM_NOT_AVAILABLE" | "TRANSITION_NOT_ALLOWED" | "THREAD_CLOSED" | "IDEMPOTENCY_KEY_IN_USE" | "EVENTS_EXPIRED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "MALFORMED_XML" | "MALFORMED_JSON" | "WRONG_NAMESPACE" | "INVALID_REQUEST" | "INVALID_PARAMETER" | "TOO_MANY_NUMBERS" | "VALIDATION_FAILED" | "FORM_INCOMPLETE" | "UNKNOWN_USER" | "IDEMPOTENCY_KEY_REUSED" | "WEBHOOK_TARGET_NOT_ALLOWED" | "RATE_LIMITED" | "SIGN_IN_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
       Status: number;
       Message: string;
       RequestId?: string;
@@ -1082,6 +1159,15 @@ export interface components {
     SetProjectStatusRequest: {
       StatusId: string;
     };
+    /** SetWebhookSubscription request: a new Url, Enabled true or false, and new EventTypes (replacing the old; an empty EventTypes means every kind). What is left out stays. */
+    SetWebhookSubscriptionRequest: {
+      Url?: string;
+      Enabled?: "true" | "false";
+      /** The kinds of event sent to the subscription; none listed means every kind. */
+      EventTypes?: {
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+      };
+    };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
     StatusHistoryReportAsResponse: {
       /** ChangedBy is the e-mail address of the user who set the status; Timestamp when it was set. */
@@ -1124,6 +1210,106 @@ export interface components {
       Url: {
         Value: string;
       };
+    };
+    /** GetWebhookDeliveries: the subscription's latest deliveries, newest first. */
+    WebhookDeliveriesResponse: {
+      SubscriptionId: string;
+      WebhookDelivery: ({
+        DeliveryId: string;
+        /** The event's id, sent as webhook-id (the same on every attempt and redelivery). */
+        EventId: string;
+        /** The event's Sequence in the change feed. */
+        Sequence: number;
+        /** The kind of change an event reports. */
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed";
+        ProjectId: string;
+        Status: "pending" | "delivered" | "failed";
+        Attempts: number;
+        CreatedTimestamp: string;
+        /** When it is tried next (pending deliveries only). */
+        NextAttemptTimestamp?: string;
+        LastAttemptTimestamp?: string;
+        /** The HTTP status of the last answer; absent when there was none (see LastError). */
+        LastStatusCode?: number;
+        /** Why the last attempt failed. */
+        LastError?: string;
+        DeliveredTimestamp?: string;
+        /** The delivery this one sends again. */
+        RedeliveryOf?: string;
+      })[];
+    };
+    /** RedeliverWebhookDelivery: the new delivery that sends the event again, due now. */
+    WebhookDeliveryResponse: {
+      WebhookDelivery: {
+        DeliveryId: string;
+        /** The event's id, sent as webhook-id (the same on every attempt and redelivery). */
+        EventId: string;
+        /** The event's Sequence in the change feed. */
+        Sequence: number;
+        /** The kind of change an event reports. */
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed";
+        ProjectId: string;
+        Status: "pending" | "delivered" | "failed";
+        Attempts: number;
+        CreatedTimestamp: string;
+        /** When it is tried next (pending deliveries only). */
+        NextAttemptTimestamp?: string;
+        LastAttemptTimestamp?: string;
+        /** The HTTP status of the last answer; absent when there was none (see LastError). */
+        LastStatusCode?: number;
+        /** Why the last attempt failed. */
+        LastError?: string;
+        DeliveredTimestamp?: string;
+        /** The delivery this one sends again. */
+        RedeliveryOf?: string;
+      };
+    };
+    /** GetWebhookSubscription and SetWebhookSubscription: the subscription (without its secret). */
+    WebhookSubscriptionResponse: {
+      WebhookSubscription: {
+        SubscriptionId: string;
+        ProgramId: string;
+        /** Where deliveries are posted. */
+        Url: string;
+        Enabled: boolean;
+        /** Why it was disabled: by whom, or the run of failures that disabled it. */
+        DisabledReason?: string;
+        DisabledTimestamp?: string;
+        /** Failed attempts since the last one answered with 2xx. */
+        ConsecutiveFailures: number;
+        CreatedTimestamp: string;
+        /** The e-mail address of the admin who made it. */
+        CreatedBy?: string;
+        UpdatedTimestamp: string;
+        /** The kinds of event sent to the subscription; none listed means every kind. */
+        EventTypes: {
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+        };
+      };
+    };
+    /** GetWebhookSubscriptions: the program's webhook subscriptions, oldest first (without their secrets). */
+    WebhookSubscriptionsResponse: {
+      ProgramId: string;
+      WebhookSubscription: ({
+        SubscriptionId: string;
+        ProgramId: string;
+        /** Where deliveries are posted. */
+        Url: string;
+        Enabled: boolean;
+        /** Why it was disabled: by whom, or the run of failures that disabled it. */
+        DisabledReason?: string;
+        DisabledTimestamp?: string;
+        /** Failed attempts since the last one answered with 2xx. */
+        ConsecutiveFailures: number;
+        CreatedTimestamp: string;
+        /** The e-mail address of the admin who made it. */
+        CreatedBy?: string;
+        UpdatedTimestamp: string;
+        /** The kinds of event sent to the subscription; none listed means every kind. */
+        EventTypes: {
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+        };
+      })[];
     };
   };
 }
@@ -2235,6 +2421,196 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["EventsResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetWebhookSubscriptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["WebhookSubscriptionsResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  CreateWebhookSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateWebhookSubscriptionRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["CreateWebhookSubscriptionResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetWebhookSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        SubscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["WebhookSubscriptionResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  SetWebhookSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        SubscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetWebhookSubscriptionRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["WebhookSubscriptionResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  DeleteWebhookSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        SubscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  GetWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** Deliveries in the answer, 1–1000 (default 100). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        ProgramId: string;
+        SubscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveriesResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  RedeliverWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        SubscriptionId: string;
+        DeliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryResponse"];
         };
       };
       default: {

@@ -6,6 +6,7 @@ import { mailNotifier, MAIL_CONSUMER } from './mail-notifier.ts';
 import { DEFAULT_MAIL_POLICY, sendDueMail } from './mail-sender.ts';
 import type { Mailer } from './mailer.ts';
 import { consumeOutbox, type OutboxConsumer } from './outbox-consumer.ts';
+import { type WebhookTaskSettings, webhookTask } from './webhook-tasks.ts';
 
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
@@ -19,6 +20,8 @@ export interface EventTaskDeps {
   mailer: Mailer | null;
   /** How often the outbox is read and the mail queue drained (ms). */
   mailIntervalMs: number;
+  /** Webhook fan-out and deliveries; left out, no webhook is sent (and their cursor does not move). */
+  webhooks?: WebhookTaskSettings;
 }
 
 /** A round of one outbox consumer; true when the batch was full. */
@@ -31,10 +34,15 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
 
 /**
  * Every task of the service's own outbox consumers, in one list that `serve` starts (and wakes after each change)
- * and tests can start too: notification mails (queued from events, then sent, account mails too). Other consumers
- * add their tasks here.
+ * and tests can start too: notification mails (queued from events, then sent, account mails too) and webhooks
+ * (deliveries made from events, then sent). Other consumers add their tasks here.
  */
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
+  const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
+  return [...mailTasks(deps), ...webhooks];
+}
+
+function mailTasks(deps: EventTaskDeps): BackgroundTask[] {
   const { store, clock, ids, publicUrl, mailer, mailIntervalMs } = deps;
   if (!mailer) return [consumerTask(store, skipMail, mailIntervalMs)];
   const notifier = mailNotifier({ ids, publicUrl });

@@ -32,6 +32,7 @@ import { programRoutes } from './routes/program-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { schemaRoutes } from './routes/schema-routes.ts';
 import { submitRoutes } from './routes/submit-routes.ts';
+import { webhookRoutes } from './routes/webhook-routes.ts';
 import { workflowRoutes } from './routes/workflow-routes.ts';
 import { createServices } from './services.ts';
 
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     api.register(async (uploads) => attachmentUploadRoutes(uploads, routeDeps));
     inquiryRoutes(api, routeDeps);
     eventRoutes(api, routeDeps);
+    webhookRoutes(api, routeDeps);
   }, { prefix: API_BASE });
   // The OAuth endpoints, outside `api`: the client authenticates itself there, with a form body (RFC 6749 §4.4).
   await app.register(async (oauth) => oauthRoutes(oauth, services), { prefix: OAUTH_BASE });

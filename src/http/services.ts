@@ -19,6 +19,7 @@ import { SelfServiceAccounts } from '../domain/self-service-accounts.ts';
 import { DEFAULT_SIGN_IN_POLICY, SignInGuard, type Sleeper } from '../domain/sign-in-guard.ts';
 import { SubmitService } from '../domain/submit-service.ts';
 import { DEFAULT_WEB_SESSION_POLICY, WebSessionService } from '../domain/web-session-service.ts';
+import { WebhookService } from '../domain/webhook-service.ts';
 import { WorkQueueService } from '../domain/work-queue-service.ts';
 import { WorkflowService } from '../domain/workflow-service.ts';
 import type { Clock } from '../model/clock.ts';
@@ -60,6 +61,7 @@ export interface Services {
   tokens: AccessTokenService;
   idempotency: IdempotencyService;
   events: EventService;
+  webhooks: WebhookService;
   selfService: SelfServiceAccounts;
 }
 
@@ -100,6 +102,7 @@ export function createServices(
     tokens: new AccessTokenService({ store, clock, ids, auth, rateLimiter, lifetimeSeconds: config.oauth.tokenTtlSeconds }),
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
+    webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn: config.mail.smtpUrl !== null,
       perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),

@@ -21,6 +21,7 @@ import { StoreError } from './store-error.ts';
 import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
 import { TopicCache } from './topic-cache.ts';
+import { webhookReader, webhookRepository } from './webhook-queries.ts';
 
 function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache): StoreWriter {
   return {
@@ -28,6 +29,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     attachments: attachmentRepository(db), inquiries: inquiryRepository(db), mfa: mfaRepository(db), oauth: oauthRepository(db), audit: auditRepository(db),
     counters: counterRepository(db), sessions: browserSessionRepository(db), idempotency: idempotencyRepository(db),
     events: eventRepository(db, dialect),
+    webhooks: webhookRepository(db, dialect),
     mail: mailRepository(db, dialect), accountTokens: accountTokenRepository(db),
   };
 }
@@ -62,6 +64,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
+    webhooks: webhookReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: (work) => db.transaction().execute(async (trx) => {
       const started = clock.now();

@@ -15,6 +15,7 @@ import type { MfaReader, MfaRepository } from './mfa-queries.ts';
 import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
+import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
 export interface StoreReader {
@@ -30,6 +31,7 @@ export interface StoreReader {
   readonly sessions: BrowserSessionRepository;
   readonly idempotency: IdempotencyReader;
   readonly events: EventReader;
+  readonly webhooks: WebhookReader;
   readonly mail: MailReader;
   readonly accountTokens: AccountTokenReader;
 }
@@ -47,6 +49,8 @@ export interface StoreWriter extends StoreReader {
   readonly idempotency: IdempotencyRepository;
   /** The outbox: events appended in a transaction are written just before it commits. */
   readonly events: EventRepository;
+  /** Webhook subscriptions and deliveries. */
+  readonly webhooks: WebhookRepository;
   /** The queue of notification mails. */
   readonly mail: MailRepository;
   /** Mailed link tokens (sign-up confirmation, password reset). */

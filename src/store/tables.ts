@@ -178,6 +178,21 @@ export interface EventTable {
 /** How far a consumer inside the service has read the outbox, or (consumer `feed.pruned`) the retention mark. */
 export interface EventCursorTable { consumer: string; seq: number }
 
+/** A program's webhook target (016-webhooks); `event_types` is a JSON array, `enabled` 0 or 1. */
+export interface WebhookSubscriptionTable {
+  id: string; agency_id: string; program_id: string; url: string; event_types: string; secret: string; enabled: number;
+  disabled_reason: string | null; disabled_at: number | null; consecutive_failures: number; failing_since: number | null;
+  created_at: number; created_by: string | null; updated_at: number;
+}
+
+/** One event to send to one subscription, with its retry state and lease. */
+export interface WebhookDeliveryTable {
+  id: string; subscription_id: string; event_id: string; event_seq: number; event_type: string; project_id: string; payload: string;
+  status: string; attempts: number; created_at: number; next_attempt_at: number; first_attempt_at: number | null;
+  last_attempt_at: number | null; last_status_code: number | null; last_error: string | null; delivered_at: number | null;
+  redelivery_of: string | null; lease_owner: string | null; lease_until: number | null;
+}
+
 /** A queued notification mail (migration 017): pending until sent, or failed after its last attempt. */
 export interface MailMessageTable {
   id: string; kind: string; event_id: string | null; to_address: string; subject: string; text_body: string; html_body: string;
@@ -228,6 +243,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
   event_cursors: EventCursorTable;
+  webhook_subscriptions: WebhookSubscriptionTable;
+  webhook_deliveries: WebhookDeliveryTable;
   mail_messages: MailMessageTable;
   account_tokens: AccountTokenTable;
 }

@@ -19,6 +19,10 @@ import {
   ProjectStatusHistoryResponse, SetAssigneeRequest, SetAssigneeResponse, SetProjectStatusHistoryReportAs, SetProjectStatusRequest,
   StatusHistoryReportAsResponse, StatusSetResponse,
 } from './documents/workflow.ts';
+import {
+  CreateWebhookSubscriptionRequest, CreateWebhookSubscriptionResponse, SetWebhookSubscriptionRequest, WebhookDeliveriesResponse, WebhookDeliveryResponse,
+  WebhookSubscriptionResponse, WebhookSubscriptionsResponse,
+} from './documents/webhooks.ts';
 import type { WireDocument } from './wire-type.ts';
 
 /** Every request and answer type of the API, described once (their XSDs and JSON Schemas are made from these). */
@@ -35,4 +39,6 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   ProgramsResponse, ProjectsResponse, ProjectsResponseExtended, ProjectByNumberRequest, ProjectByDataRequest,
   NewProjectResponse, SetProjectOwnerRequest, SetProjectOwnerResponse, ProjectSubmitResponse,
   EventsResponse,
+  CreateWebhookSubscriptionRequest, CreateWebhookSubscriptionResponse, SetWebhookSubscriptionRequest, WebhookSubscriptionResponse,
+  WebhookSubscriptionsResponse, WebhookDeliveriesResponse, WebhookDeliveryResponse,
 ];

@@ -89,14 +89,19 @@ async function seedIdentities(store: Store): Promise<Record<Who, Identity>> {
   return who;
 }
 
-/** Builds the harness over an open test store; pass `clock` when the store was opened with it too, `logger` to read the log. */
-export async function startHttp(db: TestStore, env: Record<string, string> = {}, clock = new TestClock(), logger: Logger | false = false): Promise<HttpHarness> {
+/**
+ * Builds the harness over an open test store; pass `clock` when the store was opened with it too, `logger` to read
+ * the log, `onChange` to hear of every successful write (to wake background work, as `serve` does).
+ */
+export async function startHttp(
+  db: TestStore, env: Record<string, string> = {}, clock = new TestClock(), logger: Logger | false = false, onChange?: () => void,
+): Promise<HttpHarness> {
   // Lockouts would trip over the many refused sign-ins of the role matrices; their own tests set them low.
   const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test', APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000', ...env });
   const who = await seedIdentities(db.store);
   // Uploads go to the test's own database unless the test chose a blob store, never to ./data/blobs.
   const blobs = env.APAS_BLOB_STORE === undefined && env.APAS_BLOB_DIR === undefined ? new DatabaseBlobStore(db.store, clock) : undefined;
-  const app = await buildApp({ config, store: db.store, clock, logger, sleep: async () => {}, blobs });
+  const app = await buildApp({ config, store: db.store, clock, logger, sleep: async () => {}, blobs, onChange });
   const schemas = createSchemaRegistry(config.xmlNamespace);
   return {
     app, store: db.store, clock, config, who, schemas,

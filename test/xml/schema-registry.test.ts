@@ -8,7 +8,8 @@ const schemas = createSchemaRegistry(NS);
 after(() => schemas.dispose());
 
 const EXPECTED = [
-  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'EventsResponse', 'FormSchemaResponse',
+  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse',
+  'CreateWebhookSubscriptionRequest', 'CreateWebhookSubscriptionResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'EventsResponse', 'FormSchemaResponse',
   'FormSchemaResponseV2', 'FormsResponse', 'InquiryNotesResponse', 'InquiryThreadResponse', 'InquiryThreadsResponse',
   'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
   'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
@@ -16,7 +17,8 @@ const EXPECTED = [
   'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'SetAssigneeRequest',
   'SetAssigneeResponse', 'SetAttachmentMetadata', 'SetInquiryNoteRequest', 'SetInquiryThreadExternalIdRequest', 'SetInquiryThreadStatusRequest',
   'SetProjectOwnerRequest', 'SetProjectOwnerResponse', 'SetProjectStatusHistoryReportAs',
-  'SetProjectStatusRequest', 'StatusHistoryReportAsResponse', 'StatusListResponse', 'StatusSetResponse',
+  'SetProjectStatusRequest', 'SetWebhookSubscriptionRequest', 'StatusHistoryReportAsResponse', 'StatusListResponse', 'StatusSetResponse',
+  'WebhookDeliveriesResponse', 'WebhookDeliveryResponse', 'WebhookSubscriptionResponse', 'WebhookSubscriptionsResponse',
 ];
 
 test('list() names every described document', () => {

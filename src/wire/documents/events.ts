@@ -6,7 +6,8 @@ import {
   string, type WireValue,
 } from '../wire-type.ts';
 
-const EventTypeName = enumeration('EventType', EVENT_TYPES, 'The kind of change an event reports.');
+/** The kinds of event, as the wire names them. */
+export const EventTypeName = enumeration('EventType', EVENT_TYPES, 'The kind of change an event reports.');
 
 /** One event: its envelope, then what it says (only the attributes its type uses). */
 export const Event = complex({

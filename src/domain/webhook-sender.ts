@@ -1,0 +1,102 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { ForbiddenAddressError, type HostResolver, resolveAllowed, systemResolver, type WebhookNetworkPolicy } from './webhook-address.ts';
+
+/** One POST of a delivery. */
+export interface WebhookPost { url: string; headers: Record<string, string>; body: string }
+
+/** How an attempt ended: the answer's status code, or why there was none. */
+export interface WebhookAnswer { status: number | null; error: string | null }
+
+/** Sends a delivery; an interface so tests can count and hold sends. */
+export interface WebhookSender { post(request: WebhookPost): Promise<WebhookAnswer> }
+
+/** The Standard Webhooks headers of a body: webhook-id, webhook-timestamp (seconds) and webhook-signature (v1, HMAC-SHA256). */
+export function signedHeaders(secret: string, messageId: string, at: number, body: string): Record<string, string> {
+  const timestamp = new Date(Math.floor(at / 1000) * 1000);
+  return {
+    'webhook-id': messageId,
+    'webhook-timestamp': String(Math.floor(at / 1000)),
+    'webhook-signature': new Webhook(secret).sign(messageId, timestamp, body),
+  };
+}
+
+// Resolves through the guard, so the connection goes to the address that was checked: a name that resolved to a
+// public address when it was checked cannot be switched to a private one for the connection (DNS rebinding).
+const guardedLookup = (resolver: HostResolver): LookupFunction => (hostname, options, callback) => {
+  resolveAllowed(hostname, resolver).then(
+    ({ address, family }) => {
+      if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+      else callback(null, address, family);
+    },
+    (error: Error) => callback(Object.assign(error, { code: 'EFORBIDDENADDRESS' }), '', 0),
+  );
+};
+
+/** The most bytes of an answer's body that are read (and thrown away) before the connection is closed. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * Posts deliveries over HTTP(S) with Node's own client: no redirect is followed (a 3xx is a failed attempt), the
+ * whole exchange is bounded by `timeoutMs`, and unless the policy allows insecure targets only https to public
+ * addresses is used, checked again at every attempt.
+ */
+export class HttpWebhookSender implements WebhookSender {
+  readonly #policy: WebhookNetworkPolicy;
+  readonly #timeoutMs: number;
+  readonly #resolver: HostResolver;
+
+  /** `resolver` is the system's unless a test plays DNS. */
+  constructor(policy: WebhookNetworkPolicy, timeoutMs: number, resolver: HostResolver = systemResolver) {
+    this.#policy = policy;
+    this.#timeoutMs = timeoutMs;
+    this.#resolver = resolver;
+  }
+
+  async post(request: WebhookPost): Promise<WebhookAnswer> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return { status: null, error: 'the target URL is not valid' };
+    }
+    const secure = url.protocol === 'https:';
+    if (!secure && (url.protocol !== 'http:' || !this.#policy.allowInsecure)) return { status: null, error: `${url.protocol} targets are not allowed` };
+    if (!this.#policy.allowInsecure) {
+      // IP literals are connected to without a lookup, so they are checked here.
+      try {
+        await resolveAllowed(url.hostname, this.#resolver);
+      } catch (error) {
+        return { status: null, error: error instanceof ForbiddenAddressError ? error.message : String(error) };
+      }
+    }
+    return this.#send(url, secure, request);
+  }
+
+  #send(url: URL, secure: boolean, request: WebhookPost): Promise<WebhookAnswer> {
+    return new Promise((resolve) => {
+      const signal = AbortSignal.timeout(this.#timeoutMs);
+      const client = secure ? https : http;
+      const req = client.request(url, {
+        method: 'POST', signal, agent: false,
+        headers: { ...request.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(request.body)), 'user-agent': 'apas-webhooks' },
+        ...(this.#policy.allowInsecure ? {} : { lookup: guardedLookup(this.#resolver) }),
+      }, (res) => {
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) res.destroy();
+        });
+        res.on('close', () => resolve({ status: res.statusCode ?? null, error: null }));
+        res.on('error', () => undefined);
+      });
+      req.on('error', (error: Error & { code?: string }) => {
+        if (signal.aborted) resolve({ status: null, error: `no answer within ${this.#timeoutMs} ms` });
+        else resolve({ status: null, error: error.code === 'EFORBIDDENADDRESS' ? error.message : `${error.code ?? 'error'}: ${error.message}` });
+      });
+      req.end(request.body);
+    });
+  }
+}

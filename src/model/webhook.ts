@@ -1,0 +1,50 @@
+import type { EventType } from './event.ts';
+
+/** Where a delivery stands: waiting to be sent (or retried), sent with a 2xx answer, or given up on. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** A program's webhook target: where events of the listed types are posted, signed with its secret. */
+export interface WebhookSubscription {
+  id: string;
+  agencyId: string;
+  programId: string;
+  url: string;
+  /** The kinds of event sent; empty means every kind. */
+  eventTypes: EventType[];
+  /** The signing secret (`whsec_` and base64); shown to the admin only when the subscription is created. */
+  secret: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: number | null;
+  /** Failed attempts since the last answered with 2xx. */
+  consecutiveFailures: number;
+  /** When the current run of failed attempts began; null while the last attempt succeeded. */
+  failingSince: number | null;
+  createdAt: number;
+  /** The admin who made it; null when an operator did, on the command line. */
+  createdBy: string | null;
+  updatedAt: number;
+}
+
+/** One event sent (or to be sent) to one subscription, with its retry state. */
+export interface WebhookDelivery {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventSeq: number;
+  eventType: EventType;
+  projectId: string;
+  /** The exact body posted: `{"type","timestamp","data"}`. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  createdAt: number;
+  nextAttemptAt: number;
+  firstAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: number | null;
+  /** The delivery this one sends again (manual redelivery). */
+  redeliveryOf: string | null;
+}

@@ -1,0 +1,197 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { EventType } from '../model/event.ts';
+import type { DeliveryStatus, WebhookDelivery, WebhookSubscription } from '../model/webhook.ts';
+import { bindDb } from './bind-db.ts';
+import type { Dialect } from './database.ts';
+import type { Database, WebhookDeliveryTable, WebhookSubscriptionTable } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** What may change of a subscription. */
+export type SubscriptionPatch = Partial<Pick<WebhookSubscription,
+  'url' | 'eventTypes' | 'enabled' | 'disabledReason' | 'disabledAt' | 'consecutiveFailures' | 'failingSince' | 'updatedAt'>>;
+
+/** What an attempt changes of a delivery. */
+export type DeliveryPatch = Partial<Pick<WebhookDelivery,
+  'status' | 'attempts' | 'nextAttemptAt' | 'firstAttemptAt' | 'lastAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>>;
+
+/** A claimed delivery with where and how to send it. */
+export interface ClaimedDelivery { delivery: WebhookDelivery; url: string; secret: string }
+
+function toSubscription(r: Selectable<WebhookSubscriptionTable>): WebhookSubscription {
+  return {
+    id: r.id, agencyId: r.agency_id, programId: r.program_id, url: r.url, eventTypes: JSON.parse(r.event_types) as EventType[],
+    secret: r.secret, enabled: r.enabled === 1, disabledReason: r.disabled_reason, disabledAt: r.disabled_at,
+    consecutiveFailures: r.consecutive_failures, failingSince: r.failing_since, createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at,
+  };
+}
+
+function toDelivery(r: Selectable<WebhookDeliveryTable>): WebhookDelivery {
+  return {
+    id: r.id, subscriptionId: r.subscription_id, eventId: r.event_id, eventSeq: r.event_seq, eventType: r.event_type as EventType,
+    projectId: r.project_id, payload: r.payload, status: r.status as DeliveryStatus, attempts: r.attempts, createdAt: r.created_at,
+    nextAttemptAt: r.next_attempt_at, firstAttemptAt: r.first_attempt_at, lastAttemptAt: r.last_attempt_at,
+    lastStatusCode: r.last_status_code, lastError: r.last_error, deliveredAt: r.delivered_at, redeliveryOf: r.redelivery_of,
+  };
+}
+
+/** Stores a new subscription. */
+export async function insertSubscription(db: Db, s: WebhookSubscription): Promise<void> {
+  await db.insertInto('webhook_subscriptions').values({
+    id: s.id, agency_id: s.agencyId, program_id: s.programId, url: s.url, event_types: JSON.stringify(s.eventTypes), secret: s.secret,
+    enabled: s.enabled ? 1 : 0, disabled_reason: s.disabledReason, disabled_at: s.disabledAt, consecutive_failures: s.consecutiveFailures,
+    failing_since: s.failingSince, created_at: s.createdAt, created_by: s.createdBy, updated_at: s.updatedAt,
+  }).execute();
+}
+
+/** One subscription of a program. */
+export async function findSubscription(db: Db, programId: string, id: string): Promise<WebhookSubscription | undefined> {
+  const row = await db.selectFrom('webhook_subscriptions').selectAll().where('program_id', '=', programId).where('id', '=', id).executeTakeFirst();
+  return row ? toSubscription(row) : undefined;
+}
+
+/** A program's subscriptions, oldest first. */
+export async function listSubscriptions(db: Db, programId: string): Promise<WebhookSubscription[]> {
+  const rows = await db.selectFrom('webhook_subscriptions').selectAll().where('program_id', '=', programId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toSubscription);
+}
+
+/** The enabled subscriptions of the given programs (the fan-out). */
+export async function enabledSubscriptions(db: Db, programIds: string[]): Promise<WebhookSubscription[]> {
+  if (programIds.length === 0) return [];
+  const rows = await db.selectFrom('webhook_subscriptions').selectAll().where('program_id', 'in', programIds).where('enabled', '=', 1).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toSubscription);
+}
+
+/** Changes a subscription. */
+export async function updateSubscription(db: Db, id: string, p: SubscriptionPatch): Promise<void> {
+  await db.updateTable('webhook_subscriptions').set({
+    ...(p.url !== undefined ? { url: p.url } : {}),
+    ...(p.eventTypes !== undefined ? { event_types: JSON.stringify(p.eventTypes) } : {}),
+    ...(p.enabled !== undefined ? { enabled: p.enabled ? 1 : 0 } : {}),
+    ...(p.disabledReason !== undefined ? { disabled_reason: p.disabledReason } : {}),
+    ...(p.disabledAt !== undefined ? { disabled_at: p.disabledAt } : {}),
+    ...(p.consecutiveFailures !== undefined ? { consecutive_failures: p.consecutiveFailures } : {}),
+    ...(p.failingSince !== undefined ? { failing_since: p.failingSince } : {}),
+    ...(p.updatedAt !== undefined ? { updated_at: p.updatedAt } : {}),
+  }).where('id', '=', id).execute();
+}
+
+/** Deletes a subscription and its delivery log. */
+export async function deleteSubscription(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('webhook_deliveries').where('subscription_id', '=', id).execute();
+  await db.deleteFrom('webhook_subscriptions').where('id', '=', id).execute();
+}
+
+/** Stores new deliveries. */
+export async function insertDeliveries(db: Db, deliveries: readonly WebhookDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  await db.insertInto('webhook_deliveries').values(deliveries.map((d) => ({
+    id: d.id, subscription_id: d.subscriptionId, event_id: d.eventId, event_seq: d.eventSeq, event_type: d.eventType, project_id: d.projectId,
+    payload: d.payload, status: d.status, attempts: d.attempts, created_at: d.createdAt, next_attempt_at: d.nextAttemptAt,
+    first_attempt_at: d.firstAttemptAt, last_attempt_at: d.lastAttemptAt, last_status_code: d.lastStatusCode, last_error: d.lastError,
+    delivered_at: d.deliveredAt, redelivery_of: d.redeliveryOf, lease_owner: null, lease_until: null,
+  }))).execute();
+}
+
+/** One delivery of a subscription. */
+export async function findDelivery(db: Db, subscriptionId: string, id: string): Promise<WebhookDelivery | undefined> {
+  const row = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId).where('id', '=', id).executeTakeFirst();
+  return row ? toDelivery(row) : undefined;
+}
+
+/** A subscription's delivery log, newest first (by event sequence, then creation). */
+export async function listDeliveries(db: Db, subscriptionId: string, limit: number): Promise<WebhookDelivery[]> {
+  const rows = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId)
+    .orderBy('created_at', 'desc').orderBy('event_seq', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toDelivery);
+}
+
+/** Every delivery of a subscription in sending order (operators and tests). */
+export async function listAllDeliveries(db: Db, subscriptionId: string): Promise<WebhookDelivery[]> {
+  const rows = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId).orderBy('event_seq').orderBy('created_at').execute();
+  return rows.map(toDelivery);
+}
+
+/**
+ * Claims up to `limit` due deliveries for `owner` until `leaseUntil`: pending, of an enabled subscription, due by
+ * `now`, not leased by a live claim, and the first pending one of their subscription and project (in order per
+ * project). On PostgreSQL the rows are locked FOR UPDATE SKIP LOCKED, so concurrent claims take different rows;
+ * SQLite has one writer at a time. Run inside a transaction, so the lease commits with the claim.
+ */
+export async function claimDue(db: Db, dialect: Dialect, owner: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+  let query = db.selectFrom('webhook_deliveries as d').select('d.id')
+    .where('d.status', '=', 'pending').where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
+    .where('d.subscription_id', 'in', (eb) => eb.selectFrom('webhook_subscriptions').select('id').where('enabled', '=', 1))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as e').select('e.id')
+      .whereRef('e.subscription_id', '=', 'd.subscription_id').whereRef('e.project_id', '=', 'd.project_id')
+      .where('e.status', '=', 'pending').whereRef('e.event_seq', '<', 'd.event_seq'))))
+    .orderBy('d.next_attempt_at').orderBy('d.event_seq').limit(limit);
+  if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+  const ids = (await query.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  await db.updateTable('webhook_deliveries').set({ lease_owner: owner, lease_until: leaseUntil }).where('id', 'in', ids).execute();
+  const rows = await db.selectFrom('webhook_deliveries as d').innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+    .selectAll('d').select(['s.url as target_url', 's.secret as target_secret']).where('d.id', 'in', ids)
+    .orderBy('d.next_attempt_at').orderBy('d.event_seq').execute();
+  return rows.map((r) => ({ delivery: toDelivery(r), url: r.target_url, secret: r.target_secret }));
+}
+
+/**
+ * Records an attempt and ends the lease, if `owner` still holds it; false when its lease ran out and another
+ * instance took the delivery over (that instance records its own attempt).
+ */
+export async function finishAttempt(db: Db, id: string, owner: string, p: DeliveryPatch): Promise<boolean> {
+  const result = await db.updateTable('webhook_deliveries').set({
+    ...(p.status !== undefined ? { status: p.status } : {}),
+    ...(p.attempts !== undefined ? { attempts: p.attempts } : {}),
+    ...(p.nextAttemptAt !== undefined ? { next_attempt_at: p.nextAttemptAt } : {}),
+    ...(p.firstAttemptAt !== undefined ? { first_attempt_at: p.firstAttemptAt } : {}),
+    ...(p.lastAttemptAt !== undefined ? { last_attempt_at: p.lastAttemptAt } : {}),
+    ...(p.lastStatusCode !== undefined ? { last_status_code: p.lastStatusCode } : {}),
+    ...(p.lastError !== undefined ? { last_error: p.lastError } : {}),
+    ...(p.deliveredAt !== undefined ? { delivered_at: p.deliveredAt } : {}),
+    lease_owner: null, lease_until: null,
+  }).where('id', '=', id).where('lease_owner', '=', owner).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Counts an attempt in its subscription's run of failures: a success ends the run, a failure adds to it (and starts
+ * it at `at`). Arithmetic in SQL, so concurrent attempts of one subscription all count. Returns the subscription.
+ */
+export async function noteAttempt(db: Db, id: string, ok: boolean, at: number): Promise<WebhookSubscription | undefined> {
+  await db.updateTable('webhook_subscriptions').set((eb) => (ok
+    ? { consecutive_failures: 0, failing_since: null }
+    : { consecutive_failures: eb('consecutive_failures', '+', 1), failing_since: eb.fn.coalesce('failing_since', eb.val(at)) }))
+    .where('id', '=', id).execute();
+  const row = await db.selectFrom('webhook_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toSubscription(row) : undefined;
+}
+
+/** Makes a subscription's pending deliveries due at `now` (when it is enabled again). */
+export async function resumeDeliveries(db: Db, subscriptionId: string, now: number): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('subscription_id', '=', subscriptionId).where('status', '=', 'pending').execute();
+}
+
+const READS = { findSubscription, listSubscriptions, enabledSubscriptions, findDelivery, listDeliveries, listAllDeliveries };
+
+/** The webhooks' reads. */
+export type WebhookReader = ReturnType<typeof webhookReader>;
+
+/** Subscriptions and deliveries inside a transaction. */
+export type WebhookRepository = ReturnType<typeof webhookRepository>;
+
+/** The webhooks' reads over a database. */
+export function webhookReader(db: Db) {
+  return bindDb(db, READS);
+}
+
+/** Subscriptions and deliveries over a transaction. */
+export function webhookRepository(db: Db, dialect: Dialect) {
+  return {
+    ...bindDb(db, { ...READS, insertSubscription, updateSubscription, deleteSubscription, insertDeliveries, finishAttempt, noteAttempt, resumeDeliveries }),
+    claimDue: (owner: string, now: number, leaseUntil: number, limit: number) => claimDue(db, dialect, owner, now, leaseUntil, limit),
+  };
+}

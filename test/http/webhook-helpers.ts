@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { consumeOutbox } from '../../src/domain/outbox-consumer.ts';
+import type { WebhookSender } from '../../src/domain/webhook-sender.ts';
+import { type WebhookTaskSettings, webhookWorkers } from '../../src/domain/webhook-tasks.ts';
+import { deliveryPayload } from '../../src/http/webhook-payload.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
+import type { Store } from '../../src/store/store.ts';
+import { attr, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
+import { PROGRAM } from './http-helpers.ts';
+
+/** One POST a receiver got: its headers and body as sent. */
+export interface Received { headers: Record<string, string>; body: string; at: number }
+
+/** What a receiver answers to its n-th request (0-based): a status code, or `hang` (never answers). */
+export type Answer = number | 'hang';
+
+/** A tiny webhook receiver on 127.0.0.1. */
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** Decides the answer of each request; 200 by default. */
+  answer: (n: number, request: Received) => Answer;
+  /** Milliseconds to wait before answering. */
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+/** Starts a receiver on 127.0.0.1 (on `port` when given, to come back up where it was). */
+export async function startReceiver(port = 0): Promise<Receiver> {
+  const sockets = new Set<import('node:net').Socket>();
+  const receiver: Receiver = {
+    url: '', port: 0, received: [], answer: () => 200, delayMs: 0,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const got: Received = { headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const n = receiver.received.length;
+      receiver.received.push(got);
+      const answer = receiver.answer(n, got);
+      if (answer === 'hang') return;
+      setTimeout(() => res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok'), receiver.delayMs);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  receiver.port = (server.address() as AddressInfo).port;
+  receiver.url = `http://127.0.0.1:${receiver.port}/hook`;
+  return receiver;
+}
+
+/** Verifies a received POST as a receiver would, with `standardwebhooks`; returns the parsed payload. */
+export function verified(secret: string, r: Received): { type: string; timestamp: string; data: Record<string, unknown> } {
+  const headers = { 'webhook-id': r.headers['webhook-id'] ?? '', 'webhook-timestamp': r.headers['webhook-timestamp'] ?? '', 'webhook-signature': r.headers['webhook-signature'] ?? '' };
+  return new Webhook(secret).verify(r.body, headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+}
+
+/** The Webhooks path of the fixture program. */
+export const WEBHOOKS = `${PROGRAM}/Webhooks`;
+
+/** A CreateWebhookSubscriptionRequest body. */
+export function createRequest(url: string, types: string[] = []): string {
+  const list = types.length > 0 ? `<EventTypes>${types.map((t) => `<EventType>${t}</EventType>`).join('')}</EventTypes>` : '';
+  return `<CreateWebhookSubscriptionRequest xmlns="${NS}" Url="${url.replace(/&/g, '&amp;')}">${list}</CreateWebhookSubscriptionRequest>`;
+}
+
+/** Subscribes `url` through CreateWebhookSubscription as `who`; returns the subscription's id and its secret. */
+export async function subscribe(h: HttpHarness, url: string, types: string[] = [], who: Who = 'admin'): Promise<{ id: string; secret: string }> {
+  const res = await h.request({ method: 'POST', url: WEBHOOKS, as: who, body: createRequest(url, types) });
+  assert.equal(res.statusCode, 200, res.body);
+  const id = attr(res.body, 'WebhookSubscription', 'SubscriptionId');
+  const secret = attr(res.body, 'CreateWebhookSubscriptionResponse', 'Secret');
+  assert.ok(id && secret, res.body);
+  return { id, secret };
+}
+
+/** One instance's webhook work, run by hand: fan-out, then what is due. */
+export interface ManualWorker {
+  owner: string;
+  /** Fans out the outbox and sends every due delivery (until a round claims nothing). */
+  round(): Promise<void>;
+}
+
+/** The webhook settings of a harness's configuration, as `serve` passes them; jitter fixed at `random` when given. */
+export function webhookSettings(h: HttpHarness, random?: number, sender?: WebhookSender): WebhookTaskSettings {
+  return { ...h.config.webhooks, payload: deliveryPayload, ...(random === undefined ? {} : { random: () => random }), ...(sender ? { sender } : {}) };
+}
+
+/** A webhook worker over `store` with the harness's clock and settings; jitter fixed at `random`. */
+export function manualWorker(h: HttpHarness, store: Store = h.store, random = 0.5, sender?: WebhookSender): ManualWorker {
+  const { fanOut, worker } = webhookWorkers({ store, clock: h.clock, ids: new RandomIdGenerator() }, webhookSettings(h, random, sender));
+  return {
+    owner: worker.owner,
+    round: async () => {
+      while ((await consumeOutbox(store, fanOut)) > 0);
+      while (await worker.deliverDue());
+    },
+  };
+}
+
+/** Waits until `check` holds, for at most `ms` of real time. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'the condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`${what} did not come true within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
