@@ -70,11 +70,14 @@ export class AccountService {
     });
   }
 
-  /** Disables (or enables again) a user: a disabled user can neither sign in nor use API keys. */
+  /** Disables (or enables again) a user: a disabled user can neither sign in nor use API keys, nor use a mailed link. */
   async setDisabled(email: string, disabled: boolean): Promise<User> {
     return this.#write(disabled ? 'user.disable' : 'user.enable', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
-      await tx.accounts.updateUser(user.id, { disabled }, this.#deps.clock.now());
+      const now = this.#deps.clock.now();
+      await tx.accounts.updateUser(user.id, { disabled }, now);
+      // A mailed confirmation or reset link must not bring back an account an operator disabled.
+      if (disabled) for (const purpose of ['confirm', 'reset'] as const) await tx.accountTokens.retireAccountTokens(user.id, purpose, now);
       audit({ agencyId: user.agencyId, detail: { userId: user.id, email: user.email } });
       return { ...withoutSecret(user), disabled };
     });

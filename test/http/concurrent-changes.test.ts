@@ -37,10 +37,10 @@ forEachDialect('HTTP concurrent changes of one project', ({ dialect }) => {
     const requests = [
       ...Array.from({ length: 5 }, (_, i) => ({ as: 'applicant' as const, url: draftPath(projectId), body: dataRequest({ name: `Name ${i}` }) })),
       ...Array.from({ length: 5 }, (_, i) => ({ as: 'admin' as const, url: inquiryUrls.addNote(projectId), body: noteRequest({ subject: `Q${i}`, text: `Question ${i}` }) })),
-      // One assigns the editor and one clears the assignee: in whichever order they queue, both succeed.
-      ...[true, false].map((assign) => ({
+      // One assigns the editor and one the reader: in whichever order they queue, both succeed and both change it.
+      ...[h.who.editor.email, h.who.reader.email].map((email) => ({
         as: 'admin' as const, url: `${projectPath(projectId)}/Assignee`,
-        body: `<SetAssigneeRequest xmlns="${NS}">${assign ? `<AssigneeEmail>${h.who.editor.email}</AssigneeEmail>` : ''}</SetAssigneeRequest>`,
+        body: `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>${email}</AssigneeEmail></SetAssigneeRequest>`,
       })),
     ];
     const answers = await Promise.all(requests.map((r) => h.request({ method: 'POST', url: r.url, as: r.as, body: r.body })));

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { AccountService } from '../../src/domain/account-service.ts';
 import { sendDueMail } from '../../src/domain/mail-sender.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { smtpMailer } from '../../src/domain/smtp-mailer.ts';
 import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
 import { programRows } from '../support/fixtures.ts';
@@ -155,6 +157,17 @@ forEachDialect('self-service accounts', ({ dialect }) => {
       // Confirmed: a further sign-up is one of an existing account.
       await v.submit(SIGN_UP, SIGN_UP, { name: 'Carol', email: 'carol@example.org', password: 'fourth carol password' });
       assert.deepEqual((await mailed()).map((m) => m.subject), ['You already have an account']);
+    });
+
+    it('an account an operator disables before it is confirmed stays disabled: its mailed link no longer works', async () => {
+      const v = new Visitor(h);
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Dora', email: 'dora@example.org', password: 'dora long password' });
+      const [mail] = await mailed();
+      await new AccountService({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() }).setDisabled('dora@example.org', true);
+      const link = linkIn(mail!, '/MvcProjects/SignUp/Confirm');
+      const res = await v.submit(link, '/MvcProjects/SignUp/Confirm', { token: new URL(link, 'http://x').searchParams.get('token')! });
+      assert.equal(res.statusCode, 400);
+      assert.equal((await h.store.accounts.findUserByEmail('dora@example.org'))?.disabled, true);
     });
 
     it('a refused sign-up creates nothing and mails nothing', async () => {
