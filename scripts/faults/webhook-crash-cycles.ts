@@ -18,6 +18,11 @@ export interface WebhookCrashOptions {
   seed: number;
   /** How long, after the last restart, every committed event may take to arrive. Default 60 s. */
   settleMs?: number;
+  /**
+   * How long the receiver is down (answers 503) from the subscription on, in the first cycle's load; what it
+   * refused must arrive after it is back. Default 1.5 s.
+   */
+  receiverDownMs?: number;
   log?: (line: string) => void;
 }
 
@@ -28,6 +33,8 @@ export interface WebhookCrashReport {
   events: number;
   received: number;
   duplicates: number;
+  /** Deliveries the receiver refused while it was down. */
+  refusedWhileDown: number;
   problems: string[];
   ms: number;
 }
@@ -35,16 +42,21 @@ export interface WebhookCrashReport {
 // Short attempts and leases, so a killed instance's claims are taken over within seconds.
 const WEBHOOK_ENV = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000', APAS_WEBHOOK_INTERVAL_MS: '100' };
 
-interface Receiver { url: string; ids: string[]; bad: string[]; close(): Promise<void> }
+interface Receiver { url: string; ids: string[]; bad: string[]; downUntil: number; refused: number; close(): Promise<void> }
 
 // A receiver that verifies every delivery with standardwebhooks, as a real one would.
 async function startReceiver(secret: () => string): Promise<Receiver> {
-  const r: Receiver = { url: '', ids: [], bad: [], close: async () => {} };
+  const r: Receiver = { url: '', ids: [], bad: [], downUntil: 0, refused: 0, close: async () => {} };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
+      if (Date.now() < r.downUntil) {
+        r.refused++;
+        res.writeHead(503).end();
+        return;
+      }
       try {
         new Webhook(secret()).verify(body, req.headers as Record<string, string>);
         r.ids.push(String(req.headers['webhook-id']));
@@ -84,7 +96,8 @@ async function committedEvents(config: Parameters<typeof openSqlReader>[0]): Pro
 }
 
 /**
- * Subscribes a receiver, puts the server under write load and kills it with SIGKILL `kills` times. After the last restart every committed event must reach the
+ * Subscribes a receiver (down, answering 503, for the first moments of the load), puts the server under write load
+ * and kills it with SIGKILL `kills` times. After the last restart every committed event must reach the
  * receiver at least once, verified with standardwebhooks, first arrivals in sequence order per project; every event
  * must belong to a project that exists (a rolled-back change leaves none), and every acknowledged create has one.
  */
@@ -92,7 +105,7 @@ export async function runWebhookCrashCycles(options: WebhookCrashOptions): Promi
   const started = Date.now();
   const random = seededRandom(options.seed);
   const log = options.log ?? (() => {});
-  const report: WebhookCrashReport = { dialect: options.dialect, seed: options.seed, events: 0, received: 0, duplicates: 0, problems: [], ms: 0 };
+  const report: WebhookCrashReport = { dialect: options.dialect, seed: options.seed, events: 0, received: 0, duplicates: 0, refusedWhileDown: 0, problems: [], ms: 0 };
   const db = await createFaultDatabase(options.dialect);
   const journal = new WriteJournal();
   const needs = new AttachmentNeeds();
@@ -102,7 +115,10 @@ export async function runWebhookCrashCycles(options: WebhookCrashOptions): Promi
   try {
     for (let index = 1; index <= options.kills + 1; index++) {
       server = await startServer({ databaseUrl: db.url, name: `${options.dialect} webhook server ${index}`, env: WEBHOOK_ENV });
-      if (index === 1) secret = await subscribe(server, receiver.url);
+      if (index === 1) {
+        secret = await subscribe(server, receiver.url);
+        receiver.downUntil = Date.now() + (options.receiverDownMs ?? 1_500);
+      }
       if (index > options.kills) break;
       const victim = server;
       const delay = Math.round(200 + random() * 1300);
@@ -124,6 +140,8 @@ export async function runWebhookCrashCycles(options: WebhookCrashOptions): Promi
     while (missing().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     report.received = receiver.ids.length;
     report.duplicates = receiver.ids.length - new Set(receiver.ids).size;
+    report.refusedWhileDown = receiver.refused;
+    if (receiver.refused === 0) report.problems.push('the receiver refused nothing while it was down: the run did not test a receiver that is away');
     const lost = missing();
     if (lost.length > 0) report.problems.push(`${lost.length} of ${events.length} committed events never arrived, e.g. ${lost.slice(0, 5).map((e) => e.id).join(', ')}`);
     report.problems.push(...receiver.bad.slice(0, 10).map((b) => `a delivery failed verification: ${b}`));

@@ -19,7 +19,7 @@ let failed = false;
 try {
   for (const dialect of options.dialects) {
     const report = await runWebhookCrashCycles({ dialect, kills, seed, log: say });
-    say(`${dialect}: ${report.events} events committed, ${report.received} deliveries received (${report.duplicates} duplicates) in ${(report.ms / 1000).toFixed(1)} s`);
+    say(`${dialect}: ${report.events} events committed, ${report.received} deliveries received (${report.duplicates} duplicates, ${report.refusedWhileDown} refused while the receiver was down) in ${(report.ms / 1000).toFixed(1)} s`);
     if (report.problems.length > 0) {
       failed = true;
       say(`${dialect}: ${report.problems.length} PROBLEMS:`);
