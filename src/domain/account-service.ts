@@ -76,8 +76,8 @@ export class AccountService {
       const user = await findUser(tx, email);
       const now = this.#deps.clock.now();
       await tx.accounts.updateUser(user.id, { disabled }, now);
-      // A mailed confirmation or reset link must not bring back an account an operator disabled.
-      if (disabled) for (const purpose of ['confirm', 'reset'] as const) await tx.accountTokens.retireAccountTokens(user.id, purpose, now);
+      // Neither a mailed link nor a new sign-up with the address may bring back an account an operator disabled.
+      if (disabled) await tx.accountTokens.consumeAccountTokens(user.id, now);
       audit({ agencyId: user.agencyId, detail: { userId: user.id, email: user.email } });
       return { ...withoutSecret(user), disabled };
     });

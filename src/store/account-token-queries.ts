@@ -49,6 +49,14 @@ export async function retireAccountTokens(db: Db, userId: string, purpose: Token
 }
 
 /**
+ * Uses up every unused link of a user, live or expired (an operator disabled the account): none works any more, and
+ * the user no longer counts as awaiting confirmation, so a new sign-up with the address cannot bring the account back.
+ */
+export async function consumeAccountTokens(db: Db, userId: string, now: number): Promise<void> {
+  await db.updateTable('account_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+}
+
+/**
  * True when a user signed up but never confirmed the address: they have confirmation links and none was used
  * (replaced links expire rather than count as used, see retireAccountTokens).
  */
@@ -77,5 +85,5 @@ export function accountTokenReader(db: Db) {
 
 /** Link tokens over a transaction: store, use and retire them; end a user's sessions. */
 export function accountTokenRepository(db: Db) {
-  return bindDb(db, { ...READS, insertAccountToken, useAccountToken, retireAccountTokens, endUserBrowserSessions });
+  return bindDb(db, { ...READS, insertAccountToken, useAccountToken, retireAccountTokens, consumeAccountTokens, endUserBrowserSessions });
 }

@@ -159,7 +159,7 @@ forEachDialect('self-service accounts', ({ dialect }) => {
       assert.deepEqual((await mailed()).map((m) => m.subject), ['You already have an account']);
     });
 
-    it('an account an operator disables before it is confirmed stays disabled: its mailed link no longer works', async () => {
+    it('an account an operator disables before it is confirmed stays disabled: neither its mailed link nor a new sign-up brings it back', async () => {
       const v = new Visitor(h);
       await v.submit(SIGN_UP, SIGN_UP, { name: 'Dora', email: 'dora@example.org', password: 'dora long password' });
       const [mail] = await mailed();
@@ -167,6 +167,9 @@ forEachDialect('self-service accounts', ({ dialect }) => {
       const link = linkIn(mail!, '/MvcProjects/SignUp/Confirm');
       const res = await v.submit(link, '/MvcProjects/SignUp/Confirm', { token: new URL(link, 'http://x').searchParams.get('token')! });
       assert.equal(res.statusCode, 400);
+      // Nor does signing up again: the owner is told the address has an account, and it stays disabled.
+      await v.submit(SIGN_UP, SIGN_UP, { name: 'Dora', email: 'dora@example.org', password: 'dora other password' });
+      assert.deepEqual((await mailed()).map((m) => m.subject), ['You already have an account']);
       assert.equal((await h.store.accounts.findUserByEmail('dora@example.org'))?.disabled, true);
     });
 
