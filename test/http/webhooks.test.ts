@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { IDS } from '../support/fixtures.ts';
-import { forEachDialect, type TestStore } from '../support/databases.ts';
+import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
 import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness, NS, startHttp, TestClock } from '../support/http-harness.ts';
 import { addNote, setThreadStatus } from './inquiry-helpers.ts';
 import { COMPLETE, createProject, projectPath, setDraft, submitPath } from './http-helpers.ts';
@@ -66,7 +66,7 @@ async function applicantCycleAndReview(h: HttpHarness): Promise<string> {
   return projectId;
 }
 
-forEachDialect('webhooks', ({ open, dialect }) => {
+forEachDialect('webhooks', ({ dialect }) => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
@@ -74,7 +74,10 @@ forEachDialect('webhooks', ({ open, dialect }) => {
 
   /** A harness; with `background`, the outbox's background work runs as `serve` runs it (woken by each change, no mail). */
   async function harness(env: Record<string, string> = INSECURE, clock = new TestClock(), background = false): Promise<{ h: HttpHarness; db: TestStore }> {
-    const db = await open();
+    // Closed by this suite's own cleanups, last: forEachDialect's afterEach runs before them, and would close the
+    // store under a background round still settling the last delivery.
+    const db = await openTestStore(dialect);
+    cleanups.push(() => db.close());
     let work: BackgroundWork | undefined;
     const h = await startHttp(db, env, clock, false, background ? () => work?.wake() : undefined);
     cleanups.push(() => h.close());
