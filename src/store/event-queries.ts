@@ -67,12 +67,6 @@ export async function listProjectEvents(db: Db, projectId: string): Promise<Stor
   return rows.map(toEvent);
 }
 
-/** One event by its id. */
-export async function findEvent(db: Db, id: string): Promise<StoredEvent | undefined> {
-  const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toEvent(row) : undefined;
-}
-
 /** The highest sequence committed, or 0. */
 export async function lastSequence(db: Db): Promise<number> {
   const row = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
@@ -138,7 +132,7 @@ export async function insertEvents(db: Db, dialect: Dialect, events: readonly Ne
   }))).execute();
 }
 
-const READS = { listFeed, listAfter, listProjectEvents, findEvent, lastSequence, readCursor, listCursors };
+const READS = { listFeed, listAfter, listProjectEvents, lastSequence, readCursor, listCursors };
 
 /** The outbox's reads. */
 export type EventReader = ReturnType<typeof eventReader>;

@@ -1,3 +1,4 @@
+import { ACCOUNT_PATHS } from '../../domain/self-service-accounts.ts';
 import { ErrorSummary } from '../components/error-summary.tsx';
 import { Layout } from '../layout.tsx';
 
@@ -23,7 +24,7 @@ export function SignInPage(p: SignInPageProps) {
         </div>
         <button type="submit">Sign in</button>
       </form>
-      <p><a href="/MvcProjects/ForgotPassword">Forgot your password?</a></p>
+      <p><a href={ACCOUNT_PATHS.forgot}>Forgot your password?</a></p>
     </Layout>
   );
 }
