@@ -5,17 +5,19 @@
  */
 import fs from 'node:fs';
 import Fastify from 'fastify';
+import { cannedKey } from './canned-key.ts';
 
-interface Canned { method: string; url: string; status: number; contentType: string; body: string }
+interface Canned { method: string; url: string; requestBody?: string; status: number; contentType: string; body: string }
 
 const [file, port] = process.argv.slice(2);
 if (!file || !port) throw new Error('usage: baseline-server.ts ROUTES.json PORT');
 const canned = JSON.parse(fs.readFileSync(file, 'utf8')) as Canned[];
-const byKey = new Map(canned.map((c) => [`${c.method} ${c.url}`, c]));
+const byKey = new Map(canned.map((c) => [cannedKey(c.method, c.url, c.requestBody), c]));
 const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 });
+app.removeAllContentTypeParsers();
 app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 app.all('/*', async (request, reply) => {
-  const c = byKey.get(`${request.method} ${request.url}`);
+  const c = byKey.get(cannedKey(request.method, request.url, request.body as Buffer | undefined));
   if (!c) return reply.code(404).send('not canned');
   return reply.code(c.status).type(c.contentType).send(c.body);
 });

@@ -5,6 +5,8 @@
  * answering pre-rendered copies of apas's own answers) as separate processes on loopback, and drives both with
  * autocannon from this process. Prints requests/s, p50/p99 latency, the ratio ours/baseline and the server's
  * peak RSS, and writes the figures to bench/results/<db>-<N>.json (bench/report.ts turns them into a table).
+ * `--floor` also drives floor-server.ts, which runs the statements apas ran for each read before answering the same
+ * bytes: the best ratio any implementation that reads the database per request could reach here.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +24,7 @@ import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { measureAuthentication } from './auth-overhead.ts';
+import { isRead, recordReads } from './floor-statements.ts';
 import { generateProjects } from './generate.ts';
 import { type Scenario, type Step, scenarios } from './scenarios.ts';
 
@@ -31,7 +34,11 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 export interface Figures { rps: number; p50: number; p99: number; errors: number; non2xx: number }
 
 /** One scenario's result: ours, the baseline's, and the server's peak RSS during it. */
-export interface ScenarioResult { name: string; ours: Figures; baseline: Figures; ratio: number; peakRssMb: number }
+export interface ScenarioResult {
+  name: string; ours: Figures; baseline: Figures; ratio: number; peakRssMb: number;
+  /** With --floor, for reads: the floor server's figures and its ratio to the baseline. */
+  floor?: Figures; floorRatio?: number;
+}
 
 /** A whole run, as written to bench/results. */
 export interface RunResult {
@@ -110,7 +117,7 @@ async function cannedOne(base: string, name: string, method: string, url: string
   const res = await fetch(`${base}${url}`, { method, headers, body });
   const text = await res.text();
   if (!res.ok) throw new Error(`${name}: apas answered ${res.status}: ${text.slice(0, 500)}`);
-  return { method, url, status: res.status, contentType: res.headers.get('content-type') ?? 'application/xml', body: text };
+  return { method, url, ...(body ? { requestBody: body } : {}), status: res.status, contentType: res.headers.get('content-type') ?? 'application/xml', body: text };
 }
 
 // apas's own answers, for the baseline to repeat; a chain is run once, so its later paths hold that run's project.
@@ -218,7 +225,7 @@ async function main(): Promise<void> {
     options: {
       projects: { type: 'string', default: '10000' }, db: { type: 'string', default: 'sqlite' },
       duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, only: { type: 'string' },
-      'data-dir': { type: 'string' },
+      'data-dir': { type: 'string' }, floor: { type: 'boolean', default: false },
     },
   });
   const projects = Number(values.projects);
@@ -250,6 +257,16 @@ async function main(): Promise<void> {
     children.push(baseline.child);
     const baseUrl = `http://127.0.0.1:${basePort}`;
     await waitFor(`${baseUrl}/`, baseline.child, baseline.log, true);
+    let floorUrl: string | undefined;
+    if (values.floor) {
+      const readsFile = path.join(dir, 'floor-reads.json');
+      fs.writeFileSync(readsFile, JSON.stringify(await recordReads(prepared.url, list)));
+      const floorPort = await freePort();
+      const floor = spawnLogged(['--import', 'tsx', 'bench/floor-server.ts', cannedFile, readsFile, String(floorPort), prepared.url], {});
+      children.push(floor.child);
+      floorUrl = `http://127.0.0.1:${floorPort}`;
+      await waitFor(`${floorUrl}/`, floor.child, floor.log, true);
+    }
     const results: ScenarioResult[] = [];
     let maxRss = rssMb(server.child.pid!);
     for (const s of list) {
@@ -259,9 +276,14 @@ async function main(): Promise<void> {
       clearInterval(sampler);
       const theirs = await drive(baseUrl, s, duration, connections);
       maxRss = Math.max(maxRss, peak);
-      const r = { name: s.name, ours, baseline: theirs, ratio: ours.rps / theirs.rps, peakRssMb: peak };
+      const r: ScenarioResult = { name: s.name, ours, baseline: theirs, ratio: ours.rps / theirs.rps, peakRssMb: peak };
+      if (floorUrl && isRead(s)) {
+        r.floor = await drive(floorUrl, s, duration, connections);
+        r.floorRatio = r.floor.rps / theirs.rps;
+      }
       results.push(r);
-      process.stdout.write(`${s.name.padEnd(44)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(4)} ms  p99 ${String(ours.p99).padStart(4)} ms  | baseline ${theirs.rps.toFixed(0).padStart(7)} req/s  ratio ${r.ratio.toFixed(2)}  rss ${peak.toFixed(0)} MB${ours.errors + ours.non2xx > 0 ? `  FAILED ${ours.errors} errors ${ours.non2xx} non-2xx` : ''}\n`);
+      const floorText = r.floor ? `  | floor ${r.floor.rps.toFixed(0).padStart(7)} req/s  ratio ${r.floorRatio!.toFixed(2)}${r.floor.errors + r.floor.non2xx > 0 ? ' FAILED' : ''}` : '';
+      process.stdout.write(`${s.name.padEnd(44)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(4)} ms  p99 ${String(ours.p99).padStart(4)} ms  | baseline ${theirs.rps.toFixed(0).padStart(7)} req/s  ratio ${r.ratio.toFixed(2)}  rss ${peak.toFixed(0)} MB${ours.errors + ours.non2xx > 0 ? `  FAILED ${ours.errors} errors ${ours.non2xx} non-2xx` : ''}${floorText}\n`);
     }
     const auth = await measureAuthentication(values.db === 'postgres' ? { kind: 'postgres', url: prepared.url } : { kind: 'sqlite', file: prepared.url },
       DEMO_CREDENTIALS[0]!, results.find((r) => r.name.startsWith('GetProjects limit=100'))?.ours.p50 ?? 0);

@@ -1,0 +1,74 @@
+/**
+ * The statements behind each read scenario, for the floor server (floor-server.ts): each read is sent once through
+ * an in-process app on the bench's database to warm its caches, then again while every SQL statement the database
+ * driver runs is recorded with its parameters, so the floor repeats exactly what apas's steady state asks of the
+ * database.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { openApp } from './in-process.ts';
+import type { Scenario } from './scenarios.ts';
+
+/** One statement a read ran: its SQL text and parameters. */
+export interface RecordedStatement { sql: string; params: unknown[] }
+
+/** A read scenario's request and the statements apas ran for it. */
+export interface FloorRead { method: string; url: string; body?: string; statements: RecordedStatement[] }
+
+/** Whether the floor can stand in for a scenario: reads only (GETs and the POST searches), no chained steps. */
+export function isRead(s: Scenario): boolean {
+  return !s.steps && (s.method === 'GET' || /\/(ByNumber|ByData)\b/.test(s.url));
+}
+
+let recording: RecordedStatement[] | null = null;
+
+// bigint parameters (none today) would not survive JSON; they are kept as numbers, which both drivers accept.
+function plain(params: unknown[]): unknown[] {
+  return params.map((p) => (typeof p === 'bigint' ? Number(p) : p));
+}
+
+function watchDrivers(): void {
+  const proto = Object.getPrototypeOf(new BetterSqlite3(':memory:').prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
+  for (const name of ['all', 'get', 'run', 'iterate']) {
+    const original = proto[name]!;
+    proto[name] = function (this: { source: string }, ...args: unknown[]) {
+      recording?.push({ sql: this.source, params: plain(args) });
+      return original.apply(this, args);
+    };
+  }
+  const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    if (typeof args[0] === 'string') recording?.push({ sql: args[0], params: plain((args[1] as unknown[] | undefined) ?? []) });
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+}
+
+/**
+ * The statements apas runs for each read of `list` on the database at `url` (a SQLite file or a PostgreSQL URL).
+ * Only reads are kept: a timer's write (the shared rate limit's flush) landing in the window is not the request's.
+ */
+export async function recordReads(url: string, list: Scenario[]): Promise<FloorRead[]> {
+  watchDrivers();
+  const { app, close } = await openApp(url);
+  try {
+    const out: FloorRead[] = [];
+    for (const s of list.filter(isRead)) {
+      const request = { method: s.method as 'GET', url: s.url, headers: s.headers, ...(s.body ? { payload: s.body } : {}) };
+      // The fewest of three: a write by the server process drops the caches of this one (SQLite's data_version).
+      let statements: RecordedStatement[] | null = null;
+      for (let i = 0; i < 3; i++) {
+        recording = [];
+        const res = await app.inject(request);
+        const seen = recording.filter((r) => /^\s*(select|with)\b/i.test(r.sql));
+        recording = null;
+        if (res.statusCode >= 300) throw new Error(`${s.name}: ${res.statusCode} in process: ${res.body.slice(0, 300)}`);
+        if (!statements || seen.length < statements.length) statements = seen;
+      }
+      out.push({ method: s.method, url: s.url, ...(s.body ? { body: s.body } : {}), statements: statements! });
+    }
+    return out;
+  } finally {
+    recording = null;
+    await close();
+  }
+}
