@@ -48,7 +48,7 @@ export interface AppDeps {
   sleep?: Sleeper;
   /** Where uploads go; the configured blob store (config.blobStore) when left out. */
   blobs?: BlobStore;
-  /** Called after each write request that succeeded, so background work (mail) starts on its changes at once. */
+  /** Called after each commit here that wrote events, so background work (webhooks, mail) starts on them at once. */
   onChange?: () => void;
 }
 
@@ -103,10 +103,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services = createServices(config, store, clock, ids, deps.sleep, deps.blobs);
   app.addHook('onClose', () => services.rateLimiter.close());
   app.addHook('onClose', () => services.selfService.close());
-  const onChange = deps.onChange;
-  if (onChange) {
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onChange();
+  if (deps.onChange) {
+    const stop = store.onEventsCommitted(deps.onChange);
+    app.addHook('onClose', async () => {
+      stop();
     });
   }
   const routes = new RouteTable();

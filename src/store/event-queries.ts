@@ -155,8 +155,11 @@ export function eventRepository(db: Db, dialect: Dialect) {
     append: (event: NewEvent): void => {
       pending.push(event);
     },
-    flush: async (): Promise<void> => {
-      await insertEvents(db, dialect, pending.splice(0));
+    /** Writes the appended events; returns how many. */
+    flush: async (): Promise<number> => {
+      const events = pending.splice(0);
+      await insertEvents(db, dialect, events);
+      return events.length;
     },
   };
 }

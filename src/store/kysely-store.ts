@@ -23,15 +23,22 @@ import type { Database } from './tables.ts';
 import { TopicCache } from './topic-cache.ts';
 import { webhookReader, webhookRepository } from './webhook-queries.ts';
 
+// Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
+// measurable share of every write (and of every round of background work) under load.
 function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache): StoreWriter {
-  return {
-    accounts: accountRepository(db), programs: programRepository(db, cache), projects: projectRepository(db, dialect),
-    attachments: attachmentRepository(db), inquiries: inquiryRepository(db), mfa: mfaRepository(db), oauth: oauthRepository(db), audit: auditRepository(db),
-    counters: counterRepository(db), sessions: browserSessionRepository(db), idempotency: idempotencyRepository(db),
-    events: eventRepository(db, dialect),
-    webhooks: webhookRepository(db, dialect),
-    mail: mailRepository(db, dialect), accountTokens: accountTokenRepository(db),
+  const builders: { [K in keyof StoreWriter]: () => StoreWriter[K] } = {
+    accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => projectRepository(db, dialect),
+    attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db),
+    oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
+    sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
+    webhooks: () => webhookRepository(db, dialect), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
   };
+  const built: Partial<Record<keyof StoreWriter, unknown>> = {};
+  const tx = {} as StoreWriter;
+  for (const name of Object.keys(builders) as (keyof StoreWriter)[]) {
+    Object.defineProperty(tx, name, { enumerable: true, get: () => (built[name] ??= builders[name]()) });
+  }
+  return tx;
 }
 
 // Sign-in counts are read by every request (is the user or address locked?) and written only by failures, which
@@ -55,6 +62,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
   // The reads of every authenticated request (credentials, grants, sign-in counters) and of the program it names,
   // kept until the change signal says their tables changed; reads inside a transaction always go to the database.
   const reads = new TopicCache(changes);
+  const eventListeners = new Set<() => void>();
   return {
     dialect,
     accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findUserById', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
@@ -66,17 +74,26 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
     webhooks: webhookReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
-    transaction: (work) => db.transaction().execute(async (trx) => {
-      const started = clock.now();
-      const tx = writer(trx, dialect, cache);
-      const result = await work(tx);
-      // Last, so that on PostgreSQL the lock that orders the outbox is held only through the commit.
-      await tx.events.flush();
-      // Thrown inside the transaction, so the rollback and the client's error answer agree.
-      const took = clock.now() - started;
-      if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
+    transaction: async (work) => {
+      let wrote = 0;
+      const result = await db.transaction().execute(async (trx) => {
+        const started = clock.now();
+        const tx = writer(trx, dialect, cache);
+        const out = await work(tx);
+        // Last, so that on PostgreSQL the lock that orders the outbox is held only through the commit.
+        wrote = await tx.events.flush();
+        // Thrown inside the transaction, so the rollback and the client's error answer agree.
+        const took = clock.now() - started;
+        if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
+        return out;
+      });
+      if (wrote > 0) for (const listener of [...eventListeners]) listener();
       return result;
-    }),
+    },
+    onEventsCommitted: (listener) => {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -78,6 +78,8 @@ export interface Store extends StoreReader {
    * longer than MAX_WRITE_TRANSACTION_MS is rolled back with StoreError TRANSACTION_TOO_LONG.
    */
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  /** Calls `listener` after each commit, in this process, of a transaction that wrote events; returns its removal. */
+  onEventsCommitted(listener: () => void): () => void;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -108,4 +108,32 @@ forEachDialect('store: transactions, numbering and request counting', ({ open })
     const counts = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => (i % 2 === 0 ? store : other).counters.countRequest('ip:10.0.0.1', T0)));
     assert.deepEqual([...counts].sort((a, b) => a - b), Array.from({ length: CONCURRENT }, (_, i) => i + 1));
   });
+
+  it('tells its listeners of each commit that wrote events, after the commit, and of nothing else', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    await store.transaction((tx) => tx.projects.insertProject(project('PROJECT00001', { number: 'SOL-00001' })));
+    const heard: number[] = [];
+    const stop = store.onEventsCommitted(() => heard.push(heard.length));
+    const event = (id: string) => ({
+      id, type: 'project.created' as const, at: T0, agencyId: agency().id, programId: IDS.program, projectId: 'PROJECT00001',
+      actorId: IDS.admin, audience: 'all' as const, data: {},
+    });
+    await store.transaction(async (tx) => {
+      tx.events.append(event('EVENT0000001'));
+      tx.events.append(event('EVENT0000002'));
+      assert.deepEqual(heard, [], 'not before the commit');
+    });
+    assert.deepEqual(heard, [0], 'once per transaction');
+    await store.transaction((tx) => tx.projects.takeProjectNumber(IDS.program));
+    await assert.rejects(store.transaction(async (tx) => {
+      tx.events.append(event('EVENT0000003'));
+      throw new Error('rolled back');
+    }));
+    assert.deepEqual(heard, [0], 'neither a transaction without events nor a rolled-back one');
+    stop();
+    await store.transaction(async (tx) => tx.events.append(event('EVENT0000004')));
+    assert.deepEqual(heard, [0], 'not after the listener was removed');
+    assert.deepEqual((await store.events.listProjectEvents('PROJECT00001')).map((e) => e.id), ['EVENT0000001', 'EVENT0000002', 'EVENT0000004']);
+  });
 });

@@ -91,7 +91,7 @@ async function seedIdentities(store: Store): Promise<Record<Who, Identity>> {
 
 /**
  * Builds the harness over an open test store; pass `clock` when the store was opened with it too, `logger` to read
- * the log, `onChange` to hear of every successful write (to wake background work, as `serve` does).
+ * the log, `onChange` to hear of every commit that wrote events (to wake background work, as `serve` does).
  */
 export async function startHttp(
   db: TestStore, env: Record<string, string> = {}, clock = new TestClock(), logger: Logger | false = false, onChange?: () => void,
