@@ -83,9 +83,14 @@ export class FormDataService {
 
 
   async #view(reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<AtVersion<FormDataView>> {
-    const values = await formValues(reader, project, form, draft);
-    const draftValues = draft ? values : await formValues(reader, project, form, true);
-    const files = new Map((await reader.attachments.listActiveAttachments(project.id)).map((a) => [a.definitionId, a.fileName]));
+    // Independent reads: on PostgreSQL they go out at once (over the pool, or queued on a transaction's connection).
+    const [values, drafted, active] = await Promise.all([
+      formValues(reader, project, form, draft),
+      draft ? null : formValues(reader, project, form, true),
+      reader.attachments.listActiveAttachments(project.id),
+    ]);
+    const draftValues = drafted ?? values;
+    const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
     const canSubmit = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId)
       && completenessProblems(ctx.model, form, draftValues).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {
