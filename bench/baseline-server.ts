@@ -3,16 +3,12 @@
  * pre-rendered copy of the bytes apas answered, with no authentication, database or XML work.
  *   node --import tsx bench/baseline-server.ts ROUTES.json PORT
  */
-import fs from 'node:fs';
 import Fastify from 'fastify';
-import { cannedKey } from './canned-key.ts';
-
-interface Canned { method: string; url: string; requestBody?: string; status: number; contentType: string; body: string }
+import { cannedKey, readCanned } from './canned-answers.ts';
 
 const [file, port] = process.argv.slice(2);
 if (!file || !port) throw new Error('usage: baseline-server.ts ROUTES.json PORT');
-const canned = JSON.parse(fs.readFileSync(file, 'utf8')) as Canned[];
-const byKey = new Map(canned.map((c) => [cannedKey(c.method, c.url, c.requestBody), c]));
+const byKey = readCanned(file);
 const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 });
 app.removeAllContentTypeParsers();
 app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));

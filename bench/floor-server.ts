@@ -10,14 +10,12 @@ import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { cannedKey } from './canned-key.ts';
+import { cannedKey, readCanned } from './canned-answers.ts';
 import type { FloorRead } from './floor-statements.ts';
-
-interface Canned { method: string; url: string; requestBody?: string; status: number; contentType: string; body: string }
 
 const [cannedFile, readsFile, port, database] = process.argv.slice(2);
 if (!cannedFile || !readsFile || !port || !database) throw new Error('usage: floor-server.ts ROUTES.json READS.json PORT DATABASE');
-const canned = new Map((JSON.parse(fs.readFileSync(cannedFile, 'utf8')) as Canned[]).map((c) => [cannedKey(c.method, c.url, c.requestBody), c]));
+const canned = readCanned(cannedFile);
 const reads = JSON.parse(fs.readFileSync(readsFile, 'utf8')) as FloorRead[];
 
 type Run = () => Promise<void> | void;

@@ -4,9 +4,8 @@
  * driver runs is recorded with its parameters, so the floor repeats exactly what apas's steady state asks of the
  * database.
  */
-import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { openApp } from './in-process.ts';
+import { openApp, watchStatements } from './in-process.ts';
 import type { Scenario } from './scenarios.ts';
 
 /** One statement a read ran: its SQL text and parameters. */
@@ -28,14 +27,7 @@ function plain(params: unknown[]): unknown[] {
 }
 
 function watchDrivers(): void {
-  const proto = Object.getPrototypeOf(new BetterSqlite3(':memory:').prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
-  for (const name of ['all', 'get', 'run', 'iterate']) {
-    const original = proto[name]!;
-    proto[name] = function (this: { source: string }, ...args: unknown[]) {
-      recording?.push({ sql: this.source, params: plain(args) });
-      return original.apply(this, args);
-    };
-  }
+  watchStatements((sql, params) => recording?.push({ sql, params: plain(params) }));
   const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     if (typeof args[0] === 'string') recording?.push({ sql: args[0], params: plain((args[1] as unknown[] | undefined) ?? []) });

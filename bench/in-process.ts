@@ -32,13 +32,13 @@ export function demoAuth(role: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}`, 'x-apikey': who.apiKey };
 }
 
-/** Calls `seen` with the SQL text of every statement better-sqlite3 runs from now on, in this process. */
-export function watchStatements(seen: (sql: string) => void): void {
+/** Calls `seen` with the SQL text and parameters of every statement better-sqlite3 runs from now on, in this process. */
+export function watchStatements(seen: (sql: string, params: unknown[]) => void): void {
   const proto = Object.getPrototypeOf(new BetterSqlite3(':memory:').prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
   for (const name of ['all', 'get', 'run', 'iterate']) {
     const original = proto[name]!;
     proto[name] = function (this: { source: string }, ...args: unknown[]) {
-      seen(this.source);
+      seen(this.source, args);
       return original.apply(this, args);
     };
   }
