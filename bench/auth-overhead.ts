@@ -5,13 +5,14 @@ import { RandomIdGenerator } from '../src/model/ids.ts';
 import { SignInGuard } from '../src/domain/sign-in-guard.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 
 /**
  * The cost of authenticating one request once its credentials are known (the verified-credentials cache hit:
  * two indexed reads and the grants), measured in-process over the benchmark database, against a request's p50.
  */
 export async function measureAuthentication(db: DatabaseConfig, who: { email: string; password: string; apiKey: string }, requestP50Ms: number) {
-  const store = createKyselyStore(await openDatabase(db));
+  const store = createKyselyStore(await openDatabase(db), { secrets: ephemeralSecretBox() });
   try {
     const auth = new AuthService(store, systemClock, new SignInGuard(store, systemClock, async () => {}), new RandomIdGenerator());
     const presented = {

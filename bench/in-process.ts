@@ -11,13 +11,14 @@ import { buildApp } from '../src/http/app.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 
 /** The app on the SQLite database `file`, with a rate limit no measurement reaches; `close` ends app and store. */
 export async function openApp(file: string): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
   process.env.DATABASE_URL = file;
   process.env.APAS_RATE_LIMIT_MAX = '10000000';
   const config = loadConfig();
-  const store = createKyselyStore(await openDatabase(config.database));
+  const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
   const app = await buildApp({ config, store, logger: false, blobs: createBlobStore(config, store) });
   return { app, close: async () => {
     await app.close();

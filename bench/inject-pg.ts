@@ -11,6 +11,7 @@ import { RandomIdGenerator } from '../src/model/ids.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { generateProjects } from './generate.ts';
 import { demoAuth } from './in-process.ts';
@@ -23,7 +24,7 @@ try {
   process.env.DATABASE_URL = server.url;
   process.env.APAS_RATE_LIMIT_MAX = '10000000';
   const config = loadConfig();
-  const store = createKyselyStore(await openDatabase(config.database));
+  const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
   const blobs = createBlobStore(config, store);
   await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
   const g = await generateProjects(store, count, blobs);

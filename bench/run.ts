@@ -22,6 +22,7 @@ import { RandomIdGenerator } from '../src/model/ids.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { measureAuthentication } from './auth-overhead.ts';
 import { isRead, recordReads } from './floor-statements.ts';
@@ -148,7 +149,7 @@ async function prepareDatabase(db: string, dir: string, projects: number, pg?: E
     stop = () => server.stop();
   }
   const config = db === 'postgres' ? { kind: 'postgres' as const, url } : { kind: 'sqlite' as const, file: url };
-  const store = createKyselyStore(await openDatabase(config));
+  const store = createKyselyStore(await openDatabase(config), { secrets: ephemeralSecretBox() });
   // The blob store the server will use by default: a directory beside the SQLite file, or the database.
   const blobs = createBlobStore({ blobStore: db === 'postgres' ? 'database' : 'local', blobDir: path.join(dir, 'blobs') }, store);
   try {

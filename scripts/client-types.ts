@@ -6,12 +6,13 @@ import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { openApiToTypeScript } from './openapi-to-ts.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'apas-client-types-'));
 try {
   const config = loadConfig({ DATABASE_URL: join(dir, 'apas.db') });
-  const store = createKyselyStore(await openDatabase(config.database));
+  const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
   const app = await buildApp({ config, store, logger: false });
   const res = await app.inject({ method: 'GET', url: '/openapi.json' });
   await app.close();

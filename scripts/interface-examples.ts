@@ -23,6 +23,7 @@ import { OAuthClientService } from '../src/domain/oauth-client-service.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { LocalBlobStore } from '../src/store/local-blob-store.ts';
 
 /** Where the examples live. */
@@ -146,7 +147,7 @@ const SITE_PLAN = Buffer.from('%PDF-1.4\n% site plan: 12 Sunny Lane, 19 modules 
 export async function generateExamples(): Promise<Map<string, string>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-examples-'));
   const opened = await openDatabase({ kind: 'sqlite', file: path.join(dir, 'examples.db') });
-  const store = createKyselyStore(opened);
+  const store = createKyselyStore(opened, { secrets: ephemeralSecretBox() });
   const clock = new SteppingClock();
   const ids = new SeededIds();
   const out = new Map<string, string>();

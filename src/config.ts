@@ -37,6 +37,8 @@ export interface Config {
   webhooks: { allowInsecure: boolean; timeoutMs: number; intervalMs: number; disableAfterHours: number };
   /** Outgoing e-mail: the SMTP server (null: mail is off), the sender address, and how often the queue is drained. */
   mail: { smtpUrl: string | null; from: string; intervalMs: number };
+  /** Key encryption keys of secrets at rest: APAS_SECRET_KEYS (key lines) or APAS_SECRET_KEY_FILE (absolute path); null when unset. */
+  secretKeys: { keys: string | null; file: string | null };
 }
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
@@ -158,6 +160,14 @@ function mailFromSetting(env: NodeJS.ProcessEnv, publicUrl: string): string {
   return raw;
 }
 
+/** APAS_SECRET_KEYS or APAS_SECRET_KEY_FILE (not both); the keys' form is checked when the store opens them. */
+function secretKeysSetting(env: NodeJS.ProcessEnv): Config['secretKeys'] {
+  const keys = (env.APAS_SECRET_KEYS ?? '').trim();
+  const file = (env.APAS_SECRET_KEY_FILE ?? '').trim();
+  if (keys !== '' && file !== '') throw new ConfigError('Set APAS_SECRET_KEYS or APAS_SECRET_KEY_FILE, not both');
+  return { keys: keys === '' ? null : keys, file: file === '' ? null : path.resolve(file) };
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'APAS_PORT', 8080, 0, 65535);
@@ -213,5 +223,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterHours: int(env, 'APAS_WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365),
     },
     mail: { smtpUrl: smtpSetting(env), from: mailFromSetting(env, publicUrl), intervalMs: int(env, 'APAS_MAIL_INTERVAL_MS', 5000, 10, 3_600_000) },
+    secretKeys: secretKeysSetting(env),
   };
 }

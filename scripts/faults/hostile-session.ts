@@ -6,6 +6,7 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../../src/store/secret-box.ts';
 import { createSchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { NS } from './api-client.ts';
 import { createFaultDatabase, type FaultDatabase, type FaultDialect } from './fault-database.ts';
@@ -62,7 +63,7 @@ async function inProcess(db: FaultDatabase): Promise<Target> {
     DATABASE_URL: db.url, APAS_LOG_LEVEL: 'silent', APAS_RATE_LIMIT_MAX: '10000000',
     APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000',
   });
-  const store = createKyselyStore(await openDatabase(config.database));
+  const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
   await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
   // Failed sign-ins are slowed down by sleeping; in process the sleep is skipped so a run takes seconds.
   const app: FastifyInstance = await buildApp({ config, store, logger: false, sleep: async () => {} });

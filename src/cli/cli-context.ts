@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../model/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
 import { type OpenDatabase, openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
+import { openSecretBox } from '../store/open-secret-box.ts';
 import type { Store } from '../store/store.ts';
 import { CliError } from './cli-error.ts';
 
@@ -52,7 +53,8 @@ async function open(config: Config): Promise<OpenDatabase> {
 /** Opens the configured database (migrating it), runs `work`, and closes the database whatever happens. */
 export async function withContext<T>(io: CliIo, work: (ctx: CliContext) => Promise<T>): Promise<T> {
   const config = loadConfig(io.env);
-  const store = createKyselyStore(await open(config));
+  const secrets = openSecretBox(config, (line) => io.err(line));
+  const store = createKyselyStore(await open(config), { secrets });
   try {
     return await work({ config, store, clock: systemClock, ids: new RandomIdGenerator() });
   } finally {

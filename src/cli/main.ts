@@ -13,6 +13,7 @@ import { grantCommands } from './grant-commands.ts';
 import { keyCommands } from './key-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
 import { programCommands } from './program-commands.ts';
+import { secretsCommands } from './secrets-commands.ts';
 import { userCommands } from './user-commands.ts';
 import { webhookCommands } from './webhook-commands.ts';
 
@@ -26,7 +27,7 @@ const SERVE: CliCommand = {
 
 const COMMANDS: readonly CliCommand[] = [
   SERVE, migrateCommand, ...agencyCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...programCommands, demoCommand,
-  ...backupCommands, ...webhookCommands,
+  ...backupCommands, ...webhookCommands, ...secretsCommands,
 ];
 
 const ENVIRONMENT = [

@@ -14,6 +14,7 @@ import { deliveryPayload } from '../http/webhook-payload.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
+import { openSecretBox } from '../store/open-secret-box.ts';
 import { startOrphanSweeps } from '../store/orphan-sweeper.ts';
 import type { Store } from '../store/store.ts';
 
@@ -46,8 +47,11 @@ export async function runServe(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { demo: { type: 'boolean', default: false } }, strict: true });
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  const secrets = openSecretBox(config, (line) => log.warn(line));
   const opened = await openDatabase(config.database, config.pgPoolSize);
-  const store = createKyselyStore(opened);
+  const store = createKyselyStore(opened, { secrets });
+  const sealed = await store.resealSecrets('legacy');
+  if (sealed.resealed > 0) log.info({ sealed: sealed.resealed }, 'sealed secrets stored before encryption at rest');
   await seedDemoIfAsked(values.demo ?? false, store, log);
   const blobs = createBlobStore(config, store);
   // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing: swept at

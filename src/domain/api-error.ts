@@ -94,5 +94,7 @@ export class ApiError extends Error {
 /** The answer to a failure of the store: an upload over its limit, or a change rolled back for taking too long. */
 export function fromStoreError(error: StoreError): ApiError {
   if (error.code === 'BLOB_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', error.message);
+  // The operator's to fix (a key missing from the configuration), never the client's: the details go to the log only.
+  if (error.code === 'SECRET_UNREADABLE') return new ApiError('INTERNAL_ERROR', 'The service cannot read a stored secret; its operator has been told.');
   return new ApiError('SERVICE_UNAVAILABLE', `${error.message}; nothing was changed, try again.`, { headers: { 'Retry-After': '1' } });
 }

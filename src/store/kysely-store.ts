@@ -17,6 +17,8 @@ import { mfaReader, mfaRepository } from './mfa-queries.ts';
 import { oauthReader, oauthRepository } from './oauth-queries.ts';
 import { type ProgramModelCache, programReader, programRepository } from './program-queries.ts';
 import { projectReader, projectRepository } from './project-repository.ts';
+import type { SecretBox } from './secret-box.ts';
+import { resealSecrets } from './reseal-secrets.ts';
 import { StoreError } from './store-error.ts';
 import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
@@ -25,10 +27,10 @@ import { webhookReader, webhookRepository } from './webhook-queries.ts';
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
-function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache): StoreWriter {
+function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox): StoreWriter {
   const builders: { [K in keyof StoreWriter]: () => StoreWriter[K] } = {
     accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => projectRepository(db, dialect),
-    attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db),
+    attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db, secrets),
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
     webhooks: () => webhookRepository(db, dialect), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
@@ -52,11 +54,14 @@ function signInCountsCached(counters: CounterRepository, reads: TopicCache): Cou
 export interface KyselyStoreOptions {
   /** Times write transactions against MAX_WRITE_TRANSACTION_MS; the wall clock when left out. */
   clock?: Clock;
+  /** Seals the secrets stored for reading back (TOTP, webhook signing secrets); see openSecretBox. */
+  secrets: SecretBox;
 }
 
 /** The Store over an open Kysely database (SQLite or PostgreSQL). */
-export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOptions = {}): Store {
+export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOptions): Store {
   const { db, dialect, changes } = opened;
+  const { secrets } = options;
   const clock = options.clock ?? systemClock;
   const cache: ProgramModelCache = new Map();
   // The reads of every authenticated request (credentials, grants, sign-in counters) and of the program it names,
@@ -68,7 +73,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findUserById', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
     programs: reads.wrap(programReader(db, cache), 'programs', ['findProgram', 'listPrograms']),
     projects: projectReader(db), attachments: attachmentReader(db), inquiries: inquiryReader(db),
-    mfa: reads.wrap(mfaReader(db), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
+    mfa: reads.wrap(mfaReader(db, secrets), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
@@ -78,7 +83,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       let wrote = 0;
       const result = await db.transaction().execute(async (trx) => {
         const started = clock.now();
-        const tx = writer(trx, dialect, cache);
+        const tx = writer(trx, dialect, cache, secrets);
         const out = await work(tx);
         // Last, so that on PostgreSQL the lock that orders the outbox is held only through the commit.
         wrote = await tx.events.flush();
@@ -94,6 +99,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
     },
+    resealSecrets: (mode) => resealSecrets(db, secrets, mode),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

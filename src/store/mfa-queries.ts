@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MfaEnrolment, MfaSessionTokenRecord, WebSessionRecord } from '../model/records.ts';
 import { bindDb } from './bind-db.ts';
+import type { SecretBox } from './secret-box.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -71,12 +72,28 @@ export type MfaReader = ReturnType<typeof mfaReader>;
 /** TOTP enrolments, MFA session tokens and web sessions: reads and writes (inside a transaction). */
 export type MfaRepository = ReturnType<typeof mfaRepository>;
 
+/** What a TOTP secret is sealed against: its column and its user, so it cannot be moved to another user. */
+export function mfaSecretContext(userId: string): string {
+  return `user_mfa.secret:${userId}`;
+}
+
+// The TOTP secret is sealed on its way in and opened on its way out, so nothing above the store sees ciphertext.
+function sealed(secrets: SecretBox) {
+  return {
+    getMfa: async (db: Db, userId: string) => {
+      const m = await getMfa(db, userId);
+      return m ? { ...m, secret: secrets.open(m.secret, mfaSecretContext(userId)) } : null;
+    },
+    saveMfa: (db: Db, userId: string, secret: string, at: number) => saveMfa(db, userId, secrets.seal(secret, mfaSecretContext(userId)), at),
+  };
+}
+
 /** The MFA reads over a database. */
-export function mfaReader(db: Db) {
-  return bindDb(db, READS);
+export function mfaReader(db: Db, secrets: SecretBox) {
+  return bindDb(db, { ...READS, getMfa: sealed(secrets).getMfa });
 }
 
 /** The MFA reads and writes over a transaction. */
-export function mfaRepository(db: Db) {
-  return bindDb(db, { ...READS, ...WRITES });
+export function mfaRepository(db: Db, secrets: SecretBox) {
+  return bindDb(db, { ...READS, ...WRITES, ...sealed(secrets) });
 }

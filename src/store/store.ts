@@ -15,6 +15,7 @@ import type { MfaReader, MfaRepository } from './mfa-queries.ts';
 import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
+import type { ResealMode, ResealReport } from './reseal-secrets.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
@@ -80,6 +81,8 @@ export interface Store extends StoreReader {
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Calls `listener` after each commit, in this process, of a transaction that wrote events; returns its removal. */
   onEventsCommitted(listener: () => void): () => void;
+  /** Seals stored secrets with the sealing key (those stored before encryption at rest, or all: key rotation), or only counts them. */
+  resealSecrets(mode: ResealMode): Promise<ResealReport>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseApiKey, verifySecret } from '../../src/domain/secrets.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
+import { openSecretBox } from '../../src/store/open-secret-box.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'apas.js');
@@ -15,6 +16,11 @@ const SOLAR = path.join(ROOT, 'programs', 'residential-solar.yaml');
 
 let dir = '';
 let dbFile = '';
+
+/** The keys the CLI seals with: the key file it makes beside the database. */
+function cliSecrets() {
+  return openSecretBox({ database: { kind: 'sqlite', file: dbFile }, secretKeys: { keys: null, file: null } });
+}
 
 before(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'apas-cli-e2e-'));
@@ -91,7 +97,7 @@ test('migrate, agencies and users', async () => {
   await expectFailure(['user', 'create', '--agency', 'town', '--email', 'y@city.example', '--name', 'Y'], 1, /agency "town" not found/, 'a long enough password');
 
   await expectSuccess(['user', 'set-password', '--email', 'ops@city.example'], 'another long password\r\n');
-  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
   try {
     const user = await store.accounts.findUserByEmail('ops@city.example');
     assert.equal(await verifySecret(user!.passwordHash, 'another long password'), true, 'only the trailing newline is stripped');
@@ -150,7 +156,7 @@ test('API keys are printed once and work', async () => {
   assert.match(created.stderr, /shown only once/);
   const parts = parseApiKey(key);
   assert.ok(parts, `${key} must parse`);
-  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
   try {
     const record = await store.accounts.findApiKey(parts.id);
     assert.equal(await verifySecret(record!.secretHash, parts.secret), true);
@@ -171,7 +177,7 @@ test('OAuth clients: the secret is printed once and stored hashed; list and revo
   assert.ok(m, `standard output holds the id and secret alone: ${created.stdout}`);
   const [, id, secret] = m;
   assert.match(created.stderr, /shown only once/);
-  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
   try {
     const record = await store.oauth.findClient(id!);
     assert.equal(record?.userId, (await store.accounts.findUserByEmail('pat@city.example'))?.id);
@@ -200,7 +206,7 @@ test('MFA enrolment prints the otpauth URI once, and can be turned off', async (
   assert.equal(uri.searchParams.get('issuer'), 'City Utility');
   assert.match(uri.searchParams.get('secret') ?? '', /^[A-Z2-7]{32}$/);
   assert.match(enrolled.stderr, /shown only once/);
-  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }));
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
   try {
     const user = await store.accounts.findUserByEmail('pat@city.example');
     assert.equal((await store.mfa.getMfa(user!.id))?.secret, uri.searchParams.get('secret'));

@@ -5,6 +5,7 @@ import type { Clock } from '../../src/model/clock.ts';
 import type { IdGenerator } from '../../src/model/ids.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../../src/store/secret-box.ts';
 import type { Store, StoreWriter } from '../../src/store/store.ts';
 
 /** A store on a fresh SQLite file plus predictable ids and time; `cleanup` closes and deletes it. */
@@ -26,7 +27,7 @@ export function steppingClock(start = Date.UTC(2026, 0, 1)): Clock {
 export async function testEnv(): Promise<TestEnv> {
   const dir = mkdtempSync(path.join(tmpdir(), 'apas-cli-'));
   const file = path.join(dir, 'test.db');
-  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file }));
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file }), { secrets: ephemeralSecretBox() });
   return {
     dir, file, store, clock: steppingClock(), ids: counterIds(),
     cleanup: async () => {

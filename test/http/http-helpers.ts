@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Project } from '../../src/model/model.ts';
-import type { KyselyStoreOptions } from '../../src/store/kysely-store.ts';
+
 import type { Store, StoreWriter } from '../../src/store/store.ts';
-import { openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
+import { openTestStore, type TestDialect, type TestStore, type TestStoreOptions } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, dataRequest, type HttpHarness, NS, startHttp, TestClock, type Who } from '../support/http-harness.ts';
 
@@ -243,7 +243,7 @@ export interface SlowHarness { h: HttpHarness; db: TestStore; setSlow(step: Slow
  * Builds a harness (closed with the test by forEachDialect's `open`, apart from `h.close()`) on a store that shares
  * the harness's test clock, so a step that advances the clock makes the transaction take that long.
  */
-export async function slowHarness(open: (options?: KyselyStoreOptions) => Promise<TestStore>, env: Record<string, string> = {}): Promise<SlowHarness> {
+export async function slowHarness(open: (options?: TestStoreOptions) => Promise<TestStore>, env: Record<string, string> = {}): Promise<SlowHarness> {
   const clock = new TestClock();
   const db = await open({ clock });
   let slow: SlowStep | null = null;

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore, type KyselyStoreOptions } from '../../src/store/kysely-store.ts';
+import { ephemeralSecretBox, type SecretBox } from '../../src/store/secret-box.ts';
 import type { Store } from '../../src/store/store.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
 
@@ -21,8 +22,8 @@ export interface TestStore {
   store: Store;
   /** Where the database is, for opening more instances on it. */
   config: DatabaseConfig;
-  /** Opens another Store on the same database, as a second server instance would; closed by `close()`. */
-  reopen(): Promise<Store>;
+  /** Opens another Store on the same database, as a second server instance would (with the same keys unless `options` say); closed by `close()`. */
+  reopen(options?: TestStoreOptions): Promise<Store>;
   /** Closes every Store of this database, then deletes the database. */
   close(): Promise<void>;
 }
@@ -31,16 +32,24 @@ export interface TestStore {
 export interface DialectSuite {
   readonly dialect: TestDialect;
   /** `options.clock` times the store's write transactions (the wall clock when left out). */
-  open(options?: KyselyStoreOptions): Promise<TestStore>;
+  open(options?: TestStoreOptions): Promise<TestStore>;
+}
+
+/** Store options of a test: a fresh random key seals its secrets unless the test brings its own SecretBox. */
+export type TestStoreOptions = Partial<KyselyStoreOptions>;
+
+/** A SecretBox with one new random key, for a test's store. */
+export function testSecretBox(): SecretBox {
+  return ephemeralSecretBox();
 }
 
 /** Opens a Store on a fresh, migrated database: a temp SQLite file, or a new PostgreSQL database. */
-export async function openTestStore(dialect: TestDialect, options: KyselyStoreOptions = {}): Promise<TestStore> {
+export async function openTestStore(dialect: TestDialect, options: TestStoreOptions = {}): Promise<TestStore> {
   return dialect === 'sqlite' ? openSqliteStore(options) : openPostgresStore(options);
 }
 
 /** Opens a Store on an existing database, migrating it first. */
-export async function openStore(config: DatabaseConfig, options: KyselyStoreOptions = {}): Promise<Store> {
+export async function openStore(config: DatabaseConfig, options: KyselyStoreOptions): Promise<Store> {
   return createKyselyStore(await openDatabase(config), options);
 }
 
@@ -64,13 +73,13 @@ export function forEachDialect(name: string, fn: (suite: DialectSuite) => void):
   }
 }
 
-async function openSqliteStore(options: KyselyStoreOptions): Promise<TestStore> {
+async function openSqliteStore(options: TestStoreOptions): Promise<TestStore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-sqlite-'));
   const config: DatabaseConfig = { kind: 'sqlite', file: path.join(dir, 'apas.db') };
   return track(config, options, () => fs.rmSync(dir, { recursive: true, force: true }));
 }
 
-async function openPostgresStore(options: KyselyStoreOptions): Promise<TestStore> {
+async function openPostgresStore(options: TestStoreOptions): Promise<TestStore> {
   const serverUrl = await postgresServerUrl();
   const name = `apas_test_${randomBytes(6).toString('hex')}`;
   await admin(serverUrl, `create database ${name}`);
@@ -80,7 +89,8 @@ async function openPostgresStore(options: KyselyStoreOptions): Promise<TestStore
   return track({ kind: 'postgres', url: url.toString() }, options, () => admin(serverUrl, `drop database if exists ${name} with (force)`));
 }
 
-async function track(config: DatabaseConfig, options: KyselyStoreOptions, remove: () => unknown): Promise<TestStore> {
+async function track(config: DatabaseConfig, given: TestStoreOptions, remove: () => unknown): Promise<TestStore> {
+  const options: KyselyStoreOptions = { ...given, secrets: given.secrets ?? testSecretBox() };
   let store: Store;
   try {
     store = await openStore(config, options);
@@ -101,8 +111,8 @@ async function track(config: DatabaseConfig, options: KyselyStoreOptions, remove
   return {
     store,
     config,
-    reopen: async () => {
-      const other = await openStore(config);
+    reopen: async (otherOptions?: TestStoreOptions) => {
+      const other = await openStore(config, { ...options, ...otherOptions });
       others.push(other);
       return other;
     },

@@ -1,0 +1,43 @@
+import { newSecretKeyLine } from '../store/secret-box.ts';
+import type { CliCommand } from './cli-command.ts';
+import { withContext } from './cli-context.ts';
+
+function keyCounts(byKey: Record<string, number>): string {
+  const entries = Object.entries(byKey);
+  return entries.length === 0 ? 'no stored secrets' : entries.map(([key, n]) => `${n} sealed with ${key}`).join(', ').replace(/(\d+) sealed with unsealed/, '$1 NOT sealed');
+}
+
+/** `apas secrets new-key|status|rotate`: the keys that seal TOTP and webhook signing secrets at rest. */
+export const secretsCommands: CliCommand[] = [
+  {
+    name: 'secrets new-key',
+    summary: 'Print a new key line ID:BASE64 for APAS_SECRET_KEY_FILE or APAS_SECRET_KEYS (nothing is stored).',
+    notes: ['The first key of the list seals new secrets; every key in the list opens them. See docs/operations.md, "Secrets at rest".'],
+    async run(_input, io) {
+      io.out(newSecretKeyLine());
+      return 0;
+    },
+  },
+  {
+    name: 'secrets status',
+    summary: 'Count the stored secrets per key that seals them (and any not sealed yet); changes nothing.',
+    async run(_input, io) {
+      const report = await withContext(io, (ctx) => ctx.store.resealSecrets('count'));
+      io.out(keyCounts(report.byKey));
+      return 0;
+    },
+  },
+  {
+    name: 'secrets rotate',
+    summary: 'Re-wrap every stored secret with the first configured key, so that older keys can be removed.',
+    notes: [
+      'Run it once every instance has the new key first in its list. Only the small data keys are re-wrapped; the values',
+      'themselves are not decrypted. One transaction: an error changes nothing.',
+    ],
+    async run(_input, io) {
+      const report = await withContext(io, (ctx) => ctx.store.resealSecrets('all'));
+      io.out(`Re-wrapped ${report.resealed} secrets: ${keyCounts(report.byKey)}.`);
+      return 0;
+    },
+  },
+];

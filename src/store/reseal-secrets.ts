@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+import { mfaSecretContext } from './mfa-queries.ts';
+import type { SecretBox } from './secret-box.ts';
+import type { Database } from './tables.ts';
+
+/** What a pass over the stored secrets found and changed. */
+export interface ResealReport {
+  /** Values re-wrapped with the sealing key (or sealed for the first time). */
+  resealed: number;
+  /** Stored values per key id after the pass; `unsealed` counts values stored before encryption at rest. */
+  byKey: Record<string, number>;
+}
+
+/** One column of secrets: how to list its rows, the context each value is sealed against, and how to write one back. */
+interface SecretColumn {
+  list(db: Kysely<Database>): Promise<{ id: string; value: string }[]>;
+  context(id: string): string;
+  write(db: Kysely<Database>, id: string, value: string): Promise<void>;
+}
+
+const COLUMNS: SecretColumn[] = [
+  {
+    list: (db) => db.selectFrom('user_mfa').select(['user_id as id', 'secret as value']).execute(),
+    context: mfaSecretContext,
+    write: async (db, id, value) => {
+      await db.updateTable('user_mfa').set({ secret: value }).where('user_id', '=', id).execute();
+    },
+  },
+];
+
+/**
+ * What to do with each stored secret: only count it, seal it if it was stored before encryption at rest (at start),
+ * or also re-wrap it if an older key seals it (`apas secrets rotate`).
+ */
+export type ResealMode = 'count' | 'legacy' | 'all';
+
+/** Seals stored secrets as `mode` says and counts them per key. One transaction, so a failure changes nothing. */
+export async function resealSecrets(db: Kysely<Database>, secrets: SecretBox, mode: ResealMode): Promise<ResealReport> {
+  return db.transaction().execute(async (trx) => {
+    let resealed = 0;
+    const byKey: Record<string, number> = {};
+    for (const column of COLUMNS) {
+      for (const row of await column.list(trx)) {
+        const legacy = secrets.keyIdOf(row.value) === null;
+        const next = mode === 'all' || (mode === 'legacy' && legacy) ? secrets.reseal(row.value, column.context(row.id)) : null;
+        if (next !== null) {
+          await column.write(trx, row.id, next);
+          resealed++;
+        }
+        const key = secrets.keyIdOf(next ?? row.value) ?? 'unsealed';
+        byKey[key] = (byKey[key] ?? 0) + 1;
+      }
+    }
+    return { resealed, byKey };
+  });
+}

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { openDatabase } from '../../src/store/database.ts';
+import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
+import { forEachDialect, type TestStore } from '../support/databases.ts';
+import { agency, IDS, T0, user } from '../support/fixtures.ts';
+
+const TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+async function rawSecret(db: TestStore): Promise<string> {
+  const raw = await openDatabase(db.config);
+  try {
+    const row = await raw.db.selectFrom('user_mfa').select('secret').where('user_id', '=', IDS.admin).executeTakeFirstOrThrow();
+    return row.secret;
+  } finally {
+    await raw.changes.close();
+    await raw.db.destroy();
+  }
+}
+
+async function writeRawSecret(db: TestStore, secret: string): Promise<void> {
+  const raw = await openDatabase(db.config);
+  try {
+    await raw.db.updateTable('user_mfa').set({ secret }).where('user_id', '=', IDS.admin).execute();
+  } finally {
+    await raw.changes.close();
+    await raw.db.destroy();
+  }
+}
+
+forEachDialect('store: secrets at rest', ({ open }) => {
+  it('stores a TOTP secret sealed and reads it back in clear', async () => {
+    const db = await open();
+    await db.store.transaction(async (tx) => {
+      await tx.accounts.insertAgency(agency(), T0);
+      await tx.accounts.insertUser(user(), 'hash', T0);
+      await tx.mfa.saveMfa(IDS.admin, TOTP, T0);
+    });
+    const stored = await rawSecret(db);
+    assert.doesNotMatch(stored, new RegExp(TOTP), 'the database holds no clear TOTP secret');
+    assert.match(stored, /^sealed:v1:/);
+    assert.equal((await db.store.mfa.getMfa(IDS.admin))?.secret, TOTP);
+  });
+
+  it('seals a secret stored before encryption at rest, and re-wraps every secret with a new first key', async () => {
+    const oldKey = parseSecretKeys(newSecretKeyLine(), 'old');
+    const newKey = parseSecretKeys(newSecretKeyLine(), 'new');
+    const db = await open({ secrets: createSecretBox(oldKey) });
+    await db.store.transaction(async (tx) => {
+      await tx.accounts.insertAgency(agency(), T0);
+      await tx.accounts.insertUser(user(), 'hash', T0);
+      await tx.mfa.saveMfa(IDS.admin, TOTP, T0);
+    });
+    await writeRawSecret(db, TOTP);
+    assert.deepEqual(await db.store.resealSecrets('count'), { resealed: 0, byKey: { unsealed: 1 } });
+    assert.equal(await rawSecret(db), TOTP, 'counting changes nothing');
+    assert.deepEqual(await db.store.resealSecrets('legacy'), { resealed: 1, byKey: { [oldKey[0]!.id]: 1 } });
+    assert.doesNotMatch(await rawSecret(db), new RegExp(TOTP));
+
+    const both = await db.reopen({ secrets: createSecretBox([...newKey, ...oldKey]) });
+    assert.deepEqual(await both.resealSecrets('legacy'), { resealed: 0, byKey: { [oldKey[0]!.id]: 1 } }, 'at start only legacy values are sealed');
+    assert.deepEqual(await both.resealSecrets('all'), { resealed: 1, byKey: { [newKey[0]!.id]: 1 } });
+    const onlyNew = await db.reopen({ secrets: createSecretBox(newKey) });
+    assert.equal((await onlyNew.mfa.getMfa(IDS.admin))?.secret, TOTP, 'the old key can go once rotated');
+  });
+});
