@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newSecretKeyLine } from '../../src/store/secret-box.ts';
 
 /** The repository root, where `bin/apas.js` is. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -66,11 +67,22 @@ export function freePort(): Promise<number> {
   });
 }
 
+// Every instance on one PostgreSQL database must seal secrets with the same key, as in a real deployment.
+const POSTGRES_KEYS = new Map<string, string>();
+
+/** The key lines (APAS_SECRET_KEYS) of the servers of a PostgreSQL database in this run: one key per database. */
+export function postgresSecretKeys(databaseUrl: string): string {
+  let keys = POSTGRES_KEYS.get(databaseUrl);
+  if (keys === undefined) POSTGRES_KEYS.set(databaseUrl, (keys = newSecretKeyLine()));
+  return keys;
+}
+
 /** The environment every fault-run server gets: quiet logs, no rate limit or sign-in lockout in the way. */
 export function serverEnv(databaseUrl: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
     DATABASE_URL: databaseUrl,
+    ...(/^postgres(ql)?:/.test(databaseUrl) ? { APAS_SECRET_KEYS: postgresSecretKeys(databaseUrl) } : {}),
     APAS_HOST: '127.0.0.1',
     APAS_PORT: String(port),
     APAS_PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
+import { newAgeIdentity, readIdentities, readRecipients } from '../store/backup-encryption.ts';
 import { BackupError } from '../store/backup-error.ts';
 import { createBackup, PG_DUMP_NOTE } from '../store/create-backup.ts';
 import { restoreBackup } from '../store/restore-backup.ts';
-import { type CliCommand, text } from './cli-command.ts';
+import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { CliError } from './cli-error.ts';
 
 /** Exit codes beyond 0/1/2, so that a script can tell a refused target from a damaged archive. */
@@ -31,11 +33,18 @@ export const backupCommands: CliCommand[] = [
       'holds the files only: run pg_dump first, then this. With APAS_BLOB_STORE=database on PostgreSQL, pg_dump alone',
       'covers everything and this command refuses. The file appears under its name only once complete. See docs/operations.md.',
     ],
-    options: { out: { type: 'string', value: 'FILE', required: true, description: 'The backup file to write (replaced if it exists)' } },
+    options: {
+      out: { type: 'string', value: 'FILE', required: true, description: 'The backup file to write (replaced if it exists)' },
+      'recipients-file': { type: 'string', value: 'FILE', description: 'Encrypt the backup with age for the public keys (age1…) in FILE, one a line' },
+    },
     async run(input, io) {
       const config = loadConfig(io.env);
       const out = path.resolve(io.cwd, text(input, 'out'));
-      const report = await reported(() => createBackup({ config, out, log: (line) => io.err(line) }));
+      const recipientsFile = optionalText(input, 'recipients-file');
+      const report = await reported(async () => {
+        const recipients = recipientsFile === undefined ? [] : readRecipients(path.resolve(io.cwd, recipientsFile));
+        return createBackup({ config, out, recipients, log: (line) => io.err(line) });
+      });
       if (report.manifest.dialect === 'postgres') io.err(PG_DUMP_NOTE);
       io.out(out);
       return 0;
@@ -50,17 +59,42 @@ export const backupCommands: CliCommand[] = [
       'target is not empty, 4 when the file is damaged or not a backup.',
     ],
     args: [{ name: 'FILE', description: 'The backup file' }],
-    options: { check: { type: 'boolean', description: 'Only verify the backup file completely; write nothing' } },
+    options: {
+      check: { type: 'boolean', description: 'Only verify the backup file completely; write nothing' },
+      'identity-file': { type: 'string', value: 'FILE', description: 'The age identity (AGE-SECRET-KEY-1…) that opens an encrypted backup' },
+    },
     async run(input, io) {
       const config = loadConfig(io.env);
       const file = path.resolve(io.cwd, input.args[0]!);
       const checkOnly = input.options.check === true;
-      const report = await reported(() => restoreBackup({ config, file, checkOnly, log: (line) => io.err(line) }));
+      const identityFile = optionalText(input, 'identity-file');
+      const report = await reported(async () => {
+        const identities = identityFile === undefined ? [] : readIdentities(path.resolve(io.cwd, identityFile));
+        return restoreBackup({ config, file, checkOnly, identities, log: (line) => io.err(line) });
+      });
       if (checkOnly) io.out(`${file} is a complete backup: every checksum matches.`);
       else {
         const where = config.database.kind === 'sqlite' ? config.database.file : 'the PostgreSQL database';
         io.out(`Restored ${report.manifest.counts.projects} projects and ${report.blobs} files into ${where}${report.manifest.blobStore === 'local' ? ` and ${config.blobDir}` : ''}.`);
       }
+      return 0;
+    },
+  },
+  {
+    name: 'backup-keygen',
+    summary: 'Make an age key pair for encrypted backups: the identity goes to --out (keep it off the server), the public key to standard output.',
+    notes: ['Give the public key to "apas backup --recipients-file"; "apas restore --identity-file" needs the identity. Any age tool reads these files.'],
+    options: { out: { type: 'string', value: 'FILE', required: true, description: 'The identity file to write (must not exist)' } },
+    async run(input, io) {
+      const out = path.resolve(io.cwd, text(input, 'out'));
+      const { identity, recipient } = await newAgeIdentity();
+      try {
+        fs.writeFileSync(out, `# created: ${new Date().toISOString()}\n# public key: ${recipient}\n${identity}\n`, { flag: 'wx', mode: 0o600 });
+      } catch (error) {
+        throw new CliError(`cannot write ${out}: ${(error as NodeJS.ErrnoException).code === 'EEXIST' ? 'it exists already' : (error as Error).message}`);
+      }
+      io.out(recipient);
+      io.err(`Wrote the identity to ${out}. Keep it away from the server and its backups; it alone opens them.`);
       return 0;
     },
   },

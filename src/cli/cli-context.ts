@@ -4,6 +4,7 @@ import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
 import { type OpenDatabase, openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
 import { openSecretBox } from '../store/open-secret-box.ts';
+import { lazySecretBox } from '../store/secret-box.ts';
 import type { Store } from '../store/store.ts';
 import { CliError } from './cli-error.ts';
 
@@ -53,7 +54,8 @@ async function open(config: Config): Promise<OpenDatabase> {
 /** Opens the configured database (migrating it), runs `work`, and closes the database whatever happens. */
 export async function withContext<T>(io: CliIo, work: (ctx: CliContext) => Promise<T>): Promise<T> {
   const config = loadConfig(io.env);
-  const secrets = openSecretBox(config, (line) => io.err(line));
+  // Loaded when a command first reads or writes a secret, so that the others need no key on PostgreSQL.
+  const secrets = lazySecretBox(() => openSecretBox(config, (line) => io.err(line)));
   const store = createKyselyStore(await open(config), { secrets });
   try {
     return await work({ config, store, clock: systemClock, ids: new RandomIdGenerator() });

@@ -1,6 +1,7 @@
 import { newSecretKeyLine } from '../store/secret-box.ts';
 import type { CliCommand } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
+import { CliError } from './cli-error.ts';
 
 function keyCounts(byKey: Record<string, number>): string {
   const entries = Object.entries(byKey);
@@ -24,7 +25,9 @@ export const secretsCommands: CliCommand[] = [
     async run(_input, io) {
       const report = await withContext(io, (ctx) => ctx.store.resealSecrets('count'));
       io.out(keyCounts(report.byKey));
-      return 0;
+      if (report.missingKeys.length === 0) return 0;
+      io.err(`Some secrets are sealed with key(s) that are not configured and cannot be read: ${report.missingKeys.join(', ')}.`);
+      return 1;
     },
   },
   {
@@ -36,6 +39,7 @@ export const secretsCommands: CliCommand[] = [
     ],
     async run(_input, io) {
       const report = await withContext(io, (ctx) => ctx.store.resealSecrets('all'));
+      if (report.missingKeys.length > 0) throw new CliError(`Some secrets are sealed with key(s) that are not configured: ${report.missingKeys.join(', ')}. Add them to the list (after the first key) and run this again.`);
       io.out(`Re-wrapped ${report.resealed} secrets: ${keyCounts(report.byKey)}.`);
       return 0;
     },

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type pino from 'pino';
-import { type Config, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BackgroundWork, startBackgroundWork } from '../domain/background-work.ts';
 import { eventTasks } from '../domain/event-tasks.ts';
 import { IdempotencyService } from '../domain/idempotency-service.ts';
@@ -51,6 +51,10 @@ export async function runServe(argv: string[]): Promise<number> {
   const opened = await openDatabase(config.database, config.pgPoolSize);
   const store = createKyselyStore(opened, { secrets });
   const sealed = await store.resealSecrets('legacy');
+  if (sealed.missingKeys.length > 0) {
+    await store.close();
+    throw new ConfigError(`The database holds secrets sealed with the key(s) ${sealed.missingKeys.join(', ')}, which the configured keys (APAS_SECRET_KEYS or APAS_SECRET_KEY_FILE${config.database.kind === 'sqlite' ? ', else apas-secret.key beside the database' : ''}) do not include: restore the key file that belongs to this database. See docs/operations.md, "Secrets at rest".`);
+  }
   if (sealed.resealed > 0) log.info({ sealed: sealed.resealed }, 'sealed secrets stored before encryption at rest');
   await seedDemoIfAsked(values.demo ?? false, store, log);
   const blobs = createBlobStore(config, store);

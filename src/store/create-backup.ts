@@ -2,10 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import type { Config } from '../config.ts';
+import { encryptStream } from './backup-encryption.ts';
 import { BackupError } from './backup-error.ts';
 import { apasVersion, type BackupManifest, type BlobEntry, ENTRY, FORMAT_VERSION, formatBlobEntry } from './backup-manifest.ts';
 import { describePostgres, describeSqlite, type SnapshotFacts, snapshotSqlite, verifySqliteChunks } from './backup-snapshot.ts';
@@ -18,6 +19,8 @@ export interface BackupOptions {
   out: string;
   /** Progress lines for the operator. */
   log?: (line: string) => void;
+  /** age recipients (`age1…`) to encrypt the archive for; written in clear when left out. */
+  recipients?: string[];
 }
 
 /** What a finished backup wrote. */
@@ -134,11 +137,12 @@ export async function createBackup(options: BackupOptions): Promise<BackupReport
       counts: { projects: facts.projects, attachments: facts.blobs.length },
       notes: config.database.kind === 'postgres' ? [PG_DUMP_NOTE] : [],
     };
-    await writeArchive(partial, manifest, copy, index, blobs, new LocalBlobStore(config.blobDir), createdAt);
+    await writeArchive(partial, manifest, copy, index, blobs, new LocalBlobStore(config.blobDir), createdAt, options.recipients ?? []);
     await fsp.rename(partial, out);
     await syncDirectory(dir);
     const { size } = await fsp.stat(out);
-    log(`Wrote ${out}: ${manifest.counts.projects} projects, ${manifest.counts.attachments} attachment versions, ${blobs.length} files (${manifest.blobs.bytes} bytes), ${size} bytes in all.`);
+    const sealed = (options.recipients ?? []).length > 0 ? ` (encrypted with age for ${options.recipients!.length} recipient(s))` : '';
+    log(`Wrote ${out}${sealed}: ${manifest.counts.projects} projects, ${manifest.counts.attachments} attachment versions, ${blobs.length} files (${manifest.blobs.bytes} bytes), ${size} bytes in all.`);
     return { file: out, bytes: size, manifest };
   } finally {
     await fsp.rm(partial, { force: true });
@@ -148,9 +152,12 @@ export async function createBackup(options: BackupOptions): Promise<BackupReport
 
 async function writeArchive(
   file: string, manifest: BackupManifest, copy: string | null, index: Buffer, blobs: BlobEntry[], local: LocalBlobStore, mtime: Date,
+  recipients: string[],
 ): Promise<void> {
   const pack = tar.pack();
-  const written = pipeline(pack, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+  const sink = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
+  // Encrypted on its way to the file, so no clear copy of the archive is ever written.
+  const written = recipients.length > 0 ? encryptStream(Readable.from(pack), recipients).then((sealed) => pipeline(sealed, sink)) : pipeline(pack, sink);
   // Awaited below; a failure while entries are still being added must not surface as an unhandled rejection.
   written.catch(() => {});
   try {

@@ -9,6 +9,8 @@ export interface ResealReport {
   resealed: number;
   /** Stored values per key id after the pass; `unsealed` counts values stored before encryption at rest. */
   byKey: Record<string, number>;
+  /** Key ids that seal stored values but are not configured: those values cannot be read. */
+  missingKeys: string[];
 }
 
 /** One column of secrets: how to list its rows, the context each value is sealed against, and how to write one back. */
@@ -39,9 +41,15 @@ export async function resealSecrets(db: Kysely<Database>, secrets: SecretBox, mo
   return db.transaction().execute(async (trx) => {
     let resealed = 0;
     const byKey: Record<string, number> = {};
+    const missingKeys: string[] = [];
     for (const column of COLUMNS) {
       for (const row of await column.list(trx)) {
-        const legacy = secrets.keyIdOf(row.value) === null;
+        const keyId = secrets.keyIdOf(row.value);
+        if (keyId !== null && !secrets.hasKey(keyId)) {
+          if (!missingKeys.includes(keyId)) missingKeys.push(keyId);
+          continue;
+        }
+        const legacy = keyId === null;
         const next = mode === 'all' || (mode === 'legacy' && legacy) ? secrets.reseal(row.value, column.context(row.id)) : null;
         if (next !== null) {
           await column.write(trx, row.id, next);
@@ -51,6 +59,6 @@ export async function resealSecrets(db: Kysely<Database>, secrets: SecretBox, mo
         byKey[key] = (byKey[key] ?? 0) + 1;
       }
     }
-    return { resealed, byKey };
+    return { resealed, byKey, missingKeys };
   });
 }

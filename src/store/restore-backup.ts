@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import type { Config } from '../config.ts';
+import { AGE_MAGIC, decryptStream } from './backup-encryption.ts';
 import { BackupError } from './backup-error.ts';
 import { type BackupManifest, type BlobEntry, ENTRY, parseBlobIndex, parseManifest } from './backup-manifest.ts';
 import { describePostgres, describeSqlite, type SnapshotFacts, verifySqliteChunks } from './backup-snapshot.ts';
@@ -20,6 +22,8 @@ export interface RestoreOptions {
   checkOnly?: boolean;
   /** Progress lines for the operator. */
   log?: (line: string) => void;
+  /** age identities (`AGE-SECRET-KEY-1…`) that open an encrypted archive. */
+  identities?: string[];
 }
 
 /** What a restore found (and, unless checking only, wrote). */
@@ -245,6 +249,35 @@ async function commit(options: RestoreOptions, manifest: BackupManifest, extract
   }
 }
 
+function isAge(fd: number): boolean {
+  const head = Buffer.alloc(AGE_MAGIC.length);
+  const read = fs.readSync(fd, head, 0, head.length, 0);
+  return head.subarray(0, read).toString('latin1') === AGE_MAGIC;
+}
+
+// The archive's bytes: as they are, or decrypted on the way when the file is an age file.
+async function openArchive(options: RestoreOptions): Promise<Readable> {
+  let fd: number;
+  try {
+    fd = fs.openSync(options.file, 'r');
+  } catch (error) {
+    throw new BackupError('archive', `cannot read ${options.file}: ${(error as Error).message}`);
+  }
+  const encrypted = isAge(fd);
+  const raw = fs.createReadStream('', { fd, start: 0 });
+  if (!encrypted) return raw;
+  if ((options.identities ?? []).length === 0) {
+    raw.destroy();
+    throw new BackupError('setup', `${options.file} is encrypted: name the identity file that opens it with --identity-file`);
+  }
+  try {
+    return await decryptStream(raw, options.identities!);
+  } catch (error) {
+    raw.destroy();
+    throw error;
+  }
+}
+
 /**
  * Restores a backup made by `createBackup` into an empty target: the SQLite file DATABASE_URL names and the blob
  * directory APAS_BLOB_DIR (on PostgreSQL, only the blob directory; the database comes from pg_dump). Everything is
@@ -253,12 +286,7 @@ async function commit(options: RestoreOptions, manifest: BackupManifest, extract
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreReport> {
   const log = options.log ?? (() => {});
-  let input: fs.ReadStream;
-  try {
-    input = fs.createReadStream('', { fd: fs.openSync(options.file, 'r') });
-  } catch (error) {
-    throw new BackupError('archive', `cannot read ${options.file}: ${(error as Error).message}`);
-  }
+  const input = await openArchive(options);
   const extract = tar.extract();
   const feeding = pipeline(input, extract);
   // The tar parser's own complaint (say, an unexpected end) says more than the destroyed entry stream that follows it.

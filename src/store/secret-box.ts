@@ -27,6 +27,8 @@ export interface SecretBox {
   readonly primaryKeyId: string;
   /** The key id a stored value is sealed with; null for a legacy, unsealed value. */
   keyIdOf(stored: string): string | null;
+  /** Whether a key of this id is configured (and so opens what it sealed). */
+  hasKey(keyId: string): boolean;
 }
 
 function b64(data: Buffer): string {
@@ -99,12 +101,14 @@ export function createSecretBox(keys: SecretKey[]): SecretBox {
     keyIdOf(stored) {
       return stored.startsWith(PREFIX) ? (stored.slice(PREFIX.length).split(':')[0] ?? null) : null;
     },
+    hasKey: (keyId) => byId.has(keyId),
   };
 }
 
 /** Parses key lines `ID:BASE64` (32 bytes each; one per line or comma-separated); `source` names where they came from. */
 export function parseSecretKeys(text: string, source: string): SecretKey[] {
-  const entries = text.split(/[\n,]/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const entries = text.split('\n').filter((line) => !line.trim().startsWith('#'))
+    .flatMap((line) => line.split(',')).map((entry) => entry.trim()).filter((entry) => entry !== '');
   if (entries.length === 0) throw new ConfigError(`${source} holds no key; each key is a line ID:BASE64 (make one with "apas secrets new-key").`);
   const keys: SecretKey[] = [];
   for (const entry of entries) {
@@ -129,4 +133,20 @@ export function newSecretKeyLine(now: Date = new Date()): string {
 /** A SecretBox with one new random key, for databases that live no longer than the process (tests, benchmarks). */
 export function ephemeralSecretBox(): SecretBox {
   return createSecretBox(parseSecretKeys(newSecretKeyLine(), 'a key of this process'));
+}
+
+/** A SecretBox that loads its keys on first use: commands that never touch a secret need no key configured. */
+export function lazySecretBox(load: () => SecretBox): SecretBox {
+  let box: SecretBox | undefined;
+  const get = () => (box ??= load());
+  return {
+    get primaryKeyId() {
+      return get().primaryKeyId;
+    },
+    seal: (plain, context) => get().seal(plain, context),
+    open: (stored, context) => get().open(stored, context),
+    reseal: (stored, context) => get().reseal(stored, context),
+    keyIdOf: (stored) => get().keyIdOf(stored),
+    hasKey: (keyId) => get().hasKey(keyId),
+  };
 }

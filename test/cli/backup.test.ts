@@ -191,6 +191,42 @@ describe(`apas backup and restore (seed ${seed})`, () => {
     assert.equal(fs.existsSync(path.join(dir, 'unused')), false);
   });
 
+  it('encrypts a backup with age for the recipients named, and restores it only with a matching identity', async () => {
+    const keys = path.join(dir, 'keys');
+    fs.mkdirSync(keys);
+    const made = await apasHere(['backup-keygen', '--out', path.join(keys, 'identity.txt')], {});
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(made.stdout, /^age1[0-9a-z]+\n$/);
+    assert.equal(fs.statSync(path.join(keys, 'identity.txt')).mode & 0o777, 0o600);
+    fs.writeFileSync(path.join(keys, 'recipients.txt'), `# the backup operator\n${made.stdout}`);
+    const sealed = path.join(dir, 'sealed.tar.age');
+    const b = await apasHere(['backup', '--out', sealed, '--recipients-file', path.join(keys, 'recipients.txt')], { DATABASE_URL: sourceDb });
+    assert.equal(b.code, 0, b.stderr);
+    assert.match(b.stderr, /encrypted with age for 1 recipient/);
+    const bytes = fs.readFileSync(sealed);
+    assert.equal(bytes.subarray(0, 22).toString(), 'age-encryption.org/v1\n');
+    assert.equal(bytes.includes('manifest.json'), false, 'nothing of the archive is in clear');
+    assert.equal(bytes.includes('SQLite format 3'), false);
+
+    const target = { DATABASE_URL: path.join(dir, 'sealed-target', 'apas.db') };
+    const without = await apasHere(['restore', sealed, '--check'], target);
+    assert.equal(without.code, 1, without.stderr);
+    assert.match(without.stderr, /is encrypted: name the identity file that opens it with --identity-file/);
+    const other = await apasHere(['backup-keygen', '--out', path.join(keys, 'other.txt')], {});
+    const wrong = await apasHere(['restore', sealed, '--identity-file', path.join(keys, 'other.txt')], target);
+    assert.equal(wrong.code, 4, wrong.stderr);
+    assert.match(wrong.stderr, /does not open with the given identity file/);
+    assert.equal(fs.existsSync(path.join(dir, 'sealed-target')), false, 'a refused restore writes nothing');
+    assert.ok(other.code === 0);
+    const restored = await apasHere(['restore', sealed, '--identity-file', path.join(keys, 'identity.txt')], target);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /^Restored \d+ projects/);
+    const bad = await apasHere(['backup', '--out', path.join(dir, 'x.tar'), '--recipients-file', path.join(keys, 'identity.txt')], { DATABASE_URL: sourceDb });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /not an age public key/);
+    assert.equal(fs.existsSync(path.join(dir, 'x.tar')), false);
+  });
+
   it('restore refuses a target that holds data, changing nothing', async () => {
     const target = path.join(dir, 'occupied');
     fs.mkdirSync(target);

@@ -52,7 +52,7 @@ describe('secret box: envelope encryption of stored secrets', () => {
 
   it('reads key lists, one per line or comma-separated, and refuses malformed ones naming the source', () => {
     const line = newSecretKeyLine();
-    assert.equal(parseSecretKeys(`# comment\n${line}\n\n`, 'file').length, 1);
+    assert.equal(parseSecretKeys(`# a comment: with a colon, and a comma\n${line}\n\n`, 'file').length, 1);
     assert.equal(parseSecretKeys(`${newSecretKeyLine()},${line}`, 'env').length, 2);
     assert.throws(() => parseSecretKeys('', 'APAS_SECRET_KEYS'), (e: unknown) => e instanceof ConfigError && /APAS_SECRET_KEYS holds no key/.test(e.message));
     assert.throws(() => parseSecretKeys('k1:c2hvcnQ=', 'APAS_SECRET_KEYS'), /32 bytes/);

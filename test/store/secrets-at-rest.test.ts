@@ -52,14 +52,16 @@ forEachDialect('store: secrets at rest', ({ open }) => {
       await tx.mfa.saveMfa(IDS.admin, TOTP, T0);
     });
     await writeRawSecret(db, TOTP);
-    assert.deepEqual(await db.store.resealSecrets('count'), { resealed: 0, byKey: { unsealed: 1 } });
+    assert.deepEqual(await db.store.resealSecrets('count'), { resealed: 0, byKey: { unsealed: 1 }, missingKeys: [] });
     assert.equal(await rawSecret(db), TOTP, 'counting changes nothing');
-    assert.deepEqual(await db.store.resealSecrets('legacy'), { resealed: 1, byKey: { [oldKey[0]!.id]: 1 } });
+    assert.deepEqual(await db.store.resealSecrets('legacy'), { resealed: 1, byKey: { [oldKey[0]!.id]: 1 }, missingKeys: [] });
     assert.doesNotMatch(await rawSecret(db), new RegExp(TOTP));
 
     const both = await db.reopen({ secrets: createSecretBox([...newKey, ...oldKey]) });
-    assert.deepEqual(await both.resealSecrets('legacy'), { resealed: 0, byKey: { [oldKey[0]!.id]: 1 } }, 'at start only legacy values are sealed');
-    assert.deepEqual(await both.resealSecrets('all'), { resealed: 1, byKey: { [newKey[0]!.id]: 1 } });
+    assert.deepEqual(await both.resealSecrets('legacy'), { resealed: 0, byKey: { [oldKey[0]!.id]: 1 }, missingKeys: [] }, 'at start only legacy values are sealed');
+    const onlyNewEarly = await db.reopen({ secrets: createSecretBox(newKey) });
+    assert.deepEqual(await onlyNewEarly.resealSecrets('all'), { resealed: 0, byKey: {}, missingKeys: [oldKey[0]!.id] }, 'a value no configured key opens is left as it is and named');
+    assert.deepEqual(await both.resealSecrets('all'), { resealed: 1, byKey: { [newKey[0]!.id]: 1 }, missingKeys: [] });
     const onlyNew = await db.reopen({ secrets: createSecretBox(newKey) });
     assert.equal((await onlyNew.mfa.getMfa(IDS.admin))?.secret, TOTP, 'the old key can go once rotated');
   });

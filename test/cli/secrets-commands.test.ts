@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { newSecretKeyLine } from '../../src/store/secret-box.ts';
+import { ROOT } from '../../scripts/faults/server-process.ts';
+
+// Secrets at rest as an operator meets them: the key file made beside a SQLite database, the sealed TOTP secret in
+// the database file, `apas secrets status|rotate`, and a server that refuses to start without the key it needs.
+
+interface Result { code: number | null; stdout: string; stderr: string }
+
+let dir = '';
+let dbFile = '';
+
+function apas(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'apas.js'), ...args], {
+      cwd: dir, env: { ...process.env, APAS_LOG_LEVEL: 'warn', DATABASE_URL: dbFile, APAS_SECRET_KEYS: '', APAS_SECRET_KEY_FILE: '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+function storedTotpSecrets(): string[] {
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    return (db.prepare('select secret from user_mfa').all() as { secret: string }[]).map((r) => r.secret);
+  } finally {
+    db.close();
+  }
+}
+
+describe('apas secrets: encryption at rest of TOTP secrets', () => {
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-secrets-'));
+    dbFile = path.join(dir, 'data', 'apas.db');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('seals a TOTP secret with a key file made beside the database; the database file alone reveals nothing', async () => {
+    assert.equal((await apas(['agency', 'create', '--id', 'city', '--name', 'City'])).code, 0);
+    const created = await apas(['user', 'create', '--agency', 'city', '--email', 'ops@city.example', '--name', 'Ops'], {}, 'a long enough password\n');
+    assert.equal(created.code, 0, created.stderr);
+    const keyFile = path.join(dir, 'data', 'apas-secret.key');
+    const enrol = await apas(['user', 'mfa-enrol', '--email', 'ops@city.example']);
+    assert.equal(enrol.code, 0, enrol.stderr);
+    const secret = /secret=([A-Z2-7]+)/.exec(enrol.stdout)?.[1];
+    assert.ok(secret, enrol.stdout);
+    assert.equal(fs.statSync(keyFile).mode & 0o777, 0o600);
+    const [stored] = storedTotpSecrets();
+    assert.ok(stored?.startsWith('sealed:v1:'), stored);
+    assert.equal(fs.readFileSync(dbFile).includes(secret), false, 'the database file holds no clear TOTP secret');
+    const status = await apas(['secrets', 'status']);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /^1 sealed with k\d{8}[0-9a-f]{6}\n$/);
+  });
+
+  it('rotates to a new first key; the server then starts with the new key alone, and refuses a key list that cannot open them', async () => {
+    const oldKeys = fs.readFileSync(path.join(dir, 'data', 'apas-secret.key'), 'utf8').split('\n').filter((l) => /^k\w+:/.test(l));
+    const newKey = (await apas(['secrets', 'new-key'])).stdout.trim();
+    assert.match(newKey, /^k\d{8}[0-9a-f]{6}:[A-Za-z0-9+/]{43}=$/);
+    const rotated = await apas(['secrets', 'rotate'], { APAS_SECRET_KEYS: [newKey, ...oldKeys].join(',') });
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.match(rotated.stdout, new RegExp(`^Re-wrapped 1 secrets: 1 sealed with ${newKey.split(':')[0]}\\.`));
+
+    const wrong = await apas(['serve'], { APAS_SECRET_KEYS: newSecretKeyLine(), APAS_PORT: '0' });
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /apas: The database holds secrets sealed with the key\(s\) k\w+, which the configured keys .* do not include: restore the key file/);
+    assert.doesNotMatch(wrong.stderr, /\n\s+at /, 'no stack trace');
+    const status = await apas(['secrets', 'status'], { APAS_SECRET_KEYS: newKey });
+    assert.equal(status.code, 0, status.stderr);
+  });
+
+  it('refuses to serve on PostgreSQL without a configured key, naming the settings', async () => {
+    const r = await apas(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^apas: On PostgreSQL set APAS_SECRET_KEY_FILE \(the same key file on every instance\) or APAS_SECRET_KEYS/);
+  });
+
+  it('refuses malformed keys and both settings at once', async () => {
+    const bad = await apas(['secrets', 'status'], { APAS_SECRET_KEYS: 'k1:short' });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /APAS_SECRET_KEYS: every key must be ID:BASE64/);
+    const both = await apas(['secrets', 'status'], { APAS_SECRET_KEYS: newSecretKeyLine(), APAS_SECRET_KEY_FILE: '/x' });
+    assert.match(both.stderr, /Set APAS_SECRET_KEYS or APAS_SECRET_KEY_FILE, not both/);
+  });
+});
