@@ -3,17 +3,17 @@
  * `npx tsx bench/explain-queue.ts DIR/apas.db` (a database kept by `npm run bench -- --data-dir DIR`). Each plan
  * should read an index range (SEARCH … USING INDEX projects_queue_…), never SCAN the program's projects or sort them.
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteBinding } from '../src/store/sqlite-binding.ts';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../src/store/tables.ts';
 import { type WorkQueueQuery, workQueuePage } from '../src/store/work-queue-queries.ts';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: tsx bench/explain-queue.ts PATH/TO/apas.db');
-const raw = new BetterSqlite3(file, { readonly: true });
+const raw = new SqliteBinding(file, { readonly: true });
 const logged: { sql: string; parameters: readonly unknown[] }[] = [];
 const db = new Kysely<Database>({
-  dialect: new SqliteDialect({ database: new BetterSqlite3(file, { readonly: true }) }),
+  dialect: new SqliteDialect({ database: new SqliteBinding(file, { readonly: true }) }),
   log: (event) => {
     if (event.level === 'query') logged.push({ sql: event.query.sql, parameters: event.query.parameters });
   },

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteBinding } from '../src/store/sqlite-binding.ts';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { FieldCondition, ProjectSearch } from '../src/model/records.ts';
@@ -42,8 +42,8 @@ if (values.db === 'postgres') {
   };
 } else {
   const file = path.join(dir, 'bench.db');
-  const raw = new BetterSqlite3(file, { readonly: true });
-  db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(file, { readonly: true }) }), log });
+  const raw = new SqliteBinding(file, { readonly: true });
+  db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SqliteBinding(file, { readonly: true }) }), log });
   explain = async (sql, parameters) => (raw.prepare(`explain query plan ${sql}`).all(...(parameters as unknown[])) as { detail: string }[]).map((s) => s.detail);
   stop = async () => {
     await db.destroy();

@@ -7,7 +7,8 @@
  *   node --import tsx bench/floor-server.ts ROUTES.json READS.json PORT DATABASE
  */
 import fs from 'node:fs';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SqliteBinding } from '../src/store/sqlite-binding.ts';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { cannedKey, readCanned } from './canned-answers.ts';
@@ -26,7 +27,7 @@ if (/^postgres(ql)?:/.test(database)) {
     await pool.query(s.sql, s.params);
   })]));
 } else {
-  const db = new BetterSqlite3(database, { readonly: true });
+  const db = new SqliteBinding(database, { readonly: true });
   const prepared = new Map<string, BetterSqlite3.Statement>();
   const statement = (sql: string) => prepared.get(sql) ?? prepared.set(sql, db.prepare(sql)).get(sql)!;
   runners = new Map(reads.map((r) => [cannedKey(r.method, r.url, r.body), r.statements.map((s) => {

@@ -3,7 +3,7 @@
  * database kept by `npm run bench -- --data-dir DIR`, Basic + X-ApiKey headers of a demo user, and a hook that
  * reports every SQL statement better-sqlite3 runs.
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteBinding } from '../src/store/sqlite-binding.ts';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.ts';
 import { DEMO_CREDENTIALS } from '../src/domain/demo.ts';
@@ -35,7 +35,7 @@ export function demoAuth(role: string): Record<string, string> {
 
 /** Calls `seen` with the SQL text and parameters of every statement better-sqlite3 runs from now on, in this process. */
 export function watchStatements(seen: (sql: string, params: unknown[]) => void): void {
-  const proto = Object.getPrototypeOf(new BetterSqlite3(':memory:').prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
+  const proto = Object.getPrototypeOf(new SqliteBinding(':memory:').prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
   for (const name of ['all', 'get', 'run', 'iterate']) {
     const original = proto[name]!;
     proto[name] = function (this: { source: string }, ...args: unknown[]) {

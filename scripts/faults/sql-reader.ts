@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.ts';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../src/config.ts';
 
@@ -14,7 +14,7 @@ export interface SqlReader {
  */
 export async function openSqlReader(config: DatabaseConfig): Promise<SqlReader> {
   if (config.kind === 'sqlite') {
-    const db = new BetterSqlite3(config.file, { readonly: true, fileMustExist: true });
+    const db = new SqliteBinding(config.file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     return {
       all: async <T>(sql: string, params: unknown[] = []) => db.prepare(sql).all(...params) as T[],
@@ -39,7 +39,7 @@ export async function openSqlReader(config: DatabaseConfig): Promise<SqlReader> 
 
 /** SQLite's own checks of a database file: integrity_check and foreign_key_check; empty when both pass. */
 export function sqliteIntegrityProblems(file: string): string[] {
-  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  const db = new SqliteBinding(file, { readonly: true, fileMustExist: true });
   try {
     const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
     const problems = integrity.length === 1 && integrity[0] === 'ok' ? [] : integrity.map((line) => `integrity_check: ${line}`);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SqliteBinding } from './sqlite-binding.ts';
 import pg from 'pg';
 import { BackupError } from './backup-error.ts';
 import type { BlobEntry } from './backup-manifest.ts';
@@ -37,7 +38,7 @@ function toFacts(rows: BlobRow[], projects: number | string, migration: string |
 export async function snapshotSqlite(source: string, target: string): Promise<void> {
   let db: BetterSqlite3.Database;
   try {
-    db = new BetterSqlite3(source, { readonly: true, fileMustExist: true });
+    db = new SqliteBinding(source, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new BackupError('setup', `cannot open the SQLite database ${source}: ${(error as Error).message}`);
   }
@@ -47,7 +48,7 @@ export async function snapshotSqlite(source: string, target: string): Promise<vo
   } finally {
     db.close();
   }
-  const copy = new BetterSqlite3(target, { fileMustExist: true });
+  const copy = new SqliteBinding(target, { fileMustExist: true });
   try {
     copy.pragma('journal_mode = DELETE');
   } finally {
@@ -57,7 +58,7 @@ export async function snapshotSqlite(source: string, target: string): Promise<vo
 
 /** Reads the facts of a SQLite file (a snapshot copy), after SQLite's own integrity check of it. */
 export function describeSqlite(file: string): SnapshotFacts {
-  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  const db = new SqliteBinding(file, { readonly: true, fileMustExist: true });
   try {
     const check = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
     if (check.length !== 1 || check[0] !== 'ok') throw new BackupError('archive', `the database fails SQLite's integrity check: ${check.slice(0, 3).join('; ')}`);
@@ -78,7 +79,7 @@ export function describeSqlite(file: string): SnapshotFacts {
  * chunks' bytes have the size and SHA-256 its attachment row says. Returns the problems, one line each.
  */
 export function verifySqliteChunks(file: string, blobs: BlobEntry[]): string[] {
-  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  const db = new SqliteBinding(file, { readonly: true, fileMustExist: true });
   try {
     const chunks = db.prepare('select data from blob_chunks where blob_key = ? order by seq');
     const problems: string[] = [];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SqliteBinding } from './sqlite-binding.ts';
 import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type Driver } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
@@ -73,7 +74,7 @@ function withStatementCache(raw: BetterSqlite3.Database): SqliteDatabase {
 /** Opens SQLite with the durability settings the service promises: WAL, synchronous=FULL, a busy timeout. */
 function openSqlite(file: string): { db: Kysely<Database>; changes: ChangeSignal } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const raw = new BetterSqlite3(file);
+  const raw = new SqliteBinding(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');
   raw.pragma('busy_timeout = 5000');
