@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import { SqliteBinding as Database } from '../../src/store/sqlite-binding.ts';
 import { newSecretKeyLine } from '../../src/store/secret-box.ts';
 import { ROOT } from '../../scripts/faults/server-process.ts';
 
