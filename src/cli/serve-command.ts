@@ -12,10 +12,11 @@ import { API_BASE, buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
 import { deliveryPayload } from '../http/webhook-payload.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
-import { openDatabase } from '../store/database.ts';
+import { LocalBlobStore } from '../store/local-blob-store.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
 import { startOrphanSweeps } from '../store/orphan-sweeper.ts';
 import type { Store } from '../store/store.ts';
+import { checkBlobStore, listenFailure, openWithRetry, StartupFailure } from './startup-failure.ts';
 
 const SWEEP_INTERVAL_MS = 3_600_000;
 
@@ -46,9 +47,27 @@ export async function runServe(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { demo: { type: 'boolean', default: false } }, strict: true });
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const opened = await openDatabase(config.database, config.pgPoolSize);
+  // What has been started so far, stopped again (last first) when a later step of the start-up fails.
+  const started: (() => Promise<unknown> | unknown)[] = [];
+  try {
+    await serve(config, log, values.demo ?? false, started);
+    return await new Promise<number>(() => {});
+  } catch (error) {
+    if (!(error instanceof StartupFailure)) throw error;
+    // One line an operator can act on, in the log's JSON like every other line: the setting, the place, the reason.
+    log.fatal({ setting: error.setting, path: error.where }, error.message);
+    for (const stop of started.reverse()) await Promise.resolve().then(stop).catch(() => {});
+    return 1;
+  }
+}
+
+async function serve(config: Config, log: pino.Logger, demo: boolean, started: (() => Promise<unknown> | unknown)[]): Promise<void> {
+  // Checked before the database: an upload directory that cannot be written would otherwise pass /readyz and fail every upload.
+  if (config.blobStore === 'local') await checkBlobStore(config, new LocalBlobStore(config.blobDir));
+  const opened = await openWithRetry(config, log);
   const store = createKyselyStore(opened);
-  await seedDemoIfAsked(values.demo ?? false, store, log);
+  started.push(() => store.close());
+  await seedDemoIfAsked(demo, store, log);
   const blobs = createBlobStore(config, store);
   // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing: swept at
   // start, and every hour while the instance runs; so are idempotency keys past their 24 hours (already ignored), and
@@ -58,15 +77,19 @@ export async function runServe(argv: string[]): Promise<number> {
     { what: 'expired idempotency keys', sweep: () => keys.sweepExpired() },
     { what: 'events past their retention', sweep: () => store.transaction((tx) => tx.events.pruneEvents(systemClock.now() - config.eventRetentionDays * 86_400_000)) },
   ]);
+  started.push(() => sweeps.stop());
   await sweeps.first;
   const mailer = configuredMailer(config, log);
+  started.push(() => mailer?.close());
   let work: BackgroundWork | null = null;
   const app = await buildApp({ config, store, logger: log, blobs, onChange: () => work?.wake() });
+  started.push(() => app.close());
   // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs,
     webhooks: { ...config.webhooks, payload: deliveryPayload },
   }), log);
+  started.push(() => work?.stop());
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -81,8 +104,11 @@ export async function runServe(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ host: config.host, port: config.port });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    throw listenFailure(config, error);
+  }
   const files = config.blobStore === 'local' ? `directory ${config.blobDir}` : 'the database';
   log.info({ api: `${config.publicUrl}${API_BASE}`, database: describeDatabase(config), uploads: files }, 'apas is serving');
-  return new Promise<number>(() => {});
 }

@@ -94,5 +94,9 @@ export class ApiError extends Error {
 /** The answer to a failure of the store: an upload over its limit, or a change rolled back for taking too long. */
 export function fromStoreError(error: StoreError): ApiError {
   if (error.code === 'BLOB_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', error.message);
+  // The one case where "nothing was changed" cannot be promised: read the state back before sending the change again.
+  if (error.code === 'COMMIT_UNCONFIRMED') {
+    return new ApiError('SERVICE_UNAVAILABLE', `${error.message}; it may or may not have been saved, read it back before sending it again.`, { headers: { 'Retry-After': '1' } });
+  }
   return new ApiError('SERVICE_UNAVAILABLE', `${error.message}; nothing was changed, try again.`, { headers: { 'Retry-After': '1' } });
 }

@@ -6,7 +6,9 @@ export type StoreErrorCode =
   /** A blob grew past the limit it was written with; nothing of it is kept. */
   | 'BLOB_TOO_LARGE'
   /** A write transaction ran longer than MAX_WRITE_TRANSACTION_MS and was rolled back. */
-  | 'TRANSACTION_TOO_LONG';
+  | 'TRANSACTION_TOO_LONG'
+  /** The database did not answer a COMMIT in time: the change may or may not have been saved. */
+  | 'COMMIT_UNCONFIRMED';
 
 /** A failure of the store that callers may act on; `code` says which. */
 export class StoreError extends Error {

@@ -80,6 +80,7 @@ export interface Store extends StoreReader {
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Calls `listener` after each commit, in this process, of a transaction that wrote events; returns its removal. */
   onEventsCommitted(listener: () => void): () => void;
-  ping(): Promise<void>;
+  /** One round trip to the database; fails when it does not answer within `timeoutMs` (2 s). */
+  ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
