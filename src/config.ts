@@ -17,6 +17,8 @@ export interface Config {
   requestTimeoutMs: number;
   rateLimit: { max: number; windowSeconds: number; store: 'memory' | 'database' };
   pgPoolSize: number;
+  /** Bounds on the database: connecting (and waiting for a pooled connection), one statement, and start-up attempts. */
+  db: { connectTimeoutMs: number; statementTimeoutMs: number; startAttempts: number };
   /** Failed sign-ins: the window, and the failures per user name and per client address that lock it. */
   signIn: { windowSeconds: number; lockUserAfter: number; lockAddressAfter: number };
   /** Trust X-Forwarded-For (behind a reverse proxy), so that sign-in lockouts see the client's address. */
@@ -199,6 +201,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       store: rateStore,
     },
     pgPoolSize: int(env, 'APAS_PG_POOL_SIZE', 10, 1, 200),
+    db: {
+      connectTimeoutMs: int(env, 'APAS_DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+      statementTimeoutMs: int(env, 'APAS_DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 86_400_000),
+      startAttempts: int(env, 'APAS_DB_START_ATTEMPTS', 10, 1, 1000),
+    },
     trustProxy: flag(env, 'APAS_TRUST_PROXY'),
     signIn: {
       windowSeconds: int(env, 'APAS_SIGNIN_WINDOW_SECONDS', 900, 1, 86400),

@@ -6,7 +6,7 @@ import { createKyselyStore } from '../store/kysely-store.ts';
 import { openSecretBox } from '../store/open-secret-box.ts';
 import { lazySecretBox } from '../store/secret-box.ts';
 import type { Store } from '../store/store.ts';
-import { CliError } from './cli-error.ts';
+import { openFailure } from './open-failure.ts';
 
 /** The process's streams and environment as the commands see them; tests can pass their own. */
 export interface CliIo {
@@ -41,13 +41,11 @@ export function processIo(): CliIo {
   };
 }
 
-// A database that cannot be opened is an operator's problem to fix, not a bug: one line, no stack.
 async function open(config: Config): Promise<OpenDatabase> {
   try {
-    return await openDatabase(config.database, 2);
+    return await openDatabase(config.database, { poolSize: 2, connectTimeoutMs: config.db.connectTimeoutMs });
   } catch (error) {
-    const where = config.database.kind === 'sqlite' ? `SQLite database ${config.database.file}` : 'PostgreSQL database';
-    throw new CliError(`cannot open the ${where}: ${(error as Error).message}`);
+    throw openFailure(config, error);
   }
 }
 

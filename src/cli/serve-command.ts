@@ -12,11 +12,13 @@ import { API_BASE, buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
 import { deliveryPayload } from '../http/webhook-payload.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
-import { openDatabase } from '../store/database.ts';
+import { LocalBlobStore } from '../store/local-blob-store.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
-import { openSecretBox } from '../store/open-secret-box.ts';
+import { defaultSecretKeyFile, openSecretBox } from '../store/open-secret-box.ts';
+import type { SecretBox } from '../store/secret-box.ts';
 import { startOrphanSweeps } from '../store/orphan-sweeper.ts';
 import type { Store } from '../store/store.ts';
+import { checkBlobStore, listenFailure, openWithRetry, StartupFailure } from './startup-failure.ts';
 
 const SWEEP_INTERVAL_MS = 3_600_000;
 
@@ -47,16 +49,52 @@ export async function runServe(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { demo: { type: 'boolean', default: false } }, strict: true });
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const secrets = openSecretBox(config, (line) => log.warn(line));
-  const opened = await openDatabase(config.database, config.pgPoolSize);
+  // What has been started so far, stopped again (last first) when a later step of the start-up fails.
+  const started: (() => Promise<unknown> | unknown)[] = [];
+  try {
+    await serve(config, log, values.demo ?? false, started);
+    return await new Promise<number>(() => {});
+  } catch (error) {
+    if (!(error instanceof StartupFailure)) throw error;
+    // One line an operator can act on, in the log's JSON like every other line: the setting, the place, the reason.
+    log.fatal({ setting: error.setting, path: error.where }, error.message);
+    for (const stop of started.reverse()) await Promise.resolve().then(stop).catch(() => {});
+    return 1;
+  }
+}
+
+// Where the keys of the secrets at rest come from, for a start-up failure's line.
+function secretsSetting(config: Config): string {
+  return config.secretKeys.keys !== null ? 'APAS_SECRET_KEYS' : 'APAS_SECRET_KEY_FILE';
+}
+
+function secretsWhere(config: Config): string {
+  if (config.secretKeys.keys !== null) return 'the environment';
+  return config.secretKeys.file ?? defaultSecretKeyFile(config.database) ?? 'unset';
+}
+
+function secretBoxOf(config: Config, log: pino.Logger): SecretBox {
+  try {
+    return openSecretBox(config, (line) => log.warn(line));
+  } catch (error) {
+    if (error instanceof ConfigError) throw new StartupFailure(secretsSetting(config), secretsWhere(config), error.message);
+    throw error;
+  }
+}
+
+async function serve(config: Config, log: pino.Logger, demo: boolean, started: (() => Promise<unknown> | unknown)[]): Promise<void> {
+  // Checked before the database: an upload directory that cannot be written would otherwise pass /readyz and fail every upload.
+  if (config.blobStore === 'local') await checkBlobStore(config, new LocalBlobStore(config.blobDir));
+  const secrets = secretBoxOf(config, log);
+  const opened = await openWithRetry(config, log);
   const store = createKyselyStore(opened, { secrets });
+  started.push(() => store.close());
   const sealed = await store.resealSecrets('legacy');
   if (sealed.missingKeys.length > 0) {
-    await store.close();
-    throw new ConfigError(`The database holds secrets sealed with the key(s) ${sealed.missingKeys.join(', ')}, which the configured keys (APAS_SECRET_KEYS or APAS_SECRET_KEY_FILE${config.database.kind === 'sqlite' ? ', else apas-secret.key beside the database' : ''}) do not include: restore the key file that belongs to this database. See docs/operations.md, "Secrets at rest".`);
+    throw new StartupFailure(secretsSetting(config), secretsWhere(config), `The database holds secrets sealed with the key(s) ${sealed.missingKeys.join(', ')}, which the configured keys do not include: restore the key file that belongs to this database. See docs/operations.md, "Secrets at rest".`);
   }
   if (sealed.resealed > 0) log.info({ sealed: sealed.resealed }, 'sealed secrets stored before encryption at rest');
-  await seedDemoIfAsked(values.demo ?? false, store, log);
+  await seedDemoIfAsked(demo, store, log);
   const blobs = createBlobStore(config, store);
   // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing: swept at
   // start, and every hour while the instance runs; so are idempotency keys past their 24 hours (already ignored), and
@@ -66,15 +104,19 @@ export async function runServe(argv: string[]): Promise<number> {
     { what: 'expired idempotency keys', sweep: () => keys.sweepExpired() },
     { what: 'events past their retention', sweep: () => store.transaction((tx) => tx.events.pruneEvents(systemClock.now() - config.eventRetentionDays * 86_400_000)) },
   ]);
+  started.push(() => sweeps.stop());
   await sweeps.first;
   const mailer = configuredMailer(config, log);
+  started.push(() => mailer?.close());
   let work: BackgroundWork | null = null;
   const app = await buildApp({ config, store, logger: log, blobs, onChange: () => work?.wake() });
+  started.push(() => app.close());
   // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs,
     webhooks: { ...config.webhooks, payload: deliveryPayload },
   }), log);
+  started.push(() => work?.stop());
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -89,8 +131,11 @@ export async function runServe(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ host: config.host, port: config.port });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    throw listenFailure(config, error);
+  }
   const files = config.blobStore === 'local' ? `directory ${config.blobDir}` : 'the database';
   log.info({ api: `${config.publicUrl}${API_BASE}`, database: describeDatabase(config), uploads: files }, 'apas is serving');
-  return new Promise<number>(() => {});
 }

@@ -96,5 +96,9 @@ export function fromStoreError(error: StoreError): ApiError {
   if (error.code === 'BLOB_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', error.message);
   // The operator's to fix (a key missing from the configuration), never the client's: the details go to the log only.
   if (error.code === 'SECRET_UNREADABLE') return new ApiError('INTERNAL_ERROR', 'The service cannot read a stored secret; its operator has been told.');
+  // The one case where "nothing was changed" cannot be promised: read the state back before sending the change again.
+  if (error.code === 'COMMIT_UNCONFIRMED') {
+    return new ApiError('SERVICE_UNAVAILABLE', `${error.message}; it may or may not have been saved, read it back before sending it again.`, { headers: { 'Retry-After': '1' } });
+  }
   return new ApiError('SERVICE_UNAVAILABLE', `${error.message}; nothing was changed, try again.`, { headers: { 'Retry-After': '1' } });
 }

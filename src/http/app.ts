@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Sleeper } from '../domain/sign-in-guard.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
+import { createBlobStore } from '../store/create-blob-store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { Store } from '../store/store.ts';
 import { webApp } from '../web/web-app.ts';
@@ -100,7 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // error handler; without this they would be answered with Fastify's own JSON body.
     frameworkErrors: (error, request, reply) => sendError(codec, request, reply, error),
   });
-  const services = createServices(config, store, clock, ids, deps.sleep, deps.blobs);
+  const blobs = deps.blobs ?? createBlobStore(config, store);
+  const services = createServices(config, store, clock, ids, deps.sleep, blobs);
   app.addHook('onClose', () => services.rateLimiter.close());
   app.addHook('onClose', () => services.selfService.close());
   if (deps.onChange) {
@@ -126,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Content-Type-Options', 'nosniff');
   });
   const registry = createMetrics(app);
-  healthRoutes(app, store, registry);
+  healthRoutes(app, store, blobs, registry);
   schemaRoutes(app, codec, programSchemaText());
   openApiRoutes(app, () => openApiDocument(operations.list(), { version: packageVersion(), serverUrl: config.publicUrl, oauthBase: OAUTH_BASE }));
   await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone, codec });

@@ -25,6 +25,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Deletes the blobs written more than `olderThanMs` ago that `referenced` disowns, and leftovers of failed writes; returns how many. */
   sweepOrphans(referenced: (key: string) => Promise<boolean>, olderThanMs: number): Promise<number>;
+  /** Fails (naming the place) when a new blob could not be stored now: checked at start and by the readiness probe. */
+  checkWritable(): Promise<void>;
 }
 
 /** A new blob key: 128 random bits as 32 lower-case hex digits (no two uploads share one, whatever their bytes). */

@@ -24,7 +24,9 @@ import * as m016 from './migrations/016-webhooks.ts';
 import * as m017 from './migrations/017-mail.ts';
 import * as m018 from './migrations/018-account-tokens.ts';
 import { ChangeCounts, type ChangeSignal, SqliteChangeSignal, WriteWatchPlugin } from './change-signal.ts';
+import { guardedPool, poolTimeouts } from './guarded-pool.ts';
 import { PostgresChangeSignal } from './postgres-change-signal.ts';
+import { migrateSchema } from './schema-migrations.ts';
 import type { Database } from './tables.ts';
 
 /** Which SQL engine a Kysely instance talks to. */
@@ -87,49 +89,80 @@ function openSqlite(file: string): { db: Kysely<Database>; changes: ChangeSignal
   return { db, changes: new SqliteChangeSignal(counts, () => dataVersion.get() as number) };
 }
 
-/** Opens a PostgreSQL pool; 64-bit integers come back as numbers (all ours are epoch ms or counters). */
-function openPostgres(url: string, poolSize: number): { db: Kysely<Database>; changes: PostgresChangeSignal } {
+/**
+ * Opens a PostgreSQL pool; 64-bit integers come back as numbers (all ours are epoch ms or counters). Connecting,
+ * waiting for a pooled connection and each statement are bounded (guarded-pool.ts), so a database that stops
+ * answering fails requests instead of hanging them.
+ */
+function openPostgres(url: string, opts: OpenOptions): { db: Kysely<Database>; changes: PostgresChangeSignal } {
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
   };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as pg.CustomTypesConfig });
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 0;
+  const statementTimeoutMs = opts.statementTimeoutMs ?? 0;
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types: types as pg.CustomTypesConfig, ...poolTimeouts(connectTimeoutMs, statementTimeoutMs) });
   // An idle connection the server ends (restart, failover, idle timeout) is reported here; without a listener
   // the 'error' event would crash the process. The pool has already dropped it and connects anew when needed.
   pool.on('error', () => {});
   const counts = new ChangeCounts();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new WriteWatchPlugin(counts)] });
-  return { db, changes: new PostgresChangeSignal(counts, url) };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool, { statementTimeoutMs }) }), plugins: [new WriteWatchPlugin(counts)] });
+  return { db, changes: new PostgresChangeSignal(counts, url, connectTimeoutMs) };
 }
 
-/** Opens the configured database and brings its schema up to date. */
-export async function openDatabase(config: DatabaseConfig, poolSize = 10): Promise<OpenDatabase> {
+/** How to open a database; the defaults suit tests and tools, `apas serve` passes the configured limits. */
+export interface OpenOptions {
+  /** PostgreSQL: the most connections the pool holds (10). */
+  poolSize?: number;
+  /** PostgreSQL: the longest wait for a new connection or for a free one of the pool, in ms (0: no limit). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the longest one statement may run, in ms (0: no limit); see guarded-pool.ts. */
+  statementTimeoutMs?: number;
+  /** False to open without migrating (to report the schema's status). */
+  migrate?: boolean;
+  /** Told the name of each migration as it is applied. */
+  onMigration?: (name: string) => void;
+}
+
+/** Every migration this version knows, by name; the names sort in the order they apply. */
+export const KNOWN_MIGRATIONS: Readonly<Record<string, Migration>> = MIGRATIONS;
+
+/** Opens the configured database and brings its schema up to date (unless `options.migrate` is false). */
+export async function openDatabase(config: DatabaseConfig, options: number | OpenOptions = {}): Promise<OpenDatabase> {
+  const opts: OpenOptions = typeof options === 'number' ? { poolSize: options } : options;
+  const run = (db: Kysely<Database>) => (opts.migrate === false ? Promise.resolve() : migrateOrClose(db, opts.onMigration));
   if (config.kind === 'sqlite') {
     const { db, changes } = openSqlite(config.file);
-    await migrateOrClose(db);
+    await run(db);
     return { db, dialect: 'sqlite', changes };
   }
-  const { db, changes } = openPostgres(config.url, poolSize);
-  await migrateOrClose(db);
+  // Migrations get a connection without a statement time limit (building an index on a large table takes its time).
+  if (opts.migrate !== false) {
+    const migrator = openPostgres(config.url, { ...opts, poolSize: 1, statementTimeoutMs: 0 });
+    await run(migrator.db);
+    await migrator.db.destroy();
+  }
+  const { db, changes } = openPostgres(config.url, opts);
   // After the migrations, so that the triggers that notify exist before anything is cached.
-  await changes.start();
+  try {
+    await changes.start();
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
   return { db, dialect: 'postgres', changes };
 }
 
-async function migrateOrClose(db: Kysely<Database>): Promise<void> {
+async function migrateOrClose(db: Kysely<Database>, onMigration?: (name: string) => void): Promise<void> {
   try {
-    await migrate(db);
+    await migrate(db, onMigration);
   } catch (error) {
     await db.destroy();
     throw error;
   }
 }
 
-/** Runs every pending migration; several instances starting at once take turns (the migrator locks). */
-export async function migrate(db: Kysely<Database>): Promise<string[]> {
-  const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+/** Runs every pending migration, telling `onMigration` of each; refuses a database a newer version has upgraded. */
+export async function migrate(db: Kysely<Database>, onMigration?: (name: string) => void): Promise<string[]> {
+  return migrateSchema(db, MIGRATIONS, onMigration);
 }

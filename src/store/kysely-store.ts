@@ -19,6 +19,7 @@ import { type ProgramModelCache, programReader, programRepository } from './prog
 import { projectReader, projectRepository } from './project-repository.ts';
 import type { SecretBox } from './secret-box.ts';
 import { resealSecrets } from './reseal-secrets.ts';
+import { DatabaseTimeoutError, withDeadline } from './guarded-pool.ts';
 import { StoreError } from './store-error.ts';
 import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
@@ -49,6 +50,9 @@ function signInCountsCached(counters: CounterRepository, reads: TopicCache): Cou
   const cached = reads.wrap(counters, 'credentials', ['peekRequestCount']);
   return { ...counters, peekRequestCount: (bucket, window) => (bucket.startsWith(SIGN_IN_BUCKET_PREFIX) ? cached : counters).peekRequestCount(bucket, window) };
 }
+
+/** How long a readiness probe waits for the database by default. */
+const PING_TIMEOUT_MS = 2_000;
 
 /** Options of a Store; tests pass a clock they move by hand. */
 export interface KyselyStoreOptions {
@@ -81,7 +85,9 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: async (work) => {
       let wrote = 0;
-      const result = await db.transaction().execute(async (trx) => {
+      // The deadline bounds every statement on PostgreSQL, so that a database that stops answering cannot hold the
+      // change (and its client) past the limit either (guarded-pool.ts); the wall clock, whatever `clock` says.
+      const result = await withDeadline(Date.now() + MAX_WRITE_TRANSACTION_MS, () => db.transaction().execute(async (trx) => {
         const started = clock.now();
         const tx = writer(trx, dialect, cache, secrets);
         const out = await work(tx);
@@ -91,7 +97,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
         const took = clock.now() - started;
         if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
         return out;
-      });
+      }));
       if (wrote > 0) for (const listener of [...eventListeners]) listener();
       return result;
     },
@@ -100,8 +106,17 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       return () => eventListeners.delete(listener);
     },
     resealSecrets: (mode) => resealSecrets(db, secrets, mode),
-    ping: async () => {
-      await sql`select 1`.execute(db);
+    ping: (timeoutMs = PING_TIMEOUT_MS) => {
+      // Reads the schema (not just `select 1`), so that SQLite touches the file; bounded, so a database that does not
+      // answer is reported in time (the abandoned query ends by its own deadline).
+      const probe = withDeadline(Date.now() + timeoutMs, async () => {
+        await sql`select count(*) from kysely_migration`.execute(db);
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new DatabaseTimeoutError(`The database did not answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      return Promise.race([probe, late]).finally(() => clearTimeout(timer));
     },
     close: async () => {
       await changes.close();

@@ -72,6 +72,25 @@ export class LocalBlobStore implements BlobStore {
     return path.join(this.#dir, key.slice(0, 2), key.slice(2, 4), key);
   }
 
+  /** The directory this store writes to. */
+  get directory(): string {
+    return this.#dir;
+  }
+
+  // A real write (create, write, remove), not access(2): that also catches a read-only mount or a full inode table.
+  async checkWritable(): Promise<void> {
+    const tempDir = path.join(this.#dir, 'tmp');
+    await makeDirectory(tempDir);
+    const probe = path.join(tempDir, `probe-${newBlobKey()}${TEMP_SUFFIX}`);
+    const handle = await fs.open(probe, 'wx', 0o600);
+    try {
+      await writeAll(handle, Buffer.from('ok'));
+    } finally {
+      await handle.close();
+      await fs.rm(probe, { force: true });
+    }
+  }
+
   async write(source: Readable, limitBytes: number): Promise<StoredBlob> {
     const key = newBlobKey();
     const tempDir = path.join(this.#dir, 'tmp');

@@ -24,7 +24,8 @@ export class PostgresChangeSignal implements ChangeSignal {
   #retry: NodeJS.Timeout | undefined;
   #ping: NodeJS.Timeout | undefined;
 
-  constructor(private readonly counts: ChangeCounts, private readonly url: string) {}
+  /** `connectTimeoutMs` bounds connecting and the LISTEN (0: no bound), so that start-up cannot hang on it. */
+  constructor(private readonly counts: ChangeCounts, private readonly url: string, private readonly connectTimeoutMs = 0) {}
 
   /** Connects and listens; resolves once the first attempt has succeeded or failed (a failure is retried). */
   start(): Promise<void> {
@@ -46,7 +47,8 @@ export class PostgresChangeSignal implements ChangeSignal {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    const bounds = this.connectTimeoutMs > 0 ? { connectionTimeoutMillis: this.connectTimeoutMs, query_timeout: this.connectTimeoutMs } : {};
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, ...bounds });
     client.on('notification', (message) => (isTopic(message.payload) ? this.counts.bump(message.payload) : this.counts.bumpAll()));
     client.on('error', () => this.#lost(client));
     client.on('end', () => this.#lost(client));

@@ -8,7 +8,9 @@ export type StoreErrorCode =
   /** A write transaction ran longer than MAX_WRITE_TRANSACTION_MS and was rolled back. */
   | 'TRANSACTION_TOO_LONG'
   /** A stored secret does not open: its key is not configured, or the value was changed. */
-  | 'SECRET_UNREADABLE';
+  | 'SECRET_UNREADABLE'
+  /** The database did not answer a COMMIT in time: the change may or may not have been saved. */
+  | 'COMMIT_UNCONFIRMED';
 
 /** A failure of the store that callers may act on; `code` says which. */
 export class StoreError extends Error {

@@ -83,6 +83,7 @@ export interface Store extends StoreReader {
   onEventsCommitted(listener: () => void): () => void;
   /** Seals stored secrets with the sealing key (those stored before encryption at rest, or all: key rotation), or only counts them. */
   resealSecrets(mode: ResealMode): Promise<ResealReport>;
-  ping(): Promise<void>;
+  /** One round trip to the database; fails when it does not answer within `timeoutMs` (2 s). */
+  ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }

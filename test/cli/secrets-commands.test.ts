@@ -31,6 +31,14 @@ function apas(args: string[], env: Record<string, string> = {}, stdin = ''): Pro
   });
 }
 
+/** The one fatal JSON log line of a failed start, with no stack trace anywhere. */
+function fatalLine(run: Result): Record<string, unknown> {
+  assert.doesNotMatch(run.stdout + run.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
+  const fatal = run.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 60);
+  assert.equal(fatal.length, 1, run.stdout + run.stderr);
+  return fatal[0]!;
+}
+
 function storedTotpSecrets(): string[] {
   const db = new Database(dbFile, { readonly: true });
   try {
@@ -73,18 +81,21 @@ describe('apas secrets: encryption at rest of TOTP secrets', () => {
     assert.equal(rotated.code, 0, rotated.stderr);
     assert.match(rotated.stdout, new RegExp(`^Re-wrapped 1 secrets: 1 sealed with ${newKey.split(':')[0]}\\.`));
 
-    const wrong = await apas(['serve'], { APAS_SECRET_KEYS: newSecretKeyLine(), APAS_PORT: '0' });
+    const wrong = await apas(['serve'], { APAS_SECRET_KEYS: newSecretKeyLine(), APAS_PORT: '0', APAS_LOG_LEVEL: 'info' });
     assert.equal(wrong.code, 1);
-    assert.match(wrong.stderr, /apas: The database holds secrets sealed with the key\(s\) k\w+, which the configured keys .* do not include: restore the key file/);
-    assert.doesNotMatch(wrong.stderr, /\n\s+at /, 'no stack trace');
+    const fatal = fatalLine(wrong);
+    assert.equal(fatal.setting, 'APAS_SECRET_KEYS');
+    assert.match(String(fatal.msg), /^The database holds secrets sealed with the key\(s\) k\w+, which the configured keys do not include: restore the key file/);
     const status = await apas(['secrets', 'status'], { APAS_SECRET_KEYS: newKey });
     assert.equal(status.code, 0, status.stderr);
   });
 
   it('refuses to serve on PostgreSQL without a configured key, naming the settings', async () => {
-    const r = await apas(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    const r = await apas(['serve'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', APAS_LOG_LEVEL: 'info' });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^apas: On PostgreSQL set APAS_SECRET_KEY_FILE \(the same key file on every instance\) or APAS_SECRET_KEYS/);
+    const fatal = fatalLine(r);
+    assert.equal(fatal.setting, 'APAS_SECRET_KEY_FILE');
+    assert.match(String(fatal.msg), /^On PostgreSQL set APAS_SECRET_KEY_FILE \(the same key file on every instance\) or APAS_SECRET_KEYS/);
   });
 
   it('refuses malformed keys and both settings at once', async () => {

@@ -9,7 +9,7 @@ function countingStore(results: (number | Error)[]): BlobStore & { calls: { grac
   const calls: { graceMs: number }[] = [];
   return {
     kind: 'local', calls,
-    write: () => Promise.reject(new Error('unused')), read: () => Promise.reject(new Error('unused')), delete: async () => {},
+    write: () => Promise.reject(new Error('unused')), read: () => Promise.reject(new Error('unused')), delete: async () => {}, checkWritable: async () => {},
     sweepOrphans: async (_referenced, graceMs) => {
       calls.push({ graceMs });
       const next = results.shift() ?? 0;

@@ -144,3 +144,18 @@ async function postgresServerUrl(): Promise<string> {
   });
   return (await ownServer).url;
 }
+
+/** A database of its own with nothing in it (not migrated), for tests of migrating; `remove()` deletes it. */
+export async function emptyTestDatabase(dialect: TestDialect): Promise<{ config: DatabaseConfig; url: string; remove(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-sqlite-'));
+    const file = path.join(dir, 'apas.db');
+    return { config: { kind: 'sqlite', file }, url: file, remove: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const serverUrl = await postgresServerUrl();
+  const name = `apas_test_${randomBytes(6).toString('hex')}`;
+  await admin(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { config: { kind: 'postgres', url: url.toString() }, url: url.toString(), remove: () => admin(serverUrl, `drop database if exists ${name} with (force)`) };
+}

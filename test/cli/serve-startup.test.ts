@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import BetterSqlite3 from 'better-sqlite3';
+import { DIALECTS, emptyTestDatabase } from '../support/databases.ts';
+import { newSecretKeyLine } from '../../src/store/secret-box.ts';
+
+// `apas serve` and `apas migrate` as an operator meets them when something is wrong: a database that accepts
+// connections but never answers, a port in use, a blob directory or database that cannot be written, a database a
+// newer version upgraded. Each ends with one JSON line (serve) or one plain line (the CLI) naming the setting and the
+// place, and a non-zero exit; never a stack trace, never a hang, never a server that then fails every upload.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = path.join(ROOT, 'bin', 'apas.js');
+
+// Serve on PostgreSQL needs the keys of the secrets at rest; on SQLite they would otherwise come from a file beside the database.
+const SECRET_KEYS = newSecretKeyLine();
+
+interface Run { code: number | null; out: string; err: string; ms: number; timedOut: boolean }
+
+/** Runs `apas ARGS`; stops it with SIGTERM once its output matches `until` (if given), SIGKILL after `limitMs`. */
+function apas(args: string[], env: Record<string, string>, limitMs: number, until?: RegExp): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT, env: { ...process.env, APAS_HOST: '127.0.0.1', APAS_PORT: '0', APAS_LOG_LEVEL: 'info', APAS_SECRET_KEYS: SECRET_KEYS, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let timedOut = false;
+    const check = () => {
+      if (until?.test(out)) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', (d) => {
+      out += d;
+      check();
+    });
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, limitMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err, ms: Date.now() - started, timedOut });
+    });
+  });
+}
+
+/** Every line of a serve's standard output, each of which must be JSON. */
+function logLines(run: Run): Record<string, unknown>[] {
+  return run.out.split('\n').filter((l) => l.trim() !== '').map((line) => {
+    try {
+      return JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return assert.fail(`a log line that is not JSON: ${line}\n--- stderr:\n${run.err}`);
+    }
+  });
+}
+
+/** Asserts a failed start: exit 1 in time, no stack, and one fatal JSON line naming `setting` and `where`. */
+function assertFailedStart(run: Run, setting: string, where: string | RegExp, message: RegExp): Record<string, unknown> {
+  assert.equal(run.timedOut, false, `serve did not exit:\n${run.out}\n${run.err}`);
+  assert.equal(run.code, 1, `${run.out}\n${run.err}`);
+  assert.doesNotMatch(run.out + run.err, /\n\s+at .+:\d+:\d+/, 'no stack trace');
+  const fatal = logLines(run).filter((l) => l.level === 60);
+  assert.equal(fatal.length, 1, run.out);
+  const line = fatal[0]!;
+  assert.equal(line.setting, setting, run.out);
+  if (typeof where === 'string') assert.equal(line.path, where);
+  else assert.match(String(line.path), where);
+  assert.match(String(line.msg), message);
+  return line;
+}
+
+let dir: string;
+before(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-startup-'));
+});
+after(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('apas serve start-up failures', () => {
+  it('retries a database host that accepts connections but never answers, one JSON line per attempt, then exits 1', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((s) => sockets.push(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const run = await apas(['serve'], {
+        DATABASE_URL: `postgres://apas:secret-pw@127.0.0.1:${port}/apas`, APAS_DB_CONNECT_TIMEOUT_MS: '500', APAS_DB_START_ATTEMPTS: '2',
+      }, 60_000);
+      assertFailedStart(run, 'DATABASE_URL', `127.0.0.1:${port}/apas`, /cannot be opened after 2 attempts .*did not answer in time/);
+      const retries = logLines(run).filter((l) => l.msg === 'database not reachable yet; trying again');
+      assert.deepEqual(retries.map((l) => [l.attempt, l.attempts]), [[1, 2]]);
+      assert.doesNotMatch(run.out + run.err, /secret-pw/, 'the password is never logged');
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+
+  it('names APAS_PORT when the port is in use', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const run = await apas(['serve'], { DATABASE_URL: path.join(dir, 'port.db'), APAS_PORT: String(port) }, 60_000);
+      assertFailedStart(run, 'APAS_PORT', `127.0.0.1:${port}`, new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('names APAS_BLOB_DIR when uploads cannot be stored there, instead of serving and failing every upload', async () => {
+    const file = path.join(dir, 'not-a-directory');
+    fs.writeFileSync(file, '');
+    const blobDir = path.join(file, 'blobs');
+    const run = await apas(['serve'], { DATABASE_URL: path.join(dir, 'blobs.db'), APAS_BLOB_DIR: blobDir }, 60_000, /apas is serving/);
+    assertFailedStart(run, 'APAS_BLOB_DIR', blobDir, /uploads cannot be stored in the blob directory/);
+  });
+
+  it('names DATABASE_URL and the file when the SQLite database cannot be created', async () => {
+    const file = path.join(dir, 'a-file');
+    fs.writeFileSync(file, '');
+    const dbFile = path.join(file, 'apas.db');
+    const run = await apas(['serve'], { DATABASE_URL: dbFile, APAS_BLOB_DIR: path.join(dir, 'b') }, 60_000, /apas is serving/);
+    assertFailedStart(run, 'DATABASE_URL', dbFile, /the SQLite database .* cannot be opened/);
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`migrations as the operator sees them [${dialect}]`, () => {
+    it('serve logs each migration it applies; apas migrate and --status say what was applied and what is pending', async () => {
+      const db = await emptyTestDatabase(dialect);
+      try {
+        const env = { DATABASE_URL: db.url, APAS_BLOB_DIR: path.join(dir, `m-${dialect}`) };
+        const status = await apas(['migrate', '--status'], env, 60_000);
+        assert.equal(status.code, 0, status.err);
+        assert.match(status.out, /Applied \(0\):\nPending \(\d+\):\n {2}001-initial\n/);
+        const pendingCount = Number(/Pending \((\d+)\)/.exec(status.out)?.[1]);
+        assert.ok(pendingCount >= 18);
+        // --status changed nothing: migrating now applies all of them.
+        const migrate = await apas(['migrate'], env, 60_000);
+        assert.equal(migrate.code, 0, migrate.err);
+        const applied = migrate.out.split('\n').filter((l) => l.startsWith('Applied migration '));
+        assert.equal(applied.length, pendingCount, migrate.out);
+        assert.equal(applied[0], 'Applied migration 001-initial');
+        assert.match(migrate.out, new RegExp(`is up to date: applied ${pendingCount} migrations \\(${pendingCount} in all\\)\\.`));
+        const again = await apas(['migrate'], env, 60_000);
+        assert.match(again.out, /is up to date: no migration was pending/);
+        assert.doesNotMatch(again.out, /Applied migration/);
+        const after = await apas(['migrate', '--status'], env, 60_000);
+        assert.match(after.out, new RegExp(`Applied \\(${pendingCount}\\):\\n {2}001-initial {2}\\d{4}-\\d\\d-\\d\\dT`));
+        assert.match(after.out, /Pending \(0\): none/);
+      } finally {
+        await db.remove();
+      }
+    });
+
+    it('serve logs, in JSON, each migration it applies to a new database', async () => {
+      const db = await emptyTestDatabase(dialect);
+      try {
+        const run = await apas(['serve'], { DATABASE_URL: db.url, APAS_BLOB_DIR: path.join(dir, `s-${dialect}`) }, 90_000, /apas is serving/);
+        assert.equal(run.timedOut, false, run.out + run.err);
+        const migrations = logLines(run).filter((l) => l.msg === 'applied database migration').map((l) => l.migration);
+        assert.ok(migrations.length >= 18, run.out);
+        assert.equal(migrations[0], '001-initial');
+        assert.ok(logLines(run).some((l) => l.msg === 'database open and up to date' && l.attempt === 1));
+      } finally {
+        await db.remove();
+      }
+    });
+
+    it('refuses a database a newer version upgraded: one sentence, exit 1, from serve and from migrate', async () => {
+      const db = await emptyTestDatabase(dialect);
+      try {
+        const env = { DATABASE_URL: db.url, APAS_BLOB_DIR: path.join(dir, `n-${dialect}`) };
+        assert.equal((await apas(['migrate'], env, 60_000)).code, 0);
+        const insert = "insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')";
+        if (db.config.kind === 'sqlite') {
+          const raw = new BetterSqlite3(db.config.file);
+          raw.exec(insert);
+          raw.close();
+        } else {
+          const client = new pg.Client({ connectionString: db.url });
+          await client.connect();
+          await client.query(insert);
+          await client.end();
+        }
+        const serve = await apas(['serve'], env, 60_000, /apas is serving/);
+        assertFailedStart(serve, 'DATABASE_URL', /./, /^cannot start: the database was upgraded by a newer version of apas \(it has migration 999-from-the-future, which this version does not know\); run that newer version, or restore a backup taken before the upgrade$/);
+        const migrate = await apas(['migrate'], env, 60_000);
+        assert.equal(migrate.code, 1);
+        assert.match(migrate.err, /^apas: .*: the database was upgraded by a newer version of apas \(it has migration 999-from-the-future/);
+        assert.equal(migrate.err.trim().split('\n').length, 1, migrate.err);
+        assert.doesNotMatch(migrate.err, /corrupted migrations|\n\s+at /);
+        const status = await apas(['migrate', '--status'], env, 60_000);
+        assert.equal(status.code, 1);
+        assert.match(status.out, /Unknown to this version \(1\):\n {2}999-from-the-future/);
+      } finally {
+        await db.remove();
+      }
+    });
+  });
+}
