@@ -68,7 +68,8 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
     const stamp = { ...outcome.changes, updatedAt: now, updatedBy: caller.user.id };
     // The row is locked (or, on SQLite, the whole database), so its version cannot have moved since it was read.
     if (!(await tx.projects.updateProject(project.id, project.version, stamp))) throw new Error(`project ${project.id} changed while locked`);
-    await recordChange(tx, deps, caller, ctx, { action: outcome.action ?? change.action, projectId: project.id, detail: outcome.detail ?? {}, at: now });
+    const ownerId = stamp.ownerId ?? project.ownerId;
+    await recordChange(tx, deps, caller, ctx, { action: outcome.action ?? change.action, projectId: project.id, ownerId, detail: outcome.detail ?? {}, at: now });
     return outcome.result({ ...project, ...stamp, version: project.version + 1 });
   });
 }
@@ -84,8 +85,11 @@ export function preconditionFailed(projectId: string): ApiError {
     `Project ${projectId} has changed since the version your If-Match names; nothing was changed. Read it again and send the change with its new ETag.`);
 }
 
-/** What one audit row of a project says besides who did it: the action, the project, the details and when. */
-export interface ChangeRecord { action: string; projectId: string; detail: Record<string, unknown>; at: number }
+/**
+ * What one audit row of a project says besides who did it: the action, the project, the details and when; and the
+ * project's owner after the change, whom its events' notifications go to.
+ */
+export interface ChangeRecord { action: string; projectId: string; ownerId: string; detail: Record<string, unknown>; at: number }
 
 /**
  * Writes the audit row of a project change, and its events to the outbox, in the change's transaction; every change
@@ -99,7 +103,7 @@ export async function recordChange(tx: StoreWriter, deps: Pick<ChangeDeps, 'ids'
   for (const event of eventsOfChange(record.action, record.detail, ctx.role)) {
     tx.events.append({
       id: deps.ids.next(), at: record.at, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: record.projectId,
-      actorId: caller.user.id, ...event,
+      actorId: caller.user.id, ownerId: record.ownerId, ...event,
     });
   }
 }

@@ -48,7 +48,7 @@ export class EventService {
   /**
    * GetEvents: the events after `after` in sequence order. Staff read every event of their programs, applicants the
    * events of projects they own that do not concern internal notes. A cursor older than the retention mark is
-   * refused, since events after it may be gone.
+   * refused, since events after it may be gone, and so is one beyond the last sequence, which the feed never gave.
    */
   async feed(caller: Caller, query: FeedQuery): Promise<EventFeedView> {
     const { store } = this.#deps;
@@ -59,6 +59,17 @@ export class EventService {
         `Events up to sequence ${pruned} are past their retention and may be gone, so a feed after ${query.after} could miss some. Start again from after=${pruned} and reconcile with GetProjects.`);
     }
     const events = await store.events.listFeed(scope, query.after, query.limit);
+    // Cursors are sequences, so one this feed never gave (of another installation, or of this one before a restore
+    // from backup) cannot be told apart when it is below the head; above it, it is refused rather than answered with
+    // empty pages that silently skip whatever the feed holds up to it. Checked only on an empty page, which is
+    // where such a cursor lands, so a page with events costs no extra read.
+    if (events.length === 0 && query.after > pruned) {
+      const head = Math.max(await store.events.lastSequence(), pruned);
+      if (query.after > head) {
+        throw new ApiError('EVENTS_CURSOR_UNKNOWN',
+          `This feed never gave the cursor ${query.after}: its last sequence is ${head}. The cursor belongs to another installation or to this one before a restore from backup, so events may have been missed. Reconcile with GetProjects and start again from after=${head}.`);
+      }
+    }
     const last = events.at(-1);
     return { events: await eventViews(store.accounts, events), nextCursor: last ? last.seq : query.after, hasMore: events.length === query.limit };
   }

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../model/event.ts';
 import type { IdGenerator } from '../model/ids.ts';
-import type { Program, Project } from '../model/model.ts';
+import type { Program } from '../model/model.ts';
 import type { NotificationKind } from '../model/notification.ts';
 import type { StoreWriter } from '../store/store.ts';
 import { type PLACEHOLDERS, renderMail, templateFor } from './mail-template.ts';
@@ -16,16 +16,18 @@ export interface MailNotifierDeps { ids: IdGenerator; publicUrl: string }
 interface Notice { kind: NotificationKind; to: string }
 
 /**
- * Who is told about an event, or null. The applicant (project owner) hears of status changes and of questions
- * (notes by staff that the applicant may see); a staff member hears of being assigned a project. Nobody is mailed
- * about their own action: a staff member who assigns a project to themselves gets no mail, nor does an owner who
- * is also staff and moves their own project.
+ * Who is told about an event, or null: resolved as of the change, from what the event recorded in the change's
+ * transaction, never from the project as it is when the mail round runs (which may have had another owner since).
+ * The applicant (the project's owner at the change) hears of status changes and of questions (notes by staff that the
+ * applicant may see); a staff member hears of being assigned a project. Nobody is mailed about their own action: a
+ * staff member who assigns a project to themselves gets no mail, nor does an owner who is also staff and moves their
+ * own project.
  */
-function recipientOf(event: StoredEvent, project: Project): Notice | null {
-  const { type, data, actorId } = event;
+function recipientOf(event: StoredEvent): Notice | null {
+  const { type, data, actorId, ownerId } = event;
   let notice: Notice | null = null;
-  if (type === 'project.status_changed') notice = { kind: 'statusChanged', to: project.ownerId };
-  else if (type === 'inquiry.note_added' && data.byStaff === true && data.visibleToApplicant === true) notice = { kind: 'question', to: project.ownerId };
+  if (type === 'project.status_changed' && ownerId !== null) notice = { kind: 'statusChanged', to: ownerId };
+  else if (type === 'inquiry.note_added' && data.byStaff === true && data.visibleToApplicant === true && ownerId !== null) notice = { kind: 'question', to: ownerId };
   else if (type === 'project.assignee_changed' && typeof data.toUserId === 'string') notice = { kind: 'assigned', to: data.toUserId };
   return notice !== null && notice.to !== actorId ? notice : null;
 }
@@ -45,10 +47,10 @@ export function mailNotifier(deps: MailNotifierDeps): OutboxConsumer {
 
 async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEvent): Promise<void> {
   if (!['project.status_changed', 'inquiry.note_added', 'project.assignee_changed'].includes(event.type)) return;
+  const notice = recipientOf(event);
+  if (!notice) return;
   const project = await tx.projects.getProject(event.programId, event.projectId);
   if (!project) return;
-  const notice = recipientOf(event, project);
-  if (!notice) return;
   const [user, program] = await Promise.all([tx.accounts.findUserById(notice.to), tx.programs.findProgram(event.programId)]);
   if (!user || user.disabled || !program) return;
   const values: Record<(typeof PLACEHOLDERS)[number], string> = {

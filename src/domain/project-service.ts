@@ -145,7 +145,7 @@ export class ProjectService {
       };
       await tx.projects.insertProject(created);
       await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, detail: { status: initial.id }, at: now });
+      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, ownerId: caller.user.id, detail: { status: initial.id }, at: now });
       return created;
     });
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));

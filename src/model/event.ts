@@ -51,6 +51,11 @@ export interface NewEvent {
   programId: string;
   projectId: string;
   actorId: string | null;
+  /**
+   * The project's owner when the change was made (after it): whom the applicant's notifications about it go to, even
+   * once the project has another owner. Null only for events of projects gone before 019-event-owner.
+   */
+  ownerId: string | null;
   audience: EventAudience;
   data: EventData;
 }

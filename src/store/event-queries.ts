@@ -29,7 +29,7 @@ export interface FeedScope {
 function toEvent(r: Selectable<EventTable>): StoredEvent {
   return {
     seq: r.seq, id: r.id, type: r.type as EventType, at: r.at, agencyId: r.agency_id, programId: r.program_id,
-    projectId: r.project_id, actorId: r.actor_id, audience: r.audience as EventAudience, data: JSON.parse(r.data) as EventData,
+    projectId: r.project_id, actorId: r.actor_id, ownerId: r.owner_id, audience: r.audience as EventAudience, data: JSON.parse(r.data) as EventData,
   };
 }
 
@@ -128,7 +128,7 @@ export async function insertEvents(db: Db, dialect: Dialect, events: readonly Ne
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(SEQUENCE_LOCK)})`.execute(db);
   await db.insertInto('events').values(events.map((e) => ({
     id: e.id, type: e.type, at: e.at, agency_id: e.agencyId, program_id: e.programId, project_id: e.projectId,
-    actor_id: e.actorId, audience: e.audience, data: JSON.stringify(e.data),
+    actor_id: e.actorId, owner_id: e.ownerId, audience: e.audience, data: JSON.stringify(e.data),
   }))).execute();
 }
 

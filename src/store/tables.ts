@@ -172,7 +172,7 @@ export interface IdempotencyKeyTable {
 /** One event of the outbox (migration 015); `data` is the JSON of its EventData. */
 export interface EventTable {
   seq: Generated<number>; id: string; type: string; at: number; agency_id: string; program_id: string; project_id: string;
-  actor_id: string | null; audience: string; data: string;
+  actor_id: string | null; audience: string; data: string; owner_id: string | null;
 }
 
 /** How far a consumer inside the service has read the outbox, or (consumer `feed.pruned`) the retention mark. */

@@ -6,7 +6,7 @@ import { EventsResponse } from '../../src/wire/documents/events.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
-import { assertSameAnswer, JSON_ANSWER } from '../support/json-answers.ts';
+import { assertJsonError, assertSameAnswer, JSON_ANSWER } from '../support/json-answers.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
 import { WF } from '../support/workflow-fixtures.ts';
 import {
@@ -197,6 +197,32 @@ forEachDialect('HTTP GetEvents', ({ dialect }) => {
     try {
       assertError(h, await h.request({ method: 'GET', url: `${EVENTS}?after=${top - 4}`, as: 'admin' }), 410, 'EVENTS_EXPIRED');
       assert.equal((await feed(h, 'admin', `after=${top - 3}`)).events.length, 3);
+    } finally {
+      await h.store.transaction((tx) => tx.events.moveCursor(PRUNED_MARK, 0));
+    }
+  });
+
+  it('refuses a cursor beyond the feed\'s last sequence (another installation, before a restore) with 409 EVENTS_CURSOR_UNKNOWN', async () => {
+    const h = harness();
+    await walk(h);
+    const top = await head(h);
+    // The head itself is a cursor the feed gives (NextCursor of the last page), by every reader's scope.
+    assert.equal((await feed(h, 'admin', `after=${top}`)).next, top);
+    assert.equal((await feed(h, 'applicant', `after=${top}`)).next, top);
+    for (const who of ['admin', 'applicant'] as const) {
+      for (const after of [top + 1, top + 1_000_000]) {
+        const res = await h.request({ method: 'GET', url: `${EVENTS}?after=${after}`, as: who });
+        assertError(h, res, 409, 'EVENTS_CURSOR_UNKNOWN');
+        assert.match(res.body, new RegExp(`after=${top}\\b`), 'the message names the last sequence to start again from');
+      }
+    }
+    const json = await h.request({ method: 'GET', url: `${EVENTS}?after=${top + 1}`, as: 'admin', headers: { accept: 'application/json' } });
+    assertJsonError(json, 409, 'EVENTS_CURSOR_UNKNOWN');
+    // After the retention sweep deleted every event, the mark still tells how far the feed went.
+    await h.store.transaction((tx) => tx.events.moveCursor(PRUNED_MARK, top + 5));
+    try {
+      assert.equal((await feed(h, 'admin', `after=${top + 5}`)).events.length, 0);
+      assertError(h, await h.request({ method: 'GET', url: `${EVENTS}?after=${top + 6}`, as: 'admin' }), 409, 'EVENTS_CURSOR_UNKNOWN');
     } finally {
       await h.store.transaction((tx) => tx.events.moveCursor(PRUNED_MARK, 0));
     }

@@ -12,7 +12,7 @@ import { IDS } from '../support/fixtures.ts';
 import type { HttpHarness } from '../support/http-harness.ts';
 import { type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
 import { WF, workflowProgramRows } from '../support/workflow-fixtures.ts';
-import { createSubmitted, send } from './http-helpers.ts';
+import { createSubmitted, ownerRequest, projectPath, send } from './http-helpers.ts';
 import { addNote } from './inquiry-helpers.ts';
 import { assigneeRequest, setStatus, sharedWorkflowHarness, statusRequest, urls } from './workflow-helpers.ts';
 
@@ -186,6 +186,31 @@ forEachDialect('notification mails', ({ dialect }) => {
       assert.deepEqual(await h.store.mail.listMail(), before);
       await deliver(h, smtp);
       assert.deepEqual(await h.store.mail.listMail(), before);
+    });
+
+    it('mails the owner as of the change: after a handover the previous owner still gets the mails of changes before it', async () => {
+      const h = harness();
+      const { projectId, number } = await createSubmitted(h, 'applicant');
+      await deliver(h, smtp);
+      const start = smtp.messages.length;
+      // Changes while the applicant owns the project, then the handover, all before the mail round runs.
+      await setStatus(h, projectId, IDS.draft);
+      await addNote(h, projectId, { subject: 'Roof', text: 'Which roof?', visible: true });
+      h.clock.advance();
+      const handover = await h.request({ method: 'POST', url: `${projectPath(projectId)}/Owner`, body: ownerRequest(h.who.otherApplicant.email) });
+      assert.equal(handover.statusCode, 200, handover.body);
+      // A change after the handover is the new owner's.
+      await setStatus(h, projectId, IDS.submitted);
+      await deliver(h, smtp);
+      await smtp.waitFor(start + 3);
+      await new Promise((r) => setTimeout(r, 100));
+      const mails = smtp.messages.slice(start);
+      // The program's name depends on the tests before (a shared harness), so only what follows it is compared.
+      const subjects = (email: string) => mails.filter((m) => m.to.toLowerCase() === email.toLowerCase()).map((m) => m.subject.replace(/^.*: /, ''));
+      assert.deepEqual(subjects(h.who.applicant.email), [`project ${number} is now Draft`, `a question about project ${number}`],
+        'the owner at the time of each change is mailed about it');
+      assert.deepEqual(subjects(h.who.otherApplicant.email), [`project ${number} is now Submitted`], 'the new owner hears only of changes since the handover');
+      assert.equal(mails.length, 3);
     });
 
     it("a program's own templates are used, with every placeholder filled in and escaped in HTML", async () => {

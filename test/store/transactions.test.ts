@@ -117,7 +117,7 @@ forEachDialect('store: transactions, numbering and request counting', ({ open })
     const stop = store.onEventsCommitted(() => heard.push(heard.length));
     const event = (id: string) => ({
       id, type: 'project.created' as const, at: T0, agencyId: agency().id, programId: IDS.program, projectId: 'PROJECT00001',
-      actorId: IDS.admin, audience: 'all' as const, data: {},
+      actorId: IDS.admin, ownerId: IDS.applicant, audience: 'all' as const, data: {},
     });
     await store.transaction(async (tx) => {
       tx.events.append(event('EVENT0000001'));
