@@ -10,7 +10,7 @@ export type TokenPurpose = 'confirm' | 'reset';
 /** A stored link token (its hash only). */
 export interface AccountToken {
   id: string; userId: string; purpose: TokenPurpose; tokenHash: string; programId: string | null;
-  /** For a confirmation: the password hash its sign-up chose, set on the account when the link is used. */
+  /** No longer written (null): confirmation links carried the password of their sign-up before the password was chosen at confirmation; ignored. */
   passwordHash: string | null;
   createdAt: number; expiresAt: number; usedAt: number | null;
 }
