@@ -197,7 +197,7 @@ export class SelfServiceAccounts {
     if (!this.#usable(found, 'reset')) throw new ApiError('INVALID_REQUEST', LINK_UNUSABLE);
   }
 
-  /** Sets a new password with a reset link (used up by it) and ends the user's web sessions. */
+  /** Sets a new password with a reset link (used up by it) and ends the user's sessions and OAuth access tokens. */
   async resetPassword(token: string, password: string): Promise<void> {
     await this.checkResetLink(token);
     const hash = await hashSecret(checkPassword(password));
@@ -206,7 +206,7 @@ export class SelfServiceAccounts {
       const found = await this.#useToken(tx, token, 'reset');
       const now = clock.now();
       await tx.accounts.updateUser(found.userId, { passwordHash: hash }, now);
-      await tx.accountTokens.endUserBrowserSessions(found.userId);
+      await tx.accountTokens.endUserSessions(found.userId, 'sessions-and-access-tokens', now);
       await tx.audit.write({ action: 'account.password.reset', actorId: found.userId, detail: { userId: found.userId } }, now, ids.next());
     });
   }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/domain/account-service.ts';
 import { sendDueMail } from '../../src/domain/mail-sender.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
@@ -9,45 +8,10 @@ import { forEachDialect, openTestStore, type TestStore } from '../support/databa
 import { programRows } from '../support/fixtures.ts';
 import { type HttpHarness, startHttp } from '../support/http-harness.ts';
 import { type CapturedMail, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
+import { Visitor } from './web-visitor.ts';
 
 const SIGN_UP = '/MvcProjects/SignUp?ProgramId=solar';
 const NEW_PASSWORD = 'a brand new passphrase';
-
-/** A browser's cookies for one visitor: the CSRF cookie and the session cookie, kept across requests. */
-class Visitor {
-  readonly cookies = new Map<string, string>();
-  /** `address`: the client address the requests come from. */
-  constructor(private readonly h: HttpHarness, private readonly address = '127.0.0.1') {}
-
-  async send(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
-    const res = await this.h.app.inject({
-      method, url, remoteAddress: this.address, payload: form ? new URLSearchParams(form).toString() : undefined,
-      headers: {
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://apas.test' } : {}),
-      },
-    });
-    for (const c of [res.headers['set-cookie'] ?? []].flat()) {
-      const [pair] = c.split(';');
-      const [name, ...rest] = pair!.split('=');
-      if (/expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name!);
-      else this.cookies.set(name!, rest.join('='));
-    }
-    return res;
-  }
-
-  /** Opens `page` and posts its form (with the page's CSRF token) to `action`. */
-  async submit(page: string, action: string, form: Record<string, string>): Promise<LightMyRequestResponse> {
-    const opened = await this.send('GET', page);
-    const token = /name="_csrf" value="([^"]+)"/.exec(opened.body)?.[1];
-    assert.ok(token, `no form on ${page}: ${opened.statusCode} ${opened.body}`);
-    return this.send('POST', action, { _csrf: token, ...form });
-  }
-
-  signIn(email: string, password: string): Promise<LightMyRequestResponse> {
-    return this.submit('/MvcProjects/SignIn', '/MvcProjects/SignIn', { email, password, next: '/MvcProjects/' });
-  }
-}
 
 /** The page without its per-request parts (CSRF tokens), to compare two answers. */
 function stable(body: string): string {
