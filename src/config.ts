@@ -21,8 +21,11 @@ export interface Config {
   db: { connectTimeoutMs: number; statementTimeoutMs: number; startAttempts: number };
   /** Failed sign-ins: the window, and the failures per user name and per client address that lock it. */
   signIn: { windowSeconds: number; lockUserAfter: number; lockAddressAfter: number };
-  /** Trust X-Forwarded-For (behind a reverse proxy), so that sign-in lockouts see the client's address. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For entries to believe (behind a reverse proxy), so that per-address limits see the client's
+   * address: false (none), the number of proxies in front (hops), or the proxies' addresses and ranges.
+   */
+  trustProxy: TrustProxy;
   /** Where uploaded files live: a local directory, or the database (for several instances). */
   blobStore: 'local' | 'database';
   /** The directory of the local blob store (absolute). */
@@ -42,6 +45,12 @@ export interface Config {
   /** Key encryption keys of secrets at rest: APAS_SECRET_KEYS (key lines) or APAS_SECRET_KEY_FILE (absolute path); null when unset. */
   secretKeys: { keys: string | null; file: string | null };
 }
+
+/**
+ * Trusted proxies: false, a hop count (the address the n-th proxy from apas saw is the client's), or addresses and CIDR
+ * ranges (and proxy-addr's names loopback, linklocal, uniquelocal), which Fastify's `trustProxy` takes as they are.
+ */
+export type TrustProxy = false | number | string[];
 
 /** The XML namespace of the version-1 schema family used by integrations written for the commercial system. */
 export const DEFAULT_XML_NAMESPACE = 'http://service.powerclerk.com/api/v1/';
@@ -85,6 +94,45 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const MAX_PROXY_HOPS = 10;
+
+/** True for an IPv4 or IPv6 address, optionally with a CIDR prefix length that fits it. */
+function isAddressOrRange(text: string): boolean {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const version = net.isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * APAS_TRUST_PROXY: `false`/`0`/unset (the socket's address is the client's), a number of proxies, or a comma-separated
+ * list of the proxies' addresses and ranges. `true` means one proxy: the address it appended, never the left-most
+ * entry, which the client writes.
+ */
+function trustProxySetting(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.APAS_TRUST_PROXY ?? '').trim();
+  const lower = raw.toLowerCase();
+  if (lower === '' || lower === 'false' || lower === '0') return false;
+  if (lower === 'true') return 1;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > MAX_PROXY_HOPS) throw new ConfigError(`APAS_TRUST_PROXY must be between 1 and ${MAX_PROXY_HOPS} proxies, got ${hops}`);
+    return hops;
+  }
+  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  if (!entries.some((e) => /[.:]/.test(e) || PROXY_NAMES.has(e))) {
+    throw new ConfigError(`APAS_TRUST_PROXY must be false, the number of proxies in front of apas (such as 1), or their addresses (such as 10.0.0.0/8,127.0.0.1), got "${raw}"`);
+  }
+  for (const entry of entries) {
+    if (!PROXY_NAMES.has(entry) && !isAddressOrRange(entry)) {
+      throw new ConfigError(`APAS_TRUST_PROXY: "${entry}" is not an IP address, a CIDR range (such as 10.0.0.0/8) or one of loopback, linklocal, uniquelocal`);
+    }
+  }
+  return entries;
 }
 
 function urlSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -206,7 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: int(env, 'APAS_DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 86_400_000),
       startAttempts: int(env, 'APAS_DB_START_ATTEMPTS', 10, 1, 1000),
     },
-    trustProxy: flag(env, 'APAS_TRUST_PROXY'),
+    trustProxy: trustProxySetting(env),
     signIn: {
       windowSeconds: int(env, 'APAS_SIGNIN_WINDOW_SECONDS', 900, 1, 86400),
       lockUserAfter: int(env, 'APAS_SIGNIN_LOCK_USER_AFTER', 10, 1, 1_000_000),

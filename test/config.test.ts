@@ -48,6 +48,17 @@ describe('configuration from the environment', () => {
     assert.equal(loadConfig({ APAS_BLOB_STORE: 'database' }).blobStore, 'database');
   });
 
+  test('APAS_TRUST_PROXY: off, a number of proxies, or their addresses; `true` is one proxy', () => {
+    const trust = (value: string) => loadConfig({ APAS_TRUST_PROXY: value }).trustProxy;
+    assert.equal(trust(''), false);
+    assert.equal(trust('false'), false);
+    assert.equal(trust('0'), false);
+    assert.equal(trust('true'), 1);
+    assert.equal(trust('2'), 2);
+    assert.deepEqual(trust('10.0.0.0/8, 127.0.0.1 ,fd00::/8'), ['10.0.0.0/8', '127.0.0.1', 'fd00::/8']);
+    assert.deepEqual(trust('loopback,uniquelocal'), ['loopback', 'uniquelocal']);
+  });
+
   test('every setting is read', () => {
     const c = loadConfig({
       APAS_HOST: '0.0.0.0', APAS_PORT: '9000', DATABASE_URL: 'postgres://u:p@db:5432/apas', APAS_PUBLIC_URL: 'https://apas.example.org/',
@@ -62,7 +73,7 @@ describe('configuration from the environment', () => {
     assert.equal(c.blobStore, 'local');
     assert.equal(c.blobDir, path.resolve('files', 'blobs'));
     assert.equal(c.maxUploadBytes, 5000);
-    assert.equal(c.trustProxy, true);
+    assert.equal(c.trustProxy, 1, '`true` means one proxy in front, never the client-written left-most address');
     assert.deepEqual(c.signIn, { windowSeconds: 60, lockUserAfter: 5, lockAddressAfter: 20 });
     assert.equal(c.host, '0.0.0.0');
     assert.equal(c.port, 9000);
@@ -89,7 +100,10 @@ describe('configuration from the environment', () => {
     ['body limit too small', { APAS_BODY_LIMIT_BYTES: '10' }, /APAS_BODY_LIMIT_BYTES must be between/],
     ['unknown database scheme', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a SQLite file path/],
     ['rate limit store', { APAS_RATE_LIMIT_STORE: 'redis' }, /APAS_RATE_LIMIT_STORE must be "memory" or "database"/],
-    ['trust proxy flag', { APAS_TRUST_PROXY: 'yes' }, /APAS_TRUST_PROXY must be true or false/],
+    ['trust proxy word', { APAS_TRUST_PROXY: 'yes' }, /APAS_TRUST_PROXY must be false, the number of proxies in front of apas \(such as 1\), or their addresses/],
+    ['trust proxy prefix', { APAS_TRUST_PROXY: '10.0.0.0/33' }, /APAS_TRUST_PROXY: "10.0.0.0\/33" is not an IP address/],
+    ['trust proxy address', { APAS_TRUST_PROXY: '10.0.0.1, 300.1.1.1' }, /APAS_TRUST_PROXY: "300.1.1.1" is not an IP address/],
+    ['trust proxy hops', { APAS_TRUST_PROXY: '100' }, /APAS_TRUST_PROXY must be between 1 and 10 proxies/],
     ['sign-in lock threshold', { APAS_SIGNIN_LOCK_USER_AFTER: '0' }, /APAS_SIGNIN_LOCK_USER_AFTER must be between 1 and/],
     ['blob store', { APAS_BLOB_STORE: 's3' }, /APAS_BLOB_STORE must be "local" or "database"/],
     ['upload limit', { APAS_MAX_UPLOAD_BYTES: '0' }, /APAS_MAX_UPLOAD_BYTES must be between 1 and/],

@@ -60,24 +60,33 @@ export class AccountService {
     });
   }
 
-  /** Replaces a user's password. */
+  /** Replaces a user's password and ends the user's sessions and OAuth access tokens, as a mailed reset does. */
   async setPassword(email: string, password: string): Promise<void> {
     const hash = await hashSecret(checkPassword(password));
     await this.#write('user.password', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
-      await tx.accounts.updateUser(user.id, { passwordHash: hash }, this.#deps.clock.now());
+      const now = this.#deps.clock.now();
+      await tx.accounts.updateUser(user.id, { passwordHash: hash }, now);
+      await tx.accountTokens.endUserSessions(user.id, 'sessions-and-access-tokens', now);
       audit({ agencyId: user.agencyId, detail: { userId: user.id, email: user.email } });
     });
   }
 
-  /** Disables (or enables again) a user: a disabled user can neither sign in nor use API keys, nor use a mailed link. */
+  /**
+   * Disables (or enables again) a user: a disabled user can neither sign in nor use API keys, nor use a mailed link;
+   * disabling ends the user's sessions and OAuth access tokens.
+   */
   async setDisabled(email: string, disabled: boolean): Promise<User> {
     return this.#write(disabled ? 'user.disable' : 'user.enable', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
       const now = this.#deps.clock.now();
       await tx.accounts.updateUser(user.id, { disabled }, now);
-      // Neither a mailed link nor a new sign-up with the address may bring back an account an operator disabled.
-      if (disabled) await tx.accountTokens.consumeAccountTokens(user.id, now);
+      // Neither a mailed link nor a new sign-up with the address may bring back an account an operator disabled, nor
+      // may enabling it again bring back its sessions.
+      if (disabled) {
+        await tx.accountTokens.consumeAccountTokens(user.id, now);
+        await tx.accountTokens.endUserSessions(user.id, 'sessions-and-access-tokens', now);
+      }
       audit({ agencyId: user.agencyId, detail: { userId: user.id, email: user.email } });
       return { ...withoutSecret(user), disabled };
     });

@@ -15,7 +15,10 @@ export interface SessionTokenView { tokenId: string; token: string; expiresAt: n
 export class MfaService {
   constructor(private readonly deps: { store: Pick<Store, 'accounts' | 'mfa' | 'transaction'>; clock: Clock; ids: IdGenerator }) {}
 
-  /** Enrols a user (replacing an earlier enrolment) and returns the otpauth:// URI to show once. */
+  /**
+   * Enrols a user (replacing an earlier enrolment) and returns the otpauth:// URI to show once. The user's sessions
+   * end: they were signed in without this factor (and a web session would otherwise count as verified by it).
+   */
   async enrol(email: string, issuer = 'apas'): Promise<string> {
     const { store, clock, ids } = this.deps;
     const user = await store.accounts.findUserByEmail(email);
@@ -24,12 +27,13 @@ export class MfaService {
     const now = clock.now();
     await store.transaction(async (tx) => {
       await tx.mfa.saveMfa(user.id, secret, now);
+      await tx.accountTokens.endUserSessions(user.id, 'sessions', now);
       await tx.audit.write({ action: 'user.mfa.enrol', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
     });
     return otpauthUri(secret, user.email, issuer);
   }
 
-  /** Ends a user's enrolment and deletes the user's session token. */
+  /** Ends a user's enrolment and every session of the user (web pages, MFA session token, landing-page cookie). */
   async disable(email: string): Promise<void> {
     const { store, clock, ids } = this.deps;
     const user = await store.accounts.findUserByEmail(email);
@@ -37,6 +41,7 @@ export class MfaService {
     const now = clock.now();
     await store.transaction(async (tx) => {
       if (!(await tx.mfa.deleteMfa(user.id))) throw new ApiError('NOT_FOUND', `${email} is not enrolled in multi-factor authentication.`);
+      await tx.accountTokens.endUserSessions(user.id, 'sessions', now);
       await tx.audit.write({ action: 'user.mfa.disable', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
     });
   }

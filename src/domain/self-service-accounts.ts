@@ -41,15 +41,21 @@ export interface SelfServiceDeps {
   policy?: AccountLinkPolicy;
 }
 
-/** What a sign-up form sends. */
-export interface SignUpInput { programRef: string; name: string; email: string; password: string; address: string }
+/**
+ * What a sign-up form sends: no password. The password is chosen on the page the mailed confirmation link opens, by
+ * whoever holds the mailbox, so nobody who only knows the address can choose it (see docs/web.md, Self-service accounts).
+ */
+export interface SignUpInput { programRef: string; name: string; email: string; address: string }
+
+// What a user who signed up but never confirmed has as password hash: not an argon2 hash, so no password matches it.
+const NO_PASSWORD = '!unconfirmed';
 
 const LINK_UNUSABLE = 'This link has already been used or has expired. Ask for a new one.';
 
 const MAILS: Record<'confirm' | 'exists' | 'reset', MailTemplate> = {
   confirm: {
     subject: 'Confirm your e-mail address for {{programName}}',
-    text: 'Welcome, {{name}}.\n\nTo finish signing up for {{programName}}, confirm your e-mail address within 24 hours:\n{{link}}\n\nIf you did not sign up, ignore this mail; the account stays inactive.\n',
+    text: 'Welcome, {{name}}.\n\nTo finish signing up for {{programName}}, confirm your e-mail address and choose your password within 24 hours:\n{{link}}\n\nIf you did not sign up, ignore this mail; the account stays inactive.\n',
   },
   exists: {
     subject: 'You already have an account',
@@ -95,29 +101,29 @@ export class SelfServiceAccounts {
   }
 
   /**
-   * Signs up: checks the form (INVALID_REQUEST/INVALID_PARAMETER), then creates an inactive user with the applicant
-   * role in the program and mails a confirmation link, or, when the address has an account, mails its owner. An
-   * address that signed up but never confirmed gets a new link instead (the older ones stop working).
+   * Signs up: counts the request against its client address first (RATE_LIMITED), checks the form
+   * (INVALID_REQUEST/INVALID_PARAMETER), then creates an inactive user with the applicant role in the program and
+   * mails a confirmation link, or, when the address has an account, mails its owner. An address that signed up but
+   * never confirmed gets a new link instead (the older ones stop working). No password is taken here.
    */
   async signUp(input: SignUpInput): Promise<void> {
     const program = await this.signUpProgram(input.programRef);
+    // A refused client is refused before anything it sent is looked at.
+    await this.#admitAddress(input.address);
     const name = requireName(input.name, 'name');
     const email = normaliseEmail(input.email);
-    // Hashed before the address is looked up, so known and unknown addresses cost the same.
-    const hash = await hashSecret(checkPassword(input.password));
-    await this.#admitAddress(input.address);
     const mailAllowed = (await this.#deps.perEmail.hit(`account-mail:${email}`)).allowed;
     const { store, clock, ids } = this.#deps;
     await store.transaction(async (tx) => {
       const now = clock.now();
       const existing = await tx.accounts.findUserByEmail(email);
       if (existing?.disabled && (await tx.accountTokens.awaitsConfirmation(existing.id))) {
-        // Signed up before and never confirmed (the mail lost, the link expired): a new link, with this sign-up's password.
+        // Signed up before and never confirmed (the mail lost, the link expired): a new link; whoever confirms chooses the password.
         await tx.accountTokens.retireAccountTokens(existing.id, 'confirm', now);
         if (existing.agencyId === program.agencyId && !(await tx.accounts.findGrant(existing.id, program.id))) {
           await tx.accounts.setGrant({ userId: existing.id, programId: program.id, role: 'applicant', sensitive: false });
         }
-        const link = await this.#newLink(tx, existing.id, 'confirm', program.id, ACCOUNT_PATHS.confirm, hash);
+        const link = await this.#newLink(tx, existing.id, 'confirm', program.id, ACCOUNT_PATHS.confirm);
         if (mailAllowed) await this.#queue(tx, 'account.confirm', email, MAILS.confirm, { programName: program.name, name: existing.name, link });
         await tx.audit.write({ action: 'account.signup.again', actorId: existing.id, agencyId: existing.agencyId, programId: program.id, detail: { userId: existing.id } }, now, ids.next());
         return;
@@ -128,24 +134,35 @@ export class SelfServiceAccounts {
         return;
       }
       const user: User = { id: ids.next(), agencyId: program.agencyId, email, name, agencyAdmin: false, disabled: true };
-      await tx.accounts.insertUser(user, hash, now);
+      // No password yet: a text no argon2 hash matches, until the confirmation sets the one its holder chooses.
+      await tx.accounts.insertUser(user, NO_PASSWORD, now);
       await tx.accounts.setGrant({ userId: user.id, programId: program.id, role: 'applicant', sensitive: false });
-      const link = await this.#newLink(tx, user.id, 'confirm', program.id, ACCOUNT_PATHS.confirm, hash);
+      const link = await this.#newLink(tx, user.id, 'confirm', program.id, ACCOUNT_PATHS.confirm);
       if (mailAllowed) await this.#queue(tx, 'account.confirm', email, MAILS.confirm, { programName: program.name, name, link });
       await tx.audit.write({ action: 'account.signup', actorId: user.id, agencyId: program.agencyId, programId: program.id, detail: { userId: user.id, email } }, now, ids.next());
     });
   }
 
+  /** Throws INVALID_REQUEST unless `token` is a confirmation link that can still be used (for showing its form). */
+  async checkConfirmLink(token: string): Promise<void> {
+    const found = token === '' ? null : await this.#deps.store.accountTokens.findAccountToken(hashToken(token));
+    if (!this.#usable(found, 'confirm')) throw new ApiError('INVALID_REQUEST', LINK_UNUSABLE);
+  }
+
   /**
-   * Confirms an address with its mailed link: the account becomes active, with the password of the sign-up that sent
-   * the link. INVALID_REQUEST when the link is not usable.
+   * Confirms an address with its mailed link and the password typed on the page the link opened: the account becomes
+   * active with that password. The link itself never carries or chooses one, so another sign-up with the same address
+   * cannot decide the password. INVALID_REQUEST when the link is not usable, INVALID_PARAMETER for a bad password.
    */
-  async confirm(token: string): Promise<void> {
+  async confirm(token: string, password: string): Promise<void> {
+    // The link first (one cheap read), so that posts with made-up links cost no password hash.
+    await this.checkConfirmLink(token);
+    const hash = await hashSecret(checkPassword(password));
     const { store, clock, ids } = this.#deps;
     await store.transaction(async (tx) => {
       const found = await this.#useToken(tx, token, 'confirm');
       const now = clock.now();
-      await tx.accounts.updateUser(found.userId, { disabled: false, ...(found.passwordHash ? { passwordHash: found.passwordHash } : {}) }, now);
+      await tx.accounts.updateUser(found.userId, { disabled: false, passwordHash: hash }, now);
       await tx.audit.write({ action: 'account.confirm', actorId: found.userId, programId: found.programId ?? undefined, detail: { userId: found.userId } }, now, ids.next());
     });
   }
@@ -180,7 +197,7 @@ export class SelfServiceAccounts {
     if (!this.#usable(found, 'reset')) throw new ApiError('INVALID_REQUEST', LINK_UNUSABLE);
   }
 
-  /** Sets a new password with a reset link (used up by it) and ends the user's web sessions. */
+  /** Sets a new password with a reset link (used up by it) and ends the user's sessions and OAuth access tokens. */
   async resetPassword(token: string, password: string): Promise<void> {
     await this.checkResetLink(token);
     const hash = await hashSecret(checkPassword(password));
@@ -189,7 +206,7 @@ export class SelfServiceAccounts {
       const found = await this.#useToken(tx, token, 'reset');
       const now = clock.now();
       await tx.accounts.updateUser(found.userId, { passwordHash: hash }, now);
-      await tx.accountTokens.endUserBrowserSessions(found.userId);
+      await tx.accountTokens.endUserSessions(found.userId, 'sessions-and-access-tokens', now);
       await tx.audit.write({ action: 'account.password.reset', actorId: found.userId, detail: { userId: found.userId } }, now, ids.next());
     });
   }
@@ -211,11 +228,11 @@ export class SelfServiceAccounts {
     return found;
   }
 
-  async #newLink(tx: StoreWriter, userId: string, purpose: TokenPurpose, programId: string | null, path: string, passwordHash: string | null = null): Promise<string> {
+  async #newLink(tx: StoreWriter, userId: string, purpose: TokenPurpose, programId: string | null, path: string): Promise<string> {
     const { token, hash } = newToken();
     const now = this.#deps.clock.now();
     const lifetime = purpose === 'confirm' ? this.#policy.confirmMs : this.#policy.resetMs;
-    await tx.accountTokens.insertAccountToken({ id: this.#deps.ids.next(), userId, purpose, tokenHash: hash, programId, passwordHash, createdAt: now, expiresAt: now + lifetime, usedAt: null });
+    await tx.accountTokens.insertAccountToken({ id: this.#deps.ids.next(), userId, purpose, tokenHash: hash, programId, passwordHash: null, createdAt: now, expiresAt: now + lifetime, usedAt: null });
     return `${this.#url(path)}?${new URLSearchParams({ token }).toString()}`;
   }
 

@@ -9,6 +9,7 @@ import { createBlobStore } from '../store/create-blob-store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { Store } from '../store/store.ts';
 import { webApp } from '../web/web-app.ts';
+import { fastifyTrustProxy } from './trust-proxy.ts';
 import { createApiCodec } from './api-codec.ts';
 import { authenticateHook } from './authenticate-hook.ts';
 import { clientErrorHandler, installErrorHandlers, sendError } from './error-handler.ts';
@@ -96,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     genReqId: () => ids.next(),
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // Failures of the router itself (a malformed percent-encoding, an over-long path parameter) bypass the
     // error handler; without this they would be answered with Fastify's own JSON body.
     frameworkErrors: (error, request, reply) => sendError(codec, request, reply, error),

@@ -10,7 +10,7 @@ export type TokenPurpose = 'confirm' | 'reset';
 /** A stored link token (its hash only). */
 export interface AccountToken {
   id: string; userId: string; purpose: TokenPurpose; tokenHash: string; programId: string | null;
-  /** For a confirmation: the password hash its sign-up chose, set on the account when the link is used. */
+  /** No longer written (null): confirmation links carried the password of their sign-up before the password was chosen at confirmation; ignored. */
   passwordHash: string | null;
   createdAt: number; expiresAt: number; usedAt: number | null;
 }
@@ -65,9 +65,21 @@ export async function awaitsConfirmation(db: Db, userId: string): Promise<boolea
   return rows.length > 0 && rows.every((r) => r.used_at === null);
 }
 
-/** Ends every web-page session of a user (after a password reset). */
-export async function endUserBrowserSessions(db: Db, userId: string): Promise<void> {
+/** What ends with a user's sessions: the OAuth access tokens of the user's clients too, or only the sessions. */
+export type SessionsToEnd = 'sessions' | 'sessions-and-access-tokens';
+
+/**
+ * Ends every session of a user: web-page sessions, the landing page's MFA cookies and MFA session tokens; with
+ * `sessions-and-access-tokens` also revokes the live OAuth access tokens of the user's clients (not the clients).
+ */
+export async function endUserSessions(db: Db, userId: string, what: SessionsToEnd, now: number): Promise<void> {
   await db.deleteFrom('browser_sessions').where('user_id', '=', userId).execute();
+  await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
+  await db.deleteFrom('mfa_session_tokens').where('user_id', '=', userId).execute();
+  if (what === 'sessions-and-access-tokens') {
+    await db.updateTable('oauth_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null)
+      .where('client_id', 'in', (eb) => eb.selectFrom('oauth_clients').select('id').where('user_id', '=', userId)).execute();
+  }
 }
 
 const READS = { findAccountToken, awaitsConfirmation };
@@ -85,5 +97,5 @@ export function accountTokenReader(db: Db) {
 
 /** Link tokens over a transaction: store, use and retire them; end a user's sessions. */
 export function accountTokenRepository(db: Db) {
-  return bindDb(db, { ...READS, insertAccountToken, useAccountToken, retireAccountTokens, consumeAccountTokens, endUserBrowserSessions });
+  return bindDb(db, { ...READS, insertAccountToken, useAccountToken, retireAccountTokens, consumeAccountTokens, endUserSessions });
 }

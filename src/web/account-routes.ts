@@ -60,11 +60,11 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.post(ACCOUNT_PATHS.signUp, { preHandler: web.csrfProtection }, async (request, reply) => {
     const programRef = programRefOf(request.query);
     const program = await accounts.signUpProgram(programRef);
-    const input = { name: field(request.body, 'name'), email: field(request.body, 'email'), password: field(request.body, 'password') };
+    const input = { name: field(request.body, 'name'), email: field(request.body, 'email') };
     try {
       await accounts.signUp({ programRef, ...input, address: request.ip });
     } catch (error) {
-      const problem = formProblem(error, (m) => (/password/i.test(m) ? 'password' : /e-mail/i.test(m) ? 'email' : 'name'));
+      const problem = formProblem(error, (m) => (/e-mail/i.test(m) ? 'email' : 'name'));
       return html(reply, 400, renderPage(SignUpPage({
         programRef, programName: program.name, name: input.name, email: input.email, problems: [problem], csrfToken: reply.generateCsrf(),
       })));
@@ -73,14 +73,25 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   });
 
   web.get(ACCOUNT_PATHS.confirm, async (request, reply) => {
-    return html(reply, 200, renderPage(ConfirmPage({ token: field(request.query, 'token'), csrfToken: reply.generateCsrf() })));
+    const token = field(request.query, 'token');
+    try {
+      await accounts.checkConfirmLink(token);
+    } catch (error) {
+      return html(reply, 400, renderPage(NoticePage(linkUnusable(formProblem(error, () => 'token').message))));
+    }
+    return html(reply, 200, renderPage(ConfirmPage({ token, problems: [], csrfToken: reply.generateCsrf() })));
   });
 
   web.post(ACCOUNT_PATHS.confirm, { preHandler: web.csrfProtection }, async (request, reply) => {
+    const token = field(request.body, 'token');
     try {
-      await accounts.confirm(field(request.body, 'token'));
+      await accounts.confirm(token, field(request.body, 'password'));
     } catch (error) {
-      return html(reply, 400, renderPage(NoticePage(linkUnusable(formProblem(error, () => 'token').message))));
+      const problem = formProblem(error, () => 'password');
+      if (error instanceof ApiError && error.code === 'INVALID_PARAMETER') {
+        return html(reply, 400, renderPage(ConfirmPage({ token, problems: [problem], csrfToken: reply.generateCsrf() })));
+      }
+      return html(reply, 400, renderPage(NoticePage(linkUnusable(problem.message))));
     }
     return html(reply, 200, renderPage(NoticePage({
       title: 'Your account is active', lines: ['Your e-mail address is confirmed. You can sign in now.'],

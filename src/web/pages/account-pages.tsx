@@ -5,12 +5,12 @@ import { Layout } from '../layout.tsx';
 /** The sign-up form of one program: what was typed so far (never the password) and what was wrong with it. */
 export interface SignUpPageProps { programRef: string; programName: string; name: string; email: string; problems: FormProblem[]; csrfToken: string }
 
-/** Sign-up for a program: name, e-mail and password; the account is inactive until the mailed link confirms the address. */
+/** Sign-up for a program: name and e-mail; the password is chosen on the page the mailed confirmation link opens. */
 export function SignUpPage(p: SignUpPageProps) {
   return (
     <Layout title="Create an account" programName={p.programName}>
       <h1>Create an account</h1>
-      <p>To apply to {p.programName}, create an account. We send a link to your e-mail address to confirm it.</p>
+      <p>To apply to {p.programName}, create an account. We send a link to your e-mail address; open it to confirm the address and choose your password.</p>
       <ErrorSummary title="Your account could not be created" problems={p.problems} />
       <form method="post" action={`${ACCOUNT_PATHS.signUp}?${new URLSearchParams({ ProgramId: p.programRef }).toString()}`} novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
@@ -21,11 +21,6 @@ export function SignUpPage(p: SignUpPageProps) {
         <div class="field">
           <label for="email">E-mail address</label>
           <input type="email" id="email" name="email" autocomplete="email" required value={p.email} />
-        </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <p class="hint" id="password-hint">At least 12 characters.</p>
-          <input type="password" id="password" name="password" autocomplete="new-password" required minLength={12} aria-describedby="password-hint" />
         </div>
         <button type="submit">Create account</button>
       </form>
@@ -45,14 +40,24 @@ export function NoticePage(p: { title: string; lines: string[]; link?: { href: s
   );
 }
 
-/** The confirmation step: the mailed link opens this page, whose button confirms (so a link scanner cannot use the link up). */
-export function ConfirmPage(p: { token: string; csrfToken: string }) {
+/**
+ * The confirmation step: the mailed link opens this page, where the mailbox's holder chooses the password and a button
+ * confirms (a button, so a link scanner cannot use the link up).
+ */
+export function ConfirmPage(p: { token: string; problems: FormProblem[]; csrfToken: string }) {
   return (
     <Layout title="Confirm your e-mail address">
       <h1>Confirm your e-mail address</h1>
-      <form method="post" action={ACCOUNT_PATHS.confirm}>
+      <p>Choose the password for your account to activate it.</p>
+      <ErrorSummary title="Your account was not activated" problems={p.problems} />
+      <form method="post" action={ACCOUNT_PATHS.confirm} novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="token" value={p.token} />
+        <div class="field">
+          <label for="password">Password</label>
+          <p class="hint" id="password-hint">At least 12 characters.</p>
+          <input type="password" id="password" name="password" autocomplete="new-password" required minLength={12} aria-describedby="password-hint" />
+        </div>
         <button type="submit">Confirm and activate my account</button>
       </form>
     </Layout>
