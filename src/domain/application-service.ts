@@ -2,6 +2,7 @@ import { canWrite, mayReadForm, mayUseForm } from './access.ts';
 import { ApiError } from './api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from './caller.ts';
+import { currentDraft } from './current-draft.ts';
 import { draftInputs, type RawFormValues } from './draft-inputs.ts';
 import { completenessProblems, MASK } from './field-rules.ts';
 import type { FormDataService } from './form-data-service.ts';
@@ -107,7 +108,7 @@ export class ApplicationService {
     const form = findForm(ctx.model, target.formRef);
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
     const [draft, files, agency] = await Promise.all([
-      store.projects.getDraft(project.id, form.id), store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
+      currentDraft(store, project.id, form), store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
     ]);
     const fields = form.fields.map((placed): FormFieldView => {
       const f = ctx.model.fields.find((x) => x.id === placed.fieldId)!;
@@ -131,11 +132,12 @@ export class ApplicationService {
 
   /**
    * Saves a form page's values as the form's draft through SetProjectData, so every rule of the API applies
-   * (VALIDATION_FAILED lists each field's problem; nothing is saved then). See draftInputs for how values are read.
+   * (VALIDATION_FAILED lists each field's problem; nothing is saved then). See draftInputs for how values are read:
+   * only the fields the person changed are written, and a page saved as it was shown writes nothing.
    */
   async saveDraft(caller: Caller, target: FormTarget, raw: RawFormValues): Promise<FormDataView> {
     const inputs = await this.#inputs(caller, target, raw);
-    return this.#formData.set(caller, { ...target, draft: true }, { projectId: null, formId: null, fields: inputs });
+    return this.#formData.set(caller, { ...target, draft: true }, { projectId: null, formId: null, fields: inputs }, { unchangedWritesNothing: true });
   }
 
   async #inputs(caller: Caller, target: FormTarget, raw: RawFormValues): Promise<DataFieldInput[]> {

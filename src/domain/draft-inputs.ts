@@ -18,9 +18,26 @@ function strings(raw: unknown): string[] {
   return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
 }
 
+/** The name of the hidden control that carries back the value a form page showed for a field (one per value). */
+export function shownKey(fieldId: string): string {
+  return `_shown_${fieldId}`;
+}
+
+// The values a control's texts stand for, spelled as they would be saved: to tell a changed control from one left alone.
+function normalized(field: DataField, texts: string[]): string[] {
+  if (!field.multiValue) return texts.map((t) => tidy(field, t) ?? '').filter((t) => t !== '');
+  const lines = field.type === 'choice' ? texts : texts.flatMap((s) => s.split(/\r?\n/));
+  return lines.map((l) => l.trim()).filter((l) => l !== '');
+}
+
+function sameValues(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /**
- * The SetProjectData inputs of a form page's post, keyed by generated field id: a control left out is not changed;
- * a sensitive value still showing the mask is the saved value shown masked, so it is left as stored; multi-value
+ * The SetProjectData inputs of a form page's post, keyed by generated field id: a control left out is not changed,
+ * nor one that still holds the value the page showed (its shownKey control), so a page never writes over a value the
+ * person did not touch, even one another form or person changed since the page was shown; a sensitive value still showing the mask is the saved value shown masked, so it is left as stored; multi-value
  * text has one value per line (blank lines dropped) and multi-value choices one checkbox each; masked values mixed with
  * new ones are VALIDATION_FAILED (code MASKED_VALUE, shown beside the field). The values are then checked by the very
  * rules of the API (resolveInputs, through FormDataService.set).
@@ -31,6 +48,8 @@ export function draftInputs(model: ProgramModel, form: Form, raw: RawFormValues)
     const field = model.fields.find((f) => f.id === placed.fieldId);
     if (!field || !(field.id in raw)) continue;
     const sent = strings(raw[field.id]);
+    const shownName = shownKey(field.id);
+    if (shownName in raw && sameValues(normalized(field, sent), normalized(field, strings(raw[shownName])))) continue;
     if (field.multiValue) {
       const lines = field.type === 'choice' ? sent : sent.flatMap((s) => s.split(/\r?\n/));
       const values = lines.map((l) => l.trim()).filter((l) => l !== '');

@@ -5,6 +5,7 @@ import type { Caller } from './caller.ts';
 import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
 import type { FieldValue, Form, ProgramModel, Project } from '../model/model.ts';
 import { changeProject } from './change-project.ts';
+import { currentDraft } from './current-draft.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { AtVersion, FormDataView, ProjectDataInput } from './views.ts';
@@ -13,9 +14,9 @@ import type { StoreReader } from '../store/store.ts';
 /** Which view of a form's data an operation works on. */
 export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }
 
-/** Reads a form's values: the draft of that form, or the submitted values of the form's fields. */
+/** Reads a form's values: the draft of that form as it stands (see currentDraft), or the submitted values of the form's fields. */
 async function formValues(reader: Pick<StoreReader, 'projects'>, project: Project, form: Form, draft: boolean): Promise<Map<string, FieldValue>> {
-  const rows = draft ? await reader.projects.getDraft(project.id, form.id) : await reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId));
+  const rows = draft ? await currentDraft(reader, project.id, form) : await reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId));
   return new Map(rows.map((v) => [v.fieldId, v]));
 }
 
@@ -38,9 +39,10 @@ export class FormDataService {
 
   /**
    * SetProjectData: writes draft values (write access), or submitted values (admins, complete forms only). A
-   * ProjectId or FormId in the body must name the project and form of the path.
+   * ProjectId or FormId in the body must name the project and form of the path. With `unchangedWritesNothing`, a
+   * draft write of no field (a web page saved as it was shown) is checked like any other and then writes nothing.
    */
-  async set(caller: Caller, target: DataTarget, input: ProjectDataInput): Promise<AtVersion<FormDataView>> {
+  async set(caller: Caller, target: DataTarget, input: ProjectDataInput, opts: { unchangedWritesNothing?: boolean } = {}): Promise<AtVersion<FormDataView>> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
     if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
@@ -56,6 +58,8 @@ export class FormDataService {
     requireFormUse(ctx.role, form);
     if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
     const resolved = resolveInputs(ctx.model, form, inputs);
+    // A web page saved with nothing changed (see draftInputs): allowed exactly when a write would be, and writes nothing.
+    if (target.draft && inputs.length === 0 && opts.unchangedWritesNothing === true) return this.#view(this.#deps.store, caller, ctx, project, form, true, false);
     return changeProject(this.#deps, caller, ctx, project.id, {
       action: target.draft ? 'project.draft.set' : 'project.data.set', access: 'write',
       act: async ({ tx, project: current, now }) => {

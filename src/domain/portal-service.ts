@@ -2,6 +2,7 @@ import type { Form, Program, ProgramModel, ProgramRole, Project } from '../model
 import { isStaff, roleIn } from './access.ts';
 import { draftComplete, formWaiting } from './application-service.ts';
 import type { Caller } from './caller.ts';
+import { overlayDraft } from './current-draft.ts';
 import { statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -49,9 +50,11 @@ export class PortalService {
     }
     const withOpen = owned.filter((o) => o.open.length > 0).map((o) => o.project.id);
     const openFormIds = [...new Set(owned.flatMap((o) => o.open.map((f) => f.id)))];
-    const [files, drafts, awaiting] = owned.length === 0 ? [[], [], []] : await Promise.all([
+    const openFieldIds = [...new Set(owned.flatMap((o) => o.open.flatMap((f) => f.fields.map((x) => x.fieldId))))];
+    const [files, drafts, values, awaiting] = owned.length === 0 ? [[], [], [], []] : await Promise.all([
       withOpen.length > 0 ? store.attachments.activeAttachmentsOfProjects(withOpen) : [],
       withOpen.length > 0 ? store.projects.draftsOfProjects(withOpen, openFormIds) : [],
+      withOpen.length > 0 ? store.projects.valuesOfProjects(withOpen, openFieldIds) : [],
       // A thread shows on the project page only with a note the applicant may see, so only such threads wait for them.
       store.inquiries.threadsWithVisibleNote(owned.map((o) => o.project.id), 'AwaitingResponse'),
     ]);
@@ -66,10 +69,13 @@ export class PortalService {
     };
     const filesOf = group(files, (f) => f.projectId);
     const draftOf = group(drafts, (d) => `${d.projectId} ${d.formId}`);
+    const valuesOf = group(values, (v) => v.projectId);
     const questionsOf = group(awaiting, (t) => t.projectId);
     const myProjects: PortalProjectView[] = owned.map(({ program, model, project: p, open }) => {
       const waiting = open.map((form) => {
-        const draft = (draftOf.get(`${p.id} ${form.id}`) ?? []).map((d) => d.value);
+        // The draft as it stands: the form's changes over the project's values (see currentDraft).
+        const submitted = (valuesOf.get(p.id) ?? []).map((v) => ({ fieldId: v.fieldId, value: v.value, values: v.values, updatedAt: 0, updatedBy: '' }));
+        const draft = overlayDraft(form, (draftOf.get(`${p.id} ${form.id}`) ?? []).map((d) => d.value), submitted);
         return draftComplete(model, form, draft, filesOf.get(p.id) ?? []) ? `${form.name}: ready to submit` : `${form.name}: to complete`;
       });
       for (const t of questionsOf.get(p.id) ?? []) waiting.push(`Question to answer: ${t.subject}`);

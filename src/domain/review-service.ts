@@ -4,6 +4,7 @@ import type { Caller } from './caller.ts';
 import { MASK } from './field-rules.ts';
 import { INQUIRY_MOVES, type InquiryStatus } from '../model/inquiry.ts';
 import type { ApprovalStatus, FieldValue, Project, ProgramRole } from '../model/model.ts';
+import { overlayDraft } from './current-draft.ts';
 import { loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -24,7 +25,7 @@ export function reviewPermissions(caller: Caller, role: ProgramRole, project: Pr
   };
 }
 
-/** One field of a form: its submitted value and its value in the form's draft, each masked when sensitive. */
+/** One field of a form: its submitted value and its value in the form's draft as it stands, each masked when sensitive; `differs` when the draft changes it. */
 export interface ReviewFieldView { fieldId: string; name: string; submitted: string | null; draft: string | null; differs: boolean }
 
 /** The active file of an attachment definition and its review. */
@@ -121,7 +122,9 @@ export class ReviewService {
     const { store } = this.#deps;
     const submissions = await store.projects.getSubmissions(project.id);
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f));
-    const drafts = await Promise.all(forms.map((f) => store.projects.getDraft(project.id, f.id)));
+    // Each form's draft as it stands: its own changes over the project's values (see currentDraft), so a field
+    // that no draft changed is never reported as changed.
+    const drafts = await Promise.all(forms.map(async (f) => overlayDraft(f, await store.projects.getDraft(project.id, f.id), values)));
     return forms.map((form, i) => ({
       formId: form.id, name: form.name,
       submittedAt: submissions.filter((s) => s.formId === form.id).reduce<number | null>((a, s) => (a === null || s.submittedAt < a ? s.submittedAt : a), null),

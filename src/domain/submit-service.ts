@@ -5,6 +5,7 @@ import type { Caller } from './caller.ts';
 import { completenessProblems } from './field-rules.ts';
 import type { Program, } from '../model/model.ts';
 import { changeProject } from './change-project.ts';
+import { overlayDraft } from './current-draft.ts';
 import { findForm, loadProgram, loadReadableProject, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { AtVersion, SubmitView } from './views.ts';
@@ -36,12 +37,15 @@ export class SubmitService {
       action: 'project.submit', access: 'write', forbidden: `You may read but not submit project ${seen.id}.`,
       act: async ({ tx, project, now }) => {
         requireAvailable(ctx.model, form, project);
-        const draft = await tx.projects.getDraft(project.id, form.id);
+        const [changes, values] = await Promise.all([tx.projects.getDraft(project.id, form.id), tx.projects.getValues(project.id, form.fields.map((f) => f.fieldId))]);
+        const draft = overlayDraft(form, changes, values);
         const uploaded = new Set((await tx.attachments.listActiveAttachments(project.id)).map((a) => a.definitionId));
         const problems = [...completenessProblems(ctx.model, form, new Map(draft.map((v) => [v.fieldId, v]))), ...attachmentProblems(form, uploaded)];
         if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Form ${form.name} is not complete.`, { fields: problems });
+        // Only the draft's own changes are written: a field it did not change keeps the project's value, and another
+        // form's unsubmitted change of it stays a change.
         const onForm = new Set(form.fields.map((f) => f.fieldId));
-        await tx.projects.upsertValues(project.id, form.id, draft.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
+        await tx.projects.upsertValues(project.id, form.id, changes.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
         await tx.projects.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
         const number = project.number ?? formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id));
         const moves = form.leadsToStatusId !== null && form.leadsToStatusId !== project.statusId;

@@ -233,9 +233,13 @@ export function fold(text: string): string {
   return text.toLowerCase();
 }
 
-/** Writes submitted values, replacing earlier ones of the same fields. */
+/**
+ * Writes submitted values, replacing earlier ones of the same fields. A field has one value per project, so the
+ * unsubmitted changes of these fields in every form's draft are settled by it and removed (the later write wins).
+ */
 export async function upsertValues(db: Db, projectId: string, formId: string, values: FieldValue[]): Promise<void> {
   for (const part of chunks(lastPerField(values))) {
+    await db.deleteFrom('project_drafts').where('project_id', '=', projectId).where('field_id', 'in', part.map((v) => v.fieldId)).execute();
     await db.insertInto('project_values').values(part.map((v) => ({
       project_id: projectId, field_id: v.fieldId, ...valueColumns(v), form_id: formId, num_value: numericValue(v.value), folded: v.value === null ? null : fold(v.value),
     }))).onConflict((oc) => oc.columns(['project_id', 'field_id']).doUpdateSet((eb) => ({

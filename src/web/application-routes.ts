@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type {} from '@fastify/multipart';
+import type { Multipart } from '@fastify/multipart';
 import { ApiError } from '../domain/api-error.ts';
 import type { FormPageView, FormTarget } from '../domain/application-service.ts';
 import type { RawFormValues } from '../domain/draft-inputs.ts';
@@ -7,7 +7,8 @@ import type { Caller } from '../domain/caller.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { drainRequest } from '../http/drain-request.ts';
 import { idParam } from '../http/query-params.ts';
-import { FormPage, type PageProblem } from './pages/form-page.tsx';
+import { refusedTypeMessage } from './file-type-names.ts';
+import { FILE_FIELD_PREFIX, FormPage, type PageProblem } from './pages/form-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
 import { formPagePath, projectPagePath } from './web-paths.ts';
@@ -40,11 +41,38 @@ function problemsOf(error: ApiError): PageProblem[] {
   return error.fields.map((f) => ({ targetId: f.dataFieldId, attachment: f.code === 'ATTACHMENT_REQUIRED', message: f.message }));
 }
 
-const NOTICES: Record<string, string> = { saved: 'Your draft was saved.', uploaded: 'The file was uploaded.' };
+const NOTICES: Record<string, string> = { saved: 'Your draft was saved.', uploaded: 'Your draft was saved and the file was uploaded.' };
+
+// A form page posts its fields and files together; busboy's defaults (1 file, few fields) would refuse a long form.
+const MULTIPART_LIMITS = { fileSize: Number.MAX_SAFE_INTEGER, files: 50, fields: 5000, parts: 5050, fieldSize: 1024 * 1024 };
+
+/** The outcome of one file of a form page's post: stored, or refused for a reason about the file itself. */
+interface FileOutcome { attachmentRef: string; error: ApiError | null }
+
+function addValue(body: Record<string, unknown>, name: string, value: string): void {
+  const had = body[name];
+  body[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+}
 
 /**
- * The form pages of a project: GET shows the form with the draft; POST saves the draft ("Save draft") or saves and
- * submits it ("Submit"); uploads and downloads of attachments. Every rule is the domain services', as for the API.
+ * Checks a multipart post's CSRF token with the app's CSRF rules. The token travels in the body, as the first part
+ * (the form page puts its hidden _csrf input first), never in the address, where it would land in history and logs:
+ * it is checked before any file is read or stored. False when refused (the answer is then sent).
+ */
+function csrfPasses(web: FastifyInstance, request: FastifyRequest, reply: FastifyReply, token: string): boolean {
+  // An empty string, not undefined: a token in the query must not stand in for the missing body field.
+  request.body = { _csrf: token };
+  let passed = false;
+  web.csrfProtection(request, reply, () => {
+    passed = true;
+  });
+  return passed;
+}
+
+/**
+ * The form pages of a project: GET shows the form with the draft as it stands; POST saves the draft ("Save draft"),
+ * saves it and stores the chosen files ("Upload …", one multipart post, so nothing typed is lost), or saves and
+ * submits it ("Submit"); downloads of attachments. Every rule is the domain services', as for the API.
  */
 export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   const { services, publicUrl, timeZone } = deps;
@@ -65,58 +93,101 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
     return page(reply, caller, view, 200, { notice: notice ? NOTICES[notice] : null });
   });
 
-  web.post(FORM, { preHandler: web.csrfProtection }, async (request, reply) => {
-    const caller = await webCaller(request, reply, services, publicUrl);
-    const target = formTarget(request);
-    const body = formBody(request.body);
-    const submitting = body.action === 'submit';
-    let saved = false;
-    try {
-      const draft = await services.applications.saveDraft(caller, target, body);
-      saved = true;
-      if (!submitting) return reply.redirect(`${formPagePath(draft.programId, draft.projectId, draft.formId)}?saved=1`, 303);
-      const done = await services.submit.submit(caller, target.programRef, target.projectId, target.formRef);
-      return reply.redirect(projectPagePath(done.programId, done.projectId, { Submitted: draft.formId }), 303);
-    } catch (error) {
-      if (!(error instanceof ApiError) || !FIELD_ERRORS.has(error.code)) throw error;
-      const view = await services.applications.formPage(caller, target);
-      // A refused draft saved nothing, so the page shows what was typed; a refused submit saved the draft first.
-      return page(reply, caller, view, error.status, {
-        typed: saved ? null : body, problems: problemsOf(error),
-        problemTitle: saved ? `${view.form.name} cannot be submitted yet: your draft was saved, but this is missing or wrong` : 'Your draft was not saved: correct these problems',
-      });
+  /** Reads a multipart post after its CSRF token: the fields, and each chosen file stored as it streams in. */
+  const readMultipart = async (caller: Caller, target: FormTarget, parts: AsyncIterable<Multipart>) => {
+    const body: Record<string, unknown> = {};
+    const files: FileOutcome[] = [];
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        addValue(body, part.fieldname, String(part.value));
+        continue;
+      }
+      const attachmentRef = part.fieldname.startsWith(FILE_FIELD_PREFIX) ? part.fieldname.slice(FILE_FIELD_PREFIX.length) : '';
+      // A file input left empty still sends a part, with no file name and no bytes.
+      if (part.filename === '') {
+        part.file.resume();
+        continue;
+      }
+      try {
+        if (attachmentRef === '') throw new ApiError('INVALID_REQUEST', `The form has no file input named "${part.fieldname}".`);
+        await services.attachments.upload(caller, { ...target, attachmentRef: idParam(attachmentRef, 'AttachmentId') }, {
+          body: part.file, contentType: part.mimetype, contentLength: null, fileName: part.filename,
+        });
+        files.push({ attachmentRef, error: null });
+      } catch (error) {
+        part.file.resume();
+        if (!(error instanceof ApiError) || !FILE_ERRORS.has(error.code) || attachmentRef === '') throw error;
+        // For people, the refused type in words ("a text file", "only PDF"), not media types.
+        const message = error.code === 'UNSUPPORTED_MEDIA_TYPE' ? await typeMessage(caller, target, attachmentRef, part.mimetype) : null;
+        files.push({ attachmentRef, error: message ? new ApiError(error.code, message) : error });
+      }
     }
-  });
+    return { body: body as RawFormValues, files };
+  };
 
-  web.post(`${FORM}/Attachments/:attachmentId`, {
-    preHandler: web.csrfProtection,
-    // An upload refused before its file was read leaves the rest of the body unread; read it off so the answer arrives.
+  const typeMessage = async (caller: Caller, target: FormTarget, attachmentRef: string, sent: string | null): Promise<string | null> => {
+    const view = await services.applications.formPage(caller, target);
+    const definition = view.attachments.find((a) => a.attachmentId === attachmentRef || a.customId === attachmentRef);
+    return definition ? refusedTypeMessage(sent, definition.allowedTypes) : null;
+  };
+
+  web.post(FORM, {
+    // A multipart post carries its token in the body, which is streamed, so it is checked in the handler (csrfPasses).
+    preHandler: (request, reply, done) => (request.isMultipart() ? done() : web.csrfProtection(request, reply, done)),
+    // A post refused before its body was read leaves the rest unread; read it off so the answer arrives.
     onResponse: async (request) => drainRequest(request.raw),
   }, async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
     const target = formTarget(request);
-    const attachmentRef = idParam((request.params as Params).attachmentId, 'AttachmentId');
-    if (!request.isMultipart()) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data.');
-    const part = await request.file();
-    try {
-      // A file input left empty still sends a part, with no file name and no bytes.
-      if (!part || part.filename === '') throw new ApiError('INVALID_REQUEST', 'Choose a file to upload.');
-      const uploaded = await services.attachments.upload(caller, { ...target, attachmentRef }, {
-        body: part.file, contentType: part.mimetype, contentLength: null, fileName: part.filename,
-      });
-      const view = await services.applications.formPage(caller, target);
-      return reply.redirect(`${formPagePath(view.programId, view.projectId, view.form.formId)}?uploaded=${encodeURIComponent(uploaded.attachmentId)}`, 303);
-    } catch (error) {
-      part?.file.resume();
-      if (!(error instanceof ApiError) || !FILE_ERRORS.has(error.code)) throw error;
-      // Only once the project is known to be the caller's does the answer show its form page.
-      const view = await services.applications.formPage(caller, target);
-      const definition = view.attachments.find((a) => a.attachmentId === attachmentRef || a.customId === attachmentRef);
-      if (!definition) throw error;
-      return page(reply, caller, view, error.status, {
-        problems: [{ targetId: definition.attachmentId, attachment: true, message: error.message }], problemTitle: 'The file was not uploaded',
-      });
+    let body: RawFormValues;
+    let files: FileOutcome[] = [];
+    if (request.isMultipart()) {
+      const parts = request.parts({ limits: MULTIPART_LIMITS });
+      const first = await parts.next();
+      const token = !first.done && first.value.type === 'field' && first.value.fieldname === '_csrf' ? String(first.value.value) : '';
+      if (!first.done && first.value.type === 'file') first.value.file.resume();
+      if (!csrfPasses(web, request, reply, token)) return reply;
+      ({ body, files } = await readMultipart(caller, target, parts));
+    } else {
+      body = formBody(request.body);
     }
+    const action = typeof body.action === 'string' ? body.action : 'save';
+    const submitting = action === 'submit';
+    // "Upload …" pressed with no file chosen for it: said beside that input (the fields are saved all the same).
+    const pressed = action.startsWith('upload:') ? action.slice('upload:'.length) : null;
+    if (pressed !== null && !files.some((f) => f.attachmentRef === pressed)) files.push({ attachmentRef: pressed, error: new ApiError('INVALID_REQUEST', 'Choose a file to upload.') });
+    const refusedFiles = files.filter((f) => f.error !== null);
+    const stored = files.length - refusedFiles.length;
+    let saved = false;
+    let problems: PageProblem[] = [];
+    let status = 200;
+    try {
+      const draft = await services.applications.saveDraft(caller, target, body);
+      saved = true;
+      if (refusedFiles.length === 0) {
+        if (!submitting) return reply.redirect(`${formPagePath(draft.programId, draft.projectId, draft.formId)}?${stored > 0 ? 'uploaded' : 'saved'}=1`, 303);
+        const done = await services.submit.submit(caller, target.programRef, target.projectId, target.formRef);
+        return reply.redirect(projectPagePath(done.programId, done.projectId, { Submitted: draft.formId }), 303);
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError) || !FIELD_ERRORS.has(error.code)) throw error;
+      problems = problemsOf(error);
+      status = error.status;
+    }
+    // Only once the project is known to be the caller's does the answer show its form page.
+    const view = await services.applications.formPage(caller, target);
+    for (const f of refusedFiles) {
+      const definition = view.attachments.find((a) => a.attachmentId === f.attachmentRef || a.customId === f.attachmentRef);
+      if (!definition) throw f.error!;
+      problems.push({ targetId: definition.attachmentId, attachment: true, message: f.error!.message });
+      if (status === 200) status = f.error!.status;
+    }
+    const title = !saved ? 'Your draft was not saved: correct these problems'
+      : refusedFiles.length > 0 ? `${refusedFiles.length === 1 ? 'The file was' : 'Some files were'} not uploaded; your draft was saved`
+      : `${view.form.name} cannot be submitted yet: your draft was saved, but this is missing or wrong`;
+    // A refused draft saved nothing, so the page shows what was typed; files that were stored say so.
+    const notice = stored > 0 ? `${stored === 1 ? 'The file was' : `${stored} files were`} uploaded.` : null;
+    return page(reply, caller, view, status, { typed: saved ? null : body, problems, problemTitle: title, notice });
   });
 
   web.get(`${PROJECT}/Attachments/:attachmentId`, async (request, reply) => {

@@ -8,11 +8,6 @@ export function formPagePath(programId: string, projectId: string, formId: strin
   return `/MvcProjects/Programs/${encodeURIComponent(programId)}/Projects/${encodeURIComponent(projectId)}/Forms/${encodeURIComponent(formId)}`;
 }
 
-/** Where a form page's upload form for one attachment definition posts to (the CSRF token goes in the query). */
-export function uploadPath(programId: string, projectId: string, formId: string, attachmentId: string): string {
-  return `${formPagePath(programId, projectId, formId)}/Attachments/${encodeURIComponent(attachmentId)}`;
-}
-
 /** The download of the active file of an attachment definition. */
 export function filePath(programId: string, projectId: string, attachmentId: string): string {
   return `/MvcProjects/Programs/${encodeURIComponent(programId)}/Projects/${encodeURIComponent(projectId)}/Attachments/${encodeURIComponent(attachmentId)}`;

@@ -7,7 +7,7 @@ import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type Who } from '../support/http-harness.ts';
 import { assertJsonAnswer, assertJsonError, JSON_ANSWER } from '../support/json-answers.ts';
 import {
-  COMPLETE, createProject, createSubmitted, dataPath, fieldErrors, fieldValue, fieldValues, type MatrixRow, projectPath, projectState,
+  COMPLETE, createProject, createSubmitted, dataPath, draftPath, fieldErrors, fieldValue, fieldValues, type MatrixRow, projectPath, projectState,
   send, setDraft, sharedHarness, submitPath, UNAUTHENTICATED,
 } from './http-helpers.ts';
 
@@ -78,7 +78,10 @@ forEachDialect('HTTP SubmitProject', ({ dialect }) => {
         ...before.project!, number, statusId: IDS.submitted, statusAt: at, updatedAt: at, updatedBy: h.who.applicant.id, version: before.project!.version + 1,
       });
       assert.deepEqual(after.values.map((v) => [v.fieldId, v.value, v.values]), before.draft.map((v) => [v.fieldId, v.value, v.values]), 'submitted = draft');
-      assert.deepEqual(after.draft, before.draft, 'the draft stays as it was');
+      // The draft's changes are settled: it holds none, and reads as the submitted values (one value per field).
+      assert.deepEqual(after.draft, [], 'no change is left in the draft');
+      const draft = await h.request({ method: 'GET', url: draftPath(projectId), as: 'applicant' });
+      assert.deepEqual([fieldValue(draft.body, IDS.name), fieldValues(draft.body, IDS.size), fieldValue(draft.body, IDS.kw)], ['********', ['S', 'M'], '7.5']);
       assert.deepEqual(after.history.map((e) => [e.statusId, e.changedAt, e.changedBy]), [
         [IDS.submitted, at, h.who.applicant.id],
         [IDS.draft, created, h.who.applicant.id],

@@ -36,18 +36,42 @@ async function postForm(h: HttpHarness, projectId: string, who: Who, fields: [st
   });
 }
 
-/** Uploads a file from the form page as `who` (multipart, the token in the query). */
-async function upload(h: HttpHarness, projectId: string, who: Who, file: { name: string; type: string; bytes: Buffer }, opts: { csrf?: boolean } = {}): Promise<LightMyRequestResponse> {
-  const csrf = opts.csrf === false ? null : await csrfToken(h);
+/** A multipart body: fields (the first is what a browser sends first) and files, each part as a browser writes it. */
+function multipart(fields: [string, string][], files: { field: string; name: string; type: string; bytes: Buffer }[]): { payload: Buffer; type: string } {
   const boundary = 'xxBOUNDARYxx';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
-    file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
+  const parts = [
+    ...fields.map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)),
+    ...files.flatMap((f) => [
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`), f.bytes, Buffer.from('\r\n'),
+    ]),
+    Buffer.from(`--${boundary}--\r\n`),
+  ];
+  return { payload: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * Posts the form page as a browser does since it has files: one multipart body, the CSRF token its first part (left
+ * out with `csrf: false`, or sent only in the address with `csrf: 'query'`), then `fields`, then the site photo's
+ * file input. `action` is the button pressed.
+ */
+async function postMultipart(
+  h: HttpHarness, projectId: string, who: Who, fields: [string, string][], file: { name: string; type: string; bytes: Buffer } | null,
+  opts: { csrf?: boolean | 'query' | 'last' | 'wrong' } = {},
+): Promise<LightMyRequestResponse> {
+  const csrf = opts.csrf === false ? null : await csrfToken(h);
+  const token: [string, string][] = csrf && (opts.csrf === undefined || opts.csrf === true) ? [['_csrf', csrf.token]] : opts.csrf === 'wrong' ? [['_csrf', 'not-the-token']] : [];
+  const body = multipart([...token, ...fields, ...(csrf && opts.csrf === 'last' ? [['_csrf', csrf.token] as [string, string]] : [])],
+    file ? [{ field: `file_${IDS.photo}`, ...file }] : [{ field: `file_${IDS.photo}`, name: '', type: 'application/octet-stream', bytes: Buffer.alloc(0) }]);
+  const query = csrf && opts.csrf === 'query' ? `?_csrf=${encodeURIComponent(csrf.token)}` : '';
   return h.app.inject({
-    method: 'POST', url: `${formUrl(projectId)}/Attachments/${IDS.photo}${csrf ? `?_csrf=${encodeURIComponent(csrf.token)}` : ''}`, payload,
-    headers: { ...basic(h, who), ...(csrf ? { cookie: csrf.cookie } : {}), 'content-type': `multipart/form-data; boundary=${boundary}` },
+    method: 'POST', url: `${formUrl(projectId)}${query}`, payload: body.payload,
+    headers: { ...basic(h, who), ...(csrf ? { cookie: csrf.cookie } : {}), 'content-type': body.type },
   });
+}
+
+/** Uploads a file from the form page as `who`: its Upload button, with no field changed. */
+function upload(h: HttpHarness, projectId: string, who: Who, file: { name: string; type: string; bytes: Buffer }, opts: { csrf?: boolean | 'query' } = {}): Promise<LightMyRequestResponse> {
+  return postMultipart(h, projectId, who, [['action', `upload:${IDS.photo}`]], file, opts);
 }
 
 /** What a form-page request could change about a project, straight from the store. */
@@ -95,7 +119,7 @@ forEachDialect('HTTP web form pages', ({ dialect }) => {
     assert.match(res.body, new RegExp(`<input type="checkbox" id="field-${IDS.size}" name="${IDS.size}" value="S"/>`), 'a multi-value choice is a checkbox group');
     assert.match(res.body, new RegExp(`<input type="text" id="field-${IDS.kw}" name="${IDS.kw}" value[^>]*inputmode="decimal"`));
     assert.match(res.body, /A number from 0.5 to 1000.25/);
-    assert.match(res.body, new RegExp(`<input type="file" id="attachment-${IDS.photo}" name="file" accept="image/jpeg,image/png"`));
+    assert.match(res.body, new RegExp(`<input type="file" id="attachment-${IDS.photo}" name="file_${IDS.photo}" accept="image/jpeg,image/png"`));
     assert.match(res.body, /Save draft/);
   });
 
@@ -199,12 +223,71 @@ forEachDialect('HTTP web form pages', ({ dialect }) => {
     assert.deepEqual(await state(h, projectId), before);
   });
 
+  it('keeps the CSRF token of a multipart post in its body: none in any form address, and a token missing, wrong, late or in the address is refused', async () => {
+    const h = harness();
+    const projectId = await createProject(h);
+    const html = (await get(h, formUrl(projectId), 'applicant')).body;
+    const actions = [...html.matchAll(/<form [^>]*action="([^"]*)"/g)].map((m) => m[1]!);
+    assert.ok(actions.length >= 2, html);
+    for (const action of actions) assert.doesNotMatch(action, /_csrf|\?/, `no token in ${action}`);
+    assert.match(html, new RegExp(`<form method="post" action="${formUrl(projectId)}" enctype="multipart/form-data" id="form-data" novalidate><input type="hidden" name="_csrf" value="[^"]+"/>`), 'the token is the first control, so the first part');
+    const before = await state(h, projectId);
+    const typed: [string, string][] = [[IDS.kw, '9'], ['action', `upload:${IDS.photo}`]];
+    for (const csrf of [false, 'wrong', 'last', 'query'] as const) {
+      assertHtml(await postMultipart(h, projectId, 'applicant', typed, { name: 'x.png', type: 'image/png', bytes: PNG }, { csrf }), 403);
+    }
+    assert.deepEqual(await state(h, projectId), before, 'neither the draft nor the file was stored');
+    const ok = await postMultipart(h, projectId, 'applicant', typed, { name: 'x.png', type: 'image/png', bytes: PNG });
+    assert.equal(ok.statusCode, 303, ok.body);
+  });
+
+  it('saves what was typed and stores the file in one post: Upload, Save draft and Submit each keep both', async () => {
+    const h = harness();
+    const projectId = await createProject(h);
+    // Upload pressed after typing: the fields are saved and the file stored.
+    const up = await postMultipart(h, projectId, 'applicant', [[IDS.name, 'Jane Doe'], [IDS.kw, '7.5'], ['action', `upload:${IDS.photo}`]], { name: 'roof.png', type: 'image/png', bytes: PNG });
+    assert.equal(up.statusCode, 303, up.body);
+    assert.equal(up.headers.location, `${formUrl(projectId)}?uploaded=1`);
+    assert.deepEqual(await draftOf(h, projectId), { [IDS.name]: 'Jane Doe', [IDS.kw]: '7.5' });
+    assert.deepEqual((await h.store.attachments.listActiveAttachments(projectId)).map((a) => [a.fileName, a.version]), [['roof.png', 1]]);
+    assert.match((await get(h, `${formUrl(projectId)}?uploaded=1`, 'applicant')).body, /Your draft was saved and the file was uploaded\./);
+    // A refused file does not cost the typed fields: they are saved, and the page says what happened to each.
+    h.clock.advance();
+    const wrongType = await postMultipart(h, projectId, 'applicant', [[IDS.kw, '8'], ['action', `upload:${IDS.photo}`]], { name: 'notes.txt', type: 'text/plain', bytes: Buffer.from('x') });
+    assertHtml(wrongType, 415);
+    assert.match(wrongType.body, /The file was not uploaded; your draft was saved/);
+    assert.match(wrongType.body, /This file is a text file; only JPEG or PNG is accepted\./);
+    assert.equal((await draftOf(h, projectId))[IDS.kw], '8');
+    // A refused draft does not cost the file: it is stored, and the page shows what was typed with the problem.
+    h.clock.advance();
+    const badValue = await postMultipart(h, projectId, 'applicant', [[IDS.kw, '0.1'], ['action', 'save']], { name: 'roof-2.png', type: 'image/png', bytes: PNG });
+    assertHtml(badValue, 422);
+    assert.match(badValue.body, /Your draft was not saved: correct these problems/);
+    assert.match(badValue.body, /The file was uploaded\./);
+    assert.match(badValue.body, new RegExp(`name="${IDS.kw}" value="0.1"`), 'what was typed');
+    assert.deepEqual((await h.store.attachments.listActiveAttachments(projectId)).map((a) => [a.fileName, a.version]), [['roof-2.png', 2]]);
+    assert.equal((await draftOf(h, projectId))[IDS.kw], '8');
+    // Upload pressed with no file chosen: said beside the input; what was typed is saved.
+    h.clock.advance();
+    const noFile = await postMultipart(h, projectId, 'applicant', [[IDS.kw, '9'], ['action', `upload:${IDS.photo}`]], null);
+    assertHtml(noFile, 400);
+    assert.match(noFile.body, /Choose a file to upload\./);
+    assert.equal((await draftOf(h, projectId))[IDS.kw], '9');
+    // Submit with a file chosen: saved, stored and submitted at once.
+    h.clock.advance();
+    const done = await postMultipart(h, projectId, 'applicant', [[IDS.kw, '10'], ['action', 'submit']], { name: 'final.png', type: 'image/png', bytes: PNG });
+    assert.equal(done.statusCode, 303, done.body);
+    assert.match(String(done.headers.location), /^\/MvcProjects\/LandingPage\?/);
+    assert.equal((await h.store.projects.getValues(projectId, [IDS.kw]))[0]?.value, '10');
+    assert.deepEqual((await h.store.attachments.listActiveAttachments(projectId)).map((a) => [a.fileName, a.version]), [['final.png', 3]]);
+  });
+
   it('uploads and replaces a file; refuses a wrong type, an empty file and one over the limit beside the input, storing nothing', async () => {
     const h = harness();
     const projectId = await createProject(h);
     const first = await upload(h, projectId, 'applicant', { name: 'roof.png', type: 'image/png', bytes: PNG });
     assert.equal(first.statusCode, 303, first.body);
-    assert.equal(first.headers.location, `${formUrl(projectId)}?uploaded=${IDS.photo}`);
+    assert.equal(first.headers.location, `${formUrl(projectId)}?uploaded=1`);
     h.clock.advance();
     assert.equal((await upload(h, projectId, 'applicant', { name: '<img src=x onerror=alert(1)>.png', type: 'image/png', bytes: PNG })).statusCode, 303);
     const page = await get(h, formUrl(projectId), 'applicant');
@@ -213,7 +296,8 @@ forEachDialect('HTTP web form pages', ({ dialect }) => {
     assert.match(page.body, /<dt>Review<\/dt><dd><span class="status review-pending">Pending<\/span>/);
     const before = await state(h, projectId);
     for (const [file, status, message] of [
-      [{ name: 'page.html', type: 'text/html', bytes: Buffer.from('<p>x</p>') }, 415, /Site photo accepts image\/jpeg, image\/png/],
+      [{ name: 'page.html', type: 'text/html', bytes: Buffer.from('<p>x</p>') }, 415, /This file is a web page \(HTML\); only JPEG or PNG is accepted\./],
+      [{ name: 'notes.txt', type: 'text/plain', bytes: Buffer.from('x') }, 415, /This file is a text file; only JPEG or PNG is accepted\./],
       [{ name: 'empty.png', type: 'image/png', bytes: Buffer.alloc(0) }, 400, /The request body is empty/],
       [{ name: 'big.png', type: 'image/png', bytes: Buffer.alloc(4096, 1) }, 413, /Site photo accepts files of at most 1024 bytes/],
     ] as const) {

@@ -1,10 +1,11 @@
 import type { FormAttachmentView, FormFieldView, FormPageView } from '../../domain/application-service.ts';
-import type { RawFormValues } from '../../domain/draft-inputs.ts';
+import { type RawFormValues, shownKey } from '../../domain/draft-inputs.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { controlId, FieldControl, type Shown } from '../components/field-control.tsx';
 import { FileSummary, formatSize } from '../components/file-summary.tsx';
 import { Layout, type PageUser } from '../layout.tsx';
-import { filePath, formPagePath, projectPagePath, uploadPath } from '../web-paths.ts';
+import { acceptedTypesText } from '../file-type-names.ts';
+import { filePath, formPagePath, projectPagePath } from '../web-paths.ts';
 
 /** A problem of the page: the field or attachment definition it belongs to (generated id), and what is wrong. */
 export interface PageProblem { targetId: string; attachment: boolean; message: string }
@@ -37,46 +38,69 @@ function shown(f: FormFieldView, typed: RawFormValues | null): Shown {
   return f.multiValue ? f.values : f.value;
 }
 
+/** The values the page shows for a field, sent back in hidden controls so that a save changes only what was touched. */
+function shownValues(f: FormFieldView, typed: RawFormValues | null): string[] {
+  const key = shownKey(f.fieldId);
+  // A page shown again with problems carries what the first page showed, not what was typed.
+  if (typed !== null && key in typed) return [typed[key]].flat().filter((x): x is string => typeof x === 'string');
+  return f.multiValue ? (f.values ?? []) : f.value === null ? [] : [f.value];
+}
+
+function ShownValues(p: { f: FormFieldView; typed: RawFormValues | null }) {
+  const values = shownValues(p.f, p.typed);
+  const name = shownKey(p.f.fieldId);
+  return <>{(values.length === 0 ? [''] : values).map((v, i) => <input key={`${name}-${i}`} type="hidden" name={name} value={v} />)}</>;
+}
+
+/**
+ * The fields by group, each group once, where its first field stands: a form that places a field of another group
+ * between two of one group (the Completion Certificate's Inverter model) shows each heading once.
+ */
 function groups(fields: FormFieldView[]): { name: string | null; fields: FormFieldView[] }[] {
   const out: { name: string | null; fields: FormFieldView[] }[] = [];
   for (const f of fields) {
-    const last = out[out.length - 1];
-    if (last && last.name === f.group) last.fields.push(f);
+    const same = f.group === null ? out[out.length - 1] : out.find((g) => g.name === f.group);
+    if (same && same.name === f.group) same.fields.push(f);
     else out.push({ name: f.group, fields: [f] });
   }
   return out;
 }
 
-function typesText(types: string[]): string {
-  return types.map((t) => (t === 'application/pdf' ? 'PDF' : t === 'image/jpeg' ? 'JPEG' : t === 'image/png' ? 'PNG' : t)).join(', ');
+/** What the name of a file input in the form page's post starts with; the attachment definition's id follows. */
+export const FILE_FIELD_PREFIX = 'file_';
+
+/** The name of an attachment definition's file input in the form page's post. */
+export function fileFieldName(attachmentId: string): string {
+  return `${FILE_FIELD_PREFIX}${attachmentId}`;
 }
 
-function Attachment(p: { a: FormAttachmentView; v: FormPageView; csrfToken: string; timeZone: string; error: string | null; editable: boolean }) {
+// Each attachment is part of the page's one form: choosing a file and pressing its Upload button (or Save draft, or
+// Submit) sends the fields and the files together, so nothing typed is lost to an upload.
+function Attachment(p: { a: FormAttachmentView; v: FormPageView; timeZone: string; error: string | null; editable: boolean }) {
   const { a, v } = p;
   const id = fileInputId(a.attachmentId);
-  const rules = `${typesText(a.allowedTypes)}, at most ${formatSize(a.maxSizeBytes)}.`;
-  const action = `${uploadPath(v.programId, v.projectId, v.form.formId, a.attachmentId)}?${new URLSearchParams({ _csrf: p.csrfToken }).toString()}`;
+  const rules = `${acceptedTypesText(a.allowedTypes)}, at most ${formatSize(a.maxSizeBytes)}.`;
   return (
     <section class={`attachment${p.error ? ' has-error' : ''}`} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{a.name}{a.required ? <span class="required-marker"> (required)</span> : null}</h3>
       {a.file ? <FileSummary file={a.file} href={filePath(v.programId, v.projectId, a.attachmentId)} timeZone={p.timeZone} /> : <p>No file uploaded yet.</p>}
       {p.editable ? (
-        <form method="post" action={action} enctype="multipart/form-data" class="upload">
+        <div class="upload">
           <div class={`field${p.error ? ' has-error' : ''}`}>
             <label for={id}>{a.file ? `Replace the file of ${a.name}` : `File for ${a.name}`}</label>
             <p class="hint" id={`${id}-hint`}>{rules}</p>
             {p.error ? <p class="error-message" id={`${id}-error`}><span class="visually-hidden">Error: </span>{p.error}</p> : null}
-            <input type="file" id={id} name="file" accept={a.allowedTypes.join(',')} aria-invalid={p.error ? true : undefined}
+            <input type="file" id={id} name={fileFieldName(a.attachmentId)} accept={a.allowedTypes.join(',')} aria-invalid={p.error ? true : undefined}
               aria-describedby={[`${id}-hint`, p.error ? `${id}-error` : null].filter(Boolean).join(' ')} />
           </div>
-          <button type="submit" class="secondary">Upload {a.name}</button>
-        </form>
+          <button type="submit" class="secondary" name="action" value={`upload:${a.attachmentId}`}>Upload {a.name}</button>
+        </div>
       ) : null}
     </section>
   );
 }
 
-/** A form of a project: its fields (grouped as the program groups them), its attachments with upload forms, and save or submit. */
+/** A form of a project: its fields (grouped as the program groups them) and its attachments in one form, to save, upload or submit. */
 export function FormPage(p: FormPageProps) {
   const v = p.view;
   const editable = v.readOnlyReason === null;
@@ -92,44 +116,54 @@ export function FormPage(p: FormPageProps) {
       {p.notice ? <div class="notice ok">{p.notice}</div> : null}
       {editable ? null : <div class="notice warn">{v.readOnlyReason}</div>}
       {editable ? (
-        <>
+        // One form for the fields and the files: any of its buttons saves what was typed and stores the chosen files.
+        // The CSRF token is its first control, so it comes first in the multipart body, before any file.
+        <form method="post" action={formPagePath(v.programId, v.projectId, v.form.formId)} enctype="multipart/form-data" id={DATA_FORM} novalidate>
+          <input type="hidden" name="_csrf" value={p.csrfToken} />
           <p>Fields marked (required) must be filled in before you submit. You can save a draft at any time.</p>
-          <form method="post" action={formPagePath(v.programId, v.projectId, v.form.formId)} id={DATA_FORM} novalidate>
-            <input type="hidden" name="_csrf" value={p.csrfToken} />
-            {groups(v.fields).map((g, i) => {
-              const controls = g.fields.map((f) => <FieldControl key={f.fieldId} f={f} shown={shown(f, p.typed)} error={fieldError(f.fieldId)} />);
-              return g.name ? <fieldset key={g.name} class="group"><legend>{g.name}</legend>{controls}</fieldset> : <div key={`g${i}`}>{controls}</div>;
-            })}
-            <div class="actions"><button type="submit" name="action" value="save">Save draft</button></div>
-          </form>
-        </>
-      ) : (
-        <dl class="facts">
-          {v.fields.map((f) => {
-            const values = f.multiValue ? (f.values ?? []) : f.value === null ? [] : [f.value];
-            return <>{<dt key={`${f.fieldId}-t`}>{f.name}</dt>}<dd key={`${f.fieldId}-d`}>{values.length === 0 ? '—' : values.join(', ')}</dd></>;
+          {v.fields.map((f) => <ShownValues key={`shown-${f.fieldId}`} f={f} typed={p.typed} />)}
+          {groups(v.fields).map((g, i) => {
+            const controls = g.fields.map((f) => <FieldControl key={f.fieldId} f={f} shown={shown(f, p.typed)} error={fieldError(f.fieldId)} />);
+            return g.name ? <fieldset key={g.name} class="group"><legend>{g.name}</legend>{controls}</fieldset> : <div key={`g${i}`}>{controls}</div>;
           })}
-        </dl>
+          <div class="actions"><button type="submit" name="action" value="save">Save draft</button></div>
+          {v.attachments.length > 0 ? (
+            <section aria-labelledby="attachments">
+              <h2 id="attachments">Attachments</h2>
+              <p>Choose a file and press its Upload button: the fields above are saved at the same time, so nothing you typed is lost.</p>
+              {v.attachments.map((a) => (
+                <Attachment key={a.attachmentId} a={a} v={v} timeZone={p.timeZone} error={fileError(a.attachmentId)} editable />
+              ))}
+            </section>
+          ) : null}
+          <section aria-labelledby="submit-title">
+            <h2 id="submit-title">Submit</h2>
+            <p>Submitting saves the fields and files above and sends {v.form.name} to the agency. You cannot change it afterwards.</p>
+            <div class="actions">
+              <button type="submit" name="action" value="submit">Submit {v.form.name}</button>
+              <a href={project}>Back to the project</a>
+            </div>
+          </section>
+        </form>
+      ) : (
+        <>
+          <dl class="facts">
+            {v.fields.map((f) => {
+              const values = f.multiValue ? (f.values ?? []) : f.value === null ? [] : [f.value];
+              return <>{<dt key={`${f.fieldId}-t`}>{f.name}</dt>}<dd key={`${f.fieldId}-d`}>{values.length === 0 ? '—' : values.join(', ')}</dd></>;
+            })}
+          </dl>
+          {v.attachments.length > 0 ? (
+            <section aria-labelledby="attachments">
+              <h2 id="attachments">Attachments</h2>
+              {v.attachments.map((a) => (
+                <Attachment key={a.attachmentId} a={a} v={v} timeZone={p.timeZone} error={fileError(a.attachmentId)} editable={false} />
+              ))}
+            </section>
+          ) : null}
+          <p><a href={project}>Back to the project</a></p>
+        </>
       )}
-      {v.attachments.length > 0 ? (
-        <section aria-labelledby="attachments">
-          <h2 id="attachments">Attachments</h2>
-          {editable ? <p>Save your draft before uploading: an upload sends the file only, not the fields above.</p> : null}
-          {v.attachments.map((a) => (
-            <Attachment key={a.attachmentId} a={a} v={v} csrfToken={p.csrfToken} timeZone={p.timeZone} error={fileError(a.attachmentId)} editable={editable} />
-          ))}
-        </section>
-      ) : null}
-      {editable ? (
-        <section aria-labelledby="submit-title">
-          <h2 id="submit-title">Submit</h2>
-          <p>Submitting saves the fields above and sends {v.form.name} to the agency. You cannot change it afterwards.</p>
-          <div class="actions">
-            <button type="submit" form={DATA_FORM} name="action" value="submit">Submit {v.form.name}</button>
-            <a href={project}>Back to the project</a>
-          </div>
-        </section>
-      ) : <p><a href={project}>Back to the project</a></p>}
     </Layout>
   );
 }
