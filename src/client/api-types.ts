@@ -1126,7 +1126,7 @@ export interface components {
     SetInquiryNoteRequest: {
       ThreadId?: string;
       Subject?: string;
-      VisibleToApplicant?: "true" | "false";
+      VisibleToApplicant?: unknown;
       Text: string;
     };
     /** SetInquiryThreadExternalId request: the id of the thread in an outside system (unique within the program); absent or empty to unlink. */
@@ -1162,7 +1162,7 @@ export interface components {
     /** SetWebhookSubscription request: a new Url, Enabled true or false, and new EventTypes (replacing the old; an empty EventTypes means every kind). What is left out stays. */
     SetWebhookSubscriptionRequest: {
       Url?: string;
-      Enabled?: "true" | "false";
+      Enabled?: unknown;
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
         EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];

@@ -86,12 +86,14 @@ export function parseJsonBody(body: string | Uint8Array, expected: string): Reco
 
 /**
  * Before validation: null optional values are left out, xs:token strings collapsed (as the XML reader does); after
- * it, arrays a request left out are filled in empty, so a request's value has the same shape in both representations.
+ * it, arrays a request left out are filled in empty and booleans sent as "true"/"false" made booleans, so a request's
+ * value has the same shape in both representations.
  */
 function normalize(type: ComplexType, value: Record<string, unknown>, fill: boolean): void {
   for (const [name, spec] of Object.entries(type.attributes)) {
     if (value[name] === null && !spec.required) delete value[name];
     else if (spec.type.base === 'token' && typeof value[name] === 'string') value[name] = collapseWhitespace(value[name]);
+    else if (fill && spec.type.base === 'boolean' && typeof value[name] === 'string') value[name] = value[name] === 'true';
   }
   for (const [name, spec] of Object.entries(type.children)) {
     const v = value[name];

@@ -36,8 +36,12 @@ export function simpleSchema(type: SimpleType): JsonSchema {
   return out;
 }
 
-function attributeSchema(spec: AttributeSpec): JsonSchema {
-  const out = simpleSchema(spec.type);
+// A request's boolean may also be the string "true" or "false": JSON clients that sent the XML text form before the
+// attribute was typed xs:boolean keep working, and what a client reads (a JSON boolean) it can send back.
+const REQUEST_BOOLEAN: JsonSchema = { anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }] };
+
+function attributeSchema(spec: AttributeSpec, direction: WireDocument['direction']): JsonSchema {
+  const out = direction === 'request' && spec.type.base === 'boolean' ? { ...REQUEST_BOOLEAN } : simpleSchema(spec.type);
   if (spec.fixed !== undefined) out.const = spec.fixed;
   if (spec.default !== undefined) out.default = spec.default;
   if (spec.doc) out.description = spec.doc;
@@ -62,7 +66,7 @@ export function complexSchema(type: ComplexType, direction: WireDocument['direct
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [name, spec] of Object.entries(type.attributes)) {
-    properties[name] = attributeSchema(spec);
+    properties[name] = attributeSchema(spec, direction);
     if (spec.required) required.push(name);
   }
   for (const [name, spec] of Object.entries(type.children)) {

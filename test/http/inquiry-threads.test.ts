@@ -644,7 +644,7 @@ forEachDialect('HTTP inquiry threads', ({ dialect }) => {
       const before = await inquiryState(h, projectId);
       const cases: [string, unknown, RegExp][] = [
         [inquiryUrls.status(projectId, threadId), { Status: 'Done' }, /Status must be equal to one of the allowed values/],
-        [inquiryUrls.addNote(projectId), { ThreadId: threadId, VisibleToApplicant: true, Text: 'x' }, /VisibleToApplicant must be string/],
+        [inquiryUrls.addNote(projectId), { ThreadId: threadId, VisibleToApplicant: 'yes', Text: 'x' }, /VisibleToApplicant must be boolean/],
         [inquiryUrls.addNote(projectId), { ThreadId: threadId }, /must have required property 'Text'/],
         [inquiryUrls.externalId(projectId, threadId), { ExternalId: 'x'.repeat(101) }, /ExternalId must NOT have more than 100 characters/],
       ];

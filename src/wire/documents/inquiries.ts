@@ -50,7 +50,7 @@ export const SetInquiryNoteRequest = requestDocument('SetInquiryNoteRequest', co
   attributes: {
     ThreadId: optional(restrict(token, { name: 'Identifier', pattern: '[A-Za-z0-9_.~\\-]{1,64}' })),
     Subject: optional(restrict(token, { minLength: 1, maxLength: 200 })),
-    VisibleToApplicant: optional(restrict(token, { name: 'TrueFalse', enumeration: ['true', 'false'] })),
+    VisibleToApplicant: optional(boolean),
   },
   children: { Text: one(restrict(string, { minLength: 1, maxLength: 20000 })) },
 }), 'SetInquiryNote request: a note for the thread ThreadId, or, without ThreadId, for a new thread called Subject. Text is '
@@ -99,10 +99,10 @@ export function inquiryNotesValue(view: InquiryNotesView): DocumentValue<typeof 
 
 /**
  * What a SetInquiryNoteRequest asks for: ThreadId and Subject (collapsed by the readers; absent gives null),
- * VisibleToApplicant false unless "true", and Text exactly as sent.
+ * VisibleToApplicant false unless true, and Text exactly as sent.
  */
 export function inquiryNoteInput(value: DocumentValue<typeof SetInquiryNoteRequest>): InquiryNoteInput {
-  return { threadId: value.ThreadId ?? null, subject: value.Subject ?? null, visibleToApplicant: value.VisibleToApplicant === 'true', text: value.Text };
+  return { threadId: value.ThreadId ?? null, subject: value.Subject ?? null, visibleToApplicant: value.VisibleToApplicant === true, text: value.Text };
 }
 
 /** The status a SetInquiryThreadStatusRequest moves the thread to (the schemas admit only the four statuses). */

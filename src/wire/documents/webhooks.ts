@@ -3,11 +3,9 @@ import { isoTimestamp } from '../../model/clock.ts';
 import type { WebhookDelivery } from '../../model/webhook.ts';
 import {
   boolean, complex, type DocumentValue, dateTime, many, maybe, nonNegativeInteger, one, optional, positiveInteger, requestDocument, required,
-  responseDocument, restrict, string, token,
+  responseDocument, restrict, string,
 } from '../wire-type.ts';
 import { EventTypeName } from './events.ts';
-
-const TrueFalse = restrict(token, { name: 'TrueFalse', enumeration: ['true', 'false'] });
 
 const EventTypes = complex({
   doc: 'The kinds of event sent to the subscription; none listed means every kind.',
@@ -59,7 +57,7 @@ export const CreateWebhookSubscriptionRequest = requestDocument('CreateWebhookSu
 
 /** SetWebhookSubscription's request body: only what is given changes. */
 export const SetWebhookSubscriptionRequest = requestDocument('SetWebhookSubscriptionRequest', complex({
-  attributes: { Url: optional(restrict(string, { minLength: 1, maxLength: 2000 })), Enabled: optional(TrueFalse) },
+  attributes: { Url: optional(restrict(string, { minLength: 1, maxLength: 2000 })), Enabled: optional(boolean) },
   children: { EventTypes: maybe(EventTypes) },
 }), 'SetWebhookSubscription request: a new Url, Enabled true or false, and new EventTypes (replacing the old; an empty EventTypes means every kind). What is left out stays.');
 
@@ -139,7 +137,7 @@ export function deliveryResponseValue(d: WebhookDelivery): DocumentValue<typeof 
 export function subscriptionChangeInput(value: DocumentValue<typeof SetWebhookSubscriptionRequest>): SubscriptionChangeInput {
   return {
     ...(value.Url !== undefined && value.Url !== null ? { url: value.Url } : {}),
-    ...(value.Enabled !== undefined && value.Enabled !== null ? { enabled: value.Enabled === 'true' } : {}),
+    ...(value.Enabled !== undefined && value.Enabled !== null ? { enabled: value.Enabled } : {}),
     ...(value.EventTypes !== undefined && value.EventTypes !== null ? { eventTypes: value.EventTypes.EventType } : {}),
   };
 }
