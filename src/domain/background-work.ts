@@ -1,12 +1,22 @@
 /** Where background work reports failures. */
 export interface WorkLog { warn(fields: object, message: string): void }
 
+/** What a task that leaves work running after its round (webhook attempts) is given: its wake-up and the log. */
+export interface TaskHooks extends WorkLog {
+  /** Runs the task's next round now (or after the one in progress). */
+  wake(): void;
+}
+
 /** One kind of repeated background work: its name (for the log), how often it runs, and one round of it. */
 export interface BackgroundTask {
   what: string;
   intervalMs: number;
   /** One round; returns true when there may be more to do at once (a full batch), so the next round starts now. */
   run(): Promise<boolean>;
+  /** Called once at start, for work a round starts and does not wait for: it wakes the task when it ends. */
+  attach?(hooks: TaskHooks): void;
+  /** Resolves once the work rounds started has ended; `stop` waits for it. */
+  settled?(): Promise<void>;
 }
 
 /** Started background work: `wake` runs every task's next round now; `stop` ends them once rounds in progress end. */
@@ -44,7 +54,11 @@ export function startBackgroundWork(tasks: readonly BackgroundTask[], log: WorkL
     };
     const timer = setInterval(kick, task.intervalMs);
     timer.unref();
-    return { kick, timer, done: () => running ?? Promise.resolve() };
+    task.attach?.({ wake: kick, warn: (fields, message) => log.warn(fields, message) });
+    return { kick, timer, done: async () => {
+      await (running ?? Promise.resolve());
+      await task.settled?.();
+    } };
   });
   return {
     wake: () => {

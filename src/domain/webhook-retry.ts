@@ -18,7 +18,14 @@ const MIN_WAIT_MS = 1_000;
 export function nextAttemptAt(attempts: number, firstAttemptAt: number, now: number, random: () => number): number | null {
   const end = firstAttemptAt + RETRY_WINDOW_MS;
   if (now >= end) return null;
-  const cap = RETRY_CAPS_MS[Math.min(attempts, RETRY_CAPS_MS.length) - 1] ?? RETRY_CAPS_MS[0];
-  const wait = Math.max(MIN_WAIT_MS, Math.floor(random() * cap));
-  return Math.min(now + wait, end);
+  return Math.min(now + backoffWait(attempts, random), end);
 }
+
+/** A wait after the `n`-th failure in a row (1, 2, …): drawn uniformly below its cap, at least a second. */
+export function backoffWait(n: number, random: () => number): number {
+  const cap = RETRY_CAPS_MS[Math.min(Math.max(n, 1), RETRY_CAPS_MS.length) - 1] ?? RETRY_CAPS_MS[0];
+  return Math.max(MIN_WAIT_MS, Math.floor(random() * cap));
+}
+
+/** The longest pause a receiver's `Retry-After` is honoured for: the largest retry cap, 12 hours. */
+export const MAX_RETRY_AFTER_MS: number = RETRY_CAPS_MS[RETRY_CAPS_MS.length - 1] ?? 43_200_000;

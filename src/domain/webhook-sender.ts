@@ -7,8 +7,20 @@ import { ForbiddenAddressError, type HostResolver, resolveAllowed, systemResolve
 /** One POST of a delivery. */
 export interface WebhookPost { url: string; headers: Record<string, string>; body: string }
 
-/** How an attempt ended: the answer's status code, or why there was none. */
-export interface WebhookAnswer { status: number | null; error: string | null }
+/**
+ * How an attempt ended: the answer's status code, or why there was none; and the answer's `Retry-After` in
+ * milliseconds from now, when it had a valid one.
+ */
+export interface WebhookAnswer { status: number | null; error: string | null; retryAfterMs?: number | null }
+
+/** Reads a `Retry-After` value (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) as milliseconds from `now`; null when absent or invalid. */
+export function parseRetryAfter(value: string | undefined, now: number): number | null {
+  const text = value?.trim() ?? '';
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return null;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
 
 /** Sends a delivery; an interface so tests can count and hold sends. */
 export interface WebhookSender { post(request: WebhookPost): Promise<WebhookAnswer> }
@@ -89,7 +101,9 @@ export class HttpWebhookSender implements WebhookSender {
           read += chunk.length;
           if (read > MAX_ANSWER_BYTES) res.destroy();
         });
-        res.on('close', () => resolve({ status: res.statusCode ?? null, error: null }));
+        // The receiver's clock dates an HTTP-date Retry-After, so it is read against the wall clock.
+        const retryAfterMs = parseRetryAfter(res.headers['retry-after'], Date.now());
+        res.on('close', () => resolve({ status: res.statusCode ?? null, error: null, retryAfterMs }));
         res.on('error', () => undefined);
       });
       req.on('error', (error: Error & { code?: string }) => {

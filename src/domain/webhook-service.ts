@@ -11,7 +11,7 @@ import type { WebhookNetworkPolicy } from './webhook-address.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
 
 /** A subscription as the API shows it: never its secret. */
-export interface WebhookSubscriptionView extends Omit<WebhookSubscription, 'secret' | 'createdBy' | 'agencyId' | 'failingSince'> {
+export interface WebhookSubscriptionView extends Omit<WebhookSubscription, 'secret' | 'createdBy' | 'agencyId' | 'failingSince' | 'pausedUntil'> {
   /** The e-mail address of the admin who made it (null when that user is gone). */
   createdBy: string | null;
 }
@@ -67,7 +67,7 @@ export class WebhookService {
     const now = clock.now();
     const subscription: WebhookSubscription = {
       id: ids.next(), agencyId: program.agencyId, programId: program.id, url, eventTypes, secret, enabled: true, disabledReason: null,
-      disabledAt: null, consecutiveFailures: 0, failingSince: null, createdAt: now, createdBy: isOperator(caller) ? null : caller.user.id, updatedAt: now,
+      disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, createdAt: now, createdBy: isOperator(caller) ? null : caller.user.id, updatedAt: now,
     };
     await store.transaction(async (tx) => {
       const existing = await tx.webhooks.listSubscriptions(program.id);
@@ -109,7 +109,7 @@ export class WebhookService {
       const disabling = input.enabled === false && s.enabled;
       await tx.webhooks.updateSubscription(s.id, {
         url, eventTypes, updatedAt: now,
-        ...(enabling ? { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null } : {}),
+        ...(enabling ? { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null } : {}),
         ...(disabling ? { enabled: false, disabledReason: `Disabled by ${isOperator(caller) ? 'the operator' : caller.user.email}.`, disabledAt: now } : {}),
       });
       if (enabling) await tx.webhooks.resumeDeliveries(s.id, now);
@@ -176,7 +176,7 @@ export class WebhookService {
   }
 
   async #view(s: WebhookSubscription): Promise<WebhookSubscriptionView> {
-    const { secret: _secret, createdBy, agencyId: _agency, failingSince: _since, ...rest } = s;
+    const { secret: _secret, createdBy, agencyId: _agency, failingSince: _since, pausedUntil: _paused, ...rest } = s;
     const [creator] = createdBy === null ? [] : await this.#deps.store.accounts.usersByIds([createdBy]);
     return { ...rest, createdBy: creator?.email ?? null };
   }

@@ -21,7 +21,7 @@ export interface WebhookTaskSettings {
   sender?: WebhookSender;
 }
 
-/** Events fanned out per round, and deliveries sent (in parallel) per round. */
+/** Events fanned out per round, and deliveries claimed per round (their attempts run on after it). */
 const FAN_OUT_BATCH = 200;
 const DELIVERY_BATCH = 20;
 
@@ -36,7 +36,10 @@ export function webhookWorkers(deps: { store: Store; clock: Clock; ids: IdGenera
   return { fanOut: webhookFanOut({ ids, clock, payload: settings.payload }), worker };
 }
 
-/** The webhooks' background task: fan-out first, then sending, so deliveries made by a round go out in the same round. */
+/**
+ * The webhooks' background task: fan-out first, then sending, so deliveries made by a round go out in the same round.
+ * A round does not wait for its attempts: a slow receiver delays no other subscription.
+ */
 export function webhookTask(deps: { store: Store; clock: Clock; ids: IdGenerator }, settings: WebhookTaskSettings): BackgroundTask {
   const { fanOut, worker } = webhookWorkers(deps, settings);
   return {
@@ -44,8 +47,11 @@ export function webhookTask(deps: { store: Store; clock: Clock; ids: IdGenerator
     intervalMs: settings.intervalMs,
     run: async () => {
       const fanned = await consumeOutbox(deps.store, fanOut, FAN_OUT_BATCH);
-      const more = await worker.deliverDue();
-      return fanned === FAN_OUT_BATCH || more;
+      const full = await worker.startDue();
+      return fanned === FAN_OUT_BATCH || full;
     },
+    // Attempts end after their round; each wakes the task, since the next event of its project may now be due.
+    attach: (hooks) => worker.attach(hooks),
+    settled: () => worker.settled(),
   };
 }

@@ -20,6 +20,8 @@ export interface WebhookSubscription {
   consecutiveFailures: number;
   /** When the current run of failed attempts began; null while the last attempt succeeded. */
   failingSince: number | null;
+  /** Nothing is sent before this time (the subscription's backoff, or its receiver's Retry-After); null when not backing off. */
+  pausedUntil: number | null;
   createdAt: number;
   /** The admin who made it; null when an operator did, on the command line. */
   createdBy: string | null;

@@ -183,6 +183,10 @@ export interface WebhookSubscriptionTable {
   id: string; agency_id: string; program_id: string; url: string; event_types: string; secret: string; enabled: number;
   disabled_reason: string | null; disabled_at: number | null; consecutive_failures: number; failing_since: number | null;
   created_at: number; created_by: string | null; updated_at: number;
+  /** 020-webhook-backoff: nothing is sent before this time; left set after a backoff until an attempt succeeds. */
+  paused_until: number | null;
+  /** 020-webhook-backoff: when an attempt last got a 2xx. */
+  last_success_at: number | null;
 }
 
 /** One event to send to one subscription, with its retry state and lease. */

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { EventType } from '../model/event.ts';
 import type { DeliveryStatus, WebhookDelivery, WebhookSubscription } from '../model/webhook.ts';
 import { bindDb } from './bind-db.ts';
@@ -9,7 +9,7 @@ type Db = Kysely<Database>;
 
 /** What may change of a subscription. */
 export type SubscriptionPatch = Partial<Pick<WebhookSubscription,
-  'url' | 'eventTypes' | 'enabled' | 'disabledReason' | 'disabledAt' | 'consecutiveFailures' | 'failingSince' | 'updatedAt'>>;
+  'url' | 'eventTypes' | 'enabled' | 'disabledReason' | 'disabledAt' | 'consecutiveFailures' | 'failingSince' | 'pausedUntil' | 'updatedAt'>>;
 
 /** What an attempt changes of a delivery. */
 export type DeliveryPatch = Partial<Pick<WebhookDelivery,
@@ -22,7 +22,7 @@ function toSubscription(r: Selectable<WebhookSubscriptionTable>): WebhookSubscri
   return {
     id: r.id, agencyId: r.agency_id, programId: r.program_id, url: r.url, eventTypes: JSON.parse(r.event_types) as EventType[],
     secret: r.secret, enabled: r.enabled === 1, disabledReason: r.disabled_reason, disabledAt: r.disabled_at,
-    consecutiveFailures: r.consecutive_failures, failingSince: r.failing_since, createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at,
+    consecutiveFailures: r.consecutive_failures, failingSince: r.failing_since, pausedUntil: r.paused_until, createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at,
   };
 }
 
@@ -40,7 +40,7 @@ export async function insertSubscription(db: Db, s: WebhookSubscription): Promis
   await db.insertInto('webhook_subscriptions').values({
     id: s.id, agency_id: s.agencyId, program_id: s.programId, url: s.url, event_types: JSON.stringify(s.eventTypes), secret: s.secret,
     enabled: s.enabled ? 1 : 0, disabled_reason: s.disabledReason, disabled_at: s.disabledAt, consecutive_failures: s.consecutiveFailures,
-    failing_since: s.failingSince, created_at: s.createdAt, created_by: s.createdBy, updated_at: s.updatedAt,
+    failing_since: s.failingSince, paused_until: s.pausedUntil, last_success_at: null, created_at: s.createdAt, created_by: s.createdBy, updated_at: s.updatedAt,
   }).execute();
 }
 
@@ -73,6 +73,7 @@ export async function updateSubscription(db: Db, id: string, p: SubscriptionPatc
     ...(p.disabledAt !== undefined ? { disabled_at: p.disabledAt } : {}),
     ...(p.consecutiveFailures !== undefined ? { consecutive_failures: p.consecutiveFailures } : {}),
     ...(p.failingSince !== undefined ? { failing_since: p.failingSince } : {}),
+    ...(p.pausedUntil !== undefined ? { paused_until: p.pausedUntil } : {}),
     ...(p.updatedAt !== undefined ? { updated_at: p.updatedAt } : {}),
   }).where('id', '=', id).execute();
 }
@@ -113,21 +114,51 @@ export async function listAllDeliveries(db: Db, subscriptionId: string): Promise
   return rows.map(toDelivery);
 }
 
+/** How deliveries are picked per subscription (the rules are the worker's: src/domain/webhook-worker.ts). */
+export interface ClaimPolicy {
+  /** Deliveries of one subscription in flight at once (leased, on any instance) while its attempts succeed. */
+  perSubscription: number;
+  /** The same while its last attempt failed: a failing receiver gets one attempt at a time. */
+  whileFailing: number;
+  /**
+   * How long (from its first attempt) an earlier pending delivery holds back its project's later ones once its
+   * receiver has accepted a delivery since that attempt; while none was accepted since, it holds them back.
+   */
+  holdMs: number;
+}
+
 /**
- * Claims up to `limit` due deliveries for `owner` until `leaseUntil`: pending, of an enabled subscription, due by
- * `now`, not leased by a live claim, and the first pending one of their subscription and project (in order per
- * project). On PostgreSQL the rows are locked FOR UPDATE SKIP LOCKED, so concurrent claims take different rows;
- * SQLite has one writer at a time. Run inside a transaction, so the lease commits with the claim.
+ * Claims up to `limit` due deliveries for `owner` until `leaseUntil`: pending, due by `now`, not leased by a live
+ * claim, of an enabled subscription that is not paused, not held back by an earlier pending delivery of their
+ * subscription and project (in order per project, within `policy.holdMs`), and, per subscription, no more than its
+ * room: `policy.perSubscription` (or `whileFailing`) less its deliveries leased now. So one subscription can neither
+ * take a whole claim nor hold more than its share of attempts. On PostgreSQL the rows are locked FOR UPDATE SKIP
+ * LOCKED, so concurrent claims take different rows; SQLite has one writer at a time. Run inside a transaction, so
+ * the lease commits with the claim.
  */
-export async function claimDue(db: Db, dialect: Dialect, owner: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
-  let query = db.selectFrom('webhook_deliveries as d').select('d.id')
+export async function claimDue(db: Db, dialect: Dialect, owner: string, now: number, leaseUntil: number, limit: number, policy: ClaimPolicy): Promise<ClaimedDelivery[]> {
+  const leased = db.selectFrom('webhook_deliveries').select(['subscription_id', (eb) => eb.fn.countAll().as('n')])
+    .where('status', '=', 'pending').where('lease_until', '>=', now).groupBy('subscription_id');
+  const ranked = db.selectFrom('webhook_deliveries as d').innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+    .leftJoin(leased.as('l'), 'l.subscription_id', 'd.subscription_id')
+    .select(['d.id', 'd.next_attempt_at', 'd.event_seq',
+      sql<number>`row_number() over (partition by ${sql.ref('d.subscription_id')} order by ${sql.ref('d.next_attempt_at')}, ${sql.ref('d.event_seq')})`.as('place'),
+      sql<number>`(case when ${sql.ref('s.consecutive_failures')} > 0 then ${sql.lit(policy.whileFailing)} else ${sql.lit(policy.perSubscription)} end) - coalesce(${sql.ref('l.n')}, 0)`.as('room')])
     .where('d.status', '=', 'pending').where('d.next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
-    .where('d.subscription_id', 'in', (eb) => eb.selectFrom('webhook_subscriptions').select('id').where('enabled', '=', 1))
+    .where('s.enabled', '=', 1)
+    .where((eb) => eb.or([eb('s.paused_until', 'is', null), eb('s.paused_until', '<=', now)]))
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as e').select('e.id')
       .whereRef('e.subscription_id', '=', 'd.subscription_id').whereRef('e.project_id', '=', 'd.project_id')
-      .where('e.status', '=', 'pending').whereRef('e.event_seq', '<', 'd.event_seq'))))
-    .orderBy('d.next_attempt_at').orderBy('d.event_seq').limit(limit);
+      .where('e.status', '=', 'pending').whereRef('e.event_seq', '<', 'd.event_seq')
+      .where((eb) => eb.or([
+        eb('e.first_attempt_at', 'is', null), eb('e.first_attempt_at', '>', now - policy.holdMs),
+        eb('s.last_success_at', 'is', null), eb('s.last_success_at', '<', eb.ref('e.first_attempt_at')),
+      ])))));
+  const chosen = db.selectFrom(ranked.as('c')).select('c.id').whereRef('c.place', '<=', 'c.room')
+    .orderBy('c.next_attempt_at').orderBy('c.event_seq').limit(limit);
+  let query = db.selectFrom('webhook_deliveries as d').select('d.id').where('d.id', 'in', chosen)
+    .where('d.status', '=', 'pending').where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]));
   if (dialect === 'postgres') query = query.forUpdate().skipLocked();
   const ids = (await query.execute()).map((r) => r.id);
   if (ids.length === 0) return [];
@@ -158,21 +189,33 @@ export async function finishAttempt(db: Db, id: string, owner: string, p: Delive
 }
 
 /**
- * Counts an attempt in its subscription's run of failures: a success ends the run, a failure adds to it (and starts
- * it at `at`). Arithmetic in SQL, so concurrent attempts of one subscription all count. Returns the subscription.
+ * Counts a failed attempt in its subscription's run of failures (and starts the run at `at`). Arithmetic in SQL, so
+ * concurrent attempts of one subscription all count. Returns the subscription.
  */
-export async function noteAttempt(db: Db, id: string, ok: boolean, at: number): Promise<WebhookSubscription | undefined> {
-  await db.updateTable('webhook_subscriptions').set((eb) => (ok
-    ? { consecutive_failures: 0, failing_since: null }
-    : { consecutive_failures: eb('consecutive_failures', '+', 1), failing_since: eb.fn.coalesce('failing_since', eb.val(at)) }))
+export async function noteFailure(db: Db, id: string, at: number): Promise<WebhookSubscription | undefined> {
+  await db.updateTable('webhook_subscriptions')
+    .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1), failing_since: eb.fn.coalesce('failing_since', eb.val(at)) }))
     .where('id', '=', id).execute();
   const row = await db.selectFrom('webhook_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toSubscription(row) : undefined;
 }
 
+/**
+ * Ends a subscription's run of failures after a 2xx. When it was backing off (paused), the backoff ends too and its
+ * pending deliveries, which waited for their own retries, are made due at `at`: the receiver is back. True then.
+ */
+export async function noteSuccess(db: Db, id: string, at: number): Promise<boolean> {
+  const paused = await db.updateTable('webhook_subscriptions').set({ paused_until: null }).where('id', '=', id).where('paused_until', 'is not', null).executeTakeFirst();
+  await db.updateTable('webhook_subscriptions').set({ consecutive_failures: 0, failing_since: null, last_success_at: at }).where('id', '=', id).execute();
+  if (Number(paused.numUpdatedRows) === 0) return false;
+  await resumeDeliveries(db, id, at);
+  return true;
+}
+
 /** Makes a subscription's pending deliveries due at `now` (when it is enabled again). */
 export async function resumeDeliveries(db: Db, subscriptionId: string, now: number): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('subscription_id', '=', subscriptionId).where('status', '=', 'pending').execute();
+  await db.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('subscription_id', '=', subscriptionId).where('status', '=', 'pending')
+    .where('next_attempt_at', '>', now).execute();
 }
 
 const READS = { findSubscription, listSubscriptions, enabledSubscriptions, findDelivery, listDeliveries, listAllDeliveries };
@@ -191,7 +234,7 @@ export function webhookReader(db: Db) {
 /** Subscriptions and deliveries over a transaction. */
 export function webhookRepository(db: Db, dialect: Dialect) {
   return {
-    ...bindDb(db, { ...READS, insertSubscription, updateSubscription, deleteSubscription, insertDeliveries, finishAttempt, noteAttempt, resumeDeliveries }),
-    claimDue: (owner: string, now: number, leaseUntil: number, limit: number) => claimDue(db, dialect, owner, now, leaseUntil, limit),
+    ...bindDb(db, { ...READS, insertSubscription, updateSubscription, deleteSubscription, insertDeliveries, finishAttempt, noteFailure, noteSuccess, resumeDeliveries }),
+    claimDue: (owner: string, now: number, leaseUntil: number, limit: number, policy: ClaimPolicy) => claimDue(db, dialect, owner, now, leaseUntil, limit, policy),
   };
 }

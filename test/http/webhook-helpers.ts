@@ -14,8 +14,8 @@ import { PROGRAM } from './http-helpers.ts';
 /** One POST a receiver got: its headers and body as sent. */
 export interface Received { headers: Record<string, string>; body: string; at: number }
 
-/** What a receiver answers to its n-th request (0-based): a status code, or `hang` (never answers). */
-export type Answer = number | 'hang';
+/** What a receiver answers to its n-th request (0-based): a status code (with headers), or `hang` (never answers). */
+export type Answer = number | 'hang' | { status: number; headers: Record<string, string> };
 
 /** A tiny webhook receiver on 127.0.0.1. */
 export interface Receiver {
@@ -48,7 +48,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       receiver.received.push(got);
       const answer = receiver.answer(n, got);
       if (answer === 'hang') return;
-      setTimeout(() => res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok'), receiver.delayMs);
+      const [status, headers] = typeof answer === 'number' ? [answer, {}] : [answer.status, answer.headers];
+      setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok'), receiver.delayMs);
     });
   });
   server.on('connection', (s) => {
@@ -94,12 +95,13 @@ export interface ManualWorker {
 }
 
 /** The webhook settings of a harness's configuration, as `serve` passes them; jitter fixed at `random` when given. */
-export function webhookSettings(h: HttpHarness, random?: number, sender?: WebhookSender): WebhookTaskSettings {
-  return { ...h.config.webhooks, payload: deliveryPayload, ...(random === undefined ? {} : { random: () => random }), ...(sender ? { sender } : {}) };
+export function webhookSettings(h: HttpHarness, random?: number | (() => number), sender?: WebhookSender): WebhookTaskSettings {
+  const jitter = typeof random === 'function' ? random : () => random as number;
+  return { ...h.config.webhooks, payload: deliveryPayload, ...(random === undefined ? {} : { random: jitter }), ...(sender ? { sender } : {}) };
 }
 
-/** A webhook worker over `store` with the harness's clock and settings; jitter fixed at `random`. */
-export function manualWorker(h: HttpHarness, store: Store = h.store, random = 0.5, sender?: WebhookSender): ManualWorker {
+/** A webhook worker over `store` with the harness's clock and settings; jitter fixed at `random` (or drawn from it). */
+export function manualWorker(h: HttpHarness, store: Store = h.store, random: number | (() => number) = 0.5, sender?: WebhookSender): ManualWorker {
   const { fanOut, worker } = webhookWorkers({ store, clock: h.clock, ids: new RandomIdGenerator() }, webhookSettings(h, random, sender));
   return {
     owner: worker.owner,

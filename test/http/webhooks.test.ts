@@ -13,6 +13,7 @@ import { HttpWebhookSender, type WebhookSender } from '../../src/domain/webhook-
 import { type BackgroundWork, startBackgroundWork } from '../../src/domain/background-work.ts';
 import { eventTasks } from '../../src/domain/event-tasks.ts';
 import { webhookWorkers } from '../../src/domain/webhook-tasks.ts';
+import { CLAIM_POLICY } from '../../src/domain/webhook-worker.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { type Answer, manualWorker, type Receiver, startReceiver, subscribe, until, verified, WEBHOOKS, webhookSettings } from './webhook-helpers.ts';
 
@@ -368,7 +369,7 @@ forEachDialect('webhooks', ({ dialect }) => {
     await createProject(h);
     await consumeOutbox(h.store, webhookWorkers({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() }, webhookSettings(h)).fanOut);
     const now = h.clock.now();
-    const claimed = await h.store.transaction((tx) => tx.webhooks.claimDue('CRASHED', now, now + 61_000, 10));
+    const claimed = await h.store.transaction((tx) => tx.webhooks.claimDue('CRASHED', now, now + 61_000, 10, CLAIM_POLICY));
     assert.equal(claimed.length, 1);
     await w.round();
     assert.equal(r.received.length, 0, 'a live lease is respected');
