@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteBinding } from './sqlite-binding.ts';
-import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type Driver } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type Driver } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import * as m001 from './migrations/001-initial.ts';

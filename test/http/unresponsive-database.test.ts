@@ -5,7 +5,7 @@ import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import { StoreError } from '../../src/store/store-error.ts';
 import type { Store } from '../../src/store/store.ts';
-import { openTestStore, type TestStore } from '../support/databases.ts';
+import { openTestStore, type TestStore, testSecretBox } from '../support/databases.ts';
 import { IDS, seedProgram, T0, user } from '../support/fixtures.ts';
 import { type FreezingProxy, startFreezingProxy } from '../support/freezing-proxy.ts';
 import { assertError, dataRequest, type HttpHarness, startHttp } from '../support/http-harness.ts';
@@ -35,7 +35,7 @@ async function storeThrough(db: TestStore, proxy: FreezingProxy, statementTimeou
   if (db.config.kind !== 'postgres') throw new Error('postgres only');
   const url = new URL(db.config.url);
   url.port = String(proxy.port);
-  return createKyselyStore(await openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 4, connectTimeoutMs: 1000, statementTimeoutMs, migrate: false }));
+  return createKyselyStore(await openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 4, connectTimeoutMs: 1000, statementTimeoutMs, migrate: false }), { secrets: testSecretBox() });
 }
 
 describe('a PostgreSQL that stops answering', () => {
