@@ -21,6 +21,8 @@ import type { Store } from '../store/store.ts';
 import { checkBlobStore, listenFailure, openWithRetry, StartupFailure } from './startup-failure.ts';
 
 const SWEEP_INTERVAL_MS = 3_600_000;
+/** How long shutdown waits for the database connections to close before the process exits anyway. */
+const CLOSE_DATABASE_MS = 5_000;
 
 function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite ${config.database.file}` : 'PostgreSQL';
@@ -126,7 +128,8 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     await work?.stop();
     mailer?.close();
     await sweeps.stop();
-    await store.close();
+    // A database that stopped answering would hold the goodbye of every connection forever: exit regardless.
+    await Promise.race([store.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_DATABASE_MS).unref())]);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
