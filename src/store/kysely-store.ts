@@ -25,6 +25,7 @@ import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.
 import type { Database } from './tables.ts';
 import { TopicCache } from './topic-cache.ts';
 import { webhookReader, webhookRepository } from './webhook-queries.ts';
+import { sealedWebhookReader, sealedWebhookRepository } from './webhook-secrets.ts';
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
@@ -34,7 +35,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db, secrets),
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
-    webhooks: () => webhookRepository(db, dialect), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
+    webhooks: () => sealedWebhookRepository(webhookRepository(db, dialect), secrets), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -81,7 +82,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
-    webhooks: webhookReader(db),
+    webhooks: sealedWebhookReader(webhookReader(db), secrets),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: async (work) => {
       let wrote = 0;

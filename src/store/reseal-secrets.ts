@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { mfaSecretContext } from './mfa-queries.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { Database } from './tables.ts';
+import { webhookSecretContext } from './webhook-secrets.ts';
 
 /** What a pass over the stored secrets found and changed. */
 export interface ResealReport {
@@ -26,6 +27,13 @@ const COLUMNS: SecretColumn[] = [
     context: mfaSecretContext,
     write: async (db, id, value) => {
       await db.updateTable('user_mfa').set({ secret: value }).where('user_id', '=', id).execute();
+    },
+  },
+  {
+    list: (db) => db.selectFrom('webhook_subscriptions').select(['id', 'secret as value']).execute(),
+    context: webhookSecretContext,
+    write: async (db, id, value) => {
+      await db.updateTable('webhook_subscriptions').set({ secret: value }).where('id', '=', id).execute();
     },
   },
 ];

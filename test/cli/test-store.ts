@@ -5,7 +5,7 @@ import type { Clock } from '../../src/model/clock.ts';
 import type { IdGenerator } from '../../src/model/ids.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
-import { ephemeralSecretBox } from '../../src/store/secret-box.ts';
+import { openSecretBox } from '../../src/store/open-secret-box.ts';
 import type { Store, StoreWriter } from '../../src/store/store.ts';
 
 /** A store on a fresh SQLite file plus predictable ids and time; `cleanup` closes and deletes it. */
@@ -27,7 +27,10 @@ export function steppingClock(start = Date.UTC(2026, 0, 1)): Clock {
 export async function testEnv(): Promise<TestEnv> {
   const dir = mkdtempSync(path.join(tmpdir(), 'apas-cli-'));
   const file = path.join(dir, 'test.db');
-  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file }), { secrets: ephemeralSecretBox() });
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file }), {
+    // The key file the CLI makes beside the database, so that the test and the commands it runs share it.
+    secrets: openSecretBox({ database: { kind: 'sqlite', file }, secretKeys: { keys: null, file: null } }),
+  });
   return {
     dir, file, store, clock: steppingClock(), ids: counterIds(),
     cleanup: async () => {

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { openDatabase } from '../../src/store/database.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
 import { forEachDialect, type TestStore } from '../support/databases.ts';
-import { agency, IDS, T0, user } from '../support/fixtures.ts';
+import { agency, IDS, seedProgram, T0, user } from '../support/fixtures.ts';
 
 const TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
@@ -40,6 +40,29 @@ forEachDialect('store: secrets at rest', ({ open }) => {
     assert.doesNotMatch(stored, new RegExp(TOTP), 'the database holds no clear TOTP secret');
     assert.match(stored, /^sealed:v1:/);
     assert.equal((await db.store.mfa.getMfa(IDS.admin))?.secret, TOTP);
+  });
+
+  it('stores a webhook signing secret sealed; reads and the worker\'s claims see it in clear', async () => {
+    const db = await open();
+    await seedProgram(db.store);
+    const secret = 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LW9mLTMyLWJ5dGVzISE=';
+    const subscription = {
+      id: 'WEBHOOK00001', agencyId: IDS.agency, programId: IDS.program, url: 'https://hooks.example.org/apas', eventTypes: [], secret, enabled: true,
+      disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, createdAt: T0, createdBy: null, updatedAt: T0,
+    };
+    await db.store.transaction((tx) => tx.webhooks.insertSubscription(subscription));
+    const raw = await openDatabase(db.config);
+    try {
+      const row = await raw.db.selectFrom('webhook_subscriptions').select('secret').executeTakeFirstOrThrow();
+      assert.match(row.secret, /^sealed:v1:/);
+      assert.doesNotMatch(row.secret, /c2VjcmV0/);
+    } finally {
+      await raw.changes.close();
+      await raw.db.destroy();
+    }
+    assert.equal((await db.store.webhooks.findSubscription(IDS.program, subscription.id))?.secret, secret);
+    assert.deepEqual((await db.store.webhooks.listSubscriptions(IDS.program)).map((s) => s.secret), [secret]);
+    assert.equal((await db.store.resealSecrets('count')).byKey.unsealed, undefined);
   });
 
   it('seals a secret stored before encryption at rest, and re-wraps every secret with a new first key', async () => {
