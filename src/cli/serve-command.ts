@@ -65,7 +65,7 @@ export async function runServe(argv: string[]): Promise<number> {
   // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs,
-    webhooks: { ...config.webhooks, payload: deliveryPayload },
+    webhooks: { ...config.webhooks, payload: deliveryPayload }, log,
   }), log);
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -3,6 +3,7 @@ import { isoTimestamp } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { Store } from '../store/store.ts';
 import type { ClaimedDelivery, DeliveryPatch } from '../store/webhook-queries.ts';
+import type { WorkLog } from './background-work.ts';
 import { nextAttemptAt } from './webhook-retry.ts';
 import { signedHeaders, type WebhookAnswer, type WebhookSender } from './webhook-sender.ts';
 
@@ -20,6 +21,8 @@ export interface WebhookWorkerDeps {
   disableAfterMs: number;
   /** Deliveries claimed (and sent in parallel) per round. */
   batch: number;
+  /** Where each failed attempt is logged at warn, with the delivery's id and the cause. */
+  log?: WorkLog;
 }
 
 /**
@@ -81,6 +84,10 @@ export class WebhookWorker {
     else {
       const next = nextAttemptAt(attempts, first, at, random);
       Object.assign(patch, next === null ? { status: 'failed' } : { nextAttemptAt: next });
+      this.#deps.log?.warn({
+        deliveryId: d.id, subscriptionId: d.subscriptionId, eventId: d.eventId, attempts, statusCode: answer.status, error,
+        nextAttemptAt: next === null ? null : isoTimestamp(next),
+      }, next === null ? `webhook delivery ${d.id} failed for the last time; it is marked failed` : `webhook delivery ${d.id} failed; it is retried later`);
     }
     await store.transaction(async (tx) => {
       // A lease that ran out belongs to the instance that took the delivery over; its attempt is the one recorded.
