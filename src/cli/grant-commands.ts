@@ -1,6 +1,6 @@
 import { AccountService } from '../domain/account-service.ts';
 import { PROGRAM_ROLES } from '../model/model.ts';
-import { type CliCommand, text } from './cli-command.ts';
+import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
 
 const user = { type: 'string', value: 'EMAIL', required: true, description: 'The user\'s e-mail address' } as const;
@@ -32,6 +32,24 @@ export const grantCommands: CliCommand[] = [
     async run(input, io) {
       await withContext(io, (ctx) => new AccountService(ctx).revokeGrant(text(input, 'user'), text(input, 'program')));
       io.out(`Removed the grant of ${text(input, 'user')} in program ${text(input, 'program')}.`);
+      return 0;
+    },
+  },
+  {
+    name: 'grant list',
+    summary: 'List grants by program and user: program, user, role, and whether sensitive data may be seen.',
+    notes: ['Without --user or --program every grant is listed; an agency admin needs no grant (admin of every program of the agency).'],
+    options: {
+      user: { ...user, required: false, description: 'Only this user\'s grants (an e-mail address)' },
+      program: { ...program, required: false, description: 'Only this program\'s grants (its id or custom id)' },
+      agency: { type: 'string', value: 'AGENCY', description: 'The program\'s agency (custom id or id), when several agencies use its custom id' },
+    },
+    async run(input, io) {
+      const grants = await withContext(io, (ctx) => new AccountService(ctx).listGrants({
+        user: optionalText(input, 'user'), program: optionalText(input, 'program'), agency: optionalText(input, 'agency'),
+      }));
+      for (const g of grants) io.out(`${g.programCustomId}  ${g.email}  ${g.role}${g.sensitive ? '  sensitive' : ''}`);
+      if (grants.length === 0) io.err('No grants match.');
       return 0;
     },
   },

@@ -11,6 +11,7 @@ import { CliError, UsageError } from './cli-error.ts';
 import { demoCommand } from './demo-command.ts';
 import { grantCommands } from './grant-commands.ts';
 import { keyCommands } from './key-commands.ts';
+import { mailCommands } from './mail-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
 import { programCommands } from './program-commands.ts';
 import { secretsCommands } from './secrets-commands.ts';
@@ -27,7 +28,7 @@ const SERVE: CliCommand = {
 
 const COMMANDS: readonly CliCommand[] = [
   SERVE, migrateCommand, ...agencyCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...programCommands, demoCommand,
-  ...backupCommands, ...webhookCommands, ...secretsCommands,
+  ...backupCommands, ...webhookCommands, ...secretsCommands, ...mailCommands,
 ];
 
 const ENVIRONMENT = [

@@ -116,7 +116,7 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs,
-    webhooks: { ...config.webhooks, payload: deliveryPayload },
+    webhooks: { ...config.webhooks, payload: deliveryPayload }, log,
   }), log);
   started.push(() => work?.stop());
   let closing = false;

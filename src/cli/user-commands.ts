@@ -1,6 +1,6 @@
 import { AccountService } from '../domain/account-service.ts';
 import { MfaService } from '../domain/mfa-service.ts';
-import { type CliCommand, text } from './cli-command.ts';
+import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { type CliIo, withContext } from './cli-context.ts';
 import { UsageError } from './cli-error.ts';
 
@@ -34,7 +34,7 @@ function toggle(disabled: boolean): CliCommand {
   };
 }
 
-/** `apas user create|set-password|disable|enable`. */
+/** `apas user create|list|set-password|disable|enable|mfa-enrol|mfa-disable`. */
 export const userCommands: CliCommand[] = [
   {
     name: 'user create',
@@ -54,6 +54,20 @@ export const userCommands: CliCommand[] = [
         agencyAdmin: input.options['agency-admin'] === true,
       }));
       io.out(`Created user ${user.email} (id ${user.id})${user.agencyAdmin ? ' as agency admin' : ''}.`);
+      return 0;
+    },
+  },
+  {
+    name: 'user list',
+    summary: 'List users by e-mail address: id, agency, name, and whether agency admin or disabled (never a secret).',
+    options: { agency: { type: 'string', value: 'AGENCY', description: 'Only this agency\'s users (its custom id or id)' } },
+    async run(input, io) {
+      const users = await withContext(io, (ctx) => new AccountService(ctx).listUsers(optionalText(input, 'agency')));
+      for (const u of users) {
+        const flags = [u.agencyAdmin ? 'agency-admin' : '', u.disabled ? 'disabled' : ''].filter((f) => f !== '').join(',');
+        io.out(`${u.email}  ${u.id}  ${u.agency.customId ?? u.agency.id}  ${u.name}${flags ? `  ${flags}` : ''}`);
+      }
+      if (users.length === 0) io.err('No users yet; create one with "apas user create".');
       return 0;
     },
   },

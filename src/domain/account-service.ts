@@ -150,6 +150,35 @@ export class AccountService {
     return keys.map(({ secretHash: _hash, ...key }) => key);
   }
 
+  /** The users, of one agency (custom id or id) or of all, by e-mail address, with their agency; never a secret. */
+  async listUsers(agencyRef?: string): Promise<(User & { agency: Agency })[]> {
+    const { accounts } = this.#deps.store;
+    const agencies = await accounts.listAgencies();
+    const only = agencyRef === undefined ? undefined : agencies.find((a) => a.customId === agencyRef || a.id === agencyRef);
+    if (agencyRef !== undefined && !only) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
+    const byId = new Map(agencies.map((a) => [a.id, a]));
+    const users = await accounts.listUsers(only?.id);
+    return users.map((u) => ({ ...u, agency: byId.get(u.agencyId) as Agency }));
+  }
+
+  /**
+   * The grants of one user, of one program, or all of them, by program and user. A program is named by its id, or by
+   * its custom id with the agency (custom id or id) when custom ids repeat across agencies.
+   */
+  async listGrants(filter: { user?: string; program?: string; agency?: string }): Promise<(ProgramGrant & { email: string; programCustomId: string })[]> {
+    const { accounts, programs } = this.#deps.store;
+    const user = filter.user === undefined ? undefined : await findUser(this.#deps.store, filter.user);
+    let programId: string | undefined;
+    if (filter.program !== undefined) {
+      const agency = filter.agency === undefined ? undefined : await accounts.findAgency(filter.agency);
+      if (filter.agency !== undefined && !agency) throw new ApiError('NOT_FOUND', `agency "${filter.agency}" not found`);
+      const program = await programs.findProgram(filter.program, agency?.id);
+      if (!program) throw new ApiError('NOT_FOUND', `program "${filter.program}" not found${agency ? ` in agency "${filter.agency}"` : ' (name its agency with --agency if several agencies use this custom id)'}`);
+      programId = program.id;
+    }
+    return accounts.listGrantDetails({ ...(user ? { userId: user.id } : {}), ...(programId ? { programId } : {}) });
+  }
+
   /** Runs `work` in a transaction and appends one audit row; `audit` lets the work add what it learned. */
   async #write<T>(
     action: string, base: AuditFields, work: (tx: StoreWriter, audit: (more: AuditFields) => void) => Promise<T>,

@@ -1,7 +1,7 @@
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { Store } from '../store/store.ts';
-import type { BackgroundTask } from './background-work.ts';
+import type { BackgroundTask, WorkLog } from './background-work.ts';
 import { mailNotifier, MAIL_CONSUMER } from './mail-notifier.ts';
 import { DEFAULT_MAIL_POLICY, sendDueMail } from './mail-sender.ts';
 import type { Mailer } from './mailer.ts';
@@ -22,6 +22,8 @@ export interface EventTaskDeps {
   mailIntervalMs: number;
   /** Webhook fan-out and deliveries; left out, no webhook is sent (and their cursor does not move). */
   webhooks?: WebhookTaskSettings;
+  /** Where each failed mail or webhook attempt is logged (at warn, with its id and cause); `serve` passes its log. */
+  log?: WorkLog;
 }
 
 /** A round of one outbox consumer; true when the batch was full. */
@@ -43,7 +45,7 @@ export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
 }
 
 function mailTasks(deps: EventTaskDeps): BackgroundTask[] {
-  const { store, clock, ids, publicUrl, mailer, mailIntervalMs } = deps;
+  const { store, clock, ids, publicUrl, mailer, mailIntervalMs, log } = deps;
   if (!mailer) return [consumerTask(store, skipMail, mailIntervalMs)];
   const notifier = mailNotifier({ ids, publicUrl });
   // One task queues, then sends, so a round woken by a change mails about it in the same round.
@@ -51,7 +53,7 @@ function mailTasks(deps: EventTaskDeps): BackgroundTask[] {
     what: 'notification mail', intervalMs: mailIntervalMs,
     run: async () => {
       const full = (await consumeOutbox(store, notifier, OUTBOX_BATCH)) === OUTBOX_BATCH;
-      return (await sendDueMail({ store, clock, mailer }, DEFAULT_MAIL_POLICY)) || full;
+      return (await sendDueMail({ store, clock, mailer, log }, DEFAULT_MAIL_POLICY)) || full;
     },
   }];
 }

@@ -1,5 +1,7 @@
-import type { Clock } from '../model/clock.ts';
+import { type Clock, isoTimestamp } from '../model/clock.ts';
 import type { Store } from '../store/store.ts';
+import type { WorkLog } from './background-work.ts';
+import { boundText } from './bounded-text.ts';
 import type { Mailer } from './mailer.ts';
 
 /** How the queue is drained: claims per round, how long a claim lasts, and when to give up on a message. */
@@ -17,8 +19,11 @@ export interface MailSendPolicy {
 /** Retries for about a day and a half: 30 s, 1, 2, 4 … minutes, then hourly, 40 attempts in all. */
 export const DEFAULT_MAIL_POLICY: MailSendPolicy = { batch: 20, leaseMs: 120_000, maxAttempts: 40, firstDelayMs: 30_000, maxDelayMs: 3_600_000 };
 
-/** What the sender needs: the store, the time, the mail server and a source of randomness for the jitter. */
-export interface MailSenderDeps { store: Store; clock: Clock; mailer: Mailer; random?: () => number }
+/**
+ * What the sender needs: the store, the time, the mail server, a source of randomness for the jitter, and where a
+ * failed attempt is logged (the background work always passes its log; a test reading the queue may leave it out).
+ */
+export interface MailSenderDeps { store: Store; clock: Clock; mailer: Mailer; random?: () => number; log?: WorkLog }
 
 /** The wait before attempt `attempts + 1`: exponential with up to 10% jitter, so retries of many messages spread out. */
 export function retryDelay(policy: MailSendPolicy, attempts: number, random: () => number): number {
@@ -41,7 +46,11 @@ export async function sendDueMail(deps: MailSenderDeps, policy: MailSendPolicy =
       await mailer.send({ to: m.to, subject: m.subject, text: m.text, html: m.html });
     } catch (error) {
       const next = attempts >= policy.maxAttempts ? null : clock.now() + retryDelay(policy, attempts, random);
-      await store.transaction((tx) => tx.mail.markMailFailed(m.id, attempts, (error as Error).message ?? String(error), next));
+      const cause = boundText((error as Error).message ?? String(error), 400);
+      await store.transaction((tx) => tx.mail.markMailFailed(m.id, attempts, cause, next));
+      // The message's id and the cause, never its address or text: `apas mail list` shows the rest to an operator.
+      deps.log?.warn({ mailId: m.id, kind: m.kind, attempts, error: cause, nextAttemptAt: next === null ? null : isoTimestamp(next) },
+        next === null ? `sending mail ${m.id} failed for the last time; it is marked failed (apas mail retry sends it again)` : `sending mail ${m.id} failed; it is retried later`);
       continue;
     }
     await store.transaction((tx) => tx.mail.markMailSent(m.id, clock.now(), attempts));

@@ -1,7 +1,7 @@
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { Store } from '../store/store.ts';
-import type { BackgroundTask } from './background-work.ts';
+import type { BackgroundTask, WorkLog } from './background-work.ts';
 import { consumeOutbox, type OutboxConsumer } from './outbox-consumer.ts';
 import { type DeliveryPayload, webhookFanOut } from './webhook-fan-out.ts';
 import { HttpWebhookSender, type WebhookSender } from './webhook-sender.ts';
@@ -21,17 +21,20 @@ export interface WebhookTaskSettings {
   sender?: WebhookSender;
 }
 
-/** Events fanned out per round, and deliveries claimed per round (their attempts run on after it). */
+/** What the webhook work needs besides its settings; `log` takes each failed attempt (the background work's log). */
+export interface WebhookTaskDeps { store: Store; clock: Clock; ids: IdGenerator; log?: WorkLog }
+
+/** Events fanned out per round, and deliveries sent (in parallel) per round. */
 const FAN_OUT_BATCH = 200;
 const DELIVERY_BATCH = 20;
 
 /** The webhook fan-out (an outbox consumer) and delivery worker of one instance. */
-export function webhookWorkers(deps: { store: Store; clock: Clock; ids: IdGenerator }, settings: WebhookTaskSettings): { fanOut: OutboxConsumer; worker: WebhookWorker } {
+export function webhookWorkers(deps: WebhookTaskDeps, settings: WebhookTaskSettings): { fanOut: OutboxConsumer; worker: WebhookWorker } {
   const { store, clock, ids } = deps;
   const sender = settings.sender ?? new HttpWebhookSender({ allowInsecure: settings.allowInsecure }, settings.timeoutMs);
   const worker = new WebhookWorker({
     store, clock, ids, random: settings.random ?? Math.random, sender, timeoutMs: settings.timeoutMs,
-    disableAfterMs: settings.disableAfterHours * 3_600_000, batch: DELIVERY_BATCH,
+    disableAfterMs: settings.disableAfterHours * 3_600_000, batch: DELIVERY_BATCH, log: deps.log,
   });
   return { fanOut: webhookFanOut({ ids, clock, payload: settings.payload }), worker };
 }
@@ -40,7 +43,7 @@ export function webhookWorkers(deps: { store: Store; clock: Clock; ids: IdGenera
  * The webhooks' background task: fan-out first, then sending, so deliveries made by a round go out in the same round.
  * A round does not wait for its attempts: a slow receiver delays no other subscription.
  */
-export function webhookTask(deps: { store: Store; clock: Clock; ids: IdGenerator }, settings: WebhookTaskSettings): BackgroundTask {
+export function webhookTask(deps: WebhookTaskDeps, settings: WebhookTaskSettings): BackgroundTask {
   const { fanOut, worker } = webhookWorkers(deps, settings);
   return {
     what: 'webhook deliveries',

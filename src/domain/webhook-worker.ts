@@ -4,7 +4,7 @@ import type { IdGenerator } from '../model/ids.ts';
 import type { WebhookSubscription } from '../model/webhook.ts';
 import type { Store, StoreWriter } from '../store/store.ts';
 import type { ClaimedDelivery, ClaimPolicy, DeliveryPatch } from '../store/webhook-queries.ts';
-import type { TaskHooks } from './background-work.ts';
+import type { TaskHooks, WorkLog } from './background-work.ts';
 import { backoffWait, MAX_RETRY_AFTER_MS, nextAttemptAt, RETRY_WINDOW_MS } from './webhook-retry.ts';
 import { signedHeaders, type WebhookAnswer, type WebhookSender } from './webhook-sender.ts';
 
@@ -22,6 +22,8 @@ export interface WebhookWorkerDeps {
   disableAfterMs: number;
   /** Deliveries claimed per round. */
   batch: number;
+  /** Where each failed attempt is logged at warn, with the delivery's id and the cause. */
+  log?: WorkLog;
 }
 
 /**
@@ -140,7 +142,13 @@ export class WebhookWorker {
     if (next !== null && retryAfter !== null) next = Math.min(Math.max(next, at + retryAfter), first + RETRY_WINDOW_MS);
     const patch: DeliveryPatch = { attempts, firstAttemptAt: first, lastAttemptAt: at, lastStatusCode: answer.status, lastError: error };
     if (ok) Object.assign(patch, { status: 'delivered', deliveredAt: at });
-    else Object.assign(patch, next === null ? { status: 'failed' } : { nextAttemptAt: next });
+    else {
+      Object.assign(patch, next === null ? { status: 'failed' } : { nextAttemptAt: next });
+      this.#deps.log?.warn({
+        deliveryId: d.id, subscriptionId: d.subscriptionId, eventId: d.eventId, attempts, statusCode: answer.status, error,
+        nextAttemptAt: next === null ? null : isoTimestamp(next),
+      }, next === null ? `webhook delivery ${d.id} failed for the last time; it is marked failed` : `webhook delivery ${d.id} failed; it is retried later`);
+    }
     await store.transaction(async (tx) => {
       // A lease that ran out belongs to the instance that took the delivery over; its attempt is the one recorded.
       if (!(await tx.webhooks.finishAttempt(d.id, this.owner, patch))) return;

@@ -16,6 +16,7 @@ import { clientErrorHandler, installErrorHandlers, sendError } from './error-han
 import type { UnsupportedBody } from './fastify-types.ts';
 import { installIdempotency } from './idempotency-hooks.ts';
 import { createMetrics } from './metrics.ts';
+import { workBacklog } from '../domain/work-backlog.ts';
 import { OAUTH_BASE } from './oauth-reply.ts';
 import { openApiDocument } from './openapi.ts';
 import { OperationTable } from './operation-table.ts';
@@ -128,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
   });
-  const registry = createMetrics(app);
+  const registry = createMetrics(app, () => workBacklog(store, clock));
   healthRoutes(app, store, blobs, registry);
   schemaRoutes(app, codec, programSchemaText());
   openApiRoutes(app, () => openApiDocument(operations.list(), { version: packageVersion(), serverUrl: config.publicUrl, oauthBase: OAUTH_BASE }));

@@ -95,6 +95,28 @@ export async function findGrant(db: Db, userId: string, programId: string): Prom
   return r ? { userId: r.user_id, programId: r.program_id, role: r.role as ProgramRole, sensitive: r.sensitive === 1 } : null;
 }
 
+/** Users without secrets, of one agency or all, by e-mail address (operators). */
+export async function listUsers(db: Db, agencyId?: string): Promise<User[]> {
+  const rows = await db.selectFrom('users').selectAll().$if(agencyId !== undefined, (q) => q.where('agency_id', '=', agencyId as string))
+    .orderBy('email').execute();
+  return rows.map((row) => {
+    const { passwordHash: _secret, ...user } = toUser(row);
+    return user;
+  });
+}
+
+/** Grants with their user's address and program's custom id, of one user or program or all (operators). */
+export async function listGrantDetails(db: Db, f: { userId?: string; programId?: string }): Promise<(ProgramGrant & { email: string; programCustomId: string })[]> {
+  const rows = await db.selectFrom('program_grants as g').innerJoin('users as u', 'u.id', 'g.user_id').innerJoin('programs as p', 'p.id', 'g.program_id')
+    .select(['g.user_id', 'g.program_id', 'g.role', 'g.sensitive', 'u.email', 'p.custom_id'])
+    .$if(f.userId !== undefined, (q) => q.where('g.user_id', '=', f.userId as string))
+    .$if(f.programId !== undefined, (q) => q.where('g.program_id', '=', f.programId as string))
+    .orderBy('p.custom_id').orderBy('u.email').execute();
+  return rows.map((r) => ({
+    userId: r.user_id, programId: r.program_id, role: r.role as ProgramRole, sensitive: r.sensitive === 1, email: r.email, programCustomId: r.custom_id,
+  }));
+}
+
 /** Inserts an agency. */
 export async function insertAgency(db: Db, agency: Agency, at: number): Promise<void> {
   await db.insertInto('agencies').values({ id: agency.id, custom_id: agency.customId, name: agency.name, created_at: at }).execute();
@@ -148,7 +170,10 @@ export async function deleteGrant(db: Db, userId: string, programId: string): Pr
   return Number(result.numDeletedRows) > 0;
 }
 
-const READS = { findAgency, listAgencies, findUserByEmail, findUserById, usersByIds, usersWithProgramRole, findApiKey, listApiKeys, listGrants, findGrant };
+const READS = {
+  findAgency, listAgencies, findUserByEmail, findUserById, usersByIds, usersWithProgramRole, findApiKey, listApiKeys, listGrants, findGrant, listUsers,
+  listGrantDetails,
+};
 const WRITES = { insertAgency, insertUser, updateUser, insertApiKey, revokeApiKey, setGrant, deleteGrant };
 
 /** Agencies, users, their API keys and program grants: reads. */

@@ -4,6 +4,7 @@ import { accountReader, accountRepository } from './account-queries.ts';
 import { accountTokenReader, accountTokenRepository } from './account-token-queries.ts';
 import { attachmentReader, attachmentRepository } from './attachment-queries.ts';
 import { auditReader, auditRepository } from './audit-queries.ts';
+import { backlogReader } from './backlog-queries.ts';
 import { blobChunkRepository } from './blob-chunk-queries.ts';
 import { browserSessionRepository } from './browser-session-queries.ts';
 import { bulkLoader } from './bulk-queries.ts';
@@ -36,6 +37,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
     webhooks: () => sealedWebhookRepository(webhookRepository(db, dialect), secrets), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
+    backlog: () => backlogReader(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -82,7 +84,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
-    webhooks: sealedWebhookReader(webhookReader(db), secrets),
+    webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db),
     transaction: async (work) => {
       let wrote = 0;

@@ -64,11 +64,29 @@ export async function markMailFailed(db: Db, id: string, attempts: number, error
   }).where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
-/** The queued messages, oldest first, optionally of one status (operators and tests). */
-export async function listMail(db: Db, status?: MailStatus): Promise<MailMessage[]> {
+/**
+ * Queues failed messages again, due at `now` with a fresh round of attempts (their last error kept until the next
+ * attempt): the one with `id`, or every failed one when `id` is null. Returns the ids queued again.
+ */
+export async function requeueFailedMail(db: Db, id: string | null, now: number): Promise<string[]> {
+  const rows = await db.updateTable('mail_messages').set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: null })
+    .where('status', '=', 'failed').$if(id !== null, (q) => q.where('id', '=', id as string)).returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** One queued message by its id, or null. */
+export async function findMail(db: Db, id: string): Promise<MailMessage | null> {
+  const row = await db.selectFrom('mail_messages').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toMessage(row) : null;
+}
+
+/** The queued messages, oldest first, optionally of one status and at most the newest `limit` (operators and tests). */
+export async function listMail(db: Db, status?: MailStatus, limit?: number): Promise<MailMessage[]> {
   const rows = await db.selectFrom('mail_messages').selectAll().$if(status !== undefined, (q) => q.where('status', '=', status as MailStatus))
-    .orderBy('created_at').orderBy('id').execute();
-  return rows.map(toMessage);
+    .$if(limit !== undefined, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit as number))
+    .$if(limit === undefined, (q) => q.orderBy('created_at').orderBy('id')).execute();
+  const messages = rows.map(toMessage);
+  return limit === undefined ? messages : messages.reverse();
 }
 
 /** How many messages wait to be sent. */
@@ -77,7 +95,7 @@ export async function countPendingMail(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-const READS = { listMail, countPendingMail };
+const READS = { listMail, countPendingMail, findMail };
 
 /** The mail queue's reads. */
 export type MailReader = ReturnType<typeof mailReader>;
@@ -93,7 +111,7 @@ export function mailReader(db: Db) {
 /** The mail queue over a transaction: queue, claim and settle messages. */
 export function mailRepository(db: Db, dialect: Dialect) {
   return {
-    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed }),
+    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed, requeueFailedMail }),
     claimDueMail: (now: number, leaseMs: number, limit: number) => claimDueMail(db, dialect, now, leaseMs, limit),
   };
 }

@@ -2,6 +2,7 @@ import type { AccountReader, AccountRepository } from './account-queries.ts';
 import type { AccountTokenReader, AccountTokenRepository } from './account-token-queries.ts';
 import type { AttachmentReader, AttachmentRepository } from './attachment-queries.ts';
 import type { AuditReader, AuditRepository } from './audit-queries.ts';
+import type { BacklogReader } from './backlog-queries.ts';
 import type { BlobChunkRepository } from './blob-chunk-queries.ts';
 import type { BrowserSessionRepository } from './browser-session-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
@@ -35,6 +36,8 @@ export interface StoreReader {
   readonly webhooks: WebhookReader;
   readonly mail: MailReader;
   readonly accountTokens: AccountTokenReader;
+  /** How much mail and webhook work waits or failed (metrics, operators). */
+  readonly backlog: BacklogReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */

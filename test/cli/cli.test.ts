@@ -226,3 +226,68 @@ test('the demo seeds once and prints its credentials', async () => {
   assert.match(second.stdout, /already present; nothing changed/);
   assert.match(second.stdout, /reviewer@demo\.apas\.local .*demo-reviewer-password/);
 });
+
+test('user list and grant list show who may do what, without SQL and without secrets', async () => {
+  await expectSuccess(['grant', 'add', '--user', 'pat@city.example', '--program', 'RES-SOLAR', '--role', 'reader']);
+  const users = await expectSuccess(['user', 'list', '--agency', 'city']);
+  assert.match(users.stdout, /^ops@city\.example {2}\w{12} {2}city {2}Ops {2}agency-admin$/m);
+  assert.match(users.stdout, /^pat@city\.example {2}\w{12} {2}city {2}Pat$/m);
+  assert.doesNotMatch(users.stdout, /demo\.apas\.local/, 'only the agency asked for');
+  assert.doesNotMatch(users.stdout, /argon2/, 'no password hash');
+  assert.match((await expectSuccess(['user', 'list'])).stdout, /^admin@demo\.apas\.local /m);
+  await expectFailure(['user', 'list', '--agency', 'town'], 1, /agency "town" not found/);
+
+  assert.equal((await expectSuccess(['grant', 'list', '--user', 'pat@city.example'])).stdout, 'RES-SOLAR  pat@city.example  reader\n');
+  const solar = await expectSuccess(['grant', 'list', '--program', 'RES-SOLAR', '--agency', 'city']);
+  assert.equal(solar.stdout, 'RES-SOLAR  pat@city.example  reader\n', 'the city program only, not the demo agency\'s RES-SOLAR');
+  assert.match((await expectSuccess(['grant', 'list'])).stdout, /^RES-SOLAR {2}applicant@demo\.apas\.local {2}applicant$/m);
+  await expectFailure(['grant', 'list', '--program', 'RES-SOLAR'], 1, /program "RES-SOLAR" not found \(name its agency with --agency/);
+  await expectFailure(['grant', 'list', '--user', 'nobody@city.example'], 1, /no user has the e-mail nobody@city.example/);
+  const none = await expectSuccess(['grant', 'list', '--user', 'ops@city.example']);
+  assert.equal(none.stdout, '');
+  assert.match(none.stderr, /No grants match/);
+});
+
+test('mail list and mail retry: the queue without SQL; a failed mail is sent again', async () => {
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
+  const T = Date.UTC(2026, 0, 1);
+  try {
+    await store.transaction(async (tx) => {
+      for (const [id, n] of [['MAILFAILED01', 1], ['MAILFAILED02', 2], ['MAILPENDING1', 3]] as const) {
+        await tx.mail.enqueueMail({ id, kind: 'statusChanged', eventId: null, to: `u${n}@city.example`, subject: 'S', text: 'secret link', html: '<p>secret link</p>', createdAt: T + n });
+      }
+      await tx.mail.markMailFailed('MAILFAILED01', 40, '550 mailbox unavailable', null);
+      await tx.mail.markMailFailed('MAILFAILED02', 40, 'connect ECONNREFUSED', null);
+    });
+  } finally {
+    await store.close();
+  }
+  const all = await expectSuccess(['mail', 'list']);
+  assert.deepEqual(all.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 3).join(' ')), [
+    'MAILFAILED01 failed statusChanged', 'MAILFAILED02 failed statusChanged', 'MAILPENDING1 pending statusChanged',
+  ]);
+  assert.match(all.stdout, /MAILFAILED01 {2}failed .* u1@city\.example .*attempts=40 {2}gave up {2}last error: 550 mailbox unavailable/);
+  assert.doesNotMatch(all.stdout, /secret link/, 'never the text, which may hold a live link');
+  const failed = await expectSuccess(['mail', 'list', '--status', 'failed', '--limit', '1']);
+  assert.match(failed.stdout, /^MAILFAILED02 /, 'the newest one');
+  assert.equal(failed.stdout.trim().split('\n').length, 1);
+  await expectFailure(['mail', 'list', '--status', 'lost'], 2, /--status must be one of pending, sent, failed/);
+  await expectFailure(['mail', 'list', '--limit', '0'], 2, /--limit must be a whole number/);
+
+  await expectFailure(['mail', 'retry'], 2, /give either --id MAIL_ID or --all-failed/);
+  await expectFailure(['mail', 'retry', '--id', 'MAILFAILED01', '--all-failed'], 2, /give either/);
+  await expectFailure(['mail', 'retry', '--id', 'NOSUCHMAIL00'], 1, /no mail has the id NOSUCHMAIL00/);
+  await expectFailure(['mail', 'retry', '--id', 'MAILPENDING1'], 1, /has not failed: it is pending/);
+  assert.match((await expectSuccess(['mail', 'retry', '--id', 'MAILFAILED01'])).stdout, /Queued 1 failed mail again: MAILFAILED01/);
+  assert.match((await expectSuccess(['mail', 'list', '--status', 'pending'])).stdout, /^MAILFAILED01 {2}pending .*attempts=0/m);
+  assert.match((await expectSuccess(['mail', 'retry', '--all-failed'])).stdout, /Queued 1 failed mail again: MAILFAILED02/);
+  assert.match((await expectSuccess(['mail', 'retry', '--all-failed'])).stdout, /No mail has failed/);
+  const check = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
+  try {
+    assert.deepEqual((await check.mail.listMail('failed')).length, 0);
+    assert.equal((await check.audit.list({ action: 'mail.retry' })).length, 2, 'each retry that queued something is audited');
+  } finally {
+    await check.close();
+  }
+  assert.match((await expectSuccess(['help', 'mail'])).stdout, /apas mail retry \[--id MAIL_ID\] \[--all-failed\]/);
+});

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { type ServerProcess, startServer } from '../../scripts/faults/server-process.ts';
+import { freePort, type ServerProcess, startServer } from '../../scripts/faults/server-process.ts';
 import { DEMO_CREDENTIALS } from '../../src/domain/demo.ts';
 import { type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
 
@@ -62,3 +62,40 @@ test('with APAS_SMTP_URL the server mails a staff member the project assigned to
   assert.ok(mail?.text.includes(`${server.origin}/MvcProjects/LandingPage?`), mail?.text);
   assert.match(server.log(), /mail is on/);
 });
+
+test('a mail that cannot be sent is logged at warn with its id and cause, and counted on /metrics', async () => {
+  // A mail server that refuses connections: a port that was free a moment ago, now closed.
+  const port = await freePort();
+  const server = await startServer({
+    databaseUrl: path.join(dir, 'refused.db'), name: 'mail refused',
+    env: { APAS_LOG_LEVEL: 'info', APAS_SMTP_URL: `smtp://127.0.0.1:${port}`, APAS_MAIL_INTERVAL_MS: '600000' },
+  });
+  servers.push(server);
+  const api = `${server.origin}/services/v2/Programs/RES-SOLAR`;
+  const created = await fetch(`${api}/NewProject`, { method: 'POST', headers: headers('applicant') });
+  const projectId = /ProjectId="([^"]+)"/.exec(await created.text())?.[1];
+  assert.ok(projectId);
+  const assigned = await fetch(`${api}/Projects/${projectId}/Assignee`, {
+    method: 'POST', headers: { ...headers('admin'), 'content-type': 'application/xml' },
+    body: `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>${who('reviewer').email}</AssigneeEmail></SetAssigneeRequest>`,
+  });
+  assert.equal(assigned.status, 200, await assigned.text());
+  const end = Date.now() + 20_000;
+  let warning: Record<string, unknown> | undefined;
+  while (!warning && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    warning = server.log().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => typeof l.mailId === 'string');
+  }
+  assert.ok(warning, `no failed mail in the log:\n${server.log()}`);
+  assert.equal(warning.level, 40, 'logged at warn');
+  assert.match(String(warning.error), /ECONNREFUSED|connect/i);
+  assert.equal(warning.attempts, 1);
+  const metrics = await (await fetch(`${server.origin}/metrics`)).text();
+  assert.match(metrics, /^apas_mail_pending 1$/m);
+  assert.match(metrics, /^apas_mail_failing 1$/m);
+  assert.match(metrics, /^apas_mail_failed 0$/m);
+  assert.match(metrics, /^apas_backlog_read_ok 1$/m);
+  assert.match(metrics, /^apas_webhook_deliveries_pending 0$/m);
+});
+
