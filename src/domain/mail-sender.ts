@@ -1,6 +1,7 @@
 import type { Clock } from '../model/clock.ts';
 import type { Store } from '../store/store.ts';
 import type { Mailer } from './mailer.ts';
+import { redactLinks } from './redact-secrets.ts';
 
 /** How the queue is drained: claims per round, how long a claim lasts, and when to give up on a message. */
 export interface MailSendPolicy {
@@ -28,7 +29,8 @@ export function retryDelay(policy: MailSendPolicy, attempts: number, random: () 
 
 /**
  * Sends one round of due messages: claims them in one short transaction, sends each outside any transaction, and
- * records each outcome. A failure waits for its retry; nothing a request does waits for the mail server.
+ * records each outcome (a settled message keeps its bodies with the links' tokens redacted). A failure waits for its
+ * retry; nothing a request does waits for the mail server.
  * Returns true when the round was full (there may be more due now).
  */
 export async function sendDueMail(deps: MailSenderDeps, policy: MailSendPolicy = DEFAULT_MAIL_POLICY): Promise<boolean> {
@@ -37,14 +39,17 @@ export async function sendDueMail(deps: MailSenderDeps, policy: MailSendPolicy =
   const claimed = await store.transaction((tx) => tx.mail.claimDueMail(clock.now(), policy.leaseMs, policy.batch));
   for (const m of claimed) {
     const attempts = m.attempts + 1;
+    // Once settled, a message keeps no live link: reset and confirmation tokens are secrets (only their hashes are
+    // stored), and the queue is in every backup.
+    const kept = { text: redactLinks(m.text), html: redactLinks(m.html) };
     try {
       await mailer.send({ to: m.to, subject: m.subject, text: m.text, html: m.html });
     } catch (error) {
       const next = attempts >= policy.maxAttempts ? null : clock.now() + retryDelay(policy, attempts, random);
-      await store.transaction((tx) => tx.mail.markMailFailed(m.id, attempts, (error as Error).message ?? String(error), next));
+      await store.transaction((tx) => tx.mail.markMailFailed(m.id, attempts, (error as Error).message ?? String(error), next, kept));
       continue;
     }
-    await store.transaction((tx) => tx.mail.markMailSent(m.id, clock.now(), attempts));
+    await store.transaction((tx) => tx.mail.markMailSent(m.id, clock.now(), attempts, kept));
   }
   return claimed.length === policy.batch;
 }

@@ -50,17 +50,27 @@ export async function claimDueMail(db: Db, dialect: Dialect, now: number, leaseM
   return rows.map((r) => ({ ...toMessage(r), leaseUntil: now + leaseMs }));
 }
 
-/** Records that a claimed message went out. */
-export async function markMailSent(db: Db, id: string, at: number, attempts: number): Promise<void> {
-  await db.updateTable('mail_messages').set({ status: 'sent', sent_at: at, attempts, lease_until: null, last_error: null })
+/** The bodies a settled message keeps instead of what was sent (its links' secrets redacted). */
+export interface KeptBodies { text: string; html: string }
+
+function keptBodies(kept: KeptBodies | undefined) {
+  return kept ? { text_body: kept.text, html_body: kept.html } : {};
+}
+
+/** Records that a claimed message went out; `kept` replaces its bodies. */
+export async function markMailSent(db: Db, id: string, at: number, attempts: number, kept?: KeptBodies): Promise<void> {
+  await db.updateTable('mail_messages').set({ status: 'sent', sent_at: at, attempts, lease_until: null, last_error: null, ...keptBodies(kept) })
     .where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
-/** Records a failed attempt: pending again from `nextAttemptAt`, or `failed` for good when nextAttemptAt is null. */
-export async function markMailFailed(db: Db, id: string, attempts: number, error: string, nextAttemptAt: number | null): Promise<void> {
+/**
+ * Records a failed attempt: pending again from `nextAttemptAt`, or `failed` for good when nextAttemptAt is null (then
+ * `kept` replaces its bodies).
+ */
+export async function markMailFailed(db: Db, id: string, attempts: number, error: string, nextAttemptAt: number | null, kept?: KeptBodies): Promise<void> {
   await db.updateTable('mail_messages').set({
     status: nextAttemptAt === null ? 'failed' : 'pending', attempts, last_error: error.slice(0, 1000), lease_until: null,
-    ...(nextAttemptAt === null ? {} : { next_attempt_at: nextAttemptAt }),
+    ...(nextAttemptAt === null ? keptBodies(kept) : { next_attempt_at: nextAttemptAt }),
   }).where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
@@ -75,6 +85,18 @@ export async function listMail(db: Db, status?: MailStatus): Promise<MailMessage
 export async function countPendingMail(db: Db): Promise<number> {
   const row = await db.selectFrom('mail_messages').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Deletes sent and given-up messages settled before `before` (sent ones by when they went out, given-up ones by when
+ * they were queued); waiting ones stay, however old. Returns how many were deleted.
+ */
+export async function pruneMail(db: Db, before: number): Promise<number> {
+  const r = await db.deleteFrom('mail_messages').where((eb) => eb.or([
+    eb.and([eb('status', '=', 'sent'), eb('sent_at', '<', before)]),
+    eb.and([eb('status', '=', 'failed'), eb('created_at', '<', before)]),
+  ])).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }
 
 const READS = { listMail, countPendingMail };
@@ -93,7 +115,7 @@ export function mailReader(db: Db) {
 /** The mail queue over a transaction: queue, claim and settle messages. */
 export function mailRepository(db: Db, dialect: Dialect) {
   return {
-    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed }),
+    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed, pruneMail }),
     claimDueMail: (now: number, leaseMs: number, limit: number) => claimDueMail(db, dialect, now, leaseMs, limit),
   };
 }
