@@ -40,8 +40,11 @@ export interface Config {
   eventRetentionDays: number;
   /** Webhooks: plain http and private targets allowed (tests, closed networks), an attempt's timeout, the worker's interval, when to disable. */
   webhooks: { allowInsecure: boolean; timeoutMs: number; intervalMs: number; disableAfterHours: number };
-  /** Outgoing e-mail: the SMTP server (null: mail is off), the sender address, and how often the queue is drained. */
-  mail: { smtpUrl: string | null; from: string; intervalMs: number };
+  /**
+   * Outgoing e-mail: the SMTP server (null: mail is off), the sender address, how often the queue is drained, and how
+   * many days sent and given-up messages are kept.
+   */
+  mail: { smtpUrl: string | null; from: string; intervalMs: number; retentionDays: number };
   /** Key encryption keys of secrets at rest: APAS_SECRET_KEYS (key lines) or APAS_SECRET_KEY_FILE (absolute path); null when unset. */
   secretKeys: { keys: string | null; file: string | null };
 }
@@ -277,7 +280,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: int(env, 'APAS_WEBHOOK_INTERVAL_MS', 1000, 50, 3_600_000),
       disableAfterHours: int(env, 'APAS_WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365),
     },
-    mail: { smtpUrl: smtpSetting(env), from: mailFromSetting(env, publicUrl), intervalMs: int(env, 'APAS_MAIL_INTERVAL_MS', 5000, 10, 3_600_000) },
+    mail: {
+      smtpUrl: smtpSetting(env), from: mailFromSetting(env, publicUrl), intervalMs: int(env, 'APAS_MAIL_INTERVAL_MS', 5000, 10, 3_600_000),
+      retentionDays: int(env, 'APAS_MAIL_RETENTION_DAYS', 30, 1, 3650),
+    },
     secretKeys: secretKeysSetting(env),
   };
 }

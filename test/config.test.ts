@@ -30,9 +30,10 @@ describe('configuration from the environment', () => {
   });
 
   test('mail: off without APAS_SMTP_URL; smtp(s) URLs and a sender address are checked', () => {
-    assert.deepEqual(loadConfig({}).mail, { smtpUrl: null, from: 'apas@localhost', intervalMs: 5000 });
-    const c = loadConfig({ APAS_SMTP_URL: 'smtps://u:p@mail.example.org:465', APAS_MAIL_FROM: 'APAS <noreply@example.org>', APAS_MAIL_INTERVAL_MS: '250' });
-    assert.deepEqual(c.mail, { smtpUrl: 'smtps://u:p@mail.example.org:465', from: 'APAS <noreply@example.org>', intervalMs: 250 });
+    assert.deepEqual(loadConfig({}).mail, { smtpUrl: null, from: 'apas@localhost', intervalMs: 5000, retentionDays: 30 });
+    const c = loadConfig({ APAS_SMTP_URL: 'smtps://u:p@mail.example.org:465', APAS_MAIL_FROM: 'APAS <noreply@example.org>', APAS_MAIL_INTERVAL_MS: '250', APAS_MAIL_RETENTION_DAYS: '7' });
+    assert.deepEqual(c.mail, { smtpUrl: 'smtps://u:p@mail.example.org:465', from: 'APAS <noreply@example.org>', intervalMs: 250, retentionDays: 7 });
+    assert.throws(() => loadConfig({ APAS_MAIL_RETENTION_DAYS: '0' }), /APAS_MAIL_RETENTION_DAYS must be between 1 and 3650/);
     assert.throws(() => loadConfig({ APAS_SMTP_URL: 'http://mail.example.org' }), /APAS_SMTP_URL must be an smtp/);
     assert.throws(() => loadConfig({ APAS_SMTP_URL: 'not a url' }), /APAS_SMTP_URL/);
     assert.throws(() => loadConfig({ APAS_MAIL_FROM: 'no address' }), /APAS_MAIL_FROM must be an e-mail address/);

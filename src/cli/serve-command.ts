@@ -99,12 +99,13 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   await seedDemoIfAsked(demo, store, log);
   const blobs = createBlobStore(config, store);
   // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing: swept at
-  // start, and every hour while the instance runs; so are idempotency keys past their 24 hours (already ignored), and
-  // events past the feed's retention.
+  // start, and every hour while the instance runs; so are idempotency keys past their 24 hours (already ignored),
+  // events past the feed's retention, and sent mail past APAS_MAIL_RETENTION_DAYS.
   const keys = new IdempotencyService({ store, clock: systemClock });
   const sweeps = startOrphanSweeps(blobs, (key) => store.attachments.isBlobReferenced(key), orphanGraceMs(config), SWEEP_INTERVAL_MS, log, [
     { what: 'expired idempotency keys', sweep: () => keys.sweepExpired() },
     { what: 'events past their retention', sweep: () => store.transaction((tx) => tx.events.pruneEvents(systemClock.now() - config.eventRetentionDays * 86_400_000)) },
+    { what: 'sent mail past its retention', sweep: () => store.transaction((tx) => tx.mail.pruneMail(systemClock.now() - config.mail.retentionDays * 86_400_000)) },
   ]);
   started.push(() => sweeps.stop());
   await sweeps.first;

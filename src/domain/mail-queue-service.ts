@@ -43,6 +43,9 @@ export class MailQueueService {
         const mail = await tx.mail.findMail(id);
         if (!mail) throw new ApiError('NOT_FOUND', `no mail has the id ${id}`);
         if (mail.status !== 'failed') throw new ApiError('CONFLICT', `mail ${id} has not failed: it is ${mail.status}; only failed mail is sent again`);
+        if (mail.eventId === null) {
+          throw new ApiError('CONFLICT', `mail ${id} is an account mail (${mail.kind}): its link was withdrawn when it was given up, so it is not sent again; the person asks for a new one`);
+        }
       }
       const queued = await tx.mail.requeueFailedMail(id, now);
       if (queued.length > 0) await tx.audit.write({ action: 'mail.retry', actorId: actorId ?? null, detail: { count: queued.length, mailIds: queued.slice(0, 100) } }, now, ids.next());

@@ -3,6 +3,7 @@ import type { Store } from '../store/store.ts';
 import type { WorkLog } from './background-work.ts';
 import { boundText } from './bounded-text.ts';
 import type { Mailer } from './mailer.ts';
+import { redactLinks } from './redact-secrets.ts';
 
 /** How the queue is drained: claims per round, how long a claim lasts, and when to give up on a message. */
 export interface MailSendPolicy {
@@ -33,7 +34,8 @@ export function retryDelay(policy: MailSendPolicy, attempts: number, random: () 
 
 /**
  * Sends one round of due messages: claims them in one short transaction, sends each outside any transaction, and
- * records each outcome. A failure waits for its retry; nothing a request does waits for the mail server.
+ * records each outcome (a settled message keeps its bodies with the links' tokens redacted). A failure waits for its
+ * retry; nothing a request does waits for the mail server.
  * Returns true when the round was full (there may be more due now).
  */
 export async function sendDueMail(deps: MailSenderDeps, policy: MailSendPolicy = DEFAULT_MAIL_POLICY): Promise<boolean> {
@@ -42,18 +44,21 @@ export async function sendDueMail(deps: MailSenderDeps, policy: MailSendPolicy =
   const claimed = await store.transaction((tx) => tx.mail.claimDueMail(clock.now(), policy.leaseMs, policy.batch));
   for (const m of claimed) {
     const attempts = m.attempts + 1;
+    // Once settled, a message keeps no live link: reset and confirmation tokens are secrets (only their hashes are
+    // stored), and the queue is in every backup.
+    const kept = { text: redactLinks(m.text), html: redactLinks(m.html) };
     try {
       await mailer.send({ to: m.to, subject: m.subject, text: m.text, html: m.html });
     } catch (error) {
       const next = attempts >= policy.maxAttempts ? null : clock.now() + retryDelay(policy, attempts, random);
       const cause = boundText((error as Error).message ?? String(error), 400);
-      await store.transaction((tx) => tx.mail.markMailFailed(m.id, attempts, cause, next));
+      await store.transaction((tx) => tx.mail.markMailFailed(m.id, attempts, cause, next, kept));
       // The message's id and the cause, never its address or text: `apas mail list` shows the rest to an operator.
       deps.log?.warn({ mailId: m.id, kind: m.kind, attempts, error: cause, nextAttemptAt: next === null ? null : isoTimestamp(next) },
         next === null ? `sending mail ${m.id} failed for the last time; it is marked failed (apas mail retry sends it again)` : `sending mail ${m.id} failed; it is retried later`);
       continue;
     }
-    await store.transaction((tx) => tx.mail.markMailSent(m.id, clock.now(), attempts));
+    await store.transaction((tx) => tx.mail.markMailSent(m.id, clock.now(), attempts, kept));
   }
   return claimed.length === policy.batch;
 }

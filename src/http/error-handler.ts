@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { redactUrl } from '../domain/redact-secrets.ts';
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
 import { OAuthError } from '../domain/oauth-error.ts';
 import { StoreError } from '../store/store-error.ts';
@@ -140,8 +141,10 @@ export function installErrorHandlers(app: FastifyInstance, codec: ApiCodec, rout
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const allowed = routes.allowedMethods(path);
-    if (allowed.length === 0) return sendError(codec, request, reply, new ApiError('NOT_FOUND', `There is no operation at ${request.method} ${path}.`));
-    const error = new ApiError('METHOD_NOT_ALLOWED', `${path} answers to ${allowed.join(', ')}, not ${request.method}.`, { headers: { Allow: allowed.join(', ') } });
+    // The message is logged too: a credential pasted into the path must not reach the log.
+    const shown = redactUrl(path);
+    if (allowed.length === 0) return sendError(codec, request, reply, new ApiError('NOT_FOUND', `There is no operation at ${request.method} ${shown}.`));
+    const error = new ApiError('METHOD_NOT_ALLOWED', `${shown} answers to ${allowed.join(', ')}, not ${request.method}.`, { headers: { Allow: allowed.join(', ') } });
     return sendError(codec, request, reply, error);
   });
 }

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { boundText } from '../domain/bounded-text.ts';
+import { redactUrl } from '../domain/redact-secrets.ts';
 
 /** The most characters a client-supplied text (a URL, a host, an error message) takes up in one log line. */
 export const MAX_LOGGED_CHARS = 400;
@@ -10,10 +11,10 @@ const REDACT = ['req.headers.authorization', 'req.headers["x-apikey"]', 'req.hea
 
 interface RequestLike { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }
 
-// Fastify's request serializer, with the texts a client chooses cut to size.
+// Fastify's request serializer, with the texts a client chooses cut to size and the secrets in the URL redacted.
 function request(req: RequestLike) {
   return {
-    method: req.method, url: boundText(String(req.url ?? ''), MAX_LOGGED_CHARS), host: boundText(String(req.host ?? ''), MAX_LOGGED_CHARS),
+    method: req.method, url: boundText(redactUrl(String(req.url ?? '')), MAX_LOGGED_CHARS), host: boundText(String(req.host ?? ''), MAX_LOGGED_CHARS),
     remoteAddress: req.ip, remotePort: req.socket?.remotePort,
   };
 }

@@ -50,27 +50,38 @@ export async function claimDueMail(db: Db, dialect: Dialect, now: number, leaseM
   return rows.map((r) => ({ ...toMessage(r), leaseUntil: now + leaseMs }));
 }
 
-/** Records that a claimed message went out. */
-export async function markMailSent(db: Db, id: string, at: number, attempts: number): Promise<void> {
-  await db.updateTable('mail_messages').set({ status: 'sent', sent_at: at, attempts, lease_until: null, last_error: null })
+/** The bodies a settled message keeps instead of what was sent (its links' secrets redacted). */
+export interface KeptBodies { text: string; html: string }
+
+function keptBodies(kept: KeptBodies | undefined) {
+  return kept ? { text_body: kept.text, html_body: kept.html } : {};
+}
+
+/** Records that a claimed message went out; `kept` replaces its bodies. */
+export async function markMailSent(db: Db, id: string, at: number, attempts: number, kept?: KeptBodies): Promise<void> {
+  await db.updateTable('mail_messages').set({ status: 'sent', sent_at: at, attempts, lease_until: null, last_error: null, ...keptBodies(kept) })
     .where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
-/** Records a failed attempt: pending again from `nextAttemptAt`, or `failed` for good when nextAttemptAt is null. */
-export async function markMailFailed(db: Db, id: string, attempts: number, error: string, nextAttemptAt: number | null): Promise<void> {
+/**
+ * Records a failed attempt: pending again from `nextAttemptAt`, or `failed` for good when nextAttemptAt is null (then
+ * `kept` replaces its bodies).
+ */
+export async function markMailFailed(db: Db, id: string, attempts: number, error: string, nextAttemptAt: number | null, kept?: KeptBodies): Promise<void> {
   await db.updateTable('mail_messages').set({
     status: nextAttemptAt === null ? 'failed' : 'pending', attempts, last_error: error.slice(0, 1000), lease_until: null,
-    ...(nextAttemptAt === null ? {} : { next_attempt_at: nextAttemptAt }),
+    ...(nextAttemptAt === null ? keptBodies(kept) : { next_attempt_at: nextAttemptAt }),
   }).where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
 /**
- * Queues failed messages again, due at `now` with a fresh round of attempts (their last error kept until the next
- * attempt): the one with `id`, or every failed one when `id` is null. Returns the ids queued again.
+ * Queues failed notification messages again, due at `now` with a fresh round of attempts (their last error kept until
+ * the next attempt): the one with `id`, or every failed one when `id` is null. Returns the ids queued again.
  */
 export async function requeueFailedMail(db: Db, id: string | null, now: number): Promise<string[]> {
   const rows = await db.updateTable('mail_messages').set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: null })
-    .where('status', '=', 'failed').$if(id !== null, (q) => q.where('id', '=', id as string)).returning('id').execute();
+    // Account mails (no event) lost their link's token when they were given up: sending them again would mail a dead link.
+    .where('status', '=', 'failed').where('event_id', 'is not', null).$if(id !== null, (q) => q.where('id', '=', id as string)).returning('id').execute();
   return rows.map((r) => r.id);
 }
 
@@ -95,6 +106,18 @@ export async function countPendingMail(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/**
+ * Deletes sent and given-up messages settled before `before` (sent ones by when they went out, given-up ones by when
+ * they were queued); waiting ones stay, however old. Returns how many were deleted.
+ */
+export async function pruneMail(db: Db, before: number): Promise<number> {
+  const r = await db.deleteFrom('mail_messages').where((eb) => eb.or([
+    eb.and([eb('status', '=', 'sent'), eb('sent_at', '<', before)]),
+    eb.and([eb('status', '=', 'failed'), eb('created_at', '<', before)]),
+  ])).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 const READS = { listMail, countPendingMail, findMail };
 
 /** The mail queue's reads. */
@@ -111,7 +134,7 @@ export function mailReader(db: Db) {
 /** The mail queue over a transaction: queue, claim and settle messages. */
 export function mailRepository(db: Db, dialect: Dialect) {
   return {
-    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed, requeueFailedMail }),
+    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed, requeueFailedMail, pruneMail }),
     claimDueMail: (now: number, leaseMs: number, limit: number) => claimDueMail(db, dialect, now, leaseMs, limit),
   };
 }
