@@ -111,11 +111,13 @@ async function verify(sql: SqlReader, journal: WriteJournal): Promise<Verificati
       if (created?.outcome === 'acked') problems.push(`project ${projectId}: its creation was acknowledged but it is missing`);
       continue;
     }
-    const draftRows = (drafts.get(projectId) ?? []).filter((d) => d.form_id === form?.id);
-    const draftNow = new Map(draftRows.map((d) => [fieldCustom.get(d.field_id) ?? d.field_id, d.value]));
-    out.ackedDrafts += checkDrafts(projectId, records, draftNow, problems);
     const valueRows = values.get(projectId) ?? [];
     const valueNow = new Map(valueRows.map((v) => [fieldCustom.get(v.field_id) ?? v.field_id, v.value]));
+    // The draft as it stands (docs/interface.md, Data fields shared by forms): its changes over the submitted values;
+    // a submission settles the changes it wrote, so a submitted project's draft reads as its submitted values.
+    const draftRows = (drafts.get(projectId) ?? []).filter((d) => d.form_id === form?.id);
+    const draftNow = new Map([...valueNow, ...draftRows.map((d) => [fieldCustom.get(d.field_id) ?? d.field_id, d.value] as const)]);
+    out.ackedDrafts += checkDrafts(projectId, records, draftNow, problems);
     const s = checkSubmission(projectId, records, row, {
       draftNow, valueNow, submitted: (submissions.get(projectId) ?? []).filter((x) => x.form_id === form?.id).length,
       status: statusCustom.get(row.status_id) ?? row.status_id,

@@ -39,9 +39,13 @@ export interface FormPageView extends ProjectHeaderView {
   attachments: FormAttachmentView[];
 }
 
-/** One form on the project page: its submitted values as people read them (masked where sensitive; choices by label), its files, and whether the caller may fill it in now. */
+/**
+ * One form on the project page: its submitted values as people read them (masked where sensitive; choices by label),
+ * its files, whether it is open in the current status, whether the caller may fill it in now, and whether it was
+ * ever submitted (or its data written as submitted data).
+ */
 export interface ProjectFormView {
-  formId: string; customId: string | null; name: string; available: boolean; canFill: boolean;
+  formId: string; customId: string | null; name: string; available: boolean; canFill: boolean; submitted: boolean;
   values: { fieldId: string; name: string; values: string[] }[];
   attachments: FormAttachmentView[];
 }
@@ -153,13 +157,14 @@ export class ApplicationService {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(store, caller, ctx, projectId);
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f));
-    const [values, files, agency] = await Promise.all([
-      store.projects.getValues(project.id, forms.flatMap((f) => f.fields.map((x) => x.fieldId))),
+    const [values, submissions, files, agency] = await Promise.all([
+      store.projects.getAllValues(project.id), store.projects.getSubmissions(project.id),
       store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
     ]);
     const views = forms.map((form): ProjectFormView => ({
       formId: form.id, customId: form.customId, name: form.name, available: form.availableIn.includes(project.statusId),
       canFill: readOnlyReason(caller, ctx, form, project) === null,
+      submitted: submissions.some((s) => s.formId === form.id) || values.some((v) => v.formId === form.id),
       values: form.fields.flatMap((placed) => {
         const f = ctx.model.fields.find((x) => x.id === placed.fieldId)!;
         const v = values.find((x) => x.fieldId === f.id);

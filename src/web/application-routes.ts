@@ -90,12 +90,15 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
     const view = await services.applications.formPage(caller, formTarget(request));
     const query = request.query as Record<string, unknown>;
     const notice = Object.keys(NOTICES).find((k) => query[k] !== undefined);
-    return page(reply, caller, view, 200, { notice: notice ? NOTICES[notice] : null });
+    const files = Number(query.uploaded);
+    const text = notice === 'uploaded' && Number.isInteger(files) && files > 1 ? `Your draft was saved and ${files} files were uploaded.` : notice ? NOTICES[notice] : null;
+    return page(reply, caller, view, 200, { notice: text ?? null });
   });
 
   /** Reads a multipart post after its CSRF token: the fields, and each chosen file stored as it streams in. */
   const readMultipart = async (caller: Caller, target: FormTarget, parts: AsyncIterable<Multipart>) => {
-    const body: Record<string, unknown> = {};
+    // No prototype: a part named like an Object property ("__proto__") is just an unknown control.
+    const body: Record<string, unknown> = Object.create(null);
     const files: FileOutcome[] = [];
     for await (const part of parts) {
       if (part.type === 'field') {
@@ -165,7 +168,7 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
       const draft = await services.applications.saveDraft(caller, target, body);
       saved = true;
       if (refusedFiles.length === 0) {
-        if (!submitting) return reply.redirect(`${formPagePath(draft.programId, draft.projectId, draft.formId)}?${stored > 0 ? 'uploaded' : 'saved'}=1`, 303);
+        if (!submitting) return reply.redirect(`${formPagePath(draft.programId, draft.projectId, draft.formId)}?${stored > 0 ? `uploaded=${stored}` : 'saved=1'}`, 303);
         const done = await services.submit.submit(caller, target.programRef, target.projectId, target.formRef);
         return reply.redirect(projectPagePath(done.programId, done.projectId, { Submitted: draft.formId }), 303);
       }

@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
 import { CodePage, SignInPage } from './pages/sign-in-page.tsx';
+import { SignedOutPage } from './pages/signed-out-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
 import { safeNext, SESSION_COOKIE } from './web-session-request.ts';
 
 /** The sign-in page's address. */
 export const SIGN_IN_PATH = '/MvcProjects/SignIn';
+
+/** The page that confirms a sign-out. */
+export const SIGNED_OUT_PATH = '/MvcProjects/SignedOut';
 
 type Form = Record<string, unknown>;
 
@@ -77,6 +81,13 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.post('/MvcProjects/SignOut', { preHandler: web.csrfProtection }, async (request, reply) => {
     await services.webSessions.signOut(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return reply.redirect(SIGN_IN_PATH, 303);
+    return reply.redirect(SIGNED_OUT_PATH, 303);
+  });
+
+  // The confirmation after signing out; someone still signed in (another tab signed in again) goes home instead.
+  web.get(SIGNED_OUT_PATH, async (request, reply) => {
+    const state = await services.webSessions.resume(request.cookies[SESSION_COOKIE]);
+    if (state.kind === 'signed-in') return reply.redirect('/MvcProjects/', 303);
+    return html(reply, 200, renderPage(SignedOutPage({ signInPath: SIGN_IN_PATH })));
   });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { draftInputs } from '../../src/domain/draft-inputs.ts';
+import { draftInputs, shownKey } from '../../src/domain/draft-inputs.ts';
 import { MASK } from '../../src/domain/field-rules.ts';
 import type { DataField, Form, ProgramModel } from '../../src/model/model.ts';
 
@@ -26,6 +26,17 @@ const MODEL = {
 } as ProgramModel;
 
 describe('draftInputs', () => {
+  it('writes only controls that differ from what the page showed (their shownKey controls), in the spelling they are saved in', () => {
+    const shown = { [shownKey('NAME')]: 'IQ8PLUS', [shownKey('KW')]: '7.5', [shownKey('SERIALS')]: ['A1', 'B2'], [shownKey('SIZES')]: ['S'], [shownKey('SECRET')]: '' };
+    // As shown (the multi-value text joined by lines, a checkbox list with its empty marker): nothing to write.
+    assert.deepEqual(draftInputs(MODEL, FORM, { ...shown, NAME: 'IQ8PLUS', KW: ' 7.5 ', SERIALS: 'A1\r\nB2\n', SIZES: ['', 'S'], SECRET: '' }), []);
+    // Changed, cleared, or typed into a field shown empty: written; a control without a shown value is written as before.
+    assert.deepEqual(draftInputs(MODEL, FORM, { ...shown, NAME: '', KW: '8', SERIALS: 'A1\nB2', SIZES: ['', 'S', 'M'], SECRET: 'x', PINS: '' }), [
+      { dataFieldId: 'NAME', value: null, values: null }, { dataFieldId: 'SECRET', value: 'x', values: null },
+      { dataFieldId: 'PINS', value: null, values: null }, { dataFieldId: 'SIZES', value: null, values: ['S', 'M'] }, { dataFieldId: 'KW', value: '8', values: null },
+    ]);
+  });
+
   it('leaves out what was not sent and fields of other forms; keeps text as typed and trims other types; blank clears', () => {
     assert.deepEqual(draftInputs(MODEL, FORM, { NAME: '  Jo  ', KW: ' 7.5 ', OFFFORM: 'x', _csrf: 't', action: 'save' }), [
       { dataFieldId: 'NAME', value: '  Jo  ', values: null }, { dataFieldId: 'KW', value: '7.5', values: null },

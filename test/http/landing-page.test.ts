@@ -5,7 +5,7 @@ import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { attr, authHeaders, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
 import { seedWorkflowProgram } from '../support/workflow-fixtures.ts';
-import { COMPLETE, createProject, projectPath, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
+import { COMPLETE, createProject, createSubmitted, projectPath, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
 
 // The project landing page: GET /MvcProjects/LandingPage?ProgramId=…&ProjectId=… (the Url of project answers).
 // HTML, signed in with HTTP Basic (e-mail and password; no API key needed).
@@ -148,19 +148,22 @@ forEachDialect('HTTP landing page', ({ dialect }) => {
   describe('forms', () => {
     const ownHarness = sharedHarness(dialect);
 
-    it('lists the forms the caller may read: staff-only forms to staff, never to the applicant', async () => {
+    it('lists the forms the caller may read that are open now, fillable by them, or submitted: staff-only forms to staff, never to the applicant', async () => {
       const h = ownHarness();
       await seedWorkflowProgram(h.store);
-      const projectId = await createProject(h, 'applicant');
-      const landing = `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`;
-      const forms = async (who: Who) => {
-        const res = await page(h, landing, who);
+      const drafted = await createProject(h, 'applicant');
+      const { projectId: submitted } = await createSubmitted(h, 'applicant');
+      const forms = async (projectId: string, who: Who) => {
+        const res = await page(h, `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`, who);
         assertHtml(res, 200);
         const list = /<h2 id="forms">Forms<\/h2><ul class="forms">(.*?)<\/ul>/.exec(res.body)?.[1] ?? '';
         return [...list.matchAll(/<li><a [^>]*>([^<]*)<\/a>/g)].map((m) => m[1]!.replace(/^Fill in /, '').trim());
       };
-      assert.deepEqual(await forms('applicant'), ['Application', 'Archive']);
-      for (const who of ['reader', 'editor', 'admin'] as const) assert.deepEqual(await forms(who), ['Application', 'Review', 'Archive'], who);
+      // In Draft only the application is open; Review opens on submission; admins may fill in every form at any time.
+      for (const who of ['applicant', 'reader', 'editor'] as const) assert.deepEqual(await forms(drafted, who), ['Application'], who);
+      assert.deepEqual(await forms(drafted, 'admin'), ['Application', 'Review', 'Archive']);
+      assert.deepEqual(await forms(submitted, 'applicant'), ['Application'], 'submitted, and never the staff form');
+      for (const who of ['reader', 'editor'] as const) assert.deepEqual(await forms(submitted, who), ['Application', 'Review'], who);
     });
   });
 });

@@ -25,6 +25,8 @@ function projectIdOf(page: Page): string {
 describe('web: the application form', () => {
   let server: WebServer;
   let browser: Browser;
+  /** The project the first test submits, for the next. */
+  let submitted: { projectId: string; projectPage: string } | undefined;
   before(async () => {
     server = await startWebServer();
     browser = await launchBrowser();
@@ -55,6 +57,7 @@ describe('web: the application form', () => {
     await page.getByLabel('Inverter output (kW AC)').fill('6.0');
     await page.getByLabel('Number of modules').fill('19.5');
     await page.getByLabel('Inverter manufacturer').selectOption({ label: 'Enphase Energy' });
+    await page.getByLabel('Inverter model').fill('IQ8PLUS');
     await page.getByLabel('Mounting type').selectOption('Roof');
     await page.getByRole('group', { name: 'Includes battery storage' }).getByLabel('No').check();
     await page.getByLabel('Installer company').fill('Bright Roofs Solar LLC');
@@ -97,21 +100,38 @@ describe('web: the application form', () => {
     assert.equal(await page.getByLabel('File for Site plan').getAttribute('id'), (await missing.getAttribute('href'))!.slice(1));
     await assertAccessible(page);
 
+    // Typed, not saved, then a file uploaded: the upload saves what was typed too, so nothing is lost.
+    await page.getByLabel('Meter number').fill('M-778899');
     await page.getByLabel('File for Site plan').setInputFiles({ name: 'site-plan.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
     await page.getByRole('button', { name: 'Upload Site plan' }).click();
-    await page.getByText('The file was uploaded.').waitFor();
+    await page.getByText('Your draft was saved and the file was uploaded.').waitFor();
     await page.getByRole('link', { name: 'site-plan.pdf' }).waitFor();
-    // A file of a type the definition does not take is refused beside its input, and nothing is stored.
-    await page.getByLabel('File for Single-line diagram').setInputFiles({ name: 'diagram.html', mimeType: 'text/html', buffer: Buffer.from('<p>hi</p>') });
+    assert.equal(await page.getByLabel('Meter number').inputValue(), 'M-778899');
+    assert.equal(await draftValue(server, projectId, 'MeterNumber'), 'M-778899');
+    // A file of a type the definition does not take is refused beside its input in words, nothing is stored, and
+    // what was typed before pressing Upload is kept (saved).
+    await page.getByLabel('Installer license number').fill('C-46 123456');
+    await page.getByLabel('File for Single-line diagram').setInputFiles({ name: 'diagram.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
     await page.getByRole('button', { name: 'Upload Single-line diagram' }).click();
-    await page.getByRole('alert').getByRole('link', { name: /Single-line diagram accepts application\/pdf/ }).waitFor();
+    await page.getByRole('alert').getByRole('link', { name: 'This file is a text file; only PDF is accepted.' }).waitFor();
     assert.equal((await server.store.attachments.listActiveAttachments(projectId)).length, 1);
-    // Replacing the site plan makes version 2.
+    assert.equal(await page.getByLabel('Installer license number').inputValue(), 'C-46 123456');
+    assert.equal(await draftValue(server, projectId, 'InstallerLicense'), 'C-46 123456');
+    await assertAccessible(page);
+    await screenshot(page, 'form-refused-file');
+    // Two files at once, with a field changed: one press keeps all three. Replacing the site plan makes version 2.
+    await page.getByLabel('Customer phone').fill('555-0102');
     await page.getByLabel('Replace the file of Site plan').setInputFiles({ name: 'site-plan-v2.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
-    await page.getByRole('button', { name: 'Upload Site plan' }).click();
-    await page.getByText('The file was uploaded.').waitFor();
+    await page.getByLabel('File for Single-line diagram').setInputFiles({ name: 'diagram.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Your draft was saved and 2 files were uploaded.').waitFor();
+    await page.getByRole('link', { name: 'diagram.pdf' }).waitFor();
+    assert.equal(await draftValue(server, projectId, 'CustomerPhone'), '555-0102');
+    // No form on the page carries the CSRF token in its address.
+    for (const action of await page.locator('form').evaluateAll((forms) => forms.map((f) => f.getAttribute('action') ?? ''))) assert.doesNotMatch(action, /_csrf/);
     await page.getByRole('link', { name: 'site-plan-v2.pdf' }).waitFor();
-    assert.deepEqual((await server.store.attachments.listActiveAttachments(projectId)).map((a) => [a.fileName, a.version, a.approvalStatus]), [['site-plan-v2.pdf', 2, 'Pending']]);
+    assert.deepEqual((await server.store.attachments.listActiveAttachments(projectId)).map((a) => [a.fileName, a.version, a.approvalStatus]).sort(),
+      [['diagram.pdf', 1, 'Pending'], ['site-plan-v2.pdf', 2, 'Pending']]);
     await assertAccessible(page);
     await screenshot(page, 'form');
 
@@ -133,8 +153,11 @@ describe('web: the application form', () => {
     await data.getByText('Jordan Rivera').waitFor();
     await data.getByText('********').waitFor();
     assert.equal(await data.getByText('8832-1190-4471').count(), 0, 'sensitive values stay masked');
+    // Only forms there is something to do or see in are listed: the certificate opens after approval.
+    assert.equal(await page.getByRole('link', { name: /Completion Certificate/ }).count(), 0);
     await assertAccessible(page);
     await screenshot(page, 'project');
+    submitted = { projectId, projectPage: page.url() };
 
     // The file downloads with its name, as an attachment.
     const download = await page.request.get(new URL((await page.getByRole('link', { name: 'site-plan-v2.pdf' }).getAttribute('href'))!, server.baseUrl).toString());
@@ -154,6 +177,54 @@ describe('web: the application form', () => {
     await row.getByText('Application Review').waitFor();
     await assertAccessible(page);
     await screenshot(page, 'home');
+    await context.close();
+  });
+
+  it('shows the application\'s Inverter model on the Completion Certificate and keeps it through typing, uploading and submitting', async () => {
+    assert.ok(submitted, 'the first test submitted an application');
+    const { projectId, projectPage } = submitted;
+    const model = await server.store.programs.loadProgramModel((await server.store.programs.findProgram(server.programId))!);
+    const inverterModel = model.fields.find((f) => f.customId === 'InverterModel')!.id;
+    const review = `/MvcProjects/Programs/${server.programId}/Projects/${projectId}/Review`;
+    // The admin approves the application for installation on the review page.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await signIn(admin, server.baseUrl, DEMO.admin, review);
+    await admin.getByLabel('Move to status').selectOption({ label: 'Approved for Installation' });
+    await admin.getByRole('button', { name: 'Change status' }).click();
+    await admin.getByText('The status was changed.').waitFor();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, server.baseUrl, DEMO.applicant, new URL(projectPage).pathname + new URL(projectPage).search);
+    await page.getByRole('link', { name: 'Fill in Completion Certificate' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Completion Certificate' }).waitFor();
+    assert.deepEqual(await page.locator('legend').filter({ hasText: /^(Completion|System)$/ }).allTextContents(), ['Completion', 'System'], 'each group heading once');
+    assert.equal(await page.getByLabel('Inverter model').inputValue(), 'IQ8PLUS', "the application's value");
+    // Typed and then uploaded without saving: all kept, Inverter model untouched.
+    await page.getByLabel('Installation completed on').fill('2026-05-20');
+    await page.getByLabel('Module serial numbers').fill('SN-0001\nSN-0002');
+    await page.getByLabel('Electrical permit number').fill('EP-2026-77');
+    await page.getByLabel('File for Signed completion certificate').setInputFiles({ name: 'certificate.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
+    await page.getByRole('button', { name: 'Upload Signed completion certificate' }).click();
+    await page.getByText('Your draft was saved and the file was uploaded.').waitFor();
+    assert.equal(await page.getByLabel('Electrical permit number').inputValue(), 'EP-2026-77');
+    assert.equal(await page.getByLabel('Module serial numbers').inputValue(), 'SN-0001\nSN-0002');
+    assert.equal(await page.getByLabel('Inverter model').inputValue(), 'IQ8PLUS');
+    await page.getByRole('link', { name: 'certificate.pdf' }).waitFor();
+    await assertAccessible(page);
+    await screenshot(page, 'certificate-form');
+    await page.getByRole('button', { name: 'Submit Completion Certificate' }).click();
+    await page.getByRole('heading', { name: 'Your application was submitted' }).waitFor();
+    await page.getByText('status Inspection Pending').waitFor();
+    // One value per project, read back from the store, the project page and the review page.
+    assert.deepEqual((await server.store.projects.getValues(projectId, [inverterModel])).map((v) => v.value), ['IQ8PLUS']);
+    assert.equal(await page.locator('dl.submitted').getByText('IQ8PLUS').count(), 2, 'under both forms');
+    await admin.goto(`${server.baseUrl}${review}`);
+    const row = admin.getByRole('row', { name: /^Inverter model/ });
+    assert.deepEqual(await row.first().locator('td').allTextContents(), ['IQ8PLUS', 'IQ8PLUS']);
+    assert.equal(await admin.getByText('(changed in draft)').count(), 0);
+    await adminContext.close();
     await context.close();
   });
 });

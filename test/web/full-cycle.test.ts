@@ -62,7 +62,7 @@ describe('web: a whole application cycle across applicant, reviewer and admin', 
     await applicant.getByText('Your draft was saved.').waitFor();
     await applicant.getByLabel('File for Site plan').setInputFiles({ name: 'site-plan.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
     await applicant.getByRole('button', { name: 'Upload Site plan' }).click();
-    await applicant.getByText('The file was uploaded.').waitFor();
+    await applicant.getByText('Your draft was saved and the file was uploaded.').waitFor();
     await applicant.getByRole('button', { name: 'Submit Interconnection Application' }).click();
     await applicant.getByRole('heading', { name: 'Your application was submitted' }).waitFor();
     const number = (await applicant.getByRole('heading', { level: 1 }).textContent())!;

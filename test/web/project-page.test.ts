@@ -172,8 +172,8 @@ describe('web: the project page', () => {
     await page.goto(`${server.baseUrl}/MvcProjects/`);
     const token = (await page.locator('input[name=_csrf]').first().getAttribute('value'))!;
     const draftBefore = await projectState(server, draft);
-    const upload = await page.request.post(`${base}/${draft}/Forms/${form.id}/Attachments/${sitePlan.id}?_csrf=${encodeURIComponent(token)}`, {
-      multipart: { file: { name: 'mine.pdf', mimeType: 'application/pdf', buffer: TINY_PDF } },
+    const upload = await page.request.post(`${base}/${draft}/Forms/${form.id}`, {
+      multipart: { _csrf: token, [`file_${sitePlan.id}`]: { name: 'mine.pdf', mimeType: 'application/pdf', buffer: TINY_PDF }, action: `upload:${sitePlan.id}` },
     });
     assert.equal(upload.status(), 404);
     const save = await page.request.post(`${base}/${draft}/Forms/${form.id}`, { form: { _csrf: token, action: 'save' } });
@@ -197,8 +197,8 @@ describe('web: the project page', () => {
     const before = await projectState(server, draft);
     const save = await page.request.post(formUrl, { form: { [name.id]: 'Forged', action: 'save' } });
     assert.equal(save.status(), 403);
-    const upload = await page.request.post(`${formUrl}/Attachments/${form.attachments[0]!.id}`, {
-      multipart: { file: { name: 'forged.pdf', mimeType: 'application/pdf', buffer: TINY_PDF } },
+    const upload = await page.request.post(formUrl, {
+      multipart: { [`file_${form.attachments[0]!.id}`]: { name: 'forged.pdf', mimeType: 'application/pdf', buffer: TINY_PDF }, action: `upload:${form.attachments[0]!.id}` },
     });
     assert.equal(upload.status(), 403);
     const start = await page.request.post(`${server.baseUrl}/MvcProjects/NewProject`, { form: { ProgramId: server.programId } });

@@ -47,11 +47,18 @@ describe('web: sign-in and sign-out', () => {
     await context.close();
   });
 
-  it('signs out: the session ends and the pages ask for sign-in again', async () => {
+  it('signs out: a page confirms it, the session ends and the pages ask for sign-in again', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, server.baseUrl, DEMO.reviewer);
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'You are signed out' }).waitFor();
+    await page.getByText('You have signed out. Your session has ended on this device.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Sign out' }).count(), 0, 'nobody is shown as signed in');
+    assert.equal((await context.cookies()).some((c) => c.name === 'apas_session'), false);
+    await assertAccessible(page);
+    await screenshot(page, 'signed-out');
+    await page.getByRole('link', { name: 'Sign in again' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.goto(`${server.baseUrl}/MvcProjects/`);
     assert.match(page.url(), /\/MvcProjects\/SignIn/);

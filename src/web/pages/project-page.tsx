@@ -23,7 +23,11 @@ function When(p: { at: number; timeZone: string }) {
 export function ProjectPage(p: ProjectPageProps) {
   const v = p.project;
   const title = v.projectNumber ?? 'Unsubmitted project';
-  const submitted = p.forms.forms.filter((f) => f.values.length > 0);
+  // A form's data shows once it was submitted: a field it shares with an earlier form has a value before that.
+  const submitted = p.forms.forms.filter((f) => f.submitted && f.values.length > 0);
+  // Forms that can be opened with something to see or do: open in the current status, fillable by the caller now
+  // (admins may fill in any form at any time), or submitted before.
+  const listed = p.forms.forms.filter((f) => f.available || f.canFill || f.submitted);
   const files = p.forms.forms.flatMap((f) => f.attachments.map((a) => ({ form: f.name, a })));
   return (
     <Layout title={title} agencyName={p.forms.agencyName} programName={p.forms.programName} user={p.user} csrfToken={p.csrfToken}>
@@ -45,14 +49,16 @@ export function ProjectPage(p: ProjectPageProps) {
       </dl>
       <section aria-labelledby="forms">
         <h2 id="forms">Forms</h2>
-        <ul class="forms">
-          {p.forms.forms.map((f) => (
-            <li key={f.formId}>
-              <a href={formPagePath(v.programId, v.projectId, f.formId)}>{f.canFill ? `Fill in ${f.name}` : f.name}</a>
-              {f.available ? <em> (open now)</em> : null}
-            </li>
-          ))}
-        </ul>
+        {listed.length === 0 ? <p>No form is open in this status.</p> : (
+          <ul class="forms">
+            {listed.map((f) => (
+              <li key={f.formId}>
+                <a href={formPagePath(v.programId, v.projectId, f.formId)}>{f.canFill ? `Fill in ${f.name}` : f.name}</a>
+                {f.available ? <em> (open now)</em> : null}
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
       <section aria-labelledby="history">
         <h2 id="history">Status history</h2>
