@@ -33,7 +33,7 @@ forEachDialect('HTTP JSON', ({ dialect }) => {
       const json = await h.request({ method: 'GET', url: draftPath(projectId), as: 'applicant', headers: JSON_ACCEPT });
       assertValidXml(h, xml, 'ProjectDataGetResponse');
       const body = assertJsonAnswer(json, ProjectDataGetResponse) as { Project: Record<string, unknown> & { DataFields: { DataField: Record<string, unknown>[] } } };
-      assert.equal(json.headers.etag, xml.headers.etag, 'one version, one ETag, whatever the representation');
+      assert.equal(json.headers.etag, `${String(xml.headers.etag).slice(0, -1)}.json"`, 'one version, a strong ETag per representation');
       assert.equal(body.Project.ProjectId, projectId);
       assert.equal(body.Project.CanSubmit, false);
       assert.equal(body.Project.DataView, 'Draft');
