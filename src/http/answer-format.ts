@@ -6,6 +6,10 @@ export type AnswerFormat = 'xml' | 'json';
 /** The media type of every JSON answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+// Parsed here rather than with negotiator (used before): negotiator breaks ties by the order of the Accept field, so
+// `application/json;q=0.8, application/xml;q=0.8` gave JSON, and a media range's parameters had to match the offered
+// type's, so `application/json; charset=utf-8` gave XML. Two types and one rule need no more than this.
+
 /** One media range of an Accept field: type and subtype (lower case, `*` for a wildcard) and its weight. */
 interface MediaRange { type: string; subtype: string; q: number }
 
