@@ -287,6 +287,12 @@ export async function generateExamples(): Promise<Map<string, string>> {
     // The change feed, last: the reviewer reads the first events of the program, then the page after them.
     const firstEvents = await run('GetEvents', { method: 'GET', url: '/services/v2/Events?program=RES-SOLAR&limit=3', as: 'reviewer' });
     await run('GetEvents.json', { method: 'GET', url: `/services/v2/Events?program=RES-SOLAR&limit=2&after=${attr(firstEvents, 'EventsResponse', 'NextCursor')}`, as: 'reviewer', shown: { Accept: 'application/json' } });
+    // Representations and request ids, after everything else so that the ids and times above stay as they are.
+    const json = { Accept: 'application/json' };
+    await run('Conditional.json', { method: 'GET', url: `${attachments}/SitePlan/Metadata`, as: 'reviewer', shown: json, responseHeaders: ['ETag', 'Vary'] });
+    await run('Conditional.readStale', { method: 'GET', url: `${form}/Data`, as: 'reviewer', shown: { 'If-Match': seen }, responseHeaders: ['Vary'] });
+    await run('RequestId', { method: 'GET', url: `${api}/Projects/NOSUCHPROJECT/Forms/Application/Data`, as: 'reviewer', shown: { 'X-Request-Id': 'crm-sync-7f3a9c' }, responseHeaders: ['X-Request-Id'] });
+    await run('OAuth.metadata', { method: 'GET', url: '/.well-known/oauth-authorization-server', as: null });
     await app.close();
   } finally {
     await store.close();

@@ -25,6 +25,7 @@ function doc(schema: Schema, pad: string): string {
 export function schemaType(schema: Schema): string {
   if (typeof schema.$ref === 'string') return `components["schemas"][${JSON.stringify(schema.$ref.split('/').pop())}]`;
   if (Array.isArray(schema.oneOf)) return (schema.oneOf as Schema[]).map(schemaType).join(' | ');
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as Schema[]).map(schemaType).join(' | ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   switch (schema.type) {

@@ -410,6 +410,39 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/oauth/token": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["OAuthToken"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/oauth/revoke": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["OAuthRevoke"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/.well-known/oauth-authorization-server": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetOAuthMetadata"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 
 /** The request and answer documents, by name. */
@@ -1126,7 +1159,7 @@ export interface components {
     SetInquiryNoteRequest: {
       ThreadId?: string;
       Subject?: string;
-      VisibleToApplicant?: unknown;
+      VisibleToApplicant?: boolean | "true" | "false";
       Text: string;
     };
     /** SetInquiryThreadExternalId request: the id of the thread in an outside system (unique within the program); absent or empty to unlink. */
@@ -1162,7 +1195,7 @@ export interface components {
     /** SetWebhookSubscription request: a new Url, Enabled true or false, and new EventTypes (replacing the old; an empty EventTypes means every kind). What is left out stays. */
     SetWebhookSubscriptionRequest: {
       Url?: string;
-      Enabled?: unknown;
+      Enabled?: boolean | "true" | "false";
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
         EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
@@ -1311,6 +1344,11 @@ export interface components {
         };
       })[];
     };
+    /** RFC 6749 §5.2: invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, or the API's own code in lower case. */
+    OAuthError: {
+      error: string;
+      error_description?: string;
+    };
   };
 }
 
@@ -1322,7 +1360,10 @@ export interface operations {
         /** The agency's id or custom id (required). */
         Agency?: string;
       };
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1332,12 +1373,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProgramsResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1356,7 +1399,10 @@ export interface operations {
         /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
         version?: number;
       };
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
       };
@@ -1368,12 +1414,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectsResponse"] | components["schemas"]["ProjectsResponseExtended"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1384,7 +1432,10 @@ export interface operations {
         /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
         version?: number;
       };
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
       };
@@ -1393,6 +1444,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["ProjectByNumberRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -1400,12 +1452,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectsResponse"] | components["schemas"]["ProjectsResponseExtended"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1416,7 +1470,10 @@ export interface operations {
         /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
         version?: number;
       };
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
       };
@@ -1425,6 +1482,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["ProjectByNumberRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -1432,12 +1490,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectsResponse"] | components["schemas"]["ProjectsResponseExtended"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1446,10 +1506,10 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** The ETag the change is based on: refused 412 when the project changed since. */
-        "If-Match"?: string;
         /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
         "Idempotency-Key"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1462,12 +1522,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["NewProjectResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1478,6 +1540,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1488,6 +1552,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetProjectOwnerRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -1495,12 +1560,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["SetProjectOwnerResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1512,8 +1579,12 @@ export interface operations {
         reveal_sensitive_data?: boolean;
       };
       header?: {
-        /** An ETag of this project: answered 304 while it is current. */
+        /** ETags of this answer: answered 304 while one is current. */
         "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1528,6 +1599,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectDataGetResponse"];
+          "application/xml": string;
         };
       };
       304: {
@@ -1538,6 +1610,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1548,6 +1621,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1559,6 +1634,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["ProjectDataRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -1566,12 +1642,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectDataSetResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1583,8 +1661,12 @@ export interface operations {
         reveal_sensitive_data?: boolean;
       };
       header?: {
-        /** An ETag of this project: answered 304 while it is current. */
+        /** ETags of this answer: answered 304 while one is current. */
         "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1599,6 +1681,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectDataGetResponse"];
+          "application/xml": string;
         };
       };
       304: {
@@ -1609,6 +1692,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1619,6 +1703,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1630,6 +1716,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["ProjectDataRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -1637,12 +1724,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectDataSetResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1655,6 +1744,8 @@ export interface operations {
         "If-Match"?: string;
         /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
         "Idempotency-Key"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1669,12 +1760,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectSubmitResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1687,6 +1780,8 @@ export interface operations {
         "If-Match"?: string;
         /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
         "Idempotency-Key"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1701,12 +1796,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectSubmitResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1714,7 +1811,10 @@ export interface operations {
   GetForms: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
       };
@@ -1726,12 +1826,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["FormsResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1742,7 +1844,10 @@ export interface operations {
         /** Answer version: 1 (default) or 2, which adds each field's Group and the choices of fields with a custom list. */
         version?: number;
       };
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         FormId: string;
@@ -1755,12 +1860,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["FormSchemaResponse"] | components["schemas"]["FormSchemaResponseV2"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1768,7 +1875,10 @@ export interface operations {
   GetCustomListChoices: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         ListId: string;
@@ -1781,12 +1891,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["CustomListChoicesResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1794,7 +1906,10 @@ export interface operations {
   GetStatusList: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
       };
@@ -1806,12 +1921,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["StatusListResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1820,8 +1937,12 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** An ETag of this project: answered 304 while it is current. */
+        /** ETags of this answer: answered 304 while one is current. */
         "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1835,6 +1956,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectStatusHistoryResponse"];
+          "application/xml": string;
         };
       };
       304: {
@@ -1845,6 +1967,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1855,6 +1978,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1865,6 +1990,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetProjectStatusRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -1872,12 +1998,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["StatusSetResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1888,6 +2016,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1898,6 +2028,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetProjectStatusHistoryReportAs"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -1905,12 +2036,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["StatusHistoryReportAsResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1921,6 +2054,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1931,6 +2066,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetAssigneeRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -1938,12 +2074,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["SetAssigneeResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1955,8 +2093,12 @@ export interface operations {
         reveal_sensitive_data?: boolean;
       };
       header?: {
-        /** An ETag of this project: answered 304 while it is current. */
+        /** ETags of this answer: answered 304 while one is current. */
         "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -1970,6 +2112,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["AllProjectDataResponse"];
+          "application/xml": string;
         };
       };
       304: {
@@ -1980,6 +2123,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -1991,8 +2135,12 @@ export interface operations {
         version?: string;
       };
       header?: {
-        /** An ETag of this project: answered 304 while it is current. */
+        /** ETags of this answer: answered 304 while one is current. */
         "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2006,6 +2154,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectExportDataGetResponse"] | components["schemas"]["ProjectExportDataGetResponseV2"];
+          "application/xml": string;
         };
       };
       304: {
@@ -2016,6 +2165,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2030,7 +2180,10 @@ export interface operations {
         /** The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId. */
         version?: number;
       };
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
       };
@@ -2039,6 +2192,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["ProjectByDataRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2046,12 +2200,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectsResponse"] | components["schemas"]["ProjectsResponseExtended"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2059,13 +2215,17 @@ export interface operations {
   CreateMfaSessionToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": components["schemas"]["CreateMfaSessionTokenRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2073,12 +2233,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["CreateMfaSessionTokenResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2086,7 +2248,10 @@ export interface operations {
   DeleteMfaSessionToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         TokenId: string;
       };
@@ -2102,6 +2267,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2109,7 +2275,14 @@ export interface operations {
   GetActiveAttachment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** ETags of this answer: answered 304 while one is current. */
+        "If-None-Match"?: string;
+        /** The file's ETag: refused 412 when the active file is another one. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         ProjectId: string;
@@ -2125,10 +2298,15 @@ export interface operations {
           "*/*": string;
         };
       };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2136,7 +2314,14 @@ export interface operations {
   GetAttachmentAsAdmin: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** ETags of this answer: answered 304 while one is current. */
+        "If-None-Match"?: string;
+        /** The file's ETag: refused 412 when the active file is another one. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         ProjectId: string;
@@ -2153,10 +2338,15 @@ export interface operations {
           "*/*": string;
         };
       };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2165,8 +2355,12 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** An ETag of this project: answered 304 while it is current. */
+        /** ETags of this answer: answered 304 while one is current. */
         "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2181,6 +2375,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["AttachmentMetadataResponse"];
+          "application/xml": string;
         };
       };
       304: {
@@ -2191,6 +2386,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2201,6 +2397,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2212,6 +2410,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetAttachmentMetadata"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2219,12 +2418,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["AttachmentMetadataResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2233,8 +2434,12 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** An ETag of this project: answered 304 while it is current. */
+        /** ETags of this answer: answered 304 while one is current. */
         "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2248,6 +2453,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["InquiryThreadsResponse"];
+          "application/xml": string;
         };
       };
       304: {
@@ -2258,6 +2464,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2266,8 +2473,12 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** An ETag of this project: answered 304 while it is current. */
+        /** ETags of this answer: answered 304 while one is current. */
         "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2282,6 +2493,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["InquiryNotesResponse"];
+          "application/xml": string;
         };
       };
       304: {
@@ -2292,6 +2504,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2304,6 +2517,8 @@ export interface operations {
         "If-Match"?: string;
         /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
         "Idempotency-Key"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2314,6 +2529,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetInquiryNoteRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2321,12 +2537,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["InquiryNotesResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2337,6 +2555,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2348,6 +2568,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetInquiryThreadStatusRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2355,12 +2576,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["InquiryThreadResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2371,6 +2594,8 @@ export interface operations {
       header?: {
         /** The ETag the change is based on: refused 412 when the project changed since. */
         "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2382,6 +2607,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetInquiryThreadExternalIdRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2389,12 +2615,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["InquiryThreadResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2411,7 +2639,10 @@ export interface operations {
         /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed. */
         type?: string;
       };
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2421,12 +2652,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["EventsResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2434,7 +2667,10 @@ export interface operations {
   GetWebhookSubscriptions: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
       };
@@ -2446,12 +2682,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["WebhookSubscriptionsResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2459,7 +2697,10 @@ export interface operations {
   CreateWebhookSubscription: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
       };
@@ -2468,6 +2709,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["CreateWebhookSubscriptionRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2475,12 +2717,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["CreateWebhookSubscriptionResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2488,7 +2732,10 @@ export interface operations {
   GetWebhookSubscription: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         SubscriptionId: string;
@@ -2501,12 +2748,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["WebhookSubscriptionResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2514,7 +2763,10 @@ export interface operations {
   SetWebhookSubscription: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         SubscriptionId: string;
@@ -2524,6 +2776,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["SetWebhookSubscriptionRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2531,12 +2784,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["WebhookSubscriptionResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2544,7 +2799,10 @@ export interface operations {
   DeleteWebhookSubscription: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         SubscriptionId: string;
@@ -2561,6 +2819,7 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2571,7 +2830,10 @@ export interface operations {
         /** Deliveries in the answer, 1–1000 (default 100). */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         SubscriptionId: string;
@@ -2584,12 +2846,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["WebhookDeliveriesResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2597,7 +2861,10 @@ export interface operations {
   RedeliverWebhookDelivery: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         SubscriptionId: string;
@@ -2611,12 +2878,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["WebhookDeliveryResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2629,6 +2898,8 @@ export interface operations {
         "If-Match"?: string;
         /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
         "Idempotency-Key"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
       };
       path: {
         ProgramId: string;
@@ -2648,12 +2919,103 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["AttachmentMetadataResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  OAuthToken: {
+    parameters: {
+      query?: never;
+      header?: {
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": {
+          grant_type: "client_credentials";
+          scope?: string;
+          client_id?: string;
+          client_secret?: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": {
+            access_token: string;
+            token_type: "Bearer";
+            expires_in: number;
+          };
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["OAuthError"];
+        };
+      };
+    };
+  };
+  OAuthRevoke: {
+    parameters: {
+      query?: never;
+      header?: {
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": {
+          token: string;
+          token_type_hint?: string;
+          client_id?: string;
+          client_secret?: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["OAuthError"];
+        };
+      };
+    };
+  };
+  GetOAuthMetadata: {
+    parameters: {
+      query?: never;
+      header?: {
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": Record<string, never>;
         };
       };
     };

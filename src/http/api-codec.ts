@@ -7,7 +7,7 @@ import { documentJsonSchema } from '../wire/wire-json-schema.ts';
 import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
 import { writeXmlDocument, xmlDocumentChunks } from '../wire/wire-xml-writer.ts';
 import { createSchemaRegistry } from '../xml/schema-registry.ts';
-import { type AnswerFormat, answerFormat, JSON_TYPE } from './answer-format.ts';
+import { type AnswerFormat, answerFormat, JSON_TYPE, varyAccept } from './answer-format.ts';
 import { readRequestBody } from './read-request-body.ts';
 import { sendXml } from './xml-reply.ts';
 
@@ -21,7 +21,7 @@ export interface ApiCodec {
   readonly ns: string;
   /** Reads the request body as document type `doc`, in XML or JSON by its Content-Type; throws ApiError when refused. */
   read<D extends WireDocument>(request: FastifyRequest, doc: D): DocumentValue<D>;
-  /** Sends `value` as document type `doc`, in the representation the request's Accept prefers. */
+  /** Sends `value` as document type `doc`, in the representation the request's Accept prefers (with Vary: Accept). */
   send<D extends WireDocument>(request: FastifyRequest, reply: FastifyReply, doc: D, value: DocumentValue<D>, status?: number): FastifyReply;
   /** The ErrorResponse body of `error` in `format`. */
   errorBody(error: ApiError, requestId: string, format: AnswerFormat): string;
@@ -50,6 +50,7 @@ export async function createApiCodec(ns: string): Promise<ApiCodec> {
     ns,
     read: (request, doc) => readRequestBody(request, doc, ns, schemas, json),
     send: (request, reply, doc, value, status = 200) => {
+      varyAccept(reply);
       if (answerFormat(request) === 'json') return reply.code(status).type(JSON_TYPE).send(toJson(value));
       return sendXml(reply, xmlDocumentChunks(doc, value, ns), status);
     },

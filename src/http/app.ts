@@ -20,6 +20,7 @@ import { workBacklog } from '../domain/work-backlog.ts';
 import { OAUTH_BASE } from './oauth-reply.ts';
 import { openApiDocument } from './openapi.ts';
 import { OperationTable } from './operation-table.ts';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 import { RouteTable } from './route-table.ts';
 import { attachmentRoutes, attachmentUploadRoutes } from './routes/attachment-routes.ts';
 import { catalogRoutes } from './routes/catalog-routes.ts';
@@ -29,6 +30,7 @@ import { healthRoutes } from './routes/health-routes.ts';
 import { eventRoutes } from './routes/event-routes.ts';
 import { inquiryRoutes } from './routes/inquiry-routes.ts';
 import { mfaRoutes } from './routes/mfa-routes.ts';
+import { oauthMetadataRoutes } from './routes/oauth-metadata-routes.ts';
 import { oauthRoutes } from './routes/oauth-routes.ts';
 import { openApiRoutes } from './routes/openapi-routes.ts';
 import { programRoutes } from './routes/program-routes.ts';
@@ -96,7 +98,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // What Node cannot read (too slow, headers too large, not HTTP) is answered in XML too, not Fastify's JSON.
     clientErrorHandler: clientErrorHandler(codec, () => ids.next()),
     return503OnClosing: true,
-    genReqId: () => ids.next(),
+    // The client's X-Request-Id when it is safe to repeat, else a new id (request-id.ts); Fastify's own header
+    // handling would take any value unchecked.
+    genReqId: (req) => requestIdOf(req.headers, () => ids.next()),
     requestIdHeader: false,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Failures of the router itself (a malformed percent-encoding, an over-long path parameter) bypass the
@@ -126,12 +130,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Other media types are read (within the size limit) but kept aside, so a route can name the problem.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) =>
     done(null, { unsupportedContentType: String(request.headers['content-type'] ?? '') } satisfies UnsupportedBody));
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
+    // Every answer names its request, successes too, so that a client can quote it and an operator find its log lines.
+    reply.header(REQUEST_ID_HEADER, request.id);
   });
   const registry = createMetrics(app, () => workBacklog(store, clock));
   healthRoutes(app, store, blobs, registry);
   schemaRoutes(app, codec, programSchemaText());
+  oauthMetadataRoutes(app, config.publicUrl, OAUTH_BASE);
   openApiRoutes(app, () => openApiDocument(operations.list(), { version: packageVersion(), serverUrl: config.publicUrl, oauthBase: OAUTH_BASE }));
   await webApp(app, { services, publicUrl: config.publicUrl, timeZone: config.web.timeZone, codec });
   await app.register(async (api) => {

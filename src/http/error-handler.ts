@@ -7,9 +7,10 @@ import { OAuthError } from '../domain/oauth-error.ts';
 import { StoreError } from '../store/store-error.ts';
 import { isWebPath, renderErrorPage } from '../web/error-page.tsx';
 import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';
-import { answerFormat, JSON_TYPE } from './answer-format.ts';
+import { answerFormat, JSON_TYPE, varyAccept } from './answer-format.ts';
 import type { ApiCodec } from './api-codec.ts';
 import { isOAuthPath, sendOAuthError } from './oauth-reply.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 import type { RouteTable } from './route-table.ts';
 import { XML_TYPE } from './xml-reply.ts';
 
@@ -97,6 +98,7 @@ export function sendError(codec: ApiCodec, request: FastifyRequest, reply: Fasti
     return reply.code(apiError.status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderErrorPage(apiError));
   }
   const format = answerFormat(request);
+  varyAccept(reply);
   return reply.code(apiError.status).type(format === 'json' ? JSON_TYPE : XML_TYPE).send(codec.errorBody(apiError, request.id, format));
 }
 
@@ -126,7 +128,7 @@ export function clientErrorHandler(codec: ApiCodec, nextId: () => string) {
       const body = codec.error(apiError, requestId);
       const headers = {
         ...apiError.headers, 'Content-Type': XML_TYPE, 'Content-Length': String(Buffer.byteLength(body)),
-        'X-Content-Type-Options': 'nosniff', Connection: 'close',
+        'X-Content-Type-Options': 'nosniff', [REQUEST_ID_HEADER]: requestId, Connection: 'close',
       };
       const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
       socket.write(`HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\n${head}\r\n${body}`);

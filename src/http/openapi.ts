@@ -12,9 +12,42 @@ export interface OpenApiInfo {
 }
 
 const JSON_MEDIA = 'application/json';
+const XML_MEDIA = 'application/xml';
+const FORM_MEDIA = 'application/x-www-form-urlencoded';
 
 function ref(doc: WireDocument): JsonSchema {
   return { $ref: `#/components/schemas/${doc.name}` };
+}
+
+function headerRef(name: string): JsonSchema {
+  return { $ref: `#/components/headers/${name}` };
+}
+
+/** Every answer's request id and, after authentication, its key's throughput (rate-limiter.ts). */
+const COMMON_HEADERS = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** The answer headers this description names, declared once under components.headers. */
+const HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': { description: 'The id of the request: the client\'s own X-Request-Id when it sent a safe one, else a new one.', schema: { type: 'string', minLength: 1, maxLength: 128 } },
+  'RateLimit-Limit': { description: 'Requests the API key may make per window.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'RateLimit-Reset': { description: 'Seconds until the window ends.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'Retry-After': { description: 'Seconds to wait before trying again (429 RATE_LIMITED, 503 SERVICE_UNAVAILABLE, 409 IDEMPOTENCY_KEY_IN_USE).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  Vary: { description: 'Accept: the answer is XML or JSON by the request\'s Accept.', schema: { type: 'string' } },
+  ETag: { description: 'The project\'s version in this representation (JSON tags end in .json), for If-Match and If-None-Match.', schema: { type: 'string', pattern: '^"[^"]+"$' } },
+  FileETag: { description: 'The file\'s SHA-256 in double quotes.', schema: { type: 'string', pattern: '^"[0-9a-f]{64}"$' } },
+  Link: { description: 'RFC 8288: the next page, rel="next", while there is one.', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: 'true when the answer is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  'Cache-Control': { description: 'How caches may keep the answer.', schema: { type: 'string' } },
+  Pragma: { description: 'no-cache, for HTTP/1.0 caches.', schema: { type: 'string' } },
+  'Content-Disposition': { description: 'attachment, with the file\'s name.', schema: { type: 'string' } },
+  'Content-Length': { description: 'The file\'s size in bytes.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'WWW-Authenticate': { description: 'The authentication scheme to use (401).', schema: { type: 'string' } },
+  Allow: { description: 'The methods the path answers to (405).', schema: { type: 'string' } },
+};
+
+function headersOf(names: readonly string[]): Record<string, JsonSchema> {
+  return Object.fromEntries(names.map((n) => [n === 'FileETag' ? 'ETag' : n, headerRef(n)]));
 }
 
 function documentsOf(spec: OperationSpec): WireDocument[] {
@@ -22,44 +55,148 @@ function documentsOf(spec: OperationSpec): WireDocument[] {
   return [...(spec.request ? [spec.request] : []), ...answers];
 }
 
+/** True for a write that changes one existing project (its path names it): it honours If-Match. */
+function addressesProject(op: RegisteredOperation): boolean {
+  return op.url.includes(':ProjectId');
+}
+
 function parameters(op: RegisteredOperation): JsonSchema[] {
   const path = [...op.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
   const query = (op.spec.query ?? []).map((q) => ({
     name: q.name, in: 'query', required: false, description: q.description, schema: { type: q.type, ...(q.format ? { format: q.format } : {}) },
   }));
-  const conditional = !op.spec.etag ? [] : op.method === 'GET'
-    ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of this project: answered 304 while it is current.', schema: { type: 'string' } }]
-    : [{ name: 'If-Match', in: 'header', required: false, description: 'The ETag the change is based on: refused 412 when the project changed since.', schema: { type: 'string' } }];
+  const ifNoneMatch = { name: 'If-None-Match', in: 'header', required: false, description: 'ETags of this answer: answered 304 while one is current.', schema: { type: 'string' } };
+  const ifMatch = (what: string) => ({ name: 'If-Match', in: 'header', required: false, description: what, schema: { type: 'string' } });
+  const file = op.spec.rawResponse !== undefined && op.method === 'GET';
+  const conditional = file
+    ? [ifNoneMatch, ifMatch('The file\'s ETag: refused 412 when the active file is another one.')]
+    : !op.spec.etag ? [] : op.method === 'GET'
+      ? [ifNoneMatch, ifMatch('An ETag of this project: refused 412 when the project changed since.')]
+      : addressesProject(op) ? [ifMatch('The ETag the change is based on: refused 412 when the project changed since.')] : [];
   const idempotency = op.idempotent ? [{
     name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 },
     description: 'Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change.',
   }] : [];
-  return [...path, ...query, ...conditional, ...idempotency];
+  const requestId = { name: 'X-Request-Id', in: 'header', required: false, description: 'The client\'s id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer.', schema: { type: 'string' } };
+  return [...path, ...query, ...conditional, ...idempotency, requestId];
+}
+
+/** A document as JSON (its JSON Schema) or as XML (its XSD, at /schemas/{name}.xsd). */
+function documentContent(schema: JsonSchema, xsdNames: string[]): JsonSchema {
+  return {
+    [JSON_MEDIA]: { schema },
+    [XML_MEDIA]: { schema: { type: 'string', description: `The XML document, as ${xsdNames.map((n) => `/schemas/${n}.xsd`).join(' or ')} describes it.` } },
+  };
 }
 
 function requestBody(spec: OperationSpec): JsonSchema | undefined {
-  if (spec.request) return { required: true, content: { [JSON_MEDIA]: { schema: ref(spec.request) } } };
+  if (spec.request) return { required: spec.requestOptional !== true, content: documentContent(ref(spec.request), [spec.request.name]) };
   if (spec.rawRequest) return { required: true, description: spec.rawRequest, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
   return undefined;
 }
 
-function responses(spec: OperationSpec, method: string): JsonSchema {
-  const headers = spec.etag ? { ETag: { description: 'The project\'s version, for If-Match and If-None-Match.', schema: { type: 'string' } } } : undefined;
+function responses(op: RegisteredOperation): JsonSchema {
+  const { spec, method } = op;
   const answers = spec.response === undefined ? [] : Array.isArray(spec.response) ? spec.response : [spec.response as WireDocument];
-  const success: JsonSchema = { description: spec.summary, ...(headers ? { headers } : {}) };
-  if (answers.length === 1) success.content = { [JSON_MEDIA]: { schema: ref(answers[0]!) } };
-  else if (answers.length > 1) success.content = { [JSON_MEDIA]: { schema: { oneOf: answers.map(ref) } } };
+  const file = spec.rawResponse !== undefined && method === 'GET';
+  const negotiated = answers.length > 0;
+  const successHeaders = [
+    ...COMMON_HEADERS, ...(negotiated ? ['Vary'] : []), ...(spec.etag ? ['ETag'] : []), ...(file ? ['FileETag', 'Cache-Control', 'Content-Disposition', 'Content-Length'] : []),
+    ...(op.url.endsWith('/Projects') && method === 'GET' ? ['Link'] : []), ...(op.idempotent ? ['Idempotent-Replayed'] : []),
+  ];
+  const success: JsonSchema = { description: spec.summary, headers: headersOf(successHeaders) };
+  // anyOf, not oneOf: the variants a parameter chooses between may hold the same value (an empty page of projects).
+  if (answers.length === 1) success.content = documentContent(ref(answers[0]!), [answers[0]!.name]);
+  else if (answers.length > 1) success.content = documentContent({ anyOf: answers.map(ref) }, answers.map((a) => a.name));
   else if (spec.rawResponse) success.content = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
+  const notModified = (spec.etag && method === 'GET') || file;
   return {
     [String(spec.status ?? 200)]: success,
-    ...(spec.etag && method === 'GET' ? { 304: { description: 'The project has not changed since the ETag sent in If-None-Match.' } } : {}),
-    default: { description: 'An error: the code, its HTTP status and a message.', content: { [JSON_MEDIA]: { schema: ref(ErrorResponse) } } },
+    ...(notModified ? {
+      304: {
+        description: file ? 'The file is still the one the ETag sent in If-None-Match names.' : 'The project has not changed since the ETag sent in If-None-Match.',
+        headers: headersOf([...COMMON_HEADERS, ...(file ? ['FileETag', 'Cache-Control'] : ['ETag', 'Vary'])]),
+      },
+    } : {}),
+    default: {
+      description: 'An error: the code, its HTTP status and a message.',
+      headers: headersOf([...COMMON_HEADERS, 'Vary', 'Retry-After', 'WWW-Authenticate', 'Allow']),
+      content: documentContent(ref(ErrorResponse), ['ErrorResponse']),
+    },
+  };
+}
+
+const OAUTH_ERROR: JsonSchema = {
+  type: 'object', required: ['error'], additionalProperties: false,
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+  description: 'RFC 6749 §5.2: invalid_request, invalid_client, invalid_grant, unsupported_grant_type, invalid_scope, or the API\'s own code in lower case.',
+};
+
+/** The OAuth 2.0 endpoints (form bodies, RFC 6749 answers) and the RFC 8414 metadata, which the route table does not describe. */
+function oauthPaths(oauthBase: string): Record<string, Record<string, JsonSchema>> {
+  const noStore = headersOf(['X-Request-Id', 'Cache-Control', 'Pragma', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+  const error = {
+    description: 'An OAuth error (RFC 6749 §5.2).',
+    headers: headersOf(['X-Request-Id', 'Cache-Control', 'Pragma', 'WWW-Authenticate', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+    content: { [JSON_MEDIA]: { schema: { $ref: '#/components/schemas/OAuthError' } } },
+  };
+  const requestId = { name: 'X-Request-Id', in: 'header', required: false, schema: { type: 'string' } };
+  const clientParams = { client_id: { type: 'string' }, client_secret: { type: 'string' } };
+  const security = [{ oauthClient: [], apiKey: [] }, { apiKey: [] }];
+  return {
+    [`${oauthBase}/token`]: {
+      post: {
+        operationId: 'OAuthToken', tags: ['OAuth'], security, parameters: [requestId],
+        summary: 'Token endpoint (RFC 6749 §4.4): an access token for the client credentials grant.',
+        requestBody: {
+          required: true,
+          content: { [FORM_MEDIA]: { schema: { type: 'object', required: ['grant_type'], properties: { grant_type: { type: 'string', enum: ['client_credentials'] }, scope: { type: 'string' }, ...clientParams } } } },
+        },
+        responses: {
+          200: {
+            description: 'The access token.', headers: noStore,
+            content: {
+              [JSON_MEDIA]: {
+                schema: {
+                  type: 'object', required: ['access_token', 'token_type', 'expires_in'], additionalProperties: false,
+                  properties: { access_token: { type: 'string' }, token_type: { type: 'string', enum: ['Bearer'] }, expires_in: { type: 'integer', minimum: 1 } },
+                },
+              },
+            },
+          },
+          default: error,
+        },
+      },
+    },
+    [`${oauthBase}/revoke`]: {
+      post: {
+        operationId: 'OAuthRevoke', tags: ['OAuth'], security, parameters: [requestId],
+        summary: 'Revocation endpoint (RFC 7009): revokes an access token of the client; 200 whatever the token was.',
+        requestBody: {
+          required: true,
+          content: { [FORM_MEDIA]: { schema: { type: 'object', required: ['token'], properties: { token: { type: 'string' }, token_type_hint: { type: 'string' }, ...clientParams } } } },
+        },
+        responses: { 200: { description: 'Revoked (or not the client\'s, or unknown): an empty body.', headers: noStore }, default: error },
+      },
+    },
+    '/.well-known/oauth-authorization-server': {
+      get: {
+        operationId: 'GetOAuthMetadata', tags: ['OAuth'], security: [], parameters: [requestId],
+        summary: 'RFC 8414 authorization server metadata: the token and revocation endpoints and what they take.',
+        responses: {
+          200: {
+            description: 'The metadata.', headers: headersOf(['X-Request-Id', 'Cache-Control']),
+            content: { [JSON_MEDIA]: { schema: { type: 'object', required: ['issuer', 'token_endpoint', 'grant_types_supported', 'response_types_supported'] } } },
+          },
+        },
+      },
+    },
   };
 }
 
 /**
- * The OpenAPI 3.1 description of the JSON representation, made from the registered operations and the JSON
- * Schemas of their documents (nothing in it is written by hand a second time).
+ * The OpenAPI 3.1 description of the interface, made from the registered operations and the JSON Schemas of their
+ * documents (nothing in it is written by hand a second time), with the OAuth endpoints, which take no documents.
  */
 export function openApiDocument(operations: readonly RegisteredOperation[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -78,7 +215,7 @@ export function openApiDocument(operations: readonly RegisteredOperation[], info
       tags: op.spec.tags,
       parameters: parameters(op),
       ...(body ? { requestBody: body } : {}),
-      responses: responses(op.spec, op.method),
+      responses: responses(op),
     };
     for (const doc of documentsOf(op.spec)) addSchema(doc);
   }
@@ -87,18 +224,20 @@ export function openApiDocument(operations: readonly RegisteredOperation[], info
     info: {
       title: 'apas: Application and Process Automation Service',
       version: info.version,
-      description: 'The JSON representation of the apas interface. Every operation also speaks XML (the default); send '
-        + '`Accept: application/json` for JSON answers and `Content-Type: application/json` for JSON bodies.',
+      description: 'The apas interface. Every operation speaks XML (the default, described by the XSDs under /schemas/) and JSON '
+        + '(described here); send `Accept: application/json` for JSON answers and `Content-Type: application/json` for JSON bodies.',
     },
     servers: [{ url: info.serverUrl }],
     // Basic credentials or a bearer token from the token endpoint, each with the API key.
     security: [{ basic: [], apiKey: [] }, { oauth2: [], apiKey: [] }],
-    paths,
+    paths: { ...paths, ...oauthPaths(info.oauthBase) },
     components: {
-      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
+      schemas: { ...Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))), OAuthError: OAUTH_ERROR },
+      headers: HEADERS,
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic', description: 'The user\'s e-mail address and password.' },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-ApiKey', description: 'The API key, sent with every request.' },
+        oauthClient: { type: 'http', scheme: 'basic', description: 'At the OAuth endpoints: the client id and secret (or the client_id and client_secret parameters).' },
         oauth2: {
           type: 'oauth2',
           description: 'OAuth 2.0 client credentials: a client (apas client create) gets a bearer token at the token endpoint, '

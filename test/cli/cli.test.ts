@@ -257,7 +257,7 @@ test('mail list and mail retry: the queue without SQL; a failed mail is sent aga
         await tx.mail.enqueueMail({ id, kind: 'statusChanged', eventId: `EVENT0000${n}`, to: `u${n}@city.example`, subject: 'S', text: 'secret link', html: '<p>secret link</p>', createdAt: T + n });
       }
       // An account mail given up: its link's token is gone, so it is never sent again.
-      await tx.mail.enqueueMail({ id: 'MAILACCOUNT1', kind: 'passwordReset', eventId: null, to: 'u4@city.example', subject: 'S', text: 'link', html: '<p>link</p>', createdAt: T });
+      await tx.mail.enqueueMail({ id: 'MAILACCOUNT1', kind: 'account.reset', eventId: null, to: 'u4@city.example', subject: 'S', text: 'link', html: '<p>link</p>', createdAt: T });
       await tx.mail.markMailFailed('MAILACCOUNT1', 40, '550 mailbox unavailable', null);
       await tx.mail.markMailFailed('MAILFAILED01', 40, '550 mailbox unavailable', null);
       await tx.mail.markMailFailed('MAILFAILED02', 40, 'connect ECONNREFUSED', null);
@@ -267,7 +267,7 @@ test('mail list and mail retry: the queue without SQL; a failed mail is sent aga
   }
   const all = await expectSuccess(['mail', 'list']);
   assert.deepEqual(all.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 3).join(' ')), [
-    'MAILACCOUNT1 failed passwordReset', 'MAILFAILED01 failed statusChanged', 'MAILFAILED02 failed statusChanged', 'MAILPENDING1 pending statusChanged',
+    'MAILACCOUNT1 failed account.reset', 'MAILFAILED01 failed statusChanged', 'MAILFAILED02 failed statusChanged', 'MAILPENDING1 pending statusChanged',
   ]);
   assert.match(all.stdout, /MAILFAILED01 {2}failed .* u1@city\.example .*attempts=40 {2}gave up {2}last error: 550 mailbox unavailable/);
   assert.doesNotMatch(all.stdout, /secret link/, 'never the text, which may hold a live link');
@@ -281,7 +281,7 @@ test('mail list and mail retry: the queue without SQL; a failed mail is sent aga
   await expectFailure(['mail', 'retry', '--id', 'MAILFAILED01', '--all-failed'], 2, /give either/);
   await expectFailure(['mail', 'retry', '--id', 'NOSUCHMAIL00'], 1, /no mail has the id NOSUCHMAIL00/);
   await expectFailure(['mail', 'retry', '--id', 'MAILPENDING1'], 1, /has not failed: it is pending/);
-  await expectFailure(['mail', 'retry', '--id', 'MAILACCOUNT1'], 1, /is an account mail \(passwordReset\): its link was withdrawn/);
+  await expectFailure(['mail', 'retry', '--id', 'MAILACCOUNT1'], 1, /is an account mail \(account.reset\): its link was withdrawn/);
   assert.match((await expectSuccess(['mail', 'retry', '--id', 'MAILFAILED01'])).stdout, /Queued 1 failed mail again: MAILFAILED01/);
   assert.match((await expectSuccess(['mail', 'list', '--status', 'pending'])).stdout, /^MAILFAILED01 {2}pending .*attempts=0/m);
   assert.match((await expectSuccess(['mail', 'retry', '--all-failed'])).stdout, /Queued 1 failed mail again: MAILFAILED02/);

@@ -6,7 +6,7 @@ import type { AttachmentFileView } from '../../domain/views.ts';
 import {
   AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,
 } from '../../wire/documents/attachment-metadata.ts';
-import { sendProjectAnswer } from '../conditional.ts';
+import { fileNotModified, sendProjectAnswer } from '../conditional.ts';
 import { contentDisposition, fileNameFromContentDisposition } from '../content-disposition.ts';
 import { drainRequest } from '../drain-request.ts';
 import { idParam } from '../query-params.ts';
@@ -34,21 +34,17 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** True when If-None-Match names the ETag (weak comparison, as RFC 9110 asks for If-None-Match) or is `*`. */
-function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  return ifNoneMatch.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
-}
-
 /**
  * Sends a file: its bytes streamed with Content-Type, Content-Length, Content-Disposition and its SHA-256 as ETag, or
- * 304 when the client already has it. Files are private, so shared caches must not keep them, and a private cache
+ * 304 when the client already has it (412 when If-Match names another file). Files are private, so shared caches must not keep them, and a private cache
  * must ask again each time (the ETag makes that cheap).
  */
 async function sendFile(request: FastifyRequest, reply: FastifyReply, file: AttachmentFileView): Promise<FastifyReply> {
   const etag = `"${file.sha256}"`;
+  // Conditions first: a 412 or a malformed header's 400 is answered without the file's headers.
+  const unchanged = fileNotModified(request, etag);
   reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
-  if (notModified(header(request, 'if-none-match'), etag)) return reply.code(304).send();
+  if (unchanged) return reply.code(304).send();
   // HEAD gets the headers only; an empty stream keeps Fastify from replacing Content-Length, and the blob is not read.
   const body: Readable = request.method === 'HEAD' ? Readable.from([]) : await file.open();
   return reply.code(200).type(file.contentType).header('Content-Length', String(file.size))
