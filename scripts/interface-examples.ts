@@ -228,10 +228,11 @@ export async function generateExamples(): Promise<Map<string, string>> {
     });
     // The applicant answers on the landing page (a form post, not an API call), which reopens the thread.
     const applicant = credentials('applicant');
-    // The reply form carries the page's CSRF token; any page hands one out with its cookie (the sign-in page signs nobody in).
+    // The reply form carries the page's CSRF token; any page hands one out with its cookie (the sign-in page signs nobody in;
+    // the cookie is __Host-apas_csrf here, since the examples' address is https).
     const formPage = await app.inject({ method: 'GET', url: '/MvcProjects/SignIn' });
     const csrfToken = /name="_csrf" value="([^"]+)"/.exec(formPage.body)?.[1] ?? '';
-    const csrfCookie = [formPage.headers['set-cookie'] ?? []].flat().map(String).find((c) => c.startsWith('_csrf='))?.split(';')[0] ?? '';
+    const csrfCookie = [formPage.headers['set-cookie'] ?? []].flat().map(String).find((c) => /^(__Host-apas_csrf|_csrf)=/.test(c))?.split(';')[0] ?? '';
     const replied = await app.inject({
       method: 'POST', url: '/MvcProjects/InquiryReply',
       headers: { authorization: applicant.authorization, cookie: csrfCookie, origin: 'https://apas.example.org', 'content-type': 'application/x-www-form-urlencoded' },

@@ -9,6 +9,7 @@ import type { FormDataService } from './form-data-service.ts';
 import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, ProgramRole, Project } from '../model/model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { shownValue } from './shown-value.ts';
 import type { DataFieldInput, FormDataView, ProjectHeaderView } from './views.ts';
 
 /** One data field of a form page: its definition, the choices of its list, and the saved value(s), sensitive ones masked. */
@@ -169,10 +170,7 @@ export class ApplicationService {
         const f = ctx.model.fields.find((x) => x.id === placed.fieldId)!;
         const v = values.find((x) => x.fieldId === f.id);
         const texts = v ? (v.values ?? (v.value === null ? [] : [v.value])) : [];
-        const list = ctx.model.lists.find((l) => l.id === f.listId);
-        // For people: a choice by its label, a boolean as Yes or No.
-        const shown = (t: string) => f.sensitive ? MASK : f.type === 'boolean' ? ({ true: 'Yes', false: 'No' }[t] ?? t) : (list?.choices.find((c) => c.value === t)?.label ?? t);
-        return texts.length === 0 ? [] : [{ fieldId: f.id, name: f.name, values: texts.map(shown) }];
+        return texts.length === 0 ? [] : [{ fieldId: f.id, name: f.name, values: texts.map((t) => shownValue(ctx.model, f, t)) }];
       }),
       attachments: attachmentViews(form, files).filter((a) => a.file !== null),
     }));

@@ -1,12 +1,12 @@
 import { canWrite, isStaff, mayReadForm } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import { MASK } from './field-rules.ts';
 import { INQUIRY_MOVES, type InquiryStatus } from '../model/inquiry.ts';
-import type { ApprovalStatus, FieldValue, Project, ProgramRole } from '../model/model.ts';
+import type { ApprovalStatus, DataField, FieldValue, Project, ProgramModel, ProgramRole } from '../model/model.ts';
 import { overlayDraft } from './current-draft.ts';
 import { loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { shownValue } from './shown-value.ts';
 
 /**
  * What the caller may do on the review page. The same rules the services enforce (they refuse anyway): reviewing
@@ -56,10 +56,10 @@ export interface ReviewView {
   may: ReviewPermissions;
 }
 
-function shown(v: FieldValue | undefined, sensitive: boolean): string | null {
+// As people read it (choices by label, Yes/No, sensitive values masked), several values joined; null for none.
+function shown(model: ProgramModel, field: DataField, v: FieldValue | undefined): string | null {
   if (!v || (v.value === null && v.values === null)) return null;
-  if (sensitive) return MASK;
-  return v.values ? v.values.join('; ') : v.value;
+  return (v.values ?? [v.value ?? '']).map((t) => shownValue(model, field, t)).join('; ');
 }
 
 /** The staff review page of one project, assembled from the same rules the API follows. */
@@ -130,8 +130,8 @@ export class ReviewService {
       submittedAt: submissions.filter((s) => s.formId === form.id).reduce<number | null>((a, s) => (a === null || s.submittedAt < a ? s.submittedAt : a), null),
       fields: form.fields.map((placed) => {
         const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;
-        const submitted = shown(values.find((v) => v.fieldId === field.id), field.sensitive);
-        const draft = shown(drafts[i]!.find((v) => v.fieldId === field.id), field.sensitive);
+        const submitted = shown(ctx.model, field, values.find((v) => v.fieldId === field.id));
+        const draft = shown(ctx.model, field, drafts[i]!.find((v) => v.fieldId === field.id));
         return { fieldId: field.id, name: field.name, submitted, draft, differs: draft !== null && draft !== submitted };
       }),
     }));

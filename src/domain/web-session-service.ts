@@ -24,8 +24,18 @@ export interface WebSessionPolicy { idleMs: number; maxMs: number; mfaStepMs: nu
 /** The defaults: 30 minutes idle, 12 hours at most, 5 minutes for the code step. */
 export const DEFAULT_WEB_SESSION_POLICY: WebSessionPolicy = { idleMs: 30 * 60_000, maxMs: 12 * 3_600_000, mfaStepMs: 5 * 60_000 };
 
-// A session is written back as used at most this often, so page views do not each cost a write.
+// A session is written back as used at most this often (a tenth of the idle time when that is shorter), so page views
+// do not each cost a write.
 const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * How often a session's last use is written back, and so how far the stored time may lag behind the real last use.
+ * The idle check allows for that lag: a session used within its idle time never ends early, and ends at most this
+ * much later than the idle time after its last use.
+ */
+export function touchInterval(policy: WebSessionPolicy): number {
+  return Math.min(TOUCH_EVERY_MS, Math.floor(policy.idleMs / 10));
+}
 
 /** A started session: the cookie's value, and whether the MFA code step is still due. */
 export interface StartedSession { cookie: string; mfaDue: boolean; expiresAt: number }
@@ -74,7 +84,7 @@ export class WebSessionService {
     if (!found) return { kind: 'none' };
     if (found.row.mfaPending) return { kind: 'mfa-due', sessionId: found.row.id };
     const now = this.deps.clock.now();
-    if (now - found.row.lastSeenAt >= TOUCH_EVERY_MS) await this.deps.store.sessions.touchBrowserSession(found.row.id, now);
+    if (now - found.row.lastSeenAt >= touchInterval(this.policy)) await this.deps.store.sessions.touchBrowserSession(found.row.id, now);
     return { kind: 'signed-in', caller: await this.checks.callerOf(found.user, await this.checks.hasMfa(found.user.id)), sessionId: found.row.id };
   }
 
@@ -90,7 +100,8 @@ export class WebSessionService {
     const row = parts ? await this.deps.store.sessions.getBrowserSession(parts.id) : null;
     if (!parts || !row || !tokenMatches(parts.secret, row.secretHash)) return null;
     const now = this.deps.clock.now();
-    if (row.expiresAt <= now || now - row.lastSeenAt >= this.policy.idleMs) return null;
+    // lastSeenAt may be up to one touch interval older than the session's real last use (see touchInterval).
+    if (row.expiresAt <= now || now - row.lastSeenAt >= this.policy.idleMs + touchInterval(this.policy)) return null;
     const user = await this.deps.store.accounts.findUserById(row.userId);
     if (!user || user.disabled) return null;
     return { row, user };

@@ -1,11 +1,11 @@
 import { hasSensitivePrivilege, isStaff, mayReadForm, STAFF_ROLES } from './access.ts';
 import { ApiError } from './api-error.ts';
 import type { Caller } from './caller.ts';
-import { MASK } from './field-rules.ts';
 import type { DataField, FieldType, Project, ProgramRole } from '../model/model.ts';
 import { loadProgram, type ProgramContext, statusById } from './project-context.ts';
 import { resolveFieldCondition } from './search-service.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { shownValue } from './shown-value.ts';
 import type { ProjectByDataQuery } from './views.ts';
 import type { QueueKey, WorkQueueQuery, WorkQueueRow } from '../store/work-queue-queries.ts';
 
@@ -93,8 +93,17 @@ function keyOf(f: WorkQueueFilter, p: Project): QueueKey {
   return { at: f.sort === 'updated' ? p.updatedAt : p.createdAt, id: p.id };
 }
 
-function text(values: string[] | null, value: string | null): string {
-  return values ? values.join('; ') : (value ?? '');
+/**
+ * Staff read a choice by its label everywhere, so the queue's equals / does-not-equal filter takes the label (in any
+ * case) as well as the stored value; GetProjectsByData in the API compares stored values only.
+ */
+function byValueOrLabel(ctx: ProgramContext, c: QueueFieldFilter): QueueFieldFilter {
+  if (c.content === null || (c.operator !== 'eq' && c.operator !== 'ne')) return c;
+  const field = ctx.model.fields.find((f) => f.id === c.fieldRef || f.customId === c.fieldRef);
+  const choices = ctx.model.lists.find((l) => field?.listId !== null && l.id === field?.listId)?.choices ?? [];
+  const wanted = c.content.trim().toLowerCase();
+  const choice = choices.find((x) => x.value === c.content) ?? choices.find((x) => x.label.trim().toLowerCase() === wanted);
+  return choice ? { ...c, content: choice.value } : c;
 }
 
 /** The staff work queue of a program: filtered, sorted, paged by keyset, and exported as CSV. */
@@ -181,7 +190,7 @@ export class WorkQueueService {
             ...fields.map((f) => {
               const x = own.find((o) => o.fieldId === f.id);
               if (!x || (x.value === null && x.values === null)) return '';
-              return f.sensitive && !reveal ? MASK : text(x.values, x.value);
+              return (x.values ?? [x.value ?? '']).map((t) => shownValue(ctx.model, f, t, reveal)).join('; ');
             }),
           ];
         }
@@ -210,7 +219,7 @@ export class WorkQueueService {
       return status.id;
     });
     return {
-      programId: ctx.program.id, fields: f.fields.map((c) => resolveFieldCondition(ctx, caller, c)), sort: f.sort, direction: f.direction,
+      programId: ctx.program.id, fields: f.fields.map((c) => resolveFieldCondition(ctx, caller, byValueOrLabel(ctx, c))), sort: f.sort, direction: f.direction,
       ...(statusIn.length > 0 ? { statusIn } : {}),
       ...(f.assignee === null ? {} : { assigneeId: await this.#assigneeId(caller, f.assignee) }),
       ...(f.number === null ? {} : { number: f.number }),

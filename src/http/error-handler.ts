@@ -95,7 +95,7 @@ export function sendError(codec: ApiCodec, request: FastifyRequest, reply: Fasti
     reply.header('WWW-Authenticate', 'Basic realm="apas", charset="UTF-8"');
   }
   if (web) {
-    return reply.code(apiError.status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderErrorPage(apiError));
+    return reply.code(apiError.status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(renderErrorPage(apiError, error));
   }
   const format = answerFormat(request);
   varyAccept(reply);

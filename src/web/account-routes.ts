@@ -5,6 +5,7 @@ import type { FormProblem } from './components/error-summary.tsx';
 import { ConfirmPage, ForgotPasswordPage, NoticePage, ResetPasswordPage, SignUpPage } from './pages/account-pages.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
+import { csrfToken } from './csrf.ts';
 
 type Form = Record<string, unknown>;
 
@@ -36,10 +37,11 @@ const sentForReset = {
   lines: ['If an account has this address, we sent it a link to choose a new password. The link works once, for an hour.'],
 };
 
-const linkUnusable = (message: string) => ({
+// A new link is offered only while mail is on (a link mailed earlier can outlive it); otherwise the way back is sign-in.
+const linkUnusable = (message: string, resetByMail: boolean) => ({
   title: 'This link cannot be used',
   lines: [message],
-  link: { href: ACCOUNT_PATHS.forgot, text: 'Ask for a new password link' },
+  link: resetByMail ? { href: ACCOUNT_PATHS.forgot, text: 'Ask for a new password link' } : { href: ACCOUNT_PATHS.signIn, text: 'Go to sign-in' },
 });
 
 /**
@@ -53,7 +55,7 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.get(ACCOUNT_PATHS.signUp, async (request, reply) => {
     const program = await accounts.signUpProgram(programRefOf(request.query));
     return html(reply, 200, renderPage(SignUpPage({
-      programRef: programRefOf(request.query), programName: program.name, name: '', email: '', problems: [], csrfToken: reply.generateCsrf(),
+      programRef: programRefOf(request.query), programName: program.name, name: '', email: '', problems: [], csrfToken: csrfToken(reply),
     })));
   });
 
@@ -66,7 +68,7 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     } catch (error) {
       const problem = formProblem(error, (m) => (/e-mail/i.test(m) ? 'email' : 'name'));
       return html(reply, 400, renderPage(SignUpPage({
-        programRef, programName: program.name, name: input.name, email: input.email, problems: [problem], csrfToken: reply.generateCsrf(),
+        programRef, programName: program.name, name: input.name, email: input.email, problems: [problem], csrfToken: csrfToken(reply),
       })));
     }
     return html(reply, 200, renderPage(NoticePage(sentForSignUp)));
@@ -77,9 +79,9 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     try {
       await accounts.checkConfirmLink(token);
     } catch (error) {
-      return html(reply, 400, renderPage(NoticePage(linkUnusable(formProblem(error, () => 'token').message))));
+      return html(reply, 400, renderPage(NoticePage(linkUnusable(formProblem(error, () => 'token').message, accounts.resetByMail))));
     }
-    return html(reply, 200, renderPage(ConfirmPage({ token, problems: [], csrfToken: reply.generateCsrf() })));
+    return html(reply, 200, renderPage(ConfirmPage({ token, problems: [], csrfToken: csrfToken(reply) })));
   });
 
   web.post(ACCOUNT_PATHS.confirm, { preHandler: web.csrfProtection }, async (request, reply) => {
@@ -89,9 +91,9 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     } catch (error) {
       const problem = formProblem(error, () => 'password');
       if (error instanceof ApiError && error.code === 'INVALID_PARAMETER') {
-        return html(reply, 400, renderPage(ConfirmPage({ token, problems: [problem], csrfToken: reply.generateCsrf() })));
+        return html(reply, 400, renderPage(ConfirmPage({ token, problems: [problem], csrfToken: csrfToken(reply) })));
       }
-      return html(reply, 400, renderPage(NoticePage(linkUnusable(problem.message))));
+      return html(reply, 400, renderPage(NoticePage(linkUnusable(problem.message, accounts.resetByMail))));
     }
     return html(reply, 200, renderPage(NoticePage({
       title: 'Your account is active', lines: ['Your e-mail address is confirmed. You can sign in now.'],
@@ -101,7 +103,7 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
 
   web.get(ACCOUNT_PATHS.forgot, async (_request, reply) => {
     if (!accounts.resetByMail) throw new ApiError('NOT_FOUND', 'Passwords cannot be reset by mail here; ask the agency.');
-    return html(reply, 200, renderPage(ForgotPasswordPage({ email: '', problems: [], csrfToken: reply.generateCsrf() })));
+    return html(reply, 200, renderPage(ForgotPasswordPage({ email: '', problems: [], csrfToken: csrfToken(reply) })));
   });
 
   web.post(ACCOUNT_PATHS.forgot, { preHandler: web.csrfProtection }, async (request, reply) => {
@@ -110,7 +112,7 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
       await accounts.requestReset(email, request.ip);
     } catch (error) {
       const problem = formProblem(error, () => 'email');
-      return html(reply, 400, renderPage(ForgotPasswordPage({ email, problems: [problem], csrfToken: reply.generateCsrf() })));
+      return html(reply, 400, renderPage(ForgotPasswordPage({ email, problems: [problem], csrfToken: csrfToken(reply) })));
     }
     return html(reply, 200, renderPage(NoticePage(sentForReset)));
   });
@@ -120,9 +122,9 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     try {
       await accounts.checkResetLink(token);
     } catch (error) {
-      return html(reply, 400, renderPage(NoticePage(linkUnusable(formProblem(error, () => 'token').message))));
+      return html(reply, 400, renderPage(NoticePage(linkUnusable(formProblem(error, () => 'token').message, accounts.resetByMail))));
     }
-    return html(reply, 200, renderPage(ResetPasswordPage({ token, problems: [], csrfToken: reply.generateCsrf() })));
+    return html(reply, 200, renderPage(ResetPasswordPage({ token, problems: [], csrfToken: csrfToken(reply) })));
   });
 
   web.post(ACCOUNT_PATHS.reset, { preHandler: web.csrfProtection }, async (request, reply) => {
@@ -130,14 +132,14 @@ export function accountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     try {
       await accounts.checkResetLink(token);
     } catch (error) {
-      return html(reply, 400, renderPage(NoticePage(linkUnusable(formProblem(error, () => 'token').message))));
+      return html(reply, 400, renderPage(NoticePage(linkUnusable(formProblem(error, () => 'token').message, accounts.resetByMail))));
     }
     try {
       await accounts.resetPassword(token, field(request.body, 'password'));
     } catch (error) {
       const problem = formProblem(error, () => 'password');
-      if (problem.message.includes('link')) return html(reply, 400, renderPage(NoticePage(linkUnusable(problem.message))));
-      return html(reply, 400, renderPage(ResetPasswordPage({ token, problems: [problem], csrfToken: reply.generateCsrf() })));
+      if (problem.message.includes('link')) return html(reply, 400, renderPage(NoticePage(linkUnusable(problem.message, accounts.resetByMail))));
+      return html(reply, 400, renderPage(ResetPasswordPage({ token, problems: [problem], csrfToken: csrfToken(reply) })));
     }
     return html(reply, 200, renderPage(NoticePage({
       title: 'Your password was changed', lines: ['Sign in with your new password. Any other sign-ins of your account were ended.'],

@@ -13,6 +13,7 @@ import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
 import { formPagePath, projectPagePath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
+import { csrfToken } from './csrf.ts';
 
 const PROJECT = '/MvcProjects/Programs/:programId/Projects/:projectId';
 const FORM = `${PROJECT}/Forms/:formId`;
@@ -79,7 +80,7 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
 
   const page = async (reply: FastifyReply, caller: Caller, view: FormPageView, status: number, extra: { typed?: RawFormValues | null; problems?: PageProblem[]; problemTitle?: string; notice?: string | null }) => {
     const html = renderPage(FormPage({
-      view, user: pageUser(caller), csrfToken: reply.generateCsrf(), timeZone, typed: extra.typed ?? null, problems: extra.problems ?? [],
+      view, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone, typed: extra.typed ?? null, problems: extra.problems ?? [],
       problemTitle: extra.problemTitle ?? 'There is a problem', notice: extra.notice ?? null,
     }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);

@@ -5,6 +5,7 @@ import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
 import { formPagePath, projectPagePath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
+import { csrfToken } from './csrf.ts';
 
 /** The home page, and starting an application from it. */
 export function homeRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -13,7 +14,7 @@ export function homeRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.get('/MvcProjects/', async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
     const home = await services.portal.home(caller);
-    const page = renderPage(HomePage({ home, user: pageUser(caller), csrfToken: reply.generateCsrf(), timeZone }));
+    const page = renderPage(HomePage({ home, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone }));
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   });
 

@@ -4,6 +4,7 @@ import { ProjectPage } from './pages/project-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
+import { csrfToken } from './csrf.ts';
 
 /**
  * GET /MvcProjects/LandingPage?ProgramId=…&ProjectId=…: the project page, at the address SubmitProject and the other
@@ -22,7 +23,7 @@ export function projectPageRoutes(web: FastifyInstance, deps: WebAppDeps): void 
     const forms = await services.applications.projectForms(caller, programId, projectId);
     const inquiries = await services.inquiries.landingThreads(caller, programId, projectId);
     const page = renderPage(ProjectPage({
-      project, forms, inquiries, user: pageUser(caller), csrfToken: reply.generateCsrf(), timeZone, justSubmitted: query.Submitted !== undefined,
+      project, forms, inquiries, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone, justSubmitted: query.Submitted !== undefined,
     }));
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   });

@@ -13,6 +13,7 @@ import { reviewPath } from './pages/work-queue-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
+import { csrfToken } from './csrf.ts';
 
 /** The review page's path pattern; its actions are POSTs below it. */
 export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectId/Review';
@@ -57,7 +58,7 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   async function show(request: FastifyRequest, reply: FastifyReply, caller: Caller, status: number, notice: string | null, problems: FormProblem[]) {
     const t = target(request);
     const view = await services.review.review(caller, t.programId, t.projectId);
-    const page = renderPage(ReviewPage({ view, notice, problems, user: pageUser(caller), csrfToken: reply.generateCsrf(), timeZone }));
+    const page = renderPage(ReviewPage({ view, notice, problems, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   }
 
@@ -153,9 +154,10 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const t = target(request);
     const attachmentRef = idParam((request.params as Params).attachmentId, 'attachmentId');
     const file = await services.attachments.getActiveFile(caller, { programRef: t.programId, projectId: t.projectId, attachmentRef });
-    // Always a download, never shown inline: a file's content must not run as a page of this site.
+    // Always a download, never shown inline: a file's content must not run as a page of this site. Kept in no cache (the
+    // project page's downloads alike): a shared computer's browser must not keep an applicant's files.
     return reply.type(file.contentType).header('Content-Length', String(file.size)).header('Content-Disposition', contentDisposition(file.fileName))
-      .header('Cache-Control', 'private, no-cache').send(await file.open());
+      .header('Cache-Control', 'no-store').send(await file.open());
   });
 
   web.get(`${REVIEW_ROUTE}/Export`, async (request, reply) => {

@@ -5,6 +5,7 @@ import { SignedOutPage } from './pages/signed-out-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
 import { safeNext, SESSION_COOKIE } from './web-session-request.ts';
+import { csrfToken, rotateCsrf } from './csrf.ts';
 
 /** The sign-in page's address. */
 export const SIGN_IN_PATH = '/MvcProjects/SignIn';
@@ -34,15 +35,20 @@ function formError(error: unknown): ApiError {
 /** Sign-in (e-mail and password, then the code for users enrolled in MFA), sign-out, and the home page's redirect. */
 export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   const { services, publicUrl } = deps;
-  const cookie = (reply: FastifyReply, value: string, expiresAt: number) => reply.setCookie(SESSION_COOKIE, value, {
-    path: '/', httpOnly: true, sameSite: 'lax', secure: new URL(publicUrl).protocol === 'https:', expires: new Date(expiresAt),
-  });
+  const secure = new URL(publicUrl).protocol === 'https:';
+  // A new session gets a new CSRF secret too: nothing of the browser's state before sign-in carries over.
+  const cookie = (reply: FastifyReply, value: string, expiresAt: number) => {
+    rotateCsrf(reply, secure);
+    return reply.setCookie(SESSION_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'lax', secure, expires: new Date(expiresAt) });
+  };
+  // The reset link is offered only where it works: with mail off its page does not exist.
+  const resetByMail = services.selfService.resetByMail;
   const nextOf = (request: FastifyRequest) => safeNext((request.query as Form).next ?? text(request.body, 'next'));
 
   web.get(SIGN_IN_PATH, async (request, reply) => {
     const state = await services.webSessions.resume(request.cookies[SESSION_COOKIE]);
     if (state.kind === 'signed-in') return reply.redirect(nextOf(request), 303);
-    return html(reply, 200, renderPage(SignInPage({ next: nextOf(request), email: '', error: null, csrfToken: reply.generateCsrf() })));
+    return html(reply, 200, renderPage(SignInPage({ next: nextOf(request), email: '', error: null, csrfToken: csrfToken(reply), resetByMail })));
   });
 
   web.post(SIGN_IN_PATH, { preHandler: web.csrfProtection }, async (request, reply) => {
@@ -57,30 +63,32 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     } catch (error) {
       const refused = formError(error);
       const message = refused.code === 'INVALID_REQUEST' ? refused.message : refused.code === 'SIGN_IN_LOCKED' ? refused.message : 'The e-mail address or password is not right.';
-      return html(reply, refused.status, renderPage(SignInPage({ next, email, error: message, csrfToken: reply.generateCsrf() })));
+      return html(reply, refused.status, renderPage(SignInPage({ next, email, error: message, csrfToken: csrfToken(reply), resetByMail })));
     }
   });
 
   web.get(`${SIGN_IN_PATH}/Code`, async (request, reply) => {
     const state = await services.webSessions.resume(request.cookies[SESSION_COOKIE]);
     if (state.kind !== 'mfa-due') return reply.redirect(state.kind === 'signed-in' ? nextOf(request) : SIGN_IN_PATH, 303);
-    return html(reply, 200, renderPage(CodePage({ next: nextOf(request), error: null, csrfToken: reply.generateCsrf() })));
+    return html(reply, 200, renderPage(CodePage({ next: nextOf(request), error: null, csrfToken: csrfToken(reply) })));
   });
 
   web.post(`${SIGN_IN_PATH}/Code`, { preHandler: web.csrfProtection }, async (request, reply) => {
     const next = nextOf(request);
     try {
       await services.webSessions.completeMfa(request.cookies[SESSION_COOKIE], text(request.body, 'code').trim(), request.ip);
+      rotateCsrf(reply, secure);
       return reply.redirect(next, 303);
     } catch (error) {
       const refused = formError(error);
-      return html(reply, refused.status, renderPage(CodePage({ next, error: refused.message, csrfToken: reply.generateCsrf() })));
+      return html(reply, refused.status, renderPage(CodePage({ next, error: refused.message, csrfToken: csrfToken(reply) })));
     }
   });
 
   web.post('/MvcProjects/SignOut', { preHandler: web.csrfProtection }, async (request, reply) => {
     await services.webSessions.signOut(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    rotateCsrf(reply, secure);
     return reply.redirect(SIGNED_OUT_PATH, 303);
   });
 

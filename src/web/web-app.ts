@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/services.ts';
@@ -12,8 +11,11 @@ import type { ApiCodec } from '../http/api-codec.ts';
 import { homeRoutes } from './home-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
 import { inquiryReplyRoutes } from './inquiry-reply-routes.ts';
+import { csrfOptions } from './csrf.ts';
+import { isWebPath } from './error-page.tsx';
 import { STYLESHEET_PATH } from './layout.tsx';
 import { projectPageRoutes } from './project-page-routes.ts';
+import { webSecurityHeaders } from './security-headers.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import { workQueueRoutes } from './work-queue-routes.ts';
 
@@ -35,33 +37,22 @@ const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url)
  * JavaScript; the Content-Security-Policy allows no script at all.
  */
 export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<void> {
+  const secure = new URL(deps.publicUrl).protocol === 'https:';
+  // Every page gets the security headers, also the 404 and 405 of an unknown path or method under the pages'
+  // prefixes, which the app's one not-found handler answers outside the pages' context.
+  const securityHeaders = webSecurityHeaders(secure);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404 && isWebPath(request.url)) securityHeaders(request.raw, reply.raw);
+  });
   await app.register(async (web) => {
-    const secure = new URL(deps.publicUrl).protocol === 'https:';
     await web.register(fastifyCookie);
     await web.register(fastifyFormbody);
     // Uploads are streamed to the blob store, which stops at the attachment definition's limit; busboy's own default
     // limit (1 MB) would cut files short silently, so it is lifted here. One file per post, no other parts to speak of.
     await web.register(fastifyMultipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1, fields: 10, parts: 11 } });
-    await web.register(fastifyCsrf, {
-      sessionPlugin: '@fastify/cookie',
-      cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure },
-      // Multipart forms carry the token in their action's query, since their body is streamed, not parsed first.
-      getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.query as { _csrf?: string })._csrf,
-    });
-    await web.register(fastifyHelmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"], scriptSrc: ["'none'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"],
-          frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"], ...(secure ? { upgradeInsecureRequests: [] } : {}),
-        },
-      },
-      // With helmet's default no-referrer, browsers send "Origin: null" even on a same-origin form post, which the
-      // inquiry reply's same-origin check must refuse; same-origin still sends nothing to other sites.
-      referrerPolicy: { policy: 'same-origin' },
-      // Served over plain HTTP on a developer's machine, HSTS would pin localhost to HTTPS for a year.
-      strictTransportSecurity: secure,
-    });
+    // Multipart forms carry the token in their action's query, since their body is streamed, not parsed first.
+    await web.register(fastifyCsrf, csrfOptions(secure, (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.query as { _csrf?: string })._csrf));
+    web.addHook('onRequest', async (request, reply) => securityHeaders(request.raw, reply.raw));
     web.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
     web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));
     signInRoutes(web, deps);

@@ -9,12 +9,15 @@ import { WEB_SESSION_COOKIE, webSessionSetCookie } from './web-session-cookie.ts
 /** The cookie of the web application's sessions. */
 export const SESSION_COOKIE = 'apas_session';
 
-/** Where a page may send the browser on after sign-in: a path of this service, never another site. */
+/**
+ * Where a page may send the browser on after sign-in: a path of this service, never another site, written in
+ * printable ASCII only (as browsers send paths, percent-encoded): anything else could split the Location header, make
+ * a browser read the path as another host, or not fit in a header at all. Anything else leads to the start page.
+ */
 export function safeNext(next: unknown): string {
   const fallback = '/MvcProjects/';
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return fallback;
-  // Control characters could split the Location header or make a browser read the path as another host.
-  return [...next].some((c) => c.charCodeAt(0) < 0x20) ? fallback : next;
+  if (typeof next !== 'string' || !/^\/[\x21-\x7e]*$/.test(next) || next.startsWith('//') || next.includes('\\')) return fallback;
+  return next;
 }
 
 /**

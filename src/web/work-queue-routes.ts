@@ -11,6 +11,7 @@ import { queueFilter, readQueueForm } from './queue-query.ts';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
+import { csrfToken } from './csrf.ts';
 
 const NO_FILTER: WorkQueueFilter = {
   statuses: [], assignee: null, submittedFrom: null, submittedTo: null, number: null, fields: [], sort: 'updated', direction: 'desc', pageSize: 25, cursor: null,
@@ -62,7 +63,7 @@ export function workQueueRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     }
     // A refused filter still shows the form (with the program's statuses and fields) to correct it, without rows.
     view ??= { ...(await services.workQueue.page(caller, programId, NO_FILTER)), rows: [], nextCursor: null, previousCursor: null, atStart: true };
-    const page = renderPage(WorkQueuePage({ view, form, problems: shown, user: pageUser(caller), csrfToken: reply.generateCsrf(), timeZone }));
+    const page = renderPage(WorkQueuePage({ view, form, problems: shown, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   });
 }

@@ -218,7 +218,7 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
         headers: { ...SAME_ORIGIN, cookie: csrf.cookie, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
       });
       assertHtml(res, 413);
-      assert.match(res.body, /<title>PAYLOAD_TOO_LARGE<\/title>/);
+      assert.match(res.body, /<title>What you sent is too large · apas<\/title>/);
       assert.deepEqual(await inquiryState(h, s.projectId), before);
     });
 

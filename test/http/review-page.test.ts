@@ -196,6 +196,7 @@ forEachDialect('HTTP review page', ({ dialect }) => {
       assert.equal(file.statusCode, 200);
       assert.deepEqual(file.rawPayload, PNG);
       assert.match(String(file.headers['content-disposition']), /^attachment; /);
+      assert.equal(file.headers['cache-control'], 'no-store', 'kept in no cache, as the project page\'s downloads');
       const exported = await webGet(h, `${review(projectId)}/Export`, 'admin');
       assert.equal(exported.statusCode, 200);
       assert.match(String(exported.headers['content-type']), /^application\/xml/);

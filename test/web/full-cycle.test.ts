@@ -94,6 +94,8 @@ describe('web: a whole application cycle across applicant, reviewer and admin', 
     assert.deepEqual((await server.store.attachments.listActiveAttachments(projectIdOf(projectPage))).map((a) => a.approvalStatus), ['Approved']);
     await admin.getByLabel('Subject').fill('Battery location');
     await admin.getByLabel('First note').fill('Where will the battery be installed?');
+    // A question for the applicant: notes are internal unless ticked.
+    await admin.locator('#thread-visible').check();
     await admin.getByRole('button', { name: 'Start thread' }).click();
     await admin.getByText('Where will the battery be installed?').waitFor();
 

@@ -60,10 +60,17 @@ describe('web: project review', () => {
 
     await page.getByLabel('Subject').fill('Roof age');
     await page.getByLabel('First note').fill('How old is the roof? <script>alert(1)</script>');
+    // A note is internal unless ticked, the first of a thread as every later one; the form says so.
+    const visible = page.locator('#thread-visible');
+    assert.equal(await visible.isChecked(), false);
+    await page.getByText('Left unticked, the note is internal: only staff see it.').first().waitFor();
+    await visible.check();
     await page.getByRole('button', { name: 'Start thread' }).click();
     await page.getByText('The thread was started.').waitFor();
     await page.getByText('How old is the roof? <script>alert(1)</script>').waitFor();
-    await page.getByText('Visible to the applicant').first().waitFor();
+    await page.locator('.note-meta').getByText('Visible to the applicant').waitFor();
+    await page.locator('.thread .status').getByText('Awaiting the applicant’s response').waitFor();
+    assert.equal(await page.locator('input[id^="note-visible-"]').first().isChecked(), false, 'a later note starts internal too');
 
     await page.getByLabel('Move to status').selectOption({ label: 'Approved for Installation' });
     await page.getByRole('button', { name: 'Change status' }).click();

@@ -10,6 +10,10 @@ export interface ReviewPageProps {
   view: ReviewView; notice: string | null; problems: FormProblem[]; user: PageUser; csrfToken: string; timeZone: string;
 }
 
+// Staff read the thread statuses in words, as applicants do on the project page (the API keeps the codes).
+const THREAD_STATUS_LABEL: Record<string, string> = { Open: 'Open', AwaitingResponse: 'Awaiting the applicant’s response', Resolved: 'Resolved', Closed: 'Closed' };
+const ROLE_LABEL: Record<string, string> = { admin: 'Admin', editor: 'Editor', reader: 'Reader', applicant: 'Applicant' };
+
 const THREAD_MOVE_LABEL: Record<string, string> = { Open: 'Reopen', AwaitingResponse: 'Mark awaiting response', Resolved: 'Mark resolved', Closed: 'Close' };
 
 function When(p: { at: number; timeZone: string }) {
@@ -26,13 +30,25 @@ function Action(p: { path: string; action: string; csrfToken: string; children: 
   );
 }
 
+// Every note, the first of a thread and the later ones alike, is internal unless this box is ticked (the API's
+// default too); the hint says so on the form, so nobody has to guess which way a note goes.
+function VisibleChoice(p: { id: string }) {
+  return (
+    <div class="check">
+      <input type="checkbox" id={p.id} name="Visible" value="true" aria-describedby={`${p.id}-hint`} />
+      <label for={p.id}>Visible to the applicant</label>
+      <p class="hint" id={`${p.id}-hint`}>Left unticked, the note is internal: only staff see it.</p>
+    </div>
+  );
+}
+
 function Thread(p: { t: ReviewThreadView; view: ReviewView; path: string; csrfToken: string; timeZone: string }) {
   const { t, view } = p;
   const id = t.threadId;
   return (
     <article class="thread" aria-labelledby={`thread-${id}`}>
       <h3 id={`thread-${id}`}>{t.subject}</h3>
-      <p><span class="status">{t.status}</span>{t.externalId ? <> · External id: {t.externalId}</> : null}</p>
+      <p><span class="status">{THREAD_STATUS_LABEL[t.status] ?? t.status}</span>{t.externalId ? <> · External id: {t.externalId}</> : null}</p>
       <ol class="notes">
         {t.notes.map((n) => (
           <li key={`${n.at}-${n.author}`}>
@@ -50,10 +66,7 @@ function Thread(p: { t: ReviewThreadView; view: ReviewView; path: string; csrfTo
                 <label for={`note-text-${id}`}>Add a note to “{t.subject}”</label>
                 <textarea id={`note-text-${id}`} name="Text" required />
               </div>
-              <div class="check">
-                <input type="checkbox" id={`note-visible-${id}`} name="Visible" value="true" />
-                <label for={`note-visible-${id}`}>Visible to the applicant</label>
-              </div>
+              <VisibleChoice id={`note-visible-${id}`} />
               <button type="submit">Add note to “{t.subject}”</button>
             </Action>
           ) : null}
@@ -100,7 +113,7 @@ export function ReviewPage(p: ReviewPageProps) {
         <dt>Assignee</dt><dd>{view.assignee ? `${view.assignee.name} (${view.assignee.email})` : 'Unassigned'}</dd>
         <dt>Created</dt><dd><When at={view.createdAt} timeZone={p.timeZone} /></dd>
         <dt>Last change</dt><dd><When at={view.lastChange} timeZone={p.timeZone} /></dd>
-        <dt>Your role</dt><dd>{view.role}</dd>
+        <dt>Your role</dt><dd>{ROLE_LABEL[view.role] ?? view.role}</dd>
       </dl>
 
       {view.may.setStatus || view.may.assign || view.may.setOwner || view.may.export ? (
@@ -219,10 +232,7 @@ export function ReviewPage(p: ReviewPageProps) {
                 <label for="thread-text">First note</label>
                 <textarea id="thread-text" name="Text" required />
               </div>
-              <div class="check">
-                <input type="checkbox" id="thread-visible" name="Visible" value="true" checked />
-                <label for="thread-visible">Visible to the applicant</label>
-              </div>
+              <VisibleChoice id="thread-visible" />
               <button type="submit">Start thread</button>
             </fieldset>
           </Action>

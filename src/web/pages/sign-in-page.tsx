@@ -2,8 +2,11 @@ import { ACCOUNT_PATHS } from '../../domain/self-service-accounts.ts';
 import { ErrorSummary } from '../components/error-summary.tsx';
 import { Layout } from '../layout.tsx';
 
-/** What the sign-in page shows: the address to go on to, the e-mail typed so far and why the last try failed. */
-export interface SignInPageProps { next: string; email: string; error: string | null; csrfToken: string }
+/**
+ * What the sign-in page shows: the address to go on to, the e-mail typed so far, why the last try failed, and whether
+ * passwords can be reset by mail here (only with mail on; otherwise the page says whom to ask instead of linking).
+ */
+export interface SignInPageProps { next: string; email: string; error: string | null; csrfToken: string; resetByMail: boolean }
 
 /** The sign-in form: e-mail and password; a failure is announced above the form and linked to the first field. */
 export function SignInPage(p: SignInPageProps) {
@@ -24,7 +27,9 @@ export function SignInPage(p: SignInPageProps) {
         </div>
         <button type="submit">Sign in</button>
       </form>
-      <p><a href={ACCOUNT_PATHS.forgot}>Forgot your password?</a></p>
+      {p.resetByMail
+        ? <p><a href={ACCOUNT_PATHS.forgot}>Forgot your password?</a></p>
+        : <p>Forgot your password? Ask the agency's staff to set a new one for you.</p>}
     </Layout>
   );
 }
