@@ -51,7 +51,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     // limit (1 MB) would cut files short silently, so it is lifted here. One file per post, no other parts to speak of.
     await web.register(fastifyMultipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1, fields: 10, parts: 11 } });
     // Multipart forms carry the token in their action's query, since their body is streamed, not parsed first.
-    await web.register(fastifyCsrf, csrfOptions(secure, (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.query as { _csrf?: string })._csrf));
+    await web.register(fastifyCsrf, csrfOptions(secure, (request) => (request.body as { _csrf?: string } | undefined)?._csrf));
     web.addHook('onRequest', async (request, reply) => securityHeaders(request.raw, reply.raw));
     web.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
     web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));
