@@ -11,6 +11,7 @@ import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
 import { deliveryPayload } from '../http/webhook-payload.ts';
+import { pruneWebhookLog } from '../domain/webhook-log-retention.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
@@ -57,6 +58,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const sweeps = startOrphanSweeps(blobs, (key) => store.attachments.isBlobReferenced(key), orphanGraceMs(config), SWEEP_INTERVAL_MS, log, [
     { what: 'expired idempotency keys', sweep: () => keys.sweepExpired() },
     { what: 'events past their retention', sweep: () => store.transaction((tx) => tx.events.pruneEvents(systemClock.now() - config.eventRetentionDays * 86_400_000)) },
+    { what: 'webhook deliveries past their retention', sweep: () => pruneWebhookLog(store, systemClock.now(), config.webhooks.logRetentionDays) },
   ]);
   await sweeps.first;
   const mailer = configuredMailer(config, log);
