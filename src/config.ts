@@ -38,8 +38,11 @@ export interface Config {
   oauth: { tokenTtlSeconds: number };
   /** How long the change feed keeps events (days); older events that every consumer inside the service has read are deleted. */
   eventRetentionDays: number;
-  /** Webhooks: plain http and private targets allowed (tests, closed networks), an attempt's timeout, the worker's interval, when to disable. */
-  webhooks: { allowInsecure: boolean; timeoutMs: number; intervalMs: number; disableAfterHours: number };
+  /**
+   * Webhooks: plain http and private targets allowed (tests, closed networks), an attempt's timeout, the worker's
+   * interval, when to disable, and how long the delivery log keeps delivered and failed deliveries (days).
+   */
+  webhooks: { allowInsecure: boolean; timeoutMs: number; intervalMs: number; disableAfterHours: number; logRetentionDays: number };
   /**
    * Outgoing e-mail: the SMTP server (null: mail is off), the sender address, how often the queue is drained, and how
    * many days sent and given-up messages are kept.
@@ -279,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: int(env, 'APAS_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
       intervalMs: int(env, 'APAS_WEBHOOK_INTERVAL_MS', 1000, 50, 3_600_000),
       disableAfterHours: int(env, 'APAS_WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365),
+      logRetentionDays: int(env, 'APAS_WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 3650),
     },
     mail: {
       smtpUrl: smtpSetting(env), from: mailFromSetting(env, publicUrl), intervalMs: int(env, 'APAS_MAIL_INTERVAL_MS', 5000, 10, 3_600_000),

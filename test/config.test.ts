@@ -21,12 +21,15 @@ describe('configuration from the environment', () => {
     assert.equal(c.maxUploadBytes, 104857600);
     assert.deepEqual(c.oauth, { tokenTtlSeconds: 3600 });
     assert.equal(c.eventRetentionDays, 30);
-    assert.deepEqual(c.webhooks, { allowInsecure: false, timeoutMs: 10_000, intervalMs: 1000, disableAfterHours: 72 });
+    assert.deepEqual(c.webhooks, { allowInsecure: false, timeoutMs: 10_000, intervalMs: 1000, disableAfterHours: 72, logRetentionDays: 30 });
   });
 
   test('webhook settings', () => {
-    const c = loadConfig({ APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '2500', APAS_WEBHOOK_INTERVAL_MS: '200', APAS_WEBHOOK_DISABLE_AFTER_HOURS: '24' });
-    assert.deepEqual(c.webhooks, { allowInsecure: true, timeoutMs: 2500, intervalMs: 200, disableAfterHours: 24 });
+    const c = loadConfig({
+      APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '2500', APAS_WEBHOOK_INTERVAL_MS: '200', APAS_WEBHOOK_DISABLE_AFTER_HOURS: '24', APAS_WEBHOOK_LOG_RETENTION_DAYS: '7',
+    });
+    assert.deepEqual(c.webhooks, { allowInsecure: true, timeoutMs: 2500, intervalMs: 200, disableAfterHours: 24, logRetentionDays: 7 });
+    assert.throws(() => loadConfig({ APAS_WEBHOOK_LOG_RETENTION_DAYS: '0' }), /APAS_WEBHOOK_LOG_RETENTION_DAYS must be between 1 and 3650/);
   });
 
   test('mail: off without APAS_SMTP_URL; smtp(s) URLs and a sender address are checked', () => {

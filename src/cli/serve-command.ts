@@ -11,6 +11,7 @@ import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
 import { deliveryPayload } from '../http/webhook-payload.ts';
+import { pruneWebhookLog } from '../domain/webhook-log-retention.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { LocalBlobStore } from '../store/local-blob-store.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
@@ -106,6 +107,7 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     { what: 'expired idempotency keys', sweep: () => keys.sweepExpired() },
     { what: 'events past their retention', sweep: () => store.transaction((tx) => tx.events.pruneEvents(systemClock.now() - config.eventRetentionDays * 86_400_000)) },
     { what: 'sent mail past its retention', sweep: () => store.transaction((tx) => tx.mail.pruneMail(systemClock.now() - config.mail.retentionDays * 86_400_000)) },
+    { what: 'webhook deliveries past their retention', sweep: () => pruneWebhookLog(store, systemClock.now(), config.webhooks.logRetentionDays) },
   ]);
   started.push(() => sweeps.stop());
   await sweeps.first;

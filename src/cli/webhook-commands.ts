@@ -49,7 +49,7 @@ function enabling(enabled: boolean): CliCommand {
   };
 }
 
-/** `apas webhook create|list|disable|enable|delete|deliveries|redeliver`: a program's webhook subscriptions (docs/interface.md, Webhooks). */
+/** `apas webhook create|list|disable|enable|delete|deliveries|redeliver|redeliver-failed|rotate-secret`: a program's webhook subscriptions (docs/interface.md, Webhooks). */
 export const webhookCommands: CliCommand[] = [
   {
     name: 'webhook create',
@@ -119,6 +119,36 @@ export const webhookCommands: CliCommand[] = [
     async run(input, io) {
       const d = await withWebhooks(io, input, (s, op) => s.redeliver(op, text(input, 'program'), input.args[0]!, input.args[1]!));
       io.out(`Queued delivery ${d.id} (event ${d.eventId}); a running server sends it within APAS_WEBHOOK_INTERVAL_MS.`);
+      return 0;
+    },
+  },
+  {
+    name: 'webhook redeliver-failed',
+    summary: 'Send again every failed delivery made since a time that was not sent again yet (at most 1000 per run).',
+    args: [SUBSCRIPTION],
+    options: { program, agency, since: { type: 'string', value: 'TIME', required: true, description: 'A date and time with its offset, e.g. 2026-11-20T00:00:00Z' } },
+    async run(input, io) {
+      const raw = text(input, 'since');
+      const since = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(raw) ? Date.parse(raw) : Number.NaN;
+      if (Number.isNaN(since)) throw new UsageError('--since must be a date and time with its offset, e.g. 2026-11-20T00:00:00Z');
+      const view = await withWebhooks(io, input, (s, op) => s.redeliverFailed(op, text(input, 'program'), input.args[0]!, since));
+      for (const d of view.deliveries) io.out(`${d.id}  ${d.eventType}  ${d.eventId}  redelivers ${d.redeliveryOf}`);
+      io.err(`Queued ${view.deliveries.length} failed deliveries again; a running server sends them within APAS_WEBHOOK_INTERVAL_MS.`);
+      return 0;
+    },
+  },
+  {
+    name: 'webhook rotate-secret',
+    summary: 'Give a subscription a new signing secret (printed once); deliveries carry a signature with the old one too for the grace period.',
+    args: [SUBSCRIPTION],
+    options: { program, agency, 'grace-hours': { type: 'string', value: 'HOURS', description: 'How long the old secret still signs, 0 to 168 (default 24)' } },
+    async run(input, io) {
+      const raw = optionalText(input, 'grace-hours') ?? '24';
+      if (!/^\d{1,3}$/.test(raw)) throw new UsageError('--grace-hours must be a whole number from 0 to 168');
+      const rotated = await withWebhooks(io, input, (s, op) => s.rotateSecret(op, text(input, 'program'), input.args[0]!, Number(raw)));
+      io.out(`secret=${rotated.secret}`);
+      const until = rotated.subscription.previousSecretUntil;
+      io.err(until === null ? 'The old secret no longer signs deliveries.' : `Deliveries are signed with the old secret too until ${isoTimestamp(until)}: give the receiver the new one before then.`);
       return 0;
     },
   },

@@ -388,6 +388,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Programs/{ProgramId}/Webhooks/{SubscriptionId}/RotateSecret": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["RotateWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Webhooks/{SubscriptionId}/Deliveries/Redeliver": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["RedeliverFailedWebhookDeliveries"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Webhooks/{SubscriptionId}/Deliveries/{DeliveryId}/Redeliver": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get?: never;
@@ -541,6 +563,8 @@ export interface components {
         DisabledTimestamp?: string;
         /** Failed attempts since the last one answered with 2xx. */
         ConsecutiveFailures: number;
+        /** During a secret rotation's grace period: until when deliveries are signed with the replaced secret too. */
+        PreviousSecretExpiresTimestamp?: string;
         CreatedTimestamp: string;
         /** The e-mail address of the admin who made it. */
         CreatedBy?: string;
@@ -1138,6 +1162,43 @@ export interface components {
         })[];
       };
     };
+    /** RedeliverFailedWebhookDeliveries request: every failed delivery made since this time that was not sent again yet is queued again (at most 1000 per request). */
+    RedeliverWebhookDeliveriesRequest: {
+      /** Failed deliveries made at or after this time are sent again. */
+      Since: string;
+    };
+    /** RotateWebhookSecret request: how long deliveries are signed with the old secret too (GraceHours, default 24, at most 168; 0 ends it at once). */
+    RotateWebhookSecretRequest: {
+      /** Hours the replaced secret goes on signing deliveries, 0 to 168 (default 24). */
+      GraceHours?: number;
+    };
+    /** RotateWebhookSecret: the new signing secret, which no other answer shows, and the subscription with the end of the grace period. */
+    RotateWebhookSecretResponse: {
+      /** The new signing secret (whsec_…); shown in this answer only. */
+      Secret: string;
+      WebhookSubscription: {
+        SubscriptionId: string;
+        ProgramId: string;
+        /** Where deliveries are posted. */
+        Url: string;
+        Enabled: boolean;
+        /** Why it was disabled: by whom, or the run of failures that disabled it. */
+        DisabledReason?: string;
+        DisabledTimestamp?: string;
+        /** Failed attempts since the last one answered with 2xx. */
+        ConsecutiveFailures: number;
+        /** During a secret rotation's grace period: until when deliveries are signed with the replaced secret too. */
+        PreviousSecretExpiresTimestamp?: string;
+        CreatedTimestamp: string;
+        /** The e-mail address of the admin who made it. */
+        CreatedBy?: string;
+        UpdatedTimestamp: string;
+        /** The kinds of event sent to the subscription; none listed means every kind. */
+        EventTypes: {
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+        };
+      };
+    };
     /** SetAssignee request: the e-mail address of the user who becomes the assignee; absent or empty to clear the assignment. */
     SetAssigneeRequest: {
       AssigneeEmail?: string;
@@ -1244,7 +1305,7 @@ export interface components {
         Value: string;
       };
     };
-    /** GetWebhookDeliveries: the subscription's latest deliveries, newest first. */
+    /** GetWebhookDeliveries: the subscription's latest deliveries, newest first; RedeliverFailedWebhookDeliveries: the deliveries it queued. */
     WebhookDeliveriesResponse: {
       SubscriptionId: string;
       WebhookDelivery: ({
@@ -1310,6 +1371,8 @@ export interface components {
         DisabledTimestamp?: string;
         /** Failed attempts since the last one answered with 2xx. */
         ConsecutiveFailures: number;
+        /** During a secret rotation's grace period: until when deliveries are signed with the replaced secret too. */
+        PreviousSecretExpiresTimestamp?: string;
         CreatedTimestamp: string;
         /** The e-mail address of the admin who made it. */
         CreatedBy?: string;
@@ -1334,6 +1397,8 @@ export interface components {
         DisabledTimestamp?: string;
         /** Failed attempts since the last one answered with 2xx. */
         ConsecutiveFailures: number;
+        /** During a secret rotation's grace period: until when deliveries are signed with the replaced secret too. */
+        PreviousSecretExpiresTimestamp?: string;
         CreatedTimestamp: string;
         /** The e-mail address of the admin who made it. */
         CreatedBy?: string;
@@ -2854,6 +2919,66 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
           "application/xml": string;
+        };
+      };
+    };
+  };
+  RotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        SubscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["RotateWebhookSecretResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  RedeliverFailedWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ProgramId: string;
+        SubscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RedeliverWebhookDeliveriesRequest"];
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveriesResponse"];
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
     };

@@ -4,7 +4,10 @@ import net from 'node:net';
 /** Whether webhook targets may be plain http and private, loopback or link-local addresses (APAS_WEBHOOK_ALLOW_INSECURE). */
 export interface WebhookNetworkPolicy { allowInsecure: boolean }
 
-/** Thrown when a target host is, or resolves to, an address webhooks may not reach; the message says which. */
+/**
+ * Thrown when a target host is, or resolves to, an address webhooks may not reach. The message names the host as
+ * given, never what a name resolved to: an error must not tell an admin the addresses of internal hosts.
+ */
 export class ForbiddenAddressError extends Error {}
 
 // Addresses of the service's own machine and networks, and ones that are no real destination: a webhook aimed
@@ -68,7 +71,7 @@ export async function resolveAllowed(host: string, resolver: HostResolver = syst
     throw new ForbiddenAddressError(`the host name ${bare} could not be resolved`);
   }
   const bad = found.find((a) => isForbiddenAddress(a.address));
-  if (bad) throw new ForbiddenAddressError(`${bare} resolves to ${bad.address}, a private, loopback, link-local or reserved address`);
+  if (bad) throw new ForbiddenAddressError(`${bare} resolves to a private, loopback, link-local or reserved address`);
   const first = found[0];
   if (!first) throw new ForbiddenAddressError(`the host name ${bare} has no address`);
   return { address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -25,13 +25,16 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 /** Sends a delivery; an interface so tests can count and hold sends. */
 export interface WebhookSender { post(request: WebhookPost): Promise<WebhookAnswer> }
 
-/** The Standard Webhooks headers of a body: webhook-id, webhook-timestamp (seconds) and webhook-signature (v1, HMAC-SHA256). */
-export function signedHeaders(secret: string, messageId: string, at: number, body: string): Record<string, string> {
+/**
+ * The Standard Webhooks headers of a body: webhook-id, webhook-timestamp (seconds) and webhook-signature (v1,
+ * HMAC-SHA256), one signature per secret, space-separated (during a secret rotation, the new and the old).
+ */
+export function signedHeaders(secrets: readonly string[], messageId: string, at: number, body: string): Record<string, string> {
   const timestamp = new Date(Math.floor(at / 1000) * 1000);
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at / 1000)),
-    'webhook-signature': new Webhook(secret).sign(messageId, timestamp, body),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, body)).join(' '),
   };
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isoTimestamp } from '../model/clock.ts';
 import type { EventType } from '../model/event.ts';
 import type { Program } from '../model/model.ts';
 import type { WebhookDelivery, WebhookSubscription } from '../model/webhook.ts';
@@ -11,12 +12,21 @@ import type { WebhookNetworkPolicy } from './webhook-address.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
 
 /** A subscription as the API shows it: never its secret. */
-export interface WebhookSubscriptionView extends Omit<WebhookSubscription, 'secret' | 'createdBy' | 'agencyId' | 'failingSince' | 'pausedUntil'> {
+export interface WebhookSubscriptionView extends Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'createdBy' | 'agencyId' | 'failingSince' | 'pausedUntil'> {
   /** The e-mail address of the admin who made it (null when that user is gone). */
   createdBy: string | null;
 }
 
-/** A new subscription with its secret, shown this once. */
+/** The longest grace period of a secret rotation: a week. */
+export const MAX_ROTATION_GRACE_HOURS = 168;
+
+/** The grace period of a rotation when none is given: a day. */
+export const DEFAULT_ROTATION_GRACE_HOURS = 24;
+
+/** The most failed deliveries one bulk redelivery queues; a caller repeats it for more (those sent again are skipped). */
+export const MAX_BULK_REDELIVERIES = 1000;
+
+/** A new subscription (or one whose secret was rotated) with its secret, shown this once. */
 export interface CreatedSubscriptionView { subscription: WebhookSubscriptionView; secret: string }
 
 /** A subscription's delivery log, newest first. */
@@ -67,7 +77,7 @@ export class WebhookService {
     const now = clock.now();
     const subscription: WebhookSubscription = {
       id: ids.next(), agencyId: program.agencyId, programId: program.id, url, eventTypes, secret, enabled: true, disabledReason: null,
-      disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, createdAt: now, createdBy: isOperator(caller) ? null : caller.user.id, updatedAt: now,
+      disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, previousSecret: null, previousSecretUntil: null, createdAt: now, createdBy: isOperator(caller) ? null : caller.user.id, updatedAt: now,
     };
     await store.transaction(async (tx) => {
       const existing = await tx.webhooks.listSubscriptions(program.id);
@@ -156,8 +166,56 @@ export class WebhookService {
         lastStatusCode: null, lastError: null, deliveredAt: null, redeliveryOf: original.id,
       };
       await tx.webhooks.insertDeliveries([again]);
+      await this.#endPause(tx, s, now);
       await this.#audit(tx, caller, 'webhook.redeliver', s, { deliveryId: original.id, newDeliveryId: again.id, eventId: original.eventId });
       return again;
+    });
+  }
+
+  /**
+   * RotateWebhookSecret: gives the subscription a new secret, shown in this answer only. For `graceHours` (0 to
+   * 168, default 24) deliveries are signed with the old secret too, so its receiver can switch without refusing any.
+   */
+  async rotateSecret(caller: WebhookActor, programRef: string, id: string, graceHours: number = DEFAULT_ROTATION_GRACE_HOURS): Promise<CreatedSubscriptionView> {
+    const { store, clock } = this.#deps;
+    const { program } = await this.#program(caller, programRef, 'RotateWebhookSecret');
+    if (!Number.isInteger(graceHours) || graceHours < 0 || graceHours > MAX_ROTATION_GRACE_HOURS) {
+      throw new ApiError('INVALID_REQUEST', `GraceHours must be a whole number of hours from 0 to ${MAX_ROTATION_GRACE_HOURS}.`);
+    }
+    const secret = newWebhookSecret();
+    const now = clock.now();
+    const rotated = await store.transaction(async (tx) => {
+      const s = await this.#find(tx.webhooks, program.id, id);
+      const grace = graceHours > 0;
+      await tx.webhooks.updateSubscription(s.id, {
+        secret, previousSecret: grace ? s.secret : null, previousSecretUntil: grace ? now + graceHours * 3_600_000 : null, updatedAt: now,
+      });
+      await this.#audit(tx, caller, 'webhook.rotate_secret', s, { graceHours });
+      return this.#find(tx.webhooks, program.id, id);
+    });
+    return { subscription: await this.#view(rotated), secret };
+  }
+
+  /**
+   * RedeliverFailedWebhookDeliveries: sends again every failed delivery of the subscription made at or after
+   * `since` that was not sent again yet (at most 1000 per call, oldest event first), each as RedeliverWebhookDelivery
+   * does. Returns the new deliveries.
+   */
+  async redeliverFailed(caller: WebhookActor, programRef: string, id: string, since: number): Promise<WebhookDeliveriesView> {
+    const { store, clock, ids } = this.#deps;
+    const { program } = await this.#program(caller, programRef, 'RedeliverFailedWebhookDeliveries');
+    const now = clock.now();
+    return store.transaction(async (tx) => {
+      const s = await this.#find(tx.webhooks, program.id, id);
+      const failed = await tx.webhooks.failedSince(s.id, since, MAX_BULK_REDELIVERIES);
+      const again = failed.map((original): WebhookDelivery => ({
+        ...original, id: ids.next(), status: 'pending', attempts: 0, createdAt: now, nextAttemptAt: now, firstAttemptAt: null, lastAttemptAt: null,
+        lastStatusCode: null, lastError: null, deliveredAt: null, redeliveryOf: original.id,
+      }));
+      await tx.webhooks.insertDeliveries(again);
+      await this.#endPause(tx, s, now);
+      await this.#audit(tx, caller, 'webhook.redeliver_failed', s, { since: isoTimestamp(since), count: again.length });
+      return { subscriptionId: s.id, deliveries: again };
     });
   }
 
@@ -176,9 +234,17 @@ export class WebhookService {
   }
 
   async #view(s: WebhookSubscription): Promise<WebhookSubscriptionView> {
-    const { secret: _secret, createdBy, agencyId: _agency, failingSince: _since, pausedUntil: _paused, ...rest } = s;
+    const { secret: _secret, previousSecret: _previous, createdBy, agencyId: _agency, failingSince: _since, pausedUntil: _paused, ...rest } = s;
     const [creator] = createdBy === null ? [] : await this.#deps.store.accounts.usersByIds([createdBy]);
-    return { ...rest, createdBy: creator?.email ?? null };
+    // A grace period that has ended is no longer shown.
+    const previousSecretUntil = s.previousSecretUntil !== null && s.previousSecretUntil > this.#deps.clock.now() ? s.previousSecretUntil : null;
+    return { ...rest, previousSecretUntil, createdBy: creator?.email ?? null };
+  }
+
+  // A redelivery asked for now is sent now: it ends the subscription's backoff pause (left set, as the mark that a
+  // 2xx should make its other waiting deliveries due).
+  async #endPause(tx: StoreWriter, s: WebhookSubscription, now: number): Promise<void> {
+    if (s.pausedUntil !== null && s.pausedUntil > now) await tx.webhooks.updateSubscription(s.id, { pausedUntil: now });
   }
 
   // The audit row of a change; never the secret.

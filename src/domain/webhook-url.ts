@@ -10,6 +10,10 @@ export const MAX_WEBHOOK_URL_CHARS = 2000;
  * Returns the URL as it will be used.
  */
 export async function checkWebhookUrl(raw: string, policy: WebhookNetworkPolicy): Promise<string> {
+  // The URL parser drops tabs and line breaks silently; a URL holding them is refused instead of sent somewhere
+  // other than what was written (and a CR/LF never reaches a request line or a log).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
+  if (/[\u0000-\u001f\u007f]/.test(raw)) throw new ApiError('INVALID_REQUEST', 'Url must not contain control characters such as CR, LF or tab.');
   const text = raw.trim();
   let url: URL;
   try {

@@ -122,7 +122,7 @@ export class WebhookWorker {
   async #attempt(c: ClaimedDelivery): Promise<boolean> {
     const { clock, sender } = this.#deps;
     const d = c.delivery;
-    const answer = await sender.post({ url: c.url, headers: signedHeaders(c.secret, d.eventId, clock.now(), d.payload), body: d.payload });
+    const answer = await sender.post({ url: c.url, headers: signedHeaders(c.secrets, d.eventId, clock.now(), d.payload), body: d.payload });
     return this.#record(c, answer);
   }
 

@@ -11,8 +11,11 @@ export interface WebhookSubscription {
   url: string;
   /** The kinds of event sent; empty means every kind. */
   eventTypes: EventType[];
-  /** The signing secret (`whsec_` and base64); shown to the admin only when the subscription is created. */
+  /** The signing secret (`whsec_` and base64); shown to the admin only when the subscription is made or its secret rotated. */
   secret: string;
+  /** The secret the last rotation replaced: deliveries are signed with it too until `previousSecretUntil`. */
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
   enabled: boolean;
   disabledReason: string | null;
   disabledAt: number | null;

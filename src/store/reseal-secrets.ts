@@ -36,6 +36,14 @@ const COLUMNS: SecretColumn[] = [
       await db.updateTable('webhook_subscriptions').set({ secret: value }).where('id', '=', id).execute();
     },
   },
+  {
+    list: async (db) => (await db.selectFrom('webhook_subscriptions').select(['id', 'previous_secret as value']).where('previous_secret', 'is not', null).execute())
+      .map((r) => ({ id: r.id, value: r.value as string })),
+    context: webhookSecretContext,
+    write: async (db, id, value) => {
+      await db.updateTable('webhook_subscriptions').set({ previous_secret: value }).where('id', '=', id).execute();
+    },
+  },
 ];
 
 /**

@@ -187,6 +187,8 @@ export interface WebhookSubscriptionTable {
   paused_until: number | null;
   /** 020-webhook-backoff: when an attempt last got a 2xx. */
   last_success_at: number | null;
+  /** 021-webhook-secret-rotation: the secret the last rotation replaced, and until when it still signs. */
+  previous_secret: string | null; previous_secret_until: number | null;
 }
 
 /** One event to send to one subscription, with its retry state and lease. */

@@ -9,19 +9,20 @@ type Db = Kysely<Database>;
 
 /** What may change of a subscription. */
 export type SubscriptionPatch = Partial<Pick<WebhookSubscription,
-  'url' | 'eventTypes' | 'enabled' | 'disabledReason' | 'disabledAt' | 'consecutiveFailures' | 'failingSince' | 'pausedUntil' | 'updatedAt'>>;
+  'url' | 'eventTypes' | 'enabled' | 'disabledReason' | 'disabledAt' | 'consecutiveFailures' | 'failingSince' | 'pausedUntil' | 'updatedAt'
+  | 'secret' | 'previousSecret' | 'previousSecretUntil'>>;
 
 /** What an attempt changes of a delivery. */
 export type DeliveryPatch = Partial<Pick<WebhookDelivery,
   'status' | 'attempts' | 'nextAttemptAt' | 'firstAttemptAt' | 'lastAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>>;
 
-/** A claimed delivery with where and how to send it. */
-export interface ClaimedDelivery { delivery: WebhookDelivery; url: string; secret: string }
+/** A claimed delivery with where and how to send it: the secrets that sign it (the current one first). */
+export interface ClaimedDelivery { delivery: WebhookDelivery; url: string; secrets: string[] }
 
 function toSubscription(r: Selectable<WebhookSubscriptionTable>): WebhookSubscription {
   return {
     id: r.id, agencyId: r.agency_id, programId: r.program_id, url: r.url, eventTypes: JSON.parse(r.event_types) as EventType[],
-    secret: r.secret, enabled: r.enabled === 1, disabledReason: r.disabled_reason, disabledAt: r.disabled_at,
+    secret: r.secret, previousSecret: r.previous_secret, previousSecretUntil: r.previous_secret_until, enabled: r.enabled === 1, disabledReason: r.disabled_reason, disabledAt: r.disabled_at,
     consecutiveFailures: r.consecutive_failures, failingSince: r.failing_since, pausedUntil: r.paused_until, createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at,
   };
 }
@@ -40,7 +41,8 @@ export async function insertSubscription(db: Db, s: WebhookSubscription): Promis
   await db.insertInto('webhook_subscriptions').values({
     id: s.id, agency_id: s.agencyId, program_id: s.programId, url: s.url, event_types: JSON.stringify(s.eventTypes), secret: s.secret,
     enabled: s.enabled ? 1 : 0, disabled_reason: s.disabledReason, disabled_at: s.disabledAt, consecutive_failures: s.consecutiveFailures,
-    failing_since: s.failingSince, paused_until: s.pausedUntil, last_success_at: null, created_at: s.createdAt, created_by: s.createdBy, updated_at: s.updatedAt,
+    failing_since: s.failingSince, paused_until: s.pausedUntil, last_success_at: null,
+    previous_secret: s.previousSecret, previous_secret_until: s.previousSecretUntil, created_at: s.createdAt, created_by: s.createdBy, updated_at: s.updatedAt,
   }).execute();
 }
 
@@ -74,6 +76,9 @@ export async function updateSubscription(db: Db, id: string, p: SubscriptionPatc
     ...(p.consecutiveFailures !== undefined ? { consecutive_failures: p.consecutiveFailures } : {}),
     ...(p.failingSince !== undefined ? { failing_since: p.failingSince } : {}),
     ...(p.pausedUntil !== undefined ? { paused_until: p.pausedUntil } : {}),
+    ...(p.secret !== undefined ? { secret: p.secret } : {}),
+    ...(p.previousSecret !== undefined ? { previous_secret: p.previousSecret } : {}),
+    ...(p.previousSecretUntil !== undefined ? { previous_secret_until: p.previousSecretUntil } : {}),
     ...(p.updatedAt !== undefined ? { updated_at: p.updatedAt } : {}),
   }).where('id', '=', id).execute();
 }
@@ -164,9 +169,13 @@ export async function claimDue(db: Db, dialect: Dialect, owner: string, now: num
   if (ids.length === 0) return [];
   await db.updateTable('webhook_deliveries').set({ lease_owner: owner, lease_until: leaseUntil }).where('id', 'in', ids).execute();
   const rows = await db.selectFrom('webhook_deliveries as d').innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-    .selectAll('d').select(['s.url as target_url', 's.secret as target_secret']).where('d.id', 'in', ids)
+    .selectAll('d').select(['s.url as target_url', 's.secret as target_secret', 's.previous_secret', 's.previous_secret_until']).where('d.id', 'in', ids)
     .orderBy('d.next_attempt_at').orderBy('d.event_seq').execute();
-  return rows.map((r) => ({ delivery: toDelivery(r), url: r.target_url, secret: r.target_secret }));
+  // During a rotation's grace period a delivery is signed with the old secret too.
+  return rows.map((r) => ({
+    delivery: toDelivery(r), url: r.target_url,
+    secrets: r.previous_secret !== null && r.previous_secret_until !== null && r.previous_secret_until > now ? [r.target_secret, r.previous_secret] : [r.target_secret],
+  }));
 }
 
 /**
@@ -218,6 +227,24 @@ export async function resumeDeliveries(db: Db, subscriptionId: string, now: numb
     .where('next_attempt_at', '>', now).execute();
 }
 
+/**
+ * The failed deliveries of a subscription made at or after `since` that were not sent again yet (no delivery is a
+ * redelivery of them), oldest event first, at most `limit`.
+ */
+export async function failedSince(db: Db, subscriptionId: string, since: number, limit: number): Promise<WebhookDelivery[]> {
+  const rows = await db.selectFrom('webhook_deliveries as d').selectAll('d').where('d.subscription_id', '=', subscriptionId)
+    .where('d.status', '=', 'failed').where('d.created_at', '>=', since)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as r').select('r.id').whereRef('r.redelivery_of', '=', 'd.id'))))
+    .orderBy('d.event_seq').orderBy('d.created_at').limit(limit).execute();
+  return rows.map(toDelivery);
+}
+
+/** Deletes delivered and failed deliveries made before `before` (the log's retention); pending ones stay. Returns how many. */
+export async function pruneDeliveries(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('webhook_deliveries').where('status', 'in', ['delivered', 'failed']).where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 const READS = { findSubscription, listSubscriptions, enabledSubscriptions, findDelivery, listDeliveries, listAllDeliveries };
 
 /** The webhooks' reads. */
@@ -234,7 +261,7 @@ export function webhookReader(db: Db) {
 /** Subscriptions and deliveries over a transaction. */
 export function webhookRepository(db: Db, dialect: Dialect) {
   return {
-    ...bindDb(db, { ...READS, insertSubscription, updateSubscription, deleteSubscription, insertDeliveries, finishAttempt, noteFailure, noteSuccess, resumeDeliveries }),
+    ...bindDb(db, { ...READS, insertSubscription, updateSubscription, deleteSubscription, insertDeliveries, finishAttempt, noteFailure, noteSuccess, resumeDeliveries, failedSince, pruneDeliveries }),
     claimDue: (owner: string, now: number, leaseUntil: number, limit: number, policy: ClaimPolicy) => claimDue(db, dialect, owner, now, leaseUntil, limit, policy),
   };
 }

@@ -1,18 +1,30 @@
 import type { WebhookSubscription } from '../model/webhook.ts';
 import type { SecretBox } from './secret-box.ts';
-import type { ClaimedDelivery, WebhookReader, WebhookRepository } from './webhook-queries.ts';
+import type { SubscriptionPatch, WebhookReader, WebhookRepository } from './webhook-queries.ts';
 
-/** What a webhook signing secret is sealed against: its column and its subscription. */
+/** What a subscription's signing secrets (current and, during a rotation, previous) are sealed against: its row. */
 export function webhookSecretContext(subscriptionId: string): string {
   return `webhook_subscriptions.secret:${subscriptionId}`;
 }
 
 function opened(secrets: SecretBox) {
-  return (s: WebhookSubscription): WebhookSubscription => ({ ...s, secret: secrets.open(s.secret, webhookSecretContext(s.id)) });
+  return (s: WebhookSubscription): WebhookSubscription => {
+    const context = webhookSecretContext(s.id);
+    return { ...s, secret: secrets.open(s.secret, context), previousSecret: s.previousSecret === null ? null : secrets.open(s.previousSecret, context) };
+  };
 }
 
-// The queries read and write the column as it is stored; these wrappers seal on the way in and open on the way out,
-// so the services and the worker only ever see the secret in clear, and the database only sealed.
+function sealedPatch(secrets: SecretBox, id: string, p: SubscriptionPatch): SubscriptionPatch {
+  const context = webhookSecretContext(id);
+  return {
+    ...p,
+    ...(p.secret !== undefined ? { secret: secrets.seal(p.secret, context) } : {}),
+    ...(p.previousSecret !== undefined && p.previousSecret !== null ? { previousSecret: secrets.seal(p.previousSecret, context) } : {}),
+  };
+}
+
+// The queries read and write the columns as they are stored; these wrappers seal on the way in and open on the way
+// out, so the services and the worker only ever see the secrets in clear, and the database only sealed.
 function sealedReads(reader: WebhookReader, secrets: SecretBox): Pick<WebhookReader, 'findSubscription' | 'listSubscriptions' | 'enabledSubscriptions'> {
   const open = opened(secrets);
   return {
@@ -32,10 +44,18 @@ export function sealedWebhookReader(reader: WebhookReader, secrets: SecretBox): 
 
 /** The webhook reads and writes with signing secrets sealed when stored and opened when read or claimed. */
 export function sealedWebhookRepository(repo: WebhookRepository, secrets: SecretBox): WebhookRepository {
+  const open = opened(secrets);
   return {
     ...repo,
     ...sealedReads(repo, secrets),
-    insertSubscription: (s) => repo.insertSubscription({ ...s, secret: secrets.seal(s.secret, webhookSecretContext(s.id)) }),
-    claimDue: async (...args) => (await repo.claimDue(...args)).map((c: ClaimedDelivery) => ({ ...c, secret: secrets.open(c.secret, webhookSecretContext(c.delivery.subscriptionId)) })),
+    insertSubscription: (s) => repo.insertSubscription({ ...s, ...sealedPatch(secrets, s.id, { secret: s.secret, previousSecret: s.previousSecret }) } as WebhookSubscription),
+    updateSubscription: (id, p) => repo.updateSubscription(id, sealedPatch(secrets, id, p)),
+    noteFailure: async (...args) => {
+      const s = await repo.noteFailure(...args);
+      return s ? open(s) : s;
+    },
+    claimDue: async (...args) => (await repo.claimDue(...args)).map((c) => ({
+      ...c, secrets: c.secrets.map((secret) => secrets.open(secret, webhookSecretContext(c.delivery.subscriptionId))),
+    })),
   };
 }

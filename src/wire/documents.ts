@@ -20,8 +20,9 @@ import {
   StatusHistoryReportAsResponse, StatusSetResponse,
 } from './documents/workflow.ts';
 import {
-  CreateWebhookSubscriptionRequest, CreateWebhookSubscriptionResponse, SetWebhookSubscriptionRequest, WebhookDeliveriesResponse, WebhookDeliveryResponse,
-  WebhookSubscriptionResponse, WebhookSubscriptionsResponse,
+  CreateWebhookSubscriptionRequest, CreateWebhookSubscriptionResponse, RedeliverWebhookDeliveriesRequest, RotateWebhookSecretRequest,
+  RotateWebhookSecretResponse, SetWebhookSubscriptionRequest, WebhookDeliveriesResponse, WebhookDeliveryResponse, WebhookSubscriptionResponse,
+  WebhookSubscriptionsResponse,
 } from './documents/webhooks.ts';
 import type { WireDocument } from './wire-type.ts';
 
@@ -41,4 +42,5 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   EventsResponse,
   CreateWebhookSubscriptionRequest, CreateWebhookSubscriptionResponse, SetWebhookSubscriptionRequest, WebhookSubscriptionResponse,
   WebhookSubscriptionsResponse, WebhookDeliveriesResponse, WebhookDeliveryResponse,
+  RotateWebhookSecretRequest, RotateWebhookSecretResponse, RedeliverWebhookDeliveriesRequest,
 ];

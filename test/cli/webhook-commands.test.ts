@@ -72,3 +72,32 @@ test('apas webhook: create prints the secret once; list, disable, enable, delive
   assert.deepEqual(new Set(actions.map((a) => a.action)), new Set(['webhook.create', 'webhook.update', 'webhook.redeliver', 'webhook.delete']));
   assert.ok(actions.every((a) => a.actorId === null && !JSON.stringify(a).includes(secret!)));
 });
+
+test('apas webhook rotate-secret prints a new secret once; redeliver-failed queues the failed deliveries since a time', async () => {
+  const insecure = { APAS_WEBHOOK_ALLOW_INSECURE: 'true' };
+  const created = await apas(['webhook', 'create', '--program', IDS.program, '--url', 'http://127.0.0.1:9/hook'], insecure);
+  const [, id, old] = /^subscription_id=(\S+)\nsecret=(\S+)$/.exec(created.out)!;
+  assert.equal((await apas(['webhook', 'rotate-secret', id!, '--program', IDS.program, '--grace-hours', '200'])).code, 1, 'more than a week is refused');
+  assert.equal((await apas(['webhook', 'rotate-secret', id!, '--program', IDS.program, '--grace-hours', 'soon'])).code, 2);
+  assert.equal((await env.store.webhooks.findSubscription(IDS.program, id!))!.secret, old, 'refused rotations change nothing');
+  const rotated = await apas(['webhook', 'rotate-secret', id!, '--program', IDS.program, '--grace-hours', '2']);
+  assert.equal(rotated.code, 0, rotated.err);
+  const [, fresh] = /^secret=(whsec_\S+)$/.exec(rotated.out)!;
+  assert.match(rotated.err, /signed with the old secret too until/);
+  const stored = (await env.store.webhooks.findSubscription(IDS.program, id!))!;
+  assert.deepEqual([stored.secret, stored.previousSecret], [fresh, old]);
+
+  await env.store.transaction((tx) => tx.webhooks.insertDeliveries(['OLDFAILED001', 'NEWFAILED001'].map((did, i) => ({
+    id: did, subscriptionId: id!, eventId: `EVENT000000${i}`, eventSeq: i + 1, eventType: 'project.created' as const, projectId: 'PROJECT00001', payload: '{}',
+    status: 'failed' as const, attempts: 11, createdAt: i === 0 ? Date.parse('2026-01-01T00:00:00Z') : Date.parse('2026-03-01T00:00:00Z'), nextAttemptAt: 1,
+    firstAttemptAt: 1, lastAttemptAt: 2, lastStatusCode: 500, lastError: 'HTTP 500', deliveredAt: null, redeliveryOf: null,
+  }))));
+  assert.equal((await apas(['webhook', 'redeliver-failed', id!, '--program', IDS.program, '--since', '2026-02-01'])).code, 2, 'a date without a time is refused');
+  const again = await apas(['webhook', 'redeliver-failed', id!, '--program', IDS.program, '--since', '2026-02-01T00:00:00Z']);
+  assert.equal(again.code, 0, again.err);
+  assert.match(again.out, /^[0-9A-Z]{12} {2}project.created {2}EVENT0000001 {2}redelivers NEWFAILED001$/);
+  assert.match(again.err, /Queued 1 failed deliveries again/);
+  const actions = (await env.store.audit.list({ limit: 100 })).filter((a) => a.detail?.subscriptionId === id);
+  assert.ok(actions.some((a) => a.action === 'webhook.rotate_secret') && actions.some((a) => a.action === 'webhook.redeliver_failed'));
+  assert.ok(actions.every((a) => !JSON.stringify(a).includes(fresh!) && !JSON.stringify(a).includes(old!)));
+});

@@ -190,7 +190,7 @@ forEachDialect('webhook subscriptions', ({ dialect }) => {
         const rebinding = new HttpWebhookSender({ allowInsecure: false }, 1000, async () => [{ address: answers.shift() ?? '127.0.0.1', family: 4 }]);
         const rebound = await rebinding.post({ url: `https://rebind.example:${r.port}/hook`, headers: {}, body: '{}' });
         assert.equal(answers.length, 0, 'resolved twice: at the check and at the connection');
-        assert.deepEqual([rebound.status, rebound.error], [null, 'rebind.example resolves to 127.0.0.1, a private, loopback, link-local or reserved address']);
+        assert.deepEqual([rebound.status, rebound.error], [null, 'rebind.example resolves to a private, loopback, link-local or reserved address']);
         assert.equal(r.received.length, 0, 'the receiver was never reached');
         // The same receiver is reached when the operator allows it.
         const open = await new HttpWebhookSender({ allowInsecure: true }, 1000).post({ url: r.url, headers: {}, body: '{}' });

@@ -48,7 +48,7 @@ forEachDialect('store: secrets at rest', ({ open }) => {
     const secret = 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LW9mLTMyLWJ5dGVzISE=';
     const subscription = {
       id: 'WEBHOOK00001', agencyId: IDS.agency, programId: IDS.program, url: 'https://hooks.example.org/apas', eventTypes: [], secret, enabled: true,
-      disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, createdAt: T0, createdBy: null, updatedAt: T0,
+      disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, previousSecret: null, previousSecretUntil: null, createdAt: T0, createdBy: null, updatedAt: T0,
     };
     await db.store.transaction((tx) => tx.webhooks.insertSubscription(subscription));
     const raw = await openDatabase(db.config);
@@ -63,6 +63,22 @@ forEachDialect('store: secrets at rest', ({ open }) => {
     assert.equal((await db.store.webhooks.findSubscription(IDS.program, subscription.id))?.secret, secret);
     assert.deepEqual((await db.store.webhooks.listSubscriptions(IDS.program)).map((s) => s.secret), [secret]);
     assert.equal((await db.store.resealSecrets('count')).byKey.unsealed, undefined);
+
+    // A rotation keeps the old secret for its grace period: sealed as well.
+    const next = 'whsec_bmV4dC1zaWduaW5nLWtleS1vZi0zMi1ieXRlcyEhISE=';
+    await db.store.transaction((tx) => tx.webhooks.updateSubscription(subscription.id, { secret: next, previousSecret: secret, previousSecretUntil: T0 + 1000 }));
+    const rotated = await openDatabase(db.config);
+    try {
+      const row = await rotated.db.selectFrom('webhook_subscriptions').select(['secret', 'previous_secret']).executeTakeFirstOrThrow();
+      assert.match(row.secret, /^sealed:v1:/);
+      assert.match(String(row.previous_secret), /^sealed:v1:/);
+    } finally {
+      await rotated.changes.close();
+      await rotated.db.destroy();
+    }
+    const found = await db.store.webhooks.findSubscription(IDS.program, subscription.id);
+    assert.deepEqual([found?.secret, found?.previousSecret], [next, secret]);
+    assert.deepEqual((await db.store.resealSecrets('count')).byKey, { [Object.keys((await db.store.resealSecrets('count')).byKey)[0]!]: 2 });
   });
 
   it('seals a secret stored before encryption at rest, and re-wraps every secret with a new first key', async () => {

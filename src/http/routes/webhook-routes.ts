@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/api-error.ts';
 import {
   CreateWebhookSubscriptionRequest, CreateWebhookSubscriptionResponse, createdSubscriptionValue, deliveriesValue, deliveryResponseValue,
-  SetWebhookSubscriptionRequest, subscriptionChangeInput, subscriptionResponseValue, subscriptionsValue, WebhookDeliveriesResponse,
+  RedeliverWebhookDeliveriesRequest, RotateWebhookSecretRequest, RotateWebhookSecretResponse, rotatedSecretValue, SetWebhookSubscriptionRequest, subscriptionChangeInput, subscriptionResponseValue, subscriptionsValue, WebhookDeliveriesResponse,
   WebhookDeliveryResponse, WebhookSubscriptionResponse, WebhookSubscriptionsResponse,
 } from '../../wire/documents/webhooks.ts';
 import { idParam, intParam, type RawQuery } from '../query-params.ts';
@@ -20,6 +21,13 @@ function params(request: FastifyRequest): { programId: string; subscriptionId: s
 
 function programId(request: FastifyRequest): string {
   return idParam((request.params as { ProgramId?: string }).ProgramId, 'ProgramId');
+}
+
+// An xs:dateTime with its offset (or Z), as the interface writes them; a date alone or a local time is refused.
+function sinceParam(raw: string): number {
+  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(raw) ? Date.parse(raw) : Number.NaN;
+  if (Number.isNaN(at)) throw new ApiError('INVALID_REQUEST', `Since must be a date and time with its offset, e.g. 2026-11-20T00:00:00Z; got "${raw.slice(0, 40)}".`);
+  return at;
 }
 
 /** The webhook operations: subscriptions of a program (its admins only), their delivery logs and redelivery. */
@@ -96,6 +104,32 @@ export function webhookRoutes(app: FastifyInstance, { services, codec }: RouteDe
     const p = params(request);
     const limit = intParam(request.query as RawQuery, 'limit', 100, 1, MAX_DELIVERIES_PAGE);
     const view = await services.webhooks.deliveries(callerOf(request), p.programId, p.subscriptionId, limit);
+    return codec.send(request, reply, WebhookDeliveriesResponse, deliveriesValue(view));
+  });
+  app.post(`${base}/:SubscriptionId/RotateSecret`, {
+    config: {
+      operation: {
+        operationId: 'RotateWebhookSecret', tags: TAGS, request: RotateWebhookSecretRequest, response: RotateWebhookSecretResponse,
+        summary: 'RotateWebhookSecret: a new signing secret, shown once; for the grace period deliveries carry a signature with the old one too.',
+      },
+    },
+  }, async (request, reply) => {
+    const p = params(request);
+    const body = codec.read(request, RotateWebhookSecretRequest);
+    const view = await services.webhooks.rotateSecret(callerOf(request), p.programId, p.subscriptionId, body.GraceHours ?? undefined);
+    return codec.send(request, reply, RotateWebhookSecretResponse, rotatedSecretValue(view));
+  });
+  app.post(`${base}/:SubscriptionId/Deliveries/Redeliver`, {
+    config: {
+      operation: {
+        operationId: 'RedeliverFailedWebhookDeliveries', tags: TAGS, request: RedeliverWebhookDeliveriesRequest, response: WebhookDeliveriesResponse,
+        summary: 'RedeliverFailedWebhookDeliveries: sends again every failed delivery made since a time (not yet sent again), at most 1000 per request.',
+      },
+    },
+  }, async (request, reply) => {
+    const p = params(request);
+    const body = codec.read(request, RedeliverWebhookDeliveriesRequest);
+    const view = await services.webhooks.redeliverFailed(callerOf(request), p.programId, p.subscriptionId, sinceParam(body.Since));
     return codec.send(request, reply, WebhookDeliveriesResponse, deliveriesValue(view));
   });
   app.post(`${base}/:SubscriptionId/Deliveries/:DeliveryId/Redeliver`, {

@@ -22,6 +22,7 @@ const SubscriptionType = complex({
     DisabledReason: optional(string, { doc: 'Why it was disabled: by whom, or the run of failures that disabled it.' }),
     DisabledTimestamp: optional(dateTime),
     ConsecutiveFailures: required(nonNegativeInteger, { doc: 'Failed attempts since the last one answered with 2xx.' }),
+    PreviousSecretExpiresTimestamp: optional(dateTime, { doc: 'During a secret rotation\'s grace period: until when deliveries are signed with the replaced secret too.' }),
     CreatedTimestamp: required(dateTime),
     CreatedBy: optional(string, { doc: 'The e-mail address of the admin who made it.' }),
     UpdatedTimestamp: required(dateTime),
@@ -61,6 +62,22 @@ export const SetWebhookSubscriptionRequest = requestDocument('SetWebhookSubscrip
   children: { EventTypes: maybe(EventTypes) },
 }), 'SetWebhookSubscription request: a new Url, Enabled true or false, and new EventTypes (replacing the old; an empty EventTypes means every kind). What is left out stays.');
 
+/** RotateWebhookSecret's request body: the grace period. */
+export const RotateWebhookSecretRequest = requestDocument('RotateWebhookSecretRequest', complex({
+  attributes: { GraceHours: optional(nonNegativeInteger, { doc: 'Hours the replaced secret goes on signing deliveries, 0 to 168 (default 24).' }) },
+}), 'RotateWebhookSecret request: how long deliveries are signed with the old secret too (GraceHours, default 24, at most 168; 0 ends it at once).');
+
+/** RedeliverFailedWebhookDeliveries' request body: since when. */
+export const RedeliverWebhookDeliveriesRequest = requestDocument('RedeliverWebhookDeliveriesRequest', complex({
+  attributes: { Since: required(dateTime, { doc: 'Failed deliveries made at or after this time are sent again.' }) },
+}), 'RedeliverFailedWebhookDeliveries request: every failed delivery made since this time that was not sent again yet is queued again (at most 1000 per request).');
+
+/** RotateWebhookSecret's answer: the new secret, shown this once, and the subscription. */
+export const RotateWebhookSecretResponse = responseDocument('RotateWebhookSecretResponse', complex({
+  attributes: { Secret: required(string, { doc: 'The new signing secret (whsec_…); shown in this answer only.' }) },
+  children: { WebhookSubscription: one(SubscriptionType) },
+}), 'RotateWebhookSecret: the new signing secret, which no other answer shows, and the subscription with the end of the grace period.');
+
 /** CreateWebhookSubscription's answer: the subscription and its secret, shown this once. */
 export const CreateWebhookSubscriptionResponse = responseDocument('CreateWebhookSubscriptionResponse', complex({
   attributes: { Secret: required(string, { doc: 'The signing secret (whsec_…); shown in this answer only.' }) },
@@ -82,7 +99,7 @@ export const WebhookSubscriptionsResponse = responseDocument('WebhookSubscriptio
 export const WebhookDeliveriesResponse = responseDocument('WebhookDeliveriesResponse', complex({
   attributes: { SubscriptionId: required(string) },
   children: { WebhookDelivery: many(DeliveryType) },
-}), 'GetWebhookDeliveries: the subscription\'s latest deliveries, newest first.');
+}), 'GetWebhookDeliveries: the subscription\'s latest deliveries, newest first; RedeliverFailedWebhookDeliveries: the deliveries it queued.');
 
 /** RedeliverWebhookDelivery: the new delivery. */
 export const WebhookDeliveryResponse = responseDocument('WebhookDeliveryResponse', complex({
@@ -94,7 +111,8 @@ const time = (ms: number | null) => (ms === null ? undefined : isoTimestamp(ms))
 function subscriptionValue(s: WebhookSubscriptionView) {
   return {
     SubscriptionId: s.id, ProgramId: s.programId, Url: s.url, Enabled: s.enabled, DisabledReason: s.disabledReason ?? undefined,
-    DisabledTimestamp: time(s.disabledAt), ConsecutiveFailures: s.consecutiveFailures, CreatedTimestamp: isoTimestamp(s.createdAt),
+    DisabledTimestamp: time(s.disabledAt), ConsecutiveFailures: s.consecutiveFailures,
+    PreviousSecretExpiresTimestamp: time(s.previousSecretUntil), CreatedTimestamp: isoTimestamp(s.createdAt),
     CreatedBy: s.createdBy ?? undefined, UpdatedTimestamp: isoTimestamp(s.updatedAt), EventTypes: { EventType: s.eventTypes },
   };
 }
@@ -110,6 +128,11 @@ function deliveryValue(d: WebhookDelivery) {
 
 /** The answer of CreateWebhookSubscription. */
 export function createdSubscriptionValue(view: CreatedSubscriptionView): DocumentValue<typeof CreateWebhookSubscriptionResponse> {
+  return { Secret: view.secret, WebhookSubscription: subscriptionValue(view.subscription) };
+}
+
+/** The answer of RotateWebhookSecret. */
+export function rotatedSecretValue(view: CreatedSubscriptionView): DocumentValue<typeof RotateWebhookSecretResponse> {
   return { Secret: view.secret, WebhookSubscription: subscriptionValue(view.subscription) };
 }
 
