@@ -50,7 +50,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     // Uploads are streamed to the blob store, which stops at the attachment definition's limit; busboy's own default
     // limit (1 MB) would cut files short silently, so it is lifted here. One file per post, no other parts to speak of.
     await web.register(fastifyMultipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1, fields: 10, parts: 11 } });
-    // Multipart forms carry the token in their action's query, since their body is streamed, not parsed first.
+    // The token comes in the body only; a multipart form puts it first, and its route checks it before any file (application-routes.ts).
     await web.register(fastifyCsrf, csrfOptions(secure, (request) => (request.body as { _csrf?: string } | undefined)?._csrf));
     web.addHook('onRequest', async (request, reply) => securityHeaders(request.raw, reply.raw));
     web.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
