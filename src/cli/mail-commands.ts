@@ -46,7 +46,7 @@ export const mailCommands: CliCommand[] = [
       const all = input.options['all-failed'] === true;
       if ((id === undefined) === !all) throw new UsageError('give either --id MAIL_ID or --all-failed', 'mail retry');
       const queued = await withContext(io, (ctx) => new MailQueueService(ctx).retry(id ?? null));
-      io.out(queued.length === 0 ? 'No mail has failed; nothing to send again.' : `Queued ${queued.length} failed mail${queued.length === 1 ? '' : 's'} again: ${queued.join(', ')}`);
+      io.out(queued.length === 0 ? 'No failed notification mail to send again (a given-up account mail is never sent again).' : `Queued ${queued.length} failed mail${queued.length === 1 ? '' : 's'} again: ${queued.join(', ')}`);
       return 0;
     },
   },

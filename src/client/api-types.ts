@@ -2926,7 +2926,10 @@ export interface operations {
   RotateWebhookSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         SubscriptionId: string;
@@ -2936,6 +2939,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2943,12 +2947,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["RotateWebhookSecretResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };
@@ -2956,7 +2962,10 @@ export interface operations {
   RedeliverFailedWebhookDeliveries: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
       path: {
         ProgramId: string;
         SubscriptionId: string;
@@ -2966,6 +2975,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["RedeliverWebhookDeliveriesRequest"];
+        "application/xml": string;
       };
     };
     responses: {
@@ -2973,12 +2983,14 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["WebhookDeliveriesResponse"];
+          "application/xml": string;
         };
       };
       default: {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
         };
       };
     };

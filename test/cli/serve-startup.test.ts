@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteBinding as BetterSqlite3 } from '../../src/store/sqlite-binding.ts';
 import { DIALECTS, emptyTestDatabase } from '../support/databases.ts';
 import { newSecretKeyLine } from '../../src/store/secret-box.ts';
 
