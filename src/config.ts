@@ -19,8 +19,11 @@ export interface Config {
   pgPoolSize: number;
   /** Bounds on the database: connecting (and waiting for a pooled connection), one statement, and start-up attempts. */
   db: { connectTimeoutMs: number; statementTimeoutMs: number; startAttempts: number };
-  /** Failed sign-ins: the window, and the failures per user name and per client address that lock it. */
-  signIn: { windowSeconds: number; lockUserAfter: number; lockAddressAfter: number };
+  /**
+   * Failed sign-ins: the window, the failures per user name and per client address that lock it, and the failures of
+   * one account's web sign-ins from unknown browsers after which they are throttled.
+   */
+  signIn: { windowSeconds: number; lockUserAfter: number; lockAddressAfter: number; accountSlowAfter: number };
   /**
    * Which X-Forwarded-For entries to believe (behind a reverse proxy), so that per-address limits see the client's
    * address: false (none), the number of proxies in front (hops), or the proxies' addresses and ranges.
@@ -265,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: int(env, 'APAS_SIGNIN_WINDOW_SECONDS', 900, 1, 86400),
       lockUserAfter: int(env, 'APAS_SIGNIN_LOCK_USER_AFTER', 10, 1, 1_000_000),
       lockAddressAfter: int(env, 'APAS_SIGNIN_LOCK_ADDRESS_AFTER', 50, 1, 1_000_000),
+      accountSlowAfter: int(env, 'APAS_SIGNIN_ACCOUNT_SLOW_AFTER', 5, 1, 1_000_000),
     },
     // Several instances share one PostgreSQL but not one disk, so uploads then go to the database by default.
     blobStore: choice(env, 'APAS_BLOB_STORE', ['local', 'database'] as const, database.kind === 'postgres' ? 'database' : 'local'),

@@ -15,7 +15,7 @@ describe('configuration from the environment', () => {
     assert.equal(c.maxNumbersPerRequest, 1000);
     assert.deepEqual(c.rateLimit, { max: 1200, windowSeconds: 60, store: 'memory' });
     assert.equal(c.trustProxy, false);
-    assert.deepEqual(c.signIn, { windowSeconds: 900, lockUserAfter: 10, lockAddressAfter: 50 });
+    assert.deepEqual(c.signIn, { windowSeconds: 900, lockUserAfter: 10, lockAddressAfter: 50, accountSlowAfter: 5 });
     assert.equal(c.blobStore, 'local');
     assert.equal(c.blobDir, path.resolve('data', 'blobs'));
     assert.equal(c.maxUploadBytes, 104857600);
@@ -78,7 +78,7 @@ describe('configuration from the environment', () => {
     assert.equal(c.blobDir, path.resolve('files', 'blobs'));
     assert.equal(c.maxUploadBytes, 5000);
     assert.equal(c.trustProxy, 1, '`true` means one proxy in front, never the client-written left-most address');
-    assert.deepEqual(c.signIn, { windowSeconds: 60, lockUserAfter: 5, lockAddressAfter: 20 });
+    assert.deepEqual(c.signIn, { windowSeconds: 60, lockUserAfter: 5, lockAddressAfter: 20, accountSlowAfter: 5 });
     assert.equal(c.host, '0.0.0.0');
     assert.equal(c.port, 9000);
     assert.deepEqual(c.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/apas' });

@@ -8,6 +8,7 @@ import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import { formatSessionToken, hashTokenSecret, newSessionToken, parseSessionToken, tokenMatches, totpStep } from './mfa.ts';
 import { OAuthError } from './oauth-error.ts';
+import { knownDeviceOf, newKnownDevice } from './known-device.ts';
 import { digest, parseApiKey, verifySecret } from './secrets.ts';
 import { ADDRESS_ONLY, type SignInGuard, type SignInSubject } from './sign-in-guard.ts';
 
@@ -74,9 +75,10 @@ export function parseBasic(header: string | undefined): { email: string; passwor
 }
 
 // The web pages have no API key, so their failures count against a user name from one address (and the address),
-// never against the name alone: nobody can lock a user out of the web pages from elsewhere.
-function webSubject(userName: string): SignInSubject {
-  return { kind: 'web', userName };
+// never against the name alone: nobody can lock a user out of the web pages from elsewhere. Across addresses they
+// throttle the account, unless they come from a browser the user signed in with before (`device`).
+function webSubject(userName: string, device: string | null = null): SignInSubject {
+  return { kind: 'web', userName, device };
 }
 
 /**
@@ -237,17 +239,25 @@ export class AuthService implements SignInChecks {
     return { caller, newSession: factor.mfaVerified ? await this.#startWebSession(caller, requestId) : null };
   }
 
-  /** SignInChecks of the web application's sign-in page: the password, checked and counted as on every web page. */
-  async checkPassword(email: string, password: string, address: string): Promise<UserWithSecret> {
-    return this.#checkWebPassword(await this.store.accounts.findUserByEmail(email), email, password, address);
+  /**
+   * SignInChecks of the web application's sign-in page: the password, checked and counted as on every web page;
+   * `device` is the browser's known-device cookie, if it sent one.
+   */
+  async checkPassword(email: string, password: string, address: string, device?: string): Promise<UserWithSecret> {
+    return this.#checkWebPassword(await this.store.accounts.findUserByEmail(email), email, password, address, device);
+  }
+
+  /** SignInChecks: a new known-device cookie for a user who just signed in. */
+  knownDevice(user: UserWithSecret): string {
+    return newKnownDevice(user);
   }
 
   /** The password check of the web pages, remembered like the API's and counted per user name and address. */
-  async #checkWebPassword(user: UserWithSecret | null, email: string, password: string, address: string): Promise<UserWithSecret> {
+  async #checkWebPassword(user: UserWithSecret | null, email: string, password: string, address: string, device?: string): Promise<UserWithSecret> {
     const cacheKey = digest(`web\u0000${email.toLowerCase()}\u0000${password}`);
     const cached = this.#verified.get(cacheKey);
     const remembered = Boolean(user && cached && cached.passwordHash === user.passwordHash);
-    const subject = webSubject(email);
+    const subject = webSubject(email, knownDeviceOf(user, device));
     const ok = await this.#verify(remembered, cacheKey, subject, address, () => this.#counted(subject, address, async () => {
       const matches = await verifySecret(user?.passwordHash ?? DUMMY_HASH, password);
       if (!matches || !user) return false;
@@ -265,9 +275,9 @@ export class AuthService implements SignInChecks {
   }
 
   /** SignInChecks: accepts a current TOTP code of the user once, counted like a password. */
-  async checkCode(user: UserWithSecret, code: string, address: string): Promise<void> {
+  async checkCode(user: UserWithSecret, code: string, address: string, device?: string): Promise<void> {
     if (code === '') throw new ApiError('MFA_INVALID', 'Enter the code your authenticator app shows.');
-    await this.#secondFactor(user, code, undefined, webSubject(user.email), address);
+    await this.#secondFactor(user, code, undefined, webSubject(user.email, knownDeviceOf(user, device)), address);
   }
 
   /** SignInChecks: the caller a signed-in user acts as, with the grants they have now. */

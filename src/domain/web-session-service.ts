@@ -8,12 +8,17 @@ import { formatSessionToken, hashTokenSecret, newSessionToken, parseSessionToken
 
 /** The checks of a sign-in that the authentication service owns, with its lockout rules. */
 export interface SignInChecks {
-  /** The active user whose password this is; throws INVALID_CREDENTIALS or SIGN_IN_LOCKED (and counts the failure). */
-  checkPassword(email: string, password: string, address: string): Promise<UserWithSecret>;
+  /**
+   * The active user whose password this is; throws INVALID_CREDENTIALS or SIGN_IN_LOCKED (and counts the failure).
+   * `device`: the browser's known-device cookie, which exempts it from the account-wide throttle.
+   */
+  checkPassword(email: string, password: string, address: string, device?: string): Promise<UserWithSecret>;
+  /** A new known-device cookie value for a user who just signed in. */
+  knownDevice(user: UserWithSecret): string;
   /** True for a user enrolled in MFA. */
   hasMfa(userId: string): Promise<boolean>;
   /** Accepts a current TOTP code of the user once; throws MFA_INVALID or SIGN_IN_LOCKED (and counts the failure). */
-  checkCode(user: UserWithSecret, code: string, address: string): Promise<void>;
+  checkCode(user: UserWithSecret, code: string, address: string, device?: string): Promise<void>;
   /** The caller a signed-in user acts as, with the grants they have now. */
   callerOf(user: UserWithSecret, mfaVerified: boolean): Promise<Caller>;
 }
@@ -37,8 +42,8 @@ export function touchInterval(policy: WebSessionPolicy): number {
   return Math.min(TOUCH_EVERY_MS, Math.floor(policy.idleMs / 10));
 }
 
-/** A started session: the cookie's value, and whether the MFA code step is still due. */
-export interface StartedSession { cookie: string; mfaDue: boolean; expiresAt: number }
+/** A started session: the cookie's value, whether the MFA code step is still due, and the browser's new known-device cookie. */
+export interface StartedSession { cookie: string; mfaDue: boolean; expiresAt: number; knownDevice: string }
 
 /** What a cookie says: the signed-in caller, a sign-in whose MFA step is due, or nobody. */
 export type SessionState = { kind: 'signed-in'; caller: Caller; sessionId: string } | { kind: 'mfa-due'; sessionId: string } | { kind: 'none' };
@@ -56,8 +61,8 @@ export class WebSessionService {
   ) {}
 
   /** Checks the password (with the API's lockout rules) and starts a session; `mfaDue` when a code must follow. */
-  async signIn(email: string, password: string, address: string): Promise<StartedSession> {
-    const user = await this.checks.checkPassword(email, password, address);
+  async signIn(email: string, password: string, address: string, device?: string): Promise<StartedSession> {
+    const user = await this.checks.checkPassword(email, password, address, device);
     const mfaDue = await this.checks.hasMfa(user.id);
     const now = this.deps.clock.now();
     const parts = newSessionToken(this.deps.ids);
@@ -65,14 +70,14 @@ export class WebSessionService {
     await this.deps.store.sessions.insertBrowserSession({
       id: parts.id, userId: user.id, secretHash: hashTokenSecret(parts.secret), createdAt: now, lastSeenAt: now, expiresAt, mfaPending: mfaDue,
     });
-    return { cookie: formatSessionToken(parts), mfaDue, expiresAt };
+    return { cookie: formatSessionToken(parts), mfaDue, expiresAt, knownDevice: this.checks.knownDevice(user) };
   }
 
   /** The MFA step of a pending sign-in: a current code completes it; the session then lasts its full time. */
-  async completeMfa(cookie: string | undefined, code: string, address: string): Promise<void> {
+  async completeMfa(cookie: string | undefined, code: string, address: string, device?: string): Promise<void> {
     const found = await this.#find(cookie);
     if (!found || !found.row.mfaPending) throw new ApiError('AUTHENTICATION_REQUIRED', 'Your sign-in has expired; sign in again.');
-    await this.checks.checkCode(found.user, code, address);
+    await this.checks.checkCode(found.user, code, address, device);
     if (!(await this.deps.store.sessions.completeBrowserSessionMfa(found.row.id, this.deps.clock.now()))) {
       throw new ApiError('AUTHENTICATION_REQUIRED', 'Your sign-in has expired; sign in again.');
     }

@@ -17,6 +17,7 @@ import { ReviewService } from '../domain/review-service.ts';
 import { SearchService } from '../domain/search-service.ts';
 import { SelfServiceAccounts } from '../domain/self-service-accounts.ts';
 import { DEFAULT_SIGN_IN_POLICY, SignInGuard, type Sleeper } from '../domain/sign-in-guard.ts';
+import { signInNotice } from '../domain/sign-in-notice.ts';
 import { SubmitService } from '../domain/submit-service.ts';
 import { DEFAULT_WEB_SESSION_POLICY, WebSessionService } from '../domain/web-session-service.ts';
 import { WebhookService } from '../domain/webhook-service.ts';
@@ -74,10 +75,11 @@ export function createServices(
   const rateLimiter = where === 'database'
     ? new SharedRateLimiter(store, max, windowSeconds * 1000, clock)
     : new MemoryRateLimiter(max, windowSeconds * 1000, clock);
+  const mailOn = config.mail.smtpUrl !== null;
   const auth = new AuthService(store, clock, new SignInGuard(store, clock, sleep, {
     ...DEFAULT_SIGN_IN_POLICY, windowMs: config.signIn.windowSeconds * 1000,
-    lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter,
-  }), ids);
+    lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter, accountSlowAfter: config.signIn.accountSlowAfter,
+  }, signInNotice({ store, clock, ids, publicUrl: config.publicUrl, mailOn })), ids);
   const formData = new FormDataService(deps);
   return {
     auth,
@@ -104,7 +106,7 @@ export function createServices(
     events: new EventService(deps),
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
     selfService: new SelfServiceAccounts({
-      store, clock, ids, publicUrl: config.publicUrl, mailOn: config.mail.smtpUrl !== null,
+      store, clock, ids, publicUrl: config.publicUrl, mailOn,
       perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),
     }),
   };

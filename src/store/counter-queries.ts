@@ -35,7 +35,20 @@ export async function sweepRequestCounts(db: Db, windowStart: number): Promise<v
   await db.deleteFrom('rate_limit_windows').where('window_start', '<', windowStart).execute();
 }
 
-const COUNTERS = { peekRequestCount, countRequest, uncountRequest, sweepRequestCounts };
+/**
+ * Claims the next turn of a bucket in a window whose count holds the time (ms after the window's start) from which
+ * the next turn may be taken: true, and that time moved to `nextAt`, only when it is not after `at`. Two statements,
+ * the second a conditional update, so of concurrent claims exactly one wins.
+ */
+export async function claimTurn(db: Db, bucket: string, windowStart: number, at: number, nextAt: number): Promise<boolean> {
+  await db.insertInto('rate_limit_windows').values({ bucket, window_start: windowStart, count: 0 })
+    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doNothing()).execute();
+  const r = await db.updateTable('rate_limit_windows').set({ count: nextAt })
+    .where('bucket', '=', bucket).where('window_start', '=', windowStart).where('count', '<=', at).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+const COUNTERS = { peekRequestCount, countRequest, uncountRequest, sweepRequestCounts, claimTurn };
 
 /** Request counts per bucket and fixed window (rate limits, sign-in attempts); every method is one statement. */
 export type CounterRepository = ReturnType<typeof counterRepository>;

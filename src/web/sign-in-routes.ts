@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
+import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_MAX_AGE_SECONDS } from '../domain/known-device.ts';
 import { CodePage, SignInPage } from './pages/sign-in-page.tsx';
 import { SignedOutPage } from './pages/signed-out-page.tsx';
 import { renderPage } from './render-page.ts';
@@ -56,8 +57,12 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const email = text(request.body, 'email').trim();
     try {
       if (email === '' || text(request.body, 'password') === '') throw new ApiError('INVALID_REQUEST', 'Enter your e-mail address and your password.');
-      const started = await services.webSessions.signIn(email, text(request.body, 'password'), request.ip);
+      const started = await services.webSessions.signIn(email, text(request.body, 'password'), request.ip, request.cookies[KNOWN_DEVICE_COOKIE]);
       cookie(reply, started.cookie, started.expiresAt);
+      // The browser is known from now on: the account-wide throttle of failed sign-ins does not slow it down.
+      reply.setCookie(KNOWN_DEVICE_COOKIE, started.knownDevice, {
+        path: '/', httpOnly: true, sameSite: 'lax', secure: new URL(publicUrl).protocol === 'https:', maxAge: KNOWN_DEVICE_MAX_AGE_SECONDS,
+      });
       const to = started.mfaDue ? `${SIGN_IN_PATH}/Code?next=${encodeURIComponent(next)}` : next;
       return reply.redirect(to, 303);
     } catch (error) {
@@ -76,7 +81,7 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.post(`${SIGN_IN_PATH}/Code`, { preHandler: web.csrfProtection }, async (request, reply) => {
     const next = nextOf(request);
     try {
-      await services.webSessions.completeMfa(request.cookies[SESSION_COOKIE], text(request.body, 'code').trim(), request.ip);
+      await services.webSessions.completeMfa(request.cookies[SESSION_COOKIE], text(request.body, 'code').trim(), request.ip, request.cookies[KNOWN_DEVICE_COOKIE]);
       rotateCsrf(reply, secure);
       return reply.redirect(next, 303);
     } catch (error) {

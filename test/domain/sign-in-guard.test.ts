@@ -14,6 +14,7 @@ const STEP_MS = 500;
 const MAX_DELAY_MS = 4000;
 const LOCK_USER_AFTER = 10;
 const LOCK_ADDRESS_AFTER = 50;
+const ACCOUNT_SLOW_AFTER = 5;
 
 /** An API sign-in whose key is the user's own: its failures count against the user name. */
 const user = (userName: string): SignInSubject => ({ kind: 'user', userName });
@@ -46,6 +47,7 @@ forEachDialect('SignInGuard', ({ open }) => {
     assert.deepEqual(DEFAULT_SIGN_IN_POLICY, {
       windowMs: WINDOW_MS, slowAfter: SLOW_FROM_FAILURE - 1, stepDelayMs: STEP_MS, maxDelayMs: MAX_DELAY_MS,
       lockUserAfter: LOCK_USER_AFTER, lockAddressAfter: LOCK_ADDRESS_AFTER,
+      accountSlowAfter: ACCOUNT_SLOW_AFTER, accountFirstSlowMs: 1000, accountMaxSlowMs: 120_000,
     });
   });
 
@@ -111,7 +113,8 @@ forEachDialect('SignInGuard', ({ open }) => {
 
   it('slows down and locks a web sign-in per user name and address: the same name from another address is free', async () => {
     const { store } = await open();
-    const { guard, slept } = guardOn(store);
+    // The account-wide throttle (its own test below) set aside: this is about the counts per name and address.
+    const { guard, slept } = guardOn(store, { ...DEFAULT_SIGN_IN_POLICY, accountSlowAfter: 1000 });
     for (let i = 0; i < LOCK_USER_AFTER; i++) await (await guard.begin(web('Jo@Example.org'), '192.0.2.1')).fail();
     assert.deepEqual(slept, [500, 1000, 1500, 2000, 2500, 3000, 3500]);
     assert.equal((await refusal(() => guard.begin(web('jo@example.org'), '192.0.2.1'))).code, 'SIGN_IN_LOCKED');
@@ -120,5 +123,38 @@ forEachDialect('SignInGuard', ({ open }) => {
     await guard.check(user('jo@example.org'), '192.0.2.99');
     await (await guard.begin(web('jo@example.org'), '192.0.2.99')).fail();
     assert.equal(slept.length, 7, 'another address starts from nothing');
+  });
+
+  it('throttles an account\'s web sign-ins across addresses to one per growing slot; a known browser is exempt and locks on its own', async () => {
+    const { store } = await open();
+    const notified: string[] = [];
+    const clock = new TestClock(T0 + 10 * WINDOW_MS);
+    const guard = new SignInGuard(store, clock, async () => {}, DEFAULT_SIGN_IN_POLICY, async (name) => {
+      notified.push(name);
+    });
+    for (let i = 0; i < ACCOUNT_SLOW_AFTER; i++) await (await guard.begin(web('kim@example.org'), `198.51.100.${i}`)).fail();
+    assert.deepEqual(notified, ['kim@example.org'], 'told once, when the throttle starts');
+    // The next attempt is checked; any other within 1 s after it is refused unchecked, from any address.
+    await (await guard.begin(web('kim@example.org'), '198.51.100.50')).fail();
+    const refused = await refusal(() => guard.begin(web('kim@example.org'), '198.51.100.51'));
+    assert.equal(refused.code, 'SIGN_IN_LOCKED');
+    assert.equal(refused.headers['Retry-After'], '1');
+    // Then 2 s, then 4 s: the delay grows with every checked failure.
+    clock.advance(1000);
+    await (await guard.begin(web('kim@example.org'), '198.51.100.52')).fail();
+    clock.advance(1000);
+    assert.equal((await refusal(() => guard.begin(web('kim@example.org'), '198.51.100.53'))).code, 'SIGN_IN_LOCKED', 'within the 2 s delay');
+    clock.advance(1000);
+    await (await guard.begin(web('kim@example.org'), '198.51.100.54')).fail();
+    clock.advance(3999);
+    assert.equal((await refusal(() => guard.begin(web('kim@example.org'), '198.51.100.55'))).headers['Retry-After'], '1', 'within the 4 s delay');
+    clock.advance(1);
+    await (await guard.begin(web('kim@example.org'), '198.51.100.56')).fail();
+    // A browser the user signed in with is not throttled, and its own failures lock it alone.
+    const known = { kind: 'web', userName: 'kim@example.org', device: 'dev1' } as const;
+    for (let i = 0; i < LOCK_USER_AFTER; i++) await (await guard.begin(known, `192.0.2.${i}`)).fail();
+    assert.equal((await refusal(() => guard.begin(known, '192.0.2.200'))).code, 'SIGN_IN_LOCKED');
+    await (await guard.begin({ ...known, device: 'dev2' }, '192.0.2.201')).settle();
+    assert.deepEqual(notified, ['kim@example.org']);
   });
 });

@@ -97,7 +97,7 @@ export async function startHttp(
   db: TestStore, env: Record<string, string> = {}, clock = new TestClock(), logger: Logger | false = false, onChange?: () => void,
 ): Promise<HttpHarness> {
   // Lockouts would trip over the many refused sign-ins of the role matrices; their own tests set them low.
-  const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test', APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000', ...env });
+  const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test', APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000', APAS_SIGNIN_ACCOUNT_SLOW_AFTER: '1000000', ...env });
   const who = await seedIdentities(db.store);
   // Uploads go to the test's own database unless the test chose a blob store, never to ./data/blobs.
   const blobs = env.APAS_BLOB_STORE === undefined && env.APAS_BLOB_DIR === undefined ? new DatabaseBlobStore(db.store, clock) : undefined;
