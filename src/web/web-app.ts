@@ -36,6 +36,11 @@ const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url)
  * security headers apply to its pages only, never to the API. Pages are rendered on the server and work without
  * JavaScript; the Content-Security-Policy allows no script at all.
  */
+/** The X-CSRF-Token header, when sent once. */
+function headerToken(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<void> {
   const secure = new URL(deps.publicUrl).protocol === 'https:';
   // Every page gets the security headers, also the 404 and 405 of an unknown path or method under the pages'
@@ -50,8 +55,9 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     // Uploads are streamed to the blob store, which stops at the attachment definition's limit; busboy's own default
     // limit (1 MB) would cut files short silently, so it is lifted here. One file per post, no other parts to speak of.
     await web.register(fastifyMultipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1, fields: 10, parts: 11 } });
-    // The token comes in the body only; a multipart form puts it first, and its route checks it before any file (application-routes.ts).
-    await web.register(fastifyCsrf, csrfOptions(secure, (request) => (request.body as { _csrf?: string } | undefined)?._csrf));
+    // The token comes in the body (a multipart form puts it first, and its route checks it before any file:
+    // application-routes.ts) or, for a script, in X-CSRF-Token; never in the address, where history and logs keep it.
+    await web.register(fastifyCsrf, csrfOptions(secure, (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? headerToken(request.headers['x-csrf-token'])));
     web.addHook('onRequest', async (request, reply) => securityHeaders(request.raw, reply.raw));
     web.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
     web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));

@@ -196,13 +196,13 @@ forEachDialect('HTTP inquiry conversation', ({ dialect }) => {
       const before = await inquiryState(h, s.projectId);
       const csrf = await csrfToken(h);
       const twice = await h.app.inject({
-        method: 'POST', url: `/MvcProjects/InquiryReply?_csrf=${encodeURIComponent(csrf.token)}`, payload: `${new URLSearchParams(s.fields('a')).toString()}&Text=b`,
+        method: 'POST', url: '/MvcProjects/InquiryReply', payload: `${new URLSearchParams({ ...s.fields('a'), _csrf: csrf.token }).toString()}&Text=b`,
         headers: { ...SAME_ORIGIN, cookie: csrf.cookie, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
       });
       assertHtml(twice, 400);
       const json = await h.app.inject({
-        method: 'POST', url: `/MvcProjects/InquiryReply?_csrf=${encodeURIComponent(csrf.token)}`, payload: JSON.stringify(s.fields('a')),
-        headers: { ...SAME_ORIGIN, cookie: csrf.cookie, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/json' },
+        method: 'POST', url: '/MvcProjects/InquiryReply', payload: JSON.stringify(s.fields('a')),
+        headers: { ...SAME_ORIGIN, 'x-csrf-token': csrf.token, cookie: csrf.cookie, authorization: `Basic ${Buffer.from(`${h.who.applicant.email}:${h.who.applicant.password}`).toString('base64')}`, 'content-type': 'application/json' },
       });
       assertHtml(json, 415);
       assert.deepEqual(await inquiryState(h, s.projectId), before);
