@@ -92,7 +92,7 @@ forEachDialect('HTTP CreateNewProject', ({ dialect }) => {
     const value = assertJsonAnswer(json, NewProjectResponse);
     const fromXml = wireFromXml(NewProjectResponse, readBack(xml.body)).Project;
     const { ProjectId } = value.Project;
-    assert.equal(json.headers.etag, `"${ProjectId}.0"`);
+    assert.equal(json.headers.etag, `"${ProjectId}.0.json"`, 'the JSON representation has a strong ETag of its own');
     assert.deepEqual(value.Project, { ...fromXml, ProjectId, Url: fromXml.Url.replace(fromXml.ProjectId, ProjectId) });
     assert.deepEqual(value.Project.Forms.Form[0]?.AvailableInStatuses.Status, [{ StatusId: IDS.draft, CustomId: 'draft', Name: 'Draft' }]);
     assertJsonError(await h.request({ method: 'POST', url: `${API}/Programs/nowhere/NewProject`, headers: JSON_ANSWER }), 404, 'NOT_FOUND');

@@ -209,6 +209,8 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         ok(await send({ method: 'GET', url: subscription, as: 'admin' }));
         const deliveries = ok(await send({ method: 'GET', url: `${subscription}/Deliveries?limit=5`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${subscription}/Deliveries/${pick(deliveries, 'DeliveryId')}/Redeliver`, as: 'admin' }));
+        ok(await send({ method: 'POST', url: `${subscription}/Deliveries/Redeliver`, as: 'admin', xml: `<RedeliverWebhookDeliveriesRequest xmlns="${NS}" Since="2020-01-01T00:00:00Z"/>` }));
+        ok(await send({ method: 'POST', url: `${subscription}/RotateSecret`, as: 'admin', xml: `<RotateWebhookSecretRequest xmlns="${NS}" GraceHours="1"/>` }));
         ok(await send({ method: 'POST', url: subscription, as: 'admin', xml: `<SetWebhookSubscriptionRequest xmlns="${NS}" Enabled="false"/>` }));
         ok(await send({ method: 'DELETE', url: subscription, as: 'admin' }), 204);
         // MFA: a session token made with a fresh code, used, and deleted.
