@@ -150,7 +150,7 @@ forEachDialect('HTTP SubmitProject', ({ dialect }) => {
           CurrentStatus: { StatusId: IDS.submitted, CustomId: 'submitted', Name: 'Submitted', Timestamp: isoTimestamp(at) },
         },
       });
-      assert.equal(res.headers.etag, `"${projectId}.${stored.version}"`);
+      assert.equal(res.headers.etag, `"${projectId}.${stored.version}.json"`, 'the JSON representation has its own strong ETag');
       assertJsonError(await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant', headers: JSON_ANSWER }), 409, 'FORM_NOT_AVAILABLE');
     });
 
