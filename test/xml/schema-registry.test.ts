@@ -14,7 +14,7 @@ const EXPECTED = [
   'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
   'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
   'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',
-  'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'SetAssigneeRequest',
+  'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'RedeliverWebhookDeliveriesRequest', 'RotateWebhookSecretRequest', 'RotateWebhookSecretResponse', 'SetAssigneeRequest',
   'SetAssigneeResponse', 'SetAttachmentMetadata', 'SetInquiryNoteRequest', 'SetInquiryThreadExternalIdRequest', 'SetInquiryThreadStatusRequest',
   'SetProjectOwnerRequest', 'SetProjectOwnerResponse', 'SetProjectStatusHistoryReportAs',
   'SetProjectStatusRequest', 'SetWebhookSubscriptionRequest', 'StatusHistoryReportAsResponse', 'StatusListResponse', 'StatusSetResponse',
