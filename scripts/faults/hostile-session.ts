@@ -61,7 +61,7 @@ interface Target { send: Sender; errors: () => string[]; close: () => Promise<vo
 async function inProcess(db: FaultDatabase): Promise<Target> {
   const config: Config = loadConfig({
     DATABASE_URL: db.url, APAS_LOG_LEVEL: 'silent', APAS_RATE_LIMIT_MAX: '10000000',
-    APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000',
+    APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000', APAS_SIGNIN_ACCOUNT_SLOW_AFTER: '1000000',
   });
   const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
   await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });

@@ -90,6 +90,7 @@ export function serverEnv(databaseUrl: string, port: number, extra: Record<strin
     APAS_RATE_LIMIT_MAX: '10000000',
     APAS_SIGNIN_LOCK_USER_AFTER: '1000000',
     APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000',
+    APAS_SIGNIN_ACCOUNT_SLOW_AFTER: '1000000',
     ...extra,
   };
 }
