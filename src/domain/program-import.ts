@@ -51,6 +51,10 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     await refuseRetiringBusyStatuses(tx, stored, rows);
     if (report.dryRun) return report;
     await tx.programs.saveProgramDefinition(rows);
+    // Values follow their field's mark in the same transaction: sealed once it is sensitive, in clear once it is not.
+    const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
+    const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
+    if (flipped.length > 0) await tx.projects.resealFields(flipped);
     await tx.audit.write({
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
       requestId: options.requestId ?? null, detail: { customId: file.customId, changes: changes.map(describeChange) },

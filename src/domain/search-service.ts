@@ -9,6 +9,9 @@ import type { ServiceDeps } from './service-deps.ts';
 import type { ProjectByDataQuery, ProjectsView } from './views.ts';
 import type { FieldCondition, ProjectSearch } from '../model/records.ts';
 
+/** The operators a sensitive (sealed) field can be searched with: equality and emptiness. */
+const SEALED_OPERATORS: ReadonlySet<string> = new Set(['eq', 'ne', 'empty', 'notempty']);
+
 const NUMBER = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 function statusId(model: ProgramModel, ref: string): string {
@@ -31,7 +34,14 @@ export function resolveFieldCondition(ctx: ProgramContext, caller: Caller, f: Pr
   const field = searchableField(model, role, f.fieldRef);
   if (!field) throw new ApiError('INVALID_REQUEST', `Data field "${f.fieldRef}" is not a field of program ${model.program.id}.`);
   // Filtering on a sensitive field would reveal its value bit by bit, so it takes what revealing it takes.
-  if (field.sensitive) requireReveal(caller, ctx.program, role);
+  if (field.sensitive) {
+    requireReveal(caller, ctx.program, role);
+    // Sensitive values are stored sealed, with a blind index that can only tell equal from different.
+    if (!SEALED_OPERATORS.has(f.operator)) {
+      throw new ApiError('INVALID_REQUEST', `${field.name} is a sensitive field, stored encrypted: it can be searched only with the operators eq, ne, empty and notempty, not ${f.operator}.`);
+    }
+    return { fieldId: field.id, kind: field.multiValue ? 'multi' : 'text', op: f.operator, content: f.content, number: null, sealed: true };
+  }
   const numeric = field.type === 'number' || field.type === 'integer';
   const compares = f.operator !== 'contains' && f.operator !== 'empty' && f.operator !== 'notempty';
   const byNumber = numeric && compares;

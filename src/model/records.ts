@@ -45,6 +45,10 @@ export interface FieldCondition {
   op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'contains' | 'empty' | 'notempty';
   content: string | null;
   number: number | null;
+  /** The field is sensitive: its values are stored sealed, so only equality (eq, ne) and emptiness can be tested. */
+  sealed?: boolean;
+  /** For a sealed field: the blind indexes of `content` the store compares (filled in by the store). */
+  blind?: string[];
 }
 
 /** GetProjectsByData's filters resolved to ids, combined with AND, with paging. */

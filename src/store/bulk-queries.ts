@@ -1,14 +1,16 @@
 import { type Kysely, sql } from 'kysely';
-import type { AttachmentRecord, FieldValue, HistoryEntry, Project } from '../model/model.ts';
+import type { AttachmentRecord, HistoryEntry, Project } from '../model/model.ts';
 import { attachmentRow } from './attachment-queries.ts';
-import { fold, numericValue } from './project-queries.ts';
+import { itemRows, searchColumns, type StoredValue } from './project-queries.ts';
+import type { SecretBox } from './secret-box.ts';
+import { sealedBatch } from './sealed-field-values.ts';
 import type { Database } from './tables.ts';
 import { bindDb } from './bind-db.ts';
 
 /** A batch of whole projects to load at once: rows, submitted values per form, history and attachment rows. */
 export interface BulkBatch {
   projects: Project[];
-  values: { projectId: string; formId: string; values: FieldValue[] }[];
+  values: { projectId: string; formId: string; values: StoredValue[] }[];
   history: HistoryEntry[];
   /** Rows of files already written whole to the blob store (optional). */
   attachments?: AttachmentRecord[];
@@ -38,12 +40,9 @@ export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promis
     })));
     await insertChunked(tx, 'project_values', batch.values.flatMap((set) => set.values.map((v) => ({
       project_id: set.projectId, field_id: v.fieldId, form_id: set.formId, value: v.value,
-      values_json: v.values === null ? null : JSON.stringify(v.values), updated_at: v.updatedAt, updated_by: v.updatedBy,
-      num_value: numericValue(v.value), folded: v.value === null ? null : fold(v.value),
+      values_json: v.values === null ? null : JSON.stringify(v.values), updated_at: v.updatedAt, updated_by: v.updatedBy, ...searchColumns(v),
     }))));
-    await insertChunked(tx, 'project_value_items', batch.values.flatMap((set) => set.values.flatMap((v) => (v.values ?? []).map((item, position) => ({
-      project_id: set.projectId, field_id: v.fieldId, position, value: item, folded: fold(item), num_value: numericValue(item),
-    })))));
+    await insertChunked(tx, 'project_value_items', batch.values.flatMap((set) => set.values.flatMap((v) => itemRows(set.projectId, v))));
     const seqs = new Map<string, number>();
     await insertChunked(tx, 'status_history', batch.history.map((e) => {
       const seq = (seqs.get(e.projectId) ?? 0) + 1;
@@ -64,7 +63,10 @@ export async function reserveProjectNumbers(db: Kysely<Database>, programId: str
 /** Loads whole projects without per-row checks (benchmarks and data migrations), each call its own transaction. */
 export type BulkLoader = ReturnType<typeof bulkLoader>;
 
-/** The bulk loader over a database. */
-export function bulkLoader(db: Kysely<Database>) {
-  return bindDb(db, { bulkInsert, reserveProjectNumbers });
+/** The bulk loader over a database; values of sensitive fields are sealed as a change would seal them. */
+export function bulkLoader(db: Kysely<Database>, secrets: SecretBox) {
+  return {
+    ...bindDb(db, { reserveProjectNumbers }),
+    bulkInsert: async (batch: BulkBatch) => bulkInsert(db, await sealedBatch(db, secrets, batch)),
+  };
 }

@@ -26,13 +26,14 @@ import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.
 import type { Database } from './tables.ts';
 import { TopicCache } from './topic-cache.ts';
 import { webhookReader, webhookRepository } from './webhook-queries.ts';
+import { sealedProjectReader, sealedProjectRepository } from './sealed-field-values.ts';
 import { sealedWebhookReader, sealedWebhookRepository } from './webhook-secrets.ts';
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
 function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox): StoreWriter {
   const builders: { [K in keyof StoreWriter]: () => StoreWriter[K] } = {
-    accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => projectRepository(db, dialect),
+    accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => sealedProjectRepository(projectRepository(db, dialect), db, secrets),
     attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db, secrets),
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
@@ -79,13 +80,13 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     dialect,
     accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findUserById', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
     programs: reads.wrap(programReader(db, cache), 'programs', ['findProgram', 'listPrograms']),
-    projects: projectReader(db), attachments: attachmentReader(db), inquiries: inquiryReader(db),
+    projects: sealedProjectReader(projectReader(db), secrets), attachments: attachmentReader(db), inquiries: inquiryReader(db),
     mfa: reads.wrap(mfaReader(db, secrets), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
     webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db),
-    blobs: blobChunkRepository(db), bulk: bulkLoader(db),
+    blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     transaction: async (work) => {
       let wrote = 0;
       // The deadline bounds every statement on PostgreSQL, so that a database that stops answering cannot hold the

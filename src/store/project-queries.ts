@@ -193,12 +193,32 @@ function valueColumns(v: FieldValue) {
   return { value: v.value, values_json: v.values === null ? null : JSON.stringify(v.values), updated_at: v.updatedAt, updated_by: v.updatedBy };
 }
 
+/**
+ * A value to store. `index` is given for a sealed value (a sensitive field's): the blind indexes that stand in for its
+ * folded search text (and no number is kept), since the sealed text itself says nothing searchable.
+ */
+export type StoredValue = FieldValue & { index?: { value: string | null; items: string[] } };
+
+/** The search columns of a value: its number and folded text, or a sealed value's blind index. */
+export function searchColumns(v: StoredValue): { num_value: number | null; folded: string | null } {
+  if (v.index) return { num_value: null, folded: v.index.value };
+  return { num_value: numericValue(v.value), folded: v.value === null ? null : fold(v.value) };
+}
+
+/** The rows of a multi-value field's items, each with its search columns (a sealed item's blind index). */
+export function itemRows(projectId: string, v: StoredValue) {
+  return (v.values ?? []).map((value, position) => ({
+    project_id: projectId, field_id: v.fieldId, position, value,
+    folded: v.index ? (v.index.items[position] as string) : fold(value), num_value: v.index ? null : numericValue(value),
+  }));
+}
+
 /** Rows per multi-row statement: far below either database's limit on bound parameters. */
 const ROWS_PER_STATEMENT = 500;
 
 // One value per field, the last one given winning as it would with one statement per value (a multi-row upsert may
 // not touch a row twice on PostgreSQL).
-function lastPerField(values: FieldValue[]): FieldValue[] {
+function lastPerField<V extends FieldValue>(values: V[]): V[] {
   return [...new Map(values.map((v) => [v.fieldId, v])).values()];
 }
 
@@ -237,19 +257,17 @@ export function fold(text: string): string {
  * Writes submitted values, replacing earlier ones of the same fields. A field has one value per project, so the
  * unsubmitted changes of these fields in every form's draft are settled by it and removed (the later write wins).
  */
-export async function upsertValues(db: Db, projectId: string, formId: string, values: FieldValue[]): Promise<void> {
+export async function upsertValues(db: Db, projectId: string, formId: string, values: StoredValue[]): Promise<void> {
   for (const part of chunks(lastPerField(values))) {
     await db.deleteFrom('project_drafts').where('project_id', '=', projectId).where('field_id', 'in', part.map((v) => v.fieldId)).execute();
     await db.insertInto('project_values').values(part.map((v) => ({
-      project_id: projectId, field_id: v.fieldId, ...valueColumns(v), form_id: formId, num_value: numericValue(v.value), folded: v.value === null ? null : fold(v.value),
+      project_id: projectId, field_id: v.fieldId, ...valueColumns(v), form_id: formId, ...searchColumns(v),
     }))).onConflict((oc) => oc.columns(['project_id', 'field_id']).doUpdateSet((eb) => ({
       value: eb.ref('excluded.value'), values_json: eb.ref('excluded.values_json'), updated_at: eb.ref('excluded.updated_at'), updated_by: eb.ref('excluded.updated_by'),
       form_id: eb.ref('excluded.form_id'), num_value: eb.ref('excluded.num_value'), folded: eb.ref('excluded.folded'),
     }))).execute();
     await db.deleteFrom('project_value_items').where('project_id', '=', projectId).where('field_id', 'in', part.map((v) => v.fieldId)).execute();
-    const items = part.flatMap((v) => (v.values ?? []).map((value, position) => ({
-      project_id: projectId, field_id: v.fieldId, position, value, folded: fold(value), num_value: numericValue(value),
-    })));
+    const items = part.flatMap((v) => itemRows(projectId, v));
     for (const rows of chunks(items)) await db.insertInto('project_value_items').values(rows).execute();
   }
 }

@@ -16,14 +16,17 @@ const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insert
 export type ProjectReader = ReturnType<typeof projectReader>;
 
 /** Projects and everything kept per project but files and inquiries: reads and writes (inside a transaction). */
-export type ProjectRepository = ReturnType<typeof projectRepository>;
+export type ProjectRepository = ReturnType<typeof projectRepository> & {
+  /** Seals (or opens again) the stored values of fields whose `sensitive` mark a program import just changed; how many rows changed. */
+  resealFields(fieldIds: string[]): Promise<number>;
+};
 
 /** The project reads over a database. */
 export function projectReader(db: Kysely<Database>) {
   return bindDb(db, READS);
 }
 
-/** The project reads and writes over a transaction; `lockProject` holds the project until the transaction ends. */
+/** The project reads and writes over a transaction (values as stored); `lockProject` holds the project until the transaction ends. */
 export function projectRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     ...bindDb(db, { ...READS, ...WRITES }),

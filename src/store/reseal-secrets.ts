@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { mfaSecretContext } from './mfa-queries.ts';
+import { resealFieldValues } from './reseal-field-values.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { Database } from './tables.ts';
 import { webhookSecretContext } from './webhook-secrets.ts';
@@ -75,6 +76,10 @@ export async function resealSecrets(db: Kysely<Database>, secrets: SecretBox, mo
         byKey[key] = (byKey[key] ?? 0) + 1;
       }
     }
-    return { resealed, byKey, missingKeys };
+    // Values of sensitive data fields, with their blind indexes (reseal-field-values.ts).
+    const fields = await resealFieldValues(trx, secrets, { rotate: mode === 'all', countOnly: mode === 'count' });
+    for (const [key, n] of Object.entries(fields.byKey)) byKey[key] = (byKey[key] ?? 0) + n;
+    for (const key of fields.missingKeys) if (!missingKeys.includes(key)) missingKeys.push(key);
+    return { resealed: resealed + fields.resealed, byKey, missingKeys };
   });
 }

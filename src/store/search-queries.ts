@@ -71,6 +71,13 @@ function fieldCondition(eb: Eb, c: FieldCondition, collation: RawBuilder<unknown
     const filled = rows().where(sql.ref(`${table}.value`), 'is not', null).where(sql.ref(`${table}.value`), '<>', '');
     return c.op === 'empty' ? notAmong(eb, filled, table) : among(filled, table);
   }
+  if (c.blind) {
+    // A sealed value is found by its blind index alone (held in `folded`): equal or not, nothing else can be compared.
+    const equal = rows().where(sql.ref(`${table}.folded`), 'in', c.blind);
+    if (c.op === 'eq') return among(equal, table);
+    if (c.op === 'ne') return notAmong(eb, equal, table);
+    throw new Error(`a sealed field cannot be compared by ${c.op}`);
+  }
   if (c.op === 'contains') {
     // Both sides are folded in JavaScript, so the match ignores letter case the same way on both databases.
     return among(rows().where(sql<SqlBool>`${sql.ref(`${table}.folded`)} like ${`%${likeText(content.toLowerCase())}%`} escape '!'`), table);

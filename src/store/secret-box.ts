@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { ConfigError } from '../config.ts';
 import { StoreError } from './store-error.ts';
 
@@ -6,6 +6,8 @@ import { StoreError } from './store-error.ts';
  * Envelope encryption of the secrets the service must be able to read back (TOTP secrets, webhook signing secrets):
  * each value is encrypted with its own random data key (AES-256-GCM), and that data key is wrapped with a key
  * encryption key that never enters the database. Rotating the key encryption key re-wraps the small data keys only.
+ * Values that must also be found by equality (sensitive data fields) get a blind index beside them: a keyed hash of the
+ * value under a key derived from the key encryption key, so equal values match without the database learning them.
  */
 
 /** One key encryption key: a short public id (stored beside every value it wraps) and 32 secret bytes. */
@@ -29,6 +31,18 @@ export interface SecretBox {
   keyIdOf(stored: string): string | null;
   /** Whether a key of this id is configured (and so opens what it sealed). */
   hasKey(keyId: string): boolean;
+  /**
+   * The blind indexes of `plain` in `context` (`bi:<key id>:<HMAC-SHA-256>`), the sealing key's first and then one per
+   * other configured key: an equality search matches any of them, so values indexed before a rotation are still found.
+   */
+  blindIndexes(plain: string, context: string): string[];
+}
+
+const BLIND_PREFIX = 'bi:';
+
+/** The key id a blind index was made with; null when `stored` is not one. */
+export function blindIndexKeyId(stored: string): string | null {
+  return stored.startsWith(BLIND_PREFIX) ? (stored.slice(BLIND_PREFIX.length).split(':')[0] ?? null) : null;
 }
 
 function b64(data: Buffer): string {
@@ -74,6 +88,8 @@ export function createSecretBox(keys: SecretKey[]): SecretBox {
     }
   };
   const format = (keyId: string, wrapped: Buffer, iv: Buffer, data: Buffer) => `${PREFIX}${keyId}:${b64(wrapped)}:${b64(iv)}:${b64(data)}`;
+  // One HMAC key per key encryption key, derived (HKDF) so that the key that seals is never itself used as a MAC key.
+  const indexKeys = keys.map((k) => ({ id: k.id, key: Buffer.from(hkdfSync('sha256', k.key, Buffer.alloc(0), 'apas blind index v1', 32)) }));
   return {
     primaryKeyId: primary.id,
     seal(plain, context) {
@@ -102,6 +118,7 @@ export function createSecretBox(keys: SecretKey[]): SecretBox {
       return stored.startsWith(PREFIX) ? (stored.slice(PREFIX.length).split(':')[0] ?? null) : null;
     },
     hasKey: (keyId) => byId.has(keyId),
+    blindIndexes: (plain, context) => indexKeys.map((k) => `${BLIND_PREFIX}${k.id}:${b64(createHmac('sha256', k.key).update(`${context}\u0000${plain}`).digest())}`),
   };
 }
 
@@ -148,5 +165,6 @@ export function lazySecretBox(load: () => SecretBox): SecretBox {
     reseal: (stored, context) => get().reseal(stored, context),
     keyIdOf: (stored) => get().keyIdOf(stored),
     hasKey: (keyId) => get().hasKey(keyId),
+    blindIndexes: (plain, context) => get().blindIndexes(plain, context),
   };
 }

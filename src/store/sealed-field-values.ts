@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import type { FieldValue } from '../model/model.ts';
+import type { FieldCondition } from '../model/records.ts';
+import type { BulkBatch } from './bulk-queries.ts';
+import type { ProjectReader, ProjectRepository, projectRepository } from './project-repository.ts';
+import { resealFieldValues } from './reseal-field-values.ts';
+import type { StoredValue } from './project-queries.ts';
+import type { SecretBox } from './secret-box.ts';
+import type { Database } from './tables.ts';
+
+/**
+ * Values of data fields marked sensitive are kept sealed (secret-box.ts) in every table that holds them (submitted
+ * values, their items, drafts), with a blind index in place of the folded search text, so a stolen database or
+ * backup does not reveal them and an equality search still finds them. The queries read and write the columns as
+ * they are stored; these wrappers seal on the way in (for fields sensitive now) and open on the way out (any sealed
+ * value, whatever the field says now), so services only ever see values in clear.
+ */
+
+/** What a value of a field of a project is sealed against: the project and the field, so it cannot be moved. */
+export function fieldValueContext(projectId: string, fieldId: string): string {
+  return `field-value:${projectId}:${fieldId}`;
+}
+
+/** What a value's blind index is keyed with: the field alone, so equal values of the field match across projects. */
+export function fieldIndexContext(fieldId: string): string {
+  return `field-index:${fieldId}`;
+}
+
+/** Which of `fieldIds` are marked sensitive, read in the same transaction as the write (a program import may change it). */
+export async function sensitiveFieldIds(db: Kysely<Database>, fieldIds: string[]): Promise<Set<string>> {
+  const ids = [...new Set(fieldIds)];
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('data_fields').select('id').where('id', 'in', ids).where('sensitive', '=', 1).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Seals one text (the empty text stays as it is: sealing it would hide nothing, and `empty` searches read it). */
+export function sealText(secrets: SecretBox, projectId: string, fieldId: string, text: string): string {
+  return text === '' ? text : secrets.seal(text, fieldValueContext(projectId, fieldId));
+}
+
+/** A value of a sensitive field as stored: each text sealed, and the blind indexes (sealing key) as its search text. */
+export function sealValue(secrets: SecretBox, projectId: string, v: FieldValue): StoredValue {
+  const blind = (text: string) => secrets.blindIndexes(text, fieldIndexContext(v.fieldId))[0] as string;
+  return {
+    ...v,
+    value: v.value === null ? null : sealText(secrets, projectId, v.fieldId, v.value),
+    values: v.values === null ? null : v.values.map((x) => sealText(secrets, projectId, v.fieldId, x)),
+    index: { value: v.value === null ? null : blind(v.value), items: (v.values ?? []).map(blind) },
+  };
+}
+
+/** A stored value with its texts opened (a value that is not sealed is returned as it is). */
+export function openValue<V extends { fieldId: string; value: string | null; values: string[] | null }>(secrets: SecretBox, projectId: string, v: V): V {
+  const context = fieldValueContext(projectId, v.fieldId);
+  const open = (text: string) => secrets.open(text, context);
+  return { ...v, value: v.value === null ? null : open(v.value), values: v.values === null ? null : v.values.map(open) };
+}
+
+async function sealValues(db: Kysely<Database>, secrets: SecretBox, projectId: string, values: FieldValue[]): Promise<FieldValue[]> {
+  const sensitive = await sensitiveFieldIds(db, values.map((v) => v.fieldId));
+  return sensitive.size === 0 ? values : values.map((v) => (sensitive.has(v.fieldId) ? sealValue(secrets, projectId, v) : v));
+}
+
+// A condition on a sensitive field compares blind indexes: every configured key's, so that values indexed before a
+// key rotation (and not yet re-indexed by `apas secrets rotate`) are found as well.
+function blindConditions(secrets: SecretBox, fields: FieldCondition[]): FieldCondition[] {
+  return fields.map((c) => (c.sealed && (c.op === 'eq' || c.op === 'ne') ? { ...c, blind: secrets.blindIndexes(c.content ?? '', fieldIndexContext(c.fieldId)) } : c));
+}
+
+type StoredProjectRepository = ReturnType<typeof projectRepository>;
+
+type Reads = Pick<ProjectReader, 'getDraft' | 'draftsOfProjects' | 'getValues' | 'getAllValues' | 'valuesOfProjects' | 'searchProjects' | 'workQueuePage'>;
+
+function sealedReads(reader: Reads, secrets: SecretBox): Reads {
+  return {
+    getDraft: async (projectId, formId) => (await reader.getDraft(projectId, formId)).map((v) => openValue(secrets, projectId, v)),
+    draftsOfProjects: async (projectIds, formIds) => (await reader.draftsOfProjects(projectIds, formIds))
+      .map((d) => ({ ...d, value: openValue(secrets, d.projectId, d.value) })),
+    getValues: async (projectId, fieldIds) => (await reader.getValues(projectId, fieldIds)).map((v) => openValue(secrets, projectId, v)),
+    getAllValues: async (projectId) => (await reader.getAllValues(projectId)).map((v) => openValue(secrets, projectId, v)),
+    valuesOfProjects: async (projectIds, fieldIds) => (await reader.valuesOfProjects(projectIds, fieldIds)).map((v) => openValue(secrets, v.projectId, v)),
+    searchProjects: (s) => reader.searchProjects({ ...s, fields: blindConditions(secrets, s.fields) }),
+    workQueuePage: (q) => reader.workQueuePage({ ...q, fields: blindConditions(secrets, q.fields) }),
+  };
+}
+
+/** The project reads with sensitive values opened and searched by blind index. */
+export function sealedProjectReader(reader: ProjectReader, secrets: SecretBox): ProjectReader {
+  return { ...reader, ...sealedReads(reader, secrets) };
+}
+
+/** The project reads and writes with sensitive values sealed when stored and opened when read. */
+export function sealedProjectRepository(repo: StoredProjectRepository, db: Kysely<Database>, secrets: SecretBox): ProjectRepository {
+  return {
+    ...repo,
+    ...sealedReads(repo, secrets),
+    upsertDraft: async (projectId, formId, values) => repo.upsertDraft(projectId, formId, await sealValues(db, secrets, projectId, values)),
+    upsertValues: async (projectId, formId, values) => repo.upsertValues(projectId, formId, await sealValues(db, secrets, projectId, values)),
+    resealFields: async (fieldIds) => (await resealFieldValues(db, secrets, { rotate: false, countOnly: false, fieldIds })).resealed,
+  };
+}
+
+/** A bulk batch with the values of sensitive fields sealed. */
+export async function sealedBatch(db: Kysely<Database>, secrets: SecretBox, batch: BulkBatch): Promise<BulkBatch> {
+  const sensitive = await sensitiveFieldIds(db, batch.values.flatMap((set) => set.values.map((v) => v.fieldId)));
+  if (sensitive.size === 0) return batch;
+  return {
+    ...batch,
+    values: batch.values.map((set) => ({ ...set, values: set.values.map((v) => (sensitive.has(v.fieldId) ? sealValue(secrets, set.projectId, v) : v)) })),
+  };
+}
