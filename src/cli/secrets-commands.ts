@@ -35,7 +35,8 @@ export const secretsCommands: CliCommand[] = [
     summary: 'Re-wrap every stored secret with the first configured key, so that older keys can be removed.',
     notes: [
       'Run it once every instance has the new key first in its list. Only the small data keys are re-wrapped; the values',
-      'themselves are not decrypted. One transaction: an error changes nothing.',
+      'themselves are not decrypted, except to index values of sensitive fields again with the new key. One transaction:',
+      'an error changes nothing.',
     ],
     async run(_input, io) {
       const report = await withContext(io, (ctx) => ctx.store.resealSecrets('all'));
