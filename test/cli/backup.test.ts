@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +16,7 @@ import { WriteJournal } from '../../scripts/faults/write-journal.ts';
 import { runCli } from '../../src/cli/main.ts';
 import type { BackupManifest } from '../../src/store/backup-manifest.ts';
 import { compareInstallations, filesUnder, startBackgroundLoad } from '../support/backup-fixtures.ts';
+import { runApas } from '../support/run-apas.ts';
 
 // `apas backup` runs as its own process while a server takes a write load (projects created, drafted, submitted,
 // files uploaded); `apas restore` puts it into a second data directory, which must match the source project for
@@ -30,16 +30,7 @@ interface Result { code: number | null; stdout: string; stderr: string }
 
 /** Runs `node bin/apas.js …` as an operator would, with `env` over a quiet environment. */
 function apas(args: string[], env: Record<string, string>): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'apas.js'), ...args], { cwd: ROOT, env: { ...process.env, APAS_LOG_LEVEL: 'warn', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+  return runApas(args, { env: { APAS_LOG_LEVEL: 'warn', ...env } });
 }
 
 /** Runs the CLI in this process (quicker than a child) with `env` as its whole environment. */

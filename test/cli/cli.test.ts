@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parseApiKey, verifySecret } from '../../src/domain/secrets.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import { openSecretBox } from '../../src/store/open-secret-box.ts';
+import { type ApasResult, ROOT, runApas } from '../support/run-apas.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = path.join(ROOT, 'bin', 'apas.js');
 const SOLAR = path.join(ROOT, 'programs', 'residential-solar.yaml');
 
 let dir = '';
@@ -30,20 +27,11 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Result { code: number | null; stdout: string; stderr: string }
+type Result = ApasResult;
 
 /** Runs `node bin/apas.js …` against the test database, feeding `stdin` (empty unless given). */
 function apas(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: dbFile, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runApas(args, { cwd: dir, stdin, env: { DATABASE_URL: dbFile, ...env } });
 }
 
 function assertNoStack(r: Result): void {

@@ -1,34 +1,22 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteBinding as Database } from '../../src/store/sqlite-binding.ts';
 import { newSecretKeyLine } from '../../src/store/secret-box.ts';
-import { ROOT } from '../../scripts/faults/server-process.ts';
+import { type ApasResult, runApas } from '../support/run-apas.ts';
 
 // Secrets at rest as an operator meets them: the key file made beside a SQLite database, the sealed TOTP secret in
 // the database file, `apas secrets status|rotate`, and a server that refuses to start without the key it needs.
 
-interface Result { code: number | null; stdout: string; stderr: string }
+type Result = ApasResult;
 
 let dir = '';
 let dbFile = '';
 
 function apas(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'apas.js'), ...args], {
-      cwd: dir, env: { ...process.env, APAS_LOG_LEVEL: 'warn', DATABASE_URL: dbFile, APAS_SECRET_KEYS: '', APAS_SECRET_KEY_FILE: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runApas(args, { cwd: dir, stdin, env: { APAS_LOG_LEVEL: 'warn', DATABASE_URL: dbFile, APAS_SECRET_KEYS: '', APAS_SECRET_KEY_FILE: '', ...env } });
 }
 
 /** The one fatal JSON log line of a failed start, with no stack trace anywhere. */

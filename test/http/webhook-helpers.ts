@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { afterEach } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { type BackgroundWork, startBackgroundWork } from '../../src/domain/background-work.ts';
+import { eventTasks } from '../../src/domain/event-tasks.ts';
 import { consumeOutbox } from '../../src/domain/outbox-consumer.ts';
 import type { WebhookSender } from '../../src/domain/webhook-sender.ts';
 import { type WebhookTaskSettings, webhookWorkers } from '../../src/domain/webhook-tasks.ts';
 import { deliveryPayload } from '../../src/http/webhook-payload.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { Store } from '../../src/store/store.ts';
-import { attr, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
+import { openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
+import { attr, type HttpHarness, NS, startHttp, TestClock, type Who } from '../support/http-harness.ts';
 import { PROGRAM } from './http-helpers.ts';
 
 /** One POST a receiver got: its headers and body as sent. */
@@ -119,4 +123,51 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
     if (Date.now() > end) assert.fail(`${what} did not come true within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Webhooks to plain-http receivers on 127.0.0.1, with attempts that give up after a second. */
+export const INSECURE = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000' } as const;
+
+/** Harnesses and receivers of one suite, each test's closed after it (in the reverse order they were made). */
+export interface WebhookTestBed {
+  /** A harness on a database of its own; with `background`, the outbox's work runs as `serve` runs it (woken by each change, no mail). */
+  harness(env?: Record<string, string>, clock?: TestClock, background?: boolean): Promise<{ h: HttpHarness; db: TestStore }>;
+  /** A receiver on 127.0.0.1 (on `port` when given). */
+  receiver(port?: number): Promise<Receiver>;
+}
+
+/** Registers the test bed of a webhook suite on `dialect`; call it in the suite's body. */
+export function webhookTestBed(dialect: TestDialect): WebhookTestBed {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return {
+    async harness(env = INSECURE, clock = new TestClock(), background = false) {
+      // Closed by these cleanups, last: forEachDialect's afterEach runs before them, and would close the store under a
+      // background round still settling the last delivery.
+      const db = await openTestStore(dialect);
+      cleanups.push(() => db.close());
+      let work: BackgroundWork | undefined;
+      const h = await startHttp(db, env, clock, false, background ? () => work?.wake() : undefined);
+      cleanups.push(() => h.close());
+      if (background) {
+        const warnings: string[] = [];
+        work = startBackgroundWork(eventTasks({
+          store: db.store, clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 3_600_000, webhooks: webhookSettings(h),
+        }), { warn: (fields, message) => warnings.push(`${message} ${JSON.stringify(fields)}`) });
+        const started = work;
+        cleanups.push(async () => {
+          await started.stop();
+          assert.deepEqual(warnings, [], 'no background round failed');
+        });
+      }
+      return { h, db };
+    },
+    async receiver(port = 0) {
+      const r = await startReceiver(port);
+      cleanups.push(() => r.close());
+      return r;
+    },
+  };
 }

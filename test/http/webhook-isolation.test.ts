@@ -1,52 +1,21 @@
 import assert from 'node:assert/strict';
-import { afterEach, it } from 'node:test';
-import { type BackgroundWork, startBackgroundWork } from '../../src/domain/background-work.ts';
-import { eventTasks } from '../../src/domain/event-tasks.ts';
+import { it } from 'node:test';
 import type { WebhookSender } from '../../src/domain/webhook-sender.ts';
 import { HttpWebhookSender } from '../../src/domain/webhook-sender.ts';
-import { RandomIdGenerator } from '../../src/model/ids.ts';
-import { forEachDialect, openTestStore } from '../support/databases.ts';
+import { forEachDialect, } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
-import { attr, type HttpHarness, startHttp, TestClock } from '../support/http-harness.ts';
+import { attr, type HttpHarness, TestClock } from '../support/http-harness.ts';
 import { createProject, setDraft } from './http-helpers.ts';
-import { manualWorker, type Receiver, startReceiver, subscribe, until, WEBHOOKS, webhookSettings } from './webhook-helpers.ts';
+import { INSECURE, manualWorker, subscribe, until, WEBHOOKS, webhookTestBed } from './webhook-helpers.ts';
 
 // Issue 19, item 21: one slow or failing receiver must not hold up other subscriptions, and a receiver's own
 // signals (Retry-After, 410 Gone, recovery) steer its subscription's backoff.
 
-const INSECURE = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000' } as const;
 
 forEachDialect('webhook isolation', ({ dialect }) => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
-
-  async function harness(env: Record<string, string> = INSECURE, clock = new TestClock(), background = false): Promise<HttpHarness> {
-    const db = await openTestStore(dialect);
-    cleanups.push(() => db.close());
-    let work: BackgroundWork | undefined;
-    const h = await startHttp(db, env, clock, false, background ? () => work?.wake() : undefined);
-    cleanups.push(() => h.close());
-    if (background) {
-      const warnings: string[] = [];
-      work = startBackgroundWork(eventTasks({
-        store: db.store, clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 3_600_000, webhooks: webhookSettings(h),
-      }), { warn: (fields, message) => warnings.push(`${message} ${JSON.stringify(fields)}`) });
-      const started = work;
-      cleanups.push(async () => {
-        await started.stop();
-        assert.deepEqual(warnings, [], 'no background round failed');
-      });
-    }
-    return h;
-  }
-
-  async function receiver(port = 0): Promise<Receiver> {
-    const r = await startReceiver(port);
-    cleanups.push(() => r.close());
-    return r;
-  }
+  const bed = webhookTestBed(dialect);
+  const harness = async (env: Record<string, string> = INSECURE, clock = new TestClock(), background = false) => (await bed.harness(env, clock, background)).h;
+  const receiver = bed.receiver;
 
   const deliveries = (h: HttpHarness, id: string) => h.store.webhooks.listAllDeliveries(id);
 

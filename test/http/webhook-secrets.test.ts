@@ -1,38 +1,22 @@
 import assert from 'node:assert/strict';
-import { afterEach, it } from 'node:test';
+import { it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { pruneWebhookLog } from '../../src/domain/webhook-log-retention.ts';
-import { forEachDialect, openTestStore } from '../support/databases.ts';
+import { forEachDialect, } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
-import { assertError, assertValidXml, attr, attrs, type HttpHarness, NS, startHttp, TestClock } from '../support/http-harness.ts';
+import { assertError, assertValidXml, attr, attrs, type HttpHarness, NS, TestClock } from '../support/http-harness.ts';
 import { createProject } from './http-helpers.ts';
-import { createRequest, manualWorker, type Receiver, startReceiver, subscribe, verified, WEBHOOKS } from './webhook-helpers.ts';
+import { createRequest, INSECURE, manualWorker, subscribe, verified, WEBHOOKS, webhookTestBed } from './webhook-helpers.ts';
 
 // Issue 19, item 22: secret rotation with a grace period, bulk redelivery of failed deliveries, retention of the
 // delivery log, URLs with CR/LF refused, and errors that do not tell what an internal name resolves to.
 
-const INSECURE = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000' } as const;
 const HOUR = 3_600_000;
 
 forEachDialect('webhook secrets, redelivery and retention', ({ dialect }) => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
-
-  async function harness(env: Record<string, string> = INSECURE, clock = new TestClock()): Promise<HttpHarness> {
-    const db = await openTestStore(dialect);
-    cleanups.push(() => db.close());
-    const h = await startHttp(db, env, clock, false);
-    cleanups.push(() => h.close());
-    return h;
-  }
-
-  async function receiver(): Promise<Receiver> {
-    const r = await startReceiver();
-    cleanups.push(() => r.close());
-    return r;
-  }
+  const bed = webhookTestBed(dialect);
+  const harness = async (env: Record<string, string> = INSECURE, clock = new TestClock()) => (await bed.harness(env, clock)).h;
+  const receiver = () => bed.receiver();
 
   const rotate = (h: HttpHarness, id: string, attrsText = '', as: 'admin' | 'programAdmin' | 'editor' | 'applicant' = 'admin') =>
     h.request({ method: 'POST', url: `${WEBHOOKS}/${id}/RotateSecret`, as, body: `<RotateWebhookSecretRequest xmlns="${NS}"${attrsText}/>` });

@@ -5,9 +5,8 @@ import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, type HttpHarness, NS } from '../support/http-harness.ts';
 import { ADMIN_ONLY, assertRow, createProject, rowLabel, send, sharedHarness } from './http-helpers.ts';
-import { createRequest, manualWorker, startReceiver, subscribe, WEBHOOKS } from './webhook-helpers.ts';
+import { createRequest, INSECURE, manualWorker, startReceiver, subscribe, WEBHOOKS } from './webhook-helpers.ts';
 
-const INSECURE = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000' } as const;
 
 /** Everything a refused webhook request could have changed: the subscriptions (secrets included), their deliveries, the audit log. */
 async function webhookState(h: HttpHarness) {

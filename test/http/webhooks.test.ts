@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict';
-import { afterEach, it } from 'node:test';
+import { it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { IDS } from '../support/fixtures.ts';
-import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
-import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness, NS, startHttp, TestClock } from '../support/http-harness.ts';
+import { forEachDialect, } from '../support/databases.ts';
+import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness, NS, TestClock } from '../support/http-harness.ts';
 import { addNote, setThreadStatus } from './inquiry-helpers.ts';
 import { COMPLETE, createProject, projectPath, setDraft, submitPath } from './http-helpers.ts';
 import { assigneeRequest, statusRequest, urls } from './workflow-helpers.ts';
 import { consumeOutbox } from '../../src/domain/outbox-consumer.ts';
 import { RETRY_CAPS_MS, RETRY_WINDOW_MS } from '../../src/domain/webhook-retry.ts';
 import { HttpWebhookSender, type WebhookSender } from '../../src/domain/webhook-sender.ts';
-import { type BackgroundWork, startBackgroundWork } from '../../src/domain/background-work.ts';
-import { eventTasks } from '../../src/domain/event-tasks.ts';
 import { webhookWorkers } from '../../src/domain/webhook-tasks.ts';
 import { CLAIM_POLICY } from '../../src/domain/webhook-worker.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
-import { type Answer, manualWorker, type Receiver, startReceiver, subscribe, until, verified, WEBHOOKS, webhookSettings } from './webhook-helpers.ts';
+import { type Answer, manualWorker, subscribe, until, verified, WEBHOOKS, webhookSettings, webhookTestBed, INSECURE } from './webhook-helpers.ts';
 
 // CreateWebhookSubscription   POST   …/Programs/{ProgramId}/Webhooks
 // GetWebhookSubscriptions     GET    …/Programs/{ProgramId}/Webhooks
@@ -26,7 +24,6 @@ import { type Answer, manualWorker, type Receiver, startReceiver, subscribe, unt
 // RedeliverWebhookDelivery    POST   …/Programs/{ProgramId}/Webhooks/{SubscriptionId}/Deliveries/{DeliveryId}/Redeliver
 
 /** Test receivers listen on 127.0.0.1 over http, which only this setting allows. */
-export const INSECURE = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000' } as const;
 
 const PNG = Buffer.from('\x89PNG\r\n\x1a\nwebhook-test-image', 'latin1');
 
@@ -68,39 +65,7 @@ async function applicantCycleAndReview(h: HttpHarness): Promise<string> {
 }
 
 forEachDialect('webhooks', ({ dialect }) => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
-
-  /** A harness; with `background`, the outbox's background work runs as `serve` runs it (woken by each change, no mail). */
-  async function harness(env: Record<string, string> = INSECURE, clock = new TestClock(), background = false): Promise<{ h: HttpHarness; db: TestStore }> {
-    // Closed by this suite's own cleanups, last: forEachDialect's afterEach runs before them, and would close the
-    // store under a background round still settling the last delivery.
-    const db = await openTestStore(dialect);
-    cleanups.push(() => db.close());
-    let work: BackgroundWork | undefined;
-    const h = await startHttp(db, env, clock, false, background ? () => work?.wake() : undefined);
-    cleanups.push(() => h.close());
-    if (background) {
-      const warnings: string[] = [];
-      work = startBackgroundWork(eventTasks({
-        store: db.store, clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 3_600_000, webhooks: webhookSettings(h),
-      }), { warn: (fields, message) => warnings.push(`${message} ${JSON.stringify(fields)}`) });
-      const started = work;
-      cleanups.push(async () => {
-        await started.stop();
-        assert.deepEqual(warnings, [], 'no background round failed');
-      });
-    }
-    return { h, db };
-  }
-
-  async function receiver(port = 0): Promise<Receiver> {
-    const r = await startReceiver(port);
-    cleanups.push(() => r.close());
-    return r;
-  }
+  const { harness, receiver } = webhookTestBed(dialect);
 
   it('DONE: a subscribed receiver verifies every event of the applicant cycle and a staff review with standardwebhooks, in feed order', async () => {
     // Close to the wall clock: a receiver refuses signatures whose timestamp is more than five minutes off. Attempts
