@@ -4,6 +4,11 @@
  *
  * Usage: `npm test [-- [--node-test-flag=value …] [file, directory or glob …]]`; without files it runs
  * `test/**\/*.test.ts`. Flags must be written `--flag=value` so that their values are not taken for files.
+ * Files run APAS_TEST_CONCURRENCY at a time (default: one more than the cores; `--test-concurrency=N` overrides):
+ * a test file waits for its servers, browser and database much of the time, so one per core leaves cores idle
+ * (the suite took 23.6 min one at a time on 2 cores, 14.8 min three at a time; docs/performance.md, "The test suite").
+ * APAS_TEST_EXCLUDE (comma-separated files or directories) leaves matching files out, and says so: .ci/run uses it
+ * for the Node lines between the oldest and the newest.
  * Exits with the runner's code, 128+N when stopped by signal N, 1 when PostgreSQL cannot start.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -69,6 +74,14 @@ function walk(dir: string): string[] {
   return out;
 }
 
+/** How many test files run at once: APAS_TEST_CONCURRENCY, or one more than the cores this process may use. */
+function testConcurrency(setting: string | undefined): number {
+  if (setting === undefined || setting.trim() === '') return os.availableParallelism() + 1;
+  const n = Number(setting);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`APAS_TEST_CONCURRENCY must be a whole number of at least 1, not "${setting}"`);
+  return n;
+}
+
 function signalCode(signal: NodeJS.Signals): number {
   return 128 + (os.constants.signals[signal] ?? 0);
 }
@@ -77,7 +90,11 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const flags = args.filter((a) => a.startsWith('-'));
   const patterns = args.filter((a) => !a.startsWith('-'));
-  const files = expand(patterns.length > 0 ? patterns : [DEFAULT_FILES]);
+  const excluded = (process.env.APAS_TEST_EXCLUDE ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const excludedFiles = new Set(excluded.flatMap((e) => expand([e])));
+  const files = expand(patterns.length > 0 ? patterns : [DEFAULT_FILES]).filter((f) => !excludedFiles.has(f));
+  if (excluded.length > 0) say(`APAS_TEST_EXCLUDE leaves out ${excludedFiles.size} test file(s) under ${excluded.join(', ')}`);
+  const concurrency = testConcurrency(process.env.APAS_TEST_CONCURRENCY);
 
   let stopSignal: NodeJS.Signals | undefined;
   let runner: ChildProcess | undefined;
@@ -91,10 +108,10 @@ async function main(): Promise<number> {
   let server: EmbeddedPostgres | undefined;
   try {
     server = await startEmbeddedPostgres();
-    say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s; ${files.length} test file(s)`);
+    say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s; ${files.length} test file(s), ${concurrency} at a time`);
     if (stopSignal) return signalCode(stopSignal);
     const env = { ...process.env, APAS_TEST_PG_URL: server.url };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...REPORTERS, ...flags, ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...REPORTERS, ...flags, ...files], {
       cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'],
     });
     runner = child;
