@@ -3,6 +3,8 @@
  * database kept by `npm run bench -- --data-dir DIR`, Basic + X-ApiKey headers of a demo user, and a hook that
  * reports every SQL statement better-sqlite3 runs.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { SqliteBinding } from '../src/store/sqlite-binding.ts';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.ts';
@@ -11,14 +13,17 @@ import { buildApp } from '../src/http/app.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
-import { ephemeralSecretBox } from '../src/store/secret-box.ts';
+import { createSecretBox, ephemeralSecretBox, parseSecretKeys } from '../src/store/secret-box.ts';
 
 /** The app on the SQLite database `file`, with a rate limit no measurement reaches; `close` ends app and store. */
 export async function openApp(file: string): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
   process.env.DATABASE_URL = file;
   process.env.APAS_RATE_LIMIT_MAX = '10000000';
   const config = loadConfig();
-  const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
+  // The key file the bench's server used beside the database (bench/run.ts), so sealed sensitive values open.
+  const keyFile = path.join(path.dirname(file), 'apas-secret.key');
+  const secrets = fs.existsSync(keyFile) ? createSecretBox(parseSecretKeys(fs.readFileSync(keyFile, 'utf8'), keyFile)) : ephemeralSecretBox();
+  const store = createKyselyStore(await openDatabase(config.database), { secrets });
   const app = await buildApp({ config, store, logger: false, blobs: createBlobStore(config, store) });
   return { app, close: async () => {
     await app.close();

@@ -22,7 +22,7 @@ import { RandomIdGenerator } from '../src/model/ids.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
-import { ephemeralSecretBox } from '../src/store/secret-box.ts';
+import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../src/store/secret-box.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { measureAuthentication } from './auth-overhead.ts';
 import { isRead, recordReads } from './floor-statements.ts';
@@ -139,6 +139,16 @@ async function canned(base: string, list: Scenario[]): Promise<object[]> {
   return out;
 }
 
+/**
+ * The key file of the secrets at rest of a bench database, beside it (made once, so a kept --data-dir keeps its key):
+ * the loader seals the demo's sensitive values with it and the server opens them with it.
+ */
+function benchKeyFile(dir: string): string {
+  const file = path.join(dir, 'apas-secret.key');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, `${newSecretKeyLine()}\n`, { mode: 0o600 });
+  return file;
+}
+
 async function prepareDatabase(db: string, dir: string, projects: number, pg?: EmbeddedPostgres): Promise<{ url: string; loadMs: number; stop: () => Promise<void>; generated: Awaited<ReturnType<typeof generateProjects>> }> {
   process.stdout.write(`loading ${projects} projects into ${db}…\n`);
   let url = path.join(dir, 'bench.db');
@@ -149,7 +159,8 @@ async function prepareDatabase(db: string, dir: string, projects: number, pg?: E
     stop = () => server.stop();
   }
   const config = db === 'postgres' ? { kind: 'postgres' as const, url } : { kind: 'sqlite' as const, file: url };
-  const store = createKyselyStore(await openDatabase(config), { secrets: ephemeralSecretBox() });
+  // Sealed with the key the server is given (benchKeyFile): the demo's sensitive values are stored sealed.
+  const store = createKyselyStore(await openDatabase(config), { secrets: createSecretBox(parseSecretKeys(fs.readFileSync(benchKeyFile(dir), 'utf8'), benchKeyFile(dir))) });
   // The blob store the server will use by default: a directory beside the SQLite file, or the database.
   const blobs = createBlobStore({ blobStore: db === 'postgres' ? 'database' : 'local', blobDir: path.join(dir, 'blobs') }, store);
   try {
@@ -246,7 +257,7 @@ async function main(): Promise<void> {
     const [port, basePort] = [await freePort(), await freePort()];
     const server = spawnLogged(['bin/apas.js', 'serve'], {
       DATABASE_URL: prepared.url, APAS_PORT: String(port), APAS_LOG_LEVEL: 'warn', APAS_RATE_LIMIT_MAX: '10000000',
-      APAS_BODY_LIMIT_BYTES: String(8 * 1024 * 1024), APAS_MAX_NUMBERS_PER_REQUEST: '1000',
+      APAS_BODY_LIMIT_BYTES: String(8 * 1024 * 1024), APAS_MAX_NUMBERS_PER_REQUEST: '1000', APAS_SECRET_KEY_FILE: benchKeyFile(dir),
     });
     children.push(server.child);
     const base = `http://127.0.0.1:${port}`;

@@ -8,9 +8,11 @@ import type { StoreReader } from '../store/store.ts';
 
 /** The draft of a form as it stands: per field of the form, the draft's change of it if any, else the project's submitted value. */
 export function overlayDraft(form: Form, changes: FieldValue[], submitted: FieldValue[]): FieldValue[] {
+  const changed = new Map(changes.map((v) => [v.fieldId, v]));
+  const current = new Map(submitted.map((v) => [v.fieldId, v]));
   const out: FieldValue[] = [];
   for (const placed of form.fields) {
-    const value = changes.find((v) => v.fieldId === placed.fieldId) ?? submitted.find((v) => v.fieldId === placed.fieldId);
+    const value = changed.get(placed.fieldId) ?? current.get(placed.fieldId);
     if (value) out.push(value);
   }
   return out;

@@ -5,7 +5,7 @@ import type { Caller } from './caller.ts';
 import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
 import type { FieldValue, Form, ProgramModel, Project } from '../model/model.ts';
 import { changeProject } from './change-project.ts';
-import { currentDraft } from './current-draft.ts';
+import { currentDraft, overlayDraft } from './current-draft.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { AtVersion, FormDataView, ProjectDataInput } from './views.ts';
@@ -88,12 +88,14 @@ export class FormDataService {
 
   async #view(reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<AtVersion<FormDataView>> {
     // Independent reads: on PostgreSQL they go out at once (over the pool, or queued on a transaction's connection).
-    const [values, drafted, active] = await Promise.all([
-      formValues(reader, project, form, draft),
-      draft ? null : formValues(reader, project, form, true),
+    // The submitted values are read once: the draft as it stands overlays the form's changes on them.
+    const [submitted, changes, active] = await Promise.all([
+      reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId)),
+      reader.projects.getDraft(project.id, form.id),
       reader.attachments.listActiveAttachments(project.id),
     ]);
-    const draftValues = drafted ?? values;
+    const draftValues = new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));
+    const values = draft ? draftValues : new Map(submitted.map((v) => [v.fieldId, v]));
     const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
     const canSubmit = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId)
       && completenessProblems(ctx.model, form, draftValues).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
