@@ -1,8 +1,8 @@
 import type { DatabaseConfig } from '../src/config.ts';
-import { AuthService } from '../src/domain/auth-service.ts';
+import { AuthService } from '../src/domain/accounts/auth-service.ts';
 import { systemClock } from '../src/model/clock.ts';
 import { RandomIdGenerator } from '../src/model/ids.ts';
-import { SignInGuard } from '../src/domain/sign-in-guard.ts';
+import { SignInGuard } from '../src/domain/accounts/sign-in-guard.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { ephemeralSecretBox } from '../src/store/secret-box.ts';

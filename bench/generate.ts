@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AttachmentRecord, FieldValue, HistoryEntry, Project } from '../src/model/model.ts';
-import { formatProjectNumber } from '../src/domain/submit-service.ts';
+import { formatProjectNumber } from '../src/domain/projects/submit-service.ts';
 import { randomToken } from '../src/model/ids.ts';
 import type { BulkBatch } from '../src/store/bulk-queries.ts';
 import type { BlobStore } from '../src/store/blob-store.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { SqliteBinding } from '../src/store/sqlite-binding.ts';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.ts';
-import { DEMO_CREDENTIALS } from '../src/domain/demo.ts';
+import { DEMO_CREDENTIALS } from '../src/domain/programs/demo.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { openDatabase } from '../src/store/database.ts';

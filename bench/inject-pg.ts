@@ -5,7 +5,7 @@
  */
 import { systemClock } from '../src/model/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import { seedDemo } from '../src/domain/demo.ts';
+import { seedDemo } from '../src/domain/programs/demo.ts';
 import { buildApp } from '../src/http/app.ts';
 import { RandomIdGenerator } from '../src/model/ids.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';

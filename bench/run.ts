@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { systemClock } from '../src/model/clock.ts';
-import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/demo.ts';
+import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/programs/demo.ts';
 import { RandomIdGenerator } from '../src/model/ids.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';

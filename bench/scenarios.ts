@@ -1,4 +1,4 @@
-import { DEMO_CREDENTIALS } from '../src/domain/demo.ts';
+import { DEMO_CREDENTIALS } from '../src/domain/programs/demo.ts';
 import type { Generated } from './generate.ts';
 import { staffScenarios } from './staff-scenarios.ts';
 

@@ -1,5 +1,5 @@
 import { DEFAULT_XML_NAMESPACE } from '../../src/config.ts';
-import { DEMO_CREDENTIALS } from '../../src/domain/demo.ts';
+import { DEMO_CREDENTIALS } from '../../src/domain/programs/demo.ts';
 
 /** The base path of the interface. */
 export const API = '/services/v2';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { systemClock } from '../../src/model/clock.ts';
-import { seedDemo } from '../../src/domain/demo.ts';
+import { seedDemo } from '../../src/domain/programs/demo.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { openDatabase } from '../../src/store/database.ts';

@@ -1,5 +1,5 @@
 import type { DatabaseConfig } from '../../src/config.ts';
-import { eventsOfChange } from '../../src/domain/project-events.ts';
+import { eventsOfChange } from '../../src/domain/events/project-events.ts';
 import { APPLICATION } from './demo-steps.ts';
 import { openSqlReader, type SqlReader } from './sql-reader.ts';
 import type { WriteJournal, WriteRecord } from './write-journal.ts';

@@ -1,4 +1,4 @@
-import { OAuthClientService } from '../domain/oauth-client-service.ts';
+import { OAuthClientService } from '../domain/accounts/oauth-client-service.ts';
 import { isoTimestamp } from '../model/clock.ts';
 import { type CliCommand, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';

@@ -1,4 +1,4 @@
-import { formatDemoCredentials, seedDemo } from '../domain/demo.ts';
+import { formatDemoCredentials, seedDemo } from '../domain/programs/demo.ts';
 import type { CliCommand } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
 

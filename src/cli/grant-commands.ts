@@ -1,4 +1,4 @@
-import { AccountService } from '../domain/account-service.ts';
+import { AccountService } from '../domain/accounts/account-service.ts';
 import { PROGRAM_ROLES } from '../model/model.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';

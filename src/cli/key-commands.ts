@@ -1,4 +1,4 @@
-import { AccountService } from '../domain/account-service.ts';
+import { AccountService } from '../domain/accounts/account-service.ts';
 import { isoTimestamp } from '../model/clock.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';

@@ -1,4 +1,4 @@
-import { MAIL_STATUSES, MailQueueService, type MailSummary } from '../domain/mail-queue-service.ts';
+import { MAIL_STATUSES, MailQueueService, type MailSummary } from '../domain/mail/mail-queue-service.ts';
 import { isoTimestamp } from '../model/clock.ts';
 import { type CliCommand, optionalText } from './cli-command.ts';
 import { withContext } from './cli-context.ts';

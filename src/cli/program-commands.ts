@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../domain/api-error.ts';
-import { exportProgram, formatProgramFile } from '../domain/program-export.ts';
-import { formatOfPath, parseProgramFile, type ProgramFileFormat } from '../domain/program-file.ts';
-import { formatImportReport, importProgram } from '../domain/program-import.ts';
+import { exportProgram, formatProgramFile } from '../domain/programs/program-export.ts';
+import { formatOfPath, parseProgramFile, type ProgramFileFormat } from '../domain/programs/program-file.ts';
+import { formatImportReport, importProgram } from '../domain/programs/program-import.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
 import { CliError, UsageError } from './cli-error.ts';

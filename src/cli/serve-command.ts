@@ -1,17 +1,17 @@
 import { parseArgs } from 'node:util';
 import type pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
-import { type BackgroundWork, startBackgroundWork } from '../domain/background-work.ts';
-import { eventTasks } from '../domain/event-tasks.ts';
-import { IdempotencyService } from '../domain/idempotency-service.ts';
-import type { Mailer } from '../domain/mailer.ts';
-import { smtpMailer } from '../domain/smtp-mailer.ts';
+import { type BackgroundWork, startBackgroundWork } from '../domain/events/background-work.ts';
+import { eventTasks } from '../domain/events/event-tasks.ts';
+import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
+import type { Mailer } from '../domain/mail/mailer.ts';
+import { smtpMailer } from '../domain/mail/smtp-mailer.ts';
 import { systemClock } from '../model/clock.ts';
 import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
 import { deliveryPayload } from '../http/webhook-payload.ts';
-import { pruneWebhookLog } from '../domain/webhook-log-retention.ts';
+import { pruneWebhookLog } from '../domain/webhooks/webhook-log-retention.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { LocalBlobStore } from '../store/local-blob-store.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
@@ -31,7 +31,7 @@ function describeDatabase(config: Config): string {
 
 async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): Promise<void> {
   if (!demo) return;
-  const { seedDemo, formatDemoCredentials } = await import('../domain/demo.ts');
+  const { seedDemo, formatDemoCredentials } = await import('../domain/programs/demo.ts');
   const result = await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
   log.info({ demo: result.created ? 'created' : 'already present' }, 'demo data ready');
   process.stderr.write(`\n${formatDemoCredentials()}\n\n`);

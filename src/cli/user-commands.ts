@@ -1,5 +1,5 @@
-import { AccountService } from '../domain/account-service.ts';
-import { MfaService } from '../domain/mfa-service.ts';
+import { AccountService } from '../domain/accounts/account-service.ts';
+import { MfaService } from '../domain/accounts/mfa-service.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { type CliIo, withContext } from './cli-context.ts';
 import { UsageError } from './cli-error.ts';

@@ -1,4 +1,4 @@
-import { WebhookService, type WebhookSubscriptionView } from '../domain/webhook-service.ts';
+import { WebhookService, type WebhookSubscriptionView } from '../domain/webhooks/webhook-service.ts';
 import { isoTimestamp } from '../model/clock.ts';
 import { EVENT_TYPES, type EventType, isEventType } from '../model/event.ts';
 import { type CliCommand, type CommandInput, optionalText, text } from './cli-command.ts';

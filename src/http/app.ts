@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Sleeper } from '../domain/sign-in-guard.ts';
+import type { Sleeper } from '../domain/accounts/sign-in-guard.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
 import { createBlobStore } from '../store/create-blob-store.ts';
@@ -16,7 +16,7 @@ import { clientErrorHandler, installErrorHandlers, sendError } from './error-han
 import type { UnsupportedBody } from './fastify-types.ts';
 import { installIdempotency } from './idempotency-hooks.ts';
 import { createMetrics } from './metrics.ts';
-import { workBacklog } from '../domain/work-backlog.ts';
+import { workBacklog } from '../domain/events/work-backlog.ts';
 import { OAUTH_BASE } from './oauth-reply.ts';
 import { openApiDocument } from './openapi.ts';
 import { OperationTable } from './operation-table.ts';

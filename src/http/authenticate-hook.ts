@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { admitKey } from '../domain/rate-limiter.ts';
+import { admitKey } from '../domain/accounts/rate-limiter.ts';
 import { ifMatchCondition } from './conditional.ts';
 import type { Services } from './services.ts';
 import './fastify-types.ts';

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { redactUrl } from '../domain/redact-secrets.ts';
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
-import { OAuthError } from '../domain/oauth-error.ts';
+import { OAuthError } from '../domain/accounts/oauth-error.ts';
 import { StoreError } from '../store/store-error.ts';
 import { isWebPath, renderErrorPage } from '../web/error-page.tsx';
 import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';

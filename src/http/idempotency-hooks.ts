@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type IdempotencyService, MAX_STORED_ANSWER_BYTES } from '../domain/idempotency-service.ts';
+import { type IdempotencyService, MAX_STORED_ANSWER_BYTES } from '../domain/projects/idempotency-service.ts';
 import type { StoredAnswer } from '../model/records.ts';
 import { BodyDigest } from './body-digest.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';

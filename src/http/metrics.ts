@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { oldestAgeSeconds, type WorkBacklog } from '../domain/work-backlog.ts';
+import { oldestAgeSeconds, type WorkBacklog } from '../domain/events/work-backlog.ts';
 
 /** How long a scrape waits for the backlog reads before it answers without them. */
 export const BACKLOG_READ_LIMIT_MS = 2_000;

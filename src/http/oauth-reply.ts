@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../domain/api-error.ts';
-import { OAuthError } from '../domain/oauth-error.ts';
+import { OAuthError } from '../domain/accounts/oauth-error.ts';
 
 /** Where the OAuth endpoints live: the API's base path (API_BASE in app.ts) + `/oauth`. */
 export const OAUTH_BASE = '/services/v2/oauth';

@@ -1,4 +1,4 @@
-import type { EventView } from '../domain/event-service.ts';
+import type { EventView } from '../domain/events/event-service.ts';
 import { isoTimestamp } from '../model/clock.ts';
 import { eventValue } from '../wire/documents/events.ts';
 

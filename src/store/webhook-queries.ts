@@ -119,7 +119,7 @@ export async function listAllDeliveries(db: Db, subscriptionId: string): Promise
   return rows.map(toDelivery);
 }
 
-/** How deliveries are picked per subscription (the rules are the worker's: src/domain/webhook-worker.ts). */
+/** How deliveries are picked per subscription (the rules are the worker's: src/domain/webhooks/webhook-worker.ts). */
 export interface ClaimPolicy {
   /** Deliveries of one subscription in flight at once (leased, on any instance) while its attempts succeed. */
   perSubscription: number;

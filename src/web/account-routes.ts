@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
-import { ACCOUNT_PATHS } from '../domain/self-service-accounts.ts';
+import { ACCOUNT_PATHS } from '../domain/accounts/self-service-accounts.ts';
 import type { FormProblem } from './components/error-summary.tsx';
 import { ConfirmPage, ForgotPasswordPage, NoticePage, ResetPasswordPage, SignUpPage } from './pages/account-pages.tsx';
 import { renderPage } from './render-page.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { ApiError } from '../domain/api-error.ts';
-import type { FormPageView, FormTarget } from '../domain/application-service.ts';
-import type { RawFormValues } from '../domain/draft-inputs.ts';
+import type { FormPageView, FormTarget } from '../domain/projects/application-service.ts';
+import type { RawFormValues } from '../domain/projects/draft-inputs.ts';
 import type { Caller } from '../domain/caller.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { drainRequest } from '../http/drain-request.ts';

@@ -1,5 +1,5 @@
 import type { ApiError, ErrorCode } from '../domain/api-error.ts';
-import { ACCOUNT_PATHS } from '../domain/self-service-accounts.ts';
+import { ACCOUNT_PATHS } from '../domain/accounts/self-service-accounts.ts';
 import { Layout } from './layout.tsx';
 import { renderPage } from './render-page.ts';
 

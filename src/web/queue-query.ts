@@ -1,4 +1,4 @@
-import { QUEUE_PAGE_SIZES, type QueueFieldFilter, type WorkQueueFilter } from '../domain/work-queue-service.ts';
+import { QUEUE_PAGE_SIZES, type QueueFieldFilter, type WorkQueueFilter } from '../domain/queue/work-queue-service.ts';
 import { nextDay, startOfDay } from './zoned-date.ts';
 import type { FormProblem } from './components/error-summary.tsx';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
-import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_MAX_AGE_SECONDS } from '../domain/known-device.ts';
+import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_MAX_AGE_SECONDS } from '../domain/accounts/known-device.ts';
 import { CodePage, SignInPage } from './pages/sign-in-page.tsx';
 import { SignedOutPage } from './pages/signed-out-page.tsx';
 import { renderPage } from './render-page.ts';

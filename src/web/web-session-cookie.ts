@@ -1,4 +1,4 @@
-import { WEB_SESSION_MINUTES } from '../domain/auth-service.ts';
+import { WEB_SESSION_MINUTES } from '../domain/accounts/auth-service.ts';
 
 /** The name of the cookie that carries a web session (the second factor of MFA users on the web pages). */
 export const WEB_SESSION_COOKIE = 'apas_mfa';

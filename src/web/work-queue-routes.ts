@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
-import type { WorkQueueExport, WorkQueueFilter } from '../domain/work-queue-service.ts';
+import type { WorkQueueExport, WorkQueueFilter } from '../domain/queue/work-queue-service.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { idParam } from '../http/query-params.ts';
 import type { FormProblem } from './components/error-summary.tsx';

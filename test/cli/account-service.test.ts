@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { AccountService } from '../../src/domain/account-service.ts';
+import { AccountService } from '../../src/domain/accounts/account-service.ts';
 import { ApiError, type ErrorCode } from '../../src/domain/api-error.ts';
-import { validateProgramFile } from '../../src/domain/program-file.ts';
-import { importProgram } from '../../src/domain/program-import.ts';
-import { parseApiKey, verifySecret } from '../../src/domain/secrets.ts';
+import { validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { importProgram } from '../../src/domain/programs/program-import.ts';
+import { parseApiKey, verifySecret } from '../../src/domain/accounts/secrets.ts';
 import { sampleProgram } from './sample-program.ts';
 import { type TestEnv, testEnv } from './test-store.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { parseApiKey, verifySecret } from '../../src/domain/secrets.ts';
+import { parseApiKey, verifySecret } from '../../src/domain/accounts/secrets.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import { openSecretBox } from '../../src/store/open-secret-box.ts';

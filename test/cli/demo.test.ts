@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DEMO_CREDENTIALS, formatDemoCredentials, seedDemo } from '../../src/domain/demo.ts';
-import { parseApiKey, verifySecret } from '../../src/domain/secrets.ts';
+import { DEMO_CREDENTIALS, formatDemoCredentials, seedDemo } from '../../src/domain/programs/demo.ts';
+import { parseApiKey, verifySecret } from '../../src/domain/accounts/secrets.ts';
 import { spyOnSaves, type TestEnv, testEnv } from './test-store.ts';
 
 let env: TestEnv;

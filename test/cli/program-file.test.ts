@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { resolveProgramFile } from '../../src/domain/program-check.ts';
-import { parseProgramFile, validateProgramFile } from '../../src/domain/program-file.ts';
+import { resolveProgramFile } from '../../src/domain/programs/program-check.ts';
+import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { sampleProgram } from './sample-program.ts';
 
 /** The message of the INVALID_REQUEST error `fn` throws. */

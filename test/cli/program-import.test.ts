@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { describeChange } from '../../src/domain/program-changes.ts';
-import { exportProgram, formatProgramFile } from '../../src/domain/program-export.ts';
-import { parseProgramFile, validateProgramFile } from '../../src/domain/program-file.ts';
-import { formatImportReport, type ImportReport, importProgram } from '../../src/domain/program-import.ts';
+import { describeChange } from '../../src/domain/programs/program-changes.ts';
+import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
+import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { formatImportReport, type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
 import { sampleProgram } from './sample-program.ts';
 import { spyOnSaves, type TestEnv, testEnv } from './test-store.ts';
 

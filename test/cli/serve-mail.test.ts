@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { freePort, type ServerProcess, startServer } from '../../scripts/faults/server-process.ts';
-import { DEMO_CREDENTIALS } from '../../src/domain/demo.ts';
+import { DEMO_CREDENTIALS } from '../../src/domain/programs/demo.ts';
 import { type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
 
 // `apas serve` as operators run it: the log says whether mail is on, and the server's own background work turns a

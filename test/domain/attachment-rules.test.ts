@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { attachmentProblems, cleanFileName, findDefinition, mediaTypeOf, typeAllowed } from '../../src/domain/attachment-rules.ts';
+import { attachmentProblems, cleanFileName, findDefinition, mediaTypeOf, typeAllowed } from '../../src/domain/projects/attachment-rules.ts';
 import type { ProgramModel } from '../../src/model/model.ts';
 import { IDS, programRows } from '../support/fixtures.ts';
 

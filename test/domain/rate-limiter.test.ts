@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { SharedRateLimiter } from '../../src/domain/rate-limiter.ts';
+import { SharedRateLimiter } from '../../src/domain/accounts/rate-limiter.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { T0 } from '../support/fixtures.ts';
 import { TestClock } from '../support/http-harness.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { ADDRESS_ONLY, DEFAULT_SIGN_IN_POLICY, SignInGuard, type SignInPolicy, type SignInSubject } from '../../src/domain/sign-in-guard.ts';
+import { ADDRESS_ONLY, DEFAULT_SIGN_IN_POLICY, SignInGuard, type SignInPolicy, type SignInSubject } from '../../src/domain/accounts/sign-in-guard.ts';
 import type { Store } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { T0 } from '../support/fixtures.ts';

@@ -21,7 +21,7 @@ describe(`several instances on one PostgreSQL (seed ${seed})`, () => {
 
   // Three instances starting together on a new database each seed the demo; the seeding checks for the agency,
   // program, users and keys and then creates them in separate transactions, so two instances race and the loser
-  // exits on a unique violation. See docs/reliability.md (Known problems) for the fix in src/domain/demo.ts.
+  // exits on a unique violation. See docs/reliability.md (Known problems) for the fix in src/domain/programs/demo.ts.
   it('start together on a new database, each seeding the demo', async () => {
     const db = await createFaultDatabase('postgres');
     try {

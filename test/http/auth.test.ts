@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hashSecret } from '../../src/domain/secrets.ts';
+import { hashSecret } from '../../src/domain/accounts/secrets.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, type HttpHarness } from '../support/http-harness.ts';

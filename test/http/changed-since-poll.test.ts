@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { CHANGE_VISIBILITY_MARGIN_MS } from '../../src/domain/project-service.ts';
+import { CHANGE_VISIBILITY_MARGIN_MS } from '../../src/domain/projects/project-service.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { isoTimestamp } from '../../src/model/clock.ts';
 import { MAX_WRITE_TRANSACTION_MS } from '../../src/store/store.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AccountService } from '../../src/domain/account-service.ts';
-import { hashTokenSecret } from '../../src/domain/mfa.ts';
-import { MfaService } from '../../src/domain/mfa-service.ts';
+import { AccountService } from '../../src/domain/accounts/account-service.ts';
+import { hashTokenSecret } from '../../src/domain/accounts/mfa.ts';
+import { MfaService } from '../../src/domain/accounts/mfa-service.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
 import { type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';

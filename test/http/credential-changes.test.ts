@@ -54,7 +54,7 @@ forEachDialect('HTTP: credential changes reach every instance', ({ open, dialect
       const asAdmin = () => h.request({ method: 'GET', url: STATUSES, as: 'admin' });
       assert.equal((await asAdmin()).statusCode, 200);
       assert.equal((await other('admin')).statusCode, 200);
-      const { hashSecret } = await import('../../src/domain/secrets.ts');
+      const { hashSecret } = await import('../../src/domain/accounts/secrets.ts');
       const passwordHash = await hashSecret('a new password of the admin');
       await h.store.transaction((tx) => tx.accounts.updateUser(h.who.admin.id, { passwordHash }, T0 + 1));
       assertError(h, await asAdmin(), 401, 'INVALID_CREDENTIALS');

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type BackgroundWork, startBackgroundWork } from '../../src/domain/background-work.ts';
-import { eventTasks } from '../../src/domain/event-tasks.ts';
-import { mailNotifier } from '../../src/domain/mail-notifier.ts';
-import { sendDueMail } from '../../src/domain/mail-sender.ts';
-import { consumeOutbox } from '../../src/domain/outbox-consumer.ts';
-import { smtpMailer } from '../../src/domain/smtp-mailer.ts';
+import { type BackgroundWork, startBackgroundWork } from '../../src/domain/events/background-work.ts';
+import { eventTasks } from '../../src/domain/events/event-tasks.ts';
+import { mailNotifier } from '../../src/domain/mail/mail-notifier.ts';
+import { sendDueMail } from '../../src/domain/mail/mail-sender.ts';
+import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
+import { smtpMailer } from '../../src/domain/mail/smtp-mailer.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';

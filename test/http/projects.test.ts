@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { CHANGE_VISIBILITY_MARGIN_MS, encodeProjectCursor } from '../../src/domain/project-service.ts';
+import { CHANGE_VISIBILITY_MARGIN_MS, encodeProjectCursor } from '../../src/domain/projects/project-service.ts';
 import { isoTimestamp } from '../../src/model/clock.ts';
 import { ProjectsResponse, ProjectsResponseExtended } from '../../src/wire/documents/projects.ts';
 import { forEachDialect } from '../support/databases.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { validateProgramFile } from '../../src/domain/program-file.ts';
-import { importProgram } from '../../src/domain/program-import.ts';
+import { validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { sampleProgram } from '../cli/sample-program.ts';
 import { forEachDialect } from '../support/databases.ts';

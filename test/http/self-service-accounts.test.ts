@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AccountService } from '../../src/domain/account-service.ts';
-import { sendDueMail } from '../../src/domain/mail-sender.ts';
+import { AccountService } from '../../src/domain/accounts/account-service.ts';
+import { sendDueMail } from '../../src/domain/mail/mail-sender.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
-import { smtpMailer } from '../../src/domain/smtp-mailer.ts';
+import { smtpMailer } from '../../src/domain/mail/smtp-mailer.ts';
 import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
 import { programRows } from '../support/fixtures.ts';
 import { type HttpHarness, startHttp } from '../support/http-harness.ts';

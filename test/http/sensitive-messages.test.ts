@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { totpCode } from '../../src/domain/mfa.ts';
-import { MfaService } from '../../src/domain/mfa-service.ts';
+import { totpCode } from '../../src/domain/accounts/mfa.ts';
+import { MfaService } from '../../src/domain/accounts/mfa-service.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, programRows, T0 } from '../support/fixtures.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Kysely } from 'kysely';
-import { totpCode } from '../../src/domain/mfa.ts';
-import { MfaService } from '../../src/domain/mfa-service.ts';
-import { validateProgramFile } from '../../src/domain/program-file.ts';
-import { importProgram } from '../../src/domain/program-import.ts';
+import { totpCode } from '../../src/domain/accounts/mfa.ts';
+import { MfaService } from '../../src/domain/accounts/mfa-service.ts';
+import { validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import type { Database } from '../../src/store/tables.ts';

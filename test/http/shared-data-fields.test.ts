@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
-import { DEMO_CREDENTIALS, type DemoCredential, seedDemo } from '../../src/domain/demo.ts';
+import { DEMO_CREDENTIALS, type DemoCredential, seedDemo } from '../../src/domain/programs/demo.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { ProgramModel } from '../../src/model/model.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { WebhookSender } from '../../src/domain/webhook-sender.ts';
-import { HttpWebhookSender } from '../../src/domain/webhook-sender.ts';
+import type { WebhookSender } from '../../src/domain/webhooks/webhook-sender.ts';
+import { HttpWebhookSender } from '../../src/domain/webhooks/webhook-sender.ts';
 import { forEachDialect, } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { attr, type HttpHarness, TestClock } from '../support/http-harness.ts';

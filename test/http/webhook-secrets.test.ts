@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { pruneWebhookLog } from '../../src/domain/webhook-log-retention.ts';
+import { pruneWebhookLog } from '../../src/domain/webhooks/webhook-log-retention.ts';
 import { forEachDialect, } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, type HttpHarness, NS, TestClock } from '../support/http-harness.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpWebhookSender } from '../../src/domain/webhook-sender.ts';
+import { HttpWebhookSender } from '../../src/domain/webhooks/webhook-sender.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, type HttpHarness, NS } from '../support/http-harness.ts';

@@ -7,11 +7,11 @@ import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness
 import { addNote, setThreadStatus } from './inquiry-helpers.ts';
 import { COMPLETE, createProject, projectPath, setDraft, submitPath } from './http-helpers.ts';
 import { assigneeRequest, statusRequest, urls } from './workflow-helpers.ts';
-import { consumeOutbox } from '../../src/domain/outbox-consumer.ts';
-import { RETRY_CAPS_MS, RETRY_WINDOW_MS } from '../../src/domain/webhook-retry.ts';
-import { HttpWebhookSender, type WebhookSender } from '../../src/domain/webhook-sender.ts';
-import { webhookWorkers } from '../../src/domain/webhook-tasks.ts';
-import { CLAIM_POLICY } from '../../src/domain/webhook-worker.ts';
+import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
+import { RETRY_CAPS_MS, RETRY_WINDOW_MS } from '../../src/domain/webhooks/webhook-retry.ts';
+import { HttpWebhookSender, type WebhookSender } from '../../src/domain/webhooks/webhook-sender.ts';
+import { webhookWorkers } from '../../src/domain/webhooks/webhook-tasks.ts';
+import { CLAIM_POLICY } from '../../src/domain/webhooks/webhook-worker.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { type Answer, manualWorker, subscribe, until, verified, WEBHOOKS, webhookSettings, webhookTestBed, INSECURE } from './webhook-helpers.ts';
 

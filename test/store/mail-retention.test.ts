@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { DEFAULT_MAIL_POLICY, sendDueMail } from '../../src/domain/mail-sender.ts';
-import type { OutgoingMail } from '../../src/domain/mailer.ts';
+import { DEFAULT_MAIL_POLICY, sendDueMail } from '../../src/domain/mail/mail-sender.ts';
+import type { OutgoingMail } from '../../src/domain/mail/mailer.ts';
 import { forEachDialect } from '../support/databases.ts';
 
 // A sent mail keeps no live secret: its stored bodies lose their links' tokens once it went out (or was given up),

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, type Page, chromium as playwright } from 'playwright-core';
 import { freePort } from '../../scripts/faults/server-process.ts';
 import { loadConfig } from '../../src/config.ts';
-import { DEMO_CREDENTIALS, seedDemo } from '../../src/domain/demo.ts';
+import { DEMO_CREDENTIALS, seedDemo } from '../../src/domain/programs/demo.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';

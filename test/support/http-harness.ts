@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { formatApiKey, hashSecret } from '../../src/domain/secrets.ts';
+import { formatApiKey, hashSecret } from '../../src/domain/accounts/secrets.ts';
 import { buildApp } from '../../src/http/app.ts';
 import type { Clock } from '../../src/model/clock.ts';
 import type { ProgramRole } from '../../src/model/model.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { hashSecret } from '../../src/domain/secrets.ts';
+import { hashSecret } from '../../src/domain/accounts/secrets.ts';
 import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AccountService } from '../../src/domain/account-service.ts';
+import { AccountService } from '../../src/domain/accounts/account-service.ts';
 import { systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DEMO, type WebServer } from '../support/browser.ts';

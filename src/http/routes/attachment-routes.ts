@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/api-error.ts';
-import type { AttachmentTarget } from '../../domain/attachment-service.ts';
+import type { AttachmentTarget } from '../../domain/projects/attachment-service.ts';
 import type { AttachmentFileView } from '../../domain/views.ts';
 import {
   AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { MAX_PAGE } from '../../domain/project-service.ts';
+import { MAX_PAGE } from '../../domain/projects/project-service.ts';
 import { AllProjectDataResponse, allProjectDataValue } from '../../wire/documents/all-project-data.ts';
 import { exportValue, exportValueV2, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2 } from '../../wire/documents/project-export.ts';
 import { ProjectByDataRequest, projectByDataInput } from '../../wire/documents/projects.ts';

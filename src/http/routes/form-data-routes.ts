@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DataTarget } from '../../domain/form-data-service.ts';
+import type { DataTarget } from '../../domain/projects/form-data-service.ts';
 import { formDataValue, ProjectDataGetResponse, ProjectDataRequest, ProjectDataSetResponse, projectDataInput } from '../../wire/documents/project-data.ts';
 import { sendProjectAnswer } from '../conditional.ts';
 import { boolParam, idParam, type RawQuery } from '../query-params.ts';

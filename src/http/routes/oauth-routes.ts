@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type PresentedClient, parseBasic } from '../../domain/auth-service.ts';
-import { OAuthError } from '../../domain/oauth-error.ts';
+import { type PresentedClient, parseBasic } from '../../domain/accounts/auth-service.ts';
+import { OAuthError } from '../../domain/accounts/oauth-error.ts';
 import type { UnsupportedBody } from '../fastify-types.ts';
 import { JSON_TYPE, NO_STORE } from '../oauth-reply.ts';
 import type { Services } from '../services.ts';

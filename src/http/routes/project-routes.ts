@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/api-error.ts';
-import { MAX_PAGE } from '../../domain/project-service.ts';
+import { MAX_PAGE } from '../../domain/projects/project-service.ts';
 import type { ProjectsView } from '../../domain/views.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import {

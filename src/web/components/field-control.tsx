@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import type { FormFieldView } from '../../domain/application-service.ts';
+import type { FormFieldView } from '../../domain/projects/application-service.ts';
 
 /** What the control shows: the saved value, or what the user typed when the page comes back with errors. */
 export type Shown = string | string[] | null;

@@ -1,4 +1,4 @@
-import type { FileView } from '../../domain/application-service.ts';
+import type { FileView } from '../../domain/projects/application-service.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 
 /** A byte count for people: bytes, KB or MB. */

@@ -1,5 +1,5 @@
-import type { FormAttachmentView, FormFieldView, FormPageView } from '../../domain/application-service.ts';
-import { type RawFormValues, shownKey } from '../../domain/draft-inputs.ts';
+import type { FormAttachmentView, FormFieldView, FormPageView } from '../../domain/projects/application-service.ts';
+import { type RawFormValues, shownKey } from '../../domain/projects/draft-inputs.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { controlId, FieldControl, type Shown } from '../components/field-control.tsx';
 import { FileSummary, formatSize } from '../components/file-summary.tsx';

@@ -1,4 +1,4 @@
-import type { ProjectFormsView } from '../../domain/application-service.ts';
+import type { ProjectFormsView } from '../../domain/projects/application-service.ts';
 import type { LandingInquiriesView, LandingView } from '../../domain/views.ts';
 import { FileSummary } from '../components/file-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { ReviewThreadView, ReviewView } from '../../domain/review-service.ts';
+import type { ReviewThreadView, ReviewView } from '../../domain/projects/review-service.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';

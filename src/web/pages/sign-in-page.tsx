@@ -1,4 +1,4 @@
-import { ACCOUNT_PATHS } from '../../domain/self-service-accounts.ts';
+import { ACCOUNT_PATHS } from '../../domain/accounts/self-service-accounts.ts';
 import { ErrorSummary } from '../components/error-summary.tsx';
 import { Layout } from '../layout.tsx';
 

@@ -1,4 +1,4 @@
-import type { WorkQueueView } from '../../domain/work-queue-service.ts';
+import type { WorkQueueView } from '../../domain/queue/work-queue-service.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';

@@ -1,4 +1,4 @@
-import type { EventFeedView, EventView } from '../../domain/event-service.ts';
+import type { EventFeedView, EventView } from '../../domain/events/event-service.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import { EVENT_TYPES } from '../../model/event.ts';
 import {

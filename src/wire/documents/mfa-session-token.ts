@@ -1,4 +1,4 @@
-import type { SessionTokenView } from '../../domain/mfa-service.ts';
+import type { SessionTokenView } from '../../domain/accounts/mfa-service.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import { complex, type DocumentValue, dateTime, one, optional, positiveInteger, requestDocument, required, responseDocument, string } from '../wire-type.ts';
 

@@ -1,4 +1,4 @@
-import type { CreatedSubscriptionView, SubscriptionChangeInput, WebhookDeliveriesView, WebhookSubscriptionView } from '../../domain/webhook-service.ts';
+import type { CreatedSubscriptionView, SubscriptionChangeInput, WebhookDeliveriesView, WebhookSubscriptionView } from '../../domain/webhooks/webhook-service.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import type { WebhookDelivery } from '../../model/webhook.ts';
 import {

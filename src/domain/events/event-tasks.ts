@@ -1,0 +1,59 @@
+import type { Clock } from '../../model/clock.ts';
+import type { IdGenerator } from '../../model/ids.ts';
+import type { Store } from '../../store/store.ts';
+import type { BackgroundTask, WorkLog } from './background-work.ts';
+import { mailNotifier, MAIL_CONSUMER } from '../mail/mail-notifier.ts';
+import { DEFAULT_MAIL_POLICY, sendDueMail } from '../mail/mail-sender.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { consumeOutbox, type OutboxConsumer } from './outbox-consumer.ts';
+import { type WebhookTaskSettings, webhookTask } from '../webhooks/webhook-tasks.ts';
+
+/** Events read from the outbox per round of a consumer. */
+export const OUTBOX_BATCH = 100;
+
+/** What the background work of the outbox needs; `mailer` null when no SMTP server is configured. */
+export interface EventTaskDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  publicUrl: string;
+  mailer: Mailer | null;
+  /** How often the outbox is read and the mail queue drained (ms). */
+  mailIntervalMs: number;
+  /** Webhook fan-out and deliveries; left out, no webhook is sent (and their cursor does not move). */
+  webhooks?: WebhookTaskSettings;
+  /** Where each failed mail or webhook attempt is logged (at warn, with its id and cause); `serve` passes its log. */
+  log?: WorkLog;
+}
+
+/** A round of one outbox consumer; true when the batch was full. */
+export function consumerTask(store: Store, consumer: OutboxConsumer, intervalMs: number): BackgroundTask {
+  return { what: `outbox consumer ${consumer.name}`, intervalMs, run: async () => (await consumeOutbox(store, consumer, OUTBOX_BATCH)) === OUTBOX_BATCH };
+}
+
+/** With mail off the mail cursor still follows the outbox, so that turning mail on later does not mail old events. */
+const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} };
+
+/**
+ * Every task of the service's own outbox consumers, in one list that `serve` starts (and wakes after each change)
+ * and tests can start too: notification mails (queued from events, then sent, account mails too) and webhooks
+ * (deliveries made from events, then sent). Other consumers add their tasks here.
+ */
+export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
+  const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
+  return [...mailTasks(deps), ...webhooks];
+}
+
+function mailTasks(deps: EventTaskDeps): BackgroundTask[] {
+  const { store, clock, ids, publicUrl, mailer, mailIntervalMs, log } = deps;
+  if (!mailer) return [consumerTask(store, skipMail, mailIntervalMs)];
+  const notifier = mailNotifier({ ids, publicUrl });
+  // One task queues, then sends, so a round woken by a change mails about it in the same round.
+  return [{
+    what: 'notification mail', intervalMs: mailIntervalMs,
+    run: async () => {
+      const full = (await consumeOutbox(store, notifier, OUTBOX_BATCH)) === OUTBOX_BATCH;
+      return (await sendDueMail({ store, clock, mailer, log }, DEFAULT_MAIL_POLICY)) || full;
+    },
+  }];
+}

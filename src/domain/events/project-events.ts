@@ -1,0 +1,58 @@
+import type { EventAudience, EventData, EventType } from '../../model/event.ts';
+import type { ProgramRole } from '../../model/model.ts';
+import { isStaff } from '../access.ts';
+
+/** What a project change tells the outbox: the kind of event, what it says and who besides staff may see it. */
+export interface EventOfChange { type: EventType; data: EventData; audience: EventAudience }
+
+type Detail = Record<string, unknown>;
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const user = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+function statusMove(fromStatusId: unknown, toStatusId: unknown, number: unknown): EventData {
+  return clean({ fromStatusId: str(fromStatusId), toStatusId: str(toStatusId), projectNumber: str(number) });
+}
+
+function clean(data: EventData): EventData {
+  return Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as EventData;
+}
+
+const all = (type: EventType, data: EventData): EventOfChange => ({ type, data: clean(data), audience: 'all' });
+
+/**
+ * The events of one audited project change, read from its audit action and detail (which already hold no
+ * sensitive value, file name or note text). A submission that moves the project also reports the status change,
+ * so `project.status_changed` follows every change of status. Actions without events (history display settings,
+ * a thread's external id) give none.
+ */
+export function eventsOfChange(action: string, d: Detail, role: ProgramRole): EventOfChange[] {
+  switch (action) {
+    case 'project.create': return [all('project.created', { toStatusId: str(d.status) })];
+    case 'project.draft.set': return [all('project.draft_saved', { formId: str(d.formId) })];
+    case 'project.data.set': return [all('project.data_saved', { formId: str(d.formId) })];
+    case 'project.submit': {
+      const submitted = all('project.submitted', { formId: str(d.formId), ...statusMove(d.fromStatus, d.toStatus, d.number) });
+      return d.fromStatus === d.toStatus ? [submitted] : [submitted, all('project.status_changed', statusMove(d.fromStatus, d.toStatus, d.number))];
+    }
+    case 'project.status.set': return [all('project.status_changed', statusMove(d.from, d.to, d.number))];
+    // Handing a project to its owner again is recorded, but tells nobody anything.
+    case 'project.owner.set': return d.from === d.to ? [] : [all('project.owner_changed', { fromUserId: user(d.from), toUserId: user(d.to) })];
+    case 'project.assignee.set': return [all('project.assignee_changed', { fromUserId: user(d.from), toUserId: user(d.to) })];
+    case 'project.attachment.upload':
+      return [all('attachment.uploaded', { formId: str(d.formId), attachmentId: str(d.attachmentId), attachmentVersion: num(d.version) })];
+    case 'project.attachment.review':
+      return [all('attachment.reviewed', { attachmentId: str(d.attachmentId), attachmentVersion: num(d.version), fromApproval: str(d.from), toApproval: str(d.to) })];
+    case 'inquiry.thread.open':
+    case 'inquiry.note.add': {
+      const visible = d.visibleToApplicant === true;
+      // `status` is in the detail when the note moved the thread (a staff question awaits the applicant's response).
+      const data = clean({ threadId: str(d.threadId), noteId: str(d.noteId), visibleToApplicant: visible, byStaff: isStaff(role), toThreadStatus: str(d.status) });
+      return [{ type: 'inquiry.note_added', data, audience: visible ? 'all' : 'staff' }];
+    }
+    // Staff-only: a thread's status says nothing an applicant cannot see on the page, but the thread may hold only internal notes.
+    case 'inquiry.thread.status.set':
+      return [{ type: 'inquiry.thread_status_changed', data: clean({ threadId: str(d.threadId), fromThreadStatus: str(d.from), toThreadStatus: str(d.to) }), audience: 'staff' }];
+    default: return [];
+  }
+}

@@ -1,0 +1,73 @@
+import type { StoredEvent } from '../../model/event.ts';
+import type { IdGenerator } from '../../model/ids.ts';
+import type { Program } from '../../model/model.ts';
+import type { NotificationKind } from '../../model/notification.ts';
+import type { StoreWriter } from '../../store/store.ts';
+import { type PLACEHOLDERS, renderMail, templateFor } from './mail-template.ts';
+import type { OutboxConsumer } from '../events/outbox-consumer.ts';
+import { landingUrl } from '../projects/project-context.ts';
+
+/** The name of the mail consumer's cursor in the outbox. */
+export const MAIL_CONSUMER = 'mail';
+
+/** What the notifier needs: new ids, and the public address that project links start with. */
+export interface MailNotifierDeps { ids: IdGenerator; publicUrl: string }
+
+interface Notice { kind: NotificationKind; to: string }
+
+/**
+ * Who is told about an event, or null: resolved as of the change, from what the event recorded in the change's
+ * transaction, never from the project as it is when the mail round runs (which may have had another owner since).
+ * The applicant (the project's owner at the change) hears of status changes and of questions (notes by staff that the
+ * applicant may see); a staff member hears of being assigned a project. Nobody is mailed about their own action: a
+ * staff member who assigns a project to themselves gets no mail, nor does an owner who is also staff and moves their
+ * own project.
+ */
+function recipientOf(event: StoredEvent): Notice | null {
+  const { type, data, actorId, ownerId } = event;
+  let notice: Notice | null = null;
+  if (type === 'project.status_changed' && ownerId !== null) notice = { kind: 'statusChanged', to: ownerId };
+  else if (type === 'inquiry.note_added' && data.byStaff === true && data.visibleToApplicant === true && ownerId !== null) notice = { kind: 'question', to: ownerId };
+  else if (type === 'project.assignee_changed' && typeof data.toUserId === 'string') notice = { kind: 'assigned', to: data.toUserId };
+  return notice !== null && notice.to !== actorId ? notice : null;
+}
+
+/**
+ * The outbox consumer that turns events into queued notification mails, in the transaction that moves its cursor,
+ * so each event is mailed about once. Disabled recipients and projects gone meanwhile are skipped.
+ */
+export function mailNotifier(deps: MailNotifierDeps): OutboxConsumer {
+  return {
+    name: MAIL_CONSUMER,
+    handle: async (tx, events) => {
+      for (const event of events) await notify(tx, deps, event);
+    },
+  };
+}
+
+async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEvent): Promise<void> {
+  if (!['project.status_changed', 'inquiry.note_added', 'project.assignee_changed'].includes(event.type)) return;
+  const notice = recipientOf(event);
+  if (!notice) return;
+  const project = await tx.projects.getProject(event.programId, event.projectId);
+  if (!project) return;
+  const [user, program] = await Promise.all([tx.accounts.findUserById(notice.to), tx.programs.findProgram(event.programId)]);
+  if (!user || user.disabled || !program) return;
+  const values: Record<(typeof PLACEHOLDERS)[number], string> = {
+    projectNumber: event.data.projectNumber ?? project.number ?? '(not yet submitted)',
+    status: await statusName(tx, program, notice.kind === 'statusChanged' ? event.data.toStatusId ?? project.statusId : project.statusId),
+    link: landingUrl(deps.publicUrl, project),
+    programName: program.name,
+  };
+  const mail = renderMail(templateFor(program.notifications, notice.kind), values);
+  await tx.mail.enqueueMail({ id: deps.ids.next(), kind: notice.kind, eventId: event.id, to: user.email, ...mail, createdAt: event.at });
+}
+
+async function statusName(tx: StoreWriter, program: Program, statusId: string): Promise<string> {
+  const model = await tx.programs.loadProgramModel(program);
+  const active = model.statuses.find((s) => s.id === statusId);
+  if (active) return active.name;
+  // A status retired since the event was written is still in the program's definition.
+  const definition = await tx.programs.loadProgramDefinition(program.id);
+  return definition?.statuses.find((s) => s.id === statusId)?.name ?? statusId;
+}

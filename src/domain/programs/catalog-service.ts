@@ -1,0 +1,73 @@
+import { mayReadForm, mayUseForm } from '../access.ts';
+import { ApiError } from '../api-error.ts';
+import type { Caller } from '../caller.ts';
+import type { CustomList, Form, ProgramModel } from '../../model/model.ts';
+import { findForm, loadAdminProgram, loadProgram, statusById, statusRef } from '../projects/project-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import type { CustomListView, FormSchemaView, FormSummaryView, FormsView, StatusListView } from '../views.ts';
+
+/** The summary of a form that GetForms and CreateNewProject list. */
+export function formSummary(model: ProgramModel, form: Form): FormSummaryView {
+  return {
+    formId: form.id, customId: form.customId, programId: model.program.id, name: form.name,
+    availableInStatuses: form.availableIn.map((id) => statusRef(statusById(model, id))),
+    leadsToStatus: form.leadsToStatusId ? statusRef(statusById(model, form.leadsToStatusId)) : null,
+  };
+}
+
+function listView(list: CustomList): CustomListView {
+  return { listId: list.id, customId: list.customId, name: list.name, choices: list.choices };
+}
+
+/** Describes a program: its forms, their schemas, custom lists and the status workflow. */
+export class CatalogService {
+  readonly #deps: ServiceDeps<'programs'>;
+  constructor(deps: ServiceDeps<'programs'>) {
+    this.#deps = deps;
+  }
+
+  /** GetForms: the forms of the program whose data the caller may read, in program order. */
+  async getForms(caller: Caller, programRef: string): Promise<FormsView> {
+    const { model, role } = await loadProgram(this.#deps, caller, programRef);
+    return { programId: model.program.id, forms: model.forms.filter((f) => mayReadForm(role, f)).map((f) => formSummary(model, f)) };
+  }
+
+  /** GetFormSchema: a form's fields and attachment definitions, for callers who may use it in some status. */
+  async getFormSchema(caller: Caller, programRef: string, formRef: string, version: number): Promise<FormSchemaView> {
+    const { model, role } = await loadProgram(this.#deps, caller, programRef);
+    const form = findForm(model, formRef);
+    if (!mayUseForm(role, form) || form.availableIn.length === 0) {
+      throw new ApiError('FORBIDDEN', `Your role (${role}) may not use form ${form.name} in any status.`);
+    }
+    const dataFields = form.fields.map((placed) => {
+      const f = model.fields.find((x) => x.id === placed.fieldId)!;
+      const list = model.lists.find((l) => l.id === f.listId);
+      return {
+        dataFieldId: f.id, customId: f.customId, name: f.name, type: f.type, required: placed.required, multiValue: f.multiValue,
+        sensitive: f.sensitive, maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, list: list ? listView(list) : null,
+      };
+    });
+    const attachments = form.attachments.map((a) => ({
+      attachmentId: a.id, customId: a.customId, name: a.name, required: a.required, maxSizeBytes: a.maxSizeBytes, allowedTypes: a.allowedTypes,
+    }));
+    return { version, form: { formId: form.id, customId: form.customId, programId: model.program.id, name: form.name }, dataFields, attachments };
+  }
+
+  /** GetCustomListChoices: one custom list of the program with its choices. */
+  async getCustomListChoices(caller: Caller, programRef: string, listRef: string): Promise<CustomListView> {
+    const { model } = await loadProgram(this.#deps, caller, programRef);
+    const list = model.lists.find((l) => l.id === listRef || l.customId === listRef);
+    if (!list) throw new ApiError('NOT_FOUND', `Custom list "${listRef}" was not found in program ${model.program.id}.`);
+    return listView(list);
+  }
+
+  /** GetStatusList (admin only): every status with the statuses allowed next. */
+  async getStatusList(caller: Caller, programRef: string): Promise<StatusListView> {
+    const { program, model } = await loadAdminProgram(this.#deps, caller, programRef, 'GetStatusList');
+    const statuses = model.statuses.map((s) => ({
+      statusId: s.id, customId: s.customId, publicId: s.publicId, name: s.name, initial: s.isInitial,
+      next: s.next.flatMap((id) => model.statuses.filter((n) => n.id === id).map(statusRef)),
+    }));
+    return { programId: program.id, statuses };
+  }
+}

@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Store } from '../../store/store.ts';
+import { AccountService } from '../accounts/account-service.ts';
+import { ApiError } from '../api-error.ts';
+import type { Clock } from '../../model/clock.ts';
+import type { IdGenerator } from '../../model/ids.ts';
+import type { ProgramRole } from '../../model/model.ts';
+import { parseProgramFile } from './program-file.ts';
+import { importProgram } from './program-import.ts';
+import { parseApiKey } from '../accounts/secrets.ts';
+
+/** One demo account with its documented, fixed credentials. */
+export interface DemoCredential {
+  role: string; email: string; name: string; password: string; apiKey: string;
+  agencyAdmin: boolean; grant: ProgramRole | null;
+}
+
+/** The demo agency. */
+export const DEMO_AGENCY = { customId: 'demo', name: 'Demo Agency' } as const;
+
+/** The program file the demo imports. */
+export const DEMO_PROGRAM_PATH = fileURLToPath(new URL('../../../programs/residential-solar.yaml', import.meta.url));
+
+/** The demo accounts; public on purpose so the README's examples work verbatim. Never use them in production. */
+export const DEMO_CREDENTIALS: readonly DemoCredential[] = [
+  {
+    role: 'admin', email: 'admin@demo.apas.local', name: 'Avery Admin', password: 'demo-admin-password',
+    apiKey: 'apas_DEMOADMIN000_demoAdminKeyDemoAdminKeyDemoAdmin1', agencyAdmin: true, grant: null,
+  },
+  {
+    role: 'applicant', email: 'applicant@demo.apas.local', name: 'Alex Applicant', password: 'demo-applicant-password',
+    apiKey: 'apas_DEMOAPPLCNT0_demoApplicantKeyDemoApplicantKey1', agencyAdmin: false, grant: 'applicant',
+  },
+  {
+    role: 'reviewer', email: 'reviewer@demo.apas.local', name: 'Riley Reviewer', password: 'demo-reviewer-password',
+    apiKey: 'apas_DEM0REVIEWER_demoReviewerKeyDemoReviewerKey12', agencyAdmin: false, grant: 'editor',
+  },
+];
+
+/** What a seeding did: `created` is false, and `actions` empty, when the demo was already complete. */
+export interface DemoReport { created: boolean; actions: string[]; programId: string }
+
+/** Creates whatever of the demo is missing (agency, program, users, grants, keys); a second call changes nothing. */
+export async function seedDemo(deps: { store: Store; clock: Clock; ids: IdGenerator }): Promise<DemoReport> {
+  // Several instances starting together on a new database race to create the same rows; the loser's transaction
+  // rolled back, and since every step is idempotent a retry finds the winner's rows. Each race lost is a row another
+  // instance created, so an instance loses at most one per row: agency, program, and a user, grant and key each.
+  const mostLostRaces = 2 + 3 * DEMO_CREDENTIALS.length;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await seedOnce(deps);
+    } catch (error) {
+      const code = error instanceof ApiError ? error.code : String((error as { code?: unknown }).code ?? '');
+      const race = ['CONFLICT', '23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(code);
+      if (!race || attempt > mostLostRaces) throw error;
+    }
+  }
+}
+
+async function seedOnce(deps: { store: Store; clock: Clock; ids: IdGenerator }): Promise<DemoReport> {
+  const accounts = new AccountService(deps);
+  const actions: string[] = [];
+  if (!(await deps.store.accounts.findAgency(DEMO_AGENCY.customId))) {
+    await accounts.createAgency(DEMO_AGENCY.customId, DEMO_AGENCY.name);
+    actions.push(`created agency ${DEMO_AGENCY.customId}`);
+  }
+  const file = parseProgramFile(await readFile(DEMO_PROGRAM_PATH, 'utf8'), 'yaml', DEMO_PROGRAM_PATH);
+  const imported = await importProgram(deps, DEMO_AGENCY.customId, file, { source: DEMO_PROGRAM_PATH });
+  if (imported.changed) actions.push(`${imported.programCreated ? 'created' : 'updated'} program ${file.customId}`);
+  for (const credential of DEMO_CREDENTIALS) actions.push(...(await seedAccount(deps.store, accounts, credential, imported.programId)));
+  return { created: actions.length > 0, actions, programId: imported.programId };
+}
+
+async function seedAccount(store: Store, accounts: AccountService, c: DemoCredential, programId: string): Promise<string[]> {
+  const actions: string[] = [];
+  let user = await store.accounts.findUserByEmail(c.email);
+  if (!user) {
+    await accounts.createUser({ agency: DEMO_AGENCY.customId, email: c.email, name: c.name, password: c.password, agencyAdmin: c.agencyAdmin });
+    user = await store.accounts.findUserByEmail(c.email);
+    actions.push(`created user ${c.email}`);
+  }
+  if (c.grant && user && (await store.accounts.findGrant(user.id, programId))?.role !== c.grant) {
+    await accounts.grant(c.email, programId, c.grant);
+    actions.push(`granted ${c.email} the role ${c.grant}`);
+  }
+  const parts = parseApiKey(c.apiKey);
+  if (!parts) throw new Error(`demo API key of ${c.email} is not shaped like an API key`);
+  if (!(await store.accounts.findApiKey(parts.id))) {
+    await accounts.createApiKey(c.email, 'demo key', parts);
+    actions.push(`created API key ${parts.id} for ${c.email}`);
+  }
+  return actions;
+}
+
+/** The demo credentials as a small table, for printing when a server or `apas demo` starts. */
+export function formatDemoCredentials(): string {
+  const rows = DEMO_CREDENTIALS.map((c) => `  ${c.role.padEnd(10)} ${c.email.padEnd(26)} password: ${c.password.padEnd(24)} X-ApiKey: ${c.apiKey}`);
+  return ['Demo credentials (public; for trying apas out, never for production):', ...rows].join('\n');
+}

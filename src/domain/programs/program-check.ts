@@ -1,0 +1,152 @@
+import { templateProblems } from '../mail/mail-template.ts';
+import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
+
+/** A program file whose references are resolved to positions in its own arrays. */
+export interface ResolvedProgram {
+  file: ProgramFile;
+  /** Per field: the index of its custom list, or null. */
+  fieldLists: (number | null)[];
+  /** Per status: the indexes of its next statuses. */
+  statusNext: number[][];
+  /** Per form: resolved statuses and fields. */
+  forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean }[] }[];
+}
+
+interface Named { customId: string | null; name: string }
+
+type Resolve = (ref: string, where: string) => number | null;
+
+/** How a part is named in messages: its customId when it has one, else its name. */
+export function labelOf(item: Named): string {
+  return item.customId ?? item.name;
+}
+
+/**
+ * Checks what the schema cannot (unique keys, references, one initial status named Unsubmitted, ranges)
+ * and resolves every reference; throws ApiError INVALID_REQUEST listing each problem.
+ */
+export function resolveProgramFile(file: ProgramFile, source = 'program file'): ResolvedProgram {
+  const problems: string[] = [];
+  checkUnique(file.customLists, 'custom list', problems);
+  checkUnique(file.fields, 'field', problems);
+  checkUnique(file.statuses, 'status', problems);
+  checkUnique(file.forms, 'form', problems);
+  checkChoices(file, problems);
+  const lists = resolver(file.customLists, 'custom list', problems);
+  const statuses = resolver(file.statuses, 'status', problems);
+  const fields = resolver(file.fields, 'field', problems);
+  const resolved: ResolvedProgram = {
+    file,
+    fieldLists: file.fields.map((f) => checkField(f, lists, problems)),
+    statusNext: file.statuses.map((s) => resolveAll(s.next, `status "${labelOf(s)}": next`, statuses, problems)),
+    forms: file.forms.map((f) => resolveForm(f, statuses, fields, problems)),
+  };
+  checkInitial(file, problems);
+  checkPublicIds(file, problems);
+  if (file.notifications) problems.push(...templateProblems(file.notifications));
+  if (problems.length > 0) throw invalidFile(source, problems);
+  return resolved;
+}
+
+function checkUnique(items: Named[], noun: string, problems: string[], scope = ''): void {
+  const seen = { customId: new Set<string>(), name: new Set<string>() };
+  for (const item of items) {
+    for (const key of ['customId', 'name'] as const) {
+      const value = item[key];
+      if (value === null) continue;
+      if (seen[key].has(value)) problems.push(`${scope}two ${plural(noun)} have the ${key} "${value}"`);
+      seen[key].add(value);
+    }
+  }
+}
+
+function plural(noun: string): string {
+  return noun.endsWith('s') ? `${noun}es` : `${noun}s`;
+}
+
+function checkChoices(file: ProgramFile, problems: string[]): void {
+  for (const list of file.customLists) {
+    const seen = new Set<string>();
+    for (const c of list.choices) {
+      if (seen.has(c.value)) problems.push(`custom list "${labelOf(list)}": the choice "${c.value}" appears twice`);
+      seen.add(c.value);
+    }
+  }
+}
+
+/** A reference matches a customId first, then a name; one that names two different parts is refused. */
+function resolver(items: Named[], noun: string, problems: string[]): Resolve {
+  return (ref, where) => {
+    const byId = items.findIndex((i) => i.customId === ref);
+    const byName = items.findIndex((i) => i.name === ref);
+    if (byId >= 0 && byName >= 0 && byId !== byName) {
+      problems.push(`${where}: "${ref}" is ambiguous: it is the customId of one ${noun} and the name of another`);
+      return null;
+    }
+    const index = byId >= 0 ? byId : byName;
+    if (index < 0) problems.push(`${where}: no ${noun} has the customId or name "${ref}"`);
+    return index < 0 ? null : index;
+  };
+}
+
+function resolveAll(refs: string[], where: string, resolve: Resolve, problems: string[]): number[] {
+  const out: number[] = [];
+  for (const ref of refs) {
+    const index = resolve(ref, where);
+    if (index === null) continue;
+    if (out.includes(index)) problems.push(`${where}: "${ref}" is listed twice`);
+    else out.push(index);
+  }
+  return out;
+}
+
+function checkField(f: FieldSpec, lists: Resolve, problems: string[]): number | null {
+  const where = `field "${labelOf(f)}"`;
+  const numeric = f.type === 'number' || f.type === 'integer';
+  if (f.type === 'choice' && f.list === null) problems.push(`${where}: a choice field needs a list`);
+  if (f.type !== 'choice' && f.list !== null) problems.push(`${where}: only choice fields have a list (type is ${f.type})`);
+  if (f.maxLength !== null && f.type !== 'text') problems.push(`${where}: maxLength applies to text fields only (type is ${f.type})`);
+  if ((f.min !== null || f.max !== null) && !numeric) problems.push(`${where}: min and max apply to number and integer fields only (type is ${f.type})`);
+  if (f.min !== null && f.max !== null && f.min > f.max) problems.push(`${where}: min (${f.min}) is greater than max (${f.max})`);
+  for (const [key, value] of [['min', f.min], ['max', f.max]] as const) {
+    if (f.type === 'integer' && value !== null && !Number.isInteger(value)) problems.push(`${where}: ${key} of an integer field must be a whole number`);
+  }
+  return f.type === 'choice' && f.list !== null ? lists(f.list, `${where}: list`) : null;
+}
+
+function resolveForm(f: FormSpec, statuses: Resolve, fields: Resolve, problems: string[]): ResolvedProgram['forms'][number] {
+  const where = `form "${labelOf(f)}"`;
+  checkUnique(f.attachments, 'attachment', problems, `${where}: `);
+  const formFields: { field: number; required: boolean }[] = [];
+  for (const ff of f.fields) {
+    const index = fields(ff.field, `${where}: fields`);
+    if (index === null) continue;
+    if (formFields.some((x) => x.field === index)) problems.push(`${where}: the field "${ff.field}" is on the form twice`);
+    else formFields.push({ field: index, required: ff.required });
+  }
+  return {
+    availableIn: resolveAll(f.availableIn, `${where}: availableIn`, statuses, problems),
+    leadsTo: f.leadsTo === null ? null : statuses(f.leadsTo, `${where}: leadsTo`),
+    fields: formFields,
+  };
+}
+
+function checkInitial(file: ProgramFile, problems: string[]): void {
+  const initial = file.statuses.filter((s) => s.initial);
+  if (initial.length !== 1) {
+    const names = initial.map((s) => `"${labelOf(s)}"`).join(', ');
+    problems.push(`statuses: exactly one status must be initial: true (found ${initial.length === 0 ? 'none' : names})`);
+    return;
+  }
+  // A project without a number reports the status name Unsubmitted, so the initial status must carry that name.
+  if (initial[0]!.name !== 'Unsubmitted') problems.push(`status "${labelOf(initial[0]!)}": the initial status must be named "Unsubmitted"`);
+}
+
+function checkPublicIds(file: ProgramFile, problems: string[]): void {
+  const seen = new Set<string>();
+  for (const s of file.statuses) {
+    if (s.publicId === null) continue;
+    if (seen.has(s.publicId)) problems.push(`two statuses have the publicId "${s.publicId}"`);
+    seen.add(s.publicId);
+  }
+}

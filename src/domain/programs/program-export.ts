@@ -1,0 +1,96 @@
+import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
+import type { StoreReader } from '../../store/store.ts';
+import { ApiError } from '../api-error.ts';
+import type { ProgramModel } from '../../model/model.ts';
+import { labelOf } from './program-check.ts';
+import type { ProgramFile, ProgramFileFormat } from './program-file.ts';
+
+/** The active definition of a program as a program file; importing it back changes nothing. */
+export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
+  const agency = await store.accounts.findAgency(agencyRef);
+  if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
+  const program = await store.programs.findProgram(programRef, agency.id);
+  if (!program) throw new ApiError('NOT_FOUND', `program "${programRef}" not found in agency "${agencyRef}"`);
+  return programFileOf(await store.programs.loadProgramModel(program));
+}
+
+/** A program model as a program file; references use customIds where parts have them, else names. */
+export function programFileOf(model: ProgramModel): ProgramFile {
+  const ref = new Map<string, string>();
+  for (const part of [...model.lists, ...model.statuses, ...model.fields]) ref.set(part.id, labelOf(part));
+  const refOf = (id: string) => ref.get(id) ?? id;
+  const statuses = [...model.statuses].sort((a, b) => a.position - b.position);
+  const order = new Map(statuses.map((s, i) => [s.id, i]));
+  // Transitions and form statuses have no order of their own; workflow order keeps exports stable.
+  const inWorkflowOrder = (ids: string[]) => [...ids].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)).map(refOf);
+  const p = model.program;
+  return {
+    customId: p.customId, name: p.name, numberPrefix: p.numberPrefix, numberDigits: p.numberDigits,
+    customLists: model.lists.map((l) => ({ customId: l.customId, name: l.name, choices: l.choices })),
+    fields: [...model.fields].sort((a, b) => a.position - b.position).map((f) => ({
+      customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
+      list: f.listId === null ? null : refOf(f.listId), group: f.group, maxLength: f.maxLength, min: f.min, max: f.max,
+    })),
+    statuses: statuses.map((s) => ({ customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next) })),
+    forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
+      customId: f.customId, name: f.name, availableIn: inWorkflowOrder(f.availableIn),
+      leadsTo: f.leadsToStatusId === null ? null : refOf(f.leadsToStatusId),
+      roles: f.roles,
+      fields: [...f.fields].sort((a, b) => a.position - b.position).map((ff) => ({ field: refOf(ff.fieldId), required: ff.required })),
+      attachments: [...f.attachments].sort((a, b) => a.position - b.position).map((a) => ({
+        customId: a.customId, name: a.name, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes, required: a.required,
+      })),
+    })),
+    notifications: p.notifications ?? null,
+    selfService: { signUp: p.selfSignUp ?? false },
+  };
+}
+
+/** Writes a program file as YAML or JSON in its shortest form: defaults and empty parts left out. */
+export function formatProgramFile(file: ProgramFile, format: ProgramFileFormat): string {
+  const data = compact(file);
+  return format === 'json' ? `${JSON.stringify(data, null, 2)}\n` : yamlText(data);
+}
+
+// Short flat items (a choice, a field, a list of refs) read best on one line, as people write them by hand.
+function yamlText(data: Record<string, unknown>): string {
+  const doc = new Document(data);
+  const short = (node: unknown) => JSON.stringify((node as { toJSON(): unknown }).toJSON()).length <= 120;
+  visit(doc, {
+    Map(_, node, path) {
+      const flat = node.items.every((pair) => isScalar(pair.value) || (isSeq(pair.value) && pair.value.items.every(isScalar)));
+      if (path.length > 2 && flat && short(node)) node.flow = true;
+    },
+    Seq(_, node, path) {
+      if (path.length > 1 && node.items.every((item) => isScalar(item)) && short(node)) node.flow = true;
+      else if (node.items.every((item) => isScalar(item) || isMap(item))) node.flow = false;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
+function compact(file: ProgramFile): Record<string, unknown> {
+  return {
+    customId: file.customId, name: file.name, numberPrefix: file.numberPrefix, numberDigits: file.numberDigits,
+    customLists: file.customLists.map((l) => prune({
+      customId: l.customId, name: l.name,
+      choices: l.choices.map((c) => (c.label === c.value ? c.value : { value: c.value, label: c.label })),
+    })),
+    fields: file.fields.map((f) => prune({ ...f, multiValue: f.multiValue || null, sensitive: f.sensitive || null })),
+    statuses: file.statuses.map((s) => prune({ ...s, initial: s.initial || null, next: s.next.length > 0 ? s.next : null })),
+    forms: file.forms.map((f) => prune({
+      customId: f.customId, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo, roles: f.roles,
+      fields: f.fields.length > 0 ? f.fields.map((ff) => (ff.required ? ff : ff.field)) : null,
+      attachments: f.attachments.length > 0 ? f.attachments.map((a) => prune({
+        ...a, required: a.required || null,
+      })) : null,
+    })),
+    ...(file.notifications ? { notifications: file.notifications } : {}),
+    ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
+  };
+}
+
+/** Drops null properties: they stand for a default or an absent option. */
+function prune(item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== null));
+}

@@ -1,0 +1,195 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { parseDocument } from 'yaml';
+import { ApiError } from '../api-error.ts';
+import type { FieldType, ProgramRole } from '../../model/model.ts';
+import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
+
+/** One choice of a custom list. */
+export interface ChoiceSpec { value: string; label: string }
+
+/** A custom list as a program file defines it. */
+export interface ListSpec { customId: string | null; name: string; choices: ChoiceSpec[] }
+
+/** A data field as a program file defines it; `list` is a reference (customId or name). */
+export interface FieldSpec {
+  customId: string | null; name: string; type: FieldType; multiValue: boolean; sensitive: boolean;
+  list: string | null; group: string | null; maxLength: number | null; min: number | null; max: number | null;
+}
+
+/** A workflow status; `next` holds references to other statuses. */
+export interface StatusSpec { customId: string | null; name: string; publicId: string | null; initial: boolean; next: string[] }
+
+/** A data field placed on a form. */
+export interface FormFieldSpec { field: string; required: boolean }
+
+/** An attachment definition of a form. */
+export interface AttachmentSpec { customId: string | null; name: string; allowedTypes: string[]; maxSizeBytes: number; required: boolean }
+
+/** A form; `availableIn`, `leadsTo` and `fields[].field` are references. */
+export interface FormSpec {
+  customId: string | null; name: string; availableIn: string[]; leadsTo: string | null;
+  /** The program roles that may use the form (admins always may); null for every role. */
+  roles: ProgramRole[] | null;
+  fields: FormFieldSpec[]; attachments: AttachmentSpec[];
+}
+
+/** A whole program file after validation, with every default filled in. */
+export interface ProgramFile {
+  customId: string; name: string; numberPrefix: string; numberDigits: number;
+  customLists: ListSpec[]; fields: FieldSpec[]; statuses: StatusSpec[]; forms: FormSpec[];
+  /** The program's own notification mail templates; null for the defaults. */
+  notifications: NotificationTemplates | null;
+  /** Self-service on the web pages: whether applicants may sign up for the program. */
+  selfService: { signUp: boolean };
+}
+
+/** The text formats a program file may be written in. */
+export type ProgramFileFormat = 'yaml' | 'json';
+
+/** The default size limit of an attachment when a file leaves it out (10 MiB). */
+export const DEFAULT_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+/** Where the published JSON Schema of program files lives. */
+export const PROGRAM_SCHEMA_URL = new URL('../../../schemas/program.schema.json', import.meta.url);
+
+// Compiled once per process; the schema is data shipped with the code, not configuration.
+const validateSchema = new Ajv2020({ allErrors: true, strict: true }).compile(
+  JSON.parse(readFileSync(PROGRAM_SCHEMA_URL, 'utf8')) as object,
+);
+
+const PATTERN_HINTS: Record<string, string> = {
+  '^[A-Za-z0-9_.~-]{1,64}$': 'must be 1 to 64 characters of A-Z, a-z, 0-9, "_", ".", "~" or "-"',
+  '^[A-Z0-9]{1,16}$': 'must be 1 to 16 upper-case letters or digits',
+  '\\S': 'must not be blank',
+  '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+*-]+$': 'must be a MIME type such as application/pdf',
+};
+
+/** The format a file name implies: `.json` is JSON, anything else YAML. */
+export function formatOfPath(path: string): ProgramFileFormat {
+  return /\.json$/i.test(path) ? 'json' : 'yaml';
+}
+
+/** Parses, validates and normalises a program file; throws ApiError INVALID_REQUEST listing every problem. */
+export function parseProgramFile(text: string, format: ProgramFileFormat = 'yaml', source = 'program file'): ProgramFile {
+  return validateProgramFile(parseText(text, format, source), source);
+}
+
+/** Validates already-parsed data against the schema and fills in defaults. */
+export function validateProgramFile(data: unknown, source = 'program file'): ProgramFile {
+  if (!validateSchema(data)) {
+    const problems = [...new Set((validateSchema.errors ?? []).map((e) => describeError(e, data)).filter((m) => m !== null))];
+    throw invalidFile(source, problems);
+  }
+  return normalise(data as RawProgram);
+}
+
+/** The ApiError for a program file with problems: one line per problem. */
+export function invalidFile(source: string, problems: string[]): ApiError {
+  const noun = problems.length === 1 ? 'problem' : 'problems';
+  return new ApiError('INVALID_REQUEST', `${source} is not a valid program (${problems.length} ${noun}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+}
+
+function parseText(text: string, format: ProgramFileFormat, source: string): unknown {
+  if (format === 'json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw invalidFile(source, [`not valid JSON: ${(error as Error).message}`]);
+    }
+  }
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  // prettyErrors appends a code excerpt after the first line; the first line already names line and column.
+  if (doc.errors.length > 0) throw invalidFile(source, doc.errors.map((e) => `not valid YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`));
+  return doc.toJS({ maxAliasCount: 100 }) as unknown;
+}
+
+function describeError(e: ErrorObject, data: unknown): string | null {
+  // if/then/else only selects a branch; the branch's own errors say what is wrong.
+  if (e.keyword === 'if') return null;
+  const where = describePath(data, e.instancePath);
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'additionalProperties': return `${where}: unknown property "${String(params.additionalProperty)}"`;
+    case 'required': return `${where}: missing required property "${String(params.missingProperty)}"`;
+    case 'enum': return `${where}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'pattern': return `${where}: ${PATTERN_HINTS[String(params.pattern)] ?? e.message}`;
+    case 'type':
+      // The else branch of a string-or-object item: neither shape fits.
+      return e.schemaPath.endsWith('/else/type') ? `${where}: must be a string or an object` : `${where}: ${e.message}`;
+    default: return `${where}: ${e.message ?? e.keyword}`;
+  }
+}
+
+/** Turns `/fields/3/type` into `fields[3].type ("Customer name")`, naming the innermost item that has a name. */
+function describePath(data: unknown, pointer: string): string {
+  if (pointer === '') return '(top level)';
+  let node: unknown = data;
+  let path = '';
+  let label: string | null = null;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(key) && Array.isArray(node) ? `[${key}]` : path === '' ? key : `.${key}`;
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+    if (Array.isArray(node) || node === null || typeof node !== 'object') continue;
+    const item = node as Record<string, unknown>;
+    const name = item.customId ?? item.name;
+    if (typeof name === 'string') label = name;
+  }
+  return label === null ? path : `${path} ("${label}")`;
+}
+
+type RawChoice = string | { value: string; label?: string };
+type RawFormField = string | { field: string; required?: boolean };
+interface RawProgram {
+  customId: string; name: string; numberPrefix: string; numberDigits?: number;
+  customLists?: { customId?: string; name: string; choices: RawChoice[] }[];
+  fields?: (Omit<Partial<FieldSpec>, 'name' | 'type'> & { name: string; type: FieldType })[];
+  statuses: { customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[] }[];
+  forms?: {
+    customId?: string; name: string; availableIn: string[]; leadsTo?: string; roles?: ProgramRole[]; fields?: RawFormField[];
+    attachments?: { customId?: string; name: string; allowedTypes: string[]; maxSizeBytes?: number; required?: boolean }[];
+  }[];
+  notifications?: NotificationTemplates;
+  selfService?: { signUp?: boolean };
+}
+
+function normalise(raw: RawProgram): ProgramFile {
+  return {
+    customId: raw.customId, name: raw.name, numberPrefix: raw.numberPrefix, numberDigits: raw.numberDigits ?? 5,
+    customLists: (raw.customLists ?? []).map((l) => ({
+      customId: l.customId ?? null, name: l.name,
+      choices: l.choices.map((c) => (typeof c === 'string' ? { value: c, label: c } : { value: c.value, label: c.label ?? c.value })),
+    })),
+    fields: (raw.fields ?? []).map((f) => ({
+      customId: f.customId ?? null, name: f.name, type: f.type, multiValue: f.multiValue ?? false,
+      sensitive: f.sensitive ?? false, list: f.list ?? null, group: f.group ?? null, maxLength: f.maxLength ?? null,
+      min: f.min ?? null, max: f.max ?? null,
+    })),
+    statuses: raw.statuses.map((s) => ({
+      customId: s.customId ?? null, name: s.name, publicId: s.publicId ?? null, initial: s.initial ?? false, next: s.next ?? [],
+    })),
+    forms: (raw.forms ?? []).map((f) => ({
+      customId: f.customId ?? null, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo ?? null,
+      roles: f.roles ? [...new Set(f.roles)] : null,
+      fields: (f.fields ?? []).map((ff) => (typeof ff === 'string' ? { field: ff, required: false } : { field: ff.field, required: ff.required ?? false })),
+      attachments: (f.attachments ?? []).map((a) => ({
+        customId: a.customId ?? null, name: a.name, allowedTypes: a.allowedTypes,
+        maxSizeBytes: a.maxSizeBytes ?? DEFAULT_ATTACHMENT_BYTES, required: a.required ?? false,
+      })),
+    })),
+    notifications: canonicalTemplates(raw.notifications),
+    selfService: { signUp: raw.selfService?.signUp ?? false },
+  };
+}
+
+/** The templates in one order (kinds, then subject and text), so that a stored copy compares equal to the file's. */
+function canonicalTemplates(raw: NotificationTemplates | undefined): NotificationTemplates | null {
+  if (!raw) return null;
+  const out: NotificationTemplates = {};
+  for (const kind of NOTIFICATION_KINDS) {
+    const t = raw[kind];
+    if (t) out[kind] = { subject: t.subject, text: t.text };
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}

@@ -1,0 +1,196 @@
+import type { Store, StoreWriter } from '../../store/store.ts';
+import type { ProgramDefinitionRows } from '../../model/records.ts';
+import { ApiError } from '../api-error.ts';
+import type { Clock } from '../../model/clock.ts';
+import type { IdGenerator } from '../../model/ids.ts';
+import type { AttachmentDefinition, Form, Program, Status } from '../../model/model.ts';
+import { describeChange, diffDefinition, type DefinitionChange, type StoredDefinition } from './program-changes.ts';
+import { labelOf, resolveProgramFile, type ResolvedProgram } from './program-check.ts';
+import { invalidFile, type ProgramFile } from './program-file.ts';
+
+/** What an import needs: the store, the time and a source of new ids. */
+export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
+
+/** Who imports and how; `dryRun` reports the changes without writing them. */
+export interface ImportOptions { actorId?: string | null; requestId?: string | null; dryRun?: boolean; source?: string }
+
+/** The outcome of an import: what changed (nothing when `changed` is false). */
+export interface ImportReport {
+  agencyId: string; programId: string; customId: string;
+  programCreated: boolean; changed: boolean; dryRun: boolean; changes: DefinitionChange[];
+}
+
+interface Named { id: string; customId: string | null; name: string }
+
+type Spec = { customId: string | null; name: string };
+
+type Matcher = (specs: Spec[], stored: Named[]) => string[];
+
+interface PlanContext { agencyId: string; programId: string; now: number; ids: IdGenerator }
+
+/**
+ * Creates or updates the program a file describes, keeping the generated ids of parts matched by customId
+ * (else by name), retired ones included. Writes nothing, and reports no changes, when the file matches.
+ */
+export async function importProgram(deps: ProgramImportDeps, agencyRef: string, file: ProgramFile, options: ImportOptions = {}): Promise<ImportReport> {
+  const resolved = resolveProgramFile(file, options.source);
+  return deps.store.transaction(async (tx) => {
+    const agency = await tx.accounts.findAgency(agencyRef);
+    if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
+    const program = (await tx.programs.listPrograms(agency.id)).find((p) => p.customId === file.customId) ?? null;
+    const stored = program ? await loadStored(tx, program) : null;
+    const now = deps.clock.now();
+    const ctx: PlanContext = { agencyId: agency.id, programId: program?.id ?? deps.ids.next(), now, ids: deps.ids };
+    const rows = planRows(resolved, stored, ctx, options.source);
+    const changes = diffDefinition(stored, rows);
+    const report: ImportReport = {
+      agencyId: agency.id, programId: ctx.programId, customId: file.customId, programCreated: stored === null,
+      changed: changes.length > 0, dryRun: options.dryRun ?? false, changes,
+    };
+    if (!report.changed) return report;
+    await refuseRetiringBusyStatuses(tx, stored, rows);
+    if (report.dryRun) return report;
+    await tx.programs.saveProgramDefinition(rows);
+    // Values follow their field's mark in the same transaction: sealed once it is sensitive, in clear once it is not.
+    const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
+    const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
+    if (flipped.length > 0) await tx.projects.resealFields(flipped);
+    await tx.audit.write({
+      action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
+      requestId: options.requestId ?? null, detail: { customId: file.customId, changes: changes.map(describeChange) },
+    }, now, deps.ids.next());
+    return report;
+  });
+}
+
+/** The change report as text: a headline, then one indented line per change. */
+export function formatImportReport(report: ImportReport): string {
+  const head = `Program ${report.customId} (id ${report.programId})`;
+  if (!report.changed) return `${head}: no changes.`;
+  const verb = report.dryRun ? 'would be' : 'was';
+  const what = report.programCreated ? 'created' : 'updated';
+  return [`${head} ${verb} ${what}:`, ...report.changes.map((c) => `  ${describeChange(c)}`)].join('\n');
+}
+
+// The definition holds retired rows too (so that a part coming back keeps its id); `retired` names them.
+async function loadStored(tx: StoreWriter, program: Program): Promise<StoredDefinition> {
+  const rows = await tx.programs.loadProgramDefinition(program.id);
+  if (!rows) throw new Error(`program ${program.id} vanished during import`);
+  const retired = new Set(rows.retired);
+  const ids = [
+    ...rows.lists.map((r) => r.id), ...rows.statuses.map((r) => r.id), ...rows.fields.map((r) => r.id),
+    ...rows.forms.flatMap((f) => [f.id, ...f.attachments.map((a) => a.id)]),
+  ];
+  return { rows, active: new Set(ids.filter((id) => !retired.has(id))) };
+}
+
+async function refuseRetiringBusyStatuses(tx: StoreWriter, stored: StoredDefinition | null, rows: ProgramDefinitionRows): Promise<void> {
+  if (!stored) return;
+  const kept = new Set(rows.statuses.map((s) => s.id));
+  const busy: string[] = [];
+  for (const s of stored.rows.statuses) {
+    if (!stored.active.has(s.id) || kept.has(s.id)) continue;
+    const count = await tx.projects.countProjectsInStatuses([s.id]);
+    if (count > 0) busy.push(`"${labelOf(s)}" (${count} project${count === 1 ? '' : 's'})`);
+  }
+  if (busy.length === 0) return;
+  const [noun, pronoun] = busy.length === 1 ? ['status', 'it'] : ['statuses', 'them'];
+  throw new ApiError('INVALID_REQUEST',
+    `cannot retire ${noun} ${busy.join(', ')}: projects are in ${pronoun}; keep ${pronoun} in the file or move those projects first`);
+}
+
+/** The rows to write: matched parts keep their ids, new parts get fresh ones. */
+function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ctx: PlanContext, source?: string): ProgramDefinitionRows {
+  const { file } = resolved;
+  const stored = before?.rows ?? null;
+  const match: Matcher = (specs, rows) => assignIds(specs, rows, before?.active ?? new Set(), ctx.ids);
+  const listIds = match(file.customLists, stored?.lists ?? []);
+  const statusIds = match(file.statuses, stored?.statuses ?? []);
+  const fieldIds = match(file.fields, stored?.fields ?? []);
+  const formIds = match(file.forms, stored?.forms ?? []);
+  const program = {
+    id: ctx.programId, agencyId: ctx.agencyId, customId: file.customId, name: file.name, numberPrefix: file.numberPrefix,
+    numberDigits: file.numberDigits, updatedAt: ctx.now, createdAt: stored?.program.createdAt ?? ctx.now,
+    notifications: file.notifications, selfSignUp: file.selfService.signUp,
+  };
+  const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
+  const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);
+  const fields = file.fields.map((f, i) => {
+    const list = resolved.fieldLists[i];
+    return {
+      id: fieldIds[i]!, customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
+      listId: list === null || list === undefined ? null : listIds[list]!, group: f.group, maxLength: f.maxLength,
+      min: f.min, max: f.max, position: i,
+    };
+  });
+  const forms = file.forms.map((f, i): Form => {
+    const r = resolved.forms[i]!;
+    const prior = stored?.forms.find((x) => x.id === formIds[i]);
+    return {
+      id: formIds[i]!, customId: f.customId, name: f.name, position: i,
+      leadsToStatusId: r.leadsTo === null ? null : statusIds[r.leadsTo]!,
+      availableIn: r.availableIn.map((s) => statusIds[s]!),
+      roles: f.roles,
+      fields: r.fields.map((ff, position) => ({ fieldId: fieldIds[ff.field]!, required: ff.required, position })),
+      attachments: planAttachments(f.attachments, prior?.attachments ?? [], formIds[i]!, match),
+    };
+  });
+  return { program, lists, statuses, fields, forms };
+}
+
+function planStatuses(resolved: ResolvedProgram, stored: Status[], ids: string[], source?: string): Status[] {
+  const taken = new Set(stored.map((s) => s.publicId));
+  for (const s of resolved.file.statuses) if (s.publicId !== null) taken.add(s.publicId);
+  const statuses = resolved.file.statuses.map((s, i): Status => {
+    const prior = stored.find((x) => x.id === ids[i]);
+    const publicId = s.publicId ?? prior?.publicId ?? newPublicId(labelOf(s), taken);
+    return {
+      id: ids[i]!, customId: s.customId, publicId, name: s.name, isInitial: s.initial, position: i,
+      next: resolved.statusNext[i]!.map((n) => ids[n]!),
+    };
+  });
+  const clash = statuses.find((s, i) => statuses.findIndex((x) => x.publicId === s.publicId) !== i);
+  if (clash) throw invalidFile(source ?? 'program file', [`status "${labelOf(clash)}": publicId "${clash.publicId}" is already used by another status`]);
+  return statuses;
+}
+
+/** A readable public id from a status's customId or name, made unique among the program's statuses. */
+function newPublicId(label: string, taken: Set<string>): string {
+  const base = label.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 56) || 'status';
+  let candidate = base;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+function planAttachments(
+  specs: ProgramFile['forms'][number]['attachments'], stored: AttachmentDefinition[], formId: string, match: Matcher,
+): AttachmentDefinition[] {
+  const attachmentIds = match(specs, stored);
+  return specs.map((a, position) => ({
+    id: attachmentIds[position]!, formId, customId: a.customId, name: a.name, allowedTypes: a.allowedTypes,
+    maxSizeBytes: a.maxSizeBytes, required: a.required, position,
+  }));
+}
+
+/**
+ * Pairs each part of the file with a stored row: first every customId match, then name matches among the rest,
+ * preferring active rows; unmatched parts get a new id. Retired rows can match, which restores them.
+ */
+function assignIds(specs: Spec[], stored: Named[], active: Set<string>, ids: IdGenerator): string[] {
+  const claimed = new Set<string>();
+  const result: (string | null)[] = specs.map(() => null);
+  const candidates = [...stored].sort((a, b) => Number(!active.has(a.id)) - Number(!active.has(b.id)));
+  const pick = (match: (row: Named) => boolean) => {
+    const row = candidates.find((r) => !claimed.has(r.id) && match(r));
+    if (row) claimed.add(row.id);
+    return row?.id ?? null;
+  };
+  specs.forEach((s, i) => {
+    if (s.customId !== null) result[i] = pick((r) => r.customId === s.customId);
+  });
+  specs.forEach((s, i) => {
+    if (result[i] === null) result[i] = pick((r) => r.name === s.name);
+  });
+  return result.map((id) => id ?? ids.next());
+}

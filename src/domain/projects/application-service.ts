@@ -1,0 +1,183 @@
+import { canWrite, mayReadForm, mayUseForm } from '../access.ts';
+import { ApiError } from '../api-error.ts';
+import { attachmentProblems } from './attachment-rules.ts';
+import type { Caller } from '../caller.ts';
+import { currentDraft } from './current-draft.ts';
+import { draftInputs, type RawFormValues } from './draft-inputs.ts';
+import { completenessProblems, MASK } from './field-rules.ts';
+import type { FormDataService } from './form-data-service.ts';
+import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
+import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { shownValue } from './shown-value.ts';
+import type { DataFieldInput, FormDataView, ProjectHeaderView } from '../views.ts';
+
+/** One data field of a form page: its definition, the choices of its list, and the saved value(s), sensitive ones masked. */
+export interface FormFieldView {
+  fieldId: string; customId: string | null; name: string; type: FieldType; required: boolean; multiValue: boolean; sensitive: boolean;
+  maxLength: number | null; min: number | null; max: number | null; group: string | null;
+  choices: { value: string; label: string }[] | null;
+  value: string | null; values: string[] | null;
+}
+
+/** The active file of an attachment definition as the pages show it. */
+export interface FileView {
+  fileName: string; version: number; size: number; contentType: string; uploadedAt: number; approvalStatus: string; note: string | null;
+}
+
+/** One attachment definition of a form with its rules and the active file, if any. */
+export interface FormAttachmentView {
+  attachmentId: string; customId: string | null; name: string; required: boolean; allowedTypes: string[]; maxSizeBytes: number; file: FileView | null;
+}
+
+/** What a form page shows: the project, the form's fields with the draft, its attachments, and whether the caller may change it now. */
+export interface FormPageView extends ProjectHeaderView {
+  agencyName: string; programName: string; statusName: string;
+  form: { formId: string; customId: string | null; name: string };
+  /** Null when the caller may fill in the form now; otherwise why not, for people. */
+  readOnlyReason: string | null;
+  fields: FormFieldView[];
+  attachments: FormAttachmentView[];
+}
+
+/**
+ * One form on the project page: its submitted values as people read them (masked where sensitive; choices by label),
+ * its files, whether it is open in the current status, whether the caller may fill it in now, and whether it was
+ * ever submitted (or its data written as submitted data).
+ */
+export interface ProjectFormView {
+  formId: string; customId: string | null; name: string; available: boolean; canFill: boolean; submitted: boolean;
+  values: { fieldId: string; name: string; values: string[] }[];
+  attachments: FormAttachmentView[];
+}
+
+/** The project page's forms and the names every page header shows. */
+export interface ProjectFormsView { agencyName: string; programName: string; forms: ProjectFormView[]; nextSteps: string[] }
+
+/** A form page's address: program, project and form ids. */
+export interface FormTarget { programRef: string; projectId: string; formRef: string }
+
+function fileView(r: AttachmentRecord | undefined): FileView | null {
+  if (!r) return null;
+  return {
+    fileName: r.fileName, version: r.version, size: r.sizeBytes, contentType: r.contentType, uploadedAt: r.uploadedAt,
+    approvalStatus: r.approvalStatus, note: r.note,
+  };
+}
+
+function attachmentViews(form: Form, files: AttachmentRecord[]): FormAttachmentView[] {
+  return form.attachments.map((a) => ({
+    attachmentId: a.id, customId: a.customId, name: a.name, required: a.required, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes,
+    file: fileView(files.find((f) => f.definitionId === a.id)),
+  }));
+}
+
+/** Why the caller may not fill in the form now, or null when they may. */
+function readOnlyReason(caller: Caller, ctx: ProgramContext, form: Form, project: Project): string | null {
+  if (!canWrite(caller, ctx.role, project)) return 'You may read this project but not change it.';
+  if (!mayUseForm(ctx.role, form)) return `${form.name} is not filled in by your role.`;
+  if (ctx.role !== 'admin' && !form.availableIn.includes(project.statusId)) {
+    return `${form.name} cannot be changed while the project is in status "${statusById(ctx.model, project.statusId).name}".`;
+  }
+  return null;
+}
+
+/** True when an applicant's form in the project's current status still waits for them: the form is open now for their role. */
+export function formWaiting(role: ProgramRole, form: Form, project: Project): boolean {
+  return role === 'applicant' && mayUseForm(role, form) && form.availableIn.includes(project.statusId);
+}
+
+/** True when a form's draft and files are complete enough to submit. */
+export function draftComplete(model: ProgramModel, form: Form, draft: FieldValue[], files: AttachmentRecord[]): boolean {
+  return completenessProblems(model, form, new Map(draft.map((v) => [v.fieldId, v]))).length === 0
+    && attachmentProblems(form, new Set(files.map((f) => f.definitionId))).length === 0;
+}
+
+/**
+ * The applicant's side of the web application: a form page built from the program definition with the caller's
+ * draft, saving a page's values through the API's own SetProjectData rules, and the forms of the project page.
+ */
+export class ApplicationService {
+  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments'>;
+  readonly #formData: FormDataService;
+  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments'>, formData: FormDataService) {
+    this.#deps = deps;
+    this.#formData = formData;
+  }
+
+  /** A form page: the form's definition with the draft values (sensitive ones masked) and its attachments (read access). */
+  async formPage(caller: Caller, target: FormTarget): Promise<FormPageView> {
+    const { store } = this.#deps;
+    const ctx = await loadProgram(this.#deps, caller, target.programRef);
+    const project = await loadReadableProject(store, caller, ctx, target.projectId);
+    const form = findForm(ctx.model, target.formRef);
+    if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
+    const [draft, files, agency] = await Promise.all([
+      currentDraft(store, project.id, form), store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
+    ]);
+    const fields = form.fields.map((placed): FormFieldView => {
+      const f = ctx.model.fields.find((x) => x.id === placed.fieldId)!;
+      const v = draft.find((d) => d.fieldId === f.id);
+      const list = ctx.model.lists.find((l) => l.id === f.listId);
+      // The web pages never reveal sensitive values: the mask stands in, and sending it back keeps the saved value.
+      const mask = (x: string) => (f.sensitive ? MASK : x);
+      return {
+        fieldId: f.id, customId: f.customId, name: f.name, type: f.type, required: placed.required, multiValue: f.multiValue, sensitive: f.sensitive,
+        maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, choices: list ? list.choices : null,
+        value: v?.value == null ? null : mask(v.value), values: v?.values == null ? null : v.values.map(mask),
+      };
+    });
+    return {
+      ...projectHeader(this.#deps, ctx.model, project), agencyName: agency?.name ?? '', programName: ctx.program.name,
+      statusName: statusById(ctx.model, project.statusId).name,
+      form: { formId: form.id, customId: form.customId, name: form.name },
+      readOnlyReason: readOnlyReason(caller, ctx, form, project), fields, attachments: attachmentViews(form, files),
+    };
+  }
+
+  /**
+   * Saves a form page's values as the form's draft through SetProjectData, so every rule of the API applies
+   * (VALIDATION_FAILED lists each field's problem; nothing is saved then). See draftInputs for how values are read:
+   * only the fields the person changed are written, and a page saved as it was shown writes nothing.
+   */
+  async saveDraft(caller: Caller, target: FormTarget, raw: RawFormValues): Promise<FormDataView> {
+    const inputs = await this.#inputs(caller, target, raw);
+    return this.#formData.set(caller, { ...target, draft: true }, { projectId: null, formId: null, fields: inputs }, { unchangedWritesNothing: true });
+  }
+
+  async #inputs(caller: Caller, target: FormTarget, raw: RawFormValues): Promise<DataFieldInput[]> {
+    const ctx = await loadProgram(this.#deps, caller, target.programRef);
+    // Readable first: whether a form exists says nothing, but a project the caller may not read must stay a 404.
+    await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
+    return draftInputs(ctx.model, findForm(ctx.model, target.formRef), raw);
+  }
+
+  /** The project page's forms (those the caller may read) with submitted values and files, and what the applicant is to do next. */
+  async projectForms(caller: Caller, programRef: string, projectId: string): Promise<ProjectFormsView> {
+    const { store } = this.#deps;
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const project = await loadReadableProject(store, caller, ctx, projectId);
+    const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f));
+    const [values, submissions, files, agency] = await Promise.all([
+      store.projects.getAllValues(project.id), store.projects.getSubmissions(project.id),
+      store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
+    ]);
+    const views = forms.map((form): ProjectFormView => ({
+      formId: form.id, customId: form.customId, name: form.name, available: form.availableIn.includes(project.statusId),
+      canFill: readOnlyReason(caller, ctx, form, project) === null,
+      submitted: submissions.some((s) => s.formId === form.id) || values.some((v) => v.formId === form.id),
+      values: form.fields.flatMap((placed) => {
+        const f = ctx.model.fields.find((x) => x.id === placed.fieldId)!;
+        const v = values.find((x) => x.fieldId === f.id);
+        const texts = v ? (v.values ?? (v.value === null ? [] : [v.value])) : [];
+        return texts.length === 0 ? [] : [{ fieldId: f.id, name: f.name, values: texts.map((t) => shownValue(ctx.model, f, t)) }];
+      }),
+      attachments: attachmentViews(form, files).filter((a) => a.file !== null),
+    }));
+    const open = forms.filter((f) => formWaiting(ctx.role, f, project));
+    const nextSteps = open.length > 0
+      ? open.map((f) => `Fill in and submit ${f.name}.`)
+      : ['Nothing is needed from you right now: the agency works on the project. Its questions to you appear on this page and on My projects.'];
+    return { agencyName: agency?.name ?? '', programName: ctx.program.name, forms: views, nextSteps };
+  }
+}

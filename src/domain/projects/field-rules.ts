@@ -1,0 +1,137 @@
+import { ApiError, type FieldProblem } from '../api-error.ts';
+import type { CustomList, DataField, FieldValue, Form, ProgramModel } from '../../model/model.ts';
+import type { DataFieldInput } from '../views.ts';
+
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+const INTEGER = /^-?\d+$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MAX_VALUE_LENGTH = 10000;
+const MAX_VALUES = 1000;
+
+/** How sensitive values are shown in place of the real ones. */
+export const MASK = '********';
+
+/**
+ * A value as error messages quote it: in quotes, or the mask for a sensitive field, whose values must not reach
+ * answers to people who sent someone else's data nor the log, where every error message is written.
+ */
+export function quoted(field: DataField, text: string): string {
+  return field.sensitive ? MASK : `"${text}"`;
+}
+
+function problem(field: DataField, code: string, message: string): FieldProblem {
+  return { dataFieldId: field.id, customId: field.customId, name: field.name, code, message };
+}
+
+function isRealDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
+  return d.getUTCFullYear() === +m[1]! && d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
+}
+
+/** Checks one non-empty value against its field's type, list and limits; null when it is fine. */
+export function checkValue(field: DataField, list: CustomList | undefined, text: string): FieldProblem | null {
+  if (text.length > MAX_VALUE_LENGTH) return problem(field, 'TOO_LONG', `Values are limited to ${MAX_VALUE_LENGTH} characters.`);
+  switch (field.type) {
+    case 'text':
+      if (field.maxLength !== null && [...text].length > field.maxLength) {
+        return problem(field, 'TOO_LONG', `${field.name} allows at most ${field.maxLength} characters.`);
+      }
+      return null;
+    case 'number':
+    case 'integer': {
+      const pattern = field.type === 'integer' ? INTEGER : NUMBER;
+      if (!pattern.test(text)) return problem(field, 'INVALID_TYPE', `${field.name} must be ${field.type === 'integer' ? 'a whole number' : 'a number'}; got ${quoted(field, text)}.`);
+      const n = Number(text);
+      if ((field.min !== null && n < field.min) || (field.max !== null && n > field.max)) {
+        return problem(field, 'OUT_OF_RANGE', `${field.name} must be between ${field.min ?? '-∞'} and ${field.max ?? '∞'}.`);
+      }
+      return null;
+    }
+    case 'boolean':
+      return text === 'true' || text === 'false' ? null : problem(field, 'INVALID_TYPE', `${field.name} must be true or false; got ${quoted(field, text)}.`);
+    case 'date':
+      return isRealDate(text) ? null : problem(field, 'INVALID_TYPE', `${field.name} must be a date as yyyy-MM-dd; got ${quoted(field, text)}.`);
+    case 'choice':
+      return list?.choices.some((c) => c.value === text)
+        ? null
+        : problem(field, 'NOT_IN_LIST', `${quoted(field, text)} is not a choice of ${field.name}.`);
+  }
+}
+
+/** True when a stored value counts as filled in (for required fields). */
+export function isFilled(v: FieldValue | undefined): boolean {
+  if (!v) return false;
+  if (v.values !== null) return v.values.some((x) => x.trim() !== '');
+  return v.value !== null && v.value.trim() !== '';
+}
+
+/** Finds a field of a form by generated id or custom id. */
+export function findFormField(model: ProgramModel, form: Form, ref: string): DataField | undefined {
+  const onForm = new Set(form.fields.map((f) => f.fieldId));
+  return model.fields.find((f) => onForm.has(f.id) && (f.id === ref || f.customId === ref));
+}
+
+/**
+ * Resolves and checks SetProjectData input against a form: every field must be on the form, values must
+ * fit their type, choices and limits, and multi-value fields take Values. Throws VALIDATION_FAILED listing
+ * every problem; returns the values keyed by generated field id.
+ */
+export function resolveInputs(model: ProgramModel, form: Form, inputs: DataFieldInput[]): { field: DataField; value: string | null; values: string[] | null }[] {
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  const out: { field: DataField; value: string | null; values: string[] | null }[] = [];
+  for (const input of inputs) {
+    const field = findFormField(model, form, input.dataFieldId);
+    if (!field) {
+      problems.push({ dataFieldId: input.dataFieldId, code: 'UNKNOWN_FIELD', message: `Form ${form.customId ?? form.id} has no data field "${input.dataFieldId}".` });
+      continue;
+    }
+    if (seen.has(field.id)) {
+      problems.push(problem(field, 'DUPLICATE_FIELD', `${field.name} is given more than once.`));
+      continue;
+    }
+    seen.add(field.id);
+    const list = model.lists.find((l) => l.id === field.listId);
+    if (field.multiValue) {
+      if (input.value !== null) problems.push(problem(field, 'MULTI_VALUE_EXPECTED', `${field.name} is a multi-value field; send Values.`));
+      const values = input.values;
+      if (values && values.length > MAX_VALUES) problems.push(problem(field, 'TOO_MANY_VALUES', `${field.name} takes at most ${MAX_VALUES} values.`));
+      for (const v of values ?? []) {
+        const p = v === '' ? null : checkValue(field, list, v);
+        if (p) problems.push(p);
+      }
+      out.push({ field, value: null, values });
+    } else {
+      if (input.values !== null) problems.push(problem(field, 'NOT_MULTI_VALUE', `${field.name} takes a single Value.`));
+      const p = input.value === null || input.value === '' ? null : checkValue(field, list, input.value);
+      if (p) problems.push(p);
+      out.push({ field, value: input.value, values: null });
+    }
+  }
+  if (problems.length > 0) throw new ApiError('VALIDATION_FAILED', 'Some data fields have invalid values.', { fields: problems });
+  return out;
+}
+
+/** The problems that keep a form's values from being complete: required fields left empty, values that no longer fit. */
+export function completenessProblems(model: ProgramModel, form: Form, values: Map<string, FieldValue>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const placed of form.fields) {
+    const field = model.fields.find((f) => f.id === placed.fieldId);
+    if (!field) continue;
+    const v = values.get(field.id);
+    if (placed.required && !isFilled(v)) {
+      problems.push(problem(field, 'REQUIRED', `${field.name} is required.`));
+      continue;
+    }
+    const list = model.lists.find((l) => l.id === field.listId);
+    // The program may have changed since the draft was saved, so stored values are checked again.
+    const texts = v ? (v.values ?? (v.value === null ? [] : [v.value])) : [];
+    for (const t of texts) {
+      const p = t === '' ? null : checkValue(field, list, t);
+      if (p) problems.push(p);
+    }
+  }
+  return problems;
+}

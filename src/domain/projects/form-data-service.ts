@@ -1,0 +1,117 @@
+import { canWrite, mayReadForm, mayUseForm, requireFormUse, requireReveal } from '../access.ts';
+import { ApiError } from '../api-error.ts';
+import { attachmentProblems } from './attachment-rules.ts';
+import type { Caller } from '../caller.ts';
+import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
+import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import { changeProject } from './change-project.ts';
+import { currentDraft, overlayDraft } from './current-draft.ts';
+import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
+import type { StoreReader } from '../../store/store.ts';
+
+/** Which view of a form's data an operation works on. */
+export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }
+
+/** Reads a form's values: the draft of that form as it stands (see currentDraft), or the submitted values of the form's fields. */
+async function formValues(reader: Pick<StoreReader, 'projects'>, project: Project, form: Form, draft: boolean): Promise<Map<string, FieldValue>> {
+  const rows = draft ? await currentDraft(reader, project.id, form) : await reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId));
+  return new Map(rows.map((v) => [v.fieldId, v]));
+}
+
+/** Reads, writes and shows the draft and submitted data of a project's forms. */
+export class FormDataService {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments'>) {
+    this.#deps = deps;
+  }
+
+  /** GetProjectData: one form's draft or submitted data; sensitive values masked unless revealed. */
+  async get(caller: Caller, target: DataTarget, reveal: boolean): Promise<AtVersion<FormDataView>> {
+    const ctx = await loadProgram(this.#deps, caller, target.programRef);
+    if (reveal) requireReveal(caller, ctx.program, ctx.role);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
+    const form = findForm(ctx.model, target.formRef);
+    if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
+    return this.#view(this.#deps.store, caller, ctx, project, form, target.draft, reveal);
+  }
+
+  /**
+   * SetProjectData: writes draft values (write access), or submitted values (admins, complete forms only). A
+   * ProjectId or FormId in the body must name the project and form of the path. With `unchangedWritesNothing`, a
+   * draft write of no field (a web page saved as it was shown) is checked like any other and then writes nothing.
+   */
+  async set(caller: Caller, target: DataTarget, input: ProjectDataInput, opts: { unchangedWritesNothing?: boolean } = {}): Promise<AtVersion<FormDataView>> {
+    const ctx = await loadProgram(this.#deps, caller, target.programRef);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
+    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
+    if (!target.draft && ctx.role !== 'admin') throw new ApiError('FORBIDDEN', 'Writing submitted data is an admin-only operation; write the draft and submit it.');
+    const form = findForm(ctx.model, target.formRef);
+    if (input.projectId !== null && input.projectId !== project.id) {
+      throw new ApiError('INVALID_REQUEST', `The body names project "${input.projectId}" but the path names project "${target.projectId}".`);
+    }
+    if (input.formId !== null && input.formId !== form.id && input.formId !== form.customId) {
+      throw new ApiError('INVALID_REQUEST', `The body names form "${input.formId}" but the path names form "${target.formRef}" (${form.id}).`);
+    }
+    const inputs = input.fields;
+    requireFormUse(ctx.role, form);
+    if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
+    const resolved = resolveInputs(ctx.model, form, inputs);
+    // A web page saved with nothing changed (see draftInputs): allowed exactly when a write would be, and writes nothing.
+    if (target.draft && inputs.length === 0 && opts.unchangedWritesNothing === true) return this.#view(this.#deps.store, caller, ctx, project, form, true, false);
+    return changeProject(this.#deps, caller, ctx, project.id, {
+      action: target.draft ? 'project.draft.set' : 'project.data.set', access: 'write',
+      act: async ({ tx, project: current, now }) => {
+        // The caller's earlier read may be stale (owner, status, …): the rules are checked again on the locked project.
+        if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, current);
+        const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
+        if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
+        if (target.draft) await tx.projects.upsertDraft(current.id, form.id, values);
+        else await tx.projects.upsertValues(current.id, form.id, values);
+        return {
+          // Field ids only: values may be sensitive and the audit log is read by operators.
+          detail: { formId: form.id, fields: values.map((v) => v.fieldId) },
+          result: (updated) => this.#view(tx, caller, ctx, updated, form, target.draft, false),
+        };
+      },
+    });
+  }
+
+  async #requireComplete(reader: Pick<StoreReader, 'projects'>, model: ProgramModel, project: Project, form: Form, incoming: FieldValue[]): Promise<void> {
+    const merged = await formValues(reader, project, form, false);
+    for (const v of incoming) merged.set(v.fieldId, v);
+    const problems = completenessProblems(model, form, merged);
+    if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Submitted data must fill out form ${form.name} completely.`, { fields: problems });
+  }
+
+
+  async #view(reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<AtVersion<FormDataView>> {
+    // Independent reads: on PostgreSQL they go out at once (over the pool, or queued on a transaction's connection).
+    // The submitted values are read once: the draft as it stands overlays the form's changes on them.
+    const [submitted, changes, active] = await Promise.all([
+      reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId)),
+      reader.projects.getDraft(project.id, form.id),
+      reader.attachments.listActiveAttachments(project.id),
+    ]);
+    const draftValues = new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));
+    const values = draft ? draftValues : new Map(submitted.map((v) => [v.fieldId, v]));
+    const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
+    const canSubmit = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId)
+      && completenessProblems(ctx.model, form, draftValues).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
+    const dataFields = form.fields.map((placed) => {
+      const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;
+      const v = values.get(field.id);
+      const hide = field.sensitive && !reveal;
+      const value = v?.value ?? null;
+      const list = v?.values ?? null;
+      return {
+        dataFieldId: field.id, customId: field.customId, name: field.name, multiValue: field.multiValue,
+        value: hide && value !== null ? MASK : value,
+        values: hide && list !== null ? list.map(() => MASK) : list,
+      };
+    });
+    const attachments = form.attachments.map((a) => ({ attachmentId: a.id, customId: a.customId, name: a.name, fileName: files.get(a.id) ?? null }));
+    return { ...projectHeader(this.#deps, ctx.model, project), formId: form.id, draft, canSubmit, dataFields, attachments };
+  }
+}

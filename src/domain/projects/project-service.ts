@@ -1,0 +1,190 @@
+import { canCreate, canWrite, mayReadForm, ownerFilter, roleIn } from '../access.ts';
+import { formSummary } from '../programs/catalog-service.ts';
+import { ApiError } from '../api-error.ts';
+import type { Caller } from '../caller.ts';
+import type { Program, ProgramModel, Project } from '../../model/model.ts';
+import { changeProject, recordChange } from './change-project.ts';
+import { claimIdempotencyKey } from './idempotency-service.ts';
+import { loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { MAX_WRITE_TRANSACTION_MS } from '../../store/store.ts';
+import type { AtVersion, LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from '../views.ts';
+import type { ProjectKey } from '../../model/records.ts';
+import { isIdLike } from '../../model/ids.ts';
+
+/**
+ * Paging and filtering of GetProjects, already checked by the HTTP layer: a page starts at `offset` or, by keyset,
+ * after the cursor `after` that the previous page gave out (never both).
+ */
+export interface ListOptions { changedSince?: number; limit: number; offset: number; after?: string; version: number }
+
+/** A page of GetProjects, with the cursor of the page after it when there are more projects to list. */
+export interface ProjectsPageView extends ProjectsView { nextCursor: string | null }
+
+/** The most projects one page may hold (the commercial system's documented maximum). */
+export const MAX_PAGE = 1000;
+
+/**
+ * How far GetProjects' RequestTimestamp lies before the start of its read, in milliseconds. A change is stamped
+ * inside its transaction and commits within MAX_WRITE_TRANSACTION_MS of its stamp, so a change the read did not see
+ * carries a LastChangeTimestamp later than the read's start minus that bound; the margin is larger still (for the
+ * commit itself and small clock differences between instances). RequestTimestamp is therefore the time up to which
+ * the answer is complete, and sent back as changed_since it misses nothing.
+ */
+export const CHANGE_VISIBILITY_MARGIN_MS = MAX_WRITE_TRANSACTION_MS + 5_000;
+
+function summary(model: ProgramModel, p: Project): ProjectSummaryView {
+  const status = statusById(model, p.statusId);
+  return {
+    projectId: p.id, programId: p.programId, projectNumber: p.number, status: status.name, statusTimestamp: p.statusAt,
+    lastChangeTimestamp: p.updatedAt, statusCustomId: status.customId, statusPublicId: status.publicId,
+  };
+}
+
+// The cursor's own format version; a cursor of another format (or of another program) is refused, never guessed at.
+const CURSOR_FORMAT = 1;
+
+/**
+ * The opaque cursor of GetProjects: base64url of [format, program id, creation time, project id] of the last project
+ * of a page. It holds a place in creation order and nothing else: what a page lists is still decided by the caller's
+ * access, so a cursor made up by hand shows nothing the caller may not read.
+ */
+export function encodeProjectCursor(programId: string, key: ProjectKey): string {
+  return Buffer.from(JSON.stringify([CURSOR_FORMAT, programId, key.createdAt, key.id])).toString('base64url');
+}
+
+function decodeProjectCursor(programId: string, cursor: string): ProjectKey {
+  const invalid = new ApiError('INVALID_PARAMETER', 'Query parameter after is not a cursor of this program\'s GetProjects; take it from the Link header (rel="next") of the previous page, or start again without it.');
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw invalid;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
+  const [format, program, createdAt, id] = parsed as unknown[];
+  if (format !== CURSOR_FORMAT || program !== programId || !Number.isSafeInteger(createdAt) || (createdAt as number) < 0) throw invalid;
+  if (typeof id !== 'string' || !isIdLike(id)) throw invalid;
+  return { createdAt: createdAt as number, id };
+}
+
+/** ProjectsResponse content: the base variant for version 1, the extended one from version 2. */
+export function projectsView(version: number, requestTimestamp: number, model: ProgramModel, rows: Project[]): ProjectsView {
+  return { schemaVersion: version, extended: version >= 2, requestTimestamp, projects: rows.map((p) => summary(model, p)) };
+}
+
+/** Lists programs and projects, creates projects and changes their owner. */
+export class ProjectService {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'>) {
+    this.#deps = deps;
+  }
+
+  /**
+   * GetPrograms: the programs of the caller's agency in which the caller has a role. Any other agency, existing or
+   * not, is NOT_FOUND with one and the same answer, so that nobody learns which agencies exist.
+   */
+  async getPrograms(caller: Caller, agencyRef: string): Promise<ProgramView[]> {
+    const agency = await this.#deps.store.accounts.findAgency(agencyRef);
+    if (!agency || agency.id !== caller.user.agencyId) throw new ApiError('NOT_FOUND', `Agency "${agencyRef}" was not found.`);
+    const programs: Program[] = await this.#deps.store.programs.listPrograms(agency.id);
+    return programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ programId: p.id, programName: p.name }));
+  }
+
+  /**
+   * GetProjects: a page of the readable projects of a program, in creation order. Its RequestTimestamp is the time up
+   * to which the answer is complete (the read's start less CHANGE_VISIBILITY_MARGIN_MS): the next changed_since.
+   * `nextCursor` continues after the page's last project when more readable projects follow (one row more than the
+   * page is read to tell), with either kind of paging.
+   */
+  async getProjects(caller: Caller, programRef: string, options: ListOptions): Promise<ProjectsPageView> {
+    const requestTimestamp = this.#deps.clock.now() - CHANGE_VISIBILITY_MARGIN_MS;
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    if (options.after !== undefined && options.offset !== 0) {
+      throw new ApiError('INVALID_PARAMETER', 'Send either offset or after, not both: after already says where the page starts.');
+    }
+    const after = options.after === undefined ? undefined : decodeProjectCursor(ctx.program.id, options.after);
+    const found = await this.#deps.store.projects.listProjects({
+      programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role), changedSince: options.changedSince,
+      ...(after ? { after } : {}), limit: options.limit + 1, offset: options.offset,
+    });
+    const rows = found.slice(0, options.limit);
+    const last = rows.at(-1);
+    const nextCursor = found.length > options.limit && last ? encodeProjectCursor(ctx.program.id, { createdAt: last.createdAt, id: last.id }) : null;
+    return { ...projectsView(options.version, requestTimestamp, ctx.model, rows), nextCursor };
+  }
+
+  /** GetProjectsByNumber: the readable projects whose numbers are asked for. */
+  async getProjectsByNumber(caller: Caller, programRef: string, numbers: string[], version: number): Promise<ProjectsView> {
+    const requestTimestamp = this.#deps.clock.now();
+    if (numbers.length > this.#deps.maxNumbersPerRequest) {
+      throw new ApiError('TOO_MANY_NUMBERS', `Ask for at most ${this.#deps.maxNumbersPerRequest} project numbers per request; got ${numbers.length}.`);
+    }
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const rows = await this.#deps.store.projects.findProjectsByNumbers(ctx.program.id, numbers, ownerFilter(caller, ctx.role));
+    return projectsView(version, requestTimestamp, ctx.model, rows);
+  }
+
+  /** CreateNewProject: an empty project in the initial status, owned by the caller. */
+  async createProject(caller: Caller, programRef: string): Promise<AtVersion<NewProjectView>> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id}.`);
+    const initial = ctx.model.statuses.find((s) => s.isInitial);
+    if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
+    const { clock, ids } = this.#deps;
+    const projectId = ids.next();
+    const project = await this.#deps.store.transaction(async (tx) => {
+      // Stamped inside the transaction, so it commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
+      const now = clock.now();
+      await claimIdempotencyKey(tx, caller, () => now);
+      const created: Project = {
+        id: projectId, programId: ctx.program.id, number: null, statusId: initial.id, statusAt: now,
+        createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
+        ownerId: caller.user.id, assigneeId: null, version: 0,
+      };
+      await tx.projects.insertProject(created);
+      await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, ownerId: caller.user.id, detail: { status: initial.id }, at: now });
+      return created;
+    });
+    const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));
+    return { ...projectHeader(this.#deps, ctx.model, project), forms };
+  }
+
+  /** The landing page's content: the project, its owner, the forms the caller may read and its status history. */
+  async landing(caller: Caller, programRef: string, projectId: string): Promise<LandingView> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const history = await this.#deps.store.projects.getHistory(project.id);
+    const users = await this.#deps.store.accounts.usersByIds([project.ownerId, ...history.map((h) => h.changedBy)]);
+    const nameOf = (id: string) => users.find((u) => u.id === id)?.name ?? id;
+    return {
+      ...projectHeader(this.#deps, ctx.model, project),
+      programName: ctx.program.name,
+      ownerName: nameOf(project.ownerId),
+      // The same forms CreateNewProject lists: staff see every form, applicants only those meant for them.
+      forms: ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => ({ name: f.name, available: f.availableIn.includes(project.statusId) })),
+      history: history.map((h) => ({ status: statusById(ctx.model, h.statusId).name, at: h.changedAt, by: nameOf(h.changedBy) })),
+    };
+  }
+
+  /** SetProjectOwner: hands the project to another user who has access to the program. */
+  async setOwner(caller: Caller, programRef: string, projectId: string, ownerEmail: string): Promise<AtVersion<OwnerView>> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
+    const owner = await this.#deps.store.accounts.findUserByEmail(ownerEmail);
+    const ownerGrants = owner ? await this.#deps.store.accounts.listGrants(owner.id) : [];
+    if (!owner || owner.disabled || !roleIn({ user: owner, apiKeyId: '', grants: ownerGrants }, ctx.program)) {
+      throw new ApiError('UNKNOWN_USER', `No active user with access to program ${ctx.program.id} has the e-mail address "${ownerEmail}".`);
+    }
+    const projectVersion = await changeProject(this.#deps, caller, ctx, project.id, {
+      action: 'project.owner.set', access: 'write',
+      act: async ({ project: current }) => ({
+        changes: { ownerId: owner.id }, detail: { from: current.ownerId, to: owner.id }, result: versionOf,
+      }),
+    });
+    return { name: owner.name, email: owner.email, projectVersion };
+  }
+}

@@ -1,0 +1,85 @@
+import { mayReadForm, ownerFilter, requireReveal } from '../access.ts';
+import { ApiError } from '../api-error.ts';
+import type { Caller } from '../caller.ts';
+import { checkValue, quoted } from './field-rules.ts';
+import type { DataField, ProgramModel, ProgramRole } from '../../model/model.ts';
+import { loadProgram, type ProgramContext } from './project-context.ts';
+import { projectsView } from './project-service.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import type { ProjectByDataQuery, ProjectsView } from '../views.ts';
+import type { FieldCondition, ProjectSearch } from '../../model/records.ts';
+
+/** The operators a sensitive (sealed) field can be searched with: equality and emptiness. */
+const SEALED_OPERATORS: ReadonlySet<string> = new Set(['eq', 'ne', 'empty', 'notempty']);
+
+const NUMBER = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+function statusId(model: ProgramModel, ref: string): string {
+  const status = model.statuses.find((s) => s.id === ref || s.customId === ref);
+  if (!status) throw new ApiError('INVALID_REQUEST', `Status "${ref}" is not a status of program ${model.program.id}.`);
+  return status.id;
+}
+
+// A field the caller may filter on: one on a form whose data the caller may read. Otherwise an applicant could
+// learn the values of staff-only forms (a reviewer's notes) by filtering their own projects on them.
+function searchableField(model: ProgramModel, role: ProgramRole, ref: string): DataField | undefined {
+  const field = model.fields.find((x) => x.id === ref || x.customId === ref);
+  if (!field || role !== 'applicant') return field;
+  return model.forms.some((form) => mayReadForm(role, form) && form.fields.some((p) => p.fieldId === field.id)) ? field : undefined;
+}
+
+/** A GetProjectsByData condition resolved for the store: the field checked readable and comparable, sensitive ones only for callers who may reveal. */
+export function resolveFieldCondition(ctx: ProgramContext, caller: Caller, f: ProjectByDataQuery['fields'][number]): FieldCondition {
+  const { model, role } = ctx;
+  const field = searchableField(model, role, f.fieldRef);
+  if (!field) throw new ApiError('INVALID_REQUEST', `Data field "${f.fieldRef}" is not a field of program ${model.program.id}.`);
+  // Filtering on a sensitive field would reveal its value bit by bit, so it takes what revealing it takes.
+  if (field.sensitive) {
+    requireReveal(caller, ctx.program, role);
+    // Sensitive values are stored sealed, with a blind index that can only tell equal from different.
+    if (!SEALED_OPERATORS.has(f.operator)) {
+      throw new ApiError('INVALID_REQUEST', `${field.name} is a sensitive field, stored encrypted: it can be searched only with the operators eq, ne, empty and notempty, not ${f.operator}.`);
+    }
+    return { fieldId: field.id, kind: field.multiValue ? 'multi' : 'text', op: f.operator, content: f.content, number: null, sealed: true };
+  }
+  const numeric = field.type === 'number' || field.type === 'integer';
+  const compares = f.operator !== 'contains' && f.operator !== 'empty' && f.operator !== 'notempty';
+  const byNumber = numeric && compares;
+  if (byNumber && !NUMBER.test(f.content ?? '')) {
+    throw new ApiError('INVALID_REQUEST', `${field.name} is a number field; Content ${quoted(field, f.content ?? '')} is not a number.`);
+  }
+  // Dates compare as yyyy-MM-dd text, which only orders real dates written that way.
+  if (field.type === 'date' && compares && checkValue(field, undefined, f.content ?? '') !== null) {
+    throw new ApiError('INVALID_REQUEST', `${field.name} is a date field; Content ${quoted(field, f.content ?? '')} is not a date as yyyy-MM-dd.`);
+  }
+  return {
+    fieldId: field.id, kind: field.multiValue ? (byNumber ? 'multiNumber' : 'multi') : byNumber ? 'number' : 'text', op: f.operator,
+    content: f.content, number: byNumber ? Number(f.content) : null,
+  };
+}
+
+/** Finds projects by their current status, status dates and submitted values. */
+export class SearchService {
+  readonly #deps: ServiceDeps<'programs' | 'projects'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects'>) {
+    this.#deps = deps;
+  }
+
+  /** GetProjectsByData: the readable projects matching every filter, a page at a time, in creation order. */
+  async getProjectsByData(
+    caller: Caller, programRef: string, query: ProjectByDataQuery, page: { limit: number; offset: number; version: number },
+  ): Promise<ProjectsView> {
+    const requestTimestamp = this.#deps.clock.now();
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const statusIds = query.statuses?.refs.map((r) => statusId(ctx.model, r));
+    const search: ProjectSearch = {
+      programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role),
+      ...(query.statuses?.operation === 'include' ? { statusIn: statusIds } : {}),
+      ...(query.statuses?.operation === 'exclude' ? { statusNotIn: statusIds } : {}),
+      statusDates: query.statusDates.map((d) => ({ statusId: statusId(ctx.model, d.statusRef), op: d.operator, at: d.at })),
+      fields: query.fields.map((f) => resolveFieldCondition(ctx, caller, f)),
+      limit: page.limit, offset: page.offset,
+    };
+    return projectsView(page.version, requestTimestamp, ctx.model, await this.#deps.store.projects.searchProjects(search));
+  }
+}

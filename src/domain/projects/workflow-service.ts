@@ -1,0 +1,136 @@
+import { isStaff, roleIn } from '../access.ts';
+import { ApiError } from '../api-error.ts';
+import type { Caller } from '../caller.ts';
+import type { HistoryEntry, ProgramModel, Status } from '../../model/model.ts';
+import { changeProject } from './change-project.ts';
+import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, statusById, versionOf } from './project-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { formatProjectNumber } from './submit-service.ts';
+import type { AssigneeView, AtVersion, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from '../views.ts';
+import type { StoreReader, StoreWriter } from '../../store/store.ts';
+
+/** A status of the program by generated or custom id. */
+export function findStatus(model: ProgramModel, ref: string): Status {
+  const status = model.statuses.find((s) => s.id === ref || s.customId === ref);
+  if (!status) throw new ApiError('NOT_FOUND', `Status "${ref}" was not found in program ${model.program.id}.`);
+  return status;
+}
+
+/** History entries as shown to people: status names and the e-mail address of who set them. */
+export async function historyViews(reader: Pick<StoreReader, 'accounts'>, model: ProgramModel, entries: HistoryEntry[]): Promise<HistoryEntryView[]> {
+  const users = await reader.accounts.usersByIds(entries.map((e) => e.changedBy));
+  return entries.map((e) => {
+    const status = statusById(model, e.statusId);
+    return {
+      statusId: e.statusId, customId: status.customId, name: status.name, timestamp: e.changedAt,
+      changedBy: users.find((u) => u.id === e.changedBy)?.email ?? e.changedBy, reportAs: e.reportAs,
+    };
+  });
+}
+
+/** Moves projects through the workflow, reports their history, and assigns staff. */
+export class WorkflowService {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'>) {
+    this.#deps = deps;
+  }
+
+  /** GetProjectStatusHistory (admin only): newest first, with who and how each entry is reported. */
+  async getHistory(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<StatusHistoryView>> {
+    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetProjectStatusHistory');
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const entries = await historyViews(this.#deps.store, ctx.model, await this.#deps.store.projects.getHistory(project.id));
+    return { projectId: project.id, programId: project.programId, projectNumber: project.number, entries, projectVersion: versionOf(project) };
+  }
+
+  /** SetProjectStatus (admin only): moves the project to a status allowed next from its current one. */
+  async setStatus(caller: Caller, programRef: string, projectId: string, statusRef: string): Promise<AtVersion<StatusSetView>> {
+    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatus');
+    const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const target = findStatus(ctx.model, statusRef);
+    const { ids } = this.#deps;
+    return changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'project.status.set', access: 'read',
+      act: async ({ tx, project, now }) => {
+        await this.#requireActive(tx, ctx, target);
+        const from = statusById(ctx.model, project.statusId);
+        if (!from.next.includes(target.id)) {
+          const allowed = from.next.map((id) => ctx.model.statuses.find((s) => s.id === id)?.name ?? id);
+          throw new ApiError('TRANSITION_NOT_ALLOWED',
+            `A project in status "${from.name}" cannot move to "${target.name}"; allowed next: ${allowed.length > 0 ? allowed.join(', ') : 'none (final status)'}.`);
+        }
+        // Only projects without a number are Unsubmitted: one that staff move on is numbered then, as a submission would.
+        const number = project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
+        await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+        return {
+          changes: { number, statusId: target.id, statusAt: now },
+          detail: { from: from.id, to: target.id, ...(number !== project.number ? { number } : {}) },
+          result: (updated) => ({
+            status: { statusId: target.id, customId: target.customId, name: target.name, timestamp: now },
+            url: landingUrl(this.#deps.publicUrl, project), projectVersion: versionOf(updated),
+          }),
+        };
+      },
+    });
+  }
+
+  /** SetProjectStatusReportAs (admin only): marks one history entry as reported normally or suppressed. */
+  async setReportAs(caller: Caller, programRef: string, projectId: string, input: ReportAsInput): Promise<AtVersion<HistoryEntryView>> {
+    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatusReportAs');
+    const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const status = findStatus(ctx.model, input.statusRef);
+    return changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'project.history.report_as', access: 'read',
+      act: async ({ tx, project }) => {
+        const matches = (await tx.projects.getHistory(project.id)).filter((e) =>
+          e.statusId === status.id && e.changedAt >= input.timestamp && e.changedAt < input.timestamp + input.precisionMs);
+        if (matches.length === 0) throw new ApiError('NOT_FOUND', `Project ${project.id} has no history entry of status "${status.name}" at that time.`);
+        if (matches.length > 1) throw new ApiError('INVALID_REQUEST', `Several "${status.name}" entries fall within that second; send the Timestamp with milliseconds.`);
+        const entry = matches[0]!;
+        await tx.projects.setHistoryReportAs(entry.id, input.reportAs);
+        return {
+          detail: { entryId: entry.id, from: entry.reportAs, to: input.reportAs },
+          result: async (updated) => ({ ...(await historyViews(tx, ctx.model, [{ ...entry, reportAs: input.reportAs }]))[0]!, projectVersion: versionOf(updated) }),
+        };
+      },
+    });
+  }
+
+  /** SetAssignee (admins and editors): assigns a staff member of the program, or clears the assignee. */
+  async setAssignee(caller: Caller, programRef: string, projectId: string, email: string | null): Promise<AtVersion<AssigneeView>> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    if (ctx.role !== 'admin' && ctx.role !== 'editor') throw new ApiError('FORBIDDEN', 'SetAssignee is for admins and editors of the program.');
+    const assignee = email === null ? null : await this.#staffMember(ctx, email);
+    const projectVersion = await changeProject(this.#deps, caller, ctx, seen.id, {
+      action: 'project.assignee.set', access: 'read',
+      // The one already assigned again: nothing changes, so nobody is told of an assignment twice.
+      act: async ({ project }) => ({
+        changed: project.assigneeId !== (assignee?.id ?? null),
+        changes: { assigneeId: assignee?.id ?? null },
+        detail: { from: project.assigneeId, to: assignee?.id ?? null },
+        result: versionOf,
+      }),
+    });
+    return { assignee: assignee ? { name: assignee.name, email: assignee.email } : null, projectVersion };
+  }
+
+  async #staffMember(ctx: ProgramContext, email: string) {
+    const user = await this.#deps.store.accounts.findUserByEmail(email);
+    const grants = user ? await this.#deps.store.accounts.listGrants(user.id) : [];
+    if (!user || user.disabled || !isStaff(roleIn({ user, apiKeyId: '', grants }, ctx.program))) {
+      throw new ApiError('UNKNOWN_USER', `No active staff member (reader, editor or admin) of program ${ctx.program.id} has the e-mail address "${email}".`);
+    }
+    return user;
+  }
+
+  // The definition was read before the transaction; an import since may have retired the target status.
+  async #requireActive(tx: StoreWriter, ctx: ProgramContext, target: Status): Promise<void> {
+    const program = await tx.programs.findProgram(ctx.program.id);
+    if (program && program.updatedAt === ctx.program.updatedAt) return;
+    const model = program ? await tx.programs.loadProgramModel(program) : null;
+    if (!model?.statuses.some((s) => s.id === target.id)) {
+      throw new ApiError('CONFLICT', `Status "${target.name}" was just retired from program ${ctx.program.id}; read the statuses again.`);
+    }
+  }
+}

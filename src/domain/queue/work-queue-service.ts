@@ -1,0 +1,248 @@
+import { hasSensitivePrivilege, isStaff, mayReadForm, STAFF_ROLES } from '../access.ts';
+import { ApiError } from '../api-error.ts';
+import type { Caller } from '../caller.ts';
+import type { DataField, FieldType, Project, ProgramRole } from '../../model/model.ts';
+import { loadProgram, type ProgramContext, statusById } from '../projects/project-context.ts';
+import { resolveFieldCondition } from '../projects/search-service.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { shownValue } from '../projects/shown-value.ts';
+import type { ProjectByDataQuery } from '../views.ts';
+import type { QueueKey, WorkQueueQuery, WorkQueueRow } from '../../store/work-queue-queries.ts';
+
+/** The page sizes the work queue offers. */
+export const QUEUE_PAGE_SIZES = [25, 50, 100] as const;
+
+/** The most staff members the assignee filter names (by name); anyone else is still found by e-mail address. */
+export const QUEUE_ASSIGNEE_CHOICES = 500;
+
+/** How many projects one read of the CSV export takes; the export never holds more than this many rows. */
+export const CSV_CHUNK = 500;
+
+/** A data-field condition of the queue, with GetProjectsByData's operators. */
+export type QueueFieldFilter = ProjectByDataQuery['fields'][number];
+
+/** What the work queue is asked for: filters (combined with AND), order, page size and the cursor of the page. */
+export interface WorkQueueFilter {
+  /** Status ids or custom ids; empty for every status. */
+  statuses: string[];
+  /** `me`, `unassigned`, a staff member's e-mail address, or null for anyone. */
+  assignee: string | null;
+  /** First submitted at or after `from` and before `to` (epoch ms), each optional. */
+  submittedFrom: number | null;
+  submittedTo: number | null;
+  number: string | null;
+  fields: QueueFieldFilter[];
+  sort: 'updated' | 'created';
+  direction: 'asc' | 'desc';
+  pageSize: number;
+  /** Where the page starts, as a `nextCursor` or `previousCursor` gave it; null for the first page. */
+  cursor: string | null;
+}
+
+/** One project in the queue, as staff see it. */
+export interface WorkQueueRowView {
+  projectId: string; number: string | null; applicant: string; status: string; assignee: string | null;
+  submittedAt: number | null; createdAt: number; lastChange: number;
+}
+
+/** A field staff may filter the queue on. */
+export interface QueueFieldView { fieldId: string; customId: string | null; name: string; type: FieldType; sensitive: boolean }
+
+/** A page of a program's work queue, with what the filter form offers. */
+export interface WorkQueueView {
+  agencyName: string; programId: string; programName: string; role: ProgramRole;
+  statuses: { statusId: string; name: string }[];
+  fields: QueueFieldView[];
+  /** The staff members the assignee filter offers besides "me" and "unassigned": whoever may be assigned, by name. */
+  assignees: { email: string; name: string }[];
+  rows: WorkQueueRowView[];
+  /** The cursor of the next page; null on the last one. */
+  nextCursor: string | null;
+  /** The cursor of the page before this one (read backwards from this page's first row); null on the first page. */
+  previousCursor: string | null;
+  /** True on the first page of the filtered queue. */
+  atStart: boolean;
+}
+
+/** The CSV export of a filtered queue: its columns and its rows, read a chunk at a time as they are consumed. */
+export interface WorkQueueExport { fileName: string; header: string[]; rows: AsyncIterable<string[]> }
+
+// The cursor names the order it was made for, so a cursor cannot continue a page in another order. A cursor that
+// reads backwards (to the previous page) says so in a fifth element; forward cursors keep the four of old links.
+function encodeCursor(f: WorkQueueFilter, key: QueueKey, backwards = false): string {
+  return Buffer.from(JSON.stringify([f.sort, f.direction, key.at, key.id, ...(backwards ? ['back'] : [])])).toString('base64url');
+}
+
+function decodeCursor(f: WorkQueueFilter): { key: QueueKey; backwards: boolean } | undefined {
+  if (f.cursor === null) return undefined;
+  const invalid = new ApiError('INVALID_PARAMETER', 'The cursor is not one this queue gave out for this order; start again from the first page.');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(f.cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(parsed) || (parsed.length !== 4 && parsed.length !== 5)) throw invalid;
+  const [sort, direction, at, id, way] = parsed as unknown[];
+  if (sort !== f.sort || direction !== f.direction || !Number.isSafeInteger(at) || typeof id !== 'string' || id.length > 64) throw invalid;
+  if (parsed.length === 5 && way !== 'back') throw invalid;
+  return { key: { at: at as number, id }, backwards: way === 'back' };
+}
+
+function keyOf(f: WorkQueueFilter, p: Project): QueueKey {
+  return { at: f.sort === 'updated' ? p.updatedAt : p.createdAt, id: p.id };
+}
+
+/**
+ * Staff read a choice by its label everywhere, so the queue's equals / does-not-equal filter takes the label (in any
+ * case) as well as the stored value; GetProjectsByData in the API compares stored values only.
+ */
+function byValueOrLabel(ctx: ProgramContext, c: QueueFieldFilter): QueueFieldFilter {
+  if (c.content === null || (c.operator !== 'eq' && c.operator !== 'ne')) return c;
+  const field = ctx.model.fields.find((f) => f.id === c.fieldRef || f.customId === c.fieldRef);
+  const choices = ctx.model.lists.find((l) => field?.listId !== null && l.id === field?.listId)?.choices ?? [];
+  const wanted = c.content.trim().toLowerCase();
+  const choice = choices.find((x) => x.value === c.content) ?? choices.find((x) => x.label.trim().toLowerCase() === wanted);
+  return choice ? { ...c, content: choice.value } : c;
+}
+
+/** The staff work queue of a program: filtered, sorted, paged by keyset, and exported as CSV. */
+export class WorkQueueService {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'>) {
+    this.#deps = deps;
+  }
+
+  /**
+   * A page of the queue: staff of the program only (readers, editors, admins); applicants are refused. A forward
+   * cursor continues after its row; a backward one reads the page before its row (the other way round, turned back),
+   * so paging either way costs what the first page does.
+   */
+  async page(caller: Caller, programRef: string, filter: WorkQueueFilter): Promise<WorkQueueView> {
+    const ctx = await this.#staffProgram(caller, programRef);
+    if (!(QUEUE_PAGE_SIZES as readonly number[]).includes(filter.pageSize)) {
+      throw new ApiError('INVALID_PARAMETER', `The page size must be one of ${QUEUE_PAGE_SIZES.join(', ')}; got ${filter.pageSize}.`);
+    }
+    const query = await this.#query(caller, ctx, filter);
+    const cursor = decodeCursor(filter);
+    const read = (q: Pick<WorkQueueQuery, 'direction' | 'after'>) =>
+      // One row more than the page shows tells whether there is a page beyond it without counting the program.
+      this.#deps.store.projects.workQueuePage({ ...query, ...q, limit: filter.pageSize + 1 });
+    let shown: WorkQueueRow[];
+    let atStart: boolean;
+    let hasNext: boolean;
+    const back = cursor?.backwards ? await read({ direction: filter.direction === 'desc' ? 'asc' : 'desc', after: cursor.key }) : null;
+    if (back && back.length > filter.pageSize) {
+      // Rows before the cursor's, nearest first: the page is the nearest pageSize of them, in the queue's order.
+      shown = back.slice(0, filter.pageSize).reverse();
+      atStart = false;
+      hasNext = true;
+    } else {
+      // Forward, or back to the start: then the first page, whole (rows may have come or gone since).
+      const found = await read({ direction: filter.direction, ...(cursor && !cursor.backwards ? { after: cursor.key } : {}) });
+      shown = found.slice(0, filter.pageSize);
+      atStart = !cursor || cursor.backwards;
+      hasNext = found.length > filter.pageSize;
+    }
+    const first = shown[0];
+    const last = shown.at(-1);
+    const [agency, assignees] = await Promise.all([
+      this.#deps.store.accounts.findAgency(caller.user.agencyId),
+      this.#deps.store.accounts.usersWithProgramRole(ctx.program, STAFF_ROLES, QUEUE_ASSIGNEE_CHOICES),
+    ]);
+    return {
+      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role,
+      statuses: ctx.model.statuses.map((s) => ({ statusId: s.id, name: s.name })),
+      fields: this.#filterableFields(ctx).map((f) => ({ fieldId: f.id, customId: f.customId, name: f.name, type: f.type, sensitive: f.sensitive })),
+      assignees: assignees.filter((u) => u.id !== caller.user.id).map((u) => ({ email: u.email, name: u.name }))
+        .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
+      rows: await this.#rowViews(ctx, shown),
+      nextCursor: hasNext && last ? encodeCursor(filter, keyOf(filter, last.project)) : null,
+      previousCursor: !atStart && first ? encodeCursor(filter, keyOf(filter, first.project), true) : null,
+      atStart,
+    };
+  }
+
+  /**
+   * The filtered queue as CSV rows, every page of it, read CSV_CHUNK projects at a time as the consumer asks. Values
+   * of sensitive fields are masked unless the caller may reveal them (the privilege and a proved second factor).
+   */
+  async exportRows(caller: Caller, programRef: string, filter: WorkQueueFilter): Promise<WorkQueueExport> {
+    const ctx = await this.#staffProgram(caller, programRef);
+    const query = await this.#query(caller, ctx, { ...filter, cursor: null });
+    const fields = this.#filterableFields(ctx);
+    const reveal = hasSensitivePrivilege(caller, ctx.program, ctx.role) && caller.mfaVerified === true;
+    const header = ['Number', 'Project id', 'Applicant', 'Status', 'Assignee', 'Submitted', 'Created', 'Last change', ...fields.map((f) => f.name)];
+    const store = this.#deps.store;
+    const rowViews = (rows: WorkQueueRow[]) => this.#rowViews(ctx, rows);
+    async function* rows(): AsyncGenerator<string[]> {
+      let after: QueueKey | undefined;
+      for (;;) {
+        const chunk = await store.projects.workQueuePage({ ...query, after, limit: CSV_CHUNK });
+        if (chunk.length === 0) return;
+        const views = await rowViews(chunk);
+        const values = await store.projects.valuesOfProjects(chunk.map((r) => r.project.id), fields.map((f) => f.id));
+        for (const v of views) {
+          const own = values.filter((x) => x.projectId === v.projectId);
+          yield [
+            v.number ?? '', v.projectId, v.applicant, v.status, v.assignee ?? '', v.submittedAt === null ? '' : new Date(v.submittedAt).toISOString(),
+            new Date(v.createdAt).toISOString(), new Date(v.lastChange).toISOString(),
+            ...fields.map((f) => {
+              const x = own.find((o) => o.fieldId === f.id);
+              if (!x || (x.value === null && x.values === null)) return '';
+              return (x.values ?? [x.value ?? '']).map((t) => shownValue(ctx.model, f, t, reveal)).join('; ');
+            }),
+          ];
+        }
+        if (chunk.length < CSV_CHUNK) return;
+        after = keyOf(filter, chunk.at(-1)!.project);
+      }
+    }
+    return { fileName: `${ctx.program.customId || ctx.program.id}-projects.csv`, header, rows: rows() };
+  }
+
+  async #staffProgram(caller: Caller, programRef: string): Promise<ProgramContext> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The work queue of program ${ctx.program.id} is for its staff (readers, editors and admins).`);
+    return ctx;
+  }
+
+  // Staff read every form, so every current field of a form may be filtered on and exported.
+  #filterableFields(ctx: ProgramContext): DataField[] {
+    return ctx.model.fields.filter((f) => ctx.model.forms.some((form) => mayReadForm(ctx.role, form) && form.fields.some((p) => p.fieldId === f.id)));
+  }
+
+  async #query(caller: Caller, ctx: ProgramContext, f: WorkQueueFilter): Promise<Omit<WorkQueueQuery, 'limit' | 'after'>> {
+    const statusIn = f.statuses.map((ref) => {
+      const status = ctx.model.statuses.find((s) => s.id === ref || s.customId === ref);
+      if (!status) throw new ApiError('INVALID_PARAMETER', `Status "${ref}" is not a status of program ${ctx.program.id}.`);
+      return status.id;
+    });
+    return {
+      programId: ctx.program.id, fields: f.fields.map((c) => resolveFieldCondition(ctx, caller, byValueOrLabel(ctx, c))), sort: f.sort, direction: f.direction,
+      ...(statusIn.length > 0 ? { statusIn } : {}),
+      ...(f.assignee === null ? {} : { assigneeId: await this.#assigneeId(caller, f.assignee) }),
+      ...(f.number === null ? {} : { number: f.number }),
+      ...(f.submittedFrom !== null || f.submittedTo !== null ? { submitted: { from: f.submittedFrom, to: f.submittedTo } } : {}),
+    };
+  }
+
+  async #assigneeId(caller: Caller, assignee: string): Promise<string | null> {
+    if (assignee === 'me') return caller.user.id;
+    if (assignee === 'unassigned') return null;
+    const user = await this.#deps.store.accounts.findUserByEmail(assignee);
+    // Nobody by that address is assigned anything: an id no project has, rather than an error that would tell
+    // which addresses have accounts.
+    return user?.agencyId === caller.user.agencyId ? user.id : `no user ${assignee}`;
+  }
+
+  async #rowViews(ctx: ProgramContext, rows: WorkQueueRow[]): Promise<WorkQueueRowView[]> {
+    const ids = new Set(rows.flatMap((r) => (r.project.assigneeId === null ? [r.project.ownerId] : [r.project.ownerId, r.project.assigneeId])));
+    const users = new Map((await this.#deps.store.accounts.usersByIds([...ids])).map((u) => [u.id, u]));
+    return rows.map(({ project: p, firstSubmittedAt }) => ({
+      projectId: p.id, number: p.number, applicant: users.get(p.ownerId)?.name ?? p.ownerId, status: statusById(ctx.model, p.statusId).name,
+      assignee: p.assigneeId === null ? null : (users.get(p.assigneeId)?.name ?? p.assigneeId), submittedAt: firstSubmittedAt,
+      createdAt: p.createdAt, lastChange: p.updatedAt,
+    }));
+  }
+}
