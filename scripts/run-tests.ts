@@ -16,6 +16,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type BrowserServer, chromium as playwright } from 'playwright-core';
+import { BROWSER_ENV, chromiumLaunchOptions } from '../test/support/chromium.ts';
+import { prepareTemplates } from '../test/support/database-templates.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -106,11 +109,18 @@ async function main(): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
   let server: EmbeddedPostgres | undefined;
+  let templates: { remove: () => void } | undefined;
+  let browser: BrowserServer | undefined;
   try {
     server = await startEmbeddedPostgres();
     say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s; ${files.length} test file(s), ${concurrency} at a time`);
     if (stopSignal) return signalCode(stopSignal);
-    const env = { ...process.env, APAS_TEST_PG_URL: server.url };
+    // Test stores start as copies of databases migrated once here (test/support/database-templates.ts).
+    const prepared = await prepareTemplates(server.url);
+    templates = prepared;
+    // One Chromium for every browser test file of the run (test/support/browser.ts connects to it).
+    if (files.some((f) => f.startsWith('test/web/'))) browser = await playwright.launchServer(await chromiumLaunchOptions());
+    const env = { ...process.env, APAS_TEST_PG_URL: server.url, ...prepared.env, ...(browser ? { [BROWSER_ENV]: browser.wsEndpoint() } : {}) };
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...REPORTERS, ...flags, ...files], {
       cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -124,6 +134,8 @@ async function main(): Promise<number> {
     });
     return stopSignal ? signalCode(stopSignal) : code;
   } finally {
+    await browser?.close();
+    templates?.remove();
     await server?.stop();
   }
 }

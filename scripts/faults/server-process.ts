@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newSecretKeyLine } from '../../src/store/secret-box.ts';
+import type { DatabaseConfig } from '../../src/config.ts';
+import { createSecretBox, newSecretKeyLine, parseSecretKeys, type SecretBox } from '../../src/store/secret-box.ts';
 
 /** The repository root, where `bin/apas.js` is. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -75,6 +77,16 @@ export function postgresSecretKeys(databaseUrl: string): string {
   let keys = POSTGRES_KEYS.get(databaseUrl);
   if (keys === undefined) POSTGRES_KEYS.set(databaseUrl, (keys = newSecretKeyLine()));
   return keys;
+}
+
+/**
+ * The keys the servers of a database in this run seal secrets with: on PostgreSQL this run's key for it, on SQLite
+ * the key file the first server made beside the file. A verifier opens sealed sensitive values with them.
+ */
+export function serverSecretBox(config: DatabaseConfig): SecretBox {
+  if (config.kind === 'postgres') return createSecretBox(parseSecretKeys(postgresSecretKeys(config.url), 'the run\'s keys'));
+  const file = path.join(path.dirname(config.file), 'apas-secret.key');
+  return createSecretBox(parseSecretKeys(fs.readFileSync(file, 'utf8'), file));
 }
 
 /** The environment every fault-run server gets: quiet logs, no rate limit or sign-in lockout in the way. */

@@ -1,7 +1,10 @@
 import type { DatabaseConfig } from '../../src/config.ts';
 import { eventsOfChange } from '../../src/domain/events/project-events.ts';
 import { APPLICATION } from './demo-steps.ts';
+import { serverSecretBox } from './server-process.ts';
 import { openSqlReader, type SqlReader } from './sql-reader.ts';
+import { fieldValueContext } from '../../src/store/sealed-field-values.ts';
+import type { SecretBox } from '../../src/store/secret-box.ts';
 import type { WriteJournal, WriteRecord } from './write-journal.ts';
 
 /** What a verification found: `problems` is empty when the database is consistent with the journal. */
@@ -57,10 +60,25 @@ function parseDetail(detail: string): Record<string, unknown> {
 export async function verifyDatabase(config: DatabaseConfig, journal: WriteJournal): Promise<Verification> {
   const reader = await openSqlReader(config);
   try {
-    return await verify(reader, journal);
+    return await verify(openingSealed(reader, serverSecretBox(config)), journal);
   } finally {
     await reader.close();
   }
+}
+
+/**
+ * The reader with the sealed values of sensitive fields opened (secrets at rest): rows of the value tables that have a
+ * project, a field and a value come back with the value in clear, as the service itself would read it.
+ */
+function openingSealed(reader: SqlReader, secrets: SecretBox): SqlReader {
+  return {
+    ...reader,
+    all: async <T extends Record<string, unknown>>(statement: string, params?: unknown[]) => (await reader.all<T>(statement, params)).map((row) => {
+      const r = row as { project_id?: string; field_id?: string; value?: string | null };
+      if (typeof r.value !== 'string' || r.project_id === undefined || r.field_id === undefined) return row;
+      return { ...row, value: secrets.open(r.value, fieldValueContext(r.project_id, r.field_id)) } as T;
+    }),
+  };
 }
 
 async function verify(sql: SqlReader, journal: WriteJournal): Promise<Verification> {

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import chromium from '@sparticuz/chromium';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type Page, chromium as playwright } from 'playwright-core';
 import { freePort } from '../../scripts/faults/server-process.ts';
+import { BROWSER_ENV, chromiumLaunchOptions } from './chromium.ts';
 import { loadConfig } from '../../src/config.ts';
 import { DEMO_CREDENTIALS, seedDemo } from '../../src/domain/programs/demo.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -42,14 +42,14 @@ export async function startWebServer(dialect: TestDialect = 'sqlite', env: Recor
   };
 }
 
-// The package's flags are made for AWS Lambda: one process (closing the last page would end the browser) and web
-// security switched off, which would hide exactly what the tests check (CSP, same-origin rules).
-const LAMBDA_ONLY = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials']);
-
-/** Launches the Chromium that the @sparticuz/chromium package ships (no system browser, no download). */
+/**
+ * The browser of a test file: a connection to the test run's one Chromium (scripts/run-tests.ts starts it when the run
+ * has browser tests, so files share it instead of each starting its own), or, for a file run on its own, a Chromium
+ * of its own. Closing it ends the connection (and the contexts it made) or that browser.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  const args = chromium.args.filter((a) => !LAMBDA_ONLY.has(a));
-  return playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
+  const shared = process.env[BROWSER_ENV];
+  return shared ? playwright.connect(shared) : playwright.launch(await chromiumLaunchOptions());
 }
 
 /** Signs in on the sign-in page with a demo account and waits for the page it leads to. */

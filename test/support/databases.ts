@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe } from 'node:test';
-import pg from 'pg';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore, type KyselyStoreOptions } from '../../src/store/kysely-store.ts';
 import { ephemeralSecretBox, type SecretBox } from '../../src/store/secret-box.ts';
 import type { Store } from '../../src/store/store.ts';
+import { admin, TEMPLATE_ENV } from './database-templates.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
 
 /** Every database the Store supports; contract tests run once per entry. */
@@ -76,13 +76,17 @@ export function forEachDialect(name: string, fn: (suite: DialectSuite) => void):
 async function openSqliteStore(options: TestStoreOptions): Promise<TestStore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-sqlite-'));
   const config: DatabaseConfig = { kind: 'sqlite', file: path.join(dir, 'apas.db') };
+  // A copy of the run's migrated template (database-templates.ts), when scripts/run-tests.ts made one.
+  const template = process.env[TEMPLATE_ENV.sqlite];
+  if (template) fs.copyFileSync(template, config.file);
   return track(config, options, () => fs.rmSync(dir, { recursive: true, force: true }));
 }
 
 async function openPostgresStore(options: TestStoreOptions): Promise<TestStore> {
   const serverUrl = await postgresServerUrl();
   const name = `apas_test_${randomBytes(6).toString('hex')}`;
-  await admin(serverUrl, `create database ${name}`);
+  const template = process.env[TEMPLATE_ENV.postgres];
+  await admin(serverUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   // WITH (FORCE) ends sessions a closed pool may still leave behind for a moment.
@@ -120,15 +124,6 @@ async function track(config: DatabaseConfig, given: TestStoreOptions, remove: ()
   };
 }
 
-async function admin(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 // The one piece of module state: a file run on its own (without scripts/run-tests.ts, so without
 // APAS_TEST_PG_URL) starts its own server on first use and shares it among its tests; starting one
