@@ -7,7 +7,7 @@ import { planSearch } from '../../src/store/search-queries.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { QueueKey, WorkQueueQuery } from '../../src/store/work-queue-queries.ts';
 import { forEachDialect, type TestStore } from '../support/databases.ts';
-import { IDS, project, seedProgram, T0, value } from '../support/fixtures.ts';
+import { IDS, programRows, project, seedProgram, T0, value } from '../support/fixtures.ts';
 
 // A search with filters runs one of two plans: driven by its most selective filter (read that filter's projects,
 // test each against the others) or, when every filter is broad, walking the result order and testing each project.
@@ -40,6 +40,10 @@ const ROWS = Array.from({ length: N }, (_, i) => rowOf(i));
 
 async function load(store: Store): Promise<void> {
   await seedProgram(store);
+  // The plans compare text in every way (contains, order), which only a field that is not sensitive allows: the
+  // fixture's sensitive text field is made an ordinary one here (sealed fields are searched in sealed-field-values.test.ts).
+  const rows = programRows(T0 + 5);
+  await store.transaction((tx) => tx.programs.saveProgramDefinition({ ...rows, fields: rows.fields.map((f) => ({ ...f, sensitive: false })) }));
   await store.transaction(async (tx) => {
     for (const r of ROWS) {
       await tx.projects.insertProject(r.p);
