@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { fold, numericValue } from './project-queries.ts';
 import { blindIndexKeyId, type SecretBox } from './secret-box.ts';
-import { fieldIndexContext, fieldValueContext, sealText } from './sealed-field-values.ts';
+import { blindIndex, fieldValueContext, sealText } from './sealed-field-values.ts';
 import type { Database } from './tables.ts';
 
 /**
@@ -63,7 +63,7 @@ function staleIndex(work: Work, folded: string | null): boolean {
 }
 
 function blind(work: Work, fieldId: string, plain: string): string {
-  return work.secrets.blindIndexes(plain, fieldIndexContext(fieldId))[0] as string;
+  return blindIndex(work.secrets, fieldId, plain);
 }
 
 function openText(work: Work, projectId: string, fieldId: string, text: string): string {

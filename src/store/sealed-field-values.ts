@@ -39,9 +39,14 @@ export function sealText(secrets: SecretBox, projectId: string, fieldId: string,
   return text === '' ? text : secrets.seal(text, fieldValueContext(projectId, fieldId));
 }
 
+/** The blind index a value of a field is stored with: the sealing key's (searches also try the other keys'). */
+export function blindIndex(secrets: SecretBox, fieldId: string, plain: string): string {
+  return secrets.blindIndexes(plain, fieldIndexContext(fieldId))[0] as string;
+}
+
 /** A value of a sensitive field as stored: each text sealed, and the blind indexes (sealing key) as its search text. */
 export function sealValue(secrets: SecretBox, projectId: string, v: FieldValue): StoredValue {
-  const blind = (text: string) => secrets.blindIndexes(text, fieldIndexContext(v.fieldId))[0] as string;
+  const blind = (text: string) => blindIndex(secrets, v.fieldId, text);
   return {
     ...v,
     value: v.value === null ? null : sealText(secrets, projectId, v.fieldId, v.value),
@@ -52,6 +57,9 @@ export function sealValue(secrets: SecretBox, projectId: string, v: FieldValue):
 
 /** A stored value with its texts opened (a value that is not sealed is returned as it is). */
 export function openValue<V extends { fieldId: string; value: string | null; values: string[] | null }>(secrets: SecretBox, projectId: string, v: V): V {
+  // Every value of every read passes here: most are not sealed and are returned as they are, without a copy.
+  const sealed = (text: string | null) => text !== null && secrets.keyIdOf(text) !== null;
+  if (!sealed(v.value) && !(v.values ?? []).some(sealed)) return v;
   const context = fieldValueContext(projectId, v.fieldId);
   const open = (text: string) => secrets.open(text, context);
   return { ...v, value: v.value === null ? null : open(v.value), values: v.values === null ? null : v.values.map(open) };
