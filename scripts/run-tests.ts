@@ -8,7 +8,7 @@
  * a test file waits for its servers, browser and database much of the time, so one per core leaves cores idle
  * (the suite took 23.6 min one at a time on 2 cores, 14.8 min three at a time; docs/performance.md, "The test suite").
  * APAS_TEST_EXCLUDE (comma-separated files or directories) leaves matching files out, and says so: .ci/run uses it
- * for the Node lines between the oldest and the newest.
+ * for every Node line but the newest.
  * Exits with the runner's code, 128+N when stopped by signal N, 1 when PostgreSQL cannot start.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -5,9 +5,9 @@ import pg from 'pg';
 import { openDatabase } from '../../src/store/database.ts';
 
 /**
- * Migrated databases that test stores start as copies of. Migrating a new database costs about a second on SQLite and
- * several on PostgreSQL (every migration's DDL, each durable), and the suite opens hundreds of stores; a copy of a
- * migrated SQLite file, or `CREATE DATABASE … TEMPLATE` on PostgreSQL, costs milliseconds. The migrations themselves
+ * Migrated databases that test stores start as copies of. Migrating a new database runs every migration's DDL (up to
+ * a second on SQLite and a few on PostgreSQL on a busy machine, much less on an idle one), and the suite opens
+ * hundreds of stores; a copy of a migrated SQLite file, or `CREATE DATABASE … TEMPLATE` on PostgreSQL, does not. The migrations themselves
  * still run: here once per test run, and from scratch in the tests of migrating (emptyTestDatabase).
  */
 
