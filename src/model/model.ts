@@ -42,10 +42,18 @@ export interface Status {
 export interface DataField {
   id: string; customId: string | null; name: string; type: FieldType; multiValue: boolean; sensitive: boolean;
   listId: string | null; group: string | null; maxLength: number | null; min: number | null; max: number | null; position: number;
+  /** A calculated field's CEL formula (its `type` is the formula's result type); null or absent for a field people fill in. */
+  formula?: string | null;
 }
 
-/** A data field placed on a form. */
-export interface FormField { fieldId: string; required: boolean; position: number }
+/** A validation of a field on a form: a CEL rule its values must meet, and what to tell the person when they do not. */
+export interface FieldValidation { rule: string; message: string }
+
+/** The CEL rules of a field on one form (docs/programs.md, "Field rules"); null where the form sets none. */
+export interface FieldRules { visibleIf: string | null; requiredIf: string | null; readOnlyIf: string | null; validations: FieldValidation[] }
+
+/** A data field placed on a form, with its rules there (null or absent: none). */
+export interface FormField { fieldId: string; required: boolean; position: number; rules?: FieldRules | null }
 
 /** An attachment definition of a form. */
 export interface AttachmentDefinition {

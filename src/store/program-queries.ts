@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { CustomList, DataField, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../model/model.ts';
+import type { CustomList, DataField, FieldRules, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../model/model.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
@@ -54,7 +54,7 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
     db.selectFrom('form_statuses').innerJoin('forms', 'forms.id', 'form_statuses.form_id')
       .select(['form_statuses.form_id', 'form_statuses.status_id']).where('forms.program_id', '=', programId).execute(),
     db.selectFrom('form_fields').innerJoin('forms', 'forms.id', 'form_fields.form_id')
-      .select(['form_fields.form_id', 'form_fields.field_id', 'form_fields.required', 'form_fields.position'])
+      .select(['form_fields.form_id', 'form_fields.field_id', 'form_fields.required', 'form_fields.position', 'form_fields.rules'])
       .where('forms.program_id', '=', programId).orderBy('form_fields.position').execute(),
     db.selectFrom('attachment_definitions').selectAll().where('program_id', '=', programId).orderBy('position').execute(),
   ]);
@@ -69,14 +69,16 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
   const fields: DataField[] = track(fieldRows).map((f) => ({
     id: f.id, customId: f.custom_id, name: f.name, type: f.type as FieldType, multiValue: f.multi_value === 1,
     sensitive: f.sensitive === 1, listId: f.list_id, group: f.group_name, maxLength: f.max_length,
-    min: f.min_value, max: f.max_value, position: f.position,
+    min: f.min_value, max: f.max_value, position: f.position, formula: f.formula,
   }));
   track(attachmentRows);
   const forms: Form[] = track(formRows).map((f) => ({
     id: f.id, customId: f.custom_id, name: f.name, leadsToStatusId: f.leads_to_status_id, position: f.position,
     roles: f.roles === null ? null : (JSON.parse(f.roles) as ProgramRole[]),
     availableIn: formStatusRows.filter((s) => s.form_id === f.id).map((s) => s.status_id),
-    fields: formFieldRows.filter((ff) => ff.form_id === f.id).map((ff) => ({ fieldId: ff.field_id, required: ff.required === 1, position: ff.position })),
+    fields: formFieldRows.filter((ff) => ff.form_id === f.id).map((ff) => ({
+      fieldId: ff.field_id, required: ff.required === 1, position: ff.position, rules: ff.rules === null ? null : (JSON.parse(ff.rules) as FieldRules),
+    })),
     attachments: attachmentRows.filter((a) => a.form_id === f.id).map((a) => ({
       id: a.id, formId: a.form_id, customId: a.custom_id, name: a.name, allowedTypes: JSON.parse(a.allowed_types) as string[],
       maxSizeBytes: a.max_size_bytes, required: a.required === 1, position: a.position,
@@ -151,7 +153,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
   await upsertRows(db, 'data_fields', rows.fields.map((f) => ({
     id: f.id, program_id: p.id, custom_id: f.customId, name: f.name, type: f.type, multi_value: f.multiValue ? 1 : 0,
     sensitive: f.sensitive ? 1 : 0, list_id: f.listId, group_name: f.group, max_length: f.maxLength,
-    min_value: f.min, max_value: f.max, position: f.position, retired: 0,
+    min_value: f.min, max_value: f.max, position: f.position, retired: 0, formula: f.formula ?? null,
   })), p.id);
   await upsertRows(db, 'forms', rows.forms.map((f) => ({
     id: f.id, program_id: p.id, custom_id: f.customId, name: f.name, leads_to_status_id: f.leadsToStatusId, position: f.position, retired: 0,
@@ -169,7 +171,9 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
   for (const f of rows.forms) {
     for (const statusId of f.availableIn) await db.insertInto('form_statuses').values({ form_id: f.id, status_id: statusId }).execute();
     for (const ff of f.fields) {
-      await db.insertInto('form_fields').values({ form_id: f.id, field_id: ff.fieldId, required: ff.required ? 1 : 0, position: ff.position }).execute();
+      await db.insertInto('form_fields').values({
+        form_id: f.id, field_id: ff.fieldId, required: ff.required ? 1 : 0, position: ff.position, rules: ff.rules ? JSON.stringify(ff.rules) : null,
+      }).execute();
     }
   }
 }

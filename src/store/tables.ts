@@ -47,6 +47,8 @@ export interface DataFieldTable {
   id: string; program_id: string; custom_id: string | null; name: string; type: string;
   multi_value: Flag; sensitive: Flag; list_id: string | null; group_name: string | null;
   max_length: number | null; min_value: number | null; max_value: number | null; position: number; retired: Flag;
+  /** A calculated field's CEL formula (migration 025); null for fields people fill in. */
+  formula: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A form of a program. */
@@ -61,7 +63,11 @@ export interface FormTable {
 export interface FormStatusTable { form_id: string; status_id: string }
 
 /** A data field placed on a form, with whether the form requires it. */
-export interface FormFieldTable { form_id: string; field_id: string; required: Flag; position: number }
+export interface FormFieldTable {
+  form_id: string; field_id: string; required: Flag; position: number;
+  /** The field's rules on the form as JSON (migration 025); null for none. */
+  rules: ColumnType<string | null, string | null | undefined, string | null>;
+}
 
 /** An attachment definition of a form: what may be uploaded. */
 export interface AttachmentDefinitionTable {

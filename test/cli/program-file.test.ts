@@ -27,7 +27,7 @@ test('a valid file is normalised with defaults filled in', () => {
   const file = validateProgramFile(sampleProgram());
   assert.equal(file.numberDigits, 5);
   assert.deepEqual(file.customLists[0]!.choices, [{ value: 'SMA', label: 'SMA' }, { value: 'ENP', label: 'Enphase' }]);
-  assert.deepEqual(file.forms[0]!.fields[1], { field: 'System size', required: false });
+  assert.deepEqual(file.forms[0]!.fields[1], { field: 'System size', required: false, rules: null });
   assert.equal(file.forms[0]!.attachments[0]!.maxSizeBytes, 10 * 1024 * 1024);
   assert.equal(file.fields[0]!.multiValue, false);
   assert.doesNotThrow(() => resolveProgramFile(file));

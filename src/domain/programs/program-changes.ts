@@ -29,11 +29,12 @@ const KINDS = [
   kind('status', (d) => [...d.statuses].sort(byPosition), (s) => ({
     customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: [...s.next].sort(),
   }), true),
-  kind('field', (d) => [...d.fields].sort(byPosition), ({ id: _id, position: _p, listId, ...rest }) => ({ ...rest, list: listId }), true),
+  kind('field', (d) => [...d.fields].sort(byPosition), ({ id: _id, position: _p, listId, formula, ...rest }) => ({ ...rest, list: listId, formula: formula ?? null }), true),
   kind('form', (d) => [...d.forms].sort(byPosition), (f) => ({
     customId: f.customId, name: f.name, leadsTo: f.leadsToStatusId, availableIn: [...f.availableIn].sort(),
     roles: f.roles === null ? null : [...f.roles].sort(),
     fields: f.fields.map((ff) => [ff.fieldId, ff.required]),
+    rules: f.fields.filter((ff) => ff.rules).map((ff) => [ff.fieldId, ff.rules]),
   }), true),
   kind('attachment', attachmentsOf, ({ id: _id, position: _p, ...rest }) => rest, true),
 ];

@@ -1,4 +1,6 @@
 import { templateProblems } from '../mail/mail-template.ts';
+import type { FieldRules } from '../../model/model.ts';
+import { ruleProblems } from '../rules/rule-problems.ts';
 import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
 
 /** A program file whose references are resolved to positions in its own arrays. */
@@ -9,7 +11,7 @@ export interface ResolvedProgram {
   /** Per status: the indexes of its next statuses. */
   statusNext: number[][];
   /** Per form: resolved statuses and fields. */
-  forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean }[] }[];
+  forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean; rules: FieldRules | null }[] }[];
 }
 
 interface Named { customId: string | null; name: string }
@@ -44,6 +46,8 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
   checkInitial(file, problems);
   checkPublicIds(file, problems);
   if (file.notifications) problems.push(...templateProblems(file.notifications));
+  // Rules name fields and statuses, so they are checked once every reference resolved.
+  if (problems.length === 0) problems.push(...ruleProblems(resolved));
   if (problems.length > 0) throw invalidFile(source, problems);
   return resolved;
 }
@@ -117,12 +121,12 @@ function checkField(f: FieldSpec, lists: Resolve, problems: string[]): number | 
 function resolveForm(f: FormSpec, statuses: Resolve, fields: Resolve, problems: string[]): ResolvedProgram['forms'][number] {
   const where = `form "${labelOf(f)}"`;
   checkUnique(f.attachments, 'attachment', problems, `${where}: `);
-  const formFields: { field: number; required: boolean }[] = [];
+  const formFields: { field: number; required: boolean; rules: FieldRules | null }[] = [];
   for (const ff of f.fields) {
     const index = fields(ff.field, `${where}: fields`);
     if (index === null) continue;
     if (formFields.some((x) => x.field === index)) problems.push(`${where}: the field "${ff.field}" is on the form twice`);
-    else formFields.push({ field: index, required: ff.required });
+    else formFields.push({ field: index, required: ff.required, rules: ff.rules });
   }
   return {
     availableIn: resolveAll(f.availableIn, `${where}: availableIn`, statuses, problems),

@@ -3,7 +3,7 @@ import type { StoreReader } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 import type { ProgramModel } from '../../model/model.ts';
 import { labelOf } from './program-check.ts';
-import type { ProgramFile, ProgramFileFormat } from './program-file.ts';
+import type { FormFieldSpec, ProgramFile, ProgramFileFormat } from './program-file.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
@@ -30,13 +30,14 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     fields: [...model.fields].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
       list: f.listId === null ? null : refOf(f.listId), group: f.group, maxLength: f.maxLength, min: f.min, max: f.max,
+      formula: f.formula ?? null,
     })),
     statuses: statuses.map((s) => ({ customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next) })),
     forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, availableIn: inWorkflowOrder(f.availableIn),
       leadsTo: f.leadsToStatusId === null ? null : refOf(f.leadsToStatusId),
       roles: f.roles,
-      fields: [...f.fields].sort((a, b) => a.position - b.position).map((ff) => ({ field: refOf(ff.fieldId), required: ff.required })),
+      fields: [...f.fields].sort((a, b) => a.position - b.position).map((ff) => ({ field: refOf(ff.fieldId), required: ff.required, rules: ff.rules ?? null })),
       attachments: [...f.attachments].sort((a, b) => a.position - b.position).map((a) => ({
         customId: a.customId, name: a.name, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes, required: a.required,
       })),
@@ -76,11 +77,15 @@ function compact(file: ProgramFile): Record<string, unknown> {
       customId: l.customId, name: l.name,
       choices: l.choices.map((c) => (c.label === c.value ? c.value : { value: c.value, label: c.label })),
     })),
-    fields: file.fields.map((f) => prune({ ...f, multiValue: f.multiValue || null, sensitive: f.sensitive || null })),
+    fields: file.fields.map(({ formula, ...f }) => prune({
+      ...f, multiValue: f.multiValue || null, sensitive: f.sensitive || null,
+      // A calculated field is written as the file writes it: type calculated, the value's type as resultType.
+      ...(formula === null ? {} : { type: 'calculated', formula, resultType: f.type }),
+    })),
     statuses: file.statuses.map((s) => prune({ ...s, initial: s.initial || null, next: s.next.length > 0 ? s.next : null })),
     forms: file.forms.map((f) => prune({
       customId: f.customId, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo, roles: f.roles,
-      fields: f.fields.length > 0 ? f.fields.map((ff) => (ff.required ? ff : ff.field)) : null,
+      fields: f.fields.length > 0 ? f.fields.map(formFieldOf) : null,
       attachments: f.attachments.length > 0 ? f.attachments.map((a) => prune({
         ...a, required: a.required || null,
       })) : null,
@@ -88,6 +93,13 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.notifications ? { notifications: file.notifications } : {}),
     ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
   };
+}
+
+/** A form field as written by hand: just its reference when it has no options, else an object with the ones it has. */
+function formFieldOf(ff: FormFieldSpec): unknown {
+  if (!ff.required && ff.rules === null) return ff.field;
+  const rules = ff.rules === null ? {} : prune({ ...ff.rules, validations: ff.rules.validations.length > 0 ? ff.rules.validations : null });
+  return { field: ff.field, ...(ff.required ? { required: true } : {}), ...rules };
 }
 
 /** Drops null properties: they stand for a default or an absent option. */

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { parseDocument } from 'yaml';
+import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
+import { type Document, isNode, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
-import type { FieldType, ProgramRole } from '../../model/model.ts';
+import type { FieldRules, FieldType, ProgramRole } from '../../model/model.ts';
 import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 
 /** One choice of a custom list. */
@@ -15,13 +16,15 @@ export interface ListSpec { customId: string | null; name: string; choices: Choi
 export interface FieldSpec {
   customId: string | null; name: string; type: FieldType; multiValue: boolean; sensitive: boolean;
   list: string | null; group: string | null; maxLength: number | null; min: number | null; max: number | null;
+  /** A calculated field's CEL formula, null for others; `type` is then the file's `resultType`. */
+  formula: string | null;
 }
 
 /** A workflow status; `next` holds references to other statuses. */
 export interface StatusSpec { customId: string | null; name: string; publicId: string | null; initial: boolean; next: string[] }
 
-/** A data field placed on a form. */
-export interface FormFieldSpec { field: string; required: boolean }
+/** A data field placed on a form, with its rules there (null: none). */
+export interface FormFieldSpec { field: string; required: boolean; rules: FieldRules | null }
 
 /** An attachment definition of a form. */
 export interface AttachmentSpec { customId: string | null; name: string; allowedTypes: string[]; maxSizeBytes: number; required: boolean }
@@ -42,7 +45,15 @@ export interface ProgramFile {
   notifications: NotificationTemplates | null;
   /** Self-service on the web pages: whether applicants may sign up for the program. */
   selfService: { signUp: boolean };
+  /** Where a part of the file was written, for messages (absent when the file came as data, not text). */
+  locate?: SourceLocator;
 }
+
+/** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
+export interface SourcePosition { line: number; column: number; style: 'plain' | 'quoted' | 'block' | 'other' }
+
+/** Finds where the value at a path (e.g. `['forms', 0, 'fields', 3, 'visibleIf']`) was written; null when unknown. */
+export type SourceLocator = (path: (string | number)[]) => SourcePosition | null;
 
 /** The text formats a program file may be written in. */
 export type ProgramFileFormat = 'yaml' | 'json';
@@ -72,7 +83,8 @@ export function formatOfPath(path: string): ProgramFileFormat {
 
 /** Parses, validates and normalises a program file; throws ApiError INVALID_REQUEST listing every problem. */
 export function parseProgramFile(text: string, format: ProgramFileFormat = 'yaml', source = 'program file'): ProgramFile {
-  return validateProgramFile(parseText(text, format, source), source);
+  const { data, locate } = parseText(text, format, source);
+  return { ...validateProgramFile(data, source), locate };
 }
 
 /** Validates already-parsed data against the schema and fills in defaults. */
@@ -90,18 +102,46 @@ export function invalidFile(source: string, problems: string[]): ApiError {
   return new ApiError('INVALID_REQUEST', `${source} is not a valid program (${problems.length} ${noun}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
 
-function parseText(text: string, format: ProgramFileFormat, source: string): unknown {
+function parseText(text: string, format: ProgramFileFormat, source: string): { data: unknown; locate: SourceLocator } {
   if (format === 'json') {
     try {
-      return JSON.parse(text) as unknown;
+      return { data: JSON.parse(text) as unknown, locate: jsonLocator(text) };
     } catch (error) {
       throw invalidFile(source, [`not valid JSON: ${(error as Error).message}`]);
     }
   }
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, lineCounter });
   // prettyErrors appends a code excerpt after the first line; the first line already names line and column.
   if (doc.errors.length > 0) throw invalidFile(source, doc.errors.map((e) => `not valid YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`));
-  return doc.toJS({ maxAliasCount: 100 }) as unknown;
+  return { data: doc.toJS({ maxAliasCount: 100 }) as unknown, locate: yamlLocator(doc, lineCounter) };
+}
+
+const YAML_STYLES: Record<string, SourcePosition['style']> = {
+  PLAIN: 'plain', QUOTE_DOUBLE: 'quoted', QUOTE_SINGLE: 'quoted', BLOCK_LITERAL: 'block', BLOCK_FOLDED: 'other',
+};
+
+function yamlLocator(doc: Document, lines: LineCounter): SourceLocator {
+  return (path) => {
+    const node = doc.getIn(path, true);
+    if (!isNode(node) || !node.range) return null;
+    const { line, col } = lines.linePos(node.range[0]);
+    return { line, column: col, style: YAML_STYLES[(node as Scalar).type ?? ''] ?? 'other' };
+  };
+}
+
+function jsonLocator(text: string): SourceLocator {
+  let tree: AnyNode | null = null;
+  return (path) => {
+    tree ??= parseJsonTree(text, { mode: 'json' }).body;
+    let node: AnyNode | undefined = tree;
+    for (const key of path) {
+      if (node?.type === 'Object') node = node.members.find((m) => m.name.type === 'String' && m.name.value === key)?.value;
+      else if (node?.type === 'Array' && typeof key === 'number') node = node.elements[key]?.value;
+      else node = undefined;
+    }
+    return node ? { line: node.loc.start.line, column: node.loc.start.column, style: node.type === 'String' ? 'quoted' : 'other' } : null;
+  };
 }
 
 function describeError(e: ErrorObject, data: unknown): string | null {
@@ -112,6 +152,7 @@ function describeError(e: ErrorObject, data: unknown): string | null {
   switch (e.keyword) {
     case 'additionalProperties': return `${where}: unknown property "${String(params.additionalProperty)}"`;
     case 'required': return `${where}: missing required property "${String(params.missingProperty)}"`;
+    case 'false schema': return `${where}: only calculated fields have this property`;
     case 'enum': return `${where}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'pattern': return `${where}: ${PATTERN_HINTS[String(params.pattern)] ?? e.message}`;
     case 'type':
@@ -140,11 +181,17 @@ function describePath(data: unknown, pointer: string): string {
 }
 
 type RawChoice = string | { value: string; label?: string };
-type RawFormField = string | { field: string; required?: boolean };
+type RawFormField = string | {
+  field: string; required?: boolean; visibleIf?: string; requiredIf?: string; readOnlyIf?: string;
+  validations?: { rule: string; message: string }[];
+};
+type RawField = Omit<Partial<FieldSpec>, 'name' | 'type' | 'formula'> & {
+  name: string; type: FieldType | 'calculated'; formula?: string; resultType?: FieldType;
+};
 interface RawProgram {
   customId: string; name: string; numberPrefix: string; numberDigits?: number;
   customLists?: { customId?: string; name: string; choices: RawChoice[] }[];
-  fields?: (Omit<Partial<FieldSpec>, 'name' | 'type'> & { name: string; type: FieldType })[];
+  fields?: RawField[];
   statuses: { customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[] }[];
   forms?: {
     customId?: string; name: string; availableIn: string[]; leadsTo?: string; roles?: ProgramRole[]; fields?: RawFormField[];
@@ -162,9 +209,11 @@ function normalise(raw: RawProgram): ProgramFile {
       choices: l.choices.map((c) => (typeof c === 'string' ? { value: c, label: c } : { value: c.value, label: c.label ?? c.value })),
     })),
     fields: (raw.fields ?? []).map((f) => ({
-      customId: f.customId ?? null, name: f.name, type: f.type, multiValue: f.multiValue ?? false,
-      sensitive: f.sensitive ?? false, list: f.list ?? null, group: f.group ?? null, maxLength: f.maxLength ?? null,
-      min: f.min ?? null, max: f.max ?? null,
+      // A calculated field is stored as a field of its result type with a formula (program-check names a missing one).
+      customId: f.customId ?? null, name: f.name, type: f.type === 'calculated' ? (f.resultType ?? 'text') : f.type,
+      multiValue: f.multiValue ?? false, sensitive: f.sensitive ?? false, list: f.list ?? null, group: f.group ?? null,
+      maxLength: f.maxLength ?? null, min: f.min ?? null, max: f.max ?? null,
+      formula: f.type === 'calculated' ? (f.formula ?? '') : (f.formula ?? null),
     })),
     statuses: raw.statuses.map((s) => ({
       customId: s.customId ?? null, name: s.name, publicId: s.publicId ?? null, initial: s.initial ?? false, next: s.next ?? [],
@@ -172,7 +221,9 @@ function normalise(raw: RawProgram): ProgramFile {
     forms: (raw.forms ?? []).map((f) => ({
       customId: f.customId ?? null, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo ?? null,
       roles: f.roles ? [...new Set(f.roles)] : null,
-      fields: (f.fields ?? []).map((ff) => (typeof ff === 'string' ? { field: ff, required: false } : { field: ff.field, required: ff.required ?? false })),
+      fields: (f.fields ?? []).map((ff) => (typeof ff === 'string'
+        ? { field: ff, required: false, rules: null }
+        : { field: ff.field, required: ff.required ?? false, rules: rulesOf(ff) })),
       attachments: (f.attachments ?? []).map((a) => ({
         customId: a.customId ?? null, name: a.name, allowedTypes: a.allowedTypes,
         maxSizeBytes: a.maxSizeBytes ?? DEFAULT_ATTACHMENT_BYTES, required: a.required ?? false,
@@ -181,6 +232,16 @@ function normalise(raw: RawProgram): ProgramFile {
     notifications: canonicalTemplates(raw.notifications),
     selfService: { signUp: raw.selfService?.signUp ?? false },
   };
+}
+
+/** A form field's rules, or null when it has none (so that a file without rules compares equal to a stored one). */
+export function rulesOf(ff: Partial<FieldRules>): FieldRules | null {
+  const rules: FieldRules = {
+    visibleIf: ff.visibleIf ?? null, requiredIf: ff.requiredIf ?? null, readOnlyIf: ff.readOnlyIf ?? null,
+    validations: (ff.validations ?? []).map((v) => ({ rule: v.rule, message: v.message })),
+  };
+  const none = rules.visibleIf === null && rules.requiredIf === null && rules.readOnlyIf === null && rules.validations.length === 0;
+  return none ? null : rules;
 }
 
 /** The templates in one order (kinds, then subject and text), so that a stored copy compares equal to the file's. */

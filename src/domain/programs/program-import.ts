@@ -120,7 +120,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     return {
       id: fieldIds[i]!, customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
       listId: list === null || list === undefined ? null : listIds[list]!, group: f.group, maxLength: f.maxLength,
-      min: f.min, max: f.max, position: i,
+      min: f.min, max: f.max, position: i, formula: f.formula,
     };
   });
   const forms = file.forms.map((f, i): Form => {
@@ -131,7 +131,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
       leadsToStatusId: r.leadsTo === null ? null : statusIds[r.leadsTo]!,
       availableIn: r.availableIn.map((s) => statusIds[s]!),
       roles: f.roles,
-      fields: r.fields.map((ff, position) => ({ fieldId: fieldIds[ff.field]!, required: ff.required, position })),
+      fields: r.fields.map((ff, position) => ({ fieldId: fieldIds[ff.field]!, required: ff.required, position, rules: ff.rules })),
       attachments: planAttachments(f.attachments, prior?.attachments ?? [], formIds[i]!, match),
     };
   });

@@ -5,6 +5,8 @@ import type { Caller } from '../caller.ts';
 import { currentDraft } from './current-draft.ts';
 import { draftInputs, type RawFormValues } from './draft-inputs.ts';
 import { completenessProblems, MASK } from './field-rules.ts';
+import { decideForm, hasRules, type RuleContext } from '../rules/form-rules.ts';
+import { ruledState } from '../rules/rule-state.ts';
 import type { FormDataService } from './form-data-service.ts';
 import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
@@ -18,6 +20,10 @@ export interface FormFieldView {
   maxLength: number | null; min: number | null; max: number | null; group: string | null;
   choices: { value: string; label: string }[] | null;
   value: string | null; values: string[] | null;
+  /** Shown but not to be changed now: a calculated field, or one whose readOnlyIf rule holds. */
+  readOnly: boolean;
+  /** Computed by the service from its formula. */
+  calculated: boolean;
 }
 
 /** The active file of an attachment definition as the pages show it. */
@@ -87,9 +93,15 @@ export function formWaiting(role: ProgramRole, form: Form, project: Project): bo
   return role === 'applicant' && mayUseForm(role, form) && form.availableIn.includes(project.statusId);
 }
 
-/** True when a form's draft and files are complete enough to submit. */
-export function draftComplete(model: ProgramModel, form: Form, draft: FieldValue[], files: AttachmentRecord[]): boolean {
-  return completenessProblems(model, form, new Map(draft.map((v) => [v.fieldId, v]))).length === 0
+/**
+ * True when a form's draft and files are complete enough to submit. `rules` gives what the form's rules see (the
+ * project and the caller's role); the rules then decide what is required over the draft and `others`, the project's
+ * other values.
+ */
+export function draftComplete(model: ProgramModel, form: Form, draft: FieldValue[], files: AttachmentRecord[], rules?: { ctx: RuleContext; others: FieldValue[] }): boolean {
+  const values = new Map([...(rules?.others ?? []), ...draft].map((v) => [v.fieldId, v]));
+  const decision = rules && hasRules(model) ? decideForm(model, form, values, rules.ctx) : undefined;
+  return completenessProblems(model, form, values, decision).length === 0
     && attachmentProblems(form, new Set(files.map((f) => f.definitionId))).length === 0;
 }
 
@@ -112,17 +124,22 @@ export class ApplicationService {
     const project = await loadReadableProject(store, caller, ctx, target.projectId);
     const form = findForm(ctx.model, target.formRef);
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
-    const [draft, files, agency] = await Promise.all([
+    const [draft, files, agency, ruled] = await Promise.all([
       currentDraft(store, project.id, form), store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
+      hasRules(ctx.model) ? ruledState(store, ctx.model, ctx.role, project, form, 'draft') : null,
     ]);
-    const fields = form.fields.map((placed): FormFieldView => {
+    // The page shows what the rules decide over the draft as saved: a hidden field is left out (its value stays in the draft).
+    const hidden = ruled?.decision.hidden ?? new Set<string>();
+    const fields = form.fields.filter((placed) => !hidden.has(placed.fieldId)).map((placed): FormFieldView => {
       const f = ctx.model.fields.find((x) => x.id === placed.fieldId)!;
       const v = draft.find((d) => d.fieldId === f.id);
       const list = ctx.model.lists.find((l) => l.id === f.listId);
       // The web pages never reveal sensitive values: the mask stands in, and sending it back keeps the saved value.
       const mask = (x: string) => (f.sensitive ? MASK : x);
       return {
-        fieldId: f.id, customId: f.customId, name: f.name, type: f.type, required: placed.required, multiValue: f.multiValue, sensitive: f.sensitive,
+        fieldId: f.id, customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
+        required: !f.formula && (ruled ? ruled.decision.required.has(f.id) : placed.required),
+        readOnly: Boolean(f.formula) || (ruled?.decision.readOnly.has(f.id) ?? false), calculated: Boolean(f.formula),
         maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, choices: list ? list.choices : null,
         value: v?.value == null ? null : mask(v.value), values: v?.values == null ? null : v.values.map(mask),
       };

@@ -1,6 +1,7 @@
 import { ApiError, type FieldProblem } from '../api-error.ts';
 import type { CustomList, DataField, FieldValue, Form, ProgramModel } from '../../model/model.ts';
 import type { DataFieldInput } from '../views.ts';
+import type { FormDecision } from '../rules/form-rules.ts';
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const INTEGER = /^-?\d+$/;
@@ -93,6 +94,10 @@ export function resolveInputs(model: ProgramModel, form: Form, inputs: DataField
       continue;
     }
     seen.add(field.id);
+    if (field.formula) {
+      problems.push(problem(field, 'CALCULATED', `${field.name} is calculated by the service from other fields and cannot be written.`));
+      continue;
+    }
     const list = model.lists.find((l) => l.id === field.listId);
     if (field.multiValue) {
       if (input.value !== null) problems.push(problem(field, 'MULTI_VALUE_EXPECTED', `${field.name} is a multi-value field; send Values.`));
@@ -114,14 +119,19 @@ export function resolveInputs(model: ProgramModel, form: Form, inputs: DataField
   return out;
 }
 
-/** The problems that keep a form's values from being complete: required fields left empty, values that no longer fit. */
-export function completenessProblems(model: ProgramModel, form: Form, values: Map<string, FieldValue>): FieldProblem[] {
+/**
+ * The problems that keep a form's values from being complete: required fields left empty, values that no longer fit,
+ * validations not met. With the rules' decision, hidden fields are left out and requiredIf counts; calculated fields
+ * are the service's to fill, so they are never required.
+ */
+export function completenessProblems(model: ProgramModel, form: Form, values: Map<string, FieldValue>, decision?: FormDecision): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const placed of form.fields) {
     const field = model.fields.find((f) => f.id === placed.fieldId);
-    if (!field) continue;
+    if (!field || field.formula || decision?.hidden.has(field.id)) continue;
     const v = values.get(field.id);
-    if (placed.required && !isFilled(v)) {
+    const required = decision ? decision.required.has(field.id) : placed.required;
+    if (required && !isFilled(v)) {
       problems.push(problem(field, 'REQUIRED', `${field.name} is required.`));
       continue;
     }
@@ -132,6 +142,30 @@ export function completenessProblems(model: ProgramModel, form: Form, values: Ma
       const p = t === '' ? null : checkValue(field, list, t);
       if (p) problems.push(p);
     }
+  }
+  for (const failed of decision?.failed ?? []) problems.push(ruleProblem(model, failed.fieldId, failed.message));
+  return problems;
+}
+
+/** A validation not met, as a problem of its field carrying the program's message. */
+export function ruleProblem(model: ProgramModel, fieldId: string, message: string): FieldProblem {
+  const field = model.fields.find((f) => f.id === fieldId)!;
+  return problem(field, 'RULE', message);
+}
+
+/**
+ * The problems of a draft save under the form's rules: a change of a read-only field, and validations of filled-in
+ * fields that are not met (a draft may be incomplete, so only what is filled is checked).
+ */
+export function draftRuleProblems(model: ProgramModel, decision: FormDecision, changed: Set<string>, values: Map<string, FieldValue>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const fieldId of changed) {
+    if (!decision.readOnly.has(fieldId)) continue;
+    const field = model.fields.find((f) => f.id === fieldId)!;
+    problems.push(problem(field, 'READ_ONLY', `${field.name} cannot be changed now (its readOnlyIf rule holds).`));
+  }
+  for (const failed of decision.failed) {
+    if (isFilled(values.get(failed.fieldId))) problems.push(ruleProblem(model, failed.fieldId, failed.message));
   }
   return problems;
 }

@@ -10,6 +10,9 @@ import { findForm, loadProgram, loadReadableProject, type ProgramContext, projec
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
 import type { StoreReader } from '../../store/store.ts';
+import { hasRules } from '../rules/form-rules.ts';
+import { enforceFormRules } from '../rules/enforce-form-rules.ts';
+import { ruledState } from '../rules/rule-state.ts';
 
 /** Which view of a form's data an operation works on. */
 export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }
@@ -66,7 +69,8 @@ export class FormDataService {
         // The caller's earlier read may be stale (owner, status, …): the rules are checked again on the locked project.
         if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, current);
         const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
-        if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
+        if (hasRules(ctx.model)) values.push(...await enforceFormRules(tx, ctx, current, form, target.draft ? 'draft' : 'submitted', values, now, caller.user.id));
+        else if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
         if (target.draft) await tx.projects.upsertDraft(current.id, form.id, values);
         else await tx.projects.upsertValues(current.id, form.id, values);
         return {
@@ -97,8 +101,10 @@ export class FormDataService {
     const draftValues = new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));
     const values = draft ? draftValues : new Map(submitted.map((v) => [v.fieldId, v]));
     const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
-    const canSubmit = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId)
-      && completenessProblems(ctx.model, form, draftValues).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
+    const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
+    // Only a form that may be submitted is run through its rules: a program without rules reads nothing more.
+    const decision = mayTry && hasRules(ctx.model) ? (await ruledState(reader, ctx.model, ctx.role, project, form, 'draft')).decision : undefined;
+    const canSubmit = mayTry && completenessProblems(ctx.model, form, draftValues, decision).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {
       const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;
       const v = values.get(field.id);

@@ -6,6 +6,8 @@ import { completenessProblems } from './field-rules.ts';
 import type { Program, } from '../../model/model.ts';
 import { changeProject } from './change-project.ts';
 import { overlayDraft } from './current-draft.ts';
+import { hasRules } from '../rules/form-rules.ts';
+import { ruledState } from '../rules/rule-state.ts';
 import { findForm, loadProgram, loadReadableProject, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, SubmitView } from '../views.ts';
@@ -38,14 +40,23 @@ export class SubmitService {
       act: async ({ tx, project, now }) => {
         requireAvailable(ctx.model, form, project);
         const [changes, values] = await Promise.all([tx.projects.getDraft(project.id, form.id), tx.projects.getValues(project.id, form.fields.map((f) => f.fieldId))]);
-        const draft = overlayDraft(form, changes, values);
+        const draft = new Map(overlayDraft(form, changes, values).map((v) => [v.fieldId, v]));
+        const ruled = hasRules(ctx.model) ? await ruledState(tx, ctx.model, ctx.role, project, form, 'draft') : null;
         const uploaded = new Set((await tx.attachments.listActiveAttachments(project.id)).map((a) => a.definitionId));
-        const problems = [...completenessProblems(ctx.model, form, new Map(draft.map((v) => [v.fieldId, v]))), ...attachmentProblems(form, uploaded)];
+        const problems = [...completenessProblems(ctx.model, form, ruled?.after ?? draft, ruled?.decision), ...attachmentProblems(form, uploaded)];
         if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Form ${form.name} is not complete.`, { fields: problems });
         // Only the draft's own changes are written: a field it did not change keeps the project's value, and another
         // form's unsubmitted change of it stays a change.
         const onForm = new Set(form.fields.map((f) => f.fieldId));
-        await tx.projects.upsertValues(project.id, form.id, changes.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
+        const by = { updatedAt: now, updatedBy: caller.user.id };
+        const hidden = ruled?.decision.hidden ?? new Set<string>();
+        const calculated = ruled?.decision.calculated ?? new Map<string, string | null>();
+        const written = changes.filter((v) => onForm.has(v.fieldId) && !hidden.has(v.fieldId) && !calculated.has(v.fieldId)).map((v) => ({ ...v, ...by }));
+        // A hidden field's value is not submitted: the submission clears it (its draft change goes with it).
+        for (const fieldId of hidden) if (ruled?.after.get(fieldId)) written.push({ fieldId, value: null, values: null, ...by });
+        // Calculated values are computed again from what is submitted, whatever the draft held.
+        for (const [fieldId, value] of calculated) written.push({ fieldId, value, values: null, ...by });
+        await tx.projects.upsertValues(project.id, form.id, written);
         await tx.projects.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
         const number = project.number ?? formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id));
         const moves = form.leadsToStatusId !== null && form.leadsToStatusId !== project.statusId;

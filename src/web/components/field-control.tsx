@@ -49,6 +49,17 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
     </>
   );
   const cls = `field${p.error ? ' has-error' : ''}`;
+  // No control, so the post leaves the field out and it keeps its value (a calculated one is the service's to set).
+  if (f.readOnly) {
+    const shownText = texts(p.shown).join(', ');
+    return (
+      <div class={`${cls} read-only`} id={id}>
+        <p class="label"><strong>{f.name}</strong>{f.calculated ? ' (calculated)' : ' (cannot be changed now)'}</p>
+        <p class="value">{shownText === '' ? '—' : shownText}</p>
+        {help}
+      </div>
+    );
+  }
   const invalid = p.error ? true : undefined;
   const values = texts(p.shown);
   const one = values[0] ?? '';

@@ -120,8 +120,9 @@ export function FormPage(p: FormPageProps) {
         // The CSRF token is its first control, so it comes first in the multipart body, before any file.
         <form method="post" action={formPagePath(v.programId, v.projectId, v.form.formId)} enctype="multipart/form-data" id={DATA_FORM} novalidate>
           <input type="hidden" name="_csrf" value={p.csrfToken} />
-          <p>Fields marked (required) must be filled in before you submit. You can save a draft at any time.</p>
-          {v.fields.map((f) => <ShownValues key={`shown-${f.fieldId}`} f={f} typed={p.typed} />)}
+          <p>Fields marked (required) must be filled in before you submit. You can save a draft at any time. Some fields
+            appear or change as you answer others: save the draft to see them.</p>
+          {v.fields.filter((f) => !f.readOnly).map((f) => <ShownValues key={`shown-${f.fieldId}`} f={f} typed={p.typed} />)}
           {groups(v.fields).map((g, i) => {
             const controls = g.fields.map((f) => <FieldControl key={f.fieldId} f={f} shown={shown(f, p.typed)} error={fieldError(f.fieldId)} />);
             return g.name ? <fieldset key={g.name} class="group"><legend>{g.name}</legend>{controls}</fieldset> : <div key={`g${i}`}>{controls}</div>;

@@ -1,0 +1,142 @@
+import type { CelInput } from '@bufbuild/cel';
+import { isCelList } from '@bufbuild/cel';
+import type { AttachmentRecord, DataField, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { StoreReader } from '../../store/store.ts';
+import { programRules, type ProgramRules } from './program-rules.ts';
+import { dateText, dateValue } from './rule-functions.ts';
+import type { RuleValue } from './compile-rule.ts';
+
+/** What `project` and `role` are in the rules of one request. */
+export interface RuleContext {
+  status: string; number: string; submitted: string[]; files: string[]; approvedFiles: string[]; role: string;
+}
+
+/** A validation that is not met: the field it belongs to and the program's message. */
+export interface FailedValidation { fieldId: string; message: string }
+
+/** What the rules decide for one form over one state of the values (docs/programs.md, "Field rules"). */
+export interface FormDecision {
+  /** Fields of the form whose visibleIf is not met: not shown, not required, not checked, not submitted. */
+  hidden: Set<string>;
+  /** Fields of the form that must be filled in on submission (`required`, or requiredIf met, and shown). */
+  required: Set<string>;
+  /** Fields of the form whose readOnlyIf is met: a request may not change them. */
+  readOnly: Set<string>;
+  /** The value of each calculated field of the form (null when its formula cannot be decided). */
+  calculated: Map<string, string | null>;
+  /** Validations of shown fields that are not met (undecided ones pass: the field's own checks catch an empty value). */
+  failed: FailedValidation[];
+}
+
+/** The state rules see for a project: its row, the caller's role name, and its submissions and files when rules read them. */
+export async function ruleContext(reader: Pick<StoreReader, 'projects' | 'attachments'>, model: ProgramModel, project: Project, role: string): Promise<RuleContext> {
+  if (!programRules(model).needsProjectDetails) return ruleContextOf(model, project, role, [], []);
+  const [submissions, files] = await Promise.all([reader.projects.getSubmissions(project.id), reader.attachments.listActiveAttachments(project.id)]);
+  return ruleContextOf(model, project, role, submissions.map((s) => s.formId), files);
+}
+
+/** The rules' view of a project from what is already read: the ids of its submitted forms and its active files. */
+export function ruleContextOf(model: ProgramModel, project: Project, role: string, submittedFormIds: string[], files: Pick<AttachmentRecord, 'definitionId' | 'approvalStatus'>[]): RuleContext {
+  const status = model.statuses.find((s) => s.id === project.statusId) ?? model.retired.statuses.find((s) => s.id === project.statusId);
+  const formRef = new Map(model.forms.map((f) => [f.id, f.customId ?? f.name]));
+  const defRef = new Map(model.forms.flatMap((f) => f.attachments.map((a) => [a.id, a.customId ?? a.name] as const)));
+  const refs = (list: typeof files) => list.map((a) => defRef.get(a.definitionId)).filter((r) => r !== undefined);
+  return {
+    status: status ? (status.customId ?? status.name) : '', number: project.number ?? '', role,
+    submitted: [...new Set(submittedFormIds.map((id) => formRef.get(id)).filter((r) => r !== undefined))],
+    files: refs(files), approvedFiles: refs(files.filter((a) => a.approvalStatus === 'Approved')),
+  };
+}
+
+/** True when the program has rules or formulas that a form's state must be run through. */
+export function hasRules(model: ProgramModel): boolean {
+  return !programRules(model).none;
+}
+
+/**
+ * Runs a form's rules over a state of the values (every field's value as the request leaves it): formulas first, in
+ * dependency order, so that rules see calculated values; then each field's visibleIf, requiredIf, readOnlyIf and
+ * validations. Field order never matters: every rule sees the whole state.
+ */
+export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext): FormDecision {
+  const rules = programRules(model);
+  const decision: FormDecision = { hidden: new Set(), required: new Set(), readOnly: new Set(), calculated: new Map(), failed: [] };
+  const placedIds = new Set(form.fields.map((f) => f.fieldId));
+  if (rules.none) {
+    for (const placed of form.fields) if (placed.required) decision.required.add(placed.fieldId);
+    return decision;
+  }
+  const bindings = bindingsOf(model, rules, values, ctx);
+  for (const { field, rule } of rules.formulas) {
+    const text = textOf(field, rule.evaluate(bindings));
+    const name = rules.varOf.get(field.id);
+    if (name !== undefined) {
+      if (text === null) delete bindings[name];
+      else bindings[name] = inputOf(field, text);
+    }
+    if (placedIds.has(field.id)) decision.calculated.set(field.id, text);
+  }
+  const placedRules = rules.forms.get(form.id);
+  for (const placed of form.fields) {
+    const r = placedRules?.get(placed.fieldId);
+    if (r?.visibleIf && r.visibleIf.evaluate(bindings) !== true) {
+      decision.hidden.add(placed.fieldId);
+      continue;
+    }
+    if (placed.required || r?.requiredIf?.evaluate(bindings) === true) decision.required.add(placed.fieldId);
+    if (r?.readOnlyIf?.evaluate(bindings) === true) decision.readOnly.add(placed.fieldId);
+    for (const v of r?.validations ?? []) {
+      if (v.rule.evaluate(bindings) === false) decision.failed.push({ fieldId: placed.fieldId, message: v.validation.message });
+    }
+  }
+  return decision;
+}
+
+function bindingsOf(model: ProgramModel, rules: ProgramRules, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext): Record<string, CelInput> {
+  const bindings: Record<string, CelInput> = {
+    project: new Map<string, CelInput>([
+      ['status', ctx.status], ['number', ctx.number], ['submitted', ctx.submitted], ['files', ctx.files], ['approvedFiles', ctx.approvedFiles],
+    ]),
+    role: ctx.role,
+  };
+  for (const field of model.fields) {
+    const name = rules.varOf.get(field.id);
+    const v = values.get(field.id);
+    if (name === undefined || !v) continue;
+    if (field.multiValue) {
+      bindings[name] = (v.values ?? []).filter((x) => x.trim() !== '').map((x) => inputOf(field, x));
+    } else if (v.value !== null && v.value.trim() !== '') {
+      bindings[name] = inputOf(field, v.value);
+    }
+  }
+  return bindings;
+}
+
+/** A stored value as a rule sees it; values were checked against their type when they were saved. */
+function inputOf(field: DataField, text: string): CelInput {
+  switch (field.type) {
+    case 'number': return Number(text);
+    case 'integer': return BigInt(text);
+    case 'boolean': return text === 'true';
+    case 'date': return dateValue(text);
+    default: return text;
+  }
+}
+
+/** A formula's value as its field stores it; null when it is undecided or cannot be the field's type. */
+export function textOf(field: DataField, value: RuleValue): string | null {
+  if (value === undefined || value === null || isCelList(value)) return null;
+  switch (field.type) {
+    case 'integer':
+      if (typeof value === 'bigint') return value.toString();
+      return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value).toString() : null;
+    case 'number':
+      if (typeof value === 'bigint') return value.toString();
+      // 15 significant digits drop the binary noise of decimal arithmetic (7.2 / 6.0 is 1.2, not 1.2000000000000002).
+      return typeof value === 'number' && Number.isFinite(value) ? String(Number(value.toPrecision(15))) : null;
+    case 'boolean': return typeof value === 'boolean' ? String(value) : null;
+    case 'date': return typeof value === 'object' && value !== null && 'message' in value ? dateText((value as unknown as { message: Parameters<typeof dateText>[0] }).message) : null;
+    default:
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : null;
+  }
+}

@@ -1,0 +1,86 @@
+import type { FieldRules } from '../../model/model.ts';
+import { compileRule, type CompiledRule, type RuleProblem } from './compile-rule.ts';
+import { ruleVariables } from './rule-scope.ts';
+import { fieldType, T, type RuleType } from './rule-types.ts';
+import type { ResolvedProgram } from '../programs/program-check.ts';
+import type { SourcePosition } from '../programs/program-file.ts';
+
+type Path = (string | number)[];
+
+/**
+ * Compiles every rule and formula of a program file against its fields, as an import must before it writes
+ * anything; each problem names the part, the rule and where the file wrote it (line and column).
+ */
+export function ruleProblems(resolved: ResolvedProgram): string[] {
+  const { file } = resolved;
+  const vars = ruleVariables(file.fields);
+  const problems: string[] = [];
+  const compile = (source: string, want: RuleType, path: Path, where: string): CompiledRule | null => {
+    const result = compileRule(source, vars, want);
+    if ('rule' in result) return result.rule;
+    for (const p of result.problems) problems.push(`${where} ${located(file.locate?.(path) ?? null, p)}: ${p.message}`);
+    return null;
+  };
+  const formulas = new Map<string, CompiledRule>();
+  file.fields.forEach((f, i) => {
+    if (f.formula === null) return;
+    const where = `field "${f.customId ?? f.name}": formula`;
+    if (f.multiValue) problems.push(`field "${f.customId ?? f.name}": a calculated field cannot be multiValue`);
+    const rule = compile(f.formula, fieldType(f), ['fields', i, 'formula'], where);
+    if (rule && f.customId !== null) formulas.set(f.customId, rule);
+  });
+  problems.push(...cycles(formulas));
+  resolved.forms.forEach((form, i) => {
+    const spec = file.forms[i]!;
+    form.fields.forEach((placed, j) => {
+      const field = file.fields[placed.field]!;
+      const where = `form "${spec.customId ?? spec.name}": field "${field.customId ?? field.name}":`;
+      const path = ['forms', i, 'fields', j];
+      if (field.formula !== null && (placed.required || placed.rules?.requiredIf || placed.rules?.readOnlyIf)) {
+        problems.push(`${where} a calculated field is never filled in, so it cannot be required or read-only`);
+      }
+      if (placed.rules) checkPlaced(placed.rules, path, where, compile);
+    });
+  });
+  return problems;
+}
+
+function checkPlaced(rules: FieldRules, path: Path, where: string, compile: (s: string, want: RuleType, path: Path, where: string) => unknown): void {
+  for (const key of ['visibleIf', 'requiredIf', 'readOnlyIf'] as const) {
+    const source = rules[key];
+    if (source !== null) compile(source, T.bool, [...path, key], `${where} ${key}`);
+  }
+  rules.validations.forEach((v, k) => {
+    compile(v.rule, T.bool, [...path, 'validations', k, 'rule'], `${where} validations[${k}]`);
+  });
+}
+
+/** Formulas that need each other's values can never be computed: each such cycle is one problem. */
+function cycles(formulas: Map<string, CompiledRule>): string[] {
+  const problems: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string, trail: string[]): void => {
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'visiting') {
+      const loop = [...trail.slice(trail.indexOf(name)), name];
+      problems.push(`calculated fields ${loop.map((n) => `"${n}"`).join(' -> ')} need each other's values: a formula cannot depend on itself`);
+      return;
+    }
+    state.set(name, 'visiting');
+    for (const used of formulas.get(name)!.names) if (formulas.has(used)) visit(used, [...trail, name]);
+    state.set(name, 'done');
+  };
+  for (const name of formulas.keys()) visit(name, []);
+  return problems;
+}
+
+/** "(line 12, column 20)": where in the file a problem of an expression is, as near as the file's text allows. */
+function located(start: SourcePosition | null, p: RuleProblem): string {
+  if (start === null) return `(expression line ${p.line}, column ${p.column})`;
+  if (p.line === 1 && (start.style === 'plain' || start.style === 'quoted')) {
+    return `(line ${start.line}, column ${start.column + p.column - 1 + (start.style === 'quoted' ? 1 : 0)})`;
+  }
+  // A block scalar's text starts on the line after its indicator; other styles fold lines, so only the start is sure.
+  if (start.style === 'block') return `(line ${start.line + p.line}, column ${p.column} of the expression's line)`;
+  return `(line ${start.line}, column ${start.column}; expression line ${p.line}, column ${p.column})`;
+}

@@ -1,0 +1,24 @@
+import type { FieldType } from '../../model/model.ts';
+import { fieldType, isIdentifier, listOf, T, type RuleType } from './rule-types.ts';
+
+/** What the variables of a program's rules are made from: its fields (a field is a variable when its customId is a name). */
+export interface ScopeField { customId: string | null; type: FieldType; multiValue: boolean }
+
+/** The members of `project` that need more than the project row (its submissions and files); read only when used. */
+export const PROJECT_DETAILS = ['submitted', 'files', 'approvedFiles'] as const;
+
+/** `project` in a rule: the project the values belong to. */
+export const PROJECT_TYPE: RuleType = {
+  kind: 'record', name: 'project',
+  members: new Map<string, RuleType>([
+    ['status', T.string], ['number', T.string],
+    ['submitted', listOf(T.string)], ['files', listOf(T.string)], ['approvedFiles', listOf(T.string)],
+  ]),
+};
+
+/** The variables every rule of a program may use: each field by its customId, `project` and `role`. */
+export function ruleVariables(fields: ScopeField[]): Map<string, RuleType> {
+  const vars = new Map<string, RuleType>([['project', PROJECT_TYPE], ['role', T.string]]);
+  for (const f of fields) if (f.customId !== null && isIdentifier(f.customId)) vars.set(f.customId, fieldType(f));
+  return vars;
+}

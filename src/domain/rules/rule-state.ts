@@ -1,0 +1,47 @@
+import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { StoreReader } from '../../store/store.ts';
+import { decideForm, type FormDecision, ruleContext } from './form-rules.ts';
+import { programRules } from './program-rules.ts';
+
+/** A form's values before and after a request, and what the rules decide over the values after it. */
+export interface RuledState { before: Map<string, FieldValue>; after: Map<string, FieldValue>; decision: FormDecision }
+
+/**
+ * Reads what a form's rules see and runs them over the state a request leaves: the project's submitted value of every
+ * field a rule reads and of every field of the form, overlaid (for the `draft` view) with the form's unsubmitted
+ * changes, then with the request's own values.
+ */
+export async function ruledState(
+  reader: Pick<StoreReader, 'projects' | 'attachments'>, model: ProgramModel, role: string, project: Project, form: Form,
+  view: 'draft' | 'submitted', incoming: FieldValue[] = [],
+): Promise<RuledState> {
+  const rules = programRules(model);
+  const ids = new Set([...rules.varOf.keys(), ...form.fields.map((f) => f.fieldId)]);
+  const [submitted, changes, ctx] = await Promise.all([
+    reader.projects.getValues(project.id, [...ids]),
+    view === 'draft' ? reader.projects.getDraft(project.id, form.id) : Promise.resolve([]),
+    ruleContext(reader, model, project, role),
+  ]);
+  const before = new Map(submitted.map((v) => [v.fieldId, v]));
+  const onForm = new Set(form.fields.map((f) => f.fieldId));
+  for (const v of changes) if (onForm.has(v.fieldId)) before.set(v.fieldId, v);
+  const after = new Map(before);
+  for (const v of incoming) after.set(v.fieldId, v);
+  return { before, after, decision: decideForm(model, form, after, ctx) };
+}
+
+/** True when two stored values hold the same (a request that sends a read-only field unchanged changes nothing). */
+export function sameValue(a: FieldValue | undefined, b: FieldValue | undefined): boolean {
+  const norm = (v: FieldValue | undefined) => JSON.stringify(v ? [v.value === '' ? null : v.value, v.values ?? null] : [null, null]);
+  return norm(a) === norm(b);
+}
+
+/** The calculated values a write must store: those of the form's calculated fields that differ from what is stored. */
+export function calculatedWrites(state: RuledState, now: number, by: string): FieldValue[] {
+  const out: FieldValue[] = [];
+  for (const [fieldId, value] of state.decision.calculated) {
+    const next: FieldValue = { fieldId, value, values: null, updatedAt: now, updatedBy: by };
+    if (!sameValue(state.after.get(fieldId), next)) out.push(next);
+  }
+  return out;
+}
