@@ -710,6 +710,23 @@ export interface components {
                 Label: string;
               })[];
             };
+            /** A calculated field's CEL formula. */
+            Formula?: string;
+            /** The CEL rules of the field on this form (docs/programs.md): present only when the form sets some. */
+            Rules?: {
+              /** The field is shown, checked and submitted only while this rule is true. */
+              VisibleIf?: string;
+              /** The field is required (when shown) while this rule is true. */
+              RequiredIf?: string;
+              /** The field cannot be changed while this rule is true. */
+              ReadOnlyIf?: string;
+              Validation: ({
+                /** What a person is told when the rule is not met. */
+                Message: string;
+                /** A CEL rule the values must meet. */
+                Rule: string;
+              })[];
+            };
           })[];
         };
         Attachments: {

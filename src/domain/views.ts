@@ -2,6 +2,7 @@
  * What the services hand to the HTTP layer: plain data, timestamps as epoch milliseconds.
  * The XML encoders in src/xml turn each view into exactly one response document.
  */
+import type { FieldRules } from '../model/model.ts';
 import type { Readable } from 'node:stream';
 
 /** Which project an answer describes, and at which of its versions (every change of a project adds one). */
@@ -87,6 +88,10 @@ export interface FieldSchemaView {
   dataFieldId: string; customId: string | null; name: string; type: string; required: boolean; multiValue: boolean;
   sensitive: boolean; maxLength: number | null; min: number | null; max: number | null; group: string | null;
   list: CustomListView | null;
+  /** A calculated field's CEL formula (its value is the service's; writes are refused); null for others. */
+  formula: string | null;
+  /** The field's CEL rules on this form (docs/programs.md), so that integrators can show the same logic; null for none. */
+  rules: FieldRules | null;
 }
 
 /** One attachment definition of a form as GetFormSchema describes it. */

@@ -115,7 +115,7 @@ const list: CustomListView = {
 };
 
 function schemaView(version: number): FormSchemaView {
-  const base = { customId: null, required: false, multiValue: false, sensitive: false, maxLength: null, min: null, max: null, group: null, list: null };
+  const base = { customId: null, required: false, multiValue: false, sensitive: false, maxLength: null, min: null, max: null, group: null, list: null, formula: null, rules: null };
   return {
     version,
     form: { formId: 'f-1', customId: 'intake', programId: 'prog-1', name: `Intake ${NASTY}` },
@@ -128,6 +128,11 @@ function schemaView(version: number): FormSchemaView {
       { ...base, dataFieldId: 'd-6', name: 'Kind', type: 'choice', list: { listId: 'l-2', customId: null, name: 'Kinds', choices: [] } },
       { ...base, dataFieldId: 'd-7', name: 'Agreed', type: 'boolean' },
       { ...base, dataFieldId: 'd-8', name: 'Install date', type: 'date', maxLength: 0 },
+      { ...base, dataFieldId: 'd-9', name: 'Ratio', type: 'number', formula: 'Panels < 3 && "<&>" != ""' },
+      {
+        ...base, dataFieldId: 'd-10', name: 'Battery', type: 'number',
+        rules: { visibleIf: 'Agreed', requiredIf: null, readOnlyIf: 'role != "applicant"', validations: [{ rule: 'Battery > 0.0', message: `Positive ${NASTY}` }] },
+      },
     ],
     attachments: [
       { attachmentId: 'a-1', customId: 'plan', name: 'Site plan', required: true, maxSizeBytes: 10_485_760, allowedTypes: ['application/pdf', 'image/png'] },
@@ -154,11 +159,21 @@ function assertFormSchema(root: ReadElement, view: FormSchemaView): void {
       MaxLength: f.maxLength === null ? null : String(f.maxLength), MinValue: decimal(f.min), MaxValue: decimal(f.max),
       CustomListId: f.list?.listId, CustomListCustomId: f.list?.customId, Group: v2 ? f.group : null,
     }));
-    if (v2 && f.list) {
-      assert.deepEqual(el.children.map((c) => c.name), ['Choices']);
-      assert.deepEqual(kids(kid(el, 'Choices'), 'Choice').map((c) => c.attrs), f.list.choices.map((c) => expected({ Value: c.value, Label: c.label })));
-    } else {
+    if (!v2) {
       assert.deepEqual(el.children, []);
+      return;
+    }
+    const names = [f.list ? 'Choices' : null, f.formula ? 'Formula' : null, f.rules ? 'Rules' : null].filter((n) => n !== null);
+    assert.deepEqual(el.children.map((c) => c.name), names);
+    if (f.list) assert.deepEqual(kids(kid(el, 'Choices'), 'Choice').map((c) => c.attrs), f.list.choices.map((c) => expected({ Value: c.value, Label: c.label })));
+    if (f.formula) assert.equal(kid(el, 'Formula').text, f.formula);
+    if (f.rules) {
+      const rules = kid(el, 'Rules');
+      const texts = (name: string) => kids(rules, name).map((c) => c.text);
+      assert.deepEqual(texts('VisibleIf'), f.rules.visibleIf === null ? [] : [f.rules.visibleIf]);
+      assert.deepEqual(texts('RequiredIf'), f.rules.requiredIf === null ? [] : [f.rules.requiredIf]);
+      assert.deepEqual(texts('ReadOnlyIf'), f.rules.readOnlyIf === null ? [] : [f.rules.readOnlyIf]);
+      assert.deepEqual(kids(rules, 'Validation').map((c) => [c.attrs, kid(c, 'Rule').text]), f.rules.validations.map((v) => [expected({ Message: v.message }), v.rule]));
     }
   });
   const attachments = kids(kid(form, 'Attachments'), 'Attachment');
@@ -188,7 +203,7 @@ test('FormSchemaResponse version 2 validates against FormSchemaResponseV2.xsd wi
   rejected('FormSchemaResponse', asV1, 'Group');
   // libxml2 names the element that may not have content (DataField), not the Choices child itself.
   rejected('FormSchemaResponse', asV1.replace(/ Group="[^"]*"/g, ''), 'DataField', 'content is not allowed');
-  assert.deepEqual(schemas.validate('FormSchemaResponse', asV1.replace(/ Group="[^"]*"/g, '').replace(/<Choices\/>|<Choices>.*?<\/Choices>/g, '')
+  assert.deepEqual(schemas.validate('FormSchemaResponse', asV1.replace(/ Group="[^"]*"/g, '').replace(/<Choices\/>|<Choices>.*?<\/Choices>|<Formula>.*?<\/Formula>|<Rules>.*?<\/Rules>/gs, '')
     .replace(/<DataField ([^>]*[^/])><\/DataField>/g, '<DataField $1/>')), []);
 });
 

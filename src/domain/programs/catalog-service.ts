@@ -45,6 +45,7 @@ export class CatalogService {
       return {
         dataFieldId: f.id, customId: f.customId, name: f.name, type: f.type, required: placed.required, multiValue: f.multiValue,
         sensitive: f.sensitive, maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, list: list ? listView(list) : null,
+        formula: f.formula ?? null, rules: placed.rules ?? null,
       };
     });
     const attachments = form.attachments.map((a) => ({

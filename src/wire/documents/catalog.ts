@@ -37,12 +37,35 @@ const DataField = complex({
 
 const Choice = complex({ name: 'Choice', attributes: { Value: required(string), Label: required(string) } });
 
+const Validation = complex({
+  name: 'Validation',
+  attributes: { Message: required(string, { doc: 'What a person is told when the rule is not met.' }) },
+  children: { Rule: one(string, 'A CEL rule the values must meet.') },
+});
+
+const FieldRules = complex({
+  name: 'FieldRules',
+  doc: 'The CEL rules of the field on this form (docs/programs.md): present only when the form sets some.',
+  children: {
+    VisibleIf: maybe(string, 'The field is shown, checked and submitted only while this rule is true.'),
+    RequiredIf: maybe(string, 'The field is required (when shown) while this rule is true.'),
+    ReadOnlyIf: maybe(string, 'The field cannot be changed while this rule is true.'),
+    Validation: many(Validation),
+  },
+});
+
 const DataFieldV2 = complex({
   name: 'DataField',
   doc: 'MaxLength, MinValue and MaxValue are present when the field has such a limit; CustomListId and CustomListCustomId '
-    + 'when its values come from a custom list, whose choices the Choices child lists. Group is absent for ungrouped fields.',
+    + 'when its values come from a custom list, whose choices the Choices child lists. Group is absent for ungrouped fields. '
+    + 'Formula is present for a calculated field (the service computes its value; a write of it is refused), Rules when '
+    + 'the form gives the field rules.',
   attributes: { ...FIELD_ATTRIBUTES, Group: optional(string) },
-  children: { Choices: maybe(complex({ children: { Choice: many(Choice) } })) },
+  children: {
+    Choices: maybe(complex({ children: { Choice: many(Choice) } })),
+    Formula: maybe(string, 'A calculated field\'s CEL formula.'),
+    Rules: maybe(FieldRules),
+  },
 });
 
 const Attachment = complex({
@@ -147,6 +170,11 @@ export function formSchemaV2Value(view: FormSchemaView): DocumentValue<typeof Fo
     Form: schemaFormValue(view, (f) => ({
       ...fieldAttributes(f), Group: f.group,
       Choices: f.list === null ? null : { Choice: f.list.choices.map((c) => ({ Value: c.value, Label: c.label })) },
+      Formula: f.formula,
+      Rules: f.rules === null ? null : {
+        VisibleIf: f.rules.visibleIf, RequiredIf: f.rules.requiredIf, ReadOnlyIf: f.rules.readOnlyIf,
+        Validation: f.rules.validations.map((v) => ({ Message: v.message, Rule: v.rule })),
+      },
     })),
   };
 }
