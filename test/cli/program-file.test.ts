@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
 import { resolveProgramFile } from '../../src/domain/programs/program-check.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { stringify } from 'yaml';
 import { sampleProgram } from './sample-program.ts';
 
 /** The message of the INVALID_REQUEST error `fn` throws. */
@@ -114,4 +115,41 @@ test('notification templates: unknown placeholders and unknown kinds are refused
   const schema = problemsOf(() => validateProgramFile({ ...sampleProgram(), notifications: { reminder: { subject: 'x', text: 'y' }, question: { subject: 'x' } } }));
   assert.match(schema, /unknown property "reminder"/);
   assert.match(schema, /notifications\.question: missing required property "text"/);
+});
+
+test('rules and formulas are compiled at import; each bad expression is named with its YAML line and column', () => {
+  const program = sampleProgram();
+  program.fields.push({ customId: 'Ratio', name: 'Ratio', type: 'calculated', resultType: 'number', formula: 'Size / 2' });
+  program.forms[0]!.fields = [
+    { field: 'Customer', required: true },
+    { field: 'System size', visibleIf: 'Make == "SMA"', validations: [{ rule: 'Size > "1"', message: 'Too small.' }] },
+    { field: 'Make', requiredIf: 'Sise > 3.0' },
+    { field: 'Account', readOnlyIf: 'project.status != "Unsubmitted" &&' },
+    'Ratio',
+  ];
+  const text = stringify(program);
+  const problems = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'bad.yaml'), 'bad.yaml'));
+  const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const columnOf = (needle: string, inner: string) => text.split('\n')[lineOf(needle) - 1]!.indexOf(inner) + 1;
+  assert.match(problems, /bad\.yaml is not a valid program \(4 problems\)/);
+  // CEL never mixes int and double by itself: Size / 2 is refused before it could fail on every save.
+  assert.ok(problems.includes(`field "Ratio": formula (line ${lineOf('formula: Size / 2')}, column ${columnOf('formula: Size / 2', '/')}): / cannot combine an int and a double`), problems);
+  assert.ok(problems.includes(`form "Apply": field "Size": validations[0] (line ${lineOf('rule: Size >')}, column ${columnOf('rule: Size >', '>')}): a double cannot be compared with a string`), problems);
+  assert.ok(problems.includes(`form "Apply": field "Make": requiredIf (line ${lineOf('Sise')}, column ${columnOf('Sise', 'Sise')}): unknown name "Sise" (did you mean "Size"?)`), problems);
+  assert.match(problems, new RegExp(`form "Apply": field "Account": readOnlyIf \\(line ${lineOf('readOnlyIf')}, column \\d+\\): syntax error`));
+  // The same program with good rules imports.
+  program.fields[5] = { customId: 'Ratio', name: 'Ratio', type: 'calculated', resultType: 'number', formula: 'Size / 2.0' };
+  program.forms[0]!.fields = [{ field: 'System size', visibleIf: 'Make == "SMA"', validations: [{ rule: 'Size > 1.0', message: 'Too small.' }] }, 'Make', 'Ratio'];
+  assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'good.yaml'), 'good.yaml'));
+});
+
+test('calculated fields: formula and resultType go together, and formulas may not need each other', () => {
+  const program = sampleProgram();
+  program.fields.push({ customId: 'A', name: 'A', type: 'calculated', resultType: 'number' });
+  assert.match(problemsOf(() => validateProgramFile(program)), /fields\[5\] \("A"\): missing required property "formula"/);
+  program.fields[5] = { customId: 'A', name: 'A', type: 'number', formula: 'Size' };
+  assert.match(problemsOf(() => validateProgramFile(program)), /fields\[5\]\.formula \("A"\): only calculated fields have this property/);
+  program.fields[5] = { customId: 'A', name: 'A', type: 'calculated', resultType: 'number', formula: 'B + 1.0' };
+  program.fields.push({ customId: 'B', name: 'B', type: 'calculated', resultType: 'number', formula: 'A * 2.0' });
+  assert.match(semantic((p) => Object.assign(p, { fields: program.fields })), /calculated fields "A" -> "B" -> "A" need each other's values/);
 });

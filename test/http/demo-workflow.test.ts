@@ -309,6 +309,8 @@ for (const dialect of DIALECTS) {
             ['System', [
               ['SystemSizeKwDc', '7.6', a], ['SystemSizeKwAc', '6', a], ['ModuleCount', '19', a], ['InverterMake', 'ENPHASE', a],
               ['InverterModel', COMPLETION.InverterModel, a], ['MountingType', 'Roof', a], ['HasBattery', 'false', a], ['BatteryCapacityKwh', '', null],
+              // Calculated by the service at the submission: 7.6 / 6 rounded, and 7.6 kW DC at $250.
+              ['DcAcRatio', '1.27', a], ['IncentiveEstimate', '1900', a],
             ]],
             ['Installer', [['InstallerName', APPLICATION.InstallerName, a], ['InstallerLicense', APPLICATION.InstallerLicense, a], ['PlannedInstallDate', '2026-03-15', a]]],
           ],

@@ -61,8 +61,10 @@ export function compileRule(source: string, vars: ReadonlyMap<string, RuleType>,
   };
 }
 
-/** The 1-based line and column of a character offset in a text. */
+/** The 1-based line and column of a character offset in a text (past any blank: the parser places an operator there). */
 function at(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
+  let i = offset;
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  const before = text.slice(0, i).split('\n');
   return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }

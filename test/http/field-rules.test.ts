@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../../src/config.ts';
+import { DEMO_CREDENTIALS, type DemoCredential, seedDemo } from '../../src/domain/programs/demo.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
+import type { ProgramModel } from '../../src/model/model.ts';
+import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
+import { ErrorResponse } from '../../src/wire/documents/error-response.ts';
+import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
+import { dataRequest, NS, TestClock } from '../support/http-harness.ts';
+import { assertJsonAnswer } from '../support/json-answers.ts';
+import { TINY_PDF } from '../support/tiny-pdf.ts';
+
+// The demo program's rules (programs/residential-solar.yaml; docs/programs.md, "Field rules"), through the API in
+// XML and JSON: visibleIf, requiredIf, readOnlyIf, validations and calculated fields, each refusal reading the
+// project back unchanged.
+
+const PROGRAM = '/services/v2/Programs/RES-SOLAR';
+const APPLICATION = {
+  CustomerName: 'Pat Homeowner', CustomerEmail: 'pat@example.org', ServiceAddress: '1 Sunny Lane', UtilityAccountNumber: 'ACCT-1',
+  ServiceType: '1P-120-240', SystemSizeKwDc: '7.6', SystemSizeKwAc: '6', ModuleCount: '19', InverterMake: 'ENPHASE',
+  MountingType: 'Roof', HasBattery: 'false', InstallerName: 'Bright Solar LLC',
+};
+
+const who = (role: string): DemoCredential => DEMO_CREDENTIALS.find((c) => c.role === role)!;
+const basic = (c: DemoCredential) => `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`;
+
+/** The FieldErrors of an XML error answer as "customId:CODE". */
+function fieldErrors(res: LightMyRequestResponse): string[] {
+  return [...res.body.matchAll(/<FieldError [^>]*?CustomId="([^"]*)"[^>]*?Code="([^"]*)"/g)].map((m) => `${m[1]}:${m[2]}`).sort();
+}
+
+/** A JSON SetProjectData body. */
+function jsonData(values: Record<string, string>): string {
+  return JSON.stringify({ Project: { DataFields: { DataField: Object.entries(values).map(([id, v]) => ({ DataFieldId: id, Value: v })) } } });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`field rules of the demo program [${dialect}]`, () => {
+    let db: TestStore | undefined;
+    let app: FastifyInstance | undefined;
+    let model: ProgramModel;
+    const clock = new TestClock();
+    const [editor, applicant] = [who('reviewer'), who('applicant')];
+
+    before(async () => {
+      db = await openTestStore(dialect);
+      const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator() });
+      app = await buildApp({ config: loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' }), store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
+      model = await db.store.programs.loadProgramModel((await db.store.programs.findProgram(programId))!);
+    });
+    after(async () => {
+      await app?.close();
+      await db?.close();
+    });
+
+    const id = (customId: string) => model.fields.find((f) => f.customId === customId)!.id;
+
+    function call(c: DemoCredential, method: 'GET' | 'POST', path: string, body?: string, json = false): Promise<LightMyRequestResponse> {
+      clock.advance();
+      const type = json ? 'application/json' : 'application/xml';
+      return app!.inject({
+        method, url: `${PROGRAM}/${path}`, payload: body,
+        headers: { authorization: basic(c), 'x-apikey': c.apiKey, accept: type, ...(body !== undefined ? { 'content-type': type } : {}) },
+      });
+    }
+    async function ok(res: Promise<LightMyRequestResponse>): Promise<string> {
+      const r = await res;
+      assert.equal(r.statusCode, 200, r.body);
+      return r.body;
+    }
+    async function newProject(): Promise<string> {
+      const body = await ok(call(applicant, 'POST', 'NewProject'));
+      return /ProjectId="([^"]+)"/.exec(body)![1]!;
+    }
+    function draft(projectId: string, values: Record<string, string>, c = applicant, form = 'Application'): Promise<LightMyRequestResponse> {
+      return call(c, 'POST', `Projects/${projectId}/Forms/${form}/Draft/Data`, dataRequest(values));
+    }
+    function submit(projectId: string, c = applicant, form = 'Application'): Promise<LightMyRequestResponse> {
+      return call(c, 'POST', `Projects/${projectId}/Forms/${form}/Draft/Submit`);
+    }
+    function upload(projectId: string, attachment: string): Promise<LightMyRequestResponse> {
+      clock.advance();
+      return app!.inject({
+        method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/Application/Attachments/${attachment}`, payload: TINY_PDF,
+        headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' },
+      });
+    }
+    /** What the store holds for a project: its row, submitted values and drafts, by field customId. */
+    async function state(projectId: string): Promise<unknown> {
+      const name = (fieldId: string) => model.fields.find((f) => f.id === fieldId)?.customId ?? fieldId;
+      const project = await db!.store.projects.getProject(model.program.id, projectId);
+      const values = (await db!.store.projects.getAllValues(projectId)).map((v) => [name(v.fieldId), v.value, v.values]);
+      const drafts = await Promise.all(model.forms.map(async (f) => (await db!.store.projects.getDraft(projectId, f.id)).map((v) => [f.customId, name(v.fieldId), v.value])));
+      return { version: project?.version, status: project?.statusId, number: project?.number, values, drafts };
+    }
+    function value(xml: string, customId: string): string | undefined {
+      const field = new RegExp(`<DataField DataFieldId="${id(customId)}"[^>]*?(?:/>|>[\\s\\S]*?</DataField>)`).exec(xml)?.[0] ?? '';
+      return /Value="([^"]*)"/.exec(field)?.[1];
+    }
+
+    it('a validation across fields refuses the save with its message, in XML and JSON, and writes nothing', async () => {
+      const projectId = await newProject();
+      await ok(draft(projectId, { SystemSizeKwDc: '7.6' }));
+      const before = await state(projectId);
+      const xml = await draft(projectId, { SystemSizeKwAc: '10' });
+      assert.equal(xml.statusCode, 422, xml.body);
+      assert.deepEqual(fieldErrors(xml), ['SystemSizeKwAc:RULE']);
+      assert.match(xml.body, /Message="The inverter output \(kW AC\) can be at most 1.25 times the system size \(kW DC\)."/);
+      const json = assertJsonAnswer(await call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, jsonData({ SystemSizeKwAc: '10' }), true), ErrorResponse, 422);
+      assert.equal(json.Code, 'VALIDATION_FAILED');
+      assert.deepEqual(json.FieldError.map((f) => [f.CustomId, f.Code, f.Message]), [
+        ['SystemSizeKwAc', 'RULE', 'The inverter output (kW AC) can be at most 1.25 times the system size (kW DC).'],
+      ]);
+      assert.deepEqual(await state(projectId), before);
+      // Field order never matters: raising both in one request is judged on the state after the whole request.
+      await ok(draft(projectId, { SystemSizeKwAc: '10', SystemSizeKwDc: '9' }));
+    });
+
+    it('a draft checks only what is filled: the rule of an empty field is not run', async () => {
+      const projectId = await newProject();
+      // SystemSizeKwDc is empty, so the AC rule cannot be decided and the draft is saved.
+      await ok(draft(projectId, { SystemSizeKwAc: '50' }));
+      assert.equal(value(await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`)), 'SystemSizeKwAc'), '50');
+    });
+
+    it('visibleIf: a hidden field is not required, keeps its draft value, and is not submitted', async () => {
+      const projectId = await newProject();
+      await ok(upload(projectId, 'SitePlan'));
+      await ok(draft(projectId, { ...APPLICATION, HasBattery: 'true' }));
+      // Shown and required while there is a battery.
+      const before = await state(projectId);
+      const refused = await submit(projectId);
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.match(refused.body, /Code="FORM_INCOMPLETE"/);
+      assert.deepEqual(fieldErrors(refused), ['BatteryCapacityKwh:REQUIRED']);
+      assert.deepEqual(await state(projectId), before);
+      // Typed, then hidden again: the draft keeps the value (the person may switch back) ...
+      await ok(draft(projectId, { BatteryCapacityKwh: '13.5' }));
+      await ok(draft(projectId, { HasBattery: 'false' }));
+      assert.equal(value(await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`)), 'BatteryCapacityKwh'), '13.5');
+      // ... and the submission leaves it out of the submitted data.
+      await ok(submit(projectId));
+      const submitted = await ok(call(editor, 'GET', `Projects/${projectId}/Forms/Application/Data`));
+      assert.equal(value(submitted, 'HasBattery'), 'false');
+      assert.equal(value(submitted, 'BatteryCapacityKwh'), undefined);
+    });
+
+    it('requiredIf: a large system needs the installer licence before it can be submitted', async () => {
+      const projectId = await newProject();
+      await ok(upload(projectId, 'SitePlan'));
+      await ok(draft(projectId, { ...APPLICATION, SystemSizeKwDc: '12', SystemSizeKwAc: '10' }));
+      const before = await state(projectId);
+      const refused = await submit(projectId);
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.deepEqual(fieldErrors(refused), ['InstallerLicense:REQUIRED']);
+      assert.deepEqual(await state(projectId), before);
+      await ok(draft(projectId, { InstallerLicense: 'C-46 123456' }));
+      await ok(submit(projectId));
+    });
+
+    it('calculated fields are computed on save and submission, searchable, and never writable', async () => {
+      const projectId = await newProject();
+      await ok(upload(projectId, 'SitePlan'));
+      await ok(draft(projectId, APPLICATION));
+      const saved = await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`));
+      assert.equal(value(saved, 'DcAcRatio'), '1.27');
+      assert.equal(value(saved, 'IncentiveEstimate'), '1900');
+      const before = await state(projectId);
+      const refused = await draft(projectId, { DcAcRatio: '2', CustomerName: 'Changed' });
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.deepEqual(fieldErrors(refused), ['DcAcRatio:CALCULATED']);
+      assert.deepEqual(await state(projectId), before);
+      // A change of what a formula reads changes its value at once.
+      await ok(draft(projectId, { SystemSizeKwDc: '12', HasBattery: 'true', BatteryCapacityKwh: '10', InstallerLicense: 'C-46 1' }));
+      await ok(draft(projectId, { SystemSizeKwAc: '9.6' }));
+      await ok(submit(projectId));
+      const submitted = await ok(call(editor, 'GET', `Projects/${projectId}/Forms/Application/Data`));
+      assert.equal(value(submitted, 'DcAcRatio'), '1.25');
+      assert.equal(value(submitted, 'IncentiveEstimate'), String(2500 + 2 * 150 + 500));
+      const search = `<ProjectByDataRequest xmlns="${NS}"><DataFields><Field Id="DcAcRatio" Operator="eq" Content="1.25"/></DataFields></ProjectByDataRequest>`;
+      const found = await call(editor, 'POST', 'Projects/ByData', search);
+      assert.equal(found.statusCode, 200, found.body);
+      assert.match(found.body, new RegExp(`ProjectId="${projectId}"`));
+    });
+
+    it('readOnlyIf and requiredIf over project.files: the diagram is confirmed only once it is uploaded', async () => {
+      const projectId = await newProject();
+      await ok(upload(projectId, 'SitePlan'));
+      await ok(draft(projectId, APPLICATION));
+      await ok(submit(projectId));
+      const before = await state(projectId);
+      const refused = await draft(projectId, { SiteInfoComplete: 'true', DiagramMatchesEquipment: 'true' }, editor, 'ReviewChecklist');
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.deepEqual(fieldErrors(refused), ['DiagramMatchesEquipment:READ_ONLY']);
+      assert.deepEqual(await state(projectId), before);
+      // Without a diagram it is not asked for: the checklist goes in without it.
+      await ok(draft(projectId, { SiteInfoComplete: 'true' }, editor, 'ReviewChecklist'));
+      await ok(submit(projectId, editor, 'ReviewChecklist'));
+    });
+
+    it('GetFormSchema version 2 gives each field its formula and rules, in XML and JSON', async () => {
+      const xml = await ok(call(applicant, 'GET', 'Forms/Application/Schema?version=2'));
+      assert.match(xml, /<Formula>round\(SystemSizeKwDc \/ SystemSizeKwAc, 2\)<\/Formula>/);
+      assert.match(xml, /<Rules><VisibleIf>HasBattery<\/VisibleIf><Validation Message="A battery&apos;s capacity must be more than 0 kWh."><Rule>BatteryCapacityKwh &gt; 0.0<\/Rule><\/Validation><\/Rules>/);
+      const json = JSON.parse(await ok(call(applicant, 'GET', 'Forms/Application/Schema?version=2', undefined, true))) as {
+        Form: { DataFields: { DataField: { CustomId: string; Formula?: string; Rules?: { RequiredIf?: string } }[] } };
+      };
+      const fields = json.Form.DataFields.DataField;
+      assert.equal(fields.find((f) => f.CustomId === 'InstallerLicense')?.Rules?.RequiredIf, 'SystemSizeKwDc > 10.0');
+      assert.equal(fields.find((f) => f.CustomId === 'IncentiveEstimate')?.Formula?.startsWith('(SystemSizeKwDc <= 10.0'), true);
+    });
+  });
+}
