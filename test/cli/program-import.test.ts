@@ -270,3 +270,28 @@ test('the export is compact: defaults left out, plain strings where they suffice
 test('exporting an unknown program is NOT_FOUND', async () => {
   await assert.rejects(exportProgram(env.store, agency, 'NOPE'), /program "NOPE" not found/);
 });
+
+test('rules and formulas: reported as changes, exported and imported back without a change', async () => {
+  const program = sampleProgram();
+  program.fields.push({ customId: 'Ratio', name: 'Ratio', type: 'calculated', resultType: 'number', formula: 'Size / 2.0' });
+  const applyFields: unknown[] = [{ field: 'Customer', required: true, readOnlyIf: 'role == "reader"' }, { field: 'System size', visibleIf: 'Make == "SMA"' }, 'Make', 'Ratio'];
+  program.forms[0]!.fields = applyFields;
+  const { programId } = await run(program);
+  assert.deepEqual(lines(await run(program)), []);
+  const exported = formatProgramFile(await exportProgram(env.store, agency, programId), 'yaml');
+  assert.match(exported, /type: calculated/);
+  assert.match(exported, /visibleIf: Make == "SMA"/);
+  assert.deepEqual(lines(await importProgram(env, agency, parseProgramFile(exported))), [], exported);
+
+  applyFields[1] = { field: 'System size', visibleIf: 'Make == "ENP"', validations: [{ rule: 'Size > 1.0', message: 'More.' }] };
+  program.fields[5]!.formula = 'Size / 4.0';
+  // A field people filled in becomes calculated: its values stay until a save or submission computes them.
+  program.fields[0] = { customId: 'Customer', name: 'Customer name', type: 'calculated', resultType: 'text', formula: 'Make + " customer"' };
+  applyFields[0] = 'Customer';
+  const dry = await run(program, { dryRun: true });
+  assert.deepEqual(lines(dry), ['updated field Customer (maxLength, formula)', 'updated field Ratio (formula)', 'updated form Apply (fields, rules)']);
+  assert.deepEqual(lines(await run(program)), lines(dry));
+  const field = (await model(programId)).fields.find((f) => f.customId === 'Customer')!;
+  assert.equal(field.formula, 'Make + " customer"');
+  assert.equal(field.type, 'text');
+});

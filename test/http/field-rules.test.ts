@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
-import { DEMO_CREDENTIALS, type DemoCredential, seedDemo } from '../../src/domain/programs/demo.ts';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { DEMO_AGENCY, DEMO_CREDENTIALS, DEMO_PROGRAM_PATH, type DemoCredential, seedDemo } from '../../src/domain/programs/demo.ts';
+import { describeChange } from '../../src/domain/programs/program-changes.ts';
+import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { ProgramModel } from '../../src/model/model.ts';
@@ -199,6 +204,39 @@ for (const dialect of DIALECTS) {
       // Without a diagram it is not asked for: the checklist goes in without it.
       await ok(draft(projectId, { SiteInfoComplete: 'true' }, editor, 'ReviewChecklist'));
       await ok(submit(projectId, editor, 'ReviewChecklist'));
+    });
+
+    it('a program change never corrupts a project in flight: new rules apply from the next request, stored values stay', async () => {
+      const projectId = await newProject();
+      await ok(upload(projectId, 'SitePlan'));
+      await ok(draft(projectId, { ...APPLICATION, CustomerName: 'Pat', MeterNumber: 'M-1' }));
+      // The program gains a rule this draft breaks and makes MeterNumber calculated.
+      const data = parse(readFileSync(DEMO_PROGRAM_PATH, 'utf8')) as { fields: Record<string, unknown>[]; forms: { customId: string; fields: unknown[] }[] };
+      const form = data.forms.find((f) => f.customId === 'Application')!;
+      form.fields[0] = { field: 'CustomerName', required: true, validations: [{ rule: 'size(CustomerName) >= 5', message: 'Give the full name.' }] };
+      data.fields[data.fields.findIndex((f) => f.customId === 'MeterNumber')] = {
+        customId: 'MeterNumber', name: 'Meter number', type: 'calculated', resultType: 'text', group: 'Utility', formula: '"M-" + ServiceType',
+      };
+      const report = await importProgram({ store: db!.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, validateProgramFile(data));
+      assert.deepEqual(report.changes.map(describeChange), ['updated field MeterNumber (maxLength, formula)', 'updated form Application (rules)']);
+      model = await db!.store.programs.loadProgramModel((await db!.store.programs.findProgram(model.program.id))!);
+      // The draft is as it was, and saving something else is not blocked by the rule it broke before.
+      const kept = await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`));
+      assert.equal(value(kept, 'CustomerName'), 'Pat');
+      assert.equal(value(kept, 'MeterNumber'), 'M-1');
+      await ok(draft(projectId, { CustomerPhone: '555-0100' }));
+      // The save computed the now calculated field; the submission checks every rule.
+      assert.equal(value(await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`)), 'MeterNumber'), 'M-1P-120-240');
+      const before = await state(projectId);
+      const refused = await submit(projectId);
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.deepEqual(fieldErrors(refused), ['CustomerName:RULE']);
+      assert.deepEqual(await state(projectId), before);
+      await ok(draft(projectId, { CustomerName: 'Pat Homeowner' }));
+      await ok(submit(projectId));
+      // Restore the demo program for the tests after this one.
+      await importProgram({ store: db!.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
+      model = await db!.store.programs.loadProgramModel((await db!.store.programs.findProgram(model.program.id))!);
     });
 
     it('GetFormSchema version 2 gives each field its formula and rules, in XML and JSON', async () => {

@@ -154,8 +154,10 @@ export function ruleProblem(model: ProgramModel, fieldId: string, message: strin
 }
 
 /**
- * The problems of a draft save under the form's rules: a change of a read-only field, and validations of filled-in
- * fields that are not met (a draft may be incomplete, so only what is filled is checked).
+ * The problems of a draft save under the form's rules: a change of a read-only field, and validations that are not
+ * met of filled-in fields (a draft may be incomplete) that the request touched: the field itself, or one its rule reads
+ * (calculated values count as touched). A rule a draft broke before (one added by a later program version, say) is
+ * left for the submission, so it never blocks saving something else.
  */
 export function draftRuleProblems(model: ProgramModel, decision: FormDecision, changed: Set<string>, values: Map<string, FieldValue>): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -164,8 +166,10 @@ export function draftRuleProblems(model: ProgramModel, decision: FormDecision, c
     const field = model.fields.find((f) => f.id === fieldId)!;
     problems.push(problem(field, 'READ_ONLY', `${field.name} cannot be changed now (its readOnlyIf rule holds).`));
   }
+  const touched = (id: string) => changed.has(id) || decision.calculated.has(id) || Boolean(model.fields.find((f) => f.id === id)?.formula);
   for (const failed of decision.failed) {
-    if (isFilled(values.get(failed.fieldId))) problems.push(ruleProblem(model, failed.fieldId, failed.message));
+    if (!isFilled(values.get(failed.fieldId)) || ![failed.fieldId, ...failed.reads].some(touched)) continue;
+    problems.push(ruleProblem(model, failed.fieldId, failed.message));
   }
   return problems;
 }

@@ -11,8 +11,8 @@ export interface RuleContext {
   status: string; number: string; submitted: string[]; files: string[]; approvedFiles: string[]; role: string;
 }
 
-/** A validation that is not met: the field it belongs to and the program's message. */
-export interface FailedValidation { fieldId: string; message: string }
+/** A validation that is not met: the field it belongs to, the program's message and the fields (by id) the rule reads. */
+export interface FailedValidation { fieldId: string; message: string; reads: string[] }
 
 /** What the rules decide for one form over one state of the values (docs/programs.md, "Field rules"). */
 export interface FormDecision {
@@ -86,10 +86,15 @@ export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<
     if (placed.required || r?.requiredIf?.evaluate(bindings) === true) decision.required.add(placed.fieldId);
     if (r?.readOnlyIf?.evaluate(bindings) === true) decision.readOnly.add(placed.fieldId);
     for (const v of r?.validations ?? []) {
-      if (v.rule.evaluate(bindings) === false) decision.failed.push({ fieldId: placed.fieldId, message: v.validation.message });
+      if (v.rule.evaluate(bindings) === false) decision.failed.push({ fieldId: placed.fieldId, message: v.validation.message, reads: readsOf(rules, v.rule.names) });
     }
   }
   return decision;
+}
+
+/** The ids of the fields behind the variable names a rule reads. */
+function readsOf(rules: ProgramRules, names: ReadonlySet<string>): string[] {
+  return [...rules.varOf].filter(([, name]) => names.has(name)).map(([id]) => id);
 }
 
 function bindingsOf(model: ProgramModel, rules: ProgramRules, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext): Record<string, CelInput> {
