@@ -10,7 +10,7 @@ import { findForm, loadProgram, loadReadableProject, type ProgramContext, projec
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
 import type { StoreReader } from '../../store/store.ts';
-import { hasRules } from '../rules/form-rules.ts';
+import { type FormDecision, hasRules } from '../rules/form-rules.ts';
 import { enforceFormRules } from '../rules/enforce-form-rules.ts';
 import { ruledState } from '../rules/rule-state.ts';
 
@@ -69,14 +69,19 @@ export class FormDataService {
         // The caller's earlier read may be stale (owner, status, …): the rules are checked again on the locked project.
         if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, current);
         const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
-        if (hasRules(ctx.model)) values.push(...await enforceFormRules(tx, ctx, current, form, target.draft ? 'draft' : 'submitted', values, now, caller.user.id));
-        else if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
+        let decision: FormDecision | undefined;
+        if (hasRules(ctx.model)) {
+          const ruled = await enforceFormRules(tx, ctx, current, form, target.draft ? 'draft' : 'submitted', values, now, caller.user.id);
+          values.push(...ruled.calculated);
+          decision = ruled.decision;
+        } else if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
         if (target.draft) await tx.projects.upsertDraft(current.id, form.id, values);
         else await tx.projects.upsertValues(current.id, form.id, values);
         return {
           // Field ids only: values may be sensitive and the audit log is read by operators.
           detail: { formId: form.id, fields: values.map((v) => v.fieldId) },
-          result: (updated) => this.#view(tx, caller, ctx, updated, form, target.draft, false),
+          // A submitted-data write leaves the draft's own rules to be decided in the view (the draft differs from what was written).
+          result: (updated) => this.#view(tx, caller, ctx, updated, form, target.draft, false, target.draft ? decision : undefined),
         };
       },
     });
@@ -90,7 +95,10 @@ export class FormDataService {
   }
 
 
-  async #view(reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean): Promise<AtVersion<FormDataView>> {
+  async #view(
+    reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
+    decided?: FormDecision,
+  ): Promise<AtVersion<FormDataView>> {
     // Independent reads: on PostgreSQL they go out at once (over the pool, or queued on a transaction's connection).
     // The submitted values are read once: the draft as it stands overlays the form's changes on them.
     const [submitted, changes, active] = await Promise.all([
@@ -103,7 +111,7 @@ export class FormDataService {
     const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
     const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
     // Only a form that may be submitted is run through its rules: a program without rules reads nothing more.
-    const decision = mayTry && hasRules(ctx.model) ? (await ruledState(reader, ctx.model, ctx.role, project, form, 'draft')).decision : undefined;
+    const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role, project, form, 'draft')).decision) : undefined;
     const canSubmit = mayTry && completenessProblems(ctx.model, form, draftValues, decision).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {
       const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;

@@ -39,11 +39,14 @@ export class SubmitService {
       action: 'project.submit', access: 'write', forbidden: `You may read but not submit project ${seen.id}.`,
       act: async ({ tx, project, now }) => {
         requireAvailable(ctx.model, form, project);
-        const [changes, values] = await Promise.all([tx.projects.getDraft(project.id, form.id), tx.projects.getValues(project.id, form.fields.map((f) => f.fieldId))]);
-        const draft = new Map(overlayDraft(form, changes, values).map((v) => [v.fieldId, v]));
+        // With rules, the rules' reads serve the submission too.
         const ruled = hasRules(ctx.model) ? await ruledState(tx, ctx.model, ctx.role, project, form, 'draft') : null;
-        const uploaded = new Set((await tx.attachments.listActiveAttachments(project.id)).map((a) => a.definitionId));
-        const problems = [...completenessProblems(ctx.model, form, ruled?.after ?? draft, ruled?.decision), ...attachmentProblems(form, uploaded)];
+        const [changes, values, files] = ruled ? [ruled.changes, [], ruled.files] : await Promise.all([
+          tx.projects.getDraft(project.id, form.id), tx.projects.getValues(project.id, form.fields.map((f) => f.fieldId)), tx.attachments.listActiveAttachments(project.id),
+        ]);
+        const state = ruled?.after ?? new Map(overlayDraft(form, changes, values).map((v) => [v.fieldId, v]));
+        const uploaded = new Set(files.map((a) => a.definitionId));
+        const problems = [...completenessProblems(ctx.model, form, state, ruled?.decision), ...attachmentProblems(form, uploaded)];
         if (problems.length > 0) throw new ApiError('FORM_INCOMPLETE', `Form ${form.name} is not complete.`, { fields: problems });
         // Only the draft's own changes are written: a field it did not change keeps the project's value, and another
         // form's unsubmitted change of it stays a change.

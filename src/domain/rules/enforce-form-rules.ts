@@ -3,18 +3,20 @@ import type { FieldValue, Form, Project } from '../../model/model.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { completenessProblems, draftRuleProblems } from '../projects/field-rules.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
+import type { FormDecision } from './form-rules.ts';
 import { calculatedWrites, ruledState, sameValue } from './rule-state.ts';
 
 /**
  * Checks a SetProjectData write against the form's rules, on the locked project, before anything is written; returns
  * the calculated values to write with it. A draft save refuses changes of read-only fields and validations of
  * filled-in fields that are not met (VALIDATION_FAILED); a write of submitted data also refuses values for hidden
- * fields and, like a submission, an incomplete form (FORM_INCOMPLETE).
+ * fields and, like a submission, an incomplete form (FORM_INCOMPLETE). The decision is over the state the write
+ * leaves, so the answer can show it without running the rules again.
  */
 export async function enforceFormRules(
   reader: Pick<StoreReader, 'projects' | 'attachments'>, ctx: ProgramContext, project: Project, form: Form,
   view: 'draft' | 'submitted', incoming: FieldValue[], now: number, by: string,
-): Promise<FieldValue[]> {
+): Promise<{ calculated: FieldValue[]; decision: FormDecision }> {
   const state = await ruledState(reader, ctx.model, ctx.role, project, form, view, incoming);
   const changed = new Set(incoming.filter((v) => !sameValue(state.before.get(v.fieldId), v)).map((v) => v.fieldId));
   const problems: FieldProblem[] = view === 'draft'
@@ -25,7 +27,7 @@ export async function enforceFormRules(
     const incomplete = completenessProblems(ctx.model, form, state.after, state.decision);
     if (incomplete.length > 0) throw new ApiError('FORM_INCOMPLETE', `Submitted data must fill out form ${form.name} completely.`, { fields: incomplete });
   }
-  return calculatedWrites(state, now, by);
+  return { calculated: calculatedWrites(state, now, by), decision: state.decision };
 }
 
 function submittedWriteProblems(ctx: ProgramContext, readOnly: Set<string>, hidden: Set<string>, changed: Set<string>, incoming: FieldValue[]): FieldProblem[] {

@@ -1,10 +1,16 @@
-import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { AttachmentRecord, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import type { StoreReader } from '../../store/store.ts';
-import { decideForm, type FormDecision, ruleContext } from './form-rules.ts';
+import { decideForm, type FormDecision, ruleContextOf } from './form-rules.ts';
 import { programRules } from './program-rules.ts';
 
-/** A form's values before and after a request, and what the rules decide over the values after it. */
-export interface RuledState { before: Map<string, FieldValue>; after: Map<string, FieldValue>; decision: FormDecision }
+/**
+ * A form's values before and after a request, and what the rules decide over the values after it; also what was read
+ * on the way, for the caller to reuse: the form's draft changes, and the project's active files.
+ */
+export interface RuledState {
+  before: Map<string, FieldValue>; after: Map<string, FieldValue>; decision: FormDecision;
+  changes: FieldValue[]; files: AttachmentRecord[];
+}
 
 /**
  * Reads what a form's rules see and runs them over the state a request leaves: the project's submitted value of every
@@ -17,17 +23,19 @@ export async function ruledState(
 ): Promise<RuledState> {
   const rules = programRules(model);
   const ids = new Set([...rules.varOf.keys(), ...form.fields.map((f) => f.fieldId)]);
-  const [submitted, changes, ctx] = await Promise.all([
+  const [submitted, changes, submissions, files] = await Promise.all([
     reader.projects.getValues(project.id, [...ids]),
     view === 'draft' ? reader.projects.getDraft(project.id, form.id) : Promise.resolve([]),
-    ruleContext(reader, model, project, role),
+    rules.needsProjectDetails ? reader.projects.getSubmissions(project.id) : Promise.resolve([]),
+    reader.attachments.listActiveAttachments(project.id),
   ]);
+  const ctx = ruleContextOf(model, project, role, submissions.map((s) => s.formId), rules.needsProjectDetails ? files : []);
   const before = new Map(submitted.map((v) => [v.fieldId, v]));
   const onForm = new Set(form.fields.map((f) => f.fieldId));
   for (const v of changes) if (onForm.has(v.fieldId)) before.set(v.fieldId, v);
   const after = new Map(before);
   for (const v of incoming) after.set(v.fieldId, v);
-  return { before, after, decision: decideForm(model, form, after, ctx) };
+  return { before, after, decision: decideForm(model, form, after, ctx), changes, files };
 }
 
 /** True when two stored values hold the same (a request that sends a read-only field unchanged changes nothing). */

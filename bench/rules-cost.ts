@@ -1,0 +1,98 @@
+/**
+ * `npx tsx bench/rules-cost.ts [N] [ROUNDS]` — what the demo program's rules (docs/programs.md) add to a draft save and
+ * a submission of its Interconnection Application: the demo program as shipped against the same program with every
+ * rule and calculated field taken out, side by side in one process on a fresh SQLite database in a temporary
+ * directory, measured with `app.inject` one request at a time (N requests per round, ROUNDS alternating rounds) as the CPU time of
+ * this process per request, which other work on the machine hardly moves.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { loadConfig } from '../src/config.ts';
+import { DEMO_AGENCY, DEMO_PROGRAM_PATH, seedDemo } from '../src/domain/programs/demo.ts';
+import { validateProgramFile } from '../src/domain/programs/program-file.ts';
+import { importProgram } from '../src/domain/programs/program-import.ts';
+import { buildApp } from '../src/http/app.ts';
+import { systemClock } from '../src/model/clock.ts';
+import { RandomIdGenerator } from '../src/model/ids.ts';
+import { DatabaseBlobStore } from '../src/store/database-blob-store.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { createKyselyStore } from '../src/store/kysely-store.ts';
+import { ephemeralSecretBox } from '../src/store/secret-box.ts';
+import { TINY_PDF } from '../test/support/tiny-pdf.ts';
+import { demoAuth } from './in-process.ts';
+
+const n = Number(process.argv[2] ?? 300);
+const rounds = Number(process.argv[3] ?? 5);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-rules-bench-'));
+const config = loadConfig({ DATABASE_URL: path.join(dir, 'bench.db'), APAS_RATE_LIMIT_MAX: '10000000' });
+const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
+const ids = new RandomIdGenerator();
+await seedDemo({ store, clock: systemClock, ids });
+
+// The same program without its logic: no field rules, no calculated fields.
+const plain = parse(fs.readFileSync(DEMO_PROGRAM_PATH, 'utf8')) as { customId: string; fields: { type: string }[]; forms: { fields: unknown[] }[] };
+plain.customId = 'RES-SOLAR-PLAIN';
+plain.fields = plain.fields.filter((f) => f.type !== 'calculated');
+for (const form of plain.forms) {
+  form.fields = form.fields.flatMap((ff): unknown[] => {
+    if (typeof ff === 'string') return ['DcAcRatio', 'IncentiveEstimate'].includes(ff) ? [] : [ff];
+    const { field, required } = ff as { field: string; required?: boolean };
+    return [{ field, required: required ?? false }];
+  });
+}
+await importProgram({ store, clock: systemClock, ids }, DEMO_AGENCY.customId, validateProgramFile(plain));
+const app = await buildApp({ config, store, logger: false, blobs: new DatabaseBlobStore(store, systemClock) });
+const auth = demoAuth('admin');
+
+const APPLICATION: Record<string, string> = {
+  CustomerName: 'Pat Homeowner', CustomerEmail: 'pat@example.org', ServiceAddress: '1 Sunny Lane', UtilityAccountNumber: 'ACCT-1',
+  ServiceType: '1P-120-240', SystemSizeKwDc: '7.6', SystemSizeKwAc: '6', ModuleCount: '19', InverterMake: 'ENPHASE', InverterModel: 'IQ8PLUS',
+  MountingType: 'Roof', HasBattery: 'true', BatteryCapacityKwh: '13.5', InstallerName: 'Bright Solar LLC', PlannedInstallDate: '2026-03-15',
+};
+const body = (values: Record<string, string>) => `<ProjectDataRequest xmlns="${config.xmlNamespace}"><Project><DataFields>${
+  Object.entries(values).map(([k, v]) => `<DataField DataFieldId="${k}" Value="${v}"/>`).join('')}</DataFields></Project></ProjectDataRequest>`;
+
+async function call(method: 'POST', url: string, payload: string | Buffer, type = 'application/xml', extra: Record<string, string> = {}): Promise<string> {
+  const res = await app.inject({ method, url, payload, headers: { ...auth, 'content-type': type, ...extra } });
+  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return res.body;
+}
+
+/** CPU microseconds (user + system) since `from`: unlike time on the clock, hardly moved by other work on the machine. */
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(from);
+  return d.user + d.system;
+}
+
+/** CPU microseconds per draft save and per submission of n fresh projects of one program. */
+async function measure(program: string): Promise<{ save: number; submit: number }> {
+  const base = `/services/v2/Programs/${program}`;
+  const projects: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = /ProjectId="([^"]+)"/.exec(await call('POST', `${base}/NewProject`, ''))![1]!;
+    await call('POST', `${base}/Projects/${id}/Forms/Application/Attachments/SitePlan`, TINY_PDF, 'application/pdf', { 'content-disposition': 'attachment; filename="p.pdf"' });
+    projects.push(id);
+  }
+  let started = process.cpuUsage();
+  for (const [i, id] of projects.entries()) await call('POST', `${base}/Projects/${id}/Forms/Application/Draft/Data`, body({ ...APPLICATION, ModuleCount: String(10 + (i % 50)) }));
+  const save = cpuSince(started) / n;
+  started = process.cpuUsage();
+  for (const id of projects) await call('POST', `${base}/Projects/${id}/Forms/Application/Draft/Submit`, '');
+  const submit = cpuSince(started) / n;
+  return { save, submit };
+}
+
+await measure('RES-SOLAR');
+await measure('RES-SOLAR-PLAIN');
+for (let r = 1; r <= rounds; r++) {
+  const rules = await measure('RES-SOLAR');
+  const none = await measure('RES-SOLAR-PLAIN');
+  const pct = (a: number, b: number) => `${a > b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)} %`;
+  process.stdout.write(`round ${r}: CPU per draft save ${none.save.toFixed(0)} → ${rules.save.toFixed(0)} µs (${pct(rules.save, none.save)}), `
+    + `per submission ${none.submit.toFixed(0)} → ${rules.submit.toFixed(0)} µs (${pct(rules.submit, none.submit)})\n`);
+}
+await app.close();
+await store.close();
+fs.rmSync(dir, { recursive: true, force: true });
