@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
-import { isStaff } from '../domain/access.ts';
+import { isStaff } from '../domain/roles/access.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { Services } from '../http/services.ts';
 import type { PageUser } from './layout.tsx';

@@ -1,6 +1,6 @@
 import type { EventAudience, EventData, EventType } from '../../model/event.ts';
 import type { ProgramRole } from '../../model/model.ts';
-import { isStaff } from '../access.ts';
+import { isStaff } from '../roles/access.ts';
 
 /** What a project change tells the outbox: the kind of event, what it says and who besides staff may see it. */
 export interface EventOfChange { type: EventType; data: EventData; audience: EventAudience }

@@ -1,4 +1,4 @@
-import { canWrite, isStaff } from '../access.ts';
+import { canWrite, isStaff } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-thread.ts';

@@ -1,4 +1,4 @@
-import { mayReadForm, mayUseForm } from '../access.ts';
+import { mayReadForm, mayUseForm } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { CustomList, Form, ProgramModel } from '../../model/model.ts';

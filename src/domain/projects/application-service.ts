@@ -1,4 +1,4 @@
-import { canWrite, mayReadForm, mayUseForm } from '../access.ts';
+import { canWrite, mayReadForm, mayUseForm } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';

@@ -1,7 +1,7 @@
 import type { BlobStore, StoredBlob } from '../../store/blob-store.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { StoreError } from '../../store/store-error.ts';
-import { canWrite, mayReadForm, requireFormUse } from '../access.ts';
+import { canWrite, mayReadForm, requireFormUse } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';

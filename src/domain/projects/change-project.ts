@@ -2,7 +2,7 @@ import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import type { Project } from '../../model/model.ts';
 import type { Store, StoreWriter } from '../../store/store.ts';
-import { canRead, canWrite } from '../access.ts';
+import { canRead, canWrite } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller, VersionCondition } from '../caller.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';

@@ -1,4 +1,4 @@
-import { requireReveal } from '../access.ts';
+import { requireReveal } from '../roles/access.ts';
 import type { Caller } from '../caller.ts';
 import { MASK } from './field-rules.ts';
 import type { DataField, FieldValue } from '../../model/model.ts';

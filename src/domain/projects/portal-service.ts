@@ -1,5 +1,5 @@
 import type { Form, Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
-import { isStaff, roleIn } from '../access.ts';
+import { isStaff, roleIn } from '../roles/access.ts';
 import { draftComplete, formWaiting } from './application-service.ts';
 import type { Caller } from '../caller.ts';
 import { overlayDraft } from './current-draft.ts';

@@ -1,4 +1,4 @@
-import { canRead, requireAdmin, requireProgramRole } from '../access.ts';
+import { canRead, requireAdmin, requireProgramRole } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Form, Program, ProgramModel, ProgramRole, Project, Status } from '../../model/model.ts';

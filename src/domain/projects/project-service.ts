@@ -1,4 +1,4 @@
-import { canCreate, canWrite, mayReadForm, ownerFilter, roleIn } from '../access.ts';
+import { canCreate, canWrite, mayReadForm, ownerFilter, roleIn } from '../roles/access.ts';
 import { formSummary } from '../programs/catalog-service.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';

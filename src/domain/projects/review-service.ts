@@ -1,4 +1,4 @@
-import { canWrite, isStaff, mayReadForm } from '../access.ts';
+import { canWrite, isStaff, mayReadForm } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { INQUIRY_MOVES, type InquiryStatus } from '../../model/inquiry.ts';

@@ -1,4 +1,4 @@
-import { mayReadForm, ownerFilter, requireReveal } from '../access.ts';
+import { mayReadForm, ownerFilter, requireReveal } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { checkValue, quoted } from './field-rules.ts';

@@ -1,4 +1,4 @@
-import { isStaff, roleIn } from '../access.ts';
+import { isStaff, roleIn } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { HistoryEntry, ProgramModel, Status } from '../../model/model.ts';

@@ -1,4 +1,4 @@
-import { hasSensitivePrivilege, isStaff, mayReadForm, STAFF_ROLES } from '../access.ts';
+import { hasSensitivePrivilege, isStaff, mayReadForm, STAFF_ROLES } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { DataField, FieldType, Project, ProgramRole } from '../../model/model.ts';

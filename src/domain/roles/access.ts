@@ -1,6 +1,6 @@
-import { ApiError } from './api-error.ts';
-import type { Caller } from './caller.ts';
-import type { Form, Program, ProgramRole, Project } from '../model/model.ts';
+import { ApiError } from '../api-error.ts';
+import type { Caller } from '../caller.ts';
+import type { Form, Program, ProgramRole, Project } from '../../model/model.ts';
 
 /** The caller's effective role in a program: agency admins are admins of all their agency's programs. */
 export function roleIn(caller: Caller, program: Program): ProgramRole | null {
