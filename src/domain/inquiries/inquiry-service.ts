@@ -5,7 +5,7 @@ import { requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-
 import type { InquiryNote, InquiryStatus, InquiryThread } from '../../model/inquiry.ts';
 import type { Project } from '../../model/model.ts';
 import { changeProject } from '../projects/change-project.ts';
-import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, versionOf } from '../projects/project-context.ts';
+import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, versionOf } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type {
   AtVersion, InquiryNoteInput, InquiryNoteView, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, InquiryThreadView, LandingInquiriesView,
@@ -50,7 +50,7 @@ export class InquiryService {
 
   /** GetInquiryThreads (admin only): the project's threads in creation order. */
   async getThreads(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<InquiryThreadsView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetInquiryThreads');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'GetInquiryThreads');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const threads = await this.#deps.store.inquiries.listThreads(project.id);
     return { projectId: project.id, threads: threads.map(threadView), projectVersion: versionOf(project) };
@@ -58,7 +58,7 @@ export class InquiryService {
 
   /** GetNotesInInquiryThread (admin only): the thread with every note, hidden ones included, oldest first. */
   async getNotes(caller: Caller, programRef: string, projectId: string, threadId: string): Promise<AtVersion<InquiryNotesView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetNotesInInquiryThread');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'GetNotesInInquiryThread');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const thread = await this.#thread(this.#deps.store, project, threadId);
     const notes = await this.#deps.store.inquiries.listNotes(thread.id);
@@ -67,7 +67,7 @@ export class InquiryService {
 
   /** SetInquiryNote (admin only): adds a staff note to a thread, or opens a new thread with it when no thread is named. */
   async addNote(caller: Caller, programRef: string, projectId: string, input: InquiryNoteInput): Promise<AtVersion<InquiryNotesView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryNote');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryNote');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (input.threadId === null) {
       if (input.subject === null) throw new ApiError('INVALID_REQUEST', 'Send a Subject to open a new thread, or a ThreadId to add to one.');
@@ -106,7 +106,7 @@ export class InquiryService {
 
   /** SetInquiryThreadStatus (admin only): moves a thread to a status allowed next from its current one. */
   async setStatus(caller: Caller, programRef: string, projectId: string, threadId: string, status: InquiryStatus): Promise<AtVersion<InquiryThreadSetView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryThreadStatus');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryThreadStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     return changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'inquiry.thread.status.set', access: 'read',
@@ -124,7 +124,7 @@ export class InquiryService {
 
   /** SetInquiryThreadExternalId (admin only): links a thread to an outside ticket id (unique in the program), or unlinks it with null. */
   async setExternalId(caller: Caller, programRef: string, projectId: string, threadId: string, externalId: string | null): Promise<AtVersion<InquiryThreadSetView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryThreadExternalId');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryThreadExternalId');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (externalId !== null) requireLength('ExternalId', externalId, MAX_EXTERNAL_ID_LENGTH);
     return changeProject(this.#deps, caller, ctx, seen.id, {

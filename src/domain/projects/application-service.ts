@@ -1,4 +1,4 @@
-import { canWrite, mayReadForm, mayUseForm } from '../roles/access.ts';
+import { canWrite, isStaff, mayReadForm, mayUseForm, overridesForms, type Role } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -6,7 +6,7 @@ import { currentDraft } from './current-draft.ts';
 import { draftInputs, type RawFormValues } from './draft-inputs.ts';
 import { completenessProblems, MASK } from './field-rules.ts';
 import type { FormDataService } from './form-data-service.ts';
-import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
+import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
@@ -76,15 +76,15 @@ function attachmentViews(form: Form, files: AttachmentRecord[]): FormAttachmentV
 function readOnlyReason(caller: Caller, ctx: ProgramContext, form: Form, project: Project): string | null {
   if (!canWrite(caller, ctx.role, project)) return 'You may read this project but not change it.';
   if (!mayUseForm(ctx.role, form)) return `${form.name} is not filled in by your role.`;
-  if (ctx.role !== 'admin' && !form.availableIn.includes(project.statusId)) {
+  if (!overridesForms(ctx.role) && !form.availableIn.includes(project.statusId)) {
     return `${form.name} cannot be changed while the project is in status "${statusById(ctx.model, project.statusId).name}".`;
   }
   return null;
 }
 
-/** True when an applicant's form in the project's current status still waits for them: the form is open now for their role. */
-export function formWaiting(role: ProgramRole, form: Form, project: Project): boolean {
-  return role === 'applicant' && mayUseForm(role, form) && form.availableIn.includes(project.statusId);
+/** True when an applicant's form in the project's current status still waits for them: the form is open now for their (non-staff) role. */
+export function formWaiting(role: Role, form: Form, project: Project): boolean {
+  return !isStaff(role) && mayUseForm(role, form) && form.availableIn.includes(project.statusId);
 }
 
 /** True when a form's draft and files are complete enough to submit. */
