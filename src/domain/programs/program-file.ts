@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { ApiError } from '../api-error.ts';
 import type { FieldType, ProgramRole } from '../../model/model.ts';
 import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
+import { type LineOf, rememberLines, yamlLines } from './program-lines.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -29,10 +30,13 @@ export interface AttachmentSpec { customId: string | null; name: string; allowed
 /** A form; `availableIn`, `leadsTo` and `fields[].field` are references. */
 export interface FormSpec {
   customId: string | null; name: string; availableIn: string[]; leadsTo: string | null;
-  /** The program roles that may use the form (admins always may); null for every role. */
+  /** The program roles (built-in or the program's own) that may use the form (admins always may); null for every role. */
   roles: ProgramRole[] | null;
   fields: FormFieldSpec[]; attachments: AttachmentSpec[];
 }
+
+/** A role of the program's own: privileges by name; `transitions` (status references) limit moveStatus, null for none. */
+export interface RoleSpec { customId: string; name: string; privileges: string[]; transitions: { from: string; to: string[] }[] | null }
 
 /** A whole program file after validation, with every default filled in. */
 export interface ProgramFile {
@@ -42,6 +46,8 @@ export interface ProgramFile {
   notifications: NotificationTemplates | null;
   /** Self-service on the web pages: whether applicants may sign up for the program. */
   selfService: { signUp: boolean };
+  /** The program's own roles (`roles:`), beyond the built-in ones. */
+  roles: RoleSpec[];
 }
 
 /** The text formats a program file may be written in. */
@@ -72,7 +78,11 @@ export function formatOfPath(path: string): ProgramFileFormat {
 
 /** Parses, validates and normalises a program file; throws ApiError INVALID_REQUEST listing every problem. */
 export function parseProgramFile(text: string, format: ProgramFileFormat = 'yaml', source = 'program file'): ProgramFile {
-  return validateProgramFile(parseText(text, format, source), source);
+  const { data, lineOf } = parseText(text, format, source);
+  const file = validateProgramFile(data, source);
+  // The checks after the schema's name the YAML line of what they refuse.
+  if (lineOf) rememberLines(file, lineOf);
+  return file;
 }
 
 /** Validates already-parsed data against the schema and fills in defaults. */
@@ -90,18 +100,19 @@ export function invalidFile(source: string, problems: string[]): ApiError {
   return new ApiError('INVALID_REQUEST', `${source} is not a valid program (${problems.length} ${noun}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
 
-function parseText(text: string, format: ProgramFileFormat, source: string): unknown {
+function parseText(text: string, format: ProgramFileFormat, source: string): { data: unknown; lineOf: LineOf | null } {
   if (format === 'json') {
     try {
-      return JSON.parse(text) as unknown;
+      return { data: JSON.parse(text) as unknown, lineOf: null };
     } catch (error) {
       throw invalidFile(source, [`not valid JSON: ${(error as Error).message}`]);
     }
   }
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const lines = yamlLines();
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, lineCounter: lines.counter });
   // prettyErrors appends a code excerpt after the first line; the first line already names line and column.
   if (doc.errors.length > 0) throw invalidFile(source, doc.errors.map((e) => `not valid YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`));
-  return doc.toJS({ maxAliasCount: 100 }) as unknown;
+  return { data: doc.toJS({ maxAliasCount: 100 }) as unknown, lineOf: lines.lineOf(doc) };
 }
 
 function describeError(e: ErrorObject, data: unknown): string | null {
@@ -152,6 +163,7 @@ interface RawProgram {
   }[];
   notifications?: NotificationTemplates;
   selfService?: { signUp?: boolean };
+  roles?: { customId: string; name: string; privileges: string[]; transitions?: { from: string; to: string[] }[] }[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -180,6 +192,10 @@ function normalise(raw: RawProgram): ProgramFile {
     })),
     notifications: canonicalTemplates(raw.notifications),
     selfService: { signUp: raw.selfService?.signUp ?? false },
+    roles: (raw.roles ?? []).map((r) => ({
+      customId: r.customId, name: r.name, privileges: [...new Set(r.privileges)],
+      transitions: r.transitions ? r.transitions.map((t) => ({ from: t.from, to: t.to })) : null,
+    })),
   };
 }
 
