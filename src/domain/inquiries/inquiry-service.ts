@@ -173,11 +173,11 @@ export class InquiryService {
   async reply(caller: Caller, programRef: string, projectId: string, threadId: string, text: string): Promise<string> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}, so you cannot reply on it.`);
+    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects), so you cannot reply on it.`);
     const { ids } = this.#deps;
     await changeProject(this.#deps, caller, ctx, seen.id, {
       // Access is checked again on the locked project: an applicant who no longer owns it may not reply.
-      action: 'inquiry.note.add', access: 'write', forbidden: `You may read but not change project ${seen.id}, so you cannot reply on it.`,
+      action: 'inquiry.note.add', access: 'write', forbidden: `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects), so you cannot reply on it.`,
       act: async ({ tx, project, now }) => {
         const thread = await this.#thread(tx, project, threadId);
         if (!(await tx.inquiries.listNotes(thread.id)).some((n) => n.visibleToApplicant)) throw missingThread(threadId, project);

@@ -18,7 +18,7 @@ const BUILT_IN = new Set<string>(BUILT_IN_ROLE_NAMES);
  */
 export function checkRoles(file: ProgramFile, statuses: Resolve, problems: string[]): ResolvedRole[] {
   const resolved = file.roles.map((role, i) => checkRole(file, role, i, statuses, problems));
-  const known = [...BUILT_IN_ROLE_NAMES, ...file.roles.map((r) => r.customId)];
+  const known = [...new Set([...BUILT_IN_ROLE_NAMES, ...file.roles.map((r) => r.customId)])];
   file.forms.forEach((form, i) => {
     (form.roles ?? []).forEach((name, j) => {
       if (!known.includes(name)) {

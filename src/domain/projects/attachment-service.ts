@@ -48,7 +48,7 @@ export class AttachmentService {
     const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const seen = await loadReadableProject(store, caller, ctx, target.projectId);
-    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}.`);
+    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, target.formRef);
     const definition = definitionOnForm(form, target.attachmentRef);
     requireFormUse(ctx.role, form);

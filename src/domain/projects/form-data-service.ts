@@ -45,7 +45,7 @@ export class FormDataService {
   async set(caller: Caller, target: DataTarget, input: ProjectDataInput, opts: { unchangedWritesNothing?: boolean } = {}): Promise<AtVersion<FormDataView>> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
-    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
+    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id} (privilege editData, or editOwnProjects on your own projects).`);
     if (!target.draft && !overridesForms(ctx.role)) throw new ApiError('FORBIDDEN', 'Writing submitted data needs the privilege overrideForms; write the draft and submit it.');
     const form = findForm(ctx.model, target.formRef);
     if (input.projectId !== null && input.projectId !== project.id) {

@@ -1,5 +1,5 @@
 import type { Form, Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
-import { canCreate, isStaff, type Role, roleIn, roleNamed } from '../roles/access.ts';
+import { canCreate, isStaff, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
 import { draftComplete, formWaiting } from './application-service.ts';
 import type { Caller } from '../caller.ts';
 import { overlayDraft } from './current-draft.ts';
@@ -97,7 +97,7 @@ export class PortalService {
     myProjects.sort((a, b) => b.lastChange - a.lastChange);
     return {
       agencyName: agency?.name ?? '',
-      programs: programs.map(({ program, role }) => ({ programId: program.id, name: program.name, role: role.name, staff: isStaff(role), canStart: canCreate(role) && !isStaff(role) })),
+      programs: programs.map(({ program, role }) => ({ programId: program.id, name: program.name, role: roleLabel(program, role), staff: isStaff(role), canStart: canCreate(role) && !isStaff(role) })),
       myProjects,
     };
   }

@@ -129,7 +129,7 @@ export class ProjectService {
   /** CreateNewProject: an empty project in the initial status, owned by the caller. */
   async createProject(caller: Caller, programRef: string): Promise<AtVersion<NewProjectView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id}.`);
+    if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id} (privilege createProjects).`);
     const initial = ctx.model.statuses.find((s) => s.isInitial);
     if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
     const { clock, ids } = this.#deps;

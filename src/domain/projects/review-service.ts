@@ -1,4 +1,4 @@
-import { canChangeOwner, hasPrivilege, isStaff, mayMove, mayReadForm, type Role } from '../roles/access.ts';
+import { canChangeOwner, hasPrivilege, isStaff, mayMove, mayReadForm, type Role, roleLabel } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { INQUIRY_MOVES, type InquiryStatus } from '../../model/inquiry.ts';
@@ -50,8 +50,10 @@ export interface ReviewView {
   owner: { name: string; email: string }; assignee: { name: string; email: string } | null;
   forms: { formId: string; name: string; submittedAt: number | null; fields: ReviewFieldView[] }[];
   attachments: ReviewAttachmentView[];
-  /** The statuses the workflow allows next from the current one (offered only to those who may set the status). */
+  /** The statuses the workflow allows next from the current one and the caller's role may move to (offered only to those who may set the status). */
   nextStatuses: { statusId: string; name: string }[];
+  /** True when the workflow allows no move from the current status at all. */
+  finalStatus: boolean;
   threads: ReviewThreadView[];
   history: { status: string; at: number; by: string }[];
   may: ReviewPermissions;
@@ -95,7 +97,7 @@ export class ReviewService {
     const nameOf = (id: string) => user(id)?.name ?? id;
     const current = statusById(ctx.model, project.statusId);
     return {
-      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role.name,
+      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: roleLabel(ctx.program, ctx.role),
       projectId: project.id, number: project.number, status: current.name, statusAt: project.statusAt, createdAt: project.createdAt, lastChange: project.updatedAt,
       owner: { name: nameOf(project.ownerId), email: user(project.ownerId)?.email ?? '' },
       assignee: project.assigneeId ? { name: nameOf(project.assigneeId), email: user(project.assigneeId)?.email ?? '' } : null,
@@ -110,6 +112,7 @@ export class ReviewService {
       })),
       nextStatuses: may.setStatus
         ? current.next.flatMap((id) => ctx.model.statuses.filter((s) => s.id === id && mayMove(ctx.role, current, s)).map((s) => ({ statusId: s.id, name: s.name }))) : [],
+      finalStatus: current.next.length === 0,
       threads: threads.map((t) => ({
         threadId: t.id, subject: t.subject, status: t.status, externalId: may.inquiries ? t.externalId : null,
         moves: may.inquiries ? [...INQUIRY_MOVES[t.status]] : [],

@@ -30,11 +30,11 @@ export class SubmitService {
     const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(store, caller, ctx, projectId);
-    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not submit project ${seen.id}.`);
+    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not submit project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, formRef);
     requireFormUse(ctx.role, form);
     return changeProject(this.#deps, caller, ctx, seen.id, {
-      action: 'project.submit', access: 'write', forbidden: `You may read but not submit project ${seen.id}.`,
+      action: 'project.submit', access: 'write', forbidden: `You may read but not submit project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`,
       act: async ({ tx, project, now }) => {
         requireAvailable(ctx.model, form, project);
         const [changes, values] = await Promise.all([tx.projects.getDraft(project.id, form.id), tx.projects.getValues(project.id, form.fields.map((f) => f.fieldId))]);

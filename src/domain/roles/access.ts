@@ -21,6 +21,11 @@ export function roleNamed(program: Pick<Program, 'roles'>, name: string, sensiti
   return { name, privileges, transitions };
 }
 
+/** How pages name a role: a program's own role by its name, a built-in one by itself. */
+export function roleLabel(program: Pick<Program, 'roles'>, role: Role): string {
+  return program.roles?.find((r) => r.customId === role.name)?.name ?? role.name;
+}
+
 /**
  * The caller's effective role in a program: agency admins are admins of all their agency's programs, with every
  * privilege. A grant of a role the program no longer has gives no access (an import refuses to remove a granted role).

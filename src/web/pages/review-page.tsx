@@ -130,7 +130,8 @@ export function ReviewPage(p: ReviewPageProps) {
               </div>
               <button type="submit">Change status</button>
             </Action>
-          ) : <p>“{view.status}” is a final status: the workflow allows no further move.</p>) : null}
+          ) : view.finalStatus ? <p>“{view.status}” is a final status: the workflow allows no further move.</p>
+            : <p>Your role does not move projects on from “{view.status}”.</p>) : null}
           {view.may.assign ? (
             <>
               <Action path={path} action="Assignee" csrfToken={p.csrfToken}>
