@@ -86,7 +86,7 @@ test('the import reports added, changed and removed roles, also in a dry run', a
   assert.equal((await env.store.programs.findProgram(dry.programId))?.roles?.length, 1, 'a dry run writes nothing');
   await importProgram(env, agency, validateProgramFile(changed));
   const removed = { ...changed, forms: sampleProgram().forms, roles: [changed.roles[1]!] };
-  assert.deepEqual(lines(await importProgram(env, agency, validateProgramFile(removed))), ['removed role Reviewer']);
+  assert.deepEqual(lines(await importProgram(env, agency, validateProgramFile(removed))), ['updated form Finish (roles)', 'removed role Reviewer']);
 });
 
 test('an import that removes a role users hold is refused, naming them, and changes nothing', async () => {

@@ -137,7 +137,7 @@ export function ReviewPage(p: ReviewPageProps) {
               <Action path={path} action="Assignee" csrfToken={p.csrfToken}>
                 <div class={cls('review-assignee')}>
                   <label for="review-assignee">Assignee's e-mail address</label>
-                  <p class="hint" id="review-assignee-hint">A reader, editor or admin of this program.</p>
+                  <p class="hint" id="review-assignee-hint">A staff member of this program (reader, editor, admin, or a role that reads every project).</p>
                   <input type="email" id="review-assignee" name="Email" value={view.assignee?.email ?? ''} aria-describedby="review-assignee-hint" />
                 </div>
                 <button type="submit">Assign</button>
