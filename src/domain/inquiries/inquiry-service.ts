@@ -48,7 +48,7 @@ export class InquiryService {
     this.#deps = deps;
   }
 
-  /** GetInquiryThreads (admin only): the project's threads in creation order. */
+  /** GetInquiryThreads (privilege inquiries): the project's threads in creation order. */
   async getThreads(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<InquiryThreadsView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'GetInquiryThreads');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
@@ -56,7 +56,7 @@ export class InquiryService {
     return { projectId: project.id, threads: threads.map(threadView), projectVersion: versionOf(project) };
   }
 
-  /** GetNotesInInquiryThread (admin only): the thread with every note, hidden ones included, oldest first. */
+  /** GetNotesInInquiryThread (privilege inquiries): the thread with every note, hidden ones included, oldest first. */
   async getNotes(caller: Caller, programRef: string, projectId: string, threadId: string): Promise<AtVersion<InquiryNotesView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'GetNotesInInquiryThread');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
@@ -65,7 +65,7 @@ export class InquiryService {
     return { projectId: project.id, thread: threadView(thread), notes: await noteViews(this.#deps.store, notes), projectVersion: versionOf(project) };
   }
 
-  /** SetInquiryNote (admin only): adds a staff note to a thread, or opens a new thread with it when no thread is named. */
+  /** SetInquiryNote (privilege inquiries): adds a staff note to a thread, or opens a new thread with it when no thread is named. */
   async addNote(caller: Caller, programRef: string, projectId: string, input: InquiryNoteInput): Promise<AtVersion<InquiryNotesView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryNote');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
@@ -104,7 +104,7 @@ export class InquiryService {
     });
   }
 
-  /** SetInquiryThreadStatus (admin only): moves a thread to a status allowed next from its current one. */
+  /** SetInquiryThreadStatus (privilege inquiries): moves a thread to a status allowed next from its current one. */
   async setStatus(caller: Caller, programRef: string, projectId: string, threadId: string, status: InquiryStatus): Promise<AtVersion<InquiryThreadSetView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryThreadStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
@@ -122,7 +122,7 @@ export class InquiryService {
     });
   }
 
-  /** SetInquiryThreadExternalId (admin only): links a thread to an outside ticket id (unique in the program), or unlinks it with null. */
+  /** SetInquiryThreadExternalId (privilege inquiries): links a thread to an outside ticket id (unique in the program), or unlinks it with null. */
   async setExternalId(caller: Caller, programRef: string, projectId: string, threadId: string, externalId: string | null): Promise<AtVersion<InquiryThreadSetView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryThreadExternalId');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);

@@ -61,7 +61,7 @@ export class CatalogService {
     return listView(list);
   }
 
-  /** GetStatusList (admin only): every status with the statuses allowed next. */
+  /** GetStatusList (privilege moveStatus): every status with the statuses allowed next. */
   async getStatusList(caller: Caller, programRef: string): Promise<StatusListView> {
     const { program, model } = await loadProgramWith(this.#deps, caller, programRef, 'moveStatus', 'GetStatusList');
     const statuses = model.statuses.map((s) => ({

@@ -101,7 +101,7 @@ export class AttachmentService {
     return this.#fileView(await this.#active(a));
   }
 
-  /** GetAttachmentAsAdmin (admin only): any version of a definition's file. */
+  /** GetAttachmentAsAdmin (privilege reviewAttachments): any version of a definition's file. */
   async getVersionFile(caller: Caller, target: AttachmentTarget, version: number): Promise<AttachmentFileView> {
     const a = await this.#readable(caller, target, (deps, c, ref) => loadProgramWith(deps, c, ref, 'reviewAttachments', 'GetAttachmentAsAdmin'));
     const record = await this.#deps.store.attachments.getAttachment(a.project.id, a.definition.id, version);
@@ -115,7 +115,7 @@ export class AttachmentService {
     return { ...(await this.#metadataView(this.#deps.store, a.definition, await this.#active(a))), projectVersion: versionOf(a.project) };
   }
 
-  /** SetAttachmentMetadata (admin only): reviews the active file (Approve, Reject, Unmark, Save) and replaces its note when one is given. */
+  /** SetAttachmentMetadata (privilege reviewAttachments): reviews the active file (Approve, Reject, Unmark, Save) and replaces its note when one is given. */
   async setMetadata(caller: Caller, target: AttachmentTarget, input: AttachmentReviewInput): Promise<AtVersion<AttachmentMetadataView>> {
     const a = await this.#readable(caller, target, (deps, c, ref) => loadProgramWith(deps, c, ref, 'reviewAttachments', 'SetAttachmentMetadata'));
     return changeProject(this.#deps, caller, a.ctx, a.project.id, {

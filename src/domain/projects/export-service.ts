@@ -18,7 +18,7 @@ export class ExportService {
     this.#deps = deps;
   }
 
-  /** GetAllProjectData (admin only): the latest submitted value of every field ever saved, across all forms, retired fields included. */
+  /** GetAllProjectData (privilege readAllData): the latest submitted value of every field ever saved, across all forms, retired fields included. */
   async getAllProjectData(caller: Caller, programRef: string, projectId: string, reveal: boolean): Promise<AtVersion<AllProjectDataView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'readAllData', 'GetAllProjectData');
     if (reveal) requireReveal(caller, ctx.role);
@@ -44,7 +44,7 @@ export class ExportService {
     return { ...projectHeader(this.#deps, ctx.model, project), dataFields, attachments };
   }
 
-  /** GetExportProject (admin only): the project for archiving or migration; sensitive values stay masked. */
+  /** GetExportProject (privilege export): the project for archiving or migration; sensitive values stay masked. */
   async getExport(caller: Caller, programRef: string, projectId: string, version: number): Promise<AtVersion<ExportView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'export', 'GetExportProject');
     const { store } = this.#deps;
