@@ -13,7 +13,8 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     numberPrefix: row.number_prefix, numberDigits: row.number_digits, updatedAt: row.updated_at,
     notifications: row.notifications === null ? null : JSON.parse(row.notifications) as NotificationTemplates,
     selfSignUp: Number(row.self_sign_up) === 1,
-    roles: row.roles ? JSON.parse(row.roles) as CustomRole[] : [],
+    // Left out when the program has none, as a program row built by hand has none.
+    ...(row.roles ? { roles: JSON.parse(row.roles) as CustomRole[] } : {}),
   };
 }
 
