@@ -23,8 +23,12 @@ export function rememberLines(file: object, lineOf: LineOf): void {
   LINES.set(file, lineOf);
 }
 
-/** ` (line N)` for the part at `path` of a program file parsed from YAML, or nothing when its line is unknown. */
+/**
+ * ` (line N)` for the part at `path` of a program file parsed from text, or nothing when its line is unknown. A file
+ * that carries its own `locate` (where the parser keeps positions on the file itself) is asked that way too.
+ */
 export function atLine(file: object, path: readonly (string | number)[]): string {
-  const line = LINES.get(file)?.(path) ?? null;
+  const locate = (file as { locate?: (p: (string | number)[]) => { line: number } | null }).locate;
+  const line = LINES.get(file)?.(path) ?? locate?.([...path])?.line ?? null;
   return line === null ? '' : ` (line ${line})`;
 }
