@@ -1,5 +1,6 @@
 import type { DatabaseConfig } from '../../src/config.ts';
 import { eventsOfChange } from '../../src/domain/events/project-events.ts';
+import { roleNamed } from '../../src/domain/roles/access.ts';
 import { APPLICATION } from './demo-steps.ts';
 import { serverSecretBox } from './server-process.ts';
 import { openSqlReader, type SqlReader } from './sql-reader.ts';
@@ -215,7 +216,7 @@ function checkStructure(p: ProjectRow, r: Related, problems: string[]): void {
  * its transaction), none of a change that rolled back.
  */
 function checkEvents(projectId: string, audits: AuditRow[], events: { type: string }[], problems: string[]): void {
-  const expected = audits.flatMap((a) => eventsOfChange(a.action, parseDetail(a.detail), 'admin').map((e) => e.type)).sort();
+  const expected = audits.flatMap((a) => eventsOfChange(a.action, parseDetail(a.detail), roleNamed({}, 'admin')!).map((e) => e.type)).sort();
   const actual = events.map((e) => e.type).sort();
   if (expected.join() !== actual.join()) problems.push(`project ${projectId}: events [${actual.join(', ')}] for audited changes that make [${expected.join(', ')}]`);
 }

@@ -1,4 +1,5 @@
 import { AccountService } from '../domain/accounts/account-service.ts';
+import { BUILT_IN_ROLES, PRIVILEGES } from '../domain/roles/privileges.ts';
 import { PROGRAM_ROLES } from '../model/model.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
@@ -11,11 +12,18 @@ export const grantCommands: CliCommand[] = [
   {
     name: 'grant add',
     summary: 'Give a user a role in a program (replacing any role the user had there).',
-    notes: ['Roles: applicant (own projects only), reader, editor, admin.'],
+    notes: [
+      '',
+      'Roles: the built-in ones below, or the customId of a role the program file defines (its `roles:`).',
+      ...Object.entries(BUILT_IN_ROLES).map(([name, privileges]) => `  ${name}: ${privileges.length === Object.keys(PRIVILEGES).length - 1 ? 'every privilege but revealSensitive' : privileges.join(', ')}`),
+      'revealSensitive comes with --sensitive (and with being an agency admin), whatever the role.',
+      'Privileges:',
+      ...Object.entries(PRIVILEGES).map(([name, description]) => `  ${name}: ${description}`),
+    ],
     options: {
       user, program,
-      role: { type: 'string', value: 'ROLE', required: true, description: `One of ${PROGRAM_ROLES.join(', ')}` },
-      sensitive: { type: 'boolean', description: 'Also allow viewing sensitive field values' },
+      role: { type: 'string', value: 'ROLE', required: true, description: `One of ${PROGRAM_ROLES.join(', ')}, or a role of the program's own` },
+      sensitive: { type: 'boolean', description: 'Also allow viewing sensitive field values (the privilege revealSensitive)' },
     },
     async run(input, io) {
       const grant = await withContext(io, (ctx) => new AccountService(ctx).grant(

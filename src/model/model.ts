@@ -5,10 +5,16 @@ export const FIELD_TYPES = ['text', 'number', 'integer', 'boolean', 'date', 'cho
 /** One of FIELD_TYPES. */
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** What a user may do in one program, from least to most. */
+/** The built-in roles of every program, from least to most (src/domain/roles/privileges.ts says what each may do). */
 export const PROGRAM_ROLES = ['applicant', 'reader', 'editor', 'admin'] as const;
-/** One of PROGRAM_ROLES. */
-export type ProgramRole = (typeof PROGRAM_ROLES)[number];
+/** A role in a program: one of PROGRAM_ROLES, or the customId of one of the program's own roles. */
+export type ProgramRole = string;
+
+/**
+ * A role a program file defines: a set of privilege names; with `transitions`, moveStatus only along those
+ * (status ids: from one status to any of `to`).
+ */
+export interface CustomRole { customId: string; name: string; privileges: string[]; transitions: { from: string; to: string[] }[] | null }
 
 /** An agency. */
 export interface Agency { id: string; customId: string | null; name: string }
@@ -27,6 +33,8 @@ export interface Program {
   notifications?: NotificationTemplates | null;
   /** Applicants may sign up for the program themselves on the web pages (the program file's `selfService.signUp`). */
   selfSignUp?: boolean;
+  /** The program file's own roles (`roles:`); absent or empty for none. */
+  roles?: CustomRole[];
 }
 
 /** A custom list of choices. */

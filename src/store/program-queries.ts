@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { CustomList, DataField, FieldRules, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../model/model.ts';
+import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../model/model.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
@@ -13,6 +13,8 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     numberPrefix: row.number_prefix, numberDigits: row.number_digits, updatedAt: row.updated_at,
     notifications: row.notifications === null ? null : JSON.parse(row.notifications) as NotificationTemplates,
     selfSignUp: Number(row.self_sign_up) === 1,
+    // Left out when the program has none, as a program row built by hand has none.
+    ...(row.roles ? { roles: JSON.parse(row.roles) as CustomRole[] } : {}),
   };
 }
 
@@ -123,6 +125,8 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     id: p.id, agency_id: p.agencyId, custom_id: p.customId, name: p.name, number_prefix: p.numberPrefix, number_digits: p.numberDigits,
     notifications: p.notifications ? JSON.stringify(p.notifications) : null,
     self_sign_up: p.selfSignUp ? 1 : 0,
+    // Written only when the definition says (an import always does), so that rows built by hand need no column of 023.
+    ...(p.roles === undefined ? {} : { roles: p.roles.length > 0 ? JSON.stringify(p.roles) : null }),
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.

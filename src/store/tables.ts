@@ -25,6 +25,8 @@ export interface ProgramTable {
   notifications: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1 when applicants may sign up for the program themselves (migration 018). */
   self_sign_up: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The program file's own roles as JSON (migration 023); null for none. */
+  roles: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A named list of choices for choice fields. */

@@ -80,7 +80,7 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
 
   const page = async (reply: FastifyReply, caller: Caller, view: FormPageView, status: number, extra: { typed?: RawFormValues | null; problems?: PageProblem[]; problemTitle?: string; notice?: string | null }) => {
     const html = renderPage(FormPage({
-      view, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone, typed: extra.typed ?? null, problems: extra.problems ?? [],
+      view, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, typed: extra.typed ?? null, problems: extra.problems ?? [],
       problemTitle: extra.problemTitle ?? 'There is a problem', notice: extra.notice ?? null,
     }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);

@@ -14,7 +14,7 @@ export function homeRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.get('/MvcProjects/', async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
     const home = await services.portal.home(caller);
-    const page = renderPage(HomePage({ home, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone }));
+    const page = renderPage(HomePage({ home, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone }));
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   });
 

@@ -23,7 +23,7 @@ export function projectPageRoutes(web: FastifyInstance, deps: WebAppDeps): void 
     const forms = await services.applications.projectForms(caller, programId, projectId);
     const inquiries = await services.inquiries.landingThreads(caller, programId, projectId);
     const page = renderPage(ProjectPage({
-      project, forms, inquiries, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone, justSubmitted: query.Submitted !== undefined,
+      project, forms, inquiries, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, justSubmitted: query.Submitted !== undefined,
     }));
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   });

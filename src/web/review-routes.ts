@@ -58,7 +58,7 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   async function show(request: FastifyRequest, reply: FastifyReply, caller: Caller, status: number, notice: string | null, problems: FormProblem[]) {
     const t = target(request);
     const view = await services.review.review(caller, t.programId, t.projectId);
-    const page = renderPage(ReviewPage({ view, notice, problems, user: pageUser(caller), csrfToken: csrfToken(reply), timeZone }));
+    const page = renderPage(ReviewPage({ view, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   }
 

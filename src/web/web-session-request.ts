@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
-import { isStaff } from '../domain/access.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { Services } from '../http/services.ts';
 import type { PageUser } from './layout.tsx';
@@ -36,7 +35,7 @@ export async function webCaller(request: FastifyRequest, reply: FastifyReply, se
 }
 
 /** How the page header shows a caller: staff see work queues, applicants their projects. */
-export function pageUser(caller: Caller): PageUser {
-  const staff = caller.user.agencyAdmin || caller.grants.some((g) => isStaff(g.role));
+export async function pageUser(services: Services, caller: Caller): Promise<PageUser> {
+  const staff = await services.portal.isStaffAnywhere(caller);
   return { name: caller.user.name, email: caller.user.email, staff };
 }

@@ -3,7 +3,8 @@ import type { ApiKeyRecord, UserWithSecret } from '../../model/records.ts';
 import { ApiError } from '../api-error.ts';
 import type { Clock } from '../../model/clock.ts';
 import { type IdGenerator, isIdLike } from '../../model/ids.ts';
-import { type Agency, PROGRAM_ROLES, type Program, type ProgramGrant, type ProgramRole, type User } from '../../model/model.ts';
+import { type Agency, PROGRAM_ROLES, type Program, type ProgramGrant, type User } from '../../model/model.ts';
+import { roleNamed } from '../roles/access.ts';
 import { type ApiKeyParts, formatApiKey, hashSecret, newApiKey } from './secrets.ts';
 
 /** What the account service needs; `actorId` is recorded in audit rows (null for the command line). */
@@ -92,13 +93,19 @@ export class AccountService {
     });
   }
 
-  /** Gives a user a role in a program of the user's agency, replacing any earlier grant there. */
+  /**
+   * Gives a user a role in a program of the user's agency, replacing any earlier grant there: a built-in role or one
+   * of the program's own (by customId).
+   */
   async grant(email: string, programRef: string, role: string, sensitive = false): Promise<ProgramGrant> {
-    if (!(PROGRAM_ROLES as readonly string[]).includes(role)) throw invalid(`role must be one of ${PROGRAM_ROLES.join(', ')}, got "${role}"`);
     return this.#write('grant.set', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
       const program = await findProgram(tx, programRef, user);
-      const grant: ProgramGrant = { userId: user.id, programId: program.id, role: role as ProgramRole, sensitive };
+      if (roleNamed(program, role) === null) {
+        const roles = [...PROGRAM_ROLES, ...(program.roles ?? []).map((r) => r.customId)];
+        throw invalid(`role must be one of ${roles.join(', ')} in program ${program.customId}, got "${role}"`);
+      }
+      const grant: ProgramGrant = { userId: user.id, programId: program.id, role, sensitive };
       await tx.accounts.setGrant(grant);
       audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email, role, sensitive } });
       return grant;

@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { loadProgram } from '../projects/project-context.ts';
+import { isStaff, roleNamed } from '../roles/access.ts';
 
 /** An event as the feed and webhooks show it: users by e-mail address instead of id. */
 export interface EventView {
@@ -79,13 +80,17 @@ export class EventService {
     const { user } = caller;
     if (query.programRef !== undefined) {
       const { program, role } = await loadProgram(this.#deps, caller, query.programRef);
-      const applicant = role === 'applicant';
+      // Staff (readProjects) follow the whole program; every other role only its own projects' events.
+      const applicant = !isStaff(role);
       return { staffProgramIds: applicant ? [] : [program.id], applicantProgramIds: applicant ? [program.id] : [], ownerId: user.id, programId: program.id, types };
     }
+    // A built-in role says by its name whether it is staff; a program's own role needs the program that defines it.
+    const programs = caller.grants.every((g) => roleNamed({}, g.role) !== null) ? [] : await this.#deps.store.programs.listPrograms(user.agencyId);
+    const staffIn = (programId: string, role: string) => isStaff(roleNamed(programs.find((p) => p.id === programId) ?? {}, role));
     return {
       ...(user.agencyAdmin ? { staffAgencyId: user.agencyId } : {}),
-      staffProgramIds: caller.grants.filter((g) => g.role !== 'applicant').map((g) => g.programId),
-      applicantProgramIds: caller.grants.filter((g) => g.role === 'applicant').map((g) => g.programId),
+      staffProgramIds: caller.grants.filter((g) => staffIn(g.programId, g.role)).map((g) => g.programId),
+      applicantProgramIds: caller.grants.filter((g) => !staffIn(g.programId, g.role)).map((g) => g.programId),
       ownerId: user.id,
       types,
     };

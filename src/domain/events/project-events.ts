@@ -1,6 +1,5 @@
 import type { EventAudience, EventData, EventType } from '../../model/event.ts';
-import type { ProgramRole } from '../../model/model.ts';
-import { isStaff } from '../access.ts';
+import { isStaff, type Role } from '../roles/access.ts';
 
 /** What a project change tells the outbox: the kind of event, what it says and who besides staff may see it. */
 export interface EventOfChange { type: EventType; data: EventData; audience: EventAudience }
@@ -26,7 +25,7 @@ const all = (type: EventType, data: EventData): EventOfChange => ({ type, data: 
  * so `project.status_changed` follows every change of status. Actions without events (history display settings,
  * a thread's external id) give none.
  */
-export function eventsOfChange(action: string, d: Detail, role: ProgramRole): EventOfChange[] {
+export function eventsOfChange(action: string, d: Detail, role: Role): EventOfChange[] {
   switch (action) {
     case 'project.create': return [all('project.created', { toStatusId: str(d.status) })];
     case 'project.draft.set': return [all('project.draft_saved', { formId: str(d.formId) })];

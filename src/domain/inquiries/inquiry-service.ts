@@ -1,11 +1,11 @@
-import { canWrite, isStaff } from '../access.ts';
+import { canWrite, isStaff } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-thread.ts';
 import type { InquiryNote, InquiryStatus, InquiryThread } from '../../model/inquiry.ts';
 import type { Project } from '../../model/model.ts';
 import { changeProject } from '../projects/change-project.ts';
-import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, versionOf } from '../projects/project-context.ts';
+import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, versionOf } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type {
   AtVersion, InquiryNoteInput, InquiryNoteView, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, InquiryThreadView, LandingInquiriesView,
@@ -48,26 +48,26 @@ export class InquiryService {
     this.#deps = deps;
   }
 
-  /** GetInquiryThreads (admin only): the project's threads in creation order. */
+  /** GetInquiryThreads (privilege inquiries): the project's threads in creation order. */
   async getThreads(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<InquiryThreadsView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetInquiryThreads');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'GetInquiryThreads');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const threads = await this.#deps.store.inquiries.listThreads(project.id);
     return { projectId: project.id, threads: threads.map(threadView), projectVersion: versionOf(project) };
   }
 
-  /** GetNotesInInquiryThread (admin only): the thread with every note, hidden ones included, oldest first. */
+  /** GetNotesInInquiryThread (privilege inquiries): the thread with every note, hidden ones included, oldest first. */
   async getNotes(caller: Caller, programRef: string, projectId: string, threadId: string): Promise<AtVersion<InquiryNotesView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetNotesInInquiryThread');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'GetNotesInInquiryThread');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const thread = await this.#thread(this.#deps.store, project, threadId);
     const notes = await this.#deps.store.inquiries.listNotes(thread.id);
     return { projectId: project.id, thread: threadView(thread), notes: await noteViews(this.#deps.store, notes), projectVersion: versionOf(project) };
   }
 
-  /** SetInquiryNote (admin only): adds a staff note to a thread, or opens a new thread with it when no thread is named. */
+  /** SetInquiryNote (privilege inquiries): adds a staff note to a thread, or opens a new thread with it when no thread is named. */
   async addNote(caller: Caller, programRef: string, projectId: string, input: InquiryNoteInput): Promise<AtVersion<InquiryNotesView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryNote');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryNote');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (input.threadId === null) {
       if (input.subject === null) throw new ApiError('INVALID_REQUEST', 'Send a Subject to open a new thread, or a ThreadId to add to one.');
@@ -104,9 +104,9 @@ export class InquiryService {
     });
   }
 
-  /** SetInquiryThreadStatus (admin only): moves a thread to a status allowed next from its current one. */
+  /** SetInquiryThreadStatus (privilege inquiries): moves a thread to a status allowed next from its current one. */
   async setStatus(caller: Caller, programRef: string, projectId: string, threadId: string, status: InquiryStatus): Promise<AtVersion<InquiryThreadSetView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryThreadStatus');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryThreadStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     return changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'inquiry.thread.status.set', access: 'read',
@@ -122,9 +122,9 @@ export class InquiryService {
     });
   }
 
-  /** SetInquiryThreadExternalId (admin only): links a thread to an outside ticket id (unique in the program), or unlinks it with null. */
+  /** SetInquiryThreadExternalId (privilege inquiries): links a thread to an outside ticket id (unique in the program), or unlinks it with null. */
   async setExternalId(caller: Caller, programRef: string, projectId: string, threadId: string, externalId: string | null): Promise<AtVersion<InquiryThreadSetView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetInquiryThreadExternalId');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'SetInquiryThreadExternalId');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     if (externalId !== null) requireLength('ExternalId', externalId, MAX_EXTERNAL_ID_LENGTH);
     return changeProject(this.#deps, caller, ctx, seen.id, {
@@ -173,11 +173,11 @@ export class InquiryService {
   async reply(caller: Caller, programRef: string, projectId: string, threadId: string, text: string): Promise<string> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}, so you cannot reply on it.`);
+    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects), so you cannot reply on it.`);
     const { ids } = this.#deps;
     await changeProject(this.#deps, caller, ctx, seen.id, {
       // Access is checked again on the locked project: an applicant who no longer owns it may not reply.
-      action: 'inquiry.note.add', access: 'write', forbidden: `You may read but not change project ${seen.id}, so you cannot reply on it.`,
+      action: 'inquiry.note.add', access: 'write', forbidden: `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects), so you cannot reply on it.`,
       act: async ({ tx, project, now }) => {
         const thread = await this.#thread(tx, project, threadId);
         if (!(await tx.inquiries.listNotes(thread.id)).some((n) => n.visibleToApplicant)) throw missingThread(threadId, project);

@@ -1,8 +1,8 @@
-import { mayReadForm, mayUseForm } from '../access.ts';
+import { mayReadForm, mayUseForm } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { CustomList, Form, ProgramModel } from '../../model/model.ts';
-import { findForm, loadAdminProgram, loadProgram, statusById, statusRef } from '../projects/project-context.ts';
+import { findForm, loadProgramWith, loadProgram, statusById, statusRef } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { CustomListView, FormSchemaView, FormSummaryView, FormsView, StatusListView } from '../views.ts';
 
@@ -62,9 +62,9 @@ export class CatalogService {
     return listView(list);
   }
 
-  /** GetStatusList (admin only): every status with the statuses allowed next. */
+  /** GetStatusList (privilege moveStatus): every status with the statuses allowed next. */
   async getStatusList(caller: Caller, programRef: string): Promise<StatusListView> {
-    const { program, model } = await loadAdminProgram(this.#deps, caller, programRef, 'GetStatusList');
+    const { program, model } = await loadProgramWith(this.#deps, caller, programRef, 'moveStatus', 'GetStatusList');
     const statuses = model.statuses.map((s) => ({
       statusId: s.id, customId: s.customId, publicId: s.publicId, name: s.name, initial: s.isInitial,
       next: s.next.flatMap((id) => model.statuses.filter((n) => n.id === id).map(statusRef)),

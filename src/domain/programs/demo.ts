@@ -36,6 +36,11 @@ export const DEMO_CREDENTIALS: readonly DemoCredential[] = [
     role: 'reviewer', email: 'reviewer@demo.apas.local', name: 'Riley Reviewer', password: 'demo-reviewer-password',
     apiKey: 'apas_DEM0REVIEWER_demoReviewerKeyDemoReviewerKey12', agencyAdmin: false, grant: 'editor',
   },
+  {
+    // The program file's own Reviewer role: reviews files, asks questions, decides along the review transitions.
+    role: 'plan reviewer', email: 'planreviewer@demo.apas.local', name: 'Parker Plan-Reviewer', password: 'demo-plan-reviewer-password',
+    apiKey: 'apas_DEMOPLANREVW_demoPlanReviewerKeyDemoPlanReviewer1', agencyAdmin: false, grant: 'Reviewer',
+  },
 ];
 
 /** What a seeding did: `created` is false, and `actions` empty, when the demo was already complete. */
@@ -95,6 +100,6 @@ async function seedAccount(store: Store, accounts: AccountService, c: DemoCreden
 
 /** The demo credentials as a small table, for printing when a server or `apas demo` starts. */
 export function formatDemoCredentials(): string {
-  const rows = DEMO_CREDENTIALS.map((c) => `  ${c.role.padEnd(10)} ${c.email.padEnd(26)} password: ${c.password.padEnd(24)} X-ApiKey: ${c.apiKey}`);
+  const rows = DEMO_CREDENTIALS.map((c) => `  ${c.role.padEnd(13)} ${c.email.padEnd(29)} password: ${c.password.padEnd(24)} X-ApiKey: ${c.apiKey}`);
   return ['Demo credentials (public; for trying apas out, never for production):', ...rows].join('\n');
 }

@@ -1,11 +1,12 @@
 import type { ProgramDefinitionRows } from '../../model/records.ts';
 import type { AttachmentDefinition } from '../../model/model.ts';
+import { diffRoles } from './program-roles.ts';
 
 /** The parts of a program an import reports on. */
-export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment';
+export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role';
 
-/** What happened to one part: `restored` brings a retired part (and its generated id) back. */
-export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered';
+/** What happened to one part: `restored` brings a retired part (and its generated id) back; roles are `removed` (never retired). */
+export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered' | 'removed';
 
 /** One line of an import's change report; `properties` names what an update changed. */
 export interface DefinitionChange { kind: DefinitionKind; action: ChangeAction; ref: string; properties: string[] }
@@ -58,6 +59,7 @@ export function diffDefinition(before: StoredDefinition | null, after: ProgramDe
   const changes = diffProgram(before?.rows ?? null, after);
   const refs = refLabels(before?.rows ?? null, after);
   for (const spec of KINDS) changes.push(...diffKind(spec, before, after, refs));
+  changes.push(...diffRoles(before?.rows.program.roles ?? [], after.program.roles ?? []));
   return changes;
 }
 

@@ -2,6 +2,7 @@ import { templateProblems } from '../mail/mail-template.ts';
 import type { FieldRules } from '../../model/model.ts';
 import { ruleProblems } from '../rules/rule-problems.ts';
 import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
+import { checkRoles, type ResolvedRole } from './program-roles.ts';
 
 /** A program file whose references are resolved to positions in its own arrays. */
 export interface ResolvedProgram {
@@ -12,11 +13,14 @@ export interface ResolvedProgram {
   statusNext: number[][];
   /** Per form: resolved statuses and fields. */
   forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean; rules: FieldRules | null }[] }[];
+  /** Per role of the program's own: its transitions as status indexes (null: every transition). */
+  roles: ResolvedRole[];
 }
 
 interface Named { customId: string | null; name: string }
 
-type Resolve = (ref: string, where: string) => number | null;
+/** Finds a part by reference (customId, else name), or reports the problem and gives null. */
+export type Resolve = (ref: string, where: string) => number | null;
 
 /** How a part is named in messages: its customId when it has one, else its name. */
 export function labelOf(item: Named): string {
@@ -42,6 +46,7 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
     fieldLists: file.fields.map((f) => checkField(f, lists, problems)),
     statusNext: file.statuses.map((s) => resolveAll(s.next, `status "${labelOf(s)}": next`, statuses, problems)),
     forms: file.forms.map((f) => resolveForm(f, statuses, fields, problems)),
+    roles: checkRoles(file, statuses, problems),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);
@@ -52,7 +57,8 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
   return resolved;
 }
 
-function checkUnique(items: Named[], noun: string, problems: string[], scope = ''): void {
+/** Reports every customId and every name that two of `items` share. */
+export function checkUnique(items: Named[], noun: string, problems: string[], scope = ''): void {
   const seen = { customId: new Set<string>(), name: new Set<string>() };
   for (const item of items) {
     for (const key of ['customId', 'name'] as const) {

@@ -4,6 +4,7 @@ import { ApiError } from '../api-error.ts';
 import type { ProgramModel } from '../../model/model.ts';
 import { labelOf } from './program-check.ts';
 import type { FormFieldSpec, ProgramFile, ProgramFileFormat } from './program-file.ts';
+import { roleSpecsOf } from './program-roles.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
@@ -44,6 +45,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     })),
     notifications: p.notifications ?? null,
     selfService: { signUp: p.selfSignUp ?? false },
+    roles: roleSpecsOf(p, refOf),
   };
 }
 
@@ -92,6 +94,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
     })),
     ...(file.notifications ? { notifications: file.notifications } : {}),
     ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
+    ...(file.roles.length > 0 ? { roles: file.roles.map((r) => prune({ ...r })) } : {}),
   };
 }
 

@@ -32,10 +32,13 @@ export interface AttachmentSpec { customId: string | null; name: string; allowed
 /** A form; `availableIn`, `leadsTo` and `fields[].field` are references. */
 export interface FormSpec {
   customId: string | null; name: string; availableIn: string[]; leadsTo: string | null;
-  /** The program roles that may use the form (admins always may); null for every role. */
+  /** The program roles (built-in or the program's own) that may use the form (admins always may); null for every role. */
   roles: ProgramRole[] | null;
   fields: FormFieldSpec[]; attachments: AttachmentSpec[];
 }
+
+/** A role of the program's own: privileges by name; `transitions` (status references) limit moveStatus, null for none. */
+export interface RoleSpec { customId: string; name: string; privileges: string[]; transitions: { from: string; to: string[] }[] | null }
 
 /** A whole program file after validation, with every default filled in. */
 export interface ProgramFile {
@@ -47,6 +50,8 @@ export interface ProgramFile {
   selfService: { signUp: boolean };
   /** Where a part of the file was written, for messages (absent when the file came as data, not text). */
   locate?: SourceLocator;
+  /** The program's own roles (`roles:`), beyond the built-in ones. */
+  roles: RoleSpec[];
 }
 
 /** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
@@ -199,6 +204,7 @@ interface RawProgram {
   }[];
   notifications?: NotificationTemplates;
   selfService?: { signUp?: boolean };
+  roles?: { customId: string; name: string; privileges: string[]; transitions?: { from: string; to: string[] }[] }[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -231,6 +237,10 @@ function normalise(raw: RawProgram): ProgramFile {
     })),
     notifications: canonicalTemplates(raw.notifications),
     selfService: { signUp: raw.selfService?.signUp ?? false },
+    roles: (raw.roles ?? []).map((r) => ({
+      customId: r.customId, name: r.name, privileges: [...new Set(r.privileges)],
+      transitions: r.transitions ? r.transitions.map((t) => ({ from: t.from, to: t.to })) : null,
+    })),
   };
 }
 

@@ -7,6 +7,7 @@ import type { AttachmentDefinition, Form, Program, Status } from '../../model/mo
 import { describeChange, diffDefinition, type DefinitionChange, type StoredDefinition } from './program-changes.ts';
 import { labelOf, resolveProgramFile, type ResolvedProgram } from './program-check.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
+import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
 
 /** What an import needs: the store, the time and a source of new ids. */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
@@ -49,6 +50,7 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     };
     if (!report.changed) return report;
     await refuseRetiringBusyStatuses(tx, stored, rows);
+    await refuseRemovingGrantedRoles(tx, ctx.programId, stored?.rows.program.roles ?? [], rows.program.roles ?? []);
     if (report.dryRun) return report;
     await tx.programs.saveProgramDefinition(rows);
     // Values follow their field's mark in the same transaction: sealed once it is sensitive, in clear once it is not.
@@ -112,6 +114,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     id: ctx.programId, agencyId: ctx.agencyId, customId: file.customId, name: file.name, numberPrefix: file.numberPrefix,
     numberDigits: file.numberDigits, updatedAt: ctx.now, createdAt: stored?.program.createdAt ?? ctx.now,
     notifications: file.notifications, selfSignUp: file.selfService.signUp,
+    roles: planRoles(file, resolved.roles, statusIds),
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);

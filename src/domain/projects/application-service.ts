@@ -1,4 +1,4 @@
-import { canWrite, mayReadForm, mayUseForm } from '../access.ts';
+import { canWrite, isStaff, mayReadForm, mayUseForm, overridesForms, type Role } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -8,7 +8,7 @@ import { completenessProblems, MASK } from './field-rules.ts';
 import { decideForm, hasRules, type RuleContext } from '../rules/form-rules.ts';
 import { ruledState } from '../rules/rule-state.ts';
 import type { FormDataService } from './form-data-service.ts';
-import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
+import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
@@ -82,15 +82,15 @@ function attachmentViews(form: Form, files: AttachmentRecord[]): FormAttachmentV
 function readOnlyReason(caller: Caller, ctx: ProgramContext, form: Form, project: Project): string | null {
   if (!canWrite(caller, ctx.role, project)) return 'You may read this project but not change it.';
   if (!mayUseForm(ctx.role, form)) return `${form.name} is not filled in by your role.`;
-  if (ctx.role !== 'admin' && !form.availableIn.includes(project.statusId)) {
+  if (!overridesForms(ctx.role) && !form.availableIn.includes(project.statusId)) {
     return `${form.name} cannot be changed while the project is in status "${statusById(ctx.model, project.statusId).name}".`;
   }
   return null;
 }
 
-/** True when an applicant's form in the project's current status still waits for them: the form is open now for their role. */
-export function formWaiting(role: ProgramRole, form: Form, project: Project): boolean {
-  return role === 'applicant' && mayUseForm(role, form) && form.availableIn.includes(project.statusId);
+/** True when an applicant's form in the project's current status still waits for them: the form is open now for their (non-staff) role. */
+export function formWaiting(role: Role, form: Form, project: Project): boolean {
+  return !isStaff(role) && mayUseForm(role, form) && form.availableIn.includes(project.statusId);
 }
 
 /**
@@ -126,7 +126,7 @@ export class ApplicationService {
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
     const [draft, files, agency, ruled] = await Promise.all([
       currentDraft(store, project.id, form), store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
-      hasRules(ctx.model) ? ruledState(store, ctx.model, ctx.role, project, form, 'draft') : null,
+      hasRules(ctx.model) ? ruledState(store, ctx.model, ctx.role.name, project, form, 'draft') : null,
     ]);
     // The page shows what the rules decide over the draft as saved: a hidden field is left out (its value stays in the draft).
     const hidden = ruled?.decision.hidden ?? new Set<string>();

@@ -1,13 +1,13 @@
 import type { BlobStore, StoredBlob } from '../../store/blob-store.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { StoreError } from '../../store/store-error.ts';
-import { canWrite, mayReadForm, requireFormUse } from '../access.ts';
+import { canWrite, mayReadForm, overridesForms, requireFormUse } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
 import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, Project } from '../../model/model.ts';
 import { changeProject, matchesVersion, preconditionFailed } from './change-project.ts';
-import { findForm, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, requireAvailable, versionOf } from './project-context.ts';
+import { findForm, loadProgramWith, loadProgram, loadReadableProject, type ProgramContext, requireAvailable, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, AttachmentFileView, AttachmentMetadataView, AttachmentReviewInput, UploadInput } from '../views.ts';
 
@@ -48,11 +48,11 @@ export class AttachmentService {
     const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const seen = await loadReadableProject(store, caller, ctx, target.projectId);
-    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id}.`);
+    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, target.formRef);
     const definition = definitionOnForm(form, target.attachmentRef);
     requireFormUse(ctx.role, form);
-    if (ctx.role !== 'admin') requireAvailable(ctx.model, form, seen);
+    if (!overridesForms(ctx.role)) requireAvailable(ctx.model, form, seen);
     const contentType = mediaTypeOf(input.contentType);
     if (contentType === null || !typeAllowed(contentType, definition.allowedTypes)) {
       const got = input.contentType === null ? 'no Content-Type' : `Content-Type "${input.contentType}"`;
@@ -74,7 +74,7 @@ export class AttachmentService {
         // Uploads can take long: the rules are checked again on the project as it is now.
         action: 'project.attachment.upload', access: 'write',
         act: async ({ tx, project, now }) => {
-          if (ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
+          if (!overridesForms(ctx.role)) requireAvailable(ctx.model, form, project);
           const previous = await tx.attachments.getAttachment(project.id, definition.id);
           const record: AttachmentRecord = {
             id: ids.next(), projectId: project.id, definitionId: definition.id, version: (previous?.version ?? 0) + 1, blobKey: stored.key,
@@ -101,9 +101,9 @@ export class AttachmentService {
     return this.#fileView(await this.#active(a));
   }
 
-  /** GetAttachmentAsAdmin (admin only): any version of a definition's file. */
+  /** GetAttachmentAsAdmin (privilege reviewAttachments): any version of a definition's file. */
   async getVersionFile(caller: Caller, target: AttachmentTarget, version: number): Promise<AttachmentFileView> {
-    const a = await this.#readable(caller, target, (deps, c, ref) => loadAdminProgram(deps, c, ref, 'GetAttachmentAsAdmin'));
+    const a = await this.#readable(caller, target, (deps, c, ref) => loadProgramWith(deps, c, ref, 'reviewAttachments', 'GetAttachmentAsAdmin'));
     const record = await this.#deps.store.attachments.getAttachment(a.project.id, a.definition.id, version);
     if (!record) throw new ApiError('NOT_FOUND', `${a.definition.name} of project ${a.project.id} has no version ${version}.`);
     return this.#fileView(record);
@@ -115,9 +115,9 @@ export class AttachmentService {
     return { ...(await this.#metadataView(this.#deps.store, a.definition, await this.#active(a))), projectVersion: versionOf(a.project) };
   }
 
-  /** SetAttachmentMetadata (admin only): reviews the active file (Approve, Reject, Unmark, Save) and replaces its note when one is given. */
+  /** SetAttachmentMetadata (privilege reviewAttachments): reviews the active file (Approve, Reject, Unmark, Save) and replaces its note when one is given. */
   async setMetadata(caller: Caller, target: AttachmentTarget, input: AttachmentReviewInput): Promise<AtVersion<AttachmentMetadataView>> {
-    const a = await this.#readable(caller, target, (deps, c, ref) => loadAdminProgram(deps, c, ref, 'SetAttachmentMetadata'));
+    const a = await this.#readable(caller, target, (deps, c, ref) => loadProgramWith(deps, c, ref, 'reviewAttachments', 'SetAttachmentMetadata'));
     return changeProject(this.#deps, caller, a.ctx, a.project.id, {
       action: 'project.attachment.review', access: 'read',
       act: async ({ tx, project, now }) => {

@@ -2,7 +2,7 @@ import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import type { Project } from '../../model/model.ts';
 import type { Store, StoreWriter } from '../../store/store.ts';
-import { canRead, canWrite } from '../access.ts';
+import { canRead, canWrite } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller, VersionCondition } from '../caller.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
@@ -58,7 +58,7 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
     await claimIdempotencyKey(tx, caller, changeTime);
     if (!project || !canRead(caller, ctx.role, project)) throw projectNotFound(projectId, ctx);
     if (change.access === 'write' && !canWrite(caller, ctx.role, project)) {
-      throw new ApiError('FORBIDDEN', change.forbidden ?? `You may read but not change project ${project.id}.`);
+      throw new ApiError('FORBIDDEN', change.forbidden ?? `You may read but not change project ${project.id} (privilege editData, or editOwnProjects on your own projects).`);
     }
     // Checked on the locked row: a change committed between the client's read and this request is caught here.
     if (caller.ifMatch && !matchesVersion(caller.ifMatch, project)) throw preconditionFailed(project.id);

@@ -1,8 +1,8 @@
-import { requireReveal } from '../access.ts';
+import { requireReveal } from '../roles/access.ts';
 import type { Caller } from '../caller.ts';
 import { MASK } from './field-rules.ts';
 import type { DataField, FieldValue } from '../../model/model.ts';
-import { loadAdminProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
+import { loadProgramWith, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AllProjectDataView, AtVersion, ExportAttachmentView, ExportFieldView, ExportView } from '../views.ts';
 import { historyViews } from './workflow-service.ts';
@@ -18,10 +18,10 @@ export class ExportService {
     this.#deps = deps;
   }
 
-  /** GetAllProjectData (admin only): the latest submitted value of every field ever saved, across all forms, retired fields included. */
+  /** GetAllProjectData (privilege readAllData): the latest submitted value of every field ever saved, across all forms, retired fields included. */
   async getAllProjectData(caller: Caller, programRef: string, projectId: string, reveal: boolean): Promise<AtVersion<AllProjectDataView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetAllProjectData');
-    if (reveal) requireReveal(caller, ctx.program, ctx.role);
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'readAllData', 'GetAllProjectData');
+    if (reveal) requireReveal(caller, ctx.role);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const values = await this.#deps.store.projects.getAllValues(project.id);
     const users = await this.#deps.store.accounts.usersByIds(values.map((v) => v.updatedBy));
@@ -44,9 +44,9 @@ export class ExportService {
     return { ...projectHeader(this.#deps, ctx.model, project), dataFields, attachments };
   }
 
-  /** GetExportProject (admin only): the project for archiving or migration; sensitive values stay masked. */
+  /** GetExportProject (privilege export): the project for archiving or migration; sensitive values stay masked. */
   async getExport(caller: Caller, programRef: string, projectId: string, version: number): Promise<AtVersion<ExportView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetExportProject');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'export', 'GetExportProject');
     const { store } = this.#deps;
     const project = await loadReadableProject(store, caller, ctx, projectId);
     const [values, history, files] = await Promise.all([store.projects.getAllValues(project.id), store.projects.getHistory(project.id), store.attachments.listActiveAttachments(project.id)]);

@@ -1,4 +1,4 @@
-import { canWrite, mayReadForm, mayUseForm, requireFormUse, requireReveal } from '../access.ts';
+import { canWrite, mayReadForm, mayUseForm, overridesForms, requireFormUse, requireReveal } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -33,7 +33,7 @@ export class FormDataService {
   /** GetProjectData: one form's draft or submitted data; sensitive values masked unless revealed. */
   async get(caller: Caller, target: DataTarget, reveal: boolean): Promise<AtVersion<FormDataView>> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
-    if (reveal) requireReveal(caller, ctx.program, ctx.role);
+    if (reveal) requireReveal(caller, ctx.role);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
     const form = findForm(ctx.model, target.formRef);
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
@@ -48,8 +48,8 @@ export class FormDataService {
   async set(caller: Caller, target: DataTarget, input: ProjectDataInput, opts: { unchangedWritesNothing?: boolean } = {}): Promise<AtVersion<FormDataView>> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
-    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
-    if (!target.draft && ctx.role !== 'admin') throw new ApiError('FORBIDDEN', 'Writing submitted data is an admin-only operation; write the draft and submit it.');
+    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id} (privilege editData, or editOwnProjects on your own projects).`);
+    if (!target.draft && !overridesForms(ctx.role)) throw new ApiError('FORBIDDEN', 'Writing submitted data needs the privilege overrideForms; write the draft and submit it.');
     const form = findForm(ctx.model, target.formRef);
     if (input.projectId !== null && input.projectId !== project.id) {
       throw new ApiError('INVALID_REQUEST', `The body names project "${input.projectId}" but the path names project "${target.projectId}".`);
@@ -59,7 +59,7 @@ export class FormDataService {
     }
     const inputs = input.fields;
     requireFormUse(ctx.role, form);
-    if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, project);
+    if (target.draft && !overridesForms(ctx.role)) requireAvailable(ctx.model, form, project);
     const resolved = resolveInputs(ctx.model, form, inputs);
     // A web page saved with nothing changed (see draftInputs): allowed exactly when a write would be, and writes nothing.
     if (target.draft && inputs.length === 0 && opts.unchangedWritesNothing === true) return this.#view(this.#deps.store, caller, ctx, project, form, true, false);
@@ -67,7 +67,7 @@ export class FormDataService {
       action: target.draft ? 'project.draft.set' : 'project.data.set', access: 'write',
       act: async ({ tx, project: current, now }) => {
         // The caller's earlier read may be stale (owner, status, …): the rules are checked again on the locked project.
-        if (target.draft && ctx.role !== 'admin') requireAvailable(ctx.model, form, current);
+        if (target.draft && !overridesForms(ctx.role)) requireAvailable(ctx.model, form, current);
         const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
         let decision: FormDecision | undefined;
         if (hasRules(ctx.model)) {
@@ -111,7 +111,7 @@ export class FormDataService {
     const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
     const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
     // Only a form that may be submitted is run through its rules: a program without rules reads nothing more.
-    const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role, project, form, 'draft')).decision) : undefined;
+    const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role.name, project, form, 'draft')).decision) : undefined;
     const canSubmit = mayTry && completenessProblems(ctx.model, form, draftValues, decision).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {
       const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;

@@ -1,5 +1,5 @@
 import type { Form, Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
-import { isStaff, roleIn } from '../access.ts';
+import { canCreate, isStaff, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
 import { draftComplete, formWaiting } from './application-service.ts';
 import type { Caller } from '../caller.ts';
 import { overlayDraft } from './current-draft.ts';
@@ -30,6 +30,16 @@ export class PortalService {
     this.#deps = deps;
   }
 
+  /** True when the caller is staff (holds readProjects) in some program: the page header then offers work queues. */
+  async isStaffAnywhere(caller: Caller): Promise<boolean> {
+    if (caller.user.agencyAdmin) return true;
+    // A built-in role says by its name alone; only a program's own roles need the program, which defines them.
+    if (caller.grants.some((g) => isStaff(roleNamed({}, g.role)))) return true;
+    if (caller.grants.every((g) => roleNamed({}, g.role) !== null)) return false;
+    const programs = await this.#deps.store.programs.listPrograms(caller.user.agencyId);
+    return programs.some((p) => isStaff(roleIn(caller, p)));
+  }
+
   /**
    * The caller's programs (where they have a role) and, in those where they apply, the projects they own. The reads
    * do not grow with the number of projects: per program the model and a page of projects, then one read each for
@@ -38,16 +48,16 @@ export class PortalService {
   async home(caller: Caller): Promise<PortalHomeView> {
     const { store } = this.#deps;
     const agency = await store.accounts.findAgency(caller.user.agencyId);
-    const programs: { program: Program; role: ProgramRole }[] = [];
+    const programs: { program: Program; role: Role }[] = [];
     for (const program of await store.programs.listPrograms(caller.user.agencyId)) {
       const role = roleIn(caller, program);
       if (role) programs.push({ program, role });
     }
     const owned: { program: Program; model: ProgramModel; project: Project; open: Form[] }[] = [];
-    for (const { program } of programs.filter((p) => p.role === 'applicant')) {
+    for (const { program, role } of programs.filter((p) => !isStaff(p.role))) {
       const model = await store.programs.loadProgramModel(program);
       const rows = await store.projects.listProjects({ programId: program.id, ownerId: caller.user.id, limit: HOME_PROJECTS_PER_PROGRAM, offset: 0 });
-      for (const project of rows) owned.push({ program, model, project, open: model.forms.filter((f) => formWaiting('applicant', f, project)) });
+      for (const project of rows) owned.push({ program, model, project, open: model.forms.filter((f) => formWaiting(role, f, project)) });
     }
     const withOpen = owned.filter((o) => o.open.length > 0).map((o) => o.project.id);
     const openFormIds = [...new Set(owned.flatMap((o) => o.open.map((f) => f.id)))];
@@ -90,7 +100,7 @@ export class PortalService {
     myProjects.sort((a, b) => b.lastChange - a.lastChange);
     return {
       agencyName: agency?.name ?? '',
-      programs: programs.map(({ program, role }) => ({ programId: program.id, name: program.name, role, staff: isStaff(role), canStart: role === 'applicant' })),
+      programs: programs.map(({ program, role }) => ({ programId: program.id, name: program.name, role: roleLabel(program, role), staff: isStaff(role), canStart: canCreate(role) && !isStaff(role) })),
       myProjects,
     };
   }

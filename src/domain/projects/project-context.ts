@@ -1,13 +1,14 @@
-import { canRead, requireAdmin, requireProgramRole } from '../access.ts';
+import { canRead, requirePrivilege, requireProgramRole, type Role } from '../roles/access.ts';
+import type { Privilege } from '../roles/privileges.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import type { Form, Program, ProgramModel, ProgramRole, Project, Status } from '../../model/model.ts';
+import type { Form, Program, ProgramModel, Project, Status } from '../../model/model.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, CurrentStatusView, ProjectHeaderView, ProjectVersion, StatusRefView } from '../views.ts';
 import type { StoreReader } from '../../store/store.ts';
 
-/** A program the caller may use, with its definition and the caller's role in it. */
-export interface ProgramContext { program: Program; model: ProgramModel; role: ProgramRole }
+/** A program the caller may use, with its definition and the caller's role (and so privileges) in it. */
+export interface ProgramContext { program: Program; model: ProgramModel; role: Role }
 
 /** Finds a program by id or custom id within the caller's agency and checks the caller has a role in it. */
 export async function loadProgram(deps: Pick<ServiceDeps<'programs'>, 'store'>, caller: Caller, programRef: string): Promise<ProgramContext> {
@@ -18,10 +19,12 @@ export async function loadProgram(deps: Pick<ServiceDeps<'programs'>, 'store'>, 
   return { program, model, role };
 }
 
-/** Like loadProgram, for admin-only operations: FORBIDDEN unless the caller is an admin of the program. */
-export async function loadAdminProgram(deps: Pick<ServiceDeps<'programs'>, 'store'>, caller: Caller, programRef: string, operation: string): Promise<ProgramContext> {
+/** Like loadProgram, for the operations that need a privilege: FORBIDDEN, naming it, unless the caller's role holds it. */
+export async function loadProgramWith(
+  deps: Pick<ServiceDeps<'programs'>, 'store'>, caller: Caller, programRef: string, privilege: Privilege, operation: string,
+): Promise<ProgramContext> {
   const ctx = await loadProgram(deps, caller, programRef);
-  requireAdmin(caller, ctx.program, operation);
+  requirePrivilege(ctx.role, privilege, operation);
   return ctx;
 }
 

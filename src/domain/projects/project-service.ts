@@ -1,4 +1,4 @@
-import { canCreate, canWrite, mayReadForm, ownerFilter, roleIn } from '../access.ts';
+import { canChangeOwner, canCreate, mayReadForm, ownerFilter, roleIn } from '../roles/access.ts';
 import { formSummary } from '../programs/catalog-service.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
@@ -129,7 +129,7 @@ export class ProjectService {
   /** CreateNewProject: an empty project in the initial status, owned by the caller. */
   async createProject(caller: Caller, programRef: string): Promise<AtVersion<NewProjectView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id}.`);
+    if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id} (privilege createProjects).`);
     const initial = ctx.model.statuses.find((s) => s.isInitial);
     if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
     const { clock, ids } = this.#deps;
@@ -173,17 +173,19 @@ export class ProjectService {
   async setOwner(caller: Caller, programRef: string, projectId: string, ownerEmail: string): Promise<AtVersion<OwnerView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    if (!canWrite(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not change project ${project.id}.`);
+    if (!canChangeOwner(caller, ctx.role, project)) throw new ApiError('FORBIDDEN', `You may read but not hand over project ${project.id} (privilege changeOwner).`);
     const owner = await this.#deps.store.accounts.findUserByEmail(ownerEmail);
     const ownerGrants = owner ? await this.#deps.store.accounts.listGrants(owner.id) : [];
     if (!owner || owner.disabled || !roleIn({ user: owner, apiKeyId: '', grants: ownerGrants }, ctx.program)) {
       throw new ApiError('UNKNOWN_USER', `No active user with access to program ${ctx.program.id} has the e-mail address "${ownerEmail}".`);
     }
     const projectVersion = await changeProject(this.#deps, caller, ctx, project.id, {
-      action: 'project.owner.set', access: 'write',
-      act: async ({ project: current }) => ({
-        changes: { ownerId: owner.id }, detail: { from: current.ownerId, to: owner.id }, result: versionOf,
-      }),
+      action: 'project.owner.set', access: 'read',
+      act: async ({ project: current }) => {
+        // Re-checked on the locked row: the caller's own project may have been handed to someone else meanwhile.
+        if (!canChangeOwner(caller, ctx.role, current)) throw new ApiError('FORBIDDEN', `You may read but not hand over project ${current.id} (privilege changeOwner).`);
+        return { changes: { ownerId: owner.id }, detail: { from: current.ownerId, to: owner.id }, result: versionOf };
+      },
     });
     return { name: owner.name, email: owner.email, projectVersion };
   }

@@ -1,4 +1,4 @@
-import { canWrite, isStaff, mayReadForm } from '../access.ts';
+import { canChangeOwner, hasPrivilege, isStaff, mayMove, mayReadForm, type Role, roleLabel } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { INQUIRY_MOVES, type InquiryStatus } from '../../model/inquiry.ts';
@@ -9,19 +9,20 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
 
 /**
- * What the caller may do on the review page. The same rules the services enforce (they refuse anyway): reviewing
- * files, moving the workflow, inquiries, the export and internal notes are admin-only operations; editors and admins
- * assign; whoever may write the project hands it to another owner.
+ * What the caller may do on the review page: what the role's privileges allow, by the same rules the services
+ * enforce (they refuse anyway). Reviewing files, moving the workflow (along the transitions the role may make),
+ * inquiries (with internal notes), assigning, handing over and the export each take their privilege.
  */
 export interface ReviewPermissions {
   reviewAttachments: boolean; setStatus: boolean; assign: boolean; setOwner: boolean; inquiries: boolean; export: boolean;
 }
 
 /** The permissions of a role on a project, as the services decide them. */
-export function reviewPermissions(caller: Caller, role: ProgramRole, project: Project): ReviewPermissions {
-  const admin = role === 'admin';
+export function reviewPermissions(caller: Caller, role: Role, project: Project): ReviewPermissions {
+  const may = (p: Parameters<typeof hasPrivilege>[1]) => hasPrivilege(role, p);
   return {
-    reviewAttachments: admin, setStatus: admin, assign: admin || role === 'editor', setOwner: canWrite(caller, role, project), inquiries: admin, export: admin,
+    reviewAttachments: may('reviewAttachments'), setStatus: may('moveStatus'), assign: may('assign'), setOwner: canChangeOwner(caller, role, project),
+    inquiries: may('inquiries'), export: may('export'),
   };
 }
 
@@ -49,8 +50,10 @@ export interface ReviewView {
   owner: { name: string; email: string }; assignee: { name: string; email: string } | null;
   forms: { formId: string; name: string; submittedAt: number | null; fields: ReviewFieldView[] }[];
   attachments: ReviewAttachmentView[];
-  /** The statuses the workflow allows next from the current one (offered only to those who may set the status). */
+  /** The statuses the workflow allows next from the current one and the caller's role may move to (offered only to those who may set the status). */
   nextStatuses: { statusId: string; name: string }[];
+  /** True when the workflow allows no move from the current status at all. */
+  finalStatus: boolean;
   threads: ReviewThreadView[];
   history: { status: string; at: number; by: string }[];
   may: ReviewPermissions;
@@ -94,7 +97,7 @@ export class ReviewService {
     const nameOf = (id: string) => user(id)?.name ?? id;
     const current = statusById(ctx.model, project.statusId);
     return {
-      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role,
+      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: roleLabel(ctx.program, ctx.role),
       projectId: project.id, number: project.number, status: current.name, statusAt: project.statusAt, createdAt: project.createdAt, lastChange: project.updatedAt,
       owner: { name: nameOf(project.ownerId), email: user(project.ownerId)?.email ?? '' },
       assignee: project.assigneeId ? { name: nameOf(project.assigneeId), email: user(project.assigneeId)?.email ?? '' } : null,
@@ -107,7 +110,9 @@ export class ReviewService {
           reviewedBy: f.reviewedBy ? nameOf(f.reviewedBy) : null, reviewedAt: f.reviewedAt,
         }] : [];
       })),
-      nextStatuses: may.setStatus ? current.next.flatMap((id) => ctx.model.statuses.filter((s) => s.id === id).map((s) => ({ statusId: s.id, name: s.name }))) : [],
+      nextStatuses: may.setStatus
+        ? current.next.flatMap((id) => ctx.model.statuses.filter((s) => s.id === id && mayMove(ctx.role, current, s)).map((s) => ({ statusId: s.id, name: s.name }))) : [],
+      finalStatus: current.next.length === 0,
       threads: threads.map((t) => ({
         threadId: t.id, subject: t.subject, status: t.status, externalId: may.inquiries ? t.externalId : null,
         moves: may.inquiries ? [...INQUIRY_MOVES[t.status]] : [],

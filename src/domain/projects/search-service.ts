@@ -1,8 +1,8 @@
-import { mayReadForm, ownerFilter, requireReveal } from '../access.ts';
+import { isStaff, mayReadForm, ownerFilter, requireReveal, type Role } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { checkValue, quoted } from './field-rules.ts';
-import type { DataField, ProgramModel, ProgramRole } from '../../model/model.ts';
+import type { DataField, ProgramModel } from '../../model/model.ts';
 import { loadProgram, type ProgramContext } from './project-context.ts';
 import { projectsView } from './project-service.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -22,9 +22,9 @@ function statusId(model: ProgramModel, ref: string): string {
 
 // A field the caller may filter on: one on a form whose data the caller may read. Otherwise an applicant could
 // learn the values of staff-only forms (a reviewer's notes) by filtering their own projects on them.
-function searchableField(model: ProgramModel, role: ProgramRole, ref: string): DataField | undefined {
+function searchableField(model: ProgramModel, role: Role, ref: string): DataField | undefined {
   const field = model.fields.find((x) => x.id === ref || x.customId === ref);
-  if (!field || role !== 'applicant') return field;
+  if (!field || isStaff(role)) return field;
   return model.forms.some((form) => mayReadForm(role, form) && form.fields.some((p) => p.fieldId === field.id)) ? field : undefined;
 }
 
@@ -35,7 +35,7 @@ export function resolveFieldCondition(ctx: ProgramContext, caller: Caller, f: Pr
   if (!field) throw new ApiError('INVALID_REQUEST', `Data field "${f.fieldRef}" is not a field of program ${model.program.id}.`);
   // Filtering on a sensitive field would reveal its value bit by bit, so it takes what revealing it takes.
   if (field.sensitive) {
-    requireReveal(caller, ctx.program, role);
+    requireReveal(caller, role);
     // Sensitive values are stored sealed, with a blind index that can only tell equal from different.
     if (!SEALED_OPERATORS.has(f.operator)) {
       throw new ApiError('INVALID_REQUEST', `${field.name} is a sensitive field, stored encrypted: it can be searched only with the operators eq, ne, empty and notempty, not ${f.operator}.`);

@@ -1,4 +1,4 @@
-import { canWrite, requireFormUse } from '../access.ts';
+import { canWrite, requireFormUse } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -32,15 +32,15 @@ export class SubmitService {
     const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(store, caller, ctx, projectId);
-    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not submit project ${seen.id}.`);
+    if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not submit project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, formRef);
     requireFormUse(ctx.role, form);
     return changeProject(this.#deps, caller, ctx, seen.id, {
-      action: 'project.submit', access: 'write', forbidden: `You may read but not submit project ${seen.id}.`,
+      action: 'project.submit', access: 'write', forbidden: `You may read but not submit project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`,
       act: async ({ tx, project, now }) => {
         requireAvailable(ctx.model, form, project);
         // With rules, the rules' reads serve the submission too.
-        const ruled = hasRules(ctx.model) ? await ruledState(tx, ctx.model, ctx.role, project, form, 'draft') : null;
+        const ruled = hasRules(ctx.model) ? await ruledState(tx, ctx.model, ctx.role.name, project, form, 'draft') : null;
         const [changes, values, files] = ruled ? [ruled.changes, [], ruled.files] : await Promise.all([
           tx.projects.getDraft(project.id, form.id), tx.projects.getValues(project.id, form.fields.map((f) => f.fieldId)), tx.attachments.listActiveAttachments(project.id),
         ]);

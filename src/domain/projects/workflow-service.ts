@@ -1,9 +1,9 @@
-import { isStaff, roleIn } from '../access.ts';
+import { isStaff, requireMove, requirePrivilege, roleIn } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { HistoryEntry, ProgramModel, Status } from '../../model/model.ts';
 import { changeProject } from './change-project.ts';
-import { landingUrl, loadAdminProgram, loadProgram, loadReadableProject, type ProgramContext, statusById, versionOf } from './project-context.ts';
+import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, type ProgramContext, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { formatProjectNumber } from './submit-service.ts';
 import type { AssigneeView, AtVersion, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from '../views.ts';
@@ -35,17 +35,17 @@ export class WorkflowService {
     this.#deps = deps;
   }
 
-  /** GetProjectStatusHistory (admin only): newest first, with who and how each entry is reported. */
+  /** GetProjectStatusHistory (privilege readHistory): newest first, with who and how each entry is reported. */
   async getHistory(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<StatusHistoryView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'GetProjectStatusHistory');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'readHistory', 'GetProjectStatusHistory');
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const entries = await historyViews(this.#deps.store, ctx.model, await this.#deps.store.projects.getHistory(project.id));
     return { projectId: project.id, programId: project.programId, projectNumber: project.number, entries, projectVersion: versionOf(project) };
   }
 
-  /** SetProjectStatus (admin only): moves the project to a status allowed next from its current one. */
+  /** SetProjectStatus (privilege moveStatus, along the role's transitions): moves the project to a status allowed next from its current one. */
   async setStatus(caller: Caller, programRef: string, projectId: string, statusRef: string): Promise<AtVersion<StatusSetView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatus');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'moveStatus', 'SetProjectStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const target = findStatus(ctx.model, statusRef);
     const { ids } = this.#deps;
@@ -59,6 +59,8 @@ export class WorkflowService {
           throw new ApiError('TRANSITION_NOT_ALLOWED',
             `A project in status "${from.name}" cannot move to "${target.name}"; allowed next: ${allowed.length > 0 ? allowed.join(', ') : 'none (final status)'}.`);
         }
+        // Checked on the locked project: a role limited to some transitions may make only those from its status now.
+        requireMove(ctx.role, from, target);
         // Only projects without a number are Unsubmitted: one that staff move on is numbered then, as a submission would.
         const number = project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
         await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
@@ -74,9 +76,9 @@ export class WorkflowService {
     });
   }
 
-  /** SetProjectStatusReportAs (admin only): marks one history entry as reported normally or suppressed. */
+  /** SetProjectStatusReportAs (privilege moveStatus): marks one history entry as reported normally or suppressed. */
   async setReportAs(caller: Caller, programRef: string, projectId: string, input: ReportAsInput): Promise<AtVersion<HistoryEntryView>> {
-    const ctx = await loadAdminProgram(this.#deps, caller, programRef, 'SetProjectStatusReportAs');
+    const ctx = await loadProgramWith(this.#deps, caller, programRef, 'moveStatus', 'SetProjectStatusReportAs');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const status = findStatus(ctx.model, input.statusRef);
     return changeProject(this.#deps, caller, ctx, seen.id, {
@@ -96,11 +98,11 @@ export class WorkflowService {
     });
   }
 
-  /** SetAssignee (admins and editors): assigns a staff member of the program, or clears the assignee. */
+  /** SetAssignee (privilege assign): assigns a staff member of the program, or clears the assignee. */
   async setAssignee(caller: Caller, programRef: string, projectId: string, email: string | null): Promise<AtVersion<AssigneeView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
-    if (ctx.role !== 'admin' && ctx.role !== 'editor') throw new ApiError('FORBIDDEN', 'SetAssignee is for admins and editors of the program.');
+    requirePrivilege(ctx.role, 'assign', 'SetAssignee');
     const assignee = email === null ? null : await this.#staffMember(ctx, email);
     const projectVersion = await changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'project.assignee.set', access: 'read',
@@ -119,7 +121,7 @@ export class WorkflowService {
     const user = await this.#deps.store.accounts.findUserByEmail(email);
     const grants = user ? await this.#deps.store.accounts.listGrants(user.id) : [];
     if (!user || user.disabled || !isStaff(roleIn({ user, apiKeyId: '', grants }, ctx.program))) {
-      throw new ApiError('UNKNOWN_USER', `No active staff member (reader, editor or admin) of program ${ctx.program.id} has the e-mail address "${email}".`);
+      throw new ApiError('UNKNOWN_USER', `No active staff member (a role that reads every project) of program ${ctx.program.id} has the e-mail address "${email}".`);
     }
     return user;
   }

@@ -1,4 +1,4 @@
-import { hasSensitivePrivilege, isStaff, mayReadForm, STAFF_ROLES } from '../access.ts';
+import { hasSensitivePrivilege, isStaff, mayReadForm, staffRoles } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { DataField, FieldType, Project, ProgramRole } from '../../model/model.ts';
@@ -148,10 +148,10 @@ export class WorkQueueService {
     const last = shown.at(-1);
     const [agency, assignees] = await Promise.all([
       this.#deps.store.accounts.findAgency(caller.user.agencyId),
-      this.#deps.store.accounts.usersWithProgramRole(ctx.program, STAFF_ROLES, QUEUE_ASSIGNEE_CHOICES),
+      this.#deps.store.accounts.usersWithProgramRole(ctx.program, staffRoles(ctx.program), QUEUE_ASSIGNEE_CHOICES),
     ]);
     return {
-      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role,
+      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role.name,
       statuses: ctx.model.statuses.map((s) => ({ statusId: s.id, name: s.name })),
       fields: this.#filterableFields(ctx).map((f) => ({ fieldId: f.id, customId: f.customId, name: f.name, type: f.type, sensitive: f.sensitive })),
       assignees: assignees.filter((u) => u.id !== caller.user.id).map((u) => ({ email: u.email, name: u.name }))
@@ -171,7 +171,7 @@ export class WorkQueueService {
     const ctx = await this.#staffProgram(caller, programRef);
     const query = await this.#query(caller, ctx, { ...filter, cursor: null });
     const fields = this.#filterableFields(ctx);
-    const reveal = hasSensitivePrivilege(caller, ctx.program, ctx.role) && caller.mfaVerified === true;
+    const reveal = hasSensitivePrivilege(ctx.role) && caller.mfaVerified === true;
     const header = ['Number', 'Project id', 'Applicant', 'Status', 'Assignee', 'Submitted', 'Created', 'Last change', ...fields.map((f) => f.name)];
     const store = this.#deps.store;
     const rowViews = (rows: WorkQueueRow[]) => this.#rowViews(ctx, rows);
@@ -203,7 +203,7 @@ export class WorkQueueService {
 
   async #staffProgram(caller: Caller, programRef: string): Promise<ProgramContext> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The work queue of program ${ctx.program.id} is for its staff (readers, editors and admins).`);
+    if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The work queue of program ${ctx.program.id} is for its staff (the roles that read every project).`);
     return ctx;
   }
 

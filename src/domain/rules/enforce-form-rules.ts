@@ -17,7 +17,7 @@ export async function enforceFormRules(
   reader: Pick<StoreReader, 'projects' | 'attachments'>, ctx: ProgramContext, project: Project, form: Form,
   view: 'draft' | 'submitted', incoming: FieldValue[], now: number, by: string,
 ): Promise<{ calculated: FieldValue[]; decision: FormDecision }> {
-  const state = await ruledState(reader, ctx.model, ctx.role, project, form, view, incoming);
+  const state = await ruledState(reader, ctx.model, ctx.role.name, project, form, view, incoming);
   const changed = new Set(incoming.filter((v) => !sameValue(state.before.get(v.fieldId), v)).map((v) => v.fieldId));
   const problems: FieldProblem[] = view === 'draft'
     ? draftRuleProblems(ctx.model, state.decision, changed, state.after)

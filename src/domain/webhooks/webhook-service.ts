@@ -6,7 +6,7 @@ import type { WebhookDelivery, WebhookSubscription } from '../../model/webhook.t
 import type { StoreWriter } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import { loadAdminProgram } from '../projects/project-context.ts';
+import { loadProgramWith } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { WebhookNetworkPolicy } from './webhook-address.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
@@ -221,7 +221,7 @@ export class WebhookService {
 
   // The program the actor manages webhooks of: admins of it through the API, any program for the operator.
   async #program(actor: WebhookActor, programRef: string, operation: string): Promise<{ program: Program }> {
-    if (!isOperator(actor)) return loadAdminProgram(this.#deps, actor, programRef, operation);
+    if (!isOperator(actor)) return loadProgramWith(this.#deps, actor, programRef, 'manageWebhooks', operation);
     const program = await this.#deps.store.programs.findProgram(programRef, actor.agencyId);
     if (!program) throw new ApiError('NOT_FOUND', `Program "${programRef}" was not found.`);
     return { program };

@@ -53,7 +53,7 @@ export function catalogRoutes(app: FastifyInstance, { services, codec }: RouteDe
     config: {
       operation: {
         operationId: 'GetStatusList', tags: ['Catalog'], response: StatusListResponse,
-        summary: 'GetStatusList: the workflow statuses of a program, each with the statuses it may move to (admins only).',
+        summary: 'GetStatusList: the workflow statuses of a program, each with the statuses it may move to (privilege moveStatus).',
       },
     },
   }, async (request, reply) => {

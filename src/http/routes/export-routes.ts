@@ -17,7 +17,7 @@ export function exportRoutes(app: FastifyInstance, { services, codec }: RouteDep
       operation: {
         operationId: 'GetAllProjectData', tags: ['Export'], etag: true, response: AllProjectDataResponse,
         summary: 'GetAllProjectData: the latest submitted value of every data field ever saved on the project, across forms.',
-        query: [{ name: 'reveal_sensitive_data', type: 'boolean', description: 'Show sensitive values instead of masking them (admins with the right only).' }],
+        query: [{ name: 'reveal_sensitive_data', type: 'boolean', description: 'Show sensitive values instead of masking them (privilege revealSensitive, with a second factor).' }],
       },
     },
   }, async (request, reply) => {

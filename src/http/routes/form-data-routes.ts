@@ -28,7 +28,7 @@ export function formDataRoutes(app: FastifyInstance, { services, codec }: RouteD
         operation: {
           operationId: draft ? 'GetProjectDraftData' : 'GetProjectData', tags: ['Form data'], etag: true,
           summary: `GetProjectData: the ${which} data of one form of a project.`, response: ProjectDataGetResponse,
-          query: [{ name: 'reveal_sensitive_data', type: 'boolean', description: 'Show sensitive values instead of masking them (admins with the right only).' }],
+          query: [{ name: 'reveal_sensitive_data', type: 'boolean', description: 'Show sensitive values instead of masking them (privilege revealSensitive, with a second factor).' }],
         },
       },
     }, async (request, reply) => {

@@ -30,7 +30,7 @@ function sinceParam(raw: string): number {
   return at;
 }
 
-/** The webhook operations: subscriptions of a program (its admins only), their delivery logs and redelivery. */
+/** The webhook operations: subscriptions of a program (privilege manageWebhooks), their delivery logs and redelivery. */
 export function webhookRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
   const base = '/Programs/:ProgramId/Webhooks';
   app.post(base, {

@@ -21,7 +21,7 @@ export function workflowRoutes(app: FastifyInstance, { services, codec }: RouteD
     config: {
       operation: {
         operationId: 'GetProjectStatusHistory', tags: ['Workflow'], etag: true, response: ProjectStatusHistoryResponse,
-        summary: 'GetProjectStatusHistory: every status the project has had, newest first (admins only).',
+        summary: 'GetProjectStatusHistory: every status the project has had, newest first (privilege readHistory).',
       },
     },
   }, async (request, reply) => {
@@ -33,7 +33,7 @@ export function workflowRoutes(app: FastifyInstance, { services, codec }: RouteD
     config: {
       operation: {
         operationId: 'SetProjectStatus', tags: ['Workflow'], etag: true, request: SetProjectStatusRequest, response: StatusSetResponse,
-        summary: 'SetProjectStatus: moves a project to a status allowed next from its current one (admins only).',
+        summary: 'SetProjectStatus: moves a project to a status allowed next from its current one (privilege moveStatus, along the transitions of the role).',
       },
     },
   }, async (request, reply) => {
@@ -46,7 +46,7 @@ export function workflowRoutes(app: FastifyInstance, { services, codec }: RouteD
     config: {
       operation: {
         operationId: 'SetProjectStatusReportAs', tags: ['Workflow'], etag: true, request: SetProjectStatusHistoryReportAs, response: StatusHistoryReportAsResponse,
-        summary: 'SetProjectStatusReportAs: marks one status-history entry as reported normally or suppressed (admins only).',
+        summary: 'SetProjectStatusReportAs: marks one status-history entry as reported normally or suppressed (privilege moveStatus).',
       },
     },
   }, async (request, reply) => {

@@ -130,13 +130,14 @@ export function ReviewPage(p: ReviewPageProps) {
               </div>
               <button type="submit">Change status</button>
             </Action>
-          ) : <p>“{view.status}” is a final status: the workflow allows no further move.</p>) : null}
+          ) : view.finalStatus ? <p>“{view.status}” is a final status: the workflow allows no further move.</p>
+            : <p>Your role does not move projects on from “{view.status}”.</p>) : null}
           {view.may.assign ? (
             <>
               <Action path={path} action="Assignee" csrfToken={p.csrfToken}>
                 <div class={cls('review-assignee')}>
                   <label for="review-assignee">Assignee's e-mail address</label>
-                  <p class="hint" id="review-assignee-hint">A reader, editor or admin of this program.</p>
+                  <p class="hint" id="review-assignee-hint">A staff member of this program (reader, editor, admin, or a role that reads every project).</p>
                   <input type="email" id="review-assignee" name="Email" value={view.assignee?.email ?? ''} aria-describedby="review-assignee-hint" />
                 </div>
                 <button type="submit">Assign</button>

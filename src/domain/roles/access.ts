@@ -1,0 +1,143 @@
+import { ApiError } from '../api-error.ts';
+import type { Caller } from '../caller.ts';
+import type { Form, Program, ProgramRole, Project, Status } from '../../model/model.ts';
+import { BUILT_IN_ROLES, isPrivilege, type Privilege } from './privileges.ts';
+
+/**
+ * The caller's role in one program and what it allows: the role's name (built-in or the program's own customId),
+ * its privileges (revealSensitive added by the grant's flag), and, when the role restricts moveStatus, the
+ * transitions it may make (status id → the status ids it may move to); null for every transition of the workflow.
+ */
+export interface Role { name: ProgramRole; privileges: ReadonlySet<Privilege>; transitions: ReadonlyMap<string, ReadonlySet<string>> | null }
+
+/** The role a name stands for in a program (built-in or the program's own), or null when the program has no such role. */
+export function roleNamed(program: Pick<Program, 'roles'>, name: string, sensitive = false): Role | null {
+  const builtIn = Object.hasOwn(BUILT_IN_ROLES, name) ? BUILT_IN_ROLES[name as keyof typeof BUILT_IN_ROLES] : null;
+  const own = builtIn ? null : program.roles?.find((r) => r.customId === name);
+  if (!builtIn && !own) return null;
+  const privileges = new Set<Privilege>(builtIn ?? own!.privileges.filter(isPrivilege));
+  if (sensitive) privileges.add('revealSensitive');
+  const transitions = own?.transitions ? new Map(own.transitions.map((t) => [t.from, new Set(t.to)])) : null;
+  return { name, privileges, transitions };
+}
+
+/** How pages name a role: a program's own role by its name, a built-in one by itself. */
+export function roleLabel(program: Pick<Program, 'roles'>, role: Role): string {
+  return program.roles?.find((r) => r.customId === role.name)?.name ?? role.name;
+}
+
+/**
+ * The caller's effective role in a program: agency admins are admins of all their agency's programs, with every
+ * privilege. A grant of a role the program no longer has gives no access (an import refuses to remove a granted role).
+ */
+export function roleIn(caller: Caller, program: Program): Role | null {
+  if (caller.user.agencyAdmin && caller.user.agencyId === program.agencyId) return roleNamed(program, 'admin', true);
+  const grant = caller.grants.find((g) => g.programId === program.id);
+  return grant ? roleNamed(program, grant.role, grant.sensitive) : null;
+}
+
+/** The caller's role in a program, or FORBIDDEN when the caller has no access to it at all. */
+export function requireProgramRole(caller: Caller, program: Program): Role {
+  const role = roleIn(caller, program);
+  if (!role) throw new ApiError('FORBIDDEN', `You have no access to program ${program.id}.`);
+  return role;
+}
+
+/** True when the role holds the privilege. */
+export function hasPrivilege(role: Role | null, privilege: Privilege): boolean {
+  return role?.privileges.has(privilege) ?? false;
+}
+
+/** Throws FORBIDDEN, naming the operation and the privilege it needs, unless the role holds the privilege. */
+export function requirePrivilege(role: Role, privilege: Privilege, operation: string): void {
+  if (!role.privileges.has(privilege)) {
+    throw new ApiError('FORBIDDEN', `${operation} needs the privilege ${privilege}, which your role (${role.name}) in this program does not have.`);
+  }
+}
+
+/** True when the role may move a project from one status to another (the workflow's own rules are checked apart). */
+export function mayMove(role: Role, from: Status, to: Status): boolean {
+  if (!role.privileges.has('moveStatus')) return false;
+  return role.transitions === null || (role.transitions.get(from.id)?.has(to.id) ?? false);
+}
+
+/** Throws FORBIDDEN naming the transition unless the role may move a project along it. */
+export function requireMove(role: Role, from: Status, to: Status): void {
+  requirePrivilege(role, 'moveStatus', 'SetProjectStatus');
+  if (!mayMove(role, from, to)) {
+    throw new ApiError('FORBIDDEN', `Your role (${role.name}) may not move a project from "${from.name}" to "${to.name}" in this program.`);
+  }
+}
+
+/** Staff read every project; other roles only the projects they own (the id to filter by). */
+export function ownerFilter(caller: Caller, role: Role): string | undefined {
+  return role.privileges.has('readProjects') ? undefined : caller.user.id;
+}
+
+/** True when the role lets the caller read this project. */
+export function canRead(caller: Caller, role: Role, project: Project): boolean {
+  return role.privileges.has('readProjects') || project.ownerId === caller.user.id;
+}
+
+/** True when the role lets the caller change this project's data, files and inquiries as a participant. */
+export function canWrite(caller: Caller, role: Role, project: Project): boolean {
+  if (role.privileges.has('editData')) return true;
+  return role.privileges.has('editOwnProjects') && project.ownerId === caller.user.id;
+}
+
+/** True when the role lets the caller hand this project to another owner. */
+export function canChangeOwner(caller: Caller, role: Role, project: Project): boolean {
+  if (role.privileges.has('changeOwner')) return true;
+  return role.privileges.has('editOwnProjects') && project.ownerId === caller.user.id;
+}
+
+/** True when the role may create projects in the program. */
+export function canCreate(role: Role): boolean {
+  return role.privileges.has('createProjects');
+}
+
+/** True when the caller may see sensitive values of the program in plain text (also needs MFA). */
+export function hasSensitivePrivilege(role: Role): boolean {
+  return role.privileges.has('revealSensitive');
+}
+
+/** True when the role may fill in forms outside their statuses and write submitted data (admins). */
+export function overridesForms(role: Role): boolean {
+  return role.privileges.has('overrideForms');
+}
+
+/** True when the role may fill in and submit the form (roles that override forms always may). */
+export function mayUseForm(role: Role, form: Form): boolean {
+  return role.privileges.has('overrideForms') || form.roles === null || form.roles.includes(role.name);
+}
+
+/** Throws FORBIDDEN unless the role may fill in and submit the form. */
+export function requireFormUse(role: Role, form: Form): void {
+  if (!mayUseForm(role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is not for your role (${role.name}) in this program.`);
+}
+
+/** True when the role may read the form's data: staff read every form, others only forms they may use. */
+export function mayReadForm(role: Role, form: Form): boolean {
+  return role.privileges.has('readProjects') || mayUseForm(role, form);
+}
+
+/** The names of a program's staff roles (those with readProjects): who may be assigned a project and sees the work queue. */
+export function staffRoles(program: Program): ProgramRole[] {
+  const builtIn = Object.entries(BUILT_IN_ROLES).filter(([, p]) => p.includes('readProjects')).map(([name]) => name);
+  return [...builtIn, ...(program.roles ?? []).filter((r) => r.privileges.includes('readProjects')).map((r) => r.customId)];
+}
+
+/** True for staff: roles that read every project, may be assigned one, and see the work queue. */
+export function isStaff(role: Role | null): boolean {
+  return hasPrivilege(role, 'readProjects');
+}
+
+/** Throws SENSITIVE_DATA_NOT_ALLOWED unless the caller has the sensitive-data privilege and proved a second factor. */
+export function requireReveal(caller: Caller, role: Role): void {
+  if (!hasSensitivePrivilege(role)) {
+    throw new ApiError('SENSITIVE_DATA_NOT_ALLOWED', 'reveal_sensitive_data=true needs the privilege to view sensitive data in this program.');
+  }
+  if (!caller.mfaVerified) {
+    throw new ApiError('SENSITIVE_DATA_NOT_ALLOWED', 'reveal_sensitive_data=true needs an account with multi-factor authentication enabled.');
+  }
+}
