@@ -47,6 +47,8 @@ export interface DataFieldTable {
   id: string; program_id: string; custom_id: string | null; name: string; type: string;
   multi_value: Flag; sensitive: Flag; list_id: string | null; group_name: string | null;
   max_length: number | null; min_value: number | null; max_value: number | null; position: number; retired: Flag;
+  /** JSON of a table field's columns and row limits (TableSpec); null for other fields. */
+  table_spec: string | null;
 }
 
 /** A form of a program. */
@@ -98,6 +100,11 @@ export interface ProjectValueTable {
 /** One value of a multi-value field's submitted list, searchable on its own. */
 export interface ProjectValueItemTable {
   project_id: string; field_id: string; position: number; value: string; folded: string; num_value: number | null;
+}
+
+/** One filled cell of a submitted table value, for GetProjectsByData on a column (migration 024). */
+export interface ProjectTableCellTable {
+  project_id: string; field_id: string; row_index: number; column_key: string; value: string; folded: string; num_value: number | null;
 }
 
 /** One submission of a form of a project. */
@@ -232,6 +239,7 @@ export interface Database {
   project_drafts: ProjectDraftTable;
   project_values: ProjectValueTable;
   project_value_items: ProjectValueItemTable;
+  project_table_cells: ProjectTableCellTable;
   form_submissions: FormSubmissionTable;
   status_history: StatusHistoryTable;
   audit_log: AuditLogTable;

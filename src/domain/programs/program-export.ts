@@ -4,6 +4,7 @@ import { ApiError } from '../api-error.ts';
 import type { ProgramModel } from '../../model/model.ts';
 import { labelOf } from './program-check.ts';
 import type { ProgramFile, ProgramFileFormat } from './program-file.ts';
+import { compactTable, tableFileOf } from './program-table.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
@@ -30,6 +31,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     fields: [...model.fields].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
       list: f.listId === null ? null : refOf(f.listId), group: f.group, maxLength: f.maxLength, min: f.min, max: f.max,
+      table: tableFileOf(f.table, refOf),
     })),
     statuses: statuses.map((s) => ({ customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next) })),
     forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
@@ -76,7 +78,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
       customId: l.customId, name: l.name,
       choices: l.choices.map((c) => (c.label === c.value ? c.value : { value: c.value, label: c.label })),
     })),
-    fields: file.fields.map((f) => prune({ ...f, multiValue: f.multiValue || null, sensitive: f.sensitive || null })),
+    fields: file.fields.map(({ table, ...f }) => prune({ ...f, multiValue: f.multiValue || null, sensitive: f.sensitive || null, ...compactTable(table) })),
     statuses: file.statuses.map((s) => prune({ ...s, initial: s.initial || null, next: s.next.length > 0 ? s.next : null })),
     forms: file.forms.map((f) => prune({
       customId: f.customId, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo, roles: f.roles,

@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { ApiError } from '../api-error.ts';
 import type { FieldType, ProgramRole } from '../../model/model.ts';
 import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
+import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -15,6 +16,8 @@ export interface ListSpec { customId: string | null; name: string; choices: Choi
 export interface FieldSpec {
   customId: string | null; name: string; type: FieldType; multiValue: boolean; sensitive: boolean;
   list: string | null; group: string | null; maxLength: number | null; min: number | null; max: number | null;
+  /** The columns and row limits of a table field (program-table.ts); null for other fields. */
+  table: TableFileSpec | null;
 }
 
 /** A workflow status; `next` holds references to other statuses. */
@@ -144,7 +147,7 @@ type RawFormField = string | { field: string; required?: boolean };
 interface RawProgram {
   customId: string; name: string; numberPrefix: string; numberDigits?: number;
   customLists?: { customId?: string; name: string; choices: RawChoice[] }[];
-  fields?: (Omit<Partial<FieldSpec>, 'name' | 'type'> & { name: string; type: FieldType })[];
+  fields?: (Omit<Partial<FieldSpec>, 'name' | 'type' | 'table'> & RawTableProps & { name: string; type: FieldType })[];
   statuses: { customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[] }[];
   forms?: {
     customId?: string; name: string; availableIn: string[]; leadsTo?: string; roles?: ProgramRole[]; fields?: RawFormField[];
@@ -164,7 +167,7 @@ function normalise(raw: RawProgram): ProgramFile {
     fields: (raw.fields ?? []).map((f) => ({
       customId: f.customId ?? null, name: f.name, type: f.type, multiValue: f.multiValue ?? false,
       sensitive: f.sensitive ?? false, list: f.list ?? null, group: f.group ?? null, maxLength: f.maxLength ?? null,
-      min: f.min ?? null, max: f.max ?? null,
+      min: f.min ?? null, max: f.max ?? null, table: normaliseTable(f),
     })),
     statuses: raw.statuses.map((s) => ({
       customId: s.customId ?? null, name: s.name, publicId: s.publicId ?? null, initial: s.initial ?? false, next: s.next ?? [],

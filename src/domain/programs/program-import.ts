@@ -7,6 +7,7 @@ import type { AttachmentDefinition, Form, Program, Status } from '../../model/mo
 import { describeChange, diffDefinition, type DefinitionChange, type StoredDefinition } from './program-changes.ts';
 import { labelOf, resolveProgramFile, type ResolvedProgram } from './program-check.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
+import { tableSpecOf } from './program-table.ts';
 
 /** What an import needs: the store, the time and a source of new ids. */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
@@ -121,6 +122,10 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
       id: fieldIds[i]!, customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
       listId: list === null || list === undefined ? null : listIds[list]!, group: f.group, maxLength: f.maxLength,
       min: f.min, max: f.max, position: i,
+      table: tableSpecOf(f.table, (c) => {
+        const index = resolved.tableLists[i]?.[c];
+        return index === null || index === undefined ? null : listIds[index]!;
+      }),
     };
   });
   const forms = file.forms.map((f, i): Form => {

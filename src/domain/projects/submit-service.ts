@@ -1,4 +1,5 @@
 import { canWrite, requireFormUse } from '../access.ts';
+import { withTableCells } from './table-values.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -45,7 +46,8 @@ export class SubmitService {
         // Only the draft's own changes are written: a field it did not change keeps the project's value, and another
         // form's unsubmitted change of it stays a change.
         const onForm = new Set(form.fields.map((f) => f.fieldId));
-        await tx.projects.upsertValues(project.id, form.id, changes.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
+        const written = changes.filter((v) => onForm.has(v.fieldId)).map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id }));
+        await tx.projects.upsertValues(project.id, form.id, withTableCells(ctx.model, written));
         await tx.projects.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
         const number = project.number ?? formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id));
         const moves = form.leadsToStatusId !== null && form.leadsToStatusId !== project.statusId;
