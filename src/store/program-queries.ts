@@ -70,7 +70,8 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
     id: f.id, customId: f.custom_id, name: f.name, type: f.type as FieldType, multiValue: f.multi_value === 1,
     sensitive: f.sensitive === 1, listId: f.list_id, group: f.group_name, maxLength: f.max_length,
     min: f.min_value, max: f.max_value, position: f.position,
-    table: f.table_spec === null ? null : JSON.parse(f.table_spec) as TableSpec,
+    // Only table fields carry the key, so definitions of programs without tables are the rows they were before.
+    ...(f.table_spec === null ? {} : { table: JSON.parse(f.table_spec) as TableSpec }),
   }));
   track(attachmentRows);
   const forms: Form[] = track(formRows).map((f) => ({
