@@ -153,7 +153,12 @@ export class WorkQueueService {
     return {
       agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role,
       statuses: ctx.model.statuses.map((s) => ({ statusId: s.id, name: s.name })),
-      fields: this.#filterableFields(ctx).map((f) => ({ fieldId: f.id, customId: f.customId, name: f.name, type: f.type, sensitive: f.sensitive })),
+      // A table is filtered by one of its columns (`Inverters.Make`), as GetProjectsByData searches it.
+      fields: this.#filterableFields(ctx).flatMap((f): QueueFieldView[] => (f.type === 'table'
+        ? (f.table?.columns ?? []).map((c) => ({
+          fieldId: `${f.id}.${c.customId}`, customId: `${f.customId ?? f.id}.${c.customId}`, name: `${f.name}: ${c.name}`, type: c.type, sensitive: false,
+        }))
+        : [{ fieldId: f.id, customId: f.customId, name: f.name, type: f.type, sensitive: f.sensitive }])),
       assignees: assignees.filter((u) => u.id !== caller.user.id).map((u) => ({ email: u.email, name: u.name }))
         .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
       rows: await this.#rowViews(ctx, shown),

@@ -60,12 +60,12 @@ export function TableControl(p: { f: FormFieldView; rows: Record<string, string>
   const table = f.table!;
   const id = controlId(f.fieldId);
   const hintId = `${id}-hint`;
-  const whole = p.problems.filter((x) => x.row === undefined);
   const cellInvalid = (row: number, column: string) => p.problems.some((x) => x.row === row + 1 && x.column === column);
   const errorId = p.problems.length > 0 ? `${id}-error` : null;
   const full = p.rows.length >= (table.maxRows ?? Number.POSITIVE_INFINITY);
   return (
-    <div class={`field table-field${p.problems.length > 0 ? ' has-error' : ''}`}>
+    <fieldset class={`field table-field${p.problems.length > 0 ? ' has-error' : ''}`}>
+      <legend>{f.name}{f.required ? <span class="required-marker"> (required)</span> : null}</legend>
       <p class="hint" id={hintId}>{tableHint(table)}</p>
       {p.problems.length > 0 ? (
         <div class="error-message" id={errorId!}>
@@ -75,8 +75,9 @@ export function TableControl(p: { f: FormFieldView; rows: Record<string, string>
       ) : null}
       <input type="hidden" name={tableCountKey(f.fieldId)} value={String(p.rows.length)} />
       <div class="table-wrap">
-        <table id={id} tabIndex={-1} aria-describedby={[hintId, errorId].filter(Boolean).join(' ')} aria-invalid={whole.length > 0 ? true : undefined}>
-          <caption>{f.name}{f.required ? <span class="required-marker"> (required)</span> : null}</caption>
+        <table id={id} tabIndex={-1} aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}>
+          {/* The legend names the table for sight; the caption names it for screen readers' table navigation. */}
+          <caption class="visually-hidden">{f.name}</caption>
           <thead>
             <tr>
               {table.columns.map((c) => {
@@ -111,7 +112,7 @@ export function TableControl(p: { f: FormFieldView; rows: Record<string, string>
         </table>
       </div>
       {full ? null : <div class="actions"><button type="submit" class="secondary" name="action" value={addRowAction(f.fieldId)}>Add row<span class="visually-hidden"> to {f.name}</span></button></div>}
-    </div>
+    </fieldset>
   );
 }
 
