@@ -242,6 +242,24 @@ for (const dialect of DIALECTS) {
       assert.equal(notNumber.statusCode, 400, notNumber.body);
     });
 
+    it("the work queue offers a table's columns as data filters, takes a choice's label, and writes tables readably in its CSV", async () => {
+      const p = await newProject();
+      await readyToSubmit(p);
+      await ok(call(applicant, 'POST', draftPath(p), rowsRequest('Inverters', [{ Make: 'GENERAC', Model: 'PWRcell', Quantity: '2', RatedKwAc: '7.6' }])));
+      await ok(call(applicant, 'POST', `Projects/${p}/Forms/Application/Draft/Submit`));
+      const queue = (query: string) => app!.inject({ method: 'GET', url: `/Projects/ProjectList?ProgramId=RES-SOLAR&${query}`, headers: { authorization: basic(admin) } });
+      const page = await queue('');
+      assert.equal(page.statusCode, 200, page.body);
+      assert.match(page.body, /<option value="Inverters.Make">Inverters: Manufacturer<\/option>/);
+      assert.doesNotMatch(page.body, /<option value="Inverters">/, 'the table itself is not a filter');
+      const csv = await queue('field=Inverters.Make&op=eq&value=Generac&format=csv');
+      assert.equal(csv.statusCode, 200, csv.body);
+      const lines = csv.body.trim().split('\r\n');
+      assert.equal(lines.length, 2, csv.body);
+      assert.match(lines[1]!, new RegExp(p));
+      assert.match(lines[1]!, /Manufacturer: Generac, Model: PWRcell, Quantity: 2, Rated output \(kW AC\): 7\.6/);
+    });
+
     it('minRows, set by a later import, refuses a submission with fewer rows; a draft may have fewer', async () => {
       const file = parseProgramFile(fs.readFileSync(DEMO_PROGRAM_PATH, 'utf8'));
       const batteries = file.fields.find((f) => f.customId === 'Batteries')!;

@@ -105,6 +105,9 @@ describe('web: table fields', () => {
     assert.deepEqual(await draftRows(server, projectId, 'Inverters'), [{}], 'nothing was saved');
     await assertAccessible(page);
     await screenshot(page, 'form-table-error');
+    // On a phone's width the table scrolls sideways in its own box; the page does not.
+    await page.setViewportSize({ width: 360, height: 800 });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'no horizontal scrolling at 360 px');
     await context.close();
   });
 });
