@@ -154,6 +154,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(jsonRows(res.body, 'Batteries'), [{ Make: 'Tesla', CapacityKwh: '13.5', Quantity: '2' }]);
       assert.deepEqual(jsonRows(await ok(call(applicant, 'GET', draftPath(p), undefined, undefined, 'application/json')), 'Batteries'), [{ Make: 'Tesla', CapacityKwh: '13.5', Quantity: '2' }]);
       assert.deepEqual(await draftRows(p, 'Batteries'), [{ Make: 'Tesla', CapacityKwh: '13.5', Quantity: '2' }]);
+      // Arrays a request may leave out: a Row without Cell is an empty row, Rows without Row clears the table.
+      const empty = (rows: object) => call(applicant, 'POST', draftPath(p), JSON.stringify({ Project: { DataFields: { DataField: [{ DataFieldId: 'Batteries', Rows: rows }] } } }), 'application/json', 'application/json');
+      assert.deepEqual(jsonRows((await empty({ Row: [{}] })).body, 'Batteries'), [{}]);
+      assert.deepEqual(jsonRows((await empty({})).body, 'Batteries'), []);
     });
 
     it('a cell that does not fit its column is refused naming field, row and column, in XML and JSON; the draft reads back unchanged', async () => {
