@@ -496,6 +496,15 @@ export interface components {
             Values?: {
               Value: (string)[];
             };
+            /** The rows of a table field in order, each a Cell per filled column (Column is the column's CustomId). In a request, Rows replaces the whole table; Rows without a Row clears it. */
+            Rows?: {
+              Row: ({
+                Cell: ({
+                  Column: string;
+                  Value?: string;
+                })[];
+              })[];
+            };
           })[];
         };
         Attachments: {
@@ -600,6 +609,10 @@ export interface components {
         Name?: string;
         Code: string;
         Message: string;
+        /** For a cell of a table field: its row, from 1. */
+        Row?: number;
+        /** For a cell of a table field: its column's CustomId. */
+        Column?: string;
       })[];
     };
     /** GetEvents: the events after the cursor that the caller may read, in sequence order. Keep NextCursor and ask again with after=NextCursor. */
@@ -655,7 +668,7 @@ export interface components {
             DataFieldId: string;
             CustomId?: string;
             Name: string;
-            Type: "text" | "number" | "integer" | "boolean" | "date" | "choice";
+            Type: "text" | "number" | "integer" | "boolean" | "date" | "choice" | "table";
             Required: boolean;
             MultiValue: boolean;
             Sensitive: boolean;
@@ -664,6 +677,23 @@ export interface components {
             MaxValue?: string;
             CustomListId?: string;
             CustomListCustomId?: string;
+            /** Table fields: the fewest rows a submission may have, when set. */
+            MinRows?: number;
+            /** Table fields: the most rows the table may have, when set. */
+            MaxRows?: number;
+            Columns?: {
+              Column: ({
+                CustomId: string;
+                Name: string;
+                Type: "text" | "number" | "integer" | "boolean" | "date" | "choice";
+                Required: boolean;
+                MaxLength?: number;
+                MinValue?: string;
+                MaxValue?: string;
+                CustomListId?: string;
+                CustomListCustomId?: string;
+              })[];
+            };
           })[];
         };
         Attachments: {
@@ -694,7 +724,7 @@ export interface components {
             DataFieldId: string;
             CustomId?: string;
             Name: string;
-            Type: "text" | "number" | "integer" | "boolean" | "date" | "choice";
+            Type: "text" | "number" | "integer" | "boolean" | "date" | "choice" | "table";
             Required: boolean;
             MultiValue: boolean;
             Sensitive: boolean;
@@ -703,11 +733,34 @@ export interface components {
             MaxValue?: string;
             CustomListId?: string;
             CustomListCustomId?: string;
+            /** Table fields: the fewest rows a submission may have, when set. */
+            MinRows?: number;
+            /** Table fields: the most rows the table may have, when set. */
+            MaxRows?: number;
             Group?: string;
             Choices?: {
               Choice: ({
                 Value: string;
                 Label: string;
+              })[];
+            };
+            Columns?: {
+              Column: ({
+                CustomId: string;
+                Name: string;
+                Type: "text" | "number" | "integer" | "boolean" | "date" | "choice";
+                Required: boolean;
+                MaxLength?: number;
+                MinValue?: string;
+                MaxValue?: string;
+                CustomListId?: string;
+                CustomListCustomId?: string;
+                Choices?: {
+                  Choice: ({
+                    Value: string;
+                    Label: string;
+                  })[];
+                };
               })[];
             };
             /** A calculated field's CEL formula. */
@@ -916,6 +969,15 @@ export interface components {
             Values?: {
               Value: (string)[];
             };
+            /** The rows of a table field in order, each a Cell per filled column (Column is the column's CustomId). In a request, Rows replaces the whole table; Rows without a Row clears it. */
+            Rows?: {
+              Row: ({
+                Cell: ({
+                  Column: string;
+                  Value?: string;
+                })[];
+              })[];
+            };
           })[];
         };
         Attachments: {
@@ -928,7 +990,7 @@ export interface components {
         };
       };
     };
-    /** SetProjectData request. A DataField with neither Value nor Values clears the field; Values (even empty) sets a multi-value field. The legacy form repeats one DataFieldId with Instance="0", "1", ... and one Value each. Rules XSD 1.0 cannot express (Value and Values together, repeated fields) are checked by the service. */
+    /** SetProjectData request. A DataField with neither Value nor Values clears the field; Values (even empty) sets a multi-value field; Rows replaces the whole value of a table field (Rows without a Row clears it). The legacy form repeats one DataFieldId with Instance="0", "1", ... and one Value each. Rules XSD 1.0 cannot express (Value and Values together, repeated fields) are checked by the service. */
     ProjectDataRequest: {
       Project: {
         ProjectId?: string;
@@ -941,6 +1003,15 @@ export interface components {
             Instance?: number;
             Values?: {
               Value?: (string)[];
+            };
+            /** The rows of a table field in order, each a Cell per filled column (Column is the column's CustomId). In a request, Rows replaces the whole table; Rows without a Row clears it. */
+            Rows?: {
+              Row?: ({
+                Cell?: ({
+                  Column: string;
+                  Value?: string;
+                })[];
+              })[];
             };
           })[];
         };
@@ -971,6 +1042,15 @@ export interface components {
             Value?: string;
             Values?: {
               Value: (string)[];
+            };
+            /** The rows of a table field in order, each a Cell per filled column (Column is the column's CustomId). In a request, Rows replaces the whole table; Rows without a Row clears it. */
+            Rows?: {
+              Row: ({
+                Cell: ({
+                  Column: string;
+                  Value?: string;
+                })[];
+              })[];
             };
           })[];
         };
@@ -1014,6 +1094,15 @@ export interface components {
                 ChangeTime?: string;
                 ChangedBy?: string;
                 CurrentValue: (string)[];
+                /** The rows of a table field in order, each a Cell per filled column (Column is the column's CustomId). In a request, Rows replaces the whole table; Rows without a Row clears it. */
+                Rows?: {
+                  Row: ({
+                    Cell: ({
+                      Column: string;
+                      Value?: string;
+                    })[];
+                  })[];
+                };
               })[];
             })[];
           })[];
@@ -1077,6 +1166,15 @@ export interface components {
                 ChangeTime?: string;
                 ChangedBy?: string;
                 CurrentValue: (string)[];
+                /** The rows of a table field in order, each a Cell per filled column (Column is the column's CustomId). In a request, Rows replaces the whole table; Rows without a Row clears it. */
+                Rows?: {
+                  Row: ({
+                    Cell: ({
+                      Column: string;
+                      Value?: string;
+                    })[];
+                  })[];
+                };
               })[];
             })[];
           })[];
@@ -1657,7 +1755,7 @@ export interface operations {
   GetProjectData: {
     parameters: {
       query?: {
-        /** Show sensitive values instead of masking them (admins with the right only). */
+        /** Show sensitive values instead of masking them (privilege revealSensitive, with a second factor). */
         reveal_sensitive_data?: boolean;
       };
       header?: {
@@ -1739,7 +1837,7 @@ export interface operations {
   GetProjectDraftData: {
     parameters: {
       query?: {
-        /** Show sensitive values instead of masking them (admins with the right only). */
+        /** Show sensitive values instead of masking them (privilege revealSensitive, with a second factor). */
         reveal_sensitive_data?: boolean;
       };
       header?: {
@@ -2171,7 +2269,7 @@ export interface operations {
   GetAllProjectData: {
     parameters: {
       query?: {
-        /** Show sensitive values instead of masking them (admins with the right only). */
+        /** Show sensitive values instead of masking them (privilege revealSensitive, with a second factor). */
         reveal_sensitive_data?: boolean;
       };
       header?: {

@@ -55,10 +55,15 @@ export interface FieldProblem {
   /**
    * A stable reason: REQUIRED, INVALID_TYPE, NOT_IN_LIST, TOO_LONG, OUT_OF_RANGE, NOT_MULTI_VALUE,
    * MULTI_VALUE_EXPECTED, TOO_MANY_VALUES, DUPLICATE_FIELD, UNKNOWN_FIELD, and ATTACHMENT_REQUIRED (then dataFieldId
-   * is the id of a required attachment definition that has no file).
+   * is the id of a required attachment definition that has no file); for table fields also ROWS_EXPECTED, NOT_A_TABLE,
+   * TOO_MANY_ROWS, TOO_FEW_ROWS, UNKNOWN_COLUMN and DUPLICATE_COLUMN.
    */
   code: string;
   message: string;
+  /** For a problem of one cell of a table field: its row, from 1. */
+  row?: number;
+  /** For a problem of one cell of a table field: its column's customId. */
+  column?: string;
 }
 
 /** The one error class of the service: a stable code, a message for people, optional field details. */

@@ -4,6 +4,7 @@
  */
 import type { FieldRules } from '../model/model.ts';
 import type { Readable } from 'node:stream';
+import type { TableCellView, TableRowInput } from './projects/table-values.ts';
 
 /** Which project an answer describes, and at which of its versions (every change of a project adds one). */
 export interface ProjectVersion { projectId: string; version: number }
@@ -48,6 +49,8 @@ export interface NewProjectView extends ProjectHeaderView { forms: FormSummaryVi
 export interface DataFieldValueView {
   dataFieldId: string; customId: string | null; name: string; multiValue: boolean;
   value: string | null; values: string[] | null;
+  /** A table field's rows (null when it has none; absent for other fields). */
+  rows?: TableCellView[][] | null;
 }
 
 /** One attachment definition of a form with the active file's name, if any. */
@@ -65,7 +68,11 @@ export interface OwnerView { name: string; email: string }
 export interface SubmitView extends ProjectHeaderView { projectNumber: string }
 
 /** One value sent by SetProjectData: `value` for single-value fields, `values` for multi-value ones (null clears). */
-export interface DataFieldInput { dataFieldId: string; value: string | null; values: string[] | null }
+export interface DataFieldInput {
+  dataFieldId: string; value: string | null; values: string[] | null;
+  /** The rows of a table field (null or absent: none sent; a table sent with no rows clears it). */
+  rows?: TableRowInput[] | null;
+}
 
 /** A SetProjectData body: the project and form it names (null when left out), and one input per data field. */
 export interface ProjectDataInput { projectId: string | null; formId: string | null; fields: DataFieldInput[] }
@@ -92,7 +99,18 @@ export interface FieldSchemaView {
   formula: string | null;
   /** The field's CEL rules on this form (docs/programs.md), so that integrators can show the same logic; null for none. */
   rules: FieldRules | null;
+  /** A table field's columns and row limits (absent for other fields). */
+  table?: TableSchemaView | null;
 }
+
+/** One column of a table field as GetFormSchema describes it. */
+export interface ColumnSchemaView {
+  customId: string; name: string; type: string; required: boolean; maxLength: number | null; min: number | null; max: number | null;
+  list: CustomListView | null;
+}
+
+/** A table field's columns and row limits as GetFormSchema describes them. */
+export interface TableSchemaView { columns: ColumnSchemaView[]; minRows: number | null; maxRows: number | null }
 
 /** One attachment definition of a form as GetFormSchema describes it. */
 export interface AttachmentSchemaView {
@@ -131,6 +149,8 @@ export interface StatusSetView { status: CurrentStatusView; url: string }
 export interface SavedValueView {
   dataFieldId: string; customId: string | null; name: string; formId: string; multiValue: boolean;
   value: string | null; values: string[] | null; changedAt: number; changedBy: string;
+  /** A table field's rows (absent for other fields). */
+  rows?: TableCellView[][] | null;
 }
 
 /** GetAllProjectData: the latest submitted value of every field ever saved, across forms. */
@@ -139,6 +159,8 @@ export interface AllProjectDataView extends ProjectHeaderView { dataFields: Save
 /** One field of the export with its current value(s) and who changed it when (null when never saved). */
 export interface ExportFieldView {
   dataFieldId: string; customId: string | null; name: string; values: string[]; changedAt: number | null; changedBy: string | null;
+  /** A table field's rows (absent for other fields; `values` is then empty). */
+  rows?: TableCellView[][] | null;
 }
 
 /** GetExportProject: the whole project for archiving or migration. Version 2 adds ChangedBy to history entries. */

@@ -1,9 +1,23 @@
 import type { NotificationTemplates } from './notification.ts';
 
 /** The kinds of value a data field holds; every value travels as a string. */
-export const FIELD_TYPES = ['text', 'number', 'integer', 'boolean', 'date', 'choice'] as const;
+export const FIELD_TYPES = ['text', 'number', 'integer', 'boolean', 'date', 'choice', 'table'] as const;
 /** One of FIELD_TYPES. */
 export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** The kinds of value a column of a table field holds: every field type but table. */
+export const COLUMN_TYPES = ['text', 'number', 'integer', 'boolean', 'date', 'choice'] as const;
+/** One of COLUMN_TYPES. */
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+/** A column of a table field; rows key their cells by the column's customId. */
+export interface TableColumn {
+  customId: string; name: string; type: ColumnType; listId: string | null; required: boolean;
+  maxLength: number | null; min: number | null; max: number | null;
+}
+
+/** What a table field's rows are made of: typed columns and limits on the number of rows (null: no limit). */
+export interface TableSpec { columns: TableColumn[]; minRows: number | null; maxRows: number | null }
 
 /** The built-in roles of every program, from least to most (src/domain/roles/privileges.ts says what each may do). */
 export const PROGRAM_ROLES = ['applicant', 'reader', 'editor', 'admin'] as const;
@@ -52,6 +66,8 @@ export interface DataField {
   listId: string | null; group: string | null; maxLength: number | null; min: number | null; max: number | null; position: number;
   /** A calculated field's CEL formula (its `type` is the formula's result type); null or absent for a field people fill in. */
   formula?: string | null;
+  /** The columns and row limits of a field of type table (null or absent for every other type). */
+  table?: TableSpec | null;
 }
 
 /** A validation of a field on a form: a CEL rule its values must meet, and what to tell the person when they do not. */

@@ -40,8 +40,13 @@ export interface ProjectKey { createdAt: number; id: string }
 /** One condition of GetProjectsByData on a submitted value, resolved to a field and how to compare it. */
 export interface FieldCondition {
   fieldId: string;
-  /** number: compared as numbers; text (and dates, as yyyy-MM-dd): as text; multi…: each value of a multi-value field. */
-  kind: 'text' | 'number' | 'multi' | 'multiNumber';
+  /**
+   * number: compared as numbers; text (and dates, as yyyy-MM-dd): as text; multi…: each value of a multi-value field;
+   * cell…: each row's cell in `column` of a table field.
+   */
+  kind: 'text' | 'number' | 'multi' | 'multiNumber' | 'cell' | 'cellNumber';
+  /** For kind cell and cellNumber: the column's customId. */
+  column?: string;
   op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'contains' | 'empty' | 'notempty';
   content: string | null;
   number: number | null;

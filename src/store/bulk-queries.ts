@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AttachmentRecord, HistoryEntry, Project } from '../model/model.ts';
 import { attachmentRow } from './attachment-queries.ts';
-import { itemRows, searchColumns, type StoredValue } from './project-queries.ts';
+import { cellRows, itemRows, searchColumns, type StoredValue } from './project-queries.ts';
 import type { SecretBox } from './secret-box.ts';
 import { sealedBatch } from './sealed-field-values.ts';
 import type { Database } from './tables.ts';
@@ -43,6 +43,7 @@ export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promis
       values_json: v.values === null ? null : JSON.stringify(v.values), updated_at: v.updatedAt, updated_by: v.updatedBy, ...searchColumns(v),
     }))));
     await insertChunked(tx, 'project_value_items', batch.values.flatMap((set) => set.values.flatMap((v) => itemRows(set.projectId, v))));
+    await insertChunked(tx, 'project_table_cells', batch.values.flatMap((set) => set.values.flatMap((v) => cellRows(set.projectId, v))));
     const seqs = new Map<string, number>();
     await insertChunked(tx, 'status_history', batch.history.map((e) => {
       const seq = (seqs.get(e.projectId) ?? 0) + 1;

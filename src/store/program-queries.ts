@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, Program, ProgramModel, ProgramRole, Status } from '../model/model.ts';
+import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, Program, ProgramModel, ProgramRole, Status, TableSpec } from '../model/model.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
@@ -72,6 +72,8 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
     id: f.id, customId: f.custom_id, name: f.name, type: f.type as FieldType, multiValue: f.multi_value === 1,
     sensitive: f.sensitive === 1, listId: f.list_id, group: f.group_name, maxLength: f.max_length,
     min: f.min_value, max: f.max_value, position: f.position, formula: f.formula,
+    // Only table fields carry the key, so definitions of programs without tables are the rows they were before.
+    ...(f.table_spec === null ? {} : { table: JSON.parse(f.table_spec) as TableSpec }),
   }));
   track(attachmentRows);
   const forms: Form[] = track(formRows).map((f) => ({
@@ -158,6 +160,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     id: f.id, program_id: p.id, custom_id: f.customId, name: f.name, type: f.type, multi_value: f.multiValue ? 1 : 0,
     sensitive: f.sensitive ? 1 : 0, list_id: f.listId, group_name: f.group, max_length: f.maxLength,
     min_value: f.min, max_value: f.max, position: f.position, retired: 0, formula: f.formula ?? null,
+    table_spec: f.table ? JSON.stringify(f.table) : null,
   })), p.id);
   await upsertRows(db, 'forms', rows.forms.map((f) => ({
     id: f.id, program_id: p.id, custom_id: f.customId, name: f.name, leads_to_status_id: f.leadsToStatusId, position: f.position, retired: 0,

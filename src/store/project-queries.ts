@@ -197,7 +197,18 @@ function valueColumns(v: FieldValue) {
  * A value to store. `index` is given for a sealed value (a sensitive field's): the blind indexes that stand in for its
  * folded search text (and no number is kept), since the sealed text itself says nothing searchable.
  */
-export type StoredValue = FieldValue & { index?: { value: string | null; items: string[] } };
+export type StoredValue = FieldValue & {
+  index?: { value: string | null; items: string[] };
+  /** For a table field's value: its filled cells (0-based row, column customId), kept for searches on a column. */
+  cells?: { row: number; column: string; value: string }[];
+};
+
+/** The search rows of a table value's cells (none for other values). */
+export function cellRows(projectId: string, v: StoredValue) {
+  return (v.cells ?? []).map((c) => ({
+    project_id: projectId, field_id: v.fieldId, row_index: c.row, column_key: c.column, value: c.value, folded: fold(c.value), num_value: numericValue(c.value),
+  }));
+}
 
 /** The search columns of a value: its number and folded text, or a sealed value's blind index. */
 export function searchColumns(v: StoredValue): { num_value: number | null; folded: string | null } {
@@ -269,6 +280,9 @@ export async function upsertValues(db: Db, projectId: string, formId: string, va
     await db.deleteFrom('project_value_items').where('project_id', '=', projectId).where('field_id', 'in', part.map((v) => v.fieldId)).execute();
     const items = part.flatMap((v) => itemRows(projectId, v));
     for (const rows of chunks(items)) await db.insertInto('project_value_items').values(rows).execute();
+    await db.deleteFrom('project_table_cells').where('project_id', '=', projectId).where('field_id', 'in', part.map((v) => v.fieldId)).execute();
+    const cells = part.flatMap((v) => cellRows(projectId, v));
+    for (const rows of chunks(cells)) await db.insertInto('project_table_cells').values(rows).execute();
   }
 }
 

@@ -25,10 +25,15 @@ function itemRows(eb: Eb, fieldId: string) {
   return eb.selectFrom('project_value_items as i').select('i.project_id').where('i.field_id', '=', fieldId);
 }
 
+// The cells of one column of a table field (migration 024): a project matches when any row's cell does.
+function cellRows(eb: Eb, fieldId: string, column: string) {
+  return eb.selectFrom('project_table_cells as c').select('c.project_id').where('c.field_id', '=', fieldId).where('c.column_key', '=', column);
+}
+
 type IdRows = ReturnType<typeof valueRows>;
 
-/** The alias of the table an id subquery reads: submitted values, value items or status history. */
-type Alias = 'v' | 'i' | 'h';
+/** The alias of the table an id subquery reads: submitted values, value items, table cells or status history. */
+type Alias = 'v' | 'i' | 'c' | 'h';
 
 /** A condition either names the projects it matches (an id subquery over `table`) or filters each project (anti-joins). */
 type Condition = { ids: IdRows; table: Alias; covered?: boolean } | { filter: Expression<SqlBool> };
@@ -62,10 +67,11 @@ function notAmong(eb: Eb, rows: IdRows, table: Alias): Condition {
 // `ne` matches when none equals, and `empty` when there is none, so both also match projects without a value.
 function fieldCondition(eb: Eb, c: FieldCondition, collation: RawBuilder<unknown>): Condition {
   const multi = c.kind === 'multi' || c.kind === 'multiNumber';
-  const numeric = c.kind === 'number' || c.kind === 'multiNumber';
-  const table = multi ? 'i' : 'v';
-  // Both tables have the columns used below (value, folded, num_value), referred to through the alias.
-  const rows = () => (multi ? itemRows(eb, c.fieldId) : valueRows(eb, c.fieldId)) as unknown as IdRows;
+  const cell = c.kind === 'cell' || c.kind === 'cellNumber';
+  const numeric = c.kind === 'number' || c.kind === 'multiNumber' || c.kind === 'cellNumber';
+  const table = cell ? 'c' : multi ? 'i' : 'v';
+  // The tables have the columns used below (value, folded, num_value), referred to through the alias.
+  const rows = () => (cell ? cellRows(eb, c.fieldId, c.column ?? '') : multi ? itemRows(eb, c.fieldId) : valueRows(eb, c.fieldId)) as unknown as IdRows;
   const content = c.content ?? '';
   if (c.op === 'empty' || c.op === 'notempty') {
     const filled = rows().where(sql.ref(`${table}.value`), 'is not', null).where(sql.ref(`${table}.value`), '<>', '');

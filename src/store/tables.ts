@@ -51,6 +51,8 @@ export interface DataFieldTable {
   max_length: number | null; min_value: number | null; max_value: number | null; position: number; retired: Flag;
   /** A calculated field's CEL formula (migration 025); null for fields people fill in. */
   formula: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON of a table field's columns and row limits (TableSpec); null for other fields. */
+  table_spec: string | null;
 }
 
 /** A form of a program. */
@@ -106,6 +108,11 @@ export interface ProjectValueTable {
 /** One value of a multi-value field's submitted list, searchable on its own. */
 export interface ProjectValueItemTable {
   project_id: string; field_id: string; position: number; value: string; folded: string; num_value: number | null;
+}
+
+/** One filled cell of a submitted table value, for GetProjectsByData on a column (migration 024). */
+export interface ProjectTableCellTable {
+  project_id: string; field_id: string; row_index: number; column_key: string; value: string; folded: string; num_value: number | null;
 }
 
 /** One submission of a form of a project. */
@@ -240,6 +247,7 @@ export interface Database {
   project_drafts: ProjectDraftTable;
   project_values: ProjectValueTable;
   project_value_items: ProjectValueItemTable;
+  project_table_cells: ProjectTableCellTable;
   form_submissions: FormSubmissionTable;
   status_history: StatusHistoryTable;
   audit_log: AuditLogTable;

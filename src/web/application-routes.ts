@@ -14,6 +14,8 @@ import type { WebAppDeps } from './web-app.ts';
 import { formPagePath, projectPagePath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';
+import { tableAction } from '../domain/projects/table-inputs.ts';
+import { controlId } from './components/field-control.tsx';
 
 const PROJECT = '/MvcProjects/Programs/:programId/Projects/:projectId';
 const FORM = `${PROJECT}/Forms/:formId`;
@@ -39,7 +41,10 @@ const FIELD_ERRORS = new Set(['VALIDATION_FAILED', 'FORM_INCOMPLETE']);
 const FILE_ERRORS = new Set(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'INVALID_REQUEST']);
 
 function problemsOf(error: ApiError): PageProblem[] {
-  return error.fields.map((f) => ({ targetId: f.dataFieldId, attachment: f.code === 'ATTACHMENT_REQUIRED', message: f.message }));
+  return error.fields.map((f) => ({
+    targetId: f.dataFieldId, attachment: f.code === 'ATTACHMENT_REQUIRED', message: f.message,
+    ...(f.row !== undefined ? { row: f.row } : {}), ...(f.column !== undefined ? { column: f.column } : {}),
+  }));
 }
 
 const NOTICES: Record<string, string> = { saved: 'Your draft was saved.', uploaded: 'Your draft was saved and the file was uploaded.' };
@@ -169,7 +174,10 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
       const draft = await services.applications.saveDraft(caller, target, body);
       saved = true;
       if (refusedFiles.length === 0) {
-        if (!submitting) return reply.redirect(`${formPagePath(draft.programId, draft.projectId, draft.formId)}?${stored > 0 ? `uploaded=${stored}` : 'saved=1'}`, 303);
+        // "Add row" and "Remove" of a table saved the draft with the change; the page comes back at that table.
+        const rows = tableAction(body);
+        const anchor = rows ? `#${controlId(rows.fieldId)}` : '';
+        if (!submitting) return reply.redirect(`${formPagePath(draft.programId, draft.projectId, draft.formId)}?${stored > 0 ? `uploaded=${stored}` : 'saved=1'}${anchor}`, 303);
         const done = await services.submit.submit(caller, target.programRef, target.projectId, target.formRef);
         return reply.redirect(projectPagePath(done.programId, done.projectId, { Submitted: draft.formId }), 303);
       }

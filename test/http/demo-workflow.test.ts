@@ -309,6 +309,7 @@ for (const dialect of DIALECTS) {
             ['System', [
               ['SystemSizeKwDc', '7.6', a], ['SystemSizeKwAc', '6', a], ['ModuleCount', '19', a], ['InverterMake', 'ENPHASE', a],
               ['InverterModel', COMPLETION.InverterModel, a], ['MountingType', 'Roof', a], ['HasBattery', 'false', a], ['BatteryCapacityKwh', '', null],
+              ['Inverters', '', null], ['Batteries', '', null],
               // Calculated by the service at the submission: 7.6 / 6 rounded, and 7.6 kW DC at $250.
               ['DcAcRatio', '1.27', a], ['IncentiveEstimate', '1900', a],
             ]],
@@ -329,7 +330,7 @@ for (const dialect of DIALECTS) {
             ['Review', [['SiteInfoComplete', 'true', r], ['DiagramMatchesEquipment', 'true', r], ['ReviewerNotes', REVIEW.ReviewerNotes, r]]],
           ],
         },
-      ], 'the latest InverterModel (from the certificate) shows on both forms; BatteryCapacityKwh was never saved');
+      ], 'the latest InverterModel (from the certificate) shows on both forms; BatteryCapacityKwh and the tables were never saved');
       assert.doesNotMatch(body, new RegExp(APPLICATION.UtilityAccountNumber), 'sensitive values stay masked');
 
       const entries = list((project.StatusHistory as Node).Status).map((s) => [s.Name, s.ChangedBy, s.ReportAs]);

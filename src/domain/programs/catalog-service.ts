@@ -1,10 +1,10 @@
 import { mayReadForm, mayUseForm } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import type { CustomList, Form, ProgramModel } from '../../model/model.ts';
+import type { CustomList, Form, ProgramModel, TableSpec } from '../../model/model.ts';
 import { findForm, loadProgramWith, loadProgram, statusById, statusRef } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import type { CustomListView, FormSchemaView, FormSummaryView, FormsView, StatusListView } from '../views.ts';
+import type { CustomListView, FormSchemaView, FormSummaryView, FormsView, StatusListView, TableSchemaView } from '../views.ts';
 
 /** The summary of a form that GetForms and CreateNewProject list. */
 export function formSummary(model: ProgramModel, form: Form): FormSummaryView {
@@ -46,6 +46,7 @@ export class CatalogService {
         dataFieldId: f.id, customId: f.customId, name: f.name, type: f.type, required: placed.required, multiValue: f.multiValue,
         sensitive: f.sensitive, maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, list: list ? listView(list) : null,
         formula: f.formula ?? null, rules: placed.rules ?? null,
+        ...(f.type === 'table' && f.table ? { table: tableSchema(model, f.table) } : {}),
       };
     });
     const attachments = form.attachments.map((a) => ({
@@ -71,4 +72,15 @@ export class CatalogService {
     }));
     return { programId: program.id, statuses };
   }
+}
+
+/** A table field's columns as GetFormSchema describes them, each choice column with its list. */
+function tableSchema(model: ProgramModel, table: TableSpec): TableSchemaView {
+  return {
+    minRows: table.minRows, maxRows: table.maxRows,
+    columns: table.columns.map((c) => {
+      const list = c.listId === null ? undefined : model.lists.find((l) => l.id === c.listId);
+      return { customId: c.customId, name: c.name, type: c.type, required: c.required, maxLength: c.maxLength, min: c.min, max: c.max, list: list ? listView(list) : null };
+    }),
+  };
 }

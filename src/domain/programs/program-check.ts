@@ -3,12 +3,15 @@ import type { FieldRules } from '../../model/model.ts';
 import { ruleProblems } from '../rules/rule-problems.ts';
 import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
 import { checkRoles, type ResolvedRole } from './program-roles.ts';
+import { checkTableField } from './program-table.ts';
 
 /** A program file whose references are resolved to positions in its own arrays. */
 export interface ResolvedProgram {
   file: ProgramFile;
   /** Per field: the index of its custom list, or null. */
   fieldLists: (number | null)[];
+  /** Per field: for a table field the index of each column's custom list (or null), else null. */
+  tableLists: ((number | null)[] | null)[];
   /** Per status: the indexes of its next statuses. */
   statusNext: number[][];
   /** Per form: resolved statuses and fields. */
@@ -44,6 +47,7 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
   const resolved: ResolvedProgram = {
     file,
     fieldLists: file.fields.map((f) => checkField(f, lists, problems)),
+    tableLists: file.fields.map((f) => checkTableField(f, `field "${labelOf(f)}"`, lists, problems)),
     statusNext: file.statuses.map((s) => resolveAll(s.next, `status "${labelOf(s)}": next`, statuses, problems)),
     forms: file.forms.map((f) => resolveForm(f, statuses, fields, problems)),
     roles: checkRoles(file, statuses, problems),

@@ -5,6 +5,7 @@ import type { ProgramModel } from '../../model/model.ts';
 import { labelOf } from './program-check.ts';
 import type { FormFieldSpec, ProgramFile, ProgramFileFormat } from './program-file.ts';
 import { roleSpecsOf } from './program-roles.ts';
+import { compactTable, tableFileOf } from './program-table.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
@@ -32,6 +33,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
       customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
       list: f.listId === null ? null : refOf(f.listId), group: f.group, maxLength: f.maxLength, min: f.min, max: f.max,
       formula: f.formula ?? null,
+      table: tableFileOf(f.table, refOf),
     })),
     statuses: statuses.map((s) => ({ customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next) })),
     forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
@@ -79,8 +81,8 @@ function compact(file: ProgramFile): Record<string, unknown> {
       customId: l.customId, name: l.name,
       choices: l.choices.map((c) => (c.label === c.value ? c.value : { value: c.value, label: c.label })),
     })),
-    fields: file.fields.map(({ formula, ...f }) => prune({
-      ...f, multiValue: f.multiValue || null, sensitive: f.sensitive || null,
+    fields: file.fields.map(({ formula, table, ...f }) => prune({
+      ...f, multiValue: f.multiValue || null, sensitive: f.sensitive || null, ...compactTable(table),
       // A calculated field is written as the file writes it: type calculated, the value's type as resultType.
       ...(formula === null ? {} : { type: 'calculated', formula, resultType: f.type }),
     })),

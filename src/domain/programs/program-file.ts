@@ -5,6 +5,7 @@ import { type Document, isNode, LineCounter, parseDocument, type Scalar } from '
 import { ApiError } from '../api-error.ts';
 import type { FieldRules, FieldType, ProgramRole } from '../../model/model.ts';
 import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
+import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -18,6 +19,8 @@ export interface FieldSpec {
   list: string | null; group: string | null; maxLength: number | null; min: number | null; max: number | null;
   /** A calculated field's CEL formula, null for others; `type` is then the file's `resultType`. */
   formula: string | null;
+  /** The columns and row limits of a table field (program-table.ts); null for other fields. */
+  table: TableFileSpec | null;
 }
 
 /** A workflow status; `next` holds references to other statuses. */
@@ -190,7 +193,7 @@ type RawFormField = string | {
   field: string; required?: boolean; visibleIf?: string; requiredIf?: string; readOnlyIf?: string;
   validations?: { rule: string; message: string }[];
 };
-type RawField = Omit<Partial<FieldSpec>, 'name' | 'type' | 'formula'> & {
+type RawField = Omit<Partial<FieldSpec>, 'name' | 'type' | 'formula' | 'table'> & RawTableProps & {
   name: string; type: FieldType | 'calculated'; formula?: string; resultType?: FieldType;
 };
 interface RawProgram {
@@ -220,6 +223,7 @@ function normalise(raw: RawProgram): ProgramFile {
       multiValue: f.multiValue ?? false, sensitive: f.sensitive ?? false, list: f.list ?? null, group: f.group ?? null,
       maxLength: f.maxLength ?? null, min: f.min ?? null, max: f.max ?? null,
       formula: f.type === 'calculated' ? (f.formula ?? '') : (f.formula ?? null),
+      table: normaliseTable(f),
     })),
     statuses: raw.statuses.map((s) => ({
       customId: s.customId ?? null, name: s.name, publicId: s.publicId ?? null, initial: s.initial ?? false, next: s.next ?? [],

@@ -8,6 +8,7 @@ import { describeChange, diffDefinition, type DefinitionChange, type StoredDefin
 import { labelOf, resolveProgramFile, type ResolvedProgram } from './program-check.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
 import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
+import { tableSpecOf } from './program-table.ts';
 
 /** What an import needs: the store, the time and a source of new ids. */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
@@ -118,12 +119,21 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);
+  // Only table fields carry the key, as the store loads them (so that comparing before and after sees no change).
+  const tableOf = (i: number) => {
+    const table = tableSpecOf(file.fields[i]!.table, (c) => {
+      const index = resolved.tableLists[i]?.[c];
+      return index === null || index === undefined ? null : listIds[index]!;
+    });
+    return table === null ? {} : { table };
+  };
   const fields = file.fields.map((f, i) => {
     const list = resolved.fieldLists[i];
     return {
       id: fieldIds[i]!, customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
       listId: list === null || list === undefined ? null : listIds[list]!, group: f.group, maxLength: f.maxLength,
       min: f.min, max: f.max, position: i, formula: f.formula,
+      ...tableOf(i),
     };
   });
   const forms = file.forms.map((f, i): Form => {

@@ -8,7 +8,8 @@ import { completenessProblems, MASK } from './field-rules.ts';
 import { decideForm, hasRules, type RuleContext } from '../rules/form-rules.ts';
 import { ruledState } from '../rules/rule-state.ts';
 import type { FormDataService } from './form-data-service.ts';
-import type { AttachmentRecord, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { AttachmentRecord, ColumnType, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import { MAX_TABLE_ROWS, tableRows } from './table-values.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
@@ -24,6 +25,16 @@ export interface FormFieldView {
   readOnly: boolean;
   /** Computed by the service from its formula. */
   calculated: boolean;
+  /** A table field's columns (each choice column with its choices) and row limits; absent for other fields. */
+  table?: FormTableView;
+  /** A table field's rows as saved, empty rows included (`value` holds their stored text); absent for other fields. */
+  rows?: Record<string, string>[];
+}
+
+/** The columns and row limits of a table field on a form page. */
+export interface FormTableView {
+  columns: { customId: string; name: string; type: ColumnType; required: boolean; maxLength: number | null; min: number | null; max: number | null; choices: { value: string; label: string }[] | null }[];
+  minRows: number | null; maxRows: number | null;
 }
 
 /** The active file of an attachment definition as the pages show it. */
@@ -88,6 +99,17 @@ function readOnlyReason(caller: Caller, ctx: ProgramContext, form: Form, project
   return null;
 }
 
+function formTable(model: ProgramModel, field: DataField): FormTableView {
+  const spec = field.table ?? { columns: [], minRows: null, maxRows: null };
+  return {
+    minRows: spec.minRows, maxRows: Math.min(spec.maxRows ?? MAX_TABLE_ROWS, MAX_TABLE_ROWS),
+    columns: spec.columns.map((c) => ({
+      customId: c.customId, name: c.name, type: c.type, required: c.required, maxLength: c.maxLength, min: c.min, max: c.max,
+      choices: c.listId === null ? null : model.lists.find((l) => l.id === c.listId)?.choices ?? null,
+    })),
+  };
+}
+
 /** True when an applicant's form in the project's current status still waits for them: the form is open now for their (non-staff) role. */
 export function formWaiting(role: Role, form: Form, project: Project): boolean {
   return !isStaff(role) && mayUseForm(role, form) && form.availableIn.includes(project.statusId);
@@ -142,6 +164,7 @@ export class ApplicationService {
         readOnly: Boolean(f.formula) || (ruled?.decision.readOnly.has(f.id) ?? false), calculated: Boolean(f.formula),
         maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, choices: list ? list.choices : null,
         value: v?.value == null ? null : mask(v.value), values: v?.values == null ? null : v.values.map(mask),
+        ...(f.type === 'table' ? { table: formTable(ctx.model, f), rows: tableRows(f, v?.value ?? null) } : {}),
       };
     });
     return {

@@ -2,6 +2,7 @@ import { ApiError } from '../api-error.ts';
 import { MASK } from './field-rules.ts';
 import type { DataField, Form, ProgramModel } from '../../model/model.ts';
 import type { DataFieldInput } from '../views.ts';
+import { tableDraftInput } from './table-inputs.ts';
 
 /** The values of a web form as its body parser gives them: a string per control, an array for a name sent more than once. */
 export type RawFormValues = Record<string, unknown>;
@@ -46,6 +47,13 @@ export function draftInputs(model: ProgramModel, form: Form, raw: RawFormValues)
   const inputs: DataFieldInput[] = [];
   for (const placed of form.fields) {
     const field = model.fields.find((f) => f.id === placed.fieldId);
+    if (field?.type === 'table') {
+      // A table is posted cell by cell (table-inputs.ts); the shown control holds the stored text the page showed.
+      const shownName = shownKey(field.id);
+      const input = tableDraftInput(field, raw, shownName in raw ? strings(raw[shownName])[0] ?? '' : null);
+      if (input) inputs.push(input);
+      continue;
+    }
     if (!field || !(field.id in raw)) continue;
     const sent = strings(raw[field.id]);
     const shownName = shownKey(field.id);

@@ -6,6 +6,7 @@ import { loadProgramWith, loadReadableProject, projectHeader, statusById, versio
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AllProjectDataView, AtVersion, ExportAttachmentView, ExportFieldView, ExportView } from '../views.ts';
 import { historyViews } from './workflow-service.ts';
+import { tableRowViews } from './table-values.ts';
 
 function texts(v: FieldValue): string[] {
   return v.values ?? (v.value === null ? [] : [v.value]);
@@ -29,6 +30,12 @@ export class ExportService {
       const v = values.find((x) => x.fieldId === f.id);
       if (!v) return [];
       const hide = f.sensitive && !reveal;
+      if (f.type === 'table') {
+        return [{
+          dataFieldId: f.id, customId: f.customId, name: f.name, formId: v.formId, multiValue: false, value: null, values: null,
+          rows: tableRowViews(f, v.value), changedAt: v.updatedAt, changedBy: users.find((u) => u.id === v.updatedBy)?.email ?? v.updatedBy,
+        }];
+      }
       return [{
         dataFieldId: f.id, customId: f.customId, name: f.name, formId: v.formId, multiValue: f.multiValue,
         value: hide && v.value !== null ? MASK : v.value, values: hide && v.values !== null ? v.values.map(() => MASK) : v.values,
@@ -54,6 +61,12 @@ export class ExportService {
     const email = (id: string) => users.find((u) => u.id === id)?.email ?? id;
     const fieldView = (f: DataField): ExportFieldView => {
       const v = values.find((x) => x.fieldId === f.id);
+      if (f.type === 'table') {
+        return {
+          dataFieldId: f.id, customId: f.customId, name: f.name, values: [], rows: tableRowViews(f, v?.value ?? null),
+          changedAt: v?.updatedAt ?? null, changedBy: v ? email(v.updatedBy) : null,
+        };
+      }
       const shown = v ? texts(v).map((t) => (f.sensitive ? MASK : t)) : [];
       return { dataFieldId: f.id, customId: f.customId, name: f.name, values: shown, changedAt: v?.updatedAt ?? null, changedBy: v ? email(v.updatedBy) : null };
     };

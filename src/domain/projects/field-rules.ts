@@ -2,6 +2,7 @@ import { ApiError, type FieldProblem } from '../api-error.ts';
 import type { CustomList, DataField, FieldValue, Form, ProgramModel } from '../../model/model.ts';
 import type { DataFieldInput } from '../views.ts';
 import type { FormDecision } from '../rules/form-rules.ts';
+import { resolveTableInput, tableProblems } from './table-values.ts';
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const INTEGER = /^-?\d+$/;
@@ -58,6 +59,9 @@ export function checkValue(field: DataField, list: CustomList | undefined, text:
       return list?.choices.some((c) => c.value === text)
         ? null
         : problem(field, 'NOT_IN_LIST', `${quoted(field, text)} is not a choice of ${field.name}.`);
+    case 'table':
+      // A table's value is its rows, checked cell by cell in table-values.ts; it never reaches here as one text.
+      return null;
   }
 }
 
@@ -99,6 +103,14 @@ export function resolveInputs(model: ProgramModel, form: Form, inputs: DataField
       continue;
     }
     const list = model.lists.find((l) => l.id === field.listId);
+    if (field.type === 'table') {
+      if (input.value !== null || input.values !== null) problems.push(problem(field, 'ROWS_EXPECTED', `${field.name} is a table field; send Rows.`));
+      const table = resolveTableInput(model, field, input.rows ?? null);
+      problems.push(...table.problems);
+      out.push({ field, value: table.value, values: null });
+      continue;
+    }
+    if (input.rows !== undefined && input.rows !== null) problems.push(problem(field, 'NOT_A_TABLE', `${field.name} is not a table field; send Value or Values.`));
     if (field.multiValue) {
       if (input.value !== null) problems.push(problem(field, 'MULTI_VALUE_EXPECTED', `${field.name} is a multi-value field; send Values.`));
       const values = input.values;
@@ -133,6 +145,10 @@ export function completenessProblems(model: ProgramModel, form: Form, values: Ma
     const required = decision ? decision.required.has(field.id) : placed.required;
     if (required && !isFilled(v)) {
       problems.push(problem(field, 'REQUIRED', `${field.name} is required.`));
+      continue;
+    }
+    if (field.type === 'table') {
+      problems.push(...tableProblems(model, field, v?.value ?? null));
       continue;
     }
     const list = model.lists.find((l) => l.id === field.listId);

@@ -6,6 +6,7 @@ import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
 import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { changeProject } from './change-project.ts';
 import { currentDraft, overlayDraft } from './current-draft.ts';
+import { tableRowViews, withTableCells } from './table-values.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
@@ -76,7 +77,7 @@ export class FormDataService {
           decision = ruled.decision;
         } else if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
         if (target.draft) await tx.projects.upsertDraft(current.id, form.id, values);
-        else await tx.projects.upsertValues(current.id, form.id, values);
+        else await tx.projects.upsertValues(current.id, form.id, withTableCells(ctx.model, values));
         return {
           // Field ids only: values may be sensitive and the audit log is read by operators.
           detail: { formId: form.id, fields: values.map((v) => v.fieldId) },
@@ -119,6 +120,10 @@ export class FormDataService {
       const hide = field.sensitive && !reveal;
       const value = v?.value ?? null;
       const list = v?.values ?? null;
+      if (field.type === 'table') {
+        const rows = tableRowViews(field, value);
+        return { dataFieldId: field.id, customId: field.customId, name: field.name, multiValue: false, value: null, values: null, rows: rows.length > 0 ? rows : null };
+      }
       return {
         dataFieldId: field.id, customId: field.customId, name: field.name, multiValue: field.multiValue,
         value: hide && value !== null ? MASK : value,

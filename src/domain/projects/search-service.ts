@@ -32,7 +32,14 @@ function searchableField(model: ProgramModel, role: Role, ref: string): DataFiel
 export function resolveFieldCondition(ctx: ProgramContext, caller: Caller, f: ProjectByDataQuery['fields'][number]): FieldCondition {
   const { model, role } = ctx;
   const field = searchableField(model, role, f.fieldRef);
-  if (!field) throw new ApiError('INVALID_REQUEST', `Data field "${f.fieldRef}" is not a field of program ${model.program.id}.`);
+  if (!field) {
+    const cell = resolveCellCondition(ctx, f);
+    if (cell) return cell;
+    throw new ApiError('INVALID_REQUEST', `Data field "${f.fieldRef}" is not a field of program ${model.program.id}.`);
+  }
+  if (field.type === 'table') {
+    throw new ApiError('INVALID_REQUEST', `${field.name} is a table field: search one of its columns as ${field.customId ?? field.id}.<column>, e.g. ${field.customId ?? field.id}.${field.table?.columns[0]?.customId ?? 'Column'}.`);
+  }
   // Filtering on a sensitive field would reveal its value bit by bit, so it takes what revealing it takes.
   if (field.sensitive) {
     requireReveal(caller, role);
@@ -55,6 +62,35 @@ export function resolveFieldCondition(ctx: ProgramContext, caller: Caller, f: Pr
   return {
     fieldId: field.id, kind: field.multiValue ? (byNumber ? 'multiNumber' : 'multi') : byNumber ? 'number' : 'text', op: f.operator,
     content: f.content, number: byNumber ? Number(f.content) : null,
+  };
+}
+
+/**
+ * A condition on a column of a table field, named `<field>.<column>` (the field by id or customId, the column by its
+ * customId; a field whose own customId holds the dot is found first). It matches a project when any row's cell does
+ * (`ne`: when no row's does; `empty`: when no row fills the column), compared by the column's type as a field's value
+ * is. Null when the reference names no column of a readable table field.
+ */
+function resolveCellCondition(ctx: ProgramContext, f: ProjectByDataQuery['fields'][number]): FieldCondition | null {
+  const dot = f.fieldRef.lastIndexOf('.');
+  if (dot <= 0) return null;
+  const field = searchableField(ctx.model, ctx.role, f.fieldRef.slice(0, dot));
+  if (!field || field.type !== 'table') return null;
+  const column = field.table?.columns.find((c) => c.customId === f.fieldRef.slice(dot + 1));
+  if (!column) throw new ApiError('INVALID_REQUEST', `Table field ${field.name} has no column "${f.fieldRef.slice(dot + 1)}".`);
+  const asField: DataField = { ...field, name: `${field.name}.${column.name}`, type: column.type, table: null };
+  const numeric = column.type === 'number' || column.type === 'integer';
+  const compares = f.operator !== 'contains' && f.operator !== 'empty' && f.operator !== 'notempty';
+  const byNumber = numeric && compares;
+  if (byNumber && !NUMBER.test(f.content ?? '')) {
+    throw new ApiError('INVALID_REQUEST', `${asField.name} is a number column; Content ${quoted(asField, f.content ?? '')} is not a number.`);
+  }
+  if (column.type === 'date' && compares && checkValue(asField, undefined, f.content ?? '') !== null) {
+    throw new ApiError('INVALID_REQUEST', `${asField.name} is a date column; Content ${quoted(asField, f.content ?? '')} is not a date as yyyy-MM-dd.`);
+  }
+  return {
+    fieldId: field.id, kind: byNumber ? 'cellNumber' : 'cell', column: column.customId, op: f.operator, content: f.content,
+    number: byNumber ? Number(f.content) : null,
   };
 }
 

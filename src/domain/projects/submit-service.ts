@@ -1,4 +1,5 @@
 import { canWrite, requireFormUse } from '../roles/access.ts';
+import { withTableCells } from './table-values.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -59,7 +60,7 @@ export class SubmitService {
         for (const fieldId of hidden) if (ruled?.after.get(fieldId)) written.push({ fieldId, value: null, values: null, ...by });
         // Calculated values are computed again from what is submitted, whatever the draft held.
         for (const [fieldId, value] of calculated) written.push({ fieldId, value, values: null, ...by });
-        await tx.projects.upsertValues(project.id, form.id, written);
+        await tx.projects.upsertValues(project.id, form.id, withTableCells(ctx.model, written));
         await tx.projects.insertSubmission({ id: ids.next(), projectId: project.id, formId: form.id, at: now, by: caller.user.id });
         const number = project.number ?? formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id));
         const moves = form.leadsToStatusId !== null && form.leadsToStatusId !== project.statusId;

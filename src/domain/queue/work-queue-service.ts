@@ -100,7 +100,11 @@ function keyOf(f: WorkQueueFilter, p: Project): QueueKey {
 function byValueOrLabel(ctx: ProgramContext, c: QueueFieldFilter): QueueFieldFilter {
   if (c.content === null || (c.operator !== 'eq' && c.operator !== 'ne')) return c;
   const field = ctx.model.fields.find((f) => f.id === c.fieldRef || f.customId === c.fieldRef);
-  const choices = ctx.model.lists.find((l) => field?.listId !== null && l.id === field?.listId)?.choices ?? [];
+  // A table's column (`Inverters.Make`) takes the labels of the column's list, as a choice field does.
+  const dot = c.fieldRef.lastIndexOf('.');
+  const table = field || dot <= 0 ? undefined : ctx.model.fields.find((f) => f.type === 'table' && (f.id === c.fieldRef.slice(0, dot) || f.customId === c.fieldRef.slice(0, dot)));
+  const listId = field ? field.listId : table?.table?.columns.find((col) => col.customId === c.fieldRef.slice(dot + 1))?.listId ?? null;
+  const choices = ctx.model.lists.find((l) => listId !== null && l.id === listId)?.choices ?? [];
   const wanted = c.content.trim().toLowerCase();
   const choice = choices.find((x) => x.value === c.content) ?? choices.find((x) => x.label.trim().toLowerCase() === wanted);
   return choice ? { ...c, content: choice.value } : c;
@@ -153,7 +157,12 @@ export class WorkQueueService {
     return {
       agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role.name,
       statuses: ctx.model.statuses.map((s) => ({ statusId: s.id, name: s.name })),
-      fields: this.#filterableFields(ctx).map((f) => ({ fieldId: f.id, customId: f.customId, name: f.name, type: f.type, sensitive: f.sensitive })),
+      // A table is filtered by one of its columns (`Inverters.Make`), as GetProjectsByData searches it.
+      fields: this.#filterableFields(ctx).flatMap((f): QueueFieldView[] => (f.type === 'table'
+        ? (f.table?.columns ?? []).map((c) => ({
+          fieldId: `${f.id}.${c.customId}`, customId: `${f.customId ?? f.id}.${c.customId}`, name: `${f.name}: ${c.name}`, type: c.type, sensitive: false,
+        }))
+        : [{ fieldId: f.id, customId: f.customId, name: f.name, type: f.type, sensitive: f.sensitive }])),
       assignees: assignees.filter((u) => u.id !== caller.user.id).map((u) => ({ email: u.email, name: u.name }))
         .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
       rows: await this.#rowViews(ctx, shown),

@@ -1,6 +1,7 @@
 import type { CelInput } from '@bufbuild/cel';
 import { isCelList } from '@bufbuild/cel';
-import type { AttachmentRecord, DataField, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { AttachmentRecord, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import { tableRows } from '../projects/table-values.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { programRules, type ProgramRules } from './program-rules.ts';
 import { dateText, dateValue } from './rule-functions.ts';
@@ -108,7 +109,11 @@ function bindingsOf(model: ProgramModel, rules: ProgramRules, values: ReadonlyMa
     const name = rules.varOf.get(field.id);
     const v = values.get(field.id);
     if (name === undefined || !v) continue;
-    if (field.multiValue) {
+    if (field.type === 'table') {
+      const types = new Map((field.table?.columns ?? []).map((c) => [c.customId, c.type]));
+      // A row is a map of its filled cells: reading an empty cell is undecided, as reading an empty field is.
+      bindings[name] = tableRows(field, v.value).map((row) => new Map(Object.entries(row).map(([col, text]) => [col, inputOfType(types.get(col) ?? 'text', text)])));
+    } else if (field.multiValue) {
       bindings[name] = (v.values ?? []).filter((x) => x.trim() !== '').map((x) => inputOf(field, x));
     } else if (v.value !== null && v.value.trim() !== '') {
       bindings[name] = inputOf(field, v.value);
@@ -119,7 +124,11 @@ function bindingsOf(model: ProgramModel, rules: ProgramRules, values: ReadonlyMa
 
 /** A stored value as a rule sees it; values were checked against their type when they were saved. */
 function inputOf(field: DataField, text: string): CelInput {
-  switch (field.type) {
+  return inputOfType(field.type, text);
+}
+
+function inputOfType(type: FieldType, text: string): CelInput {
+  switch (type) {
     case 'number': return Number(text);
     case 'integer': return BigInt(text);
     case 'boolean': return text === 'true';

@@ -1,8 +1,8 @@
 import type { FieldType } from '../../model/model.ts';
-import { fieldType, isIdentifier, listOf, T, type RuleType } from './rule-types.ts';
+import { fieldType, isIdentifier, listOf, type RuleColumns, T, type RuleType } from './rule-types.ts';
 
 /** What the variables of a program's rules are made from: its fields (a field is a variable when its customId is a name). */
-export interface ScopeField { customId: string | null; type: FieldType; multiValue: boolean }
+export interface ScopeField { customId: string | null; type: FieldType; multiValue: boolean; table?: RuleColumns | null }
 
 /** The members of `project` that need more than the project row (its submissions and files); read only when used. */
 export const PROJECT_DETAILS = ['submitted', 'files', 'approvedFiles'] as const;

@@ -1,4 +1,4 @@
-import type { DataField, FieldType } from '../../model/model.ts';
+import type { FieldType } from '../../model/model.ts';
 
 /** The type of a value in a rule, as the checker knows it; `dyn` is unknown until the rule runs. */
 export type RuleType =
@@ -39,7 +39,7 @@ export function fits(a: RuleType, b: RuleType): boolean {
 }
 
 /** The type of one value of a field type: numbers are doubles, integers ints, dates dates, the rest strings or bools. */
-export function scalarOf(type: FieldType): RuleType {
+export function scalarOf(type: Exclude<FieldType, 'table'>): RuleType {
   switch (type) {
     case 'number': return T.double;
     case 'integer': return T.int;
@@ -50,8 +50,18 @@ export function scalarOf(type: FieldType): RuleType {
   }
 }
 
-/** The type a rule sees for a field: its scalar type, or a list of them for a multi-value field. */
-export function fieldType(field: Pick<DataField, 'type' | 'multiValue'>): RuleType {
+/** What a rule needs to know of a table's columns: their customIds and types. */
+export interface RuleColumns { columns: { customId: string; type: Exclude<FieldType, 'table'> }[] }
+
+/**
+ * The type a rule sees for a field: its scalar type, or a list of them for a multi-value field; a table is a list of
+ * rows, each a record of its columns (`Inverters.all(r, r.Quantity >= 1)`).
+ */
+export function fieldType(field: { type: FieldType; multiValue: boolean; customId?: string | null; table?: RuleColumns | null }): RuleType {
+  if (field.type === 'table') {
+    const members = new Map((field.table?.columns ?? []).map((c) => [c.customId, scalarOf(c.type)]));
+    return listOf({ kind: 'record', name: `a row of ${field.customId ?? 'the table'}`, members });
+  }
   const scalar = scalarOf(field.type);
   return field.multiValue ? listOf(scalar) : scalar;
 }

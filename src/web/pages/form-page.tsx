@@ -2,13 +2,19 @@ import type { FormAttachmentView, FormFieldView, FormPageView } from '../../doma
 import { type RawFormValues, shownKey } from '../../domain/projects/draft-inputs.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { controlId, FieldControl, type Shown } from '../components/field-control.tsx';
+import { cellControlId, TableControl, TableView } from '../components/table-control.tsx';
+import { postedRows } from '../../domain/projects/table-inputs.ts';
 import { FileSummary, formatSize } from '../components/file-summary.tsx';
 import { Layout, type PageUser } from '../layout.tsx';
 import { acceptedTypesText } from '../file-type-names.ts';
 import { filePath, formPagePath, projectPagePath } from '../web-paths.ts';
 
 /** A problem of the page: the field or attachment definition it belongs to (generated id), and what is wrong. */
-export interface PageProblem { targetId: string; attachment: boolean; message: string }
+export interface PageProblem {
+  targetId: string; attachment: boolean; message: string;
+  /** For a problem of one cell of a table field: its row (from 1) and column customId. */
+  row?: number; column?: string;
+}
 
 /** What a form page shows besides the form itself. */
 export interface FormPageProps {
@@ -106,7 +112,18 @@ export function FormPage(p: FormPageProps) {
   const editable = v.readOnlyReason === null;
   const fieldError = (id: string) => p.problems.find((x) => !x.attachment && x.targetId === id)?.message ?? null;
   const fileError = (id: string) => p.problems.find((x) => x.attachment && x.targetId === id)?.message ?? null;
-  const summary: FormProblem[] = p.problems.map((x) => ({ message: x.message, fieldId: x.attachment ? fileInputId(x.targetId) : controlId(x.targetId) }));
+  const summary: FormProblem[] = p.problems.map((x) => ({
+    message: x.message,
+    fieldId: x.attachment ? fileInputId(x.targetId) : x.row !== undefined && x.column !== undefined ? cellControlId(x.targetId, x.row - 1, x.column) : controlId(x.targetId),
+  }));
+  const control = (f: FormFieldView) => {
+    if (!f.table) return <FieldControl key={f.fieldId} f={f} shown={shown(f, p.typed)} error={fieldError(f.fieldId)} />;
+    // A page shown again after a refused save shows the rows as posted (with the row its button added or removed).
+    const rows = (p.typed !== null ? postedRows(f.fieldId, f.table.columns, p.typed) : null) ?? f.rows ?? [];
+    const problems = p.problems.filter((x) => !x.attachment && x.targetId === f.fieldId);
+    return <TableControl key={f.fieldId} f={f} rows={rows} problems={problems} />;
+  };
+  const hasTable = v.fields.some((f) => f.table);
   const project = projectPagePath(v.programId, v.projectId);
   return (
     <Layout title={v.form.name} agencyName={v.agencyName} programName={v.programName} user={p.user} csrfToken={p.csrfToken}>
@@ -120,11 +137,14 @@ export function FormPage(p: FormPageProps) {
         // The CSRF token is its first control, so it comes first in the multipart body, before any file.
         <form method="post" action={formPagePath(v.programId, v.projectId, v.form.formId)} enctype="multipart/form-data" id={DATA_FORM} novalidate>
           <input type="hidden" name="_csrf" value={p.csrfToken} />
+          {/* Enter in a field presses the form's first submit button: with tables on the page that must be "Save draft",
+              not a row's "Remove". Hidden from sight and from the tab order; the visible "Save draft" below is the same. */}
+          {hasTable ? <button type="submit" name="action" value="save" class="visually-hidden" tabIndex={-1} aria-hidden="true">Save draft</button> : null}
           <p>Fields marked (required) must be filled in before you submit. You can save a draft at any time. Some fields
             appear or change as you answer others: save the draft to see them.</p>
           {v.fields.filter((f) => !f.readOnly).map((f) => <ShownValues key={`shown-${f.fieldId}`} f={f} typed={p.typed} />)}
           {groups(v.fields).map((g, i) => {
-            const controls = g.fields.map((f) => <FieldControl key={f.fieldId} f={f} shown={shown(f, p.typed)} error={fieldError(f.fieldId)} />);
+            const controls = g.fields.map(control);
             return g.name ? <fieldset key={g.name} class="group"><legend>{g.name}</legend>{controls}</fieldset> : <div key={`g${i}`}>{controls}</div>;
           })}
           <div class="actions"><button type="submit" name="action" value="save">Save draft</button></div>
@@ -150,6 +170,7 @@ export function FormPage(p: FormPageProps) {
         <>
           <dl class="facts">
             {v.fields.map((f) => {
+              if (f.table) return <>{<dt key={`${f.fieldId}-t`}>{f.name}</dt>}<dd key={`${f.fieldId}-d`}><TableView f={f} rows={f.rows ?? []} /></dd></>;
               const values = f.multiValue ? (f.values ?? []) : f.value === null ? [] : [f.value];
               return <>{<dt key={`${f.fieldId}-t`}>{f.name}</dt>}<dd key={`${f.fieldId}-d`}>{values.length === 0 ? '—' : values.join(', ')}</dd></>;
             })}

@@ -3,16 +3,17 @@ import { isoTimestamp } from '../../model/clock.ts';
 import { complex, type DocumentValue, dateTime, many, maybe, one, optional, required, responseDocument, string } from '../wire-type.ts';
 import { CurrentStatus, currentStatusValue, PROJECT_ATTRIBUTES, projectHeaderValue } from './common-types.ts';
 import { Attachment } from './project-data.ts';
+import { TableRows, tableRowsValue } from './table-rows.ts';
 
 const SavedDataField = complex({
   name: 'DataField',
-  doc: 'A single-value field carries Value (absent when empty); a multi-value field carries the Values child instead. '
-    + 'FormId is the form the value was saved with; ChangedBy the e-mail address of the user who saved it.',
+  doc: 'A single-value field carries Value (absent when empty); a multi-value field carries the Values child instead, '
+    + 'a table field the Rows child (absent when it has no rows). FormId is the form the value was saved with; ChangedBy the e-mail address of the user who saved it.',
   attributes: {
     DataFieldId: required(string), CustomId: optional(string), Name: required(string), FormId: required(string), Value: optional(string),
     ChangeTimestamp: required(dateTime), ChangedBy: required(string),
   },
-  children: { Values: maybe(complex({ children: { Value: many(string) } })) },
+  children: { Values: maybe(complex({ children: { Value: many(string) } })), Rows: maybe(TableRows) },
 });
 
 /** GetAllProjectData: the latest submitted value of every data field ever saved on the project, across forms. */
@@ -41,6 +42,7 @@ export function allProjectDataValue(view: AllProjectDataView): DocumentValue<typ
             DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name, FormId: f.formId,
             Value: f.multiValue ? null : f.value, ChangeTimestamp: isoTimestamp(f.changedAt), ChangedBy: f.changedBy,
           };
+          if (f.rows !== undefined) return { ...attrs, Rows: tableRowsValue(f.rows) };
           return f.multiValue && f.values !== null ? { ...attrs, Values: { Value: f.values } } : attrs;
         }),
       },

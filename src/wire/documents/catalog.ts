@@ -1,4 +1,4 @@
-import type { CustomListView, FieldSchemaView, FormSchemaView, FormsView, StatusListView } from '../../domain/views.ts';
+import type { ColumnSchemaView, CustomListView, FieldSchemaView, FormSchemaView, FormsView, StatusListView } from '../../domain/views.ts';
 import {
   boolean, type ComplexType, complex, type DocumentValue, decimal, enumeration, enumValue, many, maybe, nonNegativeInteger, one, optional, required,
   responseDocument, string,
@@ -11,7 +11,9 @@ export const FormsResponse = responseDocument('FormsResponse', complex({
   children: { Form: many(FormSummary) },
 }), 'GetForms: the forms of a program, each with the statuses it is available in and the status it leads to.');
 
-const FieldType = enumeration('FieldType', ['text', 'number', 'integer', 'boolean', 'date', 'choice']);
+const FieldType = enumeration('FieldType', ['text', 'number', 'integer', 'boolean', 'date', 'choice', 'table']);
+
+const ColumnType = enumeration('ColumnType', ['text', 'number', 'integer', 'boolean', 'date', 'choice']);
 
 const FIELD_ATTRIBUTES = {
   DataFieldId: required(string),
@@ -26,13 +28,27 @@ const FIELD_ATTRIBUTES = {
   MaxValue: optional(decimal),
   CustomListId: optional(string),
   CustomListCustomId: optional(string),
+  MinRows: optional(nonNegativeInteger, { doc: 'Table fields: the fewest rows a submission may have, when set.' }),
+  MaxRows: optional(nonNegativeInteger, { doc: 'Table fields: the most rows the table may have, when set.' }),
 } as const;
+
+const COLUMN_ATTRIBUTES = {
+  CustomId: required(string), Name: required(string), Type: required(ColumnType), Required: required(boolean),
+  MaxLength: optional(nonNegativeInteger), MinValue: optional(decimal), MaxValue: optional(decimal),
+  CustomListId: optional(string), CustomListCustomId: optional(string),
+} as const;
+
+const COLUMN_DOC = 'A column of a table field: rows name their cells by its CustomId. Required: every row of a submission fills it.';
+
+const Column = complex({ name: 'TableColumn', doc: COLUMN_DOC, attributes: COLUMN_ATTRIBUTES });
 
 const DataField = complex({
   name: 'DataField',
   doc: 'MaxLength, MinValue and MaxValue are present when the field has such a limit; CustomListId and CustomListCustomId '
-    + 'when its values come from a custom list (GetCustomListChoices gives the choices).',
+    + 'when its values come from a custom list (GetCustomListChoices gives the choices). A table field (Type table) lists '
+    + 'its Columns, and MinRows and MaxRows when set.',
   attributes: FIELD_ATTRIBUTES,
+  children: { Columns: maybe(complex({ children: { Column: many(Column) } })) },
 });
 
 const Choice = complex({ name: 'Choice', attributes: { Value: required(string), Label: required(string) } });
@@ -54,15 +70,21 @@ const FieldRules = complex({
   },
 });
 
+const ColumnV2 = complex({
+  name: 'TableColumn', doc: `${COLUMN_DOC} A choice column lists its choices.`, attributes: COLUMN_ATTRIBUTES,
+  children: { Choices: maybe(complex({ children: { Choice: many(Choice) } })) },
+});
+
 const DataFieldV2 = complex({
   name: 'DataField',
   doc: 'MaxLength, MinValue and MaxValue are present when the field has such a limit; CustomListId and CustomListCustomId '
     + 'when its values come from a custom list, whose choices the Choices child lists. Group is absent for ungrouped fields. '
-    + 'Formula is present for a calculated field (the service computes its value; a write of it is refused), Rules when '
-    + 'the form gives the field rules.',
+    + 'A table field (Type table) lists its Columns, and MinRows and MaxRows when set. Formula is present for a '
+    + 'calculated field (the service computes its value; a write of it is refused), Rules when the form gives the field rules.',
   attributes: { ...FIELD_ATTRIBUTES, Group: optional(string) },
   children: {
     Choices: maybe(complex({ children: { Choice: many(Choice) } })),
+    Columns: maybe(complex({ children: { Column: many(ColumnV2) } })),
     Formula: maybe(string, 'A calculated field\'s CEL formula.'),
     Rules: maybe(FieldRules),
   },
@@ -141,7 +163,25 @@ function fieldAttributes(f: FieldSchemaView) {
     Required: f.required, MultiValue: f.multiValue, Sensitive: f.sensitive, MaxLength: f.maxLength,
     MinValue: f.min === null ? null : decimalText(f.min), MaxValue: f.max === null ? null : decimalText(f.max),
     CustomListId: f.list?.listId, CustomListCustomId: f.list?.customId,
+    MinRows: f.table?.minRows ?? null, MaxRows: f.table?.maxRows ?? null,
   };
+}
+
+function columnAttributes(c: ColumnSchemaView) {
+  return {
+    CustomId: c.customId, Name: c.name, Type: enumValue(ColumnType, c.type), Required: c.required, MaxLength: c.maxLength,
+    MinValue: c.min === null ? null : decimalText(c.min), MaxValue: c.max === null ? null : decimalText(c.max),
+    CustomListId: c.list?.listId, CustomListCustomId: c.list?.customId,
+  };
+}
+
+function choicesValue(list: CustomListView | null) {
+  return list === null ? null : { Choice: list.choices.map((c) => ({ Value: c.value, Label: c.label })) };
+}
+
+/** A version-1 DataField: its attributes and, for a table field, its Columns. */
+function fieldValueV1(f: FieldSchemaView) {
+  return { ...fieldAttributes(f), Columns: f.table ? { Column: f.table.columns.map(columnAttributes) } : null };
 }
 
 function schemaFormValue<F>(view: FormSchemaView, field: (f: FieldSchemaView) => F) {
@@ -160,7 +200,7 @@ function schemaFormValue<F>(view: FormSchemaView, field: (f: FieldSchemaView) =>
 
 /** The GetFormSchema answer, version 1 (no Group, no Choices). */
 export function formSchemaValue(view: FormSchemaView): DocumentValue<typeof FormSchemaResponse> {
-  return { SchemaVersion: '1.0', Form: schemaFormValue(view, fieldAttributes) };
+  return { SchemaVersion: '1.0', Form: schemaFormValue(view, fieldValueV1) };
 }
 
 /** The GetFormSchema answer, version 2: each field's Group, and the choices of a field with a custom list. */
@@ -169,7 +209,8 @@ export function formSchemaV2Value(view: FormSchemaView): DocumentValue<typeof Fo
     SchemaVersion: '2.0',
     Form: schemaFormValue(view, (f) => ({
       ...fieldAttributes(f), Group: f.group,
-      Choices: f.list === null ? null : { Choice: f.list.choices.map((c) => ({ Value: c.value, Label: c.label })) },
+      Choices: choicesValue(f.list),
+      Columns: f.table ? { Column: f.table.columns.map((c) => ({ ...columnAttributes(c), Choices: choicesValue(c.list) })) } : null,
       Formula: f.formula,
       Rules: f.rules === null ? null : {
         VisibleIf: f.rules.visibleIf, RequiredIf: f.rules.requiredIf, ReadOnlyIf: f.rules.readOnlyIf,

@@ -1,5 +1,5 @@
 import { type ApiError, ERROR_STATUS } from '../../domain/api-error.ts';
-import { complex, type DocumentValue, enumeration, int, many, optional, required, responseDocument, string } from '../wire-type.ts';
+import { complex, type DocumentValue, enumeration, int, many, optional, positiveInteger, required, responseDocument, string } from '../wire-type.ts';
 
 const ErrorCode = enumeration('ErrorCode', Object.keys(ERROR_STATUS) as (keyof typeof ERROR_STATUS)[],
   'The closed list of error codes (ERROR_STATUS in src/domain/api-error.ts); each maps to one HTTP status.');
@@ -11,6 +11,8 @@ export const ErrorResponse = responseDocument('ErrorResponse', complex({
     FieldError: many(complex({
       attributes: {
         DataFieldId: required(string), CustomId: optional(string), Name: optional(string), Code: required(string), Message: required(string),
+        Row: optional(positiveInteger, { doc: 'For a cell of a table field: its row, from 1.' }),
+        Column: optional(string, { doc: 'For a cell of a table field: its column\'s CustomId.' }),
       },
     })),
   },
@@ -20,6 +22,9 @@ export const ErrorResponse = responseDocument('ErrorResponse', complex({
 export function errorValue(error: ApiError, requestId?: string | null): DocumentValue<typeof ErrorResponse> {
   return {
     Code: error.code, Status: error.status, Message: error.message, RequestId: requestId ?? null,
-    FieldError: error.fields.map((f) => ({ DataFieldId: f.dataFieldId, CustomId: f.customId ?? null, Name: f.name ?? null, Code: f.code, Message: f.message })),
+    FieldError: error.fields.map((f) => ({
+      DataFieldId: f.dataFieldId, CustomId: f.customId ?? null, Name: f.name ?? null, Code: f.code, Message: f.message,
+      Row: f.row ?? null, Column: f.column ?? null,
+    })),
   };
 }

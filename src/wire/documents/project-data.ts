@@ -4,14 +4,16 @@ import {
   boolean, complex, type DocumentValue, enumeration, many, maybe, nonNegativeInteger, one, optional, requestDocument, required, responseDocument, restrict, string,
 } from '../wire-type.ts';
 import { CurrentStatus, currentStatusValue, PROJECT_ATTRIBUTES, projectHeaderValue } from './common-types.ts';
+import { TableRows, tableRowsInput, tableRowsValue } from './table-rows.ts';
 
 const Values = complex({ children: { Value: many(string) } });
 
 const DataField = complex({
   name: 'DataField',
-  doc: 'A single-value field carries Value (absent when empty); a multi-value field carries the Values child instead.',
+  doc: 'A single-value field carries Value (absent when empty); a multi-value field carries the Values child instead, '
+    + 'a table field the Rows child (absent when it has no rows).',
   attributes: { DataFieldId: required(string), CustomId: optional(string), Name: required(string), Value: optional(string) },
-  children: { Values: maybe(Values) },
+  children: { Values: maybe(Values), Rows: maybe(TableRows) },
 });
 
 /** `<Attachment AttachmentId [CustomId] Name [FileName]/>`: an attachment definition and its active file's name. */
@@ -47,7 +49,7 @@ export const ProjectDataSetResponse = responseDocument('ProjectDataSetResponse',
 
 const RequestDataField = complex({
   name: 'DataField',
-  children: { Values: maybe(Values) },
+  children: { Values: maybe(Values), Rows: maybe(TableRows) },
   attributes: {
     DataFieldId: required(restrict(string, { name: 'DataFieldId', minLength: 1 })),
     Name: optional(string),
@@ -65,7 +67,7 @@ export const ProjectDataRequest = requestDocument('ProjectDataRequest', complex(
     })),
   },
 }), 'SetProjectData request. A DataField with neither Value nor Values clears the field; Values (even empty) sets a '
-  + 'multi-value field. The legacy form repeats one DataFieldId with Instance="0", "1", ... and one Value each. '
+  + 'multi-value field; Rows replaces the whole value of a table field (Rows without a Row clears it). The legacy form repeats one DataFieldId with Instance="0", "1", ... and one Value each. '
   + 'Rules XSD 1.0 cannot express (Value and Values together, repeated fields) are checked by the service.');
 
 /** The value of GetProjectData's and SetProjectData's answer for one form's data. */
@@ -80,6 +82,7 @@ export function formDataValue(view: FormDataView): DocumentValue<typeof ProjectD
       DataFields: {
         DataField: view.dataFields.map((f) => {
           const head = { DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name };
+          if (f.rows !== undefined) return { ...head, Rows: tableRowsValue(f.rows) };
           if (!f.multiValue) return { ...head, Value: f.value };
           return f.values === null ? head : { ...head, Values: { Value: f.values } };
         }),
@@ -128,12 +131,16 @@ function readField(field: RequestField, dataFieldId: string): DataFieldInput {
   if (value !== undefined && field.Values) {
     throw new ApiError('INVALID_REQUEST', `DataField ${dataFieldId} has both a Value attribute and a Values element`);
   }
+  if (field.Rows) {
+    if (value !== undefined || field.Values) throw new ApiError('INVALID_REQUEST', `DataField ${dataFieldId} has Rows and also a Value or Values`);
+    return { dataFieldId, value: null, values: null, rows: tableRowsInput(field.Rows) };
+  }
   if (field.Values) return { dataFieldId, value: null, values: field.Values.Value };
   return { dataFieldId, value: value ?? null, values: null };
 }
 
 function readInstance(field: RequestField, dataFieldId: string, index: number): Instance {
-  if (field.Values || field.Value === undefined || field.Value === null) {
+  if (field.Values || field.Rows || field.Value === undefined || field.Value === null) {
     throw new ApiError('INVALID_REQUEST', `DataField ${dataFieldId} Instance ${index} must carry exactly one Value attribute`);
   }
   return { index, value: field.Value };

@@ -1,8 +1,9 @@
 import type { ExportFieldView, ExportView } from '../../domain/views.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import {
-  complex, type DocumentValue, dateTime, long, many, one, optional, positiveInteger, required, responseDocument, restrict, string,
+  complex, type DocumentValue, dateTime, long, many, maybe, one, optional, positiveInteger, required, responseDocument, restrict, string,
 } from '../wire-type.ts';
+import { TableRows, tableRowsValue } from './table-rows.ts';
 
 /** Formats epoch milliseconds the way the export writes UTC times: `2015-04-16T23-59-45` (milliseconds dropped). */
 export function exportTime(ms: number): string {
@@ -16,11 +17,12 @@ const ExportTime = restrict(string, {
 
 const Field = complex({
   name: 'Field',
-  doc: 'One CurrentValue per value (none when empty); ChangeTime and ChangedBy are absent for a field never saved.',
+  doc: 'One CurrentValue per value (none when empty), or for a table field its Rows (absent when it has none); ChangeTime '
+    + 'and ChangedBy are absent for a field never saved.',
   attributes: {
     DataFieldId: required(string), CustomId: optional(string), Name: required(string), ChangeTime: optional(ExportTime), ChangedBy: optional(string),
   },
-  children: { CurrentValue: many(string) },
+  children: { CurrentValue: many(string), Rows: maybe(TableRows) },
 });
 
 const Group = complex({
@@ -86,6 +88,7 @@ function fieldValue(f: ExportFieldView) {
   return {
     DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name,
     ChangeTime: f.changedAt === null ? null : exportTime(f.changedAt), ChangedBy: f.changedBy, CurrentValue: f.values,
+    Rows: tableRowsValue(f.rows),
   };
 }
 
