@@ -181,7 +181,7 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('SubmitProject', { method: 'POST', url: `${form}/Draft/Submit`, as: 'applicant' });
     await run('GetProjectData.submitted', { method: 'GET', url: `${form}/Data`, as: 'reviewer' });
     const checklist = `${api}/Projects/${project}/Forms/ReviewChecklist/Data`;
-    await run('SetProjectData.submitted', { method: 'POST', url: checklist, as: 'admin', body: dataRequest({ SiteInfoComplete: 'true', DiagramMatchesEquipment: 'true', ReviewerNotes: 'Meets the 10 kW fast-track rules.' }) });
+    await run('SetProjectData.submitted', { method: 'POST', url: checklist, as: 'admin', body: dataRequest({ SiteInfoComplete: 'true', ReviewerNotes: 'Meets the 10 kW fast-track rules.' }) });
     await run('GetAttachmentMetadata', { method: 'GET', url: `${attachments}/SitePlan/Metadata`, as: 'reviewer' });
     await run('SetAttachmentMetadata', {
       method: 'POST', url: `${attachments}/SitePlan/Metadata`, as: 'admin',
