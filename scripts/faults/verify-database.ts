@@ -95,8 +95,10 @@ async function verify(sql: SqlReader, journal: WriteJournal): Promise<Verificati
   const statuses = await sql.all<{ id: string; custom_id: string; is_initial: number }>('select id, custom_id, is_initial from statuses where program_id = ?', [program.id]);
   const statusCustom = new Map(statuses.map((s) => [s.id, s.custom_id]));
   const initial = statuses.find((s) => Number(s.is_initial) === 1)?.id;
-  const fields = await sql.all<{ id: string; custom_id: string }>('select id, custom_id from data_fields where program_id = ?', [program.id]);
+  const fields = await sql.all<{ id: string; custom_id: string; formula: string | null }>('select id, custom_id, formula from data_fields where program_id = ?', [program.id]);
   const fieldCustom = new Map(fields.map((f) => [f.id, f.custom_id]));
+  // Calculated fields are the service's to write (docs/programs.md), from the values the journal checks: not journaled.
+  const calculated = new Set(fields.filter((f) => f.formula !== null).map((f) => f.id));
   const [form] = await sql.all<{ id: string }>('select id from forms where program_id = ? and custom_id = ?', [program.id, APPLICATION.form]);
   const projects = await sql.all<ProjectRow>('select id, number, status_id, version from projects where program_id = ?', [program.id]);
   const inProgram = 'project_id in (select id from projects where program_id = ?)';
@@ -130,11 +132,11 @@ async function verify(sql: SqlReader, journal: WriteJournal): Promise<Verificati
       if (created?.outcome === 'acked') problems.push(`project ${projectId}: its creation was acknowledged but it is missing`);
       continue;
     }
-    const valueRows = values.get(projectId) ?? [];
+    const valueRows = (values.get(projectId) ?? []).filter((v) => !calculated.has(v.field_id));
     const valueNow = new Map(valueRows.map((v) => [fieldCustom.get(v.field_id) ?? v.field_id, v.value]));
     // The draft as it stands (docs/interface.md, Data fields shared by forms): its changes over the submitted values;
     // a submission settles the changes it wrote, so a submitted project's draft reads as its submitted values.
-    const draftRows = (drafts.get(projectId) ?? []).filter((d) => d.form_id === form?.id);
+    const draftRows = (drafts.get(projectId) ?? []).filter((d) => d.form_id === form?.id && !calculated.has(d.field_id));
     const draftNow = new Map([...valueNow, ...draftRows.map((d) => [fieldCustom.get(d.field_id) ?? d.field_id, d.value] as const)]);
     out.ackedDrafts += checkDrafts(projectId, records, draftNow, problems);
     const s = checkSubmission(projectId, records, row, {

@@ -71,7 +71,9 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
   const fields: DataField[] = track(fieldRows).map((f) => ({
     id: f.id, customId: f.custom_id, name: f.name, type: f.type as FieldType, multiValue: f.multi_value === 1,
     sensitive: f.sensitive === 1, listId: f.list_id, group: f.group_name, maxLength: f.max_length,
-    min: f.min_value, max: f.max_value, position: f.position, formula: f.formula,
+    min: f.min_value, max: f.max_value, position: f.position,
+    // Like `table`, only calculated fields (and placed fields with rules) carry the key: other rows are as they were.
+    ...(f.formula === null ? {} : { formula: f.formula }),
     // Only table fields carry the key, so definitions of programs without tables are the rows they were before.
     ...(f.table_spec === null ? {} : { table: JSON.parse(f.table_spec) as TableSpec }),
   }));
@@ -81,7 +83,7 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
     roles: f.roles === null ? null : (JSON.parse(f.roles) as ProgramRole[]),
     availableIn: formStatusRows.filter((s) => s.form_id === f.id).map((s) => s.status_id),
     fields: formFieldRows.filter((ff) => ff.form_id === f.id).map((ff) => ({
-      fieldId: ff.field_id, required: ff.required === 1, position: ff.position, rules: ff.rules === null ? null : (JSON.parse(ff.rules) as FieldRules),
+      fieldId: ff.field_id, required: ff.required === 1, position: ff.position, ...(ff.rules === null ? {} : { rules: JSON.parse(ff.rules) as FieldRules }),
     })),
     attachments: attachmentRows.filter((a) => a.form_id === f.id).map((a) => ({
       id: a.id, formId: a.form_id, customId: a.custom_id, name: a.name, allowedTypes: JSON.parse(a.allowed_types) as string[],

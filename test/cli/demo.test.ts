@@ -57,7 +57,12 @@ test('the demo program has the documented workflow and forms', async () => {
   ]);
   assert.deepEqual(model.forms.map((f) => f.name), ['Interconnection Application', 'Completion Certificate', 'Review Checklist']);
   assert.ok(model.fields.some((f) => f.multiValue) && model.fields.some((f) => f.sensitive));
-  assert.deepEqual([...new Set(model.fields.map((f) => f.type))].sort(), ['boolean', 'choice', 'date', 'integer', 'number', 'text']);
+  assert.deepEqual([...new Set(model.fields.map((f) => f.type))].sort(), ['boolean', 'choice', 'date', 'integer', 'number', 'table', 'text']);
+  // Every rule kind of docs/programs.md is used: calculated fields, and visibleIf, requiredIf, readOnlyIf and validations.
+  assert.ok(model.fields.some((f) => f.formula));
+  const rules = model.forms.flatMap((f) => f.fields.map((ff) => ff.rules).filter((r) => r !== null && r !== undefined));
+  for (const kind of ['visibleIf', 'requiredIf', 'readOnlyIf'] as const) assert.ok(rules.some((r) => r[kind] !== null), kind);
+  assert.ok(rules.some((r) => r.validations.length > 0));
   const sitePlan = model.forms[0]!.attachments.find((a) => a.customId === 'SitePlan');
   assert.deepEqual([sitePlan?.required, sitePlan?.allowedTypes], [true, ['application/pdf']]);
 });
