@@ -4,7 +4,8 @@
  *
  * Usage: `npm test [-- [--node-test-flag=value …] [file, directory or glob …]]`; without files it runs
  * `test/**\/*.test.ts`. Flags must be written `--flag=value` so that their values are not taken for files.
- * Files run APAS_TEST_CONCURRENCY at a time (default: one more than the cores; `--test-concurrency=N` overrides):
+ * Files run APAS_TEST_CONCURRENCY at a time (default: one more than the CPUs, the fewer of the cores and the cgroup's
+ * CPU quota, scripts/test-concurrency.ts; `--test-concurrency=N` overrides), which the run's first line states:
  * a test file waits for its servers, browser and database much of the time, so one per core leaves cores idle
  * (the suite took 23.6 min one at a time on 2 cores, 14.8 min three at a time; docs/performance.md, "The test suite").
  * APAS_TEST_EXCLUDE (comma-separated files or directories) leaves matching files out, and says so: .ci/run uses it
@@ -20,6 +21,7 @@ import { type BrowserServer, chromium as playwright } from 'playwright-core';
 import { BROWSER_ENV, chromiumLaunchOptions } from '../test/support/chromium.ts';
 import { prepareTemplates } from '../test/support/database-templates.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
+import { testConcurrency } from './test-concurrency.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_FILES = 'test/**/*.test.ts';
@@ -77,14 +79,6 @@ function walk(dir: string): string[] {
   return out;
 }
 
-/** How many test files run at once: APAS_TEST_CONCURRENCY, or one more than the cores this process may use. */
-function testConcurrency(setting: string | undefined): number {
-  if (setting === undefined || setting.trim() === '') return os.availableParallelism() + 1;
-  const n = Number(setting);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`APAS_TEST_CONCURRENCY must be a whole number of at least 1, not "${setting}"`);
-  return n;
-}
-
 function signalCode(signal: NodeJS.Signals): number {
   return 128 + (os.constants.signals[signal] ?? 0);
 }
@@ -96,8 +90,12 @@ async function main(): Promise<number> {
   const excluded = (process.env.APAS_TEST_EXCLUDE ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
   const excludedFiles = new Set(excluded.flatMap((e) => expand([e])));
   const files = expand(patterns.length > 0 ? patterns : [DEFAULT_FILES]).filter((f) => !excludedFiles.has(f));
+  const flagged = [...flags].reverse().find((f) => f.startsWith('--test-concurrency='))?.slice('--test-concurrency='.length);
+  const { files: concurrency, reason } = flagged
+    ? { ...testConcurrency(flagged), reason: '--test-concurrency' }
+    : testConcurrency(process.env.APAS_TEST_CONCURRENCY);
+  say(`${files.length} test file(s), ${concurrency} at a time (${reason})`);
   if (excluded.length > 0) say(`APAS_TEST_EXCLUDE leaves out ${excludedFiles.size} test file(s) under ${excluded.join(', ')}`);
-  const concurrency = testConcurrency(process.env.APAS_TEST_CONCURRENCY);
 
   let stopSignal: NodeJS.Signals | undefined;
   let runner: ChildProcess | undefined;
@@ -113,7 +111,7 @@ async function main(): Promise<number> {
   let browser: BrowserServer | undefined;
   try {
     server = await startEmbeddedPostgres();
-    say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s; ${files.length} test file(s), ${concurrency} at a time`);
+    say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s`);
     if (stopSignal) return signalCode(stopSignal);
     // Test stores start as copies of databases migrated once here (test/support/database-templates.ts).
     const prepared = await prepareTemplates(server.url);
