@@ -10,20 +10,25 @@
  * (the suite took 23.6 min one at a time on 2 cores, 14.8 min three at a time; docs/performance.md, "The test suite").
  * APAS_TEST_EXCLUDE (comma-separated files or directories) leaves matching files out, and says so: .ci/run uses it
  * for every Node line but the newest.
+ * At the end it prints the 15 test files that used the most CPU (each file's process and what it spawned) and the CPU
+ * time of the whole run, PostgreSQL and Chromium included.
  * Exits with the runner's code, 128+N when stopped by signal N, 1 when PostgreSQL cannot start.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BrowserServer, chromium as playwright } from 'playwright-core';
 import { BROWSER_ENV, chromiumLaunchOptions } from '../test/support/chromium.ts';
 import { prepareTemplates } from '../test/support/database-templates.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
+import { formatCpuTable, processTreeCpuSeconds, readFileCpu } from './test-cpu-table.ts';
 import { testConcurrency } from './test-concurrency.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Preloaded into the runner, which passes it on to every test file's process: reports that process's CPU time. */
+const CPU_REPORT = pathToFileURL(path.join(ROOT, 'scripts/test-cpu-report.mjs')).href;
 const DEFAULT_FILES = 'test/**/*.test.ts';
 /** TAP on stdout as before, and a summary of the failures (if any) on stderr once the run ends. */
 const REPORTERS = [
@@ -106,6 +111,9 @@ async function main(): Promise<number> {
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
+  const started = performance.now();
+  // Each test file's process writes its CPU time here (scripts/test-cpu-report.mjs), ranked once the run ends.
+  const cpuDir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-test-cpu-'));
   let server: EmbeddedPostgres | undefined;
   let templates: { remove: () => void } | undefined;
   let browser: BrowserServer | undefined;
@@ -118,8 +126,8 @@ async function main(): Promise<number> {
     templates = prepared;
     // One Chromium for every browser test file of the run (test/support/browser.ts connects to it).
     if (files.some((f) => f.startsWith('test/web/'))) browser = await playwright.launchServer(await chromiumLaunchOptions());
-    const env = { ...process.env, APAS_TEST_PG_URL: server.url, ...prepared.env, ...(browser ? { [BROWSER_ENV]: browser.wsEndpoint() } : {}) };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...REPORTERS, ...flags, ...files], {
+    const env = { ...process.env, APAS_TEST_CPU_DIR: cpuDir, APAS_TEST_PG_URL: server.url, ...prepared.env, ...(browser ? { [BROWSER_ENV]: browser.wsEndpoint() } : {}) };
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', CPU_REPORT, '--test', `--test-concurrency=${concurrency}`, ...REPORTERS, ...flags, ...files], {
       cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'],
     });
     runner = child;
@@ -135,6 +143,9 @@ async function main(): Promise<number> {
     await browser?.close();
     templates?.remove();
     await server?.stop();
+    // After the stops, so that PostgreSQL's and Chromium's CPU time is in the total.
+    for (const line of formatCpuTable(readFileCpu(cpuDir), { cpu: processTreeCpuSeconds(), wall: (performance.now() - started) / 1000 })) say(line);
+    fs.rmSync(cpuDir, { recursive: true, force: true });
   }
 }
 
