@@ -140,11 +140,17 @@ async function main(): Promise<number> {
     });
     return stopSignal ? signalCode(stopSignal) : code;
   } finally {
+    // Read before the stops, while the processes are there: each one's CPU and that of the children it waited for
+    // (PostgreSQL's connection backends, Chromium's renderers).
+    const shared = {
+      PostgreSQL: server?.pid === undefined ? undefined : processTreeCpuSeconds(server.pid),
+      Chromium: browser?.process().pid === undefined ? undefined : processTreeCpuSeconds(browser.process().pid!),
+    };
     await browser?.close();
     templates?.remove();
     await server?.stop();
     // After the stops, so that PostgreSQL's and Chromium's CPU time is in the total.
-    for (const line of formatCpuTable(readFileCpu(cpuDir), { cpu: processTreeCpuSeconds(), wall: (performance.now() - started) / 1000 })) say(line);
+    for (const line of formatCpuTable(readFileCpu(cpuDir), { cpu: processTreeCpuSeconds(), wall: (performance.now() - started) / 1000, shared })) say(line);
     fs.rmSync(cpuDir, { recursive: true, force: true });
   }
 }

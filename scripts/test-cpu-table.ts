@@ -33,10 +33,13 @@ export function readFileCpu(dir: string): FileCpu[] {
   return [...byFile.values()];
 }
 
-/** CPU seconds of this process and of the children it waited for (with theirs), from /proc/self/stat; undefined elsewhere. */
-export function processTreeCpuSeconds(): number | undefined {
+/**
+ * CPU seconds of a process (this one by default) and of the children it waited for (with theirs), from /proc/PID/stat;
+ * undefined elsewhere or when the process is gone.
+ */
+export function processTreeCpuSeconds(pid: number | 'self' = 'self'): number | undefined {
   try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
     // utime, stime, cutime, cstime: fields 14 to 17 of the line, in USER_HZ (100 on every Linux ABI).
     return fields.slice(11, 15).reduce((sum, ticks) => sum + ticks, 0) / 100;
@@ -50,7 +53,9 @@ function minutes(seconds: number): string {
 }
 
 /** Lines for the end of the run: the TOP files by CPU, then the totals of the files and of the whole run. */
-export function formatCpuTable(files: FileCpu[], run: { cpu: number | undefined; wall: number }, top = 15): string[] {
+export function formatCpuTable(
+  files: FileCpu[], run: { cpu: number | undefined; wall: number; shared?: Record<string, number | undefined> }, top = 15,
+): string[] {
   const cpu = (f: FileCpu) => f.self + (f.children ?? 0);
   const ranked = [...files].sort((a, b) => cpu(b) - cpu(a));
   const width = Math.max(4, ...ranked.slice(0, top).map((f) => f.file.length));
@@ -61,7 +66,10 @@ export function formatCpuTable(files: FileCpu[], run: { cpu: number | undefined;
   ];
   const filesCpu = ranked.reduce((sum, f) => sum + cpu(f), 0);
   const whole = run.cpu === undefined ? 'unknown' : minutes(run.cpu);
-  const rest = run.cpu === undefined ? '' : `; the rest (PostgreSQL, Chromium, the test runner, this script) ${minutes(run.cpu - filesCpu)}`;
-  lines.push(`CPU of the whole run ${whole} in ${minutes(run.wall)} of wall time; of it the test files ${minutes(filesCpu)}${rest}`);
+  const shared = Object.entries(run.shared ?? {}).filter((e): e is [string, number] => e[1] !== undefined);
+  const sharedCpu = shared.reduce((sum, [, seconds]) => sum + seconds, 0);
+  const parts = [`the test files ${minutes(filesCpu)}`, ...shared.map(([name, seconds]) => `${name} ${minutes(seconds)}`)];
+  if (run.cpu !== undefined) parts.push(`the rest (the test runner, this script${shared.length > 0 ? '' : ', PostgreSQL, Chromium'}) ${minutes(run.cpu - filesCpu - sharedCpu)}`);
+  lines.push(`CPU of the whole run ${whole} in ${minutes(run.wall)} of wall time; of it ${parts.join(', ')}`);
   return lines;
 }

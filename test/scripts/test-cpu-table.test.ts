@@ -18,7 +18,9 @@ test('the reports of the test files are read, summed per file, ranked by CPU and
     assert.match(lines[0]!, /the 1 of 2 test file/);
     assert.match(lines[2]!, /test\/b\.test\.ts +30\.0 +10\.0 +20\.0 +40\.0/);
     assert.equal(lines.length, 4);
-    assert.match(lines[3]!, /whole run 1\.0 min in 2\.0 min of wall time; of it the test files 0\.6 min; the rest .* 0\.5 min/);
+    assert.match(lines[3]!, /whole run 1\.0 min in 2\.0 min of wall time; of it the test files 0\.6 min, the rest .* 0\.5 min/);
+    const shared = formatCpuTable(files, { cpu: 60, wall: 120, shared: { PostgreSQL: 12, Chromium: undefined } });
+    assert.match(shared.at(-1)!, /the test files 0\.6 min, PostgreSQL 0\.2 min, the rest \(the test runner, this script\) 0\.3 min$/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
