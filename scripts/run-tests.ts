@@ -4,24 +4,37 @@
  *
  * Usage: `npm test [-- [--node-test-flag=value …] [file, directory or glob …]]`; without files it runs
  * `test/**\/*.test.ts`. Flags must be written `--flag=value` so that their values are not taken for files.
- * Files run APAS_TEST_CONCURRENCY at a time (default: one more than the cores; `--test-concurrency=N` overrides):
+ * Files run APAS_TEST_CONCURRENCY at a time (default: one more than the CPUs, the fewer of the cores and the cgroup's
+ * CPU quota, scripts/test-concurrency.ts; `--test-concurrency=N` overrides), which the run's first line states:
  * a test file waits for its servers, browser and database much of the time, so one per core leaves cores idle
  * (the suite took 23.6 min one at a time on 2 cores, 14.8 min three at a time; docs/performance.md, "The test suite").
  * APAS_TEST_EXCLUDE (comma-separated files or directories) leaves matching files out, and says so: .ci/run uses it
  * for every Node line but the newest.
+ * At the end it prints the 15 test files that used the most CPU (each file's process and what it spawned) and the CPU
+ * time of the whole run, PostgreSQL and Chromium included.
  * Exits with the runner's code, 128+N when stopped by signal N, 1 when PostgreSQL cannot start.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BrowserServer, chromium as playwright } from 'playwright-core';
 import { BROWSER_ENV, chromiumLaunchOptions } from '../test/support/chromium.ts';
 import { prepareTemplates } from '../test/support/database-templates.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
+import { formatCpuTable, processTreeCpuSeconds, readFileCpu } from './test-cpu-table.ts';
+import { testConcurrency } from './test-concurrency.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Preloaded into the runner, which passes it on to every test file's process: reports that process's CPU time. */
+const CPU_REPORT = pathToFileURL(path.join(ROOT, 'scripts/test-cpu-report.mjs')).href;
+/**
+ * Loaded before tsx, so natively: tsx passes every ES module it loads, node_modules included, through a rewrite of
+ * dynamic `import()` with a source map, and libxml2-wasm's 850 kB module (the WebAssembly inlined) has one: that cost
+ * 1.3 s of CPU in every test file's process that loads the app, against 0.15 s to load it without tsx.
+ */
+const NATIVE_PRELOADS = ['--import', 'libxml2-wasm'];
 const DEFAULT_FILES = 'test/**/*.test.ts';
 /** TAP on stdout as before, and a summary of the failures (if any) on stderr once the run ends. */
 const REPORTERS = [
@@ -77,14 +90,6 @@ function walk(dir: string): string[] {
   return out;
 }
 
-/** How many test files run at once: APAS_TEST_CONCURRENCY, or one more than the cores this process may use. */
-function testConcurrency(setting: string | undefined): number {
-  if (setting === undefined || setting.trim() === '') return os.availableParallelism() + 1;
-  const n = Number(setting);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`APAS_TEST_CONCURRENCY must be a whole number of at least 1, not "${setting}"`);
-  return n;
-}
-
 function signalCode(signal: NodeJS.Signals): number {
   return 128 + (os.constants.signals[signal] ?? 0);
 }
@@ -96,8 +101,12 @@ async function main(): Promise<number> {
   const excluded = (process.env.APAS_TEST_EXCLUDE ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
   const excludedFiles = new Set(excluded.flatMap((e) => expand([e])));
   const files = expand(patterns.length > 0 ? patterns : [DEFAULT_FILES]).filter((f) => !excludedFiles.has(f));
+  const flagged = [...flags].reverse().find((f) => f.startsWith('--test-concurrency='))?.slice('--test-concurrency='.length);
+  const { files: concurrency, reason } = flagged
+    ? { ...testConcurrency(flagged), reason: '--test-concurrency' }
+    : testConcurrency(process.env.APAS_TEST_CONCURRENCY);
+  say(`${files.length} test file(s), ${concurrency} at a time (${reason})`);
   if (excluded.length > 0) say(`APAS_TEST_EXCLUDE leaves out ${excludedFiles.size} test file(s) under ${excluded.join(', ')}`);
-  const concurrency = testConcurrency(process.env.APAS_TEST_CONCURRENCY);
 
   let stopSignal: NodeJS.Signals | undefined;
   let runner: ChildProcess | undefined;
@@ -108,20 +117,23 @@ async function main(): Promise<number> {
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
+  const started = performance.now();
+  // Each test file's process writes its CPU time here (scripts/test-cpu-report.mjs), ranked once the run ends.
+  const cpuDir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-test-cpu-'));
   let server: EmbeddedPostgres | undefined;
   let templates: { remove: () => void } | undefined;
   let browser: BrowserServer | undefined;
   try {
     server = await startEmbeddedPostgres();
-    say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s; ${files.length} test file(s), ${concurrency} at a time`);
+    say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s`);
     if (stopSignal) return signalCode(stopSignal);
     // Test stores start as copies of databases migrated once here (test/support/database-templates.ts).
     const prepared = await prepareTemplates(server.url);
     templates = prepared;
     // One Chromium for every browser test file of the run (test/support/browser.ts connects to it).
     if (files.some((f) => f.startsWith('test/web/'))) browser = await playwright.launchServer(await chromiumLaunchOptions());
-    const env = { ...process.env, APAS_TEST_PG_URL: server.url, ...prepared.env, ...(browser ? { [BROWSER_ENV]: browser.wsEndpoint() } : {}) };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...REPORTERS, ...flags, ...files], {
+    const env = { ...process.env, APAS_TEST_CPU_DIR: cpuDir, APAS_TEST_PG_URL: server.url, ...prepared.env, ...(browser ? { [BROWSER_ENV]: browser.wsEndpoint() } : {}) };
+    const child = spawn(process.execPath, [...NATIVE_PRELOADS, '--import', 'tsx', '--import', CPU_REPORT, '--test', `--test-concurrency=${concurrency}`, ...REPORTERS, ...flags, ...files], {
       cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'],
     });
     runner = child;
@@ -134,9 +146,18 @@ async function main(): Promise<number> {
     });
     return stopSignal ? signalCode(stopSignal) : code;
   } finally {
+    // Read before the stops, while the processes are there: each one's CPU and that of the children it waited for
+    // (PostgreSQL's connection backends, Chromium's renderers).
+    const shared = {
+      PostgreSQL: server?.pid === undefined ? undefined : processTreeCpuSeconds(server.pid),
+      Chromium: browser?.process().pid === undefined ? undefined : processTreeCpuSeconds(browser.process().pid!),
+    };
     await browser?.close();
     templates?.remove();
     await server?.stop();
+    // After the stops, so that PostgreSQL's and Chromium's CPU time is in the total.
+    for (const line of formatCpuTable(readFileCpu(cpuDir), { cpu: processTreeCpuSeconds(), wall: (performance.now() - started) / 1000, shared })) say(line);
+    fs.rmSync(cpuDir, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { Decrypter, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { BackupError } from './backup-error.ts';
 
 /**
@@ -38,14 +37,22 @@ function readLines(file: string, what: string): string[] {
   return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
 }
 
+// Loaded when a backup is encrypted or opened: with its curves and post-quantum ciphers it took a third of a second of
+// CPU at the start of every `apas` command (on Node 20), and most commands never encrypt anything.
+function ageEncryption(): Promise<typeof import('age-encryption')> {
+  return import('age-encryption');
+}
+
 /** A new identity and its recipient, as age-keygen makes them: the identity decrypts, the recipient encrypts. */
 export async function newAgeIdentity(): Promise<{ identity: string; recipient: string }> {
+  const { generateX25519Identity, identityToRecipient } = await ageEncryption();
   const identity = await generateX25519Identity();
   return { identity, recipient: await identityToRecipient(identity) };
 }
 
 /** `plain` encrypted for `recipients`, as a stream. */
 export async function encryptStream(plain: Readable, recipients: string[]): Promise<Readable> {
+  const { Encrypter } = await ageEncryption();
   const encrypter = new Encrypter();
   for (const recipient of recipients) encrypter.addRecipient(recipient);
   const encrypted = await encrypter.encrypt(Readable.toWeb(plain) as unknown as ReadableStream<Uint8Array>);
@@ -54,6 +61,7 @@ export async function encryptStream(plain: Readable, recipients: string[]): Prom
 
 /** `sealed` decrypted with `identities`; a wrong identity or a damaged header is a BackupError about the archive. */
 export async function decryptStream(sealed: Readable, identities: string[]): Promise<Readable> {
+  const { Decrypter } = await ageEncryption();
   const decrypter = new Decrypter();
   for (const identity of identities) decrypter.addIdentity(identity);
   try {

@@ -16,6 +16,8 @@ export interface EmbeddedPostgres {
   readonly version: string;
   /** Milliseconds from the start call until the server accepted a query. */
   readonly startupMs: number;
+  /** The server's (postmaster's) process id, to read its CPU time. */
+  readonly pid: number | undefined;
   /** Stops the server (fast shutdown) and removes its directory (unless it was a kept one); safe to call more than once. */
   stop(): Promise<void>;
   /** Signals the server to stop without waiting, for `process.on('exit')`; the watchdog removes the files. */
@@ -158,7 +160,7 @@ function runningServer(child: ChildProcess, url: string, version: string, startu
     release();
   };
   return {
-    url, version, startupMs, reused,
+    url, version, startupMs, reused, pid: child.pid,
     stop: () => (stopping ??= stop()),
     stopSoon: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
