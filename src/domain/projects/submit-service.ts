@@ -41,7 +41,7 @@ export class SubmitService {
       act: async ({ tx, project, now }) => {
         requireAvailable(ctx.model, form, project);
         // With rules, the rules' reads serve the submission too.
-        const ruled = hasRules(ctx.model) ? await ruledState(tx, ctx.model, ctx.role.name, project, form, 'draft') : null;
+        const ruled = hasRules(ctx.model) ? await ruledState(tx, ctx.model, ctx.role.name, project, form, 'draft', [], { files: true }) : null;
         const [changes, values, files] = ruled ? [ruled.changes, [], ruled.files] : await Promise.all([
           tx.projects.getDraft(project.id, form.id), tx.projects.getValues(project.id, form.fields.map((f) => f.fieldId)), tx.attachments.listActiveAttachments(project.id),
         ]);

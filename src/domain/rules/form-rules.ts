@@ -2,7 +2,6 @@ import type { CelInput } from '@bufbuild/cel';
 import { isCelList } from '@bufbuild/cel';
 import type { AttachmentRecord, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { tableRows } from '../projects/table-values.ts';
-import type { StoreReader } from '../../store/store.ts';
 import { programRules, type ProgramRules } from './program-rules.ts';
 import { dateText, dateValue } from './rule-functions.ts';
 import type { RuleValue } from './compile-rule.ts';
@@ -27,13 +26,6 @@ export interface FormDecision {
   calculated: Map<string, string | null>;
   /** Validations of shown fields that are not met (undecided ones pass: the field's own checks catch an empty value). */
   failed: FailedValidation[];
-}
-
-/** The state rules see for a project: its row, the caller's role name, and its submissions and files when rules read them. */
-export async function ruleContext(reader: Pick<StoreReader, 'projects' | 'attachments'>, model: ProgramModel, project: Project, role: string): Promise<RuleContext> {
-  if (!programRules(model).needsProjectDetails) return ruleContextOf(model, project, role, [], []);
-  const [submissions, files] = await Promise.all([reader.projects.getSubmissions(project.id), reader.attachments.listActiveAttachments(project.id)]);
-  return ruleContextOf(model, project, role, submissions.map((s) => s.formId), files);
 }
 
 /** The rules' view of a project from what is already read: the ids of its submitted forms and its active files. */

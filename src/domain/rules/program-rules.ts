@@ -20,6 +20,8 @@ export interface ProgramRules {
   forms: ReadonlyMap<string, ReadonlyMap<string, PlacedRules>>;
   /** True when some rule reads the project's submissions or files (which then have to be read). */
   needsProjectDetails: boolean;
+  /** Per form id: true when the form's own rules, or a formula, read them (a save of another form skips the reads). */
+  formNeedsDetails: ReadonlyMap<string, boolean>;
   /** True when the program has no rules and no formulas at all: nothing to evaluate. */
   none: boolean;
 }
@@ -50,9 +52,13 @@ function compileProgram(model: ProgramModel): ProgramRules {
   const varOf = new Map(model.fields.filter((f) => f.customId !== null && vars.has(f.customId)).map((f) => [f.id, f.customId!]));
   const formulas = inOrder(model.fields.filter((f) => f.formula).map((f) => ({ field: f, rule: compile(f.formula!, fieldType(f), `the formula of ${f.name}`) })));
   const forms = new Map(model.forms.map((form) => [form.id, compileForm(model, form, compile)]));
+  const reads = (r: CompiledRule) => PROJECT_DETAILS.some((m) => r.projectMembers.has(m));
+  const formulasRead = formulas.some((f) => reads(f.rule));
+  const formNeedsDetails = new Map([...forms].map(([id, placed]) => [id, formulasRead || [...placed.values()].some((p) =>
+    [p.visibleIf, p.requiredIf, p.readOnlyIf, ...p.validations.map((v) => v.rule)].some((r) => r !== null && reads(r)))]));
   return {
-    varOf, formulas, forms,
-    needsProjectDetails: all.some((r) => PROJECT_DETAILS.some((m) => r.projectMembers.has(m))),
+    varOf, formulas, forms, formNeedsDetails,
+    needsProjectDetails: all.some(reads),
     none: all.length === 0,
   };
 }

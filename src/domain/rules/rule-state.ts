@@ -5,7 +5,8 @@ import { programRules } from './program-rules.ts';
 
 /**
  * A form's values before and after a request, and what the rules decide over the values after it; also what was read
- * on the way, for the caller to reuse: the form's draft changes, and the project's active files.
+ * on the way, for the caller to reuse: the form's draft changes, and the project's active files (read when the form's
+ * rules need them or `files` asks for them; empty otherwise).
  */
 export interface RuledState {
   before: Map<string, FieldValue>; after: Map<string, FieldValue>; decision: FormDecision;
@@ -19,17 +20,18 @@ export interface RuledState {
  */
 export async function ruledState(
   reader: Pick<StoreReader, 'projects' | 'attachments'>, model: ProgramModel, role: string, project: Project, form: Form,
-  view: 'draft' | 'submitted', incoming: FieldValue[] = [],
+  view: 'draft' | 'submitted', incoming: FieldValue[] = [], opts: { files?: boolean } = {},
 ): Promise<RuledState> {
   const rules = programRules(model);
+  const details = rules.formNeedsDetails.get(form.id) ?? false;
   const ids = new Set([...rules.varOf.keys(), ...form.fields.map((f) => f.fieldId)]);
   const [submitted, changes, submissions, files] = await Promise.all([
     reader.projects.getValues(project.id, [...ids]),
     view === 'draft' ? reader.projects.getDraft(project.id, form.id) : Promise.resolve([]),
-    rules.needsProjectDetails ? reader.projects.getSubmissions(project.id) : Promise.resolve([]),
-    reader.attachments.listActiveAttachments(project.id),
+    details ? reader.projects.getSubmissions(project.id) : Promise.resolve([]),
+    details || opts.files === true ? reader.attachments.listActiveAttachments(project.id) : Promise.resolve([]),
   ]);
-  const ctx = ruleContextOf(model, project, role, submissions.map((s) => s.formId), rules.needsProjectDetails ? files : []);
+  const ctx = ruleContextOf(model, project, role, submissions.map((s) => s.formId), files);
   const before = new Map(submitted.map((v) => [v.fieldId, v]));
   const onForm = new Set(form.fields.map((f) => f.fieldId));
   for (const v of changes) if (onForm.has(v.fieldId)) before.set(v.fieldId, v);
