@@ -21,7 +21,13 @@ import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { TINY_PDF } from '../test/support/tiny-pdf.ts';
-import { demoAuth } from './in-process.ts';
+import { demoAuth, watchStatements } from './in-process.ts';
+
+// SQL statements run, to count per request: unlike time, the same on every run.
+let statements = 0;
+watchStatements(() => {
+  statements++;
+});
 
 const n = Number(process.argv[2] ?? 300);
 const rounds = Number(process.argv[3] ?? 5);
@@ -66,8 +72,8 @@ function cpuSince(from: NodeJS.CpuUsage): number {
   return d.user + d.system;
 }
 
-/** CPU microseconds per draft save and per submission of n fresh projects of one program. */
-async function measure(program: string): Promise<{ save: number; submit: number }> {
+/** CPU microseconds and SQL statements per draft save and per submission of n fresh projects of one program. */
+async function measure(program: string): Promise<{ save: number; submit: number; saveSql: number; submitSql: number }> {
   const base = `/services/v2/Programs/${program}`;
   const projects: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -75,13 +81,16 @@ async function measure(program: string): Promise<{ save: number; submit: number 
     await call('POST', `${base}/Projects/${id}/Forms/Application/Attachments/SitePlan`, TINY_PDF, 'application/pdf', { 'content-disposition': 'attachment; filename="p.pdf"' });
     projects.push(id);
   }
+  let counted = statements;
   let started = process.cpuUsage();
   for (const [i, id] of projects.entries()) await call('POST', `${base}/Projects/${id}/Forms/Application/Draft/Data`, body({ ...APPLICATION, ModuleCount: String(10 + (i % 50)) }));
   const save = cpuSince(started) / n;
+  const saveSql = (statements - counted) / n;
+  counted = statements;
   started = process.cpuUsage();
   for (const id of projects) await call('POST', `${base}/Projects/${id}/Forms/Application/Draft/Submit`, '');
   const submit = cpuSince(started) / n;
-  return { save, submit };
+  return { save, submit, saveSql, submitSql: (statements - counted) / n };
 }
 
 await measure('RES-SOLAR');
@@ -91,7 +100,8 @@ for (let r = 1; r <= rounds; r++) {
   const none = await measure('RES-SOLAR-PLAIN');
   const pct = (a: number, b: number) => `${a > b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)} %`;
   process.stdout.write(`round ${r}: CPU per draft save ${none.save.toFixed(0)} → ${rules.save.toFixed(0)} µs (${pct(rules.save, none.save)}), `
-    + `per submission ${none.submit.toFixed(0)} → ${rules.submit.toFixed(0)} µs (${pct(rules.submit, none.submit)})\n`);
+    + `per submission ${none.submit.toFixed(0)} → ${rules.submit.toFixed(0)} µs (${pct(rules.submit, none.submit)}); `
+    + `SQL statements per save ${none.saveSql.toFixed(1)} → ${rules.saveSql.toFixed(1)}, per submission ${none.submitSql.toFixed(1)} → ${rules.submitSql.toFixed(1)}\n`);
 }
 await app.close();
 await store.close();
