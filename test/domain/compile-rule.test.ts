@@ -86,3 +86,26 @@ test('a formula gives its field\'s type; numbers across types are refused', () =
   assert.match(problems('Modules', T.double)[0]!, /must give a double, but gives a int/);
   compiled('double(Modules) * 0.4', T.double);
 });
+
+test('a table is a list of rows: rules over rows, sums over a column, and an empty cell is undecided', () => {
+  const vars = ruleVariables([
+    { customId: 'SizeAc', type: 'number', multiValue: false },
+    {
+      customId: 'Inverters', type: 'table', multiValue: false,
+      table: { columns: [{ customId: 'Make', type: 'choice' }, { customId: 'Quantity', type: 'integer' }, { customId: 'RatedKwAc', type: 'number' }] },
+    },
+  ]);
+  const run = (source: string, bindings: Record<string, unknown>) => {
+    const result = compileRule(source, vars, T.bool);
+    assert.ok('rule' in result, JSON.stringify(result));
+    return result.rule.evaluate(bindings as never);
+  };
+  const rows = [new Map<string, unknown>([['Make', 'SMA'], ['Quantity', 2n], ['RatedKwAc', 3.8]]), new Map<string, unknown>([['Make', 'ENPHASE'], ['Quantity', 1n]])];
+  assert.equal(run('Inverters.all(r, r.Quantity >= 1)', { Inverters: rows }), true);
+  assert.equal(run('Inverters.exists(r, r.Make == "SMA") && size(Inverters) == 2', { Inverters: rows }), true);
+  // The second row has no rating: the sum cannot be decided.
+  assert.equal(run('Inverters.map(r, double(r.Quantity) * r.RatedKwAc).sum() <= SizeAc', { Inverters: rows, SizeAc: 7.6 }), undefined);
+  assert.equal(run('Inverters.map(r, double(r.Quantity) * r.RatedKwAc).sum() <= SizeAc', { Inverters: rows.slice(0, 1), SizeAc: 7.6 }), true);
+  const bad = compileRule('Inverters.all(r, r.Quantty >= 1)', vars, T.bool);
+  assert.ok('problems' in bad && /a row of Inverters has no member "Quantty" \(did you mean "Quantity"\?\)/.test(bad.problems[0]!.message));
+});
