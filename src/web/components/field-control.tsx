@@ -56,7 +56,8 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
       <div class={`${cls} read-only`} id={id}>
         <p class="label"><strong>{f.name}</strong>{f.calculated ? ' (calculated)' : ' (cannot be changed now)'}</p>
         <p class="value">{shownText === '' ? '—' : shownText}</p>
-        {help}
+        {/* No hint on how to type it: nobody types it here. */}
+        {p.error ? <p class="error-message" id={`${id}-error`}><span class="visually-hidden">Error: </span>{p.error}</p> : null}
       </div>
     );
   }
