@@ -1,8 +1,7 @@
 import type { DataField, FieldValidation, Form, ProgramModel } from '../../model/model.ts';
 import { compileRule, type CompiledRule } from './compile-rule.ts';
-import { ruleVariables } from './rule-scope.ts';
+import { PROJECT_DETAILS, ruleVariables } from './rule-scope.ts';
 import { fieldType, T, type RuleType } from './rule-types.ts';
-import { PROJECT_DETAILS } from './rule-scope.ts';
 
 /** A field's compiled rules on one form. */
 export interface PlacedRules {
@@ -18,9 +17,7 @@ export interface ProgramRules {
   formulas: { field: DataField; rule: CompiledRule }[];
   /** Per form id, per field id: the field's rules on that form (fields without rules are absent). */
   forms: ReadonlyMap<string, ReadonlyMap<string, PlacedRules>>;
-  /** True when some rule reads the project's submissions or files (which then have to be read). */
-  needsProjectDetails: boolean;
-  /** Per form id: true when the form's own rules, or a formula, read them (a save of another form skips the reads). */
+  /** Per form id: true when the form's rules, or a formula, read the project's submissions or files (else not read). */
   formNeedsDetails: ReadonlyMap<string, boolean>;
   /** True when the program has no rules and no formulas at all: nothing to evaluate. */
   none: boolean;
@@ -58,7 +55,6 @@ function compileProgram(model: ProgramModel): ProgramRules {
     [p.visibleIf, p.requiredIf, p.readOnlyIf, ...p.validations.map((v) => v.rule)].some((r) => r !== null && reads(r)))]));
   return {
     varOf, formulas, forms, formNeedsDetails,
-    needsProjectDetails: all.some(reads),
     none: all.length === 0,
   };
 }
