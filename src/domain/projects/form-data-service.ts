@@ -15,6 +15,9 @@ import { type FormDecision, hasRules } from '../rules/form-rules.ts';
 import { enforceFormRules } from '../rules/enforce-form-rules.ts';
 import { ruledState } from '../rules/rule-state.ts';
 
+/** A form's submitted values and draft changes already in hand (after a draft write), so the answer need not read them again. */
+interface KnownData { submitted: FieldValue[]; changes: FieldValue[] }
+
 /** Which view of a form's data an operation works on. */
 export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }
 
@@ -71,10 +74,19 @@ export class FormDataService {
         if (target.draft && !overridesForms(ctx.role)) requireAvailable(ctx.model, form, current);
         const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
         let decision: FormDecision | undefined;
+        let known: KnownData | undefined;
         if (hasRules(ctx.model)) {
           const ruled = await enforceFormRules(tx, ctx, current, form, target.draft ? 'draft' : 'submitted', values, now, caller.user.id);
           values.push(...ruled.calculated);
           decision = ruled.decision;
+          // What the rules read, with this write applied, is what the answer would read again: a draft write leaves
+          // the submitted values as they are and replaces the draft changes of the fields it writes.
+          const written = new Set(values.map((v) => v.fieldId));
+          const onForm = new Set(form.fields.map((f) => f.fieldId));
+          known = {
+            submitted: ruled.state.submitted.filter((v) => onForm.has(v.fieldId)),
+            changes: [...ruled.state.changes.filter((v) => !written.has(v.fieldId)), ...values],
+          };
         } else if (!target.draft) await this.#requireComplete(tx, ctx.model, current, form, values);
         if (target.draft) await tx.projects.upsertDraft(current.id, form.id, values);
         else await tx.projects.upsertValues(current.id, form.id, withTableCells(ctx.model, values));
@@ -82,7 +94,7 @@ export class FormDataService {
           // Field ids only: values may be sensitive and the audit log is read by operators.
           detail: { formId: form.id, fields: values.map((v) => v.fieldId) },
           // A submitted-data write leaves the draft's own rules to be decided in the view (the draft differs from what was written).
-          result: (updated) => this.#view(tx, caller, ctx, updated, form, target.draft, false, target.draft ? decision : undefined),
+          result: (updated) => this.#view(tx, caller, ctx, updated, form, target.draft, false, target.draft ? decision : undefined, target.draft ? known : undefined),
         };
       },
     });
@@ -98,13 +110,13 @@ export class FormDataService {
 
   async #view(
     reader: Pick<StoreReader, 'projects' | 'attachments'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
-    decided?: FormDecision,
+    decided?: FormDecision, known?: KnownData,
   ): Promise<AtVersion<FormDataView>> {
     // Independent reads: on PostgreSQL they go out at once (over the pool, or queued on a transaction's connection).
     // The submitted values are read once: the draft as it stands overlays the form's changes on them.
     const [submitted, changes, active] = await Promise.all([
-      reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId)),
-      reader.projects.getDraft(project.id, form.id),
+      known ? known.submitted : reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId)),
+      known ? known.changes : reader.projects.getDraft(project.id, form.id),
       reader.attachments.listActiveAttachments(project.id),
     ]);
     const draftValues = new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));

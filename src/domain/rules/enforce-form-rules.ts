@@ -4,7 +4,7 @@ import type { StoreReader } from '../../store/store.ts';
 import { completenessProblems, draftRuleProblems } from '../projects/field-rules.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import type { FormDecision } from './form-rules.ts';
-import { calculatedWrites, ruledState, sameValue } from './rule-state.ts';
+import { calculatedWrites, type RuledState, ruledState, sameValue } from './rule-state.ts';
 
 /**
  * Checks a SetProjectData write against the form's rules, on the locked project, before anything is written; returns
@@ -16,7 +16,7 @@ import { calculatedWrites, ruledState, sameValue } from './rule-state.ts';
 export async function enforceFormRules(
   reader: Pick<StoreReader, 'projects' | 'attachments'>, ctx: ProgramContext, project: Project, form: Form,
   view: 'draft' | 'submitted', incoming: FieldValue[], now: number, by: string,
-): Promise<{ calculated: FieldValue[]; decision: FormDecision }> {
+): Promise<{ calculated: FieldValue[]; decision: FormDecision; state: RuledState }> {
   const state = await ruledState(reader, ctx.model, ctx.role.name, project, form, view, incoming);
   const changed = new Set(incoming.filter((v) => !sameValue(state.before.get(v.fieldId), v)).map((v) => v.fieldId));
   const problems: FieldProblem[] = view === 'draft'
@@ -27,7 +27,7 @@ export async function enforceFormRules(
     const incomplete = completenessProblems(ctx.model, form, state.after, state.decision);
     if (incomplete.length > 0) throw new ApiError('FORM_INCOMPLETE', `Submitted data must fill out form ${form.name} completely.`, { fields: incomplete });
   }
-  return { calculated: calculatedWrites(state, now, by), decision: state.decision };
+  return { calculated: calculatedWrites(state, now, by), decision: state.decision, state };
 }
 
 function submittedWriteProblems(ctx: ProgramContext, readOnly: Set<string>, hidden: Set<string>, changed: Set<string>, incoming: FieldValue[]): FieldProblem[] {

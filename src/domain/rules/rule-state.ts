@@ -10,7 +10,8 @@ import { programRules } from './program-rules.ts';
  */
 export interface RuledState {
   before: Map<string, FieldValue>; after: Map<string, FieldValue>; decision: FormDecision;
-  changes: FieldValue[]; files: AttachmentRecord[];
+  /** The submitted values read (of the fields the rules read and of the form's fields), and the form's draft changes. */
+  submitted: FieldValue[]; changes: FieldValue[]; files: AttachmentRecord[];
 }
 
 /**
@@ -37,7 +38,7 @@ export async function ruledState(
   for (const v of changes) if (onForm.has(v.fieldId)) before.set(v.fieldId, v);
   const after = new Map(before);
   for (const v of incoming) after.set(v.fieldId, v);
-  return { before, after, decision: decideForm(model, form, after, ctx), changes, files };
+  return { before, after, decision: decideForm(model, form, after, ctx), submitted, changes, files };
 }
 
 /** True when two stored values hold the same (a request that sends a read-only field unchanged changes nothing). */
