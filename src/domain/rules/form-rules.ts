@@ -1,6 +1,7 @@
 import type { CelInput } from '@bufbuild/cel';
 import { isCelList } from '@bufbuild/cel';
 import type { AttachmentRecord, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import { statusById } from '../projects/project-context.ts';
 import { tableRows } from '../projects/table-values.ts';
 import { programRules, type ProgramRules } from './program-rules.ts';
 import { dateText, dateValue } from './rule-functions.ts';
@@ -30,12 +31,12 @@ export interface FormDecision {
 
 /** The rules' view of a project from what is already read: the ids of its submitted forms and its active files. */
 export function ruleContextOf(model: ProgramModel, project: Project, role: string, submittedFormIds: string[], files: Pick<AttachmentRecord, 'definitionId' | 'approvalStatus'>[]): RuleContext {
-  const status = model.statuses.find((s) => s.id === project.statusId) ?? model.retired.statuses.find((s) => s.id === project.statusId);
+  const status = statusById(model, project.statusId);
   const formRef = new Map(model.forms.map((f) => [f.id, f.customId ?? f.name]));
   const defRef = new Map(model.forms.flatMap((f) => f.attachments.map((a) => [a.id, a.customId ?? a.name] as const)));
   const refs = (list: typeof files) => list.map((a) => defRef.get(a.definitionId)).filter((r) => r !== undefined);
   return {
-    status: status ? (status.customId ?? status.name) : '', number: project.number ?? '', role,
+    status: status.customId ?? status.name, number: project.number ?? '', role,
     submitted: [...new Set(submittedFormIds.map((id) => formRef.get(id)).filter((r) => r !== undefined))],
     files: refs(files), approvedFiles: refs(files.filter((a) => a.approvalStatus === 'Approved')),
   };
