@@ -14,7 +14,7 @@ import type { ProgramModel } from '../../src/model/model.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { ErrorResponse } from '../../src/wire/documents/error-response.ts';
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
-import { dataRequest, NS, TestClock } from '../support/http-harness.ts';
+import { dataRequest, NS, rowsRequest, TestClock } from '../support/http-harness.ts';
 import { assertJsonAnswer } from '../support/json-answers.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
 
@@ -163,6 +163,30 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(fieldErrors(refused), ['InstallerLicense:REQUIRED']);
       assert.deepEqual(await state(projectId), before);
       await ok(draft(projectId, { InstallerLicense: 'C-46 123456' }));
+      await ok(submit(projectId));
+    });
+
+    it("a rule over a table's rows: the inverters must add up to the AC output; a row without its rating leaves it undecided", async () => {
+      const projectId = await newProject();
+      await ok(upload(projectId, 'SitePlan'));
+      await ok(draft(projectId, APPLICATION));
+      const before = await state(projectId);
+      // 2 × 3.8 = 7.6 kW against 6 kW AC: more than 5 % off.
+      const refused = await call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rowsRequest('Inverters', [{ Make: 'SMA', Model: 'SB3.8', Quantity: '2', RatedKwAc: '3.8' }]));
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.deepEqual(fieldErrors(refused), ['Inverters:RULE']);
+      assert.match(refused.body, /Message="The inverters listed \(quantity × rated output\) must add up to the inverter output \(kW AC\), within 5 %."/);
+      assert.deepEqual(await state(projectId), before);
+      // Without the rating the sum cannot be taken: the rule is undecided and does not refuse the save.
+      await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rowsRequest('Inverters', [{ Make: 'SMA', Model: 'SB3.8', Quantity: '2' }])));
+      // A rule is judged when the request writes its field or a field it reads: changing the AC output re-judges the
+      // rows entered before (2 × 3 = 6 kW does not fit 6.4 kW).
+      await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rowsRequest('Inverters', [{ Make: 'SMA', Model: 'SB3.0', Quantity: '2', RatedKwAc: '3' }])));
+      const saved = await state(projectId);
+      const mismatch = await draft(projectId, { SystemSizeKwAc: '6.4' });
+      assert.equal(mismatch.statusCode, 422, mismatch.body);
+      assert.deepEqual(fieldErrors(mismatch), ['Inverters:RULE']);
+      assert.deepEqual(await state(projectId), saved);
       await ok(submit(projectId));
     });
 

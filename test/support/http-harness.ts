@@ -158,3 +158,9 @@ export function dataRequest(values: Record<string, string | string[] | null>): s
   });
   return `<ProjectDataRequest xmlns="${NS}"><Project><DataFields>${fields.join('')}</DataFields></Project></ProjectDataRequest>`;
 }
+
+/** A ProjectDataRequest setting table `field` to `rows`, each row a map of column customId to cell text (in that order). */
+export function rowsRequest(field: string, rows: Record<string, string>[]): string {
+  const body = rows.map((r) => `<Row>${Object.entries(r).map(([c, v]) => `<Cell Column="${c}" Value="${v}"/>`).join('')}</Row>`).join('');
+  return `<ProjectDataRequest xmlns="${NS}"><Project><DataFields><DataField DataFieldId="${field}"><Rows>${body}</Rows></DataField></DataFields></Project></ProjectDataRequest>`;
+}
