@@ -54,8 +54,17 @@ export function compileRule(source: string, vars: ReadonlyMap<string, RuleType>,
     rule: {
       source, type: checked.type, names: checked.names, projectMembers: checked.projectMembers,
       evaluate: (bindings) => {
-        const value = run(bindings);
-        return isCelError(value) ? undefined : value;
+        // CEL returns its errors as values (an empty field read is one), each an Error that captures a stack trace:
+        // half the time of running the demo's rules went there, and the trace is never read. Running is synchronous,
+        // so nothing else sees the limit changed.
+        const limit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+          const value = run(bindings);
+          return isCelError(value) ? undefined : value;
+        } finally {
+          Error.stackTraceLimit = limit;
+        }
       },
     },
   };
