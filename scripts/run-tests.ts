@@ -11,7 +11,8 @@
  * APAS_TEST_EXCLUDE (comma-separated files or directories) leaves matching files out, and says so: .ci/run uses it
  * for every Node line but the newest.
  * At the end it prints the 15 test files that used the most CPU (each file's process and what it spawned) and the CPU
- * time of the whole run, PostgreSQL and Chromium included.
+ * time of the whole run, PostgreSQL and Chromium included, what PostgreSQL was seen doing (scripts/pg-activity-sampler.ts),
+ * and the concurrency again (the first line scrolls out of a CI log's tail).
  * Exits with the runner's code, 128+N when stopped by signal N, 1 when PostgreSQL cannot start.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -23,6 +24,7 @@ import { type BrowserServer, chromium as playwright } from 'playwright-core';
 import { BROWSER_ENV, chromiumLaunchOptions } from '../test/support/chromium.ts';
 import { prepareTemplates } from '../test/support/database-templates.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
+import { PgActivitySampler } from './pg-activity-sampler.ts';
 import { formatCpuTable, processTreeCpuSeconds, readFileCpu } from './test-cpu-table.ts';
 import { testConcurrency } from './test-concurrency.ts';
 
@@ -123,9 +125,15 @@ async function main(): Promise<number> {
   let server: EmbeddedPostgres | undefined;
   let templates: { remove: () => void } | undefined;
   let browser: BrowserServer | undefined;
+  let sampler: PgActivitySampler | undefined;
   try {
     server = await startEmbeddedPostgres();
     say(`PostgreSQL ${server.version} ready in ${(server.startupMs / 1000).toFixed(1)} s`);
+    sampler = new PgActivitySampler(server.url);
+    await sampler.start().catch((error: unknown) => {
+      say(`PostgreSQL's activity is not sampled: ${error instanceof Error ? error.message : String(error)}`);
+      sampler = undefined;
+    });
     if (stopSignal) return signalCode(stopSignal);
     // Test stores start as copies of databases migrated once here (test/support/database-templates.ts).
     const prepared = await prepareTemplates(server.url);
@@ -152,11 +160,14 @@ async function main(): Promise<number> {
       PostgreSQL: server?.pid === undefined ? undefined : processTreeCpuSeconds(server.pid),
       Chromium: browser?.process().pid === undefined ? undefined : processTreeCpuSeconds(browser.process().pid!),
     };
+    await sampler?.stop();
     await browser?.close();
     templates?.remove();
     await server?.stop();
     // After the stops, so that PostgreSQL's and Chromium's CPU time is in the total.
     for (const line of formatCpuTable(readFileCpu(cpuDir), { cpu: processTreeCpuSeconds(), wall: (performance.now() - started) / 1000, shared })) say(line);
+    for (const line of sampler?.report() ?? []) say(line);
+    say(`(${files.length} test file(s), ${concurrency} at a time: ${reason})`);
     fs.rmSync(cpuDir, { recursive: true, force: true });
   }
 }
