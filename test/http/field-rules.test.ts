@@ -1,36 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { loadConfig } from '../../src/config.ts';
 import { readFileSync } from 'node:fs';
+import { before, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
 import { parse } from 'yaml';
-import { DEMO_AGENCY, DEMO_CREDENTIALS, DEMO_PROGRAM_PATH, type DemoCredential, seedDemo } from '../../src/domain/programs/demo.ts';
+import { DEMO_AGENCY, DEMO_PROGRAM_PATH, type DemoCredential } from '../../src/domain/programs/demo.ts';
 import { describeChange } from '../../src/domain/programs/program-changes.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
-import { buildApp } from '../../src/http/app.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { ProgramModel } from '../../src/model/model.ts';
-import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { ErrorResponse } from '../../src/wire/documents/error-response.ts';
-import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
-import { dataRequest, NS, rowsRequest, TestClock } from '../support/http-harness.ts';
+import { DIALECTS } from '../support/databases.ts';
+import { DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
+import { dataRequest, NS, rowsRequest } from '../support/http-harness.ts';
 import { assertJsonAnswer } from '../support/json-answers.ts';
-import { TINY_PDF } from '../support/tiny-pdf.ts';
 
 // The demo program's rules (programs/residential-solar.yaml; docs/programs.md, "Field rules"), through the API in
 // XML and JSON: visibleIf, requiredIf, readOnlyIf, validations and calculated fields, each refusal reading the
 // project back unchanged.
 
-const PROGRAM = '/services/v2/Programs/RES-SOLAR';
-const APPLICATION = {
-  CustomerName: 'Pat Homeowner', CustomerEmail: 'pat@example.org', ServiceAddress: '1 Sunny Lane', UtilityAccountNumber: 'ACCT-1',
-  ServiceType: '1P-120-240', SystemSizeKwDc: '7.6', SystemSizeKwAc: '6', ModuleCount: '19', InverterMake: 'ENPHASE',
-  MountingType: 'Roof', HasBattery: 'false', InstallerName: 'Bright Solar LLC',
-};
-
-const who = (role: string): DemoCredential => DEMO_CREDENTIALS.find((c) => c.role === role)!;
-const basic = (c: DemoCredential) => `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`;
+const APPLICATION = DEMO_APPLICATION;
 
 /** The FieldErrors of an XML error answer as "customId:CODE". */
 function fieldErrors(res: LightMyRequestResponse): string[] {
@@ -44,41 +33,19 @@ function jsonData(values: Record<string, string>): string {
 
 for (const dialect of DIALECTS) {
   describe(`field rules of the demo program [${dialect}]`, () => {
-    let db: TestStore | undefined;
-    let app: FastifyInstance | undefined;
+    const demo = demoApi(dialect);
+    const { ok, newProject, upload, clock } = demo;
+    const [editor, applicant] = [demoUser('reviewer'), demoUser('applicant')];
+    // Moved on by the test of a program change, which imports the program again.
     let model: ProgramModel;
-    const clock = new TestClock();
-    const [editor, applicant] = [who('reviewer'), who('applicant')];
-
-    before(async () => {
-      db = await openTestStore(dialect);
-      const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator() });
-      app = await buildApp({ config: loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' }), store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
-      model = await db.store.programs.loadProgramModel((await db.store.programs.findProgram(programId))!);
-    });
-    after(async () => {
-      await app?.close();
-      await db?.close();
+    before(() => {
+      model = demo.model;
     });
 
     const id = (customId: string) => model.fields.find((f) => f.customId === customId)!.id;
 
     function call(c: DemoCredential, method: 'GET' | 'POST', path: string, body?: string, json = false): Promise<LightMyRequestResponse> {
-      clock.advance();
-      const type = json ? 'application/json' : 'application/xml';
-      return app!.inject({
-        method, url: `${PROGRAM}/${path}`, payload: body,
-        headers: { authorization: basic(c), 'x-apikey': c.apiKey, accept: type, ...(body !== undefined ? { 'content-type': type } : {}) },
-      });
-    }
-    async function ok(res: Promise<LightMyRequestResponse>): Promise<string> {
-      const r = await res;
-      assert.equal(r.statusCode, 200, r.body);
-      return r.body;
-    }
-    async function newProject(): Promise<string> {
-      const body = await ok(call(applicant, 'POST', 'NewProject'));
-      return /ProjectId="([^"]+)"/.exec(body)![1]!;
+      return demo.call(c, method, path, body, json ? { type: 'application/json', accept: 'application/json' } : {});
     }
     function draft(projectId: string, values: Record<string, string>, c = applicant, form = 'Application'): Promise<LightMyRequestResponse> {
       return call(c, 'POST', `Projects/${projectId}/Forms/${form}/Draft/Data`, dataRequest(values));
@@ -86,19 +53,12 @@ for (const dialect of DIALECTS) {
     function submit(projectId: string, c = applicant, form = 'Application'): Promise<LightMyRequestResponse> {
       return call(c, 'POST', `Projects/${projectId}/Forms/${form}/Draft/Submit`);
     }
-    function upload(projectId: string, attachment: string): Promise<LightMyRequestResponse> {
-      clock.advance();
-      return app!.inject({
-        method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/Application/Attachments/${attachment}`, payload: TINY_PDF,
-        headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' },
-      });
-    }
     /** What the store holds for a project: its row, submitted values and drafts, by field customId. */
     async function state(projectId: string): Promise<unknown> {
       const name = (fieldId: string) => model.fields.find((f) => f.id === fieldId)?.customId ?? fieldId;
-      const project = await db!.store.projects.getProject(model.program.id, projectId);
-      const values = (await db!.store.projects.getAllValues(projectId)).map((v) => [name(v.fieldId), v.value, v.values]);
-      const drafts = await Promise.all(model.forms.map(async (f) => (await db!.store.projects.getDraft(projectId, f.id)).map((v) => [f.customId, name(v.fieldId), v.value])));
+      const project = await demo.db.store.projects.getProject(model.program.id, projectId);
+      const values = (await demo.db.store.projects.getAllValues(projectId)).map((v) => [name(v.fieldId), v.value, v.values]);
+      const drafts = await Promise.all(model.forms.map(async (f) => (await demo.db.store.projects.getDraft(projectId, f.id)).map((v) => [f.customId, name(v.fieldId), v.value])));
       return { version: project?.version, status: project?.statusId, number: project?.number, values, drafts };
     }
     function value(xml: string, customId: string): string | undefined {
@@ -241,9 +201,9 @@ for (const dialect of DIALECTS) {
       data.fields[data.fields.findIndex((f) => f.customId === 'MeterNumber')] = {
         customId: 'MeterNumber', name: 'Meter number', type: 'calculated', resultType: 'text', group: 'Utility', formula: '"M-" + ServiceType',
       };
-      const report = await importProgram({ store: db!.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, validateProgramFile(data));
+      const report = await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, validateProgramFile(data));
       assert.deepEqual(report.changes.map(describeChange), ['updated field MeterNumber (maxLength, formula)', 'updated form Application (rules)']);
-      model = await db!.store.programs.loadProgramModel((await db!.store.programs.findProgram(model.program.id))!);
+      model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
       // The draft is as it was, and saving something else is not blocked by the rule it broke before.
       const kept = await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`));
       assert.equal(value(kept, 'CustomerName'), 'Pat');
@@ -259,8 +219,8 @@ for (const dialect of DIALECTS) {
       await ok(draft(projectId, { CustomerName: 'Pat Homeowner' }));
       await ok(submit(projectId));
       // Restore the demo program for the tests after this one.
-      await importProgram({ store: db!.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
-      model = await db!.store.programs.loadProgramModel((await db!.store.programs.findProgram(model.program.id))!);
+      await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
+      model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
     });
 
     it('GetFormSchema version 2 gives each field its formula and rules, in XML and JSON', async () => {

@@ -1,35 +1,24 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { loadConfig } from '../../src/config.ts';
-import { DEMO_AGENCY, DEMO_CREDENTIALS, DEMO_PROGRAM_PATH, type DemoCredential, seedDemo } from '../../src/domain/programs/demo.ts';
+import { describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { DEMO_AGENCY, DEMO_PROGRAM_PATH, type DemoCredential } from '../../src/domain/programs/demo.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { parseProgramFile } from '../../src/domain/programs/program-file.ts';
-import { buildApp } from '../../src/http/app.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
-import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
-import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-registry.ts';
-import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
-import { dataRequest, NS, rowsRequest, TestClock } from '../support/http-harness.ts';
-import { TINY_PDF } from '../support/tiny-pdf.ts';
+import { DIALECTS } from '../support/databases.ts';
+import { basicAuth, DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
+import { dataRequest, NS, rowsRequest } from '../support/http-harness.ts';
 
 // Table fields (docs/programs.md, "Table fields"; docs/interface.md, "Table fields"): the demo application's Inverters
 // and Batteries, written and read whole through SetProjectData and GetProjectData in XML and JSON, checked cell by
 // cell (a refused write reads back unchanged), submitted, shown by GetAllProjectData and the export, and searched by
 // column with GetProjectsByData.
 
-const PROGRAM = '/services/v2/Programs/RES-SOLAR';
-const APPLICATION = {
-  CustomerName: 'Pat Homeowner', CustomerEmail: 'pat@example.org', ServiceAddress: '1 Sunny Lane', UtilityAccountNumber: 'ACCT-1',
-  ServiceType: '1P-120-240', SystemSizeKwDc: '7.6', SystemSizeKwAc: '6', ModuleCount: '19', InverterMake: 'ENPHASE', InverterModel: 'IQ8PLUS',
-  MountingType: 'Roof', HasBattery: 'false', InstallerName: 'Bright Solar LLC',
-};
+const APPLICATION = DEMO_APPLICATION;
 
 type Rows = Record<string, string>[];
 
-const who = (role: string): DemoCredential => DEMO_CREDENTIALS.find((c) => c.role === role)!;
-const basic = (c: DemoCredential) => `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`;
 
 /** The rows of one table field in an XML answer (DataField or export Field element, by CustomId). */
 function xmlRows(xml: string, customId: string): Rows | undefined {
@@ -57,45 +46,12 @@ const INVERTERS: Rows = [
 
 for (const dialect of DIALECTS) {
   describe(`table fields through the API [${dialect}]`, () => {
-    let db: TestStore | undefined;
-    let app: FastifyInstance | undefined;
-    let schemas: SchemaRegistry;
-    const clock = new TestClock();
-    const [admin, applicant] = [who('admin'), who('applicant')];
-
-    before(async () => {
-      db = await openTestStore(dialect);
-      await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator() });
-      const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' });
-      app = await buildApp({ config, store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
-      schemas = createSchemaRegistry(config.xmlNamespace);
-    });
-    after(async () => {
-      await app?.close();
-      schemas?.dispose();
-      await db?.close();
-    });
+    const demo = demoApi(dialect);
+    const { ok, newProject, clock } = demo;
+    const [admin, applicant] = [demoUser('admin'), demoUser('applicant')];
 
     function call(c: DemoCredential, method: 'GET' | 'POST', path: string, body?: string, type = 'application/xml', accept?: string): Promise<LightMyRequestResponse> {
-      clock.advance();
-      return app!.inject({
-        method, url: `${PROGRAM}/${path}`, payload: body,
-        headers: {
-          authorization: basic(c), 'x-apikey': c.apiKey, ...(body !== undefined ? { 'content-type': type } : {}), ...(accept ? { accept } : {}),
-        },
-      });
-    }
-    function valid(res: LightMyRequestResponse, schema: string): void {
-      assert.deepEqual(schemas.validate(schema, res.body), [], `${schema} failed its XSD:\n${res.body}`);
-    }
-    async function ok(res: Promise<LightMyRequestResponse>, schema?: string): Promise<string> {
-      const r = await res;
-      assert.equal(r.statusCode, 200, r.body);
-      if (schema) valid(r, schema);
-      return r.body;
-    }
-    async function newProject(): Promise<string> {
-      return /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'NewProject')))![1]!;
+      return demo.call(c, method, path, body, { type, accept });
     }
     const draftPath = (p: string) => `Projects/${p}/Forms/Application/Draft/Data`;
     async function draftRows(p: string, field = 'Inverters'): Promise<Rows | undefined> {
@@ -103,10 +59,7 @@ for (const dialect of DIALECTS) {
     }
     async function readyToSubmit(p: string): Promise<void> {
       await ok(call(applicant, 'POST', draftPath(p), dataRequest(APPLICATION)));
-      const upload = await app!.inject({
-        method: 'POST', url: `${PROGRAM}/Projects/${p}/Forms/Application/Attachments/SitePlan`, payload: TINY_PDF,
-        headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' },
-      });
+      const upload = await demo.upload(p, 'SitePlan');
       assert.equal(upload.statusCode, 200, upload.body);
     }
 
@@ -160,7 +113,7 @@ for (const dialect of DIALECTS) {
       const bad = [INVERTERS[0]!, { Make: 'ACME', Model: 'X', Quantity: '0' }];
       const res = await call(applicant, 'POST', draftPath(p), rowsRequest('Inverters', bad));
       assert.equal(res.statusCode, 422, res.body);
-      valid(res, 'ErrorResponse');
+      assert.deepEqual(demo.schemas.validate('ErrorResponse', res.body), [], res.body);
       assert.match(res.body, /Code="VALIDATION_FAILED"/);
       assert.match(res.body, /<FieldError [^>]*CustomId="Inverters"[^>]*Code="NOT_IN_LIST" Message="&quot;ACME&quot; is not a choice of Inverters, row 2, Manufacturer." Row="2" Column="Make"\/>/);
       assert.match(res.body, /<FieldError [^>]*Code="OUT_OF_RANGE" Message="Inverters, row 2, Quantity must be between 1 and 500." Row="2" Column="Quantity"\/>/);
@@ -194,7 +147,7 @@ for (const dialect of DIALECTS) {
       await ok(call(applicant, 'POST', draftPath(p), rowsRequest('Inverters', [INVERTERS[0]!, { Make: 'ENPHASE', Quantity: '12' }])));
       const refused = await call(applicant, 'POST', `Projects/${p}/Forms/Application/Draft/Submit`);
       assert.equal(refused.statusCode, 422, refused.body);
-      valid(refused, 'ErrorResponse');
+      assert.deepEqual(demo.schemas.validate('ErrorResponse', refused.body), [], refused.body);
       assert.match(refused.body, /Code="FORM_INCOMPLETE"/);
       assert.match(refused.body, /<FieldError [^>]*Code="REQUIRED" Message="Inverters, row 2: Model is required." Row="2" Column="Model"\/>/);
       assert.deepEqual(xmlRows(await ok(call(applicant, 'GET', `Projects/${p}/Forms/Application/Data`)), 'Inverters'), [], 'nothing submitted');
@@ -245,7 +198,7 @@ for (const dialect of DIALECTS) {
       await readyToSubmit(p);
       await ok(call(applicant, 'POST', draftPath(p), rowsRequest('Inverters', [{ Make: 'GENERAC', Model: 'PWRcell', Quantity: '2', RatedKwAc: '3' }])));
       await ok(call(applicant, 'POST', `Projects/${p}/Forms/Application/Draft/Submit`));
-      const queue = (query: string) => app!.inject({ method: 'GET', url: `/Projects/ProjectList?ProgramId=RES-SOLAR&${query}`, headers: { authorization: basic(admin) } });
+      const queue = (query: string) => demo.app.inject({ method: 'GET', url: `/Projects/ProjectList?ProgramId=RES-SOLAR&${query}`, headers: { authorization: basicAuth(admin) } });
       const page = await queue('');
       assert.equal(page.statusCode, 200, page.body);
       assert.match(page.body, /<option value="Inverters.Make">Inverters: Manufacturer<\/option>/);
@@ -262,7 +215,7 @@ for (const dialect of DIALECTS) {
       const file = parseProgramFile(fs.readFileSync(DEMO_PROGRAM_PATH, 'utf8'));
       const batteries = file.fields.find((f) => f.customId === 'Batteries')!;
       batteries.table = { ...batteries.table!, minRows: 2 };
-      await importProgram({ store: db!.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, file);
+      await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, file);
       try {
         const p = await newProject();
         await readyToSubmit(p);
@@ -274,7 +227,7 @@ for (const dialect of DIALECTS) {
         await ok(call(applicant, 'POST', `Projects/${p}/Forms/Application/Draft/Submit`));
       } finally {
         batteries.table = { ...batteries.table!, minRows: null };
-        await importProgram({ store: db!.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, file);
+        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, file);
       }
     });
   });

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../../src/config.ts';
+import { DEMO_CREDENTIALS, type DemoCredential, seedDemo } from '../../src/domain/programs/demo.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
+import type { ProgramModel } from '../../src/model/model.ts';
+import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
+import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-registry.ts';
+import { type DIALECTS, openTestStore, type TestStore } from './databases.ts';
+import { TestClock } from './http-harness.ts';
+import { TINY_PDF } from './tiny-pdf.ts';
+
+// The demo program (programs/residential-solar.yaml) served in-process over a test database, with its demo users as
+// callers: what the tests of the demo's rules and tables share.
+
+/** The demo program's API root. */
+export const DEMO_PROGRAM_URL = '/services/v2/Programs/RES-SOLAR';
+
+/** A complete, valid Interconnection Application of the demo (no battery, 7.6 kW DC, 6 kW AC): ready to submit once the site plan is uploaded. */
+export const DEMO_APPLICATION: Readonly<Record<string, string>> = {
+  CustomerName: 'Pat Homeowner', CustomerEmail: 'pat@example.org', ServiceAddress: '1 Sunny Lane', UtilityAccountNumber: 'ACCT-1',
+  ServiceType: '1P-120-240', SystemSizeKwDc: '7.6', SystemSizeKwAc: '6', ModuleCount: '19', InverterMake: 'ENPHASE', InverterModel: 'IQ8PLUS',
+  MountingType: 'Roof', HasBattery: 'false', InstallerName: 'Bright Solar LLC',
+};
+
+/** The demo user of a role (`admin`, `reviewer`, `applicant`, …). */
+export const demoUser = (role: string): DemoCredential => DEMO_CREDENTIALS.find((c) => c.role === role)!;
+
+/** The Basic authorization header of a demo user. */
+export const basicAuth = (c: DemoCredential): string => `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`;
+
+/** How a demo request is sent: its body's media type (XML unless said) and the Accept header. */
+export interface DemoCallOptions { type?: string; accept?: string }
+
+/** The demo served over one test database; valid inside the tests of the describe block that made it. */
+export interface DemoApi {
+  readonly app: FastifyInstance; readonly db: TestStore; readonly clock: TestClock; readonly model: ProgramModel; readonly schemas: SchemaRegistry;
+  /** A request under the program's root as `c` (Basic auth and API key); the clock moves on first. */
+  call(c: DemoCredential, method: 'GET' | 'POST', path: string, body?: string, options?: DemoCallOptions): Promise<LightMyRequestResponse>;
+  /** The body of a 200 answer (failing the test otherwise), checked against the XSD `schema` when one is named. */
+  ok(res: Promise<LightMyRequestResponse>, schema?: string): Promise<string>;
+  /** A new project of `c` (the applicant unless said). */
+  newProject(c?: DemoCredential): Promise<string>;
+  /** Uploads the tiny PDF as `attachment` of the Application form. */
+  upload(projectId: string, attachment: string, c?: DemoCredential): Promise<LightMyRequestResponse>;
+}
+
+/** Seeds the demo on a fresh `dialect` database before the block's tests and closes everything after them. */
+export function demoApi(dialect: (typeof DIALECTS)[number]): DemoApi {
+  let app: FastifyInstance | undefined;
+  let db: TestStore | undefined;
+  let model: ProgramModel | undefined;
+  let schemas: SchemaRegistry | undefined;
+  const clock = new TestClock();
+  before(async () => {
+    db = await openTestStore(dialect);
+    const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator() });
+    const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' });
+    app = await buildApp({ config, store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
+    model = await db.store.programs.loadProgramModel((await db.store.programs.findProgram(programId))!);
+    schemas = createSchemaRegistry(config.xmlNamespace);
+  });
+  after(async () => {
+    await app?.close();
+    schemas?.dispose();
+    await db?.close();
+  });
+  const api: DemoApi = {
+    get app() { return app!; },
+    get db() { return db!; },
+    get model() { return model!; },
+    get schemas() { return schemas!; },
+    clock,
+    call(c, method, path, body, { type = 'application/xml', accept } = {}) {
+      clock.advance();
+      return app!.inject({
+        method, url: `${DEMO_PROGRAM_URL}/${path}`, payload: body,
+        headers: { authorization: basicAuth(c), 'x-apikey': c.apiKey, ...(body !== undefined ? { 'content-type': type } : {}), ...(accept ? { accept } : {}) },
+      });
+    },
+    async ok(res, schema) {
+      const r = await res;
+      assert.equal(r.statusCode, 200, r.body);
+      if (schema) assert.deepEqual(schemas!.validate(schema, r.body), [], `${schema} failed its XSD:\n${r.body}`);
+      return r.body;
+    },
+    async newProject(c = demoUser('applicant')) {
+      return /ProjectId="([^"]+)"/.exec(await api.ok(api.call(c, 'POST', 'NewProject')))![1]!;
+    },
+    upload(projectId, attachment, c = demoUser('applicant')) {
+      clock.advance();
+      return app!.inject({
+        method: 'POST', url: `${DEMO_PROGRAM_URL}/Projects/${projectId}/Forms/Application/Attachments/${attachment}`, payload: TINY_PDF,
+        headers: { authorization: basicAuth(c), 'x-apikey': c.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' },
+      });
+    },
+  };
+  return api;
+}
