@@ -7,6 +7,8 @@
  * peak RSS, and writes the figures to bench/results/<db>-<N>.json (bench/report.ts turns them into a table).
  * `--floor` also drives floor-server.ts, which runs the statements apas ran for each read before answering the same
  * bytes: the best ratio any implementation that reads the database per request could reach here.
+ * It ends with bench/rules-cost.ts: what the demo program's rules add to a draft save and a submission
+ * (`--only rules` runs just that, after the load).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -308,11 +310,22 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify(values.only ? mergedRun(out, run) : run, null, 2)}\n`);
     process.stdout.write(`written ${path.relative(ROOT, out)}\n`);
+    // What the demo program's rules add to a draft save and a submission (issue 20: at most 10 %), in-process on
+    // SQLite whatever --db says: the rules run in the service, not in the database.
+    if (!values.only || values.only.split(',').includes('rules')) await runRulesCost();
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await stopDb();
     if (!kept) fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs bench/rules-cost.ts in a process of its own (it opens its own database), its output passed through. */
+async function runRulesCost(): Promise<void> {
+  process.stdout.write('the demo program\'s rules (bench/rules-cost.ts 150 5):\n');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'rules-cost.ts'), '150', '5'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/rules-cost.ts exited with ${code}`);
 }
 
 await main();
