@@ -7,7 +7,7 @@ import { parseApiKey, verifySecret } from '../../src/domain/accounts/secrets.ts'
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import { openSecretBox } from '../../src/store/open-secret-box.ts';
-import { type ApasResult, ROOT, runApas } from '../support/run-apas.ts';
+import { type ApasResult, ROOT, runApas, runApasInProcess } from '../support/run-apas.ts';
 
 const SOLAR = path.join(ROOT, 'programs', 'residential-solar.yaml');
 
@@ -29,42 +29,47 @@ after(() => {
 
 type Result = ApasResult;
 
-/** Runs `node bin/apas.js …` against the test database, feeding `stdin` (empty unless given). */
-function apas(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Result> {
-  return runApas(args, { cwd: dir, stdin, env: { DATABASE_URL: dbFile, ...env } });
+/**
+ * Runs an `apas` command line against the test database, feeding `stdin` (empty unless given): in this process, as
+ * most tests here do (a process of its own costs 1–2 s of CPU to load the CLI, and this file runs about ninety), or
+ * as `node bin/apas.js …` with `spawned`, as the tests of the command's own process do.
+ */
+function apas(args: string[], stdin = '', env: Record<string, string> = {}, spawned = false): Promise<Result> {
+  return (spawned ? runApas : runApasInProcess)(args, { cwd: dir, stdin, env: { DATABASE_URL: dbFile, ...env } });
 }
 
 function assertNoStack(r: Result): void {
   assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, `expected no stack trace in: ${r.stderr}`);
 }
 
-async function expectFailure(args: string[], code: number, message: RegExp, stdin = ''): Promise<Result> {
-  const r = await apas(args, stdin);
+async function expectFailure(args: string[], code: number, message: RegExp, stdin = '', spawned = false): Promise<Result> {
+  const r = await apas(args, stdin, {}, spawned);
   assert.equal(r.code, code, `apas ${args.join(' ')}: ${r.stderr}`);
   assert.match(r.stderr, message);
   assertNoStack(r);
   return r;
 }
 
-async function expectSuccess(args: string[], stdin = ''): Promise<Result> {
-  const r = await apas(args, stdin);
+async function expectSuccess(args: string[], stdin = '', spawned = false): Promise<Result> {
+  const r = await apas(args, stdin, {}, spawned);
   assert.equal(r.code, 0, `apas ${args.join(' ')} failed: ${r.stderr}`);
   return r;
 }
 
 test('help and usage errors', async () => {
-  const help = await expectSuccess(['help']);
+  // The installed command's own process: its exit codes, and dist/ built from these sources.
+  const help = await expectSuccess(['help'], '', true);
   assert.match(help.stdout, /program import/);
   assert.match((await expectSuccess(['user', 'create', '--help'])).stdout, /Usage: apas user create --agency AGENCY --email EMAIL --name NAME \[--agency-admin\]/);
   assert.match((await expectSuccess(['help', 'key'])).stdout, /apas key create --user EMAIL/);
-  await expectFailure([], 2, /Usage: apas COMMAND/);
+  await expectFailure([], 2, /Usage: apas COMMAND/, '', true);
   await expectFailure(['frobnicate'], 2, /unknown command "frobnicate"/);
   await expectFailure(['agency', 'create', '--id', 'x'], 2, /missing --name\nRun "apas help agency create" for usage/);
   await expectFailure(['agency', 'create', '--id', 'x', '--name', 'X', '--colour', 'red'], 2, /Unknown option '--colour'/);
 });
 
 test('configuration errors are one clear line', async () => {
-  const r = await apas(['migrate'], '', { DATABASE_URL: 'mysql://nope' });
+  const r = await apas(['migrate'], '', { DATABASE_URL: 'mysql://nope' }, true);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^apas: DATABASE_URL must be a SQLite file path/);
   assertNoStack(r);

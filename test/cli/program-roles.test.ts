@@ -10,7 +10,7 @@ import { describeChange } from '../../src/domain/programs/program-changes.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
-import { runApas } from '../support/run-apas.ts';
+import { runApasInProcess } from '../support/run-apas.ts';
 import { sampleProgram } from './sample-program.ts';
 import { type TestEnv, testEnv } from './test-store.ts';
 
@@ -139,7 +139,7 @@ test('refusals name the YAML line of each problem', async () => {
 test('apas grant add takes a program\'s own role, refuses an unknown one with the list, and grant list shows it', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'apas-roles-cli-'));
   try {
-    const run = (args: string[], stdin = '') => runApas(args, { cwd: dir, stdin, env: { DATABASE_URL: path.join(dir, 'apas.db') } });
+    const run = (args: string[], stdin = '') => runApasInProcess(args, { cwd: dir, stdin, env: { DATABASE_URL: path.join(dir, 'apas.db') } });
     writeFileSync(path.join(dir, 'pv.yaml'), stringify(withRoles()));
     for (const args of [['agency', 'create', '--id', 'city', '--name', 'City'], ['program', 'import', 'pv.yaml', '--agency', 'city']]) {
       const r = await run(args);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteBinding as Database } from '../../src/store/sqlite-binding.ts';
 import { newSecretKeyLine } from '../../src/store/secret-box.ts';
-import { type ApasResult, runApas } from '../support/run-apas.ts';
+import { type ApasResult, runApas, runApasInProcess } from '../support/run-apas.ts';
 
 // Secrets at rest as an operator meets them: the key file made beside a SQLite database, the sealed TOTP secret in
 // the database file, `apas secrets status|rotate`, and a server that refuses to start without the key it needs.
@@ -15,8 +15,10 @@ type Result = ApasResult;
 let dir = '';
 let dbFile = '';
 
+/** Runs an `apas` command line: `serve` in a process of its own (it owns its process), the others in this one. */
 function apas(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Result> {
-  return runApas(args, { cwd: dir, stdin, env: { APAS_LOG_LEVEL: 'warn', DATABASE_URL: dbFile, APAS_SECRET_KEYS: '', APAS_SECRET_KEY_FILE: '', ...env } });
+  const run = args[0] === 'serve' ? runApas : runApasInProcess;
+  return run(args, { cwd: dir, stdin, env: { APAS_LOG_LEVEL: 'warn', DATABASE_URL: dbFile, APAS_SECRET_KEYS: '', APAS_SECRET_KEY_FILE: '', ...env } });
 }
 
 /** The one fatal JSON log line of a failed start, with no stack trace anywhere. */
