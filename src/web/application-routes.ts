@@ -186,8 +186,9 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
       problems = problemsOf(error);
       status = error.status;
     }
-    // Only once the project is known to be the caller's does the answer show its form page.
-    const view = await services.applications.formPage(caller, target);
+    // Only once the project is known to be the caller's does the answer show its form page; the rules decide it over
+    // what a refused save typed.
+    const view = await services.applications.formPage(caller, target, saved ? undefined : body);
     for (const f of refusedFiles) {
       const definition = view.attachments.find((a) => a.attachmentId === f.attachmentRef || a.customId === f.attachmentRef);
       if (!definition) throw f.error!;

@@ -50,6 +50,8 @@ describe('web: the form page follows the program rules', () => {
     await link.waitFor();
     assert.equal(await page.getByLabel('Inverter output (kW AC)').getAttribute('id'), (await link.getAttribute('href'))!.slice(1));
     assert.equal(await draftValue(server, projectId, 'SystemSizeKwDc'), undefined, 'nothing was saved');
+    // The rules decide the refused page over what was typed: "Yes" to a battery already asks for its capacity.
+    await page.getByLabel('Battery capacity (kWh) (required)').waitFor();
     await assertAccessible(page);
 
     await page.getByLabel('Inverter output (kW AC)').fill('6');

@@ -4,7 +4,7 @@ import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
 import { currentDraft } from './current-draft.ts';
 import { draftInputs, type RawFormValues } from './draft-inputs.ts';
-import { completenessProblems, MASK } from './field-rules.ts';
+import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
 import { decideForm, hasRules, type RuleContext } from '../rules/form-rules.ts';
 import { ruledState } from '../rules/rule-state.ts';
 import type { FormDataService } from './form-data-service.ts';
@@ -128,6 +128,26 @@ export function draftComplete(model: ProgramModel, form: Form, draft: FieldValue
 }
 
 /**
+ * What a refused post typed, as values the rules can read: each value that fits its field on its own (a value the save
+ * refused for its type or limits is left out, so the rules see the draft's value there, as the save would have).
+ */
+function typedValues(model: ProgramModel, form: Form, raw: RawFormValues): FieldValue[] {
+  let inputs: DataFieldInput[];
+  try {
+    inputs = draftInputs(model, form, raw);
+  } catch {
+    return [];
+  }
+  return inputs.flatMap((input): FieldValue[] => {
+    try {
+      return resolveInputs(model, form, [input]).map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: 0, updatedBy: '' }));
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
  * The applicant's side of the web application: a form page built from the program definition with the caller's
  * draft, saving a page's values through the API's own SetProjectData rules, and the forms of the project page.
  */
@@ -139,8 +159,12 @@ export class ApplicationService {
     this.#formData = formData;
   }
 
-  /** A form page: the form's definition with the draft values (sensitive ones masked) and its attachments (read access). */
-  async formPage(caller: Caller, target: FormTarget): Promise<FormPageView> {
+  /**
+   * A form page: the form's definition with the draft values (sensitive ones masked) and its attachments (read access).
+   * With `typed` (a refused save's post), the rules decide what is shown over the draft with what was typed, so that a
+   * field the typing made visible is there to correct.
+   */
+  async formPage(caller: Caller, target: FormTarget, typed?: RawFormValues): Promise<FormPageView> {
     const { store } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(store, caller, ctx, target.projectId);
@@ -148,9 +172,9 @@ export class ApplicationService {
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
     const [draft, files, agency, ruled] = await Promise.all([
       currentDraft(store, project.id, form), store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
-      hasRules(ctx.model) ? ruledState(store, ctx.model, ctx.role.name, project, form, 'draft') : null,
+      hasRules(ctx.model) ? ruledState(store, ctx.model, ctx.role.name, project, form, 'draft', typed ? typedValues(ctx.model, form, typed) : []) : null,
     ]);
-    // The page shows what the rules decide over the draft as saved: a hidden field is left out (its value stays in the draft).
+    // The page shows what the rules decide over the draft (and what was typed): a hidden field is left out (its value stays in the draft).
     const hidden = ruled?.decision.hidden ?? new Set<string>();
     const fields = form.fields.filter((placed) => !hidden.has(placed.fieldId)).map((placed): FormFieldView => {
       const f = ctx.model.fields.find((x) => x.id === placed.fieldId)!;
