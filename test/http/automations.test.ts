@@ -118,6 +118,12 @@ const ENGINEERS = [
   { email: 'engineer2@demo.apas.local', name: 'Emma Engineer' },
 ];
 
+const DEMO_APPLICATION = {
+  CustomerName: 'Pat Homeowner', CustomerEmail: 'pat@example.org', ServiceAddress: '1 Sunny Lane', UtilityAccountNumber: 'ACCT-1',
+  ServiceType: '1P-120-240', SystemSizeKwDc: '12', SystemSizeKwAc: '11', ModuleCount: '30', InverterMake: 'ENPHASE',
+  MountingType: 'Roof', HasBattery: 'false', InstallerName: 'Bright Solar LLC', InstallerLicense: 'LIC-1',
+};
+
 const who = (role: string): DemoCredential => DEMO_CREDENTIALS.find((c) => c.role === role)!;
 const basic = (c: DemoCredential) => `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`;
 
@@ -323,6 +329,41 @@ for (const dialect of DIALECTS) {
       await ok(call(admin, 'POST', `Projects/${inReview}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="Review"/>`));
       await ok(call(admin, 'POST', `Projects/${inReview}/InquiryNotes`, `<SetInquiryNoteRequest xmlns="${NS}" Subject="Q" VisibleToApplicant="false"><Text>internal</Text></SetInquiryNoteRequest>`));
       assert.equal((await project(inReview)).assigneeId, engineerIds[1]);
+    });
+    it('the review page lists what the automations did, with the reasons of skips', async () => {
+      const projectId = await submitted({ Size: '5' });
+      const page = await app!.inject({
+        method: 'GET', url: `/MvcProjects/Programs/${model.program.id}/Projects/${projectId}/Review`, headers: { authorization: basic(admin) },
+      });
+      assert.equal(page.statusCode, 200, page.body);
+      const section = /<section aria-labelledby="automations-title">([\s\S]*?)<\/section>/.exec(page.body)?.[1] ?? '';
+      assert.match(section, /Large systems go to engineering review<\/td><td>form.submitted Application<\/td><td>skipped<\/td><td>the condition is not met/);
+      assert.match(section, /Leaving Submitted<\/td><td>status.left Submitted \(chain link 2\)|Welcome question<\/td><td>project.created<\/td><td>ran<\/td><td>openInquiry: done/);
+    });
+
+    it('the demo program: an application above 10 kW AC goes to Engineering Review, assigned to the least-loaded plan reviewer', async () => {
+      const demo = '/services/v2/Programs/RES-SOLAR';
+      const send = (method: 'GET' | 'POST', path: string, body?: string, type = 'application/xml') => {
+        clock.advance();
+        return app!.inject({ method, url: `${demo}/${path}`, payload: body, headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, ...(body !== undefined ? { 'content-type': type } : {}) } });
+      };
+      const created = await send('POST', 'NewProject');
+      const projectId = /ProjectId="([^"]+)"/.exec(created.body)![1]!;
+      const upload = await app!.inject({
+        method: 'POST', url: `${demo}/Projects/${projectId}/Forms/Application/Attachments/SitePlan`, payload: TINY_PDF,
+        headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="plan.pdf"' },
+      });
+      assert.equal(upload.statusCode, 200, upload.body);
+      const drafted = await send('POST', `Projects/${projectId}/Forms/Application/Draft/Data`, dataRequest(DEMO_APPLICATION));
+      assert.equal(drafted.statusCode, 200, drafted.body);
+      const done = await send('POST', `Projects/${projectId}/Forms/Application/Draft/Submit`);
+      assert.equal(done.statusCode, 200, done.body);
+      const program = (await db!.store.programs.findProgram('RES-SOLAR', (await db!.store.accounts.findAgency(DEMO_AGENCY.customId))!.id))!;
+      const demoModel = await db!.store.programs.loadProgramModel(program);
+      const p = (await db!.store.projects.getProject(program.id, projectId))!;
+      assert.equal(p.statusId, demoModel.statuses.find((s) => s.customId === 'EngineeringReview')!.id);
+      assert.match(done.body, /CurrentStatus [^>]*Name="Engineering Review"/, 'the submission answers with the status its automations left');
+      assert.equal(p.assigneeId, (await db!.store.accounts.findUserByEmail(who('plan reviewer').email))!.id);
     });
   });
 }
