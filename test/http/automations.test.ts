@@ -83,6 +83,11 @@ automations:
     when: { trigger: attachment.reviewed, attachment: Plan, approval: Rejected }
     then:
       - { do: sendMail, to: role, role: Engineer, subject: "Plan rejected on {{projectNumber}}", text: "See {{link}}" }
+  - customId: plan-approved
+    name: Approved plans go to an engineer in turn
+    when: { trigger: attachment.reviewed, attachment: Plan, approval: Approved }
+    then:
+      - { do: assign, role: Engineer, pick: roundRobin }
   - customId: draft-saved
     name: Mark saved drafts
     when: { trigger: form.saved, form: Application }
@@ -364,6 +369,51 @@ for (const dialect of DIALECTS) {
       assert.equal(p.statusId, demoModel.statuses.find((s) => s.customId === 'EngineeringReview')!.id);
       assert.match(done.body, /CurrentStatus [^>]*Name="Engineering Review"/, 'the submission answers with the status its automations left');
       assert.equal(p.assigneeId, (await db!.store.accounts.findUserByEmail(who('plan reviewer').email))!.id);
+    });
+    it('roundRobin hands projects to the role\'s holders in turn', async () => {
+      const assigned: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const projectId = await newProject();
+        clock.advance();
+        const up = await app!.inject({
+          method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/Application/Attachments/Plan`, payload: TINY_PDF,
+          headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="p.pdf"' },
+        });
+        assert.equal(up.statusCode, 200, up.body);
+        await ok(call(admin, 'POST', `Projects/${projectId}/Attachments/Plan/Metadata`, `<SetAttachmentMetadata xmlns="${NS}" AttachmentStatus="Approve"/>`));
+        assigned.push((await project(projectId)).assigneeId!);
+      }
+      assert.notEqual(assigned[0], assigned[1]);
+      assert.equal(assigned[0], assigned[2]);
+      assert.deepEqual(new Set(assigned), new Set(engineerIds));
+    });
+
+    it('the change feed carries the automations\' events with Automation, and automation.custom with its EventName', async () => {
+      const projectId = await submitted({ Size: '20' });
+      const res = await app!.inject({ method: 'GET', url: `/services/v2/Events?after=0&limit=1000&program=${model.program.id}`, headers: { authorization: basic(admin), 'x-apikey': admin.apiKey } });
+      assert.equal(res.statusCode, 200, res.body);
+      const mine = [...res.body.matchAll(/<Event [^>]*\/>/g)].map((m) => m[0]).filter((e) => e.includes(`ProjectId="${projectId}"`));
+      const typed = (e: string) => `${/Type="([^"]+)"/.exec(e)![1]} ${/Automation="([^"]+)"/.exec(e)?.[1] ?? '-'}${/EventName="([^"]+)"/.exec(e) ? ` ${/EventName="([^"]+)"/.exec(e)![1]}` : ''}`;
+      const seen = mine.map(typed);
+      for (const expected of [
+        'project.submitted -', 'project.status_changed big-to-engineering', 'project.assignee_changed big-to-engineering',
+        'automation.custom left-submitted left-submitted', 'project.status_changed big-to-review', 'automation.custom big-to-review flagged',
+      ]) assert.ok(seen.includes(expected), `${expected} in ${seen.join(', ')}`);
+      assert.ok(mine.every((e) => e.includes(`Actor="${applicant.email}"`)), 'the events name the person whose change triggered them');
+    });
+
+    it('a refused request runs no automation and changes nothing', async () => {
+      const projectId = await newProject();
+      const state = async () => ({ project: await project(projectId), runs: await runs(projectId), history: await db!.store.projects.getHistory(projectId) });
+      const before = await state();
+      // Size must be a number: the save (a form.saved trigger) is refused, and nothing of it or of its automations stays.
+      const refused = await draft(projectId, { Size: 'twelve' });
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.deepEqual(await state(), before);
+      // A move the workflow does not allow (a status.entered trigger) is refused alike.
+      const move = await call(admin, 'POST', `Projects/${projectId}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="Review"/>`);
+      assert.equal(move.statusCode, 409, move.body);
+      assert.deepEqual(await state(), before);
     });
   });
 }
