@@ -369,6 +369,25 @@ for (const dialect of DIALECTS) {
       assert.equal(p.statusId, demoModel.statuses.find((s) => s.customId === 'EngineeringReview')!.id);
       assert.match(done.body, /CurrentStatus [^>]*Name="Engineering Review"/, 'the submission answers with the status its automations left');
       assert.equal(p.assigneeId, (await db!.store.accounts.findUserByEmail(who('plan reviewer').email))!.id);
+      // ApplicantAnswered: the applicant's answer to a question mails the assignee.
+      clock.advance();
+      const asked = await app!.inject({
+        method: 'POST', url: `${demo}/Projects/${projectId}/InquiryNotes`, payload: `<SetInquiryNoteRequest xmlns="${NS}" Subject="Roof" VisibleToApplicant="true"><Text>Which roof?</Text></SetInquiryNoteRequest>`,
+        headers: { authorization: basic(admin), 'x-apikey': admin.apiKey, 'content-type': 'application/xml' },
+      });
+      assert.equal(asked.statusCode, 200, asked.body);
+      const threadId = /ThreadId="([^"]+)"/.exec(asked.body)![1]!;
+      const page = await app!.inject({ method: 'GET', url: '/MvcProjects/SignIn' });
+      const token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      const cookie = [page.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('_csrf='))!.split(';')[0]!;
+      const reply = await app!.inject({
+        method: 'POST', url: '/MvcProjects/InquiryReply',
+        payload: new URLSearchParams({ _csrf: token, ProgramId: program.id, ProjectId: projectId, ThreadId: threadId, Text: 'The south one.' }).toString(),
+        headers: { authorization: basic(applicant), cookie, origin: 'http://apas.test', 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      assert.ok(reply.statusCode < 400, reply.body);
+      const mail = (await db!.store.mail.listMail()).find((m) => m.kind === 'automation' && m.subject === `${program.name}: the applicant answered on project ${p.number}`);
+      assert.equal(mail?.to, who('plan reviewer').email);
     });
     it('roundRobin hands projects to the role\'s holders in turn', async () => {
       const assigned: string[] = [];
