@@ -554,7 +554,7 @@ export interface components {
       Url: string;
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
       };
     };
     /** CreateWebhookSubscription: the new subscription and its signing secret, which no other answer shows. Verify deliveries with it as the Standard Webhooks specification says. */
@@ -580,7 +580,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
         };
       };
     };
@@ -627,7 +627,7 @@ export interface components {
         /** The event's id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery. */
         EventId: string;
         /** The kind of change an event reports. */
-        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed";
+        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom";
         /** When the change committed (its LastChangeTimestamp). */
         Timestamp: string;
         ProgramId: string;
@@ -653,6 +653,10 @@ export interface components {
         ToApprovalStatus?: string;
         FromThreadStatus?: string;
         ToThreadStatus?: string;
+        /** The customId of the program's automation that made the change; absent for a person's own change. */
+        Automation?: string;
+        /** automation.custom: the name the automation gave the event. */
+        EventName?: string;
       })[];
     };
     /** GetFormSchema, version 1 (SchemaVersion 1.0): the data fields and attachment definitions of one form. Version 2 (FormSchemaResponseV2.xsd) adds the Group of each field and the choices of fields with a custom list. */
@@ -1310,7 +1314,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
         };
       };
     };
@@ -1374,7 +1378,7 @@ export interface components {
       Enabled?: boolean | "true" | "false";
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
       };
     };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
@@ -1430,7 +1434,7 @@ export interface components {
         /** The event's Sequence in the change feed. */
         Sequence: number;
         /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom";
         ProjectId: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
@@ -1456,7 +1460,7 @@ export interface components {
         /** The event's Sequence in the change feed. */
         Sequence: number;
         /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom";
         ProjectId: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
@@ -1494,7 +1498,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
         };
       };
     };
@@ -1520,7 +1524,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
         };
       })[];
     };
@@ -2816,7 +2820,7 @@ export interface operations {
         limit?: number;
         /** Only events of this program (its id or custom id). */
         program?: string;
-        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed. */
+        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom. */
         type?: string;
       };
       header?: {

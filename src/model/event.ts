@@ -2,7 +2,7 @@
 export const EVENT_TYPES = [
   'project.created', 'project.draft_saved', 'project.data_saved', 'project.submitted', 'project.status_changed',
   'project.owner_changed', 'project.assignee_changed', 'attachment.uploaded', 'attachment.reviewed',
-  'inquiry.note_added', 'inquiry.thread_status_changed',
+  'inquiry.note_added', 'inquiry.thread_status_changed', 'automation.custom',
 ] as const;
 
 /** One kind of event. */
@@ -40,6 +40,10 @@ export interface EventData {
   toApproval?: string;
   fromThreadStatus?: string;
   toThreadStatus?: string;
+  /** The customId of the program's automation that made the change (absent for a person's own change). */
+  automation?: string;
+  /** automation.custom: the name the automation's emitEvent action gives the event. */
+  name?: string;
 }
 
 /** An event as the change step writes it; the store adds the sequence at commit. */

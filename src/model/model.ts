@@ -1,3 +1,4 @@
+import type { Automation } from './automation.ts';
 import type { NotificationTemplates } from './notification.ts';
 
 /** The kinds of value a data field holds; every value travels as a string. */
@@ -49,6 +50,8 @@ export interface Program {
   selfSignUp?: boolean;
   /** The program file's own roles (`roles:`); absent or empty for none. */
   roles?: CustomRole[];
+  /** The program file's automations (`automations:`), in file order; absent or empty for none. */
+  automations?: Automation[];
 }
 
 /** A custom list of choices. */

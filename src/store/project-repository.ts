@@ -6,11 +6,12 @@ import {
   insertSubmission, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
 } from './project-queries.ts';
 import { searchProjects } from './search-queries.ts';
+import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
 import type { Database } from './tables.ts';
 import { valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, valuesOfProjects };
-const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber };
+const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, valuesOfProjects, countOpenAssigned };
+const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */
 export type ProjectReader = ReturnType<typeof projectReader>;

@@ -27,6 +27,8 @@ export interface ProgramTable {
   self_sign_up: ColumnType<Flag, Flag | undefined, Flag>;
   /** The program file's own roles as JSON (migration 023); null for none. */
   roles: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's automations as JSON (migration 027); null for none. */
+  automations: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A named list of choices for choice fields. */
@@ -227,6 +229,9 @@ export interface AccountTokenTable {
   created_at: number; expires_at: number; used_at: number | null;
 }
 
+/** The round-robin turn of an automation's assign action (migration 027): how many projects it has assigned. */
+export interface AutomationTurnTable { program_id: string; automation: string; turns: number }
+
 /** The database as Kysely sees it. */
 export interface Database {
   agencies: AgencyTable;
@@ -251,6 +256,7 @@ export interface Database {
   form_submissions: FormSubmissionTable;
   status_history: StatusHistoryTable;
   audit_log: AuditLogTable;
+  automation_turns: AutomationTurnTable;
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;

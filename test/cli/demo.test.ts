@@ -53,8 +53,10 @@ test('the demo program has the documented workflow and forms', async () => {
   const model = await env.store.programs.loadProgramModel(program);
   assert.equal(program.numberPrefix, 'SOLAR');
   assert.deepEqual(model.statuses.map((s) => s.name), [
-    'Unsubmitted', 'Application Review', 'Approved for Installation', 'Application Rejected', 'Withdrawn', 'Inspection Pending', 'Permission to Operate',
+    'Unsubmitted', 'Application Review', 'Engineering Review', 'Approved for Installation', 'Application Rejected', 'Withdrawn', 'Inspection Pending', 'Permission to Operate',
   ]);
+  // Its automations (docs/programs.md, "Automations"): engineering review above 10 kW AC, and a mail on applicants' answers.
+  assert.deepEqual(program.automations?.map((a) => [a.customId, a.when.trigger]), [['EngineeringReviewAbove10kW', 'form.submitted'], ['ApplicantAnswered', 'inquiry.note_added']]);
   assert.deepEqual(model.forms.map((f) => f.name), ['Interconnection Application', 'Completion Certificate', 'Review Checklist']);
   assert.ok(model.fields.some((f) => f.multiValue) && model.fields.some((f) => f.sensitive));
   assert.deepEqual([...new Set(model.fields.map((f) => f.type))].sort(), ['boolean', 'choice', 'date', 'integer', 'number', 'table', 'text']);

@@ -224,7 +224,7 @@ for (const dialect of DIALECTS) {
     it('the admin cannot skip to Permission to Operate, and approves for installation', async () => {
       const statusBody = (id: string) => `<SetProjectStatusRequest xmlns="${NS}" StatusId="${id}"/>`;
       const message = refused(await call(admin, 'POST', `Projects/${projectId}/Status`, statusBody('PermissionToOperate')), 409, 'TRANSITION_NOT_ALLOWED');
-      assert.match(message, /"Application Review".*"Permission to Operate".*allowed next: Approved for Installation, Application Rejected, Withdrawn\./);
+      assert.match(message, /"Application Review".*"Permission to Operate".*allowed next: Engineering Review, Approved for Installation, Application Rejected, Withdrawn\./);
       refused(await call(reviewer, 'POST', `Projects/${projectId}/Status`, statusBody('ApprovedForInstallation')), 403, 'FORBIDDEN');
       await assertUnchanged('refused status changes');
 

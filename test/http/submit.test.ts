@@ -88,8 +88,10 @@ forEachDialect('HTTP SubmitProject', ({ dialect }) => {
       ]);
       assert.equal(after.audit.length, before.audit.length + 1);
       assert.deepEqual([after.audit[0]?.action, after.audit[0]?.actorId, after.audit[0]?.detail], [
-        'project.submit', h.who.applicant.id, { formId: IDS.form, number, fromStatus: IDS.draft, toStatus: IDS.submitted },
+        'project.submit', h.who.applicant.id, { formId: IDS.form, number, fromStatus: IDS.draft, toStatus: IDS.submitted, fields: after.audit[0]?.detail?.fields },
       ]);
+      // The ids (never the values) of the fields the submission wrote: the field.changed triggers of automations.
+      assert.deepEqual([...(after.audit[0]?.detail?.fields as string[])].sort(), ['FIELD0000001', 'FIELD0000002', 'FIELD0000003']);
 
       const read = await h.request({ method: 'GET', url: dataPath(projectId), as: 'applicant' });
       assert.equal(read.statusCode, 200, read.body);

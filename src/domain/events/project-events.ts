@@ -26,6 +26,13 @@ const all = (type: EventType, data: EventData): EventOfChange => ({ type, data: 
  * a thread's external id) give none.
  */
 export function eventsOfChange(action: string, d: Detail, role: Role): EventOfChange[] {
+  const events = ofAction(action, d, role);
+  // A change an automation made says which one (src/domain/automations), so a webhook can tell it from a person's.
+  const automation = str(d.automation);
+  return automation === undefined ? events : events.map((e) => ({ ...e, data: { ...e.data, automation } }));
+}
+
+function ofAction(action: string, d: Detail, role: Role): EventOfChange[] {
   switch (action) {
     case 'project.create': return [all('project.created', { toStatusId: str(d.status) })];
     case 'project.draft.set': return [all('project.draft_saved', { formId: str(d.formId) })];
@@ -52,6 +59,7 @@ export function eventsOfChange(action: string, d: Detail, role: Role): EventOfCh
     // Staff-only: a thread's status says nothing an applicant cannot see on the page, but the thread may hold only internal notes.
     case 'inquiry.thread.status.set':
       return [{ type: 'inquiry.thread_status_changed', data: clean({ threadId: str(d.threadId), fromThreadStatus: str(d.from), toThreadStatus: str(d.to) }), audience: 'staff' }];
+    case 'automation.event': return [all('automation.custom', { name: str(d.name) })];
     default: return [];
   }
 }

@@ -1,9 +1,10 @@
 import type { ProgramDefinitionRows } from '../../model/records.ts';
 import type { AttachmentDefinition } from '../../model/model.ts';
 import { diffRoles } from './program-roles.ts';
+import { diffAutomations } from '../automations/check-automations.ts';
 
 /** The parts of a program an import reports on. */
-export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role';
+export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation';
 
 /** What happened to one part: `restored` brings a retired part (and its generated id) back; roles are `removed` (never retired). */
 export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered' | 'removed';
@@ -60,6 +61,7 @@ export function diffDefinition(before: StoredDefinition | null, after: ProgramDe
   const refs = refLabels(before?.rows ?? null, after);
   for (const spec of KINDS) changes.push(...diffKind(spec, before, after, refs));
   changes.push(...diffRoles(before?.rows.program.roles ?? [], after.program.roles ?? []));
+  changes.push(...diffAutomations(before?.rows.program.automations ?? [], after.program.automations ?? []));
   return changes;
 }
 

@@ -4,6 +4,7 @@ import { ruleProblems } from '../rules/rule-problems.ts';
 import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
 import { checkRoles, type ResolvedRole } from './program-roles.ts';
 import { checkTableField } from './program-table.ts';
+import { checkAutomations, type ResolvedAutomation } from '../automations/check-automations.ts';
 
 /** A program file whose references are resolved to positions in its own arrays. */
 export interface ResolvedProgram {
@@ -18,6 +19,8 @@ export interface ResolvedProgram {
   forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean; rules: FieldRules | null }[] }[];
   /** Per role of the program's own: its transitions as status indexes (null: every transition). */
   roles: ResolvedRole[];
+  /** Per automation: the parts its trigger and actions name, as positions (src/domain/automations). */
+  automations: ResolvedAutomation[];
 }
 
 interface Named { customId: string | null; name: string }
@@ -51,6 +54,7 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
     statusNext: file.statuses.map((s) => resolveAll(s.next, `status "${labelOf(s)}": next`, statuses, problems)),
     forms: file.forms.map((f) => resolveForm(f, statuses, fields, problems)),
     roles: checkRoles(file, statuses, problems),
+    automations: checkAutomations(file, { statuses, fields, forms: resolver(file.forms, 'form', problems) }, problems),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);

@@ -5,6 +5,7 @@ import type { ProgramModel } from '../../model/model.ts';
 import { labelOf } from './program-check.ts';
 import type { FormFieldSpec, ProgramFile, ProgramFileFormat } from './program-file.ts';
 import { roleSpecsOf } from './program-roles.ts';
+import { automationSpecsOf } from '../automations/check-automations.ts';
 import { compactTable, tableFileOf } from './program-table.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
@@ -48,6 +49,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     notifications: p.notifications ?? null,
     selfService: { signUp: p.selfSignUp ?? false },
     roles: roleSpecsOf(p, refOf),
+    automations: automationSpecsOf(p, model, refOf),
   };
 }
 
@@ -97,7 +99,14 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.notifications ? { notifications: file.notifications } : {}),
     ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
     ...(file.roles.length > 0 ? { roles: file.roles.map((r) => prune({ ...r })) } : {}),
+    ...(file.automations.length > 0 ? { automations: file.automations.map(automationOf) } : {}),
   };
+}
+
+/** An automation as written by hand: filters it sets, its condition when it has one, its actions as `then`. */
+function automationOf(a: ProgramFile['automations'][number]): Record<string, unknown> {
+  // The file's key is `then`; this plain object goes only to the YAML or JSON writer, never to `await`.
+  return prune(Object.fromEntries([['customId', a.customId], ['name', a.name], ['when', prune({ ...a.when })], ['if', a.if], ['then', a.actions]]));
 }
 
 /** A form field as written by hand: just its reference when it has no options, else an object with the ones it has. */

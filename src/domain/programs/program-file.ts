@@ -6,6 +6,7 @@ import { ApiError } from '../api-error.ts';
 import type { FieldRules, FieldType, ProgramRole } from '../../model/model.ts';
 import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
+import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -55,6 +56,8 @@ export interface ProgramFile {
   locate?: SourceLocator;
   /** The program's own roles (`roles:`), beyond the built-in ones. */
   roles: RoleSpec[];
+  /** The program's automations (`automations:`), in file order. */
+  automations: AutomationSpec[];
 }
 
 /** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
@@ -208,6 +211,7 @@ interface RawProgram {
   notifications?: NotificationTemplates;
   selfService?: { signUp?: boolean };
   roles?: { customId: string; name: string; privileges: string[]; transitions?: { from: string; to: string[] }[] }[];
+  automations?: RawAutomation[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -245,6 +249,7 @@ function normalise(raw: RawProgram): ProgramFile {
       customId: r.customId, name: r.name, privileges: [...new Set(r.privileges)],
       transitions: r.transitions ? r.transitions.map((t) => ({ from: t.from, to: t.to })) : null,
     })),
+    automations: normaliseAutomations(raw.automations),
   };
 }
 

@@ -4,11 +4,13 @@ import { ApiError } from '../api-error.ts';
 import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import type { AttachmentDefinition, Form, Program, Status } from '../../model/model.ts';
+import type { Automation } from '../../model/automation.ts';
 import { describeChange, diffDefinition, type DefinitionChange, type StoredDefinition } from './program-changes.ts';
 import { labelOf, resolveProgramFile, type ResolvedProgram } from './program-check.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
 import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
 import { tableSpecOf } from './program-table.ts';
+import { planAutomations } from '../automations/check-automations.ts';
 
 /** What an import needs: the store, the time and a source of new ids. */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
@@ -116,6 +118,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     numberDigits: file.numberDigits, updatedAt: ctx.now, createdAt: stored?.program.createdAt ?? ctx.now,
     notifications: file.notifications, selfSignUp: file.selfService.signUp,
     roles: planRoles(file, resolved.roles, statusIds),
+    automations: [] as Automation[],
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);
@@ -148,6 +151,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
       attachments: planAttachments(f.attachments, prior?.attachments ?? [], formIds[i]!, match),
     };
   });
+  program.automations = planAutomations(file, resolved.automations, { statusIds, fieldIds, formIds, attachmentIds: forms.map((f) => f.attachments.map((a) => a.id)) });
   return { program, lists, statuses, fields, forms };
 }
 

@@ -8,6 +8,7 @@ import type { Caller, VersionCondition } from '../caller.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
 import { eventsOfChange } from '../events/project-events.ts';
 import { type ProgramContext, projectNotFound } from './project-context.ts';
+import { runAutomations } from '../automations/run-automations.ts';
 
 /** The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets. */
 export type ProjectChanges = Partial<Pick<Project, 'number' | 'statusId' | 'statusAt' | 'ownerId' | 'assigneeId'>>;
@@ -38,8 +39,8 @@ export interface ProjectChange<T> {
   act(step: ChangeStep): Promise<ChangeOutcome<T>>;
 }
 
-/** What the change step needs. */
-export interface ChangeDeps { store: Pick<Store, 'transaction'>; clock: Clock; ids: IdGenerator }
+/** What the change step needs; `publicUrl` (for links in automations' mails and notes) when the service has one. */
+export interface ChangeDeps { store: Pick<Store, 'transaction'>; clock: Clock; ids: IdGenerator; publicUrl?: string }
 
 /**
  * The one way a project changes. In one transaction it locks the project (concurrent changes of one project queue
@@ -65,11 +66,16 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
     const now = changeTime();
     const outcome = await change.act({ tx, project, now });
     if (outcome.changed === false) return outcome.result(project);
-    const stamp = { ...outcome.changes, updatedAt: now, updatedBy: caller.user.id };
+    const action = outcome.action ?? change.action;
+    const detail = outcome.detail ?? {};
+    // The program's automations act within this change, after its own writes; theirs join its one stamp and version.
+    const automated = await runAutomations(tx, deps, caller, ctx, { ...project, ...outcome.changes }, now, action, detail);
+    const stamp = { ...outcome.changes, ...automated.changes, updatedAt: now, updatedBy: caller.user.id };
     // The row is locked (or, on SQLite, the whole database), so its version cannot have moved since it was read.
     if (!(await tx.projects.updateProject(project.id, project.version, stamp))) throw new Error(`project ${project.id} changed while locked`);
     const ownerId = stamp.ownerId ?? project.ownerId;
-    await recordChange(tx, deps, caller, ctx, { action: outcome.action ?? change.action, projectId: project.id, ownerId, detail: outcome.detail ?? {}, at: now });
+    await recordChange(tx, deps, caller, ctx, { action, projectId: project.id, ownerId, detail, at: now });
+    for (const r of automated.records) await recordChange(tx, deps, caller, { ...ctx, role: r.role }, { action: r.action, projectId: project.id, ownerId, detail: r.detail, at: now });
     return outcome.result({ ...project, ...stamp, version: project.version + 1 });
   });
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Program, ProgramModel, Project } from '../../model/model.ts';
 import { changeProject, recordChange } from './change-project.ts';
+import { runAutomations } from '../automations/run-automations.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
 import { loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -145,8 +146,17 @@ export class ProjectService {
       };
       await tx.projects.insertProject(created);
       await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, ownerId: caller.user.id, detail: { status: initial.id }, at: now });
-      return created;
+      const detail = { status: initial.id };
+      const automated = await runAutomations(tx, this.#deps, caller, ctx, created, now, 'project.create', detail);
+      let project = created;
+      // A creation's automations that move or assign the project change its row once more: version 1, not 0.
+      if (Object.keys(automated.changes).length > 0) {
+        if (!(await tx.projects.updateProject(projectId, 0, automated.changes))) throw new Error(`project ${projectId} changed while being created`);
+        project = { ...created, ...automated.changes, version: 1 };
+      }
+      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, ownerId: caller.user.id, detail, at: now });
+      for (const r of automated.records) await recordChange(tx, this.#deps, caller, { ...ctx, role: r.role }, { action: r.action, projectId, ownerId: caller.user.id, detail: r.detail, at: now });
+      return project;
     });
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));
     return { ...projectHeader(this.#deps, ctx.model, project), forms };

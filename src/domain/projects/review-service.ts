@@ -56,6 +56,8 @@ export interface ReviewView {
   finalStatus: boolean;
   threads: ReviewThreadView[];
   history: { status: string; at: number; by: string }[];
+  /** What the program's automations did on the project, newest first (audit action automation.run; src/domain/automations). */
+  automations: { at: number; automation: string; trigger: string; outcome: string; details: string }[];
   may: ReviewPermissions;
 }
 
@@ -65,10 +67,18 @@ function shown(model: ProgramModel, field: DataField, v: FieldValue | undefined)
   return (v.values ?? [v.value ?? '']).map((t) => shownValue(model, field, t)).join('; ');
 }
 
+/** One run of an automation as the review page lists it: what ran, what was skipped and why. */
+function automationRun(at: number, d: Record<string, unknown>): ReviewView['automations'][number] {
+  const actions = Array.isArray(d.actions) ? d.actions as { do?: string; outcome?: string; reason?: string }[] : [];
+  const details = typeof d.reason === 'string' ? d.reason
+    : actions.map((a) => `${a.do ?? '?'}: ${a.outcome === 'ran' ? 'done' : `skipped (${a.reason ?? ''})`}`).join('; ');
+  return { at, automation: String(d.name ?? d.automation ?? ''), trigger: `${String(d.trigger ?? '')}${Number(d.depth) > 1 ? ` (chain link ${String(d.depth)})` : ''}`, outcome: String(d.outcome ?? ''), details };
+}
+
 /** The staff review page of one project, assembled from the same rules the API follows. */
 export class ReviewService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'attachments' | 'inquiries'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'attachments' | 'inquiries'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'attachments' | 'inquiries' | 'audit'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'attachments' | 'inquiries' | 'audit'>) {
     this.#deps = deps;
   }
 
@@ -82,10 +92,11 @@ export class ReviewService {
     if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The review page of program ${ctx.program.id} is for its staff; applicants follow their projects on the project page.`);
     const project = await loadReadableProject(store, caller, ctx, projectId);
     const may = reviewPermissions(caller, ctx.role, project);
-    const [values, history, files, threads, notes, agency] = await Promise.all([
+    const [values, history, files, threads, notes, agency, runs] = await Promise.all([
       store.projects.getAllValues(project.id), store.projects.getHistory(project.id), store.attachments.listActiveAttachments(project.id),
       store.inquiries.listThreads(project.id), may.inquiries ? Promise.resolve(null) : store.inquiries.listVisibleNotes(project.id),
       store.accounts.findAgency(caller.user.agencyId),
+      store.audit.list({ projectId: project.id, action: 'automation.run', limit: 50 }),
     ]);
     const allNotes = notes ?? (await Promise.all(threads.map((t) => store.inquiries.listNotes(t.id)))).flat();
     const forms = await this.#forms(ctx, project, values);
@@ -119,6 +130,7 @@ export class ReviewService {
         notes: allNotes.filter((n) => n.threadId === t.id).map((n) => ({ author: nameOf(n.authorId), at: n.createdAt, visibleToApplicant: n.visibleToApplicant, text: n.text })),
       })).filter((t) => may.inquiries || t.notes.length > 0),
       history: history.map((h) => ({ status: statusById(ctx.model, h.statusId).name, at: h.changedAt, by: nameOf(h.changedBy) })),
+      automations: runs.sort((a, b) => b.at - a.at || Number(b.detail?.seq) - Number(a.detail?.seq)).map((r) => automationRun(r.at, r.detail ?? {})),
       may,
     };
   }

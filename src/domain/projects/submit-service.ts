@@ -69,7 +69,7 @@ export class SubmitService {
         if (moves) await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
         return {
           changes: { number, statusId, statusAt },
-          detail: { formId: form.id, number, fromStatus: project.statusId, toStatus: statusId },
+          detail: { formId: form.id, number, fromStatus: project.statusId, toStatus: statusId, fields: written.map((v) => v.fieldId) },
           result: (updated) => ({ ...projectHeader(this.#deps, ctx.model, updated), projectNumber: number }),
         };
       },

@@ -91,7 +91,8 @@ function readsOf(rules: ProgramRules, names: ReadonlySet<string>): string[] {
   return [...rules.varOf].filter(([, name]) => names.has(name)).map(([id]) => id);
 }
 
-function bindingsOf(model: ProgramModel, rules: ProgramRules, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext): Record<string, CelInput> {
+/** The variables of a rule over a state of the values: `project`, `role` and each field that has a value. */
+export function bindingsOf(model: ProgramModel, rules: ProgramRules, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext): Record<string, CelInput> {
   const bindings: Record<string, CelInput> = {
     project: new Map<string, CelInput>([
       ['status', ctx.status], ['number', ctx.number], ['submitted', ctx.submitted], ['files', ctx.files], ['approvedFiles', ctx.approvedFiles],

@@ -75,7 +75,7 @@ function cycles(formulas: Map<string, CompiledRule>): string[] {
 }
 
 /** "(line 12, column 20)": where in the file a problem of an expression is, as near as the file's text allows. */
-function located(start: SourcePosition | null, p: RuleProblem): string {
+export function located(start: SourcePosition | null, p: RuleProblem): string {
   if (start === null) return `(expression line ${p.line}, column ${p.column})`;
   if (p.line === 1 && (start.style === 'plain' || start.style === 'quoted')) {
     return `(line ${start.line}, column ${start.column + p.column - 1 + (start.style === 'quoted' ? 1 : 0)})`;

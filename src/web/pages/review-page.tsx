@@ -254,6 +254,23 @@ export function ReviewPage(p: ReviewPageProps) {
           </table>
         </div>
       </section>
+
+      {view.automations.length > 0 ? (
+        <section aria-labelledby="automations-title">
+          <h2 id="automations-title">Automations</h2>
+          <div class="table-wrap">
+            <table class="automations">
+              <caption class="visually-hidden">What the program's automations did, newest first</caption>
+              <thead><tr><th scope="col">When</th><th scope="col">Automation</th><th scope="col">Trigger</th><th scope="col">Outcome</th><th scope="col">Details</th></tr></thead>
+              <tbody>
+                {view.automations.map((r, i) => (
+                  <tr key={i}><td><When at={r.at} timeZone={p.timeZone} /></td><td>{r.automation}</td><td>{r.trigger}</td><td>{r.outcome}</td><td>{r.details}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
     </Layout>
   );
 }

@@ -36,6 +36,8 @@ export const Event = complex({
     ToApprovalStatus: optional(string),
     FromThreadStatus: optional(string),
     ToThreadStatus: optional(string),
+    Automation: optional(string, { doc: 'The customId of the program\'s automation that made the change; absent for a person\'s own change.' }),
+    EventName: optional(string, { doc: 'automation.custom: the name the automation gave the event.' }),
   },
 });
 
@@ -57,7 +59,7 @@ export function eventValue(e: EventView): WireValue<typeof Event> {
     FromStatusId: d.fromStatusId, ToStatusId: d.toStatusId, ProjectNumber: d.projectNumber,
     FromUser: e.fromUserEmail ?? undefined, ToUser: e.toUserEmail ?? undefined, ThreadId: d.threadId, NoteId: d.noteId,
     VisibleToApplicant: d.visibleToApplicant, ByStaff: d.byStaff, FromApprovalStatus: d.fromApproval, ToApprovalStatus: d.toApproval,
-    FromThreadStatus: d.fromThreadStatus, ToThreadStatus: d.toThreadStatus,
+    FromThreadStatus: d.fromThreadStatus, ToThreadStatus: d.toThreadStatus, Automation: d.automation, EventName: d.name,
   };
 }
 

@@ -1,0 +1,178 @@
+import { isCelList } from '@bufbuild/cel';
+import type { AutomationAction } from '../../model/automation.ts';
+import type { FieldValue, User } from '../../model/model.ts';
+import { statusAfterNote } from '../inquiries/inquiry-thread.ts';
+import { renderMail } from '../mail/mail-template.ts';
+import { checkValue } from '../projects/field-rules.ts';
+import { landingUrl, statusById } from '../projects/project-context.ts';
+import { formatProjectNumber } from '../projects/submit-service.ts';
+import { isStaff, roleIn } from '../roles/access.ts';
+import { decideForm, textOf } from '../rules/form-rules.ts';
+import { sameValue } from '../rules/rule-state.ts';
+import { type AutomationEnv, snapshot } from './automation-state.ts';
+import type { Trigger } from './triggers-of-change.ts';
+
+/** What one action did: ran (what it did, for the record, and the triggers it caused), or was skipped and why. */
+export type ActionOutcome =
+  | { ran: true; summary: Record<string, unknown>; triggers: Trigger[] }
+  | { ran: false; reason: string };
+
+const skip = (reason: string): ActionOutcome => ({ ran: false, reason });
+
+/** Runs one action of an automation in the change's transaction; checks first, so a skipped action wrote nothing. */
+export async function runAction(env: AutomationEnv, action: AutomationAction, index: number): Promise<ActionOutcome> {
+  switch (action.do) {
+    case 'moveStatus': return moveStatus(env, action.statusId);
+    case 'setField': return setField(env, action.fieldId, index);
+    case 'assign': return assign(env, action);
+    case 'openInquiry': return openInquiry(env, action);
+    case 'sendMail': return sendMail(env, action);
+    case 'emitEvent':
+      env.records.push({ action: 'automation.event', detail: { automation: env.automation.customId, name: action.name }, role: env.role });
+      return { ran: true, summary: { name: action.name }, triggers: [] };
+  }
+}
+
+function record(env: AutomationEnv, action: string, detail: Record<string, unknown>): void {
+  env.records.push({ action, detail: { ...detail, automation: env.automation.customId }, role: env.role });
+}
+
+async function moveStatus(env: AutomationEnv, statusId: string): Promise<ActionOutcome> {
+  const { ctx, state, tx, now } = env;
+  const target = ctx.model.statuses.find((s) => s.id === statusId);
+  if (!target) return skip('the status was retired from the program');
+  const from = statusById(ctx.model, state.project.statusId);
+  if (from.id === target.id) return skip(`the project is already in status "${target.name}"`);
+  // Only along the workflow: an automation moves as the program allows, whoever triggered it.
+  if (!from.next.includes(target.id)) return skip(`the workflow has no transition from "${from.name}" to "${target.name}"`);
+  const number = state.project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
+  await tx.projects.insertHistory({ id: env.deps.ids.next(), projectId: state.project.id, statusId: target.id, changedAt: now, changedBy: env.caller.user.id, reportAs: 'normal' });
+  const changes = { number, statusId: target.id, statusAt: now };
+  const numbered = number !== state.project.number;
+  Object.assign(env.changes, changes);
+  state.project = { ...state.project, ...changes };
+  record(env, 'project.status.set', { from: from.id, to: target.id, ...(numbered ? { number } : {}) });
+  return {
+    ran: true, summary: { from: from.customId ?? from.name, to: target.customId ?? target.name },
+    triggers: [{ kind: 'status.left', statusId: from.id }, { kind: 'status.entered', statusId: target.id }],
+  };
+}
+
+async function setField(env: AutomationEnv, fieldId: string, index: number): Promise<ActionOutcome> {
+  const { ctx, state, tx, now } = env;
+  const field = ctx.model.fields.find((f) => f.id === fieldId);
+  const rule = env.compiled.get(index);
+  if (!field || !rule) return skip('the field was retired from the program');
+  const snap = await snapshot(env);
+  const value = rule.evaluate(snap.bindings);
+  if (value === undefined) return skip(`the value of ${field.customId ?? field.name} cannot be decided (its expression reads an empty field or fails)`);
+  let next: FieldValue;
+  if (field.multiValue) {
+    const items = isCelList(value) ? [...(value as unknown as Iterable<unknown>)].map((v) => textOf({ ...field, multiValue: false }, v as never)) : [];
+    if (items.some((v) => v === null)) return skip(`the value is not a list of ${field.type} values`);
+    next = { fieldId, value: null, values: items as string[], updatedAt: now, updatedBy: env.caller.user.id };
+  } else {
+    const text = textOf(field, value);
+    if (text === null) return skip(`the value is not a ${field.type}`);
+    next = { fieldId, value: text, values: null, updatedAt: now, updatedBy: env.caller.user.id };
+  }
+  const list = ctx.model.lists.find((l) => l.id === field.listId);
+  for (const text of next.values ?? (next.value === null ? [] : [next.value])) {
+    const problem = checkValue(field, list, text);
+    if (problem) return skip(`the field refuses the value: ${problem.message}`);
+  }
+  // The field's validations on the forms it is on hold for an automation's value as for a person's.
+  const after = new Map(snap.values);
+  after.set(fieldId, next);
+  for (const form of ctx.model.forms.filter((f) => f.fields.some((p) => p.fieldId === fieldId))) {
+    const failed = decideForm(ctx.model, form, after, snap.ruleContext).failed.find((v) => v.fieldId === fieldId);
+    if (failed) return skip(`a rule of form ${form.customId ?? form.name} refuses the value: ${failed.message}`);
+  }
+  const ref = field.customId ?? field.name;
+  if (sameValue(snap.values.get(fieldId), next)) return { ran: true, summary: { field: ref, unchanged: true }, triggers: [] };
+  const formId = ctx.model.forms.find((f) => f.fields.some((p) => p.fieldId === fieldId))?.id ?? ctx.model.forms[0]?.id ?? '';
+  await tx.projects.upsertValues(state.project.id, formId, [next]);
+  record(env, 'project.field.set', { fields: [fieldId] });
+  return { ran: true, summary: { field: ref }, triggers: [{ kind: 'field.changed', fieldId }] };
+}
+
+/** The active users who hold a role in the program by a grant, by e-mail address. */
+async function holders(env: AutomationEnv, role: string): Promise<User[]> {
+  const grants = (await env.tx.accounts.listGrantDetails({ programId: env.ctx.program.id })).filter((g) => g.role === role);
+  const users = await env.tx.accounts.usersByIds(grants.map((g) => g.userId));
+  return users.filter((u) => !u.disabled).sort((a, b) => a.email.localeCompare(b.email));
+}
+
+async function assign(env: AutomationEnv, action: Extract<AutomationAction, { do: 'assign' }>): Promise<ActionOutcome> {
+  const { ctx, state, tx } = env;
+  let chosen: User | null = null;
+  let how: Record<string, unknown>;
+  if (action.user !== null) {
+    const user = await tx.accounts.findUserByEmail(action.user);
+    const grants = user ? await tx.accounts.listGrants(user.id) : [];
+    if (!user || user.disabled || !isStaff(roleIn({ user, apiKeyId: '', grants }, ctx.program))) {
+      return skip(`no active staff member of the program has the e-mail address "${action.user}"`);
+    }
+    chosen = user;
+    how = {};
+  } else {
+    const candidates = (await holders(env, action.role!)).filter((u) => isStaff(roleIn({ user: u, apiKeyId: '', grants: [{ userId: u.id, programId: ctx.program.id, role: action.role!, sensitive: false }] }, ctx.program)));
+    if (candidates.length === 0) return skip(`nobody active holds the role ${action.role} (with a role that reads every project)`);
+    if (action.pick === 'roundRobin') {
+      const turn = await tx.projects.takeAutomationTurn(ctx.program.id, env.automation.customId);
+      chosen = candidates[turn % candidates.length]!;
+      how = { role: action.role, pick: 'roundRobin' };
+    } else {
+      // Open: in a status the workflow can still move on from; a final status closes a project.
+      const closed = ctx.model.statuses.filter((s) => s.next.length === 0).map((s) => s.id);
+      const load = await tx.projects.countOpenAssigned(ctx.program.id, candidates.map((u) => u.id), closed);
+      const count = (u: User) => (load.get(u.id) ?? 0) - (state.project.assigneeId === u.id && !closed.includes(state.project.statusId) ? 1 : 0);
+      chosen = candidates.reduce((best, u) => (count(u) < count(best) ? u : best));
+      how = { role: action.role, pick: 'leastLoaded', openProjects: count(chosen) };
+    }
+  }
+  if (state.project.assigneeId === chosen.id) return { ran: true, summary: { to: chosen.email, unchanged: true, ...how }, triggers: [] };
+  record(env, 'project.assignee.set', { from: state.project.assigneeId, to: chosen.id });
+  env.changes.assigneeId = chosen.id;
+  state.project = { ...state.project, assigneeId: chosen.id };
+  return { ran: true, summary: { to: chosen.email, ...how }, triggers: [] };
+}
+
+/** The placeholders of an automation's texts, as notification mails fill them in. */
+function placeholders(env: AutomationEnv): Record<string, string> {
+  const p = env.state.project;
+  return {
+    projectNumber: p.number ?? '(not yet submitted)', status: statusById(env.ctx.model, p.statusId).name,
+    link: env.deps.publicUrl === undefined ? '' : landingUrl(env.deps.publicUrl, p), programName: env.ctx.program.name,
+  };
+}
+
+async function openInquiry(env: AutomationEnv, action: Extract<AutomationAction, { do: 'openInquiry' }>): Promise<ActionOutcome> {
+  const { ctx, state, tx, now, caller, deps } = env;
+  const text = renderMail({ subject: action.subject, text: action.text }, placeholders(env));
+  const status = statusAfterNote('Open', { byStaff: true, visibleToApplicant: action.visibleToApplicant });
+  const thread = {
+    id: deps.ids.next(), programId: ctx.program.id, projectId: state.project.id, subject: text.subject, status, externalId: null,
+    createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
+  };
+  await tx.inquiries.insertThread(thread);
+  const note = await tx.inquiries.insertNote({ id: deps.ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text: text.text, visibleToApplicant: action.visibleToApplicant });
+  record(env, 'inquiry.thread.open', { threadId: thread.id, noteId: note.id, visibleToApplicant: action.visibleToApplicant, status });
+  return { ran: true, summary: { threadId: thread.id }, triggers: [{ kind: 'inquiry.note_added', by: 'staff' }] };
+}
+
+async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { do: 'sendMail' }>): Promise<ActionOutcome> {
+  const { tx, state, now, deps } = env;
+  let to: User[];
+  if (action.to === 'role') to = await holders(env, action.role!);
+  else {
+    const id = action.to === 'owner' ? state.project.ownerId : state.project.assigneeId;
+    if (id === null) return skip('the project has no assignee');
+    const user = await tx.accounts.findUserById(id);
+    to = user && !user.disabled ? [user] : [];
+  }
+  if (to.length === 0) return skip(action.to === 'role' ? `nobody active holds the role ${action.role}` : `the project's ${action.to} is no longer an active user`);
+  const mail = renderMail({ subject: action.subject, text: action.text }, placeholders(env));
+  for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now });
+  return { ran: true, summary: { to: to.map((u) => u.email) }, triggers: [] };
+}

@@ -1,0 +1,43 @@
+import type { CelInput } from '@bufbuild/cel';
+import type { Automation } from '../../model/automation.ts';
+import type { FieldValue, Project } from '../../model/model.ts';
+import type { StoreWriter } from '../../store/store.ts';
+import type { Caller } from '../caller.ts';
+import type { ProgramContext } from '../projects/project-context.ts';
+import type { ProjectChanges } from '../projects/change-project.ts';
+import type { Role } from '../roles/access.ts';
+import type { CompiledRule } from '../rules/compile-rule.ts';
+import { bindingsOf, ruleContextOf, type RuleContext } from '../rules/form-rules.ts';
+import { programRules } from '../rules/program-rules.ts';
+import type { AutomationDeps, AutomationRecord } from './run-automations.ts';
+
+/** What one automation's run works with: the transaction, the project as the change and earlier actions left it, and where its results go. */
+export interface AutomationEnv {
+  tx: StoreWriter; deps: AutomationDeps; caller: Caller; ctx: ProgramContext; now: number;
+  /** The project as it stands within the change (its row is written once, after every automation ran). */
+  state: { project: Project };
+  automation: Automation;
+  /** The compiled value of each setField action, by its position in `then`. */
+  compiled: ReadonlyMap<number, CompiledRule>;
+  records: AutomationRecord[]; role: Role; changes: ProjectChanges;
+}
+
+/** The project's values and the rules' view of it as they stand in the transaction, with the variables of a rule over them. */
+export interface Snapshot { values: Map<string, FieldValue>; ruleContext: RuleContext; bindings: Record<string, CelInput> }
+
+/**
+ * Reads what a condition or value sees, in the transaction: the project's submitted values (as the change and earlier
+ * actions left them), its submitted forms and active files; `role` is the triggering user's role.
+ */
+export async function snapshot(env: AutomationEnv): Promise<Snapshot> {
+  const { tx, ctx, state } = env;
+  const rules = programRules(ctx.model);
+  const [stored, submissions, files] = await Promise.all([
+    tx.projects.getValues(state.project.id, ctx.model.fields.map((f) => f.id)),
+    tx.projects.getSubmissions(state.project.id),
+    tx.attachments.listActiveAttachments(state.project.id),
+  ]);
+  const values = new Map(stored.map((v) => [v.fieldId, v]));
+  const ruleContext = ruleContextOf(ctx.model, state.project, ctx.role.name, submissions.map((s) => s.formId), files);
+  return { values, ruleContext, bindings: bindingsOf(ctx.model, rules, values, ruleContext) };
+}

@@ -1,0 +1,238 @@
+import type { Automation, AutomationAction, TriggerKind } from '../../model/automation.ts';
+import type { Program, ProgramModel } from '../../model/model.ts';
+import { PLACEHOLDERS } from '../mail/mail-template.ts';
+import type { Resolve } from '../programs/program-check.ts';
+import type { ProgramFile } from '../programs/program-file.ts';
+import { atLine } from '../programs/program-lines.ts';
+import { BUILT_IN_ROLE_NAMES } from '../roles/privileges.ts';
+import { compileRule } from '../rules/compile-rule.ts';
+import { located } from '../rules/rule-problems.ts';
+import { ruleVariables } from '../rules/rule-scope.ts';
+import { fieldType, T, type RuleType } from '../rules/rule-types.ts';
+import type { ActionSpec, AutomationSpec } from './automation-file.ts';
+
+/** An automation with its references resolved to positions in the file (attachments as form and attachment index). */
+export interface ResolvedAutomation {
+  form: number | null; status: number | null; field: number | null; attachment: [number, number] | null;
+  /** Per action: the status (moveStatus) or field (setField) it names, else null. */
+  targets: (number | null)[];
+}
+
+/** The filters each trigger takes; any other filter is refused. */
+const FILTERS: Record<TriggerKind, readonly string[]> = {
+  'project.created': [],
+  'form.saved': ['form'],
+  'form.submitted': ['form'],
+  'status.entered': ['status'],
+  'status.left': ['status'],
+  'field.changed': ['field'],
+  'attachment.uploaded': ['attachment'],
+  'attachment.reviewed': ['attachment', 'approval'],
+  'inquiry.note_added': ['by'],
+};
+
+/** The keys each action takes besides `do` (the first ones listed are required). */
+const ACTION_KEYS: Record<ActionSpec['do'], { required: (keyof ActionSpec)[]; optional: (keyof ActionSpec)[] }> = {
+  moveStatus: { required: ['to'], optional: [] },
+  setField: { required: ['field', 'value'], optional: [] },
+  assign: { required: [], optional: ['user', 'role', 'pick'] },
+  openInquiry: { required: ['subject', 'text'], optional: ['visibleToApplicant'] },
+  sendMail: { required: ['to', 'subject', 'text'], optional: ['role'] },
+  emitEvent: { required: ['name'], optional: [] },
+};
+
+/** What the checks need to find the file's parts by reference. */
+export interface AutomationResolvers { statuses: Resolve; fields: Resolve; forms: Resolve }
+
+/**
+ * Checks the file's automations: unique customIds, the filters their triggers take and the parts they name, each
+ * action's keys and targets (a status no status can move to, a field value of the wrong type, an unknown role or
+ * placeholder), and compiles every condition and value with the field rules' compiler. Each problem names the YAML line.
+ */
+export function checkAutomations(file: ProgramFile, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation[] {
+  const vars = ruleVariables(file.fields);
+  const roles = [...BUILT_IN_ROLE_NAMES, ...file.roles.map((r) => r.customId)];
+  return file.automations.map((a, i) => {
+    const where = `automation "${a.customId}"${atLine(file, ['automations', i])}`;
+    if (file.automations.slice(0, i).some((b) => b.customId === a.customId)) problems.push(`${where}: another automation has the customId "${a.customId}"`);
+    const compile = (source: string, want: RuleType, path: (string | number)[], what: string) => {
+      const result = compileRule(source, vars, want);
+      if ('problems' in result) {
+        for (const p of result.problems) problems.push(`automation "${a.customId}": ${what} ${located(file.locate?.(path) ?? null, p)}: ${p.message}`);
+      }
+    };
+    const resolved = checkWhen(file, a, i, resolve, problems);
+    if (a.if !== null) compile(a.if, T.bool, ['automations', i, 'if'], 'if');
+    resolved.targets = a.actions.map((action, k) => checkAction(file, action, ['automations', i, 'then', k], `automation "${a.customId}"${atLine(file, ['automations', i, 'then', k])}: then[${k}] (${action.do})`, resolve, roles, compile, problems));
+    return resolved;
+  });
+}
+
+function checkWhen(file: ProgramFile, a: AutomationSpec, i: number, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation {
+  const where = `automation "${a.customId}"${atLine(file, ['automations', i, 'when'])}: when`;
+  const allowed = FILTERS[a.when.trigger];
+  for (const key of ['form', 'status', 'field', 'attachment', 'approval', 'by'] as const) {
+    if (a.when[key] !== null && !allowed.includes(key)) {
+      problems.push(`${where}: the trigger ${a.when.trigger} takes ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'no filter'}, not ${key}`);
+    }
+  }
+  const out: ResolvedAutomation = { form: null, status: null, field: null, attachment: null, targets: [] };
+  if (a.when.form !== null) out.form = resolve.forms(a.when.form, `${where}: form`);
+  if (a.when.status !== null) out.status = resolve.statuses(a.when.status, `${where}: status`);
+  if (a.when.field !== null) out.field = resolve.fields(a.when.field, `${where}: field`);
+  if (a.when.attachment !== null) {
+    const ref = a.when.attachment;
+    const found = file.forms.flatMap((f, fi) => f.attachments.map((x, ai) => ({ f, x, fi, ai })))
+      .filter(({ f, x }) => x.customId === ref || x.name === ref || `${f.customId ?? f.name}/${x.customId ?? x.name}` === ref);
+    if (found.length === 1) out.attachment = [found[0]!.fi, found[0]!.ai];
+    else if (found.length === 0) problems.push(`${where}: attachment: no form has an attachment with the customId or name "${ref}"`);
+    else problems.push(`${where}: attachment: "${ref}" names attachments of several forms; write it as form/attachment`);
+  }
+  return out;
+}
+
+function checkAction(
+  file: ProgramFile, action: ActionSpec, path: (string | number)[], where: string, resolve: AutomationResolvers, roles: string[],
+  compile: (source: string, want: RuleType, path: (string | number)[], what: string) => void, problems: string[],
+): number | null {
+  const keys = ACTION_KEYS[action.do];
+  for (const key of keys.required) if (action[key] === undefined) problems.push(`${where}: missing ${key}`);
+  for (const key of Object.keys(action) as (keyof ActionSpec)[]) {
+    if (key !== 'do' && !keys.required.includes(key) && !keys.optional.includes(key)) problems.push(`${where}: ${action.do} takes no ${key}`);
+  }
+  const placeholders = (key: 'subject' | 'text') => {
+    for (const m of (action[key] ?? '').matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)) {
+      if (!(PLACEHOLDERS as readonly string[]).includes(m[1] ?? '')) {
+        problems.push(`${where}: ${key}: unknown placeholder "{{${m[1]}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
+      }
+    }
+  };
+  switch (action.do) {
+    case 'moveStatus': {
+      if (action.to === undefined) return null;
+      const target = resolve.statuses(action.to, `${where}: to`);
+      if (target === null) return null;
+      const reachable = file.statuses.some((s) => s.next.some((ref) => ref === action.to || ref === file.statuses[target]!.customId || ref === file.statuses[target]!.name));
+      if (!reachable) problems.push(`${where}: no status can move to "${action.to}" (no status lists it in next), so this move could never be made`);
+      return target;
+    }
+    case 'setField': {
+      if (action.field === undefined) return null;
+      const index = resolve.fields(action.field, `${where}: field`);
+      if (index === null) return null;
+      const field = file.fields[index]!;
+      if (field.formula !== null) problems.push(`${where}: "${action.field}" is a calculated field; its formula sets it`);
+      else if (field.type === 'table') problems.push(`${where}: "${action.field}" is a table field, which an automation cannot set`);
+      else if (action.value !== undefined) compile(action.value, fieldType(field), [...path, 'value'], `then setField ${action.field}: value`);
+      return index;
+    }
+    case 'assign':
+      if ((action.user === undefined) === (action.role === undefined)) problems.push(`${where}: name either a user (an e-mail address) or a role (with pick)`);
+      if (action.role !== undefined && !roles.includes(action.role)) problems.push(`${where}: no role is named "${action.role}"; the roles are ${roles.join(', ')}`);
+      if (action.role !== undefined && action.pick === undefined) problems.push(`${where}: say how to pick among the role's holders: pick: roundRobin or leastLoaded`);
+      if (action.user !== undefined && action.pick !== undefined) problems.push(`${where}: pick applies to a role, not to a named user`);
+      return null;
+    case 'sendMail':
+      if (action.to !== undefined && !['owner', 'assignee', 'role'].includes(action.to)) problems.push(`${where}: to must be owner, assignee or role, not "${action.to}"`);
+      if ((action.to === 'role') !== (action.role !== undefined)) problems.push(`${where}: a mail to a role names the role (to: role, role: …), and only such a mail`);
+      if (action.role !== undefined && !roles.includes(action.role)) problems.push(`${where}: no role is named "${action.role}"; the roles are ${roles.join(', ')}`);
+      placeholders('subject');
+      placeholders('text');
+      return null;
+    case 'openInquiry':
+      placeholders('subject');
+      placeholders('text');
+      return null;
+    case 'emitEvent': return null;
+  }
+}
+
+/** The automations to store with the program: parts by the ids the import gives them. */
+export function planAutomations(
+  file: ProgramFile, resolved: ResolvedAutomation[], ids: { statusIds: string[]; fieldIds: string[]; formIds: string[]; attachmentIds: string[][] },
+): Automation[] {
+  return file.automations.map((a, i) => {
+    const r = resolved[i]!;
+    return {
+      customId: a.customId, name: a.name, if: a.if,
+      when: {
+        trigger: a.when.trigger, approval: a.when.approval, by: a.when.by,
+        formId: r.form === null ? null : ids.formIds[r.form]!,
+        statusId: r.status === null ? null : ids.statusIds[r.status]!,
+        fieldId: r.field === null ? null : ids.fieldIds[r.field]!,
+        attachmentId: r.attachment === null ? null : ids.attachmentIds[r.attachment[0]]![r.attachment[1]]!,
+      },
+      actions: a.actions.map((x, k): AutomationAction => {
+        const target = r.targets[k] ?? null;
+        switch (x.do) {
+          case 'moveStatus': return { do: 'moveStatus', statusId: ids.statusIds[target!]! };
+          case 'setField': return { do: 'setField', fieldId: ids.fieldIds[target!]!, value: x.value! };
+          case 'assign': return { do: 'assign', user: x.user ?? null, role: x.role ?? null, pick: x.pick ?? null };
+          case 'openInquiry': return { do: 'openInquiry', subject: x.subject!, text: x.text!, visibleToApplicant: x.visibleToApplicant ?? false };
+          case 'sendMail': return { do: 'sendMail', to: x.to as 'owner' | 'assignee' | 'role', role: x.role ?? null, subject: x.subject!, text: x.text! };
+          case 'emitEvent': return { do: 'emitEvent', name: x.name! };
+          default: throw new Error(`unknown action ${String((x as { do: unknown }).do)}`);
+        }
+      }),
+    };
+  });
+}
+
+/** A program's stored automations as the program file writes them; `refOf` turns an id into its reference. */
+export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'forms'>, refOf: (id: string) => string): AutomationSpec[] {
+  const attachmentRef = (id: string) => {
+    for (const f of model.forms) {
+      const a = f.attachments.find((x) => x.id === id);
+      if (a) return `${f.customId ?? f.name}/${a.customId ?? a.name}`;
+    }
+    return id;
+  };
+  const formRef = (id: string) => {
+    const f = model.forms.find((x) => x.id === id);
+    return f ? f.customId ?? f.name : id;
+  };
+  return (program.automations ?? []).map((a) => ({
+    customId: a.customId, name: a.name, if: a.if,
+    when: {
+      trigger: a.when.trigger, approval: a.when.approval, by: a.when.by,
+      form: a.when.formId === null ? null : formRef(a.when.formId),
+      status: a.when.statusId === null ? null : refOf(a.when.statusId),
+      field: a.when.fieldId === null ? null : refOf(a.when.fieldId),
+      attachment: a.when.attachmentId === null ? null : attachmentRef(a.when.attachmentId),
+    },
+    actions: a.actions.map((x): ActionSpec => {
+      switch (x.do) {
+        case 'moveStatus': return { do: 'moveStatus', to: refOf(x.statusId) };
+        case 'setField': return { do: 'setField', field: refOf(x.fieldId), value: x.value };
+        case 'assign': return prune({ do: 'assign', user: x.user, role: x.role, pick: x.pick });
+        case 'openInquiry': return { do: 'openInquiry', subject: x.subject, text: x.text, ...(x.visibleToApplicant ? { visibleToApplicant: true } : {}) };
+        case 'sendMail': return prune({ do: 'sendMail', to: x.to, role: x.role, subject: x.subject, text: x.text });
+        case 'emitEvent': return { do: 'emitEvent', name: x.name };
+        default: throw new Error(`unknown action ${String((x as { do: unknown }).do)}`);
+      }
+    }),
+  }));
+}
+
+function prune(action: Record<string, unknown>): ActionSpec {
+  return Object.fromEntries(Object.entries(action).filter(([, v]) => v !== null)) as unknown as ActionSpec;
+}
+
+/** What an import does to the program's automations, by customId: created, removed, updated (when, if, then, name) or reordered. */
+export function diffAutomations(before: Automation[], after: Automation[]): { kind: 'automation'; action: 'created' | 'updated' | 'removed' | 'reordered'; ref: string; properties: string[] }[] {
+  const changes: ReturnType<typeof diffAutomations> = [];
+  for (const a of after) {
+    const prior = before.find((b) => b.customId === a.customId);
+    if (!prior) {
+      changes.push({ kind: 'automation', action: 'created', ref: a.customId, properties: [] });
+      continue;
+    }
+    const properties = (['name', 'when', 'if', 'actions'] as const).filter((k) => JSON.stringify(prior[k]) !== JSON.stringify(a[k])).map((k) => (k === 'actions' ? 'then' : k));
+    if (properties.length > 0) changes.push({ kind: 'automation', action: 'updated', ref: a.customId, properties });
+  }
+  for (const b of before) if (!after.some((a) => a.customId === b.customId)) changes.push({ kind: 'automation', action: 'removed', ref: b.customId, properties: [] });
+  const kept = (list: Automation[], other: Automation[]) => list.map((x) => x.customId).filter((id) => other.some((o) => o.customId === id)).join();
+  // Automations run in file order, so a new order is a change of behaviour worth reporting.
+  if (kept(before, after) !== kept(after, before)) changes.push({ kind: 'automation', action: 'reordered', ref: '', properties: [] });
+  return changes;
+}

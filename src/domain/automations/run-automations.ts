@@ -1,0 +1,130 @@
+import type { Automation } from '../../model/automation.ts';
+import type { ProgramModel, Project } from '../../model/model.ts';
+import type { IdGenerator } from '../../model/ids.ts';
+import type { StoreWriter } from '../../store/store.ts';
+import type { Caller } from '../caller.ts';
+import type { ProgramContext } from '../projects/project-context.ts';
+import { statusById } from '../projects/project-context.ts';
+import type { ProjectChanges } from '../projects/change-project.ts';
+import { isStaff, roleNamed, type Role } from '../roles/access.ts';
+import { compileRule, type CompiledRule } from '../rules/compile-rule.ts';
+import { ruleVariables } from '../rules/rule-scope.ts';
+import { fieldType, T } from '../rules/rule-types.ts';
+import { runAction, type ActionOutcome } from './automation-actions.ts';
+import { snapshot } from './automation-state.ts';
+import { describeTrigger, matchesTrigger, type Trigger, triggersOfChange } from './triggers-of-change.ts';
+
+/** How many links a chain of automations may have: a trigger of an automation's action of depth 3 runs nothing more. */
+export const MAX_CHAIN_DEPTH = 3;
+
+/** A change an automation made, to audit (and turn into events) as the change's own are: by the triggering user. */
+export interface AutomationRecord { action: string; detail: Record<string, unknown>; role: Role }
+
+/** What a change's automations did: the project fields to merge into the change's one stamp, and what to record. */
+export interface AutomationResult { changes: ProjectChanges; records: AutomationRecord[] }
+
+/** What the engine needs besides the transaction: new ids and the public address for links in mails and notes. */
+export interface AutomationDeps { ids: IdGenerator; publicUrl?: string }
+
+/** The compiled conditions and values of a program version's automations, by automation customId. */
+interface Compiled { if: CompiledRule | null; values: Map<number, CompiledRule> }
+
+const compiledByModel = new WeakMap<ProgramModel, Map<string, Compiled>>();
+
+function compiledOf(model: ProgramModel, a: Automation): Compiled {
+  let all = compiledByModel.get(model);
+  if (!all) compiledByModel.set(model, (all = new Map()));
+  let c = all.get(a.customId);
+  if (!c) {
+    const vars = ruleVariables(model.fields);
+    const compile = (source: string, want: Parameters<typeof compileRule>[2]) => {
+      const result = compileRule(source, vars, want);
+      // The import checked each expression with this compiler: a failure means a damaged definition.
+      if ('problems' in result) throw new Error(`automation ${a.customId}: "${source}" does not compile: ${result.problems[0]!.message}`);
+      return result.rule;
+    };
+    const values = new Map<number, CompiledRule>();
+    a.actions.forEach((x, k) => {
+      if (x.do !== 'setField') return;
+      const field = model.fields.find((f) => f.id === x.fieldId);
+      if (field) values.set(k, compile(x.value, fieldType(field)));
+    });
+    c = { if: a.if === null ? null : compile(a.if, T.bool), values };
+    all.set(a.customId, c);
+  }
+  return c;
+}
+
+/** The role an automation's own changes are recorded with: they are the program's, made as its staff would. */
+function automationRole(ctx: ProgramContext): Role {
+  return roleNamed(ctx.program, 'admin')!;
+}
+
+/**
+ * Runs the program's automations that a change triggers, inside the change's transaction and after its own writes
+ * (docs/programs.md, "Automations"). Triggers are taken in order (those of the change, then those of each action), and
+ * for each, the automations that wait for it in file order: the condition is evaluated on the state in the
+ * transaction, then the actions run one by one. An action that cannot run is skipped and recorded, and the rest of its
+ * automation with it; the person's change is never refused for it. Each run, including one skipped for its condition
+ * or the chain's depth, is recorded (audit action `automation.run`).
+ */
+export async function runAutomations(
+  tx: StoreWriter, deps: AutomationDeps, caller: Caller, ctx: ProgramContext, project: Project, now: number,
+  action: string, detail: Record<string, unknown>,
+): Promise<AutomationResult> {
+  const automations = ctx.program.automations ?? [];
+  const result: AutomationResult = { changes: {}, records: [] };
+  if (automations.length === 0) return result;
+  const queue: { trigger: Trigger; depth: number }[] = triggersOfChange(action, detail, isStaff(ctx.role)).map((trigger) => ({ trigger, depth: 1 }));
+  const state = { project: { ...project } };
+  const role = automationRole(ctx);
+  const refOf = refsOf(ctx.model);
+  let seq = 0;
+  while (queue.length > 0) {
+    const { trigger, depth } = queue.shift()!;
+    for (const a of automations) {
+      if (!matchesTrigger(a.when, trigger)) continue;
+      // `seq` orders the runs of one change: its audit rows share one time, and ids need not grow.
+      const run: Record<string, unknown> = { seq: ++seq, automation: a.customId, name: a.name, trigger: describeTrigger(trigger, refOf), depth };
+      const record = (outcome: string, extra: Record<string, unknown> = {}) => result.records.push({ action: 'automation.run', detail: { ...run, outcome, ...extra }, role });
+      if (depth > MAX_CHAIN_DEPTH) {
+        record('skipped', { reason: `the chain of automations is deeper than ${MAX_CHAIN_DEPTH}` });
+        continue;
+      }
+      const compiled = compiledOf(ctx.model, a);
+      const env = { tx, deps, caller, ctx, now, state, automation: a, compiled: compiled.values, records: result.records, role, changes: result.changes };
+      if (compiled.if !== null) {
+        const value = compiled.if.evaluate((await snapshot(env)).bindings);
+        if (value !== true) {
+          record('skipped', { reason: value === false ? 'the condition is not met' : 'the condition cannot be decided (it reads an empty field or fails)' });
+          continue;
+        }
+      }
+      const actions: Record<string, unknown>[] = [];
+      let stopped: string | null = null;
+      for (const [k, x] of a.actions.entries()) {
+        if (stopped !== null) {
+          actions.push({ do: x.do, outcome: 'skipped', reason: `an earlier action could not run (${stopped})` });
+          continue;
+        }
+        const outcome: ActionOutcome = await runAction(env, x, k);
+        if (outcome.ran) {
+          actions.push({ do: x.do, outcome: 'ran', ...outcome.summary });
+          for (const t of outcome.triggers) queue.push({ trigger: t, depth: depth + 1 });
+        } else {
+          actions.push({ do: x.do, outcome: 'skipped', reason: outcome.reason });
+          stopped = x.do;
+        }
+      }
+      record(stopped === null ? 'ran' : 'partly ran', { actions });
+    }
+  }
+  return result;
+}
+
+/** How records name a program's parts: statuses, fields, forms and attachments by customId (else name). */
+function refsOf(model: ProgramModel): (id: string) => string {
+  const refs = new Map<string, string>();
+  for (const part of [...model.statuses, ...model.fields, ...model.forms, ...model.forms.flatMap((f) => f.attachments)]) refs.set(part.id, part.customId ?? part.name);
+  return (id) => refs.get(id) ?? (model.retired.statuses.some((s) => s.id === id) ? statusById(model, id).name : id);
+}

@@ -1,0 +1,58 @@
+import type { AutomationWhen, TriggerKind } from '../../model/automation.ts';
+
+/** Something that happened to a project, as automations wait for it: the trigger and the parts it concerns. */
+export interface Trigger {
+  kind: TriggerKind;
+  formId?: string; statusId?: string; fieldId?: string; attachmentId?: string; approval?: string; by?: 'staff' | 'applicant';
+}
+
+type Detail = Record<string, unknown>;
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function statusMove(from: unknown, to: unknown): Trigger[] {
+  if (typeof from !== 'string' || typeof to !== 'string' || from === to) return [];
+  return [{ kind: 'status.left', statusId: from }, { kind: 'status.entered', statusId: to }];
+}
+
+function fieldsOf(d: Detail): Trigger[] {
+  return Array.isArray(d.fields) ? d.fields.filter((f): f is string => typeof f === 'string').map((fieldId) => ({ kind: 'field.changed', fieldId })) : [];
+}
+
+/**
+ * The triggers of one audited project change, read from its audit action and detail as its events are
+ * (src/domain/events/project-events.ts), in the order automations see them: the change itself, then the fields it
+ * wrote, then the status it left and the one it entered. `byStaff` says who wrote an inquiry note.
+ * Deadline triggers (deadline.started, .passed, .satisfied) are read here from the deadlines' audit actions.
+ */
+export function triggersOfChange(action: string, d: Detail, byStaff: boolean): Trigger[] {
+  switch (action) {
+    case 'project.create': return [{ kind: 'project.created' }];
+    case 'project.draft.set': return [{ kind: 'form.saved', formId: str(d.formId) }];
+    // Staff writing submitted data change the project's values: the fields changed, but no form was saved or submitted.
+    case 'project.data.set': return fieldsOf(d);
+    case 'project.submit': return [{ kind: 'form.submitted', formId: str(d.formId) }, ...fieldsOf(d), ...statusMove(d.fromStatus, d.toStatus)];
+    case 'project.status.set': return statusMove(d.from, d.to);
+    case 'project.field.set': return fieldsOf(d);
+    case 'project.attachment.upload': return [{ kind: 'attachment.uploaded', attachmentId: str(d.attachmentId) }];
+    case 'project.attachment.review':
+      // A review that only changed the note did not review anything new.
+      return d.from === d.to ? [] : [{ kind: 'attachment.reviewed', attachmentId: str(d.attachmentId), approval: str(d.to) }];
+    case 'inquiry.thread.open':
+    case 'inquiry.note.add': return [{ kind: 'inquiry.note_added', by: byStaff ? 'staff' : 'applicant' }];
+    default: return [];
+  }
+}
+
+/** True when an automation's `when` waits for this trigger: the same kind, and every filter it sets matches. */
+export function matchesTrigger(when: AutomationWhen, t: Trigger): boolean {
+  if (when.trigger !== t.kind) return false;
+  const same = (want: string | null, got: string | undefined) => want === null || want === got;
+  return same(when.formId, t.formId) && same(when.statusId, t.statusId) && same(when.fieldId, t.fieldId)
+    && same(when.attachmentId, t.attachmentId) && same(when.approval, t.approval) && same(when.by, t.by);
+}
+
+/** A trigger as the record of a run names it: `status.entered EngineeringReview`. */
+export function describeTrigger(t: Trigger, refOf: (id: string) => string): string {
+  const part = t.formId ?? t.statusId ?? t.fieldId ?? t.attachmentId;
+  return [t.kind, part === undefined ? null : refOf(part), t.approval ?? null, t.by ?? null].filter((x) => x !== null).join(' ');
+}

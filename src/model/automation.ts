@@ -1,0 +1,40 @@
+/**
+ * The triggers an automation may wait for (docs/programs.md, "Automations"). Each is read from the audit action of a
+ * change (src/domain/automations/triggers-of-change.ts); deadline triggers and the daily schedule slot in here.
+ */
+export const TRIGGER_KINDS = [
+  'project.created', 'form.saved', 'form.submitted', 'status.entered', 'status.left', 'field.changed',
+  'attachment.uploaded', 'attachment.reviewed', 'inquiry.note_added',
+] as const;
+
+/** One kind of trigger. */
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+/** What an automation waits for: the trigger and its filter (ids of the program's parts; null: any). */
+export interface AutomationWhen {
+  trigger: TriggerKind;
+  formId: string | null; statusId: string | null; fieldId: string | null; attachmentId: string | null;
+  /** attachment.reviewed: the approval status the review set. */
+  approval: string | null;
+  /** inquiry.note_added: who wrote the note. */
+  by: 'staff' | 'applicant' | null;
+}
+
+/** Who an automation's mail goes to. */
+export type MailRecipient = 'owner' | 'assignee' | 'role';
+
+/** One action of an automation; parts of the program by id. */
+export type AutomationAction =
+  | { do: 'moveStatus'; statusId: string }
+  | { do: 'setField'; fieldId: string; value: string }
+  | { do: 'assign'; user: string | null; role: string | null; pick: 'roundRobin' | 'leastLoaded' | null }
+  | { do: 'openInquiry'; subject: string; text: string; visibleToApplicant: boolean }
+  | { do: 'sendMail'; to: MailRecipient; role: string | null; subject: string; text: string }
+  | { do: 'emitEvent'; name: string };
+
+/** An automation as the program stores it: when a trigger happens, if the condition holds, run the actions in order. */
+export interface Automation {
+  customId: string; name: string; when: AutomationWhen; if: string | null;
+  /** The file's `then` (a property named `then` would make the object look like a promise to `await`). */
+  actions: AutomationAction[];
+}

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, test } from 'node:test';
+import { stringify } from 'yaml';
+import { ApiError } from '../../src/domain/api-error.ts';
+import { describeChange } from '../../src/domain/programs/program-changes.ts';
+import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
+import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
+import { sampleProgram } from './sample-program.ts';
+import { type TestEnv, testEnv } from './test-store.ts';
+
+// A program file's automations: imported with the program (parts by id), exported back unchanged, reported by the
+// import's diff, and refused with the YAML line of each problem (filters, targets, CEL types, roles, placeholders).
+
+let env: TestEnv;
+let agencyNo = 0;
+let agency = '';
+
+before(async () => {
+  env = await testEnv();
+});
+after(async () => {
+  await env.cleanup();
+});
+beforeEach(async () => {
+  agency = `auto${++agencyNo}`;
+  await env.store.transaction((tx) => tx.accounts.insertAgency({ id: `AU${String(agencyNo).padStart(10, '0')}`, customId: agency, name: agency }, 1));
+});
+
+const BIG = {
+  customId: 'big', name: 'Big systems to review',
+  when: { trigger: 'form.submitted', form: 'Apply' },
+  if: 'Size > 10.0',
+  then: [
+    { do: 'moveStatus', to: 'Approved' },
+    { do: 'setField', field: 'Customer', value: "Customer + ' (big)'" },
+    { do: 'assign', role: 'reader', pick: 'roundRobin' },
+    { do: 'sendMail', to: 'owner', subject: '{{projectNumber}}', text: 'See {{link}}' },
+  ],
+};
+const PLAN = {
+  customId: 'plan', name: 'Plan rejected',
+  when: { trigger: 'attachment.reviewed', attachment: 'SitePlan', approval: 'Rejected' },
+  then: [{ do: 'openInquiry', subject: 'Your site plan', text: 'Please upload a clearer plan.', visibleToApplicant: true }, { do: 'emitEvent', name: 'plan-rejected' }],
+};
+
+function withAutomations(automations: Record<string, unknown>[] = [BIG, PLAN]) {
+  return { ...sampleProgram(), automations };
+}
+
+const lines = (report: ImportReport) => report.changes.map(describeChange);
+
+async function refusedImport(yaml: string): Promise<string[]> {
+  try {
+    await importProgram(env, agency, parseProgramFile(yaml, 'yaml', 'auto.yaml'));
+  } catch (error) {
+    assert.ok(error instanceof ApiError && error.code === 'INVALID_REQUEST', String(error));
+    return error.message.split('\n').slice(1).map((l) => l.replace(/^ {2}- /, ''));
+  }
+  assert.fail('the import was not refused');
+}
+
+test('automations are imported (parts by id), exported, and round-trip with no changes', async () => {
+  const first = await importProgram(env, agency, validateProgramFile(withAutomations()));
+  assert.ok(lines(first).includes('created automation big') && lines(first).includes('created automation plan'));
+  const program = await env.store.programs.findProgram(first.programId);
+  const model = await env.store.programs.loadProgramModel(program!);
+  const stored = program!.automations!;
+  assert.equal(stored[0]!.when.formId, model.forms.find((f) => f.customId === 'Apply')!.id);
+  assert.deepEqual(stored[0]!.actions[0], { do: 'moveStatus', statusId: model.statuses.find((s) => s.customId === 'Approved')!.id });
+  const exported = await exportProgram(env.store, agency, 'PV');
+  assert.deepEqual(exported.automations.map((a) => a.customId), ['big', 'plan']);
+  assert.equal(exported.automations[1]!.when.attachment, 'Apply/SitePlan');
+  for (const format of ['yaml', 'json'] as const) {
+    const text = formatProgramFile(exported, format);
+    assert.match(text, /then/);
+    const again = await importProgram(env, agency, parseProgramFile(text, format));
+    assert.deepEqual(lines(again), [], `${format}: importing the export changes nothing`);
+  }
+});
+
+test('the import reports created, updated, removed and reordered automations, also in a dry run', async () => {
+  await importProgram(env, agency, validateProgramFile(withAutomations()));
+  const changed = withAutomations([{ ...PLAN, name: 'Plans rejected' }, { ...BIG, if: 'Size > 12.0' }, { customId: 'new', name: 'New', when: { trigger: 'project.created' }, then: [{ do: 'emitEvent', name: 'x' }] }]);
+  const dry = await importProgram(env, agency, validateProgramFile(changed), { dryRun: true });
+  assert.deepEqual(lines(dry).sort(), ['created automation new', 'reordered automations', 'updated automation big (if)', 'updated automation plan (name)']);
+  assert.equal((await env.store.programs.findProgram(dry.programId))?.automations?.[0]?.customId, 'big', 'a dry run writes nothing');
+  await importProgram(env, agency, validateProgramFile(changed));
+  assert.deepEqual(lines(await importProgram(env, agency, validateProgramFile(withAutomations([BIG])))).sort(), ['removed automation new', 'removed automation plan', 'updated automation big (if)']);
+});
+
+test('refusals name the YAML line of each problem, and a refused import changes nothing', async () => {
+  const first = await importProgram(env, agency, validateProgramFile(withAutomations()));
+  const before = await env.store.programs.loadProgramDefinition(first.programId);
+  const file = withAutomations([
+    { customId: 'a', name: 'A', when: { trigger: 'status.entered', status: 'Nowhere', form: 'Apply' }, if: 'Size + 1 > 10.0', then: [{ do: 'moveStatus', to: 'Unsubmitted' }] },
+    { customId: 'b', name: 'B', when: { trigger: 'form.submitted' }, then: [{ do: 'setField', field: 'Size', value: "'large'" }, { do: 'assign', role: 'Engineer' }] },
+    { customId: 'b', name: 'C', when: { trigger: 'project.created' }, if: 'Sise > 1.0', then: [{ do: 'sendMail', to: 'role', subject: 'Hi {{name}}', text: 'x' }, { do: 'moveStatus' }] },
+  ]);
+  const yaml = stringify(file);
+  const lineOf = (text: string, nth = 0) => yaml.split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(text))[nth]![1];
+  const problems = await refusedImport(yaml);
+  const ifA = lineOf('if: Size + 1');
+  assert.equal(problems.length, 12, problems.join('\n'));
+  assert.deepEqual(await env.store.programs.loadProgramDefinition(first.programId), before, 'nothing changed');
+  // Each problem names its line.
+  for (const p of problems) assert.match(p, /\(line \d+/, p);
+  const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
+  has(new RegExp(`^automation "a" \\(line ${lineOf('trigger: status.entered')}\\): when: status: no status has the customId or name "Nowhere"$`));
+  has(/^automation "a" \(line \d+\): when: the trigger status.entered takes only status, not form$/);
+  has(new RegExp(`^automation "a" \\(line ${lineOf('do: moveStatus')}\\): then\\[0\\] \\(moveStatus\\): no status can move to "Unsubmitted"`));
+  has(new RegExp(`^automation "a": if \\(line ${ifA}, column \\d+\\): \\+ cannot combine an int and a double`));
+  has(new RegExp(`^automation "b": then setField Size: value \\(line ${lineOf("'large'")}, column \\d+\\): must give a double, but gives a string$`));
+  has(/^automation "b" \(line \d+\): then\[1\] \(assign\): no role is named "Engineer"; the roles are applicant, reader, editor, admin$/);
+  has(/^automation "b" \(line \d+\): then\[1\] \(assign\): say how to pick among the role's holders/);
+  has(/^automation "b" \(line \d+\): another automation has the customId "b"$/);
+  has(new RegExp(`^automation "b": if \\(line ${lineOf('if: Sise')}, column \\d+\\): unknown name "Sise" \\(did you mean "Size"\\?\\)$`));
+  has(/then\[0\] \(sendMail\): a mail to a role names the role/);
+  has(/then\[0\] \(sendMail\): subject: unknown placeholder "\{\{name\}\}"/);
+  has(new RegExp(`^automation "b" \\(line ${lineOf('do: moveStatus', 1)}\\): then\\[1\\] \\(moveStatus\\): missing to$`));
+});
+
+test('the schema refuses an unknown trigger and an unknown action, naming the automation', async () => {
+  const problems = await refusedImport(stringify(withAutomations([{ customId: 'x', name: 'X', when: { trigger: 'deadline.whenever' }, then: [{ do: 'explode' }] }])));
+  assert.ok(problems.some((p) => /automations\[0\]\.when\.trigger \("x"\): must be one of project.created/.test(p)), problems.join('\n'));
+  assert.ok(problems.some((p) => /automations\[0\]\.then\[0\]\.do \("x"\): must be one of moveStatus, setField/.test(p)), problems.join('\n'));
+});
