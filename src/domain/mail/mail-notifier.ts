@@ -58,6 +58,7 @@ async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEven
     status: await statusName(tx, program, notice.kind === 'statusChanged' ? event.data.toStatusId ?? project.statusId : project.statusId),
     link: landingUrl(deps.publicUrl, project),
     programName: program.name,
+    reason: '', message: '',
   };
   const mail = renderMail(templateFor(program.notifications, notice.kind), values);
   await tx.mail.enqueueMail({ id: deps.ids.next(), kind: notice.kind, eventId: event.id, to: user.email, ...mail, createdAt: event.at });

@@ -4,6 +4,7 @@ import { ruleProblems } from '../rules/rule-problems.ts';
 import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
 import { checkRoles, type ResolvedRole } from './program-roles.ts';
 import { checkTableField } from './program-table.ts';
+import { checkStatusMessages } from '../workflow/status-reasons.ts';
 
 /** A program file whose references are resolved to positions in its own arrays. */
 export interface ResolvedProgram {
@@ -55,6 +56,7 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
   checkInitial(file, problems);
   checkPublicIds(file, problems);
   if (file.notifications) problems.push(...templateProblems(file.notifications));
+  checkStatusMessages(file, problems);
   // Rules name fields and statuses, so they are checked once every reference resolved.
   if (problems.length === 0) problems.push(...ruleProblems(resolved));
   if (problems.length > 0) throw invalidFile(source, problems);

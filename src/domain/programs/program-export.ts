@@ -35,7 +35,10 @@ export function programFileOf(model: ProgramModel): ProgramFile {
       formula: f.formula ?? null,
       table: tableFileOf(f.table, refOf),
     })),
-    statuses: statuses.map((s) => ({ customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next) })),
+    statuses: statuses.map((s) => ({
+      customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next),
+      reasons: s.reasons ?? [], reasonRequired: s.reasonRequired ?? false, mailTemplate: s.mailTemplate ?? null,
+    })),
     forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, availableIn: inWorkflowOrder(f.availableIn),
       leadsTo: f.leadsToStatusId === null ? null : refOf(f.leadsToStatusId),
@@ -48,6 +51,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     notifications: p.notifications ?? null,
     selfService: { signUp: p.selfSignUp ?? false },
     roles: roleSpecsOf(p, refOf),
+    mailTemplates: p.mailTemplates ?? [],
   };
 }
 
@@ -86,7 +90,10 @@ function compact(file: ProgramFile): Record<string, unknown> {
       // A calculated field is written as the file writes it: type calculated, the value's type as resultType.
       ...(formula === null ? {} : { type: 'calculated', formula, resultType: f.type }),
     })),
-    statuses: file.statuses.map((s) => prune({ ...s, initial: s.initial || null, next: s.next.length > 0 ? s.next : null })),
+    statuses: file.statuses.map((s) => prune({
+      ...s, initial: s.initial || null, next: s.next.length > 0 ? s.next : null,
+      reasons: s.reasons.length > 0 ? s.reasons : null, reasonRequired: s.reasonRequired || null,
+    })),
     forms: file.forms.map((f) => prune({
       customId: f.customId, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo, roles: f.roles,
       fields: f.fields.length > 0 ? f.fields.map(formFieldOf) : null,
@@ -97,6 +104,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.notifications ? { notifications: file.notifications } : {}),
     ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
     ...(file.roles.length > 0 ? { roles: file.roles.map((r) => prune({ ...r })) } : {}),
+    ...(file.mailTemplates.length > 0 ? { mailTemplates: file.mailTemplates } : {}),
   };
 }
 

@@ -3,8 +3,8 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
 import { type Document, isNode, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
-import type { FieldRules, FieldType, ProgramRole } from '../../model/model.ts';
-import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
+import type { FieldRules, FieldType, NamedMailTemplate, ProgramRole, StatusReason } from '../../model/model.ts';
+import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 
 /** One choice of a custom list. */
@@ -24,7 +24,11 @@ export interface FieldSpec {
 }
 
 /** A workflow status; `next` holds references to other statuses. */
-export interface StatusSpec { customId: string | null; name: string; publicId: string | null; initial: boolean; next: string[] }
+export interface StatusSpec {
+  customId: string | null; name: string; publicId: string | null; initial: boolean; next: string[];
+  /** The reasons a move into the status may give, whether it must, and its own status-changed mail (src/domain/workflow). */
+  reasons: StatusReason[]; reasonRequired: boolean; mailTemplate: MailTemplate | null;
+}
 
 /** A data field placed on a form, with its rules there (null: none). */
 export interface FormFieldSpec { field: string; required: boolean; rules: FieldRules | null }
@@ -55,6 +59,8 @@ export interface ProgramFile {
   locate?: SourceLocator;
   /** The program's own roles (`roles:`), beyond the built-in ones. */
   roles: RoleSpec[];
+  /** Named mail templates (`mailTemplates:`) that automations send by customId. */
+  mailTemplates: NamedMailTemplate[];
 }
 
 /** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
@@ -200,7 +206,11 @@ interface RawProgram {
   customId: string; name: string; numberPrefix: string; numberDigits?: number;
   customLists?: { customId?: string; name: string; choices: RawChoice[] }[];
   fields?: RawField[];
-  statuses: { customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[] }[];
+  statuses: {
+    customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[];
+    reasons?: StatusReason[]; reasonRequired?: boolean; mailTemplate?: MailTemplate;
+  }[];
+  mailTemplates?: NamedMailTemplate[];
   forms?: {
     customId?: string; name: string; availableIn: string[]; leadsTo?: string; roles?: ProgramRole[]; fields?: RawFormField[];
     attachments?: { customId?: string; name: string; allowedTypes: string[]; maxSizeBytes?: number; required?: boolean }[];
@@ -227,6 +237,8 @@ function normalise(raw: RawProgram): ProgramFile {
     })),
     statuses: raw.statuses.map((s) => ({
       customId: s.customId ?? null, name: s.name, publicId: s.publicId ?? null, initial: s.initial ?? false, next: s.next ?? [],
+      reasons: (s.reasons ?? []).map((r) => ({ customId: r.customId, name: r.name })), reasonRequired: s.reasonRequired ?? false,
+      mailTemplate: s.mailTemplate ? { subject: s.mailTemplate.subject, text: s.mailTemplate.text } : null,
     })),
     forms: (raw.forms ?? []).map((f) => ({
       customId: f.customId ?? null, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo ?? null,
@@ -245,6 +257,7 @@ function normalise(raw: RawProgram): ProgramFile {
       customId: r.customId, name: r.name, privileges: [...new Set(r.privileges)],
       transitions: r.transitions ? r.transitions.map((t) => ({ from: t.from, to: t.to })) : null,
     })),
+    mailTemplates: (raw.mailTemplates ?? []).map((t) => ({ customId: t.customId, subject: t.subject, text: t.text })),
   };
 }
 
