@@ -137,6 +137,8 @@ export interface HistoryEntryView {
   /** E-mail address of the user who set the status. */
   changedBy: string;
   reportAs: string;
+  /** The reason the move gave (its customId, and its name as the status lists it now) and its message; null for none. */
+  reasonId?: string | null; reason?: string | null; message?: string | null;
 }
 
 /** GetProjectStatusHistory: newest first. */
