@@ -81,8 +81,11 @@ export interface ProjectDataInput { projectId: string | null; formId: string | n
 export interface LandingView extends ProjectHeaderView {
   programName: string; ownerName: string;
   forms: { name: string; available: boolean }[];
-  history: { status: string; at: number; by: string }[];
+  history: PageHistoryLine[];
 }
+
+/** One line of a project's status history on the web pages: the status, when, by whom, and the reason and message the move gave. */
+export interface PageHistoryLine { status: string; at: number; by: string; reason: string | null; message: string | null }
 
 /** GetForms: the forms of a program. */
 export interface FormsView { programId: string; forms: FormSummaryView[] }

@@ -66,9 +66,12 @@ export interface CustomList { id: string; customId: string | null; name: string;
 export interface Status {
   id: string; customId: string | null; publicId: string; name: string; isInitial: boolean;
   position: number; next: string[];
-  /** The reasons a move into this status may give (absent: none); `reasonRequired`: a move must give one. */
+  /**
+   * The reasons a move into this status may give (absent: none); `reasonRequired`: every move must give one (true), or
+   * only moves from the statuses listed (ids).
+   */
   reasons?: StatusReason[];
-  reasonRequired?: boolean;
+  reasonRequired?: boolean | string[];
   /** The status-changed mail of a move into this status, instead of the program's (absent or null: the program's). */
   mailTemplate?: MailTemplate | null;
 }

@@ -21,7 +21,7 @@ function toProgram(row: Selectable<ProgramTable>): Program {
 
 // Like roles, only statuses with reasons or a template carry the keys: other rows are as they were before 028.
 function statusExtras(row: { reasons: string | null; mail_template: string | null }): Pick<Status, 'reasons' | 'reasonRequired' | 'mailTemplate'> {
-  const reasons = row.reasons === null ? null : JSON.parse(row.reasons) as { required: boolean; reasons: StatusReason[] };
+  const reasons = row.reasons === null ? null : JSON.parse(row.reasons) as { required: boolean | string[]; reasons: StatusReason[] };
   return {
     ...(reasons === null ? {} : { reasons: reasons.reasons, reasonRequired: reasons.required }),
     ...(row.mail_template === null ? {} : { mailTemplate: JSON.parse(row.mail_template) as MailTemplate }),
@@ -165,7 +165,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
   await upsertRows(db, 'statuses', rows.statuses.map((s) => ({
     id: s.id, program_id: p.id, custom_id: s.customId, public_id: s.publicId, name: s.name,
     is_initial: s.isInitial ? 1 : 0, position: s.position, retired: 0,
-    reasons: (s.reasons ?? []).length > 0 || s.reasonRequired ? JSON.stringify({ required: s.reasonRequired ?? false, reasons: s.reasons ?? [] }) : null,
+    reasons: (s.reasons ?? []).length > 0 || (s.reasonRequired ?? false) !== false ? JSON.stringify({ required: s.reasonRequired ?? false, reasons: s.reasons ?? [] }) : null,
     mail_template: s.mailTemplate ? JSON.stringify({ subject: s.mailTemplate.subject, text: s.mailTemplate.text }) : null,
   })), p.id);
   await db.deleteFrom('status_transitions').where('program_id', '=', p.id).execute();

@@ -113,6 +113,32 @@ test('refusals name the YAML line of each problem', async () => {
   ].sort());
 });
 
+test('reasonRequired may list the statuses from which a move needs a reason: imported by id, exported by reference', async () => {
+  const file = withReasons();
+  // A return for correction: Approved → Review needs a reason, Unsubmitted → Review (a submission) does not.
+  file.statuses[2] = { ...file.statuses[2], next: ['Review'] };
+  file.statuses[1] = { ...file.statuses[1], reasons: [{ customId: 'Fix', name: 'Needs a fix' }], reasonRequired: ['Approved'] };
+  const first = await importProgram(env, agency, validateProgramFile(file));
+  const model = await env.store.programs.loadProgramModel((await env.store.programs.findProgram(first.programId))!);
+  const approved = model.statuses.find((s) => s.customId === 'Approved')!;
+  assert.deepEqual(model.statuses.find((s) => s.customId === 'Review')!.reasonRequired, [approved.id]);
+  const exported = await exportProgram(env.store, agency, 'PV');
+  assert.deepEqual(exported.statuses[1]!.reasonRequired, ['Approved']);
+  const text = formatProgramFile(exported, 'yaml');
+  assert.deepEqual(lines(await importProgram(env, agency, parseProgramFile(text, 'yaml'))), []);
+  file.statuses[1] = { ...file.statuses[1], reasonRequired: ['Approved', 'Unsubmitted', 'Rejected', 'Nowhere'] };
+  const yaml = stringify(file);
+  const lineOf = (t: string) => yaml.split('\n').findIndex((l) => l.includes(t)) + 1;
+  const problems = await refusedImport(yaml);
+  assert.deepEqual(problems.sort(), [
+    `form "Apply" (line ${lineOf('leadsTo: Review')}): leadsTo "Review" requires a reason, which a submission cannot give`,
+    `status "Review" (line ${lineOf('- Nowhere')}): reasonRequired: no status has the customId or name "Nowhere"`,
+    `status "Review" (line ${lineOf('- Nowhere') - 1}): reasonRequired: the workflow has no transition from "Rejected" to "Review"`,
+  ].sort());
+  file.statuses[1] = { ...file.statuses[1], reasonRequired: 'yes' };
+  assert.throws(() => validateProgramFile(file), /statuses\[1\]\.reasonRequired \("Review"\): must be true, false or a list of statuses/);
+});
+
 test('the schema refuses a reason without a name and an unknown key, naming where', async () => {
   const file = withReasons();
   file.statuses[3] = { customId: 'Rejected', name: 'Rejected', reasons: [{ customId: 'Incomplete' }], reasonNeeded: true };

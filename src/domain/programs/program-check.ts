@@ -19,6 +19,8 @@ export interface ResolvedProgram {
   forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean; rules: FieldRules | null }[] }[];
   /** Per role of the program's own: its transitions as status indexes (null: every transition). */
   roles: ResolvedRole[];
+  /** Per status: whether a move into it must give a reason, or from which statuses (indexes) it must. */
+  reasonRequired: (boolean | number[])[];
 }
 
 interface Named { customId: string | null; name: string }
@@ -52,11 +54,11 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
     statusNext: file.statuses.map((s) => resolveAll(s.next, `status "${labelOf(s)}": next`, statuses, problems)),
     forms: file.forms.map((f) => resolveForm(f, statuses, fields, problems)),
     roles: checkRoles(file, statuses, problems),
+    reasonRequired: checkStatusMessages(file, statuses, problems),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);
   if (file.notifications) problems.push(...templateProblems(file.notifications));
-  checkStatusMessages(file, problems);
   // Rules name fields and statuses, so they are checked once every reference resolved.
   if (problems.length === 0) problems.push(...ruleProblems(resolved));
   if (problems.length > 0) throw invalidFile(source, problems);

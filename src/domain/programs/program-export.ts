@@ -37,7 +37,8 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     })),
     statuses: statuses.map((s) => ({
       customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next),
-      reasons: s.reasons ?? [], reasonRequired: s.reasonRequired ?? false, mailTemplate: s.mailTemplate ?? null,
+      reasons: s.reasons ?? [], mailTemplate: s.mailTemplate ?? null,
+      reasonRequired: Array.isArray(s.reasonRequired) ? inWorkflowOrder(s.reasonRequired) : (s.reasonRequired ?? false),
     })),
     forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, availableIn: inWorkflowOrder(f.availableIn),

@@ -27,7 +27,7 @@ export interface FieldSpec {
 export interface StatusSpec {
   customId: string | null; name: string; publicId: string | null; initial: boolean; next: string[];
   /** The reasons a move into the status may give, whether it must, and its own status-changed mail (src/domain/workflow). */
-  reasons: StatusReason[]; reasonRequired: boolean; mailTemplate: MailTemplate | null;
+  reasons: StatusReason[]; reasonRequired: boolean | string[]; mailTemplate: MailTemplate | null;
 }
 
 /** A data field placed on a form, with its rules there (null: none). */
@@ -170,8 +170,9 @@ function describeError(e: ErrorObject, data: unknown): string | null {
     case 'enum': return `${where}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'pattern': return `${where}: ${PATTERN_HINTS[String(params.pattern)] ?? e.message}`;
     case 'type':
-      // The else branch of a string-or-object item: neither shape fits.
-      return e.schemaPath.endsWith('/else/type') ? `${where}: must be a string or an object` : `${where}: ${e.message}`;
+      // The else branch of a string-or-object item (or of a status's reasonRequired, true or a list): neither shape fits.
+      if (e.schemaPath.endsWith('/else/type')) return `${where}: ${params.type === 'array' ? 'must be true, false or a list of statuses' : 'must be a string or an object'}`;
+      return `${where}: ${e.message}`;
     default: return `${where}: ${e.message ?? e.keyword}`;
   }
 }
@@ -208,7 +209,7 @@ interface RawProgram {
   fields?: RawField[];
   statuses: {
     customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[];
-    reasons?: StatusReason[]; reasonRequired?: boolean; mailTemplate?: MailTemplate;
+    reasons?: StatusReason[]; reasonRequired?: boolean | string[]; mailTemplate?: MailTemplate;
   }[];
   mailTemplates?: NamedMailTemplate[];
   forms?: {
@@ -237,7 +238,7 @@ function normalise(raw: RawProgram): ProgramFile {
     })),
     statuses: raw.statuses.map((s) => ({
       customId: s.customId ?? null, name: s.name, publicId: s.publicId ?? null, initial: s.initial ?? false, next: s.next ?? [],
-      reasons: (s.reasons ?? []).map((r) => ({ customId: r.customId, name: r.name })), reasonRequired: s.reasonRequired ?? false,
+      reasons: (s.reasons ?? []).map((r) => ({ customId: r.customId, name: r.name })), reasonRequired: Array.isArray(s.reasonRequired) ? [...s.reasonRequired] : (s.reasonRequired ?? false),
       mailTemplate: s.mailTemplate ? { subject: s.mailTemplate.subject, text: s.mailTemplate.text } : null,
     })),
     forms: (raw.forms ?? []).map((f) => ({

@@ -162,7 +162,7 @@ function planStatuses(resolved: ResolvedProgram, stored: Status[], ids: string[]
     return {
       id: ids[i]!, customId: s.customId, publicId, name: s.name, isInitial: s.initial, position: i,
       next: resolved.statusNext[i]!.map((n) => ids[n]!),
-      ...statusMessagesOfFile(s),
+      ...statusMessagesOfFile(s, resolved.reasonRequired[i]!, ids),
     };
   });
   const clash = statuses.find((s, i) => statuses.findIndex((x) => x.publicId === s.publicId) !== i);

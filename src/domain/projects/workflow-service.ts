@@ -55,13 +55,13 @@ export class WorkflowService {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'moveStatus', 'SetProjectStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const target = findStatus(ctx.model, statusRef);
-    checkMoveReason(target, reason);
+    checkMoveReason(target, seen.statusId, reason);
     const { ids } = this.#deps;
     return changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'project.status.set', access: 'read',
       act: async ({ tx, project, now }) => {
         // Checked again on the definition as it is now: an import since may have changed the status's reasons.
-        const given = checkMoveReason(await this.#requireActive(tx, ctx, target), reason);
+        const given = checkMoveReason(await this.#requireActive(tx, ctx, target), project.statusId, reason);
         const from = statusById(ctx.model, project.statusId);
         if (!from.next.includes(target.id)) {
           const allowed = from.next.map((id) => ctx.model.statuses.find((s) => s.id === id)?.name ?? id);
