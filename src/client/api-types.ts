@@ -1424,6 +1424,19 @@ export interface components {
             Name: string;
           })[];
         };
+        /** (apas) Present when the status lists reasons. */
+        Reasons?: {
+          Required: boolean;
+          Reason: ({
+            ReasonId: string;
+            Name: string;
+          })[];
+          RequiredFrom: ({
+            StatusId: string;
+            CustomId?: string;
+            Name: string;
+          })[];
+        };
       })[];
     };
     /** SetProjectStatus: the project's new current status and the address of the project. */

@@ -129,7 +129,11 @@ export interface FormSchemaView {
 }
 
 /** One status of GetStatusList with the statuses allowed next. */
-export interface StatusListEntryView { statusId: string; customId: string | null; publicId: string; name: string; initial: boolean; next: StatusRefView[] }
+export interface StatusListEntryView {
+  statusId: string; customId: string | null; publicId: string; name: string; initial: boolean; next: StatusRefView[];
+  /** The reasons a move into the status may give; whether every move must (`required`), or moves from `requiredFrom`; null: none. */
+  reasons?: { reasons: { customId: string; name: string }[]; required: boolean; requiredFrom: StatusRefView[] } | null;
+}
 
 /** GetStatusList. */
 export interface StatusListView { programId: string; statuses: StatusListEntryView[] }

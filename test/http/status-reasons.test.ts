@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { StatusListResponse } from '../../src/wire/documents/catalog.ts';
 import { EventsResponse } from '../../src/wire/documents/events.ts';
 import { ProjectStatusHistoryResponse, StatusSetResponse } from '../../src/wire/documents/workflow.ts';
 import { forEachDialect } from '../support/databases.ts';
@@ -8,7 +9,7 @@ import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, type HttpHarness, NS } from '../support/http-harness.ts';
 import { assertJsonAnswer, assertJsonError, JSON_ANSWER, JSON_BODY, xmlAnswerValue } from '../support/json-answers.ts';
 import { WF, workflowProgramRows } from '../support/workflow-fixtures.ts';
-import { API, createSubmitted } from './http-helpers.ts';
+import { API, createSubmitted, PROGRAM } from './http-helpers.ts';
 import { elements, setStatus, sharedWorkflowHarness, urls, workflowState } from './workflow-helpers.ts';
 
 // SetProjectStatus with a reason and a message (apas): a move into a status that requires a reason is refused without
@@ -117,6 +118,18 @@ forEachDialect('status reasons', ({ dialect }) => {
       const history = await h.store.projects.getHistory(projectId);
       assert.deepEqual(history.slice(0, 3).map((e) => [e.statusId, e.reasonId ?? null, e.message ?? null]),
         [[WF.approved, null, null], [IDS.submitted, null, null], [IDS.draft, 'Unsigned', 'Sign it']]);
+    });
+
+    it('GetStatusList lists each status\'s reasons and whether a move must give one, in XML and JSON', async () => {
+      const h = harness();
+      const xml = await h.request({ method: 'GET', url: `${PROGRAM}/Statuses` });
+      assertValidXml(h, xml, 'StatusListResponse');
+      assert.deepEqual(elements(xml.body, 'Reasons'), [{ Required: 'true' }, { Required: 'false' }]);
+      assert.deepEqual(elements(xml.body, 'Reason'), [{ ReasonId: 'Incomplete', Name: 'Documents missing' }, { ReasonId: 'Unsigned', Name: 'Not signed' }, { ReasonId: 'Fast', Name: 'Fast track' }]);
+      const json = await h.request({ method: 'GET', url: `${PROGRAM}/Statuses`, headers: JSON_ANSWER });
+      const value = assertJsonAnswer(json, StatusListResponse);
+      assert.deepEqual(value, xmlAnswerValue(h, xml, StatusListResponse));
+      assert.deepEqual(value.Status.map((s) => s.Reasons?.Reason.map((r) => r.ReasonId) ?? null), [['Incomplete', 'Unsigned'], null, ['Fast']]);
     });
 
     it('refuses a message longer than 4000 characters', async () => {
