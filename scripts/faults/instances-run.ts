@@ -185,7 +185,9 @@ function statusCall(ctx: RoundContext, projectId: string, client: ApiClient, tar
 }
 
 async function recordCall(ctx: RoundContext, kind: WriteKind, projectId: string, client: ApiClient, method: string, path: string, target?: string): Promise<ApiAnswer> {
-  const body = target ? `<SetProjectStatusRequest xmlns="${NS}" StatusId="${target}"/>` : undefined;
+  // The demo's rejection requires a reason (programs/residential-solar.yaml).
+  const reason = target === 'ApplicationRejected' ? ' ReasonId="Incomplete"' : '';
+  const body = target ? `<SetProjectStatusRequest xmlns="${NS}" StatusId="${target}"${reason}/>` : undefined;
   try {
     const answer = await client.send(method, path, body ? { body } : {});
     const ok = answer.status >= 200 && answer.status < 300;

@@ -4,6 +4,7 @@ import { ApiError } from '../domain/api-error.ts';
 import { exportProgram, formatProgramFile } from '../domain/programs/program-export.ts';
 import { formatOfPath, parseProgramFile, type ProgramFileFormat } from '../domain/programs/program-file.ts';
 import { formatImportReport, importProgram } from '../domain/programs/program-import.ts';
+import { previewMail } from '../domain/workflow/mail-preview.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
 import { CliError, UsageError } from './cli-error.ts';
@@ -24,7 +25,7 @@ function exportFormat(format: string | undefined, out: string | undefined): Prog
   return format;
 }
 
-/** `apas program import|export|list`. */
+/** `apas program import|export|preview-mail|list`. */
 export const programCommands: CliCommand[] = [
   {
     name: 'program import',
@@ -63,6 +64,30 @@ export const programCommands: CliCommand[] = [
         await writeFile(path.resolve(io.cwd, out), body, 'utf8');
         io.err(`Wrote program ${file.customId} to ${out}.`);
       }
+      return 0;
+    },
+  },
+  {
+    name: 'program preview-mail',
+    summary: 'Print a mail of a program file, filled in with sample values: a status\'s status-changed mail, or a named template.',
+    notes: [
+      'The file is checked as an import would check it. The sample project is number 42 of the program, the reason',
+      'the status\'s first one, and the message a sample text. Nothing is read from or written to a database.',
+    ],
+    args: [{ name: 'FILE', description: 'The program file (.yaml, .yml or .json)' }],
+    options: {
+      status: { type: 'string', value: 'STATUS', description: 'The mail of a move into this status (its customId or name)' },
+      template: { type: 'string', value: 'TEMPLATE', description: 'The named template with this customId (mailTemplates:)' },
+    },
+    async run(input, io) {
+      const file = input.args[0]!;
+      const status = optionalText(input, 'status');
+      const template = optionalText(input, 'template');
+      if ((status === undefined) === (template === undefined)) throw new UsageError('give either --status or --template', 'program preview-mail');
+      const program = parseProgramFile(await readProgramText(file, io.cwd), formatOfPath(file), file);
+      const preview = previewMail(program, status === undefined ? { template: template! } : { status }, file);
+      io.err(`From ${preview.source}, with sample values:`);
+      io.out(`Subject: ${preview.mail.subject}\n\n${preview.mail.text.replace(/\n$/, '')}`);
       return 0;
     },
   },

@@ -640,6 +640,8 @@ export interface components {
         FromStatusId?: string;
         ToStatusId?: string;
         ProjectNumber?: string;
+        /** (apas) project.status_changed: the customId of the reason the move gave, from the status's list; never its message. */
+        ReasonId?: string;
         /** Owner or assignee before the change (e-mail address); absent when there was none. */
         FromUser?: string;
         /** Owner or assignee after the change (e-mail address); absent when there is none. */
@@ -1228,6 +1230,12 @@ export interface components {
             Timestamp: string;
             /** normal: the entry counts in reports; suppress: it is left out of them. */
             ReportAs: "normal" | "suppress";
+            /** (apas) The customId of the reason the move gave, from the status's list. */
+            ReasonId?: string;
+            /** (apas) The reason's name as the status lists it now (its customId once the list no longer has it). */
+            Reason?: string;
+            /** (apas) The message the move gave, as written. */
+            Message?: string;
           })[];
         };
       };
@@ -1368,9 +1376,13 @@ export interface components {
       /** normal or suppress, in any letter case. */
       ReportAs: string;
     };
-    /** SetProjectStatus request: the status the project moves to, by its id or custom id. */
+    /** SetProjectStatus request: the status the project moves to, by its id or custom id; (apas) ReasonId and Message optional. */
     SetProjectStatusRequest: {
       StatusId: string;
+      /** (apas) The customId of a reason from the target status's list (GetStatusList); required where the status requires one. */
+      ReasonId?: string;
+      /** (apas) A message to go with the move: kept in the history, mailed to the applicant. */
+      Message?: string;
     };
     /** SetWebhookSubscription request: a new Url, Enabled true or false, and new EventTypes (replacing the old; an empty EventTypes means every kind). What is left out stays. */
     SetWebhookSubscriptionRequest: {
@@ -1383,7 +1395,7 @@ export interface components {
     };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
     StatusHistoryReportAsResponse: {
-      /** ChangedBy is the e-mail address of the user who set the status; Timestamp when it was set. */
+      /** ChangedBy is the e-mail address of the user who set the status; Timestamp when it was set. (apas) ReasonId, Reason and Message: what the move gave, when it gave them. */
       Status: {
         StatusId: string;
         CustomId?: string;
@@ -1392,6 +1404,12 @@ export interface components {
         Timestamp: string;
         /** normal: the entry counts in reports; suppress: it is left out of them. */
         ReportAs: "normal" | "suppress";
+        /** (apas) The customId of the reason the move gave, from the status's list. */
+        ReasonId?: string;
+        /** (apas) The reason's name as the status lists it now (its customId once the list no longer has it). */
+        Reason?: string;
+        /** (apas) The message the move gave, as written. */
+        Message?: string;
       };
     };
     /** GetStatusList: the workflow statuses of a program, each with the statuses it may move to. */
@@ -1405,6 +1423,19 @@ export interface components {
         Initial: boolean;
         NextStatuses: {
           Status: ({
+            StatusId: string;
+            CustomId?: string;
+            Name: string;
+          })[];
+        };
+        /** (apas) Present when the status lists reasons. */
+        Reasons?: {
+          Required: boolean;
+          Reason: ({
+            ReasonId: string;
+            Name: string;
+          })[];
+          RequiredFrom: ({
             StatusId: string;
             CustomId?: string;
             Name: string;

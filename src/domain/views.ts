@@ -81,8 +81,11 @@ export interface ProjectDataInput { projectId: string | null; formId: string | n
 export interface LandingView extends ProjectHeaderView {
   programName: string; ownerName: string;
   forms: { name: string; available: boolean }[];
-  history: { status: string; at: number; by: string }[];
+  history: PageHistoryLine[];
 }
+
+/** One line of a project's status history on the web pages: the status, when, by whom, and the reason and message the move gave. */
+export interface PageHistoryLine { status: string; at: number; by: string; reason: string | null; message: string | null }
 
 /** GetForms: the forms of a program. */
 export interface FormsView { programId: string; forms: FormSummaryView[] }
@@ -126,7 +129,11 @@ export interface FormSchemaView {
 }
 
 /** One status of GetStatusList with the statuses allowed next. */
-export interface StatusListEntryView { statusId: string; customId: string | null; publicId: string; name: string; initial: boolean; next: StatusRefView[] }
+export interface StatusListEntryView {
+  statusId: string; customId: string | null; publicId: string; name: string; initial: boolean; next: StatusRefView[];
+  /** The reasons a move into the status may give; whether every move must (`required`), or moves from `requiredFrom`; null: none. */
+  reasons?: { reasons: { customId: string; name: string }[]; required: boolean; requiredFrom: StatusRefView[] } | null;
+}
 
 /** GetStatusList. */
 export interface StatusListView { programId: string; statuses: StatusListEntryView[] }
@@ -137,6 +144,8 @@ export interface HistoryEntryView {
   /** E-mail address of the user who set the status. */
   changedBy: string;
   reportAs: string;
+  /** The reason the move gave (its customId, and its name as the status lists it now) and its message; null for none. */
+  reasonId?: string | null; reason?: string | null; message?: string | null;
 }
 
 /** GetProjectStatusHistory: newest first. */

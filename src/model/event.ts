@@ -30,6 +30,8 @@ export interface EventData {
   fromStatusId?: string;
   toStatusId?: string;
   projectNumber?: string;
+  /** The customId of the reason a status move gave (never its message). */
+  reasonId?: string;
   fromUserId?: string | null;
   toUserId?: string | null;
   threadId?: string;

@@ -1,5 +1,5 @@
 import type { Automation } from './automation.ts';
-import type { NotificationTemplates } from './notification.ts';
+import type { MailTemplate, NotificationTemplates } from './notification.ts';
 
 /** The kinds of value a data field holds; every value travels as a string. */
 export const FIELD_TYPES = ['text', 'number', 'integer', 'boolean', 'date', 'choice', 'table'] as const;
@@ -52,7 +52,15 @@ export interface Program {
   roles?: CustomRole[];
   /** The program file's automations (`automations:`), in file order; absent or empty for none. */
   automations?: Automation[];
+  /** The program file's named mail templates (`mailTemplates:`), for automations to send; absent or empty for none. */
+  mailTemplates?: NamedMailTemplate[];
 }
+
+/** A mail template a program file names, for automations to send (src/domain/workflow/named-mail.ts renders one). */
+export interface NamedMailTemplate extends MailTemplate { customId: string }
+
+/** A reason a status move may give, from the list of the status it moves into. */
+export interface StatusReason { customId: string; name: string }
 
 /** A custom list of choices. */
 export interface CustomList { id: string; customId: string | null; name: string; choices: { value: string; label: string }[] }
@@ -61,6 +69,14 @@ export interface CustomList { id: string; customId: string | null; name: string;
 export interface Status {
   id: string; customId: string | null; publicId: string; name: string; isInitial: boolean;
   position: number; next: string[];
+  /**
+   * The reasons a move into this status may give (absent: none); `reasonRequired`: every move must give one (true), or
+   * only moves from the statuses listed (ids).
+   */
+  reasons?: StatusReason[];
+  reasonRequired?: boolean | string[];
+  /** The status-changed mail of a move into this status, instead of the program's (absent or null: the program's). */
+  mailTemplate?: MailTemplate | null;
 }
 
 /** A data field of a program. */
@@ -118,7 +134,12 @@ export interface Project {
 export interface FieldValue { fieldId: string; value: string | null; values: string[] | null; updatedAt: number; updatedBy: string }
 
 /** One status-history entry. */
-export interface HistoryEntry { id: string; projectId: string; statusId: string; changedAt: number; changedBy: string; reportAs: string }
+export interface HistoryEntry {
+  id: string; projectId: string; statusId: string; changedAt: number; changedBy: string; reportAs: string;
+  /** The customId of the reason the move gave, from the status's list, and its message (absent or null: none). */
+  reasonId?: string | null;
+  message?: string | null;
+}
 
 /** One audited change, written in the same transaction as the change itself. */
 export interface AuditEntry {

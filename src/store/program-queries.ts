@@ -1,8 +1,8 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, Program, ProgramModel, ProgramRole, Status, TableSpec } from '../model/model.ts';
 import type { Automation } from '../model/automation.ts';
+import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
-import type { NotificationTemplates } from '../model/notification.ts';
+import type { MailTemplate, NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
 import type { Database, ProgramTable } from './tables.ts';
 
@@ -17,6 +17,16 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     // Left out when the program has none, as a program row built by hand has none.
     ...(row.roles ? { roles: JSON.parse(row.roles) as CustomRole[] } : {}),
     ...(row.automations ? { automations: JSON.parse(row.automations) as Automation[] } : {}),
+    ...(row.mail_templates ? { mailTemplates: JSON.parse(row.mail_templates) as NamedMailTemplate[] } : {}),
+  };
+}
+
+// Like roles, only statuses with reasons or a template carry the keys: other rows are as they were before 028.
+function statusExtras(row: { reasons: string | null; mail_template: string | null }): Pick<Status, 'reasons' | 'reasonRequired' | 'mailTemplate'> {
+  const reasons = row.reasons === null ? null : JSON.parse(row.reasons) as { required: boolean | string[]; reasons: StatusReason[] };
+  return {
+    ...(reasons === null ? {} : { reasons: reasons.reasons, reasonRequired: reasons.required }),
+    ...(row.mail_template === null ? {} : { mailTemplate: JSON.parse(row.mail_template) as MailTemplate }),
   };
 }
 
@@ -69,6 +79,7 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
   const statuses: Status[] = track(statusRows).map((s) => ({
     id: s.id, customId: s.custom_id, publicId: s.public_id, name: s.name, isInitial: s.is_initial === 1, position: s.position,
     next: transitionRows.filter((t) => t.from_status_id === s.id).map((t) => t.to_status_id),
+    ...statusExtras(s),
   }));
   const fields: DataField[] = track(fieldRows).map((f) => ({
     id: f.id, customId: f.custom_id, name: f.name, type: f.type as FieldType, multiValue: f.multi_value === 1,
@@ -134,6 +145,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     // Written only when the definition says (an import always does), so that rows built by hand need no column of 023.
     ...(p.roles === undefined ? {} : { roles: p.roles.length > 0 ? JSON.stringify(p.roles) : null }),
     ...(p.automations === undefined ? {} : { automations: p.automations.length > 0 ? JSON.stringify(p.automations) : null }),
+    ...(p.mailTemplates === undefined ? {} : { mail_templates: p.mailTemplates.length > 0 ? JSON.stringify(p.mailTemplates) : null }),
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.
@@ -156,6 +168,8 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
   await upsertRows(db, 'statuses', rows.statuses.map((s) => ({
     id: s.id, program_id: p.id, custom_id: s.customId, public_id: s.publicId, name: s.name,
     is_initial: s.isInitial ? 1 : 0, position: s.position, retired: 0,
+    reasons: (s.reasons ?? []).length > 0 || (s.reasonRequired ?? false) !== false ? JSON.stringify({ required: s.reasonRequired ?? false, reasons: s.reasons ?? [] }) : null,
+    mail_template: s.mailTemplate ? JSON.stringify({ subject: s.mailTemplate.subject, text: s.mailTemplate.text }) : null,
   })), p.id);
   await db.deleteFrom('status_transitions').where('program_id', '=', p.id).execute();
   for (const s of rows.statuses) {

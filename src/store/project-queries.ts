@@ -160,7 +160,12 @@ export async function setHistoryReportAs(db: Db, entryId: string, reportAs: stri
 export async function getHistory(db: Db, projectId: string): Promise<HistoryEntry[]> {
   const rows = await db.selectFrom('status_history').selectAll().where('project_id', '=', projectId)
     .orderBy('changed_at', 'desc').orderBy('seq', 'desc').execute();
-  return rows.map((r) => ({ id: r.id, projectId: r.project_id, statusId: r.status_id, changedAt: r.changed_at, changedBy: r.changed_by, reportAs: r.report_as }));
+  return rows.map((r) => ({
+    id: r.id, projectId: r.project_id, statusId: r.status_id, changedAt: r.changed_at, changedBy: r.changed_by, reportAs: r.report_as,
+    // Only entries of a move that gave a reason or message carry the keys, as entries written before 028 have none.
+    ...(r.reason_id === null ? {} : { reasonId: r.reason_id }),
+    ...(r.message === null ? {} : { message: r.message }),
+  }));
 }
 
 
@@ -303,6 +308,7 @@ export async function insertHistory(db: Db, e: HistoryEntry): Promise<void> {
   await db.insertInto('status_history').values({
     id: e.id, project_id: e.projectId, status_id: e.statusId, changed_at: e.changedAt, changed_by: e.changedBy, report_as: e.reportAs,
     seq: Number(last?.seq ?? 0) + 1,
+    ...(e.reasonId || e.message ? { reason_id: e.reasonId ?? null, message: e.message ?? null } : {}),
   }).execute();
 }
 

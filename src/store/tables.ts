@@ -29,6 +29,8 @@ export interface ProgramTable {
   roles: ColumnType<string | null, string | null | undefined, string | null>;
   /** The program file's automations as JSON (migration 027); null for none. */
   automations: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's named mail templates as JSON (migration 028); null for none. */
+  mail_templates: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A named list of choices for choice fields. */
@@ -41,6 +43,10 @@ export interface CustomListChoiceTable { list_id: string; value: string; label: 
 export interface StatusTable {
   id: string; program_id: string; custom_id: string | null; public_id: string; name: string;
   is_initial: Flag; position: number; retired: Flag;
+  /** The reasons a move into the status may give as JSON, `{ required, reasons }` (migration 028); null for none. */
+  reasons: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The status's own status-changed mail template as JSON (migration 028); null for the program's. */
+  mail_template: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An allowed move from one status to the next. */
@@ -125,6 +131,9 @@ export interface StatusHistoryTable {
   id: string; project_id: string; status_id: string; changed_at: number; changed_by: string; report_as: string;
   /** Position in the project's history (1, 2, …): orders entries that share a millisecond. */
   seq: number;
+  /** The customId of the reason the move gave, and its message (migration 028); null for none. */
+  reason_id: ColumnType<string | null, string | null | undefined, string | null>;
+  message: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One audited change of state. */

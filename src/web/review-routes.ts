@@ -8,7 +8,7 @@ import { idParam } from '../http/query-params.ts';
 import { exportValueV2, ProjectExportDataGetResponseV2 } from '../wire/documents/project-export.ts';
 import { writeXmlDocument } from '../wire/wire-xml-writer.ts';
 import type { FormProblem } from './components/error-summary.tsx';
-import { ReviewPage } from './pages/review-page.tsx';
+import { ReviewPage, type StatusFormValues } from './pages/review-page.tsx';
 import { reviewPath } from './pages/work-queue-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app.ts';
@@ -55,10 +55,10 @@ interface ReviewAction {
 export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   const { services, publicUrl, timeZone, codec } = deps;
 
-  async function show(request: FastifyRequest, reply: FastifyReply, caller: Caller, status: number, notice: string | null, problems: FormProblem[]) {
+  async function show(request: FastifyRequest, reply: FastifyReply, caller: Caller, status: number, notice: string | null, problems: FormProblem[], statusForm?: StatusFormValues) {
     const t = target(request);
     const view = await services.review.review(caller, t.programId, t.projectId);
-    const page = renderPage(ReviewPage({ view, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone }));
+    const page = renderPage(ReviewPage({ view, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   }
 
@@ -72,7 +72,8 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     {
       path: 'Status', control: () => 'review-status',
       run: async (caller, programId, projectId, request) => {
-        await services.workflow.setStatus(caller, programId, projectId, idParam(field(request, 'StatusId').trim(), 'StatusId'));
+        const reason = { reasonId: field(request, 'ReasonId'), message: field(request, 'Message') };
+        await services.workflow.setStatus(caller, programId, projectId, idParam(field(request, 'StatusId').trim(), 'StatusId'), reason);
         return 'status';
       },
     },
@@ -144,7 +145,10 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
       } catch (error) {
         if (!(error instanceof ApiError) || !FORM_ERRORS.has(error.code)) throw error;
         // The page is shown again with the refusal beside the control; a project the caller may not see fails here too.
-        return show(request, reply, caller, error.status, null, [{ fieldId: action.control(request), message: error.message }]);
+        // A refused status change keeps what was chosen and typed, so that a message is not lost.
+        const statusForm = action.path === 'Status'
+          ? { statusId: field(request, 'StatusId').trim(), reasonId: field(request, 'ReasonId'), message: field(request, 'Message') } : undefined;
+        return show(request, reply, caller, error.status, null, [{ fieldId: action.control(request), message: error.message }], statusForm);
       }
     });
   }

@@ -41,7 +41,8 @@ function ofAction(action: string, d: Detail, role: Role): EventOfChange[] {
       const submitted = all('project.submitted', { formId: str(d.formId), ...statusMove(d.fromStatus, d.toStatus, d.number) });
       return d.fromStatus === d.toStatus ? [submitted] : [submitted, all('project.status_changed', statusMove(d.fromStatus, d.toStatus, d.number))];
     }
-    case 'project.status.set': return [all('project.status_changed', statusMove(d.from, d.to, d.number))];
+    // The reason by key; its message never (people's words, which may name people), as a note's text never.
+    case 'project.status.set': return [all('project.status_changed', { ...statusMove(d.from, d.to, d.number), ...clean({ reasonId: str(d.reasonId) }) })];
     // Handing a project to its owner again is recorded, but tells nobody anything.
     case 'project.owner.set': return d.from === d.to ? [] : [all('project.owner_changed', { fromUserId: user(d.from), toUserId: user(d.to) })];
     case 'project.assignee.set': return [all('project.assignee_changed', { fromUserId: user(d.from), toUserId: user(d.to) })];

@@ -1,11 +1,11 @@
 import type { StoredEvent } from '../../model/event.ts';
 import type { IdGenerator } from '../../model/ids.ts';
-import type { Program } from '../../model/model.ts';
+import type { Program, Status } from '../../model/model.ts';
 import type { NotificationKind } from '../../model/notification.ts';
 import type { StoreWriter } from '../../store/store.ts';
-import { type PLACEHOLDERS, renderMail, templateFor } from './mail-template.ts';
+import { renderMail, templateFor } from './mail-template.ts';
 import type { OutboxConsumer } from '../events/outbox-consumer.ts';
-import { landingUrl } from '../projects/project-context.ts';
+import { type MailContext, projectMailValues, statusChangedTemplate } from '../workflow/named-mail.ts';
 
 /** The name of the mail consumer's cursor in the outbox. */
 export const MAIL_CONSUMER = 'mail';
@@ -53,21 +53,27 @@ async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEven
   if (!project) return;
   const [user, program] = await Promise.all([tx.accounts.findUserById(notice.to), tx.programs.findProgram(event.programId)]);
   if (!user || user.disabled || !program) return;
-  const values: Record<(typeof PLACEHOLDERS)[number], string> = {
-    projectNumber: event.data.projectNumber ?? project.number ?? '(not yet submitted)',
-    status: await statusName(tx, program, notice.kind === 'statusChanged' ? event.data.toStatusId ?? project.statusId : project.statusId),
-    link: landingUrl(deps.publicUrl, project),
-    programName: program.name,
-  };
-  const mail = renderMail(templateFor(program.notifications, notice.kind), values);
+  const moved = notice.kind === 'statusChanged';
+  const status = await statusOf(tx, program, moved ? event.data.toStatusId ?? project.statusId : project.statusId);
+  // The move's reason and message are in its history entry (the event keeps the message out of the feed).
+  const context = moved ? await moveOf(tx, event, status.id) : {};
+  const values = projectMailValues(program, { ...project, number: event.data.projectNumber ?? project.number }, status, deps.publicUrl, context);
+  const template = moved ? statusChangedTemplate(program, status) : templateFor(program.notifications, notice.kind);
+  const mail = renderMail(template, values);
   await tx.mail.enqueueMail({ id: deps.ids.next(), kind: notice.kind, eventId: event.id, to: user.email, ...mail, createdAt: event.at });
 }
 
-async function statusName(tx: StoreWriter, program: Program, statusId: string): Promise<string> {
+async function statusOf(tx: StoreWriter, program: Program, statusId: string): Promise<Status> {
   const model = await tx.programs.loadProgramModel(program);
   const active = model.statuses.find((s) => s.id === statusId);
-  if (active) return active.name;
+  if (active) return active;
   // A status retired since the event was written is still in the program's definition.
   const definition = await tx.programs.loadProgramDefinition(program.id);
-  return definition?.statuses.find((s) => s.id === statusId)?.name ?? statusId;
+  return definition?.statuses.find((s) => s.id === statusId) ?? { id: statusId, customId: null, publicId: statusId, name: statusId, isInitial: false, position: 0, next: [] };
+}
+
+// The history entry the move wrote in the event's transaction: same status, same time.
+async function moveOf(tx: StoreWriter, event: StoredEvent, statusId: string): Promise<MailContext> {
+  const entry = (await tx.projects.getHistory(event.projectId)).find((e) => e.statusId === statusId && e.changedAt === event.at);
+  return { reasonId: entry?.reasonId ?? null, message: entry?.message ?? null };
 }

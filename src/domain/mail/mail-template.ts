@@ -1,7 +1,13 @@
 import { NOTIFICATION_KINDS, type MailTemplate, type NotificationKind, type NotificationTemplates } from '../../model/notification.ts';
 
-/** The placeholders every notification template of a program file may use. */
-export const PLACEHOLDERS = ['projectNumber', 'status', 'link', 'programName'] as const;
+/**
+ * The placeholders every template of a program file may use; `reason` (the reason's name) and `message` are those a
+ * status move gave (src/domain/workflow), empty where there are none.
+ */
+export const PLACEHOLDERS = ['projectNumber', 'status', 'link', 'programName', 'reason', 'message'] as const;
+
+/** The values of a template's placeholders. */
+export type PlaceholderValues = Record<(typeof PLACEHOLDERS)[number], string>;
 
 /** A message ready to queue: subject, plain text and HTML. */
 export interface RenderedMail { subject: string; text: string; html: string }
@@ -26,16 +32,20 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /** The problems of a program's templates (unknown kinds are left to the schema): placeholders no notification knows. */
 export function templateProblems(templates: NotificationTemplates): string[] {
-  const problems: string[] = [];
-  for (const kind of NOTIFICATION_KINDS) {
+  return NOTIFICATION_KINDS.flatMap((kind) => {
     const t = templates[kind];
-    if (!t) continue;
-    for (const part of ['subject', 'text'] as const) {
-      for (const m of t[part].matchAll(PLACEHOLDER)) {
-        const name = m[1] ?? '';
-        if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
-          problems.push(`notifications.${kind}.${part}: unknown placeholder "{{${name}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
-        }
+    return t ? mailTemplateProblems(t, `notifications.${kind}`) : [];
+  });
+}
+
+/** The unknown placeholders of one template, each a problem beginning with `where` (e.g. `notifications.question`). */
+export function mailTemplateProblems(template: MailTemplate, where: string): string[] {
+  const problems: string[] = [];
+  for (const part of ['subject', 'text'] as const) {
+    for (const m of template[part].matchAll(PLACEHOLDER)) {
+      const name = m[1] ?? '';
+      if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
+        problems.push(`${where}.${part}: unknown placeholder "{{${name}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
       }
     }
   }

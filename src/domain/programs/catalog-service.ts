@@ -69,6 +69,10 @@ export class CatalogService {
     const statuses = model.statuses.map((s) => ({
       statusId: s.id, customId: s.customId, publicId: s.publicId, name: s.name, initial: s.isInitial,
       next: s.next.flatMap((id) => model.statuses.filter((n) => n.id === id).map(statusRef)),
+      reasons: s.reasons || s.reasonRequired ? {
+        reasons: s.reasons ?? [], required: s.reasonRequired === true,
+        requiredFrom: Array.isArray(s.reasonRequired) ? s.reasonRequired.map((id) => statusRef(statusById(model, id))) : [],
+      } : null,
     }));
     return { programId: program.id, statuses };
   }

@@ -2,6 +2,7 @@ import type { ProgramDefinitionRows } from '../../model/records.ts';
 import type { AttachmentDefinition } from '../../model/model.ts';
 import { diffRoles } from './program-roles.ts';
 import { diffAutomations } from '../automations/check-automations.ts';
+import { namedTemplatesOf, statusMessagesOf } from '../workflow/status-reasons.ts';
 
 /** The parts of a program an import reports on. */
 export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation';
@@ -30,6 +31,7 @@ const KINDS = [
   kind('list', (d) => d.lists, (l) => ({ customId: l.customId, name: l.name, choices: l.choices }), false),
   kind('status', (d) => [...d.statuses].sort(byPosition), (s) => ({
     customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: [...s.next].sort(),
+    ...statusMessagesOf(s),
   }), true),
   kind('field', (d) => [...d.fields].sort(byPosition), ({ id: _id, position: _p, listId, formula, ...rest }) => ({ ...rest, list: listId, formula: formula ?? null }), true),
   kind('form', (d) => [...d.forms].sort(byPosition), (f) => ({
@@ -71,6 +73,7 @@ function diffProgram(before: ProgramDefinitionRows | null, after: ProgramDefinit
   const pick = (d: ProgramDefinitionRows) => ({
     name: d.program.name, numberPrefix: d.program.numberPrefix, numberDigits: d.program.numberDigits,
     notifications: d.program.notifications ?? null, selfSignUp: d.program.selfSignUp ?? false,
+    mailTemplates: namedTemplatesOf(d.program),
   });
   const properties = changedKeys(pick(before), pick(after));
   return properties.length > 0 ? [{ kind: 'program', action: 'updated', ref, properties }] : [];

@@ -5,6 +5,7 @@ import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './
 import { checkRoles, type ResolvedRole } from './program-roles.ts';
 import { checkTableField } from './program-table.ts';
 import { checkAutomations, type ResolvedAutomation } from '../automations/check-automations.ts';
+import { checkStatusMessages } from '../workflow/status-reasons.ts';
 
 /** A program file whose references are resolved to positions in its own arrays. */
 export interface ResolvedProgram {
@@ -21,6 +22,8 @@ export interface ResolvedProgram {
   roles: ResolvedRole[];
   /** Per automation: the parts its trigger and actions name, as positions (src/domain/automations). */
   automations: ResolvedAutomation[];
+  /** Per status: whether a move into it must give a reason, or from which statuses (indexes) it must. */
+  reasonRequired: (boolean | number[])[];
 }
 
 interface Named { customId: string | null; name: string }
@@ -55,6 +58,7 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
     forms: file.forms.map((f) => resolveForm(f, statuses, fields, problems)),
     roles: checkRoles(file, statuses, problems),
     automations: checkAutomations(file, { statuses, fields, forms: resolver(file.forms, 'form', problems) }, problems),
+    reasonRequired: checkStatusMessages(file, statuses, problems),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);

@@ -36,7 +36,11 @@ export function programFileOf(model: ProgramModel): ProgramFile {
       formula: f.formula ?? null,
       table: tableFileOf(f.table, refOf),
     })),
-    statuses: statuses.map((s) => ({ customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next) })),
+    statuses: statuses.map((s) => ({
+      customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next),
+      reasons: s.reasons ?? [], mailTemplate: s.mailTemplate ?? null,
+      reasonRequired: Array.isArray(s.reasonRequired) ? inWorkflowOrder(s.reasonRequired) : (s.reasonRequired ?? false),
+    })),
     forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, availableIn: inWorkflowOrder(f.availableIn),
       leadsTo: f.leadsToStatusId === null ? null : refOf(f.leadsToStatusId),
@@ -50,6 +54,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     selfService: { signUp: p.selfSignUp ?? false },
     roles: roleSpecsOf(p, refOf),
     automations: automationSpecsOf(p, model, refOf),
+    mailTemplates: p.mailTemplates ?? [],
   };
 }
 
@@ -88,7 +93,10 @@ function compact(file: ProgramFile): Record<string, unknown> {
       // A calculated field is written as the file writes it: type calculated, the value's type as resultType.
       ...(formula === null ? {} : { type: 'calculated', formula, resultType: f.type }),
     })),
-    statuses: file.statuses.map((s) => prune({ ...s, initial: s.initial || null, next: s.next.length > 0 ? s.next : null })),
+    statuses: file.statuses.map((s) => prune({
+      ...s, initial: s.initial || null, next: s.next.length > 0 ? s.next : null,
+      reasons: s.reasons.length > 0 ? s.reasons : null, reasonRequired: s.reasonRequired || null,
+    })),
     forms: file.forms.map((f) => prune({
       customId: f.customId, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo, roles: f.roles,
       fields: f.fields.length > 0 ? f.fields.map(formFieldOf) : null,
@@ -100,6 +108,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
     ...(file.roles.length > 0 ? { roles: file.roles.map((r) => prune({ ...r })) } : {}),
     ...(file.automations.length > 0 ? { automations: file.automations.map(automationOf) } : {}),
+    ...(file.mailTemplates.length > 0 ? { mailTemplates: file.mailTemplates } : {}),
   };
 }
 

@@ -3,8 +3,8 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
 import { type Document, isNode, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
-import type { FieldRules, FieldType, ProgramRole } from '../../model/model.ts';
-import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
+import type { FieldRules, FieldType, NamedMailTemplate, ProgramRole, StatusReason } from '../../model/model.ts';
+import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
 
@@ -25,7 +25,11 @@ export interface FieldSpec {
 }
 
 /** A workflow status; `next` holds references to other statuses. */
-export interface StatusSpec { customId: string | null; name: string; publicId: string | null; initial: boolean; next: string[] }
+export interface StatusSpec {
+  customId: string | null; name: string; publicId: string | null; initial: boolean; next: string[];
+  /** The reasons a move into the status may give, whether it must, and its own status-changed mail (src/domain/workflow). */
+  reasons: StatusReason[]; reasonRequired: boolean | string[]; mailTemplate: MailTemplate | null;
+}
 
 /** A data field placed on a form, with its rules there (null: none). */
 export interface FormFieldSpec { field: string; required: boolean; rules: FieldRules | null }
@@ -58,6 +62,8 @@ export interface ProgramFile {
   roles: RoleSpec[];
   /** The program's automations (`automations:`), in file order. */
   automations: AutomationSpec[];
+  /** Named mail templates (`mailTemplates:`) that automations send by customId. */
+  mailTemplates: NamedMailTemplate[];
 }
 
 /** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
@@ -167,8 +173,9 @@ function describeError(e: ErrorObject, data: unknown): string | null {
     case 'enum': return `${where}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'pattern': return `${where}: ${PATTERN_HINTS[String(params.pattern)] ?? e.message}`;
     case 'type':
-      // The else branch of a string-or-object item: neither shape fits.
-      return e.schemaPath.endsWith('/else/type') ? `${where}: must be a string or an object` : `${where}: ${e.message}`;
+      // The else branch of a string-or-object item (or of a status's reasonRequired, true or a list): neither shape fits.
+      if (e.schemaPath.endsWith('/else/type')) return `${where}: ${params.type === 'array' ? 'must be true, false or a list of statuses' : 'must be a string or an object'}`;
+      return `${where}: ${e.message}`;
     default: return `${where}: ${e.message ?? e.keyword}`;
   }
 }
@@ -203,7 +210,11 @@ interface RawProgram {
   customId: string; name: string; numberPrefix: string; numberDigits?: number;
   customLists?: { customId?: string; name: string; choices: RawChoice[] }[];
   fields?: RawField[];
-  statuses: { customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[] }[];
+  statuses: {
+    customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[];
+    reasons?: StatusReason[]; reasonRequired?: boolean | string[]; mailTemplate?: MailTemplate;
+  }[];
+  mailTemplates?: NamedMailTemplate[];
   forms?: {
     customId?: string; name: string; availableIn: string[]; leadsTo?: string; roles?: ProgramRole[]; fields?: RawFormField[];
     attachments?: { customId?: string; name: string; allowedTypes: string[]; maxSizeBytes?: number; required?: boolean }[];
@@ -231,6 +242,8 @@ function normalise(raw: RawProgram): ProgramFile {
     })),
     statuses: raw.statuses.map((s) => ({
       customId: s.customId ?? null, name: s.name, publicId: s.publicId ?? null, initial: s.initial ?? false, next: s.next ?? [],
+      reasons: (s.reasons ?? []).map((r) => ({ customId: r.customId, name: r.name })), reasonRequired: Array.isArray(s.reasonRequired) ? [...s.reasonRequired] : (s.reasonRequired ?? false),
+      mailTemplate: s.mailTemplate ? { subject: s.mailTemplate.subject, text: s.mailTemplate.text } : null,
     })),
     forms: (raw.forms ?? []).map((f) => ({
       customId: f.customId ?? null, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo ?? null,
@@ -250,6 +263,7 @@ function normalise(raw: RawProgram): ProgramFile {
       transitions: r.transitions ? r.transitions.map((t) => ({ from: t.from, to: t.to })) : null,
     })),
     automations: normaliseAutomations(raw.automations),
+    mailTemplates: (raw.mailTemplates ?? []).map((t) => ({ customId: t.customId, subject: t.subject, text: t.text })),
   };
 }
 

@@ -11,6 +11,7 @@ import { invalidFile, type ProgramFile } from './program-file.ts';
 import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
 import { tableSpecOf } from './program-table.ts';
 import { planAutomations } from '../automations/check-automations.ts';
+import { statusMessagesOfFile } from '../workflow/status-reasons.ts';
 
 /** What an import needs: the store, the time and a source of new ids. */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
@@ -119,6 +120,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     notifications: file.notifications, selfSignUp: file.selfService.signUp,
     roles: planRoles(file, resolved.roles, statusIds),
     automations: [] as Automation[],
+    mailTemplates: file.mailTemplates,
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);
@@ -164,6 +166,7 @@ function planStatuses(resolved: ResolvedProgram, stored: Status[], ids: string[]
     return {
       id: ids[i]!, customId: s.customId, publicId, name: s.name, isInitial: s.initial, position: i,
       next: resolved.statusNext[i]!.map((n) => ids[n]!),
+      ...statusMessagesOfFile(s, resolved.reasonRequired[i]!, ids),
     };
   });
   const clash = statuses.find((s, i) => statuses.findIndex((x) => x.publicId === s.publicId) !== i);

@@ -1,3 +1,4 @@
+import { pageHistory } from '../workflow/status-reasons.ts';
 import { canChangeOwner, canCreate, mayReadForm, ownerFilter, roleIn } from '../roles/access.ts';
 import { formSummary } from '../programs/catalog-service.ts';
 import { ApiError } from '../api-error.ts';
@@ -175,7 +176,7 @@ export class ProjectService {
       ownerName: nameOf(project.ownerId),
       // The same forms CreateNewProject lists: staff see every form, applicants only those meant for them.
       forms: ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => ({ name: f.name, available: f.availableIn.includes(project.statusId) })),
-      history: history.map((h) => ({ status: statusById(ctx.model, h.statusId).name, at: h.changedAt, by: nameOf(h.changedBy) })),
+      history: pageHistory(ctx.model, history, nameOf),
     };
   }
 

@@ -1,8 +1,10 @@
+import { pageHistory, requiresReason } from '../workflow/status-reasons.ts';
+import type { PageHistoryLine } from '../views.ts';
 import { canChangeOwner, hasPrivilege, isStaff, mayMove, mayReadForm, type Role, roleLabel } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { INQUIRY_MOVES, type InquiryStatus } from '../../model/inquiry.ts';
-import type { ApprovalStatus, DataField, FieldValue, Project, ProgramModel, ProgramRole } from '../../model/model.ts';
+import type { ApprovalStatus, DataField, FieldValue, Project, ProgramModel, ProgramRole, StatusReason } from '../../model/model.ts';
 import { overlayDraft } from './current-draft.ts';
 import { loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -50,14 +52,17 @@ export interface ReviewView {
   owner: { name: string; email: string }; assignee: { name: string; email: string } | null;
   forms: { formId: string; name: string; submittedAt: number | null; fields: ReviewFieldView[] }[];
   attachments: ReviewAttachmentView[];
-  /** The statuses the workflow allows next from the current one and the caller's role may move to (offered only to those who may set the status). */
-  nextStatuses: { statusId: string; name: string }[];
+  /**
+   * The statuses the workflow allows next from the current one and the caller's role may move to (offered only to those
+   * who may set the status), with the reasons a move into each may give and whether it must.
+   */
+  nextStatuses: { statusId: string; name: string; reasons: StatusReason[]; reasonRequired: boolean }[];
   /** True when the workflow allows no move from the current status at all. */
   finalStatus: boolean;
   threads: ReviewThreadView[];
-  history: { status: string; at: number; by: string }[];
   /** What the program's automations did on the project, newest first (audit action automation.run; src/domain/automations). */
   automations: { at: number; automation: string; trigger: string; outcome: string; details: string }[];
+  history: PageHistoryLine[];
   may: ReviewPermissions;
 }
 
@@ -122,15 +127,16 @@ export class ReviewService {
         }] : [];
       })),
       nextStatuses: may.setStatus
-        ? current.next.flatMap((id) => ctx.model.statuses.filter((s) => s.id === id && mayMove(ctx.role, current, s)).map((s) => ({ statusId: s.id, name: s.name }))) : [],
+        ? current.next.flatMap((id) => ctx.model.statuses.filter((s) => s.id === id && mayMove(ctx.role, current, s))
+          .map((s) => ({ statusId: s.id, name: s.name, reasons: s.reasons ?? [], reasonRequired: requiresReason(s, current.id) }))) : [],
       finalStatus: current.next.length === 0,
       threads: threads.map((t) => ({
         threadId: t.id, subject: t.subject, status: t.status, externalId: may.inquiries ? t.externalId : null,
         moves: may.inquiries ? [...INQUIRY_MOVES[t.status]] : [],
         notes: allNotes.filter((n) => n.threadId === t.id).map((n) => ({ author: nameOf(n.authorId), at: n.createdAt, visibleToApplicant: n.visibleToApplicant, text: n.text })),
       })).filter((t) => may.inquiries || t.notes.length > 0),
-      history: history.map((h) => ({ status: statusById(ctx.model, h.statusId).name, at: h.changedAt, by: nameOf(h.changedBy) })),
       automations: runs.sort((a, b) => b.at - a.at || Number(b.detail?.seq) - Number(a.detail?.seq)).map((r) => automationRun(r.at, r.detail ?? {})),
+      history: pageHistory(ctx.model, history, nameOf),
       may,
     };
   }

@@ -8,6 +8,9 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { formatProjectNumber } from './submit-service.ts';
 import type { AssigneeView, AtVersion, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from '../views.ts';
 import type { StoreReader, StoreWriter } from '../../store/store.ts';
+import { checkMoveReason, type MoveReason, reasonName } from '../workflow/status-reasons.ts';
+
+const NO_REASON: MoveReason = { reasonId: null, message: null };
 
 /** A status of the program by generated or custom id. */
 export function findStatus(model: ProgramModel, ref: string): Status {
@@ -24,6 +27,7 @@ export async function historyViews(reader: Pick<StoreReader, 'accounts'>, model:
     return {
       statusId: e.statusId, customId: status.customId, name: status.name, timestamp: e.changedAt,
       changedBy: users.find((u) => u.id === e.changedBy)?.email ?? e.changedBy, reportAs: e.reportAs,
+      reasonId: e.reasonId ?? null, reason: reasonName(status, e.reasonId), message: e.message ?? null,
     };
   });
 }
@@ -43,16 +47,21 @@ export class WorkflowService {
     return { projectId: project.id, programId: project.programId, projectNumber: project.number, entries, projectVersion: versionOf(project) };
   }
 
-  /** SetProjectStatus (privilege moveStatus, along the role's transitions): moves the project to a status allowed next from its current one. */
-  async setStatus(caller: Caller, programRef: string, projectId: string, statusRef: string): Promise<AtVersion<StatusSetView>> {
+  /**
+   * SetProjectStatus (privilege moveStatus, along the role's transitions): moves the project to a status allowed next
+   * from its current one, with a reason from the target status's list (required where the status says) and a message.
+   */
+  async setStatus(caller: Caller, programRef: string, projectId: string, statusRef: string, reason: MoveReason = NO_REASON): Promise<AtVersion<StatusSetView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'moveStatus', 'SetProjectStatus');
     const seen = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const target = findStatus(ctx.model, statusRef);
+    checkMoveReason(target, seen.statusId, reason);
     const { ids } = this.#deps;
     return changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'project.status.set', access: 'read',
       act: async ({ tx, project, now }) => {
-        await this.#requireActive(tx, ctx, target);
+        // Checked again on the definition as it is now: an import since may have changed the status's reasons.
+        const given = checkMoveReason(await this.#requireActive(tx, ctx, target), project.statusId, reason);
         const from = statusById(ctx.model, project.statusId);
         if (!from.next.includes(target.id)) {
           const allowed = from.next.map((id) => ctx.model.statuses.find((s) => s.id === id)?.name ?? id);
@@ -63,10 +72,13 @@ export class WorkflowService {
         requireMove(ctx.role, from, target);
         // Only projects without a number are Unsubmitted: one that staff move on is numbered then, as a submission would.
         const number = project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
-        await tx.projects.insertHistory({ id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+        await tx.projects.insertHistory({
+          id: ids.next(), projectId: project.id, statusId: target.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal', ...given,
+        });
         return {
           changes: { number, statusId: target.id, statusAt: now },
-          detail: { from: from.id, to: target.id, ...(number !== project.number ? { number } : {}) },
+          // The reason by key only: the message is people's words and may name people, so it stays in the history.
+          detail: { from: from.id, to: target.id, ...(number !== project.number ? { number } : {}), ...(given.reasonId === null ? {} : { reasonId: given.reasonId }) },
           result: (updated) => ({
             status: { statusId: target.id, customId: target.customId, name: target.name, timestamp: now },
             url: landingUrl(this.#deps.publicUrl, project), projectVersion: versionOf(updated),
@@ -126,13 +138,13 @@ export class WorkflowService {
     return user;
   }
 
-  // The definition was read before the transaction; an import since may have retired the target status.
-  async #requireActive(tx: StoreWriter, ctx: ProgramContext, target: Status): Promise<void> {
+  // The definition was read before the transaction; an import since may have retired the target status. The status as it is now.
+  async #requireActive(tx: StoreWriter, ctx: ProgramContext, target: Status): Promise<Status> {
     const program = await tx.programs.findProgram(ctx.program.id);
-    if (program && program.updatedAt === ctx.program.updatedAt) return;
+    if (program && program.updatedAt === ctx.program.updatedAt) return target;
     const model = program ? await tx.programs.loadProgramModel(program) : null;
-    if (!model?.statuses.some((s) => s.id === target.id)) {
-      throw new ApiError('CONFLICT', `Status "${target.name}" was just retired from program ${ctx.program.id}; read the statuses again.`);
-    }
+    const current = model?.statuses.find((s) => s.id === target.id);
+    if (!current) throw new ApiError('CONFLICT', `Status "${target.name}" was just retired from program ${ctx.program.id}; read the statuses again.`);
+    return current;
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  assigneeEmailOf, assigneeValue, ProjectStatusHistoryResponse, reportAsInput, reportAsValue, SetAssigneeRequest, SetAssigneeResponse,
+  assigneeEmailOf, assigneeValue, moveReasonOf, ProjectStatusHistoryResponse, reportAsInput, reportAsValue, SetAssigneeRequest, SetAssigneeResponse,
   SetProjectStatusHistoryReportAs, SetProjectStatusRequest, StatusHistoryReportAsResponse, StatusSetResponse, statusHistoryValue, statusSetValue,
 } from '../../wire/documents/workflow.ts';
 import { sendProjectAnswer } from '../conditional.ts';
@@ -33,13 +33,13 @@ export function workflowRoutes(app: FastifyInstance, { services, codec }: RouteD
     config: {
       operation: {
         operationId: 'SetProjectStatus', tags: ['Workflow'], etag: true, request: SetProjectStatusRequest, response: StatusSetResponse,
-        summary: 'SetProjectStatus: moves a project to a status allowed next from its current one (privilege moveStatus, along the transitions of the role).',
+        summary: 'SetProjectStatus: moves a project to a status allowed next from its current one (privilege moveStatus, along the transitions of the role), (apas) with a reason and a message.',
       },
     },
   }, async (request, reply) => {
     const t = projectTarget(request);
-    const { StatusId } = codec.read(request, SetProjectStatusRequest);
-    const view = await services.workflow.setStatus(callerOf(request), t.programId, t.projectId, StatusId);
+    const body = codec.read(request, SetProjectStatusRequest);
+    const view = await services.workflow.setStatus(callerOf(request), t.programId, t.projectId, body.StatusId, moveReasonOf(body));
     return sendProjectAnswer(codec, request, reply, view, StatusSetResponse, statusSetValue);
   });
   app.post(`${base}/StatusHistory/ReportAs`, {

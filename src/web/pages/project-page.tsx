@@ -1,3 +1,4 @@
+import { HistoryReason } from './history-reason.tsx';
 import type { ProjectFormsView } from '../../domain/projects/application-service.ts';
 import type { LandingInquiriesView, LandingView } from '../../domain/views.ts';
 import { FileSummary } from '../components/file-summary.tsx';
@@ -65,9 +66,9 @@ export function ProjectPage(p: ProjectPageProps) {
         <div class="table-wrap">
           <table>
             <caption class="visually-hidden">Status history, newest first</caption>
-            <thead><tr><th scope="col">Status</th><th scope="col">Since</th><th scope="col">By</th></tr></thead>
+            <thead><tr><th scope="col">Status</th><th scope="col">Since</th><th scope="col">By</th><th scope="col">Reason</th></tr></thead>
             <tbody class="history">
-              {v.history.map((h, i) => <tr key={i}><td>{h.status}</td><td><When at={h.at} timeZone={p.timeZone} /></td><td>{h.by}</td></tr>)}
+              {v.history.map((h, i) => <tr key={i}><td>{h.status}</td><td><When at={h.at} timeZone={p.timeZone} /></td><td>{h.by}</td><td><HistoryReason line={h} /></td></tr>)}
             </tbody>
           </table>
         </div>

@@ -3,12 +3,18 @@ import type { ReviewThreadView, ReviewView } from '../../domain/projects/review-
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
+import { HistoryReason } from './history-reason.tsx';
 import { QUEUE_PATH, reviewPath } from './work-queue-page.tsx';
 
 /** What the review page shows besides the domain's view: a notice after an action, or the problems of a refused one. */
 export interface ReviewPageProps {
   view: ReviewView; notice: string | null; problems: FormProblem[]; user: PageUser; csrfToken: string; timeZone: string;
+  /** What a refused status change sent, shown again so that a typed message is not lost. */
+  statusForm?: StatusFormValues;
 }
+
+/** The status form's values: the status, the reason and the message. */
+export interface StatusFormValues { statusId: string; reasonId: string; message: string }
 
 // Staff read the thread statuses in words, as applicants do on the project page (the API keeps the codes).
 const THREAD_STATUS_LABEL: Record<string, string> = { Open: 'Open', AwaitingResponse: 'Awaiting the applicant’s response', Resolved: 'Resolved', Closed: 'Closed' };
@@ -94,6 +100,38 @@ function Thread(p: { t: ReviewThreadView; view: ReviewView; path: string; csrfTo
   );
 }
 
+// Without script the reason cannot follow the chosen status, so every reason is offered, grouped by the status that
+// lists it; the service refuses one that the chosen status does not list, and the page says why.
+function StatusReasonControls(p: { view: ReviewView; values: StatusFormValues | undefined }) {
+  const withReasons = p.view.nextStatuses.filter((s) => s.reasons.length > 0);
+  const required = p.view.nextStatuses.filter((s) => s.reasonRequired).map((s) => `“${s.name}”`);
+  return (
+    <>
+      {withReasons.length > 0 ? (
+        <div class="field">
+          <label for="review-reason">Reason</label>
+          <p class="hint" id="review-reason-hint">
+            {required.length > 0 ? `A move to ${required.join(', ')} needs a reason. ` : ''}Choose one listed under the status you move to.
+          </p>
+          <select id="review-reason" name="ReasonId" aria-describedby="review-reason-hint">
+            <option value="">No reason</option>
+            {withReasons.map((s) => (
+              <optgroup key={s.statusId} label={s.name}>
+                {s.reasons.map((r) => <option key={r.customId} value={r.customId} selected={p.values?.reasonId === r.customId}>{r.name}</option>)}
+              </optgroup>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <div class="field">
+        <label for="review-message">Message (optional)</label>
+        <p class="hint" id="review-message-hint">Shown to the applicant in the project's history and in the mail about the change.</p>
+        <textarea id="review-message" name="Message" maxlength={4000} aria-describedby="review-message-hint">{p.values?.message ?? ''}</textarea>
+      </div>
+    </>
+  );
+}
+
 /** The staff review page of a project: facts, actions the caller may take, data side by side, files, inquiries, history. */
 export function ReviewPage(p: ReviewPageProps) {
   const { view } = p;
@@ -125,9 +163,10 @@ export function ReviewPage(p: ReviewPageProps) {
                 <label for="review-status">Move to status</label>
                 <p class="hint" id="review-status-hint">Only the statuses the workflow allows after “{view.status}”.</p>
                 <select id="review-status" name="StatusId" aria-describedby="review-status-hint">
-                  {view.nextStatuses.map((s) => <option key={s.statusId} value={s.statusId}>{s.name}</option>)}
+                  {view.nextStatuses.map((s) => <option key={s.statusId} value={s.statusId} selected={p.statusForm?.statusId === s.statusId}>{s.name}</option>)}
                 </select>
               </div>
+              <StatusReasonControls view={view} values={p.statusForm} />
               <button type="submit">Change status</button>
             </Action>
           ) : view.finalStatus ? <p>“{view.status}” is a final status: the workflow allows no further move.</p>
@@ -245,10 +284,10 @@ export function ReviewPage(p: ReviewPageProps) {
         <div class="table-wrap">
           <table>
             <caption class="visually-hidden">Status history, newest first</caption>
-            <thead><tr><th scope="col">Status</th><th scope="col">When</th><th scope="col">By</th></tr></thead>
+            <thead><tr><th scope="col">Status</th><th scope="col">When</th><th scope="col">By</th><th scope="col">Reason</th></tr></thead>
             <tbody>
               {view.history.map((h) => (
-                <tr key={`${h.at}-${h.status}`}><td>{h.status}</td><td><When at={h.at} timeZone={p.timeZone} /></td><td>{h.by}</td></tr>
+                <tr key={`${h.at}-${h.status}`}><td>{h.status}</td><td><When at={h.at} timeZone={p.timeZone} /></td><td>{h.by}</td><td><HistoryReason line={h} /></td></tr>
               ))}
             </tbody>
           </table>

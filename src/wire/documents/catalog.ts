@@ -143,7 +143,19 @@ const ListedStatus = complex({
   attributes: {
     StatusId: required(string), CustomId: optional(string), PublicId: required(string), Name: required(string), Initial: required(boolean),
   },
-  children: { NextStatuses: one(complex({ children: { Status: many(StatusRef) } })) },
+  children: {
+    NextStatuses: one(complex({ children: { Status: many(StatusRef) } })),
+    Reasons: maybe(complex({
+      name: 'StatusReasons',
+      doc: '(apas) The reasons a move into the status may give (SetProjectStatus\'s ReasonId). Required: every move must give one; '
+        + 'RequiredFrom: the statuses from which a move must (a return for correction).',
+      attributes: { Required: required(boolean) },
+      children: {
+        Reason: many(complex({ name: 'StatusReason', attributes: { ReasonId: required(string), Name: required(string) } })),
+        RequiredFrom: many(StatusRef),
+      },
+    }), '(apas) Present when the status lists reasons.'),
+  },
 });
 
 /** GetStatusList: the workflow statuses of a program, each with the statuses it may move to. */
@@ -237,6 +249,11 @@ export function statusListValue(view: StatusListView): DocumentValue<typeof Stat
     Status: view.statuses.map((s) => ({
       StatusId: s.statusId, CustomId: s.customId, PublicId: s.publicId, Name: s.name, Initial: s.initial,
       NextStatuses: { Status: s.next.map(statusRefValue) },
+      Reasons: !s.reasons ? null : {
+        Required: s.reasons.required,
+        Reason: s.reasons.reasons.map((r) => ({ ReasonId: r.customId, Name: r.name })),
+        RequiredFrom: s.reasons.requiredFrom.map(statusRefValue),
+      },
     })),
   };
 }

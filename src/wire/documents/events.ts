@@ -26,6 +26,7 @@ export const Event = complex({
     FromStatusId: optional(string),
     ToStatusId: optional(string),
     ProjectNumber: optional(string),
+    ReasonId: optional(string, { doc: '(apas) project.status_changed: the customId of the reason the move gave, from the status\'s list; never its message.' }),
     FromUser: optional(string, { doc: 'Owner or assignee before the change (e-mail address); absent when there was none.' }),
     ToUser: optional(string, { doc: 'Owner or assignee after the change (e-mail address); absent when there is none.' }),
     ThreadId: optional(string),
@@ -56,7 +57,7 @@ export function eventValue(e: EventView): WireValue<typeof Event> {
   return {
     Sequence: e.seq, EventId: e.id, Type: e.type, Timestamp: isoTimestamp(e.at), ProgramId: e.programId, ProjectId: e.projectId,
     Actor: e.actorEmail ?? undefined, FormId: d.formId, AttachmentId: d.attachmentId, AttachmentVersion: d.attachmentVersion,
-    FromStatusId: d.fromStatusId, ToStatusId: d.toStatusId, ProjectNumber: d.projectNumber,
+    FromStatusId: d.fromStatusId, ToStatusId: d.toStatusId, ProjectNumber: d.projectNumber, ReasonId: d.reasonId,
     FromUser: e.fromUserEmail ?? undefined, ToUser: e.toUserEmail ?? undefined, ThreadId: d.threadId, NoteId: d.noteId,
     VisibleToApplicant: d.visibleToApplicant, ByStaff: d.byStaff, FromApprovalStatus: d.fromApproval, ToApprovalStatus: d.toApproval,
     FromThreadStatus: d.fromThreadStatus, ToThreadStatus: d.toThreadStatus, Automation: d.automation, EventName: d.name,

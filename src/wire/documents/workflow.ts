@@ -1,5 +1,6 @@
 import { ApiError } from '../../domain/api-error.ts';
 import type { AssigneeView, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from '../../domain/views.ts';
+import type { MoveReason } from '../../domain/workflow/status-reasons.ts';
 import { isoTimestamp, parseTimestamp } from '../../model/clock.ts';
 import {
   complex, type DocumentValue, dateTime, enumeration, enumValue, many, maybe, one, optional, requestDocument, required, responseDocument, restrict,
@@ -9,13 +10,20 @@ import { CurrentStatus, currentStatusValue } from './common-types.ts';
 
 const ReportAs = enumeration('ReportAs', ['normal', 'suppress'], 'normal: the entry counts in reports; suppress: it is left out of them.');
 
+/** The most characters of SetProjectStatus's Message (the domain checks the same bound). */
+const MESSAGE_CHARS = 4000;
+
 const HistoryEntry = complex({
   name: 'HistoryEntry',
-  doc: 'ChangedBy is the e-mail address of the user who set the status; Timestamp when it was set.',
+  doc: 'ChangedBy is the e-mail address of the user who set the status; Timestamp when it was set. (apas) ReasonId, Reason and '
+    + 'Message: what the move gave, when it gave them.',
   attributes: {
     StatusId: required(string), CustomId: optional(string), Name: required(string), ChangedBy: required(string),
     Timestamp: required(dateTime), ReportAs: required(ReportAs),
+    ReasonId: optional(string, { doc: '(apas) The customId of the reason the move gave, from the status\'s list.' }),
+    Reason: optional(string, { doc: '(apas) The reason\'s name as the status lists it now (its customId once the list no longer has it).' }),
   },
+  children: { Message: maybe(string, '(apas) The message the move gave, as written.') },
 });
 
 /** A status or data field named by its id or custom id in a request. */
@@ -31,10 +39,14 @@ export const ProjectStatusHistoryResponse = responseDocument('ProjectStatusHisto
   },
 }), 'GetProjectStatusHistory: every status the project has had, newest first.');
 
-/** SetProjectStatus's request body: the status the project moves to, by its id or custom id. */
+/** SetProjectStatus's request body: the status the project moves to, by its id or custom id; (apas) a reason and a message. */
 export const SetProjectStatusRequest = requestDocument('SetProjectStatusRequest', complex({
-  attributes: { StatusId: required(Reference) },
-}), 'SetProjectStatus request: the status the project moves to, by its id or custom id.');
+  attributes: {
+    StatusId: required(Reference),
+    ReasonId: optional(Reference, { doc: '(apas) The customId of a reason from the target status\'s list (GetStatusList); required where the status requires one.' }),
+  },
+  children: { Message: maybe(restrict(string, { maxLength: MESSAGE_CHARS }), '(apas) A message to go with the move: kept in the history, mailed to the applicant.') },
+}), 'SetProjectStatus request: the status the project moves to, by its id or custom id; (apas) ReasonId and Message optional.');
 
 /** SetProjectStatus: the project's new current status and the address of the project. */
 export const StatusSetResponse = responseDocument('StatusSetResponse', complex({
@@ -75,6 +87,7 @@ function historyEntryValue(entry: HistoryEntryView) {
   return {
     StatusId: entry.statusId, CustomId: entry.customId, Name: entry.name, ChangedBy: entry.changedBy,
     Timestamp: isoTimestamp(entry.timestamp), ReportAs: enumValue(ReportAs, entry.reportAs),
+    ReasonId: entry.reasonId, Reason: entry.reason, Message: entry.message,
   };
 }
 
@@ -125,6 +138,11 @@ export function reportAsInput(value: DocumentValue<typeof SetProjectStatusHistor
 function fractionPrecision(text: string): number {
   const digits = /\.(\d+)/.exec(text)?.[1]?.length ?? 0;
   return digits >= 3 ? 1 : 10 ** (3 - digits);
+}
+
+/** The reason and message a SetProjectStatusRequest gives (null where it gives none). */
+export function moveReasonOf(value: DocumentValue<typeof SetProjectStatusRequest>): MoveReason {
+  return { reasonId: value.ReasonId ?? null, message: value.Message ?? null };
 }
 
 /** The e-mail address a SetAssigneeRequest names, or null (absent or empty) to clear the assignment. */
