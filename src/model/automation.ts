@@ -25,11 +25,12 @@ export type MailRecipient = 'owner' | 'assignee' | 'role';
 
 /** One action of an automation; parts of the program by id. */
 export type AutomationAction =
-  | { do: 'moveStatus'; statusId: string }
+  | { do: 'moveStatus'; statusId: string; reasonId: string | null; message: string | null }
   | { do: 'setField'; fieldId: string; value: string }
   | { do: 'assign'; user: string | null; role: string | null; pick: 'roundRobin' | 'leastLoaded' | null }
   | { do: 'openInquiry'; subject: string; text: string; visibleToApplicant: boolean }
-  | { do: 'sendMail'; to: MailRecipient; role: string | null; subject: string; text: string }
+  /** `template`: the customId of one of the program's named mail templates (then subject and text are empty). */
+  | { do: 'sendMail'; to: MailRecipient; role: string | null; subject: string; text: string; template: string | null }
   | { do: 'emitEvent'; name: string };
 
 /** An automation as the program stores it: when a trigger happens, if the condition holds, run the actions in order. */

@@ -67,7 +67,7 @@ test('automations are imported (parts by id), exported, and round-trip with no c
   const model = await env.store.programs.loadProgramModel(program!);
   const stored = program!.automations!;
   assert.equal(stored[0]!.when.formId, model.forms.find((f) => f.customId === 'Apply')!.id);
-  assert.deepEqual(stored[0]!.actions[0], { do: 'moveStatus', statusId: model.statuses.find((s) => s.customId === 'Approved')!.id });
+  assert.deepEqual(stored[0]!.actions[0], { do: 'moveStatus', statusId: model.statuses.find((s) => s.customId === 'Approved')!.id, reasonId: null, message: null });
   const exported = await exportProgram(env.store, agency, 'PV');
   assert.deepEqual(exported.automations.map((a) => a.customId), ['big', 'plan']);
   assert.equal(exported.automations[1]!.when.attachment, 'Apply/SitePlan');
@@ -124,4 +124,39 @@ test('the schema refuses an unknown trigger and an unknown action, naming the au
   const problems = await refusedImport(stringify(withAutomations([{ customId: 'x', name: 'X', when: { trigger: 'deadline.whenever' }, then: [{ do: 'explode' }] }])));
   assert.ok(problems.some((p) => /automations\[0\]\.when\.trigger \("x"\): must be one of project.created/.test(p)), problems.join('\n'));
   assert.ok(problems.some((p) => /automations\[0\]\.then\[0\]\.do \("x"\): must be one of moveStatus, setField/.test(p)), problems.join('\n'));
+});
+
+test("a move names a reason of its target status, and one wherever the status always needs one; a mail names a template the file has", async () => {
+  const program = withAutomations([{
+    customId: 'msgs', name: 'Reasons and templates', when: { trigger: 'form.submitted', form: 'Apply' },
+    then: [
+      { do: 'moveStatus', to: 'Rejected' },
+      { do: 'moveStatus', to: 'Approved', reason: 'Nope' },
+      { do: 'sendMail', to: 'owner', template: 'Missing' },
+      { do: 'sendMail', to: 'owner', template: 'Sorry', subject: 'Both', text: 'Both' },
+      { do: 'sendMail', to: 'owner' },
+    ],
+  }]);
+  const rejected = program.statuses.find((s) => s.customId === 'Rejected')!;
+  Object.assign(rejected, { reasons: [{ customId: 'TooLarge', name: 'Too large' }], reasonRequired: true });
+  const problems = await refusedImport(stringify({ ...program, mailTemplates: [{ customId: 'Sorry', subject: 'Sorry', text: 'Sorry' }] }));
+  const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
+  has(/^automation "msgs" \(line \d+\): then\[0\] \(moveStatus\): a move to "Rejected" needs a reason \(reason: one of TooLarge\)$/);
+  has(/then\[1\] \(moveStatus\): reason: status "Approved" has no reason "Nope"$/);
+  has(/then\[2\] \(sendMail\): template: mailTemplates has no "Missing"; it has Sorry$/);
+  has(/then\[3\] \(sendMail\): a mail is a named template or a subject and text, not both$/);
+  has(/then\[4\] \(sendMail\): a mail needs a subject and a text, or a named template$/);
+  assert.equal(problems.length, 5, problems.join('\n'));
+
+  // Given properly, they import and come back out of the export as written.
+  const fine = withAutomations([{
+    customId: 'msgs', name: 'Reasons and templates', when: { trigger: 'form.submitted', form: 'Apply' },
+    then: [{ do: 'moveStatus', to: 'Rejected', reason: 'TooLarge', message: 'Too large for us.' }, { do: 'sendMail', to: 'owner', template: 'Sorry' }],
+  }]);
+  Object.assign(fine.statuses.find((s) => s.customId === 'Rejected')!, { reasons: [{ customId: 'TooLarge', name: 'Too large' }], reasonRequired: true });
+  await importProgram(env, agency, validateProgramFile({ ...fine, mailTemplates: [{ customId: 'Sorry', subject: 'Sorry', text: 'Sorry' }] }));
+  const exported = await exportProgram(env.store, agency, 'PV');
+  assert.deepEqual(exported.automations[0]!.actions, [
+    { do: 'moveStatus', to: 'Rejected', reason: 'TooLarge', message: 'Too large for us.' }, { do: 'sendMail', to: 'owner', template: 'Sorry' },
+  ]);
 });

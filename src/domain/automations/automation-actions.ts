@@ -2,7 +2,11 @@ import { isCelList } from '@bufbuild/cel';
 import type { AutomationAction } from '../../model/automation.ts';
 import type { FieldValue, User } from '../../model/model.ts';
 import { statusAfterNote } from '../inquiries/inquiry-thread.ts';
+import { ApiError } from '../api-error.ts';
 import { renderMail } from '../mail/mail-template.ts';
+import type { MailTemplate } from '../../model/notification.ts';
+import { namedTemplate } from '../workflow/named-mail.ts';
+import { checkMoveReason, type MoveReason } from '../workflow/status-reasons.ts';
 import { checkValue } from '../projects/field-rules.ts';
 import { landingUrl, statusById } from '../projects/project-context.ts';
 import { formatProjectNumber } from '../projects/submit-service.ts';
@@ -22,7 +26,7 @@ const skip = (reason: string): ActionOutcome => ({ ran: false, reason });
 /** Runs one action of an automation in the change's transaction; checks first, so a skipped action wrote nothing. */
 export async function runAction(env: AutomationEnv, action: AutomationAction, index: number): Promise<ActionOutcome> {
   switch (action.do) {
-    case 'moveStatus': return moveStatus(env, action.statusId);
+    case 'moveStatus': return moveStatus(env, action);
     case 'setField': return setField(env, action.fieldId, index);
     case 'assign': return assign(env, action);
     case 'openInquiry': return openInquiry(env, action);
@@ -37,21 +41,29 @@ function record(env: AutomationEnv, action: string, detail: Record<string, unkno
   env.records.push({ action, detail: { ...detail, automation: env.automation.customId }, role: env.role });
 }
 
-async function moveStatus(env: AutomationEnv, statusId: string): Promise<ActionOutcome> {
+async function moveStatus(env: AutomationEnv, action: Extract<AutomationAction, { do: 'moveStatus' }>): Promise<ActionOutcome> {
   const { ctx, state, tx, now } = env;
-  const target = ctx.model.statuses.find((s) => s.id === statusId);
+  const target = ctx.model.statuses.find((s) => s.id === action.statusId);
   if (!target) return skip('the status was retired from the program');
   const from = statusById(ctx.model, state.project.statusId);
   if (from.id === target.id) return skip(`the project is already in status "${target.name}"`);
   // Only along the workflow: an automation moves as the program allows, whoever triggered it.
   if (!from.next.includes(target.id)) return skip(`the workflow has no transition from "${from.name}" to "${target.name}"`);
+  // The status's reasons bind an automation as they bind staff (a reason needed only from some statuses is known now).
+  let reason: MoveReason;
+  try {
+    reason = checkMoveReason(target, from.id, { reasonId: action.reasonId ?? null, message: action.message ?? null });
+  } catch (error) {
+    if (error instanceof ApiError) return skip(error.message);
+    throw error;
+  }
   const number = state.project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
-  await tx.projects.insertHistory({ id: env.deps.ids.next(), projectId: state.project.id, statusId: target.id, changedAt: now, changedBy: env.caller.user.id, reportAs: 'normal' });
+  await tx.projects.insertHistory({ id: env.deps.ids.next(), projectId: state.project.id, statusId: target.id, changedAt: now, changedBy: env.caller.user.id, reportAs: 'normal', ...reason });
   const changes = { number, statusId: target.id, statusAt: now };
   const numbered = number !== state.project.number;
   Object.assign(env.changes, changes);
   state.project = { ...state.project, ...changes };
-  record(env, 'project.status.set', { from: from.id, to: target.id, ...(numbered ? { number } : {}) });
+  record(env, 'project.status.set', { from: from.id, to: target.id, ...(numbered ? { number } : {}), ...(reason.reasonId ? { reasonId: reason.reasonId } : {}) });
   return {
     ran: true, summary: { from: from.customId ?? from.name, to: target.customId ?? target.name },
     triggers: [{ kind: 'status.left', statusId: from.id }, { kind: 'status.entered', statusId: target.id }],
@@ -172,7 +184,16 @@ async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { 
     to = user && !user.disabled ? [user] : [];
   }
   if (to.length === 0) return skip(action.to === 'role' ? `nobody active holds the role ${action.role}` : `the project's ${action.to} is no longer an active user`);
-  const mail = renderMail({ subject: action.subject, text: action.text }, placeholders(env));
+  let template: MailTemplate = { subject: action.subject, text: action.text };
+  if (action.template) {
+    try {
+      template = namedTemplate(env.ctx.program, action.template);
+    } catch (error) {
+      if (error instanceof ApiError) return skip(error.message);
+      throw error;
+    }
+  }
+  const mail = renderMail(template, placeholders(env));
   for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now });
   return { ran: true, summary: { to: to.map((u) => u.email) }, triggers: [] };
 }

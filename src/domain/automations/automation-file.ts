@@ -10,7 +10,7 @@ export interface WhenSpec {
 export interface ActionSpec {
   do: 'moveStatus' | 'setField' | 'assign' | 'openInquiry' | 'sendMail' | 'emitEvent';
   to?: string; field?: string; value?: string; user?: string; role?: string; pick?: 'roundRobin' | 'leastLoaded';
-  subject?: string; text?: string; visibleToApplicant?: boolean; name?: string;
+  subject?: string; text?: string; visibleToApplicant?: boolean; name?: string; reason?: string; message?: string; template?: string;
 }
 
 /** An automation of a program file: `when` a trigger, `if` a CEL condition (null: always), `then` its actions in order. */

@@ -33,11 +33,11 @@ const FILTERS: Record<TriggerKind, readonly string[]> = {
 
 /** The keys each action takes besides `do` (the first ones listed are required). */
 const ACTION_KEYS: Record<ActionSpec['do'], { required: (keyof ActionSpec)[]; optional: (keyof ActionSpec)[] }> = {
-  moveStatus: { required: ['to'], optional: [] },
+  moveStatus: { required: ['to'], optional: ['reason', 'message'] },
   setField: { required: ['field', 'value'], optional: [] },
   assign: { required: [], optional: ['user', 'role', 'pick'] },
   openInquiry: { required: ['subject', 'text'], optional: ['visibleToApplicant'] },
-  sendMail: { required: ['to', 'subject', 'text'], optional: ['role'] },
+  sendMail: { required: ['to'], optional: ['role', 'subject', 'text', 'template'] },
   emitEvent: { required: ['name'], optional: [] },
 };
 
@@ -114,6 +114,7 @@ function checkAction(
       if (target === null) return null;
       const reachable = file.statuses.some((s) => s.next.some((ref) => ref === action.to || ref === file.statuses[target]!.customId || ref === file.statuses[target]!.name));
       if (!reachable) problems.push(`${where}: no status can move to "${action.to}" (no status lists it in next), so this move could never be made`);
+      checkReason(file.statuses[target]!, action, where, problems);
       return target;
     }
     case 'setField': {
@@ -136,6 +137,13 @@ function checkAction(
       if (action.to !== undefined && !['owner', 'assignee', 'role'].includes(action.to)) problems.push(`${where}: to must be owner, assignee or role, not "${action.to}"`);
       if ((action.to === 'role') !== (action.role !== undefined)) problems.push(`${where}: a mail to a role names the role (to: role, role: …), and only such a mail`);
       if (action.role !== undefined && !roles.includes(action.role)) problems.push(`${where}: no role is named "${action.role}"; the roles are ${roles.join(', ')}`);
+      if (action.template !== undefined) {
+        if (action.subject !== undefined || action.text !== undefined) problems.push(`${where}: a mail is a named template or a subject and text, not both`);
+        else if (!file.mailTemplates.some((t) => t.customId === action.template)) {
+          const named = file.mailTemplates.map((t) => t.customId);
+          problems.push(`${where}: template: mailTemplates has no "${action.template}"${named.length > 0 ? `; it has ${named.join(', ')}` : ''}`);
+        }
+      } else if (action.subject === undefined || action.text === undefined) problems.push(`${where}: a mail needs a subject and a text, or a named template`);
       placeholders('subject');
       placeholders('text');
       return null;
@@ -144,6 +152,20 @@ function checkAction(
       placeholders('text');
       return null;
     case 'emitEvent': return null;
+  }
+}
+
+/**
+ * A move's reason against its target status: one the status lists, and one given wherever every move into the status
+ * needs it (a status that needs one only from some statuses is checked when the automation runs).
+ */
+function checkReason(status: ProgramFile['statuses'][number], action: ActionSpec, where: string, problems: string[]): void {
+  const reasons = status.reasons ?? [];
+  if (action.reason !== undefined && !reasons.some((r) => r.customId === action.reason)) {
+    problems.push(`${where}: reason: status "${status.customId ?? status.name}" has no reason "${action.reason}"${reasons.length > 0 ? `; its reasons are ${reasons.map((r) => r.customId).join(', ')}` : ''}`);
+  }
+  if (action.reason === undefined && status.reasonRequired === true) {
+    problems.push(`${where}: a move to "${status.customId ?? status.name}" needs a reason (reason: one of ${reasons.map((r) => r.customId).join(', ')})`);
   }
 }
 
@@ -165,11 +187,11 @@ export function planAutomations(
       actions: a.actions.map((x, k): AutomationAction => {
         const target = r.targets[k] ?? null;
         switch (x.do) {
-          case 'moveStatus': return { do: 'moveStatus', statusId: ids.statusIds[target!]! };
+          case 'moveStatus': return { do: 'moveStatus', statusId: ids.statusIds[target!]!, reasonId: x.reason ?? null, message: x.message ?? null };
           case 'setField': return { do: 'setField', fieldId: ids.fieldIds[target!]!, value: x.value! };
           case 'assign': return { do: 'assign', user: x.user ?? null, role: x.role ?? null, pick: x.pick ?? null };
           case 'openInquiry': return { do: 'openInquiry', subject: x.subject!, text: x.text!, visibleToApplicant: x.visibleToApplicant ?? false };
-          case 'sendMail': return { do: 'sendMail', to: x.to as 'owner' | 'assignee' | 'role', role: x.role ?? null, subject: x.subject!, text: x.text! };
+          case 'sendMail': return { do: 'sendMail', to: x.to as 'owner' | 'assignee' | 'role', role: x.role ?? null, subject: x.subject ?? '', text: x.text ?? '', template: x.template ?? null };
           case 'emitEvent': return { do: 'emitEvent', name: x.name! };
           default: throw new Error(`unknown action ${String((x as { do: unknown }).do)}`);
         }
@@ -202,11 +224,11 @@ export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'f
     },
     actions: a.actions.map((x): ActionSpec => {
       switch (x.do) {
-        case 'moveStatus': return { do: 'moveStatus', to: refOf(x.statusId) };
+        case 'moveStatus': return prune({ do: 'moveStatus', to: refOf(x.statusId), reason: x.reasonId ?? null, message: x.message ?? null });
         case 'setField': return { do: 'setField', field: refOf(x.fieldId), value: x.value };
         case 'assign': return prune({ do: 'assign', user: x.user, role: x.role, pick: x.pick });
         case 'openInquiry': return { do: 'openInquiry', subject: x.subject, text: x.text, ...(x.visibleToApplicant ? { visibleToApplicant: true } : {}) };
-        case 'sendMail': return prune({ do: 'sendMail', to: x.to, role: x.role, subject: x.subject, text: x.text });
+        case 'sendMail': return prune(x.template ? { do: 'sendMail', to: x.to, role: x.role, template: x.template } : { do: 'sendMail', to: x.to, role: x.role, subject: x.subject, text: x.text });
         case 'emitEvent': return { do: 'emitEvent', name: x.name };
         default: throw new Error(`unknown action ${String((x as { do: unknown }).do)}`);
       }
