@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DeadlineDefinition, ProgramCalendar } from '../model/model.ts';
 import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, Program, ProgramModel, ProgramRole, Status, TableSpec } from '../model/model.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { NotificationTemplates } from '../model/notification.ts';
@@ -15,6 +16,8 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     selfSignUp: Number(row.self_sign_up) === 1,
     // Left out when the program has none, as a program row built by hand has none.
     ...(row.roles ? { roles: JSON.parse(row.roles) as CustomRole[] } : {}),
+    ...(row.calendar ? { calendar: JSON.parse(row.calendar) as ProgramCalendar } : {}),
+    ...(row.deadlines ? { deadlines: JSON.parse(row.deadlines) as DeadlineDefinition[] } : {}),
   };
 }
 
@@ -131,6 +134,8 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     self_sign_up: p.selfSignUp ? 1 : 0,
     // Written only when the definition says (an import always does), so that rows built by hand need no column of 023.
     ...(p.roles === undefined ? {} : { roles: p.roles.length > 0 ? JSON.stringify(p.roles) : null }),
+    ...(p.calendar === undefined ? {} : { calendar: p.calendar === null ? null : JSON.stringify(p.calendar) }),
+    ...(p.deadlines === undefined ? {} : { deadlines: p.deadlines.length > 0 ? JSON.stringify(p.deadlines) : null }),
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.

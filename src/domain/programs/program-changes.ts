@@ -1,9 +1,10 @@
 import type { ProgramDefinitionRows } from '../../model/records.ts';
 import type { AttachmentDefinition } from '../../model/model.ts';
 import { diffRoles } from './program-roles.ts';
+import { diffDeadlines } from './program-deadlines.ts';
 
 /** The parts of a program an import reports on. */
-export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role';
+export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'calendar' | 'deadline';
 
 /** What happened to one part: `restored` brings a retired part (and its generated id) back; roles are `removed` (never retired). */
 export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered' | 'removed';
@@ -60,6 +61,7 @@ export function diffDefinition(before: StoredDefinition | null, after: ProgramDe
   const refs = refLabels(before?.rows ?? null, after);
   for (const spec of KINDS) changes.push(...diffKind(spec, before, after, refs));
   changes.push(...diffRoles(before?.rows.program.roles ?? [], after.program.roles ?? []));
+  changes.push(...diffDeadlines(before?.rows.program ?? null, after.program));
   return changes;
 }
 

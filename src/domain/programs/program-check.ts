@@ -3,6 +3,7 @@ import type { FieldRules } from '../../model/model.ts';
 import { ruleProblems } from '../rules/rule-problems.ts';
 import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
 import { checkRoles, type ResolvedRole } from './program-roles.ts';
+import { checkDeadlines } from './program-deadlines.ts';
 import { checkTableField } from './program-table.ts';
 
 /** A program file whose references are resolved to positions in its own arrays. */
@@ -18,6 +19,8 @@ export interface ResolvedProgram {
   forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean; rules: FieldRules | null }[] }[];
   /** Per role of the program's own: its transitions as status indexes (null: every transition). */
   roles: ResolvedRole[];
+  /** Per deadline: the index of its untilField's field, or null. */
+  deadlines: (number | null)[];
 }
 
 interface Named { customId: string | null; name: string }
@@ -51,6 +54,7 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
     statusNext: file.statuses.map((s) => resolveAll(s.next, `status "${labelOf(s)}": next`, statuses, problems)),
     forms: file.forms.map((f) => resolveForm(f, statuses, fields, problems)),
     roles: checkRoles(file, statuses, problems),
+    deadlines: checkDeadlines(file, fields, problems),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);

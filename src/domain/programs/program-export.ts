@@ -5,6 +5,7 @@ import type { ProgramModel } from '../../model/model.ts';
 import { labelOf } from './program-check.ts';
 import type { FormFieldSpec, ProgramFile, ProgramFileFormat } from './program-file.ts';
 import { roleSpecsOf } from './program-roles.ts';
+import { compactCalendar, compactDeadline, deadlineSpecsOf } from './program-deadlines.ts';
 import { compactTable, tableFileOf } from './program-table.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
@@ -48,6 +49,8 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     notifications: p.notifications ?? null,
     selfService: { signUp: p.selfSignUp ?? false },
     roles: roleSpecsOf(p, refOf),
+    calendar: p.calendar ?? null,
+    deadlines: deadlineSpecsOf(p, refOf),
   };
 }
 
@@ -97,6 +100,8 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.notifications ? { notifications: file.notifications } : {}),
     ...(file.selfService.signUp ? { selfService: { signUp: true } } : {}),
     ...(file.roles.length > 0 ? { roles: file.roles.map((r) => prune({ ...r })) } : {}),
+    ...(file.calendar ? { calendar: compactCalendar(file.calendar) } : {}),
+    ...(file.deadlines && file.deadlines.length > 0 ? { deadlines: file.deadlines.map(compactDeadline) } : {}),
   };
 }
 

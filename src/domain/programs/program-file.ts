@@ -3,9 +3,10 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
 import { type Document, isNode, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
-import type { FieldRules, FieldType, ProgramRole } from '../../model/model.ts';
+import type { DeadlineDefinition, FieldRules, FieldType, ProgramCalendar, ProgramRole } from '../../model/model.ts';
 import { NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
+import { normaliseCalendar, normaliseDeadlines, type RawCalendar, type RawDeadline } from './program-deadlines.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -55,6 +56,10 @@ export interface ProgramFile {
   locate?: SourceLocator;
   /** The program's own roles (`roles:`), beyond the built-in ones. */
   roles: RoleSpec[];
+  /** The agency calendar (`calendar:`, program-deadlines.ts); null or absent for the default. */
+  calendar?: ProgramCalendar | null;
+  /** The program's deadlines (`deadlines:`); untilField holds a field reference. */
+  deadlines?: DeadlineDefinition[];
 }
 
 /** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
@@ -208,6 +213,8 @@ interface RawProgram {
   notifications?: NotificationTemplates;
   selfService?: { signUp?: boolean };
   roles?: { customId: string; name: string; privileges: string[]; transitions?: { from: string; to: string[] }[] }[];
+  calendar?: RawCalendar;
+  deadlines?: RawDeadline[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -245,6 +252,8 @@ function normalise(raw: RawProgram): ProgramFile {
       customId: r.customId, name: r.name, privileges: [...new Set(r.privileges)],
       transitions: r.transitions ? r.transitions.map((t) => ({ from: t.from, to: t.to })) : null,
     })),
+    calendar: normaliseCalendar(raw.calendar),
+    deadlines: normaliseDeadlines(raw.deadlines),
   };
 }
 

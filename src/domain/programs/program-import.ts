@@ -9,6 +9,7 @@ import { labelOf, resolveProgramFile, type ResolvedProgram } from './program-che
 import { invalidFile, type ProgramFile } from './program-file.ts';
 import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
 import { tableSpecOf } from './program-table.ts';
+import { planDeadlines } from './program-deadlines.ts';
 
 /** What an import needs: the store, the time and a source of new ids. */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
@@ -116,6 +117,8 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     numberDigits: file.numberDigits, updatedAt: ctx.now, createdAt: stored?.program.createdAt ?? ctx.now,
     notifications: file.notifications, selfSignUp: file.selfService.signUp,
     roles: planRoles(file, resolved.roles, statusIds),
+    calendar: file.calendar ?? null,
+    deadlines: planDeadlines(file, resolved.deadlines, fieldIds),
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);
