@@ -36,6 +36,8 @@ export const Event = complex({
     ToApprovalStatus: optional(string),
     FromThreadStatus: optional(string),
     ToThreadStatus: optional(string),
+    DeadlineId: optional(string, { doc: 'deadline.* events: the customId of the program\'s deadline.' }),
+    DueAt: optional(dateTime, { doc: 'deadline.* events: when the deadline passes (the end of the local day it is due by).' }),
   },
 });
 
@@ -58,6 +60,7 @@ export function eventValue(e: EventView): WireValue<typeof Event> {
     FromUser: e.fromUserEmail ?? undefined, ToUser: e.toUserEmail ?? undefined, ThreadId: d.threadId, NoteId: d.noteId,
     VisibleToApplicant: d.visibleToApplicant, ByStaff: d.byStaff, FromApprovalStatus: d.fromApproval, ToApprovalStatus: d.toApproval,
     FromThreadStatus: d.fromThreadStatus, ToThreadStatus: d.toThreadStatus,
+    DeadlineId: d.deadlineId, DueAt: d.dueAt === undefined ? undefined : isoTimestamp(d.dueAt),
   };
 }
 
