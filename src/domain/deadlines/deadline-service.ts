@@ -8,7 +8,7 @@ import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
 import type { Caller } from '../caller.ts';
 import { changeProject } from '../projects/change-project.ts';
 import { loadProgram, loadProgramWith, loadReadableProject, type ProgramContext, versionOf } from '../projects/project-context.ts';
-import { isStaff } from '../roles/access.ts';
+import { hasPrivilege, isStaff } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion } from '../views.ts';
 
@@ -27,6 +27,12 @@ export interface DeadlineView {
 
 /** A project's deadlines, and the version of the project they were read at. */
 export interface DeadlinesView { projectId: string; deadlines: DeadlineView[] }
+
+/** The review page's deadlines: every deadline the program defines (with its state on the project, if started) and whether the caller may act on them. */
+export interface DeadlineBoardView {
+  canManage: boolean;
+  rows: { customId: string; name: string; current: DeadlineView | null }[];
+}
 
 /** What ends a running deadline by hand. */
 type Ending = 'satisfied' | 'cancelled';
@@ -77,6 +83,17 @@ export class DeadlineService {
   /** The deadlines of a project as `list` shows them, for a page that already loaded the project. */
   async deadlinesOf(ctx: ProgramContext, project: Project): Promise<DeadlineView[]> {
     return this.#viewsOf(ctx, await this.#deps.store.deadlines.listProjectDeadlines(project.id), this.#deps.clock.now()).deadlines;
+  }
+
+  /** The review page's list: each defined deadline with its current state, then rows of deadlines the file no longer has. */
+  async board(caller: Caller, programRef: string, projectId: string): Promise<DeadlineBoardView> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const views = await this.deadlinesOf(ctx, project);
+    const defined = (ctx.program.deadlines ?? []).filter((d) => isStaff(ctx.role) || d.shownToApplicant);
+    const rows = defined.map((d) => ({ customId: d.customId, name: d.name, current: views.find((v) => v.customId === d.customId) ?? null }));
+    for (const v of views) if (!defined.some((d) => d.customId === v.customId)) rows.push({ customId: v.customId, name: v.name, current: v });
+    return { canManage: hasPrivilege(ctx.role, 'manageDeadlines'), rows };
   }
 
   #viewsOf(ctx: ProgramContext, rows: ProjectDeadline[], now: number): { deadlines: DeadlineView[] } {

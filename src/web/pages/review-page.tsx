@@ -1,5 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { ReviewThreadView, ReviewView } from '../../domain/projects/review-service.ts';
+import type { DeadlineBoardView } from '../../domain/deadlines/deadline-service.ts';
+import { DeadlineBoard } from '../components/deadline-list.tsx';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
@@ -8,6 +10,8 @@ import { QUEUE_PATH, reviewPath } from './work-queue-page.tsx';
 /** What the review page shows besides the domain's view: a notice after an action, or the problems of a refused one. */
 export interface ReviewPageProps {
   view: ReviewView; notice: string | null; problems: FormProblem[]; user: PageUser; csrfToken: string; timeZone: string;
+  /** The project's deadlines with the start/satisfy/cancel forms (src/domain/deadlines); absent: none shown. */
+  deadlines?: DeadlineBoardView;
 }
 
 // Staff read the thread statuses in words, as applicants do on the project page (the API keeps the codes).
@@ -161,6 +165,15 @@ export function ReviewPage(p: ReviewPageProps) {
           ) : null}
           {view.may.export ? <p><a href={`${path}/Export`}>Export this project (XML)</a></p> : null}
         </section>
+      ) : null}
+
+      {p.deadlines ? (
+        <DeadlineBoard board={p.deadlines} timeZone={p.timeZone} form={(action, deadlineId, label, name) => (
+          <Action path={path} action="Deadline" csrfToken={p.csrfToken} class="inline-form">
+            <input type="hidden" name="DeadlineId" value={deadlineId} />
+            <button type="submit" name="Action" value={action} aria-label={`${label} ${name}`}>{label}</button>
+          </Action>
+        )} />
       ) : null}
 
       <section aria-labelledby="data-title">
