@@ -8,7 +8,8 @@ import { submitApplication } from './staff-fixtures.ts';
 
 // Deadlines in a real browser: the plan reviewer starts the demo's answer deadline and its hidden reminder on the
 // review page (plain forms, no script), sees state and due date; the applicant's project page shows "Answer due by
-// <day>" and not the hidden one; satisfying it takes it off the applicant's page.
+// <day>" and not the hidden one; the work queue shows the deadline due first; satisfying it takes it off the
+// applicant's page.
 
 const PLAN_REVIEWER = DEMO_CREDENTIALS.find((c) => c.grant === 'Reviewer')!;
 const APPLICANT = DEMO_CREDENTIALS.find((c) => c.role === 'applicant')!;
@@ -42,6 +43,14 @@ describe('web: deadlines on the review page and the applicant\'s project page', 
     assert.match(await row.innerText(), new RegExp(`Running\\s+by ${formatDueDate(answer.dueDate)}`));
     await review.getByRole('button', { name: 'Satisfy Answer due' }).waitFor();
     await assertAccessible(review);
+
+    // The work queue's row shows the running deadline due first: the 7-day reminder, before the 10-day answer.
+    const reminder = rows.find((r) => r.deadlineId === 'AnswerReminder')!;
+    const queue = await review.context().newPage();
+    await queue.goto(`${server.baseUrl}/Projects/ProjectList?ProgramId=${server.programId}`);
+    const queueRow = queue.getByRole('row').filter({ hasText: project.number });
+    assert.match(await queueRow.innerText(), new RegExp(`Answer reminder by ${formatDueDate(reminder.dueDate)}`));
+    await queue.close();
 
     const mine = await (await browser.newContext()).newPage();
     await signIn(mine, server.baseUrl, APPLICANT, `/MvcProjects/LandingPage?ProgramId=${server.programId}&ProjectId=${project.projectId}`);
