@@ -294,6 +294,9 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('Conditional.readStale', { method: 'GET', url: `${form}/Data`, as: 'reviewer', shown: { 'If-Match': seen }, responseHeaders: ['Vary'] });
     await run('RequestId', { method: 'GET', url: `${api}/Projects/NOSUCHPROJECT/Forms/Application/Data`, as: 'reviewer', shown: { 'X-Request-Id': 'crm-sync-7f3a9c' }, responseHeaders: ['X-Request-Id'] });
     await run('OAuth.metadata', { method: 'GET', url: '/.well-known/oauth-authorization-server', as: null });
+    // Deadlines, last too: the admin (with a second factor since the MFA examples) starts the answer deadline, the applicant reads the project's deadlines.
+    await run('StartProjectDeadline', { method: 'POST', url: `${projectUrl}/Deadlines/AnswerDue/Start`, as: 'admin', headers: totp() });
+    await run('GetProjectDeadlines', { method: 'GET', url: `${projectUrl}/Deadlines`, as: 'applicant' });
     await app.close();
   } finally {
     await store.close();

@@ -51,6 +51,8 @@ export interface Config {
    * many days sent and given-up messages are kept.
    */
   mail: { smtpUrl: string | null; from: string; intervalMs: number; retentionDays: number };
+  /** How often each instance fires the deadlines whose time has come (ms; at most 30 s, so a deadline fires within a minute). */
+  deadlineIntervalMs: number;
   /** Key encryption keys of secrets at rest: APAS_SECRET_KEYS (key lines) or APAS_SECRET_KEY_FILE (absolute path); null when unset. */
   secretKeys: { keys: string | null; file: string | null };
 }
@@ -292,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: smtpSetting(env), from: mailFromSetting(env, publicUrl), intervalMs: int(env, 'APAS_MAIL_INTERVAL_MS', 5000, 10, 3_600_000),
       retentionDays: int(env, 'APAS_MAIL_RETENTION_DAYS', 30, 1, 3650),
     },
+    deadlineIntervalMs: int(env, 'APAS_DEADLINE_INTERVAL_MS', 15_000, 50, 30_000),
     secretKeys: secretKeysSetting(env),
   };
 }

@@ -5,6 +5,7 @@ import { createFaultDatabase, type FaultDialect } from './fault-database.ts';
 import { seededRandom } from './seeded-random.ts';
 import { type ServerProcess, startServer } from './server-process.ts';
 import { serverErrors } from './server-errors.ts';
+import { plantDeadlines, verifyDeadlines } from './deadline-checks.ts';
 import { openSqlReader, sqliteIntegrityProblems } from './sql-reader.ts';
 import { type Verification, verifyDatabase } from './verify-database.ts';
 import { WriteJournal } from './write-journal.ts';
@@ -44,6 +45,8 @@ export interface CrashReport {
   final: Verification | null;
   /** Every write of the run by kind and outcome, e.g. `submit acked`. */
   writes: Record<string, number>;
+  /** Deadlines planted to fire during the load, and how many had fired at the end. */
+  deadlines: { planted: number; passed: number };
   ms: number;
 }
 
@@ -58,17 +61,19 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
   const random = seededRandom(options.seed);
   const log = options.log ?? (() => {});
   const [minDelay, maxDelay] = options.killDelayMs ?? [0, 1500];
-  const report: CrashReport = { dialect: options.dialect, seed: options.seed, cycles: [], problems: [], final: null, writes: {}, ms: 0 };
+  const report: CrashReport = { dialect: options.dialect, seed: options.seed, cycles: [], problems: [], final: null, writes: {}, ms: 0, deadlines: { planted: 0, passed: 0 } };
   const db = await createFaultDatabase(options.dialect);
   const journal = new WriteJournal();
   const needs = new AttachmentNeeds();
   let server: ServerProcess | undefined;
   try {
     for (let index = 1; index <= options.kills + 1; index++) {
-      server = await startServer({ databaseUrl: db.url, name: `${options.dialect} server ${index}` });
+      // The poller fires due deadlines every 100 ms, so the ones planted below fire while the load runs and the kill comes.
+      server = await startServer({ databaseUrl: db.url, name: `${options.dialect} server ${index}`, env: { APAS_DEADLINE_INTERVAL_MS: '100' } });
       report.problems.push(...(await compareApiWithDatabase(server, db.config)).map((p) => `after restart ${index - 1}: ${p}`));
       if (index > options.kills) break;
       const before = journal.all().length;
+      report.deadlines.planted += await plantDeadlines(db.config, index, random);
       const killedAfterMs = Math.round(minDelay + random() * (maxDelay - minDelay));
       const victim = server;
       let kill: Promise<void> | undefined;
@@ -86,7 +91,8 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
       report.problems.push(...serverErrors(victim.log()).map((line) => `cycle ${index}: server logged an error: ${line}`));
       const integrity = db.config.kind === 'sqlite' ? sqliteIntegrityProblems(db.config.file) : [];
       const verification = await verifyDatabase(db.config, journal);
-      report.problems.push(...[...integrity, ...verification.problems].map((p) => `after kill ${index}: ${p}`));
+      const deadlines = await verifyDeadlines(db.config);
+      report.problems.push(...[...integrity, ...verification.problems, ...deadlines.problems].map((p) => `after kill ${index}: ${p}`));
       const cycle: CrashCycle = {
         index, killedAfterMs, verification,
         acked: records.filter((r) => r.outcome === 'acked').length,
@@ -97,8 +103,18 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
       log(`${options.dialect} kill ${index}/${options.kills} after ${killedAfterMs} ms: ${cycle.acked} writes acknowledged, ${cycle.lost} in flight; `
         + `${verification.projects} projects, numbers 1..${verification.numbered}, ${verification.problems.length + integrity.length} problems`);
     }
+    // The last server fires what is due, the deadlines planted before a kill included: none may be lost. It is given
+    // up to 15 s (a loaded machine), then whatever was due a second before is checked.
+    for (const until = Date.now() + 15_000; Date.now() < until;) {
+      if (!(await verifyDeadlines(db.config, Date.now() - 1000)).problems.some((p) => p.includes('(lost)'))) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const firedBefore = Date.now() - 1000;
     await server?.stop();
     report.problems.push(...serverErrors(server?.log() ?? '').map((line) => `last server logged an error: ${line}`));
+    const deadlines = await verifyDeadlines(db.config, firedBefore);
+    report.deadlines.passed = deadlines.passed;
+    report.problems.push(...deadlines.problems.map((p) => `final: ${p}`));
     report.final = await verifyDatabase(db.config, journal);
     const integrity = db.config.kind === 'sqlite' ? sqliteIntegrityProblems(db.config.file) : [];
     report.problems.push(...[...integrity, ...report.final.problems].map((p) => `final: ${p}`));

@@ -1,6 +1,7 @@
 /**
  * `npm run faults:crash`: kills the server with SIGKILL 20 times (per database) under concurrent write load
- * and checks after every kill that nothing acknowledged was lost and nothing half-written is visible.
+ * and checks after every kill that nothing acknowledged was lost and nothing half-written is visible, and that no
+ * deadline (planted to fall due during the load) fired twice or was lost.
  * Options: `-- --db sqlite|postgres|both` (default both), `--count N` kills, `--seed N` to repeat a run.
  * Exits 1 when any check failed. See docs/reliability.md.
  */
@@ -30,6 +31,7 @@ try {
       say(`${dialect}: ${final.projects} projects, ${final.ackedSubmissions} acknowledged submissions, numbers 1..${final.numbered} without gap or duplicate: ${final.problems.length === 0 ? 'yes' : 'NO'};`
         + ` ${final.lostSubmissions} submissions lost their answer, ${final.lostSubmissionsApplied} of them had happened`);
     }
+    say(`${dialect}: ${report.deadlines.planted} deadlines planted to fire under load, ${report.deadlines.passed} passed, none twice or lost: ${report.problems.some((p) => p.includes('deadline')) ? 'NO' : 'yes'}`);
     if (report.problems.length > 0) {
       failed = true;
       say(`${dialect}: ${report.problems.length} PROBLEMS:`);

@@ -118,7 +118,7 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   started.push(() => app.close());
   // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
   work = startBackgroundWork(eventTasks({
-    store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs,
+    store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs, deadlineIntervalMs: config.deadlineIntervalMs,
     webhooks: { ...config.webhooks, payload: deliveryPayload }, log,
   }), log);
   started.push(() => work?.stop());

@@ -201,6 +201,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Deadlines": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetProjectDeadlines"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Deadlines/{DeadlineId}/Start": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["StartProjectDeadline"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Deadlines/{DeadlineId}/Satisfy": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["SatisfyProjectDeadline"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Deadlines/{DeadlineId}/Cancel": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["CancelProjectDeadline"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Data": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get: operations["GetAllProjectData"];
@@ -554,7 +598,7 @@ export interface components {
       Url: string;
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
       };
     };
     /** CreateWebhookSubscription: the new subscription and its signing secret, which no other answer shows. Verify deliveries with it as the Standard Webhooks specification says. */
@@ -580,7 +624,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
         };
       };
     };
@@ -627,7 +671,7 @@ export interface components {
         /** The event's id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery. */
         EventId: string;
         /** The kind of change an event reports. */
-        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom";
+        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed";
         /** When the change committed (its LastChangeTimestamp). */
         Timestamp: string;
         ProgramId: string;
@@ -659,6 +703,10 @@ export interface components {
         Automation?: string;
         /** automation.custom: the name the automation gave the event. */
         EventName?: string;
+        /** deadline.* events: the customId of the program's deadline. */
+        DeadlineId?: string;
+        /** deadline.* events: when the deadline passes (the end of the local day it is due by). */
+        DueAt?: string;
       })[];
     };
     /** GetFormSchema, version 1 (SchemaVersion 1.0): the data fields and attachment definitions of one form. Version 2 (FormSchemaResponseV2.xsd) adds the Group of each field and the choices of fields with a custom list. */
@@ -1070,6 +1118,50 @@ export interface components {
         };
       };
     };
+    /** StartProjectDeadline, SatisfyProjectDeadline, CancelProjectDeadline: the deadline after the change. */
+    ProjectDeadlineResponse: {
+      /** A deadline of the project: due by DueDate (a local day of the program's calendar), passing at DueAt, the start of the next local day. */
+      Deadline: {
+        /** The customId of the program's deadline. */
+        DeadlineId: string;
+        Name: string;
+        /** running until satisfied or cancelled (by staff) or passed (at DueAt, by the service). */
+        State: "running" | "satisfied" | "cancelled" | "passed";
+        StartedAt: string;
+        /** The last day allowed: shown "by <DueDate>". */
+        DueDate: string;
+        /** When the deadline passes: the end of DueDate in the program's time zone. */
+        DueAt: string;
+        /** When it was satisfied, cancelled or passed; absent while running. */
+        EndedAt?: string;
+        /** True when it passed, or is running past DueAt. */
+        Overdue: boolean;
+        ShownToApplicant: boolean;
+      };
+    };
+    /** GetProjectDeadlines: the project's deadlines in the order they are due (applicants see those shown to them only). */
+    ProjectDeadlinesResponse: {
+      Project: {
+        ProjectId: string;
+        Deadline: ({
+          /** The customId of the program's deadline. */
+          DeadlineId: string;
+          Name: string;
+          /** running until satisfied or cancelled (by staff) or passed (at DueAt, by the service). */
+          State: "running" | "satisfied" | "cancelled" | "passed";
+          StartedAt: string;
+          /** The last day allowed: shown "by <DueDate>". */
+          DueDate: string;
+          /** When the deadline passes: the end of DueDate in the program's time zone. */
+          DueAt: string;
+          /** When it was satisfied, cancelled or passed; absent while running. */
+          EndedAt?: string;
+          /** True when it passed, or is running past DueAt. */
+          Overdue: boolean;
+          ShownToApplicant: boolean;
+        })[];
+      };
+    };
     /** GetExportProject, version 1 (SchemaVersion 1.0): the whole project for archiving or migration, its data grouped by form and data-field group, its status history and its attachments. Version 2 (ProjectExportDataGetResponseV2.xsd) adds ChangedBy to the history entries. */
     ProjectExportDataGetResponse: {
       SchemaVersion: "1.0";
@@ -1322,7 +1414,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
         };
       };
     };
@@ -1390,7 +1482,7 @@ export interface components {
       Enabled?: boolean | "true" | "false";
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
       };
     };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
@@ -1465,7 +1557,7 @@ export interface components {
         /** The event's Sequence in the change feed. */
         Sequence: number;
         /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed";
         ProjectId: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
@@ -1491,7 +1583,7 @@ export interface components {
         /** The event's Sequence in the change feed. */
         Sequence: number;
         /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed";
         ProjectId: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
@@ -1529,7 +1621,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
         };
       };
     };
@@ -1555,7 +1647,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
         };
       })[];
     };
@@ -2301,6 +2393,147 @@ export interface operations {
       };
     };
   };
+  GetProjectDeadlines: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** ETags of this answer: answered 304 while one is current. */
+        "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectDeadlinesResponse"];
+          "application/xml": string;
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  StartProjectDeadline: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        DeadlineId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectDeadlineResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  SatisfyProjectDeadline: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        DeadlineId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectDeadlineResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  CancelProjectDeadline: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        DeadlineId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectDeadlineResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
   GetAllProjectData: {
     parameters: {
       query?: {
@@ -2851,7 +3084,7 @@ export interface operations {
         limit?: number;
         /** Only events of this program (its id or custom id). */
         program?: string;
-        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom. */
+        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed. */
         type?: string;
       };
       header?: {

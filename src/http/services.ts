@@ -23,6 +23,7 @@ import { DEFAULT_WEB_SESSION_POLICY, WebSessionService } from '../domain/account
 import { WebhookService } from '../domain/webhooks/webhook-service.ts';
 import { WorkQueueService } from '../domain/queue/work-queue-service.ts';
 import { WorkflowService } from '../domain/projects/workflow-service.ts';
+import { DeadlineService } from '../domain/deadlines/deadline-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -49,6 +50,7 @@ export interface Services {
   attachments: AttachmentService;
   catalog: CatalogService;
   workflow: WorkflowService;
+  deadlines: DeadlineService;
   inquiries: InquiryService;
   exports: ExportService;
   search: SearchService;
@@ -89,6 +91,7 @@ export function createServices(
     attachments: new AttachmentService(deps, { blobs, maxUploadBytes: config.maxUploadBytes }),
     catalog: new CatalogService(deps),
     workflow: new WorkflowService(deps),
+    deadlines: new DeadlineService(deps),
     inquiries: new InquiryService(deps),
     exports: new ExportService(deps),
     search: new SearchService(deps),

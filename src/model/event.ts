@@ -3,6 +3,7 @@ export const EVENT_TYPES = [
   'project.created', 'project.draft_saved', 'project.data_saved', 'project.submitted', 'project.status_changed',
   'project.owner_changed', 'project.assignee_changed', 'attachment.uploaded', 'attachment.reviewed',
   'inquiry.note_added', 'inquiry.thread_status_changed', 'automation.custom',
+  'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed',
 ] as const;
 
 /** One kind of event. */
@@ -46,6 +47,10 @@ export interface EventData {
   automation?: string;
   /** automation.custom: the name the automation's emitEvent action gives the event. */
   name?: string;
+  /** The customId of the program's deadline a deadline.* event is about. */
+  deadlineId?: string;
+  /** When that deadline passes (epoch ms): the end of the local day it is due by. */
+  dueAt?: number;
 }
 
 /** An event as the change step writes it; the store adds the sequence at commit. */

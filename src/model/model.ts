@@ -31,6 +31,23 @@ export type ProgramRole = string;
  */
 export interface CustomRole { customId: string; name: string; privileges: string[]; transitions: { from: string; to: string[] }[] | null }
 
+/** A day of the week as program files write it. */
+export type Weekday = 'Mon' | 'Tue' | 'Wed' | 'Thu' | 'Fri' | 'Sat' | 'Sun';
+
+/** A program's calendar (`calendar:`, src/domain/calendar): days begin at local midnight in `timeZone`. */
+export interface ProgramCalendar {
+  timeZone: string; workingDays: Weekday[];
+  /** Public holidays of date-holidays for a country (and region); null for none. */
+  holidays: { country: string; region: string | null } | null;
+  closures: { date: string; name: string | null }[];
+}
+
+/** How long a deadline runs: working days or calendar days after its start, or until a date field's value (its id when stored, its reference in a file). */
+export type DeadlineDuration = { businessDays: number } | { calendarDays: number } | { untilField: string };
+
+/** A deadline a program defines (`deadlines:`, src/domain/deadlines). */
+export interface DeadlineDefinition { customId: string; name: string; duration: DeadlineDuration; shownToApplicant: boolean }
+
 /** An agency. */
 export interface Agency { id: string; customId: string | null; name: string }
 
@@ -54,6 +71,10 @@ export interface Program {
   automations?: Automation[];
   /** The program file's named mail templates (`mailTemplates:`), for automations to send; absent or empty for none. */
   mailTemplates?: NamedMailTemplate[];
+  /** The program's calendar (`calendar:`); null or absent for the default (UTC, Monday to Friday, no holidays). */
+  calendar?: ProgramCalendar | null;
+  /** The program's deadlines (`deadlines:`); absent or empty for none. */
+  deadlines?: DeadlineDefinition[];
 }
 
 /** A mail template a program file names, for automations to send (src/domain/workflow/named-mail.ts renders one). */

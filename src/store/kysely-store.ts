@@ -14,6 +14,7 @@ import { eventReader, eventRepository } from './event-queries.ts';
 import { idempotencyReader, idempotencyRepository } from './idempotency-queries.ts';
 import { inquiryReader, inquiryRepository } from './inquiry-queries.ts';
 import { mailReader, mailRepository } from './mail-queries.ts';
+import { deadlineReader, deadlineRepository } from './deadline-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
 import { oauthReader, oauthRepository } from './oauth-queries.ts';
 import { type ProgramModelCache, programReader, programRepository } from './program-queries.ts';
@@ -38,7 +39,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
     webhooks: () => sealedWebhookRepository(webhookRepository(db, dialect), secrets), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
-    backlog: () => backlogReader(db),
+    backlog: () => backlogReader(db), deadlines: () => deadlineRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -85,7 +86,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
-    webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db),
+    webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db), deadlines: deadlineReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     transaction: async (work) => {
       let wrote = 0;

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Automation } from '../model/automation.ts';
 import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
+import type { DeadlineDefinition, ProgramCalendar } from '../model/model.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { MailTemplate, NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
@@ -18,6 +19,8 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     ...(row.roles ? { roles: JSON.parse(row.roles) as CustomRole[] } : {}),
     ...(row.automations ? { automations: JSON.parse(row.automations) as Automation[] } : {}),
     ...(row.mail_templates ? { mailTemplates: JSON.parse(row.mail_templates) as NamedMailTemplate[] } : {}),
+    ...(row.calendar ? { calendar: JSON.parse(row.calendar) as ProgramCalendar } : {}),
+    ...(row.deadlines ? { deadlines: JSON.parse(row.deadlines) as DeadlineDefinition[] } : {}),
   };
 }
 
@@ -146,6 +149,8 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     ...(p.roles === undefined ? {} : { roles: p.roles.length > 0 ? JSON.stringify(p.roles) : null }),
     ...(p.automations === undefined ? {} : { automations: p.automations.length > 0 ? JSON.stringify(p.automations) : null }),
     ...(p.mailTemplates === undefined ? {} : { mail_templates: p.mailTemplates.length > 0 ? JSON.stringify(p.mailTemplates) : null }),
+    ...(p.calendar === undefined ? {} : { calendar: p.calendar === null ? null : JSON.stringify(p.calendar) }),
+    ...(p.deadlines === undefined ? {} : { deadlines: p.deadlines.length > 0 ? JSON.stringify(p.deadlines) : null }),
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.

@@ -8,6 +8,7 @@ import type { BrowserSessionRepository } from './browser-session-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
+import type { DeadlineReader, DeadlineRepository } from './deadline-queries.ts';
 import type { EventReader, EventRepository } from './event-queries.ts';
 import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
 import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
@@ -36,6 +37,8 @@ export interface StoreReader {
   readonly webhooks: WebhookReader;
   readonly mail: MailReader;
   readonly accountTokens: AccountTokenReader;
+  /** Projects' deadlines (migration 026). */
+  readonly deadlines: DeadlineReader;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
 }
@@ -59,6 +62,8 @@ export interface StoreWriter extends StoreReader {
   readonly mail: MailRepository;
   /** Mailed link tokens (sign-up confirmation, password reset). */
   readonly accountTokens: AccountTokenRepository;
+  /** Projects' deadlines: started, ended and fired in their project's change. */
+  readonly deadlines: DeadlineRepository;
 }
 
 /**

@@ -31,6 +31,10 @@ export interface ProgramTable {
   automations: ColumnType<string | null, string | null | undefined, string | null>;
   /** The program file's named mail templates as JSON (migration 028); null for none. */
   mail_templates: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's calendar as JSON (migration 026); null for the default. */
+  calendar: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's deadlines as JSON (migration 026); null for none. */
+  deadlines: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A named list of choices for choice fields. */
@@ -242,6 +246,12 @@ export interface AccountTokenTable {
 export interface AutomationTurnTable { program_id: string; automation: string; turns: number }
 
 /** The database as Kysely sees it. */
+/** A deadline of a project (migration 026): running until satisfied, cancelled or passed at `due_at`. */
+export interface ProjectDeadlineTable {
+  id: string; project_id: string; program_id: string; deadline_id: string; state: string;
+  started_at: number; due_date: string; due_at: number; ended_at: number | null; started_by: string | null; ended_by: string | null;
+}
+
 export interface Database {
   agencies: AgencyTable;
   users: UserTable;
@@ -284,4 +294,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   mail_messages: MailMessageTable;
   account_tokens: AccountTokenTable;
+  project_deadlines: ProjectDeadlineTable;
 }

@@ -21,7 +21,7 @@ export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectI
 // What the page says after each action; the redirect carries only the key, so no text of the URL reaches the page.
 const NOTICES: Record<string, string> = {
   status: 'The status was changed.', assignee: 'The assignee was changed.', owner: 'The owner was changed.', attachment: 'The file review was saved.',
-  note: 'The note was added.', thread: 'The thread was started.', threadStatus: 'The thread status was changed.', externalId: 'The external id was saved.',
+  deadline: 'The deadline was changed.', note: 'The note was added.', thread: 'The thread was started.', threadStatus: 'The thread status was changed.', externalId: 'The external id was saved.',
 };
 
 // Refusals that the page explains beside the control of the action; anything else (403, 404, …) goes to the error handler.
@@ -58,7 +58,8 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   async function show(request: FastifyRequest, reply: FastifyReply, caller: Caller, status: number, notice: string | null, problems: FormProblem[], statusForm?: StatusFormValues) {
     const t = target(request);
     const view = await services.review.review(caller, t.programId, t.projectId);
-    const page = renderPage(ReviewPage({ view, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
+    const deadlines = await services.deadlines.board(caller, t.programId, t.projectId);
+    const page = renderPage(ReviewPage({ view, deadlines, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   }
 
@@ -92,6 +93,18 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
         if (email === '') throw new ApiError('INVALID_REQUEST', 'Enter the e-mail address of the new owner.');
         await services.projects.setOwner(caller, programId, projectId, email);
         return 'owner';
+      },
+    },
+    {
+      path: 'Deadline', control: (request) => `deadline-${field(request, 'DeadlineId')}`,
+      run: async (caller, programId, projectId, request) => {
+        const deadlineId = idParam(field(request, 'DeadlineId'), 'DeadlineId');
+        const action = field(request, 'Action');
+        if (action === 'Start') await services.deadlines.start(caller, programId, projectId, deadlineId);
+        else if (action === 'Satisfy') await services.deadlines.satisfy(caller, programId, projectId, deadlineId);
+        else if (action === 'Cancel') await services.deadlines.cancel(caller, programId, projectId, deadlineId);
+        else throw new ApiError('INVALID_REQUEST', 'Choose Start, Satisfy or Cancel.');
+        return 'deadline';
       },
     },
     {

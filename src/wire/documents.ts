@@ -5,6 +5,7 @@ import {
 } from './documents/catalog.ts';
 import { ErrorResponse } from './documents/error-response.ts';
 import { EventsResponse } from './documents/events.ts';
+import { ProjectDeadlineResponse, ProjectDeadlinesResponse } from './documents/deadlines.ts';
 import {
   InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse, SetInquiryNoteRequest, SetInquiryThreadExternalIdRequest, SetInquiryThreadStatusRequest,
 } from './documents/inquiries.ts';
@@ -33,6 +34,7 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   FormsResponse, FormSchemaResponse, FormSchemaResponseV2, CustomListChoicesResponse, StatusListResponse,
   ProjectStatusHistoryResponse, SetProjectStatusRequest, StatusSetResponse, SetProjectStatusHistoryReportAs, StatusHistoryReportAsResponse,
   SetAssigneeRequest, SetAssigneeResponse,
+  ProjectDeadlinesResponse, ProjectDeadlineResponse,
   CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse,
   AllProjectDataResponse, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2,
   AttachmentMetadataResponse, SetAttachmentMetadata,

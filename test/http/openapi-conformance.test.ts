@@ -11,7 +11,7 @@ import { WIRE_DOCUMENTS } from '../../src/wire/documents.ts';
 import { readXmlDocument } from '../../src/wire/wire-xml-reader.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { authHeaders, dataRequest, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
-import { IDS } from '../support/fixtures.ts';
+import { IDS, programRows } from '../support/fixtures.ts';
 import { PROGRAM, sharedHarness } from './http-helpers.ts';
 import { manualWorker, startReceiver } from './webhook-helpers.ts';
 
@@ -180,6 +180,14 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         assert.ok(submittedAt, history.body);
         ok(await send({ method: 'POST', url: `${project}/StatusHistory/ReportAs`, as: 'admin', xml: `<SetProjectStatusHistoryReportAs xmlns="${NS}" StatusId="${IDS.submitted}" Timestamp="${submittedAt}" ReportAs="suppress"/>` }));
         ok(await send({ method: 'POST', url: `${project}/Assignee`, as: 'admin', xml: `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>${h.who.admin.email}</AssigneeEmail></SetAssigneeRequest>` }));
+        const rows = programRows(h.clock.now());
+        const deadlines = [{ customId: 'answer', name: 'Answer due', duration: { businessDays: 10 }, shownToApplicant: true }];
+        await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...rows, program: { ...rows.program, deadlines } }));
+        ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Start`, as: 'admin' }));
+        ok(await send({ method: 'GET', url: `${project}/Deadlines`, as: 'applicant' }));
+        ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Satisfy`, as: 'admin' }));
+        ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Start`, as: 'admin' }));
+        ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Cancel`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Data`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Export?version=2`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Export`, as: 'admin' }));

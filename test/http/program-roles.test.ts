@@ -120,6 +120,10 @@ const CASES: PrivilegeCase[] = [
     privilege: 'manageWebhooks', operation: 'GetWebhookSubscriptions', prepare: submitted,
     request: () => ({ method: 'GET', url: WEBHOOKS }),
   },
+  {
+    privilege: 'manageDeadlines', operation: 'StartProjectDeadline', needs: ['readProjects'], prepare: submitted,
+    request: (p) => ({ method: 'POST', url: `${projectPath(p.projectId)}/Deadlines/answer/Start` }),
+  },
 ];
 
 function jsonData(values: Record<string, string | readonly string[]>): string {
@@ -134,6 +138,7 @@ async function state(h: HttpHarness, projectId: string) {
     ...(await workflowState(h, projectId)),
     files: await h.store.attachments.listActiveAttachments(projectId),
     threads, notes: await Promise.all(threads.map((t) => h.store.inquiries.listNotes(t.id))),
+    deadlines: await h.store.deadlines.listProjectDeadlines(projectId),
     projects: (await h.store.projects.listProjects({ programId: IDS.program, limit: 1000, offset: 0 })).map((p) => p.id).sort(),
   };
 }

@@ -23,13 +23,24 @@ export const WF = {
  * The fixture program with a richer workflow: statuses Draft (initial) → Submitted → Draft | Approved (final);
  * form `application` (every role, Draft → Submitted) now also holds the optional fields notes and tags;
  * form `review` (roles: editor; available in Submitted; leads nowhere) holds notes (required) and verdict, and one attachment;
- * form `archive` (every role; kw and installed) is available in no status.
+ * form `archive` (every role; kw and installed) is available in no status; deadlines answer (10 business days),
+ * internal (3 calendar days, not shown to applicants) and install (until the field installed).
  */
 export function workflowProgramRows(updatedAt = T0 + 1): ProgramDefinitionRows {
   const base = programRows(updatedAt);
   const application = base.forms[0]!;
   return {
     ...base,
+    // Deadlines (test/http/deadlines.test.ts): Los Angeles with California's holidays; one hidden from applicants.
+    program: {
+      ...base.program,
+      calendar: { timeZone: 'America/Los_Angeles', workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], holidays: { country: 'US', region: 'CA' }, closures: [] },
+      deadlines: [
+        { customId: 'answer', name: 'Answer due', duration: { businessDays: 10 }, shownToApplicant: true },
+        { customId: 'internal', name: 'Internal check', duration: { calendarDays: 3 }, shownToApplicant: false },
+        { customId: 'install', name: 'Installation', duration: { untilField: WF.installed }, shownToApplicant: true },
+      ],
+    },
     statuses: [
       { id: IDS.draft, customId: 'draft', publicId: 'DRAFT', name: 'Draft', isInitial: true, position: 0, next: [IDS.submitted] },
       { id: IDS.submitted, customId: 'submitted', publicId: 'SUBMITTED', name: 'Submitted', isInitial: false, position: 1, next: [IDS.draft, WF.approved] },

@@ -12,7 +12,7 @@ const EXPECTED = [
   'CreateWebhookSubscriptionRequest', 'CreateWebhookSubscriptionResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'EventsResponse', 'FormSchemaResponse',
   'FormSchemaResponseV2', 'FormsResponse', 'InquiryNotesResponse', 'InquiryThreadResponse', 'InquiryThreadsResponse',
   'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
-  'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse',
+  'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse', 'ProjectDeadlineResponse', 'ProjectDeadlinesResponse',
   'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',
   'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'RedeliverWebhookDeliveriesRequest', 'RotateWebhookSecretRequest', 'RotateWebhookSecretResponse', 'SetAssigneeRequest',
   'SetAssigneeResponse', 'SetAttachmentMetadata', 'SetInquiryNoteRequest', 'SetInquiryThreadExternalIdRequest', 'SetInquiryThreadStatusRequest',

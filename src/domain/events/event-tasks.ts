@@ -7,6 +7,7 @@ import { DEFAULT_MAIL_POLICY, sendDueMail } from '../mail/mail-sender.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { consumeOutbox, type OutboxConsumer } from './outbox-consumer.ts';
 import { type WebhookTaskSettings, webhookTask } from '../webhooks/webhook-tasks.ts';
+import { deadlineTask } from '../deadlines/deadline-poller.ts';
 
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
@@ -24,6 +25,8 @@ export interface EventTaskDeps {
   webhooks?: WebhookTaskSettings;
   /** Where each failed mail or webhook attempt is logged (at warn, with its id and cause); `serve` passes its log. */
   log?: WorkLog;
+  /** How often due deadlines are fired (ms; DEADLINE_POLL_MS when left out). */
+  deadlineIntervalMs?: number;
 }
 
 /** A round of one outbox consumer; true when the batch was full. */
@@ -37,11 +40,11 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
 /**
  * Every task of the service's own outbox consumers, in one list that `serve` starts (and wakes after each change)
  * and tests can start too: notification mails (queued from events, then sent, account mails too) and webhooks
- * (deliveries made from events, then sent). Other consumers add their tasks here.
+ * (deliveries made from events, then sent), and the deadline poller. Other consumers add their tasks here.
  */
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
-  return [...mailTasks(deps), ...webhooks];
+  return [...mailTasks(deps), ...webhooks, deadlineTask(deps, deps.deadlineIntervalMs)];
 }
 
 function mailTasks(deps: EventTaskDeps): BackgroundTask[] {

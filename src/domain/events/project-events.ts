@@ -17,6 +17,11 @@ function clean(data: EventData): EventData {
   return Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as EventData;
 }
 
+const DEADLINE_EVENTS: Record<string, EventType> = {
+  'project.deadline.start': 'deadline.started', 'project.deadline.satisfy': 'deadline.satisfied',
+  'project.deadline.cancel': 'deadline.cancelled', 'project.deadline.pass': 'deadline.passed',
+};
+
 const all = (type: EventType, data: EventData): EventOfChange => ({ type, data: clean(data), audience: 'all' });
 
 /**
@@ -61,6 +66,14 @@ function ofAction(action: string, d: Detail, role: Role): EventOfChange[] {
     case 'inquiry.thread.status.set':
       return [{ type: 'inquiry.thread_status_changed', data: clean({ threadId: str(d.threadId), fromThreadStatus: str(d.from), toThreadStatus: str(d.to) }), audience: 'staff' }];
     case 'automation.event': return [all('automation.custom', { name: str(d.name) })];
+    // A deadline the applicant is not shown is staff business, as its events are.
+    case 'project.deadline.start':
+    case 'project.deadline.satisfy':
+    case 'project.deadline.cancel':
+    case 'project.deadline.pass': {
+      const type = DEADLINE_EVENTS[action]!;
+      return [{ type, data: clean({ deadlineId: str(d.deadlineId), dueAt: num(d.dueAt) }), audience: d.shownToApplicant === false ? 'staff' : 'all' }];
+    }
     default: return [];
   }
 }

@@ -3,9 +3,10 @@ import type { AttachmentDefinition } from '../../model/model.ts';
 import { diffRoles } from './program-roles.ts';
 import { diffAutomations } from '../automations/check-automations.ts';
 import { namedTemplatesOf, statusMessagesOf } from '../workflow/status-reasons.ts';
+import { diffDeadlines } from './program-deadlines.ts';
 
 /** The parts of a program an import reports on. */
-export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation';
+export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation' | 'calendar' | 'deadline';
 
 /** What happened to one part: `restored` brings a retired part (and its generated id) back; roles are `removed` (never retired). */
 export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered' | 'removed';
@@ -64,6 +65,7 @@ export function diffDefinition(before: StoredDefinition | null, after: ProgramDe
   for (const spec of KINDS) changes.push(...diffKind(spec, before, after, refs));
   changes.push(...diffRoles(before?.rows.program.roles ?? [], after.program.roles ?? []));
   changes.push(...diffAutomations(before?.rows.program.automations ?? [], after.program.automations ?? []));
+  changes.push(...diffDeadlines(before?.rows.program ?? null, after.program));
   return changes;
 }
 

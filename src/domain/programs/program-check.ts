@@ -3,6 +3,7 @@ import type { FieldRules } from '../../model/model.ts';
 import { ruleProblems } from '../rules/rule-problems.ts';
 import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
 import { checkRoles, type ResolvedRole } from './program-roles.ts';
+import { checkDeadlines } from './program-deadlines.ts';
 import { checkTableField } from './program-table.ts';
 import { checkAutomations, type ResolvedAutomation } from '../automations/check-automations.ts';
 import { checkStatusMessages } from '../workflow/status-reasons.ts';
@@ -24,6 +25,8 @@ export interface ResolvedProgram {
   automations: ResolvedAutomation[];
   /** Per status: whether a move into it must give a reason, or from which statuses (indexes) it must. */
   reasonRequired: (boolean | number[])[];
+  /** Per deadline: the index of its untilField's field, or null. */
+  deadlines: (number | null)[];
 }
 
 interface Named { customId: string | null; name: string }
@@ -59,6 +62,7 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
     roles: checkRoles(file, statuses, problems),
     automations: checkAutomations(file, { statuses, fields, forms: resolver(file.forms, 'form', problems) }, problems),
     reasonRequired: checkStatusMessages(file, statuses, problems),
+    deadlines: checkDeadlines(file, fields, problems),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);

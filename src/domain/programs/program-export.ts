@@ -6,6 +6,7 @@ import { labelOf } from './program-check.ts';
 import type { FormFieldSpec, ProgramFile, ProgramFileFormat } from './program-file.ts';
 import { roleSpecsOf } from './program-roles.ts';
 import { automationSpecsOf } from '../automations/check-automations.ts';
+import { compactCalendar, compactDeadline, deadlineSpecsOf } from './program-deadlines.ts';
 import { compactTable, tableFileOf } from './program-table.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
@@ -55,6 +56,8 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     roles: roleSpecsOf(p, refOf),
     automations: automationSpecsOf(p, model, refOf),
     mailTemplates: p.mailTemplates ?? [],
+    calendar: p.calendar ?? null,
+    deadlines: deadlineSpecsOf(p, refOf),
   };
 }
 
@@ -109,6 +112,8 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.roles.length > 0 ? { roles: file.roles.map((r) => prune({ ...r })) } : {}),
     ...(file.automations.length > 0 ? { automations: file.automations.map(automationOf) } : {}),
     ...(file.mailTemplates.length > 0 ? { mailTemplates: file.mailTemplates } : {}),
+    ...(file.calendar ? { calendar: compactCalendar(file.calendar) } : {}),
+    ...(file.deadlines && file.deadlines.length > 0 ? { deadlines: file.deadlines.map(compactDeadline) } : {}),
   };
 }
 

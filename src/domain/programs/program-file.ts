@@ -3,10 +3,11 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
 import { type Document, isNode, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
-import type { FieldRules, FieldType, NamedMailTemplate, ProgramRole, StatusReason } from '../../model/model.ts';
+import type { DeadlineDefinition, FieldRules, FieldType, NamedMailTemplate, ProgramCalendar, ProgramRole, StatusReason } from '../../model/model.ts';
 import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
+import { normaliseCalendar, normaliseDeadlines, type RawCalendar, type RawDeadline } from './program-deadlines.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -64,6 +65,10 @@ export interface ProgramFile {
   automations: AutomationSpec[];
   /** Named mail templates (`mailTemplates:`) that automations send by customId. */
   mailTemplates: NamedMailTemplate[];
+  /** The agency calendar (`calendar:`, program-deadlines.ts); null or absent for the default. */
+  calendar?: ProgramCalendar | null;
+  /** The program's deadlines (`deadlines:`); untilField holds a field reference. */
+  deadlines?: DeadlineDefinition[];
 }
 
 /** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
@@ -223,6 +228,8 @@ interface RawProgram {
   selfService?: { signUp?: boolean };
   roles?: { customId: string; name: string; privileges: string[]; transitions?: { from: string; to: string[] }[] }[];
   automations?: RawAutomation[];
+  calendar?: RawCalendar;
+  deadlines?: RawDeadline[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -264,6 +271,8 @@ function normalise(raw: RawProgram): ProgramFile {
     })),
     automations: normaliseAutomations(raw.automations),
     mailTemplates: (raw.mailTemplates ?? []).map((t) => ({ customId: t.customId, subject: t.subject, text: t.text })),
+    calendar: normaliseCalendar(raw.calendar),
+    deadlines: normaliseDeadlines(raw.deadlines),
   };
 }
 

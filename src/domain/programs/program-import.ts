@@ -12,6 +12,7 @@ import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
 import { tableSpecOf } from './program-table.ts';
 import { planAutomations } from '../automations/check-automations.ts';
 import { statusMessagesOfFile } from '../workflow/status-reasons.ts';
+import { planDeadlines } from './program-deadlines.ts';
 
 /** What an import needs: the store, the time and a source of new ids. */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
@@ -121,6 +122,8 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     roles: planRoles(file, resolved.roles, statusIds),
     automations: [] as Automation[],
     mailTemplates: file.mailTemplates,
+    calendar: file.calendar ?? null,
+    deadlines: planDeadlines(file, resolved.deadlines, fieldIds),
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);

@@ -1,3 +1,4 @@
+import { deadlineView } from '../deadlines/deadline-service.ts';
 import { hasSensitivePrivilege, isStaff, mayReadForm, staffRoles } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
@@ -43,6 +44,8 @@ export interface WorkQueueFilter {
 export interface WorkQueueRowView {
   projectId: string; number: string | null; applicant: string; status: string; assignee: string | null;
   submittedAt: number | null; createdAt: number; lastChange: number;
+  /** The running deadline due first (src/domain/deadlines): its name, the local day it is due by, and whether it is overdue; null for none. */
+  nextDeadline: { name: string; dueDate: string; overdue: boolean } | null;
 }
 
 /** A field staff may filter the queue on. */
@@ -112,8 +115,8 @@ function byValueOrLabel(ctx: ProgramContext, c: QueueFieldFilter): QueueFieldFil
 
 /** The staff work queue of a program: filtered, sorted, paged by keyset, and exported as CSV. */
 export class WorkQueueService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'deadlines'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'deadlines'>) {
     this.#deps = deps;
   }
 
@@ -248,10 +251,17 @@ export class WorkQueueService {
   async #rowViews(ctx: ProgramContext, rows: WorkQueueRow[]): Promise<WorkQueueRowView[]> {
     const ids = new Set(rows.flatMap((r) => (r.project.assigneeId === null ? [r.project.ownerId] : [r.project.ownerId, r.project.assigneeId])));
     const users = new Map((await this.#deps.store.accounts.usersByIds([...ids])).map((u) => [u.id, u]));
+    // One read for the page: the running deadlines of its projects, due first first.
+    const now = this.#deps.clock.now();
+    const due = (await this.#deps.store.deadlines.listDeadlinesOfProjects(rows.map((r) => r.project.id))).filter((d) => d.state === 'running');
+    const nextDeadline = (projectId: string) => {
+      const d = due.find((x) => x.projectId === projectId);
+      return d ? { name: deadlineView(ctx.model, d, now).name, dueDate: d.dueDate, overdue: d.dueAt <= now } : null;
+    };
     return rows.map(({ project: p, firstSubmittedAt }) => ({
       projectId: p.id, number: p.number, applicant: users.get(p.ownerId)?.name ?? p.ownerId, status: statusById(ctx.model, p.statusId).name,
       assignee: p.assigneeId === null ? null : (users.get(p.assigneeId)?.name ?? p.assigneeId), submittedAt: firstSubmittedAt,
-      createdAt: p.createdAt, lastChange: p.updatedAt,
+      createdAt: p.createdAt, lastChange: p.updatedAt, nextDeadline: nextDeadline(p.id),
     }));
   }
 }

@@ -18,6 +18,7 @@ export const PRIVILEGES = {
   readAllData: 'read every form\'s data of a project at once (GetAllProjectData)',
   export: 'export a project with its files (GetExportProject)',
   manageWebhooks: 'create, change and read the program\'s webhook subscriptions and deliveries',
+  manageDeadlines: 'start, satisfy and cancel a project\'s deadlines (StartProjectDeadline, SatisfyProjectDeadline, CancelProjectDeadline)',
 } as const;
 
 /** One named privilege. */

@@ -1,6 +1,8 @@
 import { HistoryReason } from './history-reason.tsx';
 import type { ProjectFormsView } from '../../domain/projects/application-service.ts';
 import type { LandingInquiriesView, LandingView } from '../../domain/views.ts';
+import type { DeadlineView } from '../../domain/deadlines/deadline-service.ts';
+import { ApplicantDeadlines } from '../components/deadline-list.tsx';
 import { FileSummary } from '../components/file-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
@@ -14,6 +16,8 @@ export interface ProjectPageProps {
   user: PageUser; csrfToken: string; timeZone: string;
   /** True right after the applicant submitted a form: the page confirms it and says what happens next. */
   justSubmitted: boolean;
+  /** The project's deadlines the caller may see; the running ones are listed ("Answer due by 12 Dec 2026"). */
+  deadlines?: DeadlineView[];
 }
 
 function When(p: { at: number; timeZone: string }) {
@@ -48,6 +52,7 @@ export function ProjectPage(p: ProjectPageProps) {
         <dt>Project id</dt><dd><code>{v.projectId}</code></dd>
         <dt>Last change</dt><dd><When at={v.lastChangeTimestamp} timeZone={p.timeZone} /></dd>
       </dl>
+      <ApplicantDeadlines deadlines={p.deadlines ?? []} />
       <section aria-labelledby="forms">
         <h2 id="forms">Forms</h2>
         {listed.length === 0 ? <p>No form is open in this status.</p> : (

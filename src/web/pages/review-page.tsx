@@ -1,5 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { ReviewThreadView, ReviewView } from '../../domain/projects/review-service.ts';
+import type { DeadlineBoardView } from '../../domain/deadlines/deadline-service.ts';
+import { DeadlineBoard } from '../components/deadline-list.tsx';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
@@ -11,6 +13,8 @@ export interface ReviewPageProps {
   view: ReviewView; notice: string | null; problems: FormProblem[]; user: PageUser; csrfToken: string; timeZone: string;
   /** What a refused status change sent, shown again so that a typed message is not lost. */
   statusForm?: StatusFormValues;
+  /** The project's deadlines with the start/satisfy/cancel forms (src/domain/deadlines); absent: none shown. */
+  deadlines?: DeadlineBoardView;
 }
 
 /** The status form's values: the status, the reason and the message. */
@@ -200,6 +204,15 @@ export function ReviewPage(p: ReviewPageProps) {
           ) : null}
           {view.may.export ? <p><a href={`${path}/Export`}>Export this project (XML)</a></p> : null}
         </section>
+      ) : null}
+
+      {p.deadlines ? (
+        <DeadlineBoard board={p.deadlines} timeZone={p.timeZone} form={(action, deadlineId, label, name) => (
+          <Action path={path} action="Deadline" csrfToken={p.csrfToken} class="inline-form">
+            <input type="hidden" name="DeadlineId" value={deadlineId} />
+            <button type="submit" name="Action" value={action} aria-label={`${label} ${name}`}>{label}</button>
+          </Action>
+        )} />
       ) : null}
 
       <section aria-labelledby="data-title">

@@ -1,3 +1,4 @@
+import { DueBy } from '../components/deadline-list.tsx';
 import type { WorkQueueView } from '../../domain/queue/work-queue-service.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
@@ -99,7 +100,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
           <table>
             <caption class="visually-hidden">Projects of {view.programName}</caption>
             <thead>
-              <tr><th scope="col">Project</th><th scope="col">Applicant</th><th scope="col">Status</th><th scope="col">Assignee</th><th scope="col">Submitted</th><th scope="col">Last change</th></tr>
+              <tr><th scope="col">Project</th><th scope="col">Applicant</th><th scope="col">Status</th><th scope="col">Assignee</th><th scope="col">Submitted</th><th scope="col">Next deadline</th><th scope="col">Last change</th></tr>
             </thead>
             <tbody>
               {view.rows.map((r) => (
@@ -109,6 +110,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
                   <td><span class="status">{r.status}</span></td>
                   <td>{r.assignee ?? 'Unassigned'}</td>
                   <td><When at={r.submittedAt} timeZone={p.timeZone} /></td>
+                  <td>{r.nextDeadline ? <>{r.nextDeadline.name} <DueBy date={r.nextDeadline.dueDate} />{r.nextDeadline.overdue ? <strong class="overdue"> Overdue</strong> : null}</> : '—'}</td>
                   <td><When at={r.lastChange} timeZone={p.timeZone} /></td>
                 </tr>
               ))}

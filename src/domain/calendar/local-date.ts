@@ -1,0 +1,77 @@
+import type { Weekday } from '../../model/model.ts';
+
+// Intl carries the IANA time-zone database with Node itself; one formatter per zone is reused, as building one is slow.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** True when Intl knows the IANA time zone (e.g. America/Los_Angeles, UTC). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    formatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The wall-clock reading of an instant in a time zone, as milliseconds of a UTC date with the same reading. */
+function wallClock(instant: number, timeZone: string): number {
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
+  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+}
+
+/** The local date (YYYY-MM-DD) of an instant in a time zone. */
+export function localDateOf(instant: number, timeZone: string): string {
+  return new Date(wallClock(instant, timeZone)).toISOString().slice(0, 10);
+}
+
+/**
+ * The first instant of a local date in a time zone: its local midnight, or, where a DST jump skips midnight, the
+ * first instant that is on that date.
+ */
+export function startOfLocalDay(date: string, timeZone: string): number {
+  const midnight = Date.parse(`${date}T00:00:00Z`);
+  // The zone's offset near the date's midnight; after one correction the offset is the one in force then.
+  const first = midnight - (wallClock(midnight, timeZone) - midnight);
+  const second = midnight - (wallClock(first, timeZone) - first);
+  const candidates = [first, second].filter((t) => localDateOf(t, timeZone) === date).sort((a, b) => a - b);
+  if (candidates.length > 0) {
+    // Midnight itself may be ambiguous when clocks fall back over it; the earlier instant starts the day.
+    let start = candidates[0]!;
+    while (localDateOf(start - 3_600_000, timeZone) === date) start -= 3_600_000;
+    return start;
+  }
+  // Midnight does not exist: the day starts where the jump lands, found by stepping minutes from the later guess.
+  let t = Math.max(first, second);
+  while (localDateOf(t, timeZone) < date) t += 60_000;
+  return t;
+}
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+}
+
+/** The date `days` days after a date (before, when negative). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+const WEEKDAYS: Weekday[] = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** The day of the week of a date. */
+export function weekdayOf(date: string): Weekday {
+  return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]!;
+}

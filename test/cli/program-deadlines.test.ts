@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, test } from 'node:test';
+import { stringify } from 'yaml';
+import { ApiError } from '../../src/domain/api-error.ts';
+import { describeChange } from '../../src/domain/programs/program-changes.ts';
+import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
+import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { importProgram } from '../../src/domain/programs/program-import.ts';
+import { sampleProgram } from './sample-program.ts';
+import { type TestEnv, testEnv } from './test-store.ts';
+
+// A program file's calendar and deadlines: imported and stored with the program, exported back unchanged, reported
+// by the import's diff, refused with the YAML line of each problem.
+
+let env: TestEnv;
+let agencyNo = 0;
+let agency = '';
+
+before(async () => {
+  env = await testEnv();
+});
+after(async () => {
+  await env.cleanup();
+});
+beforeEach(async () => {
+  agency = `deadlines${++agencyNo}`;
+  await env.store.transaction((tx) => tx.accounts.insertAgency({ id: `AD${String(agencyNo).padStart(10, '0')}`, customId: agency, name: agency }, 1));
+});
+
+function withDeadlines(extra: Record<string, unknown> = {}) {
+  const program = sampleProgram();
+  program.fields.push({ customId: 'Inspection', name: 'Inspection date', type: 'date' });
+  return {
+    ...program,
+    calendar: { timeZone: 'America/Los_Angeles', holidays: { country: 'US', region: 'CA' }, closures: ['2026-12-24', { date: '2026-12-31', name: 'Year end' }] },
+    deadlines: [
+      { customId: 'AnswerDue', name: 'Answer due', duration: { businessDays: 10 } },
+      { customId: 'Internal', name: 'Internal check', duration: { calendarDays: 3 }, shownToApplicant: false },
+      { customId: 'InspectBy', name: 'Inspection', duration: { untilField: 'Inspection date' } },
+    ],
+    ...extra,
+  };
+}
+
+async function refusedImport(yaml: string): Promise<string[]> {
+  try {
+    await importProgram(env, agency, parseProgramFile(yaml, 'yaml', 'deadlines.yaml'));
+  } catch (error) {
+    assert.ok(error instanceof ApiError && error.code === 'INVALID_REQUEST', String(error));
+    return error.message.split('\n').slice(1).map((l) => l.replace(/^ {2}- /, ''));
+  }
+  assert.fail('the import was not refused');
+}
+
+test('calendar and deadlines are stored, exported back, and a second import changes nothing', async () => {
+  const report = await importProgram(env, agency, validateProgramFile(withDeadlines()));
+  assert.ok(report.changes.map(describeChange).includes('created calendar PV'));
+  assert.ok(report.changes.map(describeChange).includes('created deadline AnswerDue'));
+  const exported = await exportProgram(env.store, agency, 'PV');
+  assert.deepEqual(exported.calendar, {
+    timeZone: 'America/Los_Angeles', workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], holidays: { country: 'US', region: 'CA' },
+    closures: [{ date: '2026-12-24', name: null }, { date: '2026-12-31', name: 'Year end' }],
+  });
+  assert.deepEqual(exported.deadlines?.map((d) => [d.customId, d.duration, d.shownToApplicant]), [
+    ['AnswerDue', { businessDays: 10 }, true], ['Internal', { calendarDays: 3 }, false], ['InspectBy', { untilField: 'Inspection' }, true],
+  ]);
+  const text = formatProgramFile(exported, 'yaml');
+  assert.match(text, /calendar:\n {2}timeZone: America\/Los_Angeles\n/);
+  const again = await importProgram(env, agency, parseProgramFile(text));
+  assert.deepEqual(again.changes, []);
+});
+
+test('the import diff names what changed in the calendar and deadlines', async () => {
+  await importProgram(env, agency, validateProgramFile(withDeadlines()));
+  const changed = withDeadlines();
+  changed.calendar = { ...changed.calendar, timeZone: 'Europe/Berlin' } as typeof changed.calendar;
+  changed.deadlines = [{ customId: 'AnswerDue', name: 'Answer due', duration: { businessDays: 15 } }, { customId: 'New', name: 'New one', duration: { calendarDays: 1 } }] as never;
+  const report = await importProgram(env, agency, validateProgramFile(changed), { dryRun: true });
+  assert.deepEqual(report.changes.map(describeChange), [
+    'updated calendar PV (timeZone)', 'updated deadline AnswerDue (duration)', 'created deadline New', 'removed deadline Internal', 'removed deadline InspectBy',
+  ]);
+  const { calendar: _c, ...without } = withDeadlines();
+  const removed = await importProgram(env, agency, validateProgramFile(without), { dryRun: true });
+  assert.deepEqual(removed.changes.map(describeChange), ['removed calendar PV']);
+});
+
+test('an unknown time zone, country or region, a bad closure date and a bad untilField are refused with their lines', async () => {
+  const file = withDeadlines({
+    calendar: { timeZone: 'Pacific/Nowhere', holidays: { country: 'US', region: 'ZZ' }, closures: ['2026-13-01'] },
+  });
+  file.deadlines.push({ customId: 'BySize', name: 'By size', duration: { untilField: 'Size' } });
+  file.deadlines.push({ customId: 'ByNothing', name: 'By nothing', duration: { untilField: 'Nothing' } });
+  file.deadlines.push({ customId: 'AnswerDue', name: 'Again', duration: { businessDays: 1 } });
+  const text = stringify(file);
+  const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const problems = await refusedImport(text);
+  assert.deepEqual(problems, [
+    `calendar (line ${line('Pacific/Nowhere')}): timeZone: unknown time zone "Pacific/Nowhere"; use an IANA name such as America/Los_Angeles or Europe/Berlin`,
+    `calendar (line ${line('region: ZZ')}): holidays: country US has no region "ZZ"; its regions are ${problems[1]!.split('its regions are ')[1]}`,
+    `calendar (line ${line('2026-13-01')}): closures: "2026-13-01" is not a date written YYYY-MM-DD`,
+    `deadline "BySize" (line ${line('untilField: Size')}): untilField: field "Size" is of type number, not date`,
+    problems[4]!,
+    `deadline "AnswerDue" (line ${text.split('\n').lastIndexOf('  - customId: AnswerDue') + 1}): another deadline has the customId "AnswerDue"`,
+  ]);
+  assert.match(problems[4]!, new RegExp(`^deadline "ByNothing" \\(line ${line('untilField: Nothing')}\\): untilField.*"Nothing"`));
+  assert.match(problems[1]!, /\bCA\b/);
+});
+
+test('the schema refuses a duration with two kinds, zero days and an unknown weekday', () => {
+  const bad = withDeadlines({ calendar: { workingDays: ['Mon', 'Funday'] } });
+  bad.deadlines = [{ customId: 'X', name: 'X', duration: { businessDays: 0, calendarDays: 2 } as never }];
+  assert.throws(() => validateProgramFile(bad), (e: unknown) => {
+    const message = (e as Error).message;
+    assert.match(message, /calendar\.workingDays\[1\]: must be one of Mon, Tue/);
+    assert.match(message, /duration.*must NOT have more than 1 properties/);
+    assert.match(message, /businessDays.*must be >= 1/);
+    return true;
+  });
+});
