@@ -5,6 +5,7 @@
 export const TRIGGER_KINDS = [
   'project.created', 'form.saved', 'form.submitted', 'status.entered', 'status.left', 'field.changed',
   'attachment.uploaded', 'attachment.reviewed', 'inquiry.note_added',
+  'deadline.started', 'deadline.passed', 'deadline.satisfied', 'deadline.cancelled',
 ] as const;
 
 /** One kind of trigger. */
@@ -18,6 +19,10 @@ export interface AutomationWhen {
   approval: string | null;
   /** inquiry.note_added: who wrote the note. */
   by: 'staff' | 'applicant' | null;
+  /** inquiry.note_added: whether the note is one the applicant sees (absent or null: any). */
+  visibleToApplicant?: boolean | null;
+  /** deadline.*: the customId of the program's deadline (absent in automations stored before deadlines). */
+  deadlineId?: string | null;
 }
 
 /** Who an automation's mail goes to. */
@@ -31,7 +36,8 @@ export type AutomationAction =
   | { do: 'openInquiry'; subject: string; text: string; visibleToApplicant: boolean }
   /** `template`: the customId of one of the program's named mail templates (then subject and text are empty). */
   | { do: 'sendMail'; to: MailRecipient; role: string | null; subject: string; text: string; template: string | null }
-  | { do: 'emitEvent'; name: string };
+  | { do: 'emitEvent'; name: string }
+  | { do: 'startDeadline' | 'satisfyDeadline' | 'cancelDeadline'; deadlineId: string };
 
 /** An automation as the program stores it: when a trigger happens, if the condition holds, run the actions in order. */
 export interface Automation {

@@ -55,8 +55,13 @@ test('the demo program has the documented workflow and forms', async () => {
   assert.deepEqual(model.statuses.map((s) => s.name), [
     'Unsubmitted', 'Application Review', 'Engineering Review', 'Approved for Installation', 'Application Rejected', 'Withdrawn', 'Inspection Pending', 'Permission to Operate',
   ]);
-  // Its automations (docs/programs.md, "Automations"): engineering review above 10 kW AC, and a mail on applicants' answers.
-  assert.deepEqual(program.automations?.map((a) => [a.customId, a.when.trigger]), [['EngineeringReviewAbove10kW', 'form.submitted'], ['ApplicantAnswered', 'inquiry.note_added']]);
+  // Its automations (docs/programs.md, "Automations"): engineering review above 10 kW AC, the question and inspection
+  // deadlines and what their passing does, and a mail on applicants' answers.
+  assert.deepEqual(program.automations?.map((a) => [a.customId, a.when.trigger]), [
+    ['EngineeringReviewAbove10kW', 'form.submitted'], ['QuestionAsked', 'inquiry.note_added'], ['AnswerReminder', 'deadline.passed'],
+    ['WithdrawUnanswered', 'deadline.passed'], ['InspectionStarts', 'status.entered'], ['InspectionDone', 'status.left'],
+    ['ApplicantAnswered', 'inquiry.note_added'],
+  ]);
   assert.deepEqual(model.forms.map((f) => f.name), ['Interconnection Application', 'Completion Certificate', 'Review Checklist']);
   assert.ok(model.fields.some((f) => f.multiValue) && model.fields.some((f) => f.sensitive));
   assert.deepEqual([...new Set(model.fields.map((f) => f.type))].sort(), ['boolean', 'choice', 'date', 'integer', 'number', 'table', 'text']);

@@ -160,3 +160,19 @@ test("a move names a reason of its target status, and one wherever the status al
     { do: 'moveStatus', to: 'Rejected', reason: 'TooLarge', message: 'Too large for us.' }, { do: 'sendMail', to: 'owner', template: 'Sorry' },
   ]);
 });
+
+test('deadline triggers and actions name deadlines the file has; visibleToApplicant filters only notes', async () => {
+  const program = {
+    ...withAutomations([
+      { customId: 'd1', name: 'D1', when: { trigger: 'deadline.passed', deadline: 'Nope' }, then: [{ do: 'startDeadline', deadline: 'Missing' }] },
+      { customId: 'd2', name: 'D2', when: { trigger: 'form.submitted', visibleToApplicant: true }, then: [{ do: 'satisfyDeadline', deadline: 'Due' }] },
+    ]),
+    deadlines: [{ customId: 'Due', name: 'Due', duration: { businessDays: 5 } }],
+  };
+  const problems = await refusedImport(stringify(program));
+  const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
+  has(/^automation "d1" \(line \d+\): when: deadline: the program has no deadline "Nope"; its deadlines are Due$/);
+  has(/then\[0\] \(startDeadline\): deadline: the program has no deadline "Missing"; its deadlines are Due$/);
+  has(/automation "d2" \(line \d+\): when: the trigger form.submitted takes only form, not visibleToApplicant$/);
+  assert.equal(problems.length, 3, problems.join('\n'));
+});

@@ -7,6 +7,7 @@ import { renderMail } from '../mail/mail-template.ts';
 import type { MailTemplate } from '../../model/notification.ts';
 import { namedTemplate } from '../workflow/named-mail.ts';
 import { checkMoveReason, type MoveReason } from '../workflow/status-reasons.ts';
+import { endDeadlineIn, startDeadlineIn } from '../deadlines/deadline-service.ts';
 import { checkValue } from '../projects/field-rules.ts';
 import { landingUrl, statusById } from '../projects/project-context.ts';
 import { formatProjectNumber } from '../projects/submit-service.ts';
@@ -34,7 +35,39 @@ export async function runAction(env: AutomationEnv, action: AutomationAction, in
     case 'emitEvent':
       env.records.push({ action: 'automation.event', detail: { automation: env.automation.customId, name: action.name }, role: env.role });
       return { ran: true, summary: { name: action.name }, triggers: [] };
+    case 'startDeadline': return startDeadline(env, action.deadlineId);
+    case 'satisfyDeadline': return endDeadline(env, action.deadlineId, 'satisfied');
+    case 'cancelDeadline': return endDeadline(env, action.deadlineId, 'cancelled');
   }
+}
+
+/** Starts (or restarts) one of the program's deadlines on the project, as StartProjectDeadline does. */
+async function startDeadline(env: AutomationEnv, deadlineId: string): Promise<ActionOutcome> {
+  const def = (env.ctx.program.deadlines ?? []).find((d) => d.customId === deadlineId);
+  if (!def) return skip(`the program no longer has the deadline ${deadlineId}`);
+  let started: Awaited<ReturnType<typeof startDeadlineIn>>;
+  try {
+    started = await startDeadlineIn(env.tx, env.deps.ids, env.ctx, env.state.project, def, env.now, env.caller.user.id);
+  } catch (error) {
+    if (error instanceof ApiError) return skip(error.message);
+    throw error;
+  }
+  record(env, 'project.deadline.start', started.detail);
+  return { ran: true, summary: { deadline: deadlineId, dueDate: started.row.dueDate }, triggers: [{ kind: 'deadline.started', deadlineId }] };
+}
+
+/**
+ * Ends a running deadline as satisfied or cancelled. One that is not running (never started, already passed or ended)
+ * is left as it is and the action counts as done: "the answer came" satisfies whatever of the question's deadlines still runs.
+ */
+async function endDeadline(env: AutomationEnv, deadlineId: string, state: 'satisfied' | 'cancelled'): Promise<ActionOutcome> {
+  const def = (env.ctx.program.deadlines ?? []).find((d) => d.customId === deadlineId);
+  if (!def) return skip(`the program no longer has the deadline ${deadlineId}`);
+  const row = (await env.tx.deadlines.listProjectDeadlines(env.state.project.id)).find((d) => d.deadlineId === deadlineId);
+  if (!row || row.state !== 'running') return { ran: true, summary: { deadline: deadlineId, unchanged: true, state: row ? row.state : 'never started' }, triggers: [] };
+  const detail = await endDeadlineIn(env.tx, row, def, state, env.now, env.caller.user.id);
+  record(env, state === 'satisfied' ? 'project.deadline.satisfy' : 'project.deadline.cancel', detail);
+  return { ran: true, summary: { deadline: deadlineId }, triggers: [{ kind: state === 'satisfied' ? 'deadline.satisfied' : 'deadline.cancelled', deadlineId }] };
 }
 
 function record(env: AutomationEnv, action: string, detail: Record<string, unknown>): void {
@@ -170,7 +203,7 @@ async function openInquiry(env: AutomationEnv, action: Extract<AutomationAction,
   await tx.inquiries.insertThread(thread);
   const note = await tx.inquiries.insertNote({ id: deps.ids.next(), threadId: thread.id, authorId: caller.user.id, createdAt: now, text: text.text, visibleToApplicant: action.visibleToApplicant });
   record(env, 'inquiry.thread.open', { threadId: thread.id, noteId: note.id, visibleToApplicant: action.visibleToApplicant, status });
-  return { ran: true, summary: { threadId: thread.id }, triggers: [{ kind: 'inquiry.note_added', by: 'staff' }] };
+  return { ran: true, summary: { threadId: thread.id }, triggers: [{ kind: 'inquiry.note_added', by: 'staff', visibleToApplicant: action.visibleToApplicant }] };
 }
 
 async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { do: 'sendMail' }>): Promise<ActionOutcome> {

@@ -3,14 +3,14 @@ import type { MailRecipient, TriggerKind } from '../../model/automation.ts';
 /** An automation's trigger as a program file writes it: parts named by reference (customId or name); null: any. */
 export interface WhenSpec {
   trigger: TriggerKind; form: string | null; status: string | null; field: string | null; attachment: string | null;
-  approval: string | null; by: 'staff' | 'applicant' | null;
+  approval: string | null; by: 'staff' | 'applicant' | null; visibleToApplicant: boolean | null; deadline: string | null;
 }
 
 /** One action as a program file writes it (`do` says which; the other keys are the ones that action takes). */
 export interface ActionSpec {
-  do: 'moveStatus' | 'setField' | 'assign' | 'openInquiry' | 'sendMail' | 'emitEvent';
+  do: 'moveStatus' | 'setField' | 'assign' | 'openInquiry' | 'sendMail' | 'emitEvent' | 'startDeadline' | 'satisfyDeadline' | 'cancelDeadline';
   to?: string; field?: string; value?: string; user?: string; role?: string; pick?: 'roundRobin' | 'leastLoaded';
-  subject?: string; text?: string; visibleToApplicant?: boolean; name?: string; reason?: string; message?: string; template?: string;
+  subject?: string; text?: string; visibleToApplicant?: boolean; name?: string; reason?: string; message?: string; template?: string; deadline?: string;
 }
 
 /** An automation of a program file: `when` a trigger, `if` a CEL condition (null: always), `then` its actions in order. */
@@ -23,7 +23,7 @@ export interface AutomationSpec {
 /** The raw `automations:` items the schema accepted. */
 export interface RawAutomation {
   customId: string; name: string; if?: string; then: ActionSpec[];
-  when: { trigger: TriggerKind; form?: string; status?: string; field?: string; attachment?: string; approval?: string; by?: 'staff' | 'applicant' };
+  when: { trigger: TriggerKind; form?: string; status?: string; field?: string; attachment?: string; approval?: string; by?: 'staff' | 'applicant'; visibleToApplicant?: boolean; deadline?: string };
 }
 
 /** The file's automations with every absent filter as null, so that a stored copy compares equal to the file's. */
@@ -32,7 +32,7 @@ export function normaliseAutomations(raw: RawAutomation[] | undefined): Automati
     customId: a.customId, name: a.name, if: a.if ?? null,
     when: {
       trigger: a.when.trigger, form: a.when.form ?? null, status: a.when.status ?? null, field: a.when.field ?? null,
-      attachment: a.when.attachment ?? null, approval: a.when.approval ?? null, by: a.when.by ?? null,
+      attachment: a.when.attachment ?? null, approval: a.when.approval ?? null, by: a.when.by ?? null, visibleToApplicant: a.when.visibleToApplicant ?? null, deadline: a.when.deadline ?? null,
     },
     actions: a.then.map((x) => ({ ...x })),
   }));

@@ -28,7 +28,11 @@ const FILTERS: Record<TriggerKind, readonly string[]> = {
   'field.changed': ['field'],
   'attachment.uploaded': ['attachment'],
   'attachment.reviewed': ['attachment', 'approval'],
-  'inquiry.note_added': ['by'],
+  'inquiry.note_added': ['by', 'visibleToApplicant'],
+  'deadline.started': ['deadline'],
+  'deadline.passed': ['deadline'],
+  'deadline.satisfied': ['deadline'],
+  'deadline.cancelled': ['deadline'],
 };
 
 /** The keys each action takes besides `do` (the first ones listed are required). */
@@ -39,6 +43,9 @@ const ACTION_KEYS: Record<ActionSpec['do'], { required: (keyof ActionSpec)[]; op
   openInquiry: { required: ['subject', 'text'], optional: ['visibleToApplicant'] },
   sendMail: { required: ['to'], optional: ['role', 'subject', 'text', 'template'] },
   emitEvent: { required: ['name'], optional: [] },
+  startDeadline: { required: ['deadline'], optional: [] },
+  satisfyDeadline: { required: ['deadline'], optional: [] },
+  cancelDeadline: { required: ['deadline'], optional: [] },
 };
 
 /** What the checks need to find the file's parts by reference. */
@@ -71,7 +78,7 @@ export function checkAutomations(file: ProgramFile, resolve: AutomationResolvers
 function checkWhen(file: ProgramFile, a: AutomationSpec, i: number, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation {
   const where = `automation "${a.customId}"${atLine(file, ['automations', i, 'when'])}: when`;
   const allowed = FILTERS[a.when.trigger];
-  for (const key of ['form', 'status', 'field', 'attachment', 'approval', 'by'] as const) {
+  for (const key of ['form', 'status', 'field', 'attachment', 'approval', 'by', 'visibleToApplicant', 'deadline'] as const) {
     if (a.when[key] !== null && !allowed.includes(key)) {
       problems.push(`${where}: the trigger ${a.when.trigger} takes ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'no filter'}, not ${key}`);
     }
@@ -80,6 +87,7 @@ function checkWhen(file: ProgramFile, a: AutomationSpec, i: number, resolve: Aut
   if (a.when.form !== null) out.form = resolve.forms(a.when.form, `${where}: form`);
   if (a.when.status !== null) out.status = resolve.statuses(a.when.status, `${where}: status`);
   if (a.when.field !== null) out.field = resolve.fields(a.when.field, `${where}: field`);
+  if (a.when.deadline !== null) checkDeadlineRef(file, a.when.deadline, `${where}: deadline`, problems);
   if (a.when.attachment !== null) {
     const ref = a.when.attachment;
     const found = file.forms.flatMap((f, fi) => f.attachments.map((x, ai) => ({ f, x, fi, ai })))
@@ -152,6 +160,19 @@ function checkAction(
       placeholders('text');
       return null;
     case 'emitEvent': return null;
+    case 'startDeadline':
+    case 'satisfyDeadline':
+    case 'cancelDeadline':
+      if (action.deadline !== undefined) checkDeadlineRef(file, action.deadline, `${where}: deadline`, problems);
+      return null;
+  }
+}
+
+/** A deadline named by customId must be one of the file's `deadlines:`. */
+function checkDeadlineRef(file: ProgramFile, ref: string, where: string, problems: string[]): void {
+  const all = file.deadlines ?? [];
+  if (!all.some((d) => d.customId === ref)) {
+    problems.push(`${where}: the program has no deadline "${ref}"${all.length > 0 ? `; its deadlines are ${all.map((d) => d.customId).join(', ')}` : ' (deadlines: is empty)'}`);
   }
 }
 
@@ -178,7 +199,7 @@ export function planAutomations(
     return {
       customId: a.customId, name: a.name, if: a.if,
       when: {
-        trigger: a.when.trigger, approval: a.when.approval, by: a.when.by,
+        trigger: a.when.trigger, approval: a.when.approval, by: a.when.by, visibleToApplicant: a.when.visibleToApplicant, deadlineId: a.when.deadline,
         formId: r.form === null ? null : ids.formIds[r.form]!,
         statusId: r.status === null ? null : ids.statusIds[r.status]!,
         fieldId: r.field === null ? null : ids.fieldIds[r.field]!,
@@ -193,6 +214,9 @@ export function planAutomations(
           case 'openInquiry': return { do: 'openInquiry', subject: x.subject!, text: x.text!, visibleToApplicant: x.visibleToApplicant ?? false };
           case 'sendMail': return { do: 'sendMail', to: x.to as 'owner' | 'assignee' | 'role', role: x.role ?? null, subject: x.subject ?? '', text: x.text ?? '', template: x.template ?? null };
           case 'emitEvent': return { do: 'emitEvent', name: x.name! };
+          case 'startDeadline':
+          case 'satisfyDeadline':
+          case 'cancelDeadline': return { do: x.do, deadlineId: x.deadline! };
           default: throw new Error(`unknown action ${String((x as { do: unknown }).do)}`);
         }
       }),
@@ -216,7 +240,7 @@ export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'f
   return (program.automations ?? []).map((a) => ({
     customId: a.customId, name: a.name, if: a.if,
     when: {
-      trigger: a.when.trigger, approval: a.when.approval, by: a.when.by,
+      trigger: a.when.trigger, approval: a.when.approval, by: a.when.by, visibleToApplicant: a.when.visibleToApplicant ?? null, deadline: a.when.deadlineId ?? null,
       form: a.when.formId === null ? null : formRef(a.when.formId),
       status: a.when.statusId === null ? null : refOf(a.when.statusId),
       field: a.when.fieldId === null ? null : refOf(a.when.fieldId),
@@ -230,6 +254,9 @@ export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'f
         case 'openInquiry': return { do: 'openInquiry', subject: x.subject, text: x.text, ...(x.visibleToApplicant ? { visibleToApplicant: true } : {}) };
         case 'sendMail': return prune(x.template ? { do: 'sendMail', to: x.to, role: x.role, template: x.template } : { do: 'sendMail', to: x.to, role: x.role, subject: x.subject, text: x.text });
         case 'emitEvent': return { do: 'emitEvent', name: x.name };
+        case 'startDeadline':
+        case 'satisfyDeadline':
+        case 'cancelDeadline': return { do: x.do, deadline: x.deadlineId };
         default: throw new Error(`unknown action ${String((x as { do: unknown }).do)}`);
       }
     }),

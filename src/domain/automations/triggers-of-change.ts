@@ -4,7 +4,17 @@ import type { AutomationWhen, TriggerKind } from '../../model/automation.ts';
 export interface Trigger {
   kind: TriggerKind;
   formId?: string; statusId?: string; fieldId?: string; attachmentId?: string; approval?: string; by?: 'staff' | 'applicant';
+  /** inquiry.note_added: whether the applicant sees the note. */
+  visibleToApplicant?: boolean;
+  /** deadline.*: the deadline's customId. */
+  deadlineId?: string;
 }
+
+/** The deadline trigger of each deadline audit action (src/domain/deadlines). */
+const DEADLINE_TRIGGERS: Record<string, TriggerKind> = {
+  'project.deadline.start': 'deadline.started', 'project.deadline.pass': 'deadline.passed',
+  'project.deadline.satisfy': 'deadline.satisfied', 'project.deadline.cancel': 'deadline.cancelled',
+};
 
 type Detail = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -22,7 +32,7 @@ function fieldsOf(d: Detail): Trigger[] {
  * The triggers of one audited project change, read from its audit action and detail as its events are
  * (src/domain/events/project-events.ts), in the order automations see them: the change itself, then the fields it
  * wrote, then the status it left and the one it entered. `byStaff` says who wrote an inquiry note.
- * Deadline triggers (deadline.started, .passed, .satisfied) are read here from the deadlines' audit actions.
+ * Deadline triggers (deadline.started, .passed, .satisfied, .cancelled) come from the deadlines' audit actions.
  */
 export function triggersOfChange(action: string, d: Detail, byStaff: boolean): Trigger[] {
   switch (action) {
@@ -38,7 +48,11 @@ export function triggersOfChange(action: string, d: Detail, byStaff: boolean): T
       // A review that only changed the note did not review anything new.
       return d.from === d.to ? [] : [{ kind: 'attachment.reviewed', attachmentId: str(d.attachmentId), approval: str(d.to) }];
     case 'inquiry.thread.open':
-    case 'inquiry.note.add': return [{ kind: 'inquiry.note_added', by: byStaff ? 'staff' : 'applicant' }];
+    case 'inquiry.note.add': return [{ kind: 'inquiry.note_added', by: byStaff ? 'staff' : 'applicant', visibleToApplicant: d.visibleToApplicant === true }];
+    case 'project.deadline.start':
+    case 'project.deadline.pass':
+    case 'project.deadline.satisfy':
+    case 'project.deadline.cancel': return [{ kind: DEADLINE_TRIGGERS[action]!, deadlineId: str(d.deadlineId) }];
     default: return [];
   }
 }
@@ -48,11 +62,12 @@ export function matchesTrigger(when: AutomationWhen, t: Trigger): boolean {
   if (when.trigger !== t.kind) return false;
   const same = (want: string | null, got: string | undefined) => want === null || want === got;
   return same(when.formId, t.formId) && same(when.statusId, t.statusId) && same(when.fieldId, t.fieldId)
-    && same(when.attachmentId, t.attachmentId) && same(when.approval, t.approval) && same(when.by, t.by);
+    && same(when.attachmentId, t.attachmentId) && same(when.approval, t.approval) && same(when.by, t.by) && same(when.deadlineId ?? null, t.deadlineId)
+    && (when.visibleToApplicant === undefined || when.visibleToApplicant === null || when.visibleToApplicant === t.visibleToApplicant);
 }
 
 /** A trigger as the record of a run names it: `status.entered EngineeringReview`. */
 export function describeTrigger(t: Trigger, refOf: (id: string) => string): string {
   const part = t.formId ?? t.statusId ?? t.fieldId ?? t.attachmentId;
-  return [t.kind, part === undefined ? null : refOf(part), t.approval ?? null, t.by ?? null].filter((x) => x !== null).join(' ');
+  return [t.kind, part === undefined ? null : refOf(part), t.approval ?? null, t.by ?? null, t.deadlineId ?? null].filter((x) => x !== null).join(' ');
 }

@@ -112,16 +112,9 @@ export class DeadlineService {
     return changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'project.deadline.start', access: 'read',
       act: async ({ tx, project, now }) => {
-        const due = dueOf(ctx.program.calendar ?? DEFAULT_CALENDAR, now, def.duration, await untilDate(tx, project, def));
-        if (!due) throw noDueDate(def);
-        const prior = (await tx.deadlines.listProjectDeadlines(project.id)).find((d) => d.deadlineId === def.customId);
-        const row = {
-          id: prior?.id ?? this.#deps.ids.next(), projectId: project.id, programId: ctx.program.id, deadlineId: def.customId,
-          startedAt: now, dueDate: due.dueDate, dueAt: due.dueAt, startedBy: caller.user.id,
-        };
-        await tx.deadlines.startProjectDeadline(row);
+        const { row, detail } = await startDeadlineIn(tx, this.#deps.ids, ctx, project, def, now, caller.user.id);
         return {
-          detail: { deadlineId: def.customId, dueAt: due.dueAt, dueDate: due.dueDate, shownToApplicant: def.shownToApplicant, ...(prior?.state === 'running' ? { restarted: true } : {}) },
+          detail,
           result: (updated) => ({
             ...deadlineView(ctx.model, { ...row, state: 'running', endedAt: null, endedBy: null }, now), projectVersion: versionOf(updated),
           }),
@@ -153,14 +146,44 @@ export class DeadlineService {
         if (!row || row.state !== 'running') {
           throw new ApiError('CONFLICT', `Deadline "${def.customId}" is not running on project ${project.id} (${row ? row.state : 'never started'}); nothing was changed.`);
         }
-        await tx.deadlines.endProjectDeadline(row.id, state, now, caller.user.id);
+        const detail = await endDeadlineIn(tx, row, def, state, now, caller.user.id);
         return {
-          detail: { deadlineId: def.customId, dueAt: row.dueAt, dueDate: row.dueDate, shownToApplicant: def.shownToApplicant },
+          detail,
           result: (updated) => ({ ...deadlineView(ctx.model, { ...row, state, endedAt: now, endedBy: caller.user.id }, now), projectVersion: versionOf(updated) }),
         };
       },
     });
   }
+}
+
+/** The audit detail of a deadline's start or end, from which its deadline.* event is made. */
+export type DeadlineDetail = Record<string, unknown> & { deadlineId: string; dueAt: number };
+
+/**
+ * Starts (or restarts) `def` on a locked project in the change's transaction: due by the day its duration gives in the
+ * program's calendar. The one place a deadline starts, for staff (StartProjectDeadline) and automations alike.
+ */
+export async function startDeadlineIn(
+  tx: StoreWriter, ids: { next(): string }, ctx: ProgramContext, project: Project, def: DeadlineDefinition, now: number, by: string,
+): Promise<{ row: Omit<ProjectDeadline, 'state' | 'endedAt' | 'endedBy'>; detail: DeadlineDetail }> {
+  const due = dueOf(ctx.program.calendar ?? DEFAULT_CALENDAR, now, def.duration, await untilDate(tx, project, def));
+  if (!due) throw noDueDate(def);
+  const prior = (await tx.deadlines.listProjectDeadlines(project.id)).find((d) => d.deadlineId === def.customId);
+  const row = {
+    id: prior?.id ?? ids.next(), projectId: project.id, programId: ctx.program.id, deadlineId: def.customId,
+    startedAt: now, dueDate: due.dueDate, dueAt: due.dueAt, startedBy: by,
+  };
+  await tx.deadlines.startProjectDeadline(row);
+  return {
+    row,
+    detail: { deadlineId: def.customId, dueAt: due.dueAt, dueDate: due.dueDate, shownToApplicant: def.shownToApplicant, ...(prior?.state === 'running' ? { restarted: true } : {}) },
+  };
+}
+
+/** Ends a running deadline row as satisfied or cancelled in the change's transaction; the caller checked it runs. */
+export async function endDeadlineIn(tx: StoreWriter, row: ProjectDeadline, def: DeadlineDefinition, state: 'satisfied' | 'cancelled', now: number, by: string): Promise<DeadlineDetail> {
+  await tx.deadlines.endProjectDeadline(row.id, state, now, by);
+  return { deadlineId: def.customId, dueAt: row.dueAt, dueDate: row.dueDate, shownToApplicant: def.shownToApplicant };
 }
 
 /** The date an untilField deadline runs to: the field's submitted value, else its draft's is not used (null). */
