@@ -19,8 +19,8 @@ export interface WebhookCrashOptions {
   /** How long, after the last restart, every committed event may take to arrive. Default 60 s. */
   settleMs?: number;
   /**
-   * How long the receiver is down (answers 503) from the subscription on, in the first cycle's load; what it
-   * refused must arrive after it is back. Default 1.5 s.
+   * How long the receiver is down (answers 503) from the subscription on, in the first cycle's load, and longer
+   * until it has refused a delivery (30 s at most); what it refused must arrive after it is back. Default 1.5 s.
    */
   receiverDownMs?: number;
   log?: (line: string) => void;
@@ -42,17 +42,22 @@ export interface WebhookCrashReport {
 // Short attempts and leases, so a killed instance's claims are taken over within seconds.
 const WEBHOOK_ENV = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000', APAS_WEBHOOK_INTERVAL_MS: '100' };
 
-interface Receiver { url: string; ids: string[]; bad: string[]; downUntil: number; refused: number; close(): Promise<void> }
+/**
+ * The test's webhook receiver. It is down (answers 503) until `downUntil`, and past it until it has refused a delivery
+ * (a loaded machine may deliver nothing in the first moments), but never past `downAtMost`.
+ */
+interface Receiver { url: string; ids: string[]; bad: string[]; downUntil: number; downAtMost: number; refused: number; close(): Promise<void> }
 
 // A receiver that verifies every delivery with standardwebhooks, as a real one would.
 async function startReceiver(secret: () => string): Promise<Receiver> {
-  const r: Receiver = { url: '', ids: [], bad: [], downUntil: 0, refused: 0, close: async () => {} };
+  const r: Receiver = { url: '', ids: [], bad: [], downUntil: 0, downAtMost: 0, refused: 0, close: async () => {} };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      if (Date.now() < r.downUntil) {
+      const now = Date.now();
+      if (now < r.downAtMost && (now < r.downUntil || r.refused === 0)) {
         r.refused++;
         res.writeHead(503).end();
         return;
@@ -118,6 +123,7 @@ export async function runWebhookCrashCycles(options: WebhookCrashOptions): Promi
       if (index === 1) {
         secret = await subscribe(server, receiver.url);
         receiver.downUntil = Date.now() + (options.receiverDownMs ?? 1_500);
+        receiver.downAtMost = Date.now() + 30_000;
       }
       if (index > options.kills) break;
       const victim = server;

@@ -18,9 +18,5 @@ export function isoDateTime(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-const dueDateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-
-/** A local date (YYYY-MM-DD, already in the program's time zone) for people: "12 Dec 2026". */
-export function formatDueDate(date: string): string {
-  return dueDateFormat.format(Date.parse(`${date}T00:00:00Z`));
-}
+/** A local date (YYYY-MM-DD, already in the program's time zone) for people: "12 Dec 2026" (the mails write it alike). */
+export { formatDueDate } from '../domain/calendar/format-due-date.ts';

@@ -102,7 +102,7 @@ test('refusals name the YAML line of each problem', async () => {
   const yaml = stringify(file);
   const lineOf = (text: string, nth = 0) => yaml.split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(text))[nth]![1];
   const problems = await refusedImport(yaml);
-  const known = '{{projectNumber}}, {{status}}, {{link}}, {{programName}}, {{reason}}, {{message}}';
+  const known = '{{projectNumber}}, {{status}}, {{link}}, {{programName}}, {{reason}}, {{message}}, {{deadlines}}';
   assert.deepEqual(problems.sort(), [
     `form "Finish" (line ${lineOf('leadsTo: Closed')}): leadsTo "Closed" requires a reason, which a submission cannot give`,
     `mail template "Reminder" (line ${lineOf('customId: Reminder', 1)}): another mail template has the customId "Reminder"`,

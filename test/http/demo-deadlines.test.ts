@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fireDueDeadlines } from '../../src/domain/deadlines/deadline-poller.ts';
+import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
+import { formatDueDate } from '../../src/domain/calendar/format-due-date.ts';
+import { mailNotifier } from '../../src/domain/mail/mail-notifier.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { basicAuth, DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
@@ -61,6 +64,12 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(started.map((e) => [(e.data as { deadlineId?: string }).deadlineId, (e.data as { automation?: string }).automation]), [
         ['AnswerDue', 'QuestionAsked'], ['AnswerReminder', 'QuestionAsked'], ['AnswerWithdraw', 'QuestionAsked'],
       ]);
+      // The question's mail to the applicant says by when to answer: the deadlines they are shown (not the reminder).
+      while ((await consumeOutbox(demo.db.store, mailNotifier({ ids: new RandomIdGenerator(), publicUrl: 'http://apas.test' }))) > 0);
+      const rows = await demo.db.store.deadlines.listProjectDeadlines(projectId);
+      const day = (id: string) => formatDueDate(rows.find((d) => d.deadlineId === id)!.dueDate);
+      const question = (await demo.db.store.mail.listMail()).filter((m) => m.kind === 'question' && m.to === applicant.email).at(-1)!;
+      assert.match(question.text, new RegExp(`\\.\\nAnswer due by ${day('AnswerDue')}\\.\\nWithdrawal without an answer by ${day('AnswerWithdraw')}\\.\\nRead and answer it`));
       await answer(projectId, threadId);
       assert.deepEqual(await deadlines(projectId), { AnswerDue: 'satisfied', AnswerReminder: 'cancelled', AnswerWithdraw: 'cancelled' });
     });

@@ -7,6 +7,7 @@ import { renderMail } from '../mail/mail-template.ts';
 import type { MailTemplate } from '../../model/notification.ts';
 import { namedTemplate } from '../workflow/named-mail.ts';
 import { checkMoveReason, type MoveReason } from '../workflow/status-reasons.ts';
+import { applicantDeadlinesText } from '../deadlines/applicant-deadlines-text.ts';
 import { endDeadlineIn, startDeadlineIn } from '../deadlines/deadline-service.ts';
 import { checkValue } from '../projects/field-rules.ts';
 import { landingUrl, statusById } from '../projects/project-context.ts';
@@ -184,9 +185,10 @@ async function assign(env: AutomationEnv, action: Extract<AutomationAction, { do
 }
 
 /** The placeholders of an automation's texts, as notification mails fill them in. */
-function placeholders(env: AutomationEnv): Record<string, string> {
+async function placeholders(env: AutomationEnv): Promise<Record<string, string>> {
   const p = env.state.project;
   return {
+    deadlines: await applicantDeadlinesText(env.tx, env.ctx.program, p.id),
     projectNumber: p.number ?? '(not yet submitted)', status: statusById(env.ctx.model, p.statusId).name,
     link: env.deps.publicUrl === undefined ? '' : landingUrl(env.deps.publicUrl, p), programName: env.ctx.program.name,
   };
@@ -194,7 +196,7 @@ function placeholders(env: AutomationEnv): Record<string, string> {
 
 async function openInquiry(env: AutomationEnv, action: Extract<AutomationAction, { do: 'openInquiry' }>): Promise<ActionOutcome> {
   const { ctx, state, tx, now, caller, deps } = env;
-  const text = renderMail({ subject: action.subject, text: action.text }, placeholders(env));
+  const text = renderMail({ subject: action.subject, text: action.text }, await placeholders(env));
   const status = statusAfterNote('Open', { byStaff: true, visibleToApplicant: action.visibleToApplicant });
   const thread = {
     id: deps.ids.next(), programId: ctx.program.id, projectId: state.project.id, subject: text.subject, status, externalId: null,
@@ -226,7 +228,7 @@ async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { 
       throw error;
     }
   }
-  const mail = renderMail(template, placeholders(env));
+  const mail = renderMail(template, await placeholders(env));
   for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now });
   return { ran: true, summary: { to: to.map((u) => u.email) }, triggers: [] };
 }

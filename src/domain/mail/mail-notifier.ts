@@ -3,6 +3,7 @@ import type { IdGenerator } from '../../model/ids.ts';
 import type { Program, Status } from '../../model/model.ts';
 import type { NotificationKind } from '../../model/notification.ts';
 import type { StoreWriter } from '../../store/store.ts';
+import { applicantDeadlinesText } from '../deadlines/applicant-deadlines-text.ts';
 import { renderMail, templateFor } from './mail-template.ts';
 import type { OutboxConsumer } from '../events/outbox-consumer.ts';
 import { type MailContext, projectMailValues, statusChangedTemplate } from '../workflow/named-mail.ts';
@@ -56,7 +57,7 @@ async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEven
   const moved = notice.kind === 'statusChanged';
   const status = await statusOf(tx, program, moved ? event.data.toStatusId ?? project.statusId : project.statusId);
   // The move's reason and message are in its history entry (the event keeps the message out of the feed).
-  const context = moved ? await moveOf(tx, event, status.id) : {};
+  const context = { ...(moved ? await moveOf(tx, event, status.id) : {}), deadlines: await applicantDeadlinesText(tx, program, project.id) };
   const values = projectMailValues(program, { ...project, number: event.data.projectNumber ?? project.number }, status, deps.publicUrl, context);
   const template = moved ? statusChangedTemplate(program, status) : templateFor(program.notifications, notice.kind);
   const mail = renderMail(template, values);

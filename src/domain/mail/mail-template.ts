@@ -4,7 +4,7 @@ import { NOTIFICATION_KINDS, type MailTemplate, type NotificationKind, type Noti
  * The placeholders every template of a program file may use; `reason` (the reason's name) and `message` are those a
  * status move gave (src/domain/workflow), empty where there are none.
  */
-export const PLACEHOLDERS = ['projectNumber', 'status', 'link', 'programName', 'reason', 'message'] as const;
+export const PLACEHOLDERS = ['projectNumber', 'status', 'link', 'programName', 'reason', 'message', 'deadlines'] as const;
 
 /** The values of a template's placeholders. */
 export type PlaceholderValues = Record<(typeof PLACEHOLDERS)[number], string>;
@@ -20,7 +20,7 @@ export const DEFAULT_TEMPLATES: Record<NotificationKind, MailTemplate> = {
   },
   question: {
     subject: '{{programName}}: a question about project {{projectNumber}}',
-    text: 'The agency asked a question about your project {{projectNumber}} in {{programName}}.\n\nRead and answer it on your project page: {{link}}\n',
+    text: 'The agency asked a question about your project {{projectNumber}} in {{programName}}.\n{{deadlines}}\nRead and answer it on your project page: {{link}}\n',
   },
   assigned: {
     subject: '{{programName}}: project {{projectNumber}} was assigned to you',

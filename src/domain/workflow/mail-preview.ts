@@ -15,6 +15,9 @@ export interface MailPreview { source: string; mail: RenderedMail }
 /** The address sample links start with. */
 export const SAMPLE_PUBLIC_URL = 'https://apas.example.org';
 
+/** The sample of {{deadlines}}: a running deadline the applicant is shown. */
+export const SAMPLE_DEADLINES = 'Answer due by 18 May 2026.';
+
 /** The message of a preview: what a reviewer might type on the review page. */
 export const SAMPLE_MESSAGE = 'A message from the reviewer, as typed on the review page.';
 
@@ -37,7 +40,7 @@ export function previewMail(file: ProgramFile, choice: PreviewChoice, source = '
     id: 'SAMPLEPROJCT', programId: program.id, number: formatProjectNumber(program, 42), statusId: status.id, statusAt: 0,
     createdAt: 0, createdBy: '', updatedAt: 0, updatedBy: '', ownerId: '', assigneeId: null, version: 1,
   };
-  const context = { reasonId: spec.reasons[0]?.customId ?? null, message: SAMPLE_MESSAGE };
+  const context = { reasonId: spec.reasons[0]?.customId ?? null, message: SAMPLE_MESSAGE, deadlines: SAMPLE_DEADLINES };
   const values = projectMailValues(program, project, status, SAMPLE_PUBLIC_URL, context);
   if ('template' in choice) {
     return { source: `mail template "${choice.template}"`, mail: renderMail(namedTemplate(program, choice.template), values) };

@@ -6,8 +6,11 @@ import { DEFAULT_TEMPLATES, type PlaceholderValues, type RenderedMail, renderMai
 import { landingUrl, statusById } from '../projects/project-context.ts';
 import { reasonName } from './status-reasons.ts';
 
-/** What a mail about a project says besides the project: the reason and message of a status move, if any. */
-export interface MailContext { reasonId?: string | null; message?: string | null }
+/**
+ * What a mail about a project says besides the project: the reason and message of a status move, if any, and the
+ * deadlines the applicant has running (src/domain/deadlines/applicant-deadlines-text.ts).
+ */
+export interface MailContext { reasonId?: string | null; message?: string | null; deadlines?: string | null }
 
 /**
  * The placeholder values of a mail about `project` in `status` (its current one, or the one a move entered): the
@@ -21,6 +24,7 @@ export function projectMailValues(program: Program, project: Project, status: St
     programName: program.name,
     reason: reasonName(status, context.reasonId) ?? '',
     message: context.message ?? '',
+    deadlines: context.deadlines ?? '',
   };
 }
 
