@@ -71,7 +71,8 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
 type KeyedProject = { project: Project; at: number };
 
 // A project without a running deadline sorts after every due time in either direction; literals, so the plan is fixed.
-const NO_DUE = { asc: sql.lit(Number.MAX_SAFE_INTEGER), desc: sql.lit(-1) };
+const NO_DUE_AT = { asc: Number.MAX_SAFE_INTEGER, desc: -1 } as const;
+const NO_DUE = { asc: sql.lit(NO_DUE_AT.asc), desc: sql.lit(NO_DUE_AT.desc) };
 
 /** What the queue is ordered by: a column, or for `due` the project's earliest running due time (one index probe). */
 function sortKey(q: WorkQueueQuery): RawBuilder<number> {
@@ -119,10 +120,19 @@ async function queueWindowEnd(db: Db, q: WorkQueueQuery, window: number): Promis
 
 /** Up to `limit` projects of the queue after `after` and up to `end` (inclusive, when given), filtered as `plan` says. */
 async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
+  if (q.sort === 'due') return dueRows(db, q, plan, after, end, limit);
   const at = sortKey(q);
-  let query = queueProjects(db, q, after).selectAll('projects').select(at.as('queue_at'));
-  if (plan) query = query.where((eb) => searchConditions(eb, { statusDates: [], fields: q.fields }, codePointCollation(db), plan));
+  let query = filtered(db, q, plan, queueProjects(db, q, after)).selectAll('projects').select(at.as('queue_at'));
   if (end) query = query.where(keyBound(q, q.direction === 'desc' ? '>=' : '<=', end));
+  // A literal LIMIT, as in listProjects: SQLite plans a bound LIMIT as if it might be huge.
+  const rows = await query.orderBy(at, q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
+  return rows.map((r) => ({ project: toProject(r), at: Number(r.queue_at) }));
+}
+
+/** The queue's projects with the filters its indexes do not hold: the data filters as `plan` says, the submission dates. */
+function filtered(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, base: ReturnType<typeof queueProjects>) {
+  let query = base;
+  if (plan) query = query.where((eb) => searchConditions(eb, { statusDates: [], fields: q.fields }, codePointCollation(db), plan));
   const range = q.submitted;
   if (range && (range.from !== null || range.to !== null)) {
     // The submissions index names the candidates; the first submission of each must then fall in the range too.
@@ -135,9 +145,40 @@ async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined
       query = query.where((eb) => eb(eb.selectFrom('form_submissions as f').select((f) => f.fn.min('f.submitted_at').as('m')).whereRef('f.project_id', '=', 'projects.id'), '>=', from));
     }
   }
-  // A literal LIMIT, as in listProjects: SQLite plans a bound LIMIT as if it might be huge.
-  const rows = await query.orderBy(at, q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
-  return rows.map((r) => ({ project: toProject(r), at: Number(r.queue_at) }));
+  return query;
+}
+
+/**
+ * The due-date order in two ranges, so neither probes every project of the program: first the projects with a running
+ * deadline, read in due order from the deadlines' (state, due_at) index (each by its earliest running deadline only);
+ * then, once those run out, the projects without one, by id. A key with NO_DUE's value lies in the second range.
+ */
+async function dueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
+  const none = NO_DUE_AT[q.direction];
+  const [past, upTo] = q.direction === 'desc' ? ['<', '>='] as const : ['>', '<='] as const;
+  const out: KeyedProject[] = [];
+  if (!(after && after.at === none)) {
+    let running = filtered(db, q, plan, queueProjects(db, { ...q, sort: 'due' }, undefined))
+      .innerJoin('project_deadlines as nd', 'nd.project_id', 'projects.id')
+      .where('nd.state', '=', 'running').where('nd.program_id', '=', q.programId)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('project_deadlines as ne').select('ne.id')
+        .whereRef('ne.project_id', '=', 'nd.project_id').where('ne.state', '=', 'running')
+        .where(sql<boolean>`(ne.due_at, ne.id) < (nd.due_at, nd.id)`))));
+    if (after) running = running.where(sql<boolean>`(nd.due_at, projects.id) ${sql.raw(past)} (${after.at}, ${after.id})`);
+    if (end && end.at !== none) running = running.where(sql<boolean>`(nd.due_at, projects.id) ${sql.raw(upTo)} (${end.at}, ${end.id})`);
+    const rows = await running.selectAll('projects').select('nd.due_at as queue_at')
+      .orderBy('nd.due_at', q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
+    out.push(...rows.map((r) => ({ project: toProject(r), at: Number(r.queue_at) })));
+  }
+  if (out.length === limit || (end && end.at !== none)) return out;
+  let without = filtered(db, q, plan, queueProjects(db, { ...q, sort: 'due' }, undefined))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('project_deadlines as nr').select('nr.id')
+      .whereRef('nr.project_id', '=', 'projects.id').where('nr.state', '=', 'running'))));
+  if (after && after.at === none) without = without.where('projects.id', past, after.id);
+  if (end) without = without.where('projects.id', upTo, end.id);
+  const rows = await without.selectAll('projects').orderBy('projects.id', q.direction).limit(sql.lit(limit - out.length)).execute();
+  out.push(...rows.map((r) => ({ project: toProject(r), at: none })));
+  return out;
 }
 
 /** When each project's first form submission was, for the projects that have one. */
