@@ -322,7 +322,10 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       assert.deepEqual(closed.map((r) => r.project.number), [p().late.number]);
       const csv = await webGet(h, `${QUEUE}&overdue=1&order=due-asc&format=csv`, 'reader');
       assert.equal(csv.statusCode, 200);
-      assert.deepEqual(csv.body.trimEnd().split('\r\n').slice(1).map((l) => l.split(',')[0]), [p().late.number, p().fired.number]);
+      const csvRows = csv.body.trimEnd().split('\r\n').slice(1).map((l) => l.split(','));
+      assert.deepEqual(csvRows.map((r) => r[0]), [p().late.number, p().fired.number]);
+      const late = (await h.store.deadlines.listProjectDeadlines(p().late.projectId))[0]!;
+      assert.deepEqual(csvRows.map((r) => r.slice(8, 10)), [['answer', late.dueDate], ['', '']], 'the running deadline due first and its day; none for a passed one');
       const bad = await webGet(h, `${QUEUE}&overdue=yes`, 'editor');
       assert.equal(bad.statusCode, 400);
       assert.match(bad.body, /<a href="#filter-overdue">Overdue only is either ticked or not.<\/a>/);
@@ -339,12 +342,12 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       assert.equal(res.headers['content-length'], undefined, 'streamed, not buffered');
       assert.equal(res.headers['cache-control'], 'no-store');
       const lines = res.body.trimEnd().split('\r\n');
-      assert.equal(lines[0], 'Number,Project id,Applicant,Status,Assignee,Submitted,Created,Last change,Applicant name,System size,Capacity (kW)');
+      assert.equal(lines[0], 'Number,Project id,Applicant,Status,Assignee,Submitted,Created,Last change,Next deadline,Due by,Applicant name,System size,Capacity (kW)');
       assert.equal(lines.length, 3);
       const first = lines[1]!.split(',');
       assert.equal(first[0], made[0]!.number);
       assert.equal(first[3], 'Submitted');
-      assert.deepEqual(first.slice(8), ['********', 'Small', '1'], 'the sensitive applicant name is masked, a choice shown by its label');
+      assert.deepEqual(first.slice(8), ['', '', '********', 'Small', '1'], 'the sensitive applicant name is masked, a choice shown by its label');
       assert.doesNotMatch(res.body, /Jane/);
     });
 

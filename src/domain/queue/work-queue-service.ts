@@ -190,7 +190,7 @@ export class WorkQueueService {
     const query = await this.#query(caller, ctx, { ...filter, cursor: null });
     const fields = this.#filterableFields(ctx);
     const reveal = hasSensitivePrivilege(ctx.role) && caller.mfaVerified === true;
-    const header = ['Number', 'Project id', 'Applicant', 'Status', 'Assignee', 'Submitted', 'Created', 'Last change', ...fields.map((f) => f.name)];
+    const header = ['Number', 'Project id', 'Applicant', 'Status', 'Assignee', 'Submitted', 'Created', 'Last change', 'Next deadline', 'Due by', ...fields.map((f) => f.name)];
     const store = this.#deps.store;
     const rowViews = (rows: WorkQueueRow[]) => this.#rowViews(ctx, rows);
     async function* rows(): AsyncGenerator<string[]> {
@@ -204,7 +204,7 @@ export class WorkQueueService {
           const own = values.filter((x) => x.projectId === v.projectId);
           yield [
             v.number ?? '', v.projectId, v.applicant, v.status, v.assignee ?? '', v.submittedAt === null ? '' : new Date(v.submittedAt).toISOString(),
-            new Date(v.createdAt).toISOString(), new Date(v.lastChange).toISOString(),
+            new Date(v.createdAt).toISOString(), new Date(v.lastChange).toISOString(), v.nextDeadline?.name ?? '', v.nextDeadline?.dueDate ?? '',
             ...fields.map((f) => {
               const x = own.find((o) => o.fieldId === f.id);
               if (!x || (x.value === null && x.values === null)) return '';
