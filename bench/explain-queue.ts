@@ -1,7 +1,8 @@
 /**
  * Prints SQLite's plans of the work queue's queries on a loaded benchmark database, with their times:
  * `npx tsx bench/explain-queue.ts DIR/apas.db` (a database kept by `npm run bench -- --data-dir DIR`). Each plan
- * should read an index range (SEARCH … USING INDEX projects_queue_…), never SCAN the program's projects or sort them.
+ * should read an index range (SEARCH … USING INDEX projects_queue_…, or project_deadlines_due for the overdue filter
+ * and the due-date order), never SCAN the program's projects or sort them.
  */
 import { SqliteBinding } from '../src/store/sqlite-binding.ts';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -30,6 +31,9 @@ const cases: [string, WorkQueueQuery][] = [
   ['status filter', { ...base, statusIn: [approved] }],
   ['data filter (make = SMA)', { ...base, fields: [{ fieldId: make, kind: 'text', op: 'eq', content: 'SMA', number: null }] }],
   ['unassigned, created order', { ...base, assigneeId: null, sort: 'created', direction: 'asc' }],
+  // Read through project_deadlines (state, due_at): the overdue filter's subqueries, the due order's first range.
+  ['overdue only', { ...base, overdue: { now: Date.now(), openStatusIds: [approved] } }],
+  ['due date order', { ...base, sort: 'due', direction: 'asc' }],
 ];
 for (const [name, q] of cases) {
   logged.length = 0;

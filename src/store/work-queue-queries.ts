@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { FieldCondition, SearchTuning } from '../model/records.ts';
 import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
@@ -22,14 +22,24 @@ export interface WorkQueueQuery {
   fields: FieldCondition[];
   /** How the store plans the data filters (its defaults when left out); tests set it to try every plan. */
   tuning?: SearchTuning;
-  sort: 'updated' | 'created';
+  /**
+   * Only overdue projects: a running deadline whose due time (`now`) has come, or a passed deadline while the project
+   * is in one of `openStatusIds` (statuses with a move onward). Both are read through project_deadlines (state, due_at).
+   */
+  overdue?: { now: number; openStatusIds: string[] };
+  /** `due`: by the running deadline due first, projects without one last in either direction. */
+  sort: 'updated' | 'created' | 'due';
   direction: 'asc' | 'desc';
   after?: QueueKey;
   limit: number;
 }
 
 /** A project of a work-queue page with the time its first form was submitted (null while never submitted). */
-export interface WorkQueueRow { project: Project; firstSubmittedAt: number | null }
+export interface WorkQueueRow {
+  project: Project; firstSubmittedAt: number | null;
+  /** The row's sort key (its last change, creation or next due time; for `due` without one, a value after all others). */
+  at: number;
+}
 
 /**
  * One page of the work queue, ordered by (sort time, id) and continued by keyset: `after` is the last row of the
@@ -42,7 +52,7 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
   if (!Number.isSafeInteger(q.limit) || q.limit < 1) throw new Error(`bad page size ${q.limit}`);
   const conditions = { statusDates: [], fields: q.fields };
   const plan = q.fields.length > 0 ? await planSearch(db, conditions, q.tuning?.broadAt) : undefined;
-  let projects: Project[];
+  let projects: KeyedProject[];
   if (!plan || 'drive' in plan) {
     projects = await queueRows(db, q, plan, q.after, null, q.limit);
   } else {
@@ -54,12 +64,26 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
       projects.push(...(await queueRows(db, q, exact, end, null, q.limit - projects.length)));
     }
   }
-  const firsts = await firstSubmissions(db, projects.map((p) => p.id));
-  return projects.map((project) => ({ project, firstSubmittedAt: firsts.get(project.id) ?? null }));
+  const firsts = await firstSubmissions(db, projects.map((p) => p.project.id));
+  return projects.map(({ project, at }) => ({ project, at, firstSubmittedAt: firsts.get(project.id) ?? null }));
 }
 
-function sortColumn(q: WorkQueueQuery) {
-  return q.sort === 'updated' ? 'projects.updated_at' as const : 'projects.created_at' as const;
+type KeyedProject = { project: Project; at: number };
+
+// A project without a running deadline sorts after every due time in either direction; literals, so the plan is fixed.
+const NO_DUE_AT = { asc: Number.MAX_SAFE_INTEGER, desc: -1 } as const;
+const NO_DUE = { asc: sql.lit(NO_DUE_AT.asc), desc: sql.lit(NO_DUE_AT.desc) };
+
+/** What the queue is ordered by: a column, or for `due` the project's earliest running due time (one index probe). */
+function sortKey(q: WorkQueueQuery): RawBuilder<number> {
+  if (q.sort === 'updated') return sql.ref<number>('projects.updated_at');
+  if (q.sort === 'created') return sql.ref<number>('projects.created_at');
+  return sql<number>`coalesce((select min(nd.due_at) from project_deadlines nd where nd.project_id = projects.id and nd.state = 'running'), ${NO_DUE[q.direction]})`;
+}
+
+/** `(sort key, id) op (key.at, key.id)`: a keyset bound in the queue's order. */
+function keyBound(q: WorkQueueQuery, op: '<' | '>' | '<=' | '>=', key: QueueKey) {
+  return sql<boolean>`(${sortKey(q)}, projects.id) ${sql.raw(op)} (${key.at}, ${key.id})`;
 }
 
 /** The queue's projects without its data filters (the columns its indexes hold), after `after` in its order. */
@@ -69,25 +93,46 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
   if (q.assigneeId === null) query = query.where('projects.assignee_id', 'is', null);
   else if (q.assigneeId !== undefined) query = query.where('projects.assignee_id', '=', q.assigneeId);
   if (q.number !== undefined) query = query.where('projects.number', '=', q.number);
-  if (after) query = query.where((eb) => eb(eb.refTuple(sortColumn(q), 'projects.id'), q.direction === 'desc' ? '<' : '>', eb.tuple(after.at, after.id)));
+  if (q.overdue) {
+    const { now, openStatusIds } = q.overdue;
+    const overdue = (state: 'running' | 'passed') => {
+      let ids = db.selectFrom('project_deadlines as od').select('od.project_id').where('od.state', '=', state).where('od.program_id', '=', q.programId);
+      if (state === 'running') ids = ids.where('od.due_at', '<=', now);
+      return ids;
+    };
+    query = query.where((eb) => eb.or([
+      eb('projects.id', 'in', overdue('running')),
+      ...(openStatusIds.length > 0 ? [eb.and([eb('projects.status_id', 'in', openStatusIds), eb('projects.id', 'in', overdue('passed'))])] : []),
+    ]));
+  }
+  if (after) query = query.where(keyBound(q, q.direction === 'desc' ? '<' : '>', after));
   return query;
 }
 
 /** The key of the `window`-th project a walk of the queue from `q.after` would test, or null when there are fewer. */
 async function queueWindowEnd(db: Db, q: WorkQueueQuery, window: number): Promise<QueueKey | null> {
   if (!Number.isSafeInteger(window) || window < 1) throw new Error(`bad walk window ${window}`);
-  const at = sortColumn(q);
-  const row = await queueProjects(db, q, q.after).select([`${at} as at`, 'projects.id']).orderBy(at, q.direction).orderBy('projects.id', q.direction)
+  const at = sortKey(q);
+  const row = await queueProjects(db, q, q.after).select([at.as('at'), 'projects.id']).orderBy(at, q.direction).orderBy('projects.id', q.direction)
     .limit(sql.lit(1)).offset(sql.lit(window - 1)).executeTakeFirst();
   return row ? { at: Number(row.at), id: row.id } : null;
 }
 
 /** Up to `limit` projects of the queue after `after` and up to `end` (inclusive, when given), filtered as `plan` says. */
-async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<Project[]> {
-  const at = sortColumn(q);
-  let query = queueProjects(db, q, after).selectAll('projects');
+async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
+  if (q.sort === 'due') return dueRows(db, q, plan, after, end, limit);
+  const at = sortKey(q);
+  let query = filtered(db, q, plan, queueProjects(db, q, after)).selectAll('projects').select(at.as('queue_at'));
+  if (end) query = query.where(keyBound(q, q.direction === 'desc' ? '>=' : '<=', end));
+  // A literal LIMIT, as in listProjects: SQLite plans a bound LIMIT as if it might be huge.
+  const rows = await query.orderBy(at, q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
+  return rows.map((r) => ({ project: toProject(r), at: Number(r.queue_at) }));
+}
+
+/** The queue's projects with the filters its indexes do not hold: the data filters as `plan` says, the submission dates. */
+function filtered(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, base: ReturnType<typeof queueProjects>) {
+  let query = base;
   if (plan) query = query.where((eb) => searchConditions(eb, { statusDates: [], fields: q.fields }, codePointCollation(db), plan));
-  if (end) query = query.where((eb) => eb(eb.refTuple(at, 'projects.id'), q.direction === 'desc' ? '>=' : '<=', eb.tuple(end.at, end.id)));
   const range = q.submitted;
   if (range && (range.from !== null || range.to !== null)) {
     // The submissions index names the candidates; the first submission of each must then fall in the range too.
@@ -100,9 +145,40 @@ async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined
       query = query.where((eb) => eb(eb.selectFrom('form_submissions as f').select((f) => f.fn.min('f.submitted_at').as('m')).whereRef('f.project_id', '=', 'projects.id'), '>=', from));
     }
   }
-  // A literal LIMIT, as in listProjects: SQLite plans a bound LIMIT as if it might be huge.
-  const rows = await query.orderBy(at, q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
-  return rows.map(toProject);
+  return query;
+}
+
+/**
+ * The due-date order in two ranges, so neither probes every project of the program: first the projects with a running
+ * deadline, read in due order from the deadlines' (state, due_at) index (each by its earliest running deadline only);
+ * then, once those run out, the projects without one, by id. A key with NO_DUE's value lies in the second range.
+ */
+async function dueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
+  const none = NO_DUE_AT[q.direction];
+  const [past, upTo] = q.direction === 'desc' ? ['<', '>='] as const : ['>', '<='] as const;
+  const out: KeyedProject[] = [];
+  if (!(after && after.at === none)) {
+    let running = filtered(db, q, plan, queueProjects(db, { ...q, sort: 'due' }, undefined))
+      .innerJoin('project_deadlines as nd', 'nd.project_id', 'projects.id')
+      .where('nd.state', '=', 'running').where('nd.program_id', '=', q.programId)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('project_deadlines as ne').select('ne.id')
+        .whereRef('ne.project_id', '=', 'nd.project_id').where('ne.state', '=', 'running')
+        .where(sql<boolean>`(ne.due_at, ne.id) < (nd.due_at, nd.id)`))));
+    if (after) running = running.where(sql<boolean>`(nd.due_at, projects.id) ${sql.raw(past)} (${after.at}, ${after.id})`);
+    if (end && end.at !== none) running = running.where(sql<boolean>`(nd.due_at, projects.id) ${sql.raw(upTo)} (${end.at}, ${end.id})`);
+    const rows = await running.selectAll('projects').select('nd.due_at as queue_at')
+      .orderBy('nd.due_at', q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
+    out.push(...rows.map((r) => ({ project: toProject(r), at: Number(r.queue_at) })));
+  }
+  if (out.length === limit || (end && end.at !== none)) return out;
+  let without = filtered(db, q, plan, queueProjects(db, { ...q, sort: 'due' }, undefined))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('project_deadlines as nr').select('nr.id')
+      .whereRef('nr.project_id', '=', 'projects.id').where('nr.state', '=', 'running'))));
+  if (after && after.at === none) without = without.where('projects.id', past, after.id);
+  if (end) without = without.where('projects.id', upTo, end.id);
+  const rows = await without.selectAll('projects').orderBy('projects.id', q.direction).limit(sql.lit(limit - out.length)).execute();
+  out.push(...rows.map((r) => ({ project: toProject(r), at: none })));
+  return out;
 }
 
 /** When each project's first form submission was, for the projects that have one. */

@@ -6,6 +6,8 @@ import type { FormProblem } from './components/error-summary.tsx';
 export interface QueueForm {
   programId: string; statuses: string[]; assignee: string; submittedFrom: string; submittedTo: string; number: string;
   field: string; op: string; value: string; order: string; size: string; cursor: string;
+  /** `1` when only overdue projects are wanted (the checkbox's value), else empty. */
+  overdue: string;
 }
 
 /** A problem with one control of the filter form: the form's own problem type (`fieldId` is the input it links to). */
@@ -15,6 +17,7 @@ export type QueueProblem = FormProblem;
 export const QUEUE_ORDERS = {
   'updated-desc': 'Last change, newest first', 'updated-asc': 'Last change, oldest first',
   'created-desc': 'Created, newest first', 'created-asc': 'Created, oldest first',
+  'due-asc': 'Due date, soonest first', 'due-desc': 'Due date, latest first',
 } as const;
 
 /** GetProjectsByData's operators, as the form names them. */
@@ -41,7 +44,7 @@ export function readQueueForm(q: Raw): QueueForm {
   return {
     programId: one(q, 'ProgramId'), statuses: many(q, 'status'), assignee: one(q, 'assignee'), submittedFrom: one(q, 'submittedFrom'),
     submittedTo: one(q, 'submittedTo'), number: one(q, 'number'), field: one(q, 'field'), op: one(q, 'op') || 'eq', value: typeof q.value === 'string' ? q.value : one(q, 'value'),
-    order: one(q, 'order') || 'updated-desc', size: one(q, 'size') || '50', cursor: one(q, 'cursor'),
+    order: one(q, 'order') || 'updated-desc', size: one(q, 'size') || '50', cursor: one(q, 'cursor'), overdue: one(q, 'overdue'),
   };
 }
 
@@ -50,7 +53,7 @@ export function queueQuery(f: QueueForm, extra: Record<string, string> = {}): st
   const q = new URLSearchParams({ ProgramId: f.programId });
   for (const s of f.statuses) q.append('status', s);
   const pairs: [string, string][] = [['assignee', f.assignee], ['submittedFrom', f.submittedFrom], ['submittedTo', f.submittedTo], ['number', f.number],
-    ['field', f.field], ['op', f.field ? f.op : ''], ['value', f.field ? f.value : ''], ['order', f.order], ['size', f.size]];
+    ['field', f.field], ['op', f.field ? f.op : ''], ['value', f.field ? f.value : ''], ['overdue', f.overdue], ['order', f.order], ['size', f.size]];
   for (const [k, v] of pairs) if (v !== '') q.set(k, v);
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   return q.toString();
@@ -70,7 +73,8 @@ export function queueFilter(f: QueueForm, timeZone: string): { filter: WorkQueue
   // "to" names the last day wanted, so the range ends where the next day begins.
   const to = toDay === null ? null : startOfDay(nextDay(f.submittedTo), timeZone);
   if (from !== null && to !== null && from >= to) problems.push({ fieldId: 'filter-submitted-to', message: 'Submitted to must not be before Submitted from.' });
-  const [sort, direction] = (f.order in QUEUE_ORDERS ? f.order : 'updated-desc').split('-') as ['updated' | 'created', 'asc' | 'desc'];
+  const [sort, direction] = (f.order in QUEUE_ORDERS ? f.order : 'updated-desc').split('-') as [WorkQueueFilter['sort'], 'asc' | 'desc'];
+  if (f.overdue !== '' && f.overdue !== '1') problems.push({ fieldId: 'filter-overdue', message: 'Overdue only is either ticked or not.' });
   if (!(f.order in QUEUE_ORDERS)) problems.push({ fieldId: 'filter-order', message: 'Choose one of the orders offered.' });
   const pageSize = Number(f.size);
   if (!(QUEUE_PAGE_SIZES as readonly number[]).includes(pageSize)) problems.push({ fieldId: 'filter-size', message: `Rows per page must be ${QUEUE_PAGE_SIZES.join(', ')}.` });
@@ -87,7 +91,7 @@ export function queueFilter(f: QueueForm, timeZone: string): { filter: WorkQueue
   return {
     filter: {
       statuses: f.statuses, assignee: f.assignee === '' ? null : f.assignee, submittedFrom: from, submittedTo: to, number: f.number === '' ? null : f.number,
-      fields, sort, direction, pageSize: Number.isNaN(pageSize) ? 50 : pageSize, cursor: f.cursor === '' ? null : f.cursor,
+      fields, overdue: f.overdue === '1', sort, direction, pageSize: Number.isNaN(pageSize) ? 50 : pageSize, cursor: f.cursor === '' ? null : f.cursor,
     },
     problems,
   };

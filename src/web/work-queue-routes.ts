@@ -14,7 +14,7 @@ import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';
 
 const NO_FILTER: WorkQueueFilter = {
-  statuses: [], assignee: null, submittedFrom: null, submittedTo: null, number: null, fields: [], sort: 'updated', direction: 'desc', pageSize: 25, cursor: null,
+  statuses: [], assignee: null, submittedFrom: null, submittedTo: null, number: null, fields: [], overdue: false, sort: 'updated', direction: 'desc', pageSize: 25, cursor: null,
 };
 
 // The service's refusals of a filter the form can show beside its control; anything else goes to the error handler.

@@ -266,6 +266,72 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
     });
   });
 
+  describe('deadlines: the overdue filter and the due-date order', () => {
+    const DAY = 86_400_000;
+    /** Puts a deadline row on a project as the deadline service would (the queue only reads the table). */
+    async function deadline(h: HttpHarness, projectId: string, deadlineId: string, dueAt: number, end?: 'passed' | 'satisfied') {
+      const id = `pd-${projectId}-${deadlineId}`;
+      await h.store.transaction(async (tx) => {
+        await tx.deadlines.startProjectDeadline({
+          id, projectId, programId: IDS.program, deadlineId, startedAt: h.clock.now(), dueDate: new Date(dueAt).toISOString().slice(0, 10), dueAt, startedBy: null,
+        });
+        if (end) assert.ok(await tx.deadlines.endProjectDeadline(id, end, h.clock.now(), null));
+      });
+    }
+    // soon: due in 3 days; soonest: tomorrow; late: running, due an hour ago (the poller has not fired it yet);
+    // fired: passed two days ago; met: satisfied; two: running twice, the earlier in 2 days (the one it sorts by).
+    const p = () => ({ soon: made[20]!, soonest: made[21]!, late: made[22]!, fired: made[23]!, met: made[24]!, two: made[25]! });
+    before(async () => {
+      const h = harness();
+      const now = h.clock.now();
+      await deadline(h, p().soon.projectId, 'answer', now + 3 * DAY);
+      await deadline(h, p().soonest.projectId, 'answer', now + DAY);
+      await deadline(h, p().late.projectId, 'answer', now - 3_600_000);
+      await deadline(h, p().fired.projectId, 'answer', now - 2 * DAY, 'passed');
+      await deadline(h, p().met.projectId, 'answer', now + DAY, 'satisfied');
+      await deadline(h, p().two.projectId, 'answer', now + 5 * DAY);
+      await deadline(h, p().two.projectId, 'inspection', now + 2 * DAY);
+    });
+
+    it('sorts by the running deadline due first, soonest first, projects without one last, across pages', async () => {
+      const h = harness();
+      const all = await allPages(h, `${QUEUE}&order=due-asc&size=25`);
+      assert.deepEqual(all.slice(0, 4), [p().late.number, p().soonest.number, p().two.number, p().soon.number]);
+      const everyone = await allPages(h, `${QUEUE}&size=100`);
+      assert.equal(all.length, everyone.length);
+      assert.deepEqual([...all].sort(), [...everyone].sort(), 'every project once, none repeated across the pages');
+      const latest = await allPages(h, `${QUEUE}&order=due-desc&size=25`);
+      assert.deepEqual(latest.slice(0, 4), [p().soon.number, p().two.number, p().soonest.number, p().late.number], 'latest first, still without one last');
+      assert.equal(latest.length, everyone.length);
+      const page = await webGet(h, `${QUEUE}&order=due-asc`, 'editor');
+      assert.match(page.body, /<option value="due-asc" selected>Due date, soonest first<\/option>/);
+    });
+
+    it('filters overdue projects: a running deadline past due, or a passed one while the project is open', async () => {
+      const h = harness();
+      const overdue = await webGet(h, `${QUEUE}&overdue=1&order=due-asc`, 'editor');
+      assert.equal(overdue.statusCode, 200, overdue.body);
+      assert.deepEqual(numbers(overdue.body), [p().late.number, p().fired.number]);
+      assert.match(overdue.body, /<input type="checkbox" id="filter-overdue" name="overdue" value="1" checked\/>/);
+      const withStatus = await webGet(h, `${QUEUE}&overdue=1&status=${IDS.draft}`, 'editor');
+      assert.deepEqual(numbers(withStatus.body), [], 'combined with the other filters');
+      // In a status with no move onward (here: none of the statuses counts as open) a passed deadline is over.
+      const closed = await h.store.projects.workQueuePage({
+        programId: IDS.program, fields: [], sort: 'due', direction: 'asc', limit: 10, overdue: { now: h.clock.now(), openStatusIds: [] },
+      });
+      assert.deepEqual(closed.map((r) => r.project.number), [p().late.number]);
+      const csv = await webGet(h, `${QUEUE}&overdue=1&order=due-asc&format=csv`, 'reader');
+      assert.equal(csv.statusCode, 200);
+      const csvRows = csv.body.trimEnd().split('\r\n').slice(1).map((l) => l.split(','));
+      assert.deepEqual(csvRows.map((r) => r[0]), [p().late.number, p().fired.number]);
+      const late = (await h.store.deadlines.listProjectDeadlines(p().late.projectId))[0]!;
+      assert.deepEqual(csvRows.map((r) => r.slice(8, 10)), [['answer', late.dueDate], ['', '']], 'the running deadline due first and its day; none for a passed one');
+      const bad = await webGet(h, `${QUEUE}&overdue=yes`, 'editor');
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.body, /<a href="#filter-overdue">Overdue only is either ticked or not.<\/a>/);
+    });
+  });
+
   describe('CSV', () => {
     it('streams the filtered list with the values a reader may see; sensitive values masked', async () => {
       const h = harness();
@@ -276,12 +342,12 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       assert.equal(res.headers['content-length'], undefined, 'streamed, not buffered');
       assert.equal(res.headers['cache-control'], 'no-store');
       const lines = res.body.trimEnd().split('\r\n');
-      assert.equal(lines[0], 'Number,Project id,Applicant,Status,Assignee,Submitted,Created,Last change,Applicant name,System size,Capacity (kW)');
+      assert.equal(lines[0], 'Number,Project id,Applicant,Status,Assignee,Submitted,Created,Last change,Next deadline,Due by,Applicant name,System size,Capacity (kW)');
       assert.equal(lines.length, 3);
       const first = lines[1]!.split(',');
       assert.equal(first[0], made[0]!.number);
       assert.equal(first[3], 'Submitted');
-      assert.deepEqual(first.slice(8), ['********', 'Small', '1'], 'the sensitive applicant name is masked, a choice shown by its label');
+      assert.deepEqual(first.slice(8), ['', '', '********', 'Small', '1'], 'the sensitive applicant name is masked, a choice shown by its label');
       assert.doesNotMatch(res.body, /Jane/);
     });
 

@@ -93,6 +93,40 @@ const byCreation = (a: Project, b: Project) => a.createdAt - b.createdAt || (a.i
 const byUpdateDesc = (a: Project, b: Project) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : -1);
 const ids = (ps: { id: string }[]) => ps.map((p) => p.id);
 
+// Deadlines for the due-date order: every third project one running (due times shared by pairs, so ties fall to the
+// id), every ninth a second, earlier one; every fourth one that passed or was satisfied, which the order ignores.
+function deadlinesOf(i: number): { deadlineId: string; dueAt: number; state: 'running' | 'passed' | 'satisfied' }[] {
+  const out: { deadlineId: string; dueAt: number; state: 'running' | 'passed' | 'satisfied' }[] = [];
+  if (i % 3 === 1) out.push({ deadlineId: 'answer', dueAt: T0 + Math.floor(i / 6) * 60_000, state: 'running' });
+  if (i % 9 === 1) out.push({ deadlineId: 'inspection', dueAt: T0 + Math.floor(i / 6) * 60_000 - 90_000, state: 'running' });
+  if (i % 4 === 0) out.push({ deadlineId: 'earlier', dueAt: T0 - 1000, state: i % 8 === 0 ? 'passed' : 'satisfied' });
+  return out;
+}
+
+async function loadDeadlines(store: Store): Promise<void> {
+  await store.transaction(async (tx) => {
+    for (const [i, r] of ROWS.entries()) {
+      for (const d of deadlinesOf(i)) {
+        const id = `${r.p.id}-${d.deadlineId}`;
+        await tx.deadlines.startProjectDeadline({ id, projectId: r.p.id, programId: IDS.program, deadlineId: d.deadlineId, startedAt: T0, dueDate: '2026-01-01', dueAt: d.dueAt, startedBy: null });
+        if (d.state !== 'running') await tx.deadlines.endProjectDeadline(id, d.state, T0, null);
+      }
+    }
+  });
+}
+
+/** The due-date order's key of a project: its earliest running due time, or past every other key when it has none. */
+function dueKey(projectId: string, direction: 'asc' | 'desc'): number {
+  const i = ROWS.findIndex((r) => r.p.id === projectId);
+  const running = deadlinesOf(i).filter((d) => d.state === 'running').map((d) => d.dueAt);
+  return running.length > 0 ? Math.min(...running) : direction === 'asc' ? Number.MAX_SAFE_INTEGER : -1;
+}
+
+function byDue(direction: 'asc' | 'desc') {
+  const sign = direction === 'asc' ? 1 : -1;
+  return (a: Project, b: Project) => sign * (dueKey(a.id, direction) - dueKey(b.id, direction) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 forEachDialect('store: search plans (driven by a selective filter, or walking the order past broad ones)', ({ open }) => {
   let opened: TestStore;
 
@@ -137,9 +171,10 @@ forEachDialect('store: search plans (driven by a selective filter, or walking th
     opened = await open();
     const { store } = opened;
     await load(store);
+    await loadDeadlines(store);
     for (const c of CASES.filter((x) => x.search.statusDates === undefined && x.search.ownerId === undefined && x.search.statusNotIn === undefined)) {
-      for (const [sort, direction] of [['updated', 'desc'], ['created', 'asc']] as const) {
-        const order = sort === 'updated' ? byUpdateDesc : byCreation;
+      for (const [sort, direction] of [['updated', 'desc'], ['created', 'asc'], ['due', 'asc'], ['due', 'desc']] as const) {
+        const order = sort === 'updated' ? byUpdateDesc : sort === 'created' ? byCreation : byDue(direction);
         const expected = ROWS.filter(c.matches).map((r) => r.p).sort(order);
         for (const tuning of TUNINGS) {
           const seen: string[] = [];
@@ -149,8 +184,9 @@ forEachDialect('store: search plans (driven by a selective filter, or walking th
             const rows = await store.projects.workQueuePage(q);
             seen.push(...rows.map((r) => r.project.id));
             if (rows.length < 4) break;
-            const last = rows.at(-1)!.project;
-            after = { at: sort === 'updated' ? last.updatedAt : last.createdAt, id: last.id };
+            const last = rows.at(-1)!;
+            assert.equal(last.at, sort === 'updated' ? last.project.updatedAt : sort === 'created' ? last.project.createdAt : dueKey(last.project.id, direction));
+            after = { at: last.at, id: last.project.id };
           }
           assert.deepEqual(seen, ids(expected), `${c.name}, ${sort} ${direction}, ${JSON.stringify(tuning)}`);
         }

@@ -10,13 +10,15 @@ describe('web: work queue', () => {
   let server: WebServer;
   let browser: Browser;
   let mine: { projectId: string; number: string };
+  let first: { projectId: string; number: string };
+  let third: { projectId: string; number: string };
   let queue = '';
   before(async () => {
     server = await startWebServer();
     browser = await launchBrowser();
-    await submitApplication(server);
+    first = await submitApplication(server);
     mine = await submitApplication(server, { InstallerName: HOSTILE.installer, SystemSizeKwDc: '42' });
-    await submitApplication(server);
+    third = await submitApplication(server);
     queue = `/Projects/ProjectList?ProgramId=${server.programId}`;
   });
   after(async () => {
@@ -87,6 +89,45 @@ describe('web: work queue', () => {
     await assertAccessible(page);
     await screenshot(page, 'work-queue-phone');
     await context.close();
+  });
+
+  it('filters overdue projects and sorts by due date with the form alone, script disabled', async () => {
+    // Deadline rows as the deadline service writes them (the queue only reads them): the first project's answer was
+    // due an hour ago, mine's inspection is due in five days, the third has none.
+    const now = Date.now();
+    await server.store.transaction(async (tx) => {
+      for (const [p, deadlineId, dueAt] of [[first, 'AnswerDue', now - 3_600_000], [mine, 'InspectionDue', now + 5 * 86_400_000]] as const) {
+        await tx.deadlines.startProjectDeadline({
+          id: `queue-${p.projectId}`, projectId: p.projectId, programId: server.programId, deadlineId, startedAt: now - 86_400_000,
+          dueDate: new Date(dueAt).toISOString().slice(0, 10), dueAt, startedBy: null,
+        });
+      }
+    });
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await signIn(page, server.baseUrl, DEMO.reviewer, queue);
+    const projects = async () => page.locator('tbody tr td:first-child').allTextContents();
+    await page.getByLabel('Order').selectOption({ label: 'Due date, soonest first' });
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    assert.deepEqual((await projects()).slice(0, 2), [first.number, mine.number], 'the running deadline due first first');
+    assert.ok((await projects()).indexOf(third.number) > 1, 'a project without a running deadline after them');
+    await page.getByLabel('Overdue only').check();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    assert.deepEqual(await projects(), [first.number]);
+    assert.match(page.url(), /overdue=1/);
+    assert.match(page.url(), /order=due-asc/, 'both in the shareable URL');
+    assert.equal(await page.getByLabel('Overdue only').isChecked(), true, 'the form shows the filter applied');
+    const url = page.url();
+    await context.close();
+
+    // The same page, with the axe check (which needs script in the browser, not in the page).
+    const checked = await browser.newContext();
+    const again = await checked.newPage();
+    await signIn(again, server.baseUrl, DEMO.reviewer, url.slice(server.baseUrl.length));
+    await again.getByRole('link', { name: first.number }).waitFor();
+    await assertAccessible(again);
+    await screenshot(again, 'work-queue-overdue');
+    await checked.close();
   });
 
   // Last, since it adds projects: enough for three pages of 25.

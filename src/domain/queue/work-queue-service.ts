@@ -2,7 +2,7 @@ import { deadlineView } from '../deadlines/deadline-service.ts';
 import { hasSensitivePrivilege, isStaff, mayReadForm, staffRoles } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import type { DataField, FieldType, Project, ProgramRole } from '../../model/model.ts';
+import type { DataField, FieldType, ProgramRole } from '../../model/model.ts';
 import { loadProgram, type ProgramContext, statusById } from '../projects/project-context.ts';
 import { resolveFieldCondition } from '../projects/search-service.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -33,7 +33,13 @@ export interface WorkQueueFilter {
   submittedTo: number | null;
   number: string | null;
   fields: QueueFieldFilter[];
-  sort: 'updated' | 'created';
+  /**
+   * Only overdue projects: a running deadline past its due time, or a passed deadline while the project's status
+   * still allows a move onward (a passed deadline cannot be satisfied; restarting it or closing the project ends it).
+   */
+  overdue: boolean;
+  /** `due`: the running deadline due first, soonest first in `asc`; projects without a running deadline come last. */
+  sort: 'updated' | 'created' | 'due';
   direction: 'asc' | 'desc';
   pageSize: number;
   /** Where the page starts, as a `nextCursor` or `previousCursor` gave it; null for the first page. */
@@ -92,8 +98,8 @@ function decodeCursor(f: WorkQueueFilter): { key: QueueKey; backwards: boolean }
   return { key: { at: at as number, id }, backwards: way === 'back' };
 }
 
-function keyOf(f: WorkQueueFilter, p: Project): QueueKey {
-  return { at: f.sort === 'updated' ? p.updatedAt : p.createdAt, id: p.id };
+function keyOf(row: WorkQueueRow): QueueKey {
+  return { at: row.at, id: row.project.id };
 }
 
 /**
@@ -169,8 +175,8 @@ export class WorkQueueService {
       assignees: assignees.filter((u) => u.id !== caller.user.id).map((u) => ({ email: u.email, name: u.name }))
         .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
       rows: await this.#rowViews(ctx, shown),
-      nextCursor: hasNext && last ? encodeCursor(filter, keyOf(filter, last.project)) : null,
-      previousCursor: !atStart && first ? encodeCursor(filter, keyOf(filter, first.project), true) : null,
+      nextCursor: hasNext && last ? encodeCursor(filter, keyOf(last)) : null,
+      previousCursor: !atStart && first ? encodeCursor(filter, keyOf(first), true) : null,
       atStart,
     };
   }
@@ -184,7 +190,7 @@ export class WorkQueueService {
     const query = await this.#query(caller, ctx, { ...filter, cursor: null });
     const fields = this.#filterableFields(ctx);
     const reveal = hasSensitivePrivilege(ctx.role) && caller.mfaVerified === true;
-    const header = ['Number', 'Project id', 'Applicant', 'Status', 'Assignee', 'Submitted', 'Created', 'Last change', ...fields.map((f) => f.name)];
+    const header = ['Number', 'Project id', 'Applicant', 'Status', 'Assignee', 'Submitted', 'Created', 'Last change', 'Next deadline', 'Due by', ...fields.map((f) => f.name)];
     const store = this.#deps.store;
     const rowViews = (rows: WorkQueueRow[]) => this.#rowViews(ctx, rows);
     async function* rows(): AsyncGenerator<string[]> {
@@ -198,7 +204,7 @@ export class WorkQueueService {
           const own = values.filter((x) => x.projectId === v.projectId);
           yield [
             v.number ?? '', v.projectId, v.applicant, v.status, v.assignee ?? '', v.submittedAt === null ? '' : new Date(v.submittedAt).toISOString(),
-            new Date(v.createdAt).toISOString(), new Date(v.lastChange).toISOString(),
+            new Date(v.createdAt).toISOString(), new Date(v.lastChange).toISOString(), v.nextDeadline?.name ?? '', v.nextDeadline?.dueDate ?? '',
             ...fields.map((f) => {
               const x = own.find((o) => o.fieldId === f.id);
               if (!x || (x.value === null && x.values === null)) return '';
@@ -207,7 +213,7 @@ export class WorkQueueService {
           ];
         }
         if (chunk.length < CSV_CHUNK) return;
-        after = keyOf(filter, chunk.at(-1)!.project);
+        after = keyOf(chunk.at(-1)!);
       }
     }
     return { fileName: `${ctx.program.customId || ctx.program.id}-projects.csv`, header, rows: rows() };
@@ -236,6 +242,8 @@ export class WorkQueueService {
       ...(f.assignee === null ? {} : { assigneeId: await this.#assigneeId(caller, f.assignee) }),
       ...(f.number === null ? {} : { number: f.number }),
       ...(f.submittedFrom !== null || f.submittedTo !== null ? { submitted: { from: f.submittedFrom, to: f.submittedTo } } : {}),
+      // A status with no move onward closes the project, so a deadline that passed there is no longer overdue.
+      ...(f.overdue ? { overdue: { now: this.#deps.clock.now(), openStatusIds: ctx.model.statuses.filter((s) => s.next.length > 0).map((s) => s.id) } } : {}),
     };
   }
 

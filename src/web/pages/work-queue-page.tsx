@@ -85,6 +85,10 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
             <input type="text" id="filter-value" name="value" value={form.value} />
           </div>
         </fieldset>
+        <div class={`${cls('filter-overdue')} check`}>
+          <input type="checkbox" id="filter-overdue" name="overdue" value="1" checked={form.overdue === '1'} />
+          <label for="filter-overdue">Overdue only</label>
+        </div>
         <Select id="filter-order" name="order" label="Order" value={form.order} options={Object.entries(QUEUE_ORDERS)} />
         <Select id="filter-size" name="size" label="Rows per page" value={form.size} options={[['25', '25'], ['50', '50'], ['100', '100']]} />
         <div class="actions">
