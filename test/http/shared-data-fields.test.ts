@@ -153,7 +153,8 @@ for (const dialect of DIALECTS) {
       for (const path of ['Application/Data', 'Application/Draft/Data', 'CompletionCertificate/Data', 'CompletionCertificate/Draft/Data']) assert.equal(await value(path), 'IQ8M', path);
       assert.doesNotMatch(await page(admin, `/MvcProjects/Programs/${model.program.id}/Projects/${projectId}/Review`), /changed in draft/);
       // A draft that clears the value on purpose clears it on submission (a DataField without a value clears it).
-      await ok(call(admin, 'POST', `Projects/${projectId}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="ApprovedForInstallation"/>`));
+      // (Returned from the inspection, which needs a reason.)
+      await ok(call(admin, 'POST', `Projects/${projectId}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="ApprovedForInstallation" ReasonId="LabelsMissing"/>`));
       await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Data`, dataRequest({ InverterModel: null })));
       assert.equal(await value('CompletionCertificate/Draft/Data'), undefined);
       await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Submit`));
