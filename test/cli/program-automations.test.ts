@@ -1,31 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { stringify } from 'yaml';
-import { ApiError } from '../../src/domain/api-error.ts';
 import { describeChange } from '../../src/domain/programs/program-changes.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
 import { sampleProgram } from './sample-program.ts';
-import { type TestEnv, testEnv } from './test-store.ts';
+import { importScope, refusedImport } from './import-scope.ts';
 
 // A program file's automations: imported with the program (parts by id), exported back unchanged, reported by the
 // import's diff, and refused with the YAML line of each problem (filters, targets, CEL types, roles, placeholders).
 
-let env: TestEnv;
-let agencyNo = 0;
-let agency = '';
-
-before(async () => {
-  env = await testEnv();
-});
-after(async () => {
-  await env.cleanup();
-});
-beforeEach(async () => {
-  agency = `auto${++agencyNo}`;
-  await env.store.transaction((tx) => tx.accounts.insertAgency({ id: `AU${String(agencyNo).padStart(10, '0')}`, customId: agency, name: agency }, 1));
-});
+const scope = importScope('auto', 'AU');
 
 const BIG = {
   customId: 'big', name: 'Big systems to review',
@@ -50,48 +36,38 @@ function withAutomations(automations: Record<string, unknown>[] = [BIG, PLAN]) {
 
 const lines = (report: ImportReport) => report.changes.map(describeChange);
 
-async function refusedImport(yaml: string): Promise<string[]> {
-  try {
-    await importProgram(env, agency, parseProgramFile(yaml, 'yaml', 'auto.yaml'));
-  } catch (error) {
-    assert.ok(error instanceof ApiError && error.code === 'INVALID_REQUEST', String(error));
-    return error.message.split('\n').slice(1).map((l) => l.replace(/^ {2}- /, ''));
-  }
-  assert.fail('the import was not refused');
-}
-
 test('automations are imported (parts by id), exported, and round-trip with no changes', async () => {
-  const first = await importProgram(env, agency, validateProgramFile(withAutomations()));
+  const first = await importProgram(scope.env, scope.agency, validateProgramFile(withAutomations()));
   assert.ok(lines(first).includes('created automation big') && lines(first).includes('created automation plan'));
-  const program = await env.store.programs.findProgram(first.programId);
-  const model = await env.store.programs.loadProgramModel(program!);
+  const program = await scope.env.store.programs.findProgram(first.programId);
+  const model = await scope.env.store.programs.loadProgramModel(program!);
   const stored = program!.automations!;
   assert.equal(stored[0]!.when.formId, model.forms.find((f) => f.customId === 'Apply')!.id);
   assert.deepEqual(stored[0]!.actions[0], { do: 'moveStatus', statusId: model.statuses.find((s) => s.customId === 'Approved')!.id, reasonId: null, message: null });
-  const exported = await exportProgram(env.store, agency, 'PV');
+  const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
   assert.deepEqual(exported.automations.map((a) => a.customId), ['big', 'plan']);
   assert.equal(exported.automations[1]!.when.attachment, 'Apply/SitePlan');
   for (const format of ['yaml', 'json'] as const) {
     const text = formatProgramFile(exported, format);
     assert.match(text, /then/);
-    const again = await importProgram(env, agency, parseProgramFile(text, format));
+    const again = await importProgram(scope.env, scope.agency, parseProgramFile(text, format));
     assert.deepEqual(lines(again), [], `${format}: importing the export changes nothing`);
   }
 });
 
 test('the import reports created, updated, removed and reordered automations, also in a dry run', async () => {
-  await importProgram(env, agency, validateProgramFile(withAutomations()));
+  await importProgram(scope.env, scope.agency, validateProgramFile(withAutomations()));
   const changed = withAutomations([{ ...PLAN, name: 'Plans rejected' }, { ...BIG, if: 'Size > 12.0' }, { customId: 'new', name: 'New', when: { trigger: 'project.created' }, then: [{ do: 'emitEvent', name: 'x' }] }]);
-  const dry = await importProgram(env, agency, validateProgramFile(changed), { dryRun: true });
+  const dry = await importProgram(scope.env, scope.agency, validateProgramFile(changed), { dryRun: true });
   assert.deepEqual(lines(dry).sort(), ['created automation new', 'reordered automations', 'updated automation big (if)', 'updated automation plan (name)']);
-  assert.equal((await env.store.programs.findProgram(dry.programId))?.automations?.[0]?.customId, 'big', 'a dry run writes nothing');
-  await importProgram(env, agency, validateProgramFile(changed));
-  assert.deepEqual(lines(await importProgram(env, agency, validateProgramFile(withAutomations([BIG])))).sort(), ['removed automation new', 'removed automation plan', 'updated automation big (if)']);
+  assert.equal((await scope.env.store.programs.findProgram(dry.programId))?.automations?.[0]?.customId, 'big', 'a dry run writes nothing');
+  await importProgram(scope.env, scope.agency, validateProgramFile(changed));
+  assert.deepEqual(lines(await importProgram(scope.env, scope.agency, validateProgramFile(withAutomations([BIG])))).sort(), ['removed automation new', 'removed automation plan', 'updated automation big (if)']);
 });
 
 test('refusals name the YAML line of each problem, and a refused import changes nothing', async () => {
-  const first = await importProgram(env, agency, validateProgramFile(withAutomations()));
-  const before = await env.store.programs.loadProgramDefinition(first.programId);
+  const first = await importProgram(scope.env, scope.agency, validateProgramFile(withAutomations()));
+  const before = await scope.env.store.programs.loadProgramDefinition(first.programId);
   const file = withAutomations([
     { customId: 'a', name: 'A', when: { trigger: 'status.entered', status: 'Nowhere', form: 'Apply' }, if: 'Size + 1 > 10.0', then: [{ do: 'moveStatus', to: 'Unsubmitted' }] },
     { customId: 'b', name: 'B', when: { trigger: 'form.submitted' }, then: [{ do: 'setField', field: 'Size', value: "'large'" }, { do: 'assign', role: 'Engineer' }] },
@@ -99,10 +75,10 @@ test('refusals name the YAML line of each problem, and a refused import changes 
   ]);
   const yaml = stringify(file);
   const lineOf = (text: string, nth = 0) => yaml.split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(text))[nth]![1];
-  const problems = await refusedImport(yaml);
+  const problems = await refusedImport(scope, yaml);
   const ifA = lineOf('if: Size + 1');
   assert.equal(problems.length, 12, problems.join('\n'));
-  assert.deepEqual(await env.store.programs.loadProgramDefinition(first.programId), before, 'nothing changed');
+  assert.deepEqual(await scope.env.store.programs.loadProgramDefinition(first.programId), before, 'nothing changed');
   // Each problem names its line.
   for (const p of problems) assert.match(p, /\(line \d+/, p);
   const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
@@ -121,7 +97,7 @@ test('refusals name the YAML line of each problem, and a refused import changes 
 });
 
 test('the schema refuses an unknown trigger and an unknown action, naming the automation', async () => {
-  const problems = await refusedImport(stringify(withAutomations([{ customId: 'x', name: 'X', when: { trigger: 'deadline.whenever' }, then: [{ do: 'explode' }] }])));
+  const problems = await refusedImport(scope, stringify(withAutomations([{ customId: 'x', name: 'X', when: { trigger: 'deadline.whenever' }, then: [{ do: 'explode' }] }])));
   assert.ok(problems.some((p) => /automations\[0\]\.when\.trigger \("x"\): must be one of project.created/.test(p)), problems.join('\n'));
   assert.ok(problems.some((p) => /automations\[0\]\.then\[0\]\.do \("x"\): must be one of moveStatus, setField/.test(p)), problems.join('\n'));
 });
@@ -139,7 +115,7 @@ test("a move names a reason of its target status, and one wherever the status al
   }]);
   const rejected = program.statuses.find((s) => s.customId === 'Rejected')!;
   Object.assign(rejected, { reasons: [{ customId: 'TooLarge', name: 'Too large' }], reasonRequired: true });
-  const problems = await refusedImport(stringify({ ...program, mailTemplates: [{ customId: 'Sorry', subject: 'Sorry', text: 'Sorry' }] }));
+  const problems = await refusedImport(scope, stringify({ ...program, mailTemplates: [{ customId: 'Sorry', subject: 'Sorry', text: 'Sorry' }] }));
   const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
   has(/^automation "msgs" \(line \d+\): then\[0\] \(moveStatus\): a move to "Rejected" needs a reason \(reason: one of TooLarge\)$/);
   has(/then\[1\] \(moveStatus\): reason: status "Approved" has no reason "Nope"$/);
@@ -154,8 +130,8 @@ test("a move names a reason of its target status, and one wherever the status al
     then: [{ do: 'moveStatus', to: 'Rejected', reason: 'TooLarge', message: 'Too large for us.' }, { do: 'sendMail', to: 'owner', template: 'Sorry' }],
   }]);
   Object.assign(fine.statuses.find((s) => s.customId === 'Rejected')!, { reasons: [{ customId: 'TooLarge', name: 'Too large' }], reasonRequired: true });
-  await importProgram(env, agency, validateProgramFile({ ...fine, mailTemplates: [{ customId: 'Sorry', subject: 'Sorry', text: 'Sorry' }] }));
-  const exported = await exportProgram(env.store, agency, 'PV');
+  await importProgram(scope.env, scope.agency, validateProgramFile({ ...fine, mailTemplates: [{ customId: 'Sorry', subject: 'Sorry', text: 'Sorry' }] }));
+  const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
   assert.deepEqual(exported.automations[0]!.actions, [
     { do: 'moveStatus', to: 'Rejected', reason: 'TooLarge', message: 'Too large for us.' }, { do: 'sendMail', to: 'owner', template: 'Sorry' },
   ]);
@@ -169,7 +145,7 @@ test('deadline triggers and actions name deadlines the file has; visibleToApplic
     ]),
     deadlines: [{ customId: 'Due', name: 'Due', duration: { businessDays: 5 } }],
   };
-  const problems = await refusedImport(stringify(program));
+  const problems = await refusedImport(scope, stringify(program));
   const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
   has(/^automation "d1" \(line \d+\): when: deadline: the program has no deadline "Nope"; its deadlines are Due$/);
   has(/then\[0\] \(startDeadline\): deadline: the program has no deadline "Missing"; its deadlines are Due$/);

@@ -1,31 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { stringify } from 'yaml';
-import { ApiError } from '../../src/domain/api-error.ts';
 import { describeChange } from '../../src/domain/programs/program-changes.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { sampleProgram } from './sample-program.ts';
-import { type TestEnv, testEnv } from './test-store.ts';
+import { importScope, refusedImport } from './import-scope.ts';
 
 // A program file's calendar and deadlines: imported and stored with the program, exported back unchanged, reported
 // by the import's diff, refused with the YAML line of each problem.
 
-let env: TestEnv;
-let agencyNo = 0;
-let agency = '';
-
-before(async () => {
-  env = await testEnv();
-});
-after(async () => {
-  await env.cleanup();
-});
-beforeEach(async () => {
-  agency = `deadlines${++agencyNo}`;
-  await env.store.transaction((tx) => tx.accounts.insertAgency({ id: `AD${String(agencyNo).padStart(10, '0')}`, customId: agency, name: agency }, 1));
-});
+const scope = importScope('deadlines', 'AD');
 
 function withDeadlines(extra: Record<string, unknown> = {}) {
   const program = sampleProgram();
@@ -42,21 +28,11 @@ function withDeadlines(extra: Record<string, unknown> = {}) {
   };
 }
 
-async function refusedImport(yaml: string): Promise<string[]> {
-  try {
-    await importProgram(env, agency, parseProgramFile(yaml, 'yaml', 'deadlines.yaml'));
-  } catch (error) {
-    assert.ok(error instanceof ApiError && error.code === 'INVALID_REQUEST', String(error));
-    return error.message.split('\n').slice(1).map((l) => l.replace(/^ {2}- /, ''));
-  }
-  assert.fail('the import was not refused');
-}
-
 test('calendar and deadlines are stored, exported back, and a second import changes nothing', async () => {
-  const report = await importProgram(env, agency, validateProgramFile(withDeadlines()));
+  const report = await importProgram(scope.env, scope.agency, validateProgramFile(withDeadlines()));
   assert.ok(report.changes.map(describeChange).includes('created calendar PV'));
   assert.ok(report.changes.map(describeChange).includes('created deadline AnswerDue'));
-  const exported = await exportProgram(env.store, agency, 'PV');
+  const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
   assert.deepEqual(exported.calendar, {
     timeZone: 'America/Los_Angeles', workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], holidays: { country: 'US', region: 'CA' },
     closures: [{ date: '2026-12-24', name: null }, { date: '2026-12-31', name: 'Year end' }],
@@ -66,21 +42,21 @@ test('calendar and deadlines are stored, exported back, and a second import chan
   ]);
   const text = formatProgramFile(exported, 'yaml');
   assert.match(text, /calendar:\n {2}timeZone: America\/Los_Angeles\n/);
-  const again = await importProgram(env, agency, parseProgramFile(text));
+  const again = await importProgram(scope.env, scope.agency, parseProgramFile(text));
   assert.deepEqual(again.changes, []);
 });
 
 test('the import diff names what changed in the calendar and deadlines', async () => {
-  await importProgram(env, agency, validateProgramFile(withDeadlines()));
+  await importProgram(scope.env, scope.agency, validateProgramFile(withDeadlines()));
   const changed = withDeadlines();
   changed.calendar = { ...changed.calendar, timeZone: 'Europe/Berlin' } as typeof changed.calendar;
   changed.deadlines = [{ customId: 'AnswerDue', name: 'Answer due', duration: { businessDays: 15 } }, { customId: 'New', name: 'New one', duration: { calendarDays: 1 } }] as never;
-  const report = await importProgram(env, agency, validateProgramFile(changed), { dryRun: true });
+  const report = await importProgram(scope.env, scope.agency, validateProgramFile(changed), { dryRun: true });
   assert.deepEqual(report.changes.map(describeChange), [
     'updated calendar PV (timeZone)', 'updated deadline AnswerDue (duration)', 'created deadline New', 'removed deadline Internal', 'removed deadline InspectBy',
   ]);
   const { calendar: _c, ...without } = withDeadlines();
-  const removed = await importProgram(env, agency, validateProgramFile(without), { dryRun: true });
+  const removed = await importProgram(scope.env, scope.agency, validateProgramFile(without), { dryRun: true });
   assert.deepEqual(removed.changes.map(describeChange), ['removed calendar PV']);
 });
 
@@ -93,7 +69,7 @@ test('an unknown time zone, country or region, a bad closure date and a bad unti
   file.deadlines.push({ customId: 'AnswerDue', name: 'Again', duration: { businessDays: 1 } });
   const text = stringify(file);
   const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
-  const problems = await refusedImport(text);
+  const problems = await refusedImport(scope, text);
   assert.deepEqual(problems, [
     `calendar (line ${line('Pacific/Nowhere')}): timeZone: unknown time zone "Pacific/Nowhere"; use an IANA name such as America/Los_Angeles or Europe/Berlin`,
     `calendar (line ${line('region: ZZ')}): holidays: country US has no region "ZZ"; its regions are ${problems[1]!.split('its regions are ')[1]}`,

@@ -2,35 +2,22 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { stringify } from 'yaml';
 import { AccountService } from '../../src/domain/accounts/account-service.ts';
-import { ApiError } from '../../src/domain/api-error.ts';
+import type { ApiError } from '../../src/domain/api-error.ts';
 import { describeChange } from '../../src/domain/programs/program-changes.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
 import { runApasInProcess } from '../support/run-apas.ts';
 import { sampleProgram } from './sample-program.ts';
-import { type TestEnv, testEnv } from './test-store.ts';
+import { importScope, refusedImport } from './import-scope.ts';
 
 // A program file's own roles: imported with the program, exported back unchanged, reported by the import's diff,
 // refused with the YAML line of the problem; grants accept them, and an import may not remove one that users hold.
 
-let env: TestEnv;
-let agencyNo = 0;
-let agency = '';
-
-before(async () => {
-  env = await testEnv();
-});
-after(async () => {
-  await env.cleanup();
-});
-beforeEach(async () => {
-  agency = `roles${++agencyNo}`;
-  await env.store.transaction((tx) => tx.accounts.insertAgency({ id: `AR${String(agencyNo).padStart(10, '0')}`, customId: agency, name: agency }, 1));
-});
+const scope = importScope('roles', 'AR');
 
 const REVIEWER = {
   customId: 'Reviewer', name: 'Plan reviewer', privileges: ['readProjects', 'reviewAttachments', 'moveStatus'],
@@ -47,72 +34,61 @@ function lines(report: ImportReport): string[] {
   return report.changes.map(describeChange);
 }
 
-/** The problems of a refused import of a YAML program file, one per line. */
-async function refusedImport(yaml: string): Promise<string[]> {
-  try {
-    await importProgram(env, agency, parseProgramFile(yaml, 'yaml', 'roles.yaml'));
-  } catch (error) {
-    assert.ok(error instanceof ApiError && error.code === 'INVALID_REQUEST', String(error));
-    return error.message.split('\n').slice(1).map((l) => l.replace(/^ {2}- /, ''));
-  }
-  assert.fail('the import was not refused');
-}
-
 test('roles are imported with the program (transitions by status id), exported, and round-trip with no changes', async () => {
-  const first = await importProgram(env, agency, validateProgramFile(withRoles()));
+  const first = await importProgram(scope.env, scope.agency, validateProgramFile(withRoles()));
   assert.ok(lines(first).includes('created role Reviewer'));
-  const program = await env.store.programs.findProgram(first.programId);
-  const model = await env.store.programs.loadProgramModel(program!);
+  const program = await scope.env.store.programs.findProgram(first.programId);
+  const model = await scope.env.store.programs.loadProgramModel(program!);
   const id = (ref: string) => model.statuses.find((s) => s.customId === ref)!.id;
   assert.deepEqual(program?.roles, [{ ...REVIEWER, transitions: [{ from: id('Review'), to: [id('Approved')] }] }]);
-  const exported = await exportProgram(env.store, agency, 'PV');
+  const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
   assert.deepEqual(exported.roles, [REVIEWER]);
   for (const format of ['yaml', 'json'] as const) {
     const text = formatProgramFile(exported, format);
     assert.match(text, /Reviewer/);
-    const again = await importProgram(env, agency, parseProgramFile(text, format));
+    const again = await importProgram(scope.env, scope.agency, parseProgramFile(text, format));
     assert.deepEqual(lines(again), [], `${format}: importing the export changes nothing`);
   }
 });
 
 test('the import reports added, changed and removed roles, also in a dry run', async () => {
-  await importProgram(env, agency, validateProgramFile(withRoles()));
+  await importProgram(scope.env, scope.agency, validateProgramFile(withRoles()));
   const changed = withRoles([
     { ...REVIEWER, name: 'Senior reviewer', privileges: [...REVIEWER.privileges, 'inquiries'], transitions: [{ from: 'Review', to: ['Approved', 'Rejected'] }] },
     { customId: 'Auditor', name: 'Auditor', privileges: ['readProjects', 'readHistory'] },
   ]);
-  const dry = await importProgram(env, agency, validateProgramFile(changed), { dryRun: true });
+  const dry = await importProgram(scope.env, scope.agency, validateProgramFile(changed), { dryRun: true });
   assert.deepEqual(lines(dry), ['updated role Reviewer (name, privileges, transitions)', 'created role Auditor']);
-  assert.equal((await env.store.programs.findProgram(dry.programId))?.roles?.length, 1, 'a dry run writes nothing');
-  await importProgram(env, agency, validateProgramFile(changed));
+  assert.equal((await scope.env.store.programs.findProgram(dry.programId))?.roles?.length, 1, 'a dry run writes nothing');
+  await importProgram(scope.env, scope.agency, validateProgramFile(changed));
   const removed = { ...changed, forms: sampleProgram().forms, roles: [changed.roles[1]!] };
-  assert.deepEqual(lines(await importProgram(env, agency, validateProgramFile(removed))), ['updated form Finish (roles)', 'removed role Reviewer']);
+  assert.deepEqual(lines(await importProgram(scope.env, scope.agency, validateProgramFile(removed))), ['updated form Finish (roles)', 'removed role Reviewer']);
 });
 
 test('an import that removes a role users hold is refused, naming them, and changes nothing', async () => {
-  const first = await importProgram(env, agency, validateProgramFile(withRoles()));
-  const accounts = new AccountService(env);
-  await accounts.createUser({ agency, email: `rev@${agency}.example`, name: 'Rev', password: 'a long password here' });
-  const grant = await accounts.grant(`rev@${agency}.example`, 'PV', 'Reviewer');
+  const first = await importProgram(scope.env, scope.agency, validateProgramFile(withRoles()));
+  const accounts = new AccountService(scope.env);
+  await accounts.createUser({ agency: scope.agency, email: `rev@${scope.agency}.example`, name: 'Rev', password: 'a long password here' });
+  const grant = await accounts.grant(`rev@${scope.agency}.example`, 'PV', 'Reviewer');
   assert.equal(grant.role, 'Reviewer');
-  const before = await env.store.programs.loadProgramDefinition(first.programId);
+  const before = await scope.env.store.programs.loadProgramDefinition(first.programId);
   const without = { ...sampleProgram() };
-  await assert.rejects(importProgram(env, agency, validateProgramFile(without), { dryRun: true }), (e: ApiError) =>
+  await assert.rejects(importProgram(scope.env, scope.agency, validateProgramFile(without), { dryRun: true }), (e: ApiError) =>
     e.code === 'INVALID_REQUEST' && /cannot remove role "Reviewer" \(held by rev@roles\d+\.example\)/.test(e.message));
-  await assert.rejects(importProgram(env, agency, validateProgramFile(without)), /cannot remove role "Reviewer"/);
-  assert.deepEqual(await env.store.programs.loadProgramDefinition(first.programId), before);
-  await accounts.grant(`rev@${agency}.example`, 'PV', 'reader');
-  assert.deepEqual(lines(await importProgram(env, agency, validateProgramFile(without))), ['updated form Finish (roles)', 'removed role Reviewer']);
+  await assert.rejects(importProgram(scope.env, scope.agency, validateProgramFile(without)), /cannot remove role "Reviewer"/);
+  assert.deepEqual(await scope.env.store.programs.loadProgramDefinition(first.programId), before);
+  await accounts.grant(`rev@${scope.agency}.example`, 'PV', 'reader');
+  assert.deepEqual(lines(await importProgram(scope.env, scope.agency, validateProgramFile(without))), ['updated form Finish (roles)', 'removed role Reviewer']);
 });
 
 test('grants accept a program\'s own roles and refuse others with the list of valid roles', async () => {
-  await importProgram(env, agency, validateProgramFile(withRoles()));
-  const accounts = new AccountService(env);
-  await accounts.createUser({ agency, email: `g@${agency}.example`, name: 'G', password: 'a long password here' });
-  assert.equal((await accounts.grant(`g@${agency}.example`, 'PV', 'Reviewer')).role, 'Reviewer');
-  await assert.rejects(accounts.grant(`g@${agency}.example`, 'PV', 'reviewer'), (e: ApiError) =>
+  await importProgram(scope.env, scope.agency, validateProgramFile(withRoles()));
+  const accounts = new AccountService(scope.env);
+  await accounts.createUser({ agency: scope.agency, email: `g@${scope.agency}.example`, name: 'G', password: 'a long password here' });
+  assert.equal((await accounts.grant(`g@${scope.agency}.example`, 'PV', 'Reviewer')).role, 'Reviewer');
+  await assert.rejects(accounts.grant(`g@${scope.agency}.example`, 'PV', 'reviewer'), (e: ApiError) =>
     e.code === 'INVALID_PARAMETER' && /role must be one of applicant, reader, editor, admin, Reviewer in program PV, got "reviewer"/.test(e.message));
-  assert.deepEqual((await accounts.listGrants({ user: `g@${agency}.example` })).map((g) => g.role), ['Reviewer']);
+  assert.deepEqual((await accounts.listGrants({ user: `g@${scope.agency}.example` })).map((g) => g.role), ['Reviewer']);
 });
 
 test('refusals name the YAML line of each problem', async () => {
@@ -124,7 +100,7 @@ test('refusals name the YAML line of each problem', async () => {
   file.forms[0]!.roles = ['applicant', 'Reviwer'];
   const yaml = stringify(file);
   const lineOf = (text: string, nth = 0) => yaml.split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(text))[nth]![1];
-  const problems = await refusedImport(yaml);
+  const problems = await refusedImport(scope, yaml);
   assert.deepEqual(problems.sort(), [
     `form "Apply" (line ${lineOf('- Reviwer')}): roles: no role is named "Reviwer"; the roles are applicant, reader, editor, admin, Reviewer, Mover`,
     `role "Mover" (line ${lineOf('from: Nowhere')}): transitions: no status has the customId or name "Nowhere"`,

@@ -1,31 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { stringify } from 'yaml';
-import { ApiError } from '../../src/domain/api-error.ts';
+import type { ApiError } from '../../src/domain/api-error.ts';
 import { describeChange } from '../../src/domain/programs/program-changes.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
 import { sampleProgram } from './sample-program.ts';
-import { type TestEnv, testEnv } from './test-store.ts';
+import { importScope, refusedImport } from './import-scope.ts';
 
 // Status reasons and mail templates in a program file: imported, exported back unchanged, reported by the import's
 // diff, and refused with the YAML line of each problem.
 
-let env: TestEnv;
-let agencyNo = 0;
-let agency = '';
-
-before(async () => {
-  env = await testEnv();
-});
-after(async () => {
-  await env.cleanup();
-});
-beforeEach(async () => {
-  agency = `reasons${++agencyNo}`;
-  await env.store.transaction((tx) => tx.accounts.insertAgency({ id: `AS${String(agencyNo).padStart(10, '0')}`, customId: agency, name: agency }, 1));
-});
+const scope = importScope('reasons', 'AS');
 
 const REASONS = [{ customId: 'Incomplete', name: 'Documents missing' }, { customId: 'TooLarge', name: 'System too large' }];
 const TEMPLATE = { subject: '{{projectNumber}} was rejected', text: 'Reason: {{reason}}\n{{message}}\n{{link}}\n' };
@@ -42,48 +29,38 @@ function lines(report: ImportReport): string[] {
   return report.changes.map(describeChange);
 }
 
-async function refusedImport(yaml: string): Promise<string[]> {
-  try {
-    await importProgram(env, agency, parseProgramFile(yaml, 'yaml', 'reasons.yaml'));
-  } catch (error) {
-    assert.ok(error instanceof ApiError && error.code === 'INVALID_REQUEST', String(error));
-    return error.message.split('\n').slice(1).map((l) => l.replace(/^ {2}- /, ''));
-  }
-  assert.fail('the import was not refused');
-}
-
 test('reasons, status templates and named templates are imported, exported, and round-trip with no changes', async () => {
-  const first = await importProgram(env, agency, validateProgramFile(withReasons()));
-  const program = await env.store.programs.findProgram(first.programId);
+  const first = await importProgram(scope.env, scope.agency, validateProgramFile(withReasons()));
+  const program = await scope.env.store.programs.findProgram(first.programId);
   assert.deepEqual(program?.mailTemplates, NAMED);
-  const model = await env.store.programs.loadProgramModel(program!);
+  const model = await scope.env.store.programs.loadProgramModel(program!);
   const rejected = model.statuses.find((s) => s.customId === 'Rejected')!;
   assert.deepEqual([rejected.reasons, rejected.reasonRequired, rejected.mailTemplate], [REASONS, true, TEMPLATE]);
   const review = model.statuses.find((s) => s.customId === 'Review')!;
   assert.equal(review.reasons, undefined, 'a status without reasons is stored as before');
-  const exported = await exportProgram(env.store, agency, 'PV');
+  const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
   assert.deepEqual(exported.statuses[3], { customId: 'Rejected', name: 'Rejected', publicId: 'rejected', initial: false, next: [], reasons: REASONS, reasonRequired: true, mailTemplate: TEMPLATE });
   assert.deepEqual(exported.mailTemplates, NAMED);
   for (const format of ['yaml', 'json'] as const) {
     const text = formatProgramFile(exported, format);
     assert.match(text, /reasonRequired/);
     assert.doesNotMatch(text.split('Review')[1]!.split('Approved')[0]!, /reasons/, 'statuses without reasons are written without them');
-    const again = await importProgram(env, agency, parseProgramFile(text, format));
+    const again = await importProgram(scope.env, scope.agency, parseProgramFile(text, format));
     assert.deepEqual(lines(again), [], `${format}: importing the export changes nothing`);
   }
 });
 
 test('the import reports changed reasons, templates and named templates, and a dry run writes nothing', async () => {
-  const first = await importProgram(env, agency, validateProgramFile(sampleProgram()));
-  const dry = await importProgram(env, agency, validateProgramFile(withReasons()), { dryRun: true });
+  const first = await importProgram(scope.env, scope.agency, validateProgramFile(sampleProgram()));
+  const dry = await importProgram(scope.env, scope.agency, validateProgramFile(withReasons()), { dryRun: true });
   assert.deepEqual(lines(dry), ['updated program PV (mailTemplates)', 'updated status Approved (reasons)', 'updated status Rejected (reasons, reasonRequired, mailTemplate)']);
-  const model = await env.store.programs.loadProgramModel((await env.store.programs.findProgram(first.programId))!);
+  const model = await scope.env.store.programs.loadProgramModel((await scope.env.store.programs.findProgram(first.programId))!);
   assert.equal(model.statuses.find((s) => s.customId === 'Rejected')!.reasons, undefined);
-  await importProgram(env, agency, validateProgramFile(withReasons()));
+  await importProgram(scope.env, scope.agency, validateProgramFile(withReasons()));
   const changed = withReasons();
   changed.statuses[3] = { ...changed.statuses[3], reasonRequired: false };
-  assert.deepEqual(lines(await importProgram(env, agency, validateProgramFile(changed))), ['updated status Rejected (reasonRequired)']);
-  assert.deepEqual(lines(await importProgram(env, agency, validateProgramFile(sampleProgram()))),
+  assert.deepEqual(lines(await importProgram(scope.env, scope.agency, validateProgramFile(changed))), ['updated status Rejected (reasonRequired)']);
+  assert.deepEqual(lines(await importProgram(scope.env, scope.agency, validateProgramFile(sampleProgram()))),
     ['updated program PV (mailTemplates)', 'updated status Approved (reasons)', 'updated status Rejected (reasons, mailTemplate)']);
 });
 
@@ -101,7 +78,7 @@ test('refusals name the YAML line of each problem', async () => {
   file.mailTemplates = [...NAMED, { customId: 'Reminder', subject: 'x', text: '{{owner}}' }];
   const yaml = stringify(file);
   const lineOf = (text: string, nth = 0) => yaml.split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(text))[nth]![1];
-  const problems = await refusedImport(yaml);
+  const problems = await refusedImport(scope, yaml);
   const known = '{{projectNumber}}, {{status}}, {{link}}, {{programName}}, {{reason}}, {{message}}, {{deadlines}}';
   assert.deepEqual(problems.sort(), [
     `form "Finish" (line ${lineOf('leadsTo: Closed')}): leadsTo "Closed" requires a reason, which a submission cannot give`,
@@ -118,18 +95,18 @@ test('reasonRequired may list the statuses from which a move needs a reason: imp
   // A return for correction: Approved → Review needs a reason, Unsubmitted → Review (a submission) does not.
   file.statuses[2] = { ...file.statuses[2], next: ['Review'] };
   file.statuses[1] = { ...file.statuses[1], reasons: [{ customId: 'Fix', name: 'Needs a fix' }], reasonRequired: ['Approved'] };
-  const first = await importProgram(env, agency, validateProgramFile(file));
-  const model = await env.store.programs.loadProgramModel((await env.store.programs.findProgram(first.programId))!);
+  const first = await importProgram(scope.env, scope.agency, validateProgramFile(file));
+  const model = await scope.env.store.programs.loadProgramModel((await scope.env.store.programs.findProgram(first.programId))!);
   const approved = model.statuses.find((s) => s.customId === 'Approved')!;
   assert.deepEqual(model.statuses.find((s) => s.customId === 'Review')!.reasonRequired, [approved.id]);
-  const exported = await exportProgram(env.store, agency, 'PV');
+  const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
   assert.deepEqual(exported.statuses[1]!.reasonRequired, ['Approved']);
   const text = formatProgramFile(exported, 'yaml');
-  assert.deepEqual(lines(await importProgram(env, agency, parseProgramFile(text, 'yaml'))), []);
+  assert.deepEqual(lines(await importProgram(scope.env, scope.agency, parseProgramFile(text, 'yaml'))), []);
   file.statuses[1] = { ...file.statuses[1], reasonRequired: ['Approved', 'Unsubmitted', 'Rejected', 'Nowhere'] };
   const yaml = stringify(file);
   const lineOf = (t: string) => yaml.split('\n').findIndex((l) => l.includes(t)) + 1;
-  const problems = await refusedImport(yaml);
+  const problems = await refusedImport(scope, yaml);
   assert.deepEqual(problems.sort(), [
     `form "Apply" (line ${lineOf('leadsTo: Review')}): leadsTo "Review" requires a reason, which a submission cannot give`,
     `status "Review" (line ${lineOf('- Nowhere')}): reasonRequired: no status has the customId or name "Nowhere"`,
