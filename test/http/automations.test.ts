@@ -12,6 +12,7 @@ import type { ProgramModel } from '../../src/model/model.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
 import { dataRequest, NS, TestClock } from '../support/http-harness.ts';
+import { postReplyWith } from './inquiry-helpers.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
 
 // Automations (docs/programs.md, "Automations") through the API: each trigger and action, the order of a chain and its
@@ -180,6 +181,14 @@ for (const dialect of DIALECTS) {
     async function newProject(): Promise<string> {
       return /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'NewProject')))![1]!;
     }
+    /** The applicant uploads the plan (a tiny PDF) to the project's application. */
+    function uploadPlan(projectId: string): Promise<LightMyRequestResponse> {
+      clock.advance();
+      return app!.inject({
+        method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/Application/Attachments/Plan`, payload: TINY_PDF,
+        headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="p.pdf"' },
+      });
+    }
     const draft = (projectId: string, values: Record<string, string>) => call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, dataRequest(values));
     const submit = (projectId: string) => call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Submit`);
     async function submitted(values: Record<string, string>): Promise<string> {
@@ -270,11 +279,7 @@ for (const dialect of DIALECTS) {
 
     it("attachment.uploaded sets a field; attachment.reviewed (Rejected) mails the role's holders", async () => {
       const projectId = await newProject();
-      clock.advance();
-      const up = await app!.inject({
-        method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/Application/Attachments/Plan`, payload: TINY_PDF,
-        headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="p.pdf"' },
-      });
+      const up = await uploadPlan(projectId);
       assert.equal(up.statusCode, 200, up.body);
       assert.equal(await value(projectId, 'Note'), 'plan in');
       const mails = async () => (await db!.store.mail.listMail()).filter((m) => m.kind === 'automation' && m.subject.startsWith('Plan rejected'));
@@ -316,14 +321,7 @@ for (const dialect of DIALECTS) {
       const projectId = await newProject();
       const [thread] = await db!.store.inquiries.listThreads(projectId);
       // The applicant's reply (on the project page) triggers applicant-replied: Unsubmitted cannot move to Approved.
-      const page = await app!.inject({ method: 'GET', url: '/MvcProjects/SignIn' });
-      const token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
-      const cookie = [page.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('_csrf='))!.split(';')[0]!;
-      const reply = await app!.inject({
-        method: 'POST', url: '/MvcProjects/InquiryReply',
-        payload: new URLSearchParams({ _csrf: token, ProgramId: model.program.id, ProjectId: projectId, ThreadId: thread!.id, Text: 'Flat roof.' }).toString(),
-        headers: { authorization: basic(applicant), cookie, origin: 'http://apas.test', 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const reply = await postReplyWith({ app: app! }, basic(applicant), { ProgramId: model.program.id, ProjectId: projectId, ThreadId: thread!.id, Text: 'Flat roof.' });
       assert.ok(reply.statusCode < 400, reply.body);
       assert.equal((await db!.store.inquiries.listNotes(thread!.id)).length, 2, 'the reply was kept');
       assert.equal((await project(projectId)).statusId, statusOf('Unsubmitted'));
@@ -377,14 +375,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(asked.statusCode, 200, asked.body);
       const threadId = /ThreadId="([^"]+)"/.exec(asked.body)![1]!;
-      const page = await app!.inject({ method: 'GET', url: '/MvcProjects/SignIn' });
-      const token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
-      const cookie = [page.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('_csrf='))!.split(';')[0]!;
-      const reply = await app!.inject({
-        method: 'POST', url: '/MvcProjects/InquiryReply',
-        payload: new URLSearchParams({ _csrf: token, ProgramId: program.id, ProjectId: projectId, ThreadId: threadId, Text: 'The south one.' }).toString(),
-        headers: { authorization: basic(applicant), cookie, origin: 'http://apas.test', 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const reply = await postReplyWith({ app: app! }, basic(applicant), { ProgramId: program.id, ProjectId: projectId, ThreadId: threadId, Text: 'The south one.' });
       assert.ok(reply.statusCode < 400, reply.body);
       const mail = (await db!.store.mail.listMail()).find((m) => m.kind === 'automation' && m.subject === `${program.name}: the applicant answered on project ${p.number}`);
       assert.equal(mail?.to, who('plan reviewer').email);
@@ -393,11 +384,7 @@ for (const dialect of DIALECTS) {
       const assigned: string[] = [];
       for (let i = 0; i < 3; i++) {
         const projectId = await newProject();
-        clock.advance();
-        const up = await app!.inject({
-          method: 'POST', url: `${PROGRAM}/Projects/${projectId}/Forms/Application/Attachments/Plan`, payload: TINY_PDF,
-          headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="p.pdf"' },
-        });
+        const up = await uploadPlan(projectId);
         assert.equal(up.statusCode, 200, up.body);
         await ok(call(admin, 'POST', `Projects/${projectId}/Attachments/Plan/Metadata`, `<SetAttachmentMetadata xmlns="${NS}" AttachmentStatus="Approve"/>`));
         assigned.push((await project(projectId)).assigneeId!);

@@ -8,6 +8,7 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { basicAuth, DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
 import { dataRequest, NS } from '../support/http-harness.ts';
+import { postReplyWith } from './inquiry-helpers.ts';
 
 // The demo program's deadlines driven by its automations (programs/residential-solar.yaml; docs/programs.md,
 // "Automations" and "Calendar and deadlines"): a question the applicant sees starts the answer deadlines, the answer
@@ -33,15 +34,8 @@ for (const dialect of DIALECTS) {
     }
     /** The applicant's answer on the project page (the web form, with its CSRF token). */
     async function answer(projectId: string, threadId: string): Promise<void> {
-      const page = await demo.app.inject({ method: 'GET', url: '/MvcProjects/SignIn' });
-      const token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
-      const cookie = [page.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('_csrf='))!.split(';')[0]!;
       clock.advance();
-      const reply = await demo.app.inject({
-        method: 'POST', url: '/MvcProjects/InquiryReply',
-        payload: new URLSearchParams({ _csrf: token, ProgramId: demo.model.program.id, ProjectId: projectId, ThreadId: threadId, Text: 'The south one.' }).toString(),
-        headers: { authorization: basicAuth(applicant), cookie, origin: 'http://apas.test', 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const reply = await postReplyWith(demo, basicAuth(applicant), { ProgramId: demo.model.program.id, ProjectId: projectId, ThreadId: threadId, Text: 'The south one.' });
       assert.ok(reply.statusCode < 400, reply.body);
     }
     const deadlines = async (projectId: string) => Object.fromEntries(

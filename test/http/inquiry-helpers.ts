@@ -128,7 +128,7 @@ export function landingPage(h: HttpHarness, projectId: string, who: Who | null):
 export const SAME_ORIGIN = { origin: 'http://apas.test' } as const;
 
 /** A CSRF token of the web pages and the `_csrf` cookie it belongs to, as a browser has them after opening any page with a form. */
-export async function csrfToken(h: HttpHarness): Promise<{ token: string; cookie: string }> {
+export async function csrfToken(h: Pick<HttpHarness, 'app'>): Promise<{ token: string; cookie: string }> {
   const res = await h.app.inject({ method: 'GET', url: '/MvcProjects/SignIn' });
   const token = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1];
   const setCookie = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('_csrf='));
@@ -140,14 +140,22 @@ export async function csrfToken(h: HttpHarness): Promise<{ token: string; cookie
  * Posts the project page's reply form as `who`, with the page's CSRF token (left out with `csrf: false`); `headers`
  * replaces the same-origin Origin header.
  */
-export async function postReply(
+export function postReply(
   h: HttpHarness, who: Who | null, fields: Record<string, string>, headers: Record<string, string> = SAME_ORIGIN, opts: { csrf?: boolean } = {},
+): Promise<LightMyRequestResponse> {
+  return postReplyWith(h, who ? authHeaders(h.who[who]).authorization! : null, fields, headers, opts);
+}
+
+/** postReply for any app and caller: `authorization` is the header to send (none with null). */
+export async function postReplyWith(
+  h: Pick<HttpHarness, 'app'>, authorization: string | null, fields: Record<string, string>, headers: Record<string, string> = SAME_ORIGIN,
+  opts: { csrf?: boolean } = {},
 ): Promise<LightMyRequestResponse> {
   const csrf = opts.csrf === false ? null : await csrfToken(h);
   return h.app.inject({
     method: 'POST', url: '/MvcProjects/InquiryReply', payload: new URLSearchParams({ ...(csrf ? { _csrf: csrf.token } : {}), ...fields }).toString(),
     headers: {
-      ...(who ? { authorization: authHeaders(h.who[who]).authorization! } : {}), ...(csrf ? { cookie: csrf.cookie } : {}),
+      ...(authorization ? { authorization } : {}), ...(csrf ? { cookie: csrf.cookie } : {}),
       'content-type': 'application/x-www-form-urlencoded', ...headers,
     },
   });
