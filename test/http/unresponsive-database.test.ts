@@ -10,7 +10,7 @@ import type { Store } from '../../src/store/store.ts';
 import { openTestStore, type TestStore, testSecretBox } from '../support/databases.ts';
 import { IDS, seedProgram, T0, user } from '../support/fixtures.ts';
 import { type FreezingProxy, startFreezingProxy } from '../support/freezing-proxy.ts';
-import { assertError, authHeaders, dataRequest, type HttpHarness, startHttp } from '../support/http-harness.ts';
+import { assertError, dataRequest, type HttpHarness, requester, startHttp } from '../support/http-harness.ts';
 import { createProject, draftPath, projectState } from './http-helpers.ts';
 
 // A database that stops answering (a SIGSTOPped PostgreSQL, a cut network) must not hang the service: readiness,
@@ -43,14 +43,7 @@ async function storeThrough(db: TestStore, proxy: FreezingProxy, statementTimeou
 /** A second app like `h`'s (same config, clock and identities) over another store: the callers of `h`, through it. */
 async function overStore(h: HttpHarness, store: Store): Promise<HttpHarness> {
   const app = await buildApp({ config: h.config, store, clock: h.clock, logger: false, sleep: async () => {}, blobs: new DatabaseBlobStore(store, h.clock) });
-  return {
-    ...h, app, store,
-    request: ({ method, url, as = 'admin', body, headers = {} }) => app.inject({
-      method: method as 'GET', url, payload: body,
-      headers: { ...(as ? authHeaders(h.who[as]) : {}), ...(body !== undefined ? { 'content-type': 'application/xml' } : {}), ...headers },
-    }),
-    close: () => app.close(),
-  };
+  return { ...h, app, store, request: requester(app, h.who), close: () => app.close() };
 }
 
 describe('a PostgreSQL that stops answering', () => {

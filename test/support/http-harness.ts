@@ -104,17 +104,20 @@ export async function startHttp(
   const app = await buildApp({ config, store: db.store, clock, logger, sleep: async () => {}, blobs, onChange });
   const schemas = createSchemaRegistry(config.xmlNamespace);
   return {
-    app, store: db.store, clock, config, who, schemas,
-    request: ({ method, url, as = 'admin', body, headers = {} }) =>
-      app.inject({
-        method: method as 'GET', url, payload: body,
-        headers: { ...(as ? authHeaders(who[as]) : {}), ...(body !== undefined ? { 'content-type': 'application/xml' } : {}), ...headers },
-      }),
+    app, store: db.store, clock, config, who, schemas, request: requester(app, who),
     close: async () => {
       await app.close();
       schemas.dispose();
     },
   };
+}
+
+/** A harness's `request` over `app`: as one of the identities `who` (admin unless said), an XML body typed as such. */
+export function requester(app: FastifyInstance, who: Record<Who, Identity>): HttpHarness['request'] {
+  return ({ method, url, as = 'admin', body, headers = {} }) => app.inject({
+    method: method as 'GET', url, payload: body,
+    headers: { ...(as ? authHeaders(who[as]) : {}), ...(body !== undefined ? { 'content-type': 'application/xml' } : {}), ...headers },
+  });
 }
 
 /** The root element name of an XML document. */
