@@ -4,6 +4,7 @@ import { formatProjectNumber } from '../src/domain/projects/submit-service.ts';
 import { randomToken } from '../src/model/ids.ts';
 import type { BulkBatch } from '../src/store/bulk-queries.ts';
 import type { BlobStore } from '../src/store/blob-store.ts';
+import type { ProjectDeadline } from '../src/store/deadline-queries.ts';
 import type { Store } from '../src/store/store.ts';
 
 /** What the generator loaded, for the scenarios that need real ids and numbers. */
@@ -16,6 +17,28 @@ export interface Generated {
 /** One submitted project in this many gets a site plan (a small PDF of its own, written through the blob store). */
 const ATTACHMENT_EVERY = 50;
 const FILES_IN_FLIGHT = 32;
+const DAY = 86_400_000;
+
+/** The UTC calendar day of an instant, as a deadline's due date. */
+function dayOf(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/**
+ * The answer deadline of a project in review, or none: one in seven running (due within the next 30 days, so the
+ * poller has nothing to fire while a benchmark runs), one in twenty passed (overdue in the queue), one in six met.
+ */
+function answerDeadline(rand: () => number, project: Project, now: number): ProjectDeadline | null {
+  const r = rand();
+  const state = r < 0.14 ? 'running' : r < 0.19 ? 'passed' : r < 0.36 ? 'satisfied' : null;
+  if (!state) return null;
+  const dueAt = state === 'running' ? now + Math.ceil(rand() * 30) * DAY : project.statusAt + Math.ceil(rand() * 20) * DAY;
+  const endedAt = state === 'running' ? null : state === 'passed' ? dueAt : dueAt - Math.ceil(rand() * 9) * DAY;
+  return {
+    id: randomToken(12), projectId: project.id, programId: project.programId, deadlineId: 'AnswerDue', state,
+    startedAt: dueAt - 14 * DAY, dueDate: dayOf(dueAt), dueAt, endedAt, startedBy: null, endedBy: null,
+  };
+}
 
 /** A small PDF, different for every project, as the site plan of project `i`. */
 function sitePlan(i: number): Buffer {
@@ -70,7 +93,8 @@ function applicationValues(rand: () => number, i: number): Record<string, string
 /**
  * Loads `count` projects into the demo program through the store's bulk path: 90% submitted (numbered, in
  * Application Review or later, 16 submitted values, 2–3 history entries, one in 50 with a site plan when `blobs`
- * is given), 10% unsubmitted drafts without values.
+ * is given, half assigned to one of the demo's two reviewers, a third of those in review with an answer deadline),
+ * 10% unsubmitted drafts without values.
  */
 export async function generateProjects(store: Store, count: number, blobs?: BlobStore, seed = 1, batchSize = 5000): Promise<Generated> {
   const started = Date.now();
@@ -79,6 +103,9 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
   const model = await store.programs.loadProgramModel(program);
   const owner = await store.accounts.findUserByEmail('applicant@demo.apas.local');
   if (!owner) throw new Error('the demo applicant is missing');
+  const reviewers = await Promise.all(['reviewer@demo.apas.local', 'planreviewer@demo.apas.local'].map((e) => store.accounts.findUserByEmail(e)));
+  const reviewerIds = reviewers.filter((u) => u !== null).map((u) => u.id);
+  const now = Date.now();
   const status = (customId: string) => model.statuses.find((s) => s.customId === customId)!.id;
   const form = model.forms.find((f) => f.customId === 'Application')!;
   const sitePlanId = form.attachments.find((a) => a.customId === 'SitePlan')!.id;
@@ -92,7 +119,7 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
     const n = Math.min(batchSize, count - start);
     const submitted = Array.from({ length: n }, (_, k) => (start + k) % 10 !== 9);
     let next = await store.bulk.reserveProjectNumbers(program.id, submitted.filter(Boolean).length);
-    const batch: BulkBatch = { projects: [], values: [], history: [] };
+    const batch: BulkBatch = { projects: [], values: [], history: [], deadlines: [] };
     const files: { projectId: string; i: number; at: number; by: string }[] = [];
     for (let k = 0; k < n; k++) {
       const i = start + k;
@@ -103,9 +130,12 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
       const statusId = number ? later : status('Unsubmitted');
       const project: Project = {
         id, programId: program.id, number, statusId, statusAt: created + 120_000, createdAt: created, createdBy: owner.id,
-        updatedAt: created + 120_000, updatedBy: owner.id, ownerId: owner.id, assigneeId: null, version: number ? 3 : 0,
+        updatedAt: created + 120_000, updatedBy: owner.id, ownerId: owner.id, version: number ? 3 : 0,
+        assigneeId: number && reviewerIds.length > 0 && rand() < 0.5 ? reviewerIds[Math.floor(rand() * reviewerIds.length)]! : null,
       };
       batch.projects.push(project);
+      const deadline = statusId === status('ApplicationReview') ? answerDeadline(rand, project, now) : null;
+      if (deadline) batch.deadlines!.push(deadline);
       const history: HistoryEntry[] = [{ id: randomToken(12), projectId: id, statusId: status('Unsubmitted'), changedAt: created, changedBy: owner.id, reportAs: 'normal' }];
       if (number) {
         history.push({ id: randomToken(12), projectId: id, statusId: status('ApplicationReview'), changedAt: created + 60_000, changedBy: owner.id, reportAs: 'normal' });

@@ -5,15 +5,18 @@ import { cellRows, itemRows, searchColumns, type StoredValue } from './project-q
 import type { SecretBox } from './secret-box.ts';
 import { sealedBatch } from './sealed-field-values.ts';
 import type { Database } from './tables.ts';
+import type { ProjectDeadline } from './deadline-queries.ts';
 import { bindDb } from './bind-db.ts';
 
-/** A batch of whole projects to load at once: rows, submitted values per form, history and attachment rows. */
+/** A batch of whole projects to load at once: rows, submitted values per form, history, attachment and deadline rows. */
 export interface BulkBatch {
   projects: Project[];
   values: { projectId: string; formId: string; values: StoredValue[] }[];
   history: HistoryEntry[];
   /** Rows of files already written whole to the blob store (optional). */
   attachments?: AttachmentRecord[];
+  /** Deadlines of the batch's projects, in any state (optional). */
+  deadlines?: ProjectDeadline[];
 }
 
 // Multi-row inserts are far faster than one statement per row; the chunk keeps each statement under
@@ -51,6 +54,10 @@ export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promis
       return { id: e.id, project_id: e.projectId, status_id: e.statusId, changed_at: e.changedAt, changed_by: e.changedBy, report_as: e.reportAs, seq };
     }));
     await insertChunked(tx, 'attachments', (batch.attachments ?? []).map(attachmentRow));
+    await insertChunked(tx, 'project_deadlines', (batch.deadlines ?? []).map((d) => ({
+      id: d.id, project_id: d.projectId, program_id: d.programId, deadline_id: d.deadlineId, state: d.state, started_at: d.startedAt,
+      due_date: d.dueDate, due_at: d.dueAt, ended_at: d.endedAt, started_by: d.startedBy, ended_by: d.endedBy,
+    })));
   });
 }
 
