@@ -1,11 +1,12 @@
 /**
  * The triggers an automation may wait for (docs/programs.md, "Automations"). Each is read from the audit action of a
- * change (src/domain/automations/triggers-of-change.ts); deadline triggers and the daily schedule slot in here.
+ * change (src/domain/automations/triggers-of-change.ts); `schedule` is the daily run of one automation over the
+ * program's projects (src/domain/automations/schedule-runner.ts).
  */
 export const TRIGGER_KINDS = [
   'project.created', 'form.saved', 'form.submitted', 'status.entered', 'status.left', 'field.changed',
   'attachment.uploaded', 'attachment.reviewed', 'inquiry.note_added',
-  'deadline.started', 'deadline.passed', 'deadline.satisfied', 'deadline.cancelled',
+  'deadline.started', 'deadline.passed', 'deadline.satisfied', 'deadline.cancelled', 'schedule',
 ] as const;
 
 /** One kind of trigger. */
@@ -23,6 +24,8 @@ export interface AutomationWhen {
   visibleToApplicant?: boolean | null;
   /** deadline.*: the customId of the program's deadline (absent in automations stored before deadlines). */
   deadlineId?: string | null;
+  /** schedule: the local time of day (HH:MM, the program calendar's time zone) it runs at each day. */
+  at?: string | null;
 }
 
 /** Who an automation's mail goes to. */

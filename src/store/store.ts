@@ -18,6 +18,7 @@ import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 import type { ResealMode, ResealReport } from './reseal-secrets.ts';
+import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
@@ -39,6 +40,8 @@ export interface StoreReader {
   readonly accountTokens: AccountTokenReader;
   /** Projects' deadlines (migration 026). */
   readonly deadlines: DeadlineReader;
+  /** Scheduled automations' daily runs (migration 029). */
+  readonly schedules: ScheduleReader;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
 }
@@ -64,6 +67,8 @@ export interface StoreWriter extends StoreReader {
   readonly accountTokens: AccountTokenRepository;
   /** Projects' deadlines: started, ended and fired in their project's change. */
   readonly deadlines: DeadlineRepository;
+  /** Scheduled automations' runs, and the per-project marks written in the project's change. */
+  readonly schedules: ScheduleRepository;
 }
 
 /**

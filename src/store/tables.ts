@@ -245,6 +245,16 @@ export interface AccountTokenTable {
 /** The round-robin turn of an automation's assign action (migration 027): how many projects it has assigned. */
 export interface AutomationTurnTable { program_id: string; automation: string; turns: number }
 
+/** A day's run of a scheduled automation over a program's projects (migration 029): where it is, who holds it, when it ended. */
+export interface AutomationScheduleRunTable {
+  program_id: string; automation: string; day: string;
+  after_created: ColumnType<number | null, number | null | undefined, number | null>; after_id: string | null;
+  lease_owner: string | null; lease_until: ColumnType<number, number, number>; done_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** The last day a scheduled automation ran on a project (migration 029), written in that project's change. */
+export interface AutomationScheduleMarkTable { program_id: string; automation: string; project_id: string; day: string }
+
 /** The database as Kysely sees it. */
 /** A deadline of a project (migration 026): running until satisfied, cancelled or passed at `due_at`. */
 export interface ProjectDeadlineTable {
@@ -276,6 +286,8 @@ export interface Database {
   status_history: StatusHistoryTable;
   audit_log: AuditLogTable;
   automation_turns: AutomationTurnTable;
+  automation_schedule_runs: AutomationScheduleRunTable;
+  automation_schedule_marks: AutomationScheduleMarkTable;
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;

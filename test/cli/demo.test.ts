@@ -56,11 +56,11 @@ test('the demo program has the documented workflow and forms', async () => {
     'Unsubmitted', 'Application Review', 'Engineering Review', 'Approved for Installation', 'Application Rejected', 'Withdrawn', 'Inspection Pending', 'Permission to Operate',
   ]);
   // Its automations (docs/programs.md, "Automations"): engineering review above 10 kW AC, the question and inspection
-  // deadlines and what their passing does, and a mail on applicants' answers.
+  // deadlines and what their passing does, a mail on applicants' answers, and the daily reminder of old drafts.
   assert.deepEqual(program.automations?.map((a) => [a.customId, a.when.trigger]), [
     ['EngineeringReviewAbove10kW', 'form.submitted'], ['QuestionAsked', 'inquiry.note_added'], ['AnswerReminder', 'deadline.passed'],
     ['WithdrawUnanswered', 'deadline.passed'], ['InspectionStarts', 'status.entered'], ['InspectionDone', 'status.left'],
-    ['ApplicantAnswered', 'inquiry.note_added'],
+    ['ApplicantAnswered', 'inquiry.note_added'], ['DraftReminderDaily', 'schedule'],
   ]);
   assert.deepEqual(model.forms.map((f) => f.name), ['Interconnection Application', 'Completion Certificate', 'Review Checklist']);
   assert.ok(model.fields.some((f) => f.multiValue) && model.fields.some((f) => f.sensitive));

@@ -152,3 +152,31 @@ test('deadline triggers and actions name deadlines the file has; visibleToApplic
   has(/automation "d2" \(line \d+\): when: the trigger form.submitted takes only form, not visibleToApplicant$/);
   assert.equal(problems.length, 3, problems.join('\n'));
 });
+
+test('a daily schedule names its time of day and may narrow to a status; only automations read project.ageDays and daysInStatus', async () => {
+  const daily = { customId: 'daily', name: 'Daily', when: { trigger: 'schedule', at: '08:00', status: 'Unsubmitted' }, if: 'project.ageDays >= 30 && project.daysInStatus > 2', then: [{ do: 'emitEvent', name: 'old-draft' }] };
+  const refused = await refusedImport(scope, stringify(withAutomations([
+    { customId: 'noTime', name: 'No time', when: { trigger: 'schedule' }, then: [{ do: 'emitEvent', name: 'x' }] },
+    { customId: 'timed', name: 'Timed', when: { trigger: 'project.created', at: '08:00' }, then: [{ do: 'emitEvent', name: 'x' }] },
+  ])));
+  const has = (problems: string[], re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
+  has(refused, /^automation "noTime" \(line \d+\): when: the trigger schedule needs at, the local time of day it runs \(HH:MM\)$/);
+  has(refused, /^automation "timed" \(line \d+\): when: the trigger project.created takes no filter, not at$/);
+  assert.equal(refused.length, 2, refused.join('\n'));
+  const late = await refusedImport(scope, stringify(withAutomations([{ ...daily, when: { trigger: 'schedule', at: '24:00' } }])));
+  has(late, /automations\[0\]\.when\.at \("daily"\): must match pattern/);
+  // A form's rule that read the project's age would change its answer while nobody acts: the name is unknown there.
+  const file = withAutomations([daily]);
+  const ruledFile = withAutomations([daily]);
+  (ruledFile.forms[0]!.fields as unknown[])[1] = { field: 'Size', visibleIf: 'project.ageDays < 90' };
+  const ruled = await refusedImport(scope, stringify(ruledFile));
+  has(ruled, /visibleIf \(line \d+, column \d+\): .*ageDays/);
+  assert.equal(ruled.length, 1, ruled.join('\n'));
+
+  await importProgram(scope.env, scope.agency, validateProgramFile(file));
+  const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
+  const { trigger, at, status } = exported.automations[0]!.when;
+  assert.deepEqual({ trigger, at, status }, { trigger: 'schedule', at: '08:00', status: 'Unsubmitted' });
+  const again = await importProgram(scope.env, scope.agency, parseProgramFile(formatProgramFile(exported, 'yaml'), 'yaml'));
+  assert.deepEqual(lines(again), [], 'importing the export changes nothing');
+});

@@ -4,6 +4,8 @@ import type { MailRecipient, TriggerKind } from '../../model/automation.ts';
 export interface WhenSpec {
   trigger: TriggerKind; form: string | null; status: string | null; field: string | null; attachment: string | null;
   approval: string | null; by: 'staff' | 'applicant' | null; visibleToApplicant: boolean | null; deadline: string | null;
+  /** schedule: the local time of day it runs at (HH:MM). */
+  at: string | null;
 }
 
 /** One action as a program file writes it (`do` says which; the other keys are the ones that action takes). */
@@ -23,7 +25,7 @@ export interface AutomationSpec {
 /** The raw `automations:` items the schema accepted. */
 export interface RawAutomation {
   customId: string; name: string; if?: string; then: ActionSpec[];
-  when: { trigger: TriggerKind; form?: string; status?: string; field?: string; attachment?: string; approval?: string; by?: 'staff' | 'applicant'; visibleToApplicant?: boolean; deadline?: string };
+  when: { trigger: TriggerKind; form?: string; status?: string; field?: string; attachment?: string; approval?: string; by?: 'staff' | 'applicant'; visibleToApplicant?: boolean; deadline?: string; at?: string };
 }
 
 /** The file's automations with every absent filter as null, so that a stored copy compares equal to the file's. */
@@ -33,6 +35,7 @@ export function normaliseAutomations(raw: RawAutomation[] | undefined): Automati
     when: {
       trigger: a.when.trigger, form: a.when.form ?? null, status: a.when.status ?? null, field: a.when.field ?? null,
       attachment: a.when.attachment ?? null, approval: a.when.approval ?? null, by: a.when.by ?? null, visibleToApplicant: a.when.visibleToApplicant ?? null, deadline: a.when.deadline ?? null,
+      at: a.when.at ?? null,
     },
     actions: a.then.map((x) => ({ ...x })),
   }));

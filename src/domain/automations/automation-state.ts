@@ -1,7 +1,7 @@
 import type { CelInput } from '@bufbuild/cel';
 import type { Automation } from '../../model/automation.ts';
 import type { FieldValue, Project } from '../../model/model.ts';
-import type { StoreWriter } from '../../store/store.ts';
+import type { StoreReader, StoreWriter } from '../../store/store.ts';
 import type { Caller } from '../caller.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import type { ProjectChanges } from '../projects/change-project.ts';
@@ -9,6 +9,8 @@ import type { Role } from '../roles/access.ts';
 import type { CompiledRule } from '../rules/compile-rule.ts';
 import { bindingsOf, ruleContextOf, type RuleContext } from '../rules/form-rules.ts';
 import { programRules } from '../rules/program-rules.ts';
+import { daysBetween, localDateOf } from '../calendar/local-date.ts';
+import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
 import type { AutomationDeps, AutomationRecord } from './run-automations.ts';
 
 /** What one automation's run works with: the transaction, the project as the change and earlier actions left it, and where its results go. */
@@ -29,7 +31,7 @@ export interface Snapshot { values: Map<string, FieldValue>; ruleContext: RuleCo
  * Reads what a condition or value sees, in the transaction: the project's submitted values (as the change and earlier
  * actions left them), its submitted forms and active files; `role` is the triggering user's role.
  */
-export async function snapshot(env: AutomationEnv): Promise<Snapshot> {
+export async function snapshot(env: Pick<AutomationEnv, 'ctx' | 'state' | 'now'> & { tx: Pick<StoreReader, 'projects' | 'attachments'> }): Promise<Snapshot> {
   const { tx, ctx, state } = env;
   const rules = programRules(ctx.model);
   const [stored, submissions, files] = await Promise.all([
@@ -39,5 +41,16 @@ export async function snapshot(env: AutomationEnv): Promise<Snapshot> {
   ]);
   const values = new Map(stored.map((v) => [v.fieldId, v]));
   const ruleContext = ruleContextOf(ctx.model, state.project, ctx.role.name, submissions.map((s) => s.formId), files);
-  return { values, ruleContext, bindings: bindingsOf(ctx.model, rules, values, ruleContext) };
+  const bindings = bindingsOf(ctx.model, rules, values, ruleContext);
+  const project = bindings.project as Map<string, CelInput>;
+  const days = projectDays(ctx, state.project, env.now);
+  project.set('ageDays', BigInt(days.ageDays)).set('daysInStatus', BigInt(days.daysInStatus));
+  return { values, ruleContext, bindings };
+}
+
+/** The project's age and time in its status, in whole days of the program's calendar (`project.ageDays`, `project.daysInStatus`). */
+export function projectDays(ctx: Pick<ProgramContext, 'program'>, project: Pick<Project, 'createdAt' | 'statusAt'>, now: number): { ageDays: number; daysInStatus: number } {
+  const zone = (ctx.program.calendar ?? DEFAULT_CALENDAR).timeZone;
+  const today = localDateOf(now, zone);
+  return { ageDays: daysBetween(localDateOf(project.createdAt, zone), today), daysInStatus: daysBetween(localDateOf(project.statusAt, zone), today) };
 }

@@ -7,7 +7,7 @@ import { atLine } from '../programs/program-lines.ts';
 import { BUILT_IN_ROLE_NAMES } from '../roles/privileges.ts';
 import { compileRule } from '../rules/compile-rule.ts';
 import { located } from '../rules/rule-problems.ts';
-import { ruleVariables } from '../rules/rule-scope.ts';
+import { AUTOMATION_PROJECT_TYPE, ruleVariables } from '../rules/rule-scope.ts';
 import { fieldType, T, type RuleType } from '../rules/rule-types.ts';
 import type { ActionSpec, AutomationSpec } from './automation-file.ts';
 
@@ -33,6 +33,8 @@ const FILTERS: Record<TriggerKind, readonly string[]> = {
   'deadline.passed': ['deadline'],
   'deadline.satisfied': ['deadline'],
   'deadline.cancelled': ['deadline'],
+  // Every day at `at` over the program's projects (in `status`, when it is given) that the `if` condition selects.
+  schedule: ['at', 'status'],
 };
 
 /** The keys each action takes besides `do` (the first ones listed are required). */
@@ -57,7 +59,7 @@ export interface AutomationResolvers { statuses: Resolve; fields: Resolve; forms
  * placeholder), and compiles every condition and value with the field rules' compiler. Each problem names the YAML line.
  */
 export function checkAutomations(file: ProgramFile, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation[] {
-  const vars = ruleVariables(file.fields);
+  const vars = ruleVariables(file.fields, AUTOMATION_PROJECT_TYPE);
   const roles = [...BUILT_IN_ROLE_NAMES, ...file.roles.map((r) => r.customId)];
   return file.automations.map((a, i) => {
     const where = `automation "${a.customId}"${atLine(file, ['automations', i])}`;
@@ -78,11 +80,12 @@ export function checkAutomations(file: ProgramFile, resolve: AutomationResolvers
 function checkWhen(file: ProgramFile, a: AutomationSpec, i: number, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation {
   const where = `automation "${a.customId}"${atLine(file, ['automations', i, 'when'])}: when`;
   const allowed = FILTERS[a.when.trigger];
-  for (const key of ['form', 'status', 'field', 'attachment', 'approval', 'by', 'visibleToApplicant', 'deadline'] as const) {
+  for (const key of ['form', 'status', 'field', 'attachment', 'approval', 'by', 'visibleToApplicant', 'deadline', 'at'] as const) {
     if (a.when[key] !== null && !allowed.includes(key)) {
       problems.push(`${where}: the trigger ${a.when.trigger} takes ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'no filter'}, not ${key}`);
     }
   }
+  if (a.when.trigger === 'schedule' && a.when.at === null) problems.push(`${where}: the trigger schedule needs at, the local time of day it runs (HH:MM)`);
   const out: ResolvedAutomation = { form: null, status: null, field: null, attachment: null, targets: [] };
   if (a.when.form !== null) out.form = resolve.forms(a.when.form, `${where}: form`);
   if (a.when.status !== null) out.status = resolve.statuses(a.when.status, `${where}: status`);
@@ -200,6 +203,7 @@ export function planAutomations(
       customId: a.customId, name: a.name, if: a.if,
       when: {
         trigger: a.when.trigger, approval: a.when.approval, by: a.when.by, visibleToApplicant: a.when.visibleToApplicant, deadlineId: a.when.deadline,
+        ...(a.when.at === null ? {} : { at: a.when.at }),
         formId: r.form === null ? null : ids.formIds[r.form]!,
         statusId: r.status === null ? null : ids.statusIds[r.status]!,
         fieldId: r.field === null ? null : ids.fieldIds[r.field]!,
@@ -241,6 +245,7 @@ export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'f
     customId: a.customId, name: a.name, if: a.if,
     when: {
       trigger: a.when.trigger, approval: a.when.approval, by: a.when.by, visibleToApplicant: a.when.visibleToApplicant ?? null, deadline: a.when.deadlineId ?? null,
+      at: a.when.at ?? null,
       form: a.when.formId === null ? null : formRef(a.when.formId),
       status: a.when.statusId === null ? null : refOf(a.when.statusId),
       field: a.when.fieldId === null ? null : refOf(a.when.fieldId),

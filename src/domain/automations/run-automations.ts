@@ -1,14 +1,14 @@
 import type { Automation } from '../../model/automation.ts';
 import type { ProgramModel, Project } from '../../model/model.ts';
 import type { IdGenerator } from '../../model/ids.ts';
-import type { StoreWriter } from '../../store/store.ts';
+import type { StoreReader, StoreWriter } from '../../store/store.ts';
 import type { Caller } from '../caller.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import { statusById } from '../projects/project-context.ts';
 import type { ProjectChanges } from '../projects/change-project.ts';
 import { isStaff, roleNamed, type Role } from '../roles/access.ts';
 import { compileRule, type CompiledRule } from '../rules/compile-rule.ts';
-import { ruleVariables } from '../rules/rule-scope.ts';
+import { AUTOMATION_PROJECT_TYPE, ruleVariables } from '../rules/rule-scope.ts';
 import { fieldType, T } from '../rules/rule-types.ts';
 import { runAction, type ActionOutcome } from './automation-actions.ts';
 import { snapshot } from './automation-state.ts';
@@ -36,7 +36,7 @@ function compiledOf(model: ProgramModel, a: Automation): Compiled {
   if (!all) compiledByModel.set(model, (all = new Map()));
   let c = all.get(a.customId);
   if (!c) {
-    const vars = ruleVariables(model.fields);
+    const vars = ruleVariables(model.fields, AUTOMATION_PROJECT_TYPE);
     const compile = (source: string, want: Parameters<typeof compileRule>[2]) => {
       const result = compileRule(source, vars, want);
       // The import checked each expression with this compiler: a failure means a damaged definition.
@@ -53,6 +53,16 @@ function compiledOf(model: ProgramModel, a: Automation): Compiled {
     all.set(a.customId, c);
   }
   return c;
+}
+
+/**
+ * True when an automation's condition holds for a project as `reader` sees it (an automation without one always
+ * holds): how the daily schedule picks its projects, before and again inside each project's change.
+ */
+export async function conditionHolds(reader: Pick<StoreReader, 'projects' | 'attachments'>, ctx: ProgramContext, a: Automation, project: Project, now: number): Promise<boolean> {
+  const compiled = compiledOf(ctx.model, a);
+  if (compiled.if === null) return true;
+  return compiled.if.evaluate((await snapshot({ tx: reader, ctx: { ...ctx, role: automationRole(ctx) }, state: { project }, now })).bindings) === true;
 }
 
 /** The role an automation's own changes are recorded with: they are the program's, made as its staff would. */
@@ -83,7 +93,7 @@ export async function runAutomations(
   while (queue.length > 0) {
     const { trigger, depth } = queue.shift()!;
     for (const a of automations) {
-      if (!matchesTrigger(a.when, trigger)) continue;
+      if (!matchesTrigger(a.when, trigger, a.customId)) continue;
       // `seq` orders the runs of one change: its audit rows share one time, and ids need not grow.
       const run: Record<string, unknown> = { seq: ++seq, automation: a.customId, name: a.name, trigger: describeTrigger(trigger, refOf), depth };
       const record = (outcome: string, extra: Record<string, unknown> = {}) => result.records.push({ action: 'automation.run', detail: { ...run, outcome, ...extra }, role });

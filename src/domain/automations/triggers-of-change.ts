@@ -8,6 +8,8 @@ export interface Trigger {
   visibleToApplicant?: boolean;
   /** deadline.*: the deadline's customId. */
   deadlineId?: string;
+  /** schedule: the customId of the one automation whose daily run this is. */
+  automation?: string;
 }
 
 /** The deadline trigger of each deadline audit action (src/domain/deadlines). */
@@ -53,13 +55,19 @@ export function triggersOfChange(action: string, d: Detail, byStaff: boolean): T
     case 'project.deadline.pass':
     case 'project.deadline.satisfy':
     case 'project.deadline.cancel': return [{ kind: DEADLINE_TRIGGERS[action]!, deadlineId: str(d.deadlineId) }];
+    // A daily run selected this project for one automation (schedule-runner.ts): only that automation runs.
+    case 'automation.schedule': return [{ kind: 'schedule', automation: str(d.automation) }];
     default: return [];
   }
 }
 
-/** True when an automation's `when` waits for this trigger: the same kind, and every filter it sets matches. */
-export function matchesTrigger(when: AutomationWhen, t: Trigger): boolean {
+/**
+ * True when an automation's `when` waits for this trigger: the same kind, and every filter it sets matches; a
+ * schedule trigger is for the one automation (by customId) whose daily run it is.
+ */
+export function matchesTrigger(when: AutomationWhen, t: Trigger, customId?: string): boolean {
   if (when.trigger !== t.kind) return false;
+  if (t.kind === 'schedule') return t.automation === customId;
   const same = (want: string | null, got: string | undefined) => want === null || want === got;
   return same(when.formId, t.formId) && same(when.statusId, t.statusId) && same(when.fieldId, t.fieldId)
     && same(when.attachmentId, t.attachmentId) && same(when.approval, t.approval) && same(when.by, t.by) && same(when.deadlineId ?? null, t.deadlineId)
@@ -69,5 +77,5 @@ export function matchesTrigger(when: AutomationWhen, t: Trigger): boolean {
 /** A trigger as the record of a run names it: `status.entered EngineeringReview`. */
 export function describeTrigger(t: Trigger, refOf: (id: string) => string): string {
   const part = t.formId ?? t.statusId ?? t.fieldId ?? t.attachmentId;
-  return [t.kind, part === undefined ? null : refOf(part), t.approval ?? null, t.by ?? null, t.deadlineId ?? null].filter((x) => x !== null).join(' ');
+  return [t.kind, part === undefined ? null : refOf(part), t.approval ?? null, t.by ?? null, t.deadlineId ?? null, t.automation ?? null].filter((x) => x !== null).join(' ');
 }

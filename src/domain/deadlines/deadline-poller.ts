@@ -38,7 +38,7 @@ export async function fireDueDeadlines(deps: DeadlinePollerDeps, limit = DEADLIN
   const due = await deps.store.deadlines.findDueDeadlines(deps.clock.now(), limit);
   const contexts = new Map<string, ProgramContext | null>();
   for (const d of due) {
-    if (!contexts.has(d.programId)) contexts.set(d.programId, await contextOf(deps.store, d.programId));
+    if (!contexts.has(d.programId)) contexts.set(d.programId, await systemContext(deps.store, d.programId));
     const ctx = contexts.get(d.programId);
     if (!ctx) continue;
     try {
@@ -63,7 +63,8 @@ export async function fireDueDeadlines(deps: DeadlinePollerDeps, limit = DEADLIN
   return due.length;
 }
 
-async function contextOf(store: Store, programId: string): Promise<ProgramContext | null> {
+/** A program as the service itself acts on it (its role there is admin); null when the program is gone. */
+export async function systemContext(store: Store, programId: string): Promise<ProgramContext | null> {
   const program = await store.programs.findProgram(programId);
   if (!program) return null;
   const role = roleIn(systemCaller(program), program);

@@ -16,9 +16,18 @@ export const PROJECT_TYPE: RuleType = {
   ]),
 };
 
+/**
+ * `project` in an automation's rules: also its age and its time in the current status, in whole days of the
+ * program's calendar. Only automations see them: a form's rules must not change their answer while nobody acts.
+ */
+export const AUTOMATION_PROJECT_TYPE: RuleType = {
+  kind: 'record', name: 'project',
+  members: new Map<string, RuleType>([...(PROJECT_TYPE.kind === 'record' ? PROJECT_TYPE.members : []), ['ageDays', T.int], ['daysInStatus', T.int]]),
+};
+
 /** The variables every rule of a program may use: each field by its customId, `project` and `role`. */
-export function ruleVariables(fields: ScopeField[]): Map<string, RuleType> {
-  const vars = new Map<string, RuleType>([['project', PROJECT_TYPE], ['role', T.string]]);
+export function ruleVariables(fields: ScopeField[], project: RuleType = PROJECT_TYPE): Map<string, RuleType> {
+  const vars = new Map<string, RuleType>([['project', project], ['role', T.string]]);
   for (const f of fields) if (f.customId !== null && isIdentifier(f.customId)) vars.set(f.customId, fieldType(f));
   return vars;
 }
