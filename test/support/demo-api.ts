@@ -43,8 +43,8 @@ export interface DemoApi {
   ok(res: Promise<LightMyRequestResponse>, schema?: string): Promise<string>;
   /** A new project of `c` (the applicant unless said). */
   newProject(c?: DemoCredential): Promise<string>;
-  /** Uploads the tiny PDF as `attachment` of the Application form. */
-  upload(projectId: string, attachment: string, c?: DemoCredential): Promise<LightMyRequestResponse>;
+  /** Uploads the tiny PDF as `attachment` of a form (the Application unless said). */
+  upload(projectId: string, attachment: string, c?: DemoCredential, form?: string): Promise<LightMyRequestResponse>;
 }
 
 /** Seeds the demo on a fresh `dialect` database before the block's tests and closes everything after them. */
@@ -89,10 +89,10 @@ export function demoApi(dialect: (typeof DIALECTS)[number]): DemoApi {
     async newProject(c = demoUser('applicant')) {
       return /ProjectId="([^"]+)"/.exec(await api.ok(api.call(c, 'POST', 'NewProject')))![1]!;
     },
-    upload(projectId, attachment, c = demoUser('applicant')) {
+    upload(projectId, attachment, c = demoUser('applicant'), form = 'Application') {
       clock.advance();
       return app!.inject({
-        method: 'POST', url: `${DEMO_PROGRAM_URL}/Projects/${projectId}/Forms/Application/Attachments/${attachment}`, payload: TINY_PDF,
+        method: 'POST', url: `${DEMO_PROGRAM_URL}/Projects/${projectId}/Forms/${form}/Attachments/${attachment}`, payload: TINY_PDF,
         headers: { authorization: basicAuth(c), 'x-apikey': c.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' },
       });
     },
