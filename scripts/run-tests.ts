@@ -23,6 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BrowserServer, chromium as playwright } from 'playwright-core';
 import { BROWSER_ENV, chromiumLaunchOptions } from '../test/support/chromium.ts';
 import { prepareTemplates } from '../test/support/database-templates.ts';
+import { ALL_DIALECTS, chosenDialects } from '../test/support/dialects.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { PgActivitySampler } from './pg-activity-sampler.ts';
 import { formatCpuTable, processTreeCpuSeconds, readFileCpu } from './test-cpu-table.ts';
@@ -109,6 +110,8 @@ async function main(): Promise<number> {
     : testConcurrency(process.env.APAS_TEST_CONCURRENCY);
   say(`${files.length} test file(s), ${concurrency} at a time (${reason})`);
   if (excluded.length > 0) say(`APAS_TEST_EXCLUDE leaves out ${excludedFiles.size} test file(s) under ${excluded.join(', ')}`);
+  const dialects = chosenDialects(process.env.APAS_TEST_DIALECTS);
+  if (dialects.length < ALL_DIALECTS.length) say(`APAS_TEST_DIALECTS runs the contract tests on ${dialects.join(', ')} only, not on ${ALL_DIALECTS.filter((d) => !dialects.includes(d)).join(', ')}`);
 
   let stopSignal: NodeJS.Signals | undefined;
   let runner: ChildProcess | undefined;
