@@ -5,6 +5,7 @@ import type { AuditReader, AuditRepository } from './audit-queries.ts';
 import type { BacklogReader } from './backlog-queries.ts';
 import type { BlobChunkRepository } from './blob-chunk-queries.ts';
 import type { BrowserSessionRepository } from './browser-session-queries.ts';
+import type { BulkActionReader, BulkActionRepository } from './bulk-action-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
@@ -41,6 +42,8 @@ export interface StoreReader {
   readonly deadlines: DeadlineReader;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
+  /** The work queue's bulk actions and their per-project results (migration 031). */
+  readonly bulkActions: BulkActionReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -64,6 +67,8 @@ export interface StoreWriter extends StoreReader {
   readonly accountTokens: AccountTokenRepository;
   /** Projects' deadlines: started, ended and fired in their project's change. */
   readonly deadlines: DeadlineRepository;
+  /** Bulk actions: recorded with their projects, each project's outcome set (`done` in its change's transaction). */
+  readonly bulkActions: BulkActionRepository;
 }
 
 /**
