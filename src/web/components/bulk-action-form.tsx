@@ -34,7 +34,7 @@ export function BulkActionForm(p: BulkActionFormProps) {
   const o = p.options;
   const max = o.maxProjects.toLocaleString('en-US');
   return (
-    <form method="post" action={BULK_PATH} id={BULK_FORM_ID} class="action-form" aria-labelledby="bulk-title">
+    <form method="post" action={BULK_PATH} id={BULK_FORM_ID} class="action-form bulk-form" aria-labelledby="bulk-title">
       <h2 id="bulk-title">Bulk actions</h2>
       <p class="hint" id="bulk-hint">
         Tick projects in the table, or choose all projects matching the filters. A bulk action takes at most {max} projects.

@@ -108,12 +108,11 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
           <table>
             <caption class="visually-hidden">Projects of {view.programName}</caption>
             <thead>
-              <tr>{p.bulk ? <BulkSelectHeader /> : null}<th scope="col">Project</th><th scope="col">Applicant</th><th scope="col">Status</th><th scope="col">Assignee</th><th scope="col">Submitted</th><th scope="col">Next deadline</th><th scope="col">Last change</th></tr>
+              <tr><th scope="col">Project</th><th scope="col">Applicant</th><th scope="col">Status</th><th scope="col">Assignee</th><th scope="col">Submitted</th><th scope="col">Next deadline</th><th scope="col">Last change</th>{p.bulk ? <BulkSelectHeader /> : null}</tr>
             </thead>
             <tbody>
               {view.rows.map((r) => (
                 <tr key={r.projectId}>
-                  {p.bulk ? <BulkSelectCell projectId={r.projectId} label={r.number ?? `Unsubmitted ${r.projectId}`} /> : null}
                   <td><a href={reviewPath(view.programId, r.projectId)}>{r.number ?? `Unsubmitted ${r.projectId}`}</a></td>
                   <td>{r.applicant}</td>
                   <td><span class="status">{r.status}</span></td>
@@ -121,6 +120,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
                   <td><When at={r.submittedAt} timeZone={p.timeZone} /></td>
                   <td>{r.nextDeadline ? <>{r.nextDeadline.name} <DueBy date={r.nextDeadline.dueDate} />{r.nextDeadline.overdue ? <strong class="overdue"> Overdue</strong> : null}</> : '—'}</td>
                   <td><When at={r.lastChange} timeZone={p.timeZone} /></td>
+                  {p.bulk ? <BulkSelectCell projectId={r.projectId} label={r.number ?? `Unsubmitted ${r.projectId}`} /> : null}
                 </tr>
               ))}
             </tbody>
