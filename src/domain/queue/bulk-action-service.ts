@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { StoreWriter } from '../../store/store.ts';
 import type { BulkActionRecord } from '../../store/bulk-action-queries.ts';
 import { canRead, hasPrivilege, staffRoles } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
@@ -28,6 +27,12 @@ export interface BulkActionServices {
   templateMail: Pick<TemplateMailService, 'send'>;
   workQueue: Pick<WorkQueueService, 'matchingProjectIds'>;
 }
+
+/** How many projects' unchanged or refused outcomes are written in one transaction. */
+const OUTCOME_BATCH = 50;
+
+/** A project's outcome other than done, to be noted while it is still pending. */
+interface Outcome { projectId: string; outcome: 'unchanged' | 'refused'; code?: string; message?: string; at: number }
 
 // A form's key: what randomUUID gives, or any client's own token of the same alphabet.
 const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
@@ -96,7 +101,20 @@ export class BulkActionService {
       return this.#replay(caller, ctx, raced, fingerprint);
     }
     const member: Caller = { ...caller, bulkActionId: id };
-    for (const projectId of projectIds) await this.#runOne(member, ctx, action, projectId);
+    // Outcomes other than `done` change no project, so they are written a batch at a time rather than in a write
+    // transaction of their own per project (on SQLite each waits for the one write lock).
+    const noted: Outcome[] = [];
+    const flush = () => this.#deps.store.transaction(async (tx) => {
+      for (const o of noted.splice(0)) await tx.bulkActions.setBulkOutcome(id, o.projectId, o);
+    });
+    try {
+      for (const projectId of projectIds) {
+        noted.push(await this.#runOne(member, ctx, action, projectId));
+        if (noted.length >= OUTCOME_BATCH) await flush();
+      }
+    } finally {
+      if (noted.length > 0) await flush();
+    }
     await this.#deps.store.transaction((tx) => tx.bulkActions.finishBulkAction(id, clock.now()));
     return this.result(caller, ctx.program.id, id);
   }
@@ -142,25 +160,20 @@ export class BulkActionService {
   }
 
   // One project: the single action's service, whose change step records `done` in the change's transaction; what it
-  // refused, or found already so, is recorded here.
-  async #runOne(member: Caller, ctx: ProgramContext, action: BulkAction, projectId: string): Promise<void> {
+  // refused, or found already so, is returned to be noted (only on a project still pending: a done one keeps that).
+  async #runOne(member: Caller, ctx: ProgramContext, action: BulkAction, projectId: string): Promise<Outcome> {
     const { workflow, templateMail } = this.#services;
     const programId = ctx.program.id;
-    const bulkId = member.bulkActionId!;
-    let outcome: { outcome: 'unchanged' | 'refused'; code?: string; message?: string };
     try {
       if (action.kind === 'assign') await workflow.setAssignee(member, programId, projectId, action.email);
       else if (action.kind === 'status') await workflow.setStatus(member, programId, projectId, action.statusRef, { reasonId: action.reasonId, message: action.message });
       else await templateMail.send(member, programId, projectId, action.template);
-      outcome = { outcome: 'unchanged' };
+      return { projectId, outcome: 'unchanged', at: this.#deps.clock.now() };
     } catch (error) {
       // A fault that is no refusal (the database gone) stops the action; the projects not reached stay pending.
       if (!(error instanceof ApiError)) throw error;
-      outcome = { outcome: 'refused', code: error.code, message: error.message };
+      return { projectId, outcome: 'refused', code: error.code, message: error.message, at: this.#deps.clock.now() };
     }
-    const at = this.#deps.clock.now();
-    // Only a project still pending: one the change step recorded as done keeps that.
-    await this.#deps.store.transaction((tx: StoreWriter) => tx.bulkActions.setBulkOutcome(bulkId, projectId, { ...outcome, at }));
   }
 }
 
