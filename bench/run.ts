@@ -27,6 +27,7 @@ import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../src/store/secret-box.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { measureAuthentication } from './auth-overhead.ts';
+import { type BulkAssignFigures, measureBulkAssign } from './bulk-assign.ts';
 import { isRead, recordReads } from './floor-statements.ts';
 import { generateProjects } from './generate.ts';
 import { type Scenario, type Step, scenarios } from './scenarios.ts';
@@ -47,6 +48,8 @@ export interface ScenarioResult {
 export interface RunResult {
   db: string; projects: number; loadMs: number; date: string; machine: string; duration: number; connections: number;
   scenarios: ScenarioResult[]; auth: { authUs: number; requestUs: number; share: number }; maxRssMb: number;
+  /** The work queue's bulk assign of 500 projects (bench/bulk-assign.ts), when the run measured it. */
+  bulkAssign?: BulkAssignFigures;
 }
 
 function freePort(): Promise<number> {
@@ -194,7 +197,7 @@ function mergedRun(file: string, run: RunResult): RunResult {
   const fresh = new Map(run.scenarios.map((s) => [s.name, s]));
   const scenarios = earlier.scenarios.map((s) => fresh.get(s.name) ?? s);
   for (const s of run.scenarios) if (!earlier.scenarios.some((e) => e.name === s.name)) scenarios.push(s);
-  return { ...earlier, date: run.date, scenarios, maxRssMb: Math.max(...scenarios.map((s) => s.peakRssMb)) };
+  return { ...earlier, date: run.date, scenarios, maxRssMb: Math.max(...scenarios.map((s) => s.peakRssMb)), bulkAssign: run.bulkAssign ?? earlier.bulkAssign };
 }
 
 type Prepared = Awaited<ReturnType<typeof prepareDatabase>>;
@@ -299,12 +302,18 @@ async function main(): Promise<void> {
       const floorText = r.floor ? `  | floor ${r.floor.rps.toFixed(0).padStart(7)} req/s  ratio ${r.floorRatio!.toFixed(2)}${r.floor.errors + r.floor.non2xx > 0 ? ' FAILED' : ''}` : '';
       process.stdout.write(`${s.name.padEnd(44)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(4)} ms  p99 ${String(ours.p99).padStart(4)} ms  | baseline ${theirs.rps.toFixed(0).padStart(7)} req/s  ratio ${r.ratio.toFixed(2)}  rss ${peak.toFixed(0)} MB${ours.errors + ours.non2xx > 0 ? `  FAILED ${ours.errors} errors ${ours.non2xx} non-2xx` : ''}${floorText}\n`);
     }
+    // One bulk action at a time, after the scenarios: its 500 change steps would otherwise compete with theirs.
+    let bulkAssign: BulkAssignFigures | undefined;
+    if (!values.only || values.only.split(',').includes('bulk')) {
+      bulkAssign = await measureBulkAssign(base, Math.min(500, projects), 3);
+      process.stdout.write(`Web bulk assign of ${bulkAssign.projects} projects: p50 ${bulkAssign.p50Ms.toFixed(0)} ms (${bulkAssign.msPerProject.toFixed(2)} ms a project), max ${bulkAssign.maxMs.toFixed(0)} ms of ${bulkAssign.rounds}; one SetAssignee at a time p50 ${bulkAssign.singleSetAssigneeMs.toFixed(1)} ms\n`);
+    }
     const auth = await measureAuthentication(values.db === 'postgres' ? { kind: 'postgres', url: prepared.url } : { kind: 'sqlite', file: prepared.url },
       DEMO_CREDENTIALS[0]!, results.find((r) => r.name.startsWith('GetProjects limit=100'))?.ours.p50 ?? 0);
     process.stdout.write(`authentication: ${auth.authUs.toFixed(0)} µs of a ${auth.requestUs.toFixed(0)} µs request (${(auth.share * 100).toFixed(1)}%)\n`);
     const run: RunResult = {
       db: values.db!, projects, loadMs: prepared.loadMs, date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`,
-      duration, connections, scenarios: results, auth, maxRssMb: maxRss,
+      duration, connections, scenarios: results, auth, maxRssMb: maxRss, ...(bulkAssign ? { bulkAssign } : {}),
     };
     const out = path.join(ROOT, 'bench', 'results', `${values.db}-${projects}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -35,4 +35,9 @@ export interface Caller {
   ifMatch?: VersionCondition;
   /** The request's Idempotency-Key, on the operations that honour one and only when it sent one. */
   idempotency?: IdempotencyClaim;
+  /**
+   * The bulk action (src/domain/queue/bulk-action-service.ts) this change is one project of: the change's audit row
+   * names it, and the change step records the project as done in the change's own transaction.
+   */
+  bulkActionId?: string;
 }

@@ -22,6 +22,8 @@ import { SubmitService } from '../domain/projects/submit-service.ts';
 import { DEFAULT_WEB_SESSION_POLICY, WebSessionService } from '../domain/accounts/web-session-service.ts';
 import { WebhookService } from '../domain/webhooks/webhook-service.ts';
 import { WorkQueueService } from '../domain/queue/work-queue-service.ts';
+import { BulkActionService } from '../domain/queue/bulk-action-service.ts';
+import { TemplateMailService } from '../domain/workflow/template-mail-service.ts';
 import { WorkflowService } from '../domain/projects/workflow-service.ts';
 import { DeadlineService } from '../domain/deadlines/deadline-service.ts';
 import type { Clock } from '../model/clock.ts';
@@ -59,6 +61,10 @@ export interface Services {
   portal: PortalService;
   applications: ApplicationService;
   workQueue: WorkQueueService;
+  /** The work queue's bulk actions, through the single actions' services. */
+  bulkActions: BulkActionService;
+  /** A program's named mail template sent to a project's owner. */
+  templateMail: TemplateMailService;
   review: ReviewService;
   rateLimiter: RateLimiter;
   tokens: AccessTokenService;
@@ -83,6 +89,9 @@ export function createServices(
     lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter, accountSlowAfter: config.signIn.accountSlowAfter,
   }, signInNotice({ store, clock, ids, publicUrl: config.publicUrl, mailOn })), ids);
   const formData = new FormDataService(deps);
+  const workflow = new WorkflowService(deps);
+  const workQueue = new WorkQueueService(deps);
+  const templateMail = new TemplateMailService(deps);
   return {
     auth,
     projects: new ProjectService(deps),
@@ -90,7 +99,7 @@ export function createServices(
     submit: new SubmitService(deps),
     attachments: new AttachmentService(deps, { blobs, maxUploadBytes: config.maxUploadBytes }),
     catalog: new CatalogService(deps),
-    workflow: new WorkflowService(deps),
+    workflow,
     deadlines: new DeadlineService(deps),
     inquiries: new InquiryService(deps),
     exports: new ExportService(deps),
@@ -98,7 +107,9 @@ export function createServices(
     mfa: new MfaService({ store, clock, ids }),
     portal: new PortalService(deps),
     applications: new ApplicationService(deps, formData),
-    workQueue: new WorkQueueService(deps),
+    workQueue,
+    bulkActions: new BulkActionService(deps, { workflow, workQueue, templateMail }),
+    templateMail,
     review: new ReviewService(deps),
     webSessions: new WebSessionService({ store, clock, ids }, auth, {
       ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,

@@ -7,6 +7,7 @@ import { auditReader, auditRepository } from './audit-queries.ts';
 import { backlogReader } from './backlog-queries.ts';
 import { blobChunkRepository } from './blob-chunk-queries.ts';
 import { browserSessionRepository } from './browser-session-queries.ts';
+import { bulkActionReader, bulkActionRepository } from './bulk-action-queries.ts';
 import { bulkLoader } from './bulk-queries.ts';
 import { type CounterRepository, counterRepository, SIGN_IN_BUCKET_PREFIX } from './counter-queries.ts';
 import type { Dialect, OpenDatabase } from './database.ts';
@@ -40,7 +41,9 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
     webhooks: () => sealedWebhookRepository(webhookRepository(db, dialect), secrets), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
-    backlog: () => backlogReader(db), deadlines: () => deadlineRepository(db), schedules: () => scheduleRepository(db),
+    backlog: () => backlogReader(db), deadlines: () => deadlineRepository(db),
+    schedules: () => scheduleRepository(db),
+    bulkActions: () => bulkActionRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -87,7 +90,9 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
-    webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db), deadlines: deadlineReader(db), schedules: scheduleReader(db),
+    webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db), deadlines: deadlineReader(db),
+    schedules: scheduleReader(db),
+    bulkActions: bulkActionReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     transaction: async (work) => {
       let wrote = 0;

@@ -5,6 +5,7 @@ import type { AuditReader, AuditRepository } from './audit-queries.ts';
 import type { BacklogReader } from './backlog-queries.ts';
 import type { BlobChunkRepository } from './blob-chunk-queries.ts';
 import type { BrowserSessionRepository } from './browser-session-queries.ts';
+import type { BulkActionReader, BulkActionRepository } from './bulk-action-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
@@ -44,6 +45,8 @@ export interface StoreReader {
   readonly schedules: ScheduleReader;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
+  /** The work queue's bulk actions and their per-project results (migration 031). */
+  readonly bulkActions: BulkActionReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -69,6 +72,8 @@ export interface StoreWriter extends StoreReader {
   readonly deadlines: DeadlineRepository;
   /** Scheduled automations' runs, and the per-project marks written in the project's change. */
   readonly schedules: ScheduleRepository;
+  /** Bulk actions: recorded with their projects, each project's outcome set (`done` in its change's transaction). */
+  readonly bulkActions: BulkActionRepository;
 }
 
 /**

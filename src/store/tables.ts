@@ -262,6 +262,17 @@ export interface ProjectDeadlineTable {
   started_at: number; due_date: string; due_at: number; ended_at: number | null; started_by: string | null; ended_by: string | null;
 }
 
+/** A bulk action of the work queue (migration 031): who ran what on how many projects of a program, under which key. */
+export interface BulkActionTable {
+  id: string; program_id: string; actor_id: string; idempotency_key: string; fingerprint: string; kind: string; params: string;
+  scope: string; project_count: number; state: string; created_at: number; finished_at: number | null;
+}
+
+/** One project of a bulk action (migration 031): its place in the list and what happened to it. */
+export interface BulkActionProjectTable {
+  bulk_action_id: string; position: number; project_id: string; outcome: string; code: string | null; message: string | null; detail: string | null; at: number | null;
+}
+
 export interface Database {
   agencies: AgencyTable;
   users: UserTable;
@@ -307,4 +318,6 @@ export interface Database {
   mail_messages: MailMessageTable;
   account_tokens: AccountTokenTable;
   project_deadlines: ProjectDeadlineTable;
+  bulk_actions: BulkActionTable;
+  bulk_action_projects: BulkActionProjectTable;
 }

@@ -19,6 +19,8 @@ export interface WorkQueueQuery {
   /** First submitted at or after `from` and before `to` (epoch ms). */
   submitted?: { from: number | null; to: number | null };
   number?: string;
+  /** Only these projects (a bulk action's selection). */
+  idIn?: string[];
   fields: FieldCondition[];
   /** How the store plans the data filters (its defaults when left out); tests set it to try every plan. */
   tuning?: SearchTuning;
@@ -93,6 +95,7 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
   if (q.assigneeId === null) query = query.where('projects.assignee_id', 'is', null);
   else if (q.assigneeId !== undefined) query = query.where('projects.assignee_id', '=', q.assigneeId);
   if (q.number !== undefined) query = query.where('projects.number', '=', q.number);
+  if (q.idIn !== undefined) query = q.idIn.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('projects.id', 'in', q.idIn);
   if (q.overdue) {
     const { now, openStatusIds } = q.overdue;
     const overdue = (state: 'running' | 'passed') => {

@@ -63,7 +63,8 @@ export function workQueueRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     }
     // A refused filter still shows the form (with the program's statuses and fields) to correct it, without rows.
     view ??= { ...(await services.workQueue.page(caller, programId, NO_FILTER)), rows: [], nextCursor: null, previousCursor: null, atStart: true };
-    const page = renderPage(WorkQueuePage({ view, form, problems: shown, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone }));
+    const bulk = await services.bulkActions.formOptions(caller, programId);
+    const page = renderPage(WorkQueuePage({ view, form, problems: shown, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, bulk }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   });
 }

@@ -75,6 +75,7 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
     if (!(await tx.projects.updateProject(project.id, project.version, stamp))) throw new Error(`project ${project.id} changed while locked`);
     const ownerId = stamp.ownerId ?? project.ownerId;
     await recordChange(tx, deps, caller, ctx, { action, projectId: project.id, ownerId, detail, at: now });
+    if (caller.bulkActionId !== undefined) await tx.bulkActions.setBulkOutcome(caller.bulkActionId, project.id, { outcome: 'done', detail: { action, ...detail }, at: now });
     for (const r of automated.records) await recordChange(tx, deps, caller, { ...ctx, role: r.role }, { action: r.action, projectId: project.id, ownerId, detail: r.detail, at: now });
     return outcome.result({ ...project, ...stamp, version: project.version + 1 });
   });
@@ -104,7 +105,7 @@ export interface ChangeRecord { action: string; projectId: string; ownerId: stri
 export async function recordChange(tx: StoreWriter, deps: Pick<ChangeDeps, 'ids'>, caller: Caller, ctx: ProgramContext, record: ChangeRecord): Promise<void> {
   await tx.audit.write({
     action: record.action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
-    projectId: record.projectId, requestId: caller.requestId, detail: record.detail,
+    projectId: record.projectId, requestId: caller.requestId, detail: caller.bulkActionId === undefined ? record.detail : { ...record.detail, bulkActionId: caller.bulkActionId },
   }, record.at, deps.ids.next());
   for (const event of eventsOfChange(record.action, record.detail, ctx.role)) {
     tx.events.append({

@@ -44,6 +44,8 @@ export interface WorkQueueFilter {
   pageSize: number;
   /** Where the page starts, as a `nextCursor` or `previousCursor` gave it; null for the first page. */
   cursor: string | null;
+  /** Only these projects (a bulk action's selection, src/domain/queue/bulk-action-service.ts); left out for any. */
+  projectIds?: string[];
 }
 
 /** One project in the queue, as staff see it. */
@@ -219,6 +221,13 @@ export class WorkQueueService {
     return { fileName: `${ctx.program.customId || ctx.program.id}-projects.csv`, header, rows: rows() };
   }
 
+  /** The ids of the first `limit` projects the filter matches, in the queue's order (what a bulk action on "all matching" takes). */
+  async matchingProjectIds(caller: Caller, programRef: string, filter: WorkQueueFilter, limit: number): Promise<string[]> {
+    const ctx = await this.#staffProgram(caller, programRef);
+    const rows = await this.#deps.store.projects.workQueuePage({ ...(await this.#query(caller, ctx, { ...filter, cursor: null })), limit });
+    return rows.map((r) => r.project.id);
+  }
+
   async #staffProgram(caller: Caller, programRef: string): Promise<ProgramContext> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The work queue of program ${ctx.program.id} is for its staff (the roles that read every project).`);
@@ -241,6 +250,7 @@ export class WorkQueueService {
       ...(statusIn.length > 0 ? { statusIn } : {}),
       ...(f.assignee === null ? {} : { assigneeId: await this.#assigneeId(caller, f.assignee) }),
       ...(f.number === null ? {} : { number: f.number }),
+      ...(f.projectIds === undefined ? {} : { idIn: f.projectIds }),
       ...(f.submittedFrom !== null || f.submittedTo !== null ? { submitted: { from: f.submittedFrom, to: f.submittedTo } } : {}),
       // A status with no move onward closes the project, so a deadline that passed there is no longer overdue.
       ...(f.overdue ? { overdue: { now: this.#deps.clock.now(), openStatusIds: ctx.model.statuses.filter((s) => s.next.length > 0).map((s) => s.id) } } : {}),

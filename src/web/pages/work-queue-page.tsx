@@ -1,4 +1,6 @@
 import { DueBy } from '../components/deadline-list.tsx';
+import { BulkActionForm, BulkSelectCell, BulkSelectHeader } from '../components/bulk-action-form.tsx';
+import type { BulkFormOptions } from '../../domain/queue/bulk-action-service.ts';
 import type { WorkQueueView } from '../../domain/queue/work-queue-service.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
@@ -11,6 +13,8 @@ export const QUEUE_PATH = '/Projects/ProjectList';
 /** What the work-queue page shows. */
 export interface WorkQueuePageProps {
   view: WorkQueueView; form: QueueForm; problems: FormProblem[]; user: PageUser; csrfToken: string; timeZone: string;
+  /** The bulk actions' form (src/web/components/bulk-action-form.tsx) and the rows' checkboxes; none when left out. */
+  bulk?: BulkFormOptions;
 }
 
 /** The review page of a project. */
@@ -104,7 +108,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
           <table>
             <caption class="visually-hidden">Projects of {view.programName}</caption>
             <thead>
-              <tr><th scope="col">Project</th><th scope="col">Applicant</th><th scope="col">Status</th><th scope="col">Assignee</th><th scope="col">Submitted</th><th scope="col">Next deadline</th><th scope="col">Last change</th></tr>
+              <tr><th scope="col">Project</th><th scope="col">Applicant</th><th scope="col">Status</th><th scope="col">Assignee</th><th scope="col">Submitted</th><th scope="col">Next deadline</th><th scope="col">Last change</th>{p.bulk ? <BulkSelectHeader /> : null}</tr>
             </thead>
             <tbody>
               {view.rows.map((r) => (
@@ -116,12 +120,14 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
                   <td><When at={r.submittedAt} timeZone={p.timeZone} /></td>
                   <td>{r.nextDeadline ? <>{r.nextDeadline.name} <DueBy date={r.nextDeadline.dueDate} />{r.nextDeadline.overdue ? <strong class="overdue"> Overdue</strong> : null}</> : '—'}</td>
                   <td><When at={r.lastChange} timeZone={p.timeZone} /></td>
+                  {p.bulk ? <BulkSelectCell projectId={r.projectId} label={r.number ?? `Unsubmitted ${r.projectId}`} /> : null}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {p.bulk && view.rows.length > 0 ? <BulkActionForm options={p.bulk} filterQuery={queueQuery(form)} csrfToken={p.csrfToken} /> : null}
       <nav class="pager" aria-label="Pages">
         {view.atStart ? null : <a href={`${QUEUE_PATH}?${queueQuery(form)}`}>First page</a>}
         {view.previousCursor ? <a href={`${QUEUE_PATH}?${queueQuery(form, { cursor: view.previousCursor })}`} rel="prev">Previous page</a> : null}
