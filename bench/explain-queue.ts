@@ -22,6 +22,7 @@ const db = new Kysely<Database>({
 const one = <T>(sql: string) => raw.prepare(sql).get() as T;
 const program = one<{ id: string }>("select id from programs where custom_id = 'RES-SOLAR'").id;
 const approved = one<{ id: string }>(`select id from statuses where program_id = '${program}' and custom_id = 'ApprovedForInstallation'`).id;
+const open = (raw.prepare(`select id from statuses where program_id = '${program}' and custom_id in ('ApplicationReview', 'EngineeringReview', 'ApprovedForInstallation', 'InspectionPending')`).all() as { id: string }[]).map((r) => r.id);
 const make = one<{ id: string }>(`select id from data_fields where program_id = '${program}' and custom_id = 'InverterMake'`).id;
 const middle = one<{ updated_at: number; id: string }>(`select updated_at, id from projects where program_id = '${program}' order by updated_at desc, id desc limit 1 offset (select count(*) / 2 from projects)`);
 const base: WorkQueueQuery = { programId: program, fields: [], sort: 'updated', direction: 'desc', limit: 101 };
@@ -33,6 +34,8 @@ const cases: [string, WorkQueueQuery][] = [
   ['unassigned, created order', { ...base, assigneeId: null, sort: 'created', direction: 'asc' }],
   // Read through project_deadlines (state, due_at): the overdue filter's subqueries, the due order's first range.
   ['overdue only', { ...base, overdue: { now: Date.now(), openStatusIds: [approved] } }],
+  ['overdue only, the statuses with a move onward', { ...base, overdue: { now: Date.now(), openStatusIds: open } }],
+  ['overdue only, due date order', { ...base, sort: 'due', direction: 'asc', overdue: { now: Date.now(), openStatusIds: open } }],
   ['due date order', { ...base, sort: 'due', direction: 'asc' }],
 ];
 for (const [name, q] of cases) {
