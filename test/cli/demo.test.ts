@@ -60,7 +60,8 @@ test('the demo program has the documented workflow and forms', async () => {
   assert.deepEqual(program.automations?.map((a) => [a.customId, a.when.trigger]), [
     ['EngineeringReviewAbove10kW', 'form.submitted'], ['QuestionAsked', 'inquiry.note_added'], ['AnswerReminder', 'deadline.passed'],
     ['WithdrawUnanswered', 'deadline.passed'], ['InspectionStarts', 'status.entered'], ['InspectionDone', 'status.left'],
-    ['ApplicantAnswered', 'inquiry.note_added'], ['ResizedAbove10kW', 'field.changed'], ['ApplicationStarted', 'project.created'], ['CertificateRejected', 'attachment.reviewed'],
+    ['ApplicantAnswered', 'inquiry.note_added'], ['InspectionScheduled', 'deadline.started'], ['InspectionOnTime', 'deadline.satisfied'],
+    ['ResizedAbove10kW', 'field.changed'], ['ApplicationStarted', 'project.created'], ['CertificateRejected', 'attachment.reviewed'],
     ['CertificateReplaced', 'attachment.uploaded'], ['DraftReminderDaily', 'schedule'],
   ]);
   assert.deepEqual(model.forms.map((f) => f.name), ['Interconnection Application', 'Completion Certificate', 'Review Checklist']);

@@ -92,8 +92,17 @@ for (const dialect of DIALECTS) {
         await ok(demo.call(admin, 'POST', `Projects/${projectId}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="${to}"/>`));
       }
       assert.deepEqual(await deadlines(projectId), { InspectionDue: 'running' });
+      // Its start tells the applicant by when (InspectionScheduled); its being met tells integrations (InspectionOnTime).
+      const number = (await demo.db.store.projects.getProject(demo.model.program.id, projectId))!.number!;
+      const scheduled = (await demo.db.store.mail.listMail()).filter((m) => m.kind === 'automation' && m.subject.includes(`your inspection for project ${number}`));
+      assert.deepEqual(scheduled.map((m) => m.to), [applicant.email]);
+      const due = (await demo.db.store.deadlines.listProjectDeadlines(projectId))[0]!.dueDate;
+      assert.match(scheduled[0]!.text, new RegExp(`\\nInspection due by ${formatDueDate(due)}\\.\\n`));
+      const custom = async () => (await demo.db.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'automation.custom').map((e) => (e.data as { name?: string }).name);
+      assert.deepEqual(await custom(), ['application-started']);
       await ok(demo.call(admin, 'POST', `Projects/${projectId}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="PermissionToOperate"/>`));
       assert.deepEqual(await deadlines(projectId), { InspectionDue: 'satisfied' });
+      assert.deepEqual(await custom(), ['application-started', 'inspection-on-time']);
     });
   });
 }
