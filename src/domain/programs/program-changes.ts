@@ -32,7 +32,7 @@ const KINDS = [
   kind('list', (d) => d.lists, (l) => ({ customId: l.customId, name: l.name, choices: l.choices }), false),
   kind('status', (d) => [...d.statuses].sort(byPosition), (s) => ({
     customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: [...s.next].sort(),
-    ...statusMessagesOf(s),
+    ...statusMessagesOf(s), ...(s.withdrawal ? { withdrawal: true } : {}),
   }), true),
   kind('field', (d) => [...d.fields].sort(byPosition), ({ id: _id, position: _p, listId, formula, ...rest }) => ({ ...rest, list: listId, formula: formula ?? null }), true),
   kind('form', (d) => [...d.forms].sort(byPosition), (f) => ({
