@@ -11,6 +11,9 @@ import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import { InquiryService } from '../domain/inquiries/inquiry-service.ts';
 import { MfaService } from '../domain/accounts/mfa-service.ts';
 import { PortalService } from '../domain/projects/portal-service.ts';
+import { CopyService } from '../domain/portal/copy-service.ts';
+import { MyProjectsService } from '../domain/portal/my-projects-service.ts';
+import { ProjectRemovalService } from '../domain/portal/project-removal-service.ts';
 import { ProjectService } from '../domain/projects/project-service.ts';
 import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../domain/accounts/rate-limiter.ts';
 import { ReviewService } from '../domain/projects/review-service.ts';
@@ -57,6 +60,10 @@ export interface Services {
   mfa: MfaService;
   webSessions: WebSessionService;
   portal: PortalService;
+  /** My projects, copying an application, deleting a draft and withdrawing (src/domain/portal). */
+  myProjects: MyProjectsService;
+  copies: CopyService;
+  removals: ProjectRemovalService;
   applications: ApplicationService;
   workQueue: WorkQueueService;
   review: ReviewService;
@@ -83,9 +90,10 @@ export function createServices(
     lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter, accountSlowAfter: config.signIn.accountSlowAfter,
   }, signInNotice({ store, clock, ids, publicUrl: config.publicUrl, mailOn })), ids);
   const formData = new FormDataService(deps);
+  const projects = new ProjectService(deps);
   return {
     auth,
-    projects: new ProjectService(deps),
+    projects,
     formData,
     submit: new SubmitService(deps),
     attachments: new AttachmentService(deps, { blobs, maxUploadBytes: config.maxUploadBytes }),
@@ -97,6 +105,9 @@ export function createServices(
     search: new SearchService(deps),
     mfa: new MfaService({ store, clock, ids }),
     portal: new PortalService(deps),
+    myProjects: new MyProjectsService(deps),
+    copies: new CopyService(deps, projects),
+    removals: new ProjectRemovalService(deps, { blobs }),
     applications: new ApplicationService(deps, formData),
     workQueue: new WorkQueueService(deps),
     review: new ReviewService(deps),
