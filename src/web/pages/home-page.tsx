@@ -51,7 +51,7 @@ export function HomePage(p: HomePageProps) {
           )}
           <ul>
             {startable.map((g) => (
-              <li key={g.programId}><a href={myProjectsPath(g.programId)}>Search and filter my projects in {g.name}</a></li>
+              <li key={g.programId}><a href={myProjectsPath(g.programId)}>Search and filter your applications in {g.name}</a></li>
             ))}
           </ul>
           <h2>Start an application</h2>
