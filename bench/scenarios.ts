@@ -1,6 +1,7 @@
 import { DEMO_CREDENTIALS } from '../src/domain/programs/demo.ts';
 import type { Generated } from './generate.ts';
 import { staffScenarios } from './staff-scenarios.ts';
+import { applicantScenarios } from './applicant-scenarios.ts';
 
 /** One autocannon request of a chained scenario; `path` may depend on what earlier answers held. */
 export interface Step {
@@ -149,5 +150,6 @@ export async function scenarios(base: string, g: Generated): Promise<Scenario[]>
     // Another project than the one the write scenarios before it change: SetInquiryNote adds thousands of notes to
     // that one's thread in a run, and the review page shows every note.
     ...await staffScenarios(base, g, g.sampleProjectIds[Math.floor(g.sampleProjectIds.length / 3)] ?? project),
+    ...await applicantScenarios(base, g),
   ];
 }

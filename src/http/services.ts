@@ -11,6 +11,9 @@ import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import { InquiryService } from '../domain/inquiries/inquiry-service.ts';
 import { MfaService } from '../domain/accounts/mfa-service.ts';
 import { PortalService } from '../domain/projects/portal-service.ts';
+import { CopyService } from '../domain/portal/copy-service.ts';
+import { MyProjectsService } from '../domain/portal/my-projects-service.ts';
+import { ProjectRemovalService } from '../domain/portal/project-removal-service.ts';
 import { ProjectService } from '../domain/projects/project-service.ts';
 import { MemoryRateLimiter, type RateLimiter, SharedRateLimiter } from '../domain/accounts/rate-limiter.ts';
 import { ReviewService } from '../domain/projects/review-service.ts';
@@ -59,6 +62,10 @@ export interface Services {
   mfa: MfaService;
   webSessions: WebSessionService;
   portal: PortalService;
+  /** My projects, copying an application, deleting a draft and withdrawing (src/domain/portal). */
+  myProjects: MyProjectsService;
+  copies: CopyService;
+  removals: ProjectRemovalService;
   applications: ApplicationService;
   workQueue: WorkQueueService;
   /** The work queue's bulk actions, through the single actions' services. */
@@ -92,9 +99,10 @@ export function createServices(
   const workflow = new WorkflowService(deps);
   const workQueue = new WorkQueueService(deps);
   const templateMail = new TemplateMailService(deps);
+  const projects = new ProjectService(deps);
   return {
     auth,
-    projects: new ProjectService(deps),
+    projects,
     formData,
     submit: new SubmitService(deps),
     attachments: new AttachmentService(deps, { blobs, maxUploadBytes: config.maxUploadBytes }),
@@ -106,6 +114,9 @@ export function createServices(
     search: new SearchService(deps),
     mfa: new MfaService({ store, clock, ids }),
     portal: new PortalService(deps),
+    myProjects: new MyProjectsService(deps),
+    copies: new CopyService(deps, projects),
+    removals: new ProjectRemovalService(deps, { blobs }),
     applications: new ApplicationService(deps, formData),
     workQueue,
     bulkActions: new BulkActionService(deps, { workflow, workQueue, templateMail }),

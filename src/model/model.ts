@@ -90,6 +90,8 @@ export interface CustomList { id: string; customId: string | null; name: string;
 export interface Status {
   id: string; customId: string | null; publicId: string; name: string; isInitial: boolean;
   position: number; next: string[];
+  /** The applicant's withdrawal (program file `withdrawal: true`): owners may move their submitted project here along `next`. Absent: no. */
+  withdrawal?: boolean;
   /**
    * The reasons a move into this status may give (absent: none); `reasonRequired`: every move must give one (true), or
    * only moves from the statuses listed (ids).
@@ -108,6 +110,8 @@ export interface DataField {
   formula?: string | null;
   /** The columns and row limits of a field of type table (null or absent for every other type). */
   table?: TableSpec | null;
+  /** A summary field (program file `summary: true`): a column of My projects, searched there. Absent: no. */
+  summary?: boolean;
 }
 
 /** A validation of a field on a form: a CEL rule its values must meet, and what to tell the person when they do not. */

@@ -83,6 +83,8 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
     id: s.id, customId: s.custom_id, publicId: s.public_id, name: s.name, isInitial: s.is_initial === 1, position: s.position,
     next: transitionRows.filter((t) => t.from_status_id === s.id).map((t) => t.to_status_id),
     ...statusExtras(s),
+    // Only a withdrawal status carries the key (migration 034), so other rows are as they were before it.
+    ...(s.withdrawal === 1 ? { withdrawal: true } : {}),
   }));
   const fields: DataField[] = track(fieldRows).map((f) => ({
     id: f.id, customId: f.custom_id, name: f.name, type: f.type as FieldType, multiValue: f.multi_value === 1,
@@ -92,6 +94,7 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
     ...(f.formula === null ? {} : { formula: f.formula }),
     // Only table fields carry the key, so definitions of programs without tables are the rows they were before.
     ...(f.table_spec === null ? {} : { table: JSON.parse(f.table_spec) as TableSpec }),
+    ...(f.summary === 1 ? { summary: true } : {}),
   }));
   track(attachmentRows);
   const forms: Form[] = track(formRows).map((f) => ({
@@ -175,6 +178,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     is_initial: s.isInitial ? 1 : 0, position: s.position, retired: 0,
     reasons: (s.reasons ?? []).length > 0 || (s.reasonRequired ?? false) !== false ? JSON.stringify({ required: s.reasonRequired ?? false, reasons: s.reasons ?? [] }) : null,
     mail_template: s.mailTemplate ? JSON.stringify({ subject: s.mailTemplate.subject, text: s.mailTemplate.text }) : null,
+    withdrawal: s.withdrawal ? 1 : 0,
   })), p.id);
   await db.deleteFrom('status_transitions').where('program_id', '=', p.id).execute();
   for (const s of rows.statuses) {
@@ -185,6 +189,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     sensitive: f.sensitive ? 1 : 0, list_id: f.listId, group_name: f.group, max_length: f.maxLength,
     min_value: f.min, max_value: f.max, position: f.position, retired: 0, formula: f.formula ?? null,
     table_spec: f.table ? JSON.stringify(f.table) : null,
+    summary: f.summary ? 1 : 0,
   })), p.id);
   await upsertRows(db, 'forms', rows.forms.map((f) => ({
     id: f.id, program_id: p.id, custom_id: f.customId, name: f.name, leads_to_status_id: f.leadsToStatusId, position: f.position, retired: 0,

@@ -6,12 +6,13 @@ import {
   insertSubmission, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
 } from './project-queries.ts';
 import { searchProjects } from './search-queries.ts';
+import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
 import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
 import type { Database } from './tables.ts';
 import { valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, valuesOfProjects, countOpenAssigned };
-const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn };
+const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, valuesOfProjects, countOpenAssigned, myProjectsPage };
+const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */
 export type ProjectReader = ReturnType<typeof projectReader>;

@@ -51,6 +51,8 @@ export interface StatusTable {
   reasons: ColumnType<string | null, string | null | undefined, string | null>;
   /** The status's own status-changed mail template as JSON (migration 028); null for the program's. */
   mail_template: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 for the applicant's withdrawal status (migration 034). */
+  withdrawal: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 /** An allowed move from one status to the next. */
@@ -65,6 +67,8 @@ export interface DataFieldTable {
   formula: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON of a table field's columns and row limits (TableSpec); null for other fields. */
   table_spec: string | null;
+  /** 1 for a summary field: a column of My projects, searched there (migration 034). */
+  summary: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 /** A form of a program. */

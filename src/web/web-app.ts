@@ -9,6 +9,7 @@ import { accountRoutes } from './account-routes.ts';
 import { applicationRoutes } from './application-routes.ts';
 import type { ApiCodec } from '../http/api-codec.ts';
 import { homeRoutes } from './home-routes.ts';
+import { myProjectsRoutes } from './my-projects-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
 import { inquiryReplyRoutes } from './inquiry-reply-routes.ts';
 import { csrfOptions } from './csrf.ts';
@@ -65,6 +66,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     signInRoutes(web, deps);
     accountRoutes(web, deps);
     homeRoutes(web, deps);
+    myProjectsRoutes(web, deps);
     projectPageRoutes(web, deps);
     applicationRoutes(web, deps);
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);

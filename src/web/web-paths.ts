@@ -12,3 +12,18 @@ export function formPagePath(programId: string, projectId: string, formId: strin
 export function filePath(programId: string, projectId: string, attachmentId: string): string {
   return `/MvcProjects/Programs/${encodeURIComponent(programId)}/Projects/${encodeURIComponent(projectId)}/Attachments/${encodeURIComponent(attachmentId)}`;
 }
+
+/** My projects of a program, with its search, filters and page (query parameters q, Status, Show, After). */
+export function myProjectsPath(programId: string, extra: Record<string, string> = {}): string {
+  return `/MvcProjects/MyProjects?${new URLSearchParams({ ProgramId: programId, ...extra }).toString()}`;
+}
+
+/** The page that copies a project's forms into a new application. */
+export function copyProjectPath(programId: string, projectId: string): string {
+  return `/MvcProjects/CopyProject?${new URLSearchParams({ ProgramId: programId, ProjectId: projectId }).toString()}`;
+}
+
+/** The confirmation page of deleting a draft or withdrawing a submitted project. */
+export function removeProjectPath(programId: string, projectId: string): string {
+  return `/MvcProjects/RemoveProject?${new URLSearchParams({ ProgramId: programId, ProjectId: projectId }).toString()}`;
+}

@@ -32,9 +32,10 @@ const KINDS = [
   kind('list', (d) => d.lists, (l) => ({ customId: l.customId, name: l.name, choices: l.choices }), false),
   kind('status', (d) => [...d.statuses].sort(byPosition), (s) => ({
     customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: [...s.next].sort(),
-    ...statusMessagesOf(s),
+    ...statusMessagesOf(s), withdrawal: s.withdrawal === true,
   }), true),
-  kind('field', (d) => [...d.fields].sort(byPosition), ({ id: _id, position: _p, listId, formula, ...rest }) => ({ ...rest, list: listId, formula: formula ?? null }), true),
+  // Keys a stored row carries only when set are compared as set or not, so that clearing one is a change too.
+  kind('field', (d) => [...d.fields].sort(byPosition), ({ id: _id, position: _p, listId, formula, summary, ...rest }) => ({ ...rest, list: listId, formula: formula ?? null, summary: summary === true }), true),
   kind('form', (d) => [...d.forms].sort(byPosition), (f) => ({
     customId: f.customId, name: f.name, leadsTo: f.leadsToStatusId, availableIn: [...f.availableIn].sort(),
     roles: f.roles === null ? null : [...f.roles].sort(),

@@ -137,6 +137,9 @@ function checkField(f: FieldSpec, lists: Resolve, problems: string[]): number | 
   for (const [key, value] of [['min', f.min], ['max', f.max]] as const) {
     if (f.type === 'integer' && value !== null && !Number.isInteger(value)) problems.push(`${where}: ${key} of an integer field must be a whole number`);
   }
+  // A summary field is shown in lists and searched as text: a sealed value says nothing there, a table is no one value.
+  if (f.summary && f.sensitive) problems.push(`${where}: a sensitive field cannot be a summary field (My projects would show it)`);
+  if (f.summary && f.table !== null) problems.push(`${where}: a table field cannot be a summary field`);
   return f.type === 'choice' && f.list !== null ? lists(f.list, `${where}: list`) : null;
 }
 
@@ -166,6 +169,8 @@ function checkInitial(file: ProgramFile, problems: string[]): void {
   }
   // A project without a number reports the status name Unsubmitted, so the initial status must carry that name.
   if (initial[0]!.name !== 'Unsubmitted') problems.push(`status "${labelOf(initial[0]!)}": the initial status must be named "Unsubmitted"`);
+  // A draft is deleted, not withdrawn: only a submitted project can be moved to the withdrawal status.
+  if (initial[0]!.withdrawal) problems.push(`status "${labelOf(initial[0]!)}": the initial status cannot be a withdrawal status`);
 }
 
 function checkPublicIds(file: ProgramFile, problems: string[]): void {

@@ -36,11 +36,13 @@ export function programFileOf(model: ProgramModel): ProgramFile {
       list: f.listId === null ? null : refOf(f.listId), group: f.group, maxLength: f.maxLength, min: f.min, max: f.max,
       formula: f.formula ?? null,
       table: tableFileOf(f.table, refOf),
+      ...(f.summary ? { summary: true } : {}),
     })),
     statuses: statuses.map((s) => ({
       customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: inWorkflowOrder(s.next),
       reasons: s.reasons ?? [], mailTemplate: s.mailTemplate ?? null,
       reasonRequired: Array.isArray(s.reasonRequired) ? inWorkflowOrder(s.reasonRequired) : (s.reasonRequired ?? false),
+      ...(s.withdrawal ? { withdrawal: true } : {}),
     })),
     forms: [...model.forms].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, availableIn: inWorkflowOrder(f.availableIn),

@@ -23,6 +23,8 @@ export interface FieldSpec {
   formula: string | null;
   /** The columns and row limits of a table field (program-table.ts); null for other fields. */
   table: TableFileSpec | null;
+  /** A summary field: a column of the applicant's My projects, searched there (absent: no). */
+  summary?: boolean;
 }
 
 /** A workflow status; `next` holds references to other statuses. */
@@ -30,6 +32,8 @@ export interface StatusSpec {
   customId: string | null; name: string; publicId: string | null; initial: boolean; next: string[];
   /** The reasons a move into the status may give, whether it must, and its own status-changed mail (src/domain/workflow). */
   reasons: StatusReason[]; reasonRequired: boolean | string[]; mailTemplate: MailTemplate | null;
+  /** The applicant's withdrawal: owners may move their submitted project here along `next` (absent: no). */
+  withdrawal?: boolean;
 }
 
 /** A data field placed on a form, with its rules there (null: none). */
@@ -216,7 +220,7 @@ interface RawProgram {
   customLists?: { customId?: string; name: string; choices: RawChoice[] }[];
   fields?: RawField[];
   statuses: {
-    customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[];
+    customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[]; withdrawal?: boolean;
     reasons?: StatusReason[]; reasonRequired?: boolean | string[]; mailTemplate?: MailTemplate;
   }[];
   mailTemplates?: NamedMailTemplate[];
@@ -246,11 +250,13 @@ function normalise(raw: RawProgram): ProgramFile {
       maxLength: f.maxLength ?? null, min: f.min ?? null, max: f.max ?? null,
       formula: f.type === 'calculated' ? (f.formula ?? '') : (f.formula ?? null),
       table: normaliseTable(f),
+      ...(f.summary ? { summary: true } : {}),
     })),
     statuses: raw.statuses.map((s) => ({
       customId: s.customId ?? null, name: s.name, publicId: s.publicId ?? null, initial: s.initial ?? false, next: s.next ?? [],
       reasons: (s.reasons ?? []).map((r) => ({ customId: r.customId, name: r.name })), reasonRequired: Array.isArray(s.reasonRequired) ? [...s.reasonRequired] : (s.reasonRequired ?? false),
       mailTemplate: s.mailTemplate ? { subject: s.mailTemplate.subject, text: s.mailTemplate.text } : null,
+      ...(s.withdrawal ? { withdrawal: true } : {}),
     })),
     forms: (raw.forms ?? []).map((f) => ({
       customId: f.customId ?? null, name: f.name, availableIn: f.availableIn, leadsTo: f.leadsTo ?? null,

@@ -142,6 +142,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
       listId: list === null || list === undefined ? null : listIds[list]!, group: f.group, maxLength: f.maxLength,
       min: f.min, max: f.max, position: i, formula: f.formula,
       ...tableOf(i),
+      ...(f.summary ? { summary: true } : {}),
     };
   });
   const forms = file.forms.map((f, i): Form => {
@@ -170,6 +171,7 @@ function planStatuses(resolved: ResolvedProgram, stored: Status[], ids: string[]
       id: ids[i]!, customId: s.customId, publicId, name: s.name, isInitial: s.initial, position: i,
       next: resolved.statusNext[i]!.map((n) => ids[n]!),
       ...statusMessagesOfFile(s, resolved.reasonRequired[i]!, ids),
+      ...(s.withdrawal ? { withdrawal: true } : {}),
     };
   });
   const clash = statuses.find((s, i) => statuses.findIndex((x) => x.publicId === s.publicId) !== i);

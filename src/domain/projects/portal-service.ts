@@ -1,9 +1,7 @@
-import type { Form, Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
+import type { Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
 import { canCreate, isStaff, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
-import { draftComplete, formWaiting } from './application-service.ts';
 import type { Caller } from '../caller.ts';
-import { overlayDraft } from './current-draft.ts';
-import { ruleContextOf } from '../rules/form-rules.ts';
+import { waitingForApplicant } from '../portal/waiting-for-applicant.ts';
 import { statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 
@@ -53,50 +51,17 @@ export class PortalService {
       const role = roleIn(caller, program);
       if (role) programs.push({ program, role });
     }
-    const owned: { program: Program; model: ProgramModel; project: Project; open: Form[] }[] = [];
+    const owned: { program: Program; model: ProgramModel; role: Role; project: Project }[] = [];
     for (const { program, role } of programs.filter((p) => !isStaff(p.role))) {
       const model = await store.programs.loadProgramModel(program);
       const rows = await store.projects.listProjects({ programId: program.id, ownerId: caller.user.id, limit: HOME_PROJECTS_PER_PROGRAM, offset: 0 });
-      for (const project of rows) owned.push({ program, model, project, open: model.forms.filter((f) => formWaiting(role, f, project)) });
+      for (const project of rows) owned.push({ program, model, role, project });
     }
-    const withOpen = owned.filter((o) => o.open.length > 0).map((o) => o.project.id);
-    const openFormIds = [...new Set(owned.flatMap((o) => o.open.map((f) => f.id)))];
-    const openFieldIds = [...new Set(owned.flatMap((o) => o.open.flatMap((f) => f.fields.map((x) => x.fieldId))))];
-    const [files, drafts, values, awaiting] = owned.length === 0 ? [[], [], [], []] : await Promise.all([
-      withOpen.length > 0 ? store.attachments.activeAttachmentsOfProjects(withOpen) : [],
-      withOpen.length > 0 ? store.projects.draftsOfProjects(withOpen, openFormIds) : [],
-      withOpen.length > 0 ? store.projects.valuesOfProjects(withOpen, openFieldIds) : [],
-      // A thread shows on the project page only with a note the applicant may see, so only such threads wait for them.
-      store.inquiries.threadsWithVisibleNote(owned.map((o) => o.project.id), 'AwaitingResponse'),
-    ]);
-    const group = <T>(items: T[], key: (item: T) => string) => {
-      const map = new Map<string, T[]>();
-      for (const item of items) {
-        const list = map.get(key(item));
-        if (list) list.push(item);
-        else map.set(key(item), [item]);
-      }
-      return map;
-    };
-    const filesOf = group(files, (f) => f.projectId);
-    const draftOf = group(drafts, (d) => `${d.projectId} ${d.formId}`);
-    const valuesOf = group(values, (v) => v.projectId);
-    const questionsOf = group(awaiting, (t) => t.projectId);
-    const myProjects: PortalProjectView[] = owned.map(({ program, model, project: p, open }) => {
-      const waiting = open.map((form) => {
-        // The draft as it stands: the form's changes over the project's values (see currentDraft).
-        const submitted = (valuesOf.get(p.id) ?? []).map((v) => ({ fieldId: v.fieldId, value: v.value, values: v.values, updatedAt: 0, updatedBy: '' }));
-        const draft = overlayDraft(form, (draftOf.get(`${p.id} ${form.id}`) ?? []).map((d) => d.value), submitted);
-        // A label, not a gate: the project's submissions are not read for it (SubmitProject decides for real).
-        const ctx = ruleContextOf(model, p, 'applicant', [], filesOf.get(p.id) ?? []);
-        return draftComplete(model, form, draft, filesOf.get(p.id) ?? [], { ctx, others: submitted }) ? `${form.name}: ready to submit` : `${form.name}: to complete`;
-      });
-      for (const t of questionsOf.get(p.id) ?? []) waiting.push(`Question to answer: ${t.subject}`);
-      return {
-        programId: program.id, programName: program.name, projectId: p.id, projectNumber: p.number,
-        status: statusById(model, p.statusId).name, statusAt: p.statusAt, lastChange: p.updatedAt, waiting,
-      };
-    });
+    const waiting = await waitingForApplicant(store, owned);
+    const myProjects: PortalProjectView[] = owned.map(({ program, model, project: p }) => ({
+      programId: program.id, programName: program.name, projectId: p.id, projectNumber: p.number,
+      status: statusById(model, p.statusId).name, statusAt: p.statusAt, lastChange: p.updatedAt, waiting: waiting.get(p.id) ?? [],
+    }));
     myProjects.sort((a, b) => b.lastChange - a.lastChange);
     return {
       agencyName: agency?.name ?? '',

@@ -9,7 +9,7 @@ import { runAutomations } from '../automations/run-automations.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
 import { loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { MAX_WRITE_TRANSACTION_MS } from '../../store/store.ts';
+import { MAX_WRITE_TRANSACTION_MS, type StoreWriter } from '../../store/store.ts';
 import type { AtVersion, LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from '../views.ts';
 import type { ProjectKey } from '../../model/records.ts';
 import { isIdLike } from '../../model/ids.ts';
@@ -76,6 +76,9 @@ export function projectsView(version: number, requestTimestamp: number, model: P
   return { schemaVersion: version, extended: version >= 2, requestTimestamp, projects: rows.map((p) => summary(model, p)) };
 }
 
+/** Writes a new project's first data in its creation's transaction; returns what its audit row adds. */
+export type ProjectSeed = (tx: StoreWriter, project: Project, now: number) => Promise<Record<string, unknown>>;
+
 /** Lists programs and projects, creates projects and changes their owner. */
 export class ProjectService {
   readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
@@ -128,8 +131,11 @@ export class ProjectService {
     return projectsView(version, requestTimestamp, ctx.model, rows);
   }
 
-  /** CreateNewProject: an empty project in the initial status, owned by the caller. */
-  async createProject(caller: Caller, programRef: string): Promise<AtVersion<NewProjectView>> {
+  /**
+   * CreateNewProject: an empty project in the initial status, owned by the caller. `seed` (a copied application)
+   * writes the new project's first drafts in its creation's transaction and adds to the creation's audit detail.
+   */
+  async createProject(caller: Caller, programRef: string, seed?: ProjectSeed): Promise<AtVersion<NewProjectView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id} (privilege createProjects).`);
     const initial = ctx.model.statuses.find((s) => s.isInitial);
@@ -147,7 +153,7 @@ export class ProjectService {
       };
       await tx.projects.insertProject(created);
       await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      const detail = { status: initial.id };
+      const detail = { status: initial.id, ...(seed ? await seed(tx, created, now) : {}) };
       const automated = await runAutomations(tx, this.#deps, caller, ctx, created, now, 'project.create', detail);
       let project = created;
       // A creation's automations that move or assign the project change its row once more: version 1, not 0.

@@ -1,7 +1,7 @@
 import type { PortalHomeView } from '../../domain/projects/portal-service.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
-import { projectPagePath } from '../web-paths.ts';
+import { myProjectsPath, projectPagePath } from '../web-paths.ts';
 
 /** What the home page needs besides the portal's view. */
 export interface HomePageProps { home: PortalHomeView; user: PageUser; csrfToken: string; timeZone: string }
@@ -35,7 +35,10 @@ export function HomePage(p: HomePageProps) {
                 <tbody>
                   {p.home.myProjects.map((r) => (
                     <tr key={r.projectId}>
-                      <td><a href={projectPagePath(r.programId, r.projectId)}>{r.projectNumber ?? 'Draft'}</a></td>
+                      <td>
+                        <a href={projectPagePath(r.programId, r.projectId)}>{r.projectNumber ?? 'Draft'}</a>
+                        {r.projectNumber === null ? <> <span class="badge draft">Draft — not submitted</span></> : null}
+                      </td>
                       <td>{r.programName}</td>
                       <td><span class="status">{r.status}</span></td>
                       <td><time datetime={isoDateTime(r.lastChange)}>{formatDateTime(r.lastChange, p.timeZone)}</time></td>
@@ -46,6 +49,11 @@ export function HomePage(p: HomePageProps) {
               </table>
             </div>
           )}
+          <ul>
+            {startable.map((g) => (
+              <li key={g.programId}><a href={myProjectsPath(g.programId)}>Search and filter your applications in {g.name}</a></li>
+            ))}
+          </ul>
           <h2>Start an application</h2>
           {startable.map((g) => (
             <form key={g.programId} method="post" action="/MvcProjects/NewProject" class="actions">

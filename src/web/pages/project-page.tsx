@@ -6,7 +6,7 @@ import { ApplicantDeadlines } from '../components/deadline-list.tsx';
 import { FileSummary } from '../components/file-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
-import { filePath, formPagePath } from '../web-paths.ts';
+import { copyProjectPath, filePath, formPagePath, removeProjectPath } from '../web-paths.ts';
 
 const THREAD_STATUS: Record<string, string> = { Open: 'Open', AwaitingResponse: 'Awaiting your response', Resolved: 'Resolved', Closed: 'Closed' };
 
@@ -18,6 +18,8 @@ export interface ProjectPageProps {
   justSubmitted: boolean;
   /** The project's deadlines the caller may see; the running ones are listed ("Answer due by 12 Dec 2026"). */
   deadlines?: DeadlineView[];
+  /** What the applicant may do with the whole application: copy it into a new one, delete the draft or withdraw it. */
+  manage?: { canCopy: boolean; removal: 'delete' | 'withdraw' | null };
 }
 
 function When(p: { at: number; timeZone: string }) {
@@ -128,6 +130,16 @@ export function ProjectPage(p: ProjectPageProps) {
               ) : t.status === 'Closed' ? <p><em>This thread is closed.</em></p> : null}
             </section>
           ))}
+        </section>
+      ) : null}
+      {p.manage && (p.manage.canCopy || p.manage.removal) ? (
+        <section aria-labelledby="manage">
+          <h2 id="manage">This application</h2>
+          <ul class="forms">
+            {p.manage.canCopy ? <li><a href={copyProjectPath(v.programId, v.projectId)}>Copy to a new application</a></li> : null}
+            {p.manage.removal === 'delete' ? <li><a href={removeProjectPath(v.programId, v.projectId)}>Delete this draft</a></li> : null}
+            {p.manage.removal === 'withdraw' ? <li><a href={removeProjectPath(v.programId, v.projectId)}>Withdraw this application</a></li> : null}
+          </ul>
         </section>
       ) : null}
     </Layout>
