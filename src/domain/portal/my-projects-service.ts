@@ -1,5 +1,5 @@
 import type { DataField, ProgramModel, Project } from '../../model/model.ts';
-import { isIdLike } from '../../model/ids.ts';
+import { decodeProgramCursor, encodeProgramCursor } from '../projects/program-cursor.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { canCreate, isStaff, mayUseForm, ownerFilter } from '../roles/access.ts';
@@ -47,27 +47,15 @@ export const MY_PROJECTS_PAGE = 25;
 /** The longest search text My projects takes. */
 export const MAX_SEARCH_CHARS = 200;
 
-const CURSOR_FORMAT = 1;
-
 function encodeCursor(programId: string, p: Pick<Project, 'updatedAt' | 'id'>): string {
-  return Buffer.from(JSON.stringify([CURSOR_FORMAT, programId, p.updatedAt, p.id])).toString('base64url');
+  return encodeProgramCursor(programId, p.updatedAt, p.id);
 }
 
 // A cursor holds a place in the order and nothing else: what a page lists is decided by the owner filter alone.
 function decodeCursor(programId: string, cursor: string): { updatedAt: number; id: string } {
-  const invalid = new ApiError('INVALID_PARAMETER', 'The page cursor (after) is not one of this program\'s My projects; start again from the first page.');
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw invalid;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
-  const [format, program, updatedAt, id] = parsed as unknown[];
-  if (format !== CURSOR_FORMAT || program !== programId || !Number.isSafeInteger(updatedAt) || (updatedAt as number) < 0) throw invalid;
-  if (typeof id !== 'string' || !isIdLike(id)) throw invalid;
-  return { updatedAt: updatedAt as number, id };
+  const { at, id } = decodeProgramCursor(programId, cursor,
+    new ApiError('INVALID_PARAMETER', 'The page cursor (after) is not one of this program\'s My projects; start again from the first page.'));
+  return { updatedAt: at, id };
 }
 
 /** The program's summary fields (program file `summary: true`), in the program's field order. */

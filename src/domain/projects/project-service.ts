@@ -12,7 +12,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { MAX_WRITE_TRANSACTION_MS, type StoreWriter } from '../../store/store.ts';
 import type { AtVersion, LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from '../views.ts';
 import type { ProjectKey } from '../../model/records.ts';
-import { isIdLike } from '../../model/ids.ts';
+import { decodeProgramCursor, encodeProgramCursor } from './program-cursor.ts';
 
 /**
  * Paging and filtering of GetProjects, already checked by the HTTP layer: a page starts at `offset` or, by keyset,
@@ -43,32 +43,19 @@ function summary(model: ProgramModel, p: Project): ProjectSummaryView {
   };
 }
 
-// The cursor's own format version; a cursor of another format (or of another program) is refused, never guessed at.
-const CURSOR_FORMAT = 1;
-
 /**
- * The opaque cursor of GetProjects: base64url of [format, program id, creation time, project id] of the last project
- * of a page. It holds a place in creation order and nothing else: what a page lists is still decided by the caller's
- * access, so a cursor made up by hand shows nothing the caller may not read.
+ * The opaque cursor of GetProjects (program-cursor.ts): the creation time and id of the last project of a page. It
+ * holds a place in creation order and nothing else: what a page lists is still decided by the caller's access, so a
+ * cursor made up by hand shows nothing the caller may not read.
  */
 export function encodeProjectCursor(programId: string, key: ProjectKey): string {
-  return Buffer.from(JSON.stringify([CURSOR_FORMAT, programId, key.createdAt, key.id])).toString('base64url');
+  return encodeProgramCursor(programId, key.createdAt, key.id);
 }
 
 function decodeProjectCursor(programId: string, cursor: string): ProjectKey {
-  const invalid = new ApiError('INVALID_PARAMETER', 'Query parameter after is not a cursor of this program\'s GetProjects; take it from the Link header (rel="next") of the previous page, or start again without it.');
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw invalid;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
-  const [format, program, createdAt, id] = parsed as unknown[];
-  if (format !== CURSOR_FORMAT || program !== programId || !Number.isSafeInteger(createdAt) || (createdAt as number) < 0) throw invalid;
-  if (typeof id !== 'string' || !isIdLike(id)) throw invalid;
-  return { createdAt: createdAt as number, id };
+  const { at, id } = decodeProgramCursor(programId, cursor, new ApiError('INVALID_PARAMETER',
+    'Query parameter after is not a cursor of this program\'s GetProjects; take it from the Link header (rel="next") of the previous page, or start again without it.'));
+  return { createdAt: at, id };
 }
 
 /** ProjectsResponse content: the base variant for version 1, the extended one from version 2. */
