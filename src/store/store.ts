@@ -18,6 +18,7 @@ import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 import type { ResealMode, ResealReport } from './reseal-secrets.ts';
+import type { QueueViewRepository } from './queue-view-queries.ts';
 import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 
@@ -42,6 +43,8 @@ export interface StoreReader {
   readonly deadlines: DeadlineReader;
   /** Scheduled automations' daily runs (migration 029). */
   readonly schedules: ScheduleReader;
+  /** The work queue's saved views and kept needs-attention columns (migration 030). */
+  readonly queueViews: QueueViewRepository;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
 }
