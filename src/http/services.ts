@@ -1,3 +1,4 @@
+import { QueueViewService } from '../domain/queue/queue-view-service.ts';
 import { EventService } from '../domain/events/event-service.ts';
 import type { Config } from '../config.ts';
 import { AccessTokenService } from '../domain/accounts/access-token-service.ts';
@@ -72,6 +73,7 @@ export interface Services {
   bulkActions: BulkActionService;
   /** A program's named mail template sent to a project's owner. */
   templateMail: TemplateMailService;
+  queueViews: QueueViewService;
   review: ReviewService;
   rateLimiter: RateLimiter;
   tokens: AccessTokenService;
@@ -121,6 +123,7 @@ export function createServices(
     workQueue,
     bulkActions: new BulkActionService(deps, { workflow, workQueue, templateMail }),
     templateMail,
+    queueViews: new QueueViewService(deps),
     review: new ReviewService(deps),
     webSessions: new WebSessionService({ store, clock, ids }, auth, {
       ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,

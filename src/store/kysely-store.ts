@@ -31,6 +31,7 @@ import { webhookReader, webhookRepository } from './webhook-queries.ts';
 import { sealedProjectReader, sealedProjectRepository } from './sealed-field-values.ts';
 import { sealedWebhookReader, sealedWebhookRepository } from './webhook-secrets.ts';
 import { scheduleReader, scheduleRepository } from './schedule-queries.ts';
+import { queueViewRepository } from './queue-view-queries.ts';
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
@@ -44,6 +45,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     backlog: () => backlogReader(db), deadlines: () => deadlineRepository(db),
     schedules: () => scheduleRepository(db),
     bulkActions: () => bulkActionRepository(db),
+    queueViews: () => queueViewRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -93,6 +95,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db), deadlines: deadlineReader(db),
     schedules: scheduleReader(db),
     bulkActions: bulkActionReader(db),
+    queueViews: queueViewRepository(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     transaction: async (work) => {
       let wrote = 0;

@@ -9,9 +9,9 @@ import { searchProjects } from './search-queries.ts';
 import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
 import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
 import type { Database } from './tables.ts';
-import { valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
+import { countWorkQueue, valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, valuesOfProjects, countOpenAssigned, myProjectsPage };
+const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, valuesOfProjects, countOpenAssigned, myProjectsPage };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */

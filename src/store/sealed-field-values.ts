@@ -78,7 +78,7 @@ function blindConditions(secrets: SecretBox, fields: FieldCondition[]): FieldCon
 
 type StoredProjectRepository = ReturnType<typeof projectRepository>;
 
-type Reads = Pick<ProjectReader, 'getDraft' | 'draftsOfProjects' | 'getValues' | 'getAllValues' | 'valuesOfProjects' | 'searchProjects' | 'workQueuePage'>;
+type Reads = Pick<ProjectReader, 'getDraft' | 'draftsOfProjects' | 'getValues' | 'getAllValues' | 'valuesOfProjects' | 'searchProjects' | 'workQueuePage' | 'countWorkQueue'>;
 
 function sealedReads(reader: Reads, secrets: SecretBox): Reads {
   return {
@@ -90,6 +90,7 @@ function sealedReads(reader: Reads, secrets: SecretBox): Reads {
     valuesOfProjects: async (projectIds, fieldIds) => (await reader.valuesOfProjects(projectIds, fieldIds)).map((v) => openValue(secrets, v.projectId, v)),
     searchProjects: (s) => reader.searchProjects({ ...s, fields: blindConditions(secrets, s.fields) }),
     workQueuePage: (q) => reader.workQueuePage({ ...q, fields: blindConditions(secrets, q.fields) }),
+    countWorkQueue: (q, bound) => reader.countWorkQueue({ ...q, fields: blindConditions(secrets, q.fields) }, bound),
   };
 }
 

@@ -19,6 +19,7 @@ import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 import type { ResealMode, ResealReport } from './reseal-secrets.ts';
+import type { QueueViewRepository } from './queue-view-queries.ts';
 import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 
@@ -43,6 +44,8 @@ export interface StoreReader {
   readonly deadlines: DeadlineReader;
   /** Scheduled automations' daily runs (migration 029). */
   readonly schedules: ScheduleReader;
+  /** The work queue's saved views and kept needs-attention columns (migration 030). */
+  readonly queueViews: QueueViewRepository;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
   /** The work queue's bulk actions and their per-project results (migration 031). */

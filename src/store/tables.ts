@@ -103,7 +103,12 @@ export interface ProjectTable {
   id: string; program_id: string; number: string | null; status_id: string; status_at: number;
   created_at: number; created_by: string; updated_at: number; updated_by: string;
   owner_id: string; assignee_id: string | null; version: number;
+  /** Kept by the change step (migration 030): the last change an applicant made, and the needs-attention bits (1 reply, 2 file). */
+  last_applicant_activity_at: Generated<number | null>; attention: Generated<number>;
 }
+
+/** A saved view of the work queue (migration 030): its query string, personal or shared with the program's staff. */
+export interface QueueViewTable { id: string; program_id: string; owner_id: string; name: string; shared: Flag; query: string; created_at: number; updated_at: number }
 
 /** A draft (unsubmitted) value of a field on one form of a project. */
 export interface ProjectDraftTable {
@@ -311,6 +316,7 @@ export interface Database {
   inquiry_threads: InquiryThreadTable;
   inquiry_notes: InquiryNoteTable;
   attachments: AttachmentTable;
+  queue_views: QueueViewTable;
   blob_chunks: BlobChunkTable;
   oauth_clients: OAuthClientTable;
   oauth_tokens: OAuthTokenTable;

@@ -4,6 +4,7 @@ import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
 import { codePointCollation, DRIVE_PAST_WINDOW, planSearch, type QueueKey, type SearchPlan, searchConditions, WALK_WINDOW } from './search-queries.ts';
 import type { Database } from './tables.ts';
+import { ATTENTION } from './queue-view-queries.ts';
 
 type Db = Kysely<Database>;
 
@@ -29,6 +30,11 @@ export interface WorkQueueQuery {
    * is in one of `openStatusIds` (statuses with a move onward). Both are read through project_deadlines (state, due_at).
    */
   overdue?: { now: number; openStatusIds: string[] };
+  /**
+   * Only projects that need attention for one of `kinds` (OR): `reply` and `files` by the bits the change step keeps
+   * (migration 030); `deadline` a running deadline due by `dueBy`, or a passed one while in one of `openStatusIds`.
+   */
+  attention?: QueueAttentionFilter;
   /** `due`: by the running deadline due first, projects without one last in either direction. */
   sort: 'updated' | 'created' | 'due';
   direction: 'asc' | 'desc';
@@ -36,9 +42,17 @@ export interface WorkQueueQuery {
   limit: number;
 }
 
+/** Why a project needs attention. */
+export type AttentionKind = 'reply' | 'files' | 'deadline';
+
+/** The needs-attention filter of the queue (see WorkQueueQuery.attention). */
+export interface QueueAttentionFilter { kinds: AttentionKind[]; dueBy: number; openStatusIds: string[] }
+
 /** A project of a work-queue page with the time its first form was submitted (null while never submitted). */
 export interface WorkQueueRow {
   project: Project; firstSubmittedAt: number | null;
+  /** The kept columns of migration 030: the last change an applicant made (null: none), and the attention bits. */
+  lastApplicantActivityAt: number | null; attention: number;
   /** The row's sort key (its last change, creation or next due time; for `due` without one, a value after all others). */
   at: number;
 }
@@ -67,10 +81,27 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
     }
   }
   const firsts = await firstSubmissions(db, projects.map((p) => p.project.id));
-  return projects.map(({ project, at }) => ({ project, at, firstSubmittedAt: firsts.get(project.id) ?? null }));
+  return projects.map((p) => ({ ...p, firstSubmittedAt: firsts.get(p.project.id) ?? null }));
 }
 
-type KeyedProject = { project: Project; at: number };
+/**
+ * How many projects the queue holds, counting at most `bound + 1` of them: the answer is exact up to `bound`, and
+ * `bound + 1` means "more than bound". The count reads what a page of `bound` rows would, never the whole program.
+ */
+export async function countWorkQueue(db: Db, q: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>, bound: number): Promise<number> {
+  if (!Number.isSafeInteger(bound) || bound < 1) throw new Error(`bad count bound ${bound}`);
+  const query = { ...q, sort: 'updated' as const, direction: 'desc' as const, limit: bound };
+  const plan = q.fields.length > 0 ? await planSearch(db, { statusDates: [], fields: q.fields }, DRIVE_PAST_WINDOW) : undefined;
+  const ids = filtered(db, query, plan, queueProjects(db, query, undefined)).select('projects.id').limit(sql.lit(bound + 1));
+  const row = await db.selectFrom(ids.as('counted')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+type KeyedProject = { project: Project; at: number; lastApplicantActivityAt: number | null; attention: number };
+
+function keyed(r: Parameters<typeof toProject>[0] & { last_applicant_activity_at: number | null; attention: number }, at: number): KeyedProject {
+  return { project: toProject(r), at, lastApplicantActivityAt: r.last_applicant_activity_at === null ? null : Number(r.last_applicant_activity_at), attention: Number(r.attention) };
+}
 
 // A project without a running deadline sorts after every due time in either direction; literals, so the plan is fixed.
 const NO_DUE_AT = { asc: Number.MAX_SAFE_INTEGER, desc: -1 } as const;
@@ -108,8 +139,27 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
       ...(openStatusIds.length > 0 ? [eb.and([eb('projects.status_id', 'in', openStatusIds), eb('projects.id', 'in', overdue('passed'))])] : []),
     ]));
   }
+  if (q.attention) query = whereAttention(db, q.programId, q.attention, query);
   if (after) query = query.where(keyBound(q, q.direction === 'desc' ? '<' : '>', after));
   return query;
+}
+
+/** Projects needing attention for one of the filter's kinds (the bits are read through projects_queue_attention). */
+function whereAttention<Q extends ReturnType<typeof programProjects>>(db: Db, programId: string, a: QueueAttentionFilter, query: Q): Q {
+  return query.where((eb) => eb.or([
+    ...(a.kinds.includes('reply') ? [eb('projects.attention', 'in', [ATTENTION.reply, ATTENTION.reply | ATTENTION.files])] : []),
+    ...(a.kinds.includes('files') ? [eb('projects.attention', 'in', [ATTENTION.files, ATTENTION.reply | ATTENTION.files])] : []),
+    ...(a.kinds.includes('deadline') ? [
+      eb('projects.id', 'in', db.selectFrom('project_deadlines as ad').select('ad.project_id').where('ad.state', '=', 'running')
+        .where('ad.program_id', '=', programId).where('ad.due_at', '<=', a.dueBy)),
+      ...(a.openStatusIds.length > 0 ? [eb.and([eb('projects.status_id', 'in', a.openStatusIds), eb('projects.id', 'in', db.selectFrom('project_deadlines as ap')
+        .select('ap.project_id').where('ap.state', '=', 'passed').where('ap.program_id', '=', programId))])] : []),
+    ] : []),
+  ])) as Q;
+}
+
+function programProjects(db: Db) {
+  return db.selectFrom('projects');
 }
 
 /** The key of the `window`-th project a walk of the queue from `q.after` would test, or null when there are fewer. */
@@ -129,7 +179,7 @@ async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined
   if (end) query = query.where(keyBound(q, q.direction === 'desc' ? '>=' : '<=', end));
   // A literal LIMIT, as in listProjects: SQLite plans a bound LIMIT as if it might be huge.
   const rows = await query.orderBy(at, q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
-  return rows.map((r) => ({ project: toProject(r), at: Number(r.queue_at) }));
+  return rows.map((r) => keyed(r, Number(r.queue_at)));
 }
 
 /** The queue's projects with the filters its indexes do not hold: the data filters as `plan` says, the submission dates. */
@@ -171,7 +221,7 @@ async function dueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, 
     if (end && end.at !== none) running = running.where(sql<boolean>`(nd.due_at, projects.id) ${sql.raw(upTo)} (${end.at}, ${end.id})`);
     const rows = await running.selectAll('projects').select('nd.due_at as queue_at')
       .orderBy('nd.due_at', q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
-    out.push(...rows.map((r) => ({ project: toProject(r), at: Number(r.queue_at) })));
+    out.push(...rows.map((r) => keyed(r, Number(r.queue_at))));
   }
   if (out.length === limit || (end && end.at !== none)) return out;
   let without = filtered(db, q, plan, queueProjects(db, { ...q, sort: 'due' }, undefined))
@@ -180,7 +230,7 @@ async function dueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, 
   if (after && after.at === none) without = without.where('projects.id', past, after.id);
   if (end) without = without.where('projects.id', upTo, end.id);
   const rows = await without.selectAll('projects').orderBy('projects.id', q.direction).limit(sql.lit(limit - out.length)).execute();
-  out.push(...rows.map((r) => ({ project: toProject(r), at: none })));
+  out.push(...rows.map((r) => keyed(r, none)));
   return out;
 }
 

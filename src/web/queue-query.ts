@@ -1,5 +1,6 @@
 import { QUEUE_PAGE_SIZES, type QueueFieldFilter, type WorkQueueFilter } from '../domain/queue/work-queue-service.ts';
 import { nextDay, startOfDay } from './zoned-date.ts';
+import { ATTENTION_KINDS, type AttentionKind } from '../domain/queue/queue-columns.ts';
 import type { FormProblem } from './components/error-summary.tsx';
 
 /** The work queue's filter form as typed: the values the form shows again, and the query string that repeats it. */
@@ -8,6 +9,12 @@ export interface QueueForm {
   field: string; op: string; value: string; order: string; size: string; cursor: string;
   /** `1` when only overdue projects are wanted (the checkbox's value), else empty. */
   overdue: string;
+  /** Needs attention: `any`, one of ATTENTION_KINDS, or empty for every project. */
+  attention: string;
+  /** The chosen columns (`col`, repeated), in order; empty for the default ones. */
+  columns: string[];
+  /** The saved view the page was opened from (its id), or empty. */
+  view: string;
 }
 
 /** A problem with one control of the filter form: the form's own problem type (`fieldId` is the input it links to). */
@@ -45,6 +52,7 @@ export function readQueueForm(q: Raw): QueueForm {
     programId: one(q, 'ProgramId'), statuses: many(q, 'status'), assignee: one(q, 'assignee'), submittedFrom: one(q, 'submittedFrom'),
     submittedTo: one(q, 'submittedTo'), number: one(q, 'number'), field: one(q, 'field'), op: one(q, 'op') || 'eq', value: typeof q.value === 'string' ? q.value : one(q, 'value'),
     order: one(q, 'order') || 'updated-desc', size: one(q, 'size') || '50', cursor: one(q, 'cursor'), overdue: one(q, 'overdue'),
+    attention: one(q, 'attention'), columns: many(q, 'col'), view: one(q, 'view'),
   };
 }
 
@@ -55,7 +63,17 @@ export function queueQuery(f: QueueForm, extra: Record<string, string> = {}): st
   const pairs: [string, string][] = [['assignee', f.assignee], ['submittedFrom', f.submittedFrom], ['submittedTo', f.submittedTo], ['number', f.number],
     ['field', f.field], ['op', f.field ? f.op : ''], ['value', f.field ? f.value : ''], ['overdue', f.overdue], ['order', f.order], ['size', f.size]];
   for (const [k, v] of pairs) if (v !== '') q.set(k, v);
+  if (f.attention !== '') q.set('attention', f.attention);
+  for (const c of f.columns) q.append('col', c);
+  if (f.view !== '') q.set('view', f.view);
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
+  return q.toString();
+}
+
+/** What a saved view keeps: the query string without the program, the view, the cursor and the page position. */
+export function viewQuery(f: QueueForm): string {
+  const q = new URLSearchParams(queueQuery({ ...f, view: '', cursor: '' }));
+  q.delete('ProgramId');
   return q.toString();
 }
 
@@ -75,6 +93,9 @@ export function queueFilter(f: QueueForm, timeZone: string): { filter: WorkQueue
   if (from !== null && to !== null && from >= to) problems.push({ fieldId: 'filter-submitted-to', message: 'Submitted to must not be before Submitted from.' });
   const [sort, direction] = (f.order in QUEUE_ORDERS ? f.order : 'updated-desc').split('-') as [WorkQueueFilter['sort'], 'asc' | 'desc'];
   if (f.overdue !== '' && f.overdue !== '1') problems.push({ fieldId: 'filter-overdue', message: 'Overdue only is either ticked or not.' });
+  if (f.attention !== '' && f.attention !== 'any' && !(f.attention in ATTENTION_KINDS)) {
+    problems.push({ fieldId: 'filter-attention', message: 'Choose one of the needs-attention choices offered.' });
+  }
   if (!(f.order in QUEUE_ORDERS)) problems.push({ fieldId: 'filter-order', message: 'Choose one of the orders offered.' });
   const pageSize = Number(f.size);
   if (!(QUEUE_PAGE_SIZES as readonly number[]).includes(pageSize)) problems.push({ fieldId: 'filter-size', message: `Rows per page must be ${QUEUE_PAGE_SIZES.join(', ')}.` });
@@ -91,7 +112,8 @@ export function queueFilter(f: QueueForm, timeZone: string): { filter: WorkQueue
   return {
     filter: {
       statuses: f.statuses, assignee: f.assignee === '' ? null : f.assignee, submittedFrom: from, submittedTo: to, number: f.number === '' ? null : f.number,
-      fields, overdue: f.overdue === '1', sort, direction, pageSize: Number.isNaN(pageSize) ? 50 : pageSize, cursor: f.cursor === '' ? null : f.cursor,
+      fields, overdue: f.overdue === '1', sort, direction, columns: f.columns,
+      attention: f.attention === 'any' ? ['reply', 'files', 'deadline'] : f.attention in ATTENTION_KINDS ? [f.attention as AttentionKind] : [], pageSize: Number.isNaN(pageSize) ? 50 : pageSize, cursor: f.cursor === '' ? null : f.cursor,
     },
     problems,
   };

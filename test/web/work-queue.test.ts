@@ -164,12 +164,12 @@ describe('web: work queue', () => {
     assert.deepEqual(await page.getByRole('row').allTextContents(), firstRows);
     assert.equal(await pager.getByRole('link', { name: 'Previous page' }).count(), 0, 'back at the first page');
 
-    await page.getByLabel('Assignee').selectOption({ label: `${DEMO.admin.name} (${DEMO.admin.email})` });
+    await page.getByLabel('Assignee', { exact: true }).selectOption({ label: `${DEMO.admin.name} (${DEMO.admin.email})` });
     await page.getByRole('button', { name: 'Apply filters' }).click();
     assert.equal(await page.getByRole('row').count(), 2, 'a header row and the one project assigned to the admin');
     await page.getByRole('link', { name: mine.number }).waitFor();
     assert.equal(await page.getByRole('cell', { name: DEMO.admin.name }).count(), 1);
-    assert.equal(await page.getByLabel('Assignee').evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent), `${DEMO.admin.name} (${DEMO.admin.email})`);
+    assert.equal(await page.getByLabel('Assignee', { exact: true }).evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent), `${DEMO.admin.name} (${DEMO.admin.email})`);
     await assertAccessible(page);
     await context.close();
   });

@@ -8,7 +8,11 @@ import { resolveFieldCondition } from '../projects/search-service.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from '../projects/shown-value.ts';
 import type { ProjectByDataQuery } from '../views.ts';
-import type { QueueKey, WorkQueueQuery, WorkQueueRow } from '../../store/work-queue-queries.ts';
+import type { AttentionKind, QueueKey, WorkQueueQuery, WorkQueueRow } from '../../store/work-queue-queries.ts';
+import { ATTENTION } from '../../store/queue-view-queries.ts';
+import {
+  ATTENTION_KINDS, attentionDueBy, daysSince, DEFAULT_QUEUE_COLUMNS, FIELD_COLUMN_PREFIX, MAX_QUEUE_COLUMNS, QUEUE_COLUMNS, QUEUE_COUNT_BOUND, type QueueColumnId,
+} from './queue-columns.ts';
 
 /** The page sizes the work queue offers. */
 export const QUEUE_PAGE_SIZES = [25, 50, 100] as const;
@@ -41,6 +45,10 @@ export interface WorkQueueFilter {
   /** `due`: the running deadline due first, soonest first in `asc`; projects without a running deadline come last. */
   sort: 'updated' | 'created' | 'due';
   direction: 'asc' | 'desc';
+  /** Only projects needing attention for one of these reasons (any of them); empty for every project. */
+  attention: AttentionKind[];
+  /** The chosen columns (QUEUE_COLUMNS ids and `field:<ref>`), in order; empty for DEFAULT_QUEUE_COLUMNS. */
+  columns: string[];
   pageSize: number;
   /** Where the page starts, as a `nextCursor` or `previousCursor` gave it; null for the first page. */
   cursor: string | null;
@@ -54,7 +62,21 @@ export interface WorkQueueRowView {
   submittedAt: number | null; createdAt: number; lastChange: number;
   /** The running deadline due first (src/domain/deadlines): its name, the local day it is due by, and whether it is overdue; null for none. */
   nextDeadline: { name: string; dueDate: string; overdue: boolean } | null;
+  /** Whole days since the project entered its current status. */
+  daysInStatus: number;
+  /** The last change an applicant made (null: none recorded). */
+  lastApplicantActivity: number | null;
+  /** Why the project needs attention (none: it does not). */
+  attention: AttentionKind[];
+  /** The shown values of the chosen data-field columns, by column id (sensitive values masked unless revealed). */
+  values: Record<string, string>;
 }
+
+/** A column of the queue: its id (`field:<ref>` for a data field) and heading. */
+export interface QueueColumnView { id: string; label: string }
+
+/** A count that stops at QUEUE_COUNT_BOUND: exact when `more` is false, else "more than `count`". */
+export interface BoundedCount { count: number; more: boolean }
 
 /** A field staff may filter the queue on. */
 export interface QueueFieldView { fieldId: string; customId: string | null; name: string; type: FieldType; sensitive: boolean }
@@ -73,6 +95,13 @@ export interface WorkQueueView {
   previousCursor: string | null;
   /** True on the first page of the filtered queue. */
   atStart: boolean;
+  /** The columns shown, in order, and every column the caller may choose. */
+  columns: QueueColumnView[];
+  columnChoices: QueueColumnView[];
+  /** How many projects match the filters (bounded). */
+  count: BoundedCount;
+  /** How many of the program's projects need attention, for any reason and for each (bounded each). */
+  attentionCounts: Record<AttentionKind | 'any', BoundedCount>;
 }
 
 /** The CSV export of a filtered queue: its columns and its rows, read a chunk at a time as they are consumed. */
@@ -139,6 +168,7 @@ export class WorkQueueService {
       throw new ApiError('INVALID_PARAMETER', `The page size must be one of ${QUEUE_PAGE_SIZES.join(', ')}; got ${filter.pageSize}.`);
     }
     const query = await this.#query(caller, ctx, filter);
+    const columns = this.#columns(ctx, filter.columns);
     const cursor = decodeCursor(filter);
     const read = (q: Pick<WorkQueueQuery, 'direction' | 'after'>) =>
       // One row more than the page shows tells whether there is a page beyond it without counting the program.
@@ -161,9 +191,11 @@ export class WorkQueueService {
     }
     const first = shown[0];
     const last = shown.at(-1);
-    const [agency, assignees] = await Promise.all([
+    const [agency, assignees, count, attentionCounts] = await Promise.all([
       this.#deps.store.accounts.findAgency(caller.user.agencyId),
       this.#deps.store.accounts.usersWithProgramRole(ctx.program, staffRoles(ctx.program), QUEUE_ASSIGNEE_CHOICES),
+      this.#count(query),
+      this.#attentionCounts(ctx),
     ]);
     return {
       agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role.name,
@@ -176,7 +208,8 @@ export class WorkQueueService {
         : [{ fieldId: f.id, customId: f.customId, name: f.name, type: f.type, sensitive: f.sensitive }])),
       assignees: assignees.filter((u) => u.id !== caller.user.id).map((u) => ({ email: u.email, name: u.name }))
         .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
-      rows: await this.#rowViews(ctx, shown),
+      rows: await this.#rowViews(caller, ctx, shown, columns),
+      columns, columnChoices: this.#columnChoices(ctx), count, attentionCounts,
       nextCursor: hasNext && last ? encodeCursor(filter, keyOf(last)) : null,
       previousCursor: !atStart && first ? encodeCursor(filter, keyOf(first), true) : null,
       atStart,
@@ -192,9 +225,25 @@ export class WorkQueueService {
     const query = await this.#query(caller, ctx, { ...filter, cursor: null });
     const fields = this.#filterableFields(ctx);
     const reveal = hasSensitivePrivilege(ctx.role) && caller.mfaVerified === true;
-    const header = ['Number', 'Project id', 'Applicant', 'Status', 'Assignee', 'Submitted', 'Created', 'Last change', 'Next deadline', 'Due by', ...fields.map((f) => f.name)];
     const store = this.#deps.store;
-    const rowViews = (rows: WorkQueueRow[]) => this.#rowViews(ctx, rows);
+    if (filter.columns.length > 0) {
+      // Chosen columns: the CSV has the page's columns, in its order (a deadline as its name and due day).
+      const columns = this.#columns(ctx, filter.columns);
+      const chosenViews = (rows: WorkQueueRow[]) => this.#rowViews(caller, ctx, rows, columns);
+      const chosen = async function* (): AsyncGenerator<string[]> {
+        let after: QueueKey | undefined;
+        for (;;) {
+          const chunk = await store.projects.workQueuePage({ ...query, after, limit: CSV_CHUNK });
+          if (chunk.length === 0) return;
+          for (const v of await chosenViews(chunk)) yield [v.number ?? '', v.projectId, ...columns.map((c) => csvCell(c.id, v))];
+          if (chunk.length < CSV_CHUNK) return;
+          after = keyOf(chunk.at(-1)!);
+        }
+      };
+      return { fileName: `${ctx.program.customId || ctx.program.id}-projects.csv`, header: ['Number', 'Project id', ...columns.map((c) => c.label)], rows: chosen() };
+    }
+    const header = ['Number', 'Project id', 'Applicant', 'Status', 'Assignee', 'Submitted', 'Created', 'Last change', 'Next deadline', 'Due by', ...fields.map((f) => f.name)];
+    const rowViews = (rows: WorkQueueRow[]) => this.#rowViews(caller, ctx, rows, []);
     async function* rows(): AsyncGenerator<string[]> {
       let after: QueueKey | undefined;
       for (;;) {
@@ -228,6 +277,47 @@ export class WorkQueueService {
     return rows.map((r) => r.project.id);
   }
 
+  // Each count stops at QUEUE_COUNT_BOUND + 1 rows read, so a count never costs more than a page that long.
+  async #count(query: Omit<WorkQueueQuery, 'limit' | 'after'>): Promise<BoundedCount> {
+    const n = await this.#deps.store.projects.countWorkQueue(query, QUEUE_COUNT_BOUND);
+    return { count: Math.min(n, QUEUE_COUNT_BOUND), more: n > QUEUE_COUNT_BOUND };
+  }
+
+  async #attentionCounts(ctx: ProgramContext): Promise<Record<AttentionKind | 'any', BoundedCount>> {
+    const of = (kinds: AttentionKind[]) => this.#count({ programId: ctx.program.id, fields: [], sort: 'updated', direction: 'desc', attention: this.#attention(ctx, kinds) });
+    const [any, reply, files, deadline] = await Promise.all([of(['reply', 'files', 'deadline']), of(['reply']), of(['files']), of(['deadline'])]);
+    return { any, reply, files, deadline };
+  }
+
+  #attention(ctx: ProgramContext, kinds: AttentionKind[]) {
+    const now = this.#deps.clock.now();
+    return { kinds, dueBy: attentionDueBy(ctx.program, now), openStatusIds: ctx.model.statuses.filter((s) => s.next.length > 0).map((s) => s.id) };
+  }
+
+  // Every column the caller may choose: the queue's own, then each data field staff may read (a table's cells are not one value).
+  #columnChoices(ctx: ProgramContext): QueueColumnView[] {
+    return [
+      ...Object.entries(QUEUE_COLUMNS).map(([id, label]) => ({ id, label })),
+      ...this.#filterableFields(ctx).filter((f) => f.type !== 'table').map((f) => ({ id: `${FIELD_COLUMN_PREFIX}${f.customId ?? f.id}`, label: f.name })),
+    ];
+  }
+
+  #columns(ctx: ProgramContext, ids: string[]): QueueColumnView[] {
+    if (ids.length === 0) return DEFAULT_QUEUE_COLUMNS.map((id) => ({ id, label: QUEUE_COLUMNS[id] }));
+    const choices = this.#columnChoices(ctx);
+    const chosen: QueueColumnView[] = [];
+    for (const id of ids) {
+      if (chosen.some((c) => c.id === id)) continue;
+      // A field may be named by its id too; the column is then known by the name the choices use.
+      const field = id.startsWith(FIELD_COLUMN_PREFIX) ? ctx.model.fields.find((f) => f.id === id.slice(FIELD_COLUMN_PREFIX.length)) : undefined;
+      const column = choices.find((c) => c.id === id) ?? (field ? choices.find((c) => c.id === `${FIELD_COLUMN_PREFIX}${field.customId ?? field.id}`) : undefined);
+      if (!column) throw new ApiError('INVALID_PARAMETER', `Column "${id}" is not one the work queue of program ${ctx.program.id} offers you.`);
+      if (!chosen.some((c) => c.id === column.id)) chosen.push(column);
+    }
+    if (chosen.length > MAX_QUEUE_COLUMNS) throw new ApiError('INVALID_PARAMETER', `Choose at most ${MAX_QUEUE_COLUMNS} columns; got ${chosen.length}.`);
+    return chosen;
+  }
+
   async #staffProgram(caller: Caller, programRef: string): Promise<ProgramContext> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The work queue of program ${ctx.program.id} is for its staff (the roles that read every project).`);
@@ -254,6 +344,7 @@ export class WorkQueueService {
       ...(f.submittedFrom !== null || f.submittedTo !== null ? { submitted: { from: f.submittedFrom, to: f.submittedTo } } : {}),
       // A status with no move onward closes the project, so a deadline that passed there is no longer overdue.
       ...(f.overdue ? { overdue: { now: this.#deps.clock.now(), openStatusIds: ctx.model.statuses.filter((s) => s.next.length > 0).map((s) => s.id) } } : {}),
+      ...(f.attention.length > 0 ? { attention: this.#attention(ctx, f.attention) } : {}),
     };
   }
 
@@ -266,20 +357,63 @@ export class WorkQueueService {
     return user?.agencyId === caller.user.agencyId ? user.id : `no user ${assignee}`;
   }
 
-  async #rowViews(ctx: ProgramContext, rows: WorkQueueRow[]): Promise<WorkQueueRowView[]> {
+  async #rowViews(caller: Caller, ctx: ProgramContext, rows: WorkQueueRow[], columns: QueueColumnView[]): Promise<WorkQueueRowView[]> {
     const ids = new Set(rows.flatMap((r) => (r.project.assigneeId === null ? [r.project.ownerId] : [r.project.ownerId, r.project.assigneeId])));
     const users = new Map((await this.#deps.store.accounts.usersByIds([...ids])).map((u) => [u.id, u]));
     // One read for the page: the running deadlines of its projects, due first first.
     const now = this.#deps.clock.now();
-    const due = (await this.#deps.store.deadlines.listDeadlinesOfProjects(rows.map((r) => r.project.id))).filter((d) => d.state === 'running');
+    const deadlines = await this.#deps.store.deadlines.listDeadlinesOfProjects(rows.map((r) => r.project.id));
+    const due = deadlines.filter((d) => d.state === 'running');
     const nextDeadline = (projectId: string) => {
       const d = due.find((x) => x.projectId === projectId);
       return d ? { name: deadlineView(ctx.model, d, now).name, dueDate: d.dueDate, overdue: d.dueAt <= now } : null;
     };
-    return rows.map(({ project: p, firstSubmittedAt }) => ({
+    // The same rule as the filter: a running deadline due by dueBy, or a passed one while the project can still move on.
+    const { dueBy, openStatusIds } = this.#attention(ctx, []);
+    const deadlineNear = (p: WorkQueueRow['project']) => deadlines.some((d) => d.projectId === p.id
+      && ((d.state === 'running' && d.dueAt <= dueBy) || (d.state === 'passed' && openStatusIds.includes(p.statusId))));
+    const fieldColumns = columns.flatMap((c) => {
+      if (!c.id.startsWith(FIELD_COLUMN_PREFIX)) return [];
+      const ref = c.id.slice(FIELD_COLUMN_PREFIX.length);
+      const field = ctx.model.fields.find((f) => f.customId === ref || f.id === ref);
+      return field ? [{ id: c.id, field }] : [];
+    });
+    const values = fieldColumns.length === 0 ? [] : await this.#deps.store.projects.valuesOfProjects(rows.map((r) => r.project.id), fieldColumns.map((c) => c.field.id));
+    const reveal = hasSensitivePrivilege(ctx.role) && caller.mfaVerified === true;
+    const shown = (projectId: string): Record<string, string> => Object.fromEntries(fieldColumns.map(({ id, field }) => {
+      const x = values.find((v) => v.projectId === projectId && v.fieldId === field.id);
+      if (!x || (x.value === null && x.values === null)) return [id, ''];
+      return [id, (x.values ?? [x.value ?? '']).map((t) => shownValue(ctx.model, field, t, reveal)).join('; ')];
+    }));
+    return rows.map(({ project: p, firstSubmittedAt, lastApplicantActivityAt, attention }) => ({
       projectId: p.id, number: p.number, applicant: users.get(p.ownerId)?.name ?? p.ownerId, status: statusById(ctx.model, p.statusId).name,
       assignee: p.assigneeId === null ? null : (users.get(p.assigneeId)?.name ?? p.assigneeId), submittedAt: firstSubmittedAt,
       createdAt: p.createdAt, lastChange: p.updatedAt, nextDeadline: nextDeadline(p.id),
+      daysInStatus: daysSince(p.statusAt, now), lastApplicantActivity: lastApplicantActivityAt,
+      attention: [
+        ...((attention & ATTENTION.reply) !== 0 ? ['reply' as const] : []), ...((attention & ATTENTION.files) !== 0 ? ['files' as const] : []),
+        ...(deadlineNear(p) ? ['deadline' as const] : []),
+      ],
+      values: shown(p.id),
     }));
+  }
+}
+
+const iso = (at: number | null) => (at === null ? '' : new Date(at).toISOString());
+
+/** One chosen column of a row as CSV text (times in ISO 8601 UTC, as the fixed export writes them). */
+function csvCell(id: string, v: WorkQueueRowView): string {
+  switch (id as QueueColumnId) {
+    case 'applicant': return v.applicant;
+    case 'status': return v.status;
+    case 'assignee': return v.assignee ?? '';
+    case 'submitted': return iso(v.submittedAt);
+    case 'created': return iso(v.createdAt);
+    case 'lastChange': return iso(v.lastChange);
+    case 'nextDeadline': return v.nextDeadline ? `${v.nextDeadline.name} (by ${v.nextDeadline.dueDate})` : '';
+    case 'daysInStatus': return String(v.daysInStatus);
+    case 'lastApplicantActivity': return iso(v.lastApplicantActivity);
+    case 'attention': return v.attention.map((k) => ATTENTION_KINDS[k]).join('; ');
+    default: return v.values[id] ?? '';
   }
 }

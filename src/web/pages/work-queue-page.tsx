@@ -1,11 +1,14 @@
 import { DueBy } from '../components/deadline-list.tsx';
 import { BulkActionForm, BulkSelectCell, BulkSelectHeader } from '../components/bulk-action-form.tsx';
 import type { BulkFormOptions } from '../../domain/queue/bulk-action-service.ts';
-import type { WorkQueueView } from '../../domain/queue/work-queue-service.ts';
+import type { BoundedCount, WorkQueueRowView, WorkQueueView } from '../../domain/queue/work-queue-service.ts';
+import { ATTENTION_KINDS } from '../../domain/queue/queue-columns.ts';
+import type { QueueViewSummary } from '../../domain/queue/queue-view-service.ts';
+import { QueueViewsPanel } from '../components/queue-views-panel.tsx';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
-import { QUEUE_OPERATORS, QUEUE_ORDERS, type QueueForm, queueQuery } from '../queue-query.ts';
+import { QUEUE_OPERATORS, QUEUE_ORDERS, type QueueForm, queueQuery, viewQuery } from '../queue-query.ts';
 
 /** The path of the work queue (the commercial product's path, so bookmarks of its users keep working). */
 export const QUEUE_PATH = '/Projects/ProjectList';
@@ -15,6 +18,31 @@ export interface WorkQueuePageProps {
   view: WorkQueueView; form: QueueForm; problems: FormProblem[]; user: PageUser; csrfToken: string; timeZone: string;
   /** The bulk actions' form (src/web/components/bulk-action-form.tsx) and the rows' checkboxes; none when left out. */
   bulk?: BulkFormOptions;
+  /** The saved views the caller may open, and whether the caller may share one. */
+  views: QueueViewSummary[]; mayShare: boolean;
+}
+
+/** A bounded count as text: exact, or "more than N" past the bound. */
+export function countText(c: BoundedCount): string {
+  return c.more ? `more than ${c.count.toLocaleString('en-US')}` : c.count.toLocaleString('en-US');
+}
+
+function Cell(p: { id: string; r: WorkQueueRowView; timeZone: string }) {
+  const { r } = p;
+  switch (p.id) {
+    case 'applicant': return <td>{r.applicant}</td>;
+    case 'status': return <td><span class="status">{r.status}</span></td>;
+    case 'assignee': return <td>{r.assignee ?? 'Unassigned'}</td>;
+    case 'submitted': return <td><When at={r.submittedAt} timeZone={p.timeZone} /></td>;
+    case 'created': return <td><When at={r.createdAt} timeZone={p.timeZone} /></td>;
+    case 'lastChange': return <td><When at={r.lastChange} timeZone={p.timeZone} /></td>;
+    case 'nextDeadline':
+      return <td>{r.nextDeadline ? <>{r.nextDeadline.name} <DueBy date={r.nextDeadline.dueDate} />{r.nextDeadline.overdue ? <strong class="overdue"> Overdue</strong> : null}</> : '—'}</td>;
+    case 'daysInStatus': return <td>{r.daysInStatus}</td>;
+    case 'lastApplicantActivity': return <td>{r.lastApplicantActivity === null ? '—' : <When at={r.lastApplicantActivity} timeZone={p.timeZone} />}</td>;
+    case 'attention': return <td>{r.attention.length === 0 ? '—' : r.attention.map((k) => ATTENTION_KINDS[k]).join('; ')}</td>;
+    default: return <td>{r.values[p.id] ?? ''}</td>;
+  }
 }
 
 /** The review page of a project. */
@@ -93,6 +121,17 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
           <input type="checkbox" id="filter-overdue" name="overdue" value="1" checked={form.overdue === '1'} />
           <label for="filter-overdue">Overdue only</label>
         </div>
+        <Select id="filter-attention" name="attention" label="Needs attention" value={form.attention}
+          options={[['', 'Every project'], ['any', 'Needs attention (any reason)'], ...Object.entries(ATTENTION_KINDS)]} />
+        <fieldset id="filter-columns">
+          <legend>Columns</legend>
+          {view.columnChoices.map((c) => (
+            <div key={c.id} class="check">
+              <input type="checkbox" id={`col-${c.id}`} name="col" value={c.id} checked={view.columns.some((x) => x.id === c.id)} />
+              <label for={`col-${c.id}`}>{c.label}<span class="visually-hidden"> column</span></label>
+            </div>
+          ))}
+        </fieldset>
         <Select id="filter-order" name="order" label="Order" value={form.order} options={Object.entries(QUEUE_ORDERS)} />
         <Select id="filter-size" name="size" label="Rows per page" value={form.size} options={[['25', '25'], ['50', '50'], ['100', '100']]} />
         <div class="actions">
@@ -100,6 +139,18 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
           <a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId }).toString()}`}>Clear filters</a>
         </div>
       </form>
+      <QueueViewsPanel queuePath={QUEUE_PATH} programId={view.programId} views={p.views} mayShare={p.mayShare} current={form.view}
+        query={viewQuery(form)} csrfToken={p.csrfToken} />
+      <nav class="attention-counts" aria-label="Needs attention">
+        <p>
+          <a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId, attention: 'any' }).toString()}`}>Needs attention: <span id="attention-any">{countText(view.attentionCounts.any)}</span></a>
+          {(Object.keys(ATTENTION_KINDS) as (keyof typeof ATTENTION_KINDS)[]).map((k) => (
+            <span key={k}> · <a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId, attention: k }).toString()}`}>{ATTENTION_KINDS[k]}: <span id={`attention-${k}`}>{countText(view.attentionCounts[k])}</span></a></span>
+          ))}
+        </p>
+      </nav>
+      <p id="queue-count">{view.count.more ? `More than ${view.count.count.toLocaleString('en-US')} projects match these filters.`
+        : `${view.count.count.toLocaleString('en-US')} ${view.count.count === 1 ? 'project matches' : 'projects match'} these filters.`}</p>
       <p class="actions">
         <a class="button secondary" href={`${QUEUE_PATH}?${queueQuery(form, { format: 'csv' })}`}>Download these projects as CSV</a>
       </p>
@@ -108,18 +159,13 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
           <table>
             <caption class="visually-hidden">Projects of {view.programName}</caption>
             <thead>
-              <tr><th scope="col">Project</th><th scope="col">Applicant</th><th scope="col">Status</th><th scope="col">Assignee</th><th scope="col">Submitted</th><th scope="col">Next deadline</th><th scope="col">Last change</th>{p.bulk ? <BulkSelectHeader /> : null}</tr>
+              <tr><th scope="col">Project</th>{view.columns.map((c) => <th key={c.id} scope="col">{c.label}</th>)}{p.bulk ? <BulkSelectHeader /> : null}</tr>
             </thead>
             <tbody>
               {view.rows.map((r) => (
                 <tr key={r.projectId}>
                   <td><a href={reviewPath(view.programId, r.projectId)}>{r.number ?? `Unsubmitted ${r.projectId}`}</a></td>
-                  <td>{r.applicant}</td>
-                  <td><span class="status">{r.status}</span></td>
-                  <td>{r.assignee ?? 'Unassigned'}</td>
-                  <td><When at={r.submittedAt} timeZone={p.timeZone} /></td>
-                  <td>{r.nextDeadline ? <>{r.nextDeadline.name} <DueBy date={r.nextDeadline.dueDate} />{r.nextDeadline.overdue ? <strong class="overdue"> Overdue</strong> : null}</> : '—'}</td>
-                  <td><When at={r.lastChange} timeZone={p.timeZone} /></td>
+                  {view.columns.map((c) => <Cell key={c.id} id={c.id} r={r} timeZone={p.timeZone} />)}
                   {p.bulk ? <BulkSelectCell projectId={r.projectId} label={r.number ?? `Unsubmitted ${r.projectId}`} /> : null}
                 </tr>
               ))}
