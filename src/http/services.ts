@@ -1,3 +1,4 @@
+import { DashboardService } from '../domain/dashboards/dashboard-service.ts';
 import { EventService } from '../domain/events/event-service.ts';
 import type { Config } from '../config.ts';
 import { AccessTokenService } from '../domain/accounts/access-token-service.ts';
@@ -59,6 +60,7 @@ export interface Services {
   portal: PortalService;
   applications: ApplicationService;
   workQueue: WorkQueueService;
+  dashboards: DashboardService;
   review: ReviewService;
   rateLimiter: RateLimiter;
   tokens: AccessTokenService;
@@ -99,6 +101,7 @@ export function createServices(
     portal: new PortalService(deps),
     applications: new ApplicationService(deps, formData),
     workQueue: new WorkQueueService(deps),
+    dashboards: new DashboardService(deps),
     review: new ReviewService(deps),
     webSessions: new WebSessionService({ store, clock, ids }, auth, {
       ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,

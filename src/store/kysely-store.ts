@@ -18,6 +18,7 @@ import { deadlineReader, deadlineRepository } from './deadline-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
 import { oauthReader, oauthRepository } from './oauth-queries.ts';
 import { type ProgramModelCache, programReader, programRepository } from './program-queries.ts';
+import { dashboardReader, dashboardRepository } from './dashboard-queries.ts';
 import { projectReader, projectRepository } from './project-repository.ts';
 import type { SecretBox } from './secret-box.ts';
 import { resealSecrets } from './reseal-secrets.ts';
@@ -39,7 +40,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
     webhooks: () => sealedWebhookRepository(webhookRepository(db, dialect), secrets), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
-    backlog: () => backlogReader(db), deadlines: () => deadlineRepository(db),
+    backlog: () => backlogReader(db), deadlines: () => deadlineRepository(db), dashboards: () => dashboardRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -87,7 +88,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
     webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db), deadlines: deadlineReader(db),
-    blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
+    dashboards: dashboardReader(db), blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     transaction: async (work) => {
       let wrote = 0;
       // The deadline bounds every statement on PostgreSQL, so that a database that stops answering cannot hold the
@@ -96,6 +97,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
         const started = clock.now();
         const tx = writer(trx, dialect, cache, secrets);
         const out = await work(tx);
+        // The dashboards' counts of the projects the work changed, in this transaction: never stale.
+        await tx.dashboards.flush();
         // Last, so that on PostgreSQL the lock that orders the outbox is held only through the commit.
         wrote = await tx.events.flush();
         // Thrown inside the transaction, so the rollback and the client's error answer agree.

@@ -8,6 +8,7 @@ import type { BrowserSessionRepository } from './browser-session-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
+import type { DashboardReader, DashboardRepository } from './dashboard-queries.ts';
 import type { DeadlineReader, DeadlineRepository } from './deadline-queries.ts';
 import type { EventReader, EventRepository } from './event-queries.ts';
 import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
@@ -41,6 +42,8 @@ export interface StoreReader {
   readonly deadlines: DeadlineReader;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
+  /** The dashboards' summary counts (migration 032). */
+  readonly dashboards: DashboardReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -64,6 +67,8 @@ export interface StoreWriter extends StoreReader {
   readonly accountTokens: AccountTokenRepository;
   /** Projects' deadlines: started, ended and fired in their project's change. */
   readonly deadlines: DeadlineRepository;
+  /** The dashboards' summaries: changed projects are noted and refreshed just before the commit. */
+  readonly dashboards: DashboardRepository;
 }
 
 /**

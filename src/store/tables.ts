@@ -140,6 +140,12 @@ export interface StatusHistoryTable {
   message: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** One summary count of a program for the dashboards (migration 032): kind and keys as dashboard-queries.ts says. */
+export interface DashboardCountTable { program_id: string; kind: string; k1: string; k2: string; k3: string; n: number }
+
+/** What one project contributes to dashboard_counts, as JSON, so that a change applies only the difference (migration 032). */
+export interface DashboardFactTable { project_id: string; program_id: string; facts: string }
+
 /** One audited change of state. */
 export interface AuditLogTable {
   id: string; at: number; actor_id: string | null; action: string; agency_id: string | null;
@@ -295,4 +301,6 @@ export interface Database {
   mail_messages: MailMessageTable;
   account_tokens: AccountTokenTable;
   project_deadlines: ProjectDeadlineTable;
+  dashboard_counts: DashboardCountTable;
+  dashboard_facts: DashboardFactTable;
 }

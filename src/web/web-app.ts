@@ -18,6 +18,7 @@ import { projectPageRoutes } from './project-page-routes.ts';
 import { webSecurityHeaders } from './security-headers.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import { workQueueRoutes } from './work-queue-routes.ts';
+import { dashboardRoutes } from './dashboard-routes.ts';
 
 /** What the web application is built from. */
 export interface WebAppDeps {
@@ -68,6 +69,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     applicationRoutes(web, deps);
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);
     workQueueRoutes(web, deps);
+    dashboardRoutes(web, deps);
     reviewRoutes(web, deps);
   });
 }

@@ -9,6 +9,7 @@ import { claimIdempotencyKey } from './idempotency-service.ts';
 import { eventsOfChange } from '../events/project-events.ts';
 import { type ProgramContext, projectNotFound } from './project-context.ts';
 import { runAutomations } from '../automations/run-automations.ts';
+import { keepDashboards } from '../dashboards/keep-dashboards.ts';
 
 /** The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets. */
 export type ProjectChanges = Partial<Pick<Project, 'number' | 'statusId' | 'statusAt' | 'ownerId' | 'assigneeId'>>;
@@ -106,6 +107,7 @@ export async function recordChange(tx: StoreWriter, deps: Pick<ChangeDeps, 'ids'
     action: record.action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
     projectId: record.projectId, requestId: caller.requestId, detail: record.detail,
   }, record.at, deps.ids.next());
+  keepDashboards(tx, record.projectId);
   for (const event of eventsOfChange(record.action, record.detail, ctx.role)) {
     tx.events.append({
       id: deps.ids.next(), at: record.at, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: record.projectId,
