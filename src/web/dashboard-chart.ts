@@ -22,7 +22,9 @@ function longForm(figure: Figure, key: string[], columns: string[], name: string
 // The Vega-Lite spec of each figure, drawn from its table; titles and descriptions are the page's, not the chart's.
 function specOf(figure: Figure): TopLevelSpec {
   const c = figure.columns;
-  const base = { width: WIDTH, config: { font: 'sans-serif', axis: { labelLimit: 180 } } } as const;
+  // aria: false hides the marks and guides from assistive technology: the chart is one image named by its title and
+  // description, and the table beside it gives every value.
+  const base = { width: WIDTH, config: { aria: false, font: 'sans-serif', axis: { labelLimit: 180 } } } as const;
   switch (figure.id) {
     case 'status':
       return { ...base, data: { values: records(figure) }, mark: 'bar',
@@ -84,6 +86,8 @@ export async function chartSvg(figure: Figure, idPrefix: string): Promise<string
   const title = `${idPrefix}-title`;
   const desc = `${idPrefix}-desc`;
   // Vega writes every text and attribute value escaped; the title and description are escaped here the same way.
-  return markup.replace(/^<svg /, `<svg role="img" aria-labelledby="${title}" aria-describedby="${desc}" `)
+  // Vega gives its mark containers graphics roles even with aria off; inside one image they would be images without
+  // names, so the roles go and the chart is read as its title and description.
+  return markup.replace(/ role="graphics-[a-z]+"| aria-roledescription="[^"]*"/g, '').replace(/^<svg /, `<svg role="img" aria-labelledby="${title}" aria-describedby="${desc}" `)
     .replace(/^(<svg[^>]*>)/, `$1<title id="${title}">${escapeXml(figure.title)}</title><desc id="${desc}">${escapeXml(figure.description)}</desc>`);
 }

@@ -24,7 +24,8 @@ function FigureSection(p: { programId: string; figure: Figure; chart: string }) 
       <div class="figure-body">
         {/* The chart's markup comes from Vega's SVG renderer, which escapes every text and attribute it writes. */}
         <div class="chart" dangerouslySetInnerHTML={{ __html: p.chart }} />
-        <div class="table-wrap">
+        {/* A region with a name, reachable by keyboard: a wide table scrolls within it. */}
+        <div class="table-wrap" role="region" aria-label={`${figure.title}: the data`} tabIndex={0}>
           <table>
             <caption>{figure.title}: the data</caption>
             <thead><tr>{figure.columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
