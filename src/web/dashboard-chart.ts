@@ -52,13 +52,21 @@ function specOf(figure: Figure): TopLevelSpec {
   }
 }
 
-async function draw(spec: TopLevelSpec): Promise<string> {
+async function draw(spec: TopLevelSpec, figure: Figure, idPrefix: string): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  let markup: string;
   try {
-    return await view.toSVG();
+    markup = await view.toSVG();
   } finally {
     view.finalize();
   }
+  const title = `${idPrefix}-title`;
+  const desc = `${idPrefix}-desc`;
+  // Vega gives its mark containers graphics roles even with aria off; inside one image they would be images without
+  // names, so the roles go and the chart is read as its title and description. Vega writes every text and attribute
+  // value escaped; the title and description are escaped here the same way.
+  return markup.replace(/ role="graphics-[a-z]+"| aria-roledescription="[^"]*"/g, '').replace(/^<svg /, `<svg role="img" aria-labelledby="${title}" aria-describedby="${desc}" `)
+    .replace(/^(<svg[^>]*>)/, `$1<title id="${title}">${escapeXml(figure.title)}</title><desc id="${desc}">${escapeXml(figure.description)}</desc>`);
 }
 
 function escapeXml(text: string): string {
@@ -72,22 +80,16 @@ function escapeXml(text: string): string {
  */
 export async function chartSvg(figure: Figure, idPrefix: string): Promise<string> {
   const spec = specOf(figure);
-  const key = JSON.stringify(spec);
+  const key = JSON.stringify([spec, figure.title, figure.description, idPrefix]);
   let svg = drawn.get(key);
   if (svg) {
     drawn.delete(key);
   } else {
-    svg = draw(spec);
+    svg = draw(spec, figure, idPrefix);
     svg.catch(() => drawn.delete(key));
   }
+  // Most recently used last: the first key is the one to drop.
   drawn.set(key, svg);
   if (drawn.size > CACHE_SIZE) drawn.delete(drawn.keys().next().value!);
-  const markup = await svg;
-  const title = `${idPrefix}-title`;
-  const desc = `${idPrefix}-desc`;
-  // Vega writes every text and attribute value escaped; the title and description are escaped here the same way.
-  // Vega gives its mark containers graphics roles even with aria off; inside one image they would be images without
-  // names, so the roles go and the chart is read as its title and description.
-  return markup.replace(/ role="graphics-[a-z]+"| aria-roledescription="[^"]*"/g, '').replace(/^<svg /, `<svg role="img" aria-labelledby="${title}" aria-describedby="${desc}" `)
-    .replace(/^(<svg[^>]*>)/, `$1<title id="${title}">${escapeXml(figure.title)}</title><desc id="${desc}">${escapeXml(figure.description)}</desc>`);
+  return svg;
 }
