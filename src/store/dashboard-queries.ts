@@ -21,9 +21,18 @@ export interface SummaryCount { k1: string; k2: string; k3: string; n: number }
 
 type Fact = [SummaryKind, string, string, string];
 
+// Formatting dates dominated the backfill of a million projects; a day's name is kept (one entry per day ever seen).
+const dayNames = new Map<number, string>();
+
 /** The UTC day (YYYY-MM-DD) of an instant. */
 export function dayOf(ms: number): string {
-  return new Date(Math.floor(ms / DAY) * DAY).toISOString().slice(0, 10);
+  const day = Math.floor(ms / DAY);
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = new Date(day * DAY).toISOString().slice(0, 10);
+    dayNames.set(day, name);
+  }
+  return name;
 }
 
 /** The Monday (UTC, YYYY-MM-DD) of the week of an instant. */
@@ -35,7 +44,7 @@ export function weekOf(ms: number): string {
 
 /** The UTC month (YYYY-MM) of an instant. */
 export function monthOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
+  return dayOf(ms).slice(0, 7);
 }
 
 /** Buckets per doubling of a duration: each bucket spans a factor 2^(1/8) (9 %), so its middle is within 4.5 %. */
@@ -55,6 +64,7 @@ export function bucketMiddleMs(bucket: number): number {
 interface ProjectRow { id: string; program_id: string; status_id: string; status_at: number; assignee_id: string | null }
 interface HistoryRow { project_id: string; status_id: string; changed_at: number; changed_by: string }
 interface DeadlineRow { project_id: string; deadline_id: string; state: string; ended_at: number | null }
+interface FactRow { project_id: string; program_id: string; facts: string }
 
 // What one project adds to its program's summary counts, from its row, its status history (in order) and its deadlines.
 function factsOf(p: ProjectRow, history: HistoryRow[], deadlines: DeadlineRow[], initial: Set<string>): Fact[] {
@@ -106,6 +116,11 @@ export async function refreshSummaries(db: Db, projectIds: string[]): Promise<vo
     db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at']).where('project_id', 'in', projectIds).execute(),
     db.selectFrom('dashboard_facts').select(['project_id', 'program_id', 'facts']).where('project_id', 'in', projectIds).execute(),
   ]);
+  await applyFacts(db, projects, history, deadlines, previous);
+}
+
+// Computes the projects' facts afresh, writes those that changed, and applies the difference to the counts.
+async function applyFacts(db: Db, projects: ProjectRow[], history: HistoryRow[], deadlines: DeadlineRow[], previous: FactRow[]): Promise<void> {
   const programIds = [...new Set(projects.map((p) => p.program_id))];
   const initial = new Set(programIds.length === 0 ? [] : (await db.selectFrom('statuses').select('id')
     .where('program_id', 'in', programIds).where('is_initial', '=', 1).execute()).map((s) => s.id));
@@ -120,7 +135,7 @@ export async function refreshSummaries(db: Db, projectIds: string[]): Promise<vo
   for (const r of previous) add(r.program_id, JSON.parse(r.facts) as Fact[], -1);
   const historyOf = groupBy(history);
   const deadlinesOf = groupBy(deadlines);
-  const rows: { project_id: string; program_id: string; facts: string }[] = [];
+  const rows: FactRow[] = [];
   for (const p of projects) {
     const facts = factsOf(p, historyOf.get(p.id) ?? [], deadlinesOf.get(p.id) ?? [], initial);
     add(p.program_id, facts, 1);
@@ -152,16 +167,25 @@ export async function refreshSummaries(db: Db, projectIds: string[]): Promise<vo
 }
 
 /**
- * Fills the summary tables from every existing project, a page of projects at a time (migration 032, and tests'
- * from-scratch recount). The tables must be empty.
+ * Fills the summary tables from every existing project, a page of projects at a time in id order (migration 032, and
+ * tests' from-scratch recount). The tables must be empty: each page is read by id range, history and deadlines too.
  */
 export async function backfillSummaries(db: Db, pageSize = 5000): Promise<void> {
   let after = '';
   for (;;) {
-    const ids = (await db.selectFrom('projects').select('id').where('id', '>', after).orderBy('id').limit(pageSize).execute()).map((r) => r.id);
-    if (ids.length === 0) return;
-    await refreshSummaries(db, ids);
-    after = ids.at(-1)!;
+    const projects = await db.selectFrom('projects').select(['id', 'program_id', 'status_id', 'status_at', 'assignee_id'])
+      .where('id', '>', after).orderBy('id').limit(pageSize).execute();
+    if (projects.length === 0) return;
+    const first = projects[0]!.id;
+    const last = projects.at(-1)!.id;
+    const [history, deadlines] = await Promise.all([
+      db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by'])
+        .where('project_id', '>=', first).where('project_id', '<=', last).orderBy('project_id').orderBy('seq').execute(),
+      db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at'])
+        .where('project_id', '>=', first).where('project_id', '<=', last).execute(),
+    ]);
+    await applyFacts(db, projects, history, deadlines, []);
+    after = last;
   }
 }
 
