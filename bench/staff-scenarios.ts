@@ -17,7 +17,7 @@ async function middleCursor(base: string, g: Generated): Promise<string> {
   return Buffer.from(JSON.stringify(['updated', 'desc', Date.parse(at), id])).toString('base64url');
 }
 
-/** The staff web pages: the work queue (first page, deep page by cursor, status and data filters) and the review page. */
+/** The staff web pages: the work queue (first page, deep page by cursor, status and data filters), the review page and the dashboard. */
 export async function staffScenarios(base: string, g: Generated, project: string): Promise<Scenario[]> {
   // Web pages take the password alone (Basic), as webCaller accepts; no API key.
   const headers = { authorization: demoHeaders('admin').authorization! };
@@ -28,5 +28,8 @@ export async function staffScenarios(base: string, g: Generated, project: string
     get('Web work queue status filter', `${QUEUE}&status=ApprovedForInstallation`),
     get('Web work queue data filter', `${QUEUE}&field=InverterMake&op=eq&value=SMA`),
     get('Web review page', `/MvcProjects/Programs/RES-SOLAR/Projects/${project}/Review`),
+    // Every figure read from the summary counts (migration 036); charts of unchanged data are drawn once.
+    get('Web dashboard (six figures)', '/Projects/Dashboard?ProgramId=RES-SOLAR'),
+    get('Web dashboard figure CSV (cycle time)', '/Projects/Dashboard?ProgramId=RES-SOLAR&figure=cycle&format=csv'),
   ];
 }

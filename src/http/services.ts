@@ -1,4 +1,5 @@
 import { QueueViewService } from '../domain/queue/queue-view-service.ts';
+import { DashboardService } from '../domain/dashboards/dashboard-service.ts';
 import { EventService } from '../domain/events/event-service.ts';
 import type { Config } from '../config.ts';
 import { AccessTokenService } from '../domain/accounts/access-token-service.ts';
@@ -74,6 +75,7 @@ export interface Services {
   /** A program's named mail template sent to a project's owner. */
   templateMail: TemplateMailService;
   queueViews: QueueViewService;
+  dashboards: DashboardService;
   review: ReviewService;
   rateLimiter: RateLimiter;
   tokens: AccessTokenService;
@@ -124,6 +126,7 @@ export function createServices(
     bulkActions: new BulkActionService(deps, { workflow, workQueue, templateMail }),
     templateMail,
     queueViews: new QueueViewService(deps),
+    dashboards: new DashboardService(deps),
     review: new ReviewService(deps),
     webSessions: new WebSessionService({ store, clock, ids }, auth, {
       ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,

@@ -7,6 +7,7 @@ import { sealedBatch } from './sealed-field-values.ts';
 import type { Database } from './tables.ts';
 import type { ProjectDeadline } from './deadline-queries.ts';
 import { bindDb } from './bind-db.ts';
+import { refreshSummaries } from './dashboard-queries.ts';
 
 /** A batch of whole projects to load at once: rows, submitted values per form, history, attachment and deadline rows. */
 export interface BulkBatch {
@@ -58,6 +59,8 @@ export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promis
       id: d.id, project_id: d.projectId, program_id: d.programId, deadline_id: d.deadlineId, state: d.state, started_at: d.startedAt,
       due_date: d.dueDate, due_at: d.dueAt, ended_at: d.endedAt, started_by: d.startedBy, ended_by: d.endedBy,
     })));
+    // The dashboards' summaries count the loaded projects like any other.
+    await refreshSummaries(tx, batch.projects.map((p) => p.id));
   });
 }
 

@@ -19,6 +19,7 @@ import { deadlineReader, deadlineRepository } from './deadline-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
 import { oauthReader, oauthRepository } from './oauth-queries.ts';
 import { type ProgramModelCache, programReader, programRepository } from './program-queries.ts';
+import { dashboardReader, dashboardRepository } from './dashboard-queries.ts';
 import { projectReader, projectRepository } from './project-repository.ts';
 import type { SecretBox } from './secret-box.ts';
 import { resealSecrets } from './reseal-secrets.ts';
@@ -46,6 +47,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     schedules: () => scheduleRepository(db),
     bulkActions: () => bulkActionRepository(db),
     queueViews: () => queueViewRepository(db),
+    dashboards: () => dashboardRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -97,6 +99,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     bulkActions: bulkActionReader(db),
     queueViews: queueViewRepository(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
+    dashboards: dashboardReader(db),
     transaction: async (work) => {
       let wrote = 0;
       // The deadline bounds every statement on PostgreSQL, so that a database that stops answering cannot hold the
@@ -105,6 +108,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
         const started = clock.now();
         const tx = writer(trx, dialect, cache, secrets);
         const out = await work(tx);
+        // The dashboards' counts of the projects the work changed, in this transaction: never stale.
+        await tx.dashboards.flush();
         // Last, so that on PostgreSQL the lock that orders the outbox is held only through the commit.
         wrote = await tx.events.flush();
         // Thrown inside the transaction, so the rollback and the client's error answer agree.

@@ -7,7 +7,7 @@ type Db = Kysely<Database>;
 /** A saved view of a program's work queue: a name, the queue's query string, and whether the program's staff share it. */
 export interface QueueView { id: string; programId: string; ownerId: string; name: string; shared: boolean; query: string; createdAt: number; updatedAt: number }
 
-/** The needs-attention bits kept on projects (migration 030). */
+/** The needs-attention bits kept on projects (migration 035). */
 export const ATTENTION = { reply: 1, files: 2 } as const;
 
 function toView(r: Database['queue_views']): QueueView {

@@ -9,6 +9,7 @@ import type { BulkActionReader, BulkActionRepository } from './bulk-action-queri
 import type { BulkLoader } from './bulk-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
+import type { DashboardReader, DashboardRepository } from './dashboard-queries.ts';
 import type { DeadlineReader, DeadlineRepository } from './deadline-queries.ts';
 import type { EventReader, EventRepository } from './event-queries.ts';
 import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
@@ -44,12 +45,14 @@ export interface StoreReader {
   readonly deadlines: DeadlineReader;
   /** Scheduled automations' daily runs (migration 029). */
   readonly schedules: ScheduleReader;
-  /** The work queue's saved views and kept needs-attention columns (migration 030). */
+  /** The work queue's saved views and kept needs-attention columns (migration 035). */
   readonly queueViews: QueueViewRepository;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
   /** The work queue's bulk actions and their per-project results (migration 031). */
   readonly bulkActions: BulkActionReader;
+  /** The dashboards' summary counts (migration 036). */
+  readonly dashboards: DashboardReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -77,6 +80,8 @@ export interface StoreWriter extends StoreReader {
   readonly schedules: ScheduleRepository;
   /** Bulk actions: recorded with their projects, each project's outcome set (`done` in its change's transaction). */
   readonly bulkActions: BulkActionRepository;
+  /** The dashboards' summaries: changed projects are noted and refreshed just before the commit. */
+  readonly dashboards: DashboardRepository;
 }
 
 /**

@@ -103,11 +103,11 @@ export interface ProjectTable {
   id: string; program_id: string; number: string | null; status_id: string; status_at: number;
   created_at: number; created_by: string; updated_at: number; updated_by: string;
   owner_id: string; assignee_id: string | null; version: number;
-  /** Kept by the change step (migration 030): the last change an applicant made, and the needs-attention bits (1 reply, 2 file). */
+  /** Kept by the change step (migration 035): the last change an applicant made, and the needs-attention bits (1 reply, 2 file). */
   last_applicant_activity_at: Generated<number | null>; attention: Generated<number>;
 }
 
-/** A saved view of the work queue (migration 030): its query string, personal or shared with the program's staff. */
+/** A saved view of the work queue (migration 035): its query string, personal or shared with the program's staff. */
 export interface QueueViewTable { id: string; program_id: string; owner_id: string; name: string; shared: Flag; query: string; created_at: number; updated_at: number }
 
 /** A draft (unsubmitted) value of a field on one form of a project. */
@@ -148,6 +148,12 @@ export interface StatusHistoryTable {
   reason_id: ColumnType<string | null, string | null | undefined, string | null>;
   message: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/** One summary count of a program for the dashboards (migration 036): kind and keys as dashboard-queries.ts says. */
+export interface DashboardCountTable { program_id: string; kind: string; k1: string; k2: string; k3: string; n: number }
+
+/** What one project contributes to dashboard_counts, as JSON, so that a change applies only the difference (migration 036). */
+export interface DashboardFactTable { project_id: string; program_id: string; facts: string }
 
 /** One audited change of state. */
 export interface AuditLogTable {
@@ -330,4 +336,6 @@ export interface Database {
   project_deadlines: ProjectDeadlineTable;
   bulk_actions: BulkActionTable;
   bulk_action_projects: BulkActionProjectTable;
+  dashboard_counts: DashboardCountTable;
+  dashboard_facts: DashboardFactTable;
 }

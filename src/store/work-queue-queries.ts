@@ -32,7 +32,7 @@ export interface WorkQueueQuery {
   overdue?: { now: number; openStatusIds: string[] };
   /**
    * Only projects that need attention for one of `kinds` (OR): `reply` and `files` by the bits the change step keeps
-   * (migration 030); `deadline` a running deadline due by `dueBy`, or a passed one while in one of `openStatusIds`.
+   * (migration 035); `deadline` a running deadline due by `dueBy`, or a passed one while in one of `openStatusIds`.
    */
   attention?: QueueAttentionFilter;
   /** `due`: by the running deadline due first, projects without one last in either direction. */
@@ -51,7 +51,7 @@ export interface QueueAttentionFilter { kinds: AttentionKind[]; dueBy: number; o
 /** A project of a work-queue page with the time its first form was submitted (null while never submitted). */
 export interface WorkQueueRow {
   project: Project; firstSubmittedAt: number | null;
-  /** The kept columns of migration 030: the last change an applicant made (null: none), and the attention bits. */
+  /** The kept columns of migration 035: the last change an applicant made (null: none), and the attention bits. */
   lastApplicantActivityAt: number | null; attention: number;
   /** The row's sort key (its last change, creation or next due time; for `due` without one, a value after all others). */
   at: number;

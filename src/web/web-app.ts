@@ -20,6 +20,7 @@ import { webSecurityHeaders } from './security-headers.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import { workQueueRoutes } from './work-queue-routes.ts';
 import { bulkActionRoutes } from './bulk-action-routes.ts';
+import { dashboardRoutes } from './dashboard-routes.ts';
 
 /** What the web application is built from. */
 export interface WebAppDeps {
@@ -72,6 +73,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);
     workQueueRoutes(web, deps);
     bulkActionRoutes(web, deps);
+    dashboardRoutes(web, deps);
     reviewRoutes(web, deps);
   });
 }

@@ -27,3 +27,11 @@ export function copyProjectPath(programId: string, projectId: string): string {
 export function removeProjectPath(programId: string, projectId: string): string {
   return `/MvcProjects/RemoveProject?${new URLSearchParams({ ProgramId: programId, ProjectId: projectId }).toString()}`;
 }
+
+/** The dashboard of a program (staff). */
+export const DASHBOARD_PATH = '/Projects/Dashboard';
+
+/** The address of a program's dashboard, or (given a figure) of that figure's CSV. */
+export function dashboardHref(programId: string, figure?: string): string {
+  return `${DASHBOARD_PATH}?${new URLSearchParams({ ProgramId: programId, ...(figure ? { figure, format: 'csv' } : {}) }).toString()}`;
+}

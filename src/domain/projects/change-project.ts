@@ -10,6 +10,7 @@ import { eventsOfChange } from '../events/project-events.ts';
 import { type ProgramContext, projectNotFound } from './project-context.ts';
 import { runAutomations } from '../automations/run-automations.ts';
 import { keepQueueAttention } from '../queue/queue-attention.ts';
+import { keepDashboards } from '../dashboards/keep-dashboards.ts';
 
 /** The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets. */
 export type ProjectChanges = Partial<Pick<Project, 'number' | 'statusId' | 'statusAt' | 'ownerId' | 'assigneeId'>>;
@@ -109,6 +110,7 @@ export async function recordChange(tx: StoreWriter, deps: Pick<ChangeDeps, 'ids'
     projectId: record.projectId, requestId: caller.requestId, detail: caller.bulkActionId === undefined ? record.detail : { ...record.detail, bulkActionId: caller.bulkActionId },
   }, record.at, deps.ids.next());
   await keepQueueAttention(tx, ctx.role, record.projectId, record.action, record.detail, record.at);
+  keepDashboards(tx, record.projectId);
   for (const event of eventsOfChange(record.action, record.detail, ctx.role)) {
     tx.events.append({
       id: deps.ids.next(), at: record.at, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: record.projectId,

@@ -1,4 +1,5 @@
 import { DueBy } from '../components/deadline-list.tsx';
+import { dashboardHref } from '../web-paths.ts';
 import { BulkActionForm, BulkSelectCell, BulkSelectHeader } from '../components/bulk-action-form.tsx';
 import type { BulkFormOptions } from '../../domain/queue/bulk-action-service.ts';
 import type { BoundedCount, WorkQueueRowView, WorkQueueView } from '../../domain/queue/work-queue-service.ts';
@@ -82,6 +83,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
   return (
     <Layout title="Work queue" agencyName={view.agencyName} programName={view.programName} user={p.user} csrfToken={p.csrfToken}>
       <h1>Work queue</h1>
+      <p><a href={dashboardHref(view.programId)}>Dashboard of {view.programName}</a></p>
       <ErrorSummary title="The filters could not be applied" problems={p.problems} />
       <form method="get" action={QUEUE_PATH} class="filters" aria-label="Filter projects">
         <input type="hidden" name="ProgramId" value={view.programId} />

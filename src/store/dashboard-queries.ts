@@ -1,0 +1,228 @@
+import type { Kysely } from 'kysely';
+import { bindDb } from './bind-db.ts';
+import type { Database } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+const DAY = 86_400_000;
+const MINUTE = 60_000;
+
+/**
+ * The kinds of summary counts the dashboards read (dashboard_counts.kind), each with what its keys k1, k2, k3 hold:
+ * `s` projects now by status and the UTC day they entered it (status, day); `w` first submissions by week (Monday);
+ * `c` first arrivals in a status after submission by month, status and duration bucket; `d` deadlines by definition,
+ * state and month they ended (running: no month); `a` assigned projects by assignee and status; `m` status moves after
+ * submission by the person who made them and week.
+ */
+export type SummaryKind = 's' | 'w' | 'c' | 'd' | 'a' | 'm';
+
+/** One summary count of a program. */
+export interface SummaryCount { k1: string; k2: string; k3: string; n: number }
+
+type Fact = [SummaryKind, string, string, string];
+
+// Formatting dates dominated the backfill of a million projects; a day's name is kept (one entry per day ever seen).
+const dayNames = new Map<number, string>();
+
+/** The UTC day (YYYY-MM-DD) of an instant. */
+export function dayOf(ms: number): string {
+  const day = Math.floor(ms / DAY);
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = new Date(day * DAY).toISOString().slice(0, 10);
+    dayNames.set(day, name);
+  }
+  return name;
+}
+
+/** The Monday (UTC, YYYY-MM-DD) of the week of an instant. */
+export function weekOf(ms: number): string {
+  const day = Math.floor(ms / DAY);
+  // 1970-01-01 was a Thursday: three days after a Monday.
+  return dayOf((day - ((day + 3) % 7)) * DAY);
+}
+
+/** The UTC month (YYYY-MM) of an instant. */
+export function monthOf(ms: number): string {
+  return dayOf(ms).slice(0, 7);
+}
+
+/** Buckets per doubling of a duration: each bucket spans a factor 2^(1/8) (9 %), so its middle is within 4.5 %. */
+export const BUCKETS_PER_DOUBLING = 8;
+
+/** The histogram bucket of a duration: 0 for under a minute, else 1 + floor(8 · log2(minutes)). */
+export function durationBucket(ms: number): number {
+  const minutes = ms / MINUTE;
+  return minutes < 1 ? 0 : 1 + Math.floor(BUCKETS_PER_DOUBLING * Math.log2(minutes));
+}
+
+/** The duration a bucket stands for: its geometric middle (30 s for bucket 0). */
+export function bucketMiddleMs(bucket: number): number {
+  return bucket === 0 ? 30_000 : MINUTE * 2 ** ((bucket - 0.5) / BUCKETS_PER_DOUBLING);
+}
+
+interface ProjectRow { id: string; program_id: string; status_id: string; status_at: number; assignee_id: string | null }
+interface HistoryRow { project_id: string; status_id: string; changed_at: number; changed_by: string }
+interface DeadlineRow { project_id: string; deadline_id: string; state: string; ended_at: number | null }
+interface FactRow { project_id: string; program_id: string; facts: string }
+
+// What one project adds to its program's summary counts, from its row, its status history (in order) and its deadlines.
+function factsOf(p: ProjectRow, history: HistoryRow[], deadlines: DeadlineRow[], initial: Set<string>): Fact[] {
+  const facts: Fact[] = [['s', p.status_id, dayOf(Number(p.status_at)), '']];
+  if (p.assignee_id !== null) facts.push(['a', p.assignee_id, p.status_id, '']);
+  const submission = history.findIndex((h) => !initial.has(h.status_id));
+  if (submission >= 0) {
+    const submittedAt = Number(history[submission]!.changed_at);
+    facts.push(['w', weekOf(submittedAt), '', '']);
+    const reached = new Set(history.slice(0, submission + 1).map((h) => h.status_id));
+    for (const h of history.slice(submission + 1)) {
+      const at = Number(h.changed_at);
+      facts.push(['m', h.changed_by, weekOf(at), '']);
+      if (reached.has(h.status_id)) continue;
+      reached.add(h.status_id);
+      facts.push(['c', monthOf(at), h.status_id, String(durationBucket(at - submittedAt))]);
+    }
+  }
+  for (const d of deadlines) facts.push(['d', d.deadline_id, d.state, d.ended_at === null ? '' : monthOf(Number(d.ended_at))]);
+  return facts;
+}
+
+function keyOf(programId: string, f: Fact): string {
+  return JSON.stringify([programId, ...f]);
+}
+
+function groupBy<T extends { project_id: string }>(rows: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = map.get(r.project_id);
+    if (list) list.push(r);
+    else map.set(r.project_id, [r]);
+  }
+  return map;
+}
+
+/**
+ * Brings the summary counts up to date with the projects named: each project's contribution is computed afresh from
+ * its row, history and deadlines, compared with what it contributed before (dashboard_facts), and only the difference
+ * is applied. A project that no longer exists takes its contribution away. Counts are written in key order, so that
+ * concurrent transactions lock shared count rows in one order (no deadlock on PostgreSQL).
+ */
+export async function refreshSummaries(db: Db, projectIds: string[]): Promise<void> {
+  if (projectIds.length === 0) return;
+  const [projects, history, deadlines, previous] = await Promise.all([
+    db.selectFrom('projects').select(['id', 'program_id', 'status_id', 'status_at', 'assignee_id']).where('id', 'in', projectIds).execute(),
+    db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by']).where('project_id', 'in', projectIds)
+      .orderBy('project_id').orderBy('seq').execute(),
+    db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at']).where('project_id', 'in', projectIds).execute(),
+    db.selectFrom('dashboard_facts').select(['project_id', 'program_id', 'facts']).where('project_id', 'in', projectIds).execute(),
+  ]);
+  await applyFacts(db, projects, history, deadlines, previous);
+}
+
+// Computes the projects' facts afresh, writes those that changed, and applies the difference to the counts.
+async function applyFacts(db: Db, projects: ProjectRow[], history: HistoryRow[], deadlines: DeadlineRow[], previous: FactRow[]): Promise<void> {
+  const programIds = [...new Set(projects.map((p) => p.program_id))];
+  const initial = new Set(programIds.length === 0 ? [] : (await db.selectFrom('statuses').select('id')
+    .where('program_id', 'in', programIds).where('is_initial', '=', 1).execute()).map((s) => s.id));
+  const deltas = new Map<string, number>();
+  const add = (programId: string, facts: Fact[], by: number) => {
+    for (const f of facts) {
+      const key = keyOf(programId, f);
+      deltas.set(key, (deltas.get(key) ?? 0) + by);
+    }
+  };
+  const oldFacts = new Map(previous.map((r) => [r.project_id, r]));
+  for (const r of previous) add(r.program_id, JSON.parse(r.facts) as Fact[], -1);
+  const historyOf = groupBy(history);
+  const deadlinesOf = groupBy(deadlines);
+  const rows: FactRow[] = [];
+  for (const p of projects) {
+    const facts = factsOf(p, historyOf.get(p.id) ?? [], deadlinesOf.get(p.id) ?? [], initial);
+    add(p.program_id, facts, 1);
+    const text = JSON.stringify(facts);
+    if (oldFacts.get(p.id)?.facts !== text) rows.push({ project_id: p.id, program_id: p.program_id, facts: text });
+  }
+  const present = new Set(projects.map((p) => p.id));
+  const gone = previous.filter((r) => !present.has(r.project_id)).map((r) => r.project_id);
+  if (gone.length > 0) await db.deleteFrom('dashboard_facts').where('project_id', 'in', gone).execute();
+  for (let i = 0; i < rows.length; i += 2000) {
+    await db.insertInto('dashboard_facts').values(rows.slice(i, i + 2000))
+      .onConflict((oc) => oc.column('project_id').doUpdateSet((eb) => ({ facts: eb.ref('excluded.facts'), program_id: eb.ref('excluded.program_id') }))).execute();
+  }
+  const changed = [...deltas].filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const values = changed.map(([key, n]) => {
+    const [program_id, kind, k1, k2, k3] = JSON.parse(key) as string[];
+    return { program_id: program_id!, kind: kind!, k1: k1!, k2: k2!, k3: k3!, n };
+  });
+  for (let i = 0; i < values.length; i += 2000) {
+    await db.insertInto('dashboard_counts').values(values.slice(i, i + 2000))
+      .onConflict((oc) => oc.columns(['program_id', 'kind', 'k1', 'k2', 'k3']).doUpdateSet((eb) => ({ n: eb(eb.ref('dashboard_counts.n'), '+', eb.ref('excluded.n')) })))
+      .execute();
+  }
+  // A count that fell to nothing goes, so the tables hold only what some project contributes.
+  for (const v of values.filter((x) => x.n < 0)) {
+    await db.deleteFrom('dashboard_counts').where('program_id', '=', v.program_id).where('kind', '=', v.kind).where('k1', '=', v.k1)
+      .where('k2', '=', v.k2).where('k3', '=', v.k3).where('n', '<=', 0).execute();
+  }
+}
+
+/**
+ * Fills the summary tables from every existing project, a page of projects at a time in id order (migration 036, and
+ * tests' from-scratch recount). The tables must be empty: each page is read by id range, history and deadlines too.
+ */
+export async function backfillSummaries(db: Db, pageSize = 5000): Promise<void> {
+  let after = '';
+  for (;;) {
+    const projects = await db.selectFrom('projects').select(['id', 'program_id', 'status_id', 'status_at', 'assignee_id'])
+      .where('id', '>', after).orderBy('id').limit(pageSize).execute();
+    if (projects.length === 0) return;
+    const first = projects[0]!.id;
+    const last = projects.at(-1)!.id;
+    const [history, deadlines] = await Promise.all([
+      db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by'])
+        .where('project_id', '>=', first).where('project_id', '<=', last).orderBy('project_id').orderBy('seq').execute(),
+      db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at'])
+        .where('project_id', '>=', first).where('project_id', '<=', last).execute(),
+    ]);
+    await applyFacts(db, projects, history, deadlines, []);
+    after = last;
+  }
+}
+
+/** A program's summary counts of one kind, those whose k1 is at least `from` when given. */
+export async function summaryCounts(db: Db, programId: string, kind: SummaryKind, from?: string): Promise<SummaryCount[]> {
+  let q = db.selectFrom('dashboard_counts').select(['k1', 'k2', 'k3', 'n']).where('program_id', '=', programId).where('kind', '=', kind);
+  if (from !== undefined) q = q.where('k1', '>=', from);
+  const rows = await q.execute();
+  return rows.map((r) => ({ k1: r.k1, k2: r.k2, k3: r.k3, n: Number(r.n) }));
+}
+
+/** The dashboards' summary reads. */
+export function dashboardReader(db: Db) {
+  return bindDb(db, { summaryCounts });
+}
+
+/**
+ * The summaries inside a transaction: `touch` notes a changed project, and `flush` (run by the store just before the
+ * commit) refreshes each noted project once, however many records its change wrote.
+ */
+export function dashboardRepository(db: Db) {
+  const touched = new Set<string>();
+  return {
+    ...dashboardReader(db),
+    touch(projectId: string): void {
+      touched.add(projectId);
+    },
+    async flush(): Promise<void> {
+      if (touched.size === 0) return;
+      const ids = [...touched];
+      touched.clear();
+      await refreshSummaries(db, ids);
+    },
+  };
+}
+
+/** The dashboards' summary reads. */
+export type DashboardReader = ReturnType<typeof dashboardReader>;
+/** The summaries in a transaction: note changed projects, refresh them before the commit. */
+export type DashboardRepository = ReturnType<typeof dashboardRepository>;
