@@ -30,6 +30,7 @@ import { webhookReader, webhookRepository } from './webhook-queries.ts';
 import { sealedProjectReader, sealedProjectRepository } from './sealed-field-values.ts';
 import { sealedWebhookReader, sealedWebhookRepository } from './webhook-secrets.ts';
 import { scheduleReader, scheduleRepository } from './schedule-queries.ts';
+import { organizationReader, organizationRepository } from './organization-queries.ts';
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
@@ -41,6 +42,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
     webhooks: () => sealedWebhookRepository(webhookRepository(db, dialect), secrets), mail: () => mailRepository(db, dialect), accountTokens: () => accountTokenRepository(db),
     backlog: () => backlogReader(db), deadlines: () => deadlineRepository(db), schedules: () => scheduleRepository(db),
+    organizations: () => organizationRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -87,7 +89,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
     idempotency: idempotencyReader(db), events: eventReader(db), mail: mailReader(db), accountTokens: accountTokenReader(db),
-    webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db), deadlines: deadlineReader(db), schedules: scheduleReader(db),
+    webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db), deadlines: deadlineReader(db), schedules: scheduleReader(db), organizations: organizationReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     transaction: async (work) => {
       let wrote = 0;

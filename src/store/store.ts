@@ -15,6 +15,7 @@ import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
 import type { MailReader, MailRepository } from './mail-queries.ts';
 import type { MfaReader, MfaRepository } from './mfa-queries.ts';
 import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
+import type { OrganizationReader, OrganizationRepository } from './organization-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 import type { ResealMode, ResealReport } from './reseal-secrets.ts';
@@ -42,6 +43,8 @@ export interface StoreReader {
   readonly deadlines: DeadlineReader;
   /** Scheduled automations' daily runs (migration 029). */
   readonly schedules: ScheduleReader;
+  /** Organizations, their members and invitations (migration 033). */
+  readonly organizations: OrganizationReader;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
 }
@@ -69,6 +72,8 @@ export interface StoreWriter extends StoreReader {
   readonly deadlines: DeadlineRepository;
   /** Scheduled automations' runs, and the per-project marks written in the project's change. */
   readonly schedules: ScheduleRepository;
+  /** Organizations: created, members added and removed, invitations used. */
+  readonly organizations: OrganizationRepository;
 }
 
 /**

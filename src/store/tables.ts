@@ -99,6 +99,20 @@ export interface ProjectTable {
   id: string; program_id: string; number: string | null; status_id: string; status_at: number;
   created_at: number; created_by: string; updated_at: number; updated_by: string;
   owner_id: string; assignee_id: string | null; version: number;
+  /** The organization the project was started for (migration 033): its members read it; null for a personal project. */
+  organization_id: Generated<string | null>;
+}
+
+/** An installer company (migration 033): its defaults (JSON, field customId → value) prefill new applications. */
+export interface OrganizationTable { id: string; agency_id: string; name: string; defaults: string; created_at: number; created_by: string }
+
+/** A user's membership of an organization: role member or admin (admins invite and remove members). */
+export interface OrganizationMemberTable { organization_id: string; user_id: string; role: string; added_at: number }
+
+/** A mailed invitation to join an organization: one use, expires; only the token's SHA-256 is kept. */
+export interface OrganizationInvitationTable {
+  id: string; organization_id: string; email: string; token_hash: string; invited_by: string;
+  created_at: number; expires_at: number; used_at: number | null;
 }
 
 /** A draft (unsubmitted) value of a field on one form of a project. */
@@ -288,6 +302,9 @@ export interface Database {
   automation_turns: AutomationTurnTable;
   automation_schedule_runs: AutomationScheduleRunTable;
   automation_schedule_marks: AutomationScheduleMarkTable;
+  organizations: OrganizationTable;
+  organization_members: OrganizationMemberTable;
+  organization_invitations: OrganizationInvitationTable;
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;

@@ -1,5 +1,5 @@
 import type { Form, Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
-import { canCreate, isStaff, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
+import { canCreate, isStaff, ownerFilter, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
 import { draftComplete, formWaiting } from './application-service.ts';
 import type { Caller } from '../caller.ts';
 import { overlayDraft } from './current-draft.ts';
@@ -56,7 +56,7 @@ export class PortalService {
     const owned: { program: Program; model: ProgramModel; project: Project; open: Form[] }[] = [];
     for (const { program, role } of programs.filter((p) => !isStaff(p.role))) {
       const model = await store.programs.loadProgramModel(program);
-      const rows = await store.projects.listProjects({ programId: program.id, ownerId: caller.user.id, limit: HOME_PROJECTS_PER_PROGRAM, offset: 0 });
+      const rows = await store.projects.listProjects({ programId: program.id, owner: ownerFilter(caller, role), limit: HOME_PROJECTS_PER_PROGRAM, offset: 0 });
       for (const project of rows) owned.push({ program, model, project, open: model.forms.filter((f) => formWaiting(role, f, project)) });
     }
     const withOpen = owned.filter((o) => o.open.length > 0).map((o) => o.project.id);
