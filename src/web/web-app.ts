@@ -1,3 +1,4 @@
+import { organizationRoutes } from './organization-routes.ts';
 import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
@@ -64,6 +65,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     signInRoutes(web, deps);
     accountRoutes(web, deps);
     homeRoutes(web, deps);
+    organizationRoutes(web, deps);
     projectPageRoutes(web, deps);
     applicationRoutes(web, deps);
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);
