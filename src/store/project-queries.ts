@@ -13,7 +13,9 @@ export function toProject(r: Selectable<ProjectTable>): Project {
   return {
     id: r.id, programId: r.program_id, number: r.number, statusId: r.status_id, statusAt: r.status_at,
     createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at, updatedBy: r.updated_by,
-    ownerId: r.owner_id, assigneeId: r.assignee_id, version: r.version, organizationId: r.organization_id ?? null,
+    ownerId: r.owner_id, assigneeId: r.assignee_id, version: r.version,
+    // Only on organizations' projects: a personal project reads as it did before organizations existed.
+    ...(r.organization_id ? { organizationId: r.organization_id } : {}),
   };
 }
 
