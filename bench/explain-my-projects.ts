@@ -25,7 +25,7 @@ const owner = one<{ id: string }>("select id from users where email = 'applicant
 const initial = one<{ id: string }>(`select id from statuses where program_id = '${program}' and is_initial = 1`).id;
 const fields = ['CustomerName', 'ServiceAddress', 'SystemSizeKwAc'].map((c) => one<{ id: string }>(`select id from data_fields where program_id = '${program}' and custom_id = '${c}'`).id);
 const middle = one<{ updated_at: number; id: string }>(`select updated_at, id from projects where owner_id = '${owner}' and program_id = '${program}' order by updated_at desc, id desc limit 1 offset (select count(*) / 2 from projects)`);
-const base: MyProjectsQuery = { programId: program, ownerId: owner, limit: 26 };
+const base: MyProjectsQuery = { programId: program, owner: { ownerId: owner, organizationIds: [] }, limit: 26 };
 const cases: [string, MyProjectsQuery][] = [
   ['first page', base],
   ['deep page by cursor', { ...base, after: { updatedAt: middle.updated_at, id: middle.id } }],

@@ -21,6 +21,11 @@ export interface Caller {
   user: User;
   apiKeyId: string;
   grants: ProgramGrant[];
+  /**
+   * The organizations the user is a member of, read with the grants for each request: their projects are readable
+   * and writable like the user's own, and a removed member's next request no longer has them.
+   */
+  organizationIds?: readonly string[];
   requestId?: string;
   /** True when this request proved a second factor (TOTP, MFA session token or, on the web pages, a web session). */
   mfaVerified?: boolean;

@@ -1,5 +1,6 @@
 import { QueueViewService } from '../domain/queue/queue-view-service.ts';
 import { DashboardService } from '../domain/dashboards/dashboard-service.ts';
+import { OrganizationService } from '../domain/organizations/organization-service.ts';
 import { EventService } from '../domain/events/event-service.ts';
 import type { Config } from '../config.ts';
 import { AccessTokenService } from '../domain/accounts/access-token-service.ts';
@@ -83,6 +84,7 @@ export interface Services {
   events: EventService;
   webhooks: WebhookService;
   selfService: SelfServiceAccounts;
+  organizations: OrganizationService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -136,6 +138,7 @@ export function createServices(
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
+    organizations: new OrganizationService(deps),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,
       perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),

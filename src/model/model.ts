@@ -153,6 +153,8 @@ export interface Project {
   id: string; programId: string; number: string | null; statusId: string; statusAt: number;
   createdAt: number; createdBy: string; updatedAt: number; updatedBy: string;
   ownerId: string; assigneeId: string | null; version: number;
+  /** The organization the project was started for: access follows its membership (absent or null: personal). */
+  organizationId?: string | null;
 }
 
 /** A stored value: `value` for single-value fields, `values` for multi-value ones. */

@@ -25,14 +25,20 @@ export interface AccessTokenRecord { id: string; clientId: string; tokenHash: st
 /** Which projects of a program a listing may return, in creation order. */
 export interface ProjectQuery {
   programId: string;
-  /** Only projects owned by this user (applicants see their own projects only). */
-  ownerId?: string;
+  /** Only the projects this owner scope reads (applicants: their own and their organizations'); absent for staff. */
+  owner?: OwnerScope;
   changedSince?: number;
   /** Keyset paging: only projects after this one in creation order (created time, then id). */
   after?: ProjectKey;
   limit: number;
   offset: number;
 }
+
+/**
+ * What a non-staff caller reads: their own personal projects (no organization) and every project of the
+ * organizations they are a member of now (src/domain/roles/access.ts ownerFilter decides it).
+ */
+export interface OwnerScope { ownerId: string; organizationIds: readonly string[] }
 
 /** A project's place in creation order: its creation time, then its id for projects created in the same millisecond. */
 export interface ProjectKey { createdAt: number; id: string }
@@ -59,7 +65,8 @@ export interface FieldCondition {
 /** GetProjectsByData's filters resolved to ids, combined with AND, with paging. */
 export interface ProjectSearch {
   programId: string;
-  ownerId?: string;
+  /** Only the projects this owner scope reads (see ProjectQuery.owner); absent for staff. */
+  owner?: OwnerScope;
   statusIn?: string[];
   statusNotIn?: string[];
   statusDates: { statusId: string; op: 'eq' | 'lt' | 'le' | 'gt' | 'ge'; at: number }[];

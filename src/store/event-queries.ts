@@ -1,5 +1,7 @@
 import { type Expression, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { EventAudience, EventData, EventType, NewEvent, StoredEvent } from '../model/event.ts';
+import type { OwnerScope } from '../model/records.ts';
+import { readableBy } from './owner-scope.ts';
 import { bindDb } from './bind-db.ts';
 import type { Dialect } from './database.ts';
 import type { Database, EventTable } from './tables.ts';
@@ -18,8 +20,8 @@ export interface FeedScope {
   staffAgencyId?: string;
   staffProgramIds: string[];
   applicantProgramIds: string[];
-  /** The caller, for the projects they own as an applicant. */
-  ownerId: string;
+  /** The caller as an applicant: the projects they read (their own, their organizations'). */
+  owner: OwnerScope;
   /** Only this program's events. */
   programId?: string;
   /** Only events of these kinds. */
@@ -44,7 +46,7 @@ export async function listFeed(db: Db, scope: FeedScope, after: number, limit: n
       if (scope.applicantProgramIds.length > 0) {
         visible.push(eb.and([
           eb('e.program_id', 'in', scope.applicantProgramIds), eb('e.audience', '=', 'all'),
-          eb.exists(eb.selectFrom('projects as p').select(sql.lit(1).as('one')).whereRef('p.id', '=', 'e.project_id').where('p.owner_id', '=', scope.ownerId)),
+          eb.exists(eb.selectFrom('projects as p').select(sql.lit(1).as('one')).whereRef('p.id', '=', 'e.project_id').where(readableBy('p', scope.owner))),
         ]));
       }
       return visible.length > 0 ? eb.or(visible) : sql<SqlBool>`1 = 0`;

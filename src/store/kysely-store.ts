@@ -33,6 +33,7 @@ import { sealedProjectReader, sealedProjectRepository } from './sealed-field-val
 import { sealedWebhookReader, sealedWebhookRepository } from './webhook-secrets.ts';
 import { scheduleReader, scheduleRepository } from './schedule-queries.ts';
 import { queueViewRepository } from './queue-view-queries.ts';
+import { organizationReader, organizationRepository } from './organization-queries.ts';
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
@@ -48,6 +49,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     bulkActions: () => bulkActionRepository(db),
     queueViews: () => queueViewRepository(db),
     dashboards: () => dashboardRepository(db),
+    organizations: () => organizationRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -98,6 +100,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     schedules: scheduleReader(db),
     bulkActions: bulkActionReader(db),
     queueViews: queueViewRepository(db),
+    organizations: organizationReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     dashboards: dashboardReader(db),
     transaction: async (work) => {

@@ -1,6 +1,8 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
+import { readableBy } from './owner-scope.ts';
+import type { OwnerScope } from '../model/records.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -12,8 +14,8 @@ export interface MyProjectsKey { updatedAt: number; id: string }
 /** One page of an applicant's projects of a program: filters (all optional, combined with AND) and keyset position. */
 export interface MyProjectsQuery {
   programId: string;
-  /** The owner filter the service decided (src/domain/roles/access.ts ownerFilter): whose projects are listed. */
-  ownerId: string;
+  /** The owner scope the service decided (src/domain/roles/access.ts ownerFilter): the caller's own projects and their organizations'. */
+  owner: OwnerScope;
   statusId?: string;
   /** `drafts`: never submitted (no number yet); `submitted`: the others. */
   stage?: 'drafts' | 'submitted';
@@ -60,15 +62,15 @@ function needsActionCondition(eb: Eb, statusIds: string[]) {
 
 /**
  * One page of an owner's projects of a program, newest change first, continued by keyset after `after`. The rows come
- * from a range read of the (owner_id, program_id, updated_at, id) index (migration 034) from the page's start; the
- * filters are tested on each project so read, by primary-key lookups, until the page is full. So a page costs at most
- * the owner's projects in the program (an installer's thousands), never the program's millions, and a deep page
- * costs what the first does.
+ * from a range read of the (owner_id, program_id, updated_at, id) index (migration 034) from the page's start (and,
+ * for a member of organizations, of their projects by the organization index of migration 037); the filters are
+ * tested on each project so read, by primary-key lookups, until the page is full. So a page costs at most the
+ * owner's and their organizations' projects in the program, never the program's millions.
  */
 export async function myProjectsPage(db: Db, q: MyProjectsQuery): Promise<Project[]> {
   if (!Number.isSafeInteger(q.limit) || q.limit < 1 || q.limit > 1000) throw new Error(`bad page size ${q.limit}`);
   let query = db.selectFrom('projects').selectAll('projects')
-    .where('projects.owner_id', '=', q.ownerId).where('projects.program_id', '=', q.programId);
+    .where(readableBy('projects', q.owner)).where('projects.program_id', '=', q.programId);
   if (q.statusId !== undefined) query = query.where('projects.status_id', '=', q.statusId);
   if (q.stage === 'drafts') query = query.where('projects.number', 'is', null);
   if (q.stage === 'submitted') query = query.where('projects.number', 'is not', null);

@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
 import type { FieldValue, HistoryEntry, Project } from '../model/model.ts';
-import type { ProjectQuery } from '../model/records.ts';
+import type { OwnerScope, ProjectQuery } from '../model/records.ts';
+import { readableBy } from './owner-scope.ts';
 import { compileOnce } from './compile-once.ts';
 import type { Dialect } from './database.ts';
 import type { Database, ProjectTable } from './tables.ts';
@@ -13,6 +14,8 @@ export function toProject(r: Selectable<ProjectTable>): Project {
     id: r.id, programId: r.program_id, number: r.number, statusId: r.status_id, statusAt: r.status_at,
     createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at, updatedBy: r.updated_by,
     ownerId: r.owner_id, assigneeId: r.assignee_id, version: r.version,
+    // Only on organizations' projects: a personal project reads as it did before organizations existed.
+    ...(r.organization_id ? { organizationId: r.organization_id } : {}),
   };
 }
 
@@ -60,7 +63,7 @@ export async function listProjects(
   if (!Number.isSafeInteger(q.limit) || !Number.isSafeInteger(q.offset) || q.limit < 0 || q.offset < 0) throw new Error(`bad page ${q.limit}/${q.offset}`);
   const filtered = (from: Db) => {
     let query = from.selectFrom('projects').selectAll('projects').where('projects.program_id', '=', q.programId);
-    if (q.ownerId !== undefined) query = query.where('projects.owner_id', '=', q.ownerId);
+    if (q.owner !== undefined) query = query.where(readableBy('projects', q.owner));
     if (q.changedSince !== undefined) query = query.where('projects.updated_at', '>', q.changedSince);
     if (where) query = query.where(where);
     const after = q.after;
@@ -95,12 +98,12 @@ async function changedFew(db: Db, programId: string, since: number): Promise<boo
 export const NUMBERS_PER_QUERY = 5000;
 
 /** The projects of a program whose numbers are among `numbers`, looked up NUMBERS_PER_QUERY at a time. */
-export async function findProjectsByNumbers(db: Db, programId: string, numbers: string[], ownerId?: string): Promise<Project[]> {
+export async function findProjectsByNumbers(db: Db, programId: string, numbers: string[], owner?: OwnerScope): Promise<Project[]> {
   const distinct = [...new Set(numbers)];
   const rows: Selectable<ProjectTable>[] = [];
   for (let start = 0; start < distinct.length; start += NUMBERS_PER_QUERY) {
     let query = db.selectFrom('projects').selectAll().where('program_id', '=', programId).where('number', 'in', distinct.slice(start, start + NUMBERS_PER_QUERY));
-    if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId);
+    if (owner !== undefined) query = query.where(readableBy('projects', owner));
     rows.push(...(await query.execute()));
   }
   // Sorted here, not in SQL: an ORDER BY tempts the planner to walk the program's projects in creation order
@@ -174,7 +177,7 @@ export async function insertProject(db: Db, p: Project): Promise<void> {
   await db.insertInto('projects').values({
     id: p.id, program_id: p.programId, number: p.number, status_id: p.statusId, status_at: p.statusAt,
     created_at: p.createdAt, created_by: p.createdBy, updated_at: p.updatedAt, updated_by: p.updatedBy,
-    owner_id: p.ownerId, assignee_id: p.assigneeId, version: p.version,
+    owner_id: p.ownerId, assignee_id: p.assigneeId, version: p.version, organization_id: p.organizationId ?? null,
   }).execute();
 }
 

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Expression, type Kysely, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Project } from '../model/model.ts';
+import { readableBy } from './owner-scope.ts';
 import { listProjects } from './project-queries.ts';
 import type { FieldCondition, ProjectSearch } from '../model/records.ts';
 import { VALUE_PREFIX_CHARS } from './migrations/007-value-prefix-indexes.ts';
@@ -226,7 +227,7 @@ export function searchConditions(eb: Eb, s: SearchConditions, collation: RawBuil
 export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[]> {
   const collation = codePointCollation(db);
   const plan = await planSearch(db, s, s.tuning?.broadAt);
-  const page = { programId: s.programId, ownerId: s.ownerId, limit: s.limit, offset: s.offset };
+  const page = { programId: s.programId, owner: s.owner, limit: s.limit, offset: s.offset };
   if ('drive' in plan || s.limit === 0) return listProjects(db, page, (eb) => searchConditions(eb, s, collation, plan));
   // Walking: within the window first, which ends at the window's last project in creation order (null when the
   // program has no more projects than the window, so the walk sees them all).
@@ -252,7 +253,7 @@ export interface QueueKey { at: number; id: string }
 async function windowEnd(db: Db, s: ProjectSearch, window: number): Promise<QueueKey | null> {
   if (!Number.isSafeInteger(window) || window < 1) throw new Error(`bad walk window ${window}`);
   let query = db.selectFrom('projects').select(['projects.created_at as at', 'projects.id']).where('projects.program_id', '=', s.programId);
-  if (s.ownerId !== undefined) query = query.where('projects.owner_id', '=', s.ownerId);
+  if (s.owner !== undefined) query = query.where(readableBy('projects', s.owner));
   if (s.statusIn && s.statusIn.length > 0) query = query.where('projects.status_id', 'in', s.statusIn);
   if (s.statusNotIn && s.statusNotIn.length > 0) query = query.where('projects.status_id', 'not in', s.statusNotIn);
   const row = await query.orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(1)).offset(sql.lit(window - 1)).executeTakeFirst();
@@ -262,7 +263,7 @@ async function windowEnd(db: Db, s: ProjectSearch, window: number): Promise<Queu
 /** How many projects of search `s` match `where`. */
 async function countMatching(db: Db, s: ProjectSearch, where: (eb: Eb) => Expression<SqlBool>): Promise<number> {
   let query = db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).where('projects.program_id', '=', s.programId);
-  if (s.ownerId !== undefined) query = query.where('projects.owner_id', '=', s.ownerId);
+  if (s.owner !== undefined) query = query.where(readableBy('projects', s.owner));
   const row = await query.where(where).executeTakeFirst();
   return Number(row?.n ?? 0);
 }

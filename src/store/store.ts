@@ -17,6 +17,7 @@ import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
 import type { MailReader, MailRepository } from './mail-queries.ts';
 import type { MfaReader, MfaRepository } from './mfa-queries.ts';
 import type { OAuthReader, OAuthRepository } from './oauth-queries.ts';
+import type { OrganizationReader, OrganizationRepository } from './organization-queries.ts';
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 import type { ResealMode, ResealReport } from './reseal-secrets.ts';
@@ -47,6 +48,8 @@ export interface StoreReader {
   readonly schedules: ScheduleReader;
   /** The work queue's saved views and kept needs-attention columns (migration 035). */
   readonly queueViews: QueueViewRepository;
+  /** Organizations, their members and invitations (migration 037). */
+  readonly organizations: OrganizationReader;
   /** How much mail and webhook work waits or failed (metrics, operators). */
   readonly backlog: BacklogReader;
   /** The work queue's bulk actions and their per-project results (migration 031). */
@@ -82,6 +85,8 @@ export interface StoreWriter extends StoreReader {
   readonly bulkActions: BulkActionRepository;
   /** The dashboards' summaries: changed projects are noted and refreshed just before the commit. */
   readonly dashboards: DashboardRepository;
+  /** Organizations: created, members added and removed, invitations used. */
+  readonly organizations: OrganizationRepository;
 }
 
 /**

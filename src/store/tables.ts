@@ -105,6 +105,20 @@ export interface ProjectTable {
   owner_id: string; assignee_id: string | null; version: number;
   /** Kept by the change step (migration 035): the last change an applicant made, and the needs-attention bits (1 reply, 2 file). */
   last_applicant_activity_at: Generated<number | null>; attention: Generated<number>;
+  /** The organization the project was started for (migration 037): its members read it; null for a personal project. */
+  organization_id: Generated<string | null>;
+}
+
+/** An installer company (migration 037): its defaults (JSON, field customId → value) prefill new applications. */
+export interface OrganizationTable { id: string; agency_id: string; name: string; defaults: string; created_at: number; created_by: string }
+
+/** A user's membership of an organization: role member or admin (admins invite and remove members). */
+export interface OrganizationMemberTable { organization_id: string; user_id: string; role: string; added_at: number }
+
+/** A mailed invitation to join an organization: one use, expires; only the token's SHA-256 is kept. */
+export interface OrganizationInvitationTable {
+  id: string; organization_id: string; email: string; token_hash: string; invited_by: string;
+  created_at: number; expires_at: number; used_at: number | null;
 }
 
 /** A saved view of the work queue (migration 035): its query string, personal or shared with the program's staff. */
@@ -314,6 +328,9 @@ export interface Database {
   automation_turns: AutomationTurnTable;
   automation_schedule_runs: AutomationScheduleRunTable;
   automation_schedule_marks: AutomationScheduleMarkTable;
+  organizations: OrganizationTable;
+  organization_members: OrganizationMemberTable;
+  organization_invitations: OrganizationInvitationTable;
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;

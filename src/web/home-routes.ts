@@ -14,14 +14,18 @@ export function homeRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.get('/MvcProjects/', async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
     const home = await services.portal.home(caller);
-    const page = renderPage(HomePage({ home, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone }));
+    const organizations = (await services.organizations.mine(caller)).map((o) => ({ id: o.id, name: o.name }));
+    const page = renderPage(HomePage({ home, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, organizations }));
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   });
 
   web.post('/MvcProjects/NewProject', { preHandler: web.csrfProtection }, async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
-    const programId = idParam(String((request.body as Record<string, unknown>).ProgramId ?? '').trim(), 'ProgramId');
-    const created = await services.projects.createProject(caller, programId);
+    const body = request.body as Record<string, unknown>;
+    const programId = idParam(String(body.ProgramId ?? '').trim(), 'ProgramId');
+    // "For": empty for oneself, or an organization of the user's (the service refuses any other with NOT_FOUND).
+    const organizationId = String(body.OrganizationId ?? '').trim();
+    const created = await services.projects.createProject(caller, programId, organizationId === '' ? {} : { organizationId });
     // Straight to the first form the new project can take; the project page when there is none.
     const first = created.forms.find((f) => f.availableInStatuses.some((s) => s.statusId === created.currentStatus.statusId));
     return reply.redirect(first ? formPagePath(created.programId, created.projectId, first.formId) : projectPagePath(created.programId, created.projectId), 303);

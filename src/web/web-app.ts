@@ -1,3 +1,4 @@
+import { organizationRoutes } from './organization-routes.ts';
 import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
@@ -68,6 +69,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     accountRoutes(web, deps);
     homeRoutes(web, deps);
     myProjectsRoutes(web, deps);
+    organizationRoutes(web, deps);
     projectPageRoutes(web, deps);
     applicationRoutes(web, deps);
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);

@@ -47,10 +47,10 @@ forEachDialect('store: projects, values, history and audit', ({ open }) => {
     const query = { programId: IDS.program, limit: 10, offset: 0 };
     assert.deepEqual(ids(await store.projects.listProjects(query)), [b.id, c.id, a.id]);
     assert.deepEqual(ids(await store.projects.listProjects({ ...query, limit: 1, offset: 1 })), [c.id]);
-    assert.deepEqual(ids(await store.projects.listProjects({ ...query, ownerId: IDS.applicant })), [c.id, a.id]);
+    assert.deepEqual(ids(await store.projects.listProjects({ ...query, owner: { ownerId: IDS.applicant, organizationIds: [] } })), [c.id, a.id]);
     assert.deepEqual(ids(await store.projects.listProjects({ ...query, changedSince: T0 + 3 })), [b.id]);
     assert.deepEqual(ids(await store.projects.findProjectsByNumbers(IDS.program, ['SOL-00003', 'SOL-00001', 'SOL-00001', 'SOL-09999'])), [b.id, a.id]);
-    assert.deepEqual(ids(await store.projects.findProjectsByNumbers(IDS.program, ['SOL-00003', 'SOL-00001'], IDS.admin)), [b.id]);
+    assert.deepEqual(ids(await store.projects.findProjectsByNumbers(IDS.program, ['SOL-00003', 'SOL-00001'], { ownerId: IDS.admin, organizationIds: [] })), [b.id]);
     assert.deepEqual(await store.projects.findProjectsByNumbers(IDS.program, []), []);
     assert.equal(await store.projects.countProjectsInStatuses([IDS.draft]), 2);
     assert.equal(await store.projects.countProjectsInStatuses([IDS.draft, IDS.submitted]), 3);

@@ -78,7 +78,7 @@ const CASES: Case[] = [
     matches: (r) => r.submittedAt !== null && r.submittedAt > T0 + 2000 && r.kw !== null && r.kw > 3,
   },
   {
-    name: "one owner's projects (an applicant's access limit)", search: { ownerId: IDS.applicant, fields: [text(IDS.name, 'eq', 'Jane'), num('gt', 1)] },
+    name: "one owner's projects (an applicant's access limit)", search: { owner: { ownerId: IDS.applicant, organizationIds: [] }, fields: [text(IDS.name, 'eq', 'Jane'), num('gt', 1)] },
     matches: (r) => r.p.ownerId === IDS.applicant && r.name === 'Jane' && r.kw !== null && r.kw > 1,
   },
   {
@@ -172,7 +172,7 @@ forEachDialect('store: search plans (driven by a selective filter, or walking th
     const { store } = opened;
     await load(store);
     await loadDeadlines(store);
-    for (const c of CASES.filter((x) => x.search.statusDates === undefined && x.search.ownerId === undefined && x.search.statusNotIn === undefined)) {
+    for (const c of CASES.filter((x) => x.search.statusDates === undefined && x.search.owner === undefined && x.search.statusNotIn === undefined)) {
       for (const [sort, direction] of [['updated', 'desc'], ['created', 'asc'], ['due', 'asc'], ['due', 'desc']] as const) {
         const order = sort === 'updated' ? byUpdateDesc : sort === 'created' ? byCreation : byDue(direction);
         const expected = ROWS.filter(c.matches).map((r) => r.p).sort(order);

@@ -109,7 +109,7 @@ export class AuthService implements SignInChecks {
   readonly #checking = new Map<string, Promise<boolean>>();
 
   constructor(
-    private readonly store: Pick<Store, 'accounts' | 'mfa' | 'oauth' | 'transaction'>, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
+    private readonly store: Pick<Store, 'accounts' | 'mfa' | 'oauth' | 'organizations' | 'transaction'>, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
   ) {}
 
   /**
@@ -384,7 +384,9 @@ export class AuthService implements SignInChecks {
 
   async #caller(user: UserWithSecret, apiKeyId: string, factor: SecondFactor): Promise<Caller> {
     const grants = await this.store.accounts.listGrants(user.id);
+    // Read for every request, never cached: a member removed from an organization sees none of its projects from the next request on.
+    const organizationIds = await this.store.organizations.organizationIdsOf(user.id);
     const { id, agencyId, email, name, agencyAdmin, disabled } = user;
-    return { user: { id, agencyId, email, name, agencyAdmin, disabled }, apiKeyId, grants, ...factor };
+    return { user: { id, agencyId, email, name, agencyAdmin, disabled }, apiKeyId, grants, organizationIds, ...factor };
   }
 }

@@ -82,7 +82,7 @@ export class EventService {
       const { program, role } = await loadProgram(this.#deps, caller, query.programRef);
       // Staff (readProjects) follow the whole program; every other role only its own projects' events.
       const applicant = !isStaff(role);
-      return { staffProgramIds: applicant ? [] : [program.id], applicantProgramIds: applicant ? [program.id] : [], ownerId: user.id, programId: program.id, types };
+      return { staffProgramIds: applicant ? [] : [program.id], applicantProgramIds: applicant ? [program.id] : [], owner: { ownerId: user.id, organizationIds: caller.organizationIds ?? [] }, programId: program.id, types };
     }
     // A built-in role says by its name whether it is staff; a program's own role needs the program that defines it.
     const programs = caller.grants.every((g) => roleNamed({}, g.role) !== null) ? [] : await this.#deps.store.programs.listPrograms(user.agencyId);
@@ -91,7 +91,7 @@ export class EventService {
       ...(user.agencyAdmin ? { staffAgencyId: user.agencyId } : {}),
       staffProgramIds: caller.grants.filter((g) => staffIn(g.programId, g.role)).map((g) => g.programId),
       applicantProgramIds: caller.grants.filter((g) => !staffIn(g.programId, g.role)).map((g) => g.programId),
-      ownerId: user.id,
+      owner: { ownerId: user.id, organizationIds: caller.organizationIds ?? [] },
       types,
     };
   }

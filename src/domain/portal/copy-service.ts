@@ -60,11 +60,16 @@ export class CopyService {
       const keep = copiedFields(ctx, form);
       drafts.push({ form, values: (await currentDraft(this.#deps.store, source.id, form)).filter((v) => keep.has(v.fieldId)) });
     }
-    return this.#projects.createProject(caller, ctx.program.id, async (tx, project, now) => {
-      for (const { form, values } of drafts) {
-        if (values.length > 0) await tx.projects.upsertDraft(project.id, form.id, values.map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
-      }
-      return { copiedFrom: source.id, forms: drafts.map((d) => d.form.id) };
+    // A copy of an organization's project stays with the organization while the caller is one of its members.
+    const organizationId = source.organizationId != null && (caller.organizationIds ?? []).includes(source.organizationId) ? source.organizationId : null;
+    return this.#projects.createProject(caller, ctx.program.id, {
+      organizationId,
+      seed: async (tx, project, now) => {
+        for (const { form, values } of drafts) {
+          if (values.length > 0) await tx.projects.upsertDraft(project.id, form.id, values.map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
+        }
+        return { copiedFrom: source.id, forms: drafts.map((d) => d.form.id) };
+      },
     });
   }
 

@@ -77,8 +77,8 @@ export class MyProjectsService {
   async page(caller: Caller, request: MyProjectsRequest): Promise<MyProjectsView> {
     const { store } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, request.programRef);
-    const ownerId = ownerFilter(caller, ctx.role);
-    if (isStaff(ctx.role) || ownerId === undefined) {
+    const owner = ownerFilter(caller, ctx.role);
+    if (isStaff(ctx.role) || owner === undefined) {
       throw new ApiError('FORBIDDEN', `My projects lists an applicant's own projects; as staff of program ${ctx.program.id} use its work queue.`);
     }
     const search = (request.search ?? '').trim();
@@ -92,7 +92,7 @@ export class MyProjectsService {
     // Forms open to the applicant's role wait for them in the statuses they are available in (as formWaiting says).
     const openIn = [...new Set(ctx.model.forms.filter((f) => mayUseForm(ctx.role, f)).flatMap((f) => f.availableIn))];
     const found = await store.projects.myProjectsPage({
-      programId: ctx.program.id, ownerId,
+      programId: ctx.program.id, owner,
       ...(statusId === null ? {} : { statusId }),
       ...(show === 'drafts' ? { stage: 'drafts' as const } : show === 'submitted' ? { stage: 'submitted' as const } : {}),
       ...(show === 'action' ? { needsAction: { statusIds: openIn } } : {}),

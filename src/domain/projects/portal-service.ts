@@ -1,5 +1,5 @@
 import type { Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
-import { canCreate, isStaff, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
+import { canCreate, isStaff, ownerFilter, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
 import type { Caller } from '../caller.ts';
 import { waitingForApplicant } from '../portal/waiting-for-applicant.ts';
 import { statusById } from './project-context.ts';
@@ -54,7 +54,7 @@ export class PortalService {
     const owned: { program: Program; model: ProgramModel; role: Role; project: Project }[] = [];
     for (const { program, role } of programs.filter((p) => !isStaff(p.role))) {
       const model = await store.programs.loadProgramModel(program);
-      const rows = await store.projects.listProjects({ programId: program.id, ownerId: caller.user.id, limit: HOME_PROJECTS_PER_PROGRAM, offset: 0 });
+      const rows = await store.projects.listProjects({ programId: program.id, owner: ownerFilter(caller, role), limit: HOME_PROJECTS_PER_PROGRAM, offset: 0 });
       for (const project of rows) owned.push({ program, model, role, project });
     }
     const waiting = await waitingForApplicant(store, owned);

@@ -13,6 +13,7 @@ import { MAX_WRITE_TRANSACTION_MS, type StoreWriter } from '../../store/store.ts
 import type { AtVersion, LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from '../views.ts';
 import type { ProjectKey } from '../../model/records.ts';
 import { decodeProgramCursor, encodeProgramCursor } from './program-cursor.ts';
+import { prefillDefaults } from '../organizations/organization-defaults.ts';
 
 /**
  * Paging and filtering of GetProjects, already checked by the HTTP layer: a page starts at `offset` or, by keyset,
@@ -68,8 +69,8 @@ export type ProjectSeed = (tx: StoreWriter, project: Project, now: number) => Pr
 
 /** Lists programs and projects, creates projects and changes their owner. */
 export class ProjectService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizations'>;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizations'>) {
     this.#deps = deps;
   }
 
@@ -98,7 +99,7 @@ export class ProjectService {
     }
     const after = options.after === undefined ? undefined : decodeProjectCursor(ctx.program.id, options.after);
     const found = await this.#deps.store.projects.listProjects({
-      programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role), changedSince: options.changedSince,
+      programId: ctx.program.id, owner: ownerFilter(caller, ctx.role), changedSince: options.changedSince,
       ...(after ? { after } : {}), limit: options.limit + 1, offset: options.offset,
     });
     const rows = found.slice(0, options.limit);
@@ -119,12 +120,17 @@ export class ProjectService {
   }
 
   /**
-   * CreateNewProject: an empty project in the initial status, owned by the caller. `seed` (a copied application)
-   * writes the new project's first drafts in its creation's transaction and adds to the creation's audit detail.
+   * CreateNewProject: an empty project in the initial status, owned by the caller. With `organizationId`, started for
+   * an organization the caller is a member of (its members share it, its defaults prefill the forms' drafts); `seed`
+   * (a copied application) writes the new project's first drafts after those, in its creation's transaction, and adds
+   * to the creation's audit detail.
    */
-  async createProject(caller: Caller, programRef: string, seed?: ProjectSeed): Promise<AtVersion<NewProjectView>> {
+  async createProject(caller: Caller, programRef: string, options: { organizationId?: string | null; seed?: ProjectSeed } = {}): Promise<AtVersion<NewProjectView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id} (privilege createProjects).`);
+    const organizationId = options.organizationId ?? null;
+    // Not a member (or no such organization): the same answer, so the request learns nothing about other organizations.
+    if (organizationId !== null && !(caller.organizationIds ?? []).includes(organizationId)) throw new ApiError('NOT_FOUND', `Organization ${organizationId} not found.`);
     const initial = ctx.model.statuses.find((s) => s.isInitial);
     if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
     const { clock, ids } = this.#deps;
@@ -136,11 +142,14 @@ export class ProjectService {
       const created: Project = {
         id: projectId, programId: ctx.program.id, number: null, statusId: initial.id, statusAt: now,
         createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
-        ownerId: caller.user.id, assigneeId: null, version: 0,
+        ownerId: caller.user.id, assigneeId: null, version: 0, organizationId,
       };
+      const organization = organizationId === null ? null : await tx.organizations.findOrganization(organizationId);
+      if (organization && organization.agencyId !== ctx.program.agencyId) throw new ApiError('NOT_FOUND', `Organization ${organizationId} not found.`);
       await tx.projects.insertProject(created);
       await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      const detail = { status: initial.id, ...(seed ? await seed(tx, created, now) : {}) };
+      const prefilled = organization ? await prefillDefaults(tx, ctx.model, ctx.role, projectId, organization.defaults, caller.user.id, now) : [];
+      const detail = { status: initial.id, ...(organization ? { organizationId: organization.id, prefilled } : {}), ...(options.seed ? await options.seed(tx, created, now) : {}) };
       const automated = await runAutomations(tx, this.#deps, caller, ctx, created, now, 'project.create', detail);
       let project = created;
       // A creation's automations that move or assign the project change its row once more: version 1, not 0.

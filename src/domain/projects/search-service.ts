@@ -109,7 +109,7 @@ export class SearchService {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     const statusIds = query.statuses?.refs.map((r) => statusId(ctx.model, r));
     const search: ProjectSearch = {
-      programId: ctx.program.id, ownerId: ownerFilter(caller, ctx.role),
+      programId: ctx.program.id, owner: ownerFilter(caller, ctx.role),
       ...(query.statuses?.operation === 'include' ? { statusIn: statusIds } : {}),
       ...(query.statuses?.operation === 'exclude' ? { statusNotIn: statusIds } : {}),
       statusDates: query.statusDates.map((d) => ({ statusId: statusId(ctx.model, d.statusRef), op: d.operator, at: d.at })),

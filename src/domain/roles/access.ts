@@ -1,6 +1,7 @@
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Form, Program, ProgramRole, Project, Status } from '../../model/model.ts';
+import type { OwnerScope } from '../../model/records.ts';
 import { BUILT_IN_ROLES, isPrivilege, type Privilege } from './privileges.ts';
 
 /**
@@ -69,26 +70,39 @@ export function requireMove(role: Role, from: Status, to: Status): void {
   }
 }
 
-/** Staff read every project; other roles only the projects they own (the id to filter by). */
-export function ownerFilter(caller: Caller, role: Role): string | undefined {
-  return role.privileges.has('readProjects') ? undefined : caller.user.id;
+/**
+ * Staff read every project (undefined: no filter); other roles the projects they participate in: their own personal
+ * projects and every project of the organizations they are a member of now (the SQL filter is readableBy).
+ */
+export function ownerFilter(caller: Caller, role: Role): OwnerScope | undefined {
+  return role.privileges.has('readProjects') ? undefined : { ownerId: caller.user.id, organizationIds: caller.organizationIds ?? [] };
+}
+
+/**
+ * True when the caller participates in the project: a project started for an organization belongs to its members
+ * (its owner included only while a member); any other project to its owner. The same rule as ownerFilter's SQL.
+ */
+export function participates(caller: Caller, project: Project): boolean {
+  const organizationId = project.organizationId ?? null;
+  if (organizationId !== null) return caller.organizationIds?.includes(organizationId) ?? false;
+  return project.ownerId === caller.user.id;
 }
 
 /** True when the role lets the caller read this project. */
 export function canRead(caller: Caller, role: Role, project: Project): boolean {
-  return role.privileges.has('readProjects') || project.ownerId === caller.user.id;
+  return role.privileges.has('readProjects') || participates(caller, project);
 }
 
 /** True when the role lets the caller change this project's data, files and inquiries as a participant. */
 export function canWrite(caller: Caller, role: Role, project: Project): boolean {
   if (role.privileges.has('editData')) return true;
-  return role.privileges.has('editOwnProjects') && project.ownerId === caller.user.id;
+  return role.privileges.has('editOwnProjects') && participates(caller, project);
 }
 
 /** True when the role lets the caller hand this project to another owner. */
 export function canChangeOwner(caller: Caller, role: Role, project: Project): boolean {
   if (role.privileges.has('changeOwner')) return true;
-  return role.privileges.has('editOwnProjects') && project.ownerId === caller.user.id;
+  return role.privileges.has('editOwnProjects') && participates(caller, project);
 }
 
 /** True when the role may create projects in the program. */

@@ -3,6 +3,7 @@ import { ApiError } from '../../domain/api-error.ts';
 import { MAX_PAGE } from '../../domain/projects/project-service.ts';
 import type { ProjectsView } from '../../domain/views.ts';
 import { isoTimestamp } from '../../model/clock.ts';
+import { isIdLike } from '../../model/ids.ts';
 import {
   extendedProjectsValue, NewProjectResponse, newProjectValue, ownerValue, ProjectByNumberRequest, ProjectsResponse, ProjectsResponseExtended,
   projectNumbersInput, projectsValue, SetProjectOwnerRequest, SetProjectOwnerResponse,
@@ -96,11 +97,17 @@ export function projectRoutes(app: FastifyInstance, { services, codec, apiUrl }:
       operation: {
         operationId: 'CreateNewProject', tags: ['Projects'], etag: true, response: NewProjectResponse,
         summary: 'CreateNewProject: creates an empty project owned by the caller, in the initial status (no body).',
+        query: [
+          { name: 'OrganizationId', type: 'string', description: "Start the project for this organization of the caller's: its members share it, its defaults prefill the forms." },
+        ],
       },
     },
   }, async (request, reply) => {
     const programId = idParam((request.params as ProgramParams).ProgramId, 'ProgramId');
-    const view = await services.projects.createProject(callerOf(request), programId);
+    const organizationId = optionalParam(request.query as RawQuery, 'OrganizationId');
+    if (organizationId !== undefined && !isIdLike(organizationId)) throw new ApiError('INVALID_PARAMETER', 'OrganizationId is not a valid identifier.');
+    const options = organizationId === undefined ? {} : { organizationId };
+    const view = await services.projects.createProject(callerOf(request), programId, options);
     return sendProjectAnswer(codec, request, reply, view, NewProjectResponse, newProjectValue);
   });
 

@@ -2,9 +2,14 @@ import type { PortalHomeView } from '../../domain/projects/portal-service.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { myProjectsPath, projectPagePath } from '../web-paths.ts';
+import { ORGANIZATIONS_PATH } from '../organization-paths.ts';
 
 /** What the home page needs besides the portal's view. */
-export interface HomePageProps { home: PortalHomeView; user: PageUser; csrfToken: string; timeZone: string }
+export interface HomePageProps {
+  home: PortalHomeView; user: PageUser; csrfToken: string; timeZone: string;
+  /** The user's organizations: an application may be started for one of them. */
+  organizations?: { id: string; name: string }[];
+}
 
 
 /** The home page: staff find their programs' work queues; applicants their projects and where to start a new one. */
@@ -59,11 +64,21 @@ export function HomePage(p: HomePageProps) {
             <form key={g.programId} method="post" action="/MvcProjects/NewProject" class="actions">
               <input type="hidden" name="_csrf" value={p.csrfToken} />
               <input type="hidden" name="ProgramId" value={g.programId} />
+              {(p.organizations ?? []).length > 0 ? (
+                <>
+                  <label for={`for-${g.programId}`}>For</label>
+                  <select id={`for-${g.programId}`} name="OrganizationId">
+                    <option value="">Myself</option>
+                    {(p.organizations ?? []).map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+                  </select>
+                </>
+              ) : null}
               <button type="submit">Start an application for {g.name}</button>
             </form>
           ))}
         </section>
       ) : null}
+      {startable.length > 0 ? <p><a href={ORGANIZATIONS_PATH}>Organizations</a>: share applications with the other installers of your company.</p> : null}
       {staffPrograms.length === 0 && startable.length === 0 ? <p>You have no access to any program yet; ask the agency to grant you one.</p> : null}
     </Layout>
   );

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hashSecret } from '../../src/domain/accounts/secrets.ts';
+import { assertAccessible, DEMO, launchBrowser, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+
+// An installer company in a real browser: the demo applicant creates an organization, sets its defaults and invites a
+// second installer, who accepts the mailed link; one starts an application for the organization (prefilled with its
+// defaults), the other opens it from the home page and saves the form; after the admin removes the second installer,
+// the same session finds neither the project nor the organization.
+
+const SECOND = { email: 'sam.second@example.org', password: 'second-installer-password-1' };
+
+function inviteLink(text: string): string {
+  const m = /(http:\/\/\S+\/MvcProjects\/Organizations\/Accept\?token=\S+)/.exec(text);
+  assert.ok(m, text);
+  return m[1]!;
+}
+
+describe('Organizations in the browser', () => {
+  let server: WebServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  before(async () => {
+    server = await startWebServer('sqlite');
+    browser = await launchBrowser();
+    const agency = (await server.store.accounts.findAgency('demo'))!;
+    const passwordHash = await hashSecret(SECOND.password);
+    await server.store.transaction(async (tx) => {
+      await tx.accounts.insertUser({ id: 'SECONDINSTLR', agencyId: agency.id, email: SECOND.email, name: 'Sam Second', agencyAdmin: false, disabled: false }, passwordHash, Date.now());
+      await tx.accounts.setGrant({ userId: 'SECONDINSTLR', programId: server.programId, role: 'applicant', sensitive: false });
+    });
+  });
+  after(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function as(who: { email: string; password: string }): Promise<Page> {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    // A step that cannot find its element fails within this time instead of waiting for the run's end.
+    page.setDefaultTimeout(20_000);
+    await signIn(page, server.baseUrl, who);
+    return page;
+  }
+
+  it('two installers work on one project; invite, accept and remove', async () => {
+    const first = await as(DEMO.applicant);
+    await first.goto(`${server.baseUrl}/MvcProjects/Organizations`);
+    await assertAccessible(first);
+    await first.getByLabel('Organization name').fill('Sunny Installers');
+    await first.getByRole('button', { name: 'Create organization' }).click();
+    assert.equal(await first.getByRole('heading', { level: 1 }).textContent(), 'Sunny Installers');
+    const orgUrl = first.url().split('?')[0]!;
+    await first.getByLabel('Installer name').fill('Sunny Installers LLC');
+    await first.getByLabel('Licence number').fill('LIC-4242');
+    await first.getByRole('button', { name: 'Save defaults' }).click();
+    await first.getByLabel('E-mail address').fill(SECOND.email);
+    await first.getByRole('button', { name: 'Send invitation' }).click();
+    await assertAccessible(first);
+
+    // The invitation goes through the mail queue, with a one-use link.
+    const mail = (await server.store.mail.listMail()).find((m) => m.to === SECOND.email && m.kind === 'organization.invite');
+    assert.ok(mail, 'an invitation mail is queued');
+    const link = inviteLink(mail.text);
+    const second = await as(SECOND);
+    await second.goto(link);
+    await assertAccessible(second);
+    await second.getByRole('button', { name: 'Join Sunny Installers' }).click();
+    assert.match(await second.locator('tbody').textContent() ?? '', /sam\.second@example\.org/);
+    // Used once: the same link does not work again.
+    assert.equal((await second.goto(link))?.status(), 400);
+
+    // The first installer starts an application for the organization; its defaults are prefilled.
+    await first.goto(`${server.baseUrl}/MvcProjects/`);
+    await first.getByLabel('For').first().selectOption({ label: 'Sunny Installers' });
+    await first.getByRole('button', { name: /Start an application/ }).first().click();
+    assert.equal(await first.getByLabel('Installer company').inputValue(), 'Sunny Installers LLC');
+    assert.equal(await first.getByLabel('Installer license number').inputValue(), 'LIC-4242');
+    const formUrl = first.url();
+    const projectId = new URL(formUrl).searchParams.get('ProjectId') ?? /\/Projects\/([^/?]+)/.exec(formUrl)?.[1];
+    assert.ok(projectId, formUrl);
+    const stored = (await server.store.projects.listProjects({ programId: server.programId, limit: 1000, offset: 0 })).find((p) => p.id === projectId);
+    assert.equal(stored?.organizationId !== null && stored?.organizationId !== undefined, true);
+
+    // The second installer finds it on the home page, opens it and saves the form.
+    await second.goto(`${server.baseUrl}/MvcProjects/`);
+    await second.getByRole('link', { name: 'Draft' }).first().click();
+    await second.goto(formUrl);
+    await second.getByLabel('Customer name').fill('Jordan Rivers');
+    await second.getByRole('button', { name: 'Save draft' }).click();
+    await first.goto(formUrl);
+    assert.equal(await first.getByLabel('Customer name').inputValue(), 'Jordan Rivers');
+
+    // Removed: the second installer's session keeps working but sees neither the project nor the organization.
+    await first.goto(orgUrl);
+    await first.getByRole('button', { name: 'Remove Sam Second' }).click();
+    assert.doesNotMatch(await first.locator('tbody').textContent() ?? '', /sam\.second/);
+    const gone = await second.goto(formUrl);
+    assert.equal(gone?.status(), 404);
+    assert.equal((await second.goto(orgUrl))?.status(), 404);
+    const home = await second.goto(`${server.baseUrl}/MvcProjects/`);
+    assert.equal(home?.status(), 200);
+    assert.doesNotMatch(await second.locator('body').textContent() ?? '', /Jordan Rivers/);
+  });
+});
