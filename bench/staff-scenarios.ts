@@ -3,6 +3,9 @@ import { demoHeaders, type Scenario } from './scenarios.ts';
 
 const API = '/services/v2/Programs/RES-SOLAR';
 const QUEUE = '/Projects/ProjectList?ProgramId=RES-SOLAR&size=100';
+/** A reviewer's chosen columns: three data fields besides the queue's own, days in status and attention among them. */
+const COLUMNS = ['applicant', 'status', 'field:CustomerName', 'field:SystemSizeKwAc', 'field:InverterMake', 'daysInStatus', 'lastApplicantActivity', 'nextDeadline', 'attention']
+  .map((c) => `col=${encodeURIComponent(c)}`).join('&');
 
 /**
  * A cursor into the middle of the queue (last change, newest first): the key of the project GetProjects lists at the
@@ -27,6 +30,9 @@ export async function staffScenarios(base: string, g: Generated, project: string
     get('Web work queue deep page by cursor', `${QUEUE}&cursor=${await middleCursor(base, g)}`),
     get('Web work queue status filter', `${QUEUE}&status=ApprovedForInstallation`),
     get('Web work queue data filter', `${QUEUE}&field=InverterMake&op=eq&value=SMA`),
+    // Every page shows the bounded count (exact up to 1,000) and the needs-attention counts; these add chosen columns.
+    get('Web work queue chosen data columns', `${QUEUE}&${COLUMNS}`),
+    get('Web work queue needs attention, chosen columns', `${QUEUE}&attention=any&${COLUMNS}`),
     get('Web review page', `/MvcProjects/Programs/RES-SOLAR/Projects/${project}/Review`),
     // Every figure read from the summary counts (migration 036); charts of unchanged data are drawn once.
     get('Web dashboard (six figures)', '/Projects/Dashboard?ProgramId=RES-SOLAR'),

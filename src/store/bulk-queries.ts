@@ -8,6 +8,7 @@ import type { Database } from './tables.ts';
 import type { ProjectDeadline } from './deadline-queries.ts';
 import { bindDb } from './bind-db.ts';
 import { refreshSummaries } from './dashboard-queries.ts';
+import { ATTENTION } from './queue-view-queries.ts';
 
 /** A batch of whole projects to load at once: rows, submitted values per form, history, attachment and deadline rows. */
 export interface BulkBatch {
@@ -37,10 +38,13 @@ async function insertChunked<T extends Record<string, unknown>>(db: Kysely<Datab
  * benchmarks. Callers own consistency (numbers taken from the program's sequence, values that fit their fields).
  */
 export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promise<void> {
+  const awaiting = filesAwaitingReview(batch.attachments ?? []);
   await db.transaction().execute(async (tx) => {
     await insertChunked(tx, 'projects', batch.projects.map((p) => ({
       id: p.id, program_id: p.programId, number: p.number, status_id: p.statusId, status_at: p.statusAt, created_at: p.createdAt,
       created_by: p.createdBy, updated_at: p.updatedAt, updated_by: p.updatedBy, owner_id: p.ownerId, assignee_id: p.assigneeId, version: p.version,
+      // The needs-attention bit of a file awaiting review, as migration 035 and the change step set it.
+      attention: awaiting.has(p.id) ? ATTENTION.files : 0,
     })));
     await insertChunked(tx, 'project_values', batch.values.flatMap((set) => set.values.map((v) => ({
       project_id: set.projectId, field_id: v.fieldId, form_id: set.formId, value: v.value,
@@ -62,6 +66,16 @@ export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promis
     // The dashboards' summaries count the loaded projects like any other.
     await refreshSummaries(tx, batch.projects.map((p) => p.id));
   });
+}
+
+// The projects whose newest version of some file is pending review.
+function filesAwaitingReview(attachments: AttachmentRecord[]): Set<string> {
+  const newest = new Map<string, AttachmentRecord>();
+  for (const a of attachments) {
+    const key = `${a.projectId} ${a.definitionId}`;
+    if ((newest.get(key)?.version ?? -1) < a.version) newest.set(key, a);
+  }
+  return new Set([...newest.values()].filter((a) => a.approvalStatus === 'Pending').map((a) => a.projectId));
 }
 
 /** Takes `count` consecutive project numbers of a program at once and returns the first. */
