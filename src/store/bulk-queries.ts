@@ -63,6 +63,14 @@ export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promis
       id: d.id, project_id: d.projectId, program_id: d.programId, deadline_id: d.deadlineId, state: d.state, started_at: d.startedAt,
       due_date: d.dueDate, due_at: d.dueAt, ended_at: d.endedAt, started_by: d.startedBy, ended_by: d.endedBy,
     })));
+    // The overdue bit, as migration 035 and the change step keep it: a passed deadline while the status has a move onward.
+    const passed = [...new Set((batch.deadlines ?? []).filter((d) => d.state === 'passed').map((d) => d.projectId))];
+    for (let i = 0; i < passed.length; i += 500) {
+      await tx.updateTable('projects').set((eb) => ({ attention: sql<number>`${eb.ref('attention')} | ${sql.lit(ATTENTION.overdue)}` }))
+        .where('id', 'in', passed.slice(i, i + 500))
+        .where((eb) => eb.exists(eb.selectFrom('status_transitions as t').select('t.from_status_id').whereRef('t.from_status_id', '=', 'projects.status_id')))
+        .execute();
+    }
     // The dashboards' summaries count the loaded projects like any other.
     await refreshSummaries(tx, batch.projects.map((p) => p.id));
   });

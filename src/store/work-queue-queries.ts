@@ -4,7 +4,7 @@ import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
 import { codePointCollation, DRIVE_PAST_WINDOW, planSearch, type QueueKey, type SearchPlan, searchConditions, WALK_WINDOW } from './search-queries.ts';
 import type { Database } from './tables.ts';
-import { ATTENTION } from './queue-view-queries.ts';
+import { ATTENTION, withBit } from './queue-view-queries.ts';
 
 type Db = Kysely<Database>;
 
@@ -26,13 +26,13 @@ export interface WorkQueueQuery {
   /** How the store plans the data filters (its defaults when left out); tests set it to try every plan. */
   tuning?: SearchTuning;
   /**
-   * Only overdue projects: a running deadline whose due time (`now`) has come, or a passed deadline while the project
-   * is in one of `openStatusIds` (statuses with a move onward). Both are read through project_deadlines (state, due_at).
+   * Only overdue projects: a running deadline whose due time (`now`) has come (read through project_deadlines (state,
+   * due_at)), or a passed deadline while the project is in a status with a move onward (the kept overdue bit).
    */
-  overdue?: { now: number; openStatusIds: string[] };
+  overdue?: { now: number };
   /**
    * Only projects that need attention for one of `kinds` (OR): `reply` and `files` by the bits the change step keeps
-   * (migration 035); `deadline` a running deadline due by `dueBy`, or a passed one while in one of `openStatusIds`.
+   * (migration 035); `deadline` a running deadline due by `dueBy`, or the kept overdue bit (a passed one while open).
    */
   attention?: QueueAttentionFilter;
   /** `due`: by the running deadline due first, projects without one last in either direction. */
@@ -46,7 +46,7 @@ export interface WorkQueueQuery {
 export type AttentionKind = 'reply' | 'files' | 'deadline';
 
 /** The needs-attention filter of the queue (see WorkQueueQuery.attention). */
-export interface QueueAttentionFilter { kinds: AttentionKind[]; dueBy: number; openStatusIds: string[] }
+export interface QueueAttentionFilter { kinds: AttentionKind[]; dueBy: number }
 
 /** A project of a work-queue page with the time its first form was submitted (null while never submitted). */
 export interface WorkQueueRow {
@@ -128,16 +128,11 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
   if (q.number !== undefined) query = query.where('projects.number', '=', q.number);
   if (q.idIn !== undefined) query = q.idIn.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('projects.id', 'in', q.idIn);
   if (q.overdue) {
-    const { now, openStatusIds } = q.overdue;
-    const overdue = (state: 'running' | 'passed') => {
-      let ids = db.selectFrom('project_deadlines as od').select('od.project_id').where('od.state', '=', state).where('od.program_id', '=', q.programId);
-      if (state === 'running') ids = ids.where('od.due_at', '<=', now);
-      return ids;
-    };
-    query = query.where((eb) => eb.or([
-      eb('projects.id', 'in', overdue('running')),
-      ...(openStatusIds.length > 0 ? [eb.and([eb('projects.status_id', 'in', openStatusIds), eb('projects.id', 'in', overdue('passed'))])] : []),
-    ]));
+    const { now } = q.overdue;
+    const running = db.selectFrom('project_deadlines as od').select('od.project_id').where('od.state', '=', 'running').where('od.program_id', '=', q.programId)
+      .where('od.due_at', '<=', now);
+    // A passed deadline counts while the project is in a status with a move onward: the bit the change step keeps.
+    query = query.where((eb) => eb.or([eb('projects.id', 'in', running), eb('projects.attention', 'in', withBit(ATTENTION.overdue))]));
   }
   if (q.attention) query = whereAttention(db, q.programId, q.attention, query);
   if (after) query = query.where(keyBound(q, q.direction === 'desc' ? '<' : '>', after));
@@ -146,14 +141,13 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
 
 /** Projects needing attention for one of the filter's kinds (the bits are read through projects_queue_attention). */
 function whereAttention<Q extends ReturnType<typeof programProjects>>(db: Db, programId: string, a: QueueAttentionFilter, query: Q): Q {
+  const mask = (a.kinds.includes('reply') ? ATTENTION.reply : 0) | (a.kinds.includes('files') ? ATTENTION.files : 0) | (a.kinds.includes('deadline') ? ATTENTION.overdue : 0);
   return query.where((eb) => eb.or([
-    ...(a.kinds.includes('reply') ? [eb('projects.attention', 'in', [ATTENTION.reply, ATTENTION.reply | ATTENTION.files])] : []),
-    ...(a.kinds.includes('files') ? [eb('projects.attention', 'in', [ATTENTION.files, ATTENTION.reply | ATTENTION.files])] : []),
+    // One IN list of every kept combination with a wanted bit, so the attention index reads one set of ranges.
+    eb('projects.attention', 'in', withBit(mask)),
     ...(a.kinds.includes('deadline') ? [
       eb('projects.id', 'in', db.selectFrom('project_deadlines as ad').select('ad.project_id').where('ad.state', '=', 'running')
         .where('ad.program_id', '=', programId).where('ad.due_at', '<=', a.dueBy)),
-      ...(a.openStatusIds.length > 0 ? [eb.and([eb('projects.status_id', 'in', a.openStatusIds), eb('projects.id', 'in', db.selectFrom('project_deadlines as ap')
-        .select('ap.project_id').where('ap.state', '=', 'passed').where('ap.program_id', '=', programId))])] : []),
     ] : []),
   ])) as Q;
 }

@@ -2,13 +2,41 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
-import { createProject, sharedHarness } from './http-helpers.ts';
-import { webGet, webPost } from './web-page-helpers.ts';
+import { authHeaders, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
+import { sampleBytes } from '../support/blob-fixtures.ts';
+import { createProject, projectPath, sharedHarness } from './http-helpers.ts';
+import { csrfFrom, webGet, webPost } from './web-page-helpers.ts';
 
 // Saved views, chosen columns, the bounded count and needs attention on the staff work queue (issue 22 items 1-2).
 
 const QUEUE = `/Projects/ProjectList?ProgramId=${IDS.program}`;
 const VIEWS = '/Projects/ProjectList/Views';
+
+/** Whether the queue filtered by needs attention `kind` lists the project (its review link names it). */
+async function flagged(h: HttpHarness, kind: 'reply' | 'files', projectId: string): Promise<boolean> {
+  const res = await webGet(h, `${QUEUE}&attention=${kind}&size=100`, 'admin');
+  assert.equal(res.statusCode, 200, res.body);
+  return res.body.includes(`Projects/${projectId}/Review`);
+}
+
+/** A note in a thread (a new one without `threadId`) through SetInquiryNote; returns the thread's id. */
+async function note(h: HttpHarness, who: Who, projectId: string, visible: boolean, threadId?: string): Promise<string> {
+  const body = `<SetInquiryNoteRequest xmlns="${NS}"${threadId ? ` ThreadId="${threadId}"` : ' Subject="Roof"'} VisibleToApplicant="${visible}"><Text>Note</Text></SetInquiryNoteRequest>`;
+  const res = await h.request({ method: 'POST', url: `${projectPath(projectId)}/InquiryNotes`, as: who, body, headers: { 'content-type': 'application/xml' } });
+  assert.equal(res.statusCode, 200, res.body);
+  return /ThreadId="([^"]+)"/.exec(res.body)![1]!;
+}
+
+/** The applicant's reply from the project page (the web form: applicants write no notes through the API). */
+async function applicantReply(h: HttpHarness, projectId: string, threadId: string): Promise<void> {
+  const pair = await csrfFrom(h, 'applicant');
+  const res = await h.app.inject({
+    method: 'POST', url: '/MvcProjects/InquiryReply',
+    payload: new URLSearchParams({ _csrf: pair.token, ProgramId: IDS.program, ProjectId: projectId, ThreadId: threadId, Text: 'Thirty degrees' }).toString(),
+    headers: { authorization: authHeaders(h.who.applicant).authorization!, 'content-type': 'application/x-www-form-urlencoded', cookie: pair.cookie, origin: new URL(h.config.publicUrl).origin },
+  });
+  assert.equal(res.statusCode, 303, res.body);
+}
 
 forEachDialect('HTTP work queue views', ({ dialect }) => {
   const harness = sharedHarness(dialect);
@@ -55,6 +83,34 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
       const attention = await webGet(h, `${QUEUE}&attention=any`, 'reader');
       assert.equal(attention.statusCode, 200);
       assert.match(attention.body, /id="attention-any">\d+</);
+    });
+  });
+  describe('kept needs-attention flags', () => {
+    it('an upload sets "file awaits review" and a review clears it; an applicant\'s reply sets "answered", an internal note keeps it, a note the applicant sees clears it', async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'applicant');
+      assert.deepEqual([await flagged(h, 'files', projectId), await flagged(h, 'reply', projectId)], [false, false]);
+      const upload = await h.app.inject({
+        method: 'POST', url: `${projectPath(projectId)}/Forms/application/Attachments/photo`, payload: sampleBytes(500, 3, '\x89PNG\r\n\x1a\n'),
+        headers: { ...authHeaders(h.who.applicant), 'content-type': 'image/png', 'content-disposition': 'attachment; filename="roof.png"' },
+      });
+      assert.equal(upload.statusCode, 200, upload.body);
+      assert.equal(await flagged(h, 'files', projectId), true);
+      const review = await h.request({
+        method: 'POST', url: `${projectPath(projectId)}/Attachments/photo/Metadata`, as: 'programAdmin',
+        body: `<SetAttachmentMetadata xmlns="${NS}" AttachmentStatus="Approve"/>`, headers: { 'content-type': 'application/xml' },
+      });
+      assert.equal(review.statusCode, 200, review.body);
+      assert.equal(await flagged(h, 'files', projectId), false);
+
+      const thread = await note(h, 'admin', projectId, true);
+      assert.equal(await flagged(h, 'reply', projectId), false, 'a question of staff is no answer');
+      await applicantReply(h, projectId, thread);
+      assert.equal(await flagged(h, 'reply', projectId), true);
+      await note(h, 'admin', projectId, false, thread);
+      assert.equal(await flagged(h, 'reply', projectId), true, 'an internal note answers nobody');
+      await note(h, 'admin', projectId, true, thread);
+      assert.equal(await flagged(h, 'reply', projectId), false);
     });
   });
 });

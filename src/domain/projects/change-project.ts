@@ -109,7 +109,7 @@ export async function recordChange(tx: StoreWriter, deps: Pick<ChangeDeps, 'ids'
     action: record.action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
     projectId: record.projectId, requestId: caller.requestId, detail: caller.bulkActionId === undefined ? record.detail : { ...record.detail, bulkActionId: caller.bulkActionId },
   }, record.at, deps.ids.next());
-  await keepQueueAttention(tx, ctx.role, record.projectId, record.action, record.detail, record.at);
+  await keepQueueAttention(tx, ctx, record.projectId, record.action, record.detail, record.at);
   keepDashboards(tx, record.projectId);
   for (const event of eventsOfChange(record.action, record.detail, ctx.role)) {
     tx.events.append({

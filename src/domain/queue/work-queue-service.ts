@@ -10,6 +10,7 @@ import { shownValue } from '../projects/shown-value.ts';
 import type { ProjectByDataQuery } from '../views.ts';
 import type { AttentionKind, QueueKey, WorkQueueQuery, WorkQueueRow } from '../../store/work-queue-queries.ts';
 import { ATTENTION } from '../../store/queue-view-queries.ts';
+import { openStatusIds } from './queue-attention.ts';
 import {
   ATTENTION_KINDS, attentionDueBy, daysSince, DEFAULT_QUEUE_COLUMNS, FIELD_COLUMN_PREFIX, MAX_QUEUE_COLUMNS, QUEUE_COLUMNS, QUEUE_COUNT_BOUND, type QueueColumnId,
 } from './queue-columns.ts';
@@ -291,7 +292,7 @@ export class WorkQueueService {
 
   #attention(ctx: ProgramContext, kinds: AttentionKind[]) {
     const now = this.#deps.clock.now();
-    return { kinds, dueBy: attentionDueBy(ctx.program, now), openStatusIds: ctx.model.statuses.filter((s) => s.next.length > 0).map((s) => s.id) };
+    return { kinds, dueBy: attentionDueBy(ctx.program, now) };
   }
 
   // Every column the caller may choose: the queue's own, then each data field staff may read (a table's cells are not one value).
@@ -343,7 +344,7 @@ export class WorkQueueService {
       ...(f.projectIds === undefined ? {} : { idIn: f.projectIds }),
       ...(f.submittedFrom !== null || f.submittedTo !== null ? { submitted: { from: f.submittedFrom, to: f.submittedTo } } : {}),
       // A status with no move onward closes the project, so a deadline that passed there is no longer overdue.
-      ...(f.overdue ? { overdue: { now: this.#deps.clock.now(), openStatusIds: ctx.model.statuses.filter((s) => s.next.length > 0).map((s) => s.id) } } : {}),
+      ...(f.overdue ? { overdue: { now: this.#deps.clock.now() } } : {}),
       ...(f.attention.length > 0 ? { attention: this.#attention(ctx, f.attention) } : {}),
     };
   }
@@ -369,9 +370,10 @@ export class WorkQueueService {
       return d ? { name: deadlineView(ctx.model, d, now).name, dueDate: d.dueDate, overdue: d.dueAt <= now } : null;
     };
     // The same rule as the filter: a running deadline due by dueBy, or a passed one while the project can still move on.
-    const { dueBy, openStatusIds } = this.#attention(ctx, []);
+    const { dueBy } = this.#attention(ctx, []);
+    const open = openStatusIds(ctx.model);
     const deadlineNear = (p: WorkQueueRow['project']) => deadlines.some((d) => d.projectId === p.id
-      && ((d.state === 'running' && d.dueAt <= dueBy) || (d.state === 'passed' && openStatusIds.includes(p.statusId))));
+      && ((d.state === 'running' && d.dueAt <= dueBy) || (d.state === 'passed' && open.includes(p.statusId))));
     const fieldColumns = columns.flatMap((c) => {
       if (!c.id.startsWith(FIELD_COLUMN_PREFIX)) return [];
       const ref = c.id.slice(FIELD_COLUMN_PREFIX.length);

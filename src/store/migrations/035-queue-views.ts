@@ -4,7 +4,8 @@ import { type Kysely, sql } from 'kysely';
  * Work-queue columns, saved views and "needs attention" (issue 22 items 1-2). `queue_views` holds a staff member's
  * named choice of columns, filters and order (the queue's query string), personal or shared with the program's staff.
  * On `projects` the change step keeps `last_applicant_activity_at` (the last change an applicant role made) and
- * `attention`, a bit set: 1 = the applicant wrote a note after staff's last note to them, 2 = a file awaits review.
+ * `attention`, a bit set: 1 = the applicant wrote a note after staff's last note to them, 2 = a file awaits review,
+ * 4 = a deadline passed while the project is in a status with a move onward.
  * Both are backfilled from existing rows (the applicant as the project's owner), so a kept database works after it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -32,6 +33,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`update projects set attention = attention | 2 where exists (
     select 1 from attachments a where a.project_id = projects.id and a.approval_status = 'Pending'
       and not exists (select 1 from attachments b where b.project_id = a.project_id and b.definition_id = a.definition_id and b.version > a.version))`.execute(db);
+  // Bit 4: a deadline passed while the project is in a status with a move onward (overdue).
+  await sql`update projects set attention = attention | 4 where exists (select 1 from project_deadlines d where d.project_id = projects.id and d.state = 'passed')
+    and exists (select 1 from status_transitions t where t.from_status_id = projects.status_id)`.execute(db);
   // Counts and the filter read the flagged projects of a program from here; most projects have 0.
   await db.schema.createIndex('projects_queue_attention').on('projects').columns(['program_id', 'attention', 'updated_at', 'id']).execute();
 }
