@@ -36,6 +36,9 @@ const cases: [string, WorkQueueQuery][] = [
   ['overdue only', { ...base, overdue: { now: Date.now() } }],
   ['overdue only, due date order', { ...base, sort: 'due', direction: 'asc', overdue: { now: Date.now() } }],
   ['due date order', { ...base, sort: 'due', direction: 'asc' }],
+  // One branch per kept combination of bits (projects_queue_attention) and the near deadlines, merged.
+  ['needs attention (any)', { ...base, attention: { kinds: ['reply', 'files', 'deadline'], dueBy: Date.now() + 2 * 86_400_000 } }],
+  ['needs attention (any), deep page', { ...base, after: { at: middle.updated_at, id: middle.id }, attention: { kinds: ['reply', 'files', 'deadline'], dueBy: Date.now() + 2 * 86_400_000 } }],
 ];
 for (const [name, q] of cases) {
   logged.length = 0;

@@ -86,6 +86,40 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
     });
   });
   describe('kept needs-attention flags', () => {
+    it('pages the attention filter by keyset across its branches: each flagged project once, newest change first', async () => {
+      const h = harness();
+      const made: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        h.clock.advance(1000);
+        made.push(await createProject(h, 'applicant'));
+      }
+      // Kept as a change would keep them: answered (0, 3), a file (1, 3), both (4); 2 and 5 need nothing.
+      const set = (id: string, c: { reply: boolean | null; recountFiles: boolean }) => h.store.transaction((tx) => tx.queueViews.keepQueueAttention(id, { applicantAt: null, recountOverdue: null, ...c }));
+      for (const i of [0, 3, 4]) await set(made[i]!, { reply: true, recountFiles: false });
+      const upload = (id: string) => h.app.inject({
+        method: 'POST', url: `${projectPath(id)}/Forms/application/Attachments/photo`, payload: sampleBytes(300, 5, '\x89PNG\r\n\x1a\n'),
+        headers: { ...authHeaders(h.who.applicant), 'content-type': 'image/png', 'content-disposition': 'attachment; filename="a.png"' },
+      });
+      for (const i of [1, 3, 4]) assert.equal((await upload(made[i]!)).statusCode, 200);
+      const query = { programId: IDS.program, fields: [], sort: 'updated' as const, direction: 'desc' as const, attention: { kinds: ['reply' as const, 'files' as const], dueBy: 0 } };
+      const whole = (await h.store.projects.workQueuePage({ ...query, limit: 100 })).map((r) => r.project.id);
+      const mine = whole.filter((id) => made.includes(id));
+      assert.deepEqual(new Set(mine), new Set([made[0], made[1], made[3], made[4]]));
+      const walked: string[] = [];
+      let after: { at: number; id: string } | undefined;
+      for (;;) {
+        const page = await h.store.projects.workQueuePage({ ...query, limit: 2, ...(after ? { after } : {}) });
+        walked.push(...page.map((r) => r.project.id));
+        if (page.length < 2) break;
+        const last = page.at(-1)!;
+        after = { at: last.project.updatedAt, id: last.project.id };
+      }
+      assert.deepEqual(walked, whole);
+      const stored = await Promise.all(whole.map((id) => h.store.projects.getProject(IDS.program, id)));
+      const keys = stored.map((p) => [p!.updatedAt, p!.id] as const);
+      assert.deepEqual(keys, [...keys].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : -1)), 'newest change first');
+    });
+
     it('an upload sets "file awaits review" and a review clears it; an applicant\'s reply sets "answered", an internal note keeps it, a note the applicant sees clears it', async () => {
       const h = harness();
       const projectId = await createProject(h, 'applicant');
