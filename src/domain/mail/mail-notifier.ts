@@ -35,7 +35,8 @@ function recipientOf(event: StoredEvent): Notice | null {
 
 /**
  * The outbox consumer that turns events into queued notification mails, in the transaction that moves its cursor,
- * so each event is mailed about once. Disabled recipients and projects gone meanwhile are skipped.
+ * so each event is mailed about once. Disabled recipients, projects gone meanwhile, and owners no longer members of
+ * the organization the project was started for are skipped.
  */
 export function mailNotifier(deps: MailNotifierDeps): OutboxConsumer {
   return {
@@ -54,6 +55,8 @@ async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEven
   if (!project) return;
   const [user, program] = await Promise.all([tx.accounts.findUserById(notice.to), tx.programs.findProgram(event.programId)]);
   if (!user || user.disabled || !program) return;
+  // An organization's project reaches its owner only while they are a member: one removed reads nothing of it any more.
+  if (notice.kind !== 'assigned' && project.organizationId && !(await tx.organizations.organizationIdsOf(user.id)).includes(project.organizationId)) return;
   const moved = notice.kind === 'statusChanged';
   const status = await statusOf(tx, program, moved ? event.data.toStatusId ?? project.statusId : project.statusId);
   // The move's reason and message are in its history entry (the event keeps the message out of the feed).
