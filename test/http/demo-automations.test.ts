@@ -13,7 +13,7 @@ import { dataRequest, NS } from '../support/http-harness.ts';
 for (const dialect of DIALECTS) {
   describe(`the demo's automations on creation and on the completion certificate [${dialect}]`, () => {
     const demo = demoApi(dialect);
-    const { ok, newProject } = demo;
+    const { ok, newProject, submitted } = demo;
     const [admin, applicant, reviewer] = [demoUser('admin'), demoUser('applicant'), demoUser('reviewer')];
     const COMPLETION = { InstallationDate: '2026-03-20', ModuleSerialNumbers: ['SN-0001', 'SN-0002'], InverterModel: 'IQ8M', ElectricalPermitNumber: 'EP-2026-77' };
     const runsOf = async (projectId: string, automation: string) =>
@@ -24,14 +24,6 @@ for (const dialect of DIALECTS) {
       const p = (await demo.db.store.projects.getProject(demo.model.program.id, projectId))!;
       return demo.model.statuses.find((s) => s.id === p.statusId)!.customId;
     };
-
-    async function submitted(): Promise<string> {
-      const projectId = await newProject();
-      assert.equal((await demo.upload(projectId, 'SitePlan')).statusCode, 200);
-      await ok(demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, dataRequest(DEMO_APPLICATION)));
-      await ok(demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Submit`));
-      return projectId;
-    }
 
     it('a new application is announced to integrations as automation.custom application-started', async () => {
       const projectId = await newProject();

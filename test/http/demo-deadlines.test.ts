@@ -6,8 +6,8 @@ import { formatDueDate } from '../../src/domain/calendar/format-due-date.ts';
 import { mailNotifier } from '../../src/domain/mail/mail-notifier.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DIALECTS } from '../support/databases.ts';
-import { basicAuth, DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
-import { dataRequest, NS } from '../support/http-harness.ts';
+import { basicAuth, demoApi, demoUser } from '../support/demo-api.ts';
+import { NS } from '../support/http-harness.ts';
 import { postReplyWith } from './inquiry-helpers.ts';
 
 // The demo program's deadlines driven by its automations (programs/residential-solar.yaml; docs/programs.md,
@@ -18,16 +18,9 @@ import { postReplyWith } from './inquiry-helpers.ts';
 for (const dialect of DIALECTS) {
   describe(`the demo's deadlines and the automations that start, meet and act on them [${dialect}]`, () => {
     const demo = demoApi(dialect);
-    const { ok, newProject, clock } = demo;
+    const { ok, clock, submitted } = demo;
     const [admin, applicant] = [demoUser('admin'), demoUser('applicant')];
 
-    async function submitted(): Promise<string> {
-      const projectId = await newProject();
-      assert.equal((await demo.upload(projectId, 'SitePlan')).statusCode, 200);
-      await ok(demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, dataRequest(DEMO_APPLICATION)));
-      await ok(demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Submit`));
-      return projectId;
-    }
     async function ask(projectId: string, visible: boolean): Promise<string> {
       const body = `<SetInquiryNoteRequest xmlns="${NS}" Subject="Roof" VisibleToApplicant="${visible}"><Text>Which roof?</Text></SetInquiryNoteRequest>`;
       return /ThreadId="([^"]+)"/.exec(await ok(demo.call(admin, 'POST', `Projects/${projectId}/InquiryNotes`, body)))![1]!;

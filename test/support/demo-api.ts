@@ -9,7 +9,7 @@ import type { ProgramModel } from '../../src/model/model.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { type DIALECTS, openTestStore, type TestStore } from './databases.ts';
-import { TestClock } from './http-harness.ts';
+import { dataRequest, TestClock } from './http-harness.ts';
 import { TINY_PDF } from './tiny-pdf.ts';
 
 // The demo program (programs/residential-solar.yaml) served in-process over a test database, with its demo users as
@@ -43,6 +43,8 @@ export interface DemoApi {
   ok(res: Promise<LightMyRequestResponse>, schema?: string): Promise<string>;
   /** A new project of `c` (the applicant unless said). */
   newProject(c?: DemoCredential): Promise<string>;
+  /** A new project of the applicant with DEMO_APPLICATION and its site plan, submitted (in Application Review). */
+  submitted(): Promise<string>;
   /** Uploads the tiny PDF as `attachment` of a form (the Application unless said). */
   upload(projectId: string, attachment: string, c?: DemoCredential, form?: string): Promise<LightMyRequestResponse>;
 }
@@ -88,6 +90,14 @@ export function demoApi(dialect: (typeof DIALECTS)[number]): DemoApi {
     },
     async newProject(c = demoUser('applicant')) {
       return /ProjectId="([^"]+)"/.exec(await api.ok(api.call(c, 'POST', 'NewProject')))![1]!;
+    },
+    async submitted() {
+      const applicant = demoUser('applicant');
+      const projectId = await api.newProject(applicant);
+      assert.equal((await api.upload(projectId, 'SitePlan')).statusCode, 200);
+      await api.ok(api.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, dataRequest(DEMO_APPLICATION)));
+      await api.ok(api.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Submit`));
+      return projectId;
     },
     upload(projectId, attachment, c = demoUser('applicant'), form = 'Application') {
       clock.advance();
