@@ -4,22 +4,10 @@
  * should read the owner index (SEARCH projects USING INDEX projects_owner_updated (owner_id=? AND program_id=?)) in
  * order, testing filters by primary-key lookups (project_values_pk, project_drafts_pk), and never sort.
  */
-import { Kysely, SqliteDialect } from 'kysely';
 import { type MyProjectsQuery, myProjectsPage } from '../src/store/my-projects-queries.ts';
-import { SqliteBinding } from '../src/store/sqlite-binding.ts';
-import type { Database } from '../src/store/tables.ts';
+import { explainedDatabase } from './explained-database.ts';
 
-const file = process.argv[2];
-if (!file) throw new Error('usage: tsx bench/explain-my-projects.ts PATH/TO/apas.db');
-const raw = new SqliteBinding(file, { readonly: true });
-const logged: { sql: string; parameters: readonly unknown[] }[] = [];
-const db = new Kysely<Database>({
-  dialect: new SqliteDialect({ database: new SqliteBinding(file, { readonly: true }) }),
-  log: (event) => {
-    if (event.level === 'query') logged.push({ sql: event.query.sql, parameters: event.query.parameters });
-  },
-});
-const one = <T>(sql: string) => raw.prepare(sql).get() as T;
+const { db, one, run, close } = explainedDatabase(process.argv[2], 'tsx bench/explain-my-projects.ts PATH/TO/apas.db');
 const program = one<{ id: string }>("select id from programs where custom_id = 'RES-SOLAR'").id;
 const owner = one<{ id: string }>("select id from users where email = 'applicant@demo.apas.local'").id;
 const initial = one<{ id: string }>(`select id from statuses where program_id = '${program}' and is_initial = 1`).id;
@@ -33,14 +21,5 @@ const cases: [string, MyProjectsQuery][] = [
   ['needs my action', { ...base, needsAction: { statusIds: [initial] } }],
   ['search, common text (sunny)', { ...base, search: { folded: 'sunny', fieldIds: fields } }],
 ];
-for (const [name, q] of cases) {
-  logged.length = 0;
-  const started = performance.now();
-  const rows = await myProjectsPage(db, q);
-  const ms = performance.now() - started;
-  console.log(`\n## ${name}: ${rows.length} rows in ${ms.toFixed(1)} ms`);
-  const main = logged[0]!;
-  for (const step of raw.prepare(`explain query plan ${main.sql}`).all(...(main.parameters as unknown[])) as { detail: string }[]) console.log(`  ${step.detail}`);
-}
-await db.destroy();
-raw.close();
+for (const [name, q] of cases) await run(name, () => myProjectsPage(db, q), (rows) => `${rows.length} rows`);
+await close();

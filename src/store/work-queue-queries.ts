@@ -174,6 +174,11 @@ async function queueWindowEnd(db: Db, q: WorkQueueQuery, window: number): Promis
 async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
   if (q.sort === 'due') return dueRows(db, q, plan, after, end, limit);
   if (q.attention && q.sort === 'updated') return attentionRows(db, { ...q, attention: q.attention }, plan, after, end, limit);
+  // Overdue only is the deadline kind of needs attention with no time to spare: the same branches serve it.
+  if (q.overdue && q.sort === 'updated') {
+    const { overdue, ...rest } = q;
+    return attentionRows(db, { ...rest, attention: { kinds: ['deadline'], dueBy: overdue.now } }, plan, after, end, limit);
+  }
   const at = sortKey(q);
   let query = filtered(db, q, plan, queueProjects(db, q, after)).selectAll('projects').select(at.as('queue_at'));
   if (end) query = query.where(keyBound(q, q.direction === 'desc' ? '>=' : '<=', end));
