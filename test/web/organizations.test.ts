@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hashSecret } from '../../src/domain/accounts/secrets.ts';
-import { assertAccessible, DEMO, launchBrowser, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
 
 // An installer company in a real browser: the demo applicant creates an organization, sets its defaults and invites a
 // second installer, who accepts the mailed link; one starts an application for the organization (prefilled with its
@@ -61,6 +61,7 @@ describe('Organizations in the browser', () => {
     await first.getByLabel('E-mail address').fill(SECOND.email);
     await first.getByRole('button', { name: 'Send invitation' }).click();
     await assertAccessible(first);
+    await screenshot(first, 'organization');
 
     // The invitation goes through the mail queue, with a one-use link.
     const mail = (await server.store.mail.listMail()).find((m) => m.to === SECOND.email && m.kind === 'organization.invite');

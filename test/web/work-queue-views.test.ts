@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { assertAccessible, DEMO, launchBrowser, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
 import { DEMO_CREDENTIALS } from '../../src/domain/programs/demo.ts';
 import { submitApplication } from './staff-fixtures.ts';
 import { projectPagePath } from '../../src/web/web-paths.ts';
@@ -71,6 +71,7 @@ describe('web: work queue columns, count, saved views and needs attention', () =
     const filters = page.getByRole('form', { name: 'Filter projects' });
     await filters.getByLabel('Field', { exact: true }).selectOption({ label: 'Customer name' });
     await filters.getByLabel('Value').fill(CUSTOMER);
+    await filters.getByText('Columns (6 shown)').click();
     await filters.getByLabel('Submitted column').uncheck();
     await filters.getByLabel('Customer name column').check();
     await filters.getByLabel('Days in status column').check();
@@ -108,6 +109,7 @@ describe('web: work queue columns, count, saved views and needs attention', () =
     await filters.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('1 project matches these filters.').waitFor();
     assert.deepEqual((await table(page)).rows.map((r) => r[0]), [made[0]!.number]);
+    await screenshot(page, 'work-queue-columns');
     await context.close();
 
     // Another staff member of the program sees the shared view and opens it.

@@ -26,7 +26,7 @@ export function QueueViewsPanel(p: QueueViewsPanelProps) {
           {p.views.map((v) => (
             <li key={v.viewId}>
               <a href={viewHref(p, v)} aria-current={v.viewId === p.current ? 'page' : undefined}>{v.name}</a>
-              {v.shared ? <span class="muted"> (shared)</span> : null}
+              {v.shared ? <span class="muted"> (shared)</span> : null}{' '}
               {v.mine ? (
                 <form method="post" action={`${QUEUE_VIEWS_PATH}/Delete`} class="inline">
                   <input type="hidden" name="_csrf" value={p.csrfToken} />

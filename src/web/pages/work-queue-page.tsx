@@ -125,15 +125,19 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
         </div>
         <Select id="filter-attention" name="attention" label="Needs attention" value={form.attention}
           options={[['', 'Every project'], ['any', 'Needs attention (any reason)'], ...Object.entries(ATTENTION_KINDS)]} />
-        <fieldset id="filter-columns">
-          <legend>Columns</legend>
-          {view.columnChoices.map((c) => (
-            <div key={c.id} class="check">
-              <input type="checkbox" id={`col-${c.id}`} name="col" value={c.id} checked={view.columns.some((x) => x.id === c.id)} />
-              <label for={`col-${c.id}`}>{c.label}<span class="visually-hidden"> column</span></label>
-            </div>
-          ))}
-        </fieldset>
+        {/* Closed until asked for: a program's data fields make a long list. A details element needs no script. */}
+        <details class="column-choice">
+          <summary>Columns ({view.columns.length} shown)</summary>
+          <fieldset id="filter-columns">
+            <legend class="visually-hidden">Columns</legend>
+            {view.columnChoices.map((c) => (
+              <div key={c.id} class="check">
+                <input type="checkbox" id={`col-${c.id}`} name="col" value={c.id} checked={view.columns.some((x) => x.id === c.id)} />
+                <label for={`col-${c.id}`}>{c.label}<span class="visually-hidden"> column</span></label>
+              </div>
+            ))}
+          </fieldset>
+        </details>
         <Select id="filter-order" name="order" label="Order" value={form.order} options={Object.entries(QUEUE_ORDERS)} />
         <Select id="filter-size" name="size" label="Rows per page" value={form.size} options={[['25', '25'], ['50', '50'], ['100', '100']]} />
         <div class="actions">
