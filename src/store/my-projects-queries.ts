@@ -72,8 +72,10 @@ export async function myProjectsPage(db: Db, q: MyProjectsQuery): Promise<Projec
   let query = db.selectFrom('projects').selectAll('projects')
     .where(readableBy('projects', q.owner)).where('projects.program_id', '=', q.programId);
   if (q.statusId !== undefined) query = query.where('projects.status_id', '=', q.statusId);
-  if (q.stage === 'drafts') query = query.where('projects.number', 'is', null);
-  if (q.stage === 'submitted') query = query.where('projects.number', 'is not', null);
+  // Written so no index can serve it: the (program_id, number) index would read every draft of the program and sort
+  // them, where the owner index finds a page of the owner's drafts in order (1,000,000 projects: 1.1 s against 1 ms).
+  if (q.stage === 'drafts') query = query.where(sql<boolean>`coalesce(projects.number, '') = ''`);
+  if (q.stage === 'submitted') query = query.where(sql<boolean>`coalesce(projects.number, '') <> ''`);
   const { needsAction, search, after } = q;
   if (needsAction) query = query.where((eb) => needsActionCondition(eb, needsAction.statusIds));
   if (search) query = query.where((eb) => searchCondition(eb, search));
