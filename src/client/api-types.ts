@@ -1811,7 +1811,10 @@ export interface operations {
   };
   CreateNewProject: {
     parameters: {
-      query?: never;
+      query?: {
+        /** Start the project for this organization of the caller's: its members share it, its defaults prefill the forms. */
+        OrganizationId?: string;
+      };
       header?: {
         /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
         "Idempotency-Key"?: string;
