@@ -15,13 +15,15 @@ import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { createSecretBox, ephemeralSecretBox, parseSecretKeys } from '../src/store/secret-box.ts';
 
-/** The app on the SQLite database `file`, with a rate limit no measurement reaches; `close` ends app and store. */
-export async function openApp(file: string): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
+/**
+ * The app on the SQLite database `file` (or a PostgreSQL URL, with `keyFile` the bench's key file beside its data),
+ * with a rate limit no measurement reaches; `close` ends app and store.
+ */
+export async function openApp(file: string, keyFile = path.join(path.dirname(file), 'apas-secret.key')): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
   process.env.DATABASE_URL = file;
   process.env.APAS_RATE_LIMIT_MAX = '10000000';
   const config = loadConfig();
   // The key file the bench's server used beside the database (bench/run.ts), so sealed sensitive values open.
-  const keyFile = path.join(path.dirname(file), 'apas-secret.key');
   const secrets = fs.existsSync(keyFile) ? createSecretBox(parseSecretKeys(fs.readFileSync(keyFile, 'utf8'), keyFile)) : ephemeralSecretBox();
   const store = createKyselyStore(await openDatabase(config.database), { secrets });
   const app = await buildApp({ config, store, logger: false, blobs: createBlobStore(config, store) });
