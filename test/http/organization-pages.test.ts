@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { attr, authHeaders, dataRequest, type HttpHarness, type Identity } from '../support/http-harness.ts';
@@ -8,6 +7,7 @@ import { ORGANIZATION_MATRIX, type OrganizationWorld, removeFromA, seedOrganizat
 import { copyProjectPath, filePath, formPagePath, myProjectsPath, projectPagePath, removeProjectPath } from '../../src/web/web-paths.ts';
 import { draftPath, PROGRAM, programState, sharedHarness } from './http-helpers.ts';
 import { setStatus } from './workflow-helpers.ts';
+import { webGet, webPost } from './web-page-helpers.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
 import { mailNotifier } from '../../src/domain/mail/mail-notifier.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
@@ -26,19 +26,6 @@ forEachDialect('Organizations: access on every web page of a project', ({ dialec
   let removedOwns = '';
   const identity = (h: HttpHarness, who: (typeof ORGANIZATION_MATRIX)[number]['who'] | 'owner'): Identity =>
     who === 'owner' ? h.who.applicant : who === 'member' ? h.who.otherApplicant : world.ids[who];
-  const get = (h: HttpHarness, who: Identity, url: string) => h.app.inject({ method: 'GET', url, headers: { authorization: authHeaders(who).authorization! } });
-
-  // A form post as a browser sends it: the page's CSRF token and cookie, from this origin.
-  async function post(h: HttpHarness, who: Identity, url: string, form: Record<string, string>): Promise<LightMyRequestResponse> {
-    const page = await get(h, who, '/MvcProjects/');
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
-    const cookie = ([] as string[]).concat(page.headers['set-cookie'] ?? []).find((c) => c.startsWith('_csrf='))?.split(';')[0];
-    assert.ok(token && cookie, page.body.slice(0, 300));
-    return h.app.inject({
-      method: 'POST', url, payload: new URLSearchParams({ _csrf: token, ...form }).toString(),
-      headers: { authorization: authHeaders(who).authorization!, 'content-type': 'application/x-www-form-urlencoded', cookie, origin: new URL(h.config.publicUrl).origin },
-    });
-  }
 
   before(async () => {
     const h = harness();
@@ -73,9 +60,9 @@ forEachDialect('Organizations: access on every web page of a project', ({ dialec
       it(`${row.why}: ${row.reads ? 'every page as the owner sees it' : '404 on every page'}`, async () => {
         const h = harness();
         for (const [name, url] of pages()) {
-          const owner = await get(h, identity(h, 'owner'), url);
+          const owner = await webGet(h, url, identity(h, 'owner'));
           assert.equal(owner.statusCode, 200, `${name} for the owner: ${owner.body.slice(0, 200)}`);
-          const res = await get(h, identity(h, row.who), url);
+          const res = await webGet(h, url, identity(h, row.who));
           assert.equal(res.statusCode, row.reads ? 200 : 404, `${name}: ${res.body.slice(0, 200)}`);
           if (!row.reads) assert.ok(!res.body.includes('roof.png'), `${name} shows nothing of the project`);
         }
@@ -84,7 +71,7 @@ forEachDialect('Organizations: access on every web page of a project', ({ dialec
       it(`${row.why}: My projects and the home page ${row.reads ? 'list' : 'do not list'} the project`, async () => {
         const h = harness();
         for (const url of [myProjectsPath(IDS.program), '/MvcProjects/']) {
-          const res = await get(h, identity(h, row.who), url);
+          const res = await webGet(h, url, identity(h, row.who));
           assert.equal(res.statusCode, 200, res.body.slice(0, 200));
           assert.equal(res.body.includes(projectId), row.reads, url);
         }
@@ -117,7 +104,7 @@ forEachDialect('Organizations: access on every web page of a project', ({ dialec
           ['withdraw', '/MvcProjects/WithdrawProject', { ProgramId: IDS.program, ProjectId: projectId }],
         ];
         for (const [name, url, form] of refused) {
-          const res = await post(h, who, url, form);
+          const res = await webPost(h, url, who, form);
           assert.equal(res.statusCode, 404, `${name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
         }
         assert.deepEqual(await programState(h), before);
@@ -126,15 +113,15 @@ forEachDialect('Organizations: access on every web page of a project', ({ dialec
 
     it('a member of A copies the A project: the copy is a draft of A\'s, which the owner reads too', async () => {
       const h = harness();
-      const res = await post(h, h.who.otherApplicant, '/MvcProjects/CopyProject', { ProgramId: IDS.program, ProjectId: projectId, FormId: IDS.form });
+      const res = await webPost(h, '/MvcProjects/CopyProject', h.who.otherApplicant, { ProgramId: IDS.program, ProjectId: projectId, FormId: IDS.form });
       assert.equal(res.statusCode, 303, res.body.slice(0, 300));
       const copy = /(?:\/Projects\/|ProjectId=)([A-Z0-9]+)/.exec(String(res.headers.location))?.[1];
       assert.ok(copy && copy !== projectId, String(res.headers.location));
       const stored = await h.store.projects.getProject(IDS.program, copy);
       assert.equal(stored?.ownerId, h.who.otherApplicant.id);
       assert.equal(stored?.organizationId, world.orgA);
-      assert.equal((await get(h, h.who.applicant, projectPagePath(IDS.program, copy))).statusCode, 200);
-      assert.equal((await get(h, world.ids.orgB, projectPagePath(IDS.program, copy))).statusCode, 404);
+      assert.equal((await webGet(h, projectPagePath(IDS.program, copy), h.who.applicant)).statusCode, 200);
+      assert.equal((await webGet(h, projectPagePath(IDS.program, copy), world.ids.orgB)).statusCode, 404);
     });
   });
 });

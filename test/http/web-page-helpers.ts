@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { authHeaders, type HttpHarness, type Who } from '../support/http-harness.ts';
+import { authHeaders, type HttpHarness, type Identity, type Who } from '../support/http-harness.ts';
+
+/** A harness identity by name, or any identity (say, one a test made for itself). */
+const identity = (h: HttpHarness, who: Who | Identity): Identity => (typeof who === 'string' ? h.who[who] : who);
 
 /** GETs a web page as `who` (HTTP Basic, as browsers of the landing page may), or without credentials for null. */
-export function webGet(h: HttpHarness, url: string, who: Who | null): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = who ? { authorization: authHeaders(h.who[who]).authorization! } : {};
+export function webGet(h: HttpHarness, url: string, who: Who | Identity | null): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = who ? { authorization: authHeaders(identity(h, who)).authorization! } : {};
   return h.app.inject({ method: 'GET', url, headers });
 }
 
@@ -12,21 +15,21 @@ export function webGet(h: HttpHarness, url: string, who: Who | null): Promise<Li
 export interface CsrfPair { token: string; cookie: string }
 
 /** Reads the CSRF token of a page's forms (every signed-in page has one, in its sign-out form) and its cookie. */
-export async function csrfFrom(h: HttpHarness, who: Who, url = '/MvcProjects/'): Promise<CsrfPair> {
+export async function csrfFrom(h: HttpHarness, who: Who | Identity, url = '/MvcProjects/'): Promise<CsrfPair> {
   const res = await webGet(h, url, who);
   const token = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1];
   const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('_csrf='));
-  assert.ok(token && setCookie, `no CSRF token on ${url} for ${who}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  assert.ok(token && setCookie, `no CSRF token on ${url} for ${identity(h, who).email}: ${res.statusCode} ${res.body.slice(0, 300)}`);
   return { token, cookie: setCookie.split(';')[0]! };
 }
 
 /** POSTs a form as `who`; with `csrf` false, without the token (a cross-site post). */
-export async function webPost(h: HttpHarness, url: string, who: Who, form: Record<string, string>, csrf = true): Promise<LightMyRequestResponse> {
+export async function webPost(h: HttpHarness, url: string, who: Who | Identity, form: Record<string, string>, csrf = true): Promise<LightMyRequestResponse> {
   const pair = await csrfFrom(h, who);
   const body = new URLSearchParams(csrf ? { _csrf: pair.token, ...form } : form).toString();
   return h.app.inject({
     method: 'POST', url, payload: body,
-    headers: { authorization: authHeaders(h.who[who]).authorization!, 'content-type': 'application/x-www-form-urlencoded', cookie: pair.cookie },
+    headers: { authorization: authHeaders(identity(h, who)).authorization!, 'content-type': 'application/x-www-form-urlencoded', cookie: pair.cookie },
   });
 }
 

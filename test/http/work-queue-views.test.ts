@@ -5,7 +5,8 @@ import { IDS } from '../support/fixtures.ts';
 import { authHeaders, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
 import { sampleBytes } from '../support/blob-fixtures.ts';
 import { createProject, projectPath, sharedHarness } from './http-helpers.ts';
-import { csrfFrom, webGet, webPost } from './web-page-helpers.ts';
+import { webGet, webPost } from './web-page-helpers.ts';
+import { postReply } from './inquiry-helpers.ts';
 
 // Saved views, chosen columns, the bounded count and needs attention on the staff work queue (issue 22 items 1-2).
 
@@ -25,17 +26,6 @@ async function note(h: HttpHarness, who: Who, projectId: string, visible: boolea
   const res = await h.request({ method: 'POST', url: `${projectPath(projectId)}/InquiryNotes`, as: who, body, headers: { 'content-type': 'application/xml' } });
   assert.equal(res.statusCode, 200, res.body);
   return /ThreadId="([^"]+)"/.exec(res.body)![1]!;
-}
-
-/** The applicant's reply from the project page (the web form: applicants write no notes through the API). */
-async function applicantReply(h: HttpHarness, projectId: string, threadId: string): Promise<void> {
-  const pair = await csrfFrom(h, 'applicant');
-  const res = await h.app.inject({
-    method: 'POST', url: '/MvcProjects/InquiryReply',
-    payload: new URLSearchParams({ _csrf: pair.token, ProgramId: IDS.program, ProjectId: projectId, ThreadId: threadId, Text: 'Thirty degrees' }).toString(),
-    headers: { authorization: authHeaders(h.who.applicant).authorization!, 'content-type': 'application/x-www-form-urlencoded', cookie: pair.cookie, origin: new URL(h.config.publicUrl).origin },
-  });
-  assert.equal(res.statusCode, 303, res.body);
 }
 
 forEachDialect('HTTP work queue views', ({ dialect }) => {
@@ -139,7 +129,8 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
 
       const thread = await note(h, 'admin', projectId, true);
       assert.equal(await flagged(h, 'reply', projectId), false, 'a question of staff is no answer');
-      await applicantReply(h, projectId, thread);
+      // The applicant's reply from the project page (applicants write no notes through the API).
+      assert.equal((await postReply(h, 'applicant', { ProgramId: IDS.program, ProjectId: projectId, ThreadId: thread, Text: 'Thirty degrees' })).statusCode, 303);
       assert.equal(await flagged(h, 'reply', projectId), true);
       await note(h, 'admin', projectId, false, thread);
       assert.equal(await flagged(h, 'reply', projectId), true, 'an internal note answers nobody');
