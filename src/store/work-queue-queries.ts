@@ -92,7 +92,7 @@ export async function countWorkQueue(db: Db, q: Omit<WorkQueueQuery, 'limit' | '
   if (!Number.isSafeInteger(bound) || bound < 1) throw new Error(`bad count bound ${bound}`);
   const query = { ...q, sort: 'updated' as const, direction: 'desc' as const, limit: bound };
   const plan = q.fields.length > 0 ? await planSearch(db, { statusDates: [], fields: q.fields }, DRIVE_PAST_WINDOW) : undefined;
-  const split = attentionOf(query);
+  const split = asAttention(query);
   if (split) {
     // Each branch stops at bound + 1 ids, so the union is exact up to the bound and says "more" past it; one query
     // with OR made PostgreSQL gather every flagged project of the program (1,000,000 projects: 50 ms a count).
@@ -196,7 +196,7 @@ async function queueWindowEnd(db: Db, q: WorkQueueQuery, window: number): Promis
 async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
   if (q.sort === 'due') return dueRows(db, q, plan, after, end, limit);
   // Overdue only is the deadline kind of needs attention with no time to spare: the same branches serve it.
-  const split = q.sort === 'updated' ? attentionOf(q) : null;
+  const split = q.sort === 'updated' ? asAttention(q) : null;
   if (split) return attentionRows(db, { ...q, ...split.rest, attention: split.attention }, plan, after, end, limit);
   const at = sortKey(q);
   let query = filtered(db, q, plan, queueProjects(db, q, after)).selectAll('projects').select(at.as('queue_at'));
@@ -241,7 +241,7 @@ function attentionParts(db: Db, programId: string, attention: QueueAttentionFilt
 }
 
 /** The needs-attention filter of a query, with Overdue only (and no other attention filter) read as its deadline kind. */
-function attentionOf(q: Omit<WorkQueueQuery, 'limit' | 'after'>): { attention: QueueAttentionFilter; rest: Omit<WorkQueueQuery, 'limit' | 'after'> } | null {
+function asAttention(q: Omit<WorkQueueQuery, 'limit' | 'after'>): { attention: QueueAttentionFilter; rest: Omit<WorkQueueQuery, 'limit' | 'after'> } | null {
   if (q.attention && !q.overdue) {
     const { attention, ...rest } = q;
     return { attention, rest };
