@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { bindDb } from './bind-db.ts';
 import type { Database } from './tables.ts';
 
@@ -8,15 +8,17 @@ type Db = Kysely<Database>;
 export interface QueueView { id: string; programId: string; ownerId: string; name: string; shared: boolean; query: string; createdAt: number; updatedAt: number }
 
 /**
- * The needs-attention bits kept on projects (migration 035): the applicant answered, a file awaits review, and a
- * deadline passed while the project is in a status with a move onward (overdue; a running deadline near its due
- * time is read from project_deadlines, as it becomes near with time, not with a change).
+ * The needs-attention bits kept on projects (migration 035): the applicant answered, a file awaits review, a deadline
+ * passed while the project is in a status with a move onward (overdue), and a running deadline is due within the
+ * near window (near: set by the change step that starts it, or by markNearDeadlines once time brings it near).
  */
-export const ATTENTION = { reply: 1, files: 2, overdue: 4 } as const;
+export const ATTENTION = { reply: 1, files: 2, overdue: 4, near: 8 } as const;
+
+const ALL_BITS = 15;
 
 /** Every combination of the kept bits that shares a bit with `mask` (an IN list the attention index can read). */
 export function withBit(mask: number): number[] {
-  return [1, 2, 3, 4, 5, 6, 7].filter((v) => (v & mask) !== 0);
+  return Array.from({ length: ALL_BITS }, (_, i) => i + 1).filter((v) => (v & mask) !== 0);
 }
 
 function toView(r: Database['queue_views']): QueueView {
@@ -59,14 +61,18 @@ export async function deleteQueueView(db: Db, id: string): Promise<void> {
 /**
  * What a project change means for the queue's kept columns: the applicant's activity time (null: not theirs), the
  * reply bit (true: set, false: clear, null: keep), whether to recount the files awaiting review, and (for a change of
- * status or deadline) the program's statuses with a move onward, to recount the overdue bit with.
+ * status or deadline) what the deadline bits are recounted with: the program's statuses with a move onward (overdue)
+ * and the end of the near window (a running deadline due by then is near).
  */
-export interface AttentionChange { applicantAt: number | null; reply: boolean | null; recountFiles: boolean; recountOverdue: { openStatusIds: string[] } | null }
+export interface AttentionChange {
+  applicantAt: number | null; reply: boolean | null; recountFiles: boolean; recountDeadlines: { openStatusIds: string[]; nearBy: number } | null;
+}
 
 /** Writes an AttentionChange in one statement, in the change's transaction. */
 export async function keepQueueAttention(db: Db, projectId: string, c: AttentionChange): Promise<void> {
-  if (c.applicantAt === null && c.reply === null && !c.recountFiles && c.recountOverdue === null) return;
-  const keep = 7 & ~((c.reply === null ? 0 : ATTENTION.reply) | (c.recountFiles ? ATTENTION.files : 0) | (c.recountOverdue === null ? 0 : ATTENTION.overdue));
+  if (c.applicantAt === null && c.reply === null && !c.recountFiles && c.recountDeadlines === null) return;
+  const recounted = (c.reply === null ? 0 : ATTENTION.reply) | (c.recountFiles ? ATTENTION.files : 0) | (c.recountDeadlines === null ? 0 : ATTENTION.overdue | ATTENTION.near);
+  const keep = ALL_BITS & ~recounted;
   const bits = c.reply === true ? ATTENTION.reply : 0;
   // A file awaits review while the active (newest) version of one of the project's attachments is pending.
   const files = c.recountFiles
@@ -75,22 +81,65 @@ export async function keepQueueAttention(db: Db, projectId: string, c: Attention
         then ${sql.lit(ATTENTION.files)} else 0 end)`
     : sql<number>`0`;
   // Overdue: a passed deadline while the project's (new) status has a move onward.
-  const open = c.recountOverdue?.openStatusIds ?? [];
+  const open = c.recountDeadlines?.openStatusIds ?? [];
   const overdue = open.length > 0
     ? sql<number>`(case when projects.status_id in (${sql.join(open)}) and exists (select 1 from project_deadlines d where d.project_id = ${projectId} and d.state = 'passed')
         then ${sql.lit(ATTENTION.overdue)} else 0 end)`
     : sql<number>`0`;
+  const near = c.recountDeadlines
+    ? sql<number>`(case when ${nearDeadline(sql`${projectId}`, c.recountDeadlines.nearBy)} then ${sql.lit(ATTENTION.near)} else 0 end)`
+    : sql<number>`0`;
   await db.updateTable('projects').set((eb) => ({
-    attention: sql<number>`((${eb.ref('attention')} & ${sql.lit(keep)}) | ${sql.lit(bits)} | ${files} | ${overdue})`,
+    attention: sql<number>`((${eb.ref('attention')} & ${sql.lit(keep)}) | ${sql.lit(bits)} | ${files} | ${overdue} | ${near})`,
     ...(c.applicantAt === null ? {} : { last_applicant_activity_at: c.applicantAt }),
   })).where('id', '=', projectId).execute();
 }
 
-const READS = { listQueueViews, getQueueView };
+// Whether the project `id` has a running deadline due by `nearBy` (the deadlines' project index finds its few rows).
+function nearDeadline(id: RawBuilder<unknown>, nearBy: number): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from project_deadlines nd where nd.project_id = ${id} and nd.state = 'running' and nd.due_at <= ${nearBy})`;
+}
+
+/**
+ * Brings a program's near bits up to date with the time: sets it on the projects with a running deadline due by
+ * `nearBy` that lack it (time brought the deadline into the window), clears it where none is left (a calendar that
+ * changed, a change that raced this one). Reads first and writes only what differs, each write re-checking its
+ * condition in its own statement, so a round with nothing to do takes no write lock. Returns the projects changed.
+ */
+export async function markNearDeadlines(db: Db, programId: string, nearBy: number): Promise<{ set: number; cleared: number }> {
+  const toSet = (await db.selectFrom('project_deadlines as d').innerJoin('projects as p', 'p.id', 'd.project_id').select('d.project_id').distinct()
+    .where('d.state', '=', 'running').where('d.program_id', '=', programId).where('d.due_at', '<=', nearBy)
+    .where('p.attention', 'not in', withBit(ATTENTION.near)).execute()).map((r) => r.project_id);
+  const toClear = (await db.selectFrom('projects').select('id').where('program_id', '=', programId).where('attention', 'in', withBit(ATTENTION.near))
+    .where(sql<boolean>`not ${nearDeadline(sql.ref('projects.id'), nearBy)}`).execute()).map((r) => r.id);
+  let set = 0;
+  let cleared = 0;
+  for (let i = 0; i < toSet.length; i += MARK_CHUNK) {
+    const r = await db.updateTable('projects').set((eb) => ({ attention: sql<number>`${eb.ref('attention')} | ${sql.lit(ATTENTION.near)}` }))
+      .where('id', 'in', toSet.slice(i, i + MARK_CHUNK)).where(nearDeadline(sql.ref('projects.id'), nearBy)).executeTakeFirst();
+    set += Number(r.numUpdatedRows);
+  }
+  for (let i = 0; i < toClear.length; i += MARK_CHUNK) {
+    const r = await db.updateTable('projects').set((eb) => ({ attention: sql<number>`${eb.ref('attention')} & ${sql.lit(ALL_BITS & ~ATTENTION.near)}` }))
+      .where('id', 'in', toClear.slice(i, i + MARK_CHUNK)).where(sql<boolean>`not ${nearDeadline(sql.ref('projects.id'), nearBy)}`).executeTakeFirst();
+    cleared += Number(r.numUpdatedRows);
+  }
+  return { set, cleared };
+}
+
+// Projects per write of markNearDeadlines: short statements, so a change step waits little for the lock.
+const MARK_CHUNK = 500;
+
+/** The ids of every program (the near marks are brought up to date program by program, each with its own calendar). */
+export async function programIds(db: Db): Promise<string[]> {
+  return (await db.selectFrom('programs').select('id').orderBy('id').execute()).map((r) => r.id);
+}
+
+const READS = { listQueueViews, getQueueView, programIds };
 
 /** Saved views' reads, and their writes (single statements: a view is no project change). */
 export function queueViewRepository(db: Db) {
-  return bindDb(db, { ...READS, insertQueueView, updateQueueView, deleteQueueView, keepQueueAttention });
+  return bindDb(db, { ...READS, insertQueueView, updateQueueView, deleteQueueView, keepQueueAttention, markNearDeadlines });
 }
 
 /** Saved views and the queue's kept columns. */

@@ -31,8 +31,9 @@ export interface WorkQueueQuery {
    */
   overdue?: { now: number };
   /**
-   * Only projects that need attention for one of `kinds` (OR): `reply` and `files` by the bits the change step keeps
-   * (migration 035); `deadline` a running deadline due by `dueBy`, or the kept overdue bit (a passed one while open).
+   * Only projects that need attention for one of `kinds` (OR), by the bits the change step keeps (migration 035):
+   * `reply`, `files`, and for `deadline` the overdue bit (a passed deadline while open) or the near bit (a running
+   * deadline due within the near window, which the near-deadline task also moves with the days).
    */
   attention?: QueueAttentionFilter;
   /** `due`: by the running deadline due first, projects without one last in either direction. */
@@ -46,7 +47,14 @@ export interface WorkQueueQuery {
 export type AttentionKind = 'reply' | 'files' | 'deadline';
 
 /** The needs-attention filter of the queue (see WorkQueueQuery.attention). */
-export interface QueueAttentionFilter { kinds: AttentionKind[]; dueBy: number }
+export interface QueueAttentionFilter { kinds: AttentionKind[] }
+
+/**
+ * How the store reads needs attention and Overdue only alike: projects with one of the kept bits `mask`, or (when
+ * `dueBy` is set) a running deadline due by then, read from the deadlines' (state, due_at) index (Overdue only's
+ * deadlines past due that the poller has not fired yet: few).
+ */
+interface Flagged { mask: number; dueBy: number | null }
 
 /** A project of a work-queue page with the time its first form was submitted (null while never submitted). */
 export interface WorkQueueRow {
@@ -92,19 +100,20 @@ export async function countWorkQueue(db: Db, q: Omit<WorkQueueQuery, 'limit' | '
   if (!Number.isSafeInteger(bound) || bound < 1) throw new Error(`bad count bound ${bound}`);
   const query = { ...q, sort: 'updated' as const, direction: 'desc' as const, limit: bound };
   const plan = q.fields.length > 0 ? await planSearch(db, { statusDates: [], fields: q.fields }, DRIVE_PAST_WINDOW) : undefined;
-  const split = asAttention(query);
+  const split = asFlagged(query);
   if (split) {
     // Each branch stops at bound + 1 ids, so the union is exact up to the bound and says "more" past it; one query
     // with OR made PostgreSQL gather every flagged project of the program (1,000,000 projects: 50 ms a count).
     const rest = { ...split.rest, sort: 'updated' as const, direction: 'desc' as const, limit: bound };
     const union = new Set<string>();
-    const branches = attentionParts(db, q.programId, split.attention, true)
+    const { dueBy } = split.flagged;
+    const branches = attentionParts(db, q.programId, { ...split.flagged, dueBy: null })
       .map((part) => () => filtered(db, rest, plan, part(queueProjects(db, rest, undefined))).select('projects.id').limit(sql.lit(bound + 1)).execute());
-    if (split.attention.kinds.includes('deadline')) {
+    if (dueBy !== null) {
       // Joined from the deadlines' (state, due_at) index: as `id in (…)`, PostgreSQL read the program's projects
       // against the whole list (1,000,000 projects: 50 ms a count).
       branches.push(() => filtered(db, rest, plan, queueProjects(db, rest, undefined)).innerJoin('project_deadlines as ad', 'ad.project_id', 'projects.id')
-        .where('ad.state', '=', 'running').where('ad.program_id', '=', q.programId).where('ad.due_at', '<=', split.attention.dueBy)
+        .where('ad.state', '=', 'running').where('ad.program_id', '=', q.programId).where('ad.due_at', '<=', dueBy)
         .select('projects.id').distinct().limit(sql.lit(bound + 1)).execute());
     }
     // One after another, stopping once past the bound: usually the first branch with flagged projects decides.
@@ -156,31 +165,15 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
     // A passed deadline counts while the project is in a status with a move onward: the bit the change step keeps.
     query = query.where((eb) => eb.or([eb('projects.id', 'in', running), eb('projects.attention', 'in', withBit(ATTENTION.overdue))]));
   }
-  if (q.attention) query = whereAttention(db, q.programId, q.attention, query);
+  if (q.attention) query = query.where('projects.attention', 'in', withBit(attentionMask(q.attention)));
   if (after) query = query.where(keyBound(q, q.direction === 'desc' ? '<' : '>', after));
   return query;
 }
 
-/** The kept bits the filter's kinds stand for (a near deadline is read from project_deadlines, not kept). */
+/** The kept bits the filter's kinds stand for (read as one IN list of every combination with a wanted bit). */
 function attentionMask(a: QueueAttentionFilter): number {
-  return (a.kinds.includes('reply') ? ATTENTION.reply : 0) | (a.kinds.includes('files') ? ATTENTION.files : 0) | (a.kinds.includes('deadline') ? ATTENTION.overdue : 0);
-}
-
-/** Projects needing attention for one of the filter's kinds (the bits are read through projects_queue_attention). */
-function whereAttention<Q extends ReturnType<typeof programProjects>>(db: Db, programId: string, a: QueueAttentionFilter, query: Q): Q {
-  const mask = attentionMask(a);
-  return query.where((eb) => eb.or([
-    // One IN list of every kept combination with a wanted bit, so the attention index reads one set of ranges.
-    eb('projects.attention', 'in', withBit(mask)),
-    ...(a.kinds.includes('deadline') ? [
-      eb('projects.id', 'in', db.selectFrom('project_deadlines as ad').select('ad.project_id').where('ad.state', '=', 'running')
-        .where('ad.program_id', '=', programId).where('ad.due_at', '<=', a.dueBy)),
-    ] : []),
-  ])) as Q;
-}
-
-function programProjects(db: Db) {
-  return db.selectFrom('projects');
+  return (a.kinds.includes('reply') ? ATTENTION.reply : 0) | (a.kinds.includes('files') ? ATTENTION.files : 0)
+    | (a.kinds.includes('deadline') ? ATTENTION.overdue | ATTENTION.near : 0);
 }
 
 /** The key of the `window`-th project a walk of the queue from `q.after` would test, or null when there are fewer. */
@@ -195,9 +188,9 @@ async function queueWindowEnd(db: Db, q: WorkQueueQuery, window: number): Promis
 /** Up to `limit` projects of the queue after `after` and up to `end` (inclusive, when given), filtered as `plan` says. */
 async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
   if (q.sort === 'due') return dueRows(db, q, plan, after, end, limit);
-  // Overdue only is the deadline kind of needs attention with no time to spare: the same branches serve it.
-  const split = q.sort === 'updated' ? asAttention(q) : null;
-  if (split) return attentionRows(db, { ...q, ...split.rest, attention: split.attention }, plan, after, end, limit);
+  // Overdue only is read like needs attention: the same branches serve it.
+  const split = q.sort === 'updated' ? asFlagged(q) : null;
+  if (split) return flaggedRows(db, { ...q, ...split.rest }, split.flagged, plan, after, end, limit);
   const at = sortKey(q);
   let query = filtered(db, q, plan, queueProjects(db, q, after)).selectAll('projects').select(at.as('queue_at'));
   if (end) query = query.where(keyBound(q, q.direction === 'desc' ? '>=' : '<=', end));
@@ -207,14 +200,14 @@ async function queueRows(db: Db, q: WorkQueueQuery, plan: SearchPlan | undefined
 }
 
 /**
- * The needs-attention filter in last-change order, in branches each read in order from an index with no sort: one per
- * combination of kept bits (projects_queue_attention holds program, bits, then last change), and the projects with
- * a running deadline near its due time (few); merged here. One query with OR would gather every flagged project of
- * the program and sort them all for each page (at 1,000,000 projects some 50,000 of them).
+ * Needs attention (or Overdue only) in last-change order, in branches each read in order from an index with no sort:
+ * one per combination of kept bits (projects_queue_attention holds program, bits, then last change), and Overdue
+ * only's running deadlines past due (few); merged here. One query with OR would gather every flagged project of the
+ * program and sort them all for each page (at 1,000,000 projects some 50,000 of them).
  */
-async function attentionRows(db: Db, q: WorkQueueQuery & { attention: QueueAttentionFilter }, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
-  const { attention, ...rest } = q;
-  const branches = attentionParts(db, q.programId, attention).map((part) => {
+async function flaggedRows(db: Db, rest: WorkQueueQuery, flagged: Flagged, plan: SearchPlan | undefined, after: QueueKey | undefined, end: QueueKey | null, limit: number): Promise<KeyedProject[]> {
+  const q = rest;
+  const branches = attentionParts(db, q.programId, flagged).map((part) => {
     let query = filtered(db, rest, plan, part(queueProjects(db, rest, after))).selectAll('projects').select('projects.updated_at as queue_at');
     if (end) query = query.where(keyBound(q, q.direction === 'desc' ? '>=' : '<=', end));
     return query.orderBy('projects.updated_at', q.direction).orderBy('projects.id', q.direction).limit(sql.lit(limit)).execute();
@@ -227,28 +220,26 @@ async function attentionRows(db: Db, q: WorkQueueQuery & { attention: QueueAtten
 
 type QueueProjects = ReturnType<typeof queueProjects>;
 
-/**
- * The needs-attention filter as branches whose union it is: one per combination of kept bits, and (unless `nearApart`)
- * the near deadlines.
- */
-function attentionParts(db: Db, programId: string, attention: QueueAttentionFilter, nearApart = false): ((query: QueueProjects) => QueueProjects)[] {
-  const parts = withBit(attentionMask(attention)).map((bits) => (query: QueueProjects) => query.where('projects.attention', '=', bits));
-  if (attention.kinds.includes('deadline') && !nearApart) {
+/** A Flagged filter as branches whose union it is: one per combination of kept bits, and the running deadlines due by `dueBy`. */
+function attentionParts(db: Db, programId: string, flagged: Flagged): ((query: QueueProjects) => QueueProjects)[] {
+  const parts = withBit(flagged.mask).map((bits) => (query: QueueProjects) => query.where('projects.attention', '=', bits));
+  const { dueBy } = flagged;
+  if (dueBy !== null) {
     parts.push((query) => query.where('projects.id', 'in', db.selectFrom('project_deadlines as ad').select('ad.project_id')
-      .where('ad.state', '=', 'running').where('ad.program_id', '=', programId).where('ad.due_at', '<=', attention.dueBy)));
+      .where('ad.state', '=', 'running').where('ad.program_id', '=', programId).where('ad.due_at', '<=', dueBy)));
   }
   return parts;
 }
 
-/** The needs-attention filter of a query, with Overdue only (and no other attention filter) read as its deadline kind. */
-function asAttention(q: Omit<WorkQueueQuery, 'limit' | 'after'>): { attention: QueueAttentionFilter; rest: Omit<WorkQueueQuery, 'limit' | 'after'> } | null {
+/** Needs attention or Overdue only (when a query has just one of them) as a Flagged filter, and the query without it. */
+function asFlagged<Q extends Omit<WorkQueueQuery, 'limit' | 'after'>>(q: Q): { flagged: Flagged; rest: Q } | null {
   if (q.attention && !q.overdue) {
     const { attention, ...rest } = q;
-    return { attention, rest };
+    return { flagged: { mask: attentionMask(attention), dueBy: null }, rest: rest as Q };
   }
   if (q.overdue && !q.attention) {
     const { overdue, ...rest } = q;
-    return { attention: { kinds: ['deadline'], dueBy: overdue.now }, rest };
+    return { flagged: { mask: ATTENTION.overdue, dueBy: overdue.now }, rest: rest as Q };
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fireDueDeadlines } from '../../src/domain/deadlines/deadline-poller.ts';
+import { nearDeadlineTask } from '../../src/domain/queue/near-deadline-task.ts';
 import type { Store } from '../../src/store/store.ts';
 import { ProjectDeadlineResponse, ProjectDeadlinesResponse } from '../../src/wire/documents/deadlines.ts';
 import { counterIds } from '../cli/test-store.ts';
@@ -10,6 +11,7 @@ import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from '
 import { IDS } from '../support/fixtures.ts';
 import { seedWorkflowProgram } from '../support/workflow-fixtures.ts';
 import { createSubmitted, projectPath } from './http-helpers.ts';
+import { webGet } from './web-page-helpers.ts';
 
 // Deadlines over the API on both databases: staff with manageDeadlines start, satisfy and cancel them, applicants
 // see the ones shown to them; a refused request changes nothing; the poller fires a due deadline exactly once, also
@@ -207,6 +209,62 @@ forEachDialect('HTTP deadlines', ({ dialect }) => {
         assert.equal((await h.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'deadline.passed').length, 1, projectId);
         assert.equal((await h.store.audit.list({ projectId, action: 'project.deadline.pass' })).length, 1);
       }
+    });
+  });
+
+  describe('the work queue\'s "Deadline near or passed"', () => {
+    const QUEUE = `/Projects/ProjectList?ProgramId=${IDS.program}&size=100`;
+    /** Whether the queue filtered by the deadline kind lists the project, and the label its row shows. */
+    async function near(projectId: string): Promise<boolean> {
+      const res = await webGet(h, `${QUEUE}&attention=deadline&col=attention`, 'admin');
+      assert.equal(res.statusCode, 200, res.body);
+      const row = res.body.split('<tr').find((r) => r.includes(`Projects/${projectId}/Review`));
+      if (row) assert.match(row, /Deadline near or passed/);
+      return row !== undefined;
+    }
+    const dueOf = async (projectId: string, deadlineId: string) => (await h.store.deadlines.listProjectDeadlines(projectId)).find((d) => d.deadlineId === deadlineId)!.dueAt;
+
+    it('time brings a running deadline near (the near-deadline task marks it); a deadline change recounts it; satisfied, it clears', async () => {
+      const { projectId } = await createSubmitted(h);
+      assert.equal((await send('POST', act(projectId, 'answer', 'Start'), 'admin')).statusCode, 200);
+      assert.equal(await near(projectId), false, 'ten working days away');
+      const marks = nearDeadlineTask({ store: h.store, clock: h.clock });
+      await marks.run();
+      assert.equal(await near(projectId), false);
+      h.clock.time = (await dueOf(projectId, 'answer')) - 3_600_000;
+      assert.equal(await near(projectId), false, 'no change has been made: the mark waits for the task');
+      await marks.run();
+      assert.equal(await near(projectId), true, 'an hour before its due time');
+      assert.equal((await send('POST', act(projectId, 'answer', 'Satisfy'), 'admin')).statusCode, 200);
+      assert.equal(await near(projectId), false, 'satisfied: the change step clears it');
+
+      // A deadline change recounts every running deadline of the project: restarting one that is near sets the mark at once.
+      const other = (await createSubmitted(h)).projectId;
+      assert.equal((await send('POST', act(other, 'answer', 'Start'), 'admin')).statusCode, 200);
+      h.clock.time = (await dueOf(other, 'answer')) - 3_600_000;
+      assert.equal(await near(other), false);
+      assert.equal((await send('POST', act(other, 'internal', 'Start'), 'admin')).statusCode, 200);
+      assert.equal(await near(other), true);
+    });
+
+    it('a passed deadline keeps the project flagged while its status has a move onward (overdue), and the task clears a stale near mark', async () => {
+      const { projectId } = await createSubmitted(h);
+      assert.equal((await send('POST', act(projectId, 'internal', 'Start'), 'admin')).statusCode, 200);
+      h.clock.time = (await dueOf(projectId, 'internal')) + 1000;
+      await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('N') });
+      assert.equal((await h.store.deadlines.listProjectDeadlines(projectId))[0]?.state, 'passed');
+      assert.equal(await near(projectId), true, 'Submitted moves on: overdue');
+      const page = await webGet(h, `${QUEUE}&attention=deadline`, 'admin');
+      const count = Number(/id="attention-deadline">(\d+)</.exec(page.body)?.[1]);
+      assert.ok(count >= 1, page.body.slice(0, 200));
+
+      // A mark no running deadline justifies (as a calendar changed by an import would leave) goes at the task's next look.
+      const far = (await createSubmitted(h)).projectId;
+      assert.equal((await send('POST', act(far, 'answer', 'Start'), 'admin')).statusCode, 200);
+      await h.store.queueViews.markNearDeadlines(IDS.program, Number.MAX_SAFE_INTEGER);
+      assert.equal(await near(far), true);
+      await nearDeadlineTask({ store: h.store, clock: h.clock }).run();
+      assert.equal(await near(far), false);
     });
   });
 });

@@ -84,14 +84,14 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
         made.push(await createProject(h, 'applicant'));
       }
       // Kept as a change would keep them: answered (0, 3), a file (1, 3), both (4); 2 and 5 need nothing.
-      const set = (id: string, c: { reply: boolean | null; recountFiles: boolean }) => h.store.transaction((tx) => tx.queueViews.keepQueueAttention(id, { applicantAt: null, recountOverdue: null, ...c }));
+      const set = (id: string, c: { reply: boolean | null; recountFiles: boolean }) => h.store.transaction((tx) => tx.queueViews.keepQueueAttention(id, { applicantAt: null, recountDeadlines: null, ...c }));
       for (const i of [0, 3, 4]) await set(made[i]!, { reply: true, recountFiles: false });
       const upload = (id: string) => h.app.inject({
         method: 'POST', url: `${projectPath(id)}/Forms/application/Attachments/photo`, payload: sampleBytes(300, 5, '\x89PNG\r\n\x1a\n'),
         headers: { ...authHeaders(h.who.applicant), 'content-type': 'image/png', 'content-disposition': 'attachment; filename="a.png"' },
       });
       for (const i of [1, 3, 4]) assert.equal((await upload(made[i]!)).statusCode, 200);
-      const query = { programId: IDS.program, fields: [], sort: 'updated' as const, direction: 'desc' as const, attention: { kinds: ['reply' as const, 'files' as const], dueBy: 0 } };
+      const query = { programId: IDS.program, fields: [], sort: 'updated' as const, direction: 'desc' as const, attention: { kinds: ['reply' as const, 'files' as const] } };
       const whole = (await h.store.projects.workQueuePage({ ...query, limit: 100 })).map((r) => r.project.id);
       const mine = whole.filter((id) => made.includes(id));
       assert.deepEqual(new Set(mine), new Set([made[0], made[1], made[3], made[4]]));

@@ -7,8 +7,8 @@ import { attr, type HttpHarness } from '../support/http-harness.ts';
 import { createProject, type MatrixRow, rowLabel, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
 import { column, webGet, webPost } from './web-page-helpers.ts';
 
-/** The kept-columns change of a status or deadline change: only the overdue bit recounted, with these statuses open. */
-const overdueRecount = (openStatusIds: string[]) => ({ applicantAt: null, reply: null, recountFiles: false, recountOverdue: { openStatusIds } });
+/** The kept-columns change of a status or deadline change: only the deadline bits recounted, with these statuses open. */
+const overdueRecount = (openStatusIds: string[], nearBy = 0) => ({ applicantAt: null, reply: null, recountFiles: false, recountDeadlines: { openStatusIds, nearBy } });
 
 // The staff work queue: GET /Projects/ProgramList?ProgramId=… (HTML; format=csv downloads the filtered list).
 

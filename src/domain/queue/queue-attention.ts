@@ -3,33 +3,36 @@ import type { AttentionChange } from '../../store/queue-view-queries.ts';
 import { isStaff, type Role } from '../roles/access.ts';
 import type { ProgramModel } from '../../model/model.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
+import { attentionDueBy } from './queue-columns.ts';
 
 // Actions whose note answers (or asks) the other side of an inquiry thread.
 const NOTE_ACTIONS = new Set(['inquiry.note.add', 'inquiry.thread.open']);
 // Actions that change which files await review.
 const FILE_ACTIONS = new Set(['project.attachment.upload', 'project.attachment.review']);
-// Actions that change the project's status or its deadlines' states: the overdue bit is recounted.
-const OVERDUE_ACTIONS = new Set(['project.submit', 'project.status.set', 'project.deadline.start', 'project.deadline.satisfy', 'project.deadline.cancel', 'project.deadline.pass']);
+// Actions that change the project's status or its deadlines' states: the overdue and near bits are recounted.
+const DEADLINE_ACTIONS = new Set(['project.submit', 'project.status.set', 'project.deadline.start', 'project.deadline.satisfy', 'project.deadline.cancel', 'project.deadline.pass']);
 
 /**
  * What one recorded change means for the work queue's kept columns: any change by an applicant role (one that does
  * not read every project) is applicant activity; an applicant's note sets "answered", a staff note the applicant
- * can see clears it (an internal note answers nobody); an upload or review recounts the files awaiting review.
+ * can see clears it (an internal note answers nobody); an upload or review recounts the files awaiting review; a
+ * change of status or deadline recounts overdue and near with `deadlines`.
  */
-export function attentionOf(role: Role, action: string, detail: Record<string, unknown>, at: number, openStatusIds: string[]): AttentionChange {
+export function attentionOf(role: Role, action: string, detail: Record<string, unknown>, at: number, deadlines: { openStatusIds: string[]; nearBy: number }): AttentionChange {
   const staff = isStaff(role);
   const note = NOTE_ACTIONS.has(action);
   return {
     applicantAt: staff ? null : at,
     reply: !note ? null : !staff ? true : detail.visibleToApplicant === true ? false : null,
     recountFiles: FILE_ACTIONS.has(action),
-    recountOverdue: OVERDUE_ACTIONS.has(action) ? { openStatusIds } : null,
+    recountDeadlines: DEADLINE_ACTIONS.has(action) ? deadlines : null,
   };
 }
 
 /** Keeps the queue's needs-attention columns in the change's transaction (called by recordChange for every audit row of a project). */
 export async function keepQueueAttention(tx: StoreWriter, ctx: ProgramContext, projectId: string, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
-  await tx.queueViews.keepQueueAttention(projectId, attentionOf(ctx.role, action, detail, at, openStatusIds(ctx.model)));
+  const deadlines = { openStatusIds: openStatusIds(ctx.model), nearBy: attentionDueBy(ctx.program, at) };
+  await tx.queueViews.keepQueueAttention(projectId, attentionOf(ctx.role, action, detail, at, deadlines));
 }
 
 /** The statuses with a move onward: a deadline that passed while the project is in one of them is overdue. */

@@ -10,9 +10,8 @@ import { shownValue } from '../projects/shown-value.ts';
 import type { ProjectByDataQuery } from '../views.ts';
 import type { AttentionKind, QueueKey, WorkQueueQuery, WorkQueueRow } from '../../store/work-queue-queries.ts';
 import { ATTENTION } from '../../store/queue-view-queries.ts';
-import { openStatusIds } from './queue-attention.ts';
 import {
-  ATTENTION_KINDS, attentionDueBy, daysSince, DEFAULT_QUEUE_COLUMNS, FIELD_COLUMN_PREFIX, MAX_QUEUE_COLUMNS, QUEUE_COLUMNS, QUEUE_COUNT_BOUND, type QueueColumnId,
+  ATTENTION_KINDS, daysSince, DEFAULT_QUEUE_COLUMNS, FIELD_COLUMN_PREFIX, MAX_QUEUE_COLUMNS, QUEUE_COLUMNS, QUEUE_COUNT_BOUND, type QueueColumnId,
 } from './queue-columns.ts';
 
 /** The page sizes the work queue offers. */
@@ -285,14 +284,9 @@ export class WorkQueueService {
   }
 
   async #attentionCounts(ctx: ProgramContext): Promise<Record<AttentionKind | 'any', BoundedCount>> {
-    const of = (kinds: AttentionKind[]) => this.#count({ programId: ctx.program.id, fields: [], sort: 'updated', direction: 'desc', attention: this.#attention(ctx, kinds) });
+    const of = (kinds: AttentionKind[]) => this.#count({ programId: ctx.program.id, fields: [], sort: 'updated', direction: 'desc', attention: { kinds } });
     const [any, reply, files, deadline] = await Promise.all([of(['reply', 'files', 'deadline']), of(['reply']), of(['files']), of(['deadline'])]);
     return { any, reply, files, deadline };
-  }
-
-  #attention(ctx: ProgramContext, kinds: AttentionKind[]) {
-    const now = this.#deps.clock.now();
-    return { kinds, dueBy: attentionDueBy(ctx.program, now) };
   }
 
   // Every column the caller may choose: the queue's own, then each data field staff may read (a table's cells are not one value).
@@ -345,7 +339,7 @@ export class WorkQueueService {
       ...(f.submittedFrom !== null || f.submittedTo !== null ? { submitted: { from: f.submittedFrom, to: f.submittedTo } } : {}),
       // A status with no move onward closes the project, so a deadline that passed there is no longer overdue.
       ...(f.overdue ? { overdue: { now: this.#deps.clock.now() } } : {}),
-      ...(f.attention.length > 0 ? { attention: this.#attention(ctx, f.attention) } : {}),
+      ...(f.attention.length > 0 ? { attention: { kinds: f.attention } } : {}),
     };
   }
 
@@ -369,11 +363,6 @@ export class WorkQueueService {
       const d = due.find((x) => x.projectId === projectId);
       return d ? { name: deadlineView(ctx.model, d, now).name, dueDate: d.dueDate, overdue: d.dueAt <= now } : null;
     };
-    // The same rule as the filter: a running deadline due by dueBy, or a passed one while the project can still move on.
-    const { dueBy } = this.#attention(ctx, []);
-    const open = openStatusIds(ctx.model);
-    const deadlineNear = (p: WorkQueueRow['project']) => deadlines.some((d) => d.projectId === p.id
-      && ((d.state === 'running' && d.dueAt <= dueBy) || (d.state === 'passed' && open.includes(p.statusId))));
     const fieldColumns = columns.flatMap((c) => {
       if (!c.id.startsWith(FIELD_COLUMN_PREFIX)) return [];
       const ref = c.id.slice(FIELD_COLUMN_PREFIX.length);
@@ -394,7 +383,8 @@ export class WorkQueueService {
       daysInStatus: daysSince(p.statusAt, now), lastApplicantActivity: lastApplicantActivityAt,
       attention: [
         ...((attention & ATTENTION.reply) !== 0 ? ['reply' as const] : []), ...((attention & ATTENTION.files) !== 0 ? ['files' as const] : []),
-        ...(deadlineNear(p) ? ['deadline' as const] : []),
+        // The bits the filter reads: a running deadline near, or a passed one while the project can still move on.
+        ...((attention & (ATTENTION.overdue | ATTENTION.near)) !== 0 ? ['deadline' as const] : []),
       ],
       values: shown(p.id),
     }));
