@@ -47,7 +47,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     backlog: () => backlogReader(db), deadlines: () => deadlineRepository(db),
     schedules: () => scheduleRepository(db),
     bulkActions: () => bulkActionRepository(db),
-    queueViews: () => queueViewRepository(db),
+    queueViews: () => queueViewRepository(db, dialect),
     dashboards: () => dashboardRepository(db),
     organizations: () => organizationRepository(db),
   };
@@ -99,7 +99,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     webhooks: sealedWebhookReader(webhookReader(db), secrets), backlog: backlogReader(db), deadlines: deadlineReader(db),
     schedules: scheduleReader(db),
     bulkActions: bulkActionReader(db),
-    queueViews: queueViewRepository(db),
+    queueViews: queueViewRepository(db, dialect),
     organizations: organizationReader(db),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     dashboards: dashboardReader(db),

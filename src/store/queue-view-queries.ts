@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { bindDb } from './bind-db.ts';
+import type { Dialect } from './database.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -10,7 +11,7 @@ export interface QueueView { id: string; programId: string; ownerId: string; nam
 /**
  * The needs-attention bits kept on projects (migration 035): the applicant answered, a file awaits review, a deadline
  * passed while the project is in a status with a move onward (overdue), and a running deadline is due within the
- * near window (near: set by the change step that starts it, or by markNearDeadlines once time brings it near).
+ * near window (near: set by the change step that starts it, or by the near-deadline task once time brings it near).
  */
 export const ATTENTION = { reply: 1, files: 2, overdue: 4, near: 8 } as const;
 
@@ -101,45 +102,47 @@ function nearDeadline(id: RawBuilder<unknown>, nearBy: number): RawBuilder<boole
 }
 
 /**
- * Brings a program's near bits up to date with the time: sets it on the projects with a running deadline due by
- * `nearBy` that lack it (time brought the deadline into the window), clears it where none is left (a calendar that
- * changed, a change that raced this one). Reads first and writes only what differs, each write re-checking its
- * condition in its own statement, so a round with nothing to do takes no write lock. Returns the projects changed.
+ * The projects of a program whose near bit disagrees with the deadlines at `nearBy`: those with a running deadline due
+ * by then and no bit (time brought the deadline into the window), and those with the bit and no such deadline. Two
+ * index reads (the deadlines' (state, due_at), projects_queue_attention) compared here, so no plan joins the program.
  */
-export async function markNearDeadlines(db: Db, programId: string, nearBy: number): Promise<{ set: number; cleared: number }> {
-  const toSet = (await db.selectFrom('project_deadlines as d').innerJoin('projects as p', 'p.id', 'd.project_id').select('d.project_id').distinct()
-    .where('d.state', '=', 'running').where('d.program_id', '=', programId).where('d.due_at', '<=', nearBy)
-    .where('p.attention', 'not in', withBit(ATTENTION.near)).execute()).map((r) => r.project_id);
-  const toClear = (await db.selectFrom('projects').select('id').where('program_id', '=', programId).where('attention', 'in', withBit(ATTENTION.near))
-    .where(sql<boolean>`not ${nearDeadline(sql.ref('projects.id'), nearBy)}`).execute()).map((r) => r.id);
-  let set = 0;
-  let cleared = 0;
-  for (let i = 0; i < toSet.length; i += MARK_CHUNK) {
-    const r = await db.updateTable('projects').set((eb) => ({ attention: sql<number>`${eb.ref('attention')} | ${sql.lit(ATTENTION.near)}` }))
-      .where('id', 'in', toSet.slice(i, i + MARK_CHUNK)).where(nearDeadline(sql.ref('projects.id'), nearBy)).executeTakeFirst();
-    set += Number(r.numUpdatedRows);
-  }
-  for (let i = 0; i < toClear.length; i += MARK_CHUNK) {
-    const r = await db.updateTable('projects').set((eb) => ({ attention: sql<number>`${eb.ref('attention')} & ${sql.lit(ALL_BITS & ~ATTENTION.near)}` }))
-      .where('id', 'in', toClear.slice(i, i + MARK_CHUNK)).where(sql<boolean>`not ${nearDeadline(sql.ref('projects.id'), nearBy)}`).executeTakeFirst();
-    cleared += Number(r.numUpdatedRows);
-  }
-  return { set, cleared };
+export async function nearMarksToChange(db: Db, programId: string, nearBy: number): Promise<string[]> {
+  const [near, marked] = await Promise.all([
+    db.selectFrom('project_deadlines').select('project_id').where('state', '=', 'running').where('due_at', '<=', nearBy).where('program_id', '=', programId).execute(),
+    db.selectFrom('projects').select('id').where('program_id', '=', programId).where('attention', 'in', withBit(ATTENTION.near)).execute(),
+  ]);
+  const nearIds = new Set(near.map((r) => r.project_id));
+  const markedIds = new Set(marked.map((r) => r.id));
+  return [...[...nearIds].filter((id) => !markedIds.has(id)), ...[...markedIds].filter((id) => !nearIds.has(id))];
 }
 
-// Projects per write of markNearDeadlines: short statements, so a change step waits little for the lock.
-const MARK_CHUNK = 500;
+/**
+ * Recounts the near bit of the given projects at `nearBy`, in the caller's transaction, after locking them as a
+ * change step does (PostgreSQL; SQLite's one writer serializes anyway): the recount then reads deadlines committed
+ * by any change that held a lock first, and a change after it recounts again. Returns how many rows it wrote.
+ */
+export async function recountNearMarks(db: Db, dialect: Dialect, projectIds: string[], nearBy: number): Promise<number> {
+  if (projectIds.length === 0) return 0;
+  if (dialect === 'postgres') await db.selectFrom('projects').select('id').where('id', 'in', projectIds).orderBy('id').forUpdate().execute();
+  const r = await db.updateTable('projects').set((eb) => ({
+    attention: sql<number>`((${eb.ref('attention')} & ${sql.lit(ALL_BITS & ~ATTENTION.near)}) | (case when ${nearDeadline(sql.ref('projects.id'), nearBy)} then ${sql.lit(ATTENTION.near)} else 0 end))`,
+  })).where('id', 'in', projectIds).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
 
 /** The ids of every program (the near marks are brought up to date program by program, each with its own calendar). */
 export async function programIds(db: Db): Promise<string[]> {
   return (await db.selectFrom('programs').select('id').orderBy('id').execute()).map((r) => r.id);
 }
 
-const READS = { listQueueViews, getQueueView, programIds };
+const READS = { listQueueViews, getQueueView, programIds, nearMarksToChange };
 
-/** Saved views' reads, and their writes (single statements: a view is no project change). */
-export function queueViewRepository(db: Db) {
-  return bindDb(db, { ...READS, insertQueueView, updateQueueView, deleteQueueView, keepQueueAttention, markNearDeadlines });
+/** Saved views' reads, and their writes (single statements: a view is no project change); the near marks' recount. */
+export function queueViewRepository(db: Db, dialect: Dialect) {
+  return {
+    ...bindDb(db, { ...READS, insertQueueView, updateQueueView, deleteQueueView, keepQueueAttention }),
+    recountNearMarks: (projectIds: string[], nearBy: number) => recountNearMarks(db, dialect, projectIds, nearBy),
+  };
 }
 
 /** Saved views and the queue's kept columns. */

@@ -6,21 +6,22 @@ import { attentionDueBy } from './queue-columns.ts';
 /** How often the near-deadline marks are looked at (ms). The window moves once a day, so this bounds the lag at midnight. */
 export const NEAR_DEADLINE_POLL_MS = 60_000;
 
-/** How often a program's marks are read again although its window has not moved (ms): mends a race or a changed calendar. */
-export const NEAR_DEADLINE_RECHECK_MS = 10 * 60_000;
+/** Projects recounted per transaction: short transactions, so a change step waits little for their locks. */
+export const NEAR_MARK_CHUNK = 500;
 
 /** What keeping the near-deadline marks needs. */
 export interface NearDeadlineDeps { store: Store; clock: Clock }
 
 /**
- * Keeps the queue's "deadline near" bit (ATTENTION.near) with the time. The change step sets and clears it whenever a
+ * Keeps the queue's "deadline near" bit (ATTENTION.near) with the time. The change step recounts it whenever a
  * deadline or status changes; what no change brings is the day moving on, which brings running deadlines into the
- * window of ATTENTION_DUE_BUSINESS_DAYS working days. The window's end (attentionDueBy) moves once a day per calendar,
- * so a program's marks are brought up to date when its window moved, and again every NEAR_DEADLINE_RECHECK_MS.
- * Background work is woken after every change; a wake within half the interval of the last round is let go.
+ * window of ATTENTION_DUE_BUSINESS_DAYS working days. The window's end (attentionDueBy) moves once a day per calendar
+ * (or when an import changes the calendar), so a program's marks are compared with its deadlines when its window
+ * moved, and at an instance's first round; those that differ are recounted under the projects' locks. Background
+ * work is woken after every change; a wake within half the interval of the last round is let go.
  */
 export function nearDeadlineTask(deps: NearDeadlineDeps, intervalMs = NEAR_DEADLINE_POLL_MS): BackgroundTask {
-  const marked = new Map<string, { nearBy: number; at: number }>();
+  const windows = new Map<string, number>();
   let last = -Infinity;
   return {
     what: 'near deadline marks', intervalMs,
@@ -32,12 +33,21 @@ export function nearDeadlineTask(deps: NearDeadlineDeps, intervalMs = NEAR_DEADL
         const program = await deps.store.programs.findProgram(programId);
         if (!program) continue;
         const nearBy = attentionDueBy(program, now);
-        const before = marked.get(programId);
-        if (before && before.nearBy === nearBy && now - before.at < NEAR_DEADLINE_RECHECK_MS) continue;
-        await deps.store.queueViews.markNearDeadlines(programId, nearBy);
-        marked.set(programId, { nearBy, at: now });
+        if (windows.get(programId) === nearBy) continue;
+        await recountNearMarks(deps.store, programId, nearBy);
+        windows.set(programId, nearBy);
       }
       return false;
     },
   };
+}
+
+/** Brings one program's near marks in line with its running deadlines due by `nearBy`; returns the projects recounted. */
+export async function recountNearMarks(store: Store, programId: string, nearBy: number): Promise<number> {
+  const ids = await store.queueViews.nearMarksToChange(programId, nearBy);
+  for (let i = 0; i < ids.length; i += NEAR_MARK_CHUNK) {
+    const chunk = ids.slice(i, i + NEAR_MARK_CHUNK);
+    await store.transaction((tx) => tx.queueViews.recountNearMarks(chunk, nearBy));
+  }
+  return ids.length;
 }
