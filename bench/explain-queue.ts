@@ -35,6 +35,7 @@ const attention = (kinds: ('reply' | 'files' | 'deadline')[]) => ({ kinds });
 const counts: [string, Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>][] = [
   ['count, no filter', base],
   ['count, status filter', { ...base, statusIn: [approved] }],
+  ['count, data filter (make = SMA)', { ...base, fields: [{ fieldId: make, kind: 'text', op: 'eq', content: 'SMA', number: null }] }],
   ['count, needs attention (any)', { ...base, attention: attention(['reply', 'files', 'deadline']) }],
   ['count, applicant answered', { ...base, attention: attention(['reply']) }],
   ['count, file awaits review', { ...base, attention: attention(['files']) }],

@@ -123,6 +123,26 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       assert.equal(numbers(contains.body).length, 27);
     });
 
+    it('counts data filters up to the bound as the pages find them, whether a broad filter drives the count or not', async () => {
+      const h = harness();
+      type Op = 'gt' | 'le' | 'ge' | 'ne' | 'eq';
+      const kw = (op: Op, n: number) => ({ fieldId: IDS.kw, kind: 'number' as const, op, content: String(n), number: n });
+      const size = { fieldId: IDS.size, kind: 'multi' as const, op: 'eq' as const, content: 'S', number: null };
+      // One condition (the count drives by it), several (the others test each project, `ne` as an anti-join), and
+      // with a status filter (planned as the page is).
+      const cases = [[kw('gt', 20)], [kw('le', 10)], [size], [size, kw('gt', 20)], [kw('ge', 5), kw('ne', 7)], [kw('ne', 3), size], [kw('ne', 3)]];
+      for (const fields of cases) {
+        for (const statusIn of [undefined, [IDS.submitted]]) {
+          const q = { programId: IDS.program, fields, ...(statusIn ? { statusIn } : {}) };
+          const rows = await h.store.projects.workQueuePage({ ...q, sort: 'updated', direction: 'desc', limit: 1000 });
+          assert.ok(rows.length > 0);
+          for (const bound of [2, 5, 1000]) {
+            assert.equal(await h.store.projects.countWorkQueue(q, bound), Math.min(rows.length, bound + 1), `${JSON.stringify(fields)} ${statusIn ?? ''} bound ${bound}`);
+          }
+        }
+      }
+    });
+
     it('filters by status, by first-submission date range, and explains a bad value beside its control', async () => {
       const h = harness();
       const drafts = await webGet(h, `${QUEUE}&status=${IDS.draft}`, 'editor');
