@@ -180,5 +180,18 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
       const aging = csvRows((await webGet(h, csvOf('aging'), 'editor')).body);
       assert.deepEqual(aging.map((r) => r[0]), ['Status', 'Draft', 'Submitted']);
     });
+
+    it('ages the projects in their status by whole days; days before the oldest bucket come summed into it', async () => {
+      const aging = async () => Object.fromEntries(csvRows((await webGet(h, csvOf('aging'), 'editor')).body).slice(1).map((r) => [r[0], r.slice(1).map(Number)]));
+      const total = (row: number[] | undefined) => (row ?? []).reduce((n, x) => n + x, 0);
+      const now = await aging();
+      assert.deepEqual([total(now.Draft), total(now.Submitted)], [1, 2]);
+      h.clock.advance(100 * 86_400_000);
+      assert.deepEqual(await aging(), { Draft: [0, 0, 0, 0, 0, 1], Submitted: [0, 0, 0, 0, 0, 2] });
+      await createProject(h, 'applicant');
+      assert.deepEqual(await aging(), { Draft: [1, 0, 0, 0, 0, 1], Submitted: [0, 0, 0, 0, 0, 2] }, 'a new draft today');
+      h.clock.advance(20 * 86_400_000);
+      assert.deepEqual(await aging(), { Draft: [0, 0, 1, 0, 0, 1], Submitted: [0, 0, 0, 0, 0, 2] }, 'the draft 20 days, the others over 90');
+    });
   });
 });

@@ -21,6 +21,9 @@ export const AGING_BUCKETS: readonly [string, number, number][] = [
   ['0–6 days', 0, 7], ['7–13 days', 7, 14], ['14–29 days', 14, 30], ['30–59 days', 30, 60], ['60–89 days', 60, 90], ['90 days or more', 90, Infinity],
 ];
 
+// The first day of the oldest aging bucket: the days before it are read summed.
+const OLDEST_AGING_DAY = AGING_BUCKETS.at(-1)![1];
+
 /** The figures of a dashboard, by the id that names each in its CSV download. */
 export const FIGURE_IDS = ['status', 'submissions', 'cycle', 'aging', 'deadlines', 'reviewers'] as const;
 
@@ -83,7 +86,7 @@ export class DashboardService {
     const id = ctx.program.id;
     const [agency, byStatus, submitted, cycles, deadlines, assigned, moves] = await Promise.all([
       this.#deps.store.accounts.findAgency(caller.user.agencyId),
-      read.summaryCounts(id, 's'), read.summaryCounts(id, 'w', weeks[0]), read.summaryCounts(id, 'c', months[0]),
+      read.statusDayCounts(id, dayOf(Date.parse(dayOf(now)) - OLDEST_AGING_DAY * DAY)), read.summaryCounts(id, 'w', weeks[0]), read.summaryCounts(id, 'c', months[0]),
       read.summaryCounts(id, 'd'), read.summaryCounts(id, 'a'), read.summaryCounts(id, 'm'),
     ]);
     return {
@@ -182,7 +185,8 @@ function agingFigure(ctx: ProgramContext, now: number, counts: SummaryCount[]): 
   for (const c of counts) {
     const row = grid.get(c.k1);
     if (!row) continue;
-    const age = Math.max(0, Math.round((today - Date.parse(c.k2)) / DAY));
+    // Days before the oldest bucket's first come summed (k2 '').
+    const age = c.k2 === '' ? OLDEST_AGING_DAY : Math.max(0, Math.round((today - Date.parse(c.k2)) / DAY));
     const i = AGING_BUCKETS.findIndex(([, from, to]) => age >= from && age < to);
     row[i] = row[i]! + c.n;
   }
