@@ -16,22 +16,23 @@ const DEADLINE_ACTIONS = new Set(['project.submit', 'project.status.set', 'proje
  * What one recorded change means for the work queue's kept columns: any change by an applicant role (one that does
  * not read every project) is applicant activity; an applicant's note sets "answered", a staff note the applicant
  * can see clears it (an internal note answers nobody); an upload or review recounts the files awaiting review; a
- * change of status or deadline recounts overdue and near with `deadlines`.
+ * change of status or deadline recounts overdue and near with what `deadlines` gives (asked only for such a change:
+ * the near window is a walk of the program's calendar).
  */
-export function attentionOf(role: Role, action: string, detail: Record<string, unknown>, at: number, deadlines: { openStatusIds: string[]; nearBy: number }): AttentionChange {
+export function attentionOf(role: Role, action: string, detail: Record<string, unknown>, at: number, deadlines: () => { openStatusIds: string[]; nearBy: number }): AttentionChange {
   const staff = isStaff(role);
   const note = NOTE_ACTIONS.has(action);
   return {
     applicantAt: staff ? null : at,
     reply: !note ? null : !staff ? true : detail.visibleToApplicant === true ? false : null,
     recountFiles: FILE_ACTIONS.has(action),
-    recountDeadlines: DEADLINE_ACTIONS.has(action) ? deadlines : null,
+    recountDeadlines: DEADLINE_ACTIONS.has(action) ? deadlines() : null,
   };
 }
 
 /** Keeps the queue's needs-attention columns in the change's transaction (called by recordChange for every audit row of a project). */
 export async function keepQueueAttention(tx: StoreWriter, ctx: ProgramContext, projectId: string, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
-  const deadlines = { openStatusIds: openStatusIds(ctx.model), nearBy: attentionDueBy(ctx.program, at) };
+  const deadlines = () => ({ openStatusIds: openStatusIds(ctx.model), nearBy: attentionDueBy(ctx.program, at) });
   await tx.queueViews.keepQueueAttention(projectId, attentionOf(ctx.role, action, detail, at, deadlines));
 }
 
