@@ -6,7 +6,7 @@ import type { ScheduleCursor, ScheduleRunKey } from '../../store/schedule-querie
 import { localDateOf, startOfLocalDay } from '../calendar/local-date.ts';
 import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
 import { systemCaller, systemContext } from '../deadlines/deadline-poller.ts';
-import type { BackgroundTask, WorkLog } from '../events/background-work.ts';
+import { type BackgroundTask, clockPacedTask, type WorkLog } from '../events/background-work.ts';
 import { changeProject } from '../projects/change-project.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import { conditionHolds } from './run-automations.ts';
@@ -112,16 +112,5 @@ async function actOn(deps: ScheduleRunnerDeps, ctx: ProgramContext, a: Automatio
  * after every change; a wake within half the interval of the last round is let go, as a schedule is daily.
  */
 export function scheduleTask(deps: ScheduleRunnerDeps, intervalMs = SCHEDULE_POLL_MS): BackgroundTask {
-  let last = -Infinity;
-  return {
-    what: 'automation schedule', intervalMs,
-    run: async () => {
-      const now = deps.clock.now();
-      // Half the interval: a timer tick that comes a little early still runs.
-      if (now - last < intervalMs / 2) return false;
-      last = now;
-      await runSchedules(deps);
-      return false;
-    },
-  };
+  return clockPacedTask('automation schedule', deps.clock, intervalMs, () => runSchedules(deps));
 }

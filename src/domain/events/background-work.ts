@@ -19,6 +19,25 @@ export interface BackgroundTask {
   settled?(): Promise<void>;
 }
 
+/**
+ * A task whose work comes with the clock, not with changes (daily schedules, the near-deadline window): it runs
+ * `round` every `intervalMs`, and lets a wake go when it comes within half the interval of the last round, since
+ * background work is woken after every change. Half, so a timer tick that comes a little early still runs.
+ */
+export function clockPacedTask(what: string, clock: { now(): number }, intervalMs: number, round: (now: number) => Promise<unknown>): BackgroundTask {
+  let last = -Infinity;
+  return {
+    what, intervalMs,
+    run: async () => {
+      const now = clock.now();
+      if (now - last < intervalMs / 2) return false;
+      last = now;
+      await round(now);
+      return false;
+    },
+  };
+}
+
 /** Started background work: `wake` runs every task's next round now; `stop` ends them once rounds in progress end. */
 export interface BackgroundWork { wake(): void; stop(): Promise<void> }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../model/clock.ts';
 import type { Store } from '../../store/store.ts';
-import type { BackgroundTask } from '../events/background-work.ts';
+import { type BackgroundTask, clockPacedTask } from '../events/background-work.ts';
 import { attentionDueBy } from './queue-columns.ts';
 
 /** How often the near-deadline marks are looked at (ms). The window moves once a day, so this bounds the lag at midnight. */
@@ -17,29 +17,21 @@ export interface NearDeadlineDeps { store: Store; clock: Clock }
  * deadline or status changes; what no change brings is the day moving on, which brings running deadlines into the
  * window of ATTENTION_DUE_BUSINESS_DAYS working days. The window's end (attentionDueBy) moves once a day per calendar
  * (or when an import changes the calendar), so a program's marks are compared with its deadlines when its window
- * moved, and at an instance's first round; those that differ are recounted under the projects' locks. Background
- * work is woken after every change; a wake within half the interval of the last round is let go.
+ * moved, and at an instance's first round; those that differ are recounted under the projects' locks. Paced by the
+ * clock (clockPacedTask): wakes after changes are let go.
  */
 export function nearDeadlineTask(deps: NearDeadlineDeps, intervalMs = NEAR_DEADLINE_POLL_MS): BackgroundTask {
   const windows = new Map<string, number>();
-  let last = -Infinity;
-  return {
-    what: 'near deadline marks', intervalMs,
-    run: async () => {
-      const now = deps.clock.now();
-      if (now - last < intervalMs / 2) return false;
-      last = now;
-      for (const programId of await deps.store.queueViews.programIds()) {
-        const program = await deps.store.programs.findProgram(programId);
-        if (!program) continue;
-        const nearBy = attentionDueBy(program, now);
-        if (windows.get(programId) === nearBy) continue;
-        await recountNearMarks(deps.store, programId, nearBy);
-        windows.set(programId, nearBy);
-      }
-      return false;
-    },
-  };
+  return clockPacedTask('near deadline marks', deps.clock, intervalMs, async (now) => {
+    for (const programId of await deps.store.queueViews.programIds()) {
+      const program = await deps.store.programs.findProgram(programId);
+      if (!program) continue;
+      const nearBy = attentionDueBy(program, now);
+      if (windows.get(programId) === nearBy) continue;
+      await recountNearMarks(deps.store, programId, nearBy);
+      windows.set(programId, nearBy);
+    }
+  });
 }
 
 /** Brings one program's near marks in line with its running deadlines due by `nearBy`; returns the projects recounted. */
