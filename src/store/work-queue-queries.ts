@@ -183,10 +183,8 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
   if (q.idIn !== undefined) query = q.idIn.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('projects.id', 'in', q.idIn);
   if (q.overdue) {
     const { now } = q.overdue;
-    const running = db.selectFrom('project_deadlines as od').select('od.project_id').where('od.state', '=', 'running').where('od.program_id', '=', q.programId)
-      .where('od.due_at', '<=', now);
     // A passed deadline counts while the project is in a status with a move onward: the bit the change step keeps.
-    query = query.where((eb) => eb.or([eb('projects.id', 'in', running), eb('projects.attention', 'in', withBit(ATTENTION.overdue))]));
+    query = query.where((eb) => eb.or([eb('projects.id', 'in', runningDueBy(db, q.programId, now)), eb('projects.attention', 'in', withBit(ATTENTION.overdue))]));
   }
   if (q.attention) query = query.where('projects.attention', 'in', withBit(attentionMask(q.attention)));
   if (after) query = query.where(keyBound(q, q.direction === 'desc' ? '<' : '>', after));
@@ -248,10 +246,14 @@ function attentionParts(db: Db, programId: string, flagged: Flagged): ((query: Q
   const parts = withBit(flagged.mask).map((bits) => (query: QueueProjects) => query.where('projects.attention', '=', bits));
   const { dueBy } = flagged;
   if (dueBy !== null) {
-    parts.push((query) => query.where('projects.id', 'in', db.selectFrom('project_deadlines as ad').select('ad.project_id')
-      .where('ad.state', '=', 'running').where('ad.program_id', '=', programId).where('ad.due_at', '<=', dueBy)));
+    parts.push((query) => query.where('projects.id', 'in', runningDueBy(db, programId, dueBy)));
   }
   return parts;
+}
+
+/** The projects of a program with a running deadline due by `dueBy`, read from the deadlines' (state, due_at) index. */
+function runningDueBy(db: Db, programId: string, dueBy: number) {
+  return db.selectFrom('project_deadlines as ad').select('ad.project_id').where('ad.state', '=', 'running').where('ad.program_id', '=', programId).where('ad.due_at', '<=', dueBy);
 }
 
 /** Needs attention or Overdue only (when a query has just one of them) as a Flagged filter, and the query without it. */
