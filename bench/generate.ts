@@ -10,6 +10,8 @@ import type { Store } from '../src/store/store.ts';
 /** What the generator loaded, for the scenarios that need real ids and numbers. */
 export interface Generated {
   programId: string; sampleProjectIds: string[]; sampleNumbers: string[]; count: number; ms: number;
+  /** When the first project was created and the span the projects' creation covers (ms): `firstAt + spanMs` is the last. */
+  firstAt: number; spanMs: number;
   /** Projects that have a site plan on file (empty when no blob store was given). */
   sampleAttachmentProjectIds: string[];
 }
@@ -18,6 +20,8 @@ export interface Generated {
 const ATTACHMENT_EVERY = 50;
 const FILES_IN_FLIGHT = 32;
 const DAY = 86_400_000;
+/** The span over which the generated projects are created: two years. */
+const SPAN = 730 * DAY;
 
 /** The UTC calendar day of an instant, as a deadline's due date. */
 function dayOf(at: number): string {
@@ -32,7 +36,8 @@ function answerDeadline(rand: () => number, project: Project, now: number): Proj
   const r = rand();
   const state = r < 0.14 ? 'running' : r < 0.19 ? 'passed' : r < 0.36 ? 'satisfied' : null;
   if (!state) return null;
-  const dueAt = state === 'running' ? now + Math.ceil(rand() * 30) * DAY : project.statusAt + Math.ceil(rand() * 20) * DAY;
+  // A deadline that ended did so before now, however recent the project.
+  const dueAt = state === 'running' ? now + Math.ceil(rand() * 30) * DAY : Math.min(project.statusAt + Math.ceil(rand() * 20) * DAY, now - DAY);
   const endedAt = state === 'running' ? null : state === 'passed' ? dueAt : dueAt - Math.ceil(rand() * 9) * DAY;
   return {
     id: randomToken(12), projectId: project.id, programId: project.programId, deadlineId: 'AnswerDue', state,
@@ -91,8 +96,9 @@ function applicationValues(rand: () => number, i: number): Record<string, string
 }
 
 /**
- * Loads `count` projects into the demo program through the store's bulk path: 90% submitted (numbered, in
- * Application Review or later, 16 submitted values, 2–3 history entries, one in 50 with a site plan when `blobs`
+ * Loads `count` projects into the demo program through the store's bulk path, created evenly over the two years
+ * before now: 90% submitted (numbered, in Application Review or, a third of them, approved by a reviewer within 40
+ * days, 16 submitted values, 2–3 history entries, one in 50 with a site plan when `blobs`
  * is given, half assigned to one of the demo's two reviewers, a third of those in review with an answer deadline),
  * 10% unsubmitted drafts without values.
  */
@@ -114,7 +120,9 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
   const rand = prng(seed);
   const sampleProjectIds: string[] = [];
   const sampleNumbers: string[] = [];
-  const t0 = Date.UTC(2024, 0, 1);
+  // Whatever the count, the projects are created over the same two years up to two days ago, and a decision comes
+  // days or weeks after submission: at 10,000 and at 1,000,000 the dashboards' windows hold the same shape of data.
+  const t0 = now - SPAN - 2 * DAY;
   for (let start = 0; start < count; start += batchSize) {
     const n = Math.min(batchSize, count - start);
     const submitted = Array.from({ length: n }, (_, k) => (start + k) % 10 !== 9);
@@ -123,14 +131,17 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
     const files: { projectId: string; i: number; at: number; by: string }[] = [];
     for (let k = 0; k < n; k++) {
       const i = start + k;
-      const created = t0 + i * 60_000;
+      const created = t0 + Math.floor((i * SPAN) / count);
       const id = randomToken(12);
       const number = submitted[k] ? formatProjectNumber(program, next++) : null;
-      const later = rand() < 0.3 ? status('ApprovedForInstallation') : status('ApplicationReview');
+      const decidedAt = created + 60_000 + Math.ceil(rand() * 40 * 24) * 3_600_000;
+      const reviewer = reviewerIds.length > 0 ? reviewerIds[Math.floor(rand() * reviewerIds.length)]! : owner.id;
+      const later = rand() < 0.3 && decidedAt < now ? status('ApprovedForInstallation') : status('ApplicationReview');
       const statusId = number ? later : status('Unsubmitted');
+      const statusAt = !number ? created : statusId === status('ApplicationReview') ? created + 60_000 : decidedAt;
       const project: Project = {
-        id, programId: program.id, number, statusId, statusAt: created + 120_000, createdAt: created, createdBy: owner.id,
-        updatedAt: created + 120_000, updatedBy: owner.id, ownerId: owner.id, version: number ? 3 : 0,
+        id, programId: program.id, number, statusId, statusAt, createdAt: created, createdBy: owner.id,
+        updatedAt: statusAt, updatedBy: statusAt === decidedAt ? reviewer : owner.id, ownerId: owner.id, version: number ? 3 : 0,
         assigneeId: number && reviewerIds.length > 0 && rand() < 0.5 ? reviewerIds[Math.floor(rand() * reviewerIds.length)]! : null,
       };
       batch.projects.push(project);
@@ -139,7 +150,7 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
       const history: HistoryEntry[] = [{ id: randomToken(12), projectId: id, statusId: status('Unsubmitted'), changedAt: created, changedBy: owner.id, reportAs: 'normal' }];
       if (number) {
         history.push({ id: randomToken(12), projectId: id, statusId: status('ApplicationReview'), changedAt: created + 60_000, changedBy: owner.id, reportAs: 'normal' });
-        if (statusId !== status('ApplicationReview')) history.push({ id: randomToken(12), projectId: id, statusId, changedAt: created + 120_000, changedBy: owner.id, reportAs: 'normal' });
+        if (statusId !== status('ApplicationReview')) history.push({ id: randomToken(12), projectId: id, statusId, changedAt: decidedAt, changedBy: reviewer, reportAs: 'normal' });
         const values: FieldValue[] = Object.entries(applicationValues(rand, i)).map(([customId, v]) => ({
           fieldId: fieldId.get(customId)!, value: Array.isArray(v) ? null : v, values: Array.isArray(v) ? v : null, updatedAt: created + 60_000, updatedBy: owner.id,
         }));
@@ -154,5 +165,5 @@ export async function generateProjects(store: Store, count: number, blobs?: Blob
     for (const f of files) if (sampleAttachmentProjectIds.length < 100) sampleAttachmentProjectIds.push(f.projectId);
     await store.bulk.bulkInsert(batch);
   }
-  return { programId: program.id, sampleProjectIds, sampleNumbers, sampleAttachmentProjectIds, count, ms: Date.now() - started };
+  return { programId: program.id, sampleProjectIds, sampleNumbers, sampleAttachmentProjectIds, count, ms: Date.now() - started, firstAt: t0, spanMs: SPAN };
 }

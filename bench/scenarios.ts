@@ -121,7 +121,7 @@ export async function scenarios(base: string, g: Generated): Promise<Scenario[]>
   const project = g.sampleProjectIds[Math.floor(g.sampleProjectIds.length / 2)]!;
   const draftProject = await createProject(base);
   // Polling as integrations do it: the projects changed since the last poll, here the newest 1%.
-  const recent = new Date(Date.UTC(2024, 0, 1) + Math.floor(g.count * 0.99) * 60_000 + 120_000).toISOString();
+  const recent = new Date(g.firstAt + Math.floor(g.spanMs * 0.99)).toISOString();
   const get = (name: string, url: string, headers = admin): Scenario => ({ name, method: 'GET', url, headers });
   const post = (name: string, url: string, body: string, headers: Record<string, string> = xmlAdmin): Scenario => ({ name, method: 'POST', url, headers, body });
   const byData = `<ProjectByDataRequest xmlns="${NS}"><FilterByCurrentStatuses Operation="Include"><Status Id="ApprovedForInstallation"/></FilterByCurrentStatuses><DataFields><Field Id="SystemSizeKwDc" Content="14" Operator="gt"/><Field Id="InverterMake" Content="SMA" Operator="eq"/></DataFields></ProjectByDataRequest>`;

@@ -9,12 +9,14 @@ const MINUTE = 60_000;
 
 /**
  * The kinds of summary counts the dashboards read (dashboard_counts.kind), each with what its keys k1, k2, k3 hold:
- * `s` projects now by status and the UTC day they entered it (status, day); `w` first submissions by week (Monday);
- * `c` first arrivals in a status after submission by month, status and duration bucket; `d` deadlines by definition,
- * state and month they ended (running: no month); `a` assigned projects by assignee and status; `m` status moves after
- * submission by the person who made them and week.
+ * `t` projects now by status; `s` projects now by the UTC day they entered their status and the status (day, status);
+ * `w` first submissions by week (Monday);
+ * `c` first arrivals in a status after submission by month, status and duration bucket; `d` deadlines that ended by
+ * month, definition and state; `r` running deadlines by definition; `a` assigned projects by assignee and status; `m`
+ * status moves after submission by week and the person who made them. A kind the dashboard shows over a window of
+ * time has its period first (k1), so the window is one range of the key however long the program has run.
  */
-export type SummaryKind = 's' | 'w' | 'c' | 'd' | 'a' | 'm';
+export type SummaryKind = 't' | 's' | 'w' | 'c' | 'd' | 'r' | 'a' | 'm';
 
 /** One summary count of a program. */
 export interface SummaryCount { k1: string; k2: string; k3: string; n: number }
@@ -68,7 +70,7 @@ interface FactRow { project_id: string; program_id: string; facts: string }
 
 // What one project adds to its program's summary counts, from its row, its status history (in order) and its deadlines.
 function factsOf(p: ProjectRow, history: HistoryRow[], deadlines: DeadlineRow[], initial: Set<string>): Fact[] {
-  const facts: Fact[] = [['s', p.status_id, dayOf(Number(p.status_at)), '']];
+  const facts: Fact[] = [['t', p.status_id, '', ''], ['s', dayOf(Number(p.status_at)), p.status_id, '']];
   if (p.assignee_id !== null) facts.push(['a', p.assignee_id, p.status_id, '']);
   const submission = history.findIndex((h) => !initial.has(h.status_id));
   if (submission >= 0) {
@@ -77,13 +79,13 @@ function factsOf(p: ProjectRow, history: HistoryRow[], deadlines: DeadlineRow[],
     const reached = new Set(history.slice(0, submission + 1).map((h) => h.status_id));
     for (const h of history.slice(submission + 1)) {
       const at = Number(h.changed_at);
-      facts.push(['m', h.changed_by, weekOf(at), '']);
+      facts.push(['m', weekOf(at), h.changed_by, '']);
       if (reached.has(h.status_id)) continue;
       reached.add(h.status_id);
       facts.push(['c', monthOf(at), h.status_id, String(durationBucket(at - submittedAt))]);
     }
   }
-  for (const d of deadlines) facts.push(['d', d.deadline_id, d.state, d.ended_at === null ? '' : monthOf(Number(d.ended_at))]);
+  for (const d of deadlines) facts.push(d.ended_at === null ? ['r', d.deadline_id, '', ''] : ['d', monthOf(Number(d.ended_at)), d.deadline_id, d.state]);
   return facts;
 }
 
@@ -197,23 +199,9 @@ export async function summaryCounts(db: Db, programId: string, kind: SummaryKind
   return rows.map((r) => ({ k1: r.k1, k2: r.k2, k3: r.k3, n: Number(r.n) }));
 }
 
-/**
- * A program's counts of projects by status and the day they entered it (kind `s`), the days before `foldBefore`
- * summed per status in the database (k2 `''`): a dashboard tells those apart only as "90 days or more", and at
- * 1,000,000 projects reading each of their days cost more than the rest of the page.
- */
-export async function statusDayCounts(db: Db, programId: string, foldBefore: string): Promise<SummaryCount[]> {
-  const [recent, folded] = await Promise.all([
-    db.selectFrom('dashboard_counts').select(['k1', 'k2', 'k3', 'n']).where('program_id', '=', programId).where('kind', '=', 's').where('k2', '>=', foldBefore).execute(),
-    db.selectFrom('dashboard_counts').select(['k1', (eb) => eb.fn.sum<number | string>('n').as('n')]).where('program_id', '=', programId).where('kind', '=', 's')
-      .where('k2', '<', foldBefore).groupBy('k1').execute(),
-  ]);
-  return [...folded.map((r) => ({ k1: r.k1, k2: '', k3: '', n: Number(r.n) })), ...recent.map((r) => ({ k1: r.k1, k2: r.k2, k3: r.k3, n: Number(r.n) }))];
-}
-
 /** The dashboards' summary reads. */
 export function dashboardReader(db: Db) {
-  return bindDb(db, { summaryCounts, statusDayCounts });
+  return bindDb(db, { summaryCounts });
 }
 
 /**

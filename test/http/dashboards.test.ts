@@ -91,10 +91,10 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
         // Independently of the facts: projects by status now, and first submissions, straight from their rows.
         const byStatus = await k.selectFrom('projects').select(['status_id']).select((eb) => eb.fn.countAll<number>().as('n')).groupBy('status_id').execute();
         const counted = new Map<string, number>();
-        for (const c of kept.counts.filter((x) => x.kind === 's')) counted.set(c.k1, (counted.get(c.k1) ?? 0) + c.n);
+        for (const c of kept.counts.filter((x) => x.kind === 't')) counted.set(c.k1, (counted.get(c.k1) ?? 0) + c.n);
         assert.deepEqual(counted, new Map(byStatus.map((r) => [r.status_id, Number(r.n)])));
         assert.equal(kept.counts.filter((x) => x.kind === 'w').reduce((n, c) => n + c.n, 0), 4);
-        const deadlines = kept.counts.filter((x) => x.kind === 'd').map((c) => [c.k1, c.k2, c.n]).sort();
+        const deadlines = kept.counts.filter((x) => x.kind === 'd').map((c) => [c.k2, c.k3, c.n]).sort();
         assert.deepEqual(deadlines, [['answer', 'satisfied', 1], ['internal', 'passed', 2]]);
       });
     });
@@ -109,7 +109,7 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
         const after = await summaries(k);
         assert.equal(after.facts.length, before.facts.length - 1);
         assert.ok(!after.facts.some((f) => f.project_id === draft));
-        const drafts = (s: typeof before) => s.counts.filter((c) => c.kind === 's' && c.k1 === IDS.draft).reduce((n, c) => n + c.n, 0);
+        const drafts = (s: typeof before) => s.counts.filter((c) => c.kind === 't' && c.k1 === IDS.draft).reduce((n, c) => n + c.n, 0);
         assert.equal(drafts(after), drafts(before) - 1);
         // And still what a recount from scratch gives.
         await k.deleteFrom('dashboard_counts').execute();
@@ -192,6 +192,19 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
       assert.deepEqual(await aging(), { Draft: [1, 0, 0, 0, 0, 1], Submitted: [0, 0, 0, 0, 0, 2] }, 'a new draft today');
       h.clock.advance(20 * 86_400_000);
       assert.deepEqual(await aging(), { Draft: [0, 0, 1, 0, 0, 1], Submitted: [0, 0, 0, 0, 0, 2] }, 'the draft 20 days, the others over 90');
+    });
+
+    it('counts moves and ended deadlines within their figure\'s window, and running deadlines whatever their age', async () => {
+      // After the aging test, the moves are 128 days old: past the 12 weeks of throughput, within the 12 months.
+      const moves = async () => csvRows((await webGet(h, csvOf('reviewers'), 'editor')).body).slice(1).reduce((n, r) => n + Number(r[2]), 0);
+      const ended = async () => csvRows((await webGet(h, csvOf('deadlines'), 'editor')).body).slice(1).map((r) => r.slice(1));
+      assert.equal(await moves(), 0);
+      assert.deepEqual(await ended(), [['Answer due', '1', '0', '0'], ['Internal check', '0', '2', '0']]);
+      assert.equal((await h.request({ method: 'POST', url: deadline(ids[1]!, 'answer', 'Start'), as: 'admin' })).statusCode, 200);
+      assert.match((await webGet(h, DASHBOARD, 'editor')).body, /Running now: Answer due: 1\./);
+      h.clock.advance(400 * 86_400_000);
+      assert.deepEqual(await ended(), [], 'ended more than 12 months ago');
+      assert.match((await webGet(h, DASHBOARD, 'editor')).body, /Running now: Answer due: 1\./, 'still running, a year on');
     });
   });
 });

@@ -21,7 +21,7 @@ export const AGING_BUCKETS: readonly [string, number, number][] = [
   ['0–6 days', 0, 7], ['7–13 days', 7, 14], ['14–29 days', 14, 30], ['30–59 days', 30, 60], ['60–89 days', 60, 90], ['90 days or more', 90, Infinity],
 ];
 
-// The first day of the oldest aging bucket: the days before it are read summed.
+// The first day of the oldest aging bucket: no day before it is read (the status's total holds them).
 const OLDEST_AGING_DAY = AGING_BUCKETS.at(-1)![1];
 
 /** The figures of a dashboard, by the id that names each in its CSV download. */
@@ -84,10 +84,11 @@ export class DashboardService {
     const throughputWeeks = weeks.slice(-THROUGHPUT_WEEKS);
     const read = this.#deps.store.dashboards;
     const id = ctx.program.id;
-    const [agency, byStatus, submitted, cycles, deadlines, assigned, moves] = await Promise.all([
+    const [agency, byStatus, byDay, submitted, cycles, ended, running, assigned, moves] = await Promise.all([
       this.#deps.store.accounts.findAgency(caller.user.agencyId),
-      read.statusDayCounts(id, dayOf(Date.parse(dayOf(now)) - OLDEST_AGING_DAY * DAY)), read.summaryCounts(id, 'w', weeks[0]), read.summaryCounts(id, 'c', months[0]),
-      read.summaryCounts(id, 'd'), read.summaryCounts(id, 'a'), read.summaryCounts(id, 'm'),
+      read.summaryCounts(id, 't'), read.summaryCounts(id, 's', dayOf(Date.parse(dayOf(now)) - (OLDEST_AGING_DAY - 1) * DAY)),
+      read.summaryCounts(id, 'w', weeks[0]), read.summaryCounts(id, 'c', months[0]),
+      read.summaryCounts(id, 'd', months[0]), read.summaryCounts(id, 'r'), read.summaryCounts(id, 'a'), read.summaryCounts(id, 'm', throughputWeeks[0]),
     ]);
     return {
       agencyName: agency?.name ?? '', programId: id, programName: ctx.program.name, asOf: now,
@@ -95,9 +96,9 @@ export class DashboardService {
         statusFigure(ctx, byStatus),
         submissionsFigure(weeks, submitted),
         cycleFigure(ctx, months, cycles),
-        agingFigure(ctx, now, byStatus),
-        deadlinesFigure(ctx, months, deadlines),
-        await this.#reviewersFigure(ctx, throughputWeeks, assigned, moves.filter((m) => m.k2 >= throughputWeeks[0]!)),
+        agingFigure(ctx, now, byStatus, byDay),
+        deadlinesFigure(ctx, months, ended, running),
+        await this.#reviewersFigure(ctx, throughputWeeks, assigned, moves),
       ],
     };
   }
@@ -114,7 +115,7 @@ export class DashboardService {
   async #reviewersFigure(ctx: ProgramContext, weeks: string[], assigned: SummaryCount[], moves: SummaryCount[]): Promise<Figure> {
     const open = new Set(statusesOf(ctx).filter((s) => s.next.length > 0).map((s) => s.id));
     const workload = sum(assigned, (c) => (open.has(c.k2) ? c.k1 : null));
-    const moved = sum(moves, (c) => c.k1);
+    const moved = sum(moves, (c) => c.k2);
     const ids = [...new Set([...workload.keys(), ...moved.keys()])];
     const users = new Map((await this.#deps.store.accounts.usersByIds(ids)).map((u) => [u.id, u]));
     const rows = ids.map((u): (string | number)[] => [users.get(u)?.name ?? u, workload.get(u) ?? 0, moved.get(u) ?? 0, Math.round(((moved.get(u) ?? 0) / weeks.length) * 10) / 10])
@@ -178,17 +179,25 @@ function cycleFigure(ctx: ProgramContext, months: string[], counts: SummaryCount
   };
 }
 
-function agingFigure(ctx: ProgramContext, now: number, counts: SummaryCount[]): Figure {
+// The days read are those of the younger buckets; the oldest holds the rest of each status's projects, so the cost of
+// the figure does not grow with the age of the program.
+function agingFigure(ctx: ProgramContext, now: number, totals: SummaryCount[], byDay: SummaryCount[]): Figure {
   const today = Date.parse(dayOf(now));
   const open = statusesOf(ctx).filter((s) => s.next.length > 0);
   const grid = new Map(open.map((s) => [s.id, AGING_BUCKETS.map(() => 0)]));
-  for (const c of counts) {
+  const oldest = AGING_BUCKETS.length - 1;
+  for (const c of totals) {
     const row = grid.get(c.k1);
+    if (row) row[oldest] = c.n;
+  }
+  for (const c of byDay) {
+    const row = grid.get(c.k2);
     if (!row) continue;
-    // Days before the oldest bucket's first come summed (k2 '').
-    const age = c.k2 === '' ? OLDEST_AGING_DAY : Math.max(0, Math.round((today - Date.parse(c.k2)) / DAY));
+    const age = Math.max(0, Math.round((today - Date.parse(c.k1)) / DAY));
     const i = AGING_BUCKETS.findIndex(([, from, to]) => age >= from && age < to);
+    if (i === oldest) continue;
     row[i] = row[i]! + c.n;
+    row[oldest] = row[oldest]! - c.n;
   }
   const rows = open.filter((s) => ctx.model.statuses.includes(s) || grid.get(s.id)!.some((n) => n > 0)).map((s) => [s.name, ...grid.get(s.id)!]);
   return {
@@ -198,16 +207,15 @@ function agingFigure(ctx: ProgramContext, now: number, counts: SummaryCount[]): 
   };
 }
 
-function deadlinesFigure(ctx: ProgramContext, months: string[], counts: SummaryCount[]): Figure {
+function deadlinesFigure(ctx: ProgramContext, months: string[], ended: SummaryCount[], runningCounts: SummaryCount[]): Figure {
   const names = new Map((ctx.model.program.deadlines ?? []).map((d) => [d.customId, d.name]));
   const cells = new Map<string, { met: number; missed: number; cancelled: number }>();
-  const running = sum(counts, (c) => (c.k2 === 'running' ? c.k1 : null));
-  for (const c of counts) {
-    if (c.k2 === 'running' || c.k3 < months[0]!) continue;
-    const key = `${c.k3}\u0000${c.k1}`;
+  const running = sum(runningCounts, (c) => c.k1);
+  for (const c of ended) {
+    const key = `${c.k1}\u0000${c.k2}`;
     const cell = cells.get(key) ?? { met: 0, missed: 0, cancelled: 0 };
-    if (c.k2 === 'satisfied') cell.met += c.n;
-    else if (c.k2 === 'passed') cell.missed += c.n;
+    if (c.k3 === 'satisfied') cell.met += c.n;
+    else if (c.k3 === 'passed') cell.missed += c.n;
     else cell.cancelled += c.n;
     cells.set(key, cell);
   }
