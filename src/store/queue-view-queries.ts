@@ -59,6 +59,9 @@ export async function deleteQueueView(db: Db, id: string): Promise<void> {
   await db.deleteFrom('queue_views').where('id', '=', id).execute();
 }
 
+/** What the deadline bits are counted with: the statuses with a move onward (overdue) and the end of the near window. */
+export interface DeadlineMarks { openStatusIds: string[]; nearBy: number }
+
 /**
  * What a project change means for the queue's kept columns: the applicant's activity time (null: not theirs), the
  * reply bit (true: set, false: clear, null: keep), whether to recount the files awaiting review, and (for a change of
@@ -66,7 +69,7 @@ export async function deleteQueueView(db: Db, id: string): Promise<void> {
  * and the end of the near window (a running deadline due by then is near).
  */
 export interface AttentionChange {
-  applicantAt: number | null; reply: boolean | null; recountFiles: boolean; recountDeadlines: { openStatusIds: string[]; nearBy: number } | null;
+  applicantAt: number | null; reply: boolean | null; recountFiles: boolean; recountDeadlines: DeadlineMarks | null;
 }
 
 /** Writes an AttentionChange in one statement, in the change's transaction. */
@@ -81,12 +84,7 @@ export async function keepQueueAttention(db: Db, projectId: string, c: Attention
         and not exists (select 1 from attachments b where b.project_id = a.project_id and b.definition_id = a.definition_id and b.version > a.version))
         then ${sql.lit(ATTENTION.files)} else 0 end)`
     : sql<number>`0`;
-  // Overdue: a passed deadline while the project's (new) status has a move onward.
-  const open = c.recountDeadlines?.openStatusIds ?? [];
-  const overdue = open.length > 0
-    ? sql<number>`(case when projects.status_id in (${sql.join(open)}) and exists (select 1 from project_deadlines d where d.project_id = ${projectId} and d.state = 'passed')
-        then ${sql.lit(ATTENTION.overdue)} else 0 end)`
-    : sql<number>`0`;
+  const overdue = overdueBit(sql`${projectId}`, c.recountDeadlines?.openStatusIds ?? []);
   const near = c.recountDeadlines
     ? sql<number>`(case when ${nearDeadline(sql`${projectId}`, c.recountDeadlines.nearBy)} then ${sql.lit(ATTENTION.near)} else 0 end)`
     : sql<number>`0`;
@@ -96,52 +94,79 @@ export async function keepQueueAttention(db: Db, projectId: string, c: Attention
   })).where('id', '=', projectId).execute();
 }
 
+// Overdue: a passed deadline while the project's (new) status has a move onward.
+function overdueBit(id: RawBuilder<unknown>, openStatusIds: string[]): RawBuilder<number> {
+  return openStatusIds.length === 0 ? sql<number>`0`
+    : sql<number>`(case when projects.status_id in (${sql.join(openStatusIds)}) and exists (select 1 from project_deadlines d where d.project_id = ${id} and d.state = 'passed')
+        then ${sql.lit(ATTENTION.overdue)} else 0 end)`;
+}
+
 // Whether the project `id` has a running deadline due by `nearBy` (the deadlines' project index finds its few rows).
 function nearDeadline(id: RawBuilder<unknown>, nearBy: number): RawBuilder<boolean> {
   return sql<boolean>`exists (select 1 from project_deadlines nd where nd.project_id = ${id} and nd.state = 'running' and nd.due_at <= ${nearBy})`;
 }
 
 /**
- * The projects of a program whose near bit disagrees with the deadlines at `nearBy`: those with a running deadline due
- * by then and no bit (time brought the deadline into the window), and those with the bit and no such deadline. Two
- * index reads (the deadlines' (state, due_at), projects_queue_attention) compared here, so no plan joins the program.
+ * The projects of a program whose deadline bits disagree with their deadlines: for `near`, a running deadline due by
+ * `nearBy` and no near bit (time brought the deadline into the window), or the bit and no such deadline; for `overdue`,
+ * a passed deadline while in an open status and no overdue bit, or the bit without (an import changed which statuses
+ * move on). Index reads compared here (the deadlines' (state, due_at), projects_queue_attention), so no plan joins the
+ * program's projects.
  */
-export async function nearMarksToChange(db: Db, programId: string, nearBy: number): Promise<string[]> {
-  const [near, marked] = await Promise.all([
-    db.selectFrom('project_deadlines').select('project_id').where('state', '=', 'running').where('due_at', '<=', nearBy).where('program_id', '=', programId).execute(),
-    db.selectFrom('projects').select('id').where('program_id', '=', programId).where('attention', 'in', withBit(ATTENTION.near)).execute(),
-  ]);
-  const nearIds = new Set(near.map((r) => r.project_id));
-  const markedIds = new Set(marked.map((r) => r.id));
-  return [...[...nearIds].filter((id) => !markedIds.has(id)), ...[...markedIds].filter((id) => !nearIds.has(id))];
+export async function deadlineMarksToChange(db: Db, programId: string, marks: DeadlineMarks, which: { near: boolean; overdue: boolean }): Promise<string[]> {
+  const differ = new Set<string>();
+  const compare = (should: string[], marked: string[]) => {
+    const a = new Set(should);
+    const b = new Set(marked);
+    for (const id of a) if (!b.has(id)) differ.add(id);
+    for (const id of b) if (!a.has(id)) differ.add(id);
+  };
+  const marked = (bit: number) => db.selectFrom('projects').select('id').where('program_id', '=', programId).where('attention', 'in', withBit(bit)).execute();
+  if (which.near) {
+    const [near, bits] = await Promise.all([
+      db.selectFrom('project_deadlines').select('project_id').where('state', '=', 'running').where('due_at', '<=', marks.nearBy).where('program_id', '=', programId).execute(),
+      marked(ATTENTION.near),
+    ]);
+    compare(near.map((r) => r.project_id), bits.map((r) => r.id));
+  }
+  if (which.overdue) {
+    const [passed, bits] = await Promise.all([
+      marks.openStatusIds.length === 0 ? Promise.resolve([]) : db.selectFrom('project_deadlines as d').innerJoin('projects as p', 'p.id', 'd.project_id').select('d.project_id')
+        .where('d.state', '=', 'passed').where('d.program_id', '=', programId).where('p.status_id', 'in', marks.openStatusIds).execute(),
+      marked(ATTENTION.overdue),
+    ]);
+    compare(passed.map((r) => r.project_id), bits.map((r) => r.id));
+  }
+  return [...differ];
 }
 
 /**
- * Recounts the near bit of the given projects at `nearBy`, in the caller's transaction, after locking them as a
- * change step does (PostgreSQL; SQLite's one writer serializes anyway): the recount then reads deadlines committed
- * by any change that held a lock first, and a change after it recounts again. Returns how many rows it wrote.
+ * Recounts the deadline bits (overdue and near) of the given projects, in the caller's transaction, after locking them
+ * as a change step does (PostgreSQL; SQLite's one writer serializes anyway): the recount then reads deadlines
+ * committed by any change that held a lock first, and a change after it recounts again. Returns how many rows it wrote.
  */
-export async function recountNearMarks(db: Db, dialect: Dialect, projectIds: string[], nearBy: number): Promise<number> {
+export async function recountDeadlineMarks(db: Db, dialect: Dialect, projectIds: string[], marks: DeadlineMarks): Promise<number> {
   if (projectIds.length === 0) return 0;
   if (dialect === 'postgres') await db.selectFrom('projects').select('id').where('id', 'in', projectIds).orderBy('id').forUpdate().execute();
   const r = await db.updateTable('projects').set((eb) => ({
-    attention: sql<number>`((${eb.ref('attention')} & ${sql.lit(ALL_BITS & ~ATTENTION.near)}) | (case when ${nearDeadline(sql.ref('projects.id'), nearBy)} then ${sql.lit(ATTENTION.near)} else 0 end))`,
+    attention: sql<number>`((${eb.ref('attention')} & ${sql.lit(ALL_BITS & ~(ATTENTION.near | ATTENTION.overdue))}) | ${overdueBit(sql.ref('projects.id'), marks.openStatusIds)}
+      | (case when ${nearDeadline(sql.ref('projects.id'), marks.nearBy)} then ${sql.lit(ATTENTION.near)} else 0 end))`,
   })).where('id', 'in', projectIds).executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
-/** The ids of every program (the near marks are brought up to date program by program, each with its own calendar). */
+/** The ids of every program (the deadline marks are brought up to date program by program, each with its own calendar). */
 export async function programIds(db: Db): Promise<string[]> {
   return (await db.selectFrom('programs').select('id').orderBy('id').execute()).map((r) => r.id);
 }
 
-const READS = { listQueueViews, getQueueView, programIds, nearMarksToChange };
+const READS = { listQueueViews, getQueueView, programIds, deadlineMarksToChange };
 
-/** Saved views' reads, and their writes (single statements: a view is no project change); the near marks' recount. */
+/** Saved views' reads, and their writes (single statements: a view is no project change); the deadline marks' recount. */
 export function queueViewRepository(db: Db, dialect: Dialect) {
   return {
     ...bindDb(db, { ...READS, insertQueueView, updateQueueView, deleteQueueView, keepQueueAttention }),
-    recountNearMarks: (projectIds: string[], nearBy: number) => recountNearMarks(db, dialect, projectIds, nearBy),
+    recountDeadlineMarks: (projectIds: string[], marks: DeadlineMarks) => recountDeadlineMarks(db, dialect, projectIds, marks),
   };
 }
 

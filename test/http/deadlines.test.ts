@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fireDueDeadlines } from '../../src/domain/deadlines/deadline-poller.ts';
-import { nearDeadlineTask, recountNearMarks } from '../../src/domain/queue/near-deadline-task.ts';
+import { deadlineMarksTask, recountDeadlineMarks } from '../../src/domain/queue/deadline-marks-task.ts';
 import type { Store } from '../../src/store/store.ts';
 import { ProjectDeadlineResponse, ProjectDeadlinesResponse } from '../../src/wire/documents/deadlines.ts';
 import { counterIds } from '../cli/test-store.ts';
 import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
 import { assertError, assertValidXml, type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';
 import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
-import { IDS } from '../support/fixtures.ts';
-import { seedWorkflowProgram } from '../support/workflow-fixtures.ts';
+import { IDS, T0 } from '../support/fixtures.ts';
+import { seedWorkflowProgram, workflowProgramRows } from '../support/workflow-fixtures.ts';
 import { createSubmitted, projectPath } from './http-helpers.ts';
 import { webGet } from './web-page-helpers.ts';
 
@@ -228,7 +228,7 @@ forEachDialect('HTTP deadlines', ({ dialect }) => {
       const { projectId } = await createSubmitted(h);
       assert.equal((await send('POST', act(projectId, 'answer', 'Start'), 'admin')).statusCode, 200);
       assert.equal(await near(projectId), false, 'ten working days away');
-      const marks = nearDeadlineTask({ store: h.store, clock: h.clock });
+      const marks = deadlineMarksTask({ store: h.store, clock: h.clock });
       await marks.run();
       assert.equal(await near(projectId), false);
       h.clock.time = (await dueOf(projectId, 'answer')) - 3_600_000;
@@ -247,7 +247,7 @@ forEachDialect('HTTP deadlines', ({ dialect }) => {
       assert.equal(await near(other), true);
     });
 
-    it('a passed deadline keeps the project flagged while its status has a move onward (overdue), and the task clears a stale near mark', async () => {
+    it('a passed deadline keeps the project flagged while its status has a move onward (overdue, kept by the task when a definition changes that), and the task clears a stale near mark', async () => {
       const { projectId } = await createSubmitted(h);
       assert.equal((await send('POST', act(projectId, 'internal', 'Start'), 'admin')).statusCode, 200);
       h.clock.time = (await dueOf(projectId, 'internal')) + 1000;
@@ -258,12 +258,29 @@ forEachDialect('HTTP deadlines', ({ dialect }) => {
       const count = Number(/id="attention-deadline">(\d+)</.exec(page.body)?.[1]);
       assert.ok(count >= 1, page.body.slice(0, 200));
 
+      // A definition (as an import saves it) that leaves Submitted without a move onward: the task's next look clears
+      // the overdue mark, and sets it again when the move comes back.
+      const marks = deadlineMarksTask({ store: h.store, clock: h.clock });
+      await marks.run();
+      const submittedWithout = (next: string[], updatedAt: number) => {
+        const rows = workflowProgramRows(updatedAt);
+        return { ...rows, statuses: rows.statuses.map((st) => (st.id === IDS.submitted ? { ...st, next } : st)) };
+      };
+      await h.store.transaction((tx) => tx.programs.saveProgramDefinition(submittedWithout([], T0 + 2)));
+      h.clock.advance(61_000);
+      await marks.run();
+      assert.equal(await near(projectId), false, 'Submitted no longer moves on');
+      await h.store.transaction((tx) => tx.programs.saveProgramDefinition(workflowProgramRows(T0 + 3)));
+      h.clock.advance(61_000);
+      await marks.run();
+      assert.equal(await near(projectId), true, 'Submitted moves on again');
+
       // A mark no running deadline justifies (as a calendar changed by an import would leave) goes at the task's next look.
       const far = (await createSubmitted(h)).projectId;
       assert.equal((await send('POST', act(far, 'answer', 'Start'), 'admin')).statusCode, 200);
-      await recountNearMarks(h.store, IDS.program, Number.MAX_SAFE_INTEGER);
+      await recountDeadlineMarks(h.store, IDS.program, { openStatusIds: [], nearBy: Number.MAX_SAFE_INTEGER }, { near: true, overdue: false });
       assert.equal(await near(far), true);
-      await nearDeadlineTask({ store: h.store, clock: h.clock }).run();
+      await deadlineMarksTask({ store: h.store, clock: h.clock }).run();
       assert.equal(await near(far), false);
     });
   });

@@ -9,7 +9,7 @@ import { consumeOutbox, type OutboxConsumer } from './outbox-consumer.ts';
 import { type WebhookTaskSettings, webhookTask } from '../webhooks/webhook-tasks.ts';
 import { deadlineTask } from '../deadlines/deadline-poller.ts';
 import { scheduleTask } from '../automations/schedule-runner.ts';
-import { nearDeadlineTask } from '../queue/near-deadline-task.ts';
+import { deadlineMarksTask } from '../queue/deadline-marks-task.ts';
 
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
@@ -42,11 +42,11 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
 /**
  * Every task of the service's own outbox consumers, in one list that `serve` starts (and wakes after each change)
  * and tests can start too: notification mails (queued from events, then sent, account mails too) and webhooks
- * (deliveries made from events, then sent), the deadline poller, the automations' daily schedules and the queue's near-deadline marks. Other consumers add their tasks here.
+ * (deliveries made from events, then sent), the deadline poller, the automations' daily schedules and the queue's deadline marks. Other consumers add their tasks here.
  */
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
-  return [...mailTasks(deps), ...webhooks, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), nearDeadlineTask(deps)];
+  return [...mailTasks(deps), ...webhooks, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps)];
 }
 
 function mailTasks(deps: EventTaskDeps): BackgroundTask[] {
