@@ -351,6 +351,10 @@ forEachDialect('HTTP bulk actions', ({ dialect }) => {
       const key = /name="BulkKey" value="([^"]+)"/.exec(page.body)?.[1];
       const again = /name="BulkKey" value="([^"]+)"/.exec((await webGet(h, QUEUE, 'editor')).body)?.[1];
       assert.ok(key && again && key !== again);
+      // The program's mail templates by their subject, placeholders in words, and what each says.
+      const admin = (await webGet(h, QUEUE, 'admin')).body;
+      assert.match(admin, /<option value="nudge">About ‹project number› \(nudge\)<\/option>/);
+      assert.match(admin, /<dt>About ‹project number› \(nudge\)<\/dt><dd class="note-text">Project ‹project number› is ‹status›: ‹link to the project›<\/dd>/);
       // A reader may only export.
       const reader = (await webGet(h, QUEUE, 'reader')).body;
       const actions = [...reader.matchAll(/name="Action" value="([^"]+)"/g)].map((m) => m[1]);

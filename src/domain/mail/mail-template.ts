@@ -30,6 +30,17 @@ export const DEFAULT_TEMPLATES: Record<NotificationKind, MailTemplate> = {
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+// How a person reading a template is told what each placeholder becomes.
+const PLACEHOLDER_WORDS: PlaceholderValues = {
+  projectNumber: 'project number', status: 'status', link: 'link to the project', programName: 'program name',
+  reason: 'reason', message: 'message', deadlines: 'running deadlines',
+};
+
+/** A template's text for people choosing it: each placeholder as the words for what it becomes, in ‹ ›. */
+export function readablePlaceholders(text: string): string {
+  return text.replace(PLACEHOLDER, (whole, name: string) => (name in PLACEHOLDER_WORDS ? `‹${PLACEHOLDER_WORDS[name as keyof PlaceholderValues]}›` : whole));
+}
+
 /** The problems of a program's templates (unknown kinds are left to the schema): placeholders no notification knows. */
 export function templateProblems(templates: NotificationTemplates): string[] {
   return NOTIFICATION_KINDS.flatMap((kind) => {

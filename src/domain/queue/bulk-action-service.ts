@@ -7,6 +7,7 @@ import { loadProgram, type ProgramContext } from '../projects/project-context.ts
 import type { WorkflowService } from '../projects/workflow-service.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { TemplateMailService } from '../workflow/template-mail-service.ts';
+import { readablePlaceholders } from '../mail/mail-template.ts';
 import { type BulkAction, type BulkActionView, bulkActionView, type BulkFormOptions } from './bulk-action-view.ts';
 import type { WorkQueueFilter, WorkQueueService } from './work-queue-service.ts';
 
@@ -62,7 +63,7 @@ export class BulkActionService {
       may: { assign: hasPrivilege(ctx.role, 'assign'), status: hasPrivilege(ctx.role, 'moveStatus'), mail: hasPrivilege(ctx.role, 'inquiries') },
       assignees: staff.filter((u) => !u.disabled).map((u) => ({ email: u.email, name: u.name })).sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
       statuses: ctx.model.statuses.map((s) => ({ statusId: s.id, name: s.name, reasons: (s.reasons ?? []).map((r) => ({ reasonId: r.customId, name: r.name })) })),
-      templates: (ctx.program.mailTemplates ?? []).map((t) => ({ templateId: t.customId, subject: t.subject })),
+      templates: (ctx.program.mailTemplates ?? []).map((t) => ({ templateId: t.customId, subject: readablePlaceholders(t.subject), text: readablePlaceholders(t.text) })),
     };
   }
 

@@ -20,7 +20,8 @@ export interface BulkFormOptions {
   may: { assign: boolean; status: boolean; mail: boolean };
   assignees: { email: string; name: string }[];
   statuses: { statusId: string; name: string; reasons: { reasonId: string; name: string }[] }[];
-  templates: { templateId: string; subject: string }[];
+  /** The program's named mail templates, their subject and text with placeholders in words (readablePlaceholders). */
+  templates: { templateId: string; subject: string; text: string }[];
 }
 
 /** One project of a bulk action's result: its number (when the caller may read it), what happened and why. */

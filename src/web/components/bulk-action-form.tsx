@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import type { BulkFormOptions } from '../../domain/queue/bulk-action-service.ts';
 
 /** Where the queue's bulk form posts; the result of an action is shown below it (`/<id>?ProgramId=…`). */
@@ -102,9 +103,20 @@ export function BulkActionForm(p: BulkActionFormProps) {
           <div class="field">
             <label for="bulk-template">Mail template, sent to each project's owner</label>
             <select id="bulk-template" name="Template">
-              {o.templates.map((t) => <option key={t.templateId} value={t.templateId}>{t.templateId}: {t.subject}</option>)}
+              {o.templates.map((t) => <option key={t.templateId} value={t.templateId}>{t.subject} ({t.templateId})</option>)}
             </select>
           </div>
+          <details>
+            <summary>What each template says</summary>
+            <dl class="mail-templates">
+              {o.templates.map((t) => (
+                <Fragment key={t.templateId}>
+                  <dt>{t.subject} ({t.templateId})</dt>
+                  <dd class="note-text">{t.text}</dd>
+                </Fragment>
+              ))}
+            </dl>
+          </details>
           <button type="submit" name="Action" value="mail">Send the message</button>
         </fieldset>
       ) : null}
