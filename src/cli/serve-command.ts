@@ -109,8 +109,9 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     { what: 'sent mail past its retention', sweep: () => store.transaction((tx) => tx.mail.pruneMail(systemClock.now() - config.mail.retentionDays * 86_400_000)) },
     { what: 'webhook deliveries past their retention', sweep: () => pruneWebhookLog(store, systemClock.now(), config.webhooks.logRetentionDays) },
   ]);
+  // The first sweep runs beside serving: it lists every stored file (seconds at a million projects' uploads), and
+  // the grace period keeps it from files whose upload is still in flight.
   started.push(() => sweeps.stop());
-  await sweeps.first;
   const mailer = configuredMailer(config, log);
   started.push(() => mailer?.close());
   let work: BackgroundWork | null = null;

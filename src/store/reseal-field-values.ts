@@ -22,6 +22,8 @@ export interface FieldValuePass {
   countOnly: boolean;
   /** The fields to go over; every sensitive field when left out. */
   fieldIds?: string[];
+  /** Only read one sealed value per field for its key: an earlier start found every value sealed (maintenance_marks). */
+  sampleOnly?: boolean;
 }
 
 const SEALED_LIKE = 'sealed:v1:%';
@@ -88,6 +90,7 @@ export async function resealFieldValues(db: Kysely<Database>, secrets: SecretBox
   const work: Work = { report: { resealed: 0, byKey: {}, missingKeys: [] }, secrets, pass };
   for (const fieldId of await sensitiveFields(db, pass, true)) {
     if (legacyOnly(work)) await sampleKey(db, work, fieldId);
+    if (pass.sampleOnly) continue;
     await sealSubmitted(db, work, fieldId);
     await sealItems(db, work, fieldId);
     await sealDrafts(db, work, fieldId);

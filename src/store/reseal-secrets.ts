@@ -53,6 +53,9 @@ const COLUMNS: SecretColumn[] = [
  */
 export type ResealMode = 'count' | 'legacy' | 'all';
 
+// The mark of a pass that left no value of a sensitive field in clear.
+const VALUES_SEALED = 'sensitive-values-sealed';
+
 /** Seals stored secrets as `mode` says and counts them per key. One transaction, so a failure changes nothing. */
 export async function resealSecrets(db: Kysely<Database>, secrets: SecretBox, mode: ResealMode): Promise<ResealReport> {
   return db.transaction().execute(async (trx) => {
@@ -76,8 +79,14 @@ export async function resealSecrets(db: Kysely<Database>, secrets: SecretBox, mo
         byKey[key] = (byKey[key] ?? 0) + 1;
       }
     }
-    // Values of sensitive data fields, with their blind indexes (reseal-field-values.ts).
-    const fields = await resealFieldValues(trx, secrets, { rotate: mode === 'all', countOnly: mode === 'count' });
+    // Values of sensitive data fields, with their blind indexes (reseal-field-values.ts). Finding those left in clear
+    // reads every value of those fields, so it is done once: every later write seals, and an import that marks a field
+    // sensitive seals its values itself (resealFields).
+    const sealedBefore = mode === 'legacy' && (await trx.selectFrom('maintenance_marks').select('name').where('name', '=', VALUES_SEALED).executeTakeFirst()) !== undefined;
+    const fields = await resealFieldValues(trx, secrets, { rotate: mode === 'all', countOnly: mode === 'count', sampleOnly: sealedBefore });
+    if (mode !== 'count' && !sealedBefore) {
+      await trx.insertInto('maintenance_marks').values({ name: VALUES_SEALED, done_at: Date.now() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    }
     for (const [key, n] of Object.entries(fields.byKey)) byKey[key] = (byKey[key] ?? 0) + n;
     for (const key of fields.missingKeys) if (!missingKeys.includes(key)) missingKeys.push(key);
     return { resealed: resealed + fields.resealed, byKey, missingKeys };

@@ -168,6 +168,8 @@ export interface DashboardCountTable { program_id: string; kind: string; k1: str
 
 /** What one project contributes to dashboard_counts, as JSON, so that a change applies only the difference (migration 036). */
 export interface DashboardFactTable { project_id: string; program_id: string; facts: string }
+/** A one-time pass over the whole database that a start completed (migration 039), by name. */
+export interface MaintenanceMarkTable { name: string; done_at: number }
 
 /** One audited change of state. */
 export interface AuditLogTable {
@@ -355,4 +357,5 @@ export interface Database {
   bulk_action_projects: BulkActionProjectTable;
   dashboard_counts: DashboardCountTable;
   dashboard_facts: DashboardFactTable;
+  maintenance_marks: MaintenanceMarkTable;
 }

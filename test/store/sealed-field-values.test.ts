@@ -158,5 +158,24 @@ forEachDialect('store: values of sensitive fields at rest', ({ open }) => {
     const other = await db.reopen({ secrets: createSecretBox(parseSecretKeys(newSecretKeyLine(), 'other')) });
     assert.deepEqual((await other.resealSecrets('legacy')).missingKeys, [oldKey[0]!.id]);
     assert.deepEqual((await other.resealSecrets('count')).missingKeys, [oldKey[0]!.id]);
+    assert.deepEqual((await other.resealSecrets('legacy')).missingKeys, [oldKey[0]!.id], 'a later start, which reads one value per field, too');
+  });
+
+  it('looks for values in clear once: a later start reads one sealed value per field, not every value', async () => {
+    const db = await open();
+    await seedProgram(db.store);
+    const p = project('PROJECT00001');
+    await db.store.transaction(async (tx) => {
+      await tx.projects.insertProject(p);
+      await tx.projects.upsertValues(p.id, IDS.form, [value(IDS.name, SECRET)]);
+    });
+    assert.equal((await db.store.resealSecrets('legacy')).resealed, 0);
+    // Only an apas from before encryption at rest wrote values in clear, and it cannot open a database migrated since.
+    await writeRaw(db, async (k) => {
+      await k.updateTable('project_values').set({ value: SECRET }).where('field_id', '=', IDS.name).execute();
+    });
+    assert.equal((await db.store.resealSecrets('legacy')).resealed, 0, 'not read again');
+    assert.equal((await db.store.resealSecrets('count')).byKey.unsealed, 1, 'counting still reads every value');
+    assert.equal((await db.store.resealSecrets('all')).resealed, 1, 'and rotation seals it');
   });
 });
