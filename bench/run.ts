@@ -65,7 +65,8 @@ function freePort(): Promise<number> {
 
 /** Waits until `url` answers 2xx (or, with `anyAnswer`, answers at all: the baseline knows only its canned requests). */
 async function waitFor(url: string, child: ChildProcess, log: () => string, anyAnswer = false): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  // Two minutes: a kept database's first start after an upgrade migrates it (a million projects' worth) first.
+  for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${log()}`);
     try {
       const res = await fetch(url);
