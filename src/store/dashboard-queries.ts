@@ -199,9 +199,20 @@ export async function summaryCounts(db: Db, programId: string, kind: SummaryKind
   return rows.map((r) => ({ k1: r.k1, k2: r.k2, k3: r.k3, n: Number(r.n) }));
 }
 
+/**
+ * A program's projects by status now (kind `t`) and by the day they entered it from `fromDay` (kind `s`), read in one
+ * statement so that they agree: the aging figure takes the days before `fromDay` as the total less the days read.
+ */
+export async function statusCounts(db: Db, programId: string, fromDay: string): Promise<{ totals: SummaryCount[]; byDay: SummaryCount[] }> {
+  const rows = await db.selectFrom('dashboard_counts').select(['kind', 'k1', 'k2', 'k3', 'n']).where('program_id', '=', programId)
+    .where((eb) => eb.or([eb('kind', '=', 't'), eb.and([eb('kind', '=', 's'), eb('k1', '>=', fromDay)])])).execute();
+  const of = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => ({ k1: r.k1, k2: r.k2, k3: r.k3, n: Number(r.n) }));
+  return { totals: of('t'), byDay: of('s') };
+}
+
 /** The dashboards' summary reads. */
 export function dashboardReader(db: Db) {
-  return bindDb(db, { summaryCounts });
+  return bindDb(db, { summaryCounts, statusCounts });
 }
 
 /**

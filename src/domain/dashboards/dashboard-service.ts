@@ -84,19 +84,19 @@ export class DashboardService {
     const throughputWeeks = weeks.slice(-THROUGHPUT_WEEKS);
     const read = this.#deps.store.dashboards;
     const id = ctx.program.id;
-    const [agency, byStatus, byDay, submitted, cycles, ended, running, assigned, moves] = await Promise.all([
+    const [agency, { totals, byDay }, submitted, cycles, ended, running, assigned, moves] = await Promise.all([
       this.#deps.store.accounts.findAgency(caller.user.agencyId),
-      read.summaryCounts(id, 't'), read.summaryCounts(id, 's', dayOf(Date.parse(dayOf(now)) - (OLDEST_AGING_DAY - 1) * DAY)),
+      read.statusCounts(id, dayOf(Date.parse(dayOf(now)) - (OLDEST_AGING_DAY - 1) * DAY)),
       read.summaryCounts(id, 'w', weeks[0]), read.summaryCounts(id, 'c', months[0]),
       read.summaryCounts(id, 'd', months[0]), read.summaryCounts(id, 'r'), read.summaryCounts(id, 'a'), read.summaryCounts(id, 'm', throughputWeeks[0]),
     ]);
     return {
       agencyName: agency?.name ?? '', programId: id, programName: ctx.program.name, asOf: now,
       figures: [
-        statusFigure(ctx, byStatus),
+        statusFigure(ctx, totals),
         submissionsFigure(weeks, submitted),
         cycleFigure(ctx, months, cycles),
-        agingFigure(ctx, now, byStatus, byDay),
+        agingFigure(ctx, now, totals, byDay),
         deadlinesFigure(ctx, months, ended, running),
         await this.#reviewersFigure(ctx, throughputWeeks, assigned, moves),
       ],
