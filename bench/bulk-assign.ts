@@ -16,15 +16,17 @@ function median(xs: number[]): number {
 }
 
 /**
- * Bulk-assigns `count` projects through the work queue's bulk form (POST /Projects/ProjectList/Bulk, as a browser
+ * Bulk-assigns `count` projects in Application Review through the work queue's bulk form (POST /Projects/ProjectList/Bulk, as a browser
  * posts it, with the page's CSRF token and a new key each round), `rounds` times one after the other, alternating
  * between the demo's two reviewers so that every project changes every round. The request answers once every
  * project's change has committed, so its time is the action's.
  */
 export async function measureBulkAssign(base: string, count = 500, rounds = 3): Promise<BulkAssignFigures> {
-  const res = await fetch(`${base}${API}/Projects?limit=${count}&offset=0`, { headers: demoHeaders('admin') });
-  const ids = [...(await res.text()).matchAll(/ProjectId="([^"]+)"/g)].map((m) => m[1]!);
-  if (ids.length < count) throw new Error(`GetProjects gave ${ids.length} projects, ${count} wanted (${res.status})`);
+  // Projects in review, as reviewers assign them: a draft (no values) assigned here would rise to the top of the
+  // queue's last-change order and make later runs' filtered reads walk past it, which no real queue looks like.
+  const res = await fetch(`${base}${API}/Projects?limit=${count * 2}&offset=0`, { headers: demoHeaders('admin') });
+  const ids = [...(await res.text()).matchAll(/<Project ProjectId="([^"]+)"[^>]*? Status="Application Review"/g)].map((m) => m[1]!).slice(0, count);
+  if (ids.length < count) throw new Error(`GetProjects gave ${ids.length} projects in Application Review, ${count} wanted (${res.status})`);
   const basic = { authorization: demoHeaders('admin').authorization! };
   const queue = await fetch(`${base}/Projects/ProjectList?ProgramId=RES-SOLAR`, { headers: basic });
   const html = await queue.text();
