@@ -125,8 +125,12 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
   }
 }
 
-/** Webhooks to plain-http receivers on 127.0.0.1, with attempts that give up after a second. */
-export const INSECURE = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000' } as const;
+/**
+ * Webhooks to plain-http receivers on 127.0.0.1, with attempts that give up after ten seconds: on a machine loaded by
+ * the whole suite a local exchange has taken over a second, and an attempt failed so changed what a test saw (a retry
+ * of a delivery that did arrive, a delivery still pending). A test whose receiver hangs sets a shorter timeout.
+ */
+export const INSECURE = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '10000' } as const;
 
 /** Harnesses and receivers of one suite, each test's closed after it (in the reverse order they were made). */
 export interface WebhookTestBed {

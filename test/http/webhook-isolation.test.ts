@@ -14,10 +14,7 @@ import { INSECURE, manualWorker, subscribe, until, WEBHOOKS, webhookTestBed } fr
 
 forEachDialect('webhook isolation', ({ dialect }) => {
   const bed = webhookTestBed(dialect);
-  // Receivers here answer at once; on a machine loaded by the whole suite a local exchange has taken over INSECURE's one
-  // second, and the attempt it failed changed what a test saw. The test of a hanging receiver sets its own timeout.
-  const ANSWERING = { ...INSECURE, APAS_WEBHOOK_TIMEOUT_MS: '10000' };
-  const harness = async (env: Record<string, string> = ANSWERING, clock = new TestClock(), background = false) => (await bed.harness(env, clock, background)).h;
+  const harness = async (env: Record<string, string> = INSECURE, clock = new TestClock(), background = false) => (await bed.harness(env, clock, background)).h;
   const receiver = bed.receiver;
 
   const deliveries = (h: HttpHarness, id: string) => h.store.webhooks.listAllDeliveries(id);
