@@ -8,9 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { attentionDueBy } from '../src/domain/queue/queue-columns.ts';
 import { recountDeadlineMarks } from '../src/domain/queue/deadline-marks-task.ts';
-import { openStatusIds } from '../src/domain/queue/queue-attention.ts';
+import { deadlineMarks } from '../src/domain/queue/queue-attention.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { createSecretBox, parseSecretKeys } from '../src/store/secret-box.ts';
@@ -27,7 +26,7 @@ for (let round = 1; round <= 3; round++) {
   for (const programId of await store.queueViews.programIds()) {
     const program = await store.programs.findProgram(programId);
     if (!program) continue;
-    const marks = { openStatusIds: openStatusIds(await store.programs.loadProgramModel(program)), nearBy: attentionDueBy(program, Date.now()) };
+    const marks = deadlineMarks(program, await store.programs.loadProgramModel(program), Date.now());
     for (const which of [{ near: true, overdue: true }, { near: true, overdue: false }]) {
       const t = performance.now();
       const changed = await recountDeadlineMarks(store, programId, marks, which);

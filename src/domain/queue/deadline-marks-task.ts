@@ -2,8 +2,7 @@ import type { Clock } from '../../model/clock.ts';
 import type { DeadlineMarks } from '../../store/queue-view-queries.ts';
 import type { Store } from '../../store/store.ts';
 import { type BackgroundTask, clockPacedTask } from '../events/background-work.ts';
-import { openStatusIds } from './queue-attention.ts';
-import { attentionDueBy } from './queue-columns.ts';
+import { deadlineMarks } from './queue-attention.ts';
 
 /** How often the deadline marks are looked at (ms). The near window moves once a day, so this bounds the lag at midnight. */
 export const DEADLINE_MARKS_POLL_MS = 60_000;
@@ -28,7 +27,7 @@ export function deadlineMarksTask(deps: DeadlineMarksDeps, intervalMs = DEADLINE
     for (const programId of await deps.store.queueViews.programIds()) {
       const program = await deps.store.programs.findProgram(programId);
       if (!program) continue;
-      const marks = { openStatusIds: openStatusIds(await deps.store.programs.loadProgramModel(program)), nearBy: attentionDueBy(program, now) };
+      const marks = deadlineMarks(program, await deps.store.programs.loadProgramModel(program), now);
       const open = marks.openStatusIds.join(' ');
       const last = seen.get(programId);
       if (last?.nearBy === marks.nearBy && last.open === open) continue;

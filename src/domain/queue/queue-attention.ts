@@ -1,7 +1,7 @@
 import type { StoreWriter } from '../../store/store.ts';
-import type { AttentionChange } from '../../store/queue-view-queries.ts';
+import type { AttentionChange, DeadlineMarks } from '../../store/queue-view-queries.ts';
 import { isStaff, type Role } from '../roles/access.ts';
-import type { ProgramModel } from '../../model/model.ts';
+import type { Program, ProgramModel } from '../../model/model.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import { attentionDueBy } from './queue-columns.ts';
 
@@ -19,7 +19,7 @@ const DEADLINE_ACTIONS = new Set(['project.submit', 'project.status.set', 'proje
  * change of status or deadline recounts overdue and near with what `deadlines` gives (asked only for such a change:
  * the near window is a walk of the program's calendar).
  */
-export function attentionOf(role: Role, action: string, detail: Record<string, unknown>, at: number, deadlines: () => { openStatusIds: string[]; nearBy: number }): AttentionChange {
+export function attentionOf(role: Role, action: string, detail: Record<string, unknown>, at: number, deadlines: () => DeadlineMarks): AttentionChange {
   const staff = isStaff(role);
   const note = NOTE_ACTIONS.has(action);
   return {
@@ -32,8 +32,12 @@ export function attentionOf(role: Role, action: string, detail: Record<string, u
 
 /** Keeps the queue's needs-attention columns in the change's transaction (called by recordChange for every audit row of a project). */
 export async function keepQueueAttention(tx: StoreWriter, ctx: ProgramContext, projectId: string, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
-  const deadlines = () => ({ openStatusIds: openStatusIds(ctx.model), nearBy: attentionDueBy(ctx.program, at) });
-  await tx.queueViews.keepQueueAttention(projectId, attentionOf(ctx.role, action, detail, at, deadlines));
+  await tx.queueViews.keepQueueAttention(projectId, attentionOf(ctx.role, action, detail, at, () => deadlineMarks(ctx.program, ctx.model, at)));
+}
+
+/** What a program's deadline bits are counted with at `at`: its statuses with a move onward and the end of its near window. */
+export function deadlineMarks(program: Program, model: Pick<ProgramModel, 'statuses'>, at: number): DeadlineMarks {
+  return { openStatusIds: openStatusIds(model), nearBy: attentionDueBy(program, at) };
 }
 
 /** The statuses with a move onward: a deadline that passed while the project is in one of them is overdue. */
