@@ -14,6 +14,7 @@ import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { createSecretBox, ephemeralSecretBox, parseSecretKeys } from '../src/store/secret-box.ts';
+import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 
 /**
  * The app on the SQLite database `file` (or a PostgreSQL URL, with `keyFile` the bench's key file beside its data),
@@ -31,6 +32,27 @@ export async function openApp(file: string, keyFile = path.join(path.dirname(fil
     await app.close();
     await store.close();
   } };
+}
+
+/**
+ * The app on the database a measurement's arguments name: `DIR/bench.db …` (SQLite) or `--pg DIR …` (the PostgreSQL
+ * cluster kept in DIR/pg, started here and stopped by `close`). Returns the arguments after the database too.
+ */
+export async function openKeptApp(argv: string[]): Promise<{ app: FastifyInstance; close: () => Promise<void>; rest: string[] }> {
+  if (argv[0] !== '--pg') {
+    const opened = await openApp(argv[0]!);
+    return { ...opened, rest: argv.slice(1) };
+  }
+  const dir = argv[1]!;
+  const server = await startEmbeddedPostgres({ keepDir: path.join(dir, 'pg') });
+  const opened = await openApp(server.url, path.join(dir, 'apas-secret.key'));
+  return {
+    app: opened.app, rest: argv.slice(2),
+    close: async () => {
+      await opened.close();
+      await server.stop();
+    },
+  };
 }
 
 /** The Basic and X-ApiKey headers of a demo user by role (admin, applicant, reviewer). */

@@ -5,20 +5,10 @@
  * generator sharing the CPU: the figure to compare before and after a change (run with --cpu-prof to see where).
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
-import { demoAuth, openApp } from './in-process.ts';
+import { demoAuth, openKeptApp } from './in-process.ts';
 
-const onPg = process.argv[2] === '--pg';
-const [target, method, url, bodyFile, n] = process.argv.slice(onPg ? 3 : 2);
-const pgDir = onPg ? process.argv[3]! : undefined;
-const server = pgDir ? await startEmbeddedPostgres({ keepDir: path.join(pgDir, 'pg') }) : undefined;
-const opened = await openApp(server ? server.url : target!, pgDir ? path.join(pgDir, 'apas-secret.key') : undefined);
-const close = async () => {
-  await opened.close();
-  await server?.stop();
-};
-const { app } = opened;
+const { app, close, rest } = await openKeptApp(process.argv.slice(2));
+const [method, url, bodyFile, n] = rest;
 const headers = { ...demoAuth('admin'), 'content-type': 'application/xml' };
 const request = { method: method as 'GET', url: url!, headers, ...(bodyFile && bodyFile !== '-' ? { payload: fs.readFileSync(bodyFile) } : {}) };
 const rounds = Number(n ?? 3000);

@@ -4,14 +4,10 @@
  * averaged over 10 requests after 3 warm-ups; the costliest 8 first. How the work queue's 1,000,000-project costs were
  * found (performance.md).
  */
-import path from 'node:path';
 import pg from 'pg';
 import { SqliteBinding } from '../src/store/sqlite-binding.ts';
-import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
-import { demoAuth, openApp } from './in-process.ts';
+import { demoAuth, openKeptApp } from './in-process.ts';
 
-const onPg = process.argv[2] === '--pg';
-const [file, url] = onPg ? process.argv.slice(3) as [string, string] : process.argv.slice(2) as [string, string];
 const cost = new Map<string, number>();
 const note = (text: string, started: number) => {
   const k = text.slice(0, 150);
@@ -40,12 +36,11 @@ for (const name of ['all', 'get', 'run', 'iterate']) {
     }
   };
 }
-const server = onPg ? await startEmbeddedPostgres({ keepDir: path.join(file, 'pg') }) : undefined;
-const { app, close } = server ? await openApp(server.url, path.join(file, 'apas-secret.key')) : await openApp(file);
+const { app, close, rest } = await openKeptApp(process.argv.slice(2));
+const url = rest[0]!;
 const headers = { authorization: demoAuth('admin').authorization! };
 for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url, headers });
 cost.clear();
 for (let i = 0; i < 10; i++) await app.inject({ method: 'GET', url, headers });
 for (const [k, v] of [...cost].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log((v / 10).toFixed(1), 'ms', k);
 await close();
-await server?.stop();
