@@ -105,7 +105,7 @@ test('refusals name the YAML line of each problem', async () => {
     `form "Apply" (line ${lineOf('- Reviwer')}): roles: no role is named "Reviwer"; the roles are applicant, reader, editor, admin, Reviewer, Mover`,
     `role "Mover" (line ${lineOf('from: Nowhere')}): transitions: no status has the customId or name "Nowhere"`,
     `role "Mover" (line ${lineOf('customId: Mover')}): transitions limit the privilege moveStatus, which the role does not have`,
-    `role "Reviewer" (line ${lineOf('- approveEverything')}): unknown privilege "approveEverything"; the privileges are readProjects, revealSensitive, createProjects, editOwnProjects, editData, overrideForms, changeOwner, assign, reviewAttachments, inquiries, moveStatus, readHistory, readAllData, export, manageWebhooks, manageDeadlines`,
+    `role "Reviewer" (line ${lineOf('- approveEverything')}): unknown privilege "approveEverything"; the privileges are readProjects, revealSensitive, createProjects, editOwnProjects, editData, overrideForms, changeOwner, assign, reviewAttachments, inquiries, moveStatus, readHistory, readAllData, export, manageWebhooks, manageDeadlines, runAutomations`,
     `role "Reviewer" (line ${lineOf('customId: Reviewer')}): transitions limit the privilege moveStatus, which the role does not have`,
     `role "Reviewer" (line ${lineOf('from: Review')}): transitions: the workflow has no transition from "Review" to "Unsubmitted" (add it to the status's next, or leave it out here)`,
     `role "editor" (line ${lineOf('customId: editor')}): the customId "editor" is the name of a built-in role; choose another`,
