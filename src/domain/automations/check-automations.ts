@@ -3,7 +3,7 @@ import type { Program, ProgramModel } from '../../model/model.ts';
 import { PLACEHOLDERS } from '../mail/mail-template.ts';
 import type { Resolve } from '../programs/program-check.ts';
 import type { ProgramFile } from '../programs/program-file.ts';
-import { atLine } from '../programs/program-lines.ts';
+import { atLine, placeInText } from '../programs/program-lines.ts';
 import { BUILT_IN_ROLE_NAMES } from '../roles/privileges.ts';
 import { compileRule } from '../rules/compile-rule.ts';
 import { located } from '../rules/rule-problems.ts';
@@ -111,10 +111,14 @@ function checkAction(
   for (const key of Object.keys(action) as (keyof ActionSpec)[]) {
     if (key !== 'do' && !keys.required.includes(key) && !keys.optional.includes(key)) problems.push(`${where}: ${action.do} takes no ${key}`);
   }
+  // A placeholder is placed at its own line and column, so the action's place is left out of its message.
+  const label = where.replace(atLine(file, path), '');
   const placeholders = (key: 'subject' | 'text') => {
-    for (const m of (action[key] ?? '').matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)) {
+    const text = action[key] ?? '';
+    for (const m of text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)) {
       if (!(PLACEHOLDERS as readonly string[]).includes(m[1] ?? '')) {
-        problems.push(`${where}: ${key}: unknown placeholder "{{${m[1]}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
+        const at = atLine(file, [...path, key], placeInText(text, m.index));
+        problems.push(`${label}: ${key}${at}: unknown placeholder "{{${m[1]}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
       }
     }
   };

@@ -4,7 +4,7 @@ import { ApiError } from '../api-error.ts';
 import { mailTemplateProblems } from '../mail/mail-template.ts';
 import type { Resolve } from '../programs/program-check.ts';
 import type { ProgramFile, StatusSpec } from '../programs/program-file.ts';
-import { atLine } from '../programs/program-lines.ts';
+import { atLine, placeholderAt } from '../programs/program-lines.ts';
 import { statusById } from '../projects/project-context.ts';
 import type { PageHistoryLine } from '../views.ts';
 
@@ -35,7 +35,8 @@ export function checkStatusMessages(file: ProgramFile, statuses: Resolve, proble
     });
     if (s.reasonRequired !== false && s.reasons.length === 0) problems.push(`${where}: reasonRequired needs a list of reasons to choose from`);
     if (s.mailTemplate) {
-      problems.push(...mailTemplateProblems(s.mailTemplate, 'mailTemplate').map((p) => `status "${s.customId ?? s.name}"${atLine(file, ['statuses', i, 'mailTemplate'])}: ${p}`));
+      const at = placeholderAt(file, ['statuses', i, 'mailTemplate']);
+      problems.push(...mailTemplateProblems(s.mailTemplate, 'mailTemplate', at).map((p) => `status "${s.customId ?? s.name}": ${p}`));
     }
   });
   file.forms.forEach((f, i) => {
@@ -49,7 +50,8 @@ export function checkStatusMessages(file: ProgramFile, statuses: Resolve, proble
   file.mailTemplates.forEach((t, i) => {
     const where = `mail template "${t.customId}"${atLine(file, ['mailTemplates', i])}`;
     if (file.mailTemplates.slice(0, i).some((x) => x.customId === t.customId)) problems.push(`${where}: another mail template has the customId "${t.customId}"`);
-    problems.push(...mailTemplateProblems(t, 'mailTemplates').map((p) => `${where}: ${p.replace(/^mailTemplates\./, '')}`));
+    const at = placeholderAt(file, ['mailTemplates', i]);
+    problems.push(...mailTemplateProblems(t, 'mailTemplates', at).map((p) => `mail template "${t.customId}": ${p.replace(/^mailTemplates\./, '')}`));
   });
   return required;
 }
