@@ -160,7 +160,7 @@ test("a move names a reason of its target status, and one wherever the status al
   const problems = await refusedImport(scope, stringify({ ...program, mailTemplates: [{ customId: 'Sorry', subject: 'Sorry', text: 'Sorry' }] }));
   const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
   has(/^automation "msgs" \(line \d+, column \d+\): then\[0\] \(moveStatus\): a move to "Rejected" needs a reason \(reason: one of TooLarge\)$/);
-  has(/then\[1\] \(moveStatus\): reason: status "Approved" has no reason "Nope"$/);
+  has(/then\[1\] \(moveStatus\): reason: status "Approved" has no reason "Nope"; it lists no reasons$/);
   has(/then\[2\] \(sendMail\): template: mailTemplates has no "Missing"; it has Sorry$/);
   has(/then\[3\] \(sendMail\): a mail is a named template or a subject and text, not both$/);
   has(/then\[4\] \(sendMail\): a mail needs a subject and a text, or a named template$/);
@@ -176,6 +176,17 @@ test("a move names a reason of its target status, and one wherever the status al
   const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
   assert.deepEqual(exported.automations[0]!.actions, [
     { do: 'moveStatus', to: 'Rejected', reason: 'TooLarge', message: 'Too large for us.' }, { do: 'sendMail', to: 'owner', template: 'Sorry' },
+  ]);
+});
+
+test('a move into a status that must have a reason but lists none says what is wrong, not "reason: one of "', async () => {
+  const program = withAutomations([{ customId: 'm', name: 'M', when: { trigger: 'form.submitted', form: 'Apply' }, then: [{ do: 'moveStatus', to: 'Rejected' }] }]);
+  Object.assign(program.statuses.find((s) => s.customId === 'Rejected')!, { reasonRequired: true });
+  const yaml = stringify(program);
+  const at = placeOf(yaml);
+  assert.deepEqual(await refusedImport(scope, yaml), [
+    `automation "m" (${at('do: moveStatus')}): then[0] (moveStatus): a move to "Rejected" needs a reason, but the status lists no reasons to give; give it reasons: or drop its reasonRequired`,
+    `status "Rejected" (${at('customId: Rejected')}): reasonRequired needs a list of reasons to choose from`,
   ]);
 });
 

@@ -123,3 +123,25 @@ test('the schema refuses a reason without a name and an unknown key, naming wher
     && /statuses\[3\]\.reasons\[0\] \("Incomplete"\): missing required property "name"/.test(e.message)
     && /statuses\[3\] \("Rejected"\): unknown property "reasonNeeded"/.test(e.message));
 });
+
+test('a withdrawal status cannot require a reason: the owner withdraws with one click and gives none', async () => {
+  const withdrawal = (reasonRequired: unknown) => {
+    const file = withReasons();
+    file.statuses[1] = { ...file.statuses[1], next: ['Approved', 'Rejected', 'Withdrawn'] };
+    file.statuses.push({ customId: 'Withdrawn', name: 'Withdrawn', withdrawal: true, reasons: [{ customId: 'Moved', name: 'Moved away' }], reasonRequired });
+    return file;
+  };
+  for (const reasonRequired of [true, ['Review']]) {
+    const yaml = stringify(withdrawal(reasonRequired));
+    // reasonRequired of the status Withdrawn: `true` on its line, a list on the line after.
+    const rows = yaml.split('\n');
+    const key = rows.findIndex((l, i) => i > rows.indexOf('  - customId: Withdrawn') && l.includes('reasonRequired:'));
+    const place = reasonRequired === true ? `line ${key + 1}, column ${rows[key]!.indexOf('true') + 1}` : `line ${key + 2}, column ${rows[key + 1]!.indexOf('-') + 1}`;
+    assert.deepEqual(await refusedImport(scope, yaml), [
+      `status "Withdrawn" (${place}): a withdrawal status cannot require a reason: the owner withdraws without giving one, so could never withdraw`,
+    ], JSON.stringify(reasonRequired));
+  }
+  // Reasons a member of staff may give on such a move are fine.
+  const report = await importProgram(scope.env, scope.agency, validateProgramFile(withdrawal(false)));
+  assert.ok(lines(report).includes('created status Withdrawn'), lines(report).join('\n'));
+});

@@ -189,11 +189,15 @@ function checkDeadlineRef(file: ProgramFile, ref: string, where: string, problem
  */
 function checkReason(status: ProgramFile['statuses'][number], action: ActionSpec, where: string, problems: string[]): void {
   const reasons = status.reasons ?? [];
+  const label = status.customId ?? status.name;
   if (action.reason !== undefined && !reasons.some((r) => r.customId === action.reason)) {
-    problems.push(`${where}: reason: status "${status.customId ?? status.name}" has no reason "${action.reason}"${reasons.length > 0 ? `; its reasons are ${reasons.map((r) => r.customId).join(', ')}` : ''}`);
+    problems.push(`${where}: reason: status "${label}" has no reason "${action.reason}"; ${reasons.length > 0 ? `its reasons are ${reasons.map((r) => r.customId).join(', ')}` : 'it lists no reasons'}`);
   }
   if (action.reason === undefined && status.reasonRequired === true) {
-    problems.push(`${where}: a move to "${status.customId ?? status.name}" needs a reason (reason: one of ${reasons.map((r) => r.customId).join(', ')})`);
+    // With no reasons listed, the status's own problem (reasonRequired needs a list of reasons) says what to fix.
+    problems.push(reasons.length > 0
+      ? `${where}: a move to "${label}" needs a reason (reason: one of ${reasons.map((r) => r.customId).join(', ')})`
+      : `${where}: a move to "${label}" needs a reason, but the status lists no reasons to give; give it reasons: or drop its reasonRequired`);
   }
 }
 
