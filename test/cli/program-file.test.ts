@@ -187,6 +187,28 @@ test('a cycle of formulas and a calculated field placed as required name their l
   ]);
 });
 
+test('a problem of a rule written as a block (|) is placed at its own line and column of the file', () => {
+  const text = [
+    'customId: PV',
+    'name: Small PV',
+    'numberPrefix: PV',
+    'fields:',
+    '  - { customId: Size, name: Size, type: number }',
+    '  - customId: Half',
+    '    name: Half',
+    '    type: calculated',
+    '    resultType: number',
+    '    formula: |',
+    '      Size > 1.0',
+    '        ? Sise / 2.0',
+    '        : 0.0',
+    'statuses:',
+    '  - { customId: Unsubmitted, name: Unsubmitted, initial: true }',
+  ].join('\n');
+  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), 'p.yaml'));
+  assert.deepEqual(message.split('\n').slice(1), ['  - field "Half": formula (line 12, column 11): unknown name "Sise" (did you mean "Size"?)']);
+});
+
 test('schema problems name their line and column: an unknown key at the key, a missing one at its object', () => {
   const text = [
     'customId: PV',

@@ -75,8 +75,11 @@ export interface ProgramFile {
   deadlines?: DeadlineDefinition[];
 }
 
-/** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
-export interface SourcePosition { line: number; column: number; style: 'plain' | 'quoted' | 'block' | 'other' }
+/**
+ * The line and column (1-based) where the value at a path of the file starts, and how its text is written; a block
+ * text (`|`) also gives the indentation of its lines, which start on the line after its indicator.
+ */
+export interface SourcePosition { line: number; column: number; style: 'plain' | 'quoted' | 'block' | 'other'; indent?: number }
 
 /**
  * Finds where the value at a path (e.g. `['forms', 0, 'fields', 3, 'visibleIf']`) was written; with `at`, where its key
@@ -160,8 +163,13 @@ function yamlLocator(doc: Document, lines: LineCounter, text: string): SourceLoc
     const { line, col } = lines.linePos(node.range[0]);
     const style = YAML_STYLES[(node as Scalar).type ?? ''] ?? 'other';
     const start = { line, column: col, style };
-    if (at === undefined || at === 'key') return start;
-    if (style === 'block') return inBlock(text, line, at) ?? start;
+    if (at === 'key') return start;
+    if (style === 'block') {
+      const place = inBlock(text, line, at ?? { line: 1, column: 1 });
+      if (place === null) return start;
+      return at === undefined ? { ...start, indent: place.column - 1 } : place;
+    }
+    if (at === undefined) return start;
     const end = lines.linePos(node.range[1]);
     // Only a value written on one line maps column for column; a folded one keeps its start.
     if (at.line !== 1 || end.line !== line || style === 'other') return start;

@@ -87,6 +87,7 @@ export function located(start: SourcePosition | null, p: RuleProblem): string {
     return `(line ${start.line}, column ${start.column + p.column - 1 + (start.style === 'quoted' ? 1 : 0)})`;
   }
   // A block scalar's text starts on the line after its indicator; other styles fold lines, so only the start is sure.
+  if (start.style === 'block' && start.indent !== undefined) return `(line ${start.line + p.line}, column ${start.indent + p.column})`;
   if (start.style === 'block') return `(line ${start.line + p.line}, column ${p.column} of the expression's line)`;
   return `(line ${start.line}, column ${start.column}; expression line ${p.line}, column ${p.column})`;
 }
