@@ -241,6 +241,11 @@ test('schema problems name their line and column: an unknown key at the key, a m
   const json = JSON.stringify({ customId: 'PV', name: 'X', numberPrefix: 'PV', statuses: [{ name: 'Unsubmitted', initial: true, extra: 1 }] }, null, 2);
   assert.match(problemsOf(() => parseProgramFile(json, 'json', 'p.json')), /statuses\[0\] \("Unsubmitted"\) \(line 9, column 7\): unknown property "extra"$/);
   assert.match(problemsOf(() => parseProgramFile('{"customId": "PV",\n  "name": 1 ,', 'json', 'p.json')), /not valid JSON \(line 2, column 13\): /);
+  // A placeholder in a JSON text is placed at its column, its escapes ("\n", "\u00e9") counted as written.
+  const mail = { customId: 'PV', name: 'X', numberPrefix: 'PV', statuses: [{ name: 'Unsubmitted', initial: true, mailTemplate: { subject: 's', text: 'Hello,\n\u00e9 {{nope}}' } }] };
+  const escaped = JSON.stringify(mail, null, 2).replace('\u00e9', '\\u00e9');
+  assert.equal(escaped.split('\n')[10], '        "text": "Hello,\\n\\u00e9 {{nope}}"');
+  assert.match(problemsOf(() => resolveProgramFile(parseProgramFile(escaped, 'json', 'p.json'))), /status "Unsubmitted": mailTemplate\.text \(line 11, column 33\): unknown placeholder "\{\{nope\}\}"/);
 });
 
 test('all semantic problems are reported together', () => {

@@ -227,8 +227,10 @@ function jsonLocator(text: string): SourceLocator {
     if (at === 'key') node = key;
     if (!node) return null;
     const start = { line: node.loc.start.line, column: node.loc.start.column, style: node.type === 'String' ? 'quoted' as const : 'other' as const };
-    if (at === undefined || at === 'key' || node.type !== 'String' || at.line !== 1) return start;
-    return { ...start, column: start.column + rawOffset(text.slice(node.loc.start.offset, node.loc.end.offset), at.column - 1) };
+    if (at === undefined || at === 'key' || node.type !== 'String') return start;
+    // A JSON string is one line of the file, its line breaks written "\n": a place in its text is a column there.
+    const offset = node.value.split('\n').slice(0, at.line - 1).reduce((n, l) => n + l.length + 1, 0) + at.column - 1;
+    return { ...start, column: start.column + rawOffset(text.slice(node.loc.start.offset, node.loc.end.offset), offset) };
   };
 }
 
