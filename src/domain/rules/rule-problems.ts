@@ -1,6 +1,6 @@
 import type { FieldRules } from '../../model/model.ts';
 import { compileRule, type CompiledRule, type RuleProblem } from './compile-rule.ts';
-import { ruleVariables } from './rule-scope.ts';
+import { ruleShapes, ruleVariables } from './rule-scope.ts';
 import { fieldType, T, type RuleType } from './rule-types.ts';
 import type { ResolvedProgram } from '../programs/program-check.ts';
 import type { SourcePosition } from '../programs/program-file.ts';
@@ -14,9 +14,10 @@ type Path = (string | number)[];
 export function ruleProblems(resolved: ResolvedProgram): string[] {
   const { file } = resolved;
   const vars = ruleVariables(file.fields);
+  const shapes = ruleShapes(file.fields);
   const problems: string[] = [];
   const compile = (source: string, want: RuleType, path: Path, where: string): CompiledRule | null => {
-    const result = compileRule(source, vars, want);
+    const result = compileRule(source, vars, want, { shapes });
     if ('rule' in result) return result.rule;
     for (const p of result.problems) problems.push(`${where} ${located(file.locate?.(path) ?? null, p)}: ${p.message}`);
     return null;
