@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileRule, type CompiledRule } from '../../src/domain/rules/compile-rule.ts';
+import { textOf } from '../../src/domain/rules/form-rules.ts';
 import { dateValue } from '../../src/domain/rules/rule-functions.ts';
+import type { DataField } from '../../src/model/model.ts';
 import { ruleShapes, ruleVariables, type ScopeField } from '../../src/domain/rules/rule-scope.ts';
 import { RULE_COST_LIMIT } from '../../src/domain/rules/rule-limits.ts';
 import { T, type RuleType } from '../../src/domain/rules/rule-types.ts';
@@ -176,4 +178,23 @@ test('int literals beyond 64 bits are refused at their column', () => {
   compiled('Modules < 9223372036854775807 && Modules > -9223372036854775808');
   assert.match(problems('Modules < 0x1FFFFFFFFFFFFFFFF')[0]!, /^1:11 the int 36893488147419103231 is outside/);
   assert.match(problems('SizeDc < 1e400')[0]!, /^1:10 this double is too large/);
+});
+
+test('a calculated value that does not fit its field is stored empty: too long, not finite, or an integer beyond 2^53', () => {
+  const field = (type: string, maxLength: number | null = null) => ({ type, maxLength }) as unknown as DataField;
+  assert.equal(textOf(field('text', 5), 'abcde'), 'abcde');
+  assert.equal(textOf(field('text', 5), 'abcdef'), null);
+  // Length in characters, as a typed value's: five emoji are five characters.
+  assert.equal(textOf(field('text', 5), '😀😀😀😀😀'), '😀😀😀😀😀');
+  assert.equal(textOf(field('text'), 'x'.repeat(10_000)), 'x'.repeat(10_000));
+  assert.equal(textOf(field('text'), 'x'.repeat(10_001)), null);
+  assert.equal(textOf(field('text', 100_000), 'x'.repeat(131_072)), null);
+  assert.equal(textOf(field('number'), Number.POSITIVE_INFINITY), null);
+  assert.equal(textOf(field('number'), Number.NaN), null);
+  assert.equal(textOf(field('integer'), 1e300), null);
+  assert.equal(textOf(field('integer'), 2 ** 53 + 2), null);
+  assert.equal(textOf(field('integer'), 41.9), '41');
+  // A formula that doubles a text in each of a chain of fields ends empty once it outgrows them, never megabytes.
+  const doubled = compiled('Notes + Notes + Notes + Notes', T.string).evaluate({ Notes: 'x'.repeat(4_000) });
+  assert.equal(textOf(field('text'), doubled), null);
 });

@@ -223,6 +223,44 @@ for (const dialect of DIALECTS) {
       model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
     });
 
+    it('a rule that costs too much on the stored values refuses the save, naming the rule, and writes nothing', async () => {
+      // 300 rows saved under a version without maxRows; the next version allows 10 and adds a rule that compares
+      // every row with every other: cheap for 10 rows (it imports), 90,000 rounds for the 300 stored (it must stop).
+      const data = parse(readFileSync(DEMO_PROGRAM_PATH, 'utf8')) as { fields: Record<string, unknown>[]; forms: { customId: string; fields: unknown[] }[] };
+      const inverters = data.fields.find((f) => f.customId === 'Inverters')!;
+      delete inverters.maxRows;
+      const reimport = async () => {
+        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, validateProgramFile(data));
+        model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
+      };
+      await reimport();
+      const projectId = await newProject();
+      await ok(draft(projectId, { SystemSizeKwDc: '3', SystemSizeKwAc: '3' }));
+      const rows = Array.from({ length: 300 }, (_, i) => ({ Make: 'SMA', Model: `M-${i}`, Quantity: '1', RatedKwAc: '0.01' }));
+      await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rowsRequest('Inverters', rows)));
+      inverters.maxRows = 10;
+      const form = data.forms.find((f) => f.customId === 'Application')!;
+      form.fields[form.fields.findIndex((f) => (f as { field?: string }).field === 'Inverters')] = {
+        field: 'Inverters', validations: [{ rule: 'Inverters.all(a, Inverters.exists_one(b, b.Model == a.Model))', message: 'List each model once.' }],
+      };
+      await reimport();
+      try {
+        const before = await state(projectId);
+        const started = Date.now();
+        const xml = await draft(projectId, { CustomerPhone: '555-0100' });
+        assert.equal(xml.statusCode, 422, xml.body);
+        assert.ok(Date.now() - started < 2000, `the refusal took ${Date.now() - started} ms`);
+        assert.deepEqual(fieldErrors(xml), ['Inverters:RULE_TOO_COSTLY']);
+        const json = assertJsonAnswer(await call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, jsonData({ CustomerPhone: '555-0100' }), true), ErrorResponse, 422);
+        assert.equal(json.Code, 'VALIDATION_FAILED');
+        assert.match(json.Message, /^The validation of Inverters on form Interconnection Application costs more than the 100000 units a rule may cost on these values, so nothing was changed/);
+        assert.deepEqual(await state(projectId), before);
+      } finally {
+        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
+        model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
+      }
+    });
+
     it('GetFormSchema version 2 gives each field its formula and rules, in XML and JSON', async () => {
       const xml = await ok(call(applicant, 'GET', 'Forms/Application/Schema?version=2'));
       assert.match(xml, /<Formula>round\(SystemSizeKwDc \/ SystemSizeKwAc, 2\)<\/Formula>/);
