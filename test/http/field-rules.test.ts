@@ -261,6 +261,45 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('a save runs the rules before the write lock, and again inside only when the project changed in between', async () => {
+      const projectId = await newProject();
+      await ok(draft(projectId, { SystemSizeKwDc: '7.6' }));
+      // Count what the rules read inside transactions; `interleave` runs another request just before one is opened.
+      const store = demo.db.store;
+      const transaction = store.transaction;
+      let reads = 0;
+      let interleave: (() => Promise<unknown>) | null = null;
+      const counted = <T extends object>(target: T): T => new Proxy(target, {
+        get: (t, key) => {
+          if (key === 'getValues' || key === 'getDraft') reads++;
+          const v = Reflect.get(t, key) as unknown;
+          return typeof v === 'function' ? v.bind(t) : v;
+        },
+      });
+      store.transaction = (async (fn: (tx: object) => Promise<unknown>) => {
+        const before = interleave;
+        interleave = null;
+        if (before) await before();
+        return transaction.call(store, (tx: object) => fn(new Proxy(tx, { get: (t, key) => (key === 'projects' ? counted(Reflect.get(t, key) as object) : Reflect.get(t, key)) })));
+      }) as typeof store.transaction;
+      try {
+        await ok(draft(projectId, { CustomerName: 'Pat' }));
+        assert.equal(reads, 0, 'the rules ran inside the lock although nothing had changed');
+        // Another save lands between this save's rules and its lock: the rules run again on the locked project, and
+        // its 9 kW AC is more than 1.25 times the 7 kW DC this save sets.
+        interleave = () => ok(draft(projectId, { SystemSizeKwAc: '9' }));
+        const before = await state(projectId);
+        const refused = await draft(projectId, { SystemSizeKwDc: '7' });
+        assert.equal(refused.statusCode, 422, refused.body);
+        assert.deepEqual(fieldErrors(refused), ['SystemSizeKwAc:RULE']);
+        assert.ok(reads > 0);
+        const after = await state(projectId) as { version: number };
+        assert.equal(after.version, (before as { version: number }).version + 1, 'only the interleaved save was written');
+      } finally {
+        store.transaction = transaction;
+      }
+    });
+
     it('GetFormSchema version 2 gives each field its formula and rules, in XML and JSON', async () => {
       const xml = await ok(call(applicant, 'GET', 'Forms/Application/Schema?version=2'));
       assert.match(xml, /<Formula>round\(SystemSizeKwDc \/ SystemSizeKwAc, 2\)<\/Formula>/);
