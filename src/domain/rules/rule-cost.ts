@@ -11,10 +11,16 @@ import type { RuleType } from './rule-types.ts';
 export const CHARS_PER_UNIT = 100;
 
 /**
- * Characters that cost a unit where each is stepped through in JavaScript: `size` counts code points, `matches`
- * runs the RE2 matcher over them (measured: about 17 ns a character for size, against a unit's 0.1 to 0.3 µs).
+ * Characters that cost a unit where `size` steps through each in JavaScript to count code points (measured: about
+ * 17 ns a character, against a unit's 0.1 µs).
  */
-export const SCANNED_CHARS_PER_UNIT = 10;
+export const SIZE_CHARS_PER_UNIT = 5;
+
+/**
+ * Units per character of the text `matches` searches and of its pattern: the RE2 matcher (re2js, in JavaScript)
+ * takes up to 0.3 µs a character, and the pattern is compiled at each call.
+ */
+export const MATCH_UNITS_PER_CHAR = 3;
 
 /**
  * Items of a list that cost one unit when a call is given it: lists are joined by copying (rule-meter.ts), so the
@@ -69,9 +75,9 @@ export function sizeUnits(kind: Shape['kind'], len: number): number {
 
 /** What one call of a function or operator costs, given its operands (the target first for a method). */
 export function callUnits(name: string, operands: { kind: Shape['kind']; len: number }[]): number {
-  if (name === 'size' || name === 'matches') {
-    return 1 + operands.reduce((n, o) => n + (o.kind === 'text' || o.kind === 'dyn' ? Math.ceil(o.len / SCANNED_CHARS_PER_UNIT) : 0), 0);
-  }
+  const text = (o: { kind: Shape['kind']; len: number }) => (o.kind === 'text' || o.kind === 'dyn' ? o.len : 0);
+  if (name === 'size') return 1 + operands.reduce((n, o) => n + Math.ceil(text(o) / SIZE_CHARS_PER_UNIT), 0);
+  if (name === 'matches') return 1 + operands.reduce((n, o) => n + text(o) * MATCH_UNITS_PER_CHAR, 0);
   // x in list compares x with each item.
   if (name === '@in' && operands.length === 2) return 1 + Math.ceil(operands[1]!.len * (1 + sizeUnits(operands[0]!.kind, operands[0]!.len)) / ITEMS_PER_UNIT);
   return 1 + operands.reduce((n, o) => n + sizeUnits(o.kind, o.len), 0);
