@@ -255,6 +255,9 @@ for (const dialect of DIALECTS) {
         assert.equal(json.Code, 'VALIDATION_FAILED');
         assert.match(json.Message, /^The validation of Inverters on form Interconnection Application costs more than the 100000 units a rule may cost on these values, so nothing was changed/);
         assert.deepEqual(await state(projectId), before);
+        // The form can still be read (the rule is undecided there), and a save that drops the rows goes through.
+        assert.equal(value(await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`)), 'CustomerPhone'), undefined);
+        await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rowsRequest('Inverters', rows.slice(0, 3))));
       } finally {
         await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
         model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);

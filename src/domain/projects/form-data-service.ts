@@ -128,7 +128,7 @@ export class FormDataService {
     const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
     const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
     // Only a form that may be submitted is run through its rules: a program without rules reads nothing more.
-    const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role.name, project, form, 'draft')).decision) : undefined;
+    const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role.name, project, form, 'draft', [], { reading: true })).decision) : undefined;
     const canSubmit = mayTry && completenessProblems(ctx.model, form, draftValues, decision).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {
       const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;

@@ -2,7 +2,7 @@ import { type CelInput, type CelValue, isCelError, parse, plan } from '@bufbuild
 import { checkRule } from './rule-check.ts';
 import { estimateCost, type Shape } from './rule-cost.ts';
 import { RULE_FUNCTION_CODE } from './rule-functions.ts';
-import { bracketProblem, literalProblems, MAX_EXPRESSION_DEPTH, RULE_COST_LIMIT, tooDeep } from './rule-limits.ts';
+import { bracketProblem, literalProblems, MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH, RULE_COST_LIMIT, tooDeep } from './rule-limits.ts';
 import { instrument, meteredEnv } from './rule-meter.ts';
 import { ApiError } from '../api-error.ts';
 import { fits, typeName, type RuleType } from './rule-types.ts';
@@ -38,8 +38,9 @@ export interface CompileOptions {
   /** The largest value of each variable, from the fields' declared limits (others: as large as their type allows). */
   shapes?: ReadonlyMap<string, Shape>;
   /**
-   * True for a rule an import already accepted (a stored program version): the limits an import checks (cost, number
-   * literals) are not checked again, so that a version stored before a limit existed still runs; the runtime limit holds it.
+   * True for a rule an import already accepted (a stored program version): the limits an import checks (cost,
+   * nesting, number literals) are not checked again, so that a version stored before a limit existed still runs; the
+   * runtime limit holds it.
    */
   stored?: boolean;
 }
@@ -48,7 +49,10 @@ const PARSE_ERROR = /^<input>:(\d+):(\d+): ([\s\S]*)$/;
 
 /** Parses, checks and plans an expression that must produce `want`; its problems instead when it has any. */
 export function compileRule(source: string, vars: ReadonlyMap<string, RuleType>, want: RuleType, opts: CompileOptions = {}): { rule: CompiledRule } | { problems: RuleProblem[] } {
-  const nesting = bracketProblem(source);
+  if (!opts.stored && source.length > MAX_EXPRESSION_CHARS) {
+    return { problems: [{ line: 1, column: 1, message: `is ${source.length} characters long; an expression may have at most ${MAX_EXPRESSION_CHARS}` }] };
+  }
+  const nesting = opts.stored ? null : bracketProblem(source);
   if (nesting) return { problems: [{ ...at(source, nesting.offset), message: nesting.message }] };
   let parsed: ReturnType<typeof parse>;
   try {
@@ -62,7 +66,7 @@ export function compileRule(source: string, vars: ReadonlyMap<string, RuleType>,
   }
   const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
   const offsetOf = (id: bigint) => positions[String(id)] ?? 0;
-  const deep = tooDeep(parsed);
+  const deep = opts.stored ? null : tooDeep(parsed);
   if (deep) return { problems: [{ ...at(source, offsetOf(deep.id)), message: `the expression nests more than ${MAX_EXPRESSION_DEPTH} levels deep: split it up` }] };
   const checked = checkRule(parsed, vars);
   const problems = checked.problems.map((p) => ({ ...at(source, p.offset), message: p.message }));

@@ -52,9 +52,10 @@ export function hasRules(model: ProgramModel): boolean {
 /**
  * Runs a form's rules over a state of the values (every field's value as the request leaves it): formulas first, in
  * dependency order, so that rules see calculated values; then each field's visibleIf, requiredIf, readOnlyIf and
- * validations. Field order never matters: every rule sees the whole state.
+ * validations. Field order never matters: every rule sees the whole state. `reading`: for a page or answer that only
+ * shows the decision (a rule that costs too much is then undecided instead of refusing).
  */
-export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext): FormDecision {
+export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext, opts: { reading?: boolean } = {}): FormDecision {
   const rules = programRules(model);
   const decision: FormDecision = { hidden: new Set(), required: new Set(), readOnly: new Set(), calculated: new Map(), failed: [] };
   const placedIds = new Set(form.fields.map((f) => f.fieldId));
@@ -63,12 +64,14 @@ export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<
     return decision;
   }
   const bindings = bindingsOf(model, rules, values, ctx);
-  // A rule that costs too much on these values refuses the request, naming the field and the rule.
+  // A rule that costs too much on these values refuses a change, naming the field and the rule; a read shows the
+  // form with the rule undecided, so that the values can be seen and put right.
   const run = (rule: CompiledRule, field: DataField, what: string): RuleValue => {
     try {
       return rule.evaluate(bindings);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      if (opts.reading) return undefined;
       const label = `The ${what} of ${field.name}${what === 'formula' ? '' : ` on form ${form.name}`}`;
       const problem = { dataFieldId: field.id, customId: field.customId, name: field.name, code: 'RULE_TOO_COSTLY', message: `${label} costs too much to evaluate on these values.` };
       throw ruleTooCostly(label, { fields: [problem] });
@@ -76,7 +79,7 @@ export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<
   };
   const fieldOf = (id: string) => model.fields.find((f) => f.id === id)!;
   for (const { field, rule } of rules.formulas) {
-    const text = textOf(field, run(rule, field, 'formula'));
+    const text = calculatedText(field, run(rule, field, 'formula'));
     const name = rules.varOf.get(field.id);
     if (name !== undefined) {
       if (text === null) delete bindings[name];
@@ -151,19 +154,22 @@ function inputOfType(type: FieldType, text: string): CelInput {
 }
 
 /**
- * A formula's value as its field stores it; null (stored empty, as undecided) when it is undecided, cannot be the
- * field's type or does not fit the field's limits: a text longer than its maxLength or than any value may be
- * (10,000 characters), a number that is not finite (a double's Infinity or NaN), an integer beyond ±2^53.
+ * A calculated field's value as it is stored: textOf, and null (stored empty, as undecided) when it does not fit the
+ * field: a text longer than its maxLength or than any value may be (10,000 characters).
  */
-export function textOf(field: DataField, value: RuleValue): string | null {
-  const text = formulaText(field, value);
+export function calculatedText(field: DataField, value: RuleValue): string | null {
+  const text = textOf(field, value);
   if (text === null) return null;
   const most = Math.min(field.maxLength ?? MAX_TEXT_CHARS, MAX_TEXT_CHARS);
   // Code points, as field-rules.ts counts a typed value's length.
   return text.length > most && (text.length > 2 * most || [...text].length > most) ? null : text;
 }
 
-function formulaText(field: DataField, value: RuleValue): string | null {
+/**
+ * A rule's value as a field of its type stores it; null when it is undecided or cannot be the field's type: a number
+ * that is not finite (a double's Infinity or NaN), an integer beyond ±2^53.
+ */
+export function textOf(field: DataField, value: RuleValue): string | null {
   if (value === undefined || value === null || isCelList(value)) return null;
   switch (field.type) {
     case 'integer':

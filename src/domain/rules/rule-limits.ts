@@ -7,6 +7,9 @@ import type { Expr, ParsedExpr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js'
  */
 export const RULE_COST_LIMIT = 100_000;
 
+/** The longest expression, in characters (the file's schema says the same of field rules; it also holds automations'). */
+export const MAX_EXPRESSION_CHARS = 4_000;
+
 /** The most brackets, ( [ and {, an expression may open inside each other (checked before it is parsed). */
 export const MAX_BRACKET_DEPTH = 32;
 

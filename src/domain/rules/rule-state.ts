@@ -18,11 +18,11 @@ export interface RuledState {
 /**
  * Reads what a form's rules see and runs them over the state a request leaves: the project's submitted value of every
  * field a rule reads and of every field of the form, overlaid (for the `draft` view) with the form's unsubmitted
- * changes, then with the request's own values.
+ * changes, then with the request's own values. `reading` as for decideForm.
  */
 export async function ruledState(
   reader: Pick<StoreReader, 'projects' | 'attachments'>, model: ProgramModel, role: string, project: Project, form: Form,
-  view: 'draft' | 'submitted', incoming: FieldValue[] = [], opts: { files?: boolean } = {},
+  view: 'draft' | 'submitted', incoming: FieldValue[] = [], opts: { files?: boolean; reading?: boolean } = {},
 ): Promise<RuledState> {
   const rules = programRules(model);
   const details = rules.formNeedsDetails.get(form.id) ?? false;
@@ -39,7 +39,7 @@ export async function ruledState(
   for (const v of changes) if (onForm.has(v.fieldId)) before.set(v.fieldId, v);
   const after = new Map(before);
   for (const v of incoming) after.set(v.fieldId, v);
-  return { before, after, decision: decideForm(model, form, after, ctx), submitted, changes, files };
+  return { before, after, decision: decideForm(model, form, after, ctx, { reading: opts.reading }), submitted, changes, files };
 }
 
 /** What a change's rules decided before it took its lock: at which version of the project, the state or the refusal. */
