@@ -151,6 +151,11 @@ test('a rule that costs more than the limit as it runs stops and refuses, naming
   assert.ok(performance.now() - started < 1000, `took ${performance.now() - started} ms`);
   // The meter starts again with each evaluation.
   assert.equal(result.rule.evaluate({ Rows: rows(20) as never }), true);
+  // The estimate bounds the count: a rule accepted at import runs to its end on values at their declared limits.
+  const full = Array.from({ length: 50 }, (_, i) => new Map<string, unknown>([['Sn', String(i).padStart(20, 'x')]]));
+  assert.equal(compiled('FewRows.all(a, FewRows.exists_one(b, b.Sn == a.Sn))').evaluate({ FewRows: full as never }), true);
+  const serials = Array.from({ length: 1000 }, (_, i) => String(i).padStart(40, 'x'));
+  assert.equal(compiled('Serials.all(s, size(s) >= 4 && !(s in ["x", "y"]) && s.endsWith("9") == s.endsWith("9"))').evaluate({ Serials: serials }), true);
 });
 
 test('map and filter build their lists in linear time, and lists still join and compare as lists', () => {
