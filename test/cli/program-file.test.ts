@@ -169,6 +169,13 @@ test('a rule that may cost more than the limit, nests too deeply or holds an int
   program.forms[1]!.fields = (program.forms[1]!.fields as unknown[]).slice(0, 2);
   program.forms[0]!.fields = ['System size'];
   assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'bounded.yaml'), 'bounded.yaml'));
+  // Each rule within the limit, but 30 of them on one form: one save would run them all.
+  const unique = { rule: 'Units.all(a, Units.exists_one(b, b.Sn == a.Sn))', message: 'Each serial once.' };
+  program.forms[1]!.fields = ['Serials', { field: 'Units', validations: Array.from({ length: 30 }, () => unique) }];
+  const many = stringify(program);
+  const total = problemsOf(() => resolveProgramFile(parseProgramFile(many, 'yaml', 'many.yaml'), 'many.yaml'));
+  const formLine = many.split('\n').findIndex((l) => l.includes('customId: Finish')) + 1;
+  assert.match(total, new RegExp(`form "Finish" \\(line ${formLine}\\): its rules and the program's formulas cost up to 11\\d{5} units together, more than the 1000000 one save may cost`));
 });
 
 test('calculated fields: formula and resultType go together, and formulas may not need each other', () => {

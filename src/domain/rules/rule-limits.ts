@@ -10,6 +10,9 @@ export const RULE_COST_LIMIT = 100_000;
 /** The longest expression, in characters (the file's schema says the same of field rules; it also holds automations'). */
 export const MAX_EXPRESSION_CHARS = 4_000;
 
+/** The most a form's rules and the program's formulas may cost together, as estimated: what one save runs (about 100 ms). */
+export const FORM_COST_LIMIT = 1_000_000;
+
 /** The most brackets, ( [ and {, an expression may open inside each other (checked before it is parsed). */
 export const MAX_BRACKET_DEPTH = 32;
 

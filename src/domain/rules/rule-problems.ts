@@ -1,5 +1,7 @@
 import type { FieldRules } from '../../model/model.ts';
 import { compileRule, type CompiledRule, type RuleProblem } from './compile-rule.ts';
+import { FORM_COST_LIMIT } from './rule-limits.ts';
+import { atLine } from '../programs/program-lines.ts';
 import { ruleShapes, ruleVariables } from './rule-scope.ts';
 import { fieldType, T, type RuleType } from './rule-types.ts';
 import type { ResolvedProgram } from '../programs/program-check.ts';
@@ -31,8 +33,16 @@ export function ruleProblems(resolved: ResolvedProgram): string[] {
     if (rule && f.customId !== null) formulas.set(f.customId, rule);
   });
   problems.push(...cycles(formulas));
+  // Every formula runs on each save of any form, with the form's own rules: together they have a budget of their own.
+  const formulaCost = [...formulas.values()].reduce((n, r) => n + r.estimatedCost, 0);
   resolved.forms.forEach((form, i) => {
     const spec = file.forms[i]!;
+    let cost = formulaCost;
+    const counted = (source: string, want: RuleType, path: Path, where: string): CompiledRule | null => {
+      const rule = compile(source, want, path, where);
+      cost += rule?.estimatedCost ?? 0;
+      return rule;
+    };
     form.fields.forEach((placed, j) => {
       const field = file.fields[placed.field]!;
       const where = `form "${spec.customId ?? spec.name}": field "${field.customId ?? field.name}":`;
@@ -40,8 +50,11 @@ export function ruleProblems(resolved: ResolvedProgram): string[] {
       if (field.formula !== null && (placed.required || placed.rules?.requiredIf || placed.rules?.readOnlyIf)) {
         problems.push(`${where} a calculated field is never filled in, so it cannot be required or read-only`);
       }
-      if (placed.rules) checkPlaced(placed.rules, path, where, compile);
+      if (placed.rules) checkPlaced(placed.rules, path, where, counted);
     });
+    if (cost > FORM_COST_LIMIT) {
+      problems.push(`form "${spec.customId ?? spec.name}"${atLine(file, ['forms', i])}: its rules and the program's formulas cost up to ${cost} units together, more than the ${FORM_COST_LIMIT} one save may cost`);
+    }
   });
   return problems;
 }
