@@ -325,7 +325,7 @@ test('a rule that may cost more than the limit, nests too deeply or holds an int
   const many = stringify(program);
   const total = problemsOf(() => resolveProgramFile(parseProgramFile(many, 'yaml', 'many.yaml'), 'many.yaml'));
   const formLine = many.split('\n').findIndex((l) => l.includes('customId: Finish')) + 1;
-  assert.match(total, new RegExp(`form "Finish" \\(line ${formLine}\\): its rules and the program's formulas cost up to 11\\d{5} units together, more than the 1000000 one save may cost`));
+  assert.match(total, new RegExp(`form "Finish" \\(line ${formLine}, column 5\\): its rules and the program's formulas cost up to 11\\d{5} units together, more than the 1000000 one save may cost`));
 });
 
 test('calculated fields: formula and resultType go together, and formulas may not need each other', () => {
