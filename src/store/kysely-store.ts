@@ -123,7 +123,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       if (wrote > 0) for (const listener of [...eventListeners]) listener();
       return result;
     },
-    exclusively: (name, work) => (dialect === 'postgres' ? holdingAdvisoryLock(db, name, work) : work()),
+    exclusively: opened.exclusively,
     onEventsCommitted: (listener) => {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
@@ -148,19 +148,3 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
   };
 }
 
-/** How often a wait for an advisory lock asks again: a try, never a blocking wait, which the statement timeout would end. */
-const LOCK_RETRY_MS = 200;
-
-/** Runs `work` holding the session advisory lock `name` (by its hash) on a connection taken from the pool for it. */
-function holdingAdvisoryLock<T>(db: Kysely<Database>, name: string, work: () => Promise<T>): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    while (!(await sql<{ got: boolean }>`select pg_try_advisory_lock(hashtext(${name})) as got`.execute(conn)).rows[0]?.got) {
-      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
-    }
-    try {
-      return await work();
-    } finally {
-      await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(conn);
-    }
-  });
-}

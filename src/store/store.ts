@@ -114,7 +114,8 @@ export interface Store extends StoreReader {
   onEventsCommitted(listener: () => void): () => void;
   /**
    * Runs `work` while holding the lock `name`, which every instance on the same database takes in turn: on PostgreSQL
-   * a session advisory lock on a connection of its own (released when `work` ends, or with the connection); on SQLite,
+   * a session advisory lock on a connection of its own, outside the pool (released when `work` ends, or with the
+   * connection); on SQLite,
    * one process writes at a time anyway, so `work` simply runs. For start-up work that several instances would
    * otherwise all do at once, racing each other (seeding the demo).
    */

@@ -3,8 +3,10 @@ import { it } from 'node:test';
 import { seedDemo } from '../../src/domain/programs/demo.ts';
 import { systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { forEachDialect } from '../support/databases.ts';
+import { forEachDialect, testSecretBox } from '../support/databases.ts';
 
 // Store.exclusively: start-up work that instances on one database take turns at (issue 31, G: three instances
 // starting together each seeded the demo, racing, and every lost race started the seeding over).
@@ -44,6 +46,18 @@ forEachDialect('store: work done exclusively across instances', ({ dialect, open
       });
     });
     assert.ok(otherRan);
+  });
+
+  it('holds its lock outside the pool: work that needs the only pooled connection (APAS_PG_POOL_SIZE=1) runs', async () => {
+    const { config } = await open();
+    const single = createKyselyStore(await openDatabase(config, { poolSize: 1, migrate: false }), { secrets: testSecretBox() });
+    try {
+      const work = single.exclusively('test lock', () => single.transaction(async (tx) => tx.accounts.findAgency('nobody')));
+      const late = delay(10_000).then(() => 'waited for a connection the lock holds');
+      assert.equal(await Promise.race([work, late]), null);
+    } finally {
+      await single.close();
+    }
   });
 
   it('seeds the demo once when three instances start together on PostgreSQL: no race lost, the others find it complete', async () => {
