@@ -124,6 +124,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       if (wrote > 0) for (const listener of [...eventListeners]) listener();
       return result;
     },
+    exclusively: opened.exclusively,
     onEventsCommitted: (listener) => {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
@@ -150,3 +151,4 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     },
   };
 }
+
