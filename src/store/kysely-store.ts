@@ -103,7 +103,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     schedules: scheduleReader(db),
     bulkActions: bulkActionReader(db),
     queueViews: queueViewRepository(db, dialect),
-    organizations: organizationReader(db),
+    // A caller's organizations decide which projects it sees: cached like its grants, dropped by any membership change.
+    organizations: reads.wrap(organizationReader(db), 'credentials', ['organizationIdsOf']),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     dashboards: dashboardReader(db),
     transaction: async (work) => {
