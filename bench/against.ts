@@ -133,7 +133,9 @@ async function copies(db: string, dataDir: string): Promise<{ urls: [string, str
 
 async function startSide(label: string, cwd: string, url: string, keyFile: string): Promise<Omit<Side, 'list'>> {
   const port = await freePort();
-  const { child, log } = spawnLogged([path.join(cwd, 'bin', 'apas.js'), 'serve'], serverEnv(url, port, keyFile), cwd);
+  // APAS_BENCH_NODE_ARGS adds node options to both servers, e.g. `--cpu-prof --cpu-prof-dir=DIR` to see where a read's time goes.
+  const nodeArgs = (process.env.APAS_BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const { child, log } = spawnLogged([...nodeArgs, path.join(cwd, 'bin', 'apas.js'), 'serve'], serverEnv(url, port, keyFile), cwd);
   return { label, base: `http://127.0.0.1:${port}`, child, log };
 }
 
