@@ -184,7 +184,13 @@ forEachDialect('store: values of sensitive fields at rest', ({ open }) => {
 it('opens a sealed value once and answers it again from the texts opened lately; a changed text is still refused', () => {
   const box = createSecretBox(parseSecretKeys(newSecretKeyLine(), 'test'));
   let opened = 0;
-  const counting = { ...box, open: (stored: string, context: string) => (opened++, box.open(stored, context)) };
+  const counting = {
+    ...box,
+    open: (stored: string, context: string) => {
+      opened++;
+      return box.open(stored, context);
+    },
+  };
   const stored = sealValue(counting, 'PROJECT00001', { fieldId: 'FIELD0000001', value: SECRET, values: null, updatedAt: T0, updatedBy: IDS.admin });
   const read = () => openValue(counting, 'PROJECT00001', { ...stored });
   assert.equal(read().value, SECRET);

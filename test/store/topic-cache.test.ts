@@ -9,7 +9,12 @@ const still: ChangeSignal = { version: () => 1, close: async () => {} };
 
 it('keeps reads apart whose arguments differ only in type or in where one text ends and the next begins', async () => {
   const calls: unknown[][] = [];
-  const reads = { find: async (...args: unknown[]) => (calls.push(args), args.map(String).join('|')) };
+  const reads = {
+    find: async (...args: unknown[]) => {
+      calls.push(args);
+      return args.map(String).join('|');
+    },
+  };
   const cached = new TopicCache(still).wrap(reads, 'credentials', ['find']);
   const cases: unknown[][] = [['1'], [1], ['a', 'b'], ['ab'], ['a:b'], ['1:a', 'b'], ['1', ':ab'], ['x', 2], ['x', '2'], [], [null], ['a', { b: 1 }]];
   for (const args of cases) await cached.find(...args);
