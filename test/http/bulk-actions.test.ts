@@ -204,6 +204,21 @@ forEachDialect('HTTP bulk actions', ({ dialect }) => {
       assert.equal(byFilter.statusCode, 200);
       assert.deepEqual(byFilter.body.trim().split(/\r?\n/).slice(1).map((l) => l.split(',')[0]), [b.number]);
     });
+
+    it('exports the ticked projects with the columns the queue shows, as the export of the filter does', async () => {
+      const h = harness();
+      const a = await createSubmitted(h);
+      const b = await createSubmitted(h);
+      // The page's filter (here by b's number) does not narrow the ticked projects; its columns are kept.
+      const shown = `ProgramId=${IDS.program}&number=${b.number}&col=status&col=assignee`;
+      const ticked = await bulkPost(h, 'reader', { BulkKey: randomUUID(), Action: 'export', Filter: shown, ProjectId: [a.projectId, b.projectId] });
+      assert.equal(ticked.statusCode, 200, ticked.body.slice(0, 300));
+      const lines = ticked.body.trim().split(/\r?\n/);
+      assert.equal(lines[0], 'Number,Project id,Status,Assignee');
+      assert.deepEqual(lines.slice(1).map((l) => l.split(',')[0]).sort(), [a.number, b.number].sort());
+      const byFilter = await bulkPost(h, 'reader', { BulkKey: randomUUID(), Action: 'export', Scope: 'filter', Filter: shown });
+      assert.deepEqual(byFilter.body.trim().split(/\r?\n/), [lines[0], lines.find((l) => l.startsWith(`${b.number},`))]);
+    });
   });
 
   describe('all projects matching the filter', () => {
