@@ -138,7 +138,7 @@ export function createServices(
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
-    organizations: new OrganizationService(deps),
+    organizations: new OrganizationService({ ...deps, mailOn }),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,
       perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),
