@@ -7,6 +7,7 @@ import { sampleBytes } from '../support/blob-fixtures.ts';
 import { createProject, projectPath, sharedHarness } from './http-helpers.ts';
 import { webGet, webPost } from './web-page-helpers.ts';
 import { postReply } from './inquiry-helpers.ts';
+import { demoApi, demoUser } from '../support/demo-api.ts';
 
 // Saved views, chosen columns, the bounded count and needs attention on the staff work queue (issue 22 items 1-2).
 
@@ -75,6 +76,32 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
       assert.match(attention.body, /id="attention-any">\d+</);
     });
   });
+  describe('a refused choice of columns', () => {
+    const demo = demoApi(dialect);
+
+    it('shows only the refusal, with the columns ticked as they were: no count, no rows, no "No projects match"', async () => {
+      await demo.submitted();
+      const reviewer = demoUser('reviewer');
+      const queue = `/Projects/ProjectList?ProgramId=${demo.model.program.id}`;
+      const choices = [...(await demo.webGet(reviewer, queue)).body.matchAll(/<input type="checkbox" id="col-[^"]+" name="col" value="([^"]+)"/g)].map((m) => m[1]!);
+      assert.ok(choices.length > 21, `the demo offers ${choices.length} columns`);
+      const chosen = choices.slice(0, 21);
+      const res = await demo.webGet(reviewer, `${queue}&${chosen.map((c) => `col=${encodeURIComponent(c)}`).join('&')}`);
+      assert.equal(res.statusCode, 400);
+      assert.match(res.body, /Choose at most 20 columns; got 21\./);
+      assert.doesNotMatch(res.body, /projects? match/i, 'neither a count nor "No projects match"');
+      assert.doesNotMatch(res.body, /id="queue-count"|<tbody>/);
+      const ticked = [...res.body.matchAll(/<input type="checkbox" id="col-[^"]+" name="col" value="([^"]+)" checked\/>/g)].map((m) => m[1]);
+      assert.deepEqual(ticked, chosen, 'the columns ticked are kept, to untick some');
+      assert.match(res.body, /Columns \(21 chosen\)/);
+      // An unknown column is refused the same way, keeping the others.
+      const unknown = await demo.webGet(reviewer, `${queue}&col=status&col=nosuch`);
+      assert.equal(unknown.statusCode, 400);
+      assert.doesNotMatch(unknown.body, /projects? match/i);
+      assert.match(unknown.body, /value="status" checked\/>/);
+    });
+  });
+
   describe('kept needs-attention flags', () => {
     it('pages the attention filter by keyset across its branches: each flagged project once, newest change first', async () => {
       const h = harness();
