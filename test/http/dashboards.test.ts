@@ -12,6 +12,7 @@ import { type HttpHarness, startHttp } from '../support/http-harness.ts';
 import { WF, seedWorkflowProgram } from '../support/workflow-fixtures.ts';
 import { createProject, createSubmitted, type MatrixRow, projectPath, rowLabel } from './http-helpers.ts';
 import { webGet, webPost } from './web-page-helpers.ts';
+import { demoApi, demoUser } from '../support/demo-api.ts';
 import { assigneeRequest, setStatus, urls } from './workflow-helpers.ts';
 
 // A program's dashboard: GET /Projects/Dashboard?ProgramId=… (HTML; figure=…&format=csv downloads one figure).
@@ -77,6 +78,18 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
   after(async () => {
     await h.close();
     await db.close();
+  });
+
+  describe('a program with nothing to count yet', () => {
+    const demo = demoApi(dialect);
+
+    it('labels its empty value axes 0, never 0.000000', async () => {
+      const res = await demo.webGet(demoUser('reviewer'), `/Projects/Dashboard?ProgramId=${demo.model.program.id}`);
+      assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+      assert.equal([...res.body.matchAll(/<svg role="img"/g)].length, 6);
+      assert.doesNotMatch(res.body, /0\.0000/);
+      assert.match(res.body, /<text[^>]*>0<\/text>/);
+    });
   });
 
   describe('summary tables', () => {
