@@ -265,6 +265,9 @@ export interface MailMessageTable {
   id: string; kind: string; event_id: string | null; to_address: string; subject: string; text_body: string; html_body: string;
   status: string; attempts: number; next_attempt_at: number; lease_until: number | null; last_error: string | null;
   created_at: number; sent_at: number | null;
+  /** The project a mail is about and the user it goes to (migration 042); null for mails about no project. */
+  project_id: ColumnType<string | null, string | null | undefined, string | null>;
+  to_user_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A mailed link to confirm an address or reset a password (migration 018): the SHA-256 of its token, single use, expiring. */

@@ -229,6 +229,6 @@ async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { 
     }
   }
   const mail = renderMail(template, await placeholders(env));
-  for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now });
+  for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now, projectId: state.project.id, toUserId: user.id });
   return { ran: true, summary: { to: to.map((u) => u.email) }, triggers: [] };
 }
