@@ -64,7 +64,7 @@ export function bucketMiddleMs(bucket: number): number {
 }
 
 interface ProjectRow { id: string; program_id: string; status_id: string; status_at: number; assignee_id: string | null }
-interface HistoryRow { project_id: string; status_id: string; changed_at: number; changed_by: string }
+interface HistoryRow { project_id: string; status_id: string; changed_at: number; changed_by: string; automation: string | null }
 interface DeadlineRow { project_id: string; deadline_id: string; state: string; ended_at: number | null }
 interface FactRow { project_id: string; program_id: string; facts: string }
 
@@ -79,7 +79,8 @@ function factsOf(p: ProjectRow, history: HistoryRow[], deadlines: DeadlineRow[],
     const reached = new Set(history.slice(0, submission + 1).map((h) => h.status_id));
     for (const h of history.slice(submission + 1)) {
       const at = Number(h.changed_at);
-      facts.push(['m', weekOf(at), h.changed_by, '']);
+      // A person's moves only: an automation's, though made in the name of whoever triggered it, are nobody's work.
+      if (h.automation === null) facts.push(['m', weekOf(at), h.changed_by, '']);
       if (reached.has(h.status_id)) continue;
       reached.add(h.status_id);
       facts.push(['c', monthOf(at), h.status_id, String(durationBucket(at - submittedAt))]);
@@ -113,7 +114,7 @@ export async function refreshSummaries(db: Db, projectIds: string[]): Promise<vo
   if (projectIds.length === 0) return;
   const [projects, history, deadlines, previous] = await Promise.all([
     db.selectFrom('projects').select(['id', 'program_id', 'status_id', 'status_at', 'assignee_id']).where('id', 'in', projectIds).execute(),
-    db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by']).where('project_id', 'in', projectIds)
+    db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by', 'automation']).where('project_id', 'in', projectIds)
       .orderBy('project_id').orderBy('seq').execute(),
     db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at']).where('project_id', 'in', projectIds).execute(),
     db.selectFrom('dashboard_facts').select(['project_id', 'program_id', 'facts']).where('project_id', 'in', projectIds).execute(),
@@ -181,7 +182,7 @@ export async function backfillSummaries(db: Db, pageSize = 5000): Promise<void> 
     const first = projects[0]!.id;
     const last = projects.at(-1)!.id;
     const [history, deadlines] = await Promise.all([
-      db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by'])
+      db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by', 'automation'])
         .where('project_id', '>=', first).where('project_id', '<=', last).orderBy('project_id').orderBy('seq').execute(),
       db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at'])
         .where('project_id', '>=', first).where('project_id', '<=', last).execute(),

@@ -161,6 +161,8 @@ export interface StatusHistoryTable {
   /** The customId of the reason the move gave, and its message (migration 028); null for none. */
   reason_id: ColumnType<string | null, string | null | undefined, string | null>;
   message: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The customId of the automation that made the move (migration 043); null for a person's. */
+  automation: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One summary count of a program for the dashboards (migration 036): kind and keys as dashboard-queries.ts says. */
