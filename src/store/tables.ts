@@ -309,6 +309,9 @@ export interface BulkActionProjectTable {
   bulk_action_id: string; position: number; project_id: string; outcome: string; code: string | null; message: string | null; detail: string | null; at: number | null;
 }
 
+/** The time zone a program's dashboard counts are kept in (migration 044): its calendar's when they were counted. */
+export interface DashboardZoneTable { program_id: string; time_zone: string }
+
 export interface Database {
   agencies: AgencyTable;
   users: UserTable;
@@ -362,5 +365,6 @@ export interface Database {
   bulk_action_projects: BulkActionProjectTable;
   dashboard_counts: DashboardCountTable;
   dashboard_facts: DashboardFactTable;
+  dashboard_zones: DashboardZoneTable;
   maintenance_marks: MaintenanceMarkTable;
 }
