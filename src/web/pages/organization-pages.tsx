@@ -45,7 +45,7 @@ export interface OrganizationPageExtra {
 
 function InvitationLink(p: { email: string; link: string }) {
   return (
-    <div class="notice" role="status">
+    <div class="notice">
       <p>Mail is off on this service, so no invitation mail was sent. Send this link to {p.email} yourself; it works once, for a week, for the user of that address:</p>
       <p><label for="invitation-link">Invitation link</label> <input id="invitation-link" readonly value={p.link} size={60} /></p>
     </div>
