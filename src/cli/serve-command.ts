@@ -3,6 +3,7 @@ import type pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BackgroundWork, startBackgroundWork } from '../domain/events/background-work.ts';
 import { eventTasks } from '../domain/events/event-tasks.ts';
+import { changeReactions } from '../domain/wiring/change-reactions.ts';
 import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import type { Mailer } from '../domain/mail/mailer.ts';
 import { smtpMailer } from '../domain/mail/smtp-mailer.ts';
@@ -120,7 +121,7 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs, deadlineIntervalMs: config.deadlineIntervalMs,
-    webhooks: { ...config.webhooks, payload: deliveryPayload }, log,
+    webhooks: { ...config.webhooks, payload: deliveryPayload }, log, reactions: changeReactions(),
   }), log);
   started.push(() => work?.stop());
   let closing = false;

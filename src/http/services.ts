@@ -37,6 +37,7 @@ import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { createBlobStore } from '../store/create-blob-store.ts';
 import type { Store } from '../store/store.ts';
+import { changeReactions } from '../domain/wiring/change-reactions.ts';
 
 const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -91,7 +92,7 @@ export interface Services {
 export function createServices(
   config: Config, store: Store, clock: Clock, ids: IdGenerator, sleep: Sleeper = realSleep, blobs: BlobStore = createBlobStore(config, store),
 ): Services {
-  const deps = { store, clock, ids, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest };
+  const deps = { store, clock, ids, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest, reactions: changeReactions() };
   const { max, windowSeconds, store: where } = config.rateLimit;
   const rateLimiter = where === 'database'
     ? new SharedRateLimiter(store, max, windowSeconds * 1000, clock)

@@ -13,6 +13,7 @@ import { WF, seedWorkflowProgram } from '../support/workflow-fixtures.ts';
 import { createProject, createSubmitted, type MatrixRow, projectPath, rowLabel } from './http-helpers.ts';
 import { webGet, webPost } from './web-page-helpers.ts';
 import { assigneeRequest, setStatus, urls } from './workflow-helpers.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 // A program's dashboard: GET /Projects/Dashboard?ProgramId=… (HTML; figure=…&format=csv downloads one figure).
 
@@ -72,7 +73,7 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
     }
     assert.equal((await h.request({ method: 'POST', url: deadline(ids[2]!, 'answer', 'Satisfy'), as: 'admin' })).statusCode, 200);
     h.clock.advance(5 * 86_400_000);
-    await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('D') });
+    await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('D'), reactions: changeReactions() });
   });
   after(async () => {
     await h.close();

@@ -14,6 +14,7 @@ import type { Store } from '../../src/store/store.ts';
 import { openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
 import { attr, type HttpHarness, NS, startHttp, TestClock, type Who } from '../support/http-harness.ts';
 import { PROGRAM } from './http-helpers.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 /** One POST a receiver got: its headers and body as sent. */
 export interface Received { headers: Record<string, string>; body: string; at: number }
@@ -158,7 +159,7 @@ export function webhookTestBed(dialect: TestDialect): WebhookTestBed {
       if (background) {
         const warnings: string[] = [];
         work = startBackgroundWork(eventTasks({
-          store: db.store, clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 3_600_000, webhooks: webhookSettings(h),
+          store: db.store, clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 3_600_000, webhooks: webhookSettings(h), reactions: changeReactions(),
         }), { warn: (fields, message) => warnings.push(`${message} ${JSON.stringify(fields)}`) });
         const started = work;
         cleanups.push(async () => {
