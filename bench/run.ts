@@ -31,6 +31,7 @@ import { type BulkAssignFigures, measureBulkAssign } from './bulk-assign.ts';
 import { isRead, recordReads } from './floor-statements.ts';
 import { generateProjects } from './generate.ts';
 import { type Scenario, type Step, scenarios } from './scenarios.ts';
+import { programCheckers } from '../src/domain/wiring/program-checkers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -170,7 +171,7 @@ async function prepareDatabase(db: string, dir: string, projects: number, pg?: E
   // The blob store the server will use by default: a directory beside the SQLite file, or the database.
   const blobs = createBlobStore({ blobStore: db === 'postgres' ? 'database' : 'local', blobDir: path.join(dir, 'blobs') }, store);
   try {
-    await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
+    await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
     const generated = await generateProjects(store, projects, blobs);
     // What autovacuum would do soon after a bulk load: the planner's statistics and the visibility map (which lets
     // index-only scans skip the table), so the runs measure a settled database rather than the minutes after a load.

@@ -33,7 +33,8 @@ function describeDatabase(config: Config): string {
 async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): Promise<void> {
   if (!demo) return;
   const { seedDemo, formatDemoCredentials } = await import('../domain/programs/demo.ts');
-  const result = await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
+  const { programCheckers } = await import('../domain/wiring/program-checkers.ts');
+  const result = await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
   log.info({ demo: result.created ? 'created' : 'already present' }, 'demo data ready');
   process.stderr.write(`\n${formatDemoCredentials()}\n\n`);
 }

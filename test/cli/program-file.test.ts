@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
 import { resolveProgramFile } from '../../src/domain/programs/program-check.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { stringify } from 'yaml';
 import { sampleProgram } from './sample-program.ts';
@@ -21,7 +22,7 @@ function problemsOf(fn: () => unknown): string {
 function semantic(change: (p: ReturnType<typeof sampleProgram>) => void): string {
   const program = sampleProgram();
   change(program);
-  return problemsOf(() => resolveProgramFile(validateProgramFile(program, 'test.yaml'), 'test.yaml'));
+  return problemsOf(() => resolveProgramFile(validateProgramFile(program, 'test.yaml'), programCheckers(), 'test.yaml'));
 }
 
 test('a valid file is normalised with defaults filled in', () => {
@@ -31,7 +32,7 @@ test('a valid file is normalised with defaults filled in', () => {
   assert.deepEqual(file.forms[0]!.fields[1], { field: 'System size', required: false, rules: null });
   assert.equal(file.forms[0]!.attachments[0]!.maxSizeBytes, 10 * 1024 * 1024);
   assert.equal(file.fields[0]!.multiValue, false);
-  assert.doesNotThrow(() => resolveProgramFile(file));
+  assert.doesNotThrow(() => resolveProgramFile(file, programCheckers()));
 });
 
 test('YAML and JSON syntax errors name the line', () => {
@@ -128,7 +129,7 @@ test('rules and formulas are compiled at import; each bad expression is named wi
     'Ratio',
   ];
   const text = stringify(program);
-  const problems = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'bad.yaml'), 'bad.yaml'));
+  const problems = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'bad.yaml'), programCheckers(), 'bad.yaml'));
   const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const columnOf = (needle: string, inner: string) => text.split('\n')[lineOf(needle) - 1]!.indexOf(inner) + 1;
   assert.match(problems, /bad\.yaml is not a valid program \(4 problems\)/);
@@ -140,7 +141,7 @@ test('rules and formulas are compiled at import; each bad expression is named wi
   // The same program with good rules imports.
   program.fields[5] = { customId: 'Ratio', name: 'Ratio', type: 'calculated', resultType: 'number', formula: 'Size / 2.0' };
   program.forms[0]!.fields = [{ field: 'System size', visibleIf: 'Make == "SMA"', validations: [{ rule: 'Size > 1.0', message: 'Too small.' }] }, 'Make', 'Ratio'];
-  assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'good.yaml'), 'good.yaml'));
+  assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'good.yaml'), programCheckers(), 'good.yaml'));
 });
 
 test('calculated fields: formula and resultType go together, and formulas may not need each other', () => {

@@ -13,6 +13,7 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
 import { type CapturedMail, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
 import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // Self-service accounts in a real browser, with the mail going through a real SMTP server in this process and the
 // service's own background work sending it: sign up, confirm by the mailed link, sign in, reset the password by mail.
@@ -32,7 +33,7 @@ describe('web: self-service sign-up, confirmation and password reset', () => {
     smtp = await startSmtpCapture();
     server = await startWebServer('sqlite', { APAS_SMTP_URL: smtp.url, APAS_MAIL_FROM: 'APAS <apas@example.org>' });
     const file = parseProgramFile(await readFile(DEMO_PROGRAM_PATH, 'utf8'));
-    await importProgram({ store: server.store, clock: systemClock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, { ...file, selfService: { signUp: true } });
+    await importProgram({ store: server.store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, { ...file, selfService: { signUp: true } });
     signUpUrl = `${server.baseUrl}/MvcProjects/SignUp?ProgramId=${encodeURIComponent(file.customId)}`;
     work = startBackgroundWork(eventTasks({
       store: server.store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: server.baseUrl, mailer: smtpMailer(smtp.url, 'APAS <apas@example.org>'), mailIntervalMs: 50, reactions: changeReactions(),

@@ -1,8 +1,7 @@
 import type { DeadlineDefinition, DeadlineDuration, Program, ProgramCalendar, Weekday } from '../../model/model.ts';
 import { calendarProblems } from '../calendar/calendar-problems.ts';
 import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
-import type { DefinitionChange } from './program-changes.ts';
-import type { Resolve } from './program-check.ts';
+import type { DefinitionChange, Resolve } from './program-parts.ts';
 import type { ProgramFile } from './program-file.ts';
 import { atLine } from './program-lines.ts';
 
