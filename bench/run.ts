@@ -30,7 +30,8 @@ import { measureAuthentication } from './auth-overhead.ts';
 import { type BulkAssignFigures, measureBulkAssign } from './bulk-assign.ts';
 import { isRead, recordReads } from './floor-statements.ts';
 import { generateProjects } from './generate.ts';
-import { type Scenario, type Step, scenarios } from './scenarios.ts';
+import { scenarios } from './scenarios.ts';
+import type { Scenario, Step } from './scenario-types.ts';
 import { programCheckers } from '../src/domain/wiring/program-checkers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
