@@ -9,7 +9,7 @@ import { namedTemplate } from '../workflow/named-mail.ts';
 import { checkMoveReason, type MoveReason } from '../workflow/status-reasons.ts';
 import { applicantDeadlinesText } from '../deadlines/applicant-deadlines-text.ts';
 import { endDeadlineIn, startDeadlineIn } from '../deadlines/deadline-service.ts';
-import { checkValue } from '../projects/field-rules.ts';
+import { checkValue } from '../projects/value-check.ts';
 import { landingUrl, statusById } from '../projects/project-context.ts';
 import { formatProjectNumber } from '../projects/submit-service.ts';
 import { isStaff, roleIn } from '../roles/access.ts';

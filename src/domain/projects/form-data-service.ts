@@ -2,7 +2,8 @@ import { canWrite, mayReadForm, mayUseForm, overridesForms, requireFormUse, requ
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
-import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
+import { completenessProblems, resolveInputs } from './field-rules.ts';
+import { MASK } from './value-check.ts';
 import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { changeProject } from './change-project.ts';
 import { currentDraft, overlayDraft } from './current-draft.ts';
