@@ -3,8 +3,6 @@ import { fileURLToPath } from 'node:url';
 import type { Store } from '../../store/store.ts';
 import { AccountService } from '../accounts/account-service.ts';
 import { ApiError } from '../api-error.ts';
-import type { Clock } from '../../model/clock.ts';
-import type { IdGenerator } from '../../model/ids.ts';
 import type { ProgramRole } from '../../model/model.ts';
 import { parseProgramFile } from './program-file.ts';
 import { importProgram, type ProgramImportDeps } from './program-import.ts';

@@ -1,5 +1,5 @@
 import { ApiError, type FieldProblem } from '../api-error.ts';
-import type { CustomList, DataField, FieldValue, Form, ProgramModel } from '../../model/model.ts';
+import type { DataField, FieldValue, Form, ProgramModel } from '../../model/model.ts';
 import type { DataFieldInput } from '../views.ts';
 import type { FormDecision } from '../rules/form-rules.ts';
 import { resolveTableInput, tableProblems } from './table-values.ts';
