@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BackgroundWork, startBackgroundWork } from '../domain/events/background-work.ts';
-import { eventTasks } from '../domain/events/event-tasks.ts';
+import { eventTasks } from '../domain/wiring/event-tasks.ts';
 import { changeReactions } from '../domain/wiring/change-reactions.ts';
 import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import type { Mailer } from '../domain/mail/mailer.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type BackgroundWork, startBackgroundWork } from '../../src/domain/events/background-work.ts';
-import { eventTasks } from '../../src/domain/events/event-tasks.ts';
+import { eventTasks } from '../../src/domain/wiring/event-tasks.ts';
 import { mailNotifier } from '../../src/domain/mail/mail-notifier.ts';
 import { sendDueMail } from '../../src/domain/mail/mail-sender.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';

@@ -4,7 +4,7 @@ import { afterEach } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { type BackgroundWork, startBackgroundWork } from '../../src/domain/events/background-work.ts';
-import { eventTasks } from '../../src/domain/events/event-tasks.ts';
+import { eventTasks } from '../../src/domain/wiring/event-tasks.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
 import type { WebhookSender } from '../../src/domain/webhooks/webhook-sender.ts';
 import { type WebhookTaskSettings, webhookWorkers } from '../../src/domain/webhooks/webhook-tasks.ts';

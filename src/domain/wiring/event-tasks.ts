@@ -1,12 +1,12 @@
 import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import type { Store } from '../../store/store.ts';
-import type { BackgroundTask, WorkLog } from './background-work.ts';
+import type { BackgroundTask, WorkLog } from '../events/background-work.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { mailNotifier, MAIL_CONSUMER } from '../mail/mail-notifier.ts';
 import { DEFAULT_MAIL_POLICY, sendDueMail } from '../mail/mail-sender.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { consumeOutbox, type OutboxConsumer } from './outbox-consumer.ts';
+import { consumeOutbox, type OutboxConsumer } from '../events/outbox-consumer.ts';
 import { type WebhookTaskSettings, webhookTask } from '../webhooks/webhook-tasks.ts';
 import { deadlineTask } from '../deadlines/deadline-poller.ts';
 import { scheduleTask } from '../automations/schedule-runner.ts';
