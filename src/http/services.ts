@@ -13,7 +13,7 @@ import { FormDataService } from '../domain/projects/form-data-service.ts';
 import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import { InquiryService } from '../domain/inquiries/inquiry-service.ts';
 import { MfaService } from '../domain/accounts/mfa-service.ts';
-import { PortalService } from '../domain/projects/portal-service.ts';
+import { PortalService } from '../domain/portal/portal-service.ts';
 import { CopyService } from '../domain/portal/copy-service.ts';
 import { MyProjectsService } from '../domain/portal/my-projects-service.ts';
 import { ProjectRemovalService } from '../domain/portal/project-removal-service.ts';
