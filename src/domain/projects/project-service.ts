@@ -1,12 +1,11 @@
 import { pageHistory } from '../workflow/status-reasons.ts';
 import { canChangeOwner, canCreate, mayReadForm, ownerFilter, roleIn } from '../roles/access.ts';
-import { formSummary } from '../programs/catalog-service.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Program, ProgramModel, Project } from '../../model/model.ts';
 import { changeProject, recordChange } from './change-project.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
-import { loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
+import { formSummary, loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { followUps, type ReactingDeps } from './change-reaction.ts';
 import { MAX_WRITE_TRANSACTION_MS, type StoreWriter } from '../../store/store.ts';
