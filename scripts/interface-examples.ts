@@ -58,6 +58,10 @@ class SteppingClock implements Clock {
     this.#time += 1250;
     return this.#time;
   }
+  /** Moves on by `ms` at once (a month for a daily schedule's example). */
+  skip(ms: number): void {
+    this.#time += ms;
+  }
 }
 
 function pretty(xml: string): string {
@@ -298,6 +302,12 @@ export async function generateExamples(): Promise<Map<string, string>> {
     // Deadlines, last too: the admin (with a second factor since the MFA examples) starts the answer deadline, the applicant reads the project's deadlines.
     await run('StartProjectDeadline', { method: 'POST', url: `${projectUrl}/Deadlines/AnswerDue/Start`, as: 'admin', headers: totp() });
     await run('GetProjectDeadlines', { method: 'GET', url: `${projectUrl}/Deadlines`, as: 'applicant' });
+    // Automations, last as well: what they did on the project, then a month on, the daily draft reminder's preview and a run now.
+    await run('GetProjectAutomationRuns', { method: 'GET', url: `${projectUrl}/AutomationRuns`, as: 'reviewer' });
+    clock.skip(30 * 86_400_000);
+    await run('GetAutomationSchedule', { method: 'GET', url: `${api}/Automations/DraftReminderDaily/Schedule`, as: 'admin', headers: totp() });
+    clock.skip(60_000);
+    await run('RunAutomationSchedule', { method: 'POST', url: `${api}/Automations/DraftReminderDaily/Schedule/Run`, as: 'admin', headers: totp() });
     await app.close();
   } finally {
     await store.close();

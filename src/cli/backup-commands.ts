@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { newAgeIdentity, readIdentities, readRecipients } from '../store/backup-encryption.ts';
-import { BackupError } from '../store/backup-error.ts';
+import { BackupError, type BackupErrorKind } from '../store/backup-error.ts';
 import { createBackup, PG_DUMP_NOTE } from '../store/create-backup.ts';
 import { restoreBackup } from '../store/restore-backup.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { CliError } from './cli-error.ts';
 
 /** Exit codes beyond 0/1/2, so that a script can tell a refused target from a damaged archive. */
-export const EXIT = { targetNotEmpty: 3, badArchive: 4 } as const;
+export const EXIT = { targetNotEmpty: 3, badArchive: 4, keyMissing: 5 } as const;
 
 // Backup failures are the operator's to fix: one line, and an exit code per kind.
 async function reported<T>(work: () => Promise<T>): Promise<T> {
@@ -19,7 +19,8 @@ async function reported<T>(work: () => Promise<T>): Promise<T> {
     // A full disk or a missing permission is the operator's to fix too, and its message names the file.
     if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new CliError((error as Error).message);
     if (!(error instanceof BackupError)) throw error;
-    throw new CliError(error.message, error.kind === 'target' ? EXIT.targetNotEmpty : error.kind === 'archive' ? EXIT.badArchive : 1);
+    const codes: Record<BackupErrorKind, number> = { target: EXIT.targetNotEmpty, archive: EXIT.badArchive, keys: EXIT.keyMissing, setup: 1 };
+    throw new CliError(error.message, codes[error.kind]);
   }
 }
 
@@ -55,13 +56,16 @@ export const backupCommands: CliCommand[] = [
     summary: 'Restore a backup made by "apas backup" into an empty data directory (DATABASE_URL and APAS_BLOB_DIR).',
     notes: [
       'Everything is verified (checksums, counts, SQLite\'s integrity check, every attachment\'s file) before anything is',
-      'put in place, so a damaged file changes nothing. On PostgreSQL, restore the pg_dump first. Exit codes: 3 when the',
-      'target is not empty, 4 when the file is damaged or not a backup.',
+      'put in place, so a damaged file changes nothing. On PostgreSQL, restore the pg_dump first. The backup holds secrets',
+      'sealed with a key it does not hold: the key the restored installation will use (APAS_SECRET_KEYS, APAS_SECRET_KEY_FILE',
+      'or, on SQLite, apas-secret.key beside DATABASE_URL) must open them all, else nothing is restored. Exit codes: 3 when',
+      'the target is not empty, 4 when the file is damaged or not a backup, 5 when the key is missing or wrong.',
     ],
     args: [{ name: 'FILE', description: 'The backup file' }],
     options: {
       check: { type: 'boolean', description: 'Only verify the backup file completely; write nothing' },
       'identity-file': { type: 'string', value: 'FILE', description: 'The age identity (AGE-SECRET-KEY-1…) that opens an encrypted backup' },
+      'key-lost': { type: 'boolean', description: 'Restore although no configured key opens the sealed secrets; then run "apas secrets drop-unreadable"' },
     },
     async run(input, io) {
       const config = loadConfig(io.env);
@@ -70,7 +74,7 @@ export const backupCommands: CliCommand[] = [
       const identityFile = optionalText(input, 'identity-file');
       const report = await reported(async () => {
         const identities = identityFile === undefined ? [] : readIdentities(path.resolve(io.cwd, identityFile));
-        return restoreBackup({ config, file, checkOnly, identities, log: (line) => io.err(line) });
+        return restoreBackup({ config, file, checkOnly, identities, keyLost: input.options['key-lost'] === true, log: (line) => io.err(line) });
       });
       if (checkOnly) io.out(`${file} is a complete backup: every checksum matches.`);
       else {

@@ -3,7 +3,7 @@ import { type Clock, systemClock } from '../model/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
 import { type OpenDatabase, openDatabase } from '../store/database.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
-import { openSecretBox } from '../store/open-secret-box.ts';
+import { keyFileToMake, openSecretBox } from '../store/open-secret-box.ts';
 import { lazySecretBox } from '../store/secret-box.ts';
 import type { Store } from '../store/store.ts';
 import { openFailure } from './open-failure.ts';
@@ -51,13 +51,20 @@ async function open(config: Config): Promise<OpenDatabase> {
   }
 }
 
-/** Opens the configured database (migrating it), runs `work`, and closes the database whatever happens. */
-export async function withContext<T>(io: CliIo, work: (ctx: CliContext) => Promise<T>): Promise<T> {
+/**
+ * Opens the configured database (migrating it), runs `work`, and closes the database whatever happens. A missing
+ * SQLite key file is made only for a database that holds no sealed value yet, unless `makeKeyFile` says it may be
+ * made anyway (`apas secrets drop-unreadable`, which drops what a new key cannot open).
+ */
+export async function withContext<T>(io: CliIo, work: (ctx: CliContext) => Promise<T>, options: { makeKeyFile?: boolean } = {}): Promise<T> {
   const config = loadConfig(io.env);
+  const opened = await open(config);
+  let mayMake = true;
   // Loaded when a command first reads or writes a secret, so that the others need no key on PostgreSQL.
-  const secrets = lazySecretBox(() => openSecretBox(config, (line) => io.err(line)));
-  const store = createKyselyStore(await open(config), { secrets });
+  const secrets = lazySecretBox(() => openSecretBox(config, (line) => io.err(line), mayMake));
+  const store = createKyselyStore(opened, { secrets });
   try {
+    if (!options.makeKeyFile && keyFileToMake(config) !== null) mayMake = !(await store.sealedValuesExist());
     return await work({ config, store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
   } finally {
     await store.close();

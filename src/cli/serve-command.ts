@@ -16,8 +16,8 @@ import { pruneWebhookLog } from '../domain/webhooks/webhook-log-retention.ts';
 import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
 import { LocalBlobStore } from '../store/local-blob-store.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
-import { defaultSecretKeyFile, openSecretBox } from '../store/open-secret-box.ts';
-import type { SecretBox } from '../store/secret-box.ts';
+import { defaultSecretKeyFile, keyFileToMake, openSecretBox } from '../store/open-secret-box.ts';
+import { lazySecretBox, type SecretBox } from '../store/secret-box.ts';
 import { startOrphanSweeps } from '../store/orphan-sweeper.ts';
 import type { Store } from '../store/store.ts';
 import { checkBlobStore, listenFailure, openWithRetry, StartupFailure } from './startup-failure.ts';
@@ -78,9 +78,9 @@ function secretsWhere(config: Config): string {
   return config.secretKeys.file ?? defaultSecretKeyFile(config.database) ?? 'unset';
 }
 
-function secretBoxOf(config: Config, log: pino.Logger): SecretBox {
+function secretBoxOf(config: Config, log: pino.Logger, mayMakeKeyFile = true): SecretBox {
   try {
-    return openSecretBox(config, (line) => log.warn(line));
+    return openSecretBox(config, (line) => log.warn(line), mayMakeKeyFile);
   } catch (error) {
     if (error instanceof ConfigError) throw new StartupFailure(secretsSetting(config), secretsWhere(config), error.message);
     throw error;
@@ -90,13 +90,17 @@ function secretBoxOf(config: Config, log: pino.Logger): SecretBox {
 async function serve(config: Config, log: pino.Logger, demo: boolean, started: (() => Promise<unknown> | unknown)[]): Promise<void> {
   // Checked before the database: an upload directory that cannot be written would otherwise pass /readyz and fail every upload.
   if (config.blobStore === 'local') await checkBlobStore(config, new LocalBlobStore(config.blobDir));
-  const secrets = secretBoxOf(config, log);
+  // Configured keys are checked before the database is opened; a key file to be made, only after (below).
+  let secrets = keyFileToMake(config) === null ? secretBoxOf(config, log) : null;
   const opened = await openWithRetry(config, log);
-  const store = createKyselyStore(opened, { secrets });
+  const store = createKyselyStore(opened, { secrets: secrets ?? lazySecretBox(() => secrets as SecretBox) });
   started.push(() => store.close());
+  // A key is made only for a database that holds no sealed value yet (a new installation): for one restored without
+  // its key file, a new key would open nothing, and the file would stand where the right one belongs.
+  secrets ??= secretBoxOf(config, log, !(await store.sealedValuesExist()));
   const sealed = await store.resealSecrets('legacy');
   if (sealed.missingKeys.length > 0) {
-    throw new StartupFailure(secretsSetting(config), secretsWhere(config), `The database holds secrets sealed with the key(s) ${sealed.missingKeys.join(', ')}, which the configured keys do not include: restore the key file that belongs to this database. See docs/operations.md, "Secrets at rest".`);
+    throw new StartupFailure(secretsSetting(config), secretsWhere(config), `The database holds secrets sealed with the key(s) ${sealed.missingKeys.join(', ')}, which the configured keys do not include: restore the key file that belongs to this database, or, if it is lost, run "apas secrets drop-unreadable". See docs/operations.md, "Restoring without the key".`);
   }
   if (sealed.resealed > 0) log.info({ sealed: sealed.resealed }, 'sealed secrets stored before encryption at rest');
   await seedDemoIfAsked(demo, store, log);

@@ -245,6 +245,39 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/AutomationRuns": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetProjectAutomationRuns"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Automations/{AutomationId}/Schedule": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetAutomationSchedule"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Automations/{AutomationId}/Schedule/Run": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["RunAutomationSchedule"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Data": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get: operations["GetAllProjectData"];
@@ -579,6 +612,47 @@ export interface components {
         Note?: string;
         ReviewedBy?: string;
         ReviewedTimestamp?: string;
+      };
+    };
+    /** (apas) GetAutomationSchedule: the projects a daily schedule selects now, in creation order. */
+    AutomationScheduleResponse: {
+      Schedule: {
+        /** The schedule's customId. */
+        AutomationId: string;
+        Name: string;
+        /** The local day it counts for: a project is acted on once a day. */
+        Day: string;
+        /** Its local time of day (HH:MM). */
+        At: string;
+        Project: ({
+          ProjectId: string;
+          /** Absent for a project never submitted. */
+          ProjectNumber?: string;
+          /** The customId (else name) of its status. */
+          Status: string;
+          /** True when the schedule acted on it today already: a run passes it by. */
+          DoneToday: boolean;
+        })[];
+      };
+    };
+    /** (apas) RunAutomationSchedule: the projects a run of a daily schedule now acted on. */
+    AutomationScheduleRunResponse: {
+      Schedule: {
+        /** The schedule's customId. */
+        AutomationId: string;
+        Name: string;
+        /** The local day it counts for: a project is acted on once a day. */
+        Day: string;
+        Acted: ({
+          ProjectId: string;
+          /** Absent for a project never submitted. */
+          ProjectNumber?: string;
+          /** The customId (else name) of its status. */
+          Status: string;
+        })[];
+        Failed: ({
+          ProjectId: string;
+        })[];
       };
     };
     /** CreateMfaSessionToken's optional body: the token's lifetime in minutes (1 to 720, default 60). */
@@ -963,6 +1037,34 @@ export interface components {
         ProgramId: string;
         ProgramName: string;
       })[];
+    };
+    /** (apas) GetProjectAutomationRuns: what the program's automations did on the project, in the order they ran (staff). */
+    ProjectAutomationRunsResponse: {
+      Project: {
+        ProjectId: string;
+        AutomationRun: ({
+          /** The automation's customId. */
+          AutomationId: string;
+          Name: string;
+          /** When the change it ran in was made. */
+          Timestamp: string;
+          /** What triggered it, as the review page shows it (e.g. "form.submitted Application", "schedule"). */
+          Trigger: string;
+          /** Its link in a chain of automations: 1 for the change's own triggers. */
+          Depth: number;
+          /** ran: every action ran; partly ran: an action was skipped, and the ones after it; skipped: the condition or the chain's depth stopped it. */
+          Outcome: "ran" | "partly ran" | "skipped";
+          /** Why the run was skipped: "the condition is not met", the chain's depth. */
+          Reason?: string;
+          Action: ({
+            /** The action (moveStatus, sendMail, …). */
+            Do: string;
+            /** ran, or skipped (Reason says why). */
+            Outcome: "ran" | "skipped";
+            Reason?: string;
+          })[];
+        })[];
+      };
     };
     /** GetProjectsByData request: filters on the current status, on when statuses were set and on data-field values, all combined with AND. Rules XSD 1.0 cannot express are checked by the service: Content is required for every Field operator except empty and notempty (and ignored for those); at most 20 FilterByStatusDate and 100 Field elements. */
     ProjectByDataRequest: {
@@ -2525,6 +2627,107 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectDeadlineResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  GetProjectAutomationRuns: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** ETags of this answer: answered 304 while one is current. */
+        "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectAutomationRunsResponse"];
+          "application/xml": string;
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  GetAutomationSchedule: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        AutomationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["AutomationScheduleResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  RunAutomationSchedule: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        AutomationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["AutomationScheduleRunResponse"];
           "application/xml": string;
         };
       };

@@ -39,6 +39,7 @@ import { schemaRoutes } from './routes/schema-routes.ts';
 import { submitRoutes } from './routes/submit-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import { workflowRoutes } from './routes/workflow-routes.ts';
+import { automationRoutes } from './routes/automation-routes.ts';
 import { deadlineRoutes } from './routes/deadline-routes.ts';
 import { createServices } from './services.ts';
 
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     catalogRoutes(api, routeDeps);
     workflowRoutes(api, routeDeps);
     deadlineRoutes(api, routeDeps);
+    automationRoutes(api, routeDeps);
     exportRoutes(api, routeDeps);
     mfaRoutes(api, routeDeps);
     attachmentRoutes(api, routeDeps);

@@ -32,6 +32,7 @@ import { BulkActionService } from '../domain/queue/bulk-action-service.ts';
 import { TemplateMailService } from '../domain/workflow/template-mail-service.ts';
 import { WorkflowService } from '../domain/projects/workflow-service.ts';
 import { DeadlineService } from '../domain/deadlines/deadline-service.ts';
+import { AutomationService } from '../domain/automations/automation-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -60,6 +61,8 @@ export interface Services {
   catalog: CatalogService;
   workflow: WorkflowService;
   deadlines: DeadlineService;
+  /** A project's automation runs; a daily schedule's preview and run now. */
+  automations: AutomationService;
   inquiries: InquiryService;
   exports: ExportService;
   search: SearchService;
@@ -116,6 +119,7 @@ export function createServices(
     catalog: new CatalogService(deps),
     workflow,
     deadlines: new DeadlineService(deps),
+    automations: new AutomationService(deps),
     inquiries: new InquiryService(deps),
     exports: new ExportService(deps),
     search: new SearchService(deps),

@@ -65,6 +65,17 @@ export async function awaitsConfirmation(db: Db, userId: string): Promise<boolea
   return rows.length > 0 && rows.every((r) => r.used_at === null);
 }
 
+/**
+ * The program of a user's newest confirmation link while none of them was used (signed up, never confirmed, not
+ * disabled by an operator since); undefined otherwise.
+ */
+export async function pendingConfirmation(db: Db, userId: string): Promise<{ programId: string | null } | undefined> {
+  if (!(await awaitsConfirmation(db, userId))) return undefined;
+  const row = await db.selectFrom('account_tokens').select('program_id').where('user_id', '=', userId).where('purpose', '=', 'confirm')
+    .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  return row ? { programId: row.program_id } : undefined;
+}
+
 /** What ends with a user's sessions: the OAuth access tokens of the user's clients too, or only the sessions. */
 export type SessionsToEnd = 'sessions' | 'sessions-and-access-tokens';
 
@@ -82,7 +93,7 @@ export async function endUserSessions(db: Db, userId: string, what: SessionsToEn
   }
 }
 
-const READS = { findAccountToken, awaitsConfirmation };
+const READS = { findAccountToken, awaitsConfirmation, pendingConfirmation };
 
 /** Link tokens' reads. */
 export type AccountTokenReader = ReturnType<typeof accountTokenReader>;

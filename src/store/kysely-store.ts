@@ -23,6 +23,7 @@ import { dashboardReader, dashboardRepository } from './dashboard-queries.ts';
 import { projectReader, type ProjectRepository, projectRepository } from './project-repository.ts';
 import type { SecretBox } from './secret-box.ts';
 import { resealSecrets } from './reseal-secrets.ts';
+import { dropUnreadableSecrets, findUnreadableSecrets, sealedValuesExist } from './unreadable-secrets.ts';
 import { DatabaseTimeoutError, withDeadline } from './guarded-pool.ts';
 import { StoreError } from './store-error.ts';
 import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.ts';
@@ -137,6 +138,9 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       return () => eventListeners.delete(listener);
     },
     resealSecrets: (mode) => resealSecrets(db, secrets, mode),
+    sealedValuesExist: () => sealedValuesExist(db),
+    unreadableSecrets: (keys) => findUnreadableSecrets(db, keys === undefined ? secrets : keys),
+    dropUnreadableSecrets: (ctx) => dropUnreadableSecrets(db, secrets, ctx),
     ping: (timeoutMs = PING_TIMEOUT_MS) => {
       // Reads the schema (not just `select 1`), so that SQLite touches the file; bounded, so a database that does not
       // answer is reported in time (the abandoned query ends by its own deadline).

@@ -27,22 +27,55 @@ function createKeyFile(file: string): void {
 }
 
 /**
+ * The key file a start would make now: SQLite's default file, when no key is configured and it does not exist yet.
+ * Null when keys are configured, on PostgreSQL, in memory, or when the file is there.
+ */
+export function keyFileToMake(config: Pick<Config, 'database' | 'secretKeys'>): string | null {
+  if (config.secretKeys.keys !== null || config.secretKeys.file !== null) return null;
+  const file = defaultSecretKeyFile(config.database);
+  return file !== null && !fs.existsSync(file) ? file : null;
+}
+
+/** Why no key is made for a database that holds sealed values: a restore without its key file, most likely. */
+export function missingKeyFileMessage(file: string): string {
+  return `The database holds sealed secrets, but their key file ${file} is missing (a backup restored without it?). Put the key file that belongs to this database there, or name it with APAS_SECRET_KEY_FILE; if it is lost, "apas secrets drop-unreadable" drops the values it sealed. No new key was made. See docs/operations.md, "Restoring without the key".`;
+}
+
+/**
  * The SecretBox of an installation: the keys of APAS_SECRET_KEYS, else of APAS_SECRET_KEY_FILE, else (SQLite only) of
  * `apas-secret.key` beside the database, made on first start. PostgreSQL needs a configured key, since several
- * instances must share it and none of them may make its own.
+ * instances must share it and none of them may make its own. `mayMake` false (the database holds sealed values, so
+ * this is no new installation) refuses to make the file: a new key would open none of them.
  */
-export function openSecretBox(config: Pick<Config, 'database' | 'secretKeys'>, log?: (line: string) => void): SecretBox {
-  const { secretKeys, database } = config;
-  if (secretKeys.keys !== null) return createSecretBox(parseSecretKeys(secretKeys.keys, 'APAS_SECRET_KEYS'));
-  if (secretKeys.file !== null) return createSecretBox(parseSecretKeys(readKeyFile(secretKeys.file, 'APAS_SECRET_KEY_FILE'), `APAS_SECRET_KEY_FILE (${secretKeys.file})`));
-  if (database.kind === 'sqlite' && database.file === ':memory:') return createSecretBox(parseSecretKeys(newSecretKeyLine(), 'a key for this in-memory database'));
-  const file = defaultSecretKeyFile(database);
-  if (file === null) {
+export function openSecretBox(config: Pick<Config, 'database' | 'secretKeys'>, log?: (line: string) => void, mayMake = true): SecretBox {
+  const { database } = config;
+  if (database.kind === 'sqlite' && database.file === ':memory:' && config.secretKeys.keys === null && config.secretKeys.file === null) {
+    return createSecretBox(parseSecretKeys(newSecretKeyLine(), 'a key for this in-memory database'));
+  }
+  const toMake = keyFileToMake(config);
+  if (toMake !== null) {
+    if (!mayMake) throw new ConfigError(missingKeyFileMessage(toMake));
+    createKeyFile(toMake);
+    log?.(`Made the key file ${toMake} for secrets at rest (APAS_SECRET_KEY_FILE); keep it, and keep it apart from backups.`);
+  }
+  const found = existingSecretBox(config);
+  if (found === null) {
     throw new ConfigError('On PostgreSQL set APAS_SECRET_KEY_FILE (the same key file on every instance) or APAS_SECRET_KEYS; make a key with "apas secrets new-key". See docs/operations.md, "Secrets at rest".');
   }
-  if (!fs.existsSync(file)) {
-    createKeyFile(file);
-    log?.(`Made the key file ${file} for secrets at rest (APAS_SECRET_KEY_FILE); keep it, and keep it apart from backups.`);
+  return found.box;
+}
+
+/**
+ * The configured keys as they are, never making a file: APAS_SECRET_KEYS, APAS_SECRET_KEY_FILE, or SQLite's default
+ * file if it exists; null when none is there. `source` says where they came from, for messages.
+ */
+export function existingSecretBox(config: Pick<Config, 'database' | 'secretKeys'>): { box: SecretBox; source: string } | null {
+  const { secretKeys, database } = config;
+  if (secretKeys.keys !== null) return { box: createSecretBox(parseSecretKeys(secretKeys.keys, 'APAS_SECRET_KEYS')), source: 'APAS_SECRET_KEYS' };
+  if (secretKeys.file !== null) {
+    return { box: createSecretBox(parseSecretKeys(readKeyFile(secretKeys.file, 'APAS_SECRET_KEY_FILE'), `APAS_SECRET_KEY_FILE (${secretKeys.file})`)), source: secretKeys.file };
   }
-  return createSecretBox(parseSecretKeys(readKeyFile(file, 'the key file'), file));
+  const file = defaultSecretKeyFile(database);
+  if (file === null || !fs.existsSync(file)) return null;
+  return { box: createSecretBox(parseSecretKeys(readKeyFile(file, 'the key file'), file)), source: file };
 }

@@ -12,10 +12,11 @@ import { BackupError } from './backup-error.ts';
 import { type BackupManifest, type BlobEntry, ENTRY, parseBlobIndex, parseManifest } from './backup-manifest.ts';
 import { describePostgres, describeSqlite, type SnapshotFacts, verifySqliteChunks } from './backup-snapshot.ts';
 import { LocalBlobStore, syncDirectory } from './local-blob-store.ts';
+import { checkRestoredKeys, type RestoredDatabase } from './restore-key-check.ts';
 
 /** What a restore needs: the configured database and blob store (the targets), and the archive. */
 export interface RestoreOptions {
-  config: Pick<Config, 'database' | 'blobStore' | 'blobDir'>;
+  config: Pick<Config, 'database' | 'blobStore' | 'blobDir' | 'secretKeys'>;
   /** The archive file (absolute). */
   file: string;
   /** Verify the archive completely (into a temporary directory) but write nothing to the configured places. */
@@ -24,6 +25,8 @@ export interface RestoreOptions {
   log?: (line: string) => void;
   /** age identities (`AGE-SECRET-KEY-1…`) that open an encrypted archive. */
   identities?: string[];
+  /** The key of the sealed secrets is lost: restore even though the configured key does not open them (restore-key-check.ts). */
+  keyLost?: boolean;
 }
 
 /** What a restore found (and, unless checking only, wrote). */
@@ -226,6 +229,16 @@ async function verifyDatabase(options: RestoreOptions, manifest: BackupManifest,
   }
 }
 
+/** Tries the sealed secrets of the restored database with the key the installation will use (restore-key-check.ts). */
+async function checkKeys(options: RestoreOptions, manifest: BackupManifest, extraction: Extraction): Promise<void> {
+  const { config } = options;
+  let target: RestoredDatabase | null = null;
+  if (manifest.dialect === 'sqlite') target = { kind: 'sqlite', file: extraction.staging.database! };
+  else if (!options.checkOnly && config.database.kind === 'postgres') target = { kind: 'postgres', url: config.database.url };
+  if (target === null) return;
+  await checkRestoredKeys(target, { config, checkOnly: options.checkOnly === true, keyLost: options.keyLost === true, log: options.log ?? (() => {}) });
+}
+
 /** Moves the staged database and blob directory into place: the blob directory first, the database file last. */
 async function commit(options: RestoreOptions, manifest: BackupManifest, extraction: Extraction): Promise<void> {
   const { config } = options;
@@ -323,6 +336,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     });
     extraction.complete();
     await verifyDatabase(options, manifest, extraction);
+    await checkKeys(options, manifest, extraction);
     if (!options.checkOnly) await commit(options, manifest, extraction);
     committed = true;
     return { manifest, blobs: extraction.seen.size, bytes: manifest.blobs.bytes };

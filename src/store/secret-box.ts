@@ -40,6 +40,11 @@ export interface SecretBox {
 
 const BLIND_PREFIX = 'bi:';
 
+/** The key id a stored value is sealed with; null for a value in clear. Needs no key. */
+export function sealedKeyId(stored: string): string | null {
+  return stored.startsWith(PREFIX) ? (stored.slice(PREFIX.length).split(':')[0] ?? null) : null;
+}
+
 /** The key id a blind index was made with; null when `stored` is not one. */
 export function blindIndexKeyId(stored: string): string | null {
   return stored.startsWith(BLIND_PREFIX) ? (stored.slice(BLIND_PREFIX.length).split(':')[0] ?? null) : null;
@@ -114,9 +119,7 @@ export function createSecretBox(keys: SecretKey[]): SecretBox {
       // Only the data key is re-wrapped: the value itself is not decrypted, which is the point of the envelope.
       return format(primary.id, wrap(unwrap(p.kek, p.keyId, p.wrapped, context), context), p.iv, p.data);
     },
-    keyIdOf(stored) {
-      return stored.startsWith(PREFIX) ? (stored.slice(PREFIX.length).split(':')[0] ?? null) : null;
-    },
+    keyIdOf: sealedKeyId,
     hasKey: (keyId) => byId.has(keyId),
     blindIndexes: (plain, context) => indexKeys.map((k) => `${BLIND_PREFIX}${k.id}:${b64(createHmac('sha256', k.key).update(`${context}\u0000${plain}`).digest())}`),
   };

@@ -21,6 +21,8 @@ import type { OrganizationReader, OrganizationRepository } from './organization-
 import type { ProgramReader, ProgramRepository } from './program-queries.ts';
 import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 import type { ResealMode, ResealReport } from './reseal-secrets.ts';
+import type { DropContext, SealedValueReport } from './unreadable-secrets.ts';
+import type { SecretBox } from './secret-box.ts';
 import type { QueueViewRepository } from './queue-view-queries.ts';
 import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
@@ -114,6 +116,12 @@ export interface Store extends StoreReader {
   onEventsCommitted(listener: () => void): () => void;
   /** Seals stored secrets with the sealing key (those stored before encryption at rest, or all: key rotation), or only counts them. */
   resealSecrets(mode: ResealMode): Promise<ResealReport>;
+  /** Whether any sealed value is stored at all (a database that holds none may be given a new key). */
+  sealedValuesExist(): Promise<boolean>;
+  /** Every sealed value tried with the configured keys (or `keys`; null: none at all): those that do not open, by kind. Reads only. */
+  unreadableSecrets(keys?: SecretBox | null): Promise<SealedValueReport>;
+  /** Drops the sealed values the configured keys do not open, with an audit row (unreadable-secrets.ts). */
+  dropUnreadableSecrets(ctx: DropContext): Promise<SealedValueReport>;
   /** One round trip to the database; fails when it does not answer within `timeoutMs` (2 s). */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;

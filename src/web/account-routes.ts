@@ -34,14 +34,16 @@ const sentForSignUp = {
 
 const sentForReset = {
   title: 'Check your e-mail',
-  lines: ['If an account has this address, we sent it a link to choose a new password. The link works once, for an hour.'],
+  lines: ['If an account has this address, we sent it a link to choose a new password; the link works once, for an hour.',
+    'If the address signed up and was never confirmed, we sent it a new link to confirm it instead.'],
 };
 
 // A new link is offered only while mail is on (a link mailed earlier can outlive it); otherwise the way back is sign-in.
+// The page it leads to mails a reset link to an active account and a new confirmation link to one never confirmed.
 const linkUnusable = (message: string, resetByMail: boolean) => ({
   title: 'This link cannot be used',
   lines: [message],
-  link: resetByMail ? { href: ACCOUNT_PATHS.forgot, text: 'Ask for a new password link' } : { href: ACCOUNT_PATHS.signIn, text: 'Go to sign-in' },
+  link: resetByMail ? { href: ACCOUNT_PATHS.forgot, text: 'Ask for a new link' } : { href: ACCOUNT_PATHS.signIn, text: 'Go to sign-in' },
 });
 
 /**

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
 import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_MAX_AGE_SECONDS } from '../domain/accounts/known-device.ts';
-import { CodePage, SignInPage } from './pages/sign-in-page.tsx';
+import { CodePage, SignedInAlreadyPage, SignInPage } from './pages/sign-in-page.tsx';
 import { SignedOutPage } from './pages/signed-out-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app-deps.ts';
-import { safeNext, SESSION_COOKIE } from './web-session-request.ts';
+import { pageUser, safeNext, SESSION_COOKIE } from './web-session-request.ts';
 import { csrfToken, rotateCsrf } from './csrf.ts';
 
 /** The sign-in page's address. */
@@ -48,7 +48,11 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
 
   web.get(SIGN_IN_PATH, async (request, reply) => {
     const state = await services.webSessions.resume(request.cookies[SESSION_COOKIE]);
-    if (state.kind === 'signed-in') return reply.redirect(nextOf(request), 303);
+    // Not on to the session's pages unasked: the session may be one someone planted in this browser, so the page says
+    // whose it is and offers to sign out and sign in anew.
+    if (state.kind === 'signed-in') {
+      return html(reply, 200, renderPage(SignedInAlreadyPage({ user: await pageUser(services, state.caller), next: nextOf(request), csrfToken: csrfToken(reply) })));
+    }
     return html(reply, 200, renderPage(SignInPage({ next: nextOf(request), email: '', error: null, csrfToken: csrfToken(reply), resetByMail })));
   });
 
@@ -94,6 +98,8 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     await services.webSessions.signOut(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     rotateCsrf(reply, secure);
+    // "Sign out and sign in as someone else" (the sign-in page of a signed-in browser) goes back to the sign-in form.
+    if (text(request.body, 'then') === 'sign-in') return reply.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(nextOf(request))}`, 303);
     return reply.redirect(SIGNED_OUT_PATH, 303);
   });
 

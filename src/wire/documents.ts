@@ -6,6 +6,7 @@ import {
 import { ErrorResponse } from './documents/error-response.ts';
 import { EventsResponse } from './documents/events.ts';
 import { ProjectDeadlineResponse, ProjectDeadlinesResponse } from './documents/deadlines.ts';
+import { AutomationScheduleResponse, AutomationScheduleRunResponse, ProjectAutomationRunsResponse } from './documents/automations.ts';
 import {
   InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse, SetInquiryNoteRequest, SetInquiryThreadExternalIdRequest, SetInquiryThreadStatusRequest,
 } from './documents/inquiries.ts';
@@ -35,6 +36,7 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   ProjectStatusHistoryResponse, SetProjectStatusRequest, StatusSetResponse, SetProjectStatusHistoryReportAs, StatusHistoryReportAsResponse,
   SetAssigneeRequest, SetAssigneeResponse,
   ProjectDeadlinesResponse, ProjectDeadlineResponse,
+  ProjectAutomationRunsResponse, AutomationScheduleResponse, AutomationScheduleRunResponse,
   CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse,
   AllProjectDataResponse, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2,
   AttachmentMetadataResponse, SetAttachmentMetadata,

@@ -124,9 +124,9 @@ test('program import, export and re-import', async () => {
   assert.match((await expectSuccess(['program', 'import', 'changed.yaml', '--agency', 'city'])).stdout, /was updated:\n {2}updated program RES-SOLAR \(name\)/);
 
   writeFileSync(path.join(dir, 'bad.yaml'), 'customId: BAD\nname: Bad\nnumberPrefix: bad\nstatuses:\n  - { name: Draft, initial: true, next: [Gone] }\n');
-  await expectFailure(['program', 'import', 'bad.yaml', '--agency', 'city'], 1, /bad\.yaml is not a valid program \(1 problem\):\n {2}- numberPrefix: must be 1 to 16 upper-case letters or digits/);
+  await expectFailure(['program', 'import', 'bad.yaml', '--agency', 'city'], 1, /bad\.yaml is not a valid program \(1 problem\):\n {2}- numberPrefix \(line 3, column 15\): must be 1 to 16 upper-case letters or digits/);
   writeFileSync(path.join(dir, 'bad.yaml'), 'customId: BAD\nname: Bad\nnumberPrefix: BAD\nstatuses:\n  - { name: Draft, initial: true, next: [Gone] }\n');
-  await expectFailure(['program', 'import', 'bad.yaml', '--agency', 'city'], 1, /next: no status has the customId or name "Gone"\n {2}- status "Draft": the initial status must be named "Unsubmitted"/);
+  await expectFailure(['program', 'import', 'bad.yaml', '--agency', 'city'], 1, /status "Draft" \(line 5, column 42\): next: no status has the customId or name "Gone"\n {2}- status "Draft" \(line 5, column 13\): the initial status must be named "Unsubmitted"/);
   await expectFailure(['program', 'import', 'missing.yaml', '--agency', 'city'], 1, /cannot read missing\.yaml: no such file/);
   await expectFailure(['program', 'import', SOLAR, '--agency', 'town'], 1, /agency "town" not found/);
   await expectFailure(['program', 'import', '--agency', 'city'], 2, /missing FILE/);

@@ -38,3 +38,16 @@ export async function refusedImport(scope: ImportScope, yaml: string, file = 'pr
   }
   assert.fail('the import was not refused');
 }
+
+/**
+ * `line N, column C` of the nth line of `text` holding `needle`, at the first character there of `part` (the needle
+ * itself unless given).
+ */
+export function placeOf(text: string): (needle: string, nth?: number, part?: string) => string {
+  const lines = text.split('\n');
+  return (needle, nth = 0, part = needle) => {
+    const index = lines.map((l, i) => (l.includes(needle) ? i : -1)).filter((i) => i >= 0)[nth];
+    assert.ok(index !== undefined, `"${needle}" (${nth}) is in the text`);
+    return `line ${index + 1}, column ${lines[index]!.indexOf(part) + 1}`;
+  };
+}

@@ -64,5 +64,5 @@ test('refuses an unknown status or template, both or neither option, and a file 
   }
   const bad = await run(['bad.yaml', '--status', 'Rejected']);
   assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /bad\.yaml is not a valid program \(1 problem\):\n {2}- status "Rejected" \(line \d+\): mailTemplate\.text: unknown placeholder "\{\{reasn\}\}"/);
+  assert.match(bad.stderr, /bad\.yaml is not a valid program \(1 problem\):\n {2}- status "Rejected": mailTemplate\.text \(line \d+, column \d+\): unknown placeholder "\{\{reasn\}\}"/);
 });

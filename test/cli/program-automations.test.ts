@@ -6,7 +6,7 @@ import { exportProgram, formatProgramFile } from '../../src/domain/programs/prog
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
 import { sampleProgram } from './sample-program.ts';
-import { importScope, refusedImport } from './import-scope.ts';
+import { importScope, placeOf, refusedImport } from './import-scope.ts';
 
 // A program file's automations: imported with the program (parts by id), exported back unchanged, reported by the
 // import's diff, and refused with the YAML line of each problem (filters, targets, CEL types, roles, placeholders).
@@ -75,31 +75,73 @@ test('refusals name the YAML line of each problem, and a refused import changes 
   ]);
   const yaml = stringify(file);
   const lineOf = (text: string, nth = 0) => yaml.split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(text))[nth]![1];
+  // `line N, column C` of `text` (its nth line), at the start of `text` there.
+  const at = (text: string, nth = 0) => `line ${lineOf(text, nth)}, column ${yaml.split('\n')[lineOf(text, nth) - 1]!.indexOf(text) + 1}`;
   const problems = await refusedImport(scope, yaml);
   const ifA = lineOf('if: Size + 1');
   assert.equal(problems.length, 12, problems.join('\n'));
   assert.deepEqual(await scope.env.store.programs.loadProgramDefinition(first.programId), before, 'nothing changed');
   // Each problem names its line.
-  for (const p of problems) assert.match(p, /\(line \d+/, p);
+  for (const p of problems) assert.match(p, /\(line \d+, column \d+\)/, p);
   const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
-  has(new RegExp(`^automation "a" \\(line ${lineOf('trigger: status.entered')}\\): when: status: no status has the customId or name "Nowhere"$`));
-  has(/^automation "a" \(line \d+\): when: the trigger status.entered takes only status, not form$/);
-  has(new RegExp(`^automation "a" \\(line ${lineOf('do: moveStatus')}\\): then\\[0\\] \\(moveStatus\\): no status can move to "Unsubmitted"`));
+  has(new RegExp(`^automation "a" \\(${at('trigger: status.entered')}\\): when: status: no status has the customId or name "Nowhere"$`));
+  has(new RegExp(`^automation "a" \\(${at('trigger: status.entered')}\\): when: the trigger status.entered takes only status, not form$`));
+  has(new RegExp(`^automation "a" \\(${at('do: moveStatus')}\\): then\\[0\\] \\(moveStatus\\): no status can move to "Unsubmitted"`));
   has(new RegExp(`^automation "a": if \\(line ${ifA}, column \\d+\\): \\+ cannot combine an int and a double`));
   has(new RegExp(`^automation "b": then setField Size: value \\(line ${lineOf("'large'")}, column \\d+\\): must give a double, but gives a string$`));
-  has(/^automation "b" \(line \d+\): then\[1\] \(assign\): no role is named "Engineer"; the roles are applicant, reader, editor, admin$/);
-  has(/^automation "b" \(line \d+\): then\[1\] \(assign\): say how to pick among the role's holders/);
-  has(/^automation "b" \(line \d+\): another automation has the customId "b"$/);
+  has(new RegExp(`^automation "b" \\(${at('do: assign')}\\): then\\[1\\] \\(assign\\): no role is named "Engineer"; the roles are applicant, reader, editor, admin$`));
+  has(/^automation "b" \(line \d+, column \d+\): then\[1\] \(assign\): say how to pick among the role's holders/);
+  has(new RegExp(`^automation "b" \\(${at('customId: b', 1)}\\): another automation has the customId "b"$`));
   has(new RegExp(`^automation "b": if \\(line ${lineOf('if: Sise')}, column \\d+\\): unknown name "Sise" \\(did you mean "Size"\\?\\)$`));
   has(/then\[0\] \(sendMail\): a mail to a role names the role/);
-  has(/then\[0\] \(sendMail\): subject: unknown placeholder "\{\{name\}\}"/);
-  has(new RegExp(`^automation "b" \\(line ${lineOf('do: moveStatus', 1)}\\): then\\[1\\] \\(moveStatus\\): missing to$`));
+  // A placeholder is placed at itself, not at its action.
+  has(new RegExp(`^automation "b": then\\[0\\] \\(sendMail\\): subject \\(${at('{{name}}')}\\): unknown placeholder "\\{\\{name\\}\\}"`));
+  has(new RegExp(`^automation "b" \\(${at('do: moveStatus', 1)}\\): then\\[1\\] \\(moveStatus\\): missing to$`));
 });
 
-test('the schema refuses an unknown trigger and an unknown action, naming the automation', async () => {
-  const problems = await refusedImport(scope, stringify(withAutomations([{ customId: 'x', name: 'X', when: { trigger: 'deadline.whenever' }, then: [{ do: 'explode' }] }])));
-  assert.ok(problems.some((p) => /automations\[0\]\.when\.trigger \("x"\): must be one of project.created/.test(p)), problems.join('\n'));
-  assert.ok(problems.some((p) => /automations\[0\]\.then\[0\]\.do \("x"\): must be one of moveStatus, setField/.test(p)), problems.join('\n'));
+test('the schema refuses an unknown trigger and an unknown action, naming the automation and their line and column', async () => {
+  const yaml = stringify(withAutomations([{ customId: 'x', name: 'X', when: { trigger: 'deadline.whenever' }, then: [{ do: 'explode', sparkle: true }] }]));
+  const at = placeOf(yaml);
+  const problems = await refusedImport(scope, yaml);
+  assert.deepEqual(problems.filter((p) => p.startsWith('automations')).map((p) => p.replace(/: must be one of .*/, ': must be one of …')), [
+    `automations[0].when.trigger ("x") (${at('deadline.whenever')}): must be one of …`,
+    `automations[0].then[0] ("x") (${at('sparkle')}): unknown property "sparkle"`,
+    `automations[0].then[0].do ("x") (${at('explode')}): must be one of …`,
+  ]);
+});
+
+test('an unknown placeholder in a block-style (|) or quoted mail text is placed at its own line and column', async () => {
+  const yaml = [
+    stringify(withAutomations([])).replace(/automations: \[\]\n/, ''),
+    'automations:',
+    '  - customId: mail',
+    '    name: Mail',
+    '    when: { trigger: form.submitted }',
+    '    then:',
+    '      - do: sendMail',
+    '        to: owner',
+    '        subject: "Project \\u00e9 {{projectNumbr}}"',
+    '        text: |',
+    '          Hello,',
+    '',
+    '          your project {{projectNumber}} is in {{stauts}}.',
+    '      - do: openInquiry',
+    "        subject: 'It''s {{what}}'",
+    '        text: >',
+    '          folded {{foldedUnknown}}',
+    '',
+  ].join('\n');
+  const at = placeOf(yaml);
+  const problems = await refusedImport(scope, yaml);
+  const unknown = (name: string) => `unknown placeholder "{{${name}}}"; use ${problems[0]!.split('; use ')[1]}`;
+  assert.deepEqual(problems, [
+    // Columns count the source: "\u00e9" is six characters of the file and one of the subject.
+    `automation "mail": then[0] (sendMail): subject (${at('{{projectNumbr}}')}): ${unknown('projectNumbr')}`,
+    `automation "mail": then[0] (sendMail): text (${at('{{stauts}}')}): ${unknown('stauts')}`,
+    `automation "mail": then[1] (openInquiry): subject (${at('{{what}}')}): ${unknown('what')}`,
+    // A folded text's lines are joined, so it is placed at its start.
+    `automation "mail": then[1] (openInquiry): text (line ${yaml.split('\n').indexOf('        text: >') + 1}, column 15): ${unknown('foldedUnknown')}`,
+  ]);
 });
 
 test("a move names a reason of its target status, and one wherever the status always needs one; a mail names a template the file has", async () => {
@@ -117,8 +159,8 @@ test("a move names a reason of its target status, and one wherever the status al
   Object.assign(rejected, { reasons: [{ customId: 'TooLarge', name: 'Too large' }], reasonRequired: true });
   const problems = await refusedImport(scope, stringify({ ...program, mailTemplates: [{ customId: 'Sorry', subject: 'Sorry', text: 'Sorry' }] }));
   const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
-  has(/^automation "msgs" \(line \d+\): then\[0\] \(moveStatus\): a move to "Rejected" needs a reason \(reason: one of TooLarge\)$/);
-  has(/then\[1\] \(moveStatus\): reason: status "Approved" has no reason "Nope"$/);
+  has(/^automation "msgs" \(line \d+, column \d+\): then\[0\] \(moveStatus\): a move to "Rejected" needs a reason \(reason: one of TooLarge\)$/);
+  has(/then\[1\] \(moveStatus\): reason: status "Approved" has no reason "Nope"; it lists no reasons$/);
   has(/then\[2\] \(sendMail\): template: mailTemplates has no "Missing"; it has Sorry$/);
   has(/then\[3\] \(sendMail\): a mail is a named template or a subject and text, not both$/);
   has(/then\[4\] \(sendMail\): a mail needs a subject and a text, or a named template$/);
@@ -137,6 +179,17 @@ test("a move names a reason of its target status, and one wherever the status al
   ]);
 });
 
+test('a move into a status that must have a reason but lists none says what is wrong, not "reason: one of "', async () => {
+  const program = withAutomations([{ customId: 'm', name: 'M', when: { trigger: 'form.submitted', form: 'Apply' }, then: [{ do: 'moveStatus', to: 'Rejected' }] }]);
+  Object.assign(program.statuses.find((s) => s.customId === 'Rejected')!, { reasonRequired: true });
+  const yaml = stringify(program);
+  const at = placeOf(yaml);
+  assert.deepEqual(await refusedImport(scope, yaml), [
+    `automation "m" (${at('do: moveStatus')}): then[0] (moveStatus): a move to "Rejected" needs a reason, but the status lists no reasons to give; give it reasons: or drop its reasonRequired`,
+    `status "Rejected" (${at('customId: Rejected')}): reasonRequired needs a list of reasons to choose from`,
+  ]);
+});
+
 test('deadline triggers and actions name deadlines the file has; visibleToApplicant filters only notes', async () => {
   const program = {
     ...withAutomations([
@@ -147,9 +200,9 @@ test('deadline triggers and actions name deadlines the file has; visibleToApplic
   };
   const problems = await refusedImport(scope, stringify(program));
   const has = (re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
-  has(/^automation "d1" \(line \d+\): when: deadline: the program has no deadline "Nope"; its deadlines are Due$/);
+  has(/^automation "d1" \(line \d+, column \d+\): when: deadline: the program has no deadline "Nope"; its deadlines are Due$/);
   has(/then\[0\] \(startDeadline\): deadline: the program has no deadline "Missing"; its deadlines are Due$/);
-  has(/automation "d2" \(line \d+\): when: the trigger form.submitted takes only form, not visibleToApplicant$/);
+  has(/automation "d2" \(line \d+, column \d+\): when: the trigger form.submitted takes only form, not visibleToApplicant$/);
   assert.equal(problems.length, 3, problems.join('\n'));
 });
 
@@ -160,11 +213,11 @@ test('a daily schedule names its time of day and may narrow to a status; only au
     { customId: 'timed', name: 'Timed', when: { trigger: 'project.created', at: '08:00' }, then: [{ do: 'emitEvent', name: 'x' }] },
   ])));
   const has = (problems: string[], re: RegExp) => assert.ok(problems.some((p) => re.test(p)), `${re} in:\n${problems.join('\n')}`);
-  has(refused, /^automation "noTime" \(line \d+\): when: the trigger schedule needs at, the local time of day it runs \(HH:MM\)$/);
-  has(refused, /^automation "timed" \(line \d+\): when: the trigger project.created takes no filter, not at$/);
+  has(refused, /^automation "noTime" \(line \d+, column \d+\): when: the trigger schedule needs at, the local time of day it runs \(HH:MM\)$/);
+  has(refused, /^automation "timed" \(line \d+, column \d+\): when: the trigger project.created takes no filter, not at$/);
   assert.equal(refused.length, 2, refused.join('\n'));
   const late = await refusedImport(scope, stringify(withAutomations([{ ...daily, when: { trigger: 'schedule', at: '24:00' } }])));
-  has(late, /automations\[0\]\.when\.at \("daily"\): must match pattern/);
+  has(late, /automations\[0\]\.when\.at \("daily"\) \(line \d+, column \d+\): must match pattern/);
   // A form's rule that read the project's age would change its answer while nobody acts: the name is unknown there.
   const file = withAutomations([daily]);
   const ruledFile = withAutomations([daily]);

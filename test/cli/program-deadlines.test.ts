@@ -6,7 +6,7 @@ import { exportProgram, formatProgramFile } from '../../src/domain/programs/prog
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { sampleProgram } from './sample-program.ts';
-import { importScope, refusedImport } from './import-scope.ts';
+import { importScope, placeOf, refusedImport } from './import-scope.ts';
 
 // A program file's calendar and deadlines: imported and stored with the program, exported back unchanged, reported
 // by the import's diff, refused with the YAML line of each problem.
@@ -68,17 +68,17 @@ test('an unknown time zone, country or region, a bad closure date and a bad unti
   file.deadlines.push({ customId: 'ByNothing', name: 'By nothing', duration: { untilField: 'Nothing' } });
   file.deadlines.push({ customId: 'AnswerDue', name: 'Again', duration: { businessDays: 1 } });
   const text = stringify(file);
-  const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const at = placeOf(text);
   const problems = await refusedImport(scope, text);
   assert.deepEqual(problems, [
-    `calendar (line ${line('Pacific/Nowhere')}): timeZone: unknown time zone "Pacific/Nowhere"; use an IANA name such as America/Los_Angeles or Europe/Berlin`,
-    `calendar (line ${line('region: ZZ')}): holidays: country US has no region "ZZ"; its regions are ${problems[1]!.split('its regions are ')[1]}`,
-    `calendar (line ${line('2026-13-01')}): closures: "2026-13-01" is not a date written YYYY-MM-DD`,
-    `deadline "BySize" (line ${line('untilField: Size')}): untilField: field "Size" is of type number, not date`,
+    `calendar (${at('Pacific/Nowhere')}): timeZone: unknown time zone "Pacific/Nowhere"; use an IANA name such as America/Los_Angeles or Europe/Berlin`,
+    `calendar (${at('region: ZZ', 0, 'ZZ')}): holidays: country US has no region "ZZ"; its regions are ${problems[1]!.split('its regions are ')[1]}`,
+    `calendar (${at('2026-13-01')}): closures: "2026-13-01" is not a date written YYYY-MM-DD`,
+    `deadline "BySize" (${at('untilField: Size', 0, 'Size')}): untilField: field "Size" is of type number, not date`,
     problems[4]!,
-    `deadline "AnswerDue" (line ${text.split('\n').lastIndexOf('  - customId: AnswerDue') + 1}): another deadline has the customId "AnswerDue"`,
+    `deadline "AnswerDue" (${at('customId: AnswerDue', 1)}): another deadline has the customId "AnswerDue"`,
   ]);
-  assert.match(problems[4]!, new RegExp(`^deadline "ByNothing" \\(line ${line('untilField: Nothing')}\\): untilField.*"Nothing"`));
+  assert.match(problems[4]!, new RegExp(`^deadline "ByNothing" \\(${at('untilField: Nothing', 0, 'Nothing')}\\): untilField.*"Nothing"`));
   assert.match(problems[1]!, /\bCA\b/);
 });
 

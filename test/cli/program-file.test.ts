@@ -99,6 +99,156 @@ test('type-specific options are checked', () => {
   assert.match(semantic((p) => { p.statuses[1]!.publicId = 'x'; p.statuses[2]!.publicId = 'x'; }), /two statuses have the publicId "x"/);
 });
 
+test('every refusal names the line and column of what makes it: references, keys, fields, statuses, templates', () => {
+  const text = [
+    'customId: PV',
+    'name: Small PV',
+    'numberPrefix: PV',
+    'customLists:',
+    '  - customId: Makes',
+    '    name: Makes',
+    '    choices: [SMA, ENP, SMA]',
+    'fields:',
+    '  - customId: Size',
+    '    name: Size',
+    '    type: number',
+    '  - customId: Size',
+    '    name: Other size',
+    '    type: text',
+    '    min: 1',
+    'statuses:',
+    '  - customId: Draft',
+    '    name: Draft',
+    '    initial: true',
+    '    next: [Review, Gone]',
+    '  - customId: Review',
+    '    name: In review',
+    'forms:',
+    '  - customId: Apply',
+    '    name: Application',
+    '    availableIn: [Draft]',
+    '    fields:',
+    '      - Size',
+    '      - Ghost',
+    'notifications:',
+    '  statusChanged:',
+    '    subject: Now {{status}}',
+    '    text: |',
+    '      Hello,',
+    '        see {{link}} or {{lnk}}.',
+  ].join('\n');
+  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), programCheckers(), 'p.yaml'));
+  assert.deepEqual(message.split('\n').slice(1).map((l) => l.replace(/; use .*/, '')), [
+    '  - two fields have the customId "Size" (line 12, column 15)',
+    '  - custom list "Makes" (line 7, column 25): the choice "SMA" appears twice',
+    '  - field "Size" (line 15, column 10): min and max apply to number and integer fields only (type is text)',
+    '  - status "Draft" (line 20, column 20): next: no status has the customId or name "Gone"',
+    '  - form "Apply" (line 29, column 9): fields: no field has the customId or name "Ghost"',
+    '  - status "Draft" (line 18, column 11): the initial status must be named "Unsubmitted"',
+    // In a block (|) text, the placeholder's own line, and its column counting the block's indentation.
+    '  - notifications.statusChanged.text (line 35, column 25): unknown placeholder "{{lnk}}"',
+  ]);
+});
+
+test('a cycle of formulas and a calculated field placed as required name their line and column', () => {
+  const text = [
+    'customId: PV',
+    'name: Small PV',
+    'numberPrefix: PV',
+    'fields:',
+    '  - customId: Size',
+    '    name: Size',
+    '    type: number',
+    '  - customId: A',
+    '    name: A',
+    '    type: calculated',
+    '    resultType: number',
+    '    formula: B + 1.0',
+    '  - customId: B',
+    '    name: B',
+    '    type: calculated',
+    '    resultType: number',
+    '    formula: A * 2.0',
+    'statuses:',
+    '  - customId: Unsubmitted',
+    '    name: Unsubmitted',
+    '    initial: true',
+    'forms:',
+    '  - customId: Apply',
+    '    name: Application',
+    '    availableIn: [Unsubmitted]',
+    '    fields:',
+    '      - Size',
+    '      - { field: A, required: true }',
+  ].join('\n');
+  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), programCheckers(), 'p.yaml'));
+  assert.deepEqual(message.split('\n').slice(1), [
+    '  - field "A" (line 12, column 14): formula: calculated fields "A" -> "B" -> "A" need each other\'s values: a formula cannot depend on itself',
+    '  - form "Apply": field "A" (line 28, column 31): a calculated field is never filled in, so it cannot be required or read-only',
+  ]);
+});
+
+test('a problem of a rule written as a block (|) is placed at its own line and column of the file', () => {
+  const text = [
+    'customId: PV',
+    'name: Small PV',
+    'numberPrefix: PV',
+    'fields:',
+    '  - { customId: Size, name: Size, type: number }',
+    '  - customId: Half',
+    '    name: Half',
+    '    type: calculated',
+    '    resultType: number',
+    '    formula: |',
+    '      Size > 1.0',
+    '        ? Sise / 2.0',
+    '        : 0.0',
+    'statuses:',
+    '  - { customId: Unsubmitted, name: Unsubmitted, initial: true }',
+  ].join('\n');
+  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), programCheckers(), 'p.yaml'));
+  assert.deepEqual(message.split('\n').slice(1), ['  - field "Half": formula (line 12, column 11): unknown name "Sise" (did you mean "Size"?)']);
+});
+
+test('schema problems name their line and column: an unknown key at the key, a missing one at its object', () => {
+  const text = [
+    'customId: PV',
+    'name: Small PV',
+    'numberPrefix: pv',
+    'colour: red',
+    'fields:',
+    '  - customId: Size',
+    '    type: number',
+    'statuses:',
+    '  - customId: Unsubmitted',
+    '    name: Unsubmitted',
+    '    initial: true',
+    'automations:',
+    '  - customId: x',
+    '    name: X',
+    '    when: { trigger: deadline.whenever }',
+    '    then:',
+    '      - do: explode',
+  ].join('\n');
+  const message = problemsOf(() => parseProgramFile(text, 'yaml', 'p.yaml'));
+  assert.deepEqual(message.split('\n').slice(1).map((l) => l.replace(/: must be one of .*/, ': must be one of …')), [
+    '  - (top level) (line 4, column 1): unknown property "colour"',
+    '  - numberPrefix (line 3, column 15): must be 1 to 16 upper-case letters or digits',
+    '  - fields[0] ("Size") (line 6, column 5): missing required property "name"',
+    '  - automations[0].when.trigger ("x") (line 15, column 22): must be one of …',
+    '  - automations[0].then[0].do ("x") (line 17, column 13): must be one of …',
+  ]);
+  // A JSON file's problems are placed the same way.
+  const json = JSON.stringify({ customId: 'PV', name: 'X', numberPrefix: 'PV', statuses: [{ name: 'Unsubmitted', initial: true, extra: 1 }] }, null, 2);
+  assert.match(problemsOf(() => parseProgramFile(json, 'json', 'p.json')), /statuses\[0\] \("Unsubmitted"\) \(line 9, column 7\): unknown property "extra"$/);
+  assert.match(problemsOf(() => parseProgramFile('{"customId": "PV",\n  "name": 1 ,', 'json', 'p.json')), /not valid JSON \(line 2, column 13\): /);
+  // A placeholder in a JSON text is placed at its column, its escapes ("\n", "\u00e9") counted as written.
+  const mail = { customId: 'PV', name: 'X', numberPrefix: 'PV', statuses: [{ name: 'Unsubmitted', initial: true, mailTemplate: { subject: 's', text: 'Hello,\n\u00e9 {{nope}}' } }] };
+  const escaped = JSON.stringify(mail, null, 2).replace('\u00e9', '\\u00e9');
+  assert.equal(escaped.split('\n')[10], '        "text": "Hello,\\n\\u00e9 {{nope}}"');
+  assert.match(problemsOf(() => resolveProgramFile(parseProgramFile(escaped, 'json', 'p.json'), programCheckers())), /status "Unsubmitted": mailTemplate\.text \(line 11, column 33\): unknown placeholder "\{\{nope\}\}"/);
+});
+
 test('all semantic problems are reported together', () => {
   const message = semantic((p) => {
     p.fields[2]!.list = 'Nope';

@@ -12,7 +12,7 @@ import { parseProgramFile, validateProgramFile } from '../../src/domain/programs
 import { type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
 import { runApasInProcess } from '../support/run-apas.ts';
 import { sampleProgram } from './sample-program.ts';
-import { importScope, refusedImport } from './import-scope.ts';
+import { importScope, placeOf, refusedImport } from './import-scope.ts';
 
 // A program file's own roles: imported with the program, exported back unchanged, reported by the import's diff,
 // refused with the YAML line of the problem; grants accept them, and an import may not remove one that users hold.
@@ -99,16 +99,16 @@ test('refusals name the YAML line of each problem', async () => {
   ]);
   file.forms[0]!.roles = ['applicant', 'Reviwer'];
   const yaml = stringify(file);
-  const lineOf = (text: string, nth = 0) => yaml.split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(text))[nth]![1];
+  const at = placeOf(yaml);
   const problems = await refusedImport(scope, yaml);
   assert.deepEqual(problems.sort(), [
-    `form "Apply" (line ${lineOf('- Reviwer')}): roles: no role is named "Reviwer"; the roles are applicant, reader, editor, admin, Reviewer, Mover`,
-    `role "Mover" (line ${lineOf('from: Nowhere')}): transitions: no status has the customId or name "Nowhere"`,
-    `role "Mover" (line ${lineOf('customId: Mover')}): transitions limit the privilege moveStatus, which the role does not have`,
-    `role "Reviewer" (line ${lineOf('- approveEverything')}): unknown privilege "approveEverything"; the privileges are readProjects, revealSensitive, createProjects, editOwnProjects, editData, overrideForms, changeOwner, assign, reviewAttachments, inquiries, moveStatus, readHistory, readAllData, export, manageWebhooks, manageDeadlines`,
-    `role "Reviewer" (line ${lineOf('customId: Reviewer')}): transitions limit the privilege moveStatus, which the role does not have`,
-    `role "Reviewer" (line ${lineOf('from: Review')}): transitions: the workflow has no transition from "Review" to "Unsubmitted" (add it to the status's next, or leave it out here)`,
-    `role "editor" (line ${lineOf('customId: editor')}): the customId "editor" is the name of a built-in role; choose another`,
+    `form "Apply" (${at('- Reviwer', 0, 'Reviwer')}): roles: no role is named "Reviwer"; the roles are applicant, reader, editor, admin, Reviewer, Mover`,
+    `role "Mover" (${at('from: Nowhere')}): transitions: no status has the customId or name "Nowhere"`,
+    `role "Mover" (${at('customId: Mover')}): transitions limit the privilege moveStatus, which the role does not have`,
+    `role "Reviewer" (${at('- approveEverything', 0, 'approveEverything')}): unknown privilege "approveEverything"; the privileges are readProjects, revealSensitive, createProjects, editOwnProjects, editData, overrideForms, changeOwner, assign, reviewAttachments, inquiries, moveStatus, readHistory, readAllData, export, manageWebhooks, manageDeadlines, runAutomations`,
+    `role "Reviewer" (${at('customId: Reviewer')}): transitions limit the privilege moveStatus, which the role does not have`,
+    `role "Reviewer" (${at('from: Review')}): transitions: the workflow has no transition from "Review" to "Unsubmitted" (add it to the status's next, or leave it out here)`,
+    `role "editor" (${at('customId: editor')}): the customId "editor" is the name of a built-in role; choose another`,
   ].sort());
 });
 

@@ -5,7 +5,7 @@ import { describeChange } from '../../src/domain/programs/program-changes.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
-import { importScope, refusedImport } from './import-scope.ts';
+import { importScope, placeOf, refusedImport } from './import-scope.ts';
 import { sampleProgram } from './sample-program.ts';
 
 // A program file's summary fields (`summary: true`) and withdrawal status (`withdrawal: true`): imported, exported
@@ -48,9 +48,11 @@ test('a sensitive or table field cannot be a summary field, nor the initial stat
   const program = marked();
   program.fields = program.fields.map((f) => (f.customId === 'Account' ? { ...f, summary: true } : f));
   program.statuses = program.statuses.map((s) => (s.customId === 'Unsubmitted' ? { ...s, withdrawal: true } : s));
-  const problems = await refusedImport(scope, stringify(program));
-  assert.ok(problems.some((p) => p.includes('field "Account": a sensitive field cannot be a summary field')), problems.join('\n'));
-  assert.ok(problems.some((p) => p.includes('the initial status cannot be a withdrawal status')), problems.join('\n'));
+  const yaml = stringify(program);
+  const at = placeOf(yaml);
+  const problems = await refusedImport(scope, yaml);
+  assert.ok(problems.includes(`field "Account" (${at('summary: true', 1, 'true')}): a sensitive field cannot be a summary field (My projects would show it)`), problems.join('\n'));
+  assert.ok(problems.includes(`status "Unsubmitted" (${at('withdrawal: true', 0, 'true')}): the initial status cannot be a withdrawal status`), problems.join('\n'));
   const typo = await refusedImport(scope, stringify({ ...marked(), fields: [{ customId: 'X', name: 'X', type: 'text', summary: 'yes' }] }));
-  assert.ok(typo.some((p) => /summary \("X"\): must be boolean/.test(p)), typo.join('\n'));
+  assert.ok(typo.some((p) => /summary \("X"\) \(line \d+, column \d+\): must be boolean/.test(p)), typo.join('\n'));
 });

@@ -77,6 +77,62 @@ test('a table is never multi-value nor sensitive, has columns, and only tables h
   assert.match(problemsOf(program), /field "Customer": columns, minRows and maxRows apply to table fields only \(type is text\)/);
 });
 
+test('every table problem names the line and column of the property that makes it', () => {
+  const text = [
+    'customId: PV',
+    'name: Small PV',
+    'numberPrefix: PV',
+    'customLists:',
+    '  - customId: Makes',
+    '    name: Makes',
+    '    choices: [SMA]',
+    'fields:',
+    '  - customId: Inverters',
+    '    name: Inverters',
+    '    type: table',
+    '    multiValue: true',
+    '    sensitive: true',
+    '    minRows: 3',
+    '    maxRows: 1',
+    '    columns:',
+    '      - customId: Make',
+    '        type: text',
+    '        list: Makes',
+    '      - customId: Count',
+    '        type: integer',
+    '        maxLength: 4',
+    '      - customId: Make',
+    '        name: Model',
+    '        type: choice',
+    '  - customId: Name',
+    '    name: Name',
+    '    type: text',
+    '    maxRows: 2',
+    'statuses:',
+    '  - customId: Unsubmitted',
+    '    name: Unsubmitted',
+    '    initial: true',
+  ].join('\n');
+  const message = (() => {
+    try {
+      resolveProgramFile(parseProgramFile(text, 'yaml', 'table.yaml'), programCheckers(), 'table.yaml');
+    } catch (error) {
+      return (error as Error).message;
+    }
+    assert.fail('expected the program file to be refused');
+  })();
+  assert.deepEqual(message.split('\n').slice(1), [
+    '  - field "Inverters" (line 12, column 17): a table field cannot be multiValue (it already holds a list of rows)',
+    '  - field "Inverters" (line 13, column 16): a table field cannot be sensitive (keep sensitive data in a field of its own)',
+    '  - field "Inverters" (line 14, column 14): minRows (3) is greater than maxRows (1)',
+    '  - field "Inverters" (line 23, column 19): two columns have the customId "Make"',
+    '  - field "Inverters": column "Make" (line 19, column 15): only choice columns have a list (type is text)',
+    '  - field "Inverters": column "Count" (line 22, column 20): maxLength applies to text columns only (type is integer)',
+    '  - field "Inverters": column "Make" (line 25, column 15): a choice column needs a list',
+    '  - field "Name" (line 29, column 14): columns, minRows and maxRows apply to table fields only (type is text)',
+  ]);
+});
+
 let env: TestEnv;
 before(async () => {
   env = await testEnv();

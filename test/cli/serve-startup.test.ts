@@ -8,8 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SqliteBinding as BetterSqlite3 } from '../../src/store/sqlite-binding.ts';
-import { DIALECTS, emptyTestDatabase } from '../support/databases.ts';
-import { newSecretKeyLine } from '../../src/store/secret-box.ts';
+import { DIALECTS, emptyTestDatabase, openTestStore } from '../support/databases.ts';
+import { seedSealedValues } from '../support/sealed-fixtures.ts';
+import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
 
 // `apas serve` and `apas migrate` as an operator meets them when something is wrong: a database that accepts
 // connections but never answers, a port in use, a blob directory or database that cannot be written, a database a
@@ -208,6 +209,52 @@ for (const dialect of DIALECTS) {
         assert.match(status.out, /Unknown to this version \(1\):\n {2}999-from-the-future/);
       } finally {
         await db.remove();
+      }
+    });
+  });
+}
+
+describe('apas serve and the key file of a SQLite database', () => {
+  it('makes the key file for a new database, but never for one that holds sealed values: it refuses, naming the file, and writes nothing', async () => {
+    const fresh = await emptyTestDatabase('sqlite');
+    const restored = await openTestStore('sqlite', { secrets: createSecretBox(parseSecretKeys(newSecretKeyLine(), 'lost with the old server')) });
+    try {
+      const freshKey = path.join(path.dirname(fresh.url), 'apas-secret.key');
+      const started = await apas(['serve'], { DATABASE_URL: fresh.url, APAS_SECRET_KEYS: '', APAS_BLOB_DIR: path.join(dir, 'k-fresh') }, 90_000, /apas is serving/);
+      assert.ok(logLines(started).some((l) => l.msg === 'apas is serving'), started.out);
+      assert.ok(fs.existsSync(freshKey), 'a new installation gets its key file');
+
+      await seedSealedValues(restored.store);
+      const dbFile = (restored.config as { file: string }).file;
+      const keyFile = path.join(path.dirname(dbFile), 'apas-secret.key');
+      const env = { DATABASE_URL: dbFile, APAS_SECRET_KEYS: '', APAS_BLOB_DIR: path.join(dir, 'k-restored') };
+      const refused = await apas(['serve'], env, 90_000, /apas is serving/);
+      assert.equal(fs.existsSync(keyFile), false, 'a refused start writes no key');
+      assertFailedStart(refused, 'APAS_SECRET_KEY_FILE', keyFile, /^The database holds sealed secrets, but their key file .* is missing \(a backup restored without it\?\).*No new key was made/);
+    } finally {
+      await restored.close();
+      await fresh.remove();
+    }
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`apas serve after a lost key [${dialect}]`, () => {
+    it('refuses to start while values sealed with the lost key are stored, and serves once drop-unreadable has dropped them', async () => {
+      const db = await openTestStore(dialect, { secrets: createSecretBox(parseSecretKeys(newSecretKeyLine(), 'lost')) });
+      try {
+        await seedSealedValues(db.store);
+        const env = { DATABASE_URL: db.config.kind === 'sqlite' ? db.config.file : db.config.url, APAS_BLOB_DIR: path.join(dir, `lost-${dialect}`) };
+        const refused = await apas(['serve'], env, 90_000, /apas is serving/);
+        assertFailedStart(refused, 'APAS_SECRET_KEYS', 'the environment', /which the configured keys do not include: restore the key file .* or, if it is lost, run "apas secrets drop-unreadable"/);
+        const drop = await apas(['secrets', 'drop-unreadable'], env, 60_000);
+        assert.equal(drop.code, 0, drop.err);
+        assert.match(drop.out, /^Dropped 5 values/);
+        const served = await apas(['serve'], env, 90_000, /apas is serving/);
+        assert.equal(served.timedOut, false, served.out + served.err);
+        assert.ok(logLines(served).some((l) => l.msg === 'apas is serving'), served.out);
+      } finally {
+        await db.close();
       }
     });
   });

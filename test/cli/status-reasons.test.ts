@@ -7,7 +7,7 @@ import { exportProgram, formatProgramFile } from '../../src/domain/programs/prog
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { type ImportReport, importProgram } from '../../src/domain/programs/program-import.ts';
 import { sampleProgram } from './sample-program.ts';
-import { importScope, refusedImport } from './import-scope.ts';
+import { importScope, placeOf, refusedImport } from './import-scope.ts';
 
 // Status reasons and mail templates in a program file: imported, exported back unchanged, reported by the import's
 // diff, and refused with the YAML line of each problem.
@@ -77,16 +77,16 @@ test('refusals name the YAML line of each problem', async () => {
   file.forms[1] = { customId: 'Finish', name: 'Completion', availableIn: ['Approved'], leadsTo: 'Closed' };
   file.mailTemplates = [...NAMED, { customId: 'Reminder', subject: 'x', text: '{{owner}}' }];
   const yaml = stringify(file);
-  const lineOf = (text: string, nth = 0) => yaml.split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.includes(text))[nth]![1];
+  const at = placeOf(yaml);
   const problems = await refusedImport(scope, yaml);
   const known = '{{projectNumber}}, {{status}}, {{link}}, {{programName}}, {{reason}}, {{message}}, {{deadlines}}';
   assert.deepEqual(problems.sort(), [
-    `form "Finish" (line ${lineOf('leadsTo: Closed')}): leadsTo "Closed" requires a reason, which a submission cannot give`,
-    `mail template "Reminder" (line ${lineOf('customId: Reminder', 1)}): another mail template has the customId "Reminder"`,
-    `mail template "Reminder" (line ${lineOf('customId: Reminder', 1)}): text: unknown placeholder "{{owner}}"; use ${known}`,
-    `status "Approved" (line ${lineOf('customId: Approved')}): reasonRequired needs a list of reasons to choose from`,
-    `status "Rejected" (line ${lineOf('customId: Incomplete', 1)}): reasons: two reasons have the customId "Incomplete"`,
-    `status "Rejected" (line ${lineOf('subject: About')}): mailTemplate.subject: unknown placeholder "{{projectNumbr}}"; use ${known}`,
+    `form "Finish" (${at('leadsTo: Closed', 0, 'Closed')}): leadsTo "Closed" requires a reason, which a submission cannot give`,
+    `mail template "Reminder" (${at('customId: Reminder', 1)}): another mail template has the customId "Reminder"`,
+    `mail template "Reminder": text (${at('{{owner}}')}): unknown placeholder "{{owner}}"; use ${known}`,
+    `status "Approved" (${at('customId: Approved')}): reasonRequired needs a list of reasons to choose from`,
+    `status "Rejected" (${at('customId: Incomplete', 1)}): reasons: two reasons have the customId "Incomplete"`,
+    `status "Rejected": mailTemplate.subject (${at('{{projectNumbr}}')}): unknown placeholder "{{projectNumbr}}"; use ${known}`,
   ].sort());
 });
 
@@ -105,12 +105,12 @@ test('reasonRequired may list the statuses from which a move needs a reason: imp
   assert.deepEqual(lines(await importProgram(scope.env, scope.agency, parseProgramFile(text, 'yaml'))), []);
   file.statuses[1] = { ...file.statuses[1], reasonRequired: ['Approved', 'Unsubmitted', 'Rejected', 'Nowhere'] };
   const yaml = stringify(file);
-  const lineOf = (t: string) => yaml.split('\n').findIndex((l) => l.includes(t)) + 1;
+  const at = placeOf(yaml);
   const problems = await refusedImport(scope, yaml);
   assert.deepEqual(problems.sort(), [
-    `form "Apply" (line ${lineOf('leadsTo: Review')}): leadsTo "Review" requires a reason, which a submission cannot give`,
-    `status "Review" (line ${lineOf('- Nowhere')}): reasonRequired: no status has the customId or name "Nowhere"`,
-    `status "Review" (line ${lineOf('- Nowhere') - 1}): reasonRequired: the workflow has no transition from "Rejected" to "Review"`,
+    `form "Apply" (${at('leadsTo: Review', 0, 'Review')}): leadsTo "Review" requires a reason, which a submission cannot give`,
+    `status "Review" (${at('- Nowhere', 0, 'Nowhere')}): reasonRequired: no status has the customId or name "Nowhere"`,
+    `status "Review" (${at('- Rejected', 1, 'Rejected')}): reasonRequired: the workflow has no transition from "Rejected" to "Review"`,
   ].sort());
   file.statuses[1] = { ...file.statuses[1], reasonRequired: 'yes' };
   assert.throws(() => validateProgramFile(file), /statuses\[1\]\.reasonRequired \("Review"\): must be true, false or a list of statuses/);
@@ -122,4 +122,26 @@ test('the schema refuses a reason without a name and an unknown key, naming wher
   assert.throws(() => validateProgramFile(file), (e: ApiError) => e.code === 'INVALID_REQUEST'
     && /statuses\[3\]\.reasons\[0\] \("Incomplete"\): missing required property "name"/.test(e.message)
     && /statuses\[3\] \("Rejected"\): unknown property "reasonNeeded"/.test(e.message));
+});
+
+test('a withdrawal status cannot require a reason: the owner withdraws with one click and gives none', async () => {
+  const withdrawal = (reasonRequired: unknown) => {
+    const file = withReasons();
+    file.statuses[1] = { ...file.statuses[1], next: ['Approved', 'Rejected', 'Withdrawn'] };
+    file.statuses.push({ customId: 'Withdrawn', name: 'Withdrawn', withdrawal: true, reasons: [{ customId: 'Moved', name: 'Moved away' }], reasonRequired });
+    return file;
+  };
+  for (const reasonRequired of [true, ['Review']]) {
+    const yaml = stringify(withdrawal(reasonRequired));
+    // reasonRequired of the status Withdrawn: `true` on its line, a list on the line after.
+    const rows = yaml.split('\n');
+    const key = rows.findIndex((l, i) => i > rows.indexOf('  - customId: Withdrawn') && l.includes('reasonRequired:'));
+    const place = reasonRequired === true ? `line ${key + 1}, column ${rows[key]!.indexOf('true') + 1}` : `line ${key + 2}, column ${rows[key + 1]!.indexOf('-') + 1}`;
+    assert.deepEqual(await refusedImport(scope, yaml), [
+      `status "Withdrawn" (${place}): a withdrawal status cannot require a reason: the owner withdraws without giving one, so could never withdraw`,
+    ], JSON.stringify(reasonRequired));
+  }
+  // Reasons a member of staff may give on such a move are fine.
+  const report = await importProgram(scope.env, scope.agency, validateProgramFile(withdrawal(false)));
+  assert.ok(lines(report).includes('created status Withdrawn'), lines(report).join('\n'));
 });

@@ -45,5 +45,21 @@ forEachDialect('typed client', ({ dialect }) => {
       assert.equal(missing.response.status, 404);
       assert.equal(missing.error?.Code, 'NOT_FOUND');
     });
+
+    it('reads a project\'s automation runs as staff, and gets the applicant\'s refusal as an error', async () => {
+      const h = harness();
+      const projectId = await createProject(h, 'applicant');
+      const clientOf = (who: typeof h.who.reader) => createApasClient({
+        baseUrl: 'http://apas.test', apiKey: who.apiKey, credentials: { email: who.email, password: who.password }, fetch: injectFetch(h.app),
+      });
+      const path = { ProgramId: 'solar', ProjectId: projectId };
+      const runs = await clientOf(h.who.reader).GET('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/AutomationRuns', { params: { path } });
+      assert.equal(runs.response.status, 200, JSON.stringify(runs.error));
+      assert.equal(runs.data?.Project.ProjectId, projectId);
+      assert.deepEqual(runs.data?.Project.AutomationRun, []);
+      const refused = await clientOf(h.who.applicant).GET('/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/AutomationRuns', { params: { path } });
+      assert.equal(refused.response.status, 403);
+      assert.equal(refused.error?.Code, 'FORBIDDEN');
+    });
   });
 });

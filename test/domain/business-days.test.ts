@@ -58,6 +58,14 @@ test('the agency\'s closures are skipped, and so are days that are not working d
   assert.deepEqual(due(fourDays, '2026-12-10T18:00:00Z', { businessDays: 1 }), ['2026-12-14', '2026-12-15T08:00:00.000Z']);
 });
 
+test('date-holidays types the Friday before a Saturday Veterans Day bank, not public: a closure fills the gap (docs/programs.md)', () => {
+  const US: ProgramCalendar = { ...LA, holidays: { country: 'US', region: null } };
+  // When this fails, the package closes the gap itself: update "Closures fill gaps in the holiday data".
+  assert.equal(isWorkingDay(US, '2028-11-10'), true, 'the observed Veterans Day 2028 is a working day by the data');
+  assert.equal(isWorkingDay({ ...US, closures: [{ date: '2028-11-10', name: 'Veterans Day (observed)' }] }, '2028-11-10'), false);
+  assert.equal(isWorkingDay(US, '2026-07-03'), false, 'the observed Independence Day 2026 is typed public');
+});
+
 test('DST in Los Angeles: the day after a change starts at the new offset', () => {
   // Clocks go forward on Sunday 8 March 2026: Monday 9 March passes at Tuesday 00:00 PDT (07:00Z).
   assert.deepEqual(due(LA, '2026-03-06T20:00:00Z', { businessDays: 1 }), ['2026-03-09', '2026-03-10T07:00:00.000Z']);

@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
 import { AccountService } from '../../src/domain/accounts/account-service.ts';
+import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
+import { mailNotifier } from '../../src/domain/mail/mail-notifier.ts';
 import { DEMO_AGENCY, DEMO_CREDENTIALS, type DemoCredential, seedDemo } from '../../src/domain/programs/demo.ts';
 import { parseProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
@@ -57,6 +59,12 @@ automations:
     if: Size < 1.0
     then:
       - { do: moveStatus, to: Returned }
+  - customId: ask-roof
+    name: Mid-sized systems are asked about the roof
+    when: { trigger: form.submitted, form: Application }
+    if: Size > 50.0 && Size <= 100.0
+    then:
+      - { do: openInquiry, subject: Roof, text: "Which roof is it on?", visibleToApplicant: true }
 `;
 
 const who = (role: string): DemoCredential => DEMO_CREDENTIALS.find((c) => c.role === role)!;
@@ -115,6 +123,24 @@ for (const dialect of DIALECTS) {
       assert.ok(mail, 'the named template was sent');
       assert.equal(mail.to, applicant.email);
       assert.match(mail.text, new RegExp(`Your project ${p.number} is Rejected\\. See http://apas\\.test/`));
+    });
+
+    // The automation acts in the applicant's name, but what it does is not the applicant's own change (docs/programs.md).
+    it("the applicant is mailed about what an automation did on their submission: its move and its question, not their own submission's move", async () => {
+      const notify = mailNotifier({ ids: new RandomIdGenerator(), publicUrl: 'http://apas.test' });
+      while ((await consumeOutbox(db!.store, notify)) > 0);
+      const before = new Set((await db!.store.mail.listMail()).map((m) => m.id));
+      const declined = await submitted('300');
+      const asked = await submitted('75');
+      while ((await consumeOutbox(db!.store, notify)) > 0);
+      const mails = (await db!.store.mail.listMail()).filter((m) => !before.has(m.id) && m.kind !== 'automation');
+      const number = async (id: string) => (await project(id)).number!;
+      assert.deepEqual(mails.map((m) => [m.kind, m.to]).sort(), [['question', applicant.email], ['statusChanged', applicant.email]]);
+      const moved = mails.find((m) => m.kind === 'statusChanged')!;
+      assert.match(moved.subject + moved.text, new RegExp(await number(declined)));
+      assert.match(moved.text, /Rejected/);
+      assert.doesNotMatch(moved.text, /Submitted/, 'the submission\'s own move into Submitted is not mailed');
+      assert.match(mails.find((m) => m.kind === 'question')!.subject + mails.find((m) => m.kind === 'question')!.text, new RegExp(await number(asked)));
     });
 
     it('a move into a status that needs a reason from here, made without one, is skipped and recorded; the submission stands', async () => {

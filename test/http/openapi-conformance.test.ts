@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Automation } from '../../src/model/automation.ts';
 import { totpCode } from '../../src/domain/accounts/mfa.ts';
 import { MfaService } from '../../src/domain/accounts/mfa-service.ts';
 import { OAuthClientService } from '../../src/domain/accounts/oauth-client-service.ts';
@@ -182,7 +183,14 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         ok(await send({ method: 'POST', url: `${project}/Assignee`, as: 'admin', xml: `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>${h.who.admin.email}</AssigneeEmail></SetAssigneeRequest>` }));
         const rows = programRows(h.clock.now());
         const deadlines = [{ customId: 'answer', name: 'Answer due', duration: { businessDays: 10 }, shownToApplicant: true }];
-        await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...rows, program: { ...rows.program, deadlines } }));
+        const nightly: Automation = {
+          customId: 'nightly', name: 'Nightly', if: null, actions: [{ do: 'emitEvent', name: 'nightly' }],
+          when: { trigger: 'schedule', at: '23:00', formId: null, statusId: null, fieldId: null, attachmentId: null, approval: null, by: null },
+        };
+        await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...rows, program: { ...rows.program, deadlines, automations: [nightly] } }));
+        ok(await send({ method: 'GET', url: `${PROGRAM}/Automations/nightly/Schedule`, as: 'admin' }));
+        ok(await send({ method: 'POST', url: `${PROGRAM}/Automations/nightly/Schedule/Run`, as: 'admin' }));
+        ok(await send({ method: 'GET', url: `${project}/AutomationRuns`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Start`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Deadlines`, as: 'applicant' }));
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Satisfy`, as: 'admin' }));

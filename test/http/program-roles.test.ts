@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Privilege } from '../../src/domain/roles/privileges.ts';
+import type { Automation } from '../../src/model/automation.ts';
 import { forEachDialect, type TestDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness, type Identity, NS } from '../support/http-harness.ts';
@@ -124,7 +125,18 @@ const CASES: PrivilegeCase[] = [
     privilege: 'manageDeadlines', operation: 'StartProjectDeadline', needs: ['readProjects'], prepare: submitted,
     request: (p) => ({ method: 'POST', url: `${projectPath(p.projectId)}/Deadlines/answer/Start` }),
   },
+  {
+    // NIGHTLY runs on every submitted project: a run now that was let through would change the prepared one.
+    privilege: 'runAutomations', operation: 'RunAutomationSchedule', prepare: submitted,
+    request: () => ({ method: 'POST', url: `${PROGRAM}/Automations/nightly/Schedule/Run` }),
+  },
 ];
+
+/** A daily schedule of the program, for RunAutomationSchedule: an event on each submitted project. */
+const NIGHTLY: Automation = {
+  customId: 'nightly', name: 'Nightly', if: null, actions: [{ do: 'emitEvent', name: 'nightly' }],
+  when: { trigger: 'schedule', at: '23:00', formId: null, statusId: IDS.submitted, fieldId: null, attachmentId: null, approval: null, by: null },
+};
 
 function jsonData(values: Record<string, string | readonly string[]>): string {
   const fields = Object.entries(values).map(([id, v]) => (typeof v === 'string' ? { DataFieldId: id, Value: v } : { DataFieldId: id, Values: { Value: [...v] } }));
@@ -266,7 +278,8 @@ function sharedHarnessWithRoles(dialect: TestDialect) {
   const harness = sharedWorkflowHarness(dialect);
   let who: Record<string, Identity> | undefined;
   before(async () => {
-    who = await seedProgramRoles(harness().store, workflowProgramRows(), ROLES);
+    const rows = workflowProgramRows();
+    who = await seedProgramRoles(harness().store, { ...rows, program: { ...rows.program, automations: [NIGHTLY] } }, ROLES);
   });
   return () => {
     if (!who) throw new Error('the roles are seeded in before()');

@@ -43,15 +43,43 @@ forEachDialect('web sign-in', ({ dialect }) => {
       const v = await signedIn(h);
       for (const next of ['/ü', '/MvcProjects/\u2028x', '/\u{1F600}', '//evil.example/', '/\\evil.example', 'https://evil.example/', '/a b']) {
         const res = await v.send('GET', `${SIGN_IN}?next=${encodeURIComponent(next)}`);
-        assert.equal(res.statusCode, 303, `${JSON.stringify(next)}: ${res.body.slice(0, 200)}`);
-        assert.equal(res.headers.location, '/MvcProjects/', JSON.stringify(next));
+        assert.equal(res.statusCode, 200, `${JSON.stringify(next)}: ${res.body.slice(0, 200)}`);
+        assert.deepEqual(links(res.body), ['/MvcProjects/'], `${JSON.stringify(next)}: the signed-in browser's way on`);
         const fresh = new WebVisitor(h);
         const posted = await fresh.signIn(h.who.applicant.email, h.who.applicant.password, next);
         assert.equal(posted.statusCode, 303, `${JSON.stringify(next)}: ${posted.body.slice(0, 200)}`);
         assert.equal(posted.headers.location, '/MvcProjects/', JSON.stringify(next));
       }
       const kept = await v.send('GET', `${SIGN_IN}?next=${encodeURIComponent('/MvcProjects/%C3%BC?x=1')}`);
-      assert.equal(kept.headers.location, '/MvcProjects/%C3%BC?x=1', 'a percent-encoded path is kept');
+      assert.deepEqual(links(kept.body), ['/MvcProjects/%C3%BC?x=1'], 'a percent-encoded path is kept');
+    });
+
+    it('shows a browser that holds a session (perhaps a planted one) whose it is, and signs it out and back to the form on request', async () => {
+      const h = harness();
+      const planted = await signedIn(h);
+      const next = '/MvcProjects/Project?x=1';
+      const page = await planted.send('GET', `${SIGN_IN}?next=${encodeURIComponent(next)}`);
+      assert.equal(page.statusCode, 200, 'not sent on to the session\'s pages');
+      assert.match(page.body, /<h1>You are signed in already<\/h1>/);
+      assert.match(page.body, new RegExp(`signed in as <strong>User ${h.who.applicant.id}</strong> \\(${h.who.applicant.email}\\)`));
+      assert.deepEqual(links(page.body), [next], `only "Continue as …" leads on`);
+      assert.match(page.body, /<form method="post" action="\/MvcProjects\/SignOut">/);
+      assert.match(page.body, /<input type="hidden" name="after" value="sign-in"\/>/);
+      assert.match(page.body, /<button type="submit">Sign out and sign in as someone else<\/button>/);
+
+      const token = formToken(page.body);
+      assert.equal((await planted.send('POST', '/MvcProjects/SignOut', { next, after: 'sign-in' })).statusCode, 403, 'the form needs its CSRF token');
+      assert.equal((await planted.send('GET', '/MvcProjects/')).statusCode, 200, 'a refused sign-out changes nothing');
+      const out = await planted.send('POST', '/MvcProjects/SignOut', { _csrf: token, next, after: 'sign-in' });
+      assert.equal(out.statusCode, 303);
+      assert.equal(out.headers.location, `${SIGN_IN}?next=${encodeURIComponent(next)}`);
+      assert.notEqual((await planted.send('GET', '/MvcProjects/')).statusCode, 200, 'the planted session ended');
+      const form = await planted.send('GET', String(out.headers.location));
+      assert.equal(form.statusCode, 200);
+      assert.match(form.body, /<label for="email">E-mail address<\/label>/);
+      const own = await planted.signIn(h.who.admin.email, h.who.admin.password, next);
+      assert.equal(own.statusCode, 303);
+      assert.equal(own.headers.location, next);
     });
 
     it('binds the CSRF token to the session: a token and cookie planted from another browser are refused', async () => {

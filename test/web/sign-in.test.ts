@@ -65,6 +65,28 @@ describe('web: sign-in and sign-out', () => {
     await context.close();
   });
 
+  it('shows a browser signed in already whose session it holds, and signs out to sign in as someone else', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // The session someone else left (or planted) in this browser.
+    await signIn(page, server.baseUrl, DEMO.applicant);
+    await page.goto(`${server.baseUrl}/MvcProjects/SignIn`);
+    await page.getByRole('heading', { level: 1, name: 'You are signed in already' }).waitFor();
+    await page.getByText(`This browser is signed in as ${DEMO.applicant.name} (${DEMO.applicant.email}).`).waitFor();
+    assert.equal(await page.getByRole('link', { name: `Continue as ${DEMO.applicant.name}` }).count(), 1);
+    await assertAccessible(page);
+    await page.getByRole('button', { name: 'Sign out and sign in as someone else' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    assert.equal((await context.cookies()).some((c) => c.name === 'apas_session'), false, 'the session ended');
+    await page.getByLabel('E-mail address').fill(DEMO.reviewer.email);
+    await page.getByLabel('Password').fill(DEMO.reviewer.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForLoadState('domcontentloaded');
+    assert.match(page.url(), /\/MvcProjects\/$/);
+    await page.getByText(`Signed in as ${DEMO.reviewer.name}`).waitFor();
+    await context.close();
+  });
+
   it('refuses a sign-in post from another site (no CSRF token) and starts no session', async () => {
     const res = await fetch(`${server.baseUrl}/MvcProjects/SignIn`, {
       method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -8,10 +8,10 @@ const schemas = createSchemaRegistry(NS);
 after(() => schemas.dispose());
 
 const EXPECTED = [
-  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse',
+  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'AutomationScheduleResponse', 'AutomationScheduleRunResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse',
   'CreateWebhookSubscriptionRequest', 'CreateWebhookSubscriptionResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'EventsResponse', 'FormSchemaResponse',
   'FormSchemaResponseV2', 'FormsResponse', 'InquiryNotesResponse', 'InquiryThreadResponse', 'InquiryThreadsResponse',
-  'NewProjectResponse', 'ProgramsResponse', 'ProjectByDataRequest',
+  'NewProjectResponse', 'ProgramsResponse', 'ProjectAutomationRunsResponse', 'ProjectByDataRequest',
   'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse', 'ProjectDeadlineResponse', 'ProjectDeadlinesResponse',
   'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',
   'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'RedeliverWebhookDeliveriesRequest', 'RotateWebhookSecretRequest', 'RotateWebhookSecretResponse', 'SetAssigneeRequest',

@@ -55,7 +55,8 @@ const LINK_UNUSABLE = 'This link has already been used or has expired. Ask for a
 const MAILS: Record<'confirm' | 'exists' | 'reset', MailTemplate> = {
   confirm: {
     subject: 'Confirm your e-mail address for {{programName}}',
-    text: 'Welcome, {{name}}.\n\nTo finish signing up for {{programName}}, confirm your e-mail address and choose your password within 24 hours:\n{{link}}\n\nIf you did not sign up, ignore this mail; the account stays inactive.\n',
+    // No name: the address is not verified yet, so anything the sign-up form took would go to a stranger in the agency's name.
+    text: 'Welcome.\n\nTo finish signing up for {{programName}}, confirm your e-mail address and choose your password within 24 hours:\n{{link}}\n\nIf you did not sign up, ignore this mail; the account stays inactive.\n',
   },
   exists: {
     subject: 'You already have an account',
@@ -124,7 +125,7 @@ export class SelfServiceAccounts {
           await tx.accounts.setGrant({ userId: existing.id, programId: program.id, role: 'applicant', sensitive: false });
         }
         const link = await this.#newLink(tx, existing.id, 'confirm', program.id, ACCOUNT_PATHS.confirm);
-        if (mailAllowed) await this.#queue(tx, 'account.confirm', email, MAILS.confirm, { programName: program.name, name: existing.name, link });
+        if (mailAllowed) await this.#queue(tx, 'account.confirm', email, MAILS.confirm, { programName: program.name, link });
         await tx.audit.write({ action: 'account.signup.again', actorId: existing.id, agencyId: existing.agencyId, programId: program.id, detail: { userId: existing.id } }, now, ids.next());
         return;
       }
@@ -138,7 +139,7 @@ export class SelfServiceAccounts {
       await tx.accounts.insertUser(user, NO_PASSWORD, now);
       await tx.accounts.setGrant({ userId: user.id, programId: program.id, role: 'applicant', sensitive: false });
       const link = await this.#newLink(tx, user.id, 'confirm', program.id, ACCOUNT_PATHS.confirm);
-      if (mailAllowed) await this.#queue(tx, 'account.confirm', email, MAILS.confirm, { programName: program.name, name, link });
+      if (mailAllowed) await this.#queue(tx, 'account.confirm', email, MAILS.confirm, { programName: program.name, link });
       await tx.audit.write({ action: 'account.signup', actorId: user.id, agencyId: program.agencyId, programId: program.id, detail: { userId: user.id, email } }, now, ids.next());
     });
   }
@@ -172,7 +173,11 @@ export class SelfServiceAccounts {
     return this.#deps.mailOn;
   }
 
-  /** Mails a reset link when the address belongs to an active account; otherwise does nothing, and answers the same. */
+  /**
+   * Mails a reset link when the address belongs to an active account, and a new confirmation link when it signed up
+   * and never confirmed (the link expired or was lost: "Ask for a new link"); otherwise does nothing. The answer is the
+   * same either way.
+   */
   async requestReset(rawEmail: string, address: string): Promise<void> {
     if (!this.#deps.mailOn) throw new ApiError('NOT_FOUND', 'Passwords cannot be reset by mail here; ask the agency.');
     const email = normaliseEmail(rawEmail);
@@ -181,7 +186,8 @@ export class SelfServiceAccounts {
     const { store, clock, ids } = this.#deps;
     await store.transaction(async (tx) => {
       const user = await tx.accounts.findUserByEmail(email);
-      if (!user || user.disabled || !mailAllowed) return;
+      if (!user || !mailAllowed) return;
+      if (user.disabled) return this.#confirmAgain(tx, user);
       const now = clock.now();
       // A new link replaces any earlier one, so only the latest mail works.
       await tx.accountTokens.retireAccountTokens(user.id, 'reset', now);
@@ -189,6 +195,19 @@ export class SelfServiceAccounts {
       await this.#queue(tx, 'account.reset', user.email, MAILS.reset, { link });
       await tx.audit.write({ action: 'account.reset.request', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
     });
+  }
+
+  // A sign-up never confirmed gets a new confirmation link for the program it signed up for, the older ones retired. A
+  // disabled account whose links were used or ended (confirmed once, or disabled by an operator) gets nothing.
+  async #confirmAgain(tx: StoreWriter, user: User): Promise<void> {
+    const pending = await tx.accountTokens.pendingConfirmation(user.id);
+    const program = pending?.programId ? await tx.programs.findProgram(pending.programId) : null;
+    if (!program) return;
+    const now = this.#deps.clock.now();
+    await tx.accountTokens.retireAccountTokens(user.id, 'confirm', now);
+    const link = await this.#newLink(tx, user.id, 'confirm', program.id, ACCOUNT_PATHS.confirm);
+    await this.#queue(tx, 'account.confirm', user.email, MAILS.confirm, { programName: program.name, link });
+    await tx.audit.write({ action: 'account.confirm.again', actorId: null, agencyId: user.agencyId, programId: program.id, detail: { userId: user.id } }, now, this.#deps.ids.next());
   }
 
   /** Throws INVALID_REQUEST unless `token` is a reset link that can still be used (for showing the form). */

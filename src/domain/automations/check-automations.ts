@@ -3,7 +3,7 @@ import type { Program, ProgramModel } from '../../model/model.ts';
 import { PLACEHOLDERS } from '../mail/mail-template.ts';
 import type { PartResolvers, ProgramChecker, ResolvedProgram } from '../programs/program-parts.ts';
 import type { ProgramFile } from '../programs/program-file.ts';
-import { atLine } from '../programs/program-lines.ts';
+import { atLine, placeInText } from '../programs/program-lines.ts';
 import { BUILT_IN_ROLE_NAMES } from '../roles/privileges.ts';
 import { compileRule } from '../rules/compile-rule.ts';
 import { located } from '../rules/rule-problems.ts';
@@ -114,10 +114,14 @@ function checkAction(
   for (const key of Object.keys(action) as (keyof ActionSpec)[]) {
     if (key !== 'do' && !keys.required.includes(key) && !keys.optional.includes(key)) problems.push(`${where}: ${action.do} takes no ${key}`);
   }
+  // A placeholder is placed at its own line and column, so the action's place is left out of its message.
+  const label = where.replace(atLine(file, path), '');
   const placeholders = (key: 'subject' | 'text') => {
-    for (const m of (action[key] ?? '').matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)) {
+    const text = action[key] ?? '';
+    for (const m of text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)) {
       if (!(PLACEHOLDERS as readonly string[]).includes(m[1] ?? '')) {
-        problems.push(`${where}: ${key}: unknown placeholder "{{${m[1]}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
+        const at = atLine(file, [...path, key], placeInText(text, m.index));
+        problems.push(`${label}: ${key}${at}: unknown placeholder "{{${m[1]}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
       }
     }
   };
@@ -188,11 +192,15 @@ function checkDeadlineRef(file: ProgramFile, ref: string, where: string, problem
  */
 function checkReason(status: ProgramFile['statuses'][number], action: ActionSpec, where: string, problems: string[]): void {
   const reasons = status.reasons ?? [];
+  const label = status.customId ?? status.name;
   if (action.reason !== undefined && !reasons.some((r) => r.customId === action.reason)) {
-    problems.push(`${where}: reason: status "${status.customId ?? status.name}" has no reason "${action.reason}"${reasons.length > 0 ? `; its reasons are ${reasons.map((r) => r.customId).join(', ')}` : ''}`);
+    problems.push(`${where}: reason: status "${label}" has no reason "${action.reason}"; ${reasons.length > 0 ? `its reasons are ${reasons.map((r) => r.customId).join(', ')}` : 'it lists no reasons'}`);
   }
   if (action.reason === undefined && status.reasonRequired === true) {
-    problems.push(`${where}: a move to "${status.customId ?? status.name}" needs a reason (reason: one of ${reasons.map((r) => r.customId).join(', ')})`);
+    // With no reasons listed, the status's own problem (reasonRequired needs a list of reasons) says what to fix.
+    problems.push(reasons.length > 0
+      ? `${where}: a move to "${label}" needs a reason (reason: one of ${reasons.map((r) => r.customId).join(', ')})`
+      : `${where}: a move to "${label}" needs a reason, but the status lists no reasons to give; give it reasons: or drop its reasonRequired`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Automation } from '../../model/automation.ts';
 import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
+import type { Project } from '../../model/model.ts';
 import type { Store } from '../../store/store.ts';
 import type { ScheduleCursor, ScheduleRunKey } from '../../store/schedule-queries.ts';
 import { localDateOf, startOfLocalDay } from '../calendar/local-date.ts';
@@ -46,7 +47,7 @@ export async function runSchedules(deps: ScheduleRunnerDeps): Promise<ScheduleRo
       if (a.when.trigger !== 'schedule' || !a.when.at) continue;
       const now = deps.clock.now();
       const zone = (ctx.program.calendar ?? DEFAULT_CALENDAR).timeZone;
-      const day = localDateOf(now, zone);
+      const day = scheduleDay(ctx, now);
       if (now < timeOfDay(day, a.when.at, zone)) continue;
       const key: ScheduleRunKey = { programId, automation: a.customId, day };
       if (await deps.store.schedules.scheduleRunDone(key)) continue;
@@ -57,6 +58,11 @@ export async function runSchedules(deps: ScheduleRunnerDeps): Promise<ScheduleRo
     }
   }
   return round;
+}
+
+/** The local day of the program's calendar that `now` falls on: the day a schedule's runs and marks are for. */
+export function scheduleDay(ctx: ProgramContext, now: number): string {
+  return localDateOf(now, (ctx.program.calendar ?? DEFAULT_CALENDAR).timeZone);
 }
 
 /** The instant a local time of day (HH:MM) falls on a local date; across a DST jump, counted from local midnight. */
@@ -85,11 +91,18 @@ async function runOne(deps: ScheduleRunnerDeps, ctx: ProgramContext, a: Automati
   }
 }
 
+/** What a run now did: the day it counted for, the projects acted on, and those whose change failed. */
+export interface ScheduleRunNow { day: string; acted: string[]; failed: string[] }
+
+/** Who asked for a schedule to run now (RunAutomationSchedule): named in each project's record of the run. */
+export interface RunNowRequest { userId: string }
+
 /**
  * Runs the automation on one project when its condition holds and it has not run on it today. The condition is read
- * first without a lock (most projects are not selected, and cost no change), then again inside the change.
+ * first without a lock (most projects are not selected, and cost no change), then again inside the change. The day's
+ * mark is read and written in the locked change, so the daily run and a run asked for now act on a project once a day.
  */
-async function actOn(deps: ScheduleRunnerDeps, ctx: ProgramContext, a: Automation, key: ScheduleRunKey, projectId: string): Promise<boolean> {
+async function actOn(deps: ScheduleRunnerDeps, ctx: ProgramContext, a: Automation, key: ScheduleRunKey, projectId: string, asked?: RunNowRequest): Promise<boolean> {
   const { store } = deps;
   const seen = await store.projects.getProject(ctx.program.id, projectId);
   if (!seen) return false;
@@ -103,9 +116,65 @@ async function actOn(deps: ScheduleRunnerDeps, ctx: ProgramContext, a: Automatio
         return { changed: false, result: () => false };
       }
       await tx.schedules.markScheduled(ctx.program.id, a.customId, project.id, key.day);
-      return { detail: { automation: a.customId, day: key.day }, result: () => true };
+      return { detail: { automation: a.customId, day: key.day, ...(asked ? { requestedBy: asked.userId } : {}) }, result: () => true };
     },
   });
+}
+
+/** A project a schedule selects now, and whether it was acted on today already (a run now passes it by). */
+export interface ScheduleSelection { project: Project; doneToday: boolean }
+
+/**
+ * The projects a schedule selects now, in creation order, as its run would: in the `when`'s status (if any) and with
+ * its condition holding, read without locks; each says whether the automation already acted on it today.
+ */
+export async function scheduleSelection(deps: Pick<ScheduleRunnerDeps, 'store' | 'clock'>, ctx: ProgramContext, a: Automation): Promise<{ day: string; selected: ScheduleSelection[] }> {
+  const now = deps.clock.now();
+  const day = scheduleDay(ctx, now);
+  const selected: ScheduleSelection[] = [];
+  await eachCandidate(deps, ctx, a, async (id) => {
+    const project = await deps.store.projects.getProject(ctx.program.id, id);
+    if (!project || !(await conditionHolds(deps.store, ctx, a, project, now))) return;
+    selected.push({ project, doneToday: (await deps.store.schedules.scheduleMark(ctx.program.id, a.customId, id)) === day });
+  });
+  return { day, selected };
+}
+
+/**
+ * Runs a schedule now, outside its time of day (RunAutomationSchedule): every project it selects and has not acted on
+ * today gets the automation in a change of its own, as the daily run does, with the same mark for the day; so the
+ * daily run later that day passes those projects by, and a second run now acts on none. Returns the day and the
+ * projects acted on. The changes are the service's (systemContext), whatever the asking caller's role; the day's run
+ * itself (its place and lease) is left alone.
+ */
+export async function runScheduleNow(deps: ScheduleRunnerDeps, asked: ProgramContext, a: Automation, by: RunNowRequest): Promise<ScheduleRunNow> {
+  // As the service, as the daily run: the caller's own role (runAutomations alone, say) need not read the projects.
+  const ctx = await systemContext(deps.store, asked.program.id);
+  if (!ctx) return { day: scheduleDay(asked, deps.clock.now()), acted: [], failed: [] };
+  const key: ScheduleRunKey = { programId: ctx.program.id, automation: a.customId, day: scheduleDay(ctx, deps.clock.now()) };
+  const done: ScheduleRunNow = { day: key.day, acted: [], failed: [] };
+  await eachCandidate(deps, ctx, a, async (id) => {
+    try {
+      if (await actOn(deps, ctx, a, key, id, by)) done.acted.push(id);
+    } catch (error) {
+      // As in the daily run: one project's failure does not stop the others; it is logged and reported.
+      deps.log?.warn({ err: error, projectId: id, automation: a.customId }, 'a scheduled automation run now failed on a project');
+      done.failed.push(id);
+    }
+  });
+  return done;
+}
+
+/** Calls `visit` on each of the schedule's candidates (the program's projects, in the `when`'s status), page by page. */
+async function eachCandidate(deps: Pick<ScheduleRunnerDeps, 'store'>, ctx: ProgramContext, a: Automation, visit: (id: string) => Promise<void>): Promise<void> {
+  let cursor: ScheduleCursor = null;
+  for (;;) {
+    const page = await deps.store.schedules.scheduleCandidates(ctx.program.id, a.when.statusId, cursor, SCHEDULE_PAGE);
+    for (const candidate of page) await visit(candidate.id);
+    if (page.length < SCHEDULE_PAGE) return;
+    const last = page[page.length - 1]!;
+    cursor = { createdAt: last.createdAt, id: last.id };
+  }
 }
 
 /**

@@ -22,7 +22,8 @@ interface Notice { kind: NotificationKind; to: string }
  * The applicant (the project's owner at the change) hears of status changes and of questions (notes by staff that the
  * applicant may see); a staff member hears of being assigned a project. Nobody is mailed about their own action: a
  * staff member who assigns a project to themselves gets no mail, nor does an owner who is also staff and moves their
- * own project.
+ * own project. What an automation did (the event names it) is nobody's own action, though written in the name of the
+ * person whose change triggered it: an applicant whose submission an automation declines is told.
  */
 function recipientOf(event: StoredEvent): Notice | null {
   const { type, data, actorId, ownerId } = event;
@@ -30,7 +31,8 @@ function recipientOf(event: StoredEvent): Notice | null {
   if (type === 'project.status_changed' && ownerId !== null) notice = { kind: 'statusChanged', to: ownerId };
   else if (type === 'inquiry.note_added' && data.byStaff === true && data.visibleToApplicant === true && ownerId !== null) notice = { kind: 'question', to: ownerId };
   else if (type === 'project.assignee_changed' && typeof data.toUserId === 'string') notice = { kind: 'assigned', to: data.toUserId };
-  return notice !== null && notice.to !== actorId ? notice : null;
+  if (notice === null) return null;
+  return notice.to !== actorId || data.automation !== undefined ? notice : null;
 }
 
 /**

@@ -41,22 +41,28 @@ export function readablePlaceholders(text: string): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => (name in PLACEHOLDER_WORDS ? `‹${PLACEHOLDER_WORDS[name as keyof PlaceholderValues]}›` : whole));
 }
 
-/** The problems of a program's templates (unknown kinds are left to the schema): placeholders no notification knows. */
-export function templateProblems(templates: NotificationTemplates): string[] {
+/**
+ * The problems of a program's templates (unknown kinds are left to the schema): placeholders no notification knows;
+ * `at` says where in the file one was written (program-lines.ts).
+ */
+export function templateProblems(templates: NotificationTemplates, at: PlaceholderAt = () => ''): string[] {
   return NOTIFICATION_KINDS.flatMap((kind) => {
     const t = templates[kind];
-    return t ? mailTemplateProblems(t, `notifications.${kind}`) : [];
+    return t ? mailTemplateProblems(t, `notifications.${kind}`, (part, text, index) => at(`${kind}.${part}`, text, index)) : [];
   });
 }
 
+/** Where a placeholder was written: ` (line N, column C)` for the character at `index` of a template's part, or ''. */
+export type PlaceholderAt = (part: string, text: string, index: number) => string;
+
 /** The unknown placeholders of one template, each a problem beginning with `where` (e.g. `notifications.question`). */
-export function mailTemplateProblems(template: MailTemplate, where: string): string[] {
+export function mailTemplateProblems(template: MailTemplate, where: string, at: PlaceholderAt = () => ''): string[] {
   const problems: string[] = [];
   for (const part of ['subject', 'text'] as const) {
     for (const m of template[part].matchAll(PLACEHOLDER)) {
       const name = m[1] ?? '';
       if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
-        problems.push(`${where}.${part}: unknown placeholder "{{${name}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
+        problems.push(`${where}.${part}${at(part, template[part], m.index)}: unknown placeholder "{{${name}}}"; use ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`);
       }
     }
   }

@@ -1,10 +1,11 @@
 import { templateProblems } from '../mail/mail-template.ts';
 import type { FieldRules } from '../../model/model.ts';
-import { invalidFile, type FieldSpec, type FormSpec, type ProgramFile } from './program-file.ts';
+import { invalidFile, type ProgramFile } from './program-file.ts';
 import type { PartResolvers, ProgramChecker, Resolve, ResolvedProgram } from './program-parts.ts';
 import { checkRoles } from './program-roles.ts';
 import { checkDeadlines } from './program-deadlines.ts';
 import { checkTableField } from './program-table.ts';
+import { atLine, placeholderAt } from './program-lines.ts';
 
 interface Named { customId: string | null; name: string }
 
@@ -20,27 +21,26 @@ export function labelOf(item: Named): string {
  */
 export function resolveProgramFile(file: ProgramFile, checkers: readonly ProgramChecker[], source = 'program file'): ResolvedProgram {
   const problems: string[] = [];
-  checkUnique(file.customLists, 'custom list', problems);
-  checkUnique(file.fields, 'field', problems);
-  checkUnique(file.statuses, 'status', problems);
-  checkUnique(file.forms, 'form', problems);
+  for (const [key, noun] of [['customLists', 'custom list'], ['fields', 'field'], ['statuses', 'status'], ['forms', 'form']] as const) {
+    checkUnique(file[key], noun, problems, '', (i, k) => atLine(file, [key, i, k]));
+  }
   checkChoices(file, problems);
   const lists = resolver(file.customLists, 'custom list', problems);
   const statuses = resolver(file.statuses, 'status', problems);
   const fields = resolver(file.fields, 'field', problems);
   const resolved: ResolvedProgram = {
     file,
-    fieldLists: file.fields.map((f) => checkField(f, lists, problems)),
-    tableLists: file.fields.map((f) => checkTableField(f, `field "${labelOf(f)}"`, lists, problems)),
-    statusNext: file.statuses.map((s) => resolveAll(s.next, `status "${labelOf(s)}": next`, statuses, problems)),
-    forms: file.forms.map((f) => resolveForm(f, statuses, fields, problems)),
+    fieldLists: file.fields.map((_, i) => checkField(file, i, lists, problems)),
+    tableLists: file.fields.map((f, i) => checkTableField(f, `field "${labelOf(f)}"`, lists, problems, (path) => atLine(file, ['fields', i, ...path]))),
+    statusNext: file.statuses.map((s, i) => resolveAll(s.next, `status "${labelOf(s)}"`, 'next', statuses, problems, (j) => atLine(file, ['statuses', i, 'next', j]))),
+    forms: file.forms.map((_, i) => resolveForm(file, i, statuses, fields, problems)),
     roles: checkRoles(file, statuses, problems),
     parts: checkParts(file, checkers, { statuses, fields, forms: resolver(file.forms, 'form', problems) }, problems),
     deadlines: checkDeadlines(file, fields, problems),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);
-  if (file.notifications) problems.push(...templateProblems(file.notifications));
+  if (file.notifications) problems.push(...templateProblems(file.notifications, placeholderAt(file, ['notifications'])));
   // Rules name fields and statuses, so they are checked once every reference resolved.
   for (const c of checkers) if (problems.length === 0 && c.checkResolved) problems.push(...c.checkResolved(resolved));
   if (problems.length > 0) throw invalidFile(source, problems);
@@ -54,17 +54,17 @@ function checkParts(file: ProgramFile, checkers: readonly ProgramChecker[], reso
   return parts;
 }
 
-/** Reports every customId and every name that two of `items` share. */
-export function checkUnique(items: Named[], noun: string, problems: string[], scope = ''): void {
+/** Reports every customId and every name that two of `items` share, each placed by `at` (item index, key) at the second. */
+export function checkUnique(items: Named[], noun: string, problems: string[], scope = '', at: (index: number, key: string) => string = () => ''): void {
   const seen = { customId: new Set<string>(), name: new Set<string>() };
-  for (const item of items) {
+  items.forEach((item, i) => {
     for (const key of ['customId', 'name'] as const) {
       const value = item[key];
       if (value === null) continue;
-      if (seen[key].has(value)) problems.push(`${scope}two ${plural(noun)} have the ${key} "${value}"`);
+      if (seen[key].has(value)) problems.push(`${scope}two ${plural(noun)} have the ${key} "${value}"${at(i, key)}`);
       seen[key].add(value);
     }
-  }
+  });
 }
 
 function plural(noun: string): string {
@@ -72,13 +72,13 @@ function plural(noun: string): string {
 }
 
 function checkChoices(file: ProgramFile, problems: string[]): void {
-  for (const list of file.customLists) {
+  file.customLists.forEach((list, i) => {
     const seen = new Set<string>();
-    for (const c of list.choices) {
-      if (seen.has(c.value)) problems.push(`custom list "${labelOf(list)}": the choice "${c.value}" appears twice`);
+    list.choices.forEach((c, j) => {
+      if (seen.has(c.value)) problems.push(`custom list "${labelOf(list)}"${atLine(file, ['customLists', i, 'choices', j])}: the choice "${c.value}" appears twice`);
       seen.add(c.value);
-    }
-  }
+    });
+  });
 }
 
 /** A reference matches a customId first, then a name; one that names two different parts is refused. */
@@ -96,47 +96,53 @@ function resolver(items: Named[], noun: string, problems: string[]): Resolve {
   };
 }
 
-function resolveAll(refs: string[], where: string, resolve: Resolve, problems: string[]): number[] {
+// `part` is named after `owner` and the place of each reference (`at`, by its index in `refs`).
+function resolveAll(refs: string[], owner: string, part: string, resolve: Resolve, problems: string[], at: (index: number) => string): number[] {
   const out: number[] = [];
-  for (const ref of refs) {
+  refs.forEach((ref, j) => {
+    const where = `${owner}${at(j)}: ${part}`;
     const index = resolve(ref, where);
-    if (index === null) continue;
+    if (index === null) return;
     if (out.includes(index)) problems.push(`${where}: "${ref}" is listed twice`);
     else out.push(index);
-  }
+  });
   return out;
 }
 
-function checkField(f: FieldSpec, lists: Resolve, problems: string[]): number | null {
-  const where = `field "${labelOf(f)}"`;
+function checkField(file: ProgramFile, i: number, lists: Resolve, problems: string[]): number | null {
+  const f = file.fields[i]!;
+  // Each problem is placed at the property that makes it (the field's type when the property is missing).
+  const where = (key: string) => `field "${labelOf(f)}"${atLine(file, ['fields', i, key])}`;
   const numeric = f.type === 'number' || f.type === 'integer';
-  if (f.type === 'choice' && f.list === null) problems.push(`${where}: a choice field needs a list`);
-  if (f.type !== 'choice' && f.list !== null) problems.push(`${where}: only choice fields have a list (type is ${f.type})`);
-  if (f.maxLength !== null && f.type !== 'text') problems.push(`${where}: maxLength applies to text fields only (type is ${f.type})`);
-  if ((f.min !== null || f.max !== null) && !numeric) problems.push(`${where}: min and max apply to number and integer fields only (type is ${f.type})`);
-  if (f.min !== null && f.max !== null && f.min > f.max) problems.push(`${where}: min (${f.min}) is greater than max (${f.max})`);
+  if (f.type === 'choice' && f.list === null) problems.push(`${where('type')}: a choice field needs a list`);
+  if (f.type !== 'choice' && f.list !== null) problems.push(`${where('list')}: only choice fields have a list (type is ${f.type})`);
+  if (f.maxLength !== null && f.type !== 'text') problems.push(`${where('maxLength')}: maxLength applies to text fields only (type is ${f.type})`);
+  if ((f.min !== null || f.max !== null) && !numeric) problems.push(`${where(f.min !== null ? 'min' : 'max')}: min and max apply to number and integer fields only (type is ${f.type})`);
+  if (f.min !== null && f.max !== null && f.min > f.max) problems.push(`${where('min')}: min (${f.min}) is greater than max (${f.max})`);
   for (const [key, value] of [['min', f.min], ['max', f.max]] as const) {
-    if (f.type === 'integer' && value !== null && !Number.isInteger(value)) problems.push(`${where}: ${key} of an integer field must be a whole number`);
+    if (f.type === 'integer' && value !== null && !Number.isInteger(value)) problems.push(`${where(key)}: ${key} of an integer field must be a whole number`);
   }
   // A summary field is shown in lists and searched as text: a sealed value says nothing there, a table is no one value.
-  if (f.summary && f.sensitive) problems.push(`${where}: a sensitive field cannot be a summary field (My projects would show it)`);
-  if (f.summary && f.table !== null) problems.push(`${where}: a table field cannot be a summary field`);
-  return f.type === 'choice' && f.list !== null ? lists(f.list, `${where}: list`) : null;
+  if (f.summary && f.sensitive) problems.push(`${where('summary')}: a sensitive field cannot be a summary field (My projects would show it)`);
+  if (f.summary && f.table !== null) problems.push(`${where('summary')}: a table field cannot be a summary field`);
+  return f.type === 'choice' && f.list !== null ? lists(f.list, `${where('list')}: list`) : null;
 }
 
-function resolveForm(f: FormSpec, statuses: Resolve, fields: Resolve, problems: string[]): ResolvedProgram['forms'][number] {
+function resolveForm(file: ProgramFile, i: number, statuses: Resolve, fields: Resolve, problems: string[]): ResolvedProgram['forms'][number] {
+  const f = file.forms[i]!;
   const where = `form "${labelOf(f)}"`;
-  checkUnique(f.attachments, 'attachment', problems, `${where}: `);
+  const at = (...path: (string | number)[]) => atLine(file, ['forms', i, ...path]);
+  checkUnique(f.attachments, 'attachment', problems, `${where}: `, (j, key) => at('attachments', j, key));
   const formFields: { field: number; required: boolean; rules: FieldRules | null }[] = [];
-  for (const ff of f.fields) {
-    const index = fields(ff.field, `${where}: fields`);
-    if (index === null) continue;
-    if (formFields.some((x) => x.field === index)) problems.push(`${where}: the field "${ff.field}" is on the form twice`);
+  f.fields.forEach((ff, j) => {
+    const index = fields(ff.field, `${where}${at('fields', j)}: fields`);
+    if (index === null) return;
+    if (formFields.some((x) => x.field === index)) problems.push(`${where}${at('fields', j)}: the field "${ff.field}" is on the form twice`);
     else formFields.push({ field: index, required: ff.required, rules: ff.rules });
-  }
+  });
   return {
-    availableIn: resolveAll(f.availableIn, `${where}: availableIn`, statuses, problems),
-    leadsTo: f.leadsTo === null ? null : statuses(f.leadsTo, `${where}: leadsTo`),
+    availableIn: resolveAll(f.availableIn, where, 'availableIn', statuses, problems, (j) => at('availableIn', j)),
+    leadsTo: f.leadsTo === null ? null : statuses(f.leadsTo, `${where}${at('leadsTo')}: leadsTo`),
     fields: formFields,
   };
 }
@@ -145,20 +151,23 @@ function checkInitial(file: ProgramFile, problems: string[]): void {
   const initial = file.statuses.filter((s) => s.initial);
   if (initial.length !== 1) {
     const names = initial.map((s) => `"${labelOf(s)}"`).join(', ');
-    problems.push(`statuses: exactly one status must be initial: true (found ${initial.length === 0 ? 'none' : names})`);
+    // Placed at the second initial status, or at the list when there is none.
+    const second = initial[1] === undefined ? -1 : file.statuses.indexOf(initial[1]);
+    problems.push(`statuses${atLine(file, second < 0 ? ['statuses'] : ['statuses', second, 'initial'])}: exactly one status must be initial: true (found ${initial.length === 0 ? 'none' : names})`);
     return;
   }
+  const i = file.statuses.indexOf(initial[0]!);
   // A project without a number reports the status name Unsubmitted, so the initial status must carry that name.
-  if (initial[0]!.name !== 'Unsubmitted') problems.push(`status "${labelOf(initial[0]!)}": the initial status must be named "Unsubmitted"`);
+  if (initial[0]!.name !== 'Unsubmitted') problems.push(`status "${labelOf(initial[0]!)}"${atLine(file, ['statuses', i, 'name'])}: the initial status must be named "Unsubmitted"`);
   // A draft is deleted, not withdrawn: only a submitted project can be moved to the withdrawal status.
-  if (initial[0]!.withdrawal) problems.push(`status "${labelOf(initial[0]!)}": the initial status cannot be a withdrawal status`);
+  if (initial[0]!.withdrawal) problems.push(`status "${labelOf(initial[0]!)}"${atLine(file, ['statuses', i, 'withdrawal'])}: the initial status cannot be a withdrawal status`);
 }
 
 function checkPublicIds(file: ProgramFile, problems: string[]): void {
   const seen = new Set<string>();
-  for (const s of file.statuses) {
-    if (s.publicId === null) continue;
-    if (seen.has(s.publicId)) problems.push(`two statuses have the publicId "${s.publicId}"`);
+  file.statuses.forEach((s, i) => {
+    if (s.publicId === null) return;
+    if (seen.has(s.publicId)) problems.push(`two statuses have the publicId "${s.publicId}"${atLine(file, ['statuses', i, 'publicId'])}`);
     seen.add(s.publicId);
-  }
+  });
 }

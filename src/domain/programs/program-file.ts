@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
-import { type Document, isNode, LineCounter, parseDocument, type Scalar } from 'yaml';
+import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
 import type { DeadlineDefinition, FieldRules, FieldType, NamedMailTemplate, ProgramCalendar, ProgramRole, StatusReason } from '../../model/model.ts';
 import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
@@ -75,11 +75,20 @@ export interface ProgramFile {
   deadlines?: DeadlineDefinition[];
 }
 
-/** The line and column (1-based) where the value at a path of the file starts, and how its text is written. */
-export interface SourcePosition { line: number; column: number; style: 'plain' | 'quoted' | 'block' | 'other' }
+/**
+ * The line and column (1-based) where the value at a path of the file starts, and how its text is written; a block
+ * text (`|`) also gives the indentation of its lines, which start on the line after its indicator.
+ */
+export interface SourcePosition { line: number; column: number; style: 'plain' | 'quoted' | 'block' | 'other'; indent?: number }
 
-/** Finds where the value at a path (e.g. `['forms', 0, 'fields', 3, 'visibleIf']`) was written; null when unknown. */
-export type SourceLocator = (path: (string | number)[]) => SourcePosition | null;
+/**
+ * Finds where the value at a path (e.g. `['forms', 0, 'fields', 3, 'visibleIf']`) was written; with `at`, where its key
+ * was written (`'key'`) or a place inside its text (line and column of the value, 1-based). Null when unknown.
+ */
+export type SourceLocator = (path: (string | number)[], at?: 'key' | TextPlace) => SourcePosition | null;
+
+/** A place in a text value: its line and column (1-based) within the value itself. */
+export interface TextPlace { line: number; column: number }
 
 /** The text formats a program file may be written in. */
 export type ProgramFileFormat = 'yaml' | 'json';
@@ -110,13 +119,13 @@ export function formatOfPath(path: string): ProgramFileFormat {
 /** Parses, validates and normalises a program file; throws ApiError INVALID_REQUEST listing every problem. */
 export function parseProgramFile(text: string, format: ProgramFileFormat = 'yaml', source = 'program file'): ProgramFile {
   const { data, locate } = parseText(text, format, source);
-  return { ...validateProgramFile(data, source), locate };
+  return { ...validateProgramFile(data, source, locate), locate };
 }
 
-/** Validates already-parsed data against the schema and fills in defaults. */
-export function validateProgramFile(data: unknown, source = 'program file'): ProgramFile {
+/** Validates already-parsed data against the schema and fills in defaults; `locate` places each problem in the text. */
+export function validateProgramFile(data: unknown, source = 'program file', locate?: SourceLocator): ProgramFile {
   if (!validateSchema(data)) {
-    const problems = [...new Set((validateSchema.errors ?? []).map((e) => describeError(e, data)).filter((m) => m !== null))];
+    const problems = [...new Set((validateSchema.errors ?? []).map((e) => describeError(e, data, locate)).filter((m) => m !== null))];
     throw invalidFile(source, problems);
   }
   return normalise(data as RawProgram);
@@ -133,48 +142,117 @@ function parseText(text: string, format: ProgramFileFormat, source: string): { d
     try {
       return { data: JSON.parse(text) as unknown, locate: jsonLocator(text) };
     } catch (error) {
-      throw invalidFile(source, [`not valid JSON: ${(error as Error).message}`]);
+      throw invalidFile(source, [`not valid JSON${jsonErrorPlace(text)}: ${(error as Error).message}`]);
     }
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, lineCounter });
   // prettyErrors appends a code excerpt after the first line; the first line already names line and column.
   if (doc.errors.length > 0) throw invalidFile(source, doc.errors.map((e) => `not valid YAML: ${e.message.split('\n')[0]!.replace(/:$/, '')}`));
-  return { data: doc.toJS({ maxAliasCount: 100 }) as unknown, locate: yamlLocator(doc, lineCounter) };
+  return { data: doc.toJS({ maxAliasCount: 100 }) as unknown, locate: yamlLocator(doc, lineCounter, text) };
 }
 
 const YAML_STYLES: Record<string, SourcePosition['style']> = {
   PLAIN: 'plain', QUOTE_DOUBLE: 'quoted', QUOTE_SINGLE: 'quoted', BLOCK_LITERAL: 'block', BLOCK_FOLDED: 'other',
 };
 
-function yamlLocator(doc: Document, lines: LineCounter): SourceLocator {
-  return (path) => {
-    const node = doc.getIn(path, true);
+function yamlLocator(doc: Document, lines: LineCounter, text: string): SourceLocator {
+  return (path, at) => {
+    const node = at === 'key' ? keyNode(doc, path) : doc.getIn(path, true);
     if (!isNode(node) || !node.range) return null;
     const { line, col } = lines.linePos(node.range[0]);
-    return { line, column: col, style: YAML_STYLES[(node as Scalar).type ?? ''] ?? 'other' };
+    const style = YAML_STYLES[(node as Scalar).type ?? ''] ?? 'other';
+    const start = { line, column: col, style };
+    if (at === 'key') return start;
+    if (style === 'block') {
+      const place = inBlock(text, line, at ?? { line: 1, column: 1 });
+      if (place === null) return start;
+      return at === undefined ? { ...start, indent: place.column - 1 } : place;
+    }
+    if (at === undefined) return start;
+    const end = lines.linePos(node.range[1]);
+    // Only a value written on one line maps column for column; a folded one keeps its start.
+    if (at.line !== 1 || end.line !== line || style === 'other') return start;
+    return { ...start, column: col + rawOffset(text.slice(node.range[0], node.range[1]), at.column - 1) };
   };
+}
+
+// The key node of the last step of `path` (a map's pair), for a problem about the key itself, such as an unknown one.
+function keyNode(doc: Document, path: (string | number)[]): unknown {
+  const parent = path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents;
+  if (!isMap(parent)) return null;
+  const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === path[path.length - 1]);
+  return pair?.key ?? null;
+}
+
+// A block scalar's text starts on the line after its indicator, each line indented as much as its first non-blank one.
+function inBlock(text: string, indicatorLine: number, at: TextPlace): SourcePosition | null {
+  const after = text.split('\n').slice(indicatorLine);
+  const first = after.find((l) => l.trim() !== '');
+  if (first === undefined) return null;
+  const indent = first.length - first.trimStart().length;
+  return { line: indicatorLine + at.line, column: indent + at.column, style: 'block' };
+}
+
+/**
+ * How many characters of a quoted or plain value's source (`raw`, quotes included) come before the value's
+ * character at `offset`: escapes ("\\u00e9", "''") take more source than value.
+ */
+function rawOffset(raw: string, offset: number): number {
+  const quote = raw[0] === '"' || raw[0] === "'" ? raw[0] : null;
+  let i = quote === null ? 0 : 1;
+  for (let n = 0; n < offset && i < raw.length; n++) {
+    if (quote === '"' && raw[i] === '\\') i += ({ x: 4, u: 6, U: 10 } as Record<string, number>)[raw[i + 1] ?? ''] ?? 2;
+    else if (quote === "'" && raw[i] === "'" && raw[i + 1] === "'") i += 2;
+    else i += 1;
+  }
+  return i;
 }
 
 function jsonLocator(text: string): SourceLocator {
   let tree: AnyNode | null = null;
-  return (path) => {
+  return (path, at) => {
     tree ??= parseJsonTree(text, { mode: 'json' }).body;
     let node: AnyNode | undefined = tree;
-    for (const key of path) {
-      if (node?.type === 'Object') node = node.members.find((m) => m.name.type === 'String' && m.name.value === key)?.value;
-      else if (node?.type === 'Array' && typeof key === 'number') node = node.elements[key]?.value;
+    let key: AnyNode | undefined;
+    for (const step of path) {
+      key = undefined;
+      if (node?.type === 'Object') {
+        const member: { name: AnyNode; value: AnyNode } | undefined = node.members.find((m) => m.name.type === 'String' && m.name.value === step);
+        key = member?.name;
+        node = member?.value;
+      } else if (node?.type === 'Array' && typeof step === 'number') node = node.elements[step]?.value;
       else node = undefined;
     }
-    return node ? { line: node.loc.start.line, column: node.loc.start.column, style: node.type === 'String' ? 'quoted' : 'other' } : null;
+    if (at === 'key') node = key;
+    if (!node) return null;
+    const start = { line: node.loc.start.line, column: node.loc.start.column, style: node.type === 'String' ? 'quoted' as const : 'other' as const };
+    if (at === undefined || at === 'key' || node.type !== 'String') return start;
+    // A JSON string is one line of the file, its line breaks written "\n": a place in its text is a column there.
+    const offset = node.value.split('\n').slice(0, at.line - 1).reduce((n, l) => n + l.length + 1, 0) + at.column - 1;
+    return { ...start, column: start.column + rawOffset(text.slice(node.loc.start.offset, node.loc.end.offset), offset) };
   };
 }
 
-function describeError(e: ErrorObject, data: unknown): string | null {
+// JSON.parse names no line; the JSON tree parser does.
+function jsonErrorPlace(text: string): string {
+  try {
+    parseJsonTree(text, { mode: 'json' });
+  } catch (error) {
+    const { line, column } = error as { line?: number; column?: number };
+    if (typeof line === 'number' && typeof column === 'number') return ` (line ${line}, column ${column})`;
+  }
+  return '';
+}
+
+function describeError(e: ErrorObject, data: unknown, locate?: SourceLocator): string | null {
   // if/then/else only selects a branch; the branch's own errors say what is wrong.
   if (e.keyword === 'if') return null;
-  const where = describePath(data, e.instancePath);
   const params = e.params as Record<string, unknown>;
+  const path = pathOf(data, e.instancePath);
+  // An unknown property is placed at its key; a missing one at the object that lacks it; anything else at its value.
+  const place = e.keyword === 'additionalProperties' ? locate?.([...path, String(params.additionalProperty)], 'key') : locate?.(path);
+  const where = `${describePath(data, e.instancePath)}${place ? ` (line ${place.line}, column ${place.column})` : ''}`;
   switch (e.keyword) {
     case 'additionalProperties': return `${where}: unknown property "${String(params.additionalProperty)}"`;
     case 'required': return `${where}: missing required property "${String(params.missingProperty)}"`;
@@ -187,6 +265,18 @@ function describeError(e: ErrorObject, data: unknown): string | null {
       return `${where}: ${e.message}`;
     default: return `${where}: ${e.message ?? e.keyword}`;
   }
+}
+
+/** Turns `/fields/3/type` into `['fields', 3, 'type']` (a number where the data holds a list). */
+function pathOf(data: unknown, pointer: string): (string | number)[] {
+  const path: (string | number)[] = [];
+  let node: unknown = data;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path.push(Array.isArray(node) && /^\d+$/.test(key) ? Number(key) : key);
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return path;
 }
 
 /** Turns `/fields/3/type` into `fields[3].type ("Customer name")`, naming the innermost item that has a name. */

@@ -14,6 +14,7 @@ import { tableSpecOf } from './program-table.ts';
 import { planAutomations } from '../automations/check-automations.ts';
 import { reasonsRequiredOf, statusMessagesOfFile } from '../workflow/status-reasons.ts';
 import { planDeadlines } from './program-deadlines.ts';
+import { atLine } from './program-lines.ts';
 
 /** What an import needs: the store, the time, a source of new ids, and the checks the capabilities add (src/domain/wiring). */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
@@ -175,8 +176,11 @@ function planStatuses(resolved: ResolvedProgram, stored: Status[], ids: string[]
       ...(s.withdrawal ? { withdrawal: true } : {}),
     };
   });
-  const clash = statuses.find((s, i) => statuses.findIndex((x) => x.publicId === s.publicId) !== i);
-  if (clash) throw invalidFile(source ?? 'program file', [`status "${labelOf(clash)}": publicId "${clash.publicId}" is already used by another status`]);
+  const clash = statuses.findIndex((s, i) => statuses.findIndex((x) => x.publicId === s.publicId) !== i);
+  if (clash >= 0) {
+    const s = statuses[clash]!;
+    throw invalidFile(source ?? 'program file', [`status "${labelOf(s)}"${atLine(resolved.file, ['statuses', clash, 'publicId'])}: publicId "${s.publicId}" is already used by another status`]);
+  }
   return statuses;
 }
 

@@ -35,48 +35,57 @@ export function normaliseTable(raw: RawTableProps): TableFileSpec | null {
 /** What a field must satisfy to carry a table part (the field's own checks are program-check.ts's). */
 interface FieldLike { type: FieldType; multiValue: boolean; sensitive: boolean; table: TableFileSpec | null }
 
+/** Where a part of the field (a path within it, `[]` for the field) was written: ` (line N, column C)`, or ''. */
+export type FieldPartAt = (path: (string | number)[]) => string;
+
 /**
  * Checks the table part of field `where` and resolves each column's list with `lists`; returns the list index per
- * column (null for columns without one), or null for a field that is not a table. Problems are pushed to `problems`.
+ * column (null for columns without one), or null for a field that is not a table. Problems are pushed to `problems`,
+ * each placed by `at`.
  */
-export function checkTableField(f: FieldLike, where: string, lists: (ref: string, where: string) => number | null, problems: string[]): (number | null)[] | null {
+export function checkTableField(
+  f: FieldLike, where: string, lists: (ref: string, where: string) => number | null, problems: string[], at: FieldPartAt = () => '',
+): (number | null)[] | null {
   if (f.type !== 'table') {
-    if (f.table !== null) problems.push(`${where}: columns, minRows and maxRows apply to table fields only (type is ${f.type})`);
+    const key = f.table === null ? null : f.table.columns.length > 0 ? 'columns' : f.table.minRows !== null ? 'minRows' : 'maxRows';
+    if (key !== null) problems.push(`${where}${at([key])}: columns, minRows and maxRows apply to table fields only (type is ${f.type})`);
     return null;
   }
   // A table already holds many rows, so a list of tables would be a second, unnamed dimension; and a table's cells
   // are searched by column, which sealed values (a blind index per whole value) could not answer.
-  if (f.multiValue) problems.push(`${where}: a table field cannot be multiValue (it already holds a list of rows)`);
-  if (f.sensitive) problems.push(`${where}: a table field cannot be sensitive (keep sensitive data in a field of its own)`);
+  if (f.multiValue) problems.push(`${where}${at(['multiValue'])}: a table field cannot be multiValue (it already holds a list of rows)`);
+  if (f.sensitive) problems.push(`${where}${at(['sensitive'])}: a table field cannot be sensitive (keep sensitive data in a field of its own)`);
   const table = f.table;
   if (table === null || table.columns.length === 0) {
-    problems.push(`${where}: a table field needs at least one column`);
+    problems.push(`${where}${at(table === null ? [] : ['columns'])}: a table field needs at least one column`);
     return [];
   }
   if (table.minRows !== null && table.maxRows !== null && table.minRows > table.maxRows) {
-    problems.push(`${where}: minRows (${table.minRows}) is greater than maxRows (${table.maxRows})`);
+    problems.push(`${where}${at(['minRows'])}: minRows (${table.minRows}) is greater than maxRows (${table.maxRows})`);
   }
   const seen = { customId: new Set<string>(), name: new Set<string>() };
-  for (const c of table.columns) {
+  table.columns.forEach((c, j) => {
     for (const key of ['customId', 'name'] as const) {
-      if (seen[key].has(c[key])) problems.push(`${where}: two columns have the ${key} "${c[key]}"`);
+      if (seen[key].has(c[key])) problems.push(`${where}${at(['columns', j, key])}: two columns have the ${key} "${c[key]}"`);
       seen[key].add(c[key]);
     }
-  }
-  return table.columns.map((c) => checkColumn(c, `${where}: column "${c.customId}"`, lists, problems));
+  });
+  return table.columns.map((c, j) => checkColumn(c, `${where}: column "${c.customId}"`, lists, problems, (path) => at(['columns', j, ...path])));
 }
 
-function checkColumn(c: ColumnSpec, where: string, lists: (ref: string, where: string) => number | null, problems: string[]): number | null {
+function checkColumn(c: ColumnSpec, column: string, lists: (ref: string, where: string) => number | null, problems: string[], at: FieldPartAt): number | null {
+  // Each problem is placed at the property that makes it (the column's type when the property is missing).
+  const where = (key: string) => `${column}${at([key])}`;
   const numeric = c.type === 'number' || c.type === 'integer';
-  if (c.type === 'choice' && c.list === null) problems.push(`${where}: a choice column needs a list`);
-  if (c.type !== 'choice' && c.list !== null) problems.push(`${where}: only choice columns have a list (type is ${c.type})`);
-  if (c.maxLength !== null && c.type !== 'text') problems.push(`${where}: maxLength applies to text columns only (type is ${c.type})`);
-  if ((c.min !== null || c.max !== null) && !numeric) problems.push(`${where}: min and max apply to number and integer columns only (type is ${c.type})`);
-  if (c.min !== null && c.max !== null && c.min > c.max) problems.push(`${where}: min (${c.min}) is greater than max (${c.max})`);
+  if (c.type === 'choice' && c.list === null) problems.push(`${where('type')}: a choice column needs a list`);
+  if (c.type !== 'choice' && c.list !== null) problems.push(`${where('list')}: only choice columns have a list (type is ${c.type})`);
+  if (c.maxLength !== null && c.type !== 'text') problems.push(`${where('maxLength')}: maxLength applies to text columns only (type is ${c.type})`);
+  if ((c.min !== null || c.max !== null) && !numeric) problems.push(`${where(c.min !== null ? 'min' : 'max')}: min and max apply to number and integer columns only (type is ${c.type})`);
+  if (c.min !== null && c.max !== null && c.min > c.max) problems.push(`${where('min')}: min (${c.min}) is greater than max (${c.max})`);
   for (const [key, value] of [['min', c.min], ['max', c.max]] as const) {
-    if (c.type === 'integer' && value !== null && !Number.isInteger(value)) problems.push(`${where}: ${key} of an integer column must be a whole number`);
+    if (c.type === 'integer' && value !== null && !Number.isInteger(value)) problems.push(`${where(key)}: ${key} of an integer column must be a whole number`);
   }
-  return c.type === 'choice' && c.list !== null ? lists(c.list, `${where}: list`) : null;
+  return c.type === 'choice' && c.list !== null ? lists(c.list, `${where('list')}: list`) : null;
 }
 
 /** The stored table definition of a file's table part, with each column's list id from `listIdOf`. */

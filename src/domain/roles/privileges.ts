@@ -19,6 +19,7 @@ export const PRIVILEGES = {
   export: 'export a project with its files (GetExportProject)',
   manageWebhooks: 'create, change and read the program\'s webhook subscriptions and deliveries',
   manageDeadlines: 'start, satisfy and cancel a project\'s deadlines (StartProjectDeadline, SatisfyProjectDeadline, CancelProjectDeadline)',
+  runAutomations: 'see which projects a daily schedule selects now, and run it now (GetAutomationSchedule, RunAutomationSchedule)',
 } as const;
 
 /** One named privilege. */

@@ -4,6 +4,7 @@ import { ruleVariables } from './rule-scope.ts';
 import { fieldType, T, type RuleType } from './rule-types.ts';
 import type { ProgramChecker, ResolvedProgram } from '../programs/program-parts.ts';
 import type { SourcePosition } from '../programs/program-file.ts';
+import { atLine } from '../programs/program-lines.ts';
 
 type Path = (string | number)[];
 
@@ -28,19 +29,24 @@ export function ruleProblems(resolved: ResolvedProgram): string[] {
   file.fields.forEach((f, i) => {
     if (f.formula === null) return;
     const where = `field "${f.customId ?? f.name}": formula`;
-    if (f.multiValue) problems.push(`field "${f.customId ?? f.name}": a calculated field cannot be multiValue`);
+    if (f.multiValue) problems.push(`field "${f.customId ?? f.name}"${atLine(file, ['fields', i, 'multiValue'])}: a calculated field cannot be multiValue`);
     const rule = compile(f.formula, fieldType(f), ['fields', i, 'formula'], where);
     if (rule && f.customId !== null) formulas.set(f.customId, rule);
   });
-  problems.push(...cycles(formulas));
+  problems.push(...cycles(formulas, (name) => {
+    const i = file.fields.findIndex((f) => f.customId === name);
+    return `field "${name}"${atLine(file, ['fields', i, 'formula'])}: formula: `;
+  }));
   resolved.forms.forEach((form, i) => {
     const spec = file.forms[i]!;
     form.fields.forEach((placed, j) => {
       const field = file.fields[placed.field]!;
-      const where = `form "${spec.customId ?? spec.name}": field "${field.customId ?? field.name}":`;
+      const placedField = `form "${spec.customId ?? spec.name}": field "${field.customId ?? field.name}"`;
+      const where = `${placedField}:`;
       const path = ['forms', i, 'fields', j];
-      if (field.formula !== null && (placed.required || placed.rules?.requiredIf || placed.rules?.readOnlyIf)) {
-        problems.push(`${where} a calculated field is never filled in, so it cannot be required or read-only`);
+      const fixed = placed.required ? 'required' : placed.rules?.requiredIf ? 'requiredIf' : placed.rules?.readOnlyIf ? 'readOnlyIf' : null;
+      if (field.formula !== null && fixed !== null) {
+        problems.push(`${placedField}${atLine(file, [...path, fixed])}: a calculated field is never filled in, so it cannot be required or read-only`);
       }
       if (placed.rules) checkPlaced(placed.rules, path, where, compile);
     });
@@ -58,15 +64,15 @@ function checkPlaced(rules: FieldRules, path: Path, where: string, compile: (s: 
   });
 }
 
-/** Formulas that need each other's values can never be computed: each such cycle is one problem. */
-function cycles(formulas: Map<string, CompiledRule>): string[] {
+/** Formulas that need each other's values can never be computed: each such cycle is one problem, begun by `at` its first field. */
+function cycles(formulas: Map<string, CompiledRule>, at: (name: string) => string): string[] {
   const problems: string[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (name: string, trail: string[]): void => {
     if (state.get(name) === 'done') return;
     if (state.get(name) === 'visiting') {
       const loop = [...trail.slice(trail.indexOf(name)), name];
-      problems.push(`calculated fields ${loop.map((n) => `"${n}"`).join(' -> ')} need each other's values: a formula cannot depend on itself`);
+      problems.push(`${at(loop[0]!)}calculated fields ${loop.map((n) => `"${n}"`).join(' -> ')} need each other's values: a formula cannot depend on itself`);
       return;
     }
     state.set(name, 'visiting');
@@ -84,6 +90,7 @@ export function located(start: SourcePosition | null, p: RuleProblem): string {
     return `(line ${start.line}, column ${start.column + p.column - 1 + (start.style === 'quoted' ? 1 : 0)})`;
   }
   // A block scalar's text starts on the line after its indicator; other styles fold lines, so only the start is sure.
+  if (start.style === 'block' && start.indent !== undefined) return `(line ${start.line + p.line}, column ${start.indent + p.column})`;
   if (start.style === 'block') return `(line ${start.line + p.line}, column ${p.column} of the expression's line)`;
   return `(line ${start.line}, column ${start.column}; expression line ${p.line}, column ${p.column})`;
 }

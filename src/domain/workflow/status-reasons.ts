@@ -4,7 +4,7 @@ import { ApiError } from '../api-error.ts';
 import { mailTemplateProblems } from '../mail/mail-template.ts';
 import type { ProgramChecker, Resolve, ResolvedProgram } from '../programs/program-parts.ts';
 import type { ProgramFile, StatusSpec } from '../programs/program-file.ts';
-import { atLine } from '../programs/program-lines.ts';
+import { atLine, placeholderAt } from '../programs/program-lines.ts';
 import { statusById } from '../projects/project-context.ts';
 import type { PageHistoryLine } from '../views.ts';
 
@@ -27,7 +27,7 @@ export function reasonsRequiredOf(resolved: ResolvedProgram): (boolean | number[
 
 /**
  * Checks the statuses' reasons (keys and names unique within their status, a required reason that can be given, no
- * form leading by submission into a status that requires one), the statuses' mail templates and the named templates
+ * form leading by submission into a status that requires one, nor a withdrawal status that does), the statuses' mail templates and the named templates
  * (unique keys, known placeholders); each problem names the YAML line.
  */
 export function checkStatusMessages(file: ProgramFile, statuses: Resolve, problems: string[]): (boolean | number[])[] {
@@ -42,8 +42,13 @@ export function checkStatusMessages(file: ProgramFile, statuses: Resolve, proble
       }
     });
     if (s.reasonRequired !== false && s.reasons.length === 0) problems.push(`${where}: reasonRequired needs a list of reasons to choose from`);
+    // An owner withdraws with one click and gives no reason (src/domain/portal), so such a status could never be reached.
+    if (s.withdrawal && (s.reasonRequired === true || (Array.isArray(s.reasonRequired) && s.reasonRequired.length > 0))) {
+      problems.push(`status "${s.customId ?? s.name}"${atLine(file, ['statuses', i, 'reasonRequired'])}: a withdrawal status cannot require a reason: the owner withdraws without giving one, so could never withdraw`);
+    }
     if (s.mailTemplate) {
-      problems.push(...mailTemplateProblems(s.mailTemplate, 'mailTemplate').map((p) => `status "${s.customId ?? s.name}"${atLine(file, ['statuses', i, 'mailTemplate'])}: ${p}`));
+      const at = placeholderAt(file, ['statuses', i, 'mailTemplate']);
+      problems.push(...mailTemplateProblems(s.mailTemplate, 'mailTemplate', at).map((p) => `status "${s.customId ?? s.name}": ${p}`));
     }
   });
   file.forms.forEach((f, i) => {
@@ -57,7 +62,8 @@ export function checkStatusMessages(file: ProgramFile, statuses: Resolve, proble
   file.mailTemplates.forEach((t, i) => {
     const where = `mail template "${t.customId}"${atLine(file, ['mailTemplates', i])}`;
     if (file.mailTemplates.slice(0, i).some((x) => x.customId === t.customId)) problems.push(`${where}: another mail template has the customId "${t.customId}"`);
-    problems.push(...mailTemplateProblems(t, 'mailTemplates').map((p) => `${where}: ${p.replace(/^mailTemplates\./, '')}`));
+    const at = placeholderAt(file, ['mailTemplates', i]);
+    problems.push(...mailTemplateProblems(t, 'mailTemplates', at).map((p) => `mail template "${t.customId}": ${p.replace(/^mailTemplates\./, '')}`));
   });
   return required;
 }

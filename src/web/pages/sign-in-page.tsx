@@ -1,12 +1,36 @@
 import { ACCOUNT_PATHS } from '../../domain/accounts/self-service-accounts.ts';
 import { ErrorSummary } from '../components/error-summary.tsx';
-import { Layout } from '../layout.tsx';
+import { Layout, type PageUser } from '../layout.tsx';
 
 /**
  * What the sign-in page shows: the address to go on to, the e-mail typed so far, why the last try failed, and whether
  * passwords can be reset by mail here (only with mail on; otherwise the page says whom to ask instead of linking).
  */
 export interface SignInPageProps { next: string; email: string; error: string | null; csrfToken: string; resetByMail: boolean }
+
+/** What the sign-in page shows a browser that is signed in already. */
+export interface SignedInAlreadyProps { user: PageUser; next: string; csrfToken: string }
+
+/**
+ * The sign-in page of a browser that holds a session already (perhaps one planted by someone else): who it is signed
+ * in as, a link on as that person, and a form (no script needed) that signs out and comes back to sign in anew.
+ */
+export function SignedInAlreadyPage(p: SignedInAlreadyProps) {
+  return (
+    <Layout title="Sign in">
+      <h1>You are signed in already</h1>
+      <p>This browser is signed in as <strong>{p.user.name}</strong> ({p.user.email}).</p>
+      <p><a href={p.next}>Continue as {p.user.name}</a></p>
+      <form method="post" action="/MvcProjects/SignOut">
+        <input type="hidden" name="_csrf" value={p.csrfToken} />
+        <input type="hidden" name="next" value={p.next} />
+        <input type="hidden" name="then" value="sign-in" />
+        <p>Not you, or want to use another account?</p>
+        <button type="submit">Sign out and sign in as someone else</button>
+      </form>
+    </Layout>
+  );
+}
 
 /** The sign-in form: e-mail and password; a failure is announced above the form and linked to the first field. */
 export function SignInPage(p: SignInPageProps) {

@@ -5,7 +5,8 @@ import { boolean, complex, type DocumentValue, dateTime, enumeration, many, one,
 const DeadlineState = enumeration('DeadlineState', ['running', 'satisfied', 'cancelled', 'passed'],
   'running until satisfied or cancelled (by staff) or passed (at DueAt, by the service).');
 
-const LocalDate = restrict(string, { name: 'LocalDate', pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}', doc: 'A date (YYYY-MM-DD) in the program\'s time zone.' });
+/** A date (YYYY-MM-DD) in the program's time zone: a deadline's due day, a daily schedule's day. */
+export const LocalDate = restrict(string, { name: 'LocalDate', pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}', doc: 'A date (YYYY-MM-DD) in the program\'s time zone.' });
 
 const Deadline = complex({
   name: 'Deadline',
