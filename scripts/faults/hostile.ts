@@ -1,10 +1,13 @@
 /**
  * `npm run faults:hostile`: 10,000 generated hostile requests (fast-check) over TCP to a spawned server on
  * SQLite; every one must be refused with a 4xx and an XML ErrorResponse, nothing may change, and the server must
- * keep serving. Prints the answers by status and code. Options: `-- --count N`, `--seed N` (repeats a run
- * exactly), `--db sqlite|postgres|both` (default sqlite). Exits 1 when a check failed.
+ * keep serving. Prints the answers by status and code. Then a hundredth as many (at least 60) request bodies broken off
+ * at random points (scripts/faults/aborted-bodies.ts): the server must survive them and store nothing. Options:
+ * `-- --count N`, `--seed N` (repeats a run exactly), `--db sqlite|postgres|both` (default sqlite). Exits 1 when a
+ * check failed.
  */
 import os from 'node:os';
+import { runAbortedBodies } from './aborted-bodies.ts';
 import { stopOwnPostgres } from './fault-database.ts';
 import { runHostileSession } from './hostile-session.ts';
 import { parseRunOptions, progress } from './run-options.ts';
@@ -40,6 +43,14 @@ try {
       for (const p of problems.slice(0, 60)) say(`  ${p}`);
     } else {
       say(`${dialect}: every request refused with a 4xx and a valid error body; no state changed; the server still serves`);
+    }
+    const aborted = await runAbortedBodies({ dialect, tries: Math.max(60, Math.round(count / 100)), seed, log: say });
+    if (aborted.problems.length > 0) {
+      failed = true;
+      say(`${dialect}: ${aborted.problems.length} PROBLEMS with bodies broken off (seed ${seed}):`);
+      for (const p of aborted.problems.slice(0, 30)) say(`  ${p}`);
+    } else {
+      say(`${dialect}: ${aborted.tries.length} bodies broken off: the server survived, nothing was stored, ${aborted.retriedOk} keys free for the retry`);
     }
   }
 } finally {

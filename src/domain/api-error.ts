@@ -56,7 +56,8 @@ export interface FieldProblem {
    * A stable reason: REQUIRED, INVALID_TYPE, NOT_IN_LIST, TOO_LONG, OUT_OF_RANGE, NOT_MULTI_VALUE,
    * MULTI_VALUE_EXPECTED, TOO_MANY_VALUES, DUPLICATE_FIELD, UNKNOWN_FIELD, and ATTACHMENT_REQUIRED (then dataFieldId
    * is the id of a required attachment definition that has no file); for table fields also ROWS_EXPECTED, NOT_A_TABLE,
-   * TOO_MANY_ROWS, TOO_FEW_ROWS, UNKNOWN_COLUMN and DUPLICATE_COLUMN.
+   * TOO_MANY_ROWS, TOO_FEW_ROWS, UNKNOWN_COLUMN and DUPLICATE_COLUMN; RULE_TOO_COSTLY for a rule of the field that
+   * costs more than a rule may on the request's values.
    */
   code: string;
   message: string;

@@ -20,6 +20,10 @@ export class BodyDigest extends Transform {
     });
     // Nobody may be waiting when a body breaks off; the rejection is for those who do.
     this.done.catch(() => {});
+    // Nor reading: a client can reset the connection before the handler reads an upload, or after it stopped. Like
+    // a request's own stream, a digest then fails quietly: its error reaches `done` and whoever reads it later, where
+    // an 'error' event nobody listens to would be thrown and end the process.
+    this.on('error', () => {});
   }
 
   /** The hex SHA-256 of the whole body, or null while it has not all passed. */

@@ -11,6 +11,7 @@ import { answerFormat, JSON_TYPE, varyAccept } from './answer-format.ts';
 import type { ApiCodec } from './api-codec.ts';
 import { isOAuthPath, sendOAuthError } from './oauth-reply.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
+import { bodyBrokeOff } from './request-complete.ts';
 import type { RouteTable } from './route-table.ts';
 import { XML_TYPE } from './xml-reply.ts';
 
@@ -54,6 +55,8 @@ function mapError(error: unknown): ApiError {
   if (fe.code?.startsWith('FST_CSRF_')) return new ApiError('FORBIDDEN', 'The form has expired or did not come from this site; nothing was changed. Go back, reload the page and send it again.');
   if (mapped) return new ApiError(mapped, fe.message ?? 'The request could not be read.');
   const dbCode = String((error as { code?: unknown }).code ?? '');
+  // Node's error for a request whose client went before the body was whole: the client's doing, not the database's.
+  if (dbCode === 'ECONNRESET' && fe.message === 'aborted') return bodyBrokeOff();
   if (UNSTORABLE_DB_CODES.has(dbCode)) return new ApiError('INVALID_REQUEST', 'The request holds a value the database cannot store (a NUL character, or a value too long to index); nothing was changed.');
   if (CONFLICT_DB_CODES.has(dbCode)) return new ApiError('CONFLICT', 'A concurrent change got in the way; nothing was changed, send the request again.');
   if (RETRYABLE_DB_CODES.has(dbCode)) {

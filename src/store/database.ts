@@ -51,7 +51,11 @@ import type { Database } from './tables.ts';
 export type Dialect = 'sqlite' | 'postgres';
 
 /** An open database: the Kysely instance, which engine it is, and the signal of changes its read caches use. */
-export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect; changes: ChangeSignal }
+/** Runs `work` while holding the named lock that every instance on the database takes in turn (Store.exclusively). */
+export type ExclusiveRunner = <T>(name: string, work: () => Promise<T>) => Promise<T>;
+
+/** An open database: its Kysely instance, dialect, change signal, and its way of running work exclusively. */
+export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect; changes: ChangeSignal; exclusively: ExclusiveRunner }
 
 const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011, '012-change-notifications': m012, '013-oauth-clients': m013, '014-idempotency-keys': m014, '015-events': m015, '016-webhooks': m016, '017-mail': m017, '018-account-tokens': m018, '019-event-owner': m019, '020-webhook-backoff': m020, '021-webhook-secret-rotation': m021, '022-stale-draft-values': m022, '023-program-roles': m023, '024-table-fields': m024, '025-field-rules': m025, '026-deadlines': m026, '027-automations': m027, '028-status-reasons': m028, '029-automation-schedules': m029, '031-bulk-actions': m031, '034-my-projects': m034, '035-queue-views': m035, '036-dashboards': m036, '037-organizations': m037, '038-dashboard-windows': m038, '039-maintenance-marks': m039 };
 
@@ -152,7 +156,8 @@ export async function openDatabase(config: DatabaseConfig, options: number | Ope
   if (config.kind === 'sqlite') {
     const { db, changes } = openSqlite(config.file);
     await run(db);
-    return { db, dialect: 'sqlite', changes };
+    // One process writes at a time anyway; several on one file are rare, and the work must cope with them alone.
+    return { db, dialect: 'sqlite', changes, exclusively: (_name, work) => work() };
   }
   // Migrations get a connection without a statement time limit (building an index on a large table takes its time).
   if (opts.migrate !== false) {
@@ -168,7 +173,35 @@ export async function openDatabase(config: DatabaseConfig, options: number | Ope
     await db.destroy();
     throw error;
   }
-  return { db, dialect: 'postgres', changes };
+  return { db, dialect: 'postgres', changes, exclusively: advisoryLocker(config.url, opts.connectTimeoutMs ?? 0) };
+}
+
+/** How often a wait for an advisory lock asks again: a try, never a blocking wait, which a statement timeout would end. */
+const LOCK_RETRY_MS = 200;
+
+/**
+ * Exclusive work on PostgreSQL: a session advisory lock (by the name's hash) taken on a connection of its own, outside
+ * the pool (the work itself uses the pool, which may have a single connection), held until the work ends or the
+ * connection goes.
+ */
+function advisoryLocker(url: string, connectTimeoutMs: number): ExclusiveRunner {
+  return async (name, work) => {
+    const client = new pg.Client({ connectionString: url, ...(connectTimeoutMs > 0 ? { connectionTimeoutMillis: connectTimeoutMs } : {}) });
+    // A connection the server ends while held releases the lock; its 'error' event must not end the process.
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      const tryLock = async () => (await client.query<{ got: boolean }>('select pg_try_advisory_lock(hashtext($1)) as got', [name])).rows[0]?.got === true;
+      while (!(await tryLock())) await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+      try {
+        return await work();
+      } finally {
+        await client.query('select pg_advisory_unlock(hashtext($1))', [name]).catch(() => {});
+      }
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
 }
 
 async function migrateOrClose(db: Kysely<Database>, onMigration?: (name: string) => void): Promise<void> {

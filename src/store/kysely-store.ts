@@ -133,6 +133,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       if (wrote > 0) for (const listener of [...eventListeners]) listener();
       return result;
     },
+    exclusively: opened.exclusively,
     onEventsCommitted: (listener) => {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
@@ -159,3 +160,4 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     },
   };
 }
+

@@ -114,6 +114,14 @@ export interface Store extends StoreReader {
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Calls `listener` after each commit, in this process, of a transaction that wrote events; returns its removal. */
   onEventsCommitted(listener: () => void): () => void;
+  /**
+   * Runs `work` while holding the lock `name`, which every instance on the same database takes in turn: on PostgreSQL
+   * a session advisory lock on a connection of its own, outside the pool (released when `work` ends, or with the
+   * connection); on SQLite,
+   * one process writes at a time anyway, so `work` simply runs. For start-up work that several instances would
+   * otherwise all do at once, racing each other (seeding the demo).
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   /** Seals stored secrets with the sealing key (those stored before encryption at rest, or all: key rotation), or only counts them. */
   resealSecrets(mode: ResealMode): Promise<ResealReport>;
   /** Whether any sealed value is stored at all (a database that holds none may be given a new key). */

@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { ApiError } from '../domain/api-error.ts';
 import type { FormPageView, FormTarget } from '../domain/projects/application-service.ts';
+import type { StagedUpload } from '../domain/projects/attachment-service.ts';
 import type { RawFormValues } from '../domain/projects/draft-inputs.ts';
 import type { Caller } from '../domain/caller.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { drainRequest } from '../http/drain-request.ts';
+import { requestComplete } from '../http/request-complete.ts';
 import { idParam } from '../http/query-params.ts';
 import { refusedTypeMessage } from './file-type-names.ts';
 import { FILE_FIELD_PREFIX, FormPage, type PageProblem } from './pages/form-page.tsx';
@@ -101,37 +103,62 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
     return page(reply, caller, view, 200, { notice: text ?? null });
   });
 
-  /** Reads a multipart post after its CSRF token: the fields, and each chosen file stored as it streams in. */
-  const readMultipart = async (caller: Caller, target: FormTarget, parts: AsyncIterable<Multipart>) => {
+  /**
+   * Reads a multipart post after its CSRF token: the fields, and each chosen file stored as it streams in (staged, not
+   * yet a version). Only once the whole post has arrived are the files made versions: a post that broke off stores nothing.
+   */
+  const readMultipart = async (request: FastifyRequest, caller: Caller, target: FormTarget, parts: AsyncIterable<Multipart>) => {
     // No prototype: a part named like an Object property ("__proto__") is just an unknown control.
     const body: Record<string, unknown> = Object.create(null);
     const files: FileOutcome[] = [];
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        addValue(body, part.fieldname, String(part.value));
-        continue;
+    const staged: { attachmentRef: string; upload: StagedUpload }[] = [];
+    try {
+      for await (const part of parts) {
+        if (part.type === 'field') {
+          addValue(body, part.fieldname, String(part.value));
+          continue;
+        }
+        const attachmentRef = part.fieldname.startsWith(FILE_FIELD_PREFIX) ? part.fieldname.slice(FILE_FIELD_PREFIX.length) : '';
+        // A file input left empty still sends a part, with no file name and no bytes.
+        if (part.filename === '') {
+          part.file.resume();
+          continue;
+        }
+        try {
+          if (attachmentRef === '') throw new ApiError('INVALID_REQUEST', `The form has no file input named "${part.fieldname}".`);
+          const upload = await services.attachments.stage(caller, { ...target, attachmentRef: idParam(attachmentRef, 'AttachmentId') }, {
+            body: part.file, contentType: part.mimetype, contentLength: null, fileName: part.filename,
+          });
+          staged.push({ attachmentRef, upload });
+        } catch (error) {
+          part.file.resume();
+          files.push({ attachmentRef, error: await fileRefusal(caller, target, attachmentRef, part.mimetype, error) });
+        }
       }
-      const attachmentRef = part.fieldname.startsWith(FILE_FIELD_PREFIX) ? part.fieldname.slice(FILE_FIELD_PREFIX.length) : '';
-      // A file input left empty still sends a part, with no file name and no bytes.
-      if (part.filename === '') {
-        part.file.resume();
-        continue;
-      }
+      await requestComplete(request.raw);
+    } catch (error) {
+      await Promise.all(staged.map((s) => s.upload.discard()));
+      throw error;
+    }
+    // The checks were made when the files were staged; what fails now (the project changed meanwhile) is the page's error.
+    for (const [i, { attachmentRef, upload }] of staged.entries()) {
       try {
-        if (attachmentRef === '') throw new ApiError('INVALID_REQUEST', `The form has no file input named "${part.fieldname}".`);
-        await services.attachments.upload(caller, { ...target, attachmentRef: idParam(attachmentRef, 'AttachmentId') }, {
-          body: part.file, contentType: part.mimetype, contentLength: null, fileName: part.filename,
-        });
-        files.push({ attachmentRef, error: null });
+        await upload.commit();
       } catch (error) {
-        part.file.resume();
-        if (!(error instanceof ApiError) || !FILE_ERRORS.has(error.code) || attachmentRef === '') throw error;
-        // For people, the refused type in words ("a text file", "only PDF"), not media types.
-        const message = error.code === 'UNSUPPORTED_MEDIA_TYPE' ? await typeMessage(caller, target, attachmentRef, part.mimetype) : null;
-        files.push({ attachmentRef, error: message ? new ApiError(error.code, message) : error });
+        await Promise.all(staged.slice(i + 1).map((s) => s.upload.discard()));
+        throw error;
       }
+      files.push({ attachmentRef, error: null });
     }
     return { body: body as RawFormValues, files };
+  };
+
+  /** A file's refusal as its input shows it; any error that is not about the file itself is thrown on. */
+  const fileRefusal = async (caller: Caller, target: FormTarget, attachmentRef: string, sent: string | null, error: unknown): Promise<ApiError> => {
+    if (!(error instanceof ApiError) || !FILE_ERRORS.has(error.code) || attachmentRef === '') throw error;
+    // For people, the refused type in words ("a text file", "only PDF"), not media types.
+    const message = error.code === 'UNSUPPORTED_MEDIA_TYPE' ? await typeMessage(caller, target, attachmentRef, sent) : null;
+    return message ? new ApiError(error.code, message) : error;
   };
 
   const typeMessage = async (caller: Caller, target: FormTarget, attachmentRef: string, sent: string | null): Promise<string | null> => {
@@ -156,7 +183,7 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
       const token = !first.done && first.value.type === 'field' && first.value.fieldname === '_csrf' ? String(first.value.value) : '';
       if (!first.done && first.value.type === 'file') first.value.file.resume();
       if (!csrfPasses(web, request, reply, token)) return reply;
-      ({ body, files } = await readMultipart(caller, target, parts));
+      ({ body, files } = await readMultipart(request, caller, target, parts));
     } else {
       body = formBody(request.body);
     }

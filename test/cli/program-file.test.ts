@@ -294,6 +294,41 @@ test('rules and formulas are compiled at import; each bad expression is named wi
   assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'good.yaml'), programCheckers(), 'good.yaml'));
 });
 
+test('a rule that may cost more than the limit, nests too deeply or holds an int beyond 64 bits is refused with its line, column and cost', () => {
+  const program = sampleProgram();
+  program.fields.push({ customId: 'Units', name: 'Units', type: 'table', columns: [{ customId: 'Sn', type: 'text', maxLength: 20 }, { customId: 'Qty', type: 'integer' }] });
+  program.forms[1]!.fields = [
+    { field: 'Serials', validations: [{ rule: 'Serials.all(s, s.size() >= 4)', message: 'At least 4 characters.' }] },
+    { field: 'Units', validations: [{ rule: 'Units.all(a, Units.exists_one(b, b.Sn == a.Sn))', message: 'Each serial once.' }] },
+    { field: 'Customer', visibleIf: `${'('.repeat(33)}true${')'.repeat(33)}` },
+  ];
+  program.forms[0]!.fields = [{ field: 'System size', validations: [{ rule: 'int(Size) < 99999999999999999999', message: 'x' }] }];
+  const text = stringify(program);
+  const problems = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'costly.yaml'), programCheckers(), 'costly.yaml'));
+  const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const columnOf = (needle: string, inner: string) => text.split('\n')[lineOf(needle) - 1]!.indexOf(inner) + 1;
+  assert.match(problems, /costly\.yaml is not a valid program \(4 problems\)/);
+  // 1,000 texts of up to 10,000 characters (no maxLength), each counted code point by code point: two million units.
+  assert.match(problems, new RegExp(`form "Finish": field "Serials": validations\\[0\\] \\(line ${lineOf('Serials.all')}, column ${columnOf('Serials.all', 'Serials.all')}\\): costs up to 2010\\d+ units with the fields at their declared limits, more than the 100000 a rule may cost`));
+  // Unique serials across 1,000 rows: a million comparisons.
+  assert.match(problems, new RegExp(`form "Finish": field "Units": validations\\[0\\] \\(line ${lineOf('Units.all')}, column ${columnOf('Units.all', 'Units.all')}\\): costs up to 1[0-9]{7} units`));
+  assert.ok(problems.includes(`form "Finish": field "Customer": visibleIf (line ${lineOf('visibleIf')}, column ${columnOf('visibleIf', '(') + 32}): brackets are nested more than 32 deep`), problems);
+  assert.ok(problems.includes(`form "Apply": field "Size": validations[0] (line ${lineOf('99999999999999999999')}, column ${columnOf('99999999999999999999', '99999999999999999999')}): the int 99999999999999999999 is outside the 64-bit range CEL ints have (-9223372036854775808 to 9223372036854775807)`), problems);
+  // Declared limits make the same rules cheap enough: 40-character serials, 50 rows.
+  program.fields[4] = { ...program.fields[4], maxLength: 40 };
+  program.fields[5] = { ...program.fields[5], maxRows: 50 };
+  program.forms[1]!.fields = (program.forms[1]!.fields as unknown[]).slice(0, 2);
+  program.forms[0]!.fields = ['System size'];
+  assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'bounded.yaml'), programCheckers(), 'bounded.yaml'));
+  // Each rule within the limit, but 30 of them on one form: one save would run them all.
+  const unique = { rule: 'Units.all(a, Units.exists_one(b, b.Sn == a.Sn))', message: 'Each serial once.' };
+  program.forms[1]!.fields = ['Serials', { field: 'Units', validations: Array.from({ length: 30 }, () => unique) }];
+  const many = stringify(program);
+  const total = problemsOf(() => resolveProgramFile(parseProgramFile(many, 'yaml', 'many.yaml'), programCheckers(), 'many.yaml'));
+  const formLine = many.split('\n').findIndex((l) => l.includes('customId: Finish')) + 1;
+  assert.match(total, new RegExp(`form "Finish" \\(line ${formLine}, column 5\\): its rules and the program's formulas cost up to 11\\d{5} units together, more than the 1000000 one save may cost`));
+});
+
 test('calculated fields: formula and resultType go together, and formulas may not need each other', () => {
   const program = sampleProgram();
   program.fields.push({ customId: 'A', name: 'A', type: 'calculated', resultType: 'number' });

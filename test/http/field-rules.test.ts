@@ -224,6 +224,86 @@ for (const dialect of DIALECTS) {
       model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
     });
 
+    it('a rule that costs too much on the stored values refuses the save, naming the rule, and writes nothing', async () => {
+      // 300 rows saved under a version without maxRows; the next version allows 10 and adds a rule that compares
+      // every row with every other: cheap for 10 rows (it imports), 90,000 rounds for the 300 stored (it must stop).
+      const data = parse(readFileSync(DEMO_PROGRAM_PATH, 'utf8')) as { fields: Record<string, unknown>[]; forms: { customId: string; fields: unknown[] }[] };
+      const inverters = data.fields.find((f) => f.customId === 'Inverters')!;
+      delete inverters.maxRows;
+      const reimport = async () => {
+        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, validateProgramFile(data));
+        model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
+      };
+      await reimport();
+      const projectId = await newProject();
+      await ok(draft(projectId, { SystemSizeKwDc: '3', SystemSizeKwAc: '3' }));
+      const rows = Array.from({ length: 300 }, (_, i) => ({ Make: 'SMA', Model: `M-${i}`, Quantity: '1', RatedKwAc: '0.01' }));
+      await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rowsRequest('Inverters', rows)));
+      inverters.maxRows = 10;
+      const form = data.forms.find((f) => f.customId === 'Application')!;
+      form.fields[form.fields.findIndex((f) => (f as { field?: string }).field === 'Inverters')] = {
+        field: 'Inverters', validations: [{ rule: 'Inverters.all(a, Inverters.exists_one(b, b.Model == a.Model))', message: 'List each model once.' }],
+      };
+      await reimport();
+      try {
+        const before = await state(projectId);
+        const started = Date.now();
+        const xml = await draft(projectId, { CustomerPhone: '555-0100' });
+        assert.equal(xml.statusCode, 422, xml.body);
+        assert.ok(Date.now() - started < 2000, `the refusal took ${Date.now() - started} ms`);
+        assert.deepEqual(fieldErrors(xml), ['Inverters:RULE_TOO_COSTLY']);
+        const json = assertJsonAnswer(await call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, jsonData({ CustomerPhone: '555-0100' }), true), ErrorResponse, 422);
+        assert.equal(json.Code, 'VALIDATION_FAILED');
+        assert.match(json.Message, /^The validation of Inverters on form Interconnection Application costs more than the 100000 units a rule may cost on these values, so nothing was changed/);
+        assert.deepEqual(await state(projectId), before);
+        // The form can still be read (the rule is undecided there), and a save that drops the rows goes through.
+        assert.equal(value(await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`)), 'CustomerPhone'), undefined);
+        await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rowsRequest('Inverters', rows.slice(0, 3))));
+      } finally {
+        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
+        model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
+      }
+    });
+
+    it('a save runs the rules before the write lock, and again inside only when the project changed in between', async () => {
+      const projectId = await newProject();
+      await ok(draft(projectId, { SystemSizeKwDc: '7.6' }));
+      // Count what the rules read inside transactions; `interleave` runs another request just before one is opened.
+      const store = demo.db.store;
+      const transaction = store.transaction;
+      let reads = 0;
+      let interleave: (() => Promise<unknown>) | null = null;
+      const counted = <T extends object>(target: T): T => new Proxy(target, {
+        get: (t, key) => {
+          if (key === 'getValues' || key === 'getDraft') reads++;
+          const v = Reflect.get(t, key) as unknown;
+          return typeof v === 'function' ? v.bind(t) : v;
+        },
+      });
+      store.transaction = (async (fn: (tx: object) => Promise<unknown>) => {
+        const before = interleave;
+        interleave = null;
+        if (before) await before();
+        return transaction.call(store, (tx: object) => fn(new Proxy(tx, { get: (t, key) => (key === 'projects' ? counted(Reflect.get(t, key) as object) : Reflect.get(t, key)) })));
+      }) as typeof store.transaction;
+      try {
+        await ok(draft(projectId, { CustomerName: 'Pat' }));
+        assert.equal(reads, 0, 'the rules ran inside the lock although nothing had changed');
+        // Another save lands between this save's rules and its lock: the rules run again on the locked project, and
+        // its 9 kW AC is more than 1.25 times the 7 kW DC this save sets.
+        interleave = () => ok(draft(projectId, { SystemSizeKwAc: '9' }));
+        const before = await state(projectId);
+        const refused = await draft(projectId, { SystemSizeKwDc: '7' });
+        assert.equal(refused.statusCode, 422, refused.body);
+        assert.deepEqual(fieldErrors(refused), ['SystemSizeKwAc:RULE']);
+        assert.ok(reads > 0);
+        const after = await state(projectId) as { version: number };
+        assert.equal(after.version, (before as { version: number }).version + 1, 'only the interleaved save was written');
+      } finally {
+        store.transaction = transaction;
+      }
+    });
+
     it('GetFormSchema version 2 gives each field its formula and rules, in XML and JSON', async () => {
       const xml = await ok(call(applicant, 'GET', 'Forms/Application/Schema?version=2'));
       assert.match(xml, /<Formula>round\(SystemSizeKwDc \/ SystemSizeKwAc, 2\)<\/Formula>/);

@@ -24,3 +24,10 @@ for (const [code, expected] of [
     assert.doesNotMatch(mapped.message, /db failure/, 'the client never sees the database message');
   });
 }
+
+// Node's error for a request whose client went before its body was whole; a lost database connection
+// (ECONNRESET too) stays a 503.
+it('a request body that broke off ("aborted", ECONNRESET) is a 400, not the database\'s 503', () => {
+  assert.equal(toApiError(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })).code, 'INVALID_REQUEST');
+  assert.equal(toApiError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })).code, 'SERVICE_UNAVAILABLE');
+});

@@ -7,7 +7,7 @@ import { atLine, placeInText } from '../programs/program-lines.ts';
 import { BUILT_IN_ROLE_NAMES } from '../roles/privileges.ts';
 import { compileRule } from '../rules/compile-rule.ts';
 import { located } from '../rules/rule-problems.ts';
-import { AUTOMATION_PROJECT_TYPE, ruleVariables } from '../rules/rule-scope.ts';
+import { AUTOMATION_PROJECT_TYPE, ruleShapes, ruleVariables } from '../rules/rule-scope.ts';
 import { fieldType, T, type RuleType } from '../rules/rule-types.ts';
 import type { ActionSpec, AutomationSpec } from './automation-file.ts';
 
@@ -63,12 +63,13 @@ export const automationsChecker: ProgramChecker = { part: 'automations', check: 
  */
 export function checkAutomations(file: ProgramFile, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation[] {
   const vars = ruleVariables(file.fields, AUTOMATION_PROJECT_TYPE);
+  const shapes = ruleShapes(file.fields);
   const roles = [...BUILT_IN_ROLE_NAMES, ...file.roles.map((r) => r.customId)];
   return file.automations.map((a, i) => {
     const where = `automation "${a.customId}"${atLine(file, ['automations', i])}`;
     if (file.automations.slice(0, i).some((b) => b.customId === a.customId)) problems.push(`${where}: another automation has the customId "${a.customId}"`);
     const compile = (source: string, want: RuleType, path: (string | number)[], what: string) => {
-      const result = compileRule(source, vars, want);
+      const result = compileRule(source, vars, want, { shapes });
       if ('problems' in result) {
         for (const p of result.problems) problems.push(`automation "${a.customId}": ${what} ${located(file.locate?.(path) ?? null, p)}: ${p.message}`);
       }

@@ -34,7 +34,7 @@ function compiledOf(model: ProgramModel, a: Automation): Compiled {
   if (!c) {
     const vars = ruleVariables(model.fields, AUTOMATION_PROJECT_TYPE);
     const compile = (source: string, want: Parameters<typeof compileRule>[2]) => {
-      const result = compileRule(source, vars, want);
+      const result = compileRule(source, vars, want, { stored: true });
       // The import checked each expression with this compiler: a failure means a damaged definition.
       if ('problems' in result) throw new Error(`automation ${a.customId}: "${source}" does not compile: ${result.problems[0]!.message}`);
       return result.rule;

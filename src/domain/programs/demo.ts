@@ -46,9 +46,17 @@ export interface DemoReport { created: boolean; actions: string[]; programId: st
 
 /** Creates whatever of the demo is missing (agency, program, users, grants, keys); a second call changes nothing. */
 export async function seedDemo(deps: ProgramImportDeps): Promise<DemoReport> {
-  // Several instances starting together on a new database race to create the same rows; the loser's transaction
-  // rolled back, and since every step is idempotent a retry finds the winner's rows. Each race lost is a row another
-  // instance created, so an instance loses at most one per row: agency, program, and a user, grant and key each.
+  // Several instances starting together on a new database take turns (on PostgreSQL): the first creates the demo, the
+  // others find it. Racing instead, each lost race rolled back a row and started the whole seeding again (the program
+  // file parsed, checked and planned again), two to five times per instance: the most costly part of starting three
+  // instances at once on a busy machine.
+  return deps.store.exclusively('apas demo seeding', () => seedRetrying(deps));
+}
+
+async function seedRetrying(deps: ProgramImportDeps): Promise<DemoReport> {
+  // Where instances still race (several processes on one SQLite file), the loser's transaction rolled back, and since
+  // every step is idempotent a retry finds the winner's rows. Each race lost is a row another instance created, so an
+  // instance loses at most one per row: agency, program, and a user, grant and key each.
   const mostLostRaces = 2 + 3 * DEMO_CREDENTIALS.length;
   for (let attempt = 1; ; attempt++) {
     try {

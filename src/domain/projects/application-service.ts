@@ -123,7 +123,7 @@ export function formWaiting(role: Role, form: Form, project: Project): boolean {
  */
 export function draftComplete(model: ProgramModel, form: Form, draft: FieldValue[], files: AttachmentRecord[], rules?: { ctx: RuleContext; others: FieldValue[] }): boolean {
   const values = new Map([...(rules?.others ?? []), ...draft].map((v) => [v.fieldId, v]));
-  const decision = rules && hasRules(model) ? decideForm(model, form, values, rules.ctx) : undefined;
+  const decision = rules && hasRules(model) ? decideForm(model, form, values, rules.ctx, { reading: true }) : undefined;
   return completenessProblems(model, form, values, decision).length === 0
     && attachmentProblems(form, new Set(files.map((f) => f.definitionId))).length === 0;
 }
@@ -173,7 +173,7 @@ export class ApplicationService {
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
     const [draft, files, agency, ruled] = await Promise.all([
       currentDraft(store, project.id, form), store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
-      hasRules(ctx.model) ? ruledState(store, ctx.model, ctx.role.name, project, form, 'draft', typed ? typedValues(ctx.model, form, typed) : []) : null,
+      hasRules(ctx.model) ? ruledState(store, ctx.model, ctx.role.name, project, form, 'draft', typed ? typedValues(ctx.model, form, typed) : [], { reading: true }) : null,
     ]);
     // The page shows what the rules decide over the draft (and what was typed): a hidden field is left out (its value stays in the draft).
     const hidden = ruled?.decision.hidden ?? new Set<string>();

@@ -26,6 +26,12 @@ const REVIEW_OUTCOME: Record<AttachmentReviewInput['action'], ApprovalStatus | n
   Approve: 'Approved', Reject: 'Rejected', Unmark: 'Pending', Save: null,
 };
 
+/** An upload's file, stored but not yet a version: `commit` makes it one (discarding it on failure), `discard` drops it. */
+export interface StagedUpload {
+  commit(): Promise<AtVersion<AttachmentMetadataView>>;
+  discard(): Promise<void>;
+}
+
 /** An attachment the caller may read, with its definition and form. */
 interface ReadableAttachment { ctx: ProgramContext; project: Project; form: Form; definition: AttachmentDefinition }
 
@@ -46,6 +52,15 @@ export class AttachmentService {
    * read; the file becomes active only after it is durably stored, in one transaction with the project bump and audit.
    */
   async upload(caller: Caller, target: AttachmentTarget & { formRef: string }, input: UploadInput): Promise<AtVersion<AttachmentMetadataView>> {
+    return (await this.stage(caller, target, input)).commit();
+  }
+
+  /**
+   * The first half of an upload: the guards, then the file stored, but not yet a version of anything. The caller
+   * commits it (the version is made; a failure discards the file) or discards it: a web form's post stages its files
+   * as they stream in and commits them only once the whole post has arrived, so that one broken off stores nothing.
+   */
+  async stage(caller: Caller, target: AttachmentTarget & { formRef: string }, input: UploadInput): Promise<StagedUpload> {
     const { store, ids } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const seen = await loadReadableProject(store, caller, ctx, target.projectId);
@@ -66,34 +81,43 @@ export class AttachmentService {
     // the change step checks it again on the locked project, which catches a change made while the file arrived.
     if (caller.ifMatch && !matchesVersion(caller.ifMatch, seen)) throw preconditionFailed(seen.id);
     const stored = await this.#save(input, limit, definition);
+    const discard = () => this.#discard(stored.key);
     try {
       if (stored.size === 0) throw emptyUpload();
       if (input.contentLength !== null && stored.size < input.contentLength) {
         throw new ApiError('INVALID_REQUEST', `The body ended after ${stored.size} of the ${input.contentLength} bytes its Content-Length announced; nothing was stored.`);
       }
-      return await changeProject(this.#deps, caller, ctx, seen.id, {
-        // Uploads can take long: the rules are checked again on the project as it is now.
-        action: 'project.attachment.upload', access: 'write',
-        act: async ({ tx, project, now }) => {
-          if (!overridesForms(ctx.role)) requireAvailable(ctx.model, form, project);
-          const previous = await tx.attachments.getAttachment(project.id, definition.id);
-          const record: AttachmentRecord = {
-            id: ids.next(), projectId: project.id, definitionId: definition.id, version: (previous?.version ?? 0) + 1, blobKey: stored.key,
-            fileName: cleanFileName(input.fileName), contentType, sizeBytes: stored.size, sha256: stored.sha256, uploadedBy: caller.user.id,
-            uploadedAt: now, approvalStatus: 'Pending', note: null, reviewedBy: null, reviewedAt: null,
-          };
-          await tx.attachments.insertAttachment(record);
-          return {
-            // No file name: like values, names may say more than operators reading the audit log should see.
-            detail: { formId: form.id, attachmentId: definition.id, version: record.version, size: record.sizeBytes, sha256: record.sha256, contentType },
-            result: async (updated) => ({ ...(await this.#metadataView(tx, definition, record)), projectVersion: versionOf(updated) }),
-          };
-        },
-      });
     } catch (error) {
-      await this.#discard(stored.key);
+      await discard();
       throw error;
     }
+    const commit = async () => {
+      try {
+        return await changeProject(this.#deps, caller, ctx, seen.id, {
+          // Uploads can take long: the rules are checked again on the project as it is now.
+          action: 'project.attachment.upload', access: 'write',
+          act: async ({ tx, project, now }) => {
+            if (!overridesForms(ctx.role)) requireAvailable(ctx.model, form, project);
+            const previous = await tx.attachments.getAttachment(project.id, definition.id);
+            const record: AttachmentRecord = {
+              id: ids.next(), projectId: project.id, definitionId: definition.id, version: (previous?.version ?? 0) + 1, blobKey: stored.key,
+              fileName: cleanFileName(input.fileName), contentType, sizeBytes: stored.size, sha256: stored.sha256, uploadedBy: caller.user.id,
+              uploadedAt: now, approvalStatus: 'Pending', note: null, reviewedBy: null, reviewedAt: null,
+            };
+            await tx.attachments.insertAttachment(record);
+            return {
+              // No file name: like values, names may say more than operators reading the audit log should see.
+              detail: { formId: form.id, attachmentId: definition.id, version: record.version, size: record.sizeBytes, sha256: record.sha256, contentType },
+              result: async (updated) => ({ ...(await this.#metadataView(tx, definition, record)), projectVersion: versionOf(updated) }),
+            };
+          },
+        });
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+    };
+    return { commit, discard };
   }
 
   /** GetActiveAttachment: the active file of a definition (read access; applicants only of forms they may read). */

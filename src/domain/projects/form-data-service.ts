@@ -15,7 +15,7 @@ import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { type FormDecision, hasRules } from '../rules/form-rules.ts';
 import { enforceFormRules } from '../rules/enforce-form-rules.ts';
-import { ruledState } from '../rules/rule-state.ts';
+import { ruledState, rulesBeforeLock } from '../rules/rule-state.ts';
 
 /** A form's submitted values and draft changes already in hand (after a draft write), so the answer need not read them again. */
 interface KnownData { submitted: FieldValue[]; changes: FieldValue[] }
@@ -69,16 +69,20 @@ export class FormDataService {
     const resolved = resolveInputs(ctx.model, form, inputs);
     // A web page saved with nothing changed (see draftInputs): allowed exactly when a write would be, and writes nothing.
     if (target.draft && inputs.length === 0 && opts.unchangedWritesNothing === true) return this.#view(this.#deps.store, caller, ctx, project, form, true, false);
+    const view = target.draft ? 'draft' : 'submitted';
+    const valuesAt = (now: number): FieldValue[] => resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
+    // The rules run before the lock is taken; inside, they run again only if the project changed in between.
+    const early = hasRules(ctx.model) ? await rulesBeforeLock(this.#deps.store, ctx.model, ctx.role.name, project, form, view, valuesAt(0)) : null;
     return changeProject(this.#deps, caller, ctx, project.id, {
       action: target.draft ? 'project.draft.set' : 'project.data.set', access: 'write',
       act: async ({ tx, project: current, now }) => {
         // The caller's earlier read may be stale (owner, status, …): the rules are checked again on the locked project.
         if (target.draft && !overridesForms(ctx.role)) requireAvailable(ctx.model, form, current);
-        const values: FieldValue[] = resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
+        const values = valuesAt(now);
         let decision: FormDecision | undefined;
         let known: KnownData | undefined;
         if (hasRules(ctx.model)) {
-          const ruled = await enforceFormRules(tx, ctx, current, form, target.draft ? 'draft' : 'submitted', values, now, caller.user.id);
+          const ruled = await enforceFormRules(tx, ctx, current, form, view, values, now, caller.user.id, early);
           values.push(...ruled.calculated);
           decision = ruled.decision;
           // What the rules read, with this write applied, is what the answer would read again: a draft write leaves
@@ -126,7 +130,7 @@ export class FormDataService {
     const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
     const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
     // Only a form that may be submitted is run through its rules: a program without rules reads nothing more.
-    const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role.name, project, form, 'draft')).decision) : undefined;
+    const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role.name, project, form, 'draft', [], { reading: true })).decision) : undefined;
     const canSubmit = mayTry && completenessProblems(ctx.model, form, draftValues, decision).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {
       const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;

@@ -8,7 +8,7 @@ import type { Program, } from '../../model/model.ts';
 import { changeProject } from './change-project.ts';
 import { overlayDraft } from './current-draft.ts';
 import { hasRules } from '../rules/form-rules.ts';
-import { ruledState } from '../rules/rule-state.ts';
+import { rulesBeforeLock, rulesInLock } from '../rules/rule-state.ts';
 import { findForm, loadProgram, loadReadableProject, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from './change-reaction.ts';
@@ -21,8 +21,8 @@ export function formatProjectNumber(program: Program, n: number): string {
 
 /** Submits a form's draft: validates it, copies it to the submitted data, numbers the project and moves its status. */
 export class SubmitService {
-  readonly #deps: ServiceDeps<'programs' | 'projects'> & ReactingDeps;
-  constructor(deps: ServiceDeps<'programs' | 'projects'> & ReactingDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments'> & ReactingDeps) {
     this.#deps = deps;
   }
 
@@ -37,12 +37,14 @@ export class SubmitService {
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not submit project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, formRef);
     requireFormUse(ctx.role, form);
+    // The rules run before the lock is taken; inside, they run again only if the project changed in between.
+    const early = hasRules(ctx.model) ? await rulesBeforeLock(store, ctx.model, ctx.role.name, seen, form, 'draft', [], { files: true }) : null;
     return changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'project.submit', access: 'write', forbidden: `You may read but not submit project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`,
       act: async ({ tx, project, now }) => {
         requireAvailable(ctx.model, form, project);
         // With rules, the rules' reads serve the submission too.
-        const ruled = hasRules(ctx.model) ? await ruledState(tx, ctx.model, ctx.role.name, project, form, 'draft', [], { files: true }) : null;
+        const ruled = hasRules(ctx.model) ? await rulesInLock(early, tx, ctx.model, ctx.role.name, project, form, 'draft', [], { files: true }) : null;
         const [changes, values, files] = ruled ? [ruled.changes, [], ruled.files] : await Promise.all([
           tx.projects.getDraft(project.id, form.id), tx.projects.getValues(project.id, form.fields.map((f) => f.fieldId)), tx.attachments.listActiveAttachments(project.id),
         ]);

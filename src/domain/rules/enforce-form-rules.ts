@@ -4,20 +4,21 @@ import type { StoreReader } from '../../store/store.ts';
 import { completenessProblems, draftRuleProblems } from '../projects/field-rules.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import type { FormDecision } from './form-rules.ts';
-import { calculatedWrites, type RuledState, ruledState, sameValue } from './rule-state.ts';
+import { calculatedWrites, type EarlyRuledState, type RuledState, rulesInLock, sameValue } from './rule-state.ts';
 
 /**
  * Checks a SetProjectData write against the form's rules, on the locked project, before anything is written; returns
  * the calculated values to write with it. A draft save refuses changes of read-only fields and validations of
  * filled-in fields that are not met (VALIDATION_FAILED); a write of submitted data also refuses values for hidden
  * fields and, like a submission, an incomplete form (FORM_INCOMPLETE). The decision is over the state the write
- * leaves, so the answer can show it without running the rules again.
+ * leaves, so the answer can show it without running the rules again. With `early` (rulesBeforeLock), the rules are
+ * not run again when the project has not changed since.
  */
 export async function enforceFormRules(
   reader: Pick<StoreReader, 'projects' | 'attachments'>, ctx: ProgramContext, project: Project, form: Form,
-  view: 'draft' | 'submitted', incoming: FieldValue[], now: number, by: string,
+  view: 'draft' | 'submitted', incoming: FieldValue[], now: number, by: string, early: EarlyRuledState | null = null,
 ): Promise<{ calculated: FieldValue[]; decision: FormDecision; state: RuledState }> {
-  const state = await ruledState(reader, ctx.model, ctx.role.name, project, form, view, incoming);
+  const state = await rulesInLock(early, reader, ctx.model, ctx.role.name, project, form, view, incoming);
   const changed = new Set(incoming.filter((v) => !sameValue(state.before.get(v.fieldId), v)).map((v) => v.fieldId));
   const problems: FieldProblem[] = view === 'draft'
     ? draftRuleProblems(ctx.model, state.decision, changed, state.after)

@@ -5,7 +5,9 @@ import { statusById } from '../projects/project-context.ts';
 import { tableRows } from '../projects/table-values.ts';
 import { programRules, type ProgramRules } from './program-rules.ts';
 import { dateText, dateValue } from './rule-functions.ts';
-import type { RuleValue } from './compile-rule.ts';
+import { ApiError } from '../api-error.ts';
+import { type CompiledRule, ruleTooCostly, type RuleValue } from './compile-rule.ts';
+import { MAX_TEXT_CHARS } from './rule-cost.ts';
 
 /** What `project` and `role` are in the rules of one request. */
 export interface RuleContext {
@@ -50,9 +52,10 @@ export function hasRules(model: ProgramModel): boolean {
 /**
  * Runs a form's rules over a state of the values (every field's value as the request leaves it): formulas first, in
  * dependency order, so that rules see calculated values; then each field's visibleIf, requiredIf, readOnlyIf and
- * validations. Field order never matters: every rule sees the whole state.
+ * validations. Field order never matters: every rule sees the whole state. `reading`: for a page or answer that only
+ * shows the decision (a rule that costs too much is then undecided instead of refusing).
  */
-export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext): FormDecision {
+export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<string, FieldValue>, ctx: RuleContext, opts: { reading?: boolean } = {}): FormDecision {
   const rules = programRules(model);
   const decision: FormDecision = { hidden: new Set(), required: new Set(), readOnly: new Set(), calculated: new Map(), failed: [] };
   const placedIds = new Set(form.fields.map((f) => f.fieldId));
@@ -61,8 +64,22 @@ export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<
     return decision;
   }
   const bindings = bindingsOf(model, rules, values, ctx);
+  // A rule that costs too much on these values refuses a change, naming the field and the rule; a read shows the
+  // form with the rule undecided, so that the values can be seen and put right.
+  const run = (rule: CompiledRule, field: DataField, what: string): RuleValue => {
+    try {
+      return rule.evaluate(bindings);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (opts.reading) return undefined;
+      const label = `The ${what} of ${field.name}${what === 'formula' ? '' : ` on form ${form.name}`}`;
+      const problem = { dataFieldId: field.id, customId: field.customId, name: field.name, code: 'RULE_TOO_COSTLY', message: `${label} costs too much to evaluate on these values.` };
+      throw ruleTooCostly(label, { fields: [problem] });
+    }
+  };
+  const fieldOf = (id: string) => model.fields.find((f) => f.id === id)!;
   for (const { field, rule } of rules.formulas) {
-    const text = textOf(field, rule.evaluate(bindings));
+    const text = calculatedText(field, run(rule, field, 'formula'));
     const name = rules.varOf.get(field.id);
     if (name !== undefined) {
       if (text === null) delete bindings[name];
@@ -73,14 +90,19 @@ export function decideForm(model: ProgramModel, form: Form, values: ReadonlyMap<
   const placedRules = rules.forms.get(form.id);
   for (const placed of form.fields) {
     const r = placedRules?.get(placed.fieldId);
-    if (r?.visibleIf && r.visibleIf.evaluate(bindings) !== true) {
+    if (!r) {
+      if (placed.required) decision.required.add(placed.fieldId);
+      continue;
+    }
+    const field = fieldOf(placed.fieldId);
+    if (r.visibleIf && run(r.visibleIf, field, 'visibleIf rule') !== true) {
       decision.hidden.add(placed.fieldId);
       continue;
     }
-    if (placed.required || r?.requiredIf?.evaluate(bindings) === true) decision.required.add(placed.fieldId);
-    if (r?.readOnlyIf?.evaluate(bindings) === true) decision.readOnly.add(placed.fieldId);
-    for (const v of r?.validations ?? []) {
-      if (v.rule.evaluate(bindings) === false) decision.failed.push({ fieldId: placed.fieldId, message: v.validation.message, reads: readsOf(rules, v.rule.names) });
+    if (placed.required || (r.requiredIf && run(r.requiredIf, field, 'requiredIf rule') === true)) decision.required.add(placed.fieldId);
+    if (r.readOnlyIf && run(r.readOnlyIf, field, 'readOnlyIf rule') === true) decision.readOnly.add(placed.fieldId);
+    for (const v of r.validations) {
+      if (run(v.rule, field, 'validation') === false) decision.failed.push({ fieldId: placed.fieldId, message: v.validation.message, reads: readsOf(rules, v.rule.names) });
     }
   }
   return decision;
@@ -131,13 +153,28 @@ function inputOfType(type: FieldType, text: string): CelInput {
   }
 }
 
-/** A formula's value as its field stores it; null when it is undecided or cannot be the field's type. */
+/**
+ * A calculated field's value as it is stored: textOf, and null (stored empty, as undecided) when it does not fit the
+ * field: a text longer than its maxLength or than any value may be (10,000 characters).
+ */
+export function calculatedText(field: DataField, value: RuleValue): string | null {
+  const text = textOf(field, value);
+  if (text === null) return null;
+  const most = Math.min(field.maxLength ?? MAX_TEXT_CHARS, MAX_TEXT_CHARS);
+  // Code points, as field-rules.ts counts a typed value's length.
+  return text.length > most && (text.length > 2 * most || [...text].length > most) ? null : text;
+}
+
+/**
+ * A rule's value as a field of its type stores it; null when it is undecided or cannot be the field's type: a number
+ * that is not finite (a double's Infinity or NaN), an integer beyond ±2^53.
+ */
 export function textOf(field: DataField, value: RuleValue): string | null {
   if (value === undefined || value === null || isCelList(value)) return null;
   switch (field.type) {
     case 'integer':
       if (typeof value === 'bigint') return value.toString();
-      return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value).toString() : null;
+      return typeof value === 'number' && Number.isSafeInteger(Math.trunc(value)) ? Math.trunc(value).toString() : null;
     case 'number':
       if (typeof value === 'bigint') return value.toString();
       // 15 significant digits drop the binary noise of decimal arithmetic (7.2 / 6.0 is 1.2, not 1.2000000000000002).

@@ -40,8 +40,9 @@ function compileProgram(model: ProgramModel): ProgramRules {
   const vars = ruleVariables(model.fields);
   const all: CompiledRule[] = [];
   const compile = (source: string, want: RuleType, what: string): CompiledRule => {
-    const result = compileRule(source, vars, want);
     // The import checked every rule with this same compiler, so a failure here means the stored definition is damaged.
+    // Limits added since a version was imported are not applied to it: the runtime limit holds its rules.
+    const result = compileRule(source, vars, want, { stored: true });
     if (!('rule' in result)) throw new Error(`program ${model.program.id}: ${what} does not compile: ${result.problems[0]!.message}`);
     all.push(result.rule);
     return result.rule;

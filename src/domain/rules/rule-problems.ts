@@ -1,10 +1,11 @@
 import type { FieldRules } from '../../model/model.ts';
 import { compileRule, type CompiledRule, type RuleProblem } from './compile-rule.ts';
-import { ruleVariables } from './rule-scope.ts';
+import { FORM_COST_LIMIT } from './rule-limits.ts';
+import { atLine } from '../programs/program-lines.ts';
+import { ruleShapes, ruleVariables } from './rule-scope.ts';
 import { fieldType, T, type RuleType } from './rule-types.ts';
 import type { ProgramChecker, ResolvedProgram } from '../programs/program-parts.ts';
 import type { SourcePosition } from '../programs/program-file.ts';
-import { atLine } from '../programs/program-lines.ts';
 
 type Path = (string | number)[];
 
@@ -18,9 +19,10 @@ export const rulesChecker: ProgramChecker = { part: 'rules', checkResolved: (res
 export function ruleProblems(resolved: ResolvedProgram): string[] {
   const { file } = resolved;
   const vars = ruleVariables(file.fields);
+  const shapes = ruleShapes(file.fields);
   const problems: string[] = [];
   const compile = (source: string, want: RuleType, path: Path, where: string): CompiledRule | null => {
-    const result = compileRule(source, vars, want);
+    const result = compileRule(source, vars, want, { shapes });
     if ('rule' in result) return result.rule;
     for (const p of result.problems) problems.push(`${where} ${located(file.locate?.(path) ?? null, p)}: ${p.message}`);
     return null;
@@ -37,8 +39,16 @@ export function ruleProblems(resolved: ResolvedProgram): string[] {
     const i = file.fields.findIndex((f) => f.customId === name);
     return `field "${name}"${atLine(file, ['fields', i, 'formula'])}: formula: `;
   }));
+  // Every formula runs on each save of any form, with the form's own rules: together they have a budget of their own.
+  const formulaCost = [...formulas.values()].reduce((n, r) => n + r.estimatedCost, 0);
   resolved.forms.forEach((form, i) => {
     const spec = file.forms[i]!;
+    let cost = formulaCost;
+    const counted = (source: string, want: RuleType, path: Path, where: string): CompiledRule | null => {
+      const rule = compile(source, want, path, where);
+      cost += rule?.estimatedCost ?? 0;
+      return rule;
+    };
     form.fields.forEach((placed, j) => {
       const field = file.fields[placed.field]!;
       const placedField = `form "${spec.customId ?? spec.name}": field "${field.customId ?? field.name}"`;
@@ -48,8 +58,11 @@ export function ruleProblems(resolved: ResolvedProgram): string[] {
       if (field.formula !== null && fixed !== null) {
         problems.push(`${placedField}${atLine(file, [...path, fixed])}: a calculated field is never filled in, so it cannot be required or read-only`);
       }
-      if (placed.rules) checkPlaced(placed.rules, path, where, compile);
+      if (placed.rules) checkPlaced(placed.rules, path, where, counted);
     });
+    if (cost > FORM_COST_LIMIT) {
+      problems.push(`form "${spec.customId ?? spec.name}"${atLine(file, ['forms', i])}: its rules and the program's formulas cost up to ${cost} units together, more than the ${FORM_COST_LIMIT} one save may cost`);
+    }
   });
   return problems;
 }

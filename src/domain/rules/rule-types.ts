@@ -50,8 +50,11 @@ export function scalarOf(type: Exclude<FieldType, 'table'>): RuleType {
   }
 }
 
-/** What a rule needs to know of a table's columns: their customIds and types. */
-export interface RuleColumns { columns: { customId: string; type: Exclude<FieldType, 'table'> }[] }
+/** What a rule needs to know of a table's columns: their customIds and types, and the limits its cost is estimated by. */
+export interface RuleColumns {
+  columns: { customId: string; type: Exclude<FieldType, 'table'>; maxLength?: number | null }[];
+  maxRows?: number | null;
+}
 
 /**
  * The type a rule sees for a field: its scalar type, or a list of them for a multi-value field; a table is a list of
