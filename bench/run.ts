@@ -9,14 +9,13 @@
  * bytes: the best ratio any implementation that reads the database per request could reach here.
  * It ends with bench/rules-cost.ts: what the demo program's rules add to a draft save and a submission
  * (`--only rules` runs just that, after the load).
+ * `--against REF [--rounds 3]` instead runs the reads on REF and on this checkout side by side (bench/against.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { systemClock } from '../src/model/clock.ts';
 import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/programs/demo.ts';
@@ -24,20 +23,19 @@ import { RandomIdGenerator } from '../src/model/ids.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createBlobStore } from '../src/store/create-blob-store.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
-import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../src/store/secret-box.ts';
+import { createSecretBox, parseSecretKeys } from '../src/store/secret-box.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { measureAuthentication } from './auth-overhead.ts';
 import { type BulkAssignFigures, measureBulkAssign } from './bulk-assign.ts';
 import { isRead, recordReads } from './floor-statements.ts';
 import { generateProjects } from './generate.ts';
+import { runAgainst } from './against.ts';
 import { scenarios } from './scenarios.ts';
-import type { Scenario, Step } from './scenario-types.ts';
+import type { Scenario } from './scenario-types.ts';
+import { benchKeyFile, drive, type Figures, freePort, ROOT, rssMb, serverEnv, spawnLogged, waitFor } from './servers.ts';
 import { programCheckers } from '../src/domain/wiring/program-checkers.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-
-/** One scenario's figures for one server. */
-export interface Figures { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+export type { Figures } from './servers.ts';
 
 /** One scenario's result: ours, the baseline's, and the server's peak RSS during it. */
 export interface ScenarioResult {
@@ -52,74 +50,6 @@ export interface RunResult {
   scenarios: ScenarioResult[]; auth: { authUs: number; requestUs: number; share: number }; maxRssMb: number;
   /** The work queue's bulk assign of 500 projects (bench/bulk-assign.ts), when the run measured it. */
   bulkAssign?: BulkAssignFigures;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-/** Waits until `url` answers 2xx (or, with `anyAnswer`, answers at all: the baseline knows only its canned requests). */
-async function waitFor(url: string, child: ChildProcess, log: () => string, anyAnswer = false): Promise<void> {
-  // Two minutes: a kept database's first start after an upgrade migrates it (a million projects' worth) first.
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${log()}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok || anyAnswer) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no answer from ${url}:\n${log()}`);
-}
-
-function spawnLogged(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
-  let out = '';
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d) => (out = (out + d).slice(-20000)));
-  child.stderr?.on('data', (d) => (out = (out + d).slice(-20000)));
-  return { child, log: () => out };
-}
-
-function rssMb(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-// A chain passes the ProjectId of its first answer on to the later steps, per connection.
-function chained(steps: Step[]): autocannon.Request[] {
-  return steps.map((step, i): autocannon.Request => {
-    const request: autocannon.Request = { method: step.method as 'POST', path: step.path, headers: step.headers, body: step.body };
-    if (i === 0) {
-      request.onResponse = (_status, body, context) => {
-        (context as Record<string, unknown>)['project'] = /ProjectId="([^"]+)"/.exec(body)?.[1];
-      };
-    }
-    if (step.usesProject) {
-      request.setupRequest = (req, context) => ({ ...req, path: step.path.replace('{project}', String((context as Record<string, unknown>)['project'])) });
-    }
-    return request;
-  });
-}
-
-async function drive(base: string, s: Scenario, duration: number, connections: number): Promise<Figures> {
-  const r = await autocannon({
-    url: s.steps ? base : `${base}${s.url}`, method: s.method as 'GET', headers: s.headers, body: s.body, duration, connections,
-    ...(s.steps ? { requests: chained(s.steps) } : {}),
-  });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
 async function cannedOne(base: string, name: string, method: string, url: string, headers?: Record<string, string>, body?: string) {
@@ -145,16 +75,6 @@ async function canned(base: string, list: Scenario[]): Promise<object[]> {
     }
   }
   return out;
-}
-
-/**
- * The key file of the secrets at rest of a bench database, beside it (made once, so a kept --data-dir keeps its key):
- * the loader seals the demo's sensitive values with it and the server opens them with it.
- */
-function benchKeyFile(dir: string): string {
-  const file = path.join(dir, 'apas-secret.key');
-  if (!fs.existsSync(file)) fs.writeFileSync(file, `${newSecretKeyLine()}\n`, { mode: 0o600 });
-  return file;
 }
 
 async function prepareDatabase(db: string, dir: string, projects: number, pg?: EmbeddedPostgres): Promise<{ url: string; loadMs: number; stop: () => Promise<void>; generated: Awaited<ReturnType<typeof generateProjects>> }> {
@@ -245,12 +165,16 @@ async function main(): Promise<void> {
     options: {
       projects: { type: 'string', default: '10000' }, db: { type: 'string', default: 'sqlite' },
       duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, only: { type: 'string' },
-      'data-dir': { type: 'string' }, floor: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' }, floor: { type: 'boolean', default: false }, against: { type: 'string' }, rounds: { type: 'string', default: '3' },
     },
   });
   const projects = Number(values.projects);
   const duration = Number(values.duration);
   const connections = Number(values.connections);
+  if (values.against) {
+    await runAgainst({ ref: values.against, db: values.db!, projects, duration, connections, rounds: Number(values.rounds), ...(values.only ? { only: values.only } : {}) });
+    return;
+  }
   // --data-dir keeps the loaded database (SQLite's file or PostgreSQL's cluster, and the files) for later runs,
   // which skip the load; the write scenarios
   // add to it, so such a run is close to, not the same as, a run on freshly loaded data.
@@ -263,10 +187,7 @@ async function main(): Promise<void> {
     stopDb = prepared.stop;
     process.stdout.write(`loaded in ${(prepared.loadMs / 1000).toFixed(1)} s\n`);
     const [port, basePort] = [await freePort(), await freePort()];
-    const server = spawnLogged(['bin/apas.js', 'serve'], {
-      DATABASE_URL: prepared.url, APAS_PORT: String(port), APAS_LOG_LEVEL: 'warn', APAS_RATE_LIMIT_MAX: '10000000',
-      APAS_BODY_LIMIT_BYTES: String(8 * 1024 * 1024), APAS_MAX_NUMBERS_PER_REQUEST: '1000', APAS_SECRET_KEY_FILE: benchKeyFile(dir),
-    });
+    const server = spawnLogged(['bin/apas.js', 'serve'], serverEnv(prepared.url, port, benchKeyFile(dir)));
     children.push(server.child);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/readyz`, server.child, server.log);

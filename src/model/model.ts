@@ -157,6 +157,12 @@ export interface Project {
   organizationId?: string | null;
 }
 
+/**
+ * What a list of projects shows of each (GetProjects, GetProjectsByNumber) and pages by (creation time and id): read
+ * without the project's other columns, since a list's cost is mostly its rows' values.
+ */
+export type ProjectListing = Pick<Project, 'id' | 'programId' | 'number' | 'statusId' | 'statusAt' | 'createdAt' | 'updatedAt'>;
+
 /** A stored value: `value` for single-value fields, `values` for multi-value ones. */
 export interface FieldValue { fieldId: string; value: string | null; values: string[] | null; updatedAt: number; updatedBy: string }
 

@@ -1,11 +1,16 @@
 import type { KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
-/** What the read caches depend on: who may sign in with what (and with which grants), and the programs' definitions. */
+/**
+ * What the read caches depend on: who may sign in with what (with which grants, in which organizations), and the
+ * programs' definitions.
+ */
 export type ChangeTopic = 'credentials' | 'programs';
 
 /** The tables whose writes change each topic (a table belongs to one topic at most). */
 export const TOPIC_TABLES: Readonly<Record<ChangeTopic, readonly string[]>> = {
-  credentials: ['users', 'api_keys', 'program_grants', 'user_mfa', 'mfa_session_tokens', 'web_sessions', 'rate_limit_windows', 'oauth_clients', 'oauth_tokens'],
+  credentials: ['users', 'api_keys', 'program_grants', 'user_mfa', 'mfa_session_tokens', 'web_sessions', 'rate_limit_windows', 'oauth_clients', 'oauth_tokens',
+    'organization_members',
+  ],
   programs: [
     'agencies', 'programs', 'custom_lists', 'custom_list_choices', 'statuses', 'status_transitions', 'data_fields', 'forms', 'form_statuses',
     'form_fields', 'attachment_definitions',

@@ -41,6 +41,7 @@ import * as m036 from './migrations/036-dashboards.ts';
 import * as m037 from './migrations/037-organizations.ts';
 import * as m038 from './migrations/038-dashboard-windows.ts';
 import * as m039 from './migrations/039-maintenance-marks.ts';
+import * as m040 from './migrations/040-membership-notifications.ts';
 import { ChangeCounts, type ChangeSignal, SqliteChangeSignal, WriteWatchPlugin } from './change-signal.ts';
 import { guardedPool, poolTimeouts } from './guarded-pool.ts';
 import { PostgresChangeSignal } from './postgres-change-signal.ts';
@@ -57,7 +58,7 @@ export type ExclusiveRunner = <T>(name: string, work: () => Promise<T>) => Promi
 /** An open database: its Kysely instance, dialect, change signal, and its way of running work exclusively. */
 export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect; changes: ChangeSignal; exclusively: ExclusiveRunner }
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011, '012-change-notifications': m012, '013-oauth-clients': m013, '014-idempotency-keys': m014, '015-events': m015, '016-webhooks': m016, '017-mail': m017, '018-account-tokens': m018, '019-event-owner': m019, '020-webhook-backoff': m020, '021-webhook-secret-rotation': m021, '022-stale-draft-values': m022, '023-program-roles': m023, '024-table-fields': m024, '025-field-rules': m025, '026-deadlines': m026, '027-automations': m027, '028-status-reasons': m028, '029-automation-schedules': m029, '031-bulk-actions': m031, '034-my-projects': m034, '035-queue-views': m035, '036-dashboards': m036, '037-organizations': m037, '038-dashboard-windows': m038, '039-maintenance-marks': m039 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011, '012-change-notifications': m012, '013-oauth-clients': m013, '014-idempotency-keys': m014, '015-events': m015, '016-webhooks': m016, '017-mail': m017, '018-account-tokens': m018, '019-event-owner': m019, '020-webhook-backoff': m020, '021-webhook-secret-rotation': m021, '022-stale-draft-values': m022, '023-program-roles': m023, '024-table-fields': m024, '025-field-rules': m025, '026-deadlines': m026, '027-automations': m027, '028-status-reasons': m028, '029-automation-schedules': m029, '031-bulk-actions': m031, '034-my-projects': m034, '035-queue-views': m035, '036-dashboards': m036, '037-organizations': m037, '038-dashboard-windows': m038, '039-maintenance-marks': m039, '040-membership-notifications': m040 };
 
 // Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
 class ImmediateSqliteDriver extends SqliteDriver {

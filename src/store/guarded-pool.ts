@@ -11,11 +11,19 @@ const CLIENT_GRACE_MS = 2_000;
 /** The least time a COMMIT is given, even when the transaction used up its own time just before it. */
 const COMMIT_GRACE_MS = 1_000;
 
-const deadlines = new AsyncLocalStorage<number>();
+// Made on first use: once an AsyncLocalStorage runs, Node 20 calls its hooks on every promise of the process, a
+// cost (several per cent of a read) that only a process on PostgreSQL, whose queries read the deadline, should pay.
+let deadlines: AsyncLocalStorage<number> | null = null;
 
 /** Runs `work` with a deadline (epoch ms) that bounds every PostgreSQL query it makes through a guarded pool. */
 export function withDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+  deadlines ??= new AsyncLocalStorage<number>();
   return deadlines.run(deadline, work);
+}
+
+/** True once this process has run work with a deadline (and so pays AsyncLocalStorage's hooks). */
+export function deadlinesStarted(): boolean {
+  return deadlines !== null;
 }
 
 /** A database that did not answer in time; `code` makes the error handler answer a retryable 503. */
@@ -53,7 +61,7 @@ class GuardedClient implements PostgresPoolClient {
 
   async #query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
     if (this.#broken) throw this.#broken;
-    const deadline = deadlines.getStore();
+    const deadline = deadlines?.getStore();
     const commit = /^\s*commit\b/i.test(text);
     let limit = this.statementTimeoutMs > 0 ? this.statementTimeoutMs + CLIENT_GRACE_MS : Number.POSITIVE_INFINITY;
     if (deadline !== undefined) limit = Math.min(limit, Math.max(deadline - Date.now(), commit ? COMMIT_GRACE_MS : 0));

@@ -97,6 +97,9 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
   // kept until the change signal says their tables changed; reads inside a transaction always go to the database.
   const reads = new TopicCache(changes);
   const eventListeners = new Set<() => void>();
+  // Only PostgreSQL's guarded pool reads a deadline; setting one starts AsyncLocalStorage, whose hooks then run on every
+  // promise of the process, so SQLite (one synchronous connection, bounded by busy_timeout) never sets one.
+  const bounded = dialect === 'postgres' ? withDeadline : <T>(_deadline: number, work: () => Promise<T>) => work();
   return {
     dialect,
     accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findUserById', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
@@ -110,14 +113,15 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     schedules: scheduleReader(db),
     bulkActions: bulkActionReader(db),
     queueViews: queueViewRepository(db, dialect),
-    organizations: organizationReader(db),
+    // A caller's organizations decide which projects it sees: cached like its grants, dropped by any membership change.
+    organizations: reads.wrap(organizationReader(db), 'credentials', ['organizationIdsOf']),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     dashboards: dashboardReader(db),
     transaction: async (work) => {
       let wrote = 0;
       // The deadline bounds every statement on PostgreSQL, so that a database that stops answering cannot hold the
       // change (and its client) past the limit either (guarded-pool.ts); the wall clock, whatever `clock` says.
-      const result = await withDeadline(Date.now() + MAX_WRITE_TRANSACTION_MS, () => db.transaction().execute(async (trx) => {
+      const result = await bounded(Date.now() + MAX_WRITE_TRANSACTION_MS, () => db.transaction().execute(async (trx) => {
         const started = clock.now();
         const tx = writer(trx, dialect, cache, secrets);
         const out = await work(tx);
@@ -145,7 +149,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     ping: (timeoutMs = PING_TIMEOUT_MS) => {
       // Reads the schema (not just `select 1`), so that SQLite touches the file; bounded, so a database that does not
       // answer is reported in time (the abandoned query ends by its own deadline).
-      const probe = withDeadline(Date.now() + timeoutMs, async () => {
+      const probe = bounded(Date.now() + timeoutMs, async () => {
         await sql`select count(*) from kysely_migration`.execute(db);
       });
       let timer: NodeJS.Timeout | undefined;

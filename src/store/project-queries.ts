@@ -1,5 +1,5 @@
 import { type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
-import type { FieldValue, HistoryEntry, Project } from '../model/model.ts';
+import type { FieldValue, HistoryEntry, Project, ProjectListing } from '../model/model.ts';
 import type { OwnerScope, ProjectQuery } from '../model/records.ts';
 import { readableBy } from './owner-scope.ts';
 import { compileOnce } from './compile-once.ts';
@@ -17,6 +17,15 @@ export function toProject(r: Selectable<ProjectTable>): Project {
     // Only on organizations' projects: a personal project reads as it did before organizations existed.
     ...(r.organization_id ? { organizationId: r.organization_id } : {}),
   };
+}
+
+/** The columns of a ProjectListing. */
+const LISTING_COLUMNS = ['id', 'program_id', 'number', 'status_id', 'status_at', 'created_at', 'updated_at'] as const;
+
+type ListingRow = Pick<Selectable<ProjectTable>, (typeof LISTING_COLUMNS)[number]>;
+
+function toListing(r: ListingRow): ProjectListing {
+  return { id: r.id, programId: r.program_id, number: r.number, statusId: r.status_id, statusAt: r.status_at, createdAt: r.created_at, updatedAt: r.updated_at };
 }
 
 // The columns toValue reads: a row of fewer columns costs less to read (the search columns are left out).
@@ -57,12 +66,26 @@ export async function lockProject(db: Db, dialect: Dialect, programId: string, p
 export async function listProjects(
   db: Db, q: ProjectQuery, where?: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>,
 ): Promise<Project[]> {
+  return (await projectPage(db, q, null, where)).map(toProject);
+}
+
+/** The same page as listProjects, of listings: what GetProjects shows, read without the projects' other columns. */
+export async function listProjectListings(db: Db, q: ProjectQuery): Promise<ProjectListing[]> {
+  return (await projectPage(db, q, LISTING_COLUMNS)).map((r) => toListing(r as ListingRow));
+}
+
+// The rows of a page, of every column (null) or of `columns`.
+async function projectPage(
+  db: Db, q: ProjectQuery, columns: readonly (keyof ProjectTable & string)[] | null, where?: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>,
+): Promise<Selectable<ProjectTable>[]> {
   // LIMIT and OFFSET are written as literals: with a bound LIMIT SQLite's planner cannot tell a page of 100 from
   // a page of millions, and walks the program in creation order even when changed_since selects 1% of it (130 ms
   // instead of 2 ms at 1,000,000 projects). Both are whole numbers checked here, so nothing else reaches the SQL.
   if (!Number.isSafeInteger(q.limit) || !Number.isSafeInteger(q.offset) || q.limit < 0 || q.offset < 0) throw new Error(`bad page ${q.limit}/${q.offset}`);
   const filtered = (from: Db) => {
-    let query = from.selectFrom('projects').selectAll('projects').where('projects.program_id', '=', q.programId);
+    const selected = from.selectFrom('projects');
+    let query = (columns === null ? selected.selectAll('projects') : selected.select(columns.map((c) => `projects.${c}` as const)) as unknown as ReturnType<typeof selected.selectAll<'projects'>>)
+      .where('projects.program_id', '=', q.programId);
     if (q.owner !== undefined) query = query.where(readableBy('projects', q.owner));
     if (q.changedSince !== undefined) query = query.where('projects.updated_at', '>', q.changedSince);
     if (where) query = query.where(where);
@@ -70,14 +93,13 @@ export async function listProjects(
     if (after) query = query.where((eb) => eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(after.createdAt, after.id)));
     return query;
   };
-  const rows = q.changedSince !== undefined && db.getExecutor().adapter instanceof PostgresAdapter && (await changedFew(db, q.programId, q.changedSince))
+  return q.changedSince !== undefined && db.getExecutor().adapter instanceof PostgresAdapter && (await changedFew(db, q.programId, q.changedSince))
     // A poll's changes are mostly the newest projects, which a walk in creation order reaches last: PostgreSQL took
     // 0.8 s at 1,000,000 projects walking there. Few changes are read by the last-change index and sorted instead.
     // (SQLite's planner already does so, given the literal LIMIT.)
     ? await db.with((w) => w('page').materialized(), (w) => filtered(w as unknown as Db)).selectFrom('page').selectAll()
       .orderBy('created_at').orderBy('id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset)).execute()
     : await filtered(db).orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset)).execute();
-  return rows.map(toProject);
 }
 
 /** Polls (changed_since) with at most this many changes read them by the last-change index and sort them. */
@@ -99,17 +121,30 @@ export const NUMBERS_PER_QUERY = 5000;
 
 /** The projects of a program whose numbers are among `numbers`, looked up NUMBERS_PER_QUERY at a time. */
 export async function findProjectsByNumbers(db: Db, programId: string, numbers: string[], owner?: OwnerScope): Promise<Project[]> {
+  return (await rowsByNumbers(db, programId, numbers, null, owner)).map(toProject);
+}
+
+/** The listings of the projects findProjectsByNumbers finds: what GetProjectsByNumber shows, without the other columns. */
+export async function findListingsByNumbers(db: Db, programId: string, numbers: string[], owner?: OwnerScope): Promise<ProjectListing[]> {
+  return (await rowsByNumbers(db, programId, numbers, LISTING_COLUMNS, owner)).map((r) => toListing(r as ListingRow));
+}
+
+async function rowsByNumbers(
+  db: Db, programId: string, numbers: string[], columns: readonly (keyof ProjectTable & string)[] | null, owner?: OwnerScope,
+): Promise<Selectable<ProjectTable>[]> {
   const distinct = [...new Set(numbers)];
   const rows: Selectable<ProjectTable>[] = [];
   for (let start = 0; start < distinct.length; start += NUMBERS_PER_QUERY) {
-    let query = db.selectFrom('projects').selectAll().where('program_id', '=', programId).where('number', 'in', distinct.slice(start, start + NUMBERS_PER_QUERY));
+    const selected = db.selectFrom('projects');
+    let query = (columns === null ? selected.selectAll() : selected.select(columns) as unknown as ReturnType<typeof selected.selectAll>)
+      .where('program_id', '=', programId).where('number', 'in', distinct.slice(start, start + NUMBERS_PER_QUERY));
     if (owner !== undefined) query = query.where(readableBy('projects', owner));
     rows.push(...(await query.execute()));
   }
   // Sorted here, not in SQL: an ORDER BY tempts the planner to walk the program's projects in creation order
   // instead of looking the numbers up in the unique (program, number) index. Numbers are distinct, so no project
   // comes back from two chunks.
-  return rows.map(toProject).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** How many projects are currently in any of the statuses. */

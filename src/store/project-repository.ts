@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { bindDb } from './bind-db.ts';
 import type { Dialect } from './database.ts';
 import {
-  countProjectsInStatuses, draftsOfProjects, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
-  insertSubmission, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
+  countProjectsInStatuses, draftsOfProjects, findListingsByNumbers, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
+  insertSubmission, listProjectListings, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
 } from './project-queries.ts';
 import { searchProjects } from './search-queries.ts';
 import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
@@ -11,7 +11,7 @@ import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
 import type { Database } from './tables.ts';
 import { countWorkQueue, valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, findProjectsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, valuesOfProjects, countOpenAssigned, myProjectsPage };
+const READS = { getProject, listProjects, listProjectListings, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, valuesOfProjects, countOpenAssigned, myProjectsPage };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */

@@ -8,6 +8,18 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+// A key of a read's arguments, one to one: strings (length first, so no text can pass for two arguments) and numbers
+// (marked apart from strings: "1" is not 1); anything else as JSON.
+function argumentsKey(args: unknown[]): string {
+  let key = '';
+  for (const a of args) {
+    if (typeof a === 'string') key += `s${a.length}:${a}`;
+    else if (typeof a === 'number') key += `n${a};`;
+    else return `j${JSON.stringify(args)}`;
+  }
+  return key;
+}
+
 /**
  * Results of reads kept while the ChangeSignal says their topic is unchanged: a read costs a map lookup instead of a
  * query, and a change by any process is seen by the next read. Results are frozen, since every caller shares them.
@@ -18,11 +30,14 @@ export class TopicCache {
   constructor(private readonly signal: ChangeSignal, private readonly max = 10_000) {}
 
   /** The result of `load` for `key`, from the cache while `topic` has not changed since it was read. */
-  async get<T>(topic: ChangeTopic, key: string, load: () => Promise<T>): Promise<T> {
+  get<T>(topic: ChangeTopic, key: string, load: () => Promise<T>): Promise<T> {
+    return this.#get(topic, `${topic}\u0000${key}`, load);
+  }
+
+  async #get<T>(topic: ChangeTopic, entryKey: string, load: () => Promise<T>): Promise<T> {
     // The version is taken before the read, so a change committed during the read leaves the entry stale.
     const version = this.signal.version(topic);
     if (version === null) return load();
-    const entryKey = `${topic}\u0000${key}`;
     const hit = this.#entries.get(entryKey);
     if (hit && hit.version === version) return hit.value as T;
     const value = deepFreeze(await load());
@@ -42,7 +57,9 @@ export class TopicCache {
     const wrapped = { ...reads } as Record<string, unknown>;
     for (const name of names) {
       const read = reads[name] as (...args: unknown[]) => Promise<unknown>;
-      wrapped[name] = (...args: unknown[]) => this.get(topic, `${name}\u0000${JSON.stringify(args)}`, () => read(...args));
+      const prefix = `${topic}\u0000${name}\u0000`;
+      // Every request makes several of these reads, so the key is built without JSON for the usual arguments.
+      wrapped[name] = (...args: unknown[]) => this.#get(topic, prefix + argumentsKey(args), () => read(...args));
     }
     return wrapped as R;
   }

@@ -57,6 +57,23 @@ forEachDialect('store: cached reads', ({ open, dialect }) => {
     assert.ok(await eventually(async () => (await store.accounts.findAgency('second'))?.id === 'AGENCY000002', within));
   });
 
+  it('sees a membership added or removed, through the same store or another one, at the next read of a caller\'s organizations', async () => {
+    const opened = await open();
+    const { store } = opened;
+    await seed(store);
+    const other = await opened.reopen();
+    const org = { id: 'ORG000000001', agencyId: agency().id, name: 'Bright Roofs', defaults: {}, createdAt: T0, createdBy: IDS.admin };
+    await store.transaction((tx) => tx.organizations.insertOrganization(org));
+    assert.deepEqual(await store.organizations.organizationIdsOf(IDS.admin), []);
+    assert.deepEqual(await store.organizations.organizationIdsOf(IDS.admin), [], 'a second read, from the cache');
+    await store.transaction((tx) => tx.organizations.addMember(org.id, IDS.admin, 'member', T0 + 1));
+    assert.deepEqual(await store.organizations.organizationIdsOf(IDS.admin), [org.id], 'added through the same store');
+    // Another instance removes the member: this one's cached ids must go (PostgreSQL: the trigger of migration 040).
+    await other.transaction((tx) => tx.organizations.removeMember(org.id, IDS.admin));
+    const within = dialect === 'sqlite' ? 0 : 2000;
+    assert.ok(await eventually(async () => (await store.organizations.organizationIdsOf(IDS.admin)).length === 0, within), 'removed through another store');
+  });
+
   it('hands out results that cannot be changed by one caller for the next', async () => {
     const { store } = await open();
     await seed(store);

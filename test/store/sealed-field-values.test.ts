@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { FieldCondition } from '../../src/model/records.ts';
 import { openDatabase } from '../../src/store/database.ts';
+import { openValue, sealValue } from '../../src/store/sealed-field-values.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { Database } from '../../src/store/tables.ts';
@@ -178,4 +179,26 @@ forEachDialect('store: values of sensitive fields at rest', ({ open }) => {
     assert.equal((await db.store.resealSecrets('count')).byKey.unsealed, 1, 'counting still reads every value');
     assert.equal((await db.store.resealSecrets('all')).resealed, 1, 'and rotation seals it');
   });
+});
+
+it('opens a sealed value once and answers it again from the texts opened lately; a changed text is still refused', () => {
+  const box = createSecretBox(parseSecretKeys(newSecretKeyLine(), 'test'));
+  let opened = 0;
+  const counting = {
+    ...box,
+    open: (stored: string, context: string) => {
+      opened++;
+      return box.open(stored, context);
+    },
+  };
+  const stored = sealValue(counting, 'PROJECT00001', { fieldId: 'FIELD0000001', value: SECRET, values: null, updatedAt: T0, updatedBy: IDS.admin });
+  const read = () => openValue(counting, 'PROJECT00001', { ...stored });
+  assert.equal(read().value, SECRET);
+  assert.equal(read().value, SECRET);
+  assert.equal(opened, 1, 'the second read decrypted nothing');
+  // The same sealed text in another row's context, or changed, misses and is opened (and refused) as before.
+  assert.throws(() => openValue(counting, 'PROJECT00002', { ...stored }), /changed/);
+  const tampered = `${stored.value!.slice(0, -4)}${stored.value!.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+  assert.throws(() => openValue(counting, 'PROJECT00001', { ...stored, value: tampered }));
+  assert.equal(opened, 3);
 });

@@ -155,8 +155,8 @@ export class SignInGuard {
     ]);
     if (u >= this.policy.lockUserAfter || a >= this.policy.lockAddressAfter) throw this.#locked(window);
     // Remembered credentials pass the throttle only in a free slot too: else the right password would be told apart
-    // from wrong ones, which are refused unchecked.
-    await this.#throttle(subject, w + 1);
+    // from wrong ones, which are refused unchecked. (Only web sign-ins are throttled; an API request skips the await.)
+    if (subject.kind === 'web') await this.#throttle(subject, w + 1);
   }
 
   /**

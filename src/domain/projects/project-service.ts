@@ -2,7 +2,7 @@ import { pageHistory } from '../workflow/status-reasons.ts';
 import { canChangeOwner, canCreate, mayReadForm, ownerFilter, roleIn } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import type { Program, ProgramModel, Project } from '../../model/model.ts';
+import type { Program, ProgramModel, Project, ProjectListing } from '../../model/model.ts';
 import { changeProject, recordChange } from './change-project.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
 import { formSummary, loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
@@ -35,7 +35,7 @@ export const MAX_PAGE = 1000;
  */
 export const CHANGE_VISIBILITY_MARGIN_MS = MAX_WRITE_TRANSACTION_MS + 5_000;
 
-function summary(model: ProgramModel, p: Project): ProjectSummaryView {
+function summary(model: ProgramModel, p: ProjectListing): ProjectSummaryView {
   const status = statusById(model, p.statusId);
   return {
     projectId: p.id, programId: p.programId, projectNumber: p.number, status: status.name, statusTimestamp: p.statusAt,
@@ -59,7 +59,7 @@ function decodeProjectCursor(programId: string, cursor: string): ProjectKey {
 }
 
 /** ProjectsResponse content: the base variant for version 1, the extended one from version 2. */
-export function projectsView(version: number, requestTimestamp: number, model: ProgramModel, rows: Project[]): ProjectsView {
+export function projectsView(version: number, requestTimestamp: number, model: ProgramModel, rows: ProjectListing[]): ProjectsView {
   return { schemaVersion: version, extended: version >= 2, requestTimestamp, projects: rows.map((p) => summary(model, p)) };
 }
 
@@ -97,7 +97,7 @@ export class ProjectService {
       throw new ApiError('INVALID_PARAMETER', 'Send either offset or after, not both: after already says where the page starts.');
     }
     const after = options.after === undefined ? undefined : decodeProjectCursor(ctx.program.id, options.after);
-    const found = await this.#deps.store.projects.listProjects({
+    const found = await this.#deps.store.projects.listProjectListings({
       programId: ctx.program.id, owner: ownerFilter(caller, ctx.role), changedSince: options.changedSince,
       ...(after ? { after } : {}), limit: options.limit + 1, offset: options.offset,
     });
@@ -114,7 +114,7 @@ export class ProjectService {
       throw new ApiError('TOO_MANY_NUMBERS', `Ask for at most ${this.#deps.maxNumbersPerRequest} project numbers per request; got ${numbers.length}.`);
     }
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    const rows = await this.#deps.store.projects.findProjectsByNumbers(ctx.program.id, numbers, ownerFilter(caller, ctx.role));
+    const rows = await this.#deps.store.projects.findListingsByNumbers(ctx.program.id, numbers, ownerFilter(caller, ctx.role));
     return projectsView(version, requestTimestamp, ctx.model, rows);
   }
 
