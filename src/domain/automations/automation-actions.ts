@@ -3,7 +3,7 @@ import type { AutomationAction } from '../../model/automation.ts';
 import type { FieldValue, User } from '../../model/model.ts';
 import { statusAfterNote } from '../inquiries/inquiry-thread.ts';
 import { ApiError } from '../api-error.ts';
-import { renderMail } from '../mail/mail-template.ts';
+import { renderMail } from '../mail-template.ts';
 import type { MailTemplate } from '../../model/notification.ts';
 import { namedTemplate } from '../workflow/named-mail.ts';
 import { checkMoveReason, type MoveReason } from '../workflow/status-reasons.ts';

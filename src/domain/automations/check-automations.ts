@@ -1,6 +1,6 @@
 import type { Automation, AutomationAction, TriggerKind } from '../../model/automation.ts';
 import type { Program, ProgramModel } from '../../model/model.ts';
-import { PLACEHOLDERS } from '../mail/mail-template.ts';
+import { PLACEHOLDERS } from '../mail-template.ts';
 import type { PartResolvers, ProgramChecker, ResolvedProgram } from '../programs/program-parts.ts';
 import type { ProgramFile } from '../programs/program-file.ts';
 import { atLine, placeInText } from '../programs/program-lines.ts';

@@ -1,4 +1,4 @@
-import { templateProblems } from '../mail/mail-template.ts';
+import { templateProblems } from '../mail-template.ts';
 import type { FieldRules } from '../../model/model.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
 import type { PartResolvers, ProgramChecker, Resolve, ResolvedProgram } from './program-parts.ts';

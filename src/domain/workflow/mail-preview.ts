@@ -1,6 +1,6 @@
 import type { Program, Project, Status } from '../../model/model.ts';
 import { ApiError } from '../api-error.ts';
-import { type RenderedMail, renderMail } from '../mail/mail-template.ts';
+import { type RenderedMail, renderMail } from '../mail-template.ts';
 import { resolveProgramFile } from '../programs/program-check.ts';
 import type { ProgramFile, StatusSpec } from '../programs/program-file.ts';
 import type { ProgramChecker } from '../programs/program-parts.ts';

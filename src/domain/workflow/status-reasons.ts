@@ -1,7 +1,7 @@
 import type { HistoryEntry, NamedMailTemplate, Program, ProgramModel, Status, StatusReason } from '../../model/model.ts';
 import type { MailTemplate } from '../../model/notification.ts';
 import { ApiError } from '../api-error.ts';
-import { mailTemplateProblems } from '../mail/mail-template.ts';
+import { mailTemplateProblems } from '../mail-template.ts';
 import type { ProgramChecker, Resolve, ResolvedProgram } from '../programs/program-parts.ts';
 import type { ProgramFile, StatusSpec } from '../programs/program-file.ts';
 import { atLine, placeholderAt } from '../programs/program-lines.ts';
