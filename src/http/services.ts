@@ -1,6 +1,7 @@
 import { QueueViewService } from '../domain/queue/queue-view-service.ts';
 import { DashboardService } from '../domain/dashboards/dashboard-service.ts';
 import { OrganizationService } from '../domain/organizations/organization-service.ts';
+import { ProjectMailService } from '../domain/mail/project-mail-service.ts';
 import { EventService } from '../domain/events/event-service.ts';
 import type { Config } from '../config.ts';
 import { AccessTokenService } from '../domain/accounts/access-token-service.ts';
@@ -79,6 +80,8 @@ export interface Services {
   bulkActions: BulkActionService;
   /** A program's named mail template sent to a project's owner. */
   templateMail: TemplateMailService;
+  /** The mails a project's owner was sent about it, for the project and review pages. */
+  projectMail: ProjectMailService;
   queueViews: QueueViewService;
   dashboards: DashboardService;
   review: ReviewService;
@@ -143,7 +146,8 @@ export function createServices(
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
-    organizations: new OrganizationService(deps),
+    organizations: new OrganizationService({ ...deps, mailOn }),
+    projectMail: new ProjectMailService(deps),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,
       perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),

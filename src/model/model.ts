@@ -172,6 +172,8 @@ export interface HistoryEntry {
   /** The customId of the reason the move gave, from the status's list, and its message (absent or null: none). */
   reasonId?: string | null;
   message?: string | null;
+  /** The customId of the automation that made the move, in the name of `changedBy` (absent or null: a person's move). */
+  automation?: string | null;
 }
 
 /** One audited change, written in the same transaction as the change itself. */

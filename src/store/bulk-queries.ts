@@ -40,11 +40,13 @@ async function insertChunked<T extends Record<string, unknown>>(db: Kysely<Datab
 export async function bulkInsert(db: Kysely<Database>, batch: BulkBatch): Promise<void> {
   const awaiting = filesAwaitingReview(batch.attachments ?? []);
   await db.transaction().execute(async (tx) => {
+    // A draft in its program's initial status has no file awaiting review, as the change step counts it.
+    const initial = new Set(awaiting.size === 0 ? [] : (await tx.selectFrom('statuses').select('id').where('is_initial', '=', 1).execute()).map((r) => r.id));
     await insertChunked(tx, 'projects', batch.projects.map((p) => ({
       id: p.id, program_id: p.programId, number: p.number, status_id: p.statusId, status_at: p.statusAt, created_at: p.createdAt,
       created_by: p.createdBy, updated_at: p.updatedAt, updated_by: p.updatedBy, owner_id: p.ownerId, assignee_id: p.assigneeId, version: p.version,
       // The needs-attention bit of a file awaiting review, as migration 035 and the change step set it.
-      attention: awaiting.has(p.id) ? ATTENTION.files : 0,
+      attention: awaiting.has(p.id) && !initial.has(p.statusId) ? ATTENTION.files : 0,
     })));
     await insertChunked(tx, 'project_values', batch.values.flatMap((set) => set.values.map((v) => ({
       project_id: set.projectId, field_id: v.fieldId, form_id: set.formId, value: v.value,

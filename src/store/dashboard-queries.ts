@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import { localDateOf } from '../model/local-date.ts';
 import { bindDb } from './bind-db.ts';
+import type { Dialect } from './database.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -25,9 +27,23 @@ type Fact = [SummaryKind, string, string, string];
 
 // Formatting dates dominated the backfill of a million projects; a day's name is kept (one entry per day ever seen).
 const dayNames = new Map<number, string>();
+// Local days of other zones, by zone and quarter hour: every zone's offset is a whole number of quarter hours, so an
+// instant's local date is that of its quarter hour. Dropped whole when it grows large (a backfill of many years).
+const zoneDays = new Map<string, string>();
+const QUARTER_HOUR = 900_000;
 
-/** The UTC day (YYYY-MM-DD) of an instant. */
-export function dayOf(ms: number): string {
+/** The day (YYYY-MM-DD) of an instant in a time zone (UTC unless given). */
+export function dayOf(ms: number, timeZone = 'UTC'): string {
+  if (timeZone !== 'UTC') {
+    const key = `${timeZone} ${Math.floor(ms / QUARTER_HOUR)}`;
+    let local = zoneDays.get(key);
+    if (local === undefined) {
+      if (zoneDays.size > 200_000) zoneDays.clear();
+      local = localDateOf(Math.floor(ms / QUARTER_HOUR) * QUARTER_HOUR, timeZone);
+      zoneDays.set(key, local);
+    }
+    return local;
+  }
   const day = Math.floor(ms / DAY);
   let name = dayNames.get(day);
   if (name === undefined) {
@@ -37,16 +53,16 @@ export function dayOf(ms: number): string {
   return name;
 }
 
-/** The Monday (UTC, YYYY-MM-DD) of the week of an instant. */
-export function weekOf(ms: number): string {
-  const day = Math.floor(ms / DAY);
+/** The Monday (YYYY-MM-DD) of the week of an instant in a time zone (UTC unless given). */
+export function weekOf(ms: number, timeZone = 'UTC'): string {
+  const day = Math.floor(Date.parse(dayOf(ms, timeZone)) / DAY);
   // 1970-01-01 was a Thursday: three days after a Monday.
   return dayOf((day - ((day + 3) % 7)) * DAY);
 }
 
-/** The UTC month (YYYY-MM) of an instant. */
-export function monthOf(ms: number): string {
-  return dayOf(ms).slice(0, 7);
+/** The month (YYYY-MM) of an instant in a time zone (UTC unless given). */
+export function monthOf(ms: number, timeZone = 'UTC'): string {
+  return dayOf(ms, timeZone).slice(0, 7);
 }
 
 /** Buckets per doubling of a duration: each bucket spans a factor 2^(1/8) (9 %), so its middle is within 4.5 %. */
@@ -64,28 +80,30 @@ export function bucketMiddleMs(bucket: number): number {
 }
 
 interface ProjectRow { id: string; program_id: string; status_id: string; status_at: number; assignee_id: string | null }
-interface HistoryRow { project_id: string; status_id: string; changed_at: number; changed_by: string }
+interface HistoryRow { project_id: string; status_id: string; changed_at: number; changed_by: string; automation: string | null }
 interface DeadlineRow { project_id: string; deadline_id: string; state: string; ended_at: number | null }
 interface FactRow { project_id: string; program_id: string; facts: string }
 
-// What one project adds to its program's summary counts, from its row, its status history (in order) and its deadlines.
-function factsOf(p: ProjectRow, history: HistoryRow[], deadlines: DeadlineRow[], initial: Set<string>): Fact[] {
-  const facts: Fact[] = [['t', p.status_id, '', ''], ['s', dayOf(Number(p.status_at)), p.status_id, '']];
+// What one project adds to its program's summary counts, from its row, its status history (in order) and its deadlines;
+// days, weeks and months in the program's time zone.
+function factsOf(p: ProjectRow, history: HistoryRow[], deadlines: DeadlineRow[], initial: Set<string>, zone: string): Fact[] {
+  const facts: Fact[] = [['t', p.status_id, '', ''], ['s', dayOf(Number(p.status_at), zone), p.status_id, '']];
   if (p.assignee_id !== null) facts.push(['a', p.assignee_id, p.status_id, '']);
   const submission = history.findIndex((h) => !initial.has(h.status_id));
   if (submission >= 0) {
     const submittedAt = Number(history[submission]!.changed_at);
-    facts.push(['w', weekOf(submittedAt), '', '']);
+    facts.push(['w', weekOf(submittedAt, zone), '', '']);
     const reached = new Set(history.slice(0, submission + 1).map((h) => h.status_id));
     for (const h of history.slice(submission + 1)) {
       const at = Number(h.changed_at);
-      facts.push(['m', weekOf(at), h.changed_by, '']);
+      // A person's moves only: an automation's, though made in the name of whoever triggered it, are nobody's work.
+      if (h.automation === null) facts.push(['m', weekOf(at, zone), h.changed_by, '']);
       if (reached.has(h.status_id)) continue;
       reached.add(h.status_id);
-      facts.push(['c', monthOf(at), h.status_id, String(durationBucket(at - submittedAt))]);
+      facts.push(['c', monthOf(at, zone), h.status_id, String(durationBucket(at - submittedAt))]);
     }
   }
-  for (const d of deadlines) facts.push(d.ended_at === null ? ['r', d.deadline_id, '', ''] : ['d', monthOf(Number(d.ended_at)), d.deadline_id, d.state]);
+  for (const d of deadlines) facts.push(d.ended_at === null ? ['r', d.deadline_id, '', ''] : ['d', monthOf(Number(d.ended_at), zone), d.deadline_id, d.state]);
   return facts;
 }
 
@@ -113,7 +131,7 @@ export async function refreshSummaries(db: Db, projectIds: string[]): Promise<vo
   if (projectIds.length === 0) return;
   const [projects, history, deadlines, previous] = await Promise.all([
     db.selectFrom('projects').select(['id', 'program_id', 'status_id', 'status_at', 'assignee_id']).where('id', 'in', projectIds).execute(),
-    db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by']).where('project_id', 'in', projectIds)
+    db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by', 'automation']).where('project_id', 'in', projectIds)
       .orderBy('project_id').orderBy('seq').execute(),
     db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at']).where('project_id', 'in', projectIds).execute(),
     db.selectFrom('dashboard_facts').select(['project_id', 'program_id', 'facts']).where('project_id', 'in', projectIds).execute(),
@@ -126,6 +144,7 @@ async function applyFacts(db: Db, projects: ProjectRow[], history: HistoryRow[],
   const programIds = [...new Set(projects.map((p) => p.program_id))];
   const initial = new Set(programIds.length === 0 ? [] : (await db.selectFrom('statuses').select('id')
     .where('program_id', 'in', programIds).where('is_initial', '=', 1).execute()).map((s) => s.id));
+  const zones = await zonesOf(db, programIds);
   const deltas = new Map<string, number>();
   const add = (programId: string, facts: Fact[], by: number) => {
     for (const f of facts) {
@@ -139,7 +158,7 @@ async function applyFacts(db: Db, projects: ProjectRow[], history: HistoryRow[],
   const deadlinesOf = groupBy(deadlines);
   const rows: FactRow[] = [];
   for (const p of projects) {
-    const facts = factsOf(p, historyOf.get(p.id) ?? [], deadlinesOf.get(p.id) ?? [], initial);
+    const facts = factsOf(p, historyOf.get(p.id) ?? [], deadlinesOf.get(p.id) ?? [], initial, zones.get(p.program_id) ?? 'UTC');
     add(p.program_id, facts, 1);
     const text = JSON.stringify(facts);
     if (oldFacts.get(p.id)?.facts !== text) rows.push({ project_id: p.id, program_id: p.program_id, facts: text });
@@ -168,6 +187,61 @@ async function applyFacts(db: Db, projects: ProjectRow[], history: HistoryRow[],
   }
 }
 
+/** The time zone of a program's calendar (programs.calendar), UTC without one. */
+function calendarZone(calendar: string | null): string {
+  const zone = calendar === null ? undefined : (JSON.parse(calendar) as { timeZone?: unknown }).timeZone;
+  return typeof zone === 'string' ? zone : 'UTC';
+}
+
+// The zone each program's counts are kept in: the one noted in dashboard_zones, or, for a program counted for the first
+// time, its calendar's, noted now. A calendar's zone changed by an import is taken up by rezoneSummaries.
+async function zonesOf(db: Db, programIds: string[]): Promise<Map<string, string>> {
+  if (programIds.length === 0) return new Map();
+  const zones = new Map((await db.selectFrom('dashboard_zones').select(['program_id', 'time_zone']).where('program_id', 'in', programIds).execute())
+    .map((r) => [r.program_id, r.time_zone]));
+  const missing = programIds.filter((id) => !zones.has(id));
+  if (missing.length > 0) {
+    const programs = await db.selectFrom('programs').select(['id', 'calendar']).where('id', 'in', missing).execute();
+    for (const p of programs) zones.set(p.id, calendarZone(p.calendar));
+    if (programs.length > 0) {
+      await db.insertInto('dashboard_zones').values(programs.map((p) => ({ program_id: p.id, time_zone: zones.get(p.id)! })))
+        .onConflict((oc) => oc.column('program_id').doNothing()).execute();
+    }
+  }
+  return zones;
+}
+
+/** The zone a program's counts are kept in and its calendar's zone now (they differ after an import changed it). */
+export async function summaryZones(db: Db, programId: string): Promise<{ kept: string | null; calendar: string }> {
+  const [kept, program] = await Promise.all([
+    db.selectFrom('dashboard_zones').select('time_zone').where('program_id', '=', programId).executeTakeFirst(),
+    db.selectFrom('programs').select('calendar').where('id', '=', programId).executeTakeFirst(),
+  ]);
+  return { kept: kept?.time_zone ?? null, calendar: calendarZone(program?.calendar ?? null) };
+}
+
+/**
+ * Moves a program's counts to its calendar's zone after an import changed it: the zone is noted first (so every change
+ * from then on counts in it), then every project is refreshed, a page at a time in id order, each page in a transaction
+ * of its own that locks its projects (PostgreSQL), as a change step would. Returns the projects refreshed.
+ */
+export async function rezoneSummaries(db: Db, dialect: Dialect, programId: string, zone: string, pageSize = 500): Promise<number> {
+  await db.insertInto('dashboard_zones').values({ program_id: programId, time_zone: zone })
+    .onConflict((oc) => oc.column('program_id').doUpdateSet({ time_zone: zone })).execute();
+  let after = '';
+  let done = 0;
+  for (;;) {
+    const ids = (await db.selectFrom('projects').select('id').where('program_id', '=', programId).where('id', '>', after).orderBy('id').limit(pageSize).execute()).map((r) => r.id);
+    if (ids.length === 0) return done;
+    await db.transaction().execute(async (tx) => {
+      if (dialect === 'postgres') await tx.selectFrom('projects').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+      await refreshSummaries(tx, ids);
+    });
+    done += ids.length;
+    after = ids.at(-1)!;
+  }
+}
+
 /**
  * Fills the summary tables from every existing project, a page of projects at a time in id order (migration 036, and
  * tests' from-scratch recount). The tables must be empty: each page is read by id range, history and deadlines too.
@@ -181,7 +255,7 @@ export async function backfillSummaries(db: Db, pageSize = 5000): Promise<void> 
     const first = projects[0]!.id;
     const last = projects.at(-1)!.id;
     const [history, deadlines] = await Promise.all([
-      db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by'])
+      db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by', 'automation'])
         .where('project_id', '>=', first).where('project_id', '<=', last).orderBy('project_id').orderBy('seq').execute(),
       db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at'])
         .where('project_id', '>=', first).where('project_id', '<=', last).execute(),
@@ -234,6 +308,17 @@ export function dashboardRepository(db: Db) {
     },
   };
 }
+
+/** Keeping each program's counts in its calendar's zone: where they stand, and moving them (transactions of its own). */
+export function dashboardZoneKeeper(db: Db, dialect: Dialect) {
+  return {
+    summaryZones: (programId: string) => summaryZones(db, programId),
+    rezoneSummaries: (programId: string, zone: string) => rezoneSummaries(db, dialect, programId, zone),
+  };
+}
+
+/** Keeping each program's dashboard counts in its calendar's zone. */
+export type DashboardZoneKeeper = ReturnType<typeof dashboardZoneKeeper>;
 
 /** The dashboards' summary reads. */
 export type DashboardReader = ReturnType<typeof dashboardReader>;

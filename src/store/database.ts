@@ -42,6 +42,10 @@ import * as m037 from './migrations/037-organizations.ts';
 import * as m038 from './migrations/038-dashboard-windows.ts';
 import * as m039 from './migrations/039-maintenance-marks.ts';
 import * as m040 from './migrations/040-membership-notifications.ts';
+import * as m041 from './migrations/041-draft-files-attention.ts';
+import * as m042 from './migrations/042-mail-project.ts';
+import * as m043 from './migrations/043-automated-moves.ts';
+import * as m044 from './migrations/044-dashboard-zones.ts';
 import { ChangeCounts, type ChangeSignal, SqliteChangeSignal, WriteWatchPlugin } from './change-signal.ts';
 import { guardedPool, poolTimeouts } from './guarded-pool.ts';
 import { PostgresChangeSignal } from './postgres-change-signal.ts';
@@ -51,14 +55,13 @@ import type { Database } from './tables.ts';
 /** Which SQL engine a Kysely instance talks to. */
 export type Dialect = 'sqlite' | 'postgres';
 
-/** An open database: the Kysely instance, which engine it is, and the signal of changes its read caches use. */
 /** Runs `work` while holding the named lock that every instance on the database takes in turn (Store.exclusively). */
 export type ExclusiveRunner = <T>(name: string, work: () => Promise<T>) => Promise<T>;
 
 /** An open database: its Kysely instance, dialect, change signal, and its way of running work exclusively. */
 export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect; changes: ChangeSignal; exclusively: ExclusiveRunner }
 
-const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011, '012-change-notifications': m012, '013-oauth-clients': m013, '014-idempotency-keys': m014, '015-events': m015, '016-webhooks': m016, '017-mail': m017, '018-account-tokens': m018, '019-event-owner': m019, '020-webhook-backoff': m020, '021-webhook-secret-rotation': m021, '022-stale-draft-values': m022, '023-program-roles': m023, '024-table-fields': m024, '025-field-rules': m025, '026-deadlines': m026, '027-automations': m027, '028-status-reasons': m028, '029-automation-schedules': m029, '031-bulk-actions': m031, '034-my-projects': m034, '035-queue-views': m035, '036-dashboards': m036, '037-organizations': m037, '038-dashboard-windows': m038, '039-maintenance-marks': m039, '040-membership-notifications': m040 };
+const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011, '012-change-notifications': m012, '013-oauth-clients': m013, '014-idempotency-keys': m014, '015-events': m015, '016-webhooks': m016, '017-mail': m017, '018-account-tokens': m018, '019-event-owner': m019, '020-webhook-backoff': m020, '021-webhook-secret-rotation': m021, '022-stale-draft-values': m022, '023-program-roles': m023, '024-table-fields': m024, '025-field-rules': m025, '026-deadlines': m026, '027-automations': m027, '028-status-reasons': m028, '029-automation-schedules': m029, '031-bulk-actions': m031, '034-my-projects': m034, '035-queue-views': m035, '036-dashboards': m036, '037-organizations': m037, '038-dashboard-windows': m038, '039-maintenance-marks': m039, '040-membership-notifications': m040, '041-draft-files-attention': m041, '042-mail-project': m042, '043-automated-moves': m043, '044-dashboard-zones': m044 };
 
 // Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
 class ImmediateSqliteDriver extends SqliteDriver {

@@ -19,7 +19,7 @@ import { deadlineReader, deadlineRepository } from './deadline-queries.ts';
 import { mfaReader, mfaRepository } from './mfa-queries.ts';
 import { oauthReader, oauthRepository } from './oauth-queries.ts';
 import { type ProgramModelCache, programReader, programRepository } from './program-queries.ts';
-import { dashboardReader, dashboardRepository } from './dashboard-queries.ts';
+import { dashboardReader, dashboardRepository, dashboardZoneKeeper } from './dashboard-queries.ts';
 import { projectReader, type ProjectRepository, projectRepository } from './project-repository.ts';
 import type { SecretBox } from './secret-box.ts';
 import { resealSecrets } from './reseal-secrets.ts';
@@ -117,6 +117,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     organizations: reads.wrap(organizationReader(db), 'credentials', ['organizationIdsOf']),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     dashboards: dashboardReader(db),
+    dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;
       // The deadline bounds every statement on PostgreSQL, so that a database that stops answering cannot hold the

@@ -11,7 +11,12 @@ export type MailStatus = 'pending' | 'sent' | 'failed';
 /** A message to queue: what kind of notification, from which event, to whom and what it says. */
 export interface NewMailMessage {
   id: string; kind: string; eventId: string | null; to: string; subject: string; text: string; html: string; createdAt: number;
+  /** The project the mail is about and the user it goes to, for the project's list of its owner's mails; absent for none. */
+  projectId?: string | null; toUserId?: string | null;
 }
+
+/** A mail about a project as its pages list it: never its text, which may hold links. */
+export interface ProjectMailRow { id: string; kind: string; subject: string; status: MailStatus; createdAt: number; sentAt: number | null }
 
 /** A queued message with its delivery state. */
 export interface MailMessage extends NewMailMessage {
@@ -31,7 +36,15 @@ export async function enqueueMail(db: Db, m: NewMailMessage): Promise<void> {
   await db.insertInto('mail_messages').values({
     id: m.id, kind: m.kind, event_id: m.eventId, to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html,
     status: 'pending', attempts: 0, next_attempt_at: m.createdAt, lease_until: null, last_error: null, created_at: m.createdAt, sent_at: null,
+    project_id: m.projectId ?? null, to_user_id: m.toUserId ?? null,
   }).execute();
+}
+
+/** The mails queued to a user about a project, newest first, at most `limit` (the index on project, user and time). */
+export async function listProjectMail(db: Db, projectId: string, toUserId: string, limit: number): Promise<ProjectMailRow[]> {
+  const rows = await db.selectFrom('mail_messages').select(['id', 'kind', 'subject', 'status', 'created_at', 'sent_at'])
+    .where('project_id', '=', projectId).where('to_user_id', '=', toUserId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ id: r.id, kind: r.kind, subject: r.subject, status: r.status as MailStatus, createdAt: Number(r.created_at), sentAt: r.sent_at === null ? null : Number(r.sent_at) }));
 }
 
 /**
@@ -118,7 +131,7 @@ export async function pruneMail(db: Db, before: number): Promise<number> {
   return Number(r.numDeletedRows);
 }
 
-const READS = { listMail, countPendingMail, findMail };
+const READS = { listMail, countPendingMail, findMail, listProjectMail };
 
 /** The mail queue's reads. */
 export type MailReader = ReturnType<typeof mailReader>;

@@ -81,13 +81,37 @@ export async function insertInvitation(db: Db, i: OrganizationInvitation): Promi
   }).execute();
 }
 
+function toInvitation(r: { id: string; organization_id: string; email: string; token_hash: string; invited_by: string; created_at: number; expires_at: number; used_at: number | null }): OrganizationInvitation {
+  return {
+    id: r.id, organizationId: r.organization_id, email: r.email, tokenHash: r.token_hash, invitedBy: r.invited_by,
+    createdAt: Number(r.created_at), expiresAt: Number(r.expires_at), usedAt: r.used_at === null ? null : Number(r.used_at),
+  };
+}
+
 /** An invitation by its token's hash, whatever its state. */
 export async function findInvitation(db: Db, tokenHash: string): Promise<OrganizationInvitation | null> {
   const r = await db.selectFrom('organization_invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  return r ? {
-    id: r.id, organizationId: r.organization_id, email: r.email, tokenHash: r.token_hash, invitedBy: r.invited_by,
-    createdAt: Number(r.created_at), expiresAt: Number(r.expires_at), usedAt: r.used_at === null ? null : Number(r.used_at),
-  } : null;
+  return r ? toInvitation(r) : null;
+}
+
+/** An organization's invitations that can still be accepted at `now` (unused, unexpired), oldest first. */
+export async function listPendingInvitations(db: Db, organizationId: string, now: number): Promise<OrganizationInvitation[]> {
+  const rows = await db.selectFrom('organization_invitations').selectAll().where('organization_id', '=', organizationId)
+    .where('used_at', 'is', null).where('expires_at', '>', now).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toInvitation);
+}
+
+/** Gives a pending invitation a new token and expiry (a resend): the earlier link stops working. False when it is not pending. */
+export async function renewInvitation(db: Db, id: string, tokenHash: string, now: number, expiresAt: number): Promise<boolean> {
+  const r = await db.updateTable('organization_invitations').set({ token_hash: tokenHash, created_at: now, expires_at: expiresAt })
+    .where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Deletes a pending invitation (revoked): its link then works no more. False when it is not pending. */
+export async function deleteInvitation(db: Db, id: string, now: number): Promise<boolean> {
+  const r = await db.deleteFrom('organization_invitations').where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
 }
 
 /** Uses an invitation: true only for the one transaction that marks it used while unused and unexpired. */
@@ -97,7 +121,7 @@ export async function useInvitation(db: Db, id: string, now: number): Promise<bo
   return Number(r.numUpdatedRows) === 1;
 }
 
-const READS = { findOrganization, organizationIdsOf, organizationsOf, listMembers, findInvitation };
+const READS = { findOrganization, organizationIdsOf, organizationsOf, listMembers, findInvitation, listPendingInvitations };
 
 /** Organizations' reads. */
 export type OrganizationReader = ReturnType<typeof organizationReader>;
@@ -112,5 +136,5 @@ export function organizationReader(db: Db) {
 
 /** Organizations over a transaction: create them, set defaults, add and remove members, invitations. */
 export function organizationRepository(db: Db) {
-  return bindDb(db, { ...READS, insertOrganization, setOrganizationDefaults, addMember, removeMember, insertInvitation, useInvitation });
+  return bindDb(db, { ...READS, insertOrganization, setOrganizationDefaults, addMember, removeMember, insertInvitation, useInvitation, renewInvitation, deleteInvitation });
 }

@@ -203,6 +203,7 @@ export async function getHistory(db: Db, projectId: string): Promise<HistoryEntr
     // Only entries of a move that gave a reason or message carry the keys, as entries written before 028 have none.
     ...(r.reason_id === null ? {} : { reasonId: r.reason_id }),
     ...(r.message === null ? {} : { message: r.message }),
+    ...(r.automation === null ? {} : { automation: r.automation }),
   }));
 }
 
@@ -347,6 +348,7 @@ export async function insertHistory(db: Db, e: HistoryEntry): Promise<void> {
     id: e.id, project_id: e.projectId, status_id: e.statusId, changed_at: e.changedAt, changed_by: e.changedBy, report_as: e.reportAs,
     seq: Number(last?.seq ?? 0) + 1,
     ...(e.reasonId || e.message ? { reason_id: e.reasonId ?? null, message: e.message ?? null } : {}),
+    ...(e.automation ? { automation: e.automation } : {}),
   }).execute();
 }
 

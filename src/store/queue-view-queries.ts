@@ -78,10 +78,12 @@ export async function keepQueueAttention(db: Db, projectId: string, c: Attention
   const recounted = (c.reply === null ? 0 : ATTENTION.reply) | (c.recountFiles ? ATTENTION.files : 0) | (c.recountDeadlines === null ? 0 : ATTENTION.overdue | ATTENTION.near);
   const keep = ALL_BITS & ~recounted;
   const bits = c.reply === true ? ATTENTION.reply : 0;
-  // A file awaits review while the active (newest) version of one of the project's attachments is pending.
+  // A file awaits review while the active (newest) version of one of the project's attachments is pending and the
+  // project is out of its initial status: an unsubmitted draft's uploads are the applicant's until submitted.
   const files = c.recountFiles
     ? sql<number>`(case when exists (select 1 from attachments a where a.project_id = ${projectId} and a.approval_status = 'Pending'
         and not exists (select 1 from attachments b where b.project_id = a.project_id and b.definition_id = a.definition_id and b.version > a.version))
+        and not exists (select 1 from statuses s where s.id = projects.status_id and s.is_initial = 1)
         then ${sql.lit(ATTENTION.files)} else 0 end)`
     : sql<number>`0`;
   const overdue = overdueBit(sql`${projectId}`, c.recountDeadlines?.openStatusIds ?? []);

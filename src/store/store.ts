@@ -7,6 +7,7 @@ import type { BlobChunkRepository } from './blob-chunk-queries.ts';
 import type { BrowserSessionRepository } from './browser-session-queries.ts';
 import type { BulkActionReader, BulkActionRepository } from './bulk-action-queries.ts';
 import type { BulkLoader } from './bulk-queries.ts';
+import type { DashboardZoneKeeper } from './dashboard-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './database.ts';
 import type { DashboardReader, DashboardRepository } from './dashboard-queries.ts';
@@ -107,6 +108,8 @@ export interface Store extends StoreReader {
   readonly blobs: BlobChunkRepository;
   /** Loads whole projects without per-row checks (benchmarks and data migrations). */
   readonly bulk: BulkLoader;
+  /** Each program's dashboard counts in its calendar's time zone (migration 044), moved after an import changed it. */
+  readonly dashboardZones: DashboardZoneKeeper;
   /**
    * Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. Work that ran
    * longer than MAX_WRITE_TRANSACTION_MS is rolled back with StoreError TRANSACTION_TOO_LONG.

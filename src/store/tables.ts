@@ -161,6 +161,8 @@ export interface StatusHistoryTable {
   /** The customId of the reason the move gave, and its message (migration 028); null for none. */
   reason_id: ColumnType<string | null, string | null | undefined, string | null>;
   message: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The customId of the automation that made the move (migration 043); null for a person's. */
+  automation: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One summary count of a program for the dashboards (migration 036): kind and keys as dashboard-queries.ts says. */
@@ -265,6 +267,9 @@ export interface MailMessageTable {
   id: string; kind: string; event_id: string | null; to_address: string; subject: string; text_body: string; html_body: string;
   status: string; attempts: number; next_attempt_at: number; lease_until: number | null; last_error: string | null;
   created_at: number; sent_at: number | null;
+  /** The project a mail is about and the user it goes to (migration 042); null for mails about no project. */
+  project_id: ColumnType<string | null, string | null | undefined, string | null>;
+  to_user_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A mailed link to confirm an address or reset a password (migration 018): the SHA-256 of its token, single use, expiring. */
@@ -303,6 +308,9 @@ export interface BulkActionTable {
 export interface BulkActionProjectTable {
   bulk_action_id: string; position: number; project_id: string; outcome: string; code: string | null; message: string | null; detail: string | null; at: number | null;
 }
+
+/** The time zone a program's dashboard counts are kept in (migration 044): its calendar's when they were counted. */
+export interface DashboardZoneTable { program_id: string; time_zone: string }
 
 export interface Database {
   agencies: AgencyTable;
@@ -357,5 +365,6 @@ export interface Database {
   bulk_action_projects: BulkActionProjectTable;
   dashboard_counts: DashboardCountTable;
   dashboard_facts: DashboardFactTable;
+  dashboard_zones: DashboardZoneTable;
   maintenance_marks: MaintenanceMarkTable;
 }

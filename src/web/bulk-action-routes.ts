@@ -83,9 +83,12 @@ export function bulkActionRoutes(web: FastifyInstance, deps: WebAppDeps): void {
         : { scope, projectIds: many(form, 'ProjectId') };
       const kind = one(form, 'Action');
       if (kind === 'export') {
-        // The queue's own CSV, of the ticked projects or of the filter (as the queue's download link gives it).
-        const filter = target.scope === 'filter' ? target.filter : { ...carriedFilter('', programId, timeZone), projectIds: target.projectIds };
+        // The queue's own CSV, of the ticked projects or of the filter (as the queue's download link gives it). The
+        // ticked ones keep the page's columns and order but none of its filters: a ticked project is always exported.
         if (target.scope === 'selected' && target.projectIds.length === 0) throw new ApiError('INVALID_REQUEST', 'Select at least one project to export.');
+        const shown = target.scope === 'filter' ? target.filter : carriedFilter(one(form, 'Filter'), programId, timeZone);
+        const filter = target.scope === 'filter' ? target.filter
+          : { ...carriedFilter('', programId, timeZone), columns: shown.columns, sort: shown.sort, direction: shown.direction, projectIds: target.projectIds };
         const exported = await services.workQueue.exportRows(caller, programId, filter);
         return reply.type('text/csv; charset=utf-8').header('Content-Disposition', contentDisposition(exported.fileName))
           .header('Cache-Control', 'no-store').send(csvStream(exported));

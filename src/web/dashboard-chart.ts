@@ -24,7 +24,8 @@ function specOf(figure: Figure): TopLevelSpec {
   const c = figure.columns;
   // aria: false hides the marks and guides from assistive technology: the chart is one image named by its title and
   // description, and the table beside it gives every value.
-  const base = { width: WIDTH, config: { aria: false, font: 'sans-serif', axis: { labelLimit: 180 } } } as const;
+  // Numbers on a value axis as people write them (1,500; 2.5; 0), never as Vega's default for an empty domain (0.000000).
+  const base = { width: WIDTH, config: { aria: false, font: 'sans-serif', axis: { labelLimit: 180 }, axisQuantitative: { format: ',~r' } } } as const;
   switch (figure.id) {
     case 'status':
       return { ...base, data: { values: records(figure) }, mark: 'bar',

@@ -59,7 +59,8 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const t = target(request);
     const view = await services.review.review(caller, t.programId, t.projectId);
     const deadlines = await services.deadlines.board(caller, t.programId, t.projectId);
-    const page = renderPage(ReviewPage({ view, deadlines, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
+    const mails = await services.projectMail.ownerMails(caller, t.programId, t.projectId);
+    const page = renderPage(ReviewPage({ view, deadlines, mails, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   }
 

@@ -81,6 +81,9 @@ forEachDialect('HTTP bulk actions', ({ dialect }) => {
       const { html, id } = await resultOf(h, 'editor', res);
       assert.deepEqual(outcomes(html), made.map((m) => [m.number, 'Done', `Assigned to User ${h.who.reader.id} (was unassigned)`]));
       assert.match(html, /3 done, 0 unchanged, 0 refused\./);
+      // The heading names the assignee as the rows do, by name, not by e-mail address.
+      assert.match(html, new RegExp(`<h1>Bulk action: Assign to User ${h.who.reader.id}</h1>`));
+      assert.ok(!html.includes(h.who.reader.email), 'no e-mail address on the page');
       for (const m of made) {
         assert.equal((await h.store.projects.getProject(IDS.program, m.projectId))!.assigneeId, h.who.reader.id);
         assert.deepEqual(await auditOf(h, m.projectId, 'project.assignee.set'), [{ from: null, to: h.who.reader.id, bulkActionId: id }]);
@@ -203,6 +206,21 @@ forEachDialect('HTTP bulk actions', ({ dialect }) => {
       const byFilter = await bulkPost(h, 'reader', { BulkKey: randomUUID(), Action: 'export', Scope: 'filter', Filter: `ProgramId=${IDS.program}&number=${b.number}` });
       assert.equal(byFilter.statusCode, 200);
       assert.deepEqual(byFilter.body.trim().split(/\r?\n/).slice(1).map((l) => l.split(',')[0]), [b.number]);
+    });
+
+    it('exports the ticked projects with the columns the queue shows, as the export of the filter does', async () => {
+      const h = harness();
+      const a = await createSubmitted(h);
+      const b = await createSubmitted(h);
+      // The page's filter (here by b's number) does not narrow the ticked projects; its columns are kept.
+      const shown = `ProgramId=${IDS.program}&number=${b.number}&col=status&col=assignee`;
+      const ticked = await bulkPost(h, 'reader', { BulkKey: randomUUID(), Action: 'export', Filter: shown, ProjectId: [a.projectId, b.projectId] });
+      assert.equal(ticked.statusCode, 200, ticked.body.slice(0, 300));
+      const lines = ticked.body.trim().split(/\r?\n/);
+      assert.equal(lines[0], 'Number,Project id,Status,Assignee');
+      assert.deepEqual(lines.slice(1).map((l) => l.split(',')[0]).sort(), [a.number, b.number].sort());
+      const byFilter = await bulkPost(h, 'reader', { BulkKey: randomUUID(), Action: 'export', Scope: 'filter', Filter: shown });
+      assert.deepEqual(byFilter.body.trim().split(/\r?\n/), [lines[0], lines.find((l) => l.startsWith(`${b.number},`))]);
     });
   });
 
@@ -355,6 +373,15 @@ forEachDialect('HTTP bulk actions', ({ dialect }) => {
       const admin = (await webGet(h, QUEUE, 'admin')).body;
       assert.match(admin, /<option value="nudge">About ‹project number› \(nudge\)<\/option>/);
       assert.match(admin, /<dt>About ‹project number› \(nudge\)<\/dt><dd class="note-text">Project ‹project number› is ‹status›: ‹link to the project›<\/dd>/);
+      // The status to move to has no default: the first choice is none, and a move without one is refused.
+      assert.match(admin, /<select id="bulk-status" name="StatusId"><option value>Choose a status<\/option><option value="[^"]+">/);
+      assert.doesNotMatch(admin, /<select id="bulk-status" name="StatusId">[\s\S]*?<option [^>]*selected[\s\S]*?<\/select>/);
+      const a = await createSubmitted(h);
+      const before = await programState(h);
+      const unchosen = await bulkPost(h, 'admin', { BulkKey: randomUUID(), Action: 'status', StatusId: '', ProjectId: [a.projectId] });
+      assert.equal(unchosen.statusCode, 400);
+      assert.match(unchosen.body, /Choose the status to move the projects to\./);
+      assert.deepEqual(await programState(h), before);
       // A reader may only export.
       const reader = (await webGet(h, QUEUE, 'reader')).body;
       const actions = [...reader.matchAll(/name="Action" value="([^"]+)"/g)].map((m) => m[1]);

@@ -9,9 +9,11 @@ import { counterIds } from '../cli/test-store.ts';
 import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { type HttpHarness, startHttp } from '../support/http-harness.ts';
-import { WF, seedWorkflowProgram } from '../support/workflow-fixtures.ts';
+import { WF, seedWorkflowProgram, workflowProgramRows } from '../support/workflow-fixtures.ts';
+import { rezoneIfMoved } from '../../src/domain/dashboards/dashboard-zones-task.ts';
 import { createProject, createSubmitted, type MatrixRow, projectPath, rowLabel } from './http-helpers.ts';
 import { webGet, webPost } from './web-page-helpers.ts';
+import { demoApi, demoUser } from '../support/demo-api.ts';
 import { assigneeRequest, setStatus, urls } from './workflow-helpers.ts';
 import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
@@ -78,6 +80,18 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
   after(async () => {
     await h.close();
     await db.close();
+  });
+
+  describe('a program with nothing to count yet', () => {
+    const demo = demoApi(dialect);
+
+    it('labels its empty value axes 0, never 0.000000', async () => {
+      const res = await demo.webGet(demoUser('reviewer'), `/Projects/Dashboard?ProgramId=${demo.model.program.id}`);
+      assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+      assert.equal([...res.body.matchAll(/<svg role="img"/g)].length, 6);
+      assert.doesNotMatch(res.body, /0\.0000/);
+      assert.match(res.body, /<text[^>]*>0<\/text>/);
+    });
   });
 
   describe('summary tables', () => {
@@ -166,13 +180,15 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
       assert.deepEqual(status, [['Status', 'Projects'], ['Draft', '1'], ['Submitted', '2'], ['Approved', '2']]);
       const weeks = csvRows((await webGet(h, csvOf('submissions'), 'editor')).body);
       assert.equal(weeks.length, 27);
-      assert.deepEqual(weeks.at(-1)?.[0], weekOf(h.clock.now()));
+      // Weeks of the program's calendar (Los Angeles), whose Monday may be another than UTC's.
+      assert.deepEqual(weeks.at(-1)?.[0], weekOf(h.clock.now(), 'America/Los_Angeles'));
       const total = weeks.slice(1).reduce((n, r) => n + Number(r[1]), 0);
       assert.equal(total, 4);
       const cycle = csvRows((await webGet(h, csvOf('cycle'), 'editor')).body);
       assert.deepEqual(cycle[0], ['Month', 'Status reached', 'Projects', 'Median days', '90th percentile days']);
       // A return to Draft is no milestone (the project was there before it was submitted); the resubmission is no new submission.
-      assert.deepEqual(cycle.slice(1).map((r) => [r[1], r[2]]), [['Approved', '2']]);
+      // The first approval came on 31 December in Los Angeles (1 January UTC), the second in January: two months.
+      assert.deepEqual(cycle.slice(1).map((r) => [r[0], r[1], r[2]]), [['2025-12', 'Approved', '1'], ['2026-01', 'Approved', '1']]);
       const deadlines = csvRows((await webGet(h, csvOf('deadlines'), 'editor')).body);
       assert.deepEqual(deadlines.slice(1).map((r) => r.slice(1)), [['Answer due', '1', '0', '0'], ['Internal check', '0', '2', '0']]);
       const reviewers = csvRows((await webGet(h, csvOf('reviewers'), 'editor')).body);
@@ -206,6 +222,41 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
       h.clock.advance(400 * 86_400_000);
       assert.deepEqual(await ended(), [], 'ended more than 12 months ago');
       assert.match((await webGet(h, DASHBOARD, 'editor')).body, /Running now: Answer due: 1\./, 'still running, a year on');
+    });
+  });
+
+  describe("the program calendar's time zone", () => {
+    it('counts weeks in the zone of the calendar (Los Angeles), and moves the counts when an import changes the zone', async () => {
+      // A Monday 03:00 UTC, after every earlier test's clock: Sunday evening in Los Angeles, so last week there.
+      let at = Date.UTC(2030, 0, 7, 3);
+      while (at <= h.clock.now() || new Date(at).getUTCDay() !== 1) at += 86_400_000;
+      h.clock.time = at;
+      await createSubmitted(h);
+      const thisMonday = new Date(at).toISOString().slice(0, 10);
+      const lastMonday = new Date(at - 7 * 86_400_000).toISOString().slice(0, 10);
+      const weekly = async () => {
+        const res = await webGet(h, csvOf('submissions'), 'editor');
+        return new Map(csvRows(res.body).slice(1).map((r) => [r[0], Number(r[1])]));
+      };
+      const la = await weekly();
+      assert.deepEqual([la.get(lastMonday), la.get(thisMonday)], [1, undefined], 'in Los Angeles the submission was on Sunday, the week before');
+      assert.match((await webGet(h, DASHBOARD, 'editor')).body, /weeks start on Monday, America\/Los_Angeles/);
+      // An import moves the calendar to UTC: the dashboard zones task moves the counts, every project once.
+      const rows = workflowProgramRows(Date.now());
+      rows.program = { ...rows.program, calendar: { ...rows.program.calendar!, timeZone: 'UTC' } };
+      await h.store.transaction((tx) => tx.programs.saveProgramDefinition(rows));
+      assert.ok(await rezoneIfMoved(h.store, IDS.program) > 0);
+      assert.equal(await rezoneIfMoved(h.store, IDS.program), 0, 'nothing left to move');
+      const utc = await weekly();
+      assert.deepEqual([utc.get(lastMonday) ?? 0, utc.get(thisMonday)], [0, 1]);
+      // The counts are what a count from scratch in the new zone gives.
+      await withRaw(db, async (k) => {
+        const kept = await summaries(k);
+        await k.deleteFrom('dashboard_counts').execute();
+        await k.deleteFrom('dashboard_facts').execute();
+        await backfillSummaries(k, 2);
+        assert.deepEqual(await summaries(k), kept);
+      });
     });
   });
 });

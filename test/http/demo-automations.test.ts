@@ -25,6 +25,22 @@ for (const dialect of DIALECTS) {
       return demo.model.statuses.find((s) => s.id === p.statusId)!.customId;
     };
 
+    it("an automation's move is recorded as the automation's and is no move of the person whose submission triggered it on the dashboard", async () => {
+      const big = await newProject();
+      assert.equal((await demo.upload(big, 'SitePlan')).statusCode, 200);
+      await ok(demo.call(applicant, 'POST', `Projects/${big}/Forms/Application/Draft/Data`, dataRequest({ ...DEMO_APPLICATION, SystemSizeKwDc: '14', SystemSizeKwAc: '12', InstallerLicense: 'C46-123456' })));
+      await ok(demo.call(applicant, 'POST', `Projects/${big}/Forms/Application/Draft/Submit`));
+      assert.equal(await statusOf(big), 'EngineeringReview');
+      // Newest first: the submission's entry, then the automation's move (in the applicant's name) on top of it.
+      const history = (await demo.db.store.projects.getHistory(big)).slice(0, 2).reverse();
+      assert.deepEqual(history.map((h) => [demo.model.statuses.find((s) => s.id === h.statusId)!.customId, h.automation ?? null]),
+        [['ApplicationReview', null], ['EngineeringReview', 'EngineeringReviewAbove10kW']]);
+      const csv = await demo.webGet(reviewer, `/Projects/Dashboard?ProgramId=${demo.model.program.id}&figure=reviewers&format=csv`);
+      assert.equal(csv.statusCode, 200, csv.body.slice(0, 300));
+      const moves = csv.body.trim().split('\r\n').slice(1).map((l) => l.split(',')).find((r) => r[0] === 'Alex Applicant')?.[2] ?? '0';
+      assert.equal(moves, '0', csv.body);
+    });
+
     it('a new application is announced to integrations as automation.custom application-started', async () => {
       const projectId = await newProject();
       const custom = (await demo.db.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'automation.custom');

@@ -176,6 +176,32 @@ for (const dialect of DIALECTS) {
       assert.match(found.body, new RegExp(`ProjectId="${projectId}"`));
     });
 
+    it('a copy computes its calculated fields, and a web save with nothing changed computes those missing', async () => {
+      const source = await newProject();
+      await ok(draft(source, APPLICATION));
+      const formId = model.forms.find((f) => f.customId === 'Application')!.id;
+      const copied = await demo.webPost(applicant, '/MvcProjects/CopyProject', { ProgramId: model.program.id, ProjectId: source, FormId: formId });
+      assert.equal(copied.statusCode, 303, copied.body);
+      const copyId = /Projects\/([A-Z0-9]+)\/Forms/.exec(String(copied.headers.location))![1]!;
+      const calculated = async (projectId: string) => {
+        const draftOf = new Map((await demo.db.store.projects.getDraft(projectId, formId)).map((v) => [v.fieldId, v.value]));
+        return [draftOf.get(id('DcAcRatio')), draftOf.get(id('IncentiveEstimate'))];
+      };
+      assert.deepEqual(await calculated(copyId), ['1.27', '1900']);
+      // A draft whose calculated fields were never computed (written as a copy once was, or before a formula existed).
+      const bare = await newProject();
+      const values = Object.entries(APPLICATION).map(([customId, v]) => ({ fieldId: id(customId), value: v, values: null, updatedAt: clock.now(), updatedBy: 'test' }));
+      await demo.db.store.transaction((tx) => tx.projects.upsertDraft(bare, formId, values));
+      assert.deepEqual(await calculated(bare), [undefined, undefined]);
+      const saved = await demo.webPost(applicant, `/MvcProjects/Programs/${model.program.id}/Projects/${bare}/Forms/${formId}`, { action: 'save' });
+      assert.ok(saved.statusCode < 400, saved.body.slice(0, 500));
+      assert.deepEqual(await calculated(bare), ['1.27', '1900']);
+      // Saved again as shown, with the values computed: nothing is written.
+      const before = await state(bare);
+      await demo.webPost(applicant, `/MvcProjects/Programs/${model.program.id}/Projects/${bare}/Forms/${formId}`, { action: 'save' });
+      assert.deepEqual(await state(bare), before);
+    });
+
     it('readOnlyIf and requiredIf over project.files: the diagram is confirmed only once it is uploaded', async () => {
       const projectId = await newProject();
       await ok(upload(projectId, 'SitePlan'));

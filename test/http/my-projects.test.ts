@@ -58,6 +58,8 @@ forEachDialect('My projects, copy, delete and withdraw (web)', ({ dialect }) => 
     const h = harness();
     const all = await page(h, 'applicant');
     assert.equal(all.status, 200, all.html);
+    // The search hint names the summary fields by their labels as written (units keep their case).
+    assert.match(all.html, /<p id="q-hint" class="hint">Project number, Applicant name, Capacity \(kW\)<\/p>/);
     assert.deepEqual(all.ids, [empty, zed, jane.projectId], 'newest change first, only the caller\'s');
     assert.match(all.html, /<th scope="col">Applicant name<\/th>/);
     assert.match(all.html, /<th scope="col">Capacity \(kW\)<\/th>/);

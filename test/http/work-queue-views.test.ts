@@ -4,9 +4,11 @@ import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { authHeaders, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
 import { sampleBytes } from '../support/blob-fixtures.ts';
-import { createProject, projectPath, sharedHarness } from './http-helpers.ts';
+import { COMPLETE, createProject, projectPath, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
+import { setStatus } from './workflow-helpers.ts';
 import { webGet, webPost } from './web-page-helpers.ts';
 import { postReply } from './inquiry-helpers.ts';
+import { demoApi, demoUser } from '../support/demo-api.ts';
 
 // Saved views, chosen columns, the bounded count and needs attention on the staff work queue (issue 22 items 1-2).
 
@@ -75,6 +77,32 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
       assert.match(attention.body, /id="attention-any">\d+</);
     });
   });
+  describe('a refused choice of columns', () => {
+    const demo = demoApi(dialect);
+
+    it('shows only the refusal, with the columns ticked as they were: no count, no rows, no "No projects match"', async () => {
+      await demo.submitted();
+      const reviewer = demoUser('reviewer');
+      const queue = `/Projects/ProjectList?ProgramId=${demo.model.program.id}`;
+      const choices = [...(await demo.webGet(reviewer, queue)).body.matchAll(/<input type="checkbox" id="col-[^"]+" name="col" value="([^"]+)"/g)].map((m) => m[1]!);
+      assert.ok(choices.length > 21, `the demo offers ${choices.length} columns`);
+      const chosen = choices.slice(0, 21);
+      const res = await demo.webGet(reviewer, `${queue}&${chosen.map((c) => `col=${encodeURIComponent(c)}`).join('&')}`);
+      assert.equal(res.statusCode, 400);
+      assert.match(res.body, /Choose at most 20 columns; got 21\./);
+      assert.doesNotMatch(res.body, /projects? match/i, 'neither a count nor "No projects match"');
+      assert.doesNotMatch(res.body, /id="queue-count"|<tbody>/);
+      const ticked = [...res.body.matchAll(/<input type="checkbox" id="col-[^"]+" name="col" value="([^"]+)" checked\/>/g)].map((m) => m[1]);
+      assert.deepEqual(ticked, chosen, 'the columns ticked are kept, to untick some');
+      assert.match(res.body, /Columns \(21 chosen\)/);
+      // An unknown column is refused the same way, keeping the others.
+      const unknown = await demo.webGet(reviewer, `${queue}&col=status&col=nosuch`);
+      assert.equal(unknown.statusCode, 400);
+      assert.doesNotMatch(unknown.body, /projects? match/i);
+      assert.match(unknown.body, /value="status" checked\/>/);
+    });
+  });
+
   describe('kept needs-attention flags', () => {
     it('pages the attention filter by keyset across its branches: each flagged project once, newest change first', async () => {
       const h = harness();
@@ -90,7 +118,12 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
         method: 'POST', url: `${projectPath(id)}/Forms/application/Attachments/photo`, payload: sampleBytes(300, 5, '\x89PNG\r\n\x1a\n'),
         headers: { ...authHeaders(h.who.applicant), 'content-type': 'image/png', 'content-disposition': 'attachment; filename="a.png"' },
       });
-      for (const i of [1, 3, 4]) assert.equal((await upload(made[i]!)).statusCode, 200);
+      for (const i of [1, 3, 4]) {
+        assert.equal((await upload(made[i]!)).statusCode, 200);
+        // Submitted: a draft's file awaits nobody's review.
+        await setDraft(h, made[i]!, { ...COMPLETE, size: [...COMPLETE.size] });
+        assert.equal((await h.request({ method: 'POST', url: submitPath(made[i]!), as: 'applicant' })).statusCode, 200);
+      }
       const query = { programId: IDS.program, fields: [], sort: 'updated' as const, direction: 'desc' as const, attention: { kinds: ['reply' as const, 'files' as const] } };
       const whole = (await h.store.projects.workQueuePage({ ...query, limit: 100 })).map((r) => r.project.id);
       const mine = whole.filter((id) => made.includes(id));
@@ -110,7 +143,7 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
       assert.deepEqual(keys, [...keys].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : -1)), 'newest change first');
     });
 
-    it('an upload sets "file awaits review" and a review clears it; an applicant\'s reply sets "answered", an internal note keeps it, a note the applicant sees clears it', async () => {
+    it('an upload of a submitted project sets "file awaits review" and a review clears it (a draft\'s upload does not); an applicant\'s reply sets "answered", an internal note keeps it, a note the applicant sees clears it', async () => {
       const h = harness();
       const projectId = await createProject(h, 'applicant');
       assert.deepEqual([await flagged(h, 'files', projectId), await flagged(h, 'reply', projectId)], [false, false]);
@@ -119,6 +152,17 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
         headers: { ...authHeaders(h.who.applicant), 'content-type': 'image/png', 'content-disposition': 'attachment; filename="roof.png"' },
       });
       assert.equal(upload.statusCode, 200, upload.body);
+      assert.equal(await flagged(h, 'files', projectId), false, 'an unsubmitted draft\'s file awaits nobody\'s review');
+      const counts = async () => /id="attention-files">(\d+)</.exec((await webGet(h, QUEUE, 'admin')).body)?.[1];
+      const draftCount = await counts();
+      // Submitted, the file awaits review (and counts); back in the initial status, it does not.
+      await setDraft(h, projectId, { ...COMPLETE, size: [...COMPLETE.size] });
+      assert.equal((await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant' })).statusCode, 200);
+      assert.equal(await flagged(h, 'files', projectId), true);
+      assert.equal(Number(await counts()), Number(draftCount) + 1);
+      await setStatus(h, projectId, 'draft');
+      assert.equal(await flagged(h, 'files', projectId), false, 'returned to the applicant');
+      assert.equal((await h.request({ method: 'POST', url: submitPath(projectId), as: 'applicant' })).statusCode, 200);
       assert.equal(await flagged(h, 'files', projectId), true);
       const review = await h.request({
         method: 'POST', url: `${projectPath(projectId)}/Attachments/photo/Metadata`, as: 'programAdmin',

@@ -48,6 +48,10 @@ export interface DemoApi {
   submitted(): Promise<string>;
   /** Uploads the tiny PDF as `attachment` of a form (the Application unless said). */
   upload(projectId: string, attachment: string, c?: DemoCredential, form?: string): Promise<LightMyRequestResponse>;
+  /** GETs a web page as `c` (HTTP Basic, as the web pages accept); the clock moves on first. */
+  webGet(c: DemoCredential, url: string): Promise<LightMyRequestResponse>;
+  /** POSTs a web form as `c` with the CSRF token (and its cookie) of the home page, as a browser would. */
+  webPost(c: DemoCredential, url: string, form: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
 /** Seeds the demo on a fresh `dialect` database before the block's tests and closes everything after them. */
@@ -105,6 +109,21 @@ export function demoApi(dialect: (typeof DIALECTS)[number]): DemoApi {
       return app!.inject({
         method: 'POST', url: `${DEMO_PROGRAM_URL}/Projects/${projectId}/Forms/${form}/Attachments/${attachment}`, payload: TINY_PDF,
         headers: { authorization: basicAuth(c), 'x-apikey': c.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' },
+      });
+    },
+    webGet(c, url) {
+      clock.advance();
+      return app!.inject({ method: 'GET', url, headers: { authorization: basicAuth(c) } });
+    },
+    async webPost(c, url, form) {
+      const home = await api.webGet(c, '/MvcProjects/');
+      const token = /name="_csrf" value="([^"]+)"/.exec(home.body)?.[1];
+      const cookie = ([] as string[]).concat(home.headers['set-cookie'] ?? []).find((x) => x.startsWith('_csrf='))?.split(';')[0];
+      assert.ok(token && cookie, `no CSRF token for ${c.email}: ${home.statusCode}`);
+      clock.advance();
+      return app!.inject({
+        method: 'POST', url, payload: new URLSearchParams({ _csrf: token, ...form }).toString(),
+        headers: { authorization: basicAuth(c), 'content-type': 'application/x-www-form-urlencoded', cookie },
       });
     },
   };

@@ -5,9 +5,10 @@ import { hashSecret } from '../../src/domain/accounts/secrets.ts';
 import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
 
 // An installer company in a real browser: the demo applicant creates an organization, sets its defaults and invites a
-// second installer, who accepts the mailed link; one starts an application for the organization (prefilled with its
-// defaults), the other opens it from the home page and saves the form; after the admin removes the second installer,
-// the same session finds neither the project nor the organization.
+// second installer, who accepts the link (shown to the admin, as mail is off); one starts an application for the
+// organization (prefilled with its defaults), the other opens it from the home page and saves the form; after the
+// admin removes the second installer, the same session finds neither the project nor the organization, and the
+// admin, now the last, cannot remove themselves.
 
 const SECOND = { email: 'sam.second@example.org', password: 'second-installer-password-1' };
 
@@ -63,10 +64,11 @@ describe('Organizations in the browser', () => {
     await assertAccessible(first);
     await screenshot(first, 'organization');
 
-    // The invitation goes through the mail queue, with a one-use link.
-    const mail = (await server.store.mail.listMail()).find((m) => m.to === SECOND.email && m.kind === 'organization.invite');
-    assert.ok(mail, 'an invitation mail is queued');
-    const link = inviteLink(mail.text);
+    // Mail is off on this server: the inviting admin is shown the one-use link (no mail is queued), and the
+    // invitation waits in the list until it is accepted.
+    assert.equal((await server.store.mail.listMail()).filter((m) => m.kind === 'organization.invite').length, 0);
+    const link = inviteLink(await first.getByLabel('Invitation link').inputValue());
+    assert.match(await first.getByRole('table', { name: 'Invitations waiting to be accepted' }).textContent() ?? '', /sam\.second@example\.org/);
     const second = await as(SECOND);
     await second.goto(link);
     await assertAccessible(second);
@@ -98,8 +100,14 @@ describe('Organizations in the browser', () => {
 
     // Removed: the second installer's session keeps working but sees neither the project nor the organization.
     await first.goto(orgUrl);
+    assert.match(await first.locator('body').textContent() ?? '', /No invitations are waiting to be accepted\./, 'accepted, so no longer pending');
     await first.getByRole('button', { name: 'Remove Sam Second' }).click();
     assert.doesNotMatch(await first.locator('tbody').textContent() ?? '', /sam\.second/);
+    // The last admin cannot be removed: the page says so (not "someone else changed this"), and nothing changes.
+    await first.getByRole('button', { name: 'Remove Alex Applicant' }).click();
+    assert.match(await first.getByRole('alert').textContent() ?? '', /Alex Applicant \(applicant@demo\.apas\.local\) is the last admin of Sunny Installers and cannot be removed/);
+    await assertAccessible(first);
+    assert.match(await first.locator('tbody').first().textContent() ?? '', /applicant@demo\.apas\.local/);
     const gone = await second.goto(formUrl);
     assert.equal(gone?.status(), 404);
     assert.equal((await second.goto(orgUrl))?.status(), 404);

@@ -92,7 +92,7 @@ async function moveStatus(env: AutomationEnv, action: Extract<AutomationAction, 
     throw error;
   }
   const number = state.project.number ?? (target.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)));
-  await tx.projects.insertHistory({ id: env.deps.ids.next(), projectId: state.project.id, statusId: target.id, changedAt: now, changedBy: env.caller.user.id, reportAs: 'normal', ...reason });
+  await tx.projects.insertHistory({ id: env.deps.ids.next(), projectId: state.project.id, statusId: target.id, changedAt: now, changedBy: env.caller.user.id, reportAs: 'normal', ...reason, automation: env.automation.customId });
   const changes = { number, statusId: target.id, statusAt: now };
   const numbered = number !== state.project.number;
   Object.assign(env.changes, changes);
@@ -229,6 +229,6 @@ async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { 
     }
   }
   const mail = renderMail(template, await placeholders(env));
-  for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now });
+  for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now, projectId: state.project.id, toUserId: user.id });
   return { ran: true, summary: { to: to.map((u) => u.email) }, triggers: [] };
 }

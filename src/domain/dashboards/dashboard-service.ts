@@ -53,16 +53,18 @@ function days(ms: number): number {
   return Math.round((ms / DAY) * 10) / 10;
 }
 
-/** The `count` periods ending with the one of `now`, oldest first, each named as `name` names it. */
-function recent(now: number, count: number, step: (ms: number, back: number) => number, name: (ms: number) => string): string[] {
-  return Array.from({ length: count }, (_, i) => name(step(now, count - 1 - i)));
+/** The `count` weeks (their Mondays) ending with the one of `now` in the zone, oldest first. */
+function recentWeeks(now: number, count: number, zone: string): string[] {
+  // Counted back on the calendar's dates, not by instants: a week with a clock change is still one week.
+  const monday = Date.parse(weekOf(now, zone));
+  return Array.from({ length: count }, (_, i) => dayOf(monday - (count - 1 - i) * 7 * DAY));
 }
 
-const weeksBack = (ms: number, back: number) => ms - back * 7 * DAY;
-const monthsBack = (ms: number, back: number) => {
-  const d = new Date(ms);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back, 1);
-};
+/** The `count` months (YYYY-MM) ending with the one of `now` in the zone, oldest first. */
+function recentMonths(now: number, count: number, zone: string): string[] {
+  const [year, month] = monthOf(now, zone).split('-').map(Number) as [number, number];
+  return Array.from({ length: count }, (_, i) => dayOf(Date.UTC(year, month - 1 - (count - 1 - i), 1)).slice(0, 7));
+}
 
 /**
  * A program's dashboard for its staff (the privilege readProjects): every figure is read from the summary counts
@@ -79,14 +81,17 @@ export class DashboardService {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The dashboard of program ${ctx.program.id} is for its staff (the roles that read every project).`);
     const now = this.#deps.clock.now();
-    const weeks = recent(now, SUBMISSION_WEEKS, weeksBack, weekOf);
-    const months = recent(now, RECENT_MONTHS, monthsBack, monthOf);
+    // Days, weeks and months are the program's calendar's (the counts are kept in its zone, migration 044).
+    const zone = ctx.program.calendar?.timeZone ?? 'UTC';
+    const today = Date.parse(dayOf(now, zone));
+    const weeks = recentWeeks(now, SUBMISSION_WEEKS, zone);
+    const months = recentMonths(now, RECENT_MONTHS, zone);
     const throughputWeeks = weeks.slice(-THROUGHPUT_WEEKS);
     const read = this.#deps.store.dashboards;
     const id = ctx.program.id;
     const [agency, { totals, byDay }, submitted, cycles, ended, running, assigned, moves] = await Promise.all([
       this.#deps.store.accounts.findAgency(caller.user.agencyId),
-      read.statusCounts(id, dayOf(Date.parse(dayOf(now)) - (OLDEST_AGING_DAY - 1) * DAY)),
+      read.statusCounts(id, dayOf(today - (OLDEST_AGING_DAY - 1) * DAY)),
       read.summaryCounts(id, 'w', weeks[0]), read.summaryCounts(id, 'c', months[0]),
       read.summaryCounts(id, 'd', months[0]), read.summaryCounts(id, 'r'), read.summaryCounts(id, 'a'), read.summaryCounts(id, 'm', throughputWeeks[0]),
     ]);
@@ -94,9 +99,9 @@ export class DashboardService {
       agencyName: agency?.name ?? '', programId: id, programName: ctx.program.name, asOf: now,
       figures: [
         statusFigure(ctx, totals),
-        submissionsFigure(weeks, submitted),
+        submissionsFigure(weeks, submitted, zone),
         cycleFigure(ctx, months, cycles),
-        agingFigure(ctx, now, totals, byDay),
+        agingFigure(ctx, today, zone, totals, byDay),
         deadlinesFigure(ctx, months, ended, running),
         await this.#reviewersFigure(ctx, throughputWeeks, assigned, moves),
       ],
@@ -144,12 +149,12 @@ function statusFigure(ctx: ProgramContext, counts: SummaryCount[]): Figure {
   };
 }
 
-function submissionsFigure(weeks: string[], counts: SummaryCount[]): Figure {
+function submissionsFigure(weeks: string[], counts: SummaryCount[], zone: string): Figure {
   const totals = sum(counts, (c) => c.k1);
   const rows = weeks.map((w) => [w, totals.get(w) ?? 0]);
   return {
     id: 'submissions', title: `Submissions per week, last ${weeks.length} weeks`,
-    description: `Projects first submitted in each week (weeks start on Monday, UTC) from ${weeks[0]} to ${weeks.at(-1)}; ${rows.reduce((n, r) => n + (r[1] as number), 0)} in all.`,
+    description: `Projects first submitted in each week (weeks start on Monday, ${zone}) from ${weeks[0]} to ${weeks.at(-1)}; ${rows.reduce((n, r) => n + (r[1] as number), 0)} in all.`,
     columns: ['Week of', 'Submissions'], rows,
   };
 }
@@ -181,8 +186,7 @@ function cycleFigure(ctx: ProgramContext, months: string[], counts: SummaryCount
 
 // The days read are those of the younger buckets; the oldest holds the rest of each status's projects, so the cost of
 // the figure does not grow with the age of the program.
-function agingFigure(ctx: ProgramContext, now: number, totals: SummaryCount[], byDay: SummaryCount[]): Figure {
-  const today = Date.parse(dayOf(now));
+function agingFigure(ctx: ProgramContext, today: number, zone: string, totals: SummaryCount[], byDay: SummaryCount[]): Figure {
   const open = statusesOf(ctx).filter((s) => s.next.length > 0);
   const grid = new Map(open.map((s) => [s.id, AGING_BUCKETS.map(() => 0)]));
   const oldest = AGING_BUCKETS.length - 1;
@@ -202,7 +206,7 @@ function agingFigure(ctx: ProgramContext, now: number, totals: SummaryCount[], b
   const rows = open.filter((s) => ctx.model.statuses.includes(s) || grid.get(s.id)!.some((n) => n > 0)).map((s) => [s.name, ...grid.get(s.id)!]);
   return {
     id: 'aging', title: 'Time in the current status',
-    description: 'Projects in each status that allows a move onward, by whole days since they entered it (UTC days).',
+    description: `Projects in each status that allows a move onward, by whole days since they entered it (days in ${zone}).`,
     columns: ['Status', ...AGING_BUCKETS.map(([label]) => label)], rows,
   };
 }

@@ -66,7 +66,7 @@ async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEven
   const values = projectMailValues(program, { ...project, number: event.data.projectNumber ?? project.number }, status, deps.publicUrl, context);
   const template = moved ? statusChangedTemplate(program, status) : templateFor(program.notifications, notice.kind);
   const mail = renderMail(template, values);
-  await tx.mail.enqueueMail({ id: deps.ids.next(), kind: notice.kind, eventId: event.id, to: user.email, ...mail, createdAt: event.at });
+  await tx.mail.enqueueMail({ id: deps.ids.next(), kind: notice.kind, eventId: event.id, to: user.email, ...mail, createdAt: event.at, projectId: project.id, toUserId: user.id });
 }
 
 async function statusOf(tx: StoreWriter, program: Program, statusId: string): Promise<Status> {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { MailTemplate } from '../../model/notification.ts';
-import type { Organization, OrganizationMember, OrganizationRole } from '../../store/organization-queries.ts';
-import type { StoreReader } from '../../store/store.ts';
+import type { Organization, OrganizationInvitation, OrganizationMember, OrganizationRole } from '../../store/organization-queries.ts';
+import type { StoreReader, StoreWriter } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { normaliseEmail, requireName } from '../accounts/account-service.ts';
@@ -15,8 +15,20 @@ export const ORGANIZATION_PATHS = { list: '/MvcProjects/Organizations', accept: 
 /** How long an invitation link lives (ms): a week. */
 export const INVITATION_MS = 7 * 24 * 3_600_000;
 
-/** An organization as its pages show it to a member: the caller's role, its members and defaults. */
-export interface OrganizationView { organization: Organization; role: OrganizationRole; members: OrganizationMember[] }
+/** An invitation not yet accepted, as its organization's admins see it (never its token). */
+export interface PendingInvitationView { id: string; email: string; invitedBy: string; createdAt: number; expiresAt: number }
+
+/** An organization as its pages show it to a member: the caller's role, its members and defaults; admins also its pending invitations. */
+export interface OrganizationView { organization: Organization; role: OrganizationRole; members: OrganizationMember[]; invitations: PendingInvitationView[] }
+
+/**
+ * What sending an invitation gives back: with mail on, nothing (the link went into the mail queue); with mail off, the
+ * link itself, for the inviting admin to pass on, since no mail will carry it.
+ */
+export interface SentInvitation { email: string; link: string | null }
+
+/** What the organization service needs besides the store: whether mail is on (APAS_SMTP_URL). */
+export interface OrganizationDeps extends ServiceDeps<'organizations' | 'accounts' | 'mail' | 'audit'> { mailOn: boolean }
 
 /** An organization the caller belongs to, with their role in it. */
 export type MyOrganization = Organization & { role: OrganizationRole };
@@ -38,8 +50,8 @@ function hashToken(token: string): string {
  * An organization that is not the caller's answers NOT_FOUND, as an unknown one does.
  */
 export class OrganizationService {
-  readonly #deps: ServiceDeps<'organizations' | 'accounts' | 'mail' | 'audit'>;
-  constructor(deps: ServiceDeps<'organizations' | 'accounts' | 'mail' | 'audit'>) {
+  readonly #deps: OrganizationDeps;
+  constructor(deps: OrganizationDeps) {
     this.#deps = deps;
   }
 
@@ -62,34 +74,90 @@ export class OrganizationService {
     return id;
   }
 
-  /** An organization of the caller's, with its members. */
+  /** An organization of the caller's, with its members; for its admins, also the invitations that can still be accepted. */
   async view(caller: Caller, organizationId: string): Promise<OrganizationView> {
-    const { organization, role } = await this.#membership(this.#deps.store, caller, organizationId);
-    return { organization, role, members: await this.#deps.store.organizations.listMembers(organization.id) };
+    const { store, clock } = this.#deps;
+    const { organization, role } = await this.#membership(store, caller, organizationId);
+    const members = await store.organizations.listMembers(organization.id);
+    const pending = role === 'admin' ? await store.organizations.listPendingInvitations(organization.id, clock.now()) : [];
+    const inviters = new Map(members.map((m) => [m.userId, m.name]));
+    for (const i of pending) {
+      if (!inviters.has(i.invitedBy)) inviters.set(i.invitedBy, (await store.accounts.findUserById(i.invitedBy))?.name ?? 'A former member');
+    }
+    const invitations = pending.map((i) => ({ id: i.id, email: i.email, invitedBy: inviters.get(i.invitedBy)!, createdAt: i.createdAt, expiresAt: i.expiresAt }));
+    return { organization, role, members, invitations };
   }
 
   /**
-   * Invites an address (organization admins only): queues a mail with a one-use link, valid for a week, that adds the
-   * signed-in user of that address as a member. CONFLICT when the address already belongs to a member.
+   * Invites an address (organization admins only): a one-use link, valid for a week, that adds the signed-in user of
+   * that address as a member; mailed when mail is on, else given back for the admin to pass on. INVALID_REQUEST when
+   * the address already belongs to a member (inviting again cannot change that).
    */
-  async invite(caller: Caller, organizationId: string, rawEmail: string): Promise<void> {
+  async invite(caller: Caller, organizationId: string, rawEmail: string): Promise<SentInvitation> {
     const email = normaliseEmail(rawEmail);
-    const { store, clock, ids, publicUrl } = this.#deps;
-    await store.transaction(async (tx) => {
+    const { store, clock, ids } = this.#deps;
+    return store.transaction(async (tx) => {
       const { organization } = await this.#admin(tx, caller, organizationId);
       if ((await tx.organizations.listMembers(organization.id)).some((m) => m.email === email)) {
-        throw new ApiError('CONFLICT', `${email} is already a member of ${organization.name}.`);
+        throw new ApiError('INVALID_REQUEST', `${email} is already a member of ${organization.name}.`);
       }
       const now = clock.now();
       const token = randomBytes(32).toString('base64url');
       await tx.organizations.insertInvitation({
         id: ids.next(), organizationId: organization.id, email, tokenHash: hashToken(token), invitedBy: caller.user.id, createdAt: now, expiresAt: now + INVITATION_MS, usedAt: null,
       });
-      const link = `${publicUrl}${ORGANIZATION_PATHS.accept}?${new URLSearchParams({ token }).toString()}`;
-      const mail = renderMail(INVITE_MAIL, { organization: organization.name, inviter: caller.user.name, link });
-      await tx.mail.enqueueMail({ id: ids.next(), kind: 'organization.invite', eventId: null, to: email, ...mail, createdAt: now });
       await tx.audit.write({ action: 'organization.invite', actorId: caller.user.id, agencyId: organization.agencyId, detail: { organizationId: organization.id, email } }, now, ids.next());
+      return { email, link: await this.#send(tx, caller, organization, email, token, now) };
     });
+  }
+
+  /**
+   * Sends a pending invitation again (organization admins only) with a new link, valid for a week from now; the
+   * earlier link stops working. NOT_FOUND when the invitation is no longer pending (accepted, revoked or expired).
+   */
+  async resendInvitation(caller: Caller, organizationId: string, invitationId: string): Promise<SentInvitation> {
+    const { store, clock, ids } = this.#deps;
+    return store.transaction(async (tx) => {
+      const { organization } = await this.#admin(tx, caller, organizationId);
+      const now = clock.now();
+      const invitation = await this.#pending(tx, organization, invitationId, now);
+      const token = randomBytes(32).toString('base64url');
+      if (!(await tx.organizations.renewInvitation(invitation.id, hashToken(token), now, now + INVITATION_MS))) throw this.#notPending();
+      await tx.audit.write({ action: 'organization.invite.resend', actorId: caller.user.id, agencyId: organization.agencyId, detail: { organizationId: organization.id, email: invitation.email } }, now, ids.next());
+      return { email: invitation.email, link: await this.#send(tx, caller, organization, invitation.email, token, now) };
+    });
+  }
+
+  /** Revokes a pending invitation (organization admins only): its link works no more. NOT_FOUND when it is no longer pending. */
+  async revokeInvitation(caller: Caller, organizationId: string, invitationId: string): Promise<void> {
+    const { store, clock, ids } = this.#deps;
+    await store.transaction(async (tx) => {
+      const { organization } = await this.#admin(tx, caller, organizationId);
+      const now = clock.now();
+      const invitation = await this.#pending(tx, organization, invitationId, now);
+      if (!(await tx.organizations.deleteInvitation(invitation.id, now))) throw this.#notPending();
+      await tx.audit.write({ action: 'organization.invite.revoke', actorId: caller.user.id, agencyId: organization.agencyId, detail: { organizationId: organization.id, email: invitation.email } }, now, ids.next());
+    });
+  }
+
+  // The link of an invitation, queued in a mail when mail is on (then null comes back), else given back: a link is never
+  // queued when no mail will carry it, as the queue would keep its token unredacted.
+  async #send(tx: Pick<StoreWriter, 'mail'>, caller: Caller, organization: Organization, email: string, token: string, now: number): Promise<string | null> {
+    const link = `${this.#deps.publicUrl}${ORGANIZATION_PATHS.accept}?${new URLSearchParams({ token }).toString()}`;
+    if (!this.#deps.mailOn) return link;
+    const mail = renderMail(INVITE_MAIL, { organization: organization.name, inviter: caller.user.name, link });
+    await tx.mail.enqueueMail({ id: this.#deps.ids.next(), kind: 'organization.invite', eventId: null, to: email, ...mail, createdAt: now });
+    return null;
+  }
+
+  async #pending(reader: Pick<StoreReader, 'organizations'>, organization: Organization, invitationId: string, now: number): Promise<OrganizationInvitation> {
+    const found = (await reader.organizations.listPendingInvitations(organization.id, now)).find((i) => i.id === invitationId);
+    if (!found) throw this.#notPending();
+    return found;
+  }
+
+  #notPending(): ApiError {
+    return new ApiError('NOT_FOUND', 'This invitation is no longer pending: it was accepted, revoked or has expired.');
   }
 
   /** The organization an invitation link invites to, for the accept page; INVALID_REQUEST when the link is not usable. */
@@ -123,7 +191,7 @@ export class OrganizationService {
 
   /**
    * Removes the member of an address (organization admins only): from their next request on they read none of the
-   * organization's projects. NOT_FOUND when the address is no member's; CONFLICT for the last admin.
+   * organization's projects. NOT_FOUND when the address is no member's; INVALID_REQUEST for the last admin.
    */
   async remove(caller: Caller, organizationId: string, rawEmail: string): Promise<void> {
     const email = normaliseEmail(rawEmail);
@@ -133,8 +201,9 @@ export class OrganizationService {
       const members = await tx.organizations.listMembers(organization.id);
       const member = members.find((m) => m.email === email);
       if (!member) throw new ApiError('NOT_FOUND', `${email} is not a member of ${organization.name}.`);
+      // Not a CONFLICT: that says someone changed the same thing at the same time, and retrying can never help here.
       if (member.role === 'admin' && members.filter((m) => m.role === 'admin').length === 1) {
-        throw new ApiError('CONFLICT', `${email} is the last admin of ${organization.name}; an organization keeps at least one.`);
+        throw new ApiError('INVALID_REQUEST', `${member.name} (${email}) is the last admin of ${organization.name} and cannot be removed; an organization keeps at least one admin.`);
       }
       await tx.organizations.removeMember(organization.id, member.userId);
       const now = clock.now();

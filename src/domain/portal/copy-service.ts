@@ -5,6 +5,8 @@ import { canCreate, mayUseForm } from '../roles/access.ts';
 import { currentDraft } from '../projects/current-draft.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext } from '../projects/project-context.ts';
 import type { ProjectService } from '../projects/project-service.ts';
+import { hasRules } from '../rules/form-rules.ts';
+import { calculatedWrites, ruledState } from '../rules/rule-state.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, NewProjectView } from '../views.ts';
 
@@ -66,7 +68,11 @@ export class CopyService {
       organizationId,
       seed: async (tx, project, now) => {
         for (const { form, values } of drafts) {
-          if (values.length > 0) await tx.projects.upsertDraft(project.id, form.id, values.map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id })));
+          if (values.length === 0) continue;
+          const copied = values.map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id }));
+          // Calculated fields are not copied but computed over the copied values, as a save of the draft computes them.
+          const calculated = hasRules(ctx.model) ? calculatedWrites(await ruledState(tx, ctx.model, ctx.role.name, project, form, 'draft', copied), now, caller.user.id) : [];
+          await tx.projects.upsertDraft(project.id, form.id, [...copied, ...calculated]);
         }
         return { copiedFrom: source.id, forms: drafts.map((d) => d.form.id) };
       },

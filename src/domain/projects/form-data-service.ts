@@ -15,7 +15,7 @@ import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { type FormDecision, hasRules } from '../rules/form-rules.ts';
 import { enforceFormRules } from '../rules/enforce-form-rules.ts';
-import { ruledState, rulesBeforeLock } from '../rules/rule-state.ts';
+import { calculatedWrites, ruledState, rulesBeforeLock } from '../rules/rule-state.ts';
 
 /** A form's submitted values and draft changes already in hand (after a draft write), so the answer need not read them again. */
 interface KnownData { submitted: FieldValue[]; changes: FieldValue[] }
@@ -67,8 +67,11 @@ export class FormDataService {
     requireFormUse(ctx.role, form);
     if (target.draft && !overridesForms(ctx.role)) requireAvailable(ctx.model, form, project);
     const resolved = resolveInputs(ctx.model, form, inputs);
-    // A web page saved with nothing changed (see draftInputs): allowed exactly when a write would be, and writes nothing.
-    if (target.draft && inputs.length === 0 && opts.unchangedWritesNothing === true) return this.#view(this.#deps.store, caller, ctx, project, form, true, false);
+    // A web page saved with nothing changed (see draftInputs): allowed exactly when a write would be, and writes nothing,
+    // unless a calculated value is not what its formula gives now (a copy, a formula added since): then it writes that.
+    if (target.draft && inputs.length === 0 && opts.unchangedWritesNothing === true && !(await this.#staleCalculated(ctx, project, form))) {
+      return this.#view(this.#deps.store, caller, ctx, project, form, true, false);
+    }
     const view = target.draft ? 'draft' : 'submitted';
     const valuesAt = (now: number): FieldValue[] => resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
     // The rules run before the lock is taken; inside, they run again only if the project changed in between.
@@ -104,6 +107,13 @@ export class FormDataService {
         };
       },
     });
+  }
+
+  // True when the form's draft holds a calculated value other than what its formula gives over the draft as it stands.
+  async #staleCalculated(ctx: ProgramContext, project: Project, form: Form): Promise<boolean> {
+    if (!hasRules(ctx.model)) return false;
+    const state = await ruledState(this.#deps.store, ctx.model, ctx.role.name, project, form, 'draft');
+    return calculatedWrites(state, 0, '').length > 0;
   }
 
   async #requireComplete(reader: Pick<StoreReader, 'projects'>, model: ProgramModel, project: Project, form: Form, incoming: FieldValue[]): Promise<void> {

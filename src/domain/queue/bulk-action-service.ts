@@ -133,7 +133,10 @@ export class BulkActionService {
     const readable = new Map(projects.filter((p) => canRead(caller, ctx.role, p)).map((p) => [p.id, p]));
     const userIds = new Set<string>();
     for (const r of results) for (const key of ['from', 'to'] as const) if (typeof r.detail?.[key] === 'string') userIds.add(r.detail[key]);
-    const [users, agency] = await Promise.all([store.accounts.usersByIds([...userIds]), store.accounts.findAgency(caller.user.agencyId)]);
+    const assignee = action.kind === 'assign' && typeof action.params.email === 'string' ? await store.accounts.findUserByEmail(action.params.email) : null;
+    const [found, agency] = await Promise.all([store.accounts.usersByIds([...userIds]), store.accounts.findAgency(caller.user.agencyId)]);
+    // The assignee the heading names: a user of the caller's agency (another agency's name is not the caller's to see).
+    const users = assignee !== null && assignee.agencyId === caller.user.agencyId ? [...found, assignee] : found;
     return bulkActionView({ ctx, action, results, readable, users, now: this.#deps.clock.now(), replayed, ranBy: caller.user.name, agencyName: agency?.name ?? '' });
   }
 

@@ -52,9 +52,14 @@ export interface BulkViewInput {
   now: number; replayed: boolean; ranBy: string; agencyName: string;
 }
 
-function describe(ctx: ProgramContext, a: BulkActionRecord): string {
+function describe(ctx: ProgramContext, a: BulkActionRecord, users: User[]): string {
   const p = a.params;
-  if (a.kind === 'assign') return typeof p.email === 'string' ? `Assign to ${p.email}` : 'Unassign';
+  if (a.kind === 'assign') {
+    if (typeof p.email !== 'string') return 'Unassign';
+    // People are named as the result's rows name them; an address that is nobody's stays as it was typed.
+    const email = p.email.toLowerCase();
+    return `Assign to ${users.find((u) => u.email.toLowerCase() === email)?.name ?? p.email}`;
+  }
   if (a.kind === 'status') {
     const ref = String(p.statusRef);
     const status = ctx.model.statuses.find((s) => s.id === ref || s.customId === ref);
@@ -85,7 +90,7 @@ export function bulkActionView(input: BulkViewInput): BulkActionView {
   const state = action.state === 'finished' ? 'finished' : now - lastAt > 2 * MAX_WRITE_TRANSACTION_MS ? 'interrupted' : 'running';
   const pending = state === 'interrupted' ? 'Not processed: the bulk action was interrupted' : 'Waiting';
   return {
-    id: action.id, agencyName: input.agencyName, programId: ctx.program.id, programName: ctx.program.name, kind: action.kind as BulkAction['kind'], description: describe(ctx, action),
+    id: action.id, agencyName: input.agencyName, programId: ctx.program.id, programName: ctx.program.name, kind: action.kind as BulkAction['kind'], description: describe(ctx, action, users),
     scope: action.scope, ranBy: input.ranBy, createdAt: action.createdAt, finishedAt: action.finishedAt, state, counts, replayed: input.replayed,
     projects: results.map((r) => ({
       projectId: r.projectId, readable: readable.has(r.projectId), number: readable.get(r.projectId)?.number ?? null, outcome: r.outcome, code: r.code,

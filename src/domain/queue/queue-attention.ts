@@ -8,15 +8,16 @@ import { attentionDueBy } from './queue-columns.ts';
 
 // Actions whose note answers (or asks) the other side of an inquiry thread.
 const NOTE_ACTIONS = new Set(['inquiry.note.add', 'inquiry.thread.open']);
-// Actions that change which files await review.
-const FILE_ACTIONS = new Set(['project.attachment.upload', 'project.attachment.review']);
+// Actions that change which files await review: an upload or review, and a status move (a draft's files await review
+// once it is submitted, and no longer once it is back in the initial status).
+const FILE_ACTIONS = new Set(['project.attachment.upload', 'project.attachment.review', 'project.submit', 'project.status.set']);
 // Actions that change the project's status or its deadlines' states: the overdue and near bits are recounted.
 const DEADLINE_ACTIONS = new Set(['project.submit', 'project.status.set', 'project.deadline.start', 'project.deadline.satisfy', 'project.deadline.cancel', 'project.deadline.pass']);
 
 /**
  * What one recorded change means for the work queue's kept columns: any change by an applicant role (one that does
  * not read every project) is applicant activity; an applicant's note sets "answered", a staff note the applicant
- * can see clears it (an internal note answers nobody); an upload or review recounts the files awaiting review; a
+ * can see clears it (an internal note answers nobody); an upload, review or status move recounts the files awaiting review; a
  * change of status or deadline recounts overdue and near with what `deadlines` gives (asked only for such a change:
  * the near window is a walk of the program's calendar).
  */

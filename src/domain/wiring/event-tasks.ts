@@ -11,6 +11,7 @@ import { type WebhookTaskSettings, webhookTask } from '../webhooks/webhook-tasks
 import { deadlineTask } from '../deadlines/deadline-poller.ts';
 import { scheduleTask } from '../automations/schedule-runner.ts';
 import { deadlineMarksTask } from '../queue/deadline-marks-task.ts';
+import { dashboardZonesTask } from '../dashboards/dashboard-zones-task.ts';
 
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
@@ -50,7 +51,7 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
  */
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
-  return [...mailTasks(deps), ...webhooks, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps)];
+  return [...mailTasks(deps), ...webhooks, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps)];
 }
 
 function mailTasks(deps: EventTaskDeps): BackgroundTask[] {

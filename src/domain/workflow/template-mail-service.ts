@@ -36,7 +36,7 @@ export class TemplateMailService {
         const owner = await tx.accounts.findUserById(project.ownerId);
         if (!owner || owner.disabled) throw new ApiError('CONFLICT', `The owner of project ${project.number ?? project.id} is no longer an active user; no mail was sent.`);
         const mail = await renderNamedMail(tx, ctx.program, project, templateId, { publicUrl, deadlines: await applicantDeadlinesText(tx, ctx.program, project.id) });
-        await tx.mail.enqueueMail({ id: ids.next(), kind: TEMPLATE_MAIL_KIND, eventId: null, to: owner.email, ...mail, createdAt: now });
+        await tx.mail.enqueueMail({ id: ids.next(), kind: TEMPLATE_MAIL_KIND, eventId: null, to: owner.email, ...mail, createdAt: now, projectId: project.id, toUserId: owner.id });
         // The recipient by id only: the address is the user's, and the text may name people.
         return { detail: { template: templateId, to: owner.id }, result: versionOf };
       },

@@ -1,11 +1,9 @@
 import type { Kysely } from 'kysely';
-import { backfillSummaries } from '../dashboard-queries.ts';
-import type { Database } from '../tables.ts';
 
 /**
  * The dashboards' summary tables: `dashboard_counts`, one count per program, kind and keys (dashboard-queries.ts),
- * and `dashboard_facts`, what each project contributes to them. Both are filled here from every existing project, its
- * status history and its deadlines, and kept in each change's transaction from then on, so they are never stale.
+ * and `dashboard_facts`, what each project contributes to them. Both are filled from every existing project, its status
+ * history and its deadlines (by migration 044), and kept in each change's transaction from then on, so they are never stale.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createTable('dashboard_counts')
@@ -23,5 +21,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('program_id', 'text', (c) => c.notNull())
     .addColumn('facts', 'text', (c) => c.notNull())
     .execute();
-  await backfillSummaries(db as unknown as Kysely<Database>);
+  // Filled from every project by migration 044, whose count reads columns of later migrations (a database upgraded
+  // from before this one runs it too).
 }

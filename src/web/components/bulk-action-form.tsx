@@ -75,6 +75,8 @@ export function BulkActionForm(p: BulkActionFormProps) {
           <div class="field">
             <label for="bulk-status">Move to status</label>
             <select id="bulk-status" name="StatusId">
+              {/* No status is chosen until the person chooses one: a default would move projects where nobody meant to. */}
+              <option value="">Choose a status</option>
               {o.statuses.map((s) => <option key={s.statusId} value={s.statusId}>{s.name}</option>)}
             </select>
           </div>

@@ -29,7 +29,8 @@ export function MyProjectsPage(p: MyProjectsPageProps) {
           <label for="q">Search</label>
           <input id="q" name="q" type="search" value={v.filter.search} maxLength={200}
             aria-describedby="q-hint" />
-          <p id="q-hint" class="hint">Project number{v.columns.length > 0 ? `, ${v.columns.map((c) => c.name.toLowerCase()).join(', ')}` : ''}</p>
+          {/* Labels as the program writes them: lower-cased, "Inverter output (kW AC)" would lose its units. */}
+          <p id="q-hint" class="hint">Project number{v.columns.length > 0 ? `, ${v.columns.map((c) => c.name).join(', ')}` : ''}</p>
         </div>
         <div class="field">
           <label for="status">Status</label>

@@ -1,5 +1,6 @@
 import type { MyOrganization, OrganizationView } from '../../domain/organizations/organization-service.ts';
 import { DEFAULT_FIELD_LABELS, DEFAULT_FIELDS } from '../../domain/organizations/organization-defaults.ts';
+import { formatDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { organizationPath, ORGANIZATIONS_PATH } from '../organization-paths.ts';
 
@@ -33,8 +34,55 @@ export function OrganizationsPage(p: PageBase & { organizations: MyOrganization[
   );
 }
 
-/** One organization: its members; for its admins the invite, remove and defaults forms. */
-export function OrganizationPage(p: PageBase & { view: OrganizationView }) {
+/** What the organization page shows besides the organization: a refused change, or an invitation link to pass on. */
+export interface OrganizationPageExtra {
+  /** Why a change was refused (nothing was changed). */
+  refusal?: string | null;
+  /** An invitation just made or sent again while mail is off: its link, for the admin to pass on. */
+  invitation?: { email: string; link: string } | null;
+  timeZone: string;
+}
+
+function InvitationLink(p: { email: string; link: string }) {
+  return (
+    <div class="notice">
+      <p>Mail is off on this service, so no invitation mail was sent. Send this link to {p.email} yourself; it works once, for a week, for the user of that address:</p>
+      <p><label for="invitation-link">Invitation link</label> <input id="invitation-link" readonly value={p.link} size={60} /></p>
+    </div>
+  );
+}
+
+function PendingInvitations(p: { view: OrganizationView; path: string; csrfToken: string; timeZone: string }) {
+  if (p.view.invitations.length === 0) return <p>No invitations are waiting to be accepted.</p>;
+  const action = (kind: 'Resend' | 'Revoke', id: string, email: string) => (
+    <form method="post" action={`${p.path}/Invitations/${kind}`} class="inline-form">
+      <input type="hidden" name="_csrf" value={p.csrfToken} />
+      <input type="hidden" name="InvitationId" value={id} />
+      <button type="submit" class={kind === 'Revoke' ? 'secondary' : undefined} aria-label={`${kind === 'Resend' ? 'Send again the invitation of' : 'Revoke the invitation of'} ${email}`}>
+        {kind === 'Resend' ? 'Send again' : 'Revoke'}
+      </button>
+    </form>
+  );
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>Invitations waiting to be accepted</caption>
+        <thead><tr><th scope="col">E-mail</th><th scope="col">Invited by</th><th scope="col">Sent</th><th scope="col">Expires</th><th scope="col">Action</th></tr></thead>
+        <tbody>
+          {p.view.invitations.map((i) => (
+            <tr key={i.id}>
+              <td>{i.email}</td><td>{i.invitedBy}</td><td>{formatDateTime(i.createdAt, p.timeZone)}</td><td>{formatDateTime(i.expiresAt, p.timeZone)}</td>
+              <td>{action('Resend', i.id, i.email)}{action('Revoke', i.id, i.email)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One organization: its members; for its admins the invite, remove and defaults forms and the pending invitations. */
+export function OrganizationPage(p: PageBase & { view: OrganizationView } & OrganizationPageExtra) {
   const { organization, role, members } = p.view;
   const admin = role === 'admin';
   const path = organizationPath(organization.id);
@@ -42,6 +90,13 @@ export function OrganizationPage(p: PageBase & { view: OrganizationView }) {
     <Layout title={organization.name} user={p.user} csrfToken={p.csrfToken}>
       <h1>{organization.name}</h1>
       <Notice notice={p.notice} />
+      {p.refusal ? (
+        <div class="error-summary" role="alert">
+          <p>{p.refusal}</p>
+          <p>Nothing was changed.</p>
+        </div>
+      ) : null}
+      {p.invitation ? <InvitationLink email={p.invitation.email} link={p.invitation.link} /> : null}
       <p>Your role: {role}. <a href={ORGANIZATIONS_PATH}>All organizations</a></p>
       <div class="table-wrap">
         <table>
@@ -74,6 +129,8 @@ export function OrganizationPage(p: PageBase & { view: OrganizationView }) {
             <input id="invite-email" name="Email" type="email" required autocomplete="off" />
             <button type="submit">Send invitation</button>
           </form>
+          <h2>Pending invitations</h2>
+          <PendingInvitations view={p.view} path={path} csrfToken={p.csrfToken} timeZone={p.timeZone} />
           <h2>Defaults for new applications</h2>
           <p>Prefilled on every application started for the organization, in programs that have these fields.</p>
           <form method="post" action={`${path}/Defaults`}>

@@ -7,6 +7,8 @@ import { FileSummary } from '../components/file-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { copyProjectPath, filePath, formPagePath, removeProjectPath } from '../web-paths.ts';
+import type { OwnerMailsView } from '../../domain/mail/project-mail-service.ts';
+import { OwnerMails } from '../components/owner-mails.tsx';
 
 const THREAD_STATUS: Record<string, string> = { Open: 'Open', AwaitingResponse: 'Awaiting your response', Resolved: 'Resolved', Closed: 'Closed' };
 
@@ -20,6 +22,8 @@ export interface ProjectPageProps {
   deadlines?: DeadlineView[];
   /** What the applicant may do with the whole application: copy it into a new one, delete the draft or withdraw it. */
   manage?: { canCopy: boolean; removal: 'delete' | 'withdraw' | null };
+  /** The mails the project's owner was sent about it, newest first; absent: not listed. */
+  mails?: OwnerMailsView;
 }
 
 function When(p: { at: number; timeZone: string }) {
@@ -132,6 +136,7 @@ export function ProjectPage(p: ProjectPageProps) {
           ))}
         </section>
       ) : null}
+      {p.mails ? <OwnerMails mails={p.mails.mails} title={p.mails.toCaller ? 'Mails sent to you' : `Mails sent to ${v.ownerName}`} timeZone={p.timeZone} /> : null}
       {p.manage && (p.manage.canCopy || p.manage.removal) ? (
         <section aria-labelledby="manage">
           <h2 id="manage">This application</h2>

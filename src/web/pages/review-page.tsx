@@ -7,6 +7,8 @@ import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { HistoryReason } from './history-reason.tsx';
 import { QUEUE_PATH, reviewPath } from './work-queue-page.tsx';
+import type { OwnerMailsView } from '../../domain/mail/project-mail-service.ts';
+import { OwnerMails } from '../components/owner-mails.tsx';
 
 /** What the review page shows besides the domain's view: a notice after an action, or the problems of a refused one. */
 export interface ReviewPageProps {
@@ -15,6 +17,8 @@ export interface ReviewPageProps {
   statusForm?: StatusFormValues;
   /** The project's deadlines with the start/satisfy/cancel forms (src/domain/deadlines); absent: none shown. */
   deadlines?: DeadlineBoardView;
+  /** The mails the project's owner was sent about it, newest first; absent: not listed. */
+  mails?: OwnerMailsView;
 }
 
 /** The status form's values: the status, the reason and the message. */
@@ -306,6 +310,8 @@ export function ReviewPage(p: ReviewPageProps) {
           </table>
         </div>
       </section>
+
+      {p.mails ? <OwnerMails mails={p.mails.mails} title={`Mails sent to the applicant (${view.owner.name})`} timeZone={p.timeZone} /> : null}
 
       {view.automations.length > 0 ? (
         <section aria-labelledby="automations-title">

@@ -79,6 +79,10 @@ function assigneeOptions(view: WorkQueueView, current: string): [string, string]
 export function WorkQueuePage(p: WorkQueuePageProps) {
   const { view, form } = p;
   const bad = new Set(p.problems.map((x) => x.fieldId));
+  // A refused filter shows the refusal and the form as it was sent, to correct: no count and no rows, which would be
+  // the unfiltered queue's, and the columns ticked as they were (not the default ones the page fell back to).
+  const refused = p.problems.length > 0;
+  const ticked = (id: string) => (refused ? form.columns.includes(id) : view.columns.some((x) => x.id === id));
   const cls = (id: string) => (bad.has(id) ? 'field has-error' : 'field');
   return (
     <Layout title="Work queue" agencyName={view.agencyName} programName={view.programName} user={p.user} csrfToken={p.csrfToken}>
@@ -127,12 +131,12 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
           options={[['', 'Every project'], ['any', 'Needs attention (any reason)'], ...Object.entries(ATTENTION_KINDS)]} />
         {/* Closed until asked for: a program's data fields make a long list. A details element needs no script. */}
         <details class="column-choice">
-          <summary>Columns ({view.columns.length} shown)</summary>
+          <summary>{refused ? `Columns (${form.columns.length} chosen)` : `Columns (${view.columns.length} shown)`}</summary>
           <fieldset id="filter-columns">
             <legend class="visually-hidden">Columns</legend>
             {view.columnChoices.map((c) => (
               <div key={c.id} class="check">
-                <input type="checkbox" id={`col-${c.id}`} name="col" value={c.id} checked={view.columns.some((x) => x.id === c.id)} />
+                <input type="checkbox" id={`col-${c.id}`} name="col" value={c.id} checked={ticked(c.id)} />
                 <label for={`col-${c.id}`}>{c.label}<span class="visually-hidden"> column</span></label>
               </div>
             ))}
@@ -155,6 +159,16 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
           ))}
         </p>
       </nav>
+      {refused ? null : <QueueResults {...p} />}
+    </Layout>
+  );
+}
+
+// The count, the download, the projects with the bulk form, and the pages: only for a filter that could be applied.
+function QueueResults(p: WorkQueuePageProps) {
+  const { view, form } = p;
+  return (
+    <>
       <p id="queue-count">{view.count.more ? `More than ${view.count.count.toLocaleString('en-US')} projects match these filters.`
         : `${view.count.count.toLocaleString('en-US')} ${view.count.count === 1 ? 'project matches' : 'projects match'} these filters.`}</p>
       <p class="actions">
@@ -185,6 +199,6 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
         {view.previousCursor ? <a href={`${QUEUE_PATH}?${queueQuery(form, { cursor: view.previousCursor })}`} rel="prev">Previous page</a> : null}
         {view.nextCursor ? <a href={`${QUEUE_PATH}?${queueQuery(form, { cursor: view.nextCursor })}`} rel="next">Next page</a> : null}
       </nav>
-    </Layout>
+    </>
   );
 }
