@@ -17,7 +17,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import type { Generated } from './generate.ts';
-import { readScenarios, type Scenario } from './scenarios.ts';
+import { readScenarios } from './scenarios.ts';
+import type { Scenario } from './scenario-types.ts';
 import { benchKeyFile, cpuMs, drive, type Figures, freePort, ROOT, serverEnv, spawnLogged, waitFor } from './servers.ts';
 
 /** What `--against` was given. */

@@ -1,5 +1,5 @@
 import type { Generated } from './generate.ts';
-import { demoHeaders, type Scenario } from './scenarios.ts';
+import { demoHeaders, type Scenario } from './scenario-types.ts';
 
 const MY = '/MvcProjects/MyProjects?ProgramId=RES-SOLAR';
 

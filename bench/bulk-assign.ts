@@ -1,5 +1,5 @@
 import { DEMO_CREDENTIALS } from '../src/domain/programs/demo.ts';
-import { demoHeaders } from './scenarios.ts';
+import { demoHeaders } from './scenario-types.ts';
 
 /** What one bulk assign cost: the whole request (every project's change step) and per project. */
 export interface BulkAssignFigures {

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { openApp, watchStatements } from './in-process.ts';
-import type { Scenario } from './scenarios.ts';
+import type { Scenario } from './scenario-types.ts';
 
 /** One statement a read ran: its SQL text and parameters. */
 export interface RecordedStatement { sql: string; params: unknown[] }

@@ -15,6 +15,7 @@ import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { generateProjects } from './generate.ts';
 import { demoAuth } from './in-process.ts';
+import { programCheckers } from '../src/domain/wiring/program-checkers.ts';
 
 const NS = 'http://service.powerclerk.com/api/v1/';
 const API = '/services/v2/Programs/RES-SOLAR';
@@ -26,7 +27,7 @@ try {
   const config = loadConfig();
   const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
   const blobs = createBlobStore(config, store);
-  await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
+  await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
   const g = await generateProjects(store, count, blobs);
   const app = await buildApp({ config, store, logger: false, blobs });
   const headers = { ...demoAuth('admin'), 'content-type': 'application/xml' };

@@ -24,6 +24,7 @@ import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { TINY_PDF } from '../test/support/tiny-pdf.ts';
 import { demoAuth, watchStatements } from './in-process.ts';
+import { programCheckers } from '../src/domain/wiring/program-checkers.ts';
 
 // SQL statements run, to count per request: unlike time, the same on every run.
 let statements = 0;
@@ -37,7 +38,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-rules-bench-'));
 const config = loadConfig({ DATABASE_URL: path.join(dir, 'bench.db'), APAS_RATE_LIMIT_MAX: '10000000' });
 const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
 const ids = new RandomIdGenerator();
-await seedDemo({ store, clock: systemClock, ids });
+await seedDemo({ store, clock: systemClock, ids, checkers: programCheckers() });
 
 // The same program without its logic: no field rules, no calculated fields.
 const plain = parse(fs.readFileSync(DEMO_PROGRAM_PATH, 'utf8')) as { customId: string; fields: { type: string }[]; forms: { fields: unknown[] }[] };
@@ -50,7 +51,7 @@ for (const form of plain.forms) {
     return [{ field, required: required ?? false }];
   });
 }
-await importProgram({ store, clock: systemClock, ids }, DEMO_AGENCY.customId, validateProgramFile(plain));
+await importProgram({ store, clock: systemClock, ids, checkers: programCheckers() }, DEMO_AGENCY.customId, validateProgramFile(plain));
 const app = await buildApp({ config, store, logger: false, blobs: new DatabaseBlobStore(store, systemClock) });
 const auth = demoAuth('admin');
 

@@ -30,8 +30,10 @@ import { type BulkAssignFigures, measureBulkAssign } from './bulk-assign.ts';
 import { isRead, recordReads } from './floor-statements.ts';
 import { generateProjects } from './generate.ts';
 import { runAgainst } from './against.ts';
-import { type Scenario, scenarios } from './scenarios.ts';
+import { scenarios } from './scenarios.ts';
+import type { Scenario } from './scenario-types.ts';
 import { benchKeyFile, drive, type Figures, freePort, ROOT, rssMb, serverEnv, spawnLogged, waitFor } from './servers.ts';
+import { programCheckers } from '../src/domain/wiring/program-checkers.ts';
 
 export type { Figures } from './servers.ts';
 
@@ -90,7 +92,7 @@ async function prepareDatabase(db: string, dir: string, projects: number, pg?: E
   // The blob store the server will use by default: a directory beside the SQLite file, or the database.
   const blobs = createBlobStore({ blobStore: db === 'postgres' ? 'database' : 'local', blobDir: path.join(dir, 'blobs') }, store);
   try {
-    await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
+    await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
     const generated = await generateProjects(store, projects, blobs);
     // What autovacuum would do soon after a bulk load: the planner's statistics and the visibility map (which lets
     // index-only scans skip the table), so the runs measure a settled database rather than the minutes after a load.

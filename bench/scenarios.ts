@@ -1,26 +1,10 @@
-import { DEMO_CREDENTIALS } from '../src/domain/programs/demo.ts';
 import type { Generated } from './generate.ts';
 import { staffScenarios } from './staff-scenarios.ts';
 import { applicantScenarios } from './applicant-scenarios.ts';
-
-/** One autocannon request of a chained scenario; `path` may depend on what earlier answers held. */
-export interface Step {
-  method: string; path: string; body?: string; headers?: Record<string, string>;
-  /** Replaces {project} in the path with the id the first answer of the chain gave. */
-  usesProject?: boolean;
-}
-
-/** A benchmark scenario: one request repeated, or a chain of steps (the applicant cycle). */
-export interface Scenario { name: string; method: string; url: string; headers: Record<string, string>; body?: string; steps?: Step[] }
+import { demoHeaders, type Scenario, type Step } from './scenario-types.ts';
 
 const NS = 'http://service.powerclerk.com/api/v1/';
 const API = '/services/v2/Programs/RES-SOLAR';
-
-/** Basic + X-ApiKey headers of a demo account. */
-export function demoHeaders(role: 'admin' | 'applicant' | 'reviewer'): Record<string, string> {
-  const c = DEMO_CREDENTIALS.find((d) => d.role === role)!;
-  return { authorization: `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`, 'x-apikey': c.apiKey };
-}
 
 function byNumber(numbers: string[], n: number): string {
   const list = numbers.slice(0, n);

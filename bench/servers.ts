@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { newSecretKeyLine } from '../src/store/secret-box.ts';
-import type { Scenario, Step } from './scenarios.ts';
+import type { Scenario, Step } from './scenario-types.ts';
 
 /** The checkout the bench runs from. */
 export const ROOT = path.resolve(import.meta.dirname, '..');

@@ -1,5 +1,5 @@
 import type { Generated } from './generate.ts';
-import { demoHeaders, type Scenario } from './scenarios.ts';
+import { demoHeaders, type Scenario } from './scenario-types.ts';
 
 const API = '/services/v2/Programs/RES-SOLAR';
 const QUEUE = '/Projects/ProjectList?ProgramId=RES-SOLAR&size=100';

@@ -25,6 +25,7 @@ import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { LocalBlobStore } from '../src/store/local-blob-store.ts';
+import { programCheckers } from '../src/domain/wiring/program-checkers.ts';
 
 /** Where the examples live. */
 export const INTERFACE_DOC = fileURLToPath(new URL('../docs/interface.md', import.meta.url));
@@ -156,7 +157,7 @@ export async function generateExamples(): Promise<Map<string, string>> {
   const ids = new SeededIds();
   const out = new Map<string, string>();
   try {
-    await seedDemo({ store, clock, ids });
+    await seedDemo({ store, clock, ids, checkers: programCheckers() });
     const config = loadConfig({ APAS_PUBLIC_URL: 'https://apas.example.org' });
     const app = await buildApp({ config, store, clock, ids, logger: false, blobs: new LocalBlobStore(path.join(dir, 'blobs')) });
     const run = async (name: string, call: Call) => {

@@ -15,6 +15,7 @@ import { injectSender, type Sender, socketSender } from './hostile-senders.ts';
 import { type ServerProcess, startServer } from './server-process.ts';
 import { serverErrors } from './server-errors.ts';
 import { compareSnapshots, snapshotState } from './state-snapshot.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 /** A hostile run with its checks around it: state unchanged, still serving, nothing logged as an error. */
 export interface HostileSessionReport extends HostileReport {
@@ -64,7 +65,7 @@ async function inProcess(db: FaultDatabase): Promise<Target> {
     APAS_SIGNIN_LOCK_USER_AFTER: '1000000', APAS_SIGNIN_LOCK_ADDRESS_AFTER: '1000000', APAS_SIGNIN_ACCOUNT_SLOW_AFTER: '1000000',
   });
   const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
-  await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
+  await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
   // Failed sign-ins are slowed down by sleeping; in process the sleep is skipped so a run takes seconds.
   const app: FastifyInstance = await buildApp({ config, store, logger: false, sleep: async () => {} });
   return {

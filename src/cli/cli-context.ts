@@ -7,6 +7,8 @@ import { keyFileToMake, openSecretBox } from '../store/open-secret-box.ts';
 import { lazySecretBox } from '../store/secret-box.ts';
 import type { Store } from '../store/store.ts';
 import { openFailure } from './open-failure.ts';
+import type { ProgramChecker } from '../domain/programs/program-parts.ts';
+import { programCheckers } from '../domain/wiring/program-checkers.ts';
 
 /** The process's streams and environment as the commands see them; tests can pass their own. */
 export interface CliIo {
@@ -22,8 +24,8 @@ export interface CliIo {
   cwd: string;
 }
 
-/** An open store plus what the domain services need. */
-export interface CliContext { config: Config; store: Store; clock: Clock; ids: IdGenerator }
+/** An open store plus what the domain services need, the program file checks the capabilities add among them. */
+export interface CliContext { config: Config; store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
 
 /** The real process: stdout, stderr, stdin and environment. */
 export function processIo(): CliIo {
@@ -63,7 +65,7 @@ export async function withContext<T>(io: CliIo, work: (ctx: CliContext) => Promi
   const store = createKyselyStore(opened, { secrets });
   try {
     if (!options.makeKeyFile && keyFileToMake(config) !== null) mayMake = !(await store.sealedValuesExist());
-    return await work({ config, store, clock: systemClock, ids: new RandomIdGenerator() });
+    return await work({ config, store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
   } finally {
     await store.close();
   }

@@ -5,6 +5,7 @@ import { exportProgram, formatProgramFile } from '../domain/programs/program-exp
 import { formatOfPath, parseProgramFile, type ProgramFileFormat } from '../domain/programs/program-file.ts';
 import { formatImportReport, importProgram } from '../domain/programs/program-import.ts';
 import { previewMail } from '../domain/workflow/mail-preview.ts';
+import { programCheckers } from '../domain/wiring/program-checkers.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
 import { CliError, UsageError } from './cli-error.ts';
@@ -85,7 +86,7 @@ export const programCommands: CliCommand[] = [
       const template = optionalText(input, 'template');
       if ((status === undefined) === (template === undefined)) throw new UsageError('give either --status or --template', 'program preview-mail');
       const program = parseProgramFile(await readProgramText(file, io.cwd), formatOfPath(file), file);
-      const preview = previewMail(program, status === undefined ? { template: template! } : { status }, file);
+      const preview = previewMail(program, status === undefined ? { template: template! } : { status }, programCheckers(), file);
       io.err(`From ${preview.source}, with sample values:`);
       io.out(`Subject: ${preview.mail.subject}\n\n${preview.mail.text.replace(/\n$/, '')}`);
       return 0;

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import type pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BackgroundWork, startBackgroundWork } from '../domain/events/background-work.ts';
-import { eventTasks } from '../domain/events/event-tasks.ts';
+import { eventTasks } from '../domain/wiring/event-tasks.ts';
+import { changeReactions } from '../domain/wiring/change-reactions.ts';
 import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import type { Mailer } from '../domain/mail/mailer.ts';
 import { smtpMailer } from '../domain/mail/smtp-mailer.ts';
@@ -32,7 +33,8 @@ function describeDatabase(config: Config): string {
 async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): Promise<void> {
   if (!demo) return;
   const { seedDemo, formatDemoCredentials } = await import('../domain/programs/demo.ts');
-  const result = await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator() });
+  const { programCheckers } = await import('../domain/wiring/program-checkers.ts');
+  const result = await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
   log.info({ demo: result.created ? 'created' : 'already present' }, 'demo data ready');
   process.stderr.write(`\n${formatDemoCredentials()}\n\n`);
 }
@@ -124,7 +126,7 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   // The outbox's consumers inside the service (notification mails, webhooks) run in rounds until shutdown, and at once after a change here.
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs, deadlineIntervalMs: config.deadlineIntervalMs,
-    webhooks: { ...config.webhooks, payload: deliveryPayload }, log,
+    webhooks: { ...config.webhooks, payload: deliveryPayload }, log, reactions: changeReactions(),
   }), log);
   started.push(() => work?.stop());
   let closing = false;

@@ -1,5 +1,5 @@
 import type { StoreError } from '../store/store-error.ts';
-import { boundText } from './projects/bounded-text.ts';
+import { boundText } from './bounded-text.ts';
 
 /** The most characters of an answered error message (and of each field problem's): messages quote input of any size. */
 export const MAX_MESSAGE_CHARS = 400;

@@ -4,7 +4,15 @@
  */
 import type { FieldRules } from '../model/model.ts';
 import type { Readable } from 'node:stream';
-import type { TableCellView, TableRowInput } from './projects/table-values.ts';
+
+/** One cell of a table field's row as a request sends it: the column's customId and its text (null or "" when empty). */
+export interface TableCellInput { column: string; value: string | null }
+
+/** One row as a request sends it: its cells in any order. */
+export type TableRowInput = TableCellInput[];
+
+/** One filled cell as answers show it, rows and cells in order. */
+export interface TableCellView { column: string; value: string }
 
 /** Which project an answer describes, and at which of its versions (every change of a project adds one). */
 export interface ProjectVersion { projectId: string; version: number }

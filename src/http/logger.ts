@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { boundText } from '../domain/projects/bounded-text.ts';
+import { boundText } from '../domain/bounded-text.ts';
 import { redactUrl } from '../domain/redact-secrets.ts';
 
 /** The most characters a client-supplied text (a URL, a host, an error message) takes up in one log line. */

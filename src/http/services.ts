@@ -14,7 +14,7 @@ import { FormDataService } from '../domain/projects/form-data-service.ts';
 import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import { InquiryService } from '../domain/inquiries/inquiry-service.ts';
 import { MfaService } from '../domain/accounts/mfa-service.ts';
-import { PortalService } from '../domain/projects/portal-service.ts';
+import { PortalService } from '../domain/portal/portal-service.ts';
 import { CopyService } from '../domain/portal/copy-service.ts';
 import { MyProjectsService } from '../domain/portal/my-projects-service.ts';
 import { ProjectRemovalService } from '../domain/portal/project-removal-service.ts';
@@ -39,6 +39,7 @@ import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { createBlobStore } from '../store/create-blob-store.ts';
 import type { Store } from '../store/store.ts';
+import { changeReactions } from '../domain/wiring/change-reactions.ts';
 
 const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -97,7 +98,7 @@ export interface Services {
 export function createServices(
   config: Config, store: Store, clock: Clock, ids: IdGenerator, sleep: Sleeper = realSleep, blobs: BlobStore = createBlobStore(config, store),
 ): Services {
-  const deps = { store, clock, ids, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest };
+  const deps = { store, clock, ids, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest, reactions: changeReactions() };
   const { max, windowSeconds, store: where } = config.rateLimit;
   const rateLimiter = where === 'database'
     ? new SharedRateLimiter(store, max, windowSeconds * 1000, clock)

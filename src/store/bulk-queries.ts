@@ -3,7 +3,7 @@ import type { AttachmentRecord, HistoryEntry, Project } from '../model/model.ts'
 import { attachmentRow } from './attachment-queries.ts';
 import { cellRows, itemRows, searchColumns, type StoredValue } from './project-queries.ts';
 import type { SecretBox } from './secret-box.ts';
-import { sealedBatch } from './sealed-field-values.ts';
+import { sealValue, sensitiveFieldIds } from './sealed-field-values.ts';
 import type { Database } from './tables.ts';
 import type { ProjectDeadline } from './deadline-queries.ts';
 import { bindDb } from './bind-db.ts';
@@ -103,5 +103,15 @@ export function bulkLoader(db: Kysely<Database>, secrets: SecretBox) {
   return {
     ...bindDb(db, { reserveProjectNumbers }),
     bulkInsert: async (batch: BulkBatch) => bulkInsert(db, await sealedBatch(db, secrets, batch)),
+  };
+}
+
+/** A bulk batch with the values of sensitive fields sealed. */
+async function sealedBatch(db: Kysely<Database>, secrets: SecretBox, batch: BulkBatch): Promise<BulkBatch> {
+  const sensitive = await sensitiveFieldIds(db, batch.values.flatMap((set) => set.values.map((v) => v.fieldId)));
+  if (sensitive.size === 0) return batch;
+  return {
+    ...batch,
+    values: batch.values.map((set) => ({ ...set, values: set.values.map((v) => (sensitive.has(v.fieldId) ? sealValue(secrets, set.projectId, v) : v)) })),
   };
 }

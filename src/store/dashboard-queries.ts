@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { localDateOf } from '../model/local-date.ts';
 import { bindDb } from './bind-db.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './dialect.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;

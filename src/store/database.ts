@@ -51,9 +51,8 @@ import { guardedPool, poolTimeouts } from './guarded-pool.ts';
 import { PostgresChangeSignal } from './postgres-change-signal.ts';
 import { migrateSchema } from './schema-migrations.ts';
 import type { Database } from './tables.ts';
+import type { Dialect } from './dialect.ts';
 
-/** Which SQL engine a Kysely instance talks to. */
-export type Dialect = 'sqlite' | 'postgres';
 
 /** Runs `work` while holding the named lock that every instance on the database takes in turn (Store.exclusively). */
 export type ExclusiveRunner = <T>(name: string, work: () => Promise<T>) => Promise<T>;

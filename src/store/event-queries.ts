@@ -3,7 +3,7 @@ import type { EventAudience, EventData, EventType, NewEvent, StoredEvent } from 
 import type { OwnerScope } from '../model/records.ts';
 import { readableBy } from './owner-scope.ts';
 import { bindDb } from './bind-db.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './dialect.ts';
 import type { Database, EventTable } from './tables.ts';
 
 type Db = Kysely<Database>;

@@ -10,7 +10,8 @@ import { browserSessionRepository } from './browser-session-queries.ts';
 import { bulkActionReader, bulkActionRepository } from './bulk-action-queries.ts';
 import { bulkLoader } from './bulk-queries.ts';
 import { type CounterRepository, counterRepository, SIGN_IN_BUCKET_PREFIX } from './counter-queries.ts';
-import type { Dialect, OpenDatabase } from './database.ts';
+import type { Dialect } from './dialect.ts';
+import type { OpenDatabase } from './database.ts';
 import { eventReader, eventRepository } from './event-queries.ts';
 import { idempotencyReader, idempotencyRepository } from './idempotency-queries.ts';
 import { inquiryReader, inquiryRepository } from './inquiry-queries.ts';
@@ -20,7 +21,7 @@ import { mfaReader, mfaRepository } from './mfa-queries.ts';
 import { oauthReader, oauthRepository } from './oauth-queries.ts';
 import { type ProgramModelCache, programReader, programRepository } from './program-queries.ts';
 import { dashboardReader, dashboardRepository, dashboardZoneKeeper } from './dashboard-queries.ts';
-import { projectReader, projectRepository } from './project-repository.ts';
+import { projectReader, type ProjectRepository, projectRepository } from './project-repository.ts';
 import type { SecretBox } from './secret-box.ts';
 import { resealSecrets } from './reseal-secrets.ts';
 import { dropUnreadableSecrets, findUnreadableSecrets, sealedValuesExist } from './unreadable-secrets.ts';
@@ -31,16 +32,25 @@ import type { Database } from './tables.ts';
 import { TopicCache } from './topic-cache.ts';
 import { webhookReader, webhookRepository } from './webhook-queries.ts';
 import { sealedProjectReader, sealedProjectRepository } from './sealed-field-values.ts';
+import { resealFieldValues } from './reseal-field-values.ts';
 import { sealedWebhookReader, sealedWebhookRepository } from './webhook-secrets.ts';
 import { scheduleReader, scheduleRepository } from './schedule-queries.ts';
 import { queueViewRepository } from './queue-view-queries.ts';
 import { organizationReader, organizationRepository } from './organization-queries.ts';
 
+/** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
+function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
+  return {
+    ...sealedProjectRepository(projectRepository(db, dialect), db, secrets),
+    resealFields: async (fieldIds) => (await resealFieldValues(db, secrets, { rotate: false, countOnly: false, fieldIds })).resealed,
+  };
+}
+
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
 function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox): StoreWriter {
   const builders: { [K in keyof StoreWriter]: () => StoreWriter[K] } = {
-    accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => sealedProjectRepository(projectRepository(db, dialect), db, secrets),
+    accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => projectWriter(db, dialect, secrets),
     attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db, secrets),
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),

@@ -3,7 +3,7 @@ import type { FieldValue, HistoryEntry, Project, ProjectListing } from '../model
 import type { OwnerScope, ProjectQuery } from '../model/records.ts';
 import { readableBy } from './owner-scope.ts';
 import { compileOnce } from './compile-once.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './dialect.ts';
 import type { Database, ProjectTable } from './tables.ts';
 
 type Db = Kysely<Database>;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { bindDb } from './bind-db.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './dialect.ts';
 import {
   countProjectsInStatuses, draftsOfProjects, findListingsByNumbers, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
   insertSubmission, listProjectListings, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,

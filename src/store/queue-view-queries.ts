@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { bindDb } from './bind-db.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './dialect.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;

@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FieldValue } from '../model/model.ts';
 import type { FieldCondition } from '../model/records.ts';
-import type { BulkBatch } from './bulk-queries.ts';
-import type { ProjectReader, ProjectRepository, projectRepository } from './project-repository.ts';
-import { resealFieldValues } from './reseal-field-values.ts';
+import type { ProjectReader, projectRepository } from './project-repository.ts';
 import type { StoredValue } from './project-queries.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { Database } from './tables.ts';
@@ -125,23 +123,15 @@ export function sealedProjectReader(reader: ProjectReader, secrets: SecretBox): 
   return { ...reader, ...sealedReads(reader, secrets) };
 }
 
-/** The project reads and writes with sensitive values sealed when stored and opened when read. */
-export function sealedProjectRepository(repo: StoredProjectRepository, db: Kysely<Database>, secrets: SecretBox): ProjectRepository {
+/**
+ * The project reads and writes with sensitive values sealed when stored and opened when read (kysely-store.ts adds
+ * `resealFields`, reseal-field-values.ts, which seals with these functions).
+ */
+export function sealedProjectRepository(repo: StoredProjectRepository, db: Kysely<Database>, secrets: SecretBox): StoredProjectRepository {
   return {
     ...repo,
     ...sealedReads(repo, secrets),
     upsertDraft: async (projectId, formId, values) => repo.upsertDraft(projectId, formId, await sealValues(db, secrets, projectId, values)),
     upsertValues: async (projectId, formId, values) => repo.upsertValues(projectId, formId, await sealValues(db, secrets, projectId, values)),
-    resealFields: async (fieldIds) => (await resealFieldValues(db, secrets, { rotate: false, countOnly: false, fieldIds })).resealed,
-  };
-}
-
-/** A bulk batch with the values of sensitive fields sealed. */
-export async function sealedBatch(db: Kysely<Database>, secrets: SecretBox, batch: BulkBatch): Promise<BulkBatch> {
-  const sensitive = await sensitiveFieldIds(db, batch.values.flatMap((set) => set.values.map((v) => v.fieldId)));
-  if (sensitive.size === 0) return batch;
-  return {
-    ...batch,
-    values: batch.values.map((set) => ({ ...set, values: set.values.map((v) => (sensitive.has(v.fieldId) ? sealValue(secrets, set.projectId, v) : v)) })),
   };
 }

@@ -9,7 +9,7 @@ import type { BulkActionReader, BulkActionRepository } from './bulk-action-queri
 import type { BulkLoader } from './bulk-queries.ts';
 import type { DashboardZoneKeeper } from './dashboard-queries.ts';
 import type { CounterRepository } from './counter-queries.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './dialect.ts';
 import type { DashboardReader, DashboardRepository } from './dashboard-queries.ts';
 import type { DeadlineReader, DeadlineRepository } from './deadline-queries.ts';
 import type { EventReader, EventRepository } from './event-queries.ts';

@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { EventType } from '../model/event.ts';
 import type { DeliveryStatus, WebhookDelivery, WebhookSubscription } from '../model/webhook.ts';
 import { bindDb } from './bind-db.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './dialect.ts';
 import type { Database, WebhookDeliveryTable, WebhookSubscriptionTable } from './tables.ts';
 
 type Db = Kysely<Database>;

@@ -4,7 +4,7 @@ import { ACCOUNT_PATHS } from '../domain/accounts/self-service-accounts.ts';
 import type { FormProblem } from './components/error-summary.tsx';
 import { ConfirmPage, ForgotPasswordPage, NoticePage, ResetPasswordPage, SignUpPage } from './pages/account-pages.tsx';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { csrfToken } from './csrf.ts';
 
 type Form = Record<string, unknown>;

@@ -12,7 +12,7 @@ import { idParam } from '../http/query-params.ts';
 import { refusedTypeMessage } from './file-type-names.ts';
 import { FILE_FIELD_PREFIX, FormPage, type PageProblem } from './pages/form-page.tsx';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { formPagePath, projectPagePath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';

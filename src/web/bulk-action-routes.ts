@@ -11,7 +11,7 @@ import { csvLine } from './csv.ts';
 import { BulkActionPage, BulkRefusedPage } from './pages/bulk-action-page.tsx';
 import { queueFilter, readQueueForm } from './queue-query.ts';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 
 type Form = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { chartSvg } from './dashboard-chart.ts';
 import { DashboardPage } from './pages/dashboard-page.tsx';
 import { DASHBOARD_PATH } from './web-paths.ts';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 
 /** GET /Projects/Dashboard?ProgramId=…: a program's dashboard for its staff, and (`figure=…&format=csv`) one figure's data. */

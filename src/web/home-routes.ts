@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { idParam } from '../http/query-params.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { formPagePath, projectPagePath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';

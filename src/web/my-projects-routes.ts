@@ -6,7 +6,7 @@ import { CopyProjectPage } from './pages/copy-project-page.tsx';
 import { MyProjectsPage } from './pages/my-projects-page.tsx';
 import { RemoveProjectPage } from './pages/remove-project-page.tsx';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { formPagePath, myProjectsPath, projectPagePath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';

@@ -7,7 +7,7 @@ import { csrfToken } from './csrf.ts';
 import { organizationPath, ORGANIZATIONS_PATH } from './organization-paths.ts';
 import { AcceptInvitationPage, OrganizationPage, type OrganizationPageExtra, OrganizationsPage } from './pages/organization-pages.tsx';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 
 type Form = Record<string, unknown>;

@@ -11,7 +11,7 @@ import type { FormProblem } from './components/error-summary.tsx';
 import { ReviewPage, type StatusFormValues } from './pages/review-page.tsx';
 import { reviewPath } from './pages/work-queue-page.tsx';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';
 

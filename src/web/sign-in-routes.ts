@@ -4,7 +4,7 @@ import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_MAX_AGE_SECONDS } from '../domain/acc
 import { CodePage, SignedInAlreadyPage, SignInPage } from './pages/sign-in-page.tsx';
 import { SignedOutPage } from './pages/signed-out-page.tsx';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, safeNext, SESSION_COOKIE } from './web-session-request.ts';
 import { csrfToken, rotateCsrf } from './csrf.ts';
 

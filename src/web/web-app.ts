@@ -5,10 +5,9 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../http/services.ts';
 import { accountRoutes } from './account-routes.ts';
 import { applicationRoutes } from './application-routes.ts';
-import type { ApiCodec } from '../http/api-codec.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { homeRoutes } from './home-routes.ts';
 import { myProjectsRoutes } from './my-projects-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
@@ -22,16 +21,6 @@ import { signInRoutes } from './sign-in-routes.ts';
 import { workQueueRoutes } from './work-queue-routes.ts';
 import { bulkActionRoutes } from './bulk-action-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
-
-/** What the web application is built from. */
-export interface WebAppDeps {
-  services: Services;
-  publicUrl: string;
-  /** The time zone pages show times in. */
-  timeZone: string;
-  /** Encodes the XML the review page's export link downloads. */
-  codec: ApiCodec;
-}
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url));
 

@@ -9,7 +9,7 @@ import { csvLine } from './csv.ts';
 import { QUEUE_PATH, WorkQueuePage } from './pages/work-queue-page.tsx';
 import { queueFilter, readQueueForm } from './queue-query.ts';
 import { renderPage } from './render-page.ts';
-import type { WebAppDeps } from './web-app.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { QUEUE_VIEWS_PATH } from './components/queue-views-panel.tsx';
 import { csrfToken } from './csrf.ts';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
 import { resolveProgramFile } from '../../src/domain/programs/program-check.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { stringify } from 'yaml';
 import { sampleProgram } from './sample-program.ts';
@@ -21,7 +22,7 @@ function problemsOf(fn: () => unknown): string {
 function semantic(change: (p: ReturnType<typeof sampleProgram>) => void): string {
   const program = sampleProgram();
   change(program);
-  return problemsOf(() => resolveProgramFile(validateProgramFile(program, 'test.yaml'), 'test.yaml'));
+  return problemsOf(() => resolveProgramFile(validateProgramFile(program, 'test.yaml'), programCheckers(), 'test.yaml'));
 }
 
 test('a valid file is normalised with defaults filled in', () => {
@@ -31,7 +32,7 @@ test('a valid file is normalised with defaults filled in', () => {
   assert.deepEqual(file.forms[0]!.fields[1], { field: 'System size', required: false, rules: null });
   assert.equal(file.forms[0]!.attachments[0]!.maxSizeBytes, 10 * 1024 * 1024);
   assert.equal(file.fields[0]!.multiValue, false);
-  assert.doesNotThrow(() => resolveProgramFile(file));
+  assert.doesNotThrow(() => resolveProgramFile(file, programCheckers()));
 });
 
 test('YAML and JSON syntax errors name the line', () => {
@@ -136,7 +137,7 @@ test('every refusal names the line and column of what makes it: references, keys
     '      Hello,',
     '        see {{link}} or {{lnk}}.',
   ].join('\n');
-  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), 'p.yaml'));
+  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), programCheckers(), 'p.yaml'));
   assert.deepEqual(message.split('\n').slice(1).map((l) => l.replace(/; use .*/, '')), [
     '  - two fields have the customId "Size" (line 12, column 15)',
     '  - custom list "Makes" (line 7, column 25): the choice "SMA" appears twice',
@@ -180,7 +181,7 @@ test('a cycle of formulas and a calculated field placed as required name their l
     '      - Size',
     '      - { field: A, required: true }',
   ].join('\n');
-  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), 'p.yaml'));
+  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), programCheckers(), 'p.yaml'));
   assert.deepEqual(message.split('\n').slice(1), [
     '  - field "A" (line 12, column 14): formula: calculated fields "A" -> "B" -> "A" need each other\'s values: a formula cannot depend on itself',
     '  - form "Apply": field "A" (line 28, column 31): a calculated field is never filled in, so it cannot be required or read-only',
@@ -205,7 +206,7 @@ test('a problem of a rule written as a block (|) is placed at its own line and c
     'statuses:',
     '  - { customId: Unsubmitted, name: Unsubmitted, initial: true }',
   ].join('\n');
-  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), 'p.yaml'));
+  const message = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'p.yaml'), programCheckers(), 'p.yaml'));
   assert.deepEqual(message.split('\n').slice(1), ['  - field "Half": formula (line 12, column 11): unknown name "Sise" (did you mean "Size"?)']);
 });
 
@@ -245,7 +246,7 @@ test('schema problems name their line and column: an unknown key at the key, a m
   const mail = { customId: 'PV', name: 'X', numberPrefix: 'PV', statuses: [{ name: 'Unsubmitted', initial: true, mailTemplate: { subject: 's', text: 'Hello,\n\u00e9 {{nope}}' } }] };
   const escaped = JSON.stringify(mail, null, 2).replace('\u00e9', '\\u00e9');
   assert.equal(escaped.split('\n')[10], '        "text": "Hello,\\n\\u00e9 {{nope}}"');
-  assert.match(problemsOf(() => resolveProgramFile(parseProgramFile(escaped, 'json', 'p.json'))), /status "Unsubmitted": mailTemplate\.text \(line 11, column 33\): unknown placeholder "\{\{nope\}\}"/);
+  assert.match(problemsOf(() => resolveProgramFile(parseProgramFile(escaped, 'json', 'p.json'), programCheckers())), /status "Unsubmitted": mailTemplate\.text \(line 11, column 33\): unknown placeholder "\{\{nope\}\}"/);
 });
 
 test('all semantic problems are reported together', () => {
@@ -278,7 +279,7 @@ test('rules and formulas are compiled at import; each bad expression is named wi
     'Ratio',
   ];
   const text = stringify(program);
-  const problems = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'bad.yaml'), 'bad.yaml'));
+  const problems = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'bad.yaml'), programCheckers(), 'bad.yaml'));
   const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const columnOf = (needle: string, inner: string) => text.split('\n')[lineOf(needle) - 1]!.indexOf(inner) + 1;
   assert.match(problems, /bad\.yaml is not a valid program \(4 problems\)/);
@@ -290,7 +291,7 @@ test('rules and formulas are compiled at import; each bad expression is named wi
   // The same program with good rules imports.
   program.fields[5] = { customId: 'Ratio', name: 'Ratio', type: 'calculated', resultType: 'number', formula: 'Size / 2.0' };
   program.forms[0]!.fields = [{ field: 'System size', visibleIf: 'Make == "SMA"', validations: [{ rule: 'Size > 1.0', message: 'Too small.' }] }, 'Make', 'Ratio'];
-  assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'good.yaml'), 'good.yaml'));
+  assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'good.yaml'), programCheckers(), 'good.yaml'));
 });
 
 test('a rule that may cost more than the limit, nests too deeply or holds an int beyond 64 bits is refused with its line, column and cost', () => {
@@ -303,7 +304,7 @@ test('a rule that may cost more than the limit, nests too deeply or holds an int
   ];
   program.forms[0]!.fields = [{ field: 'System size', validations: [{ rule: 'int(Size) < 99999999999999999999', message: 'x' }] }];
   const text = stringify(program);
-  const problems = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'costly.yaml'), 'costly.yaml'));
+  const problems = problemsOf(() => resolveProgramFile(parseProgramFile(text, 'yaml', 'costly.yaml'), programCheckers(), 'costly.yaml'));
   const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const columnOf = (needle: string, inner: string) => text.split('\n')[lineOf(needle) - 1]!.indexOf(inner) + 1;
   assert.match(problems, /costly\.yaml is not a valid program \(4 problems\)/);
@@ -318,12 +319,12 @@ test('a rule that may cost more than the limit, nests too deeply or holds an int
   program.fields[5] = { ...program.fields[5], maxRows: 50 };
   program.forms[1]!.fields = (program.forms[1]!.fields as unknown[]).slice(0, 2);
   program.forms[0]!.fields = ['System size'];
-  assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'bounded.yaml'), 'bounded.yaml'));
+  assert.doesNotThrow(() => resolveProgramFile(parseProgramFile(stringify(program), 'yaml', 'bounded.yaml'), programCheckers(), 'bounded.yaml'));
   // Each rule within the limit, but 30 of them on one form: one save would run them all.
   const unique = { rule: 'Units.all(a, Units.exists_one(b, b.Sn == a.Sn))', message: 'Each serial once.' };
   program.forms[1]!.fields = ['Serials', { field: 'Units', validations: Array.from({ length: 30 }, () => unique) }];
   const many = stringify(program);
-  const total = problemsOf(() => resolveProgramFile(parseProgramFile(many, 'yaml', 'many.yaml'), 'many.yaml'));
+  const total = problemsOf(() => resolveProgramFile(parseProgramFile(many, 'yaml', 'many.yaml'), programCheckers(), 'many.yaml'));
   const formLine = many.split('\n').findIndex((l) => l.includes('customId: Finish')) + 1;
   assert.match(total, new RegExp(`form "Finish" \\(line ${formLine}, column 5\\): its rules and the program's formulas cost up to 11\\d{5} units together, more than the 1000000 one save may cost`));
 });

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
 import { describeChange } from '../../src/domain/programs/program-changes.ts';
 import { resolveProgramFile } from '../../src/domain/programs/program-check.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
@@ -32,7 +33,7 @@ function withTable(change: (table: Record<string, unknown>) => void = () => {}) 
 
 function problemsOf(program: Record<string, unknown>): string {
   try {
-    resolveProgramFile(validateProgramFile(program, 'test.yaml'), 'test.yaml');
+    resolveProgramFile(validateProgramFile(program, 'test.yaml'), programCheckers(), 'test.yaml');
   } catch (error) {
     assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
     assert.equal(error.code, 'INVALID_REQUEST');
@@ -49,7 +50,7 @@ test('a table field is read with its columns, defaults filled in', () => {
   assert.deepEqual(table.columns[1], { customId: 'Quantity', name: 'Quantity', type: 'integer', list: null, required: false, maxLength: null, min: 1, max: 50 });
   assert.equal(table.minRows, null);
   assert.equal(table.maxRows, 5);
-  assert.doesNotThrow(() => resolveProgramFile(file));
+  assert.doesNotThrow(() => resolveProgramFile(file, programCheckers()));
 });
 
 test('a bad column is refused naming the field and the column', () => {
@@ -114,7 +115,7 @@ test('every table problem names the line and column of the property that makes i
   ].join('\n');
   const message = (() => {
     try {
-      resolveProgramFile(parseProgramFile(text, 'yaml', 'table.yaml'), 'table.yaml');
+      resolveProgramFile(parseProgramFile(text, 'yaml', 'table.yaml'), programCheckers(), 'table.yaml');
     } catch (error) {
       return (error as Error).message;
     }

@@ -7,9 +7,11 @@ import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import { openSecretBox } from '../../src/store/open-secret-box.ts';
 import type { Store, StoreWriter } from '../../src/store/store.ts';
+import type { ProgramChecker } from '../../src/domain/programs/program-parts.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
-/** A store on a fresh SQLite file plus predictable ids and time; `cleanup` closes and deletes it. */
-export interface TestEnv { dir: string; file: string; store: Store; clock: Clock; ids: IdGenerator; cleanup(): Promise<void> }
+/** A store on a fresh SQLite file plus predictable ids and time, and the program checks; `cleanup` closes and deletes it. */
+export interface TestEnv { dir: string; file: string; store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[]; cleanup(): Promise<void> }
 
 /** Ids T00000000001, T00000000002, … so tests can tell new ids from old ones. */
 export function counterIds(prefix = 'T'): IdGenerator {
@@ -32,7 +34,7 @@ export async function testEnv(): Promise<TestEnv> {
     secrets: openSecretBox({ database: { kind: 'sqlite', file }, secretKeys: { keys: null, file: null } }),
   });
   return {
-    dir, file, store, clock: steppingClock(), ids: counterIds(),
+    dir, file, store, clock: steppingClock(), ids: counterIds(), checkers: programCheckers(),
     cleanup: async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

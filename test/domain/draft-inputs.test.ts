@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
 import { draftInputs, shownKey } from '../../src/domain/projects/draft-inputs.ts';
-import { MASK } from '../../src/domain/projects/field-rules.ts';
+import { MASK } from '../../src/domain/projects/value-check.ts';
 import type { DataField, Form, ProgramModel } from '../../src/model/model.ts';
 
 // How a form page's post becomes SetProjectData inputs: the web's spelling of values (lines, checkboxes, the mask),

@@ -15,6 +15,7 @@ import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
 import { basicAuth } from '../support/demo-api.ts';
 import { dataRequest, TestClock } from '../support/http-harness.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // Automations and the program's status reasons and named mail templates (docs/programs.md, "Automations" and "Status
 // reasons and mail templates"): a move an automation makes gives the target status's reason as staff must, and a mail
@@ -79,8 +80,8 @@ for (const dialect of DIALECTS) {
     before(async () => {
       db = await openTestStore(dialect);
       const ids = new RandomIdGenerator();
-      await seedDemo({ store: db.store, clock, ids });
-      const { programId } = await importProgram({ store: db.store, clock, ids }, DEMO_AGENCY.customId, parseProgramFile(MSG));
+      await seedDemo({ store: db.store, clock, ids, checkers: programCheckers() });
+      const { programId } = await importProgram({ store: db.store, clock, ids, checkers: programCheckers() }, DEMO_AGENCY.customId, parseProgramFile(MSG));
       await new AccountService({ store: db.store, clock, ids }).grant(applicant.email, programId, 'applicant');
       app = await buildApp({ config: loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' }), store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
       model = await db.store.programs.loadProgramModel((await db.store.programs.findProgram(programId))!);

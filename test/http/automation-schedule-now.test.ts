@@ -13,6 +13,7 @@ import { roleWith, roleWithout, seedProgramRoles } from '../support/program-role
 import { workflowProgramRows } from '../support/workflow-fixtures.ts';
 import { COMPLETE, createProject, PROGRAM, setDraft, submitPath } from './http-helpers.ts';
 import { sharedWorkflowHarness } from './workflow-helpers.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 // GetAutomationSchedule and RunAutomationSchedule (docs/interface.md; docs/programs.md, "Daily schedules"): a program
 // admin sees which projects a daily schedule selects now and runs it now, audited, and still once per project and day
@@ -105,7 +106,7 @@ forEachDialect('running a daily schedule now', ({ dialect }) => {
       // A project selected after the run now is the daily run's; the ones the run now acted on it passes by.
       const later = await submitted(h, '8');
       h.clock.time = startOfLocalDay(day, ZONE) + 23.5 * HOUR;
-      await runSchedules({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() });
+      await runSchedules({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), reactions: changeReactions() });
       assert.deepEqual([await nightlyRuns(h, large), await nightlyRuns(h, later)], [1, 1], 'the daily run acts on the newcomer only');
       assert.deepEqual(attrs((await send(h, 'POST', admin)).body, 'Acted', 'ProjectId'), [], 'and a run now after it on none');
 

@@ -6,6 +6,7 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
 import { dataRequest } from '../support/http-harness.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 // The daily `schedule` trigger (docs/programs.md, "Daily schedules"), through the demo's DraftReminderDaily: every
 // morning at 08:00 Los Angeles time, a draft left unsubmitted for 30 days reminds its owner, and again every 7 days
@@ -27,7 +28,7 @@ for (const dialect of DIALECTS) {
     const { ok, newProject, clock } = demo;
     const applicant = demoUser('applicant');
     const ids = new RandomIdGenerator();
-    const run = (owner?: string) => runSchedules({ store: demo.db.store, clock, ids, owner, publicUrl: 'http://apas.test' });
+    const run = (owner?: string) => runSchedules({ store: demo.db.store, clock, ids, owner, publicUrl: 'http://apas.test', reactions: changeReactions() });
     /** What the automation did on a project: its run records and the reminder mails that link to it. */
     const remindersOf = async (projectId: string) => ({
       runs: (await demo.db.store.audit.list({ projectId, action: 'automation.run' })).filter((r) => (r.detail as { automation?: string }).automation === 'DraftReminderDaily'),

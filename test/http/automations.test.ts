@@ -14,6 +14,7 @@ import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts
 import { dataRequest, NS, TestClock } from '../support/http-harness.ts';
 import { postReplyWith } from './inquiry-helpers.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // Automations (docs/programs.md, "Automations") through the API: each trigger and action, the order of a chain and its
 // depth bound, an automation that cannot act (the person's change still commits, the skip is recorded), and one
@@ -145,8 +146,8 @@ for (const dialect of DIALECTS) {
     before(async () => {
       db = await openTestStore(dialect);
       const ids = new RandomIdGenerator();
-      await seedDemo({ store: db.store, clock, ids });
-      const { programId } = await importProgram({ store: db.store, clock, ids }, DEMO_AGENCY.customId, parseProgramFile(AUTO));
+      await seedDemo({ store: db.store, clock, ids, checkers: programCheckers() });
+      const { programId } = await importProgram({ store: db.store, clock, ids, checkers: programCheckers() }, DEMO_AGENCY.customId, parseProgramFile(AUTO));
       const accounts = new AccountService({ store: db.store, clock, ids });
       for (const e of ENGINEERS) {
         engineerIds.push((await accounts.createUser({ agency: DEMO_AGENCY.customId, email: e.email, name: e.name, password: 'engineer-password-1', agencyAdmin: false })).id);

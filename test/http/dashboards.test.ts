@@ -15,6 +15,7 @@ import { createProject, createSubmitted, type MatrixRow, projectPath, rowLabel }
 import { webGet, webPost } from './web-page-helpers.ts';
 import { demoApi, demoUser } from '../support/demo-api.ts';
 import { assigneeRequest, setStatus, urls } from './workflow-helpers.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 // A program's dashboard: GET /Projects/Dashboard?ProgramId=… (HTML; figure=…&format=csv downloads one figure).
 
@@ -74,7 +75,7 @@ forEachDialect('HTTP dashboards', ({ dialect }) => {
     }
     assert.equal((await h.request({ method: 'POST', url: deadline(ids[2]!, 'answer', 'Satisfy'), as: 'admin' })).statusCode, 200);
     h.clock.advance(5 * 86_400_000);
-    await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('D') });
+    await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('D'), reactions: changeReactions() });
   });
   after(async () => {
     await h.close();

@@ -12,6 +12,7 @@ import { IDS, T0 } from '../support/fixtures.ts';
 import { seedWorkflowProgram, workflowProgramRows } from '../support/workflow-fixtures.ts';
 import { createSubmitted, projectPath } from './http-helpers.ts';
 import { webGet } from './web-page-helpers.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 // Deadlines over the API on both databases: staff with manageDeadlines start, satisfy and cancel them, applicants
 // see the ones shown to them; a refused request changes nothing; the poller fires a due deadline exactly once, also
@@ -159,7 +160,7 @@ forEachDialect('HTTP deadlines', ({ dialect }) => {
       const { projectId } = await createSubmitted(h);
       const started = xmlAnswerValue(h, await send('POST', act(projectId, 'internal', 'Start'), 'admin'), ProjectDeadlineResponse);
       const dueAt = Date.parse(started.Deadline.DueAt);
-      const deps = { store: h.store, clock: h.clock, ids: counterIds('P') };
+      const deps = { store: h.store, clock: h.clock, ids: counterIds('P'), reactions: changeReactions() };
       h.clock.time = dueAt - 1;
       await fireDueDeadlines(deps);
       assert.equal((await h.store.deadlines.listProjectDeadlines(projectId))[0]?.state, 'running');
@@ -180,10 +181,10 @@ forEachDialect('HTTP deadlines', ({ dialect }) => {
       const { projectId } = await createSubmitted(h);
       const started = xmlAnswerValue(h, await send('POST', act(projectId, 'internal', 'Start'), 'admin'), ProjectDeadlineResponse);
       h.clock.time = Date.parse(started.Deadline.DueAt) + 1000;
-      await fireDueDeadlines({ store: dyingStore(h.store), clock: h.clock, ids: counterIds('D') });
+      await fireDueDeadlines({ store: dyingStore(h.store), clock: h.clock, ids: counterIds('D'), reactions: changeReactions() });
       assert.equal((await h.store.deadlines.listProjectDeadlines(projectId))[0]?.state, 'running');
       assert.equal((await h.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'deadline.passed').length, 0);
-      await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('E') });
+      await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('E'), reactions: changeReactions() });
       assert.equal((await h.store.deadlines.listProjectDeadlines(projectId))[0]?.state, 'passed');
       assert.equal((await h.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'deadline.passed').length, 1);
     });
@@ -200,9 +201,9 @@ forEachDialect('HTTP deadlines', ({ dialect }) => {
       h.clock.time = dueAt + 1000;
       const second = await db.reopen();
       await Promise.all([
-        fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('A') }),
-        fireDueDeadlines({ store: second, clock: h.clock, ids: counterIds('B') }),
-        fireDueDeadlines({ store: second, clock: h.clock, ids: counterIds('C') }),
+        fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('A'), reactions: changeReactions() }),
+        fireDueDeadlines({ store: second, clock: h.clock, ids: counterIds('B'), reactions: changeReactions() }),
+        fireDueDeadlines({ store: second, clock: h.clock, ids: counterIds('C'), reactions: changeReactions() }),
       ]);
       for (const projectId of projects) {
         assert.equal((await h.store.deadlines.listProjectDeadlines(projectId))[0]?.state, 'passed');
@@ -251,7 +252,7 @@ forEachDialect('HTTP deadlines', ({ dialect }) => {
       const { projectId } = await createSubmitted(h);
       assert.equal((await send('POST', act(projectId, 'internal', 'Start'), 'admin')).statusCode, 200);
       h.clock.time = (await dueOf(projectId, 'internal')) + 1000;
-      await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('N') });
+      await fireDueDeadlines({ store: h.store, clock: h.clock, ids: counterIds('N'), reactions: changeReactions() });
       assert.equal((await h.store.deadlines.listProjectDeadlines(projectId))[0]?.state, 'passed');
       assert.equal(await near(projectId), true, 'Submitted moves on: overdue');
       const page = await webGet(h, `${QUEUE}&attention=deadline`, 'admin');

@@ -9,6 +9,7 @@ import { DIALECTS } from '../support/databases.ts';
 import { basicAuth, demoApi, demoUser } from '../support/demo-api.ts';
 import { NS } from '../support/http-harness.ts';
 import { postReplyWith } from './inquiry-helpers.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 // The demo program's deadlines driven by its automations (programs/residential-solar.yaml; docs/programs.md,
 // "Automations" and "Calendar and deadlines"): a question the applicant sees starts the answer deadlines, the answer
@@ -39,7 +40,7 @@ for (const dialect of DIALECTS) {
       const p = (await demo.db.store.projects.getProject(demo.model.program.id, projectId))!;
       return demo.model.statuses.find((s) => s.id === p.statusId)!.customId;
     };
-    const fire = () => fireDueDeadlines({ store: demo.db.store, clock, ids: new RandomIdGenerator() });
+    const fire = () => fireDueDeadlines({ store: demo.db.store, clock, ids: new RandomIdGenerator(), reactions: changeReactions() });
 
     it('a question the applicant sees starts the three answer deadlines (an internal note none); the answer meets them', async () => {
       const projectId = await submitted();

@@ -18,6 +18,7 @@ import { LocalBlobStore } from '../../src/store/local-blob-store.ts';
 import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-registry.ts';
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
 import { attr, attrs, dataRequest, NS, rootName, TestClock } from '../support/http-harness.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // The demo program (programs/residential-solar.yaml) walked through end to end, over HTTP only, with the demo
 // credentials: apply, review, approve, certify completion, grant permission to operate, then report on it.
@@ -65,7 +66,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       db = await openTestStore(dialect);
-      await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator() });
+      await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() });
       const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' });
       // Each database with the blob store a deployment on it would use by default.
       blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-demo-blobs-'));

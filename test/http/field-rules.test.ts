@@ -14,6 +14,7 @@ import { DIALECTS } from '../support/databases.ts';
 import { DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
 import { dataRequest, NS, rowsRequest } from '../support/http-harness.ts';
 import { assertJsonAnswer } from '../support/json-answers.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // The demo program's rules (programs/residential-solar.yaml; docs/programs.md, "Field rules"), through the API in
 // XML and JSON: visibleIf, requiredIf, readOnlyIf, validations and calculated fields, each refusal reading the
@@ -227,7 +228,7 @@ for (const dialect of DIALECTS) {
       data.fields[data.fields.findIndex((f) => f.customId === 'MeterNumber')] = {
         customId: 'MeterNumber', name: 'Meter number', type: 'calculated', resultType: 'text', group: 'Utility', formula: '"M-" + ServiceType',
       };
-      const report = await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, validateProgramFile(data));
+      const report = await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, validateProgramFile(data));
       assert.deepEqual(report.changes.map(describeChange), ['updated field MeterNumber (maxLength, formula)', 'updated form Application (rules)']);
       model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
       // The draft is as it was, and saving something else is not blocked by the rule it broke before.
@@ -245,7 +246,7 @@ for (const dialect of DIALECTS) {
       await ok(draft(projectId, { CustomerName: 'Pat Homeowner' }));
       await ok(submit(projectId));
       // Restore the demo program for the tests after this one.
-      await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
+      await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
       model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
     });
 
@@ -256,7 +257,7 @@ for (const dialect of DIALECTS) {
       const inverters = data.fields.find((f) => f.customId === 'Inverters')!;
       delete inverters.maxRows;
       const reimport = async () => {
-        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, validateProgramFile(data));
+        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, validateProgramFile(data));
         model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
       };
       await reimport();
@@ -285,7 +286,7 @@ for (const dialect of DIALECTS) {
         assert.equal(value(await ok(call(applicant, 'GET', `Projects/${projectId}/Forms/Application/Draft/Data`)), 'CustomerPhone'), undefined);
         await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rowsRequest('Inverters', rows.slice(0, 3))));
       } finally {
-        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
+        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, parseProgramFile(readFileSync(DEMO_PROGRAM_PATH, 'utf8')));
         model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(model.program.id))!);
       }
     });

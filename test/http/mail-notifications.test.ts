@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type BackgroundWork, startBackgroundWork } from '../../src/domain/events/background-work.ts';
-import { eventTasks } from '../../src/domain/events/event-tasks.ts';
+import { eventTasks } from '../../src/domain/wiring/event-tasks.ts';
 import { mailNotifier } from '../../src/domain/mail/mail-notifier.ts';
 import { sendDueMail } from '../../src/domain/mail/mail-sender.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
@@ -15,6 +15,7 @@ import { WF, workflowProgramRows } from '../support/workflow-fixtures.ts';
 import { createSubmitted, ownerRequest, projectPath, send } from './http-helpers.ts';
 import { addNote } from './inquiry-helpers.ts';
 import { assigneeRequest, setStatus, sharedWorkflowHarness, statusRequest, urls } from './workflow-helpers.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 const HOSTILE_PROGRAM = 'Solar <script>alert("p")</script> & Co';
 const HOSTILE_STATUS = 'Approved <img src=x onerror=alert(1)>';
@@ -74,7 +75,7 @@ forEachDialect('notification mails', ({ dialect }) => {
       await hostileNames(h);
       const work: BackgroundWork = startBackgroundWork(eventTasks({
         store: h.store, clock: h.clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl,
-        mailer: smtpMailer(smtp.url, FROM), mailIntervalMs: 20,
+        mailer: smtpMailer(smtp.url, FROM), mailIntervalMs: 20, reactions: changeReactions(),
       }), { warn: (fields, message) => assert.fail(`${message} ${JSON.stringify(fields)}`) });
       try {
         const start = smtp.messages.length;
@@ -180,7 +181,7 @@ forEachDialect('notification mails', ({ dialect }) => {
       const { projectId } = await createSubmitted(h, 'applicant');
       await setStatus(h, projectId, WF.approved);
       const before = await h.store.mail.listMail();
-      const [off] = eventTasks({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 1000 });
+      const [off] = eventTasks({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 1000, reactions: changeReactions() });
       while (await off!.run());
       assert.equal(await h.store.events.readCursor('mail'), await h.store.events.lastSequence());
       assert.deepEqual(await h.store.mail.listMail(), before);

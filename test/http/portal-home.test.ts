@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Caller } from '../../src/domain/caller.ts';
-import { PortalService } from '../../src/domain/projects/portal-service.ts';
+import { PortalService } from '../../src/domain/portal/portal-service.ts';
 import type { Store } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
 import type { HttpHarness, Who } from '../support/http-harness.ts';

@@ -8,6 +8,7 @@ import { forEachDialect } from '../support/databases.ts';
 import { assertError, assertValidXml, attr, authHeaders, dataRequest, type HttpHarness } from '../support/http-harness.ts';
 import { API, projectState, slowHarness } from './http-helpers.ts';
 import { elementWith, statusRequest } from './workflow-helpers.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // A status (or field) that `apas program import` retired stays in the history (and values) of the projects that
 // went through it: every answer that shows them still names it.
@@ -16,7 +17,7 @@ const PV = `${API}/Programs/PV`;
 
 /** Imports a program file into the harness's agency (acme), as `apas program import` does. */
 async function importFile(h: HttpHarness, program: ReturnType<typeof sampleProgram>): Promise<string> {
-  const report = await importProgram({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() }, 'acme', validateProgramFile(program));
+  const report = await importProgram({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, 'acme', validateProgramFile(program));
   return report.programId;
 }
 

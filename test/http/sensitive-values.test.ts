@@ -5,6 +5,7 @@ import { totpCode } from '../../src/domain/accounts/mfa.ts';
 import { MfaService } from '../../src/domain/accounts/mfa-service.ts';
 import { validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import type { Database } from '../../src/store/tables.ts';
@@ -97,7 +98,7 @@ forEachDialect('sensitive values at rest', ({ dialect }) => {
 
   it('a program import that marks a field sensitive seals its values, and one that unmarks it opens them, in its transaction', async () => {
     const h = harness();
-    const deps = { store: h.store, clock: h.clock, ids: new RandomIdGenerator() };
+    const deps = { store: h.store, clock: h.clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
     const program = sampleProgram();
     (program.fields[0] as Record<string, unknown>).sensitive = false;
     await importProgram(deps, 'acme', validateProgramFile(program));

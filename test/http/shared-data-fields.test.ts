@@ -10,6 +10,7 @@ import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
 import { dataRequest, NS, TestClock } from '../support/http-harness.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // A data field on several forms has one value per project (docs/interface.md, Data fields shared by forms). In the
 // demo, Inverter model is on the Interconnection Application and on the Completion Certificate: the certificate's
@@ -48,7 +49,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       db = await openTestStore(dialect);
-      const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator() });
+      const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() });
       app = await buildApp({ config: loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' }), store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
       model = await db.store.programs.loadProgramModel((await db.store.programs.findProgram(programId))!);
     });

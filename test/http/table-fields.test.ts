@@ -9,6 +9,7 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { basicAuth, DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
 import { dataRequest, NS, rowsRequest } from '../support/http-harness.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // Table fields (docs/programs.md, "Table fields"; docs/interface.md, "Table fields"): the demo application's Inverters
 // and Batteries, written and read whole through SetProjectData and GetProjectData in XML and JSON, checked cell by
@@ -215,7 +216,7 @@ for (const dialect of DIALECTS) {
       const file = parseProgramFile(fs.readFileSync(DEMO_PROGRAM_PATH, 'utf8'));
       const batteries = file.fields.find((f) => f.customId === 'Batteries')!;
       batteries.table = { ...batteries.table!, minRows: 2 };
-      await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, file);
+      await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, file);
       try {
         const p = await newProject();
         await readyToSubmit(p);
@@ -227,7 +228,7 @@ for (const dialect of DIALECTS) {
         await ok(call(applicant, 'POST', `Projects/${p}/Forms/Application/Draft/Submit`));
       } finally {
         batteries.table = { ...batteries.table!, minRows: null };
-        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, file);
+        await importProgram({ store: demo.db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, file);
       }
     });
   });

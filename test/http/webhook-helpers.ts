@@ -4,7 +4,7 @@ import { afterEach } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { type BackgroundWork, startBackgroundWork } from '../../src/domain/events/background-work.ts';
-import { eventTasks } from '../../src/domain/events/event-tasks.ts';
+import { eventTasks } from '../../src/domain/wiring/event-tasks.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
 import type { WebhookSender } from '../../src/domain/webhooks/webhook-sender.ts';
 import { type WebhookTaskSettings, webhookWorkers } from '../../src/domain/webhooks/webhook-tasks.ts';
@@ -14,6 +14,7 @@ import type { Store } from '../../src/store/store.ts';
 import { openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
 import { attr, type HttpHarness, NS, startHttp, TestClock, type Who } from '../support/http-harness.ts';
 import { PROGRAM } from './http-helpers.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 
 /** One POST a receiver got: its headers and body as sent. */
 export interface Received { headers: Record<string, string>; body: string; at: number }
@@ -158,7 +159,7 @@ export function webhookTestBed(dialect: TestDialect): WebhookTestBed {
       if (background) {
         const warnings: string[] = [];
         work = startBackgroundWork(eventTasks({
-          store: db.store, clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 3_600_000, webhooks: webhookSettings(h),
+          store: db.store, clock, ids: new RandomIdGenerator(), publicUrl: h.config.publicUrl, mailer: null, mailIntervalMs: 3_600_000, webhooks: webhookSettings(h), reactions: changeReactions(),
         }), { warn: (fields, message) => warnings.push(`${message} ${JSON.stringify(fields)}`) });
         const started = work;
         cleanups.push(async () => {

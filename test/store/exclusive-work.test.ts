@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { forEachDialect, testSecretBox } from '../support/databases.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // Store.exclusively: start-up work that instances on one database take turns at (issue 31, G: three instances
 // starting together each seeded the demo, racing, and every lost race started the seeding over).
@@ -72,7 +73,7 @@ forEachDialect('store: work done exclusively across instances', ({ dialect, open
       }),
     });
     const stores = [store, await reopen(), await reopen()].map(counted);
-    const reports = await Promise.all(stores.map((s) => seedDemo({ store: s, clock: systemClock, ids: new RandomIdGenerator() })));
+    const reports = await Promise.all(stores.map((s) => seedDemo({ store: s, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() })));
     assert.equal(lost, 0, 'no instance lost a race and started over');
     assert.equal(reports.filter((r) => r.created).length, 1, JSON.stringify(reports.map((r) => r.actions)));
     assert.equal(new Set(reports.map((r) => r.programId)).size, 1);

@@ -16,6 +16,7 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { openTestStore, type TestDialect, type TestStore } from './databases.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 /** The demo accounts by role, as the browser tests sign in with them. */
 export const DEMO = Object.fromEntries(DEMO_CREDENTIALS.map((c) => [c.role, c])) as Record<'admin' | 'applicant' | 'reviewer', (typeof DEMO_CREDENTIALS)[number]>;
@@ -30,7 +31,7 @@ export async function startWebServer(dialect: TestDialect = 'sqlite', env: Recor
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig({ APAS_PUBLIC_URL: baseUrl, APAS_PORT: String(port), APAS_TIME_ZONE: 'America/Denver', ...env });
   const ids = new RandomIdGenerator();
-  const report = await seedDemo({ store: db.store, clock: systemClock, ids });
+  const report = await seedDemo({ store: db.store, clock: systemClock, ids, checkers: programCheckers() });
   const app = await buildApp({ config, store: db.store, logger: false, sleep: async () => {}, blobs: new DatabaseBlobStore(db.store, systemClock) });
   await app.listen({ host: '127.0.0.1', port });
   return {

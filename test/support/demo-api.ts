@@ -11,6 +11,7 @@ import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-
 import { type DIALECTS, openTestStore, type TestStore } from './databases.ts';
 import { dataRequest, TestClock } from './http-harness.ts';
 import { TINY_PDF } from './tiny-pdf.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // The demo program (programs/residential-solar.yaml) served in-process over a test database, with its demo users as
 // callers: what the tests of the demo's rules and tables share.
@@ -62,7 +63,7 @@ export function demoApi(dialect: (typeof DIALECTS)[number]): DemoApi {
   const clock = new TestClock();
   before(async () => {
     db = await openTestStore(dialect);
-    const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator() });
+    const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() });
     const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' });
     app = await buildApp({ config, store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
     model = await db.store.programs.loadProgramModel((await db.store.programs.findProgram(programId))!);

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type BackgroundWork, startBackgroundWork } from '../../src/domain/events/background-work.ts';
 import { DEMO_AGENCY, DEMO_PROGRAM_PATH } from '../../src/domain/programs/demo.ts';
-import { eventTasks } from '../../src/domain/events/event-tasks.ts';
+import { eventTasks } from '../../src/domain/wiring/event-tasks.ts';
 import { parseProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { smtpMailer } from '../../src/domain/mail/smtp-mailer.ts';
@@ -12,6 +12,8 @@ import { systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
 import { type CapturedMail, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
 // Self-service accounts in a real browser, with the mail going through a real SMTP server in this process and the
 // service's own background work sending it: sign up, confirm by the mailed link, sign in, reset the password by mail.
@@ -31,10 +33,10 @@ describe('web: self-service sign-up, confirmation and password reset', () => {
     smtp = await startSmtpCapture();
     server = await startWebServer('sqlite', { APAS_SMTP_URL: smtp.url, APAS_MAIL_FROM: 'APAS <apas@example.org>' });
     const file = parseProgramFile(await readFile(DEMO_PROGRAM_PATH, 'utf8'));
-    await importProgram({ store: server.store, clock: systemClock, ids: new RandomIdGenerator() }, DEMO_AGENCY.customId, { ...file, selfService: { signUp: true } });
+    await importProgram({ store: server.store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() }, DEMO_AGENCY.customId, { ...file, selfService: { signUp: true } });
     signUpUrl = `${server.baseUrl}/MvcProjects/SignUp?ProgramId=${encodeURIComponent(file.customId)}`;
     work = startBackgroundWork(eventTasks({
-      store: server.store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: server.baseUrl, mailer: smtpMailer(smtp.url, 'APAS <apas@example.org>'), mailIntervalMs: 50,
+      store: server.store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: server.baseUrl, mailer: smtpMailer(smtp.url, 'APAS <apas@example.org>'), mailIntervalMs: 50, reactions: changeReactions(),
     }), { warn: () => {} });
     browser = await launchBrowser();
   });

@@ -1,4 +1,4 @@
-import { boundText } from '../projects/bounded-text.ts';
+import { boundText } from '../bounded-text.ts';
 import { MAX_MESSAGE_CHARS } from '../api-error.ts';
 
 /**

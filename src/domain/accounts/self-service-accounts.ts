@@ -7,7 +7,7 @@ import type { AccountToken, TokenPurpose } from '../../store/account-token-queri
 import type { Store, StoreWriter } from '../../store/store.ts';
 import { checkPassword, normaliseEmail, requireName } from './account-service.ts';
 import { ApiError } from '../api-error.ts';
-import { renderMail } from '../mail/mail-template.ts';
+import { renderMail } from '../mail-template.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { hashSecret } from './secrets.ts';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import type { Store } from '../../store/store.ts';
-import { renderMail } from '../mail/mail-template.ts';
+import { renderMail } from '../mail-template.ts';
 import { ACCOUNT_PATHS } from './self-service-accounts.ts';
 import type { ThrottleNotice } from './sign-in-guard.ts';
 

@@ -4,6 +4,7 @@ import type { Caller } from '../caller.ts';
 import type { WorkLog } from '../events/background-work.ts';
 import { loadProgramWith, loadReadableProject, type ProgramContext, statusById, versionOf } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from '../projects/change-reaction.ts';
 import type { Store } from '../../store/store.ts';
 import type { AtVersion } from '../views.ts';
 import { runScheduleNow, scheduleSelection } from './schedule-runner.ts';
@@ -39,7 +40,7 @@ export interface SchedulePreviewView {
 export interface ScheduleRunView { automation: string; name: string; day: string; acted: ScheduledProjectView[]; failed: string[] }
 
 /** What the service needs besides the usual: the whole store (a run now changes projects as the daily run does) and a log. */
-export type AutomationServiceDeps = ServiceDeps & { store: Store; log?: WorkLog };
+export type AutomationServiceDeps = ServiceDeps & ReactingDeps & { store: Store; log?: WorkLog };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const OUTCOMES = ['ran', 'partly ran', 'skipped'] as const;

@@ -4,24 +4,23 @@ import type { FieldValue, Project } from '../../model/model.ts';
 import type { StoreReader, StoreWriter } from '../../store/store.ts';
 import type { Caller } from '../caller.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
-import type { ProjectChanges } from '../projects/change-project.ts';
+import type { FollowUpRecord, ProjectChanges, ReactionDeps } from '../projects/change-reaction.ts';
 import type { Role } from '../roles/access.ts';
 import type { CompiledRule } from '../rules/compile-rule.ts';
 import { bindingsOf, ruleContextOf, type RuleContext } from '../rules/form-rules.ts';
 import { programRules } from '../rules/program-rules.ts';
 import { daysBetween, localDateOf } from '../calendar/local-date.ts';
 import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
-import type { AutomationDeps, AutomationRecord } from './run-automations.ts';
 
 /** What one automation's run works with: the transaction, the project as the change and earlier actions left it, and where its results go. */
 export interface AutomationEnv {
-  tx: StoreWriter; deps: AutomationDeps; caller: Caller; ctx: ProgramContext; now: number;
+  tx: StoreWriter; deps: ReactionDeps; caller: Caller; ctx: ProgramContext; now: number;
   /** The project as it stands within the change (its row is written once, after every automation ran). */
   state: { project: Project };
   automation: Automation;
   /** The compiled value of each setField action, by its position in `then`. */
   compiled: ReadonlyMap<number, CompiledRule>;
-  records: AutomationRecord[]; role: Role; changes: ProjectChanges;
+  records: FollowUpRecord[]; role: Role; changes: ProjectChanges;
 }
 
 /** The project's values and the rules' view of it as they stand in the transaction, with the variables of a rule over them. */

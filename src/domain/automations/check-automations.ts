@@ -1,7 +1,7 @@
 import type { Automation, AutomationAction, TriggerKind } from '../../model/automation.ts';
 import type { Program, ProgramModel } from '../../model/model.ts';
-import { PLACEHOLDERS } from '../mail/mail-template.ts';
-import type { Resolve } from '../programs/program-check.ts';
+import { PLACEHOLDERS } from '../mail-template.ts';
+import type { PartResolvers, ProgramChecker, ResolvedProgram } from '../programs/program-parts.ts';
 import type { ProgramFile } from '../programs/program-file.ts';
 import { atLine, placeInText } from '../programs/program-lines.ts';
 import { BUILT_IN_ROLE_NAMES } from '../roles/privileges.ts';
@@ -51,7 +51,10 @@ const ACTION_KEYS: Record<ActionSpec['do'], { required: (keyof ActionSpec)[]; op
 };
 
 /** What the checks need to find the file's parts by reference. */
-export interface AutomationResolvers { statuses: Resolve; fields: Resolve; forms: Resolve }
+export type AutomationResolvers = PartResolvers;
+
+/** The automations' part of checking a program file at import; what it resolves, planAutomations reads back. */
+export const automationsChecker: ProgramChecker = { part: 'automations', check: checkAutomations };
 
 /**
  * Checks the file's automations: unique customIds, the filters their triggers take and the parts they name, each
@@ -204,8 +207,10 @@ function checkReason(status: ProgramFile['statuses'][number], action: ActionSpec
 
 /** The automations to store with the program: parts by the ids the import gives them. */
 export function planAutomations(
-  file: ProgramFile, resolved: ResolvedAutomation[], ids: { statusIds: string[]; fieldIds: string[]; formIds: string[]; attachmentIds: string[][] },
+  resolvedFile: ResolvedProgram, ids: { statusIds: string[]; fieldIds: string[]; formIds: string[]; attachmentIds: string[][] },
 ): Automation[] {
+  const { file } = resolvedFile;
+  const resolved = resolvedFile.parts[automationsChecker.part] as ResolvedAutomation[];
   return file.automations.map((a, i) => {
     const r = resolved[i]!;
     return {

@@ -1,11 +1,10 @@
 import type { Automation } from '../../model/automation.ts';
 import type { ProgramModel, Project } from '../../model/model.ts';
-import type { IdGenerator } from '../../model/ids.ts';
 import type { StoreReader, StoreWriter } from '../../store/store.ts';
 import type { Caller } from '../caller.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import { statusById } from '../projects/project-context.ts';
-import type { ProjectChanges } from '../projects/change-project.ts';
+import type { ChangeReaction, FollowUps, ReactionDeps } from '../projects/change-reaction.ts';
 import { isStaff, roleNamed, type Role } from '../roles/access.ts';
 import { compileRule, type CompiledRule } from '../rules/compile-rule.ts';
 import { AUTOMATION_PROJECT_TYPE, ruleVariables } from '../rules/rule-scope.ts';
@@ -17,14 +16,11 @@ import { describeTrigger, matchesTrigger, type Trigger, triggersOfChange } from 
 /** How many links a chain of automations may have: a trigger of an automation's action of depth 3 runs nothing more. */
 export const MAX_CHAIN_DEPTH = 3;
 
-/** A change an automation made, to audit (and turn into events) as the change's own are: by the triggering user. */
-export interface AutomationRecord { action: string; detail: Record<string, unknown>; role: Role }
-
-/** What a change's automations did: the project fields to merge into the change's one stamp, and what to record. */
-export interface AutomationResult { changes: ProjectChanges; records: AutomationRecord[] }
-
-/** What the engine needs besides the transaction: new ids and the public address for links in mails and notes. */
-export interface AutomationDeps { ids: IdGenerator; publicUrl?: string }
+/** The program's automations as a reaction of the change step: they follow each change inside its transaction. */
+export const automationsReaction: ChangeReaction = {
+  name: 'automations',
+  follow: (s) => runAutomations(s.tx, s.deps, s.caller, s.ctx, s.project, s.now, s.action, s.detail),
+};
 
 /** The compiled conditions and values of a program version's automations, by automation customId. */
 interface Compiled { if: CompiledRule | null; values: Map<number, CompiledRule> }
@@ -79,11 +75,11 @@ function automationRole(ctx: ProgramContext): Role {
  * or the chain's depth, is recorded (audit action `automation.run`).
  */
 export async function runAutomations(
-  tx: StoreWriter, deps: AutomationDeps, caller: Caller, ctx: ProgramContext, project: Project, now: number,
+  tx: StoreWriter, deps: ReactionDeps, caller: Caller, ctx: ProgramContext, project: Project, now: number,
   action: string, detail: Record<string, unknown>,
-): Promise<AutomationResult> {
+): Promise<FollowUps> {
   const automations = ctx.program.automations ?? [];
-  const result: AutomationResult = { changes: {}, records: [] };
+  const result: FollowUps = { changes: {}, records: [] };
   if (automations.length === 0) return result;
   const queue: { trigger: Trigger; depth: number }[] = triggersOfChange(action, detail, isStaff(ctx.role)).map((trigger) => ({ trigger, depth: 1 }));
   const state = { project: { ...project } };

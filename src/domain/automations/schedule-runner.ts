@@ -10,6 +10,7 @@ import { systemCaller, systemContext } from '../deadlines/deadline-poller.ts';
 import { type BackgroundTask, clockPacedTask, type WorkLog } from '../events/background-work.ts';
 import { changeProject } from '../projects/change-project.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
+import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { conditionHolds } from './run-automations.ts';
 
 /** How often the runner looks for a schedule whose time of day has come (ms): runs start within this of their time. */
@@ -22,7 +23,7 @@ export const SCHEDULE_PAGE = 200;
 export const SCHEDULE_LEASE_MS = 120_000;
 
 /** What the runner needs; `owner` names this instance in the leases it takes (a fresh id when left out). */
-export interface ScheduleRunnerDeps { store: Store; clock: Clock; ids: IdGenerator; publicUrl?: string; log?: WorkLog; owner?: string }
+export interface ScheduleRunnerDeps extends ReactingDeps { store: Store; clock: Clock; ids: IdGenerator; publicUrl?: string; log?: WorkLog; owner?: string }
 
 /** What one round did: runs finished, and projects the automations acted on. */
 export interface ScheduleRound { finished: number; acted: number }

@@ -6,6 +6,7 @@ import type { Caller } from '../caller.ts';
 import type { BackgroundTask, WorkLog } from '../events/background-work.ts';
 import { changeProject } from '../projects/change-project.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
+import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { roleIn } from '../roles/access.ts';
 
 /** How often running deadlines are checked (ms): a deadline fires within this of its due time (well within a minute). */
@@ -17,8 +18,8 @@ export const DEADLINE_BATCH = 50;
 /** The user id the service's own changes are stamped and audited with (no account has it: ids are generated). */
 export const SYSTEM_USER_ID = 'system';
 
-/** What firing deadlines needs. */
-export interface DeadlinePollerDeps { store: Store; clock: Clock; ids: IdGenerator; log?: WorkLog }
+/** What firing deadlines needs; each firing is a change of its project, with the change step's reactions. */
+export interface DeadlinePollerDeps extends ReactingDeps { store: Store; clock: Clock; ids: IdGenerator; log?: WorkLog }
 
 /** The service itself acting on a program: an agency admin of the program's agency, so its role there is admin. */
 export function systemCaller(program: Program): Caller {

@@ -10,6 +10,7 @@ import { changeProject } from '../projects/change-project.ts';
 import { loadProgram, loadProgramWith, loadReadableProject, type ProgramContext, versionOf } from '../projects/project-context.ts';
 import { hasPrivilege, isStaff } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from '../projects/change-reaction.ts';
 import type { AtVersion } from '../views.ts';
 
 /** One deadline of a project as people and clients see it. */
@@ -67,8 +68,8 @@ export function deadlineView(model: ProgramModel, d: ProjectDeadline, now: numbe
  * transaction, project locked, audit row, deadline.* event). Starting a running deadline restarts it from now.
  */
 export class DeadlineService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'deadlines'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'deadlines'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'deadlines'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'deadlines'> & ReactingDeps) {
     this.#deps = deps;
   }
 

@@ -7,6 +7,7 @@ import type { Project } from '../../model/model.ts';
 import { changeProject } from '../projects/change-project.ts';
 import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, versionOf } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from '../projects/change-reaction.ts';
 import type {
   AtVersion, InquiryNoteInput, InquiryNoteView, InquiryNotesView, InquiryThreadSetView, InquiryThreadsView, InquiryThreadView, LandingInquiriesView,
 } from '../views.ts';
@@ -43,8 +44,8 @@ function requireLength(what: string, value: string, max: number): void {
  * project replies on its landing page to the threads that show notes to the applicant.
  */
 export class InquiryService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'inquiries' | 'accounts'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'inquiries' | 'accounts'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'inquiries' | 'accounts'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'inquiries' | 'accounts'> & ReactingDeps) {
     this.#deps = deps;
   }
 

@@ -4,7 +4,7 @@ import type { Program, Status } from '../../model/model.ts';
 import type { NotificationKind } from '../../model/notification.ts';
 import type { StoreWriter } from '../../store/store.ts';
 import { applicantDeadlinesText } from '../deadlines/applicant-deadlines-text.ts';
-import { renderMail, templateFor } from './mail-template.ts';
+import { renderMail, templateFor } from '../mail-template.ts';
 import type { OutboxConsumer } from '../events/outbox-consumer.ts';
 import { type MailContext, projectMailValues, statusChangedTemplate } from '../workflow/named-mail.ts';
 

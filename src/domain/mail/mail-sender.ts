@@ -1,7 +1,7 @@
 import { type Clock, isoTimestamp } from '../../model/clock.ts';
 import type { Store } from '../../store/store.ts';
 import type { WorkLog } from '../events/background-work.ts';
-import { boundText } from '../projects/bounded-text.ts';
+import { boundText } from '../bounded-text.ts';
 import type { Mailer } from './mailer.ts';
 import { redactLinks } from '../redact-secrets.ts';
 

@@ -5,7 +5,7 @@ import type { StoreReader, StoreWriter } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { normaliseEmail, requireName } from '../accounts/account-service.ts';
-import { renderMail } from '../mail/mail-template.ts';
+import { renderMail } from '../mail-template.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { DEFAULT_FIELDS, MAX_DEFAULT_CHARS } from './organization-defaults.ts';
 

@@ -7,6 +7,7 @@ import { changeProject, matchesVersion, preconditionFailed, recordChange } from 
 import { claimIdempotencyKey } from '../projects/idempotency-service.ts';
 import { loadProgram, loadReadableProject, type ProgramContext, projectNotFound, statusById } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { checkMoveReason } from '../workflow/status-reasons.ts';
 
 /** The status a submitted project in `from` can be withdrawn to: a withdrawal status (program file) among its next. */
@@ -41,9 +42,9 @@ export interface RemovalDeps { blobs: BlobStore }
  * records the deletion. A withdrawal is a status move like any other (history, audit, events, automations).
  */
 export class ProjectRemovalService {
-  readonly #deps: ServiceDeps<'programs' | 'projects'>;
+  readonly #deps: ServiceDeps<'programs' | 'projects'> & ReactingDeps;
   readonly #blobs: BlobStore;
-  constructor(deps: ServiceDeps<'programs' | 'projects'>, removal: RemovalDeps) {
+  constructor(deps: ServiceDeps<'programs' | 'projects'> & ReactingDeps, removal: RemovalDeps) {
     this.#deps = deps;
     this.#blobs = removal.blobs;
   }

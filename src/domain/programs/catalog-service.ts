@@ -1,19 +1,10 @@
 import { mayReadForm, mayUseForm } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import type { CustomList, Form, ProgramModel, TableSpec } from '../../model/model.ts';
-import { findForm, loadProgramWith, loadProgram, statusById, statusRef } from '../projects/project-context.ts';
+import type { CustomList, ProgramModel, TableSpec } from '../../model/model.ts';
+import { findForm, formSummary, loadProgramWith, loadProgram, statusById, statusRef } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import type { CustomListView, FormSchemaView, FormSummaryView, FormsView, StatusListView, TableSchemaView } from '../views.ts';
-
-/** The summary of a form that GetForms and CreateNewProject list. */
-export function formSummary(model: ProgramModel, form: Form): FormSummaryView {
-  return {
-    formId: form.id, customId: form.customId, programId: model.program.id, name: form.name,
-    availableInStatuses: form.availableIn.map((id) => statusRef(statusById(model, id))),
-    leadsToStatus: form.leadsToStatusId ? statusRef(statusById(model, form.leadsToStatusId)) : null,
-  };
-}
+import type { CustomListView, FormSchemaView, FormsView, StatusListView, TableSchemaView } from '../views.ts';
 
 function listView(list: CustomList): CustomListView {
   return { listId: list.id, customId: list.customId, name: list.name, choices: list.choices };

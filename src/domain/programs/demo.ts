@@ -3,11 +3,9 @@ import { fileURLToPath } from 'node:url';
 import type { Store } from '../../store/store.ts';
 import { AccountService } from '../accounts/account-service.ts';
 import { ApiError } from '../api-error.ts';
-import type { Clock } from '../../model/clock.ts';
-import type { IdGenerator } from '../../model/ids.ts';
 import type { ProgramRole } from '../../model/model.ts';
 import { parseProgramFile } from './program-file.ts';
-import { importProgram } from './program-import.ts';
+import { importProgram, type ProgramImportDeps } from './program-import.ts';
 import { parseApiKey } from '../accounts/secrets.ts';
 
 /** One demo account with its documented, fixed credentials. */
@@ -47,7 +45,7 @@ export const DEMO_CREDENTIALS: readonly DemoCredential[] = [
 export interface DemoReport { created: boolean; actions: string[]; programId: string }
 
 /** Creates whatever of the demo is missing (agency, program, users, grants, keys); a second call changes nothing. */
-export async function seedDemo(deps: { store: Store; clock: Clock; ids: IdGenerator }): Promise<DemoReport> {
+export async function seedDemo(deps: ProgramImportDeps): Promise<DemoReport> {
   // Several instances starting together on a new database take turns (on PostgreSQL): the first creates the demo, the
   // others find it. Racing instead, each lost race rolled back a row and started the whole seeding again (the program
   // file parsed, checked and planned again), two to five times per instance: the most costly part of starting three
@@ -55,7 +53,7 @@ export async function seedDemo(deps: { store: Store; clock: Clock; ids: IdGenera
   return deps.store.exclusively('apas demo seeding', () => seedRetrying(deps));
 }
 
-async function seedRetrying(deps: { store: Store; clock: Clock; ids: IdGenerator }): Promise<DemoReport> {
+async function seedRetrying(deps: ProgramImportDeps): Promise<DemoReport> {
   // Where instances still race (several processes on one SQLite file), the loser's transaction rolled back, and since
   // every step is idempotent a retry finds the winner's rows. Each race lost is a row another instance created, so an
   // instance loses at most one per row: agency, program, and a user, grant and key each.
@@ -71,7 +69,7 @@ async function seedRetrying(deps: { store: Store; clock: Clock; ids: IdGenerator
   }
 }
 
-async function seedOnce(deps: { store: Store; clock: Clock; ids: IdGenerator }): Promise<DemoReport> {
+async function seedOnce(deps: ProgramImportDeps): Promise<DemoReport> {
   const accounts = new AccountService(deps);
   const actions: string[] = [];
   if (!(await deps.store.accounts.findAgency(DEMO_AGENCY.customId))) {

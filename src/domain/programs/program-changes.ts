@@ -4,15 +4,8 @@ import { diffRoles } from './program-roles.ts';
 import { diffAutomations } from '../automations/check-automations.ts';
 import { namedTemplatesOf, statusMessagesOf } from '../workflow/status-reasons.ts';
 import { diffDeadlines } from './program-deadlines.ts';
+import type { DefinitionChange, DefinitionKind } from './program-parts.ts';
 
-/** The parts of a program an import reports on. */
-export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation' | 'calendar' | 'deadline';
-
-/** What happened to one part: `restored` brings a retired part (and its generated id) back; roles are `removed` (never retired). */
-export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered' | 'removed';
-
-/** One line of an import's change report; `properties` names what an update changed. */
-export interface DefinitionChange { kind: DefinitionKind; action: ChangeAction; ref: string; properties: string[] }
 
 /** A stored definition and which of its rows are active (the rest are retired). */
 export interface StoredDefinition { rows: ProgramDefinitionRows; active: Set<string> }

@@ -1,39 +1,13 @@
-import { templateProblems } from '../mail/mail-template.ts';
+import { templateProblems } from '../mail-template.ts';
 import type { FieldRules } from '../../model/model.ts';
-import { ruleProblems } from '../rules/rule-problems.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
-import { checkRoles, type ResolvedRole } from './program-roles.ts';
+import type { PartResolvers, ProgramChecker, Resolve, ResolvedProgram } from './program-parts.ts';
+import { checkRoles } from './program-roles.ts';
 import { checkDeadlines } from './program-deadlines.ts';
 import { checkTableField } from './program-table.ts';
-import { checkAutomations, type ResolvedAutomation } from '../automations/check-automations.ts';
-import { checkStatusMessages } from '../workflow/status-reasons.ts';
 import { atLine, placeholderAt } from './program-lines.ts';
 
-/** A program file whose references are resolved to positions in its own arrays. */
-export interface ResolvedProgram {
-  file: ProgramFile;
-  /** Per field: the index of its custom list, or null. */
-  fieldLists: (number | null)[];
-  /** Per field: for a table field the index of each column's custom list (or null), else null. */
-  tableLists: ((number | null)[] | null)[];
-  /** Per status: the indexes of its next statuses. */
-  statusNext: number[][];
-  /** Per form: resolved statuses and fields. */
-  forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean; rules: FieldRules | null }[] }[];
-  /** Per role of the program's own: its transitions as status indexes (null: every transition). */
-  roles: ResolvedRole[];
-  /** Per automation: the parts its trigger and actions name, as positions (src/domain/automations). */
-  automations: ResolvedAutomation[];
-  /** Per status: whether a move into it must give a reason, or from which statuses (indexes) it must. */
-  reasonRequired: (boolean | number[])[];
-  /** Per deadline: the index of its untilField's field, or null. */
-  deadlines: (number | null)[];
-}
-
 interface Named { customId: string | null; name: string }
-
-/** Finds a part by reference (customId, else name), or reports the problem and gives null. */
-export type Resolve = (ref: string, where: string) => number | null;
 
 /** How a part is named in messages: its customId when it has one, else its name. */
 export function labelOf(item: Named): string {
@@ -42,9 +16,10 @@ export function labelOf(item: Named): string {
 
 /**
  * Checks what the schema cannot (unique keys, references, one initial status named Unsubmitted, ranges)
- * and resolves every reference; throws ApiError INVALID_REQUEST listing each problem.
+ * and resolves every reference, with the checks each capability contributes (`checkers`, in their order); throws
+ * ApiError INVALID_REQUEST listing each problem.
  */
-export function resolveProgramFile(file: ProgramFile, source = 'program file'): ResolvedProgram {
+export function resolveProgramFile(file: ProgramFile, checkers: readonly ProgramChecker[], source = 'program file'): ResolvedProgram {
   const problems: string[] = [];
   for (const [key, noun] of [['customLists', 'custom list'], ['fields', 'field'], ['statuses', 'status'], ['forms', 'form']] as const) {
     checkUnique(file[key], noun, problems, '', (i, k) => atLine(file, [key, i, k]));
@@ -60,17 +35,23 @@ export function resolveProgramFile(file: ProgramFile, source = 'program file'): 
     statusNext: file.statuses.map((s, i) => resolveAll(s.next, `status "${labelOf(s)}"`, 'next', statuses, problems, (j) => atLine(file, ['statuses', i, 'next', j]))),
     forms: file.forms.map((_, i) => resolveForm(file, i, statuses, fields, problems)),
     roles: checkRoles(file, statuses, problems),
-    automations: checkAutomations(file, { statuses, fields, forms: resolver(file.forms, 'form', problems) }, problems),
-    reasonRequired: checkStatusMessages(file, statuses, problems),
+    parts: checkParts(file, checkers, { statuses, fields, forms: resolver(file.forms, 'form', problems) }, problems),
     deadlines: checkDeadlines(file, fields, problems),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);
   if (file.notifications) problems.push(...templateProblems(file.notifications, placeholderAt(file, ['notifications'])));
   // Rules name fields and statuses, so they are checked once every reference resolved.
-  if (problems.length === 0) problems.push(...ruleProblems(resolved));
+  for (const c of checkers) if (problems.length === 0 && c.checkResolved) problems.push(...c.checkResolved(resolved));
   if (problems.length > 0) throw invalidFile(source, problems);
   return resolved;
+}
+
+/** Runs each checker's first pass in list order; what each resolved is kept under its part. */
+function checkParts(file: ProgramFile, checkers: readonly ProgramChecker[], resolve: PartResolvers, problems: string[]): Record<string, unknown> {
+  const parts: Record<string, unknown> = {};
+  for (const c of checkers) if (c.check) parts[c.part] = c.check(file, resolve, problems);
+  return parts;
 }
 
 /** Reports every customId and every name that two of `items` share, each placed by `at` (item index, key) at the second. */

@@ -7,7 +7,7 @@ import type { DeadlineDefinition, FieldRules, FieldType, NamedMailTemplate, Prog
 import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
-import { normaliseCalendar, normaliseDeadlines, type RawCalendar, type RawDeadline } from './program-deadlines.ts';
+import { normaliseCalendar, normaliseDeadlines, type RawCalendar, type RawDeadline } from './deadline-file.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }

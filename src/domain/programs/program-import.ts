@@ -5,18 +5,19 @@ import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import type { AttachmentDefinition, Form, Program, Status } from '../../model/model.ts';
 import type { Automation } from '../../model/automation.ts';
-import { describeChange, diffDefinition, type DefinitionChange, type StoredDefinition } from './program-changes.ts';
-import { labelOf, resolveProgramFile, type ResolvedProgram } from './program-check.ts';
+import { describeChange, diffDefinition, type StoredDefinition } from './program-changes.ts';
+import type { DefinitionChange, ProgramChecker, ResolvedProgram } from './program-parts.ts';
+import { labelOf, resolveProgramFile } from './program-check.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
 import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
 import { tableSpecOf } from './program-table.ts';
 import { planAutomations } from '../automations/check-automations.ts';
-import { statusMessagesOfFile } from '../workflow/status-reasons.ts';
+import { reasonsRequiredOf, statusMessagesOfFile } from '../workflow/status-reasons.ts';
 import { planDeadlines } from './program-deadlines.ts';
 import { atLine } from './program-lines.ts';
 
-/** What an import needs: the store, the time and a source of new ids. */
-export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator }
+/** What an import needs: the store, the time, a source of new ids, and the checks the capabilities add (src/domain/wiring). */
+export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
 
 /** Who imports and how; `dryRun` reports the changes without writing them. */
 export interface ImportOptions { actorId?: string | null; requestId?: string | null; dryRun?: boolean; source?: string }
@@ -40,7 +41,7 @@ interface PlanContext { agencyId: string; programId: string; now: number; ids: I
  * (else by name), retired ones included. Writes nothing, and reports no changes, when the file matches.
  */
 export async function importProgram(deps: ProgramImportDeps, agencyRef: string, file: ProgramFile, options: ImportOptions = {}): Promise<ImportReport> {
-  const resolved = resolveProgramFile(file, options.source);
+  const resolved = resolveProgramFile(file, deps.checkers, options.source);
   return deps.store.transaction(async (tx) => {
     const agency = await tx.accounts.findAgency(agencyRef);
     if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
@@ -158,7 +159,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
       attachments: planAttachments(f.attachments, prior?.attachments ?? [], formIds[i]!, match),
     };
   });
-  program.automations = planAutomations(file, resolved.automations, { statusIds, fieldIds, formIds, attachmentIds: forms.map((f) => f.attachments.map((a) => a.id)) });
+  program.automations = planAutomations(resolved, { statusIds, fieldIds, formIds, attachmentIds: forms.map((f) => f.attachments.map((a) => a.id)) });
   return { program, lists, statuses, fields, forms };
 }
 
@@ -171,7 +172,7 @@ function planStatuses(resolved: ResolvedProgram, stored: Status[], ids: string[]
     return {
       id: ids[i]!, customId: s.customId, publicId, name: s.name, isInitial: s.initial, position: i,
       next: resolved.statusNext[i]!.map((n) => ids[n]!),
-      ...statusMessagesOfFile(s, resolved.reasonRequired[i]!, ids),
+      ...statusMessagesOfFile(s, reasonsRequiredOf(resolved)[i]!, ids),
       ...(s.withdrawal ? { withdrawal: true } : {}),
     };
   });

@@ -1,4 +1,4 @@
-import type { PlaceholderAt } from '../mail/mail-template.ts';
+import type { PlaceholderAt } from '../mail-template.ts';
 import type { ProgramFile, TextPlace } from './program-file.ts';
 
 /**

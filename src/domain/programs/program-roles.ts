@@ -2,13 +2,9 @@ import type { CustomRole, Program } from '../../model/model.ts';
 import type { StoreWriter } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 import { BUILT_IN_ROLE_NAMES, isPrivilege, PRIVILEGE_NAMES } from '../roles/privileges.ts';
-import type { DefinitionChange } from './program-changes.ts';
-import type { Resolve } from './program-check.ts';
+import type { DefinitionChange, Resolve, ResolvedRole } from './program-parts.ts';
 import type { ProgramFile, RoleSpec } from './program-file.ts';
 import { atLine } from './program-lines.ts';
-
-/** A role of the file with its transitions resolved to status indexes (null: every transition of the workflow). */
-export interface ResolvedRole { transitions: { from: number; to: number[] }[] | null }
 
 const BUILT_IN = new Set<string>(BUILT_IN_ROLE_NAMES);
 

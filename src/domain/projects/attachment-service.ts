@@ -9,6 +9,7 @@ import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, Proj
 import { changeProject, matchesVersion, preconditionFailed } from './change-project.ts';
 import { findForm, loadProgramWith, loadProgram, loadReadableProject, type ProgramContext, requireAvailable, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from './change-reaction.ts';
 import type { AtVersion, AttachmentFileView, AttachmentMetadataView, AttachmentReviewInput, UploadInput } from '../views.ts';
 
 /** The project and attachment definition an attachment operation addresses (ids or custom ids). */
@@ -36,11 +37,11 @@ interface ReadableAttachment { ctx: ProgramContext; project: Project; form: Form
 
 /** Uploads, reviews and serves the files of projects' attachment definitions; every version is kept. */
 export class AttachmentService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'accounts'>;
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'accounts'> & ReactingDeps;
   readonly #blobs: BlobStore;
   readonly #maxUploadBytes: number;
 
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'accounts'>, attachments: AttachmentDeps) {
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'accounts'> & ReactingDeps, attachments: AttachmentDeps) {
     this.#deps = deps;
     this.#blobs = attachments.blobs;
     this.#maxUploadBytes = attachments.maxUploadBytes;

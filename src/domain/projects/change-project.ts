@@ -6,14 +6,8 @@ import { canRead, canWrite } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller, VersionCondition } from '../caller.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
-import { eventsOfChange } from '../events/project-events.ts';
 import { type ProgramContext, projectNotFound } from './project-context.ts';
-import { runAutomations } from '../automations/run-automations.ts';
-import { keepQueueAttention } from '../queue/queue-attention.ts';
-import { keepDashboards } from '../dashboards/keep-dashboards.ts';
-
-/** The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets. */
-export type ProjectChanges = Partial<Pick<Project, 'number' | 'statusId' | 'statusAt' | 'ownerId' | 'assigneeId'>>;
+import { type ChangeReaction, type ChangeRecord, followUps, type ProjectChanges } from './change-reaction.ts';
 
 /** What the change step hands to a change: the transaction, the locked project as it is now, and the change's time. */
 export interface ChangeStep { tx: StoreWriter; project: Project; now: number }
@@ -41,8 +35,11 @@ export interface ProjectChange<T> {
   act(step: ChangeStep): Promise<ChangeOutcome<T>>;
 }
 
-/** What the change step needs; `publicUrl` (for links in automations' mails and notes) when the service has one. */
-export interface ChangeDeps { store: Pick<Store, 'transaction'>; clock: Clock; ids: IdGenerator; publicUrl?: string }
+/**
+ * What the change step needs: `reactions`, what reacts to each change in its transaction (composed at start-up,
+ * src/domain/wiring); `publicUrl` (for links in automations' mails and notes) when the service has one.
+ */
+export interface ChangeDeps { store: Pick<Store, 'transaction'>; clock: Clock; ids: IdGenerator; publicUrl?: string; reactions: readonly ChangeReaction[] }
 
 /**
  * The one way a project changes. In one transaction it locks the project (concurrent changes of one project queue
@@ -70,8 +67,8 @@ export async function changeProject<T>(deps: ChangeDeps, caller: Caller, ctx: Pr
     if (outcome.changed === false) return outcome.result(project);
     const action = outcome.action ?? change.action;
     const detail = outcome.detail ?? {};
-    // The program's automations act within this change, after its own writes; theirs join its one stamp and version.
-    const automated = await runAutomations(tx, deps, caller, ctx, { ...project, ...outcome.changes }, now, action, detail);
+    // Follow-ups (the program's automations) act within this change, after its own writes; theirs join its one stamp and version.
+    const automated = await followUps(deps.reactions, { tx, deps, caller, ctx, project: { ...project, ...outcome.changes }, now, action, detail });
     const stamp = { ...outcome.changes, ...automated.changes, updatedAt: now, updatedBy: caller.user.id };
     // The row is locked (or, on SQLite, the whole database), so its version cannot have moved since it was read.
     if (!(await tx.projects.updateProject(project.id, project.version, stamp))) throw new Error(`project ${project.id} changed while locked`);
@@ -95,26 +92,14 @@ export function preconditionFailed(projectId: string): ApiError {
 }
 
 /**
- * What one audit row of a project says besides who did it: the action, the project, the details and when; and the
- * project's owner after the change, whom its events' notifications go to.
+ * Writes the audit row of a project change in the change's transaction, then lets each reaction see it (the queue's
+ * and dashboards' read models, the events the outbox sends on); every change of a project, its creation included, is
+ * recorded in this one shape.
  */
-export interface ChangeRecord { action: string; projectId: string; ownerId: string; detail: Record<string, unknown>; at: number }
-
-/**
- * Writes the audit row of a project change, and its events to the outbox, in the change's transaction; every change
- * of a project, its creation included, is recorded in this one shape.
- */
-export async function recordChange(tx: StoreWriter, deps: Pick<ChangeDeps, 'ids'>, caller: Caller, ctx: ProgramContext, record: ChangeRecord): Promise<void> {
+export async function recordChange(tx: StoreWriter, deps: Pick<ChangeDeps, 'ids' | 'publicUrl' | 'reactions'>, caller: Caller, ctx: ProgramContext, record: ChangeRecord): Promise<void> {
   await tx.audit.write({
     action: record.action, actorId: caller.user.id, agencyId: ctx.program.agencyId, programId: ctx.program.id,
     projectId: record.projectId, requestId: caller.requestId, detail: caller.bulkActionId === undefined ? record.detail : { ...record.detail, bulkActionId: caller.bulkActionId },
   }, record.at, deps.ids.next());
-  await keepQueueAttention(tx, ctx, record.projectId, record.action, record.detail, record.at);
-  keepDashboards(tx, record.projectId);
-  for (const event of eventsOfChange(record.action, record.detail, ctx.role)) {
-    tx.events.append({
-      id: deps.ids.next(), at: record.at, agencyId: ctx.program.agencyId, programId: ctx.program.id, projectId: record.projectId,
-      actorId: caller.user.id, ownerId: record.ownerId, ...event,
-    });
-  }
+  for (const r of deps.reactions) await r.recorded?.(tx, deps, caller, ctx, record);
 }

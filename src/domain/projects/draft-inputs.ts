@@ -1,5 +1,5 @@
 import { ApiError } from '../api-error.ts';
-import { MASK } from './field-rules.ts';
+import { MASK } from './value-check.ts';
 import type { DataField, Form, ProgramModel } from '../../model/model.ts';
 import type { DataFieldInput } from '../views.ts';
 import { tableDraftInput } from './table-inputs.ts';

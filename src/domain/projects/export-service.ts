@@ -1,6 +1,6 @@
 import { requireReveal } from '../roles/access.ts';
 import type { Caller } from '../caller.ts';
-import { MASK } from './field-rules.ts';
+import { MASK } from './value-check.ts';
 import type { DataField, FieldValue } from '../../model/model.ts';
 import { loadProgramWith, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';

@@ -1,69 +1,11 @@
 import { ApiError, type FieldProblem } from '../api-error.ts';
-import type { CustomList, DataField, FieldValue, Form, ProgramModel } from '../../model/model.ts';
+import type { DataField, FieldValue, Form, ProgramModel } from '../../model/model.ts';
 import type { DataFieldInput } from '../views.ts';
 import type { FormDecision } from '../rules/form-rules.ts';
 import { resolveTableInput, tableProblems } from './table-values.ts';
+import { checkValue, fieldProblem } from './value-check.ts';
 
-const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-const INTEGER = /^-?\d+$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MAX_VALUE_LENGTH = 10000;
 const MAX_VALUES = 1000;
-
-/** How sensitive values are shown in place of the real ones. */
-export const MASK = '********';
-
-/**
- * A value as error messages quote it: in quotes, or the mask for a sensitive field, whose values must not reach
- * answers to people who sent someone else's data nor the log, where every error message is written.
- */
-export function quoted(field: DataField, text: string): string {
-  return field.sensitive ? MASK : `"${text}"`;
-}
-
-function problem(field: DataField, code: string, message: string): FieldProblem {
-  return { dataFieldId: field.id, customId: field.customId, name: field.name, code, message };
-}
-
-function isRealDate(text: string): boolean {
-  const m = DATE.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
-  return d.getUTCFullYear() === +m[1]! && d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
-}
-
-/** Checks one non-empty value against its field's type, list and limits; null when it is fine. */
-export function checkValue(field: DataField, list: CustomList | undefined, text: string): FieldProblem | null {
-  if (text.length > MAX_VALUE_LENGTH) return problem(field, 'TOO_LONG', `Values are limited to ${MAX_VALUE_LENGTH} characters.`);
-  switch (field.type) {
-    case 'text':
-      if (field.maxLength !== null && [...text].length > field.maxLength) {
-        return problem(field, 'TOO_LONG', `${field.name} allows at most ${field.maxLength} characters.`);
-      }
-      return null;
-    case 'number':
-    case 'integer': {
-      const pattern = field.type === 'integer' ? INTEGER : NUMBER;
-      if (!pattern.test(text)) return problem(field, 'INVALID_TYPE', `${field.name} must be ${field.type === 'integer' ? 'a whole number' : 'a number'}; got ${quoted(field, text)}.`);
-      const n = Number(text);
-      if ((field.min !== null && n < field.min) || (field.max !== null && n > field.max)) {
-        return problem(field, 'OUT_OF_RANGE', `${field.name} must be between ${field.min ?? '-∞'} and ${field.max ?? '∞'}.`);
-      }
-      return null;
-    }
-    case 'boolean':
-      return text === 'true' || text === 'false' ? null : problem(field, 'INVALID_TYPE', `${field.name} must be true or false; got ${quoted(field, text)}.`);
-    case 'date':
-      return isRealDate(text) ? null : problem(field, 'INVALID_TYPE', `${field.name} must be a date as yyyy-MM-dd; got ${quoted(field, text)}.`);
-    case 'choice':
-      return list?.choices.some((c) => c.value === text)
-        ? null
-        : problem(field, 'NOT_IN_LIST', `${quoted(field, text)} is not a choice of ${field.name}.`);
-    case 'table':
-      // A table's value is its rows, checked cell by cell in table-values.ts; it never reaches here as one text.
-      return null;
-  }
-}
 
 /** True when a stored value counts as filled in (for required fields). */
 export function isFilled(v: FieldValue | undefined): boolean {
@@ -94,34 +36,34 @@ export function resolveInputs(model: ProgramModel, form: Form, inputs: DataField
       continue;
     }
     if (seen.has(field.id)) {
-      problems.push(problem(field, 'DUPLICATE_FIELD', `${field.name} is given more than once.`));
+      problems.push(fieldProblem(field, 'DUPLICATE_FIELD', `${field.name} is given more than once.`));
       continue;
     }
     seen.add(field.id);
     if (field.formula) {
-      problems.push(problem(field, 'CALCULATED', `${field.name} is calculated by the service from other fields and cannot be written.`));
+      problems.push(fieldProblem(field, 'CALCULATED', `${field.name} is calculated by the service from other fields and cannot be written.`));
       continue;
     }
     const list = model.lists.find((l) => l.id === field.listId);
     if (field.type === 'table') {
-      if (input.value !== null || input.values !== null) problems.push(problem(field, 'ROWS_EXPECTED', `${field.name} is a table field; send Rows.`));
+      if (input.value !== null || input.values !== null) problems.push(fieldProblem(field, 'ROWS_EXPECTED', `${field.name} is a table field; send Rows.`));
       const table = resolveTableInput(model, field, input.rows ?? null);
       problems.push(...table.problems);
       out.push({ field, value: table.value, values: null });
       continue;
     }
-    if (input.rows !== undefined && input.rows !== null) problems.push(problem(field, 'NOT_A_TABLE', `${field.name} is not a table field; send Value or Values.`));
+    if (input.rows !== undefined && input.rows !== null) problems.push(fieldProblem(field, 'NOT_A_TABLE', `${field.name} is not a table field; send Value or Values.`));
     if (field.multiValue) {
-      if (input.value !== null) problems.push(problem(field, 'MULTI_VALUE_EXPECTED', `${field.name} is a multi-value field; send Values.`));
+      if (input.value !== null) problems.push(fieldProblem(field, 'MULTI_VALUE_EXPECTED', `${field.name} is a multi-value field; send Values.`));
       const values = input.values;
-      if (values && values.length > MAX_VALUES) problems.push(problem(field, 'TOO_MANY_VALUES', `${field.name} takes at most ${MAX_VALUES} values.`));
+      if (values && values.length > MAX_VALUES) problems.push(fieldProblem(field, 'TOO_MANY_VALUES', `${field.name} takes at most ${MAX_VALUES} values.`));
       for (const v of values ?? []) {
         const p = v === '' ? null : checkValue(field, list, v);
         if (p) problems.push(p);
       }
       out.push({ field, value: null, values });
     } else {
-      if (input.values !== null) problems.push(problem(field, 'NOT_MULTI_VALUE', `${field.name} takes a single Value.`));
+      if (input.values !== null) problems.push(fieldProblem(field, 'NOT_MULTI_VALUE', `${field.name} takes a single Value.`));
       const p = input.value === null || input.value === '' ? null : checkValue(field, list, input.value);
       if (p) problems.push(p);
       out.push({ field, value: input.value, values: null });
@@ -144,7 +86,7 @@ export function completenessProblems(model: ProgramModel, form: Form, values: Ma
     const v = values.get(field.id);
     const required = decision ? decision.required.has(field.id) : placed.required;
     if (required && !isFilled(v)) {
-      problems.push(problem(field, 'REQUIRED', `${field.name} is required.`));
+      problems.push(fieldProblem(field, 'REQUIRED', `${field.name} is required.`));
       continue;
     }
     if (field.type === 'table') {
@@ -166,7 +108,7 @@ export function completenessProblems(model: ProgramModel, form: Form, values: Ma
 /** A validation not met, as a problem of its field carrying the program's message. */
 export function ruleProblem(model: ProgramModel, fieldId: string, message: string): FieldProblem {
   const field = model.fields.find((f) => f.id === fieldId)!;
-  return problem(field, 'RULE', message);
+  return fieldProblem(field, 'RULE', message);
 }
 
 /**
@@ -180,7 +122,7 @@ export function draftRuleProblems(model: ProgramModel, decision: FormDecision, c
   for (const fieldId of changed) {
     if (!decision.readOnly.has(fieldId)) continue;
     const field = model.fields.find((f) => f.id === fieldId)!;
-    problems.push(problem(field, 'READ_ONLY', `${field.name} cannot be changed now (its readOnlyIf rule holds).`));
+    problems.push(fieldProblem(field, 'READ_ONLY', `${field.name} cannot be changed now (its readOnlyIf rule holds).`));
   }
   const touched = (id: string) => changed.has(id) || decision.calculated.has(id) || Boolean(model.fields.find((f) => f.id === id)?.formula);
   for (const failed of decision.failed) {

@@ -2,13 +2,15 @@ import { canWrite, mayReadForm, mayUseForm, overridesForms, requireFormUse, requ
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
-import { completenessProblems, MASK, resolveInputs } from './field-rules.ts';
+import { completenessProblems, resolveInputs } from './field-rules.ts';
+import { MASK } from './value-check.ts';
 import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { changeProject } from './change-project.ts';
 import { currentDraft, overlayDraft } from './current-draft.ts';
 import { tableRowViews, withTableCells } from './table-values.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from './change-reaction.ts';
 import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { type FormDecision, hasRules } from '../rules/form-rules.ts';
@@ -29,8 +31,8 @@ async function formValues(reader: Pick<StoreReader, 'projects'>, project: Projec
 
 /** Reads, writes and shows the draft and submitted data of a project's forms. */
 export class FormDataService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments'> & ReactingDeps) {
     this.#deps = deps;
   }
 

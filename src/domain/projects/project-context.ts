@@ -4,7 +4,7 @@ import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Form, Program, ProgramModel, Project, Status } from '../../model/model.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import type { AtVersion, CurrentStatusView, ProjectHeaderView, ProjectVersion, StatusRefView } from '../views.ts';
+import type { AtVersion, CurrentStatusView, FormSummaryView, ProjectHeaderView, ProjectVersion, StatusRefView } from '../views.ts';
 import type { StoreReader } from '../../store/store.ts';
 
 /** A program the caller may use, with its definition and the caller's role (and so privileges) in it. */
@@ -92,4 +92,13 @@ export function requireAvailable(model: ProgramModel, form: Form, project: Proje
   const current = statusById(model, project.statusId).name;
   throw new ApiError('FORM_NOT_AVAILABLE',
     `Form ${form.name} is not available while the project is in status "${current}"; it is available in: ${names.join(', ') || 'no status'}.`);
+}
+
+/** The summary of a form that GetForms and CreateNewProject list. */
+export function formSummary(model: ProgramModel, form: Form): FormSummaryView {
+  return {
+    formId: form.id, customId: form.customId, programId: model.program.id, name: form.name,
+    availableInStatuses: form.availableIn.map((id) => statusRef(statusById(model, id))),
+    leadsToStatus: form.leadsToStatusId ? statusRef(statusById(model, form.leadsToStatusId)) : null,
+  };
 }

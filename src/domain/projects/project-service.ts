@@ -1,14 +1,13 @@
 import { pageHistory } from '../workflow/status-reasons.ts';
 import { canChangeOwner, canCreate, mayReadForm, ownerFilter, roleIn } from '../roles/access.ts';
-import { formSummary } from '../programs/catalog-service.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Program, ProgramModel, Project, ProjectListing } from '../../model/model.ts';
 import { changeProject, recordChange } from './change-project.ts';
-import { runAutomations } from '../automations/run-automations.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
-import { loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
+import { formSummary, loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import { followUps, type ReactingDeps } from './change-reaction.ts';
 import { MAX_WRITE_TRANSACTION_MS, type StoreWriter } from '../../store/store.ts';
 import type { AtVersion, LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from '../views.ts';
 import type { ProjectKey } from '../../model/records.ts';
@@ -69,8 +68,8 @@ export type ProjectSeed = (tx: StoreWriter, project: Project, now: number) => Pr
 
 /** Lists programs and projects, creates projects and changes their owner. */
 export class ProjectService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizations'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizations'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizations'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizations'> & ReactingDeps) {
     this.#deps = deps;
   }
 
@@ -150,9 +149,9 @@ export class ProjectService {
       await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
       const prefilled = organization ? await prefillDefaults(tx, ctx.model, ctx.role, projectId, organization.defaults, caller.user.id, now) : [];
       const detail = { status: initial.id, ...(organization ? { organizationId: organization.id, prefilled } : {}), ...(options.seed ? await options.seed(tx, created, now) : {}) };
-      const automated = await runAutomations(tx, this.#deps, caller, ctx, created, now, 'project.create', detail);
+      const automated = await followUps(this.#deps.reactions, { tx, deps: this.#deps, caller, ctx, project: created, now, action: 'project.create', detail });
       let project = created;
-      // A creation's automations that move or assign the project change its row once more: version 1, not 0.
+      // A creation's follow-ups (automations) that move or assign the project change its row once more: version 1, not 0.
       if (Object.keys(automated.changes).length > 0) {
         if (!(await tx.projects.updateProject(projectId, 0, automated.changes))) throw new Error(`project ${projectId} changed while being created`);
         project = { ...created, ...automated.changes, version: 1 };

@@ -1,7 +1,7 @@
 import { isStaff, mayReadForm, ownerFilter, requireReveal, type Role } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import { checkValue, quoted } from './field-rules.ts';
+import { checkValue, quoted } from './value-check.ts';
 import type { DataField, ProgramModel } from '../../model/model.ts';
 import { loadProgram, type ProgramContext } from './project-context.ts';
 import { projectsView } from './project-service.ts';

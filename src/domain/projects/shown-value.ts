@@ -1,5 +1,5 @@
 import type { DataField, ProgramModel } from '../../model/model.ts';
-import { MASK } from './field-rules.ts';
+import { MASK } from './value-check.ts';
 import { shownTable } from './table-values.ts';
 
 /**

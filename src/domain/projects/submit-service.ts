@@ -11,6 +11,7 @@ import { hasRules } from '../rules/form-rules.ts';
 import { rulesBeforeLock, rulesInLock } from '../rules/rule-state.ts';
 import { findForm, loadProgram, loadReadableProject, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from './change-reaction.ts';
 import type { AtVersion, SubmitView } from '../views.ts';
 
 /** A project number: the program's prefix and the sequence number padded to the program's digits. */
@@ -20,8 +21,8 @@ export function formatProjectNumber(program: Program, n: number): string {
 
 /** Submits a form's draft: validates it, copies it to the submitted data, numbers the project and moves its status. */
 export class SubmitService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments'> & ReactingDeps) {
     this.#deps = deps;
   }
 

@@ -1,21 +1,13 @@
 import type { FieldProblem } from '../api-error.ts';
 import type { DataField, FieldValue, ProgramModel, TableColumn, TableSpec } from '../../model/model.ts';
 import type { StoredValue } from '../../store/project-queries.ts';
-import { checkValue } from './field-rules.ts';
+import { checkValue } from './value-check.ts';
+import type { TableCellView, TableRowInput } from '../views.ts';
 
 // A table field's value is stored like any other value, as one text: its rows as JSON, each row an object from column
 // customId to the cell's text, with only filled cells and keys in column order (`[{"Make":"SMA","Quantity":"2"}]`).
 // Every layer that moves values (drafts, submissions, the sealed-values wrapper, exports) moves it unchanged; only
 // this module reads it. No rows is no value (null), so a required table needs at least one row.
-
-/** One cell as a request sends it: the column's customId and its text (null or "" for an empty cell). */
-export interface TableCellInput { column: string; value: string | null }
-
-/** One row as a request sends it: its cells in any order. */
-export type TableRowInput = TableCellInput[];
-
-/** One filled cell as answers show it, rows and cells in order. */
-export interface TableCellView { column: string; value: string }
 
 /** The most rows a table value may hold, whatever its field's maxRows (as multi-value fields take at most 1,000 values). */
 export const MAX_TABLE_ROWS = 1000;

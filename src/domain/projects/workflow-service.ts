@@ -5,6 +5,7 @@ import type { HistoryEntry, ProgramModel, Status } from '../../model/model.ts';
 import { changeProject } from './change-project.ts';
 import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, type ProgramContext, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from './change-reaction.ts';
 import { formatProjectNumber } from './submit-service.ts';
 import type { AssigneeView, AtVersion, HistoryEntryView, ReportAsInput, StatusHistoryView, StatusSetView } from '../views.ts';
 import type { StoreReader, StoreWriter } from '../../store/store.ts';
@@ -34,8 +35,8 @@ export async function historyViews(reader: Pick<StoreReader, 'accounts'>, model:
 
 /** Moves projects through the workflow, reports their history, and assigns staff. */
 export class WorkflowService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts'> & ReactingDeps) {
     this.#deps = deps;
   }
 

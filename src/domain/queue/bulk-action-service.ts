@@ -7,7 +7,7 @@ import { loadProgram, type ProgramContext } from '../projects/project-context.ts
 import type { WorkflowService } from '../projects/workflow-service.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { TemplateMailService } from '../workflow/template-mail-service.ts';
-import { readablePlaceholders } from '../mail/mail-template.ts';
+import { readablePlaceholders } from '../mail-template.ts';
 import { type BulkAction, type BulkActionView, bulkActionView, type BulkFormOptions } from './bulk-action-view.ts';
 import type { WorkQueueFilter, WorkQueueService } from './work-queue-service.ts';
 

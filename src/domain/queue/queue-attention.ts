@@ -3,6 +3,7 @@ import type { AttentionChange, DeadlineMarks } from '../../store/queue-view-quer
 import { isStaff, type Role } from '../roles/access.ts';
 import type { Program, ProgramModel } from '../../model/model.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
+import type { ChangeReaction } from '../projects/change-reaction.ts';
 import { attentionDueBy } from './queue-columns.ts';
 
 // Actions whose note answers (or asks) the other side of an inquiry thread.
@@ -31,7 +32,7 @@ export function attentionOf(role: Role, action: string, detail: Record<string, u
   };
 }
 
-/** Keeps the queue's needs-attention columns in the change's transaction (called by recordChange for every audit row of a project). */
+/** Keeps the queue's needs-attention columns in the change's transaction (for every audit row of a project, through queueAttentionReaction). */
 export async function keepQueueAttention(tx: StoreWriter, ctx: ProgramContext, projectId: string, action: string, detail: Record<string, unknown>, at: number): Promise<void> {
   await tx.queueViews.keepQueueAttention(projectId, attentionOf(ctx.role, action, detail, at, () => deadlineMarks(ctx.program, ctx.model, at)));
 }
@@ -45,3 +46,9 @@ export function deadlineMarks(program: Program, model: Pick<ProgramModel, 'statu
 export function openStatusIds(model: Pick<ProgramModel, 'statuses'>): string[] {
   return model.statuses.filter((s) => s.next.length > 0).map((s) => s.id);
 }
+
+/** The needs-attention columns as a reaction of the change step: kept for every audit row, in its transaction. */
+export const queueAttentionReaction: ChangeReaction = {
+  name: 'queue attention',
+  recorded: (tx, _deps, _caller, ctx, r) => keepQueueAttention(tx, ctx, r.projectId, r.action, r.detail, r.at),
+};

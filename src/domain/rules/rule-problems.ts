@@ -4,10 +4,13 @@ import { FORM_COST_LIMIT } from './rule-limits.ts';
 import { atLine } from '../programs/program-lines.ts';
 import { ruleShapes, ruleVariables } from './rule-scope.ts';
 import { fieldType, T, type RuleType } from './rule-types.ts';
-import type { ResolvedProgram } from '../programs/program-check.ts';
+import type { ProgramChecker, ResolvedProgram } from '../programs/program-parts.ts';
 import type { SourcePosition } from '../programs/program-file.ts';
 
 type Path = (string | number)[];
+
+/** The rules' part of checking a program file at import: every rule and formula compiled once references resolved. */
+export const rulesChecker: ProgramChecker = { part: 'rules', checkResolved: (resolved) => ruleProblems(resolved) };
 
 /**
  * Compiles every rule and formula of a program file against its fields, as an import must before it writes

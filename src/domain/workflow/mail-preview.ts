@@ -1,8 +1,9 @@
 import type { Program, Project, Status } from '../../model/model.ts';
 import { ApiError } from '../api-error.ts';
-import { type RenderedMail, renderMail } from '../mail/mail-template.ts';
+import { type RenderedMail, renderMail } from '../mail-template.ts';
 import { resolveProgramFile } from '../programs/program-check.ts';
 import type { ProgramFile, StatusSpec } from '../programs/program-file.ts';
+import type { ProgramChecker } from '../programs/program-parts.ts';
 import { formatProjectNumber } from '../projects/submit-service.ts';
 import { namedTemplate, projectMailValues, statusChangedTemplate } from './named-mail.ts';
 
@@ -23,10 +24,10 @@ export const SAMPLE_MESSAGE = 'A message from the reviewer, as typed on the revi
 
 /**
  * Renders a mail of a program file with sample values (project number 42, the status's first reason, a sample
- * message), after the checks an import makes; throws ApiError for a file with problems or an unknown status or template.
+ * message), after the checks an import makes (`checkers`, those the capabilities add); throws ApiError for a file with problems or an unknown status or template.
  */
-export function previewMail(file: ProgramFile, choice: PreviewChoice, source = 'program file'): MailPreview {
-  resolveProgramFile(file, source);
+export function previewMail(file: ProgramFile, choice: PreviewChoice, checkers: readonly ProgramChecker[], source = 'program file'): MailPreview {
+  resolveProgramFile(file, checkers, source);
   const program: Program = {
     id: file.customId, agencyId: 'SAMPLEAGENCY', customId: file.customId, name: file.name, numberPrefix: file.numberPrefix,
     numberDigits: file.numberDigits, updatedAt: 0, notifications: file.notifications, mailTemplates: file.mailTemplates,

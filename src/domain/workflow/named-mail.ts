@@ -2,7 +2,7 @@ import type { Program, Project, Status } from '../../model/model.ts';
 import type { MailTemplate } from '../../model/notification.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
-import { DEFAULT_TEMPLATES, type PlaceholderValues, type RenderedMail, renderMail } from '../mail/mail-template.ts';
+import { DEFAULT_TEMPLATES, type PlaceholderValues, type RenderedMail, renderMail } from '../mail-template.ts';
 import { landingUrl, statusById } from '../projects/project-context.ts';
 import { reasonName } from './status-reasons.ts';
 

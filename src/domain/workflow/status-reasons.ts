@@ -1,8 +1,8 @@
 import type { HistoryEntry, NamedMailTemplate, Program, ProgramModel, Status, StatusReason } from '../../model/model.ts';
 import type { MailTemplate } from '../../model/notification.ts';
 import { ApiError } from '../api-error.ts';
-import { mailTemplateProblems } from '../mail/mail-template.ts';
-import type { Resolve } from '../programs/program-check.ts';
+import { mailTemplateProblems } from '../mail-template.ts';
+import type { ProgramChecker, Resolve, ResolvedProgram } from '../programs/program-parts.ts';
 import type { ProgramFile, StatusSpec } from '../programs/program-file.ts';
 import { atLine, placeholderAt } from '../programs/program-lines.ts';
 import { statusById } from '../projects/project-context.ts';
@@ -16,6 +16,14 @@ export interface MoveReason { reasonId: string | null; message: string | null }
 
 /** The reason and message of a move as the history keeps them: the reason also by name, as the status lists it now. */
 export interface GivenReason { reasonId: string | null; reason: string | null; message: string | null }
+
+/** The status messages' part of checking a program file at import: the reasons and who must give one. */
+export const statusMessagesChecker: ProgramChecker = { part: 'reasonRequired', check: (file, resolve, problems) => checkStatusMessages(file, resolve.statuses, problems) };
+
+/** Per status of a checked file: whether a move into it must give a reason, or from which statuses (indexes) it must. */
+export function reasonsRequiredOf(resolved: ResolvedProgram): (boolean | number[])[] {
+  return resolved.parts[statusMessagesChecker.part] as (boolean | number[])[];
+}
 
 /**
  * Checks the statuses' reasons (keys and names unique within their status, a required reason that can be given, no

@@ -5,6 +5,7 @@ import { applicantDeadlinesText } from '../deadlines/applicant-deadlines-text.ts
 import { changeProject } from '../projects/change-project.ts';
 import { loadProgram, loadReadableProject, versionOf } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { ReactingDeps } from '../projects/change-reaction.ts';
 import type { ProjectVersion } from '../views.ts';
 import { namedTemplate, renderNamedMail } from './named-mail.ts';
 
@@ -17,8 +18,8 @@ export const TEMPLATE_MAIL_KIND = 'template';
  * (`project.mail.sent`, naming the template and the recipient's user id) and the mail queued in its transaction.
  */
 export class TemplateMailService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'deadlines'>;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'deadlines'>) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'deadlines'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'deadlines'> & ReactingDeps) {
     this.#deps = deps;
   }
 

@@ -1,4 +1,4 @@
-import type { PortalHomeView } from '../../domain/projects/portal-service.ts';
+import type { PortalHomeView } from '../../domain/portal/portal-service.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { myProjectsPath, projectPagePath } from '../web-paths.ts';

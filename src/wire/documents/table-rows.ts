@@ -1,4 +1,4 @@
-import type { TableCellView, TableRowInput } from '../../domain/projects/table-values.ts';
+import type { TableCellView, TableRowInput } from '../../domain/views.ts';
 import { complex, many, optional, required, restrict, string, type WireValue } from '../wire-type.ts';
 
 /** `<Cell Column [Value]/>`: one cell of a table row; Column is the column's CustomId, a Cell without Value is empty. */

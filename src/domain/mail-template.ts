@@ -1,4 +1,4 @@
-import { NOTIFICATION_KINDS, type MailTemplate, type NotificationKind, type NotificationTemplates } from '../../model/notification.ts';
+import { NOTIFICATION_KINDS, type MailTemplate, type NotificationKind, type NotificationTemplates } from '../model/notification.ts';
 
 /**
  * The placeholders every template of a program file may use; `reason` (the reason's name) and `message` are those a

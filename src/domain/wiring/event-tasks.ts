@@ -1,11 +1,12 @@
 import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import type { Store } from '../../store/store.ts';
-import type { BackgroundTask, WorkLog } from './background-work.ts';
+import type { BackgroundTask, WorkLog } from '../events/background-work.ts';
+import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { mailNotifier, MAIL_CONSUMER } from '../mail/mail-notifier.ts';
 import { DEFAULT_MAIL_POLICY, sendDueMail } from '../mail/mail-sender.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { consumeOutbox, type OutboxConsumer } from './outbox-consumer.ts';
+import { consumeOutbox, type OutboxConsumer } from '../events/outbox-consumer.ts';
 import { type WebhookTaskSettings, webhookTask } from '../webhooks/webhook-tasks.ts';
 import { deadlineTask } from '../deadlines/deadline-poller.ts';
 import { scheduleTask } from '../automations/schedule-runner.ts';
@@ -15,8 +16,11 @@ import { dashboardZonesTask } from '../dashboards/dashboard-zones-task.ts';
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
 
-/** What the background work of the outbox needs; `mailer` null when no SMTP server is configured. */
-export interface EventTaskDeps {
+/**
+ * What the background work of the outbox needs; `mailer` null when no SMTP server is configured; `reactions`, those of
+ * the change step, for the service's own changes (deadlines firing, daily schedules).
+ */
+export interface EventTaskDeps extends ReactingDeps {
   store: Store;
   clock: Clock;
   ids: IdGenerator;

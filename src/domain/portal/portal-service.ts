@@ -1,8 +1,8 @@
 import type { Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
 import { canCreate, isStaff, ownerFilter, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
 import type { Caller } from '../caller.ts';
-import { waitingForApplicant } from '../portal/waiting-for-applicant.ts';
-import { statusById } from './project-context.ts';
+import { waitingForApplicant } from './waiting-for-applicant.ts';
+import { statusById } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 
 /** One of the caller's programs on the home page, with the caller's role in it. */

@@ -1,0 +1,52 @@
+import type { FieldRules } from '../../model/model.ts';
+import type { ProgramFile } from './program-file.ts';
+
+/** Finds a part by reference (customId, else name), or reports the problem and gives null. */
+export type Resolve = (ref: string, where: string) => number | null;
+
+/** The references a capability's checks may resolve: the file's statuses, fields and forms. */
+export interface PartResolvers { statuses: Resolve; fields: Resolve; forms: Resolve }
+
+/** A role of the file with its transitions resolved to status indexes (null: every transition of the workflow). */
+export interface ResolvedRole { transitions: { from: number; to: number[] }[] | null }
+
+/** A program file whose references are resolved to positions in its own arrays. */
+export interface ResolvedProgram {
+  file: ProgramFile;
+  /** Per field: the index of its custom list, or null. */
+  fieldLists: (number | null)[];
+  /** Per field: for a table field the index of each column's custom list (or null), else null. */
+  tableLists: ((number | null)[] | null)[];
+  /** Per status: the indexes of its next statuses. */
+  statusNext: number[][];
+  /** Per form: resolved statuses and fields. */
+  forms: { availableIn: number[]; leadsTo: number | null; fields: { field: number; required: boolean; rules: FieldRules | null }[] }[];
+  /** Per role of the program's own: its transitions as status indexes (null: every transition). */
+  roles: ResolvedRole[];
+  /** What each checker resolved, by its `part` (read back by the capability that owns it, when it plans its rows). */
+  parts: Readonly<Record<string, unknown>>;
+  /** Per deadline: the index of its untilField's field, or null. */
+  deadlines: (number | null)[];
+}
+
+/**
+ * One capability's checks of a program file at import, so that src/domain/programs names none of them (the list is
+ * composed at start-up, src/domain/wiring). `check` runs after the file's own parts and roles are checked and gives
+ * what it resolved (kept under `part`); `checkResolved` runs only when nothing was found wrong, with every reference
+ * resolved (rules and formulas).
+ */
+export interface ProgramChecker {
+  /** The part of the file it checks, and the key its result is kept under. */
+  readonly part: string;
+  check?(file: ProgramFile, resolve: PartResolvers, problems: string[]): unknown;
+  checkResolved?(resolved: ResolvedProgram): string[];
+}
+
+/** The parts of a program an import reports on. */
+export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation' | 'calendar' | 'deadline';
+
+/** What happened to one part: `restored` brings a retired part (and its generated id) back; roles are `removed` (never retired). */
+export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered' | 'removed';
+
+/** One line of an import's change report; `properties` names what an update changed. */
+export interface DefinitionChange { kind: DefinitionKind; action: ChangeAction; ref: string; properties: string[] }

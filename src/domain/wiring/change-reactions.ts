@@ -1,0 +1,14 @@
+import { automationsReaction } from '../automations/run-automations.ts';
+import { dashboardsReaction } from '../dashboards/keep-dashboards.ts';
+import { eventsReaction } from '../events/events-reaction.ts';
+import type { ChangeReaction } from '../projects/change-reaction.ts';
+import { queueAttentionReaction } from '../queue/queue-attention.ts';
+
+/**
+ * What reacts to every change of a project inside its transaction, in the order it runs: the program's automations
+ * (follow-ups that join the change), then per audit row the queue's needs-attention columns, the dashboards' counts
+ * and the events the outbox sends on after the commit. Composed once where the services are wired.
+ */
+export function changeReactions(): readonly ChangeReaction[] {
+  return [automationsReaction, queueAttentionReaction, dashboardsReaction, eventsReaction];
+}
