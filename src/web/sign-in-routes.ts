@@ -99,7 +99,7 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     rotateCsrf(reply, secure);
     // "Sign out and sign in as someone else" (the sign-in page of a signed-in browser) goes back to the sign-in form.
-    if (text(request.body, 'then') === 'sign-in') return reply.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(nextOf(request))}`, 303);
+    if (text(request.body, 'after') === 'sign-in') return reply.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(nextOf(request))}`, 303);
     return reply.redirect(SIGNED_OUT_PATH, 303);
   });
 

@@ -64,13 +64,13 @@ forEachDialect('web sign-in', ({ dialect }) => {
       assert.match(page.body, new RegExp(`signed in as <strong>User ${h.who.applicant.id}</strong> \\(${h.who.applicant.email}\\)`));
       assert.deepEqual(links(page.body), [next], `only "Continue as …" leads on`);
       assert.match(page.body, /<form method="post" action="\/MvcProjects\/SignOut">/);
-      assert.match(page.body, /<input type="hidden" name="then" value="sign-in"\/>/);
+      assert.match(page.body, /<input type="hidden" name="after" value="sign-in"\/>/);
       assert.match(page.body, /<button type="submit">Sign out and sign in as someone else<\/button>/);
 
       const token = formToken(page.body);
-      assert.equal((await planted.send('POST', '/MvcProjects/SignOut', { next, then: 'sign-in' })).statusCode, 403, 'the form needs its CSRF token');
+      assert.equal((await planted.send('POST', '/MvcProjects/SignOut', { next, after: 'sign-in' })).statusCode, 403, 'the form needs its CSRF token');
       assert.equal((await planted.send('GET', '/MvcProjects/')).statusCode, 200, 'a refused sign-out changes nothing');
-      const out = await planted.send('POST', '/MvcProjects/SignOut', { _csrf: token, next, then: 'sign-in' });
+      const out = await planted.send('POST', '/MvcProjects/SignOut', { _csrf: token, next, after: 'sign-in' });
       assert.equal(out.statusCode, 303);
       assert.equal(out.headers.location, `${SIGN_IN}?next=${encodeURIComponent(next)}`);
       assert.notEqual((await planted.send('GET', '/MvcProjects/')).statusCode, 200, 'the planted session ended');

@@ -24,7 +24,7 @@ export function SignedInAlreadyPage(p: SignedInAlreadyProps) {
       <form method="post" action="/MvcProjects/SignOut">
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="next" value={p.next} />
-        <input type="hidden" name="then" value="sign-in" />
+        <input type="hidden" name="after" value="sign-in" />
         <p>Not you, or want to use another account?</p>
         <button type="submit">Sign out and sign in as someone else</button>
       </form>
