@@ -7,7 +7,8 @@ const inspector: CustomRole = { customId: 'inspector', name: 'Inspector', privil
 
 describe('roleNamed: the roles of a program', () => {
   it('builds a frozen program\'s role once, apart for the revealSensitive flag and for each definition', () => {
-    const program = Object.freeze({ roles: Object.freeze([inspector]) });
+    const program: { roles: CustomRole[] } = Object.freeze({ roles: [inspector] });
+    Object.freeze(program.roles);
     const role = roleNamed(program, 'inspector');
     assert.equal(roleNamed(program, 'inspector'), role, 'the same role object for the same frozen definition');
     assert.deepEqual([...role!.privileges].sort(), ['moveStatus', 'readProjects']);
@@ -16,7 +17,7 @@ describe('roleNamed: the roles of a program', () => {
     assert.ok(!roleNamed(program, 'inspector')!.privileges.has('revealSensitive'), 'the sensitive grant\'s role is kept apart');
     assert.equal(roleNamed(program, 'auditor'), null);
     // A new definition is a new object: its roles are its own.
-    const changed = Object.freeze({ roles: Object.freeze([{ ...inspector, privileges: ['readProjects'] }]) });
+    const changed: { roles: CustomRole[] } = Object.freeze({ roles: [{ ...inspector, privileges: ['readProjects'] }] });
     assert.deepEqual([...roleNamed(changed, 'inspector')!.privileges], ['readProjects']);
     assert.ok(roleNamed(program, 'admin')!.privileges.has('moveStatus'));
   });
