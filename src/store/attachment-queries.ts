@@ -28,14 +28,14 @@ export async function getAttachment(db: Db, projectId: string, definitionId: str
 
 /** The active file of every definition of a project that has one. */
 export async function listActiveAttachments(db: Db, projectId: string): Promise<AttachmentRecord[]> {
-  return (await activeAttachmentRows(db, projectId)).map(toAttachment);
+  // Every version in key order, the newest of each definition kept: one walk of the (project, definition, version)
+  // key instead of a search for each file's newest version (GetProjectData reads this on every call).
+  const rows = await attachmentRows(db, projectId);
+  return rows.filter((r, i) => rows[i + 1]?.definition_id !== r.definition_id).map(toAttachment);
 }
 
-const activeAttachmentRows = compileOnce((db, projectId: string) =>
-  db.selectFrom('attachments as a').selectAll('a').where('a.project_id', '=', projectId)
-    .where('a.version', '=', (eb) => eb.selectFrom('attachments as b').select((b) => b.fn.max('b.version').as('v'))
-      .whereRef('b.project_id', '=', 'a.project_id').whereRef('b.definition_id', '=', 'a.definition_id'))
-    .orderBy('a.definition_id'));
+const attachmentRows = compileOnce((db, projectId: string) =>
+  db.selectFrom('attachments').selectAll().where('project_id', '=', projectId).orderBy('definition_id').orderBy('version'));
 
 /** How many projects one batch read names: far below the parameters a statement may bind on either database. */
 const PROJECTS_PER_QUERY = 1000;

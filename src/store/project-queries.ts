@@ -174,14 +174,27 @@ export async function draftsOfProjects(db: Db, projectIds: string[], formIds: st
   return out;
 }
 
-/** The submitted values of the given fields of a project. */
+/** Up to this many fields are looked up one by one; more are read with the rest of the project's values. */
+const LOOKUPS_BELOW = 4;
+
+/**
+ * The submitted values of the given fields of a project. A form's fields (GetProjectData's read) are picked from all
+ * of the project's values, read in one walk of the primary key: looking each field up costs a search of the key and a
+ * bound parameter per field, which for a form of 18 fields took half again as long as reading the whole project.
+ */
 export async function getValues(db: Db, projectId: string, fieldIds: string[]): Promise<FieldValue[]> {
   if (fieldIds.length === 0) return [];
-  return (await valueRows(db, projectId, ...fieldIds)).map(toValue);
+  if (fieldIds.length < LOOKUPS_BELOW) return (await valueRows(db, projectId, ...fieldIds)).map(toValue);
+  const wanted = new Set(fieldIds);
+  return (await projectValueRows(db, projectId)).filter((r) => wanted.has(r.field_id)).map(toValue);
 }
 
 const valueRows = compileOnce((db, projectId: string, ...fieldIds: string[]) =>
   db.selectFrom('project_values').select(VALUE_COLUMNS).where('project_id', '=', projectId).where('field_id', 'in', fieldIds));
+
+// Ordered by the key, as the lookups come back, so that both ways give the values in one order.
+const projectValueRows = compileOnce((db, projectId: string) =>
+  db.selectFrom('project_values').select(VALUE_COLUMNS).where('project_id', '=', projectId).orderBy('field_id'));
 
 /** Every submitted value of a project with the form that last saved it. */
 export async function getAllValues(db: Db, projectId: string): Promise<(FieldValue & { formId: string })[]> {

@@ -83,6 +83,21 @@ forEachDialect('store: projects, values, history and audit', ({ open }) => {
     assert.deepEqual(await store.projects.getValues(p.id, []), []);
   });
 
+  it('reads a form\'s values (four fields or more, picked from the project\'s) without the values of other fields', async () => {
+    const { store } = await open();
+    await seedProgram(store);
+    const p = project('PROJECT00001');
+    await store.transaction(async (tx) => {
+      await tx.projects.insertProject(p);
+      await tx.projects.upsertValues(p.id, IDS.form, [value(IDS.name, 'Jane'), value(IDS.size, ['S']), value(IDS.kw, '7.5')]);
+    });
+    // Four ids, two of them with no value: the size is the project's but not asked for.
+    const asked = [IDS.kw, 'FIELD0000009', IDS.name, 'FIELD0000008'];
+    assert.deepEqual(await store.projects.getValues(p.id, asked), [value(IDS.name, 'Jane'), value(IDS.kw, '7.5')]);
+    assert.deepEqual(await store.projects.getValues(p.id, [...asked, IDS.size]), [value(IDS.name, 'Jane'), value(IDS.size, ['S']), value(IDS.kw, '7.5')]);
+    assert.deepEqual(await store.projects.getValues('PROJECT00009', asked), []);
+  });
+
   it('keeps and finds values of any allowed length (10,000 characters that do not compress)', async () => {
     const { store } = await open();
     await seedProgram(store);

@@ -11,8 +11,22 @@ import { BUILT_IN_ROLES, isPrivilege, type Privilege } from './privileges.ts';
  */
 export interface Role { name: ProgramRole; privileges: ReadonlySet<Privilege>; transitions: ReadonlyMap<string, ReadonlySet<string>> | null }
 
+// Roles of frozen programs (the store's cached reads), built once: every request looks its caller's role up, and an
+// admin's is a set of every privilege. A frozen program cannot change under its entry; a new definition is a new object.
+const rolesOfFrozen = new WeakMap<object, Map<string, Role | null>>();
+
 /** The role a name stands for in a program (built-in or the program's own), or null when the program has no such role. */
 export function roleNamed(program: Pick<Program, 'roles'>, name: string, sensitive = false): Role | null {
+  if (!Object.isFrozen(program)) return buildRole(program, name, sensitive);
+  let roles = rolesOfFrozen.get(program);
+  if (!roles) rolesOfFrozen.set(program, (roles = new Map()));
+  const key = `${sensitive ? 's' : '-'}${name}`;
+  let role = roles.get(key);
+  if (role === undefined) roles.set(key, (role = buildRole(program, name, sensitive)));
+  return role;
+}
+
+function buildRole(program: Pick<Program, 'roles'>, name: string, sensitive: boolean): Role | null {
   const builtIn = Object.hasOwn(BUILT_IN_ROLES, name) ? BUILT_IN_ROLES[name as keyof typeof BUILT_IN_ROLES] : null;
   const own = builtIn ? null : program.roles?.find((r) => r.customId === name);
   if (!builtIn && !own) return null;
