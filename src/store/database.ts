@@ -62,10 +62,30 @@ export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect; changes:
 
 const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011, '012-change-notifications': m012, '013-oauth-clients': m013, '014-idempotency-keys': m014, '015-events': m015, '016-webhooks': m016, '017-mail': m017, '018-account-tokens': m018, '019-event-owner': m019, '020-webhook-backoff': m020, '021-webhook-secret-rotation': m021, '022-stale-draft-values': m022, '023-program-roles': m023, '024-table-fields': m024, '025-field-rules': m025, '026-deadlines': m026, '027-automations': m027, '028-status-reasons': m028, '029-automation-schedules': m029, '031-bulk-actions': m031, '034-my-projects': m034, '035-queue-views': m035, '036-dashboards': m036, '037-organizations': m037, '038-dashboard-windows': m038, '039-maintenance-marks': m039, '040-membership-notifications': m040, '041-draft-files-attention': m041, '042-mail-project': m042, '043-automated-moves': m043, '044-dashboard-zones': m044 };
 
-// Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade.
+/** How long a write waits for another connection's write lock on SQLite before it fails "database is locked" (ms). */
+const SQLITE_BUSY_MS = 5000;
+
+// Writes take the lock up front (BEGIN IMMEDIATE) so that two processes never deadlock on a lock upgrade. The wait for
+// the lock is asked again on a timer, not left to SQLite's busy timeout: that one sleeps inside the call and stops the
+// event loop, so the process served nothing meanwhile, and a second connection in one process (an instance's CLI work,
+// tests of two instances) froze the very transaction it waited for until the 30 s bound rolled it back.
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const until = Date.now() + SQLITE_BUSY_MS;
+    await connection.executeQuery(CompiledQuery.raw('pragma busy_timeout = 0'));
+    try {
+      for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+        try {
+          await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+          return;
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= until) throw error;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${SQLITE_BUSY_MS}`));
+    }
   }
 }
 
@@ -104,7 +124,7 @@ function openSqlite(file: string): { db: Kysely<Database>; changes: ChangeSignal
   const raw = new SqliteBinding(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');
-  raw.pragma('busy_timeout = 5000');
+  raw.pragma(`busy_timeout = ${SQLITE_BUSY_MS}`);
   raw.pragma('foreign_keys = ON');
   // Gathers the statistics the query planner needs to pick the right index on large tables (cheap when current).
   raw.pragma('optimize = 0x10002');
