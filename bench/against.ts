@@ -177,6 +177,8 @@ export function againstTable(r: AgainstResult): string {
 /** Runs the comparison described at the top of this file. */
 export async function runAgainst(options: AgainstOptions): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-against-'));
+  // Run as root, embedded PostgreSQL serves as the user postgres, who must be able to enter this folder to its data.
+  fs.chmodSync(dir, 0o755);
   const dataDir = path.join(dir, 'data');
   const children: ChildProcess[] = [];
   let stopDb = async () => {};
