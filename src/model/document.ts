@@ -26,6 +26,8 @@ export interface DocumentTemplate {
   attachmentId: string;
   /** Signers, empty for a document nobody signs; `order`: one after another in file order, or all at once. */
   signers: DocumentSigner[]; order: 'sequential' | 'parallel';
+  /** The consent-to-sign-electronically disclosure signers accept first (the program's words); null for apas's default. */
+  disclosure: string | null;
   /** A short digest of the template's definition, stored with each generated version ("the template's version"). */
   version: string;
 }
