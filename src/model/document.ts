@@ -58,8 +58,11 @@ export interface RenderedDocument { pdf: Uint8Array; templateVersion: string; ti
 /** Seals a finished PDF with the operator's certificate (PAdES), so any later change to it is detectable. */
 export interface PdfSealer { seal(pdf: Uint8Array, reason: string): Promise<Uint8Array> }
 
-/** What the signed PDF's signature page and certificate of completion show of one signer. */
-export interface SignedBy { signerName: string; role: string; email: string; typedName: string; signedAt: number; ip: string | null }
+/**
+ * What the signed PDF's signature page and certificate of completion show of one signer. `signerId`, the id the
+ * envelope's steps name the signer by, lets the audit trail show names instead of ids.
+ */
+export interface SignedBy { signerName: string; role: string; email: string; typedName: string; signedAt: number; ip: string | null; signerId?: string }
 
 /** Makes the signed PDF: the document, a signature page, the certificate of completion (the trail), then the seal. */
 export interface SignedPdfMaker {

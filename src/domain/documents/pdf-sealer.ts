@@ -1,0 +1,78 @@
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { P12Signer } from '@signpdf/signer-p12';
+import { SignPdf } from '@signpdf/signpdf';
+import forge from 'node-forge';
+import { PDFDocument } from 'pdf-lib';
+import type { PdfSealer } from '../../model/document.ts';
+import { type Clock, systemClock } from '../../model/clock.ts';
+
+/**
+ * The bytes reserved for the CMS signature: an RSA-4096 signature with a chain of three certificates fits with room
+ * to spare (an RSA-2048 self-signed one takes about 1.6 KB). The /Contents hole is twice this, in hex.
+ */
+export const SEAL_SIGNATURE_BYTES = 16_384;
+
+/**
+ * The seal's /SubFilter. `adbe.pkcs7.detached` (ISO 32000-1, PAdES part 2): @signpdf/signer-p12 writes a detached
+ * CMS whose signed attributes are content type, signing time and message digest, without the ESS
+ * signing-certificate-v2 attribute that `ETSI.CAdES.detached` (PAdES baseline B) requires; claiming the latter would
+ * make a signature that strict validators refuse.
+ */
+export const SEAL_SUB_FILTER = 'adbe.pkcs7.detached';
+
+/** Thrown when the PKCS#12 file cannot be used: not PKCS#12, wrong passphrase, or no key with its certificate. */
+export class SigningCertificateError extends Error {}
+
+/** What the seal says of who sealed it, where and how to reach them; `clock` dates the seal. */
+export interface SealerOptions { name?: string; location?: string; contactInfo?: string; clock?: Clock }
+
+/** The private key's certificate of a PKCS#12 file: its subject and validity; throws SigningCertificateError otherwise. */
+export function readSigningCertificate(p12: Uint8Array, passphrase: string): { subject: string; notBefore: Date; notAfter: Date } {
+  let parsed: forge.pkcs12.Pkcs12Pfx;
+  try {
+    parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(p12).toString('binary'))), false, passphrase);
+  } catch (error) {
+    const message = (error as Error).message;
+    // forge says "PKCS#12 MAC could not be verified. Invalid password?" for a wrong passphrase.
+    if (/password|MAC/i.test(message)) throw new SigningCertificateError('the passphrase does not open the PKCS#12 file');
+    throw new SigningCertificateError(`the file is not a PKCS#12 (.p12/.pfx) file (${message})`);
+  }
+  const keys = parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? [];
+  const certs = parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
+  const key = keys[0]?.key as forge.pki.rsa.PrivateKey | undefined;
+  if (!key) throw new SigningCertificateError('the PKCS#12 file holds no (shrouded) private key');
+  const cert = certs.map((b) => b.cert).find((c) => {
+    const pub = c?.publicKey as forge.pki.rsa.PublicKey | undefined;
+    return pub?.n !== undefined && pub.n.compareTo(key.n) === 0 && pub.e.compareTo(key.e) === 0;
+  });
+  if (!cert) throw new SigningCertificateError('the PKCS#12 file holds no certificate of its private key');
+  const subject = cert.subject.attributes.map((a) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
+  return { subject, notBefore: cert.validity.notBefore, notAfter: cert.validity.notAfter };
+}
+
+/**
+ * A PdfSealer over a PKCS#12 file (key and certificate): each seal adds a signature field, a
+ * SEAL_SIGNATURE_BYTES hole, and a detached CMS SignedData (SHA-256, RSA) over every byte outside the hole.
+ * Checks the file and passphrase at once, so a bad one fails at start rather than at the first signed envelope.
+ */
+export function createPdfSealer(p12: Uint8Array, passphrase: string, options: SealerOptions = {}): PdfSealer {
+  const certificate = readSigningCertificate(p12, passphrase);
+  const file = Buffer.from(p12);
+  const clock = options.clock ?? systemClock;
+  const signpdf = new SignPdf();
+  return {
+    async seal(pdf, reason) {
+      const at = new Date(clock.now());
+      // updateMetadata false: the document's own dates and producer stay as made, so equal input seals equally but for the seal.
+      const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+      pdflibAddPlaceholder({
+        pdfDoc: doc, reason, name: options.name ?? certificate.subject, location: options.location ?? '', contactInfo: options.contactInfo ?? '',
+        signingTime: at, signatureLength: SEAL_SIGNATURE_BYTES, subFilter: SEAL_SUB_FILTER, appName: 'apas',
+      });
+      // No object streams: the placeholder's dictionary must stay readable where signpdf looks for it.
+      const prepared = await doc.save({ useObjectStreams: false });
+      // A P12Signer reads its file from a buffer that its first signature uses up: one per seal.
+      return new Uint8Array(await signpdf.sign(Buffer.from(prepared), new P12Signer(file, { passphrase }), at));
+    },
+  };
+}
