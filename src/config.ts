@@ -55,6 +55,11 @@ export interface Config {
   deadlineIntervalMs: number;
   /** Key encryption keys of secrets at rest: APAS_SECRET_KEYS (key lines) or APAS_SECRET_KEY_FILE (absolute path); null when unset. */
   secretKeys: { keys: string | null; file: string | null };
+  /**
+   * The PKCS#12 file (key and certificate) that seals signed PDFs, APAS_SIGNING_P12 (absolute; null when unset: the
+   * demo's file beside the database, if there is one), and its passphrase, APAS_SIGNING_P12_PASSPHRASE ('' when unset).
+   */
+  signing: { p12File: string | null; passphrase: string };
 }
 
 /**
@@ -296,5 +301,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     deadlineIntervalMs: int(env, 'APAS_DEADLINE_INTERVAL_MS', 15_000, 50, 30_000),
     secretKeys: secretKeysSetting(env),
+    signing: {
+      p12File: (env.APAS_SIGNING_P12 ?? '').trim() === '' ? null : path.resolve((env.APAS_SIGNING_P12 ?? '').trim()),
+      // Not trimmed: a passphrase may begin or end with a space.
+      passphrase: env.APAS_SIGNING_P12_PASSPHRASE ?? '',
+    },
   };
 }

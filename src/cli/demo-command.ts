@@ -1,4 +1,5 @@
-import { formatDemoCredentials, seedDemo } from '../domain/programs/demo.ts';
+import { DEMO_AGENCY, formatDemoCredentials, seedDemo } from '../domain/programs/demo.ts';
+import { makeDemoSigningP12 } from './signing-certificate.ts';
 import type { CliCommand } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
 
@@ -6,11 +7,17 @@ import { withContext } from './cli-context.ts';
 export const demoCommand: CliCommand = {
   name: 'demo',
   summary: 'Create the demo agency, the residential solar program and the demo accounts, then print their credentials.',
-  notes: ['Running it again changes nothing. The credentials are public: never seed the demo on a production database.'],
+  notes: [
+    'Running it again changes nothing. The credentials are public: never seed the demo on a production database.',
+    'Unless APAS_SIGNING_P12 is set, it also makes a self-signed certificate for sealing signed PDFs, apas-signing.p12 beside the database.',
+  ],
   async run(_input, io) {
-    const report = await withContext(io, (ctx) => seedDemo(ctx));
-    io.out(report.created ? 'Demo data created:' : 'Demo data already present; nothing changed.');
-    for (const action of report.actions) io.out(`  ${action}`);
+    const { report, certificate } = await withContext(io, async (ctx) => ({
+      report: await seedDemo(ctx), certificate: makeDemoSigningP12(ctx.config, DEMO_AGENCY.name, ctx.clock.now()),
+    }));
+    const actions = [...report.actions, ...(certificate === null ? [] : [`made the self-signed signing certificate ${certificate}`])];
+    io.out(actions.length > 0 ? 'Demo data created:' : 'Demo data already present; nothing changed.');
+    for (const action of actions) io.out(`  ${action}`);
     io.out(formatDemoCredentials());
     return 0;
   },

@@ -21,6 +21,7 @@ import { lazySecretBox, type SecretBox } from '../store/secret-box.ts';
 import { startOrphanSweeps } from '../store/orphan-sweeper.ts';
 import type { Store } from '../store/store.ts';
 import { checkBlobStore, listenFailure, openWithRetry, StartupFailure } from './startup-failure.ts';
+import { makeDemoSigningP12, openSigningCertificate, type SigningCertificate } from './signing-certificate.ts';
 
 const SWEEP_INTERVAL_MS = 3_600_000;
 /** How long shutdown waits for the database connections to close before the process exits anyway. */
@@ -87,7 +88,25 @@ function secretBoxOf(config: Config, log: pino.Logger, mayMakeKeyFile = true): S
   }
 }
 
+/**
+ * The sealer of signed PDFs (docs/operations.md, "The signing certificate"), checked before anything starts; with
+ * --demo, the demo's self-signed certificate is made first when none is configured or there.
+ */
+async function signingCertificate(config: Config, log: pino.Logger, demo: boolean): Promise<SigningCertificate | null> {
+  if (demo) {
+    const { DEMO_AGENCY } = await import('../domain/programs/demo.ts');
+    const made = makeDemoSigningP12(config, DEMO_AGENCY.name, systemClock.now());
+    if (made !== null) log.info({ file: made }, 'made the demo\'s self-signed signing certificate');
+  }
+  const signing = openSigningCertificate(config, systemClock.now(), (line) => log.warn(line));
+  if (signing === null) log.info('no signing certificate (APAS_SIGNING_P12 is not set): signed PDFs cannot be sealed');
+  else log.info({ file: signing.file, certificate: signing.subject, validUntil: signing.notAfter.toISOString() }, 'signed PDFs are sealed');
+  return signing;
+}
+
 async function serve(config: Config, log: pino.Logger, demo: boolean, started: (() => Promise<unknown> | unknown)[]): Promise<void> {
+  // The documents' sealer (issue 32) is passed to the documents capability once it is wired; checked here at start.
+  await signingCertificate(config, log, demo);
   // Checked before the database: an upload directory that cannot be written would otherwise pass /readyz and fail every upload.
   if (config.blobStore === 'local') await checkBlobStore(config, new LocalBlobStore(config.blobDir));
   // Configured keys are checked before the database is opened; a key file to be made, only after (below).

@@ -11,6 +11,8 @@ import { SqliteBinding as BetterSqlite3 } from '../../src/store/sqlite-binding.t
 import { DIALECTS, emptyTestDatabase, openTestStore } from '../support/databases.ts';
 import { seedSealedValues } from '../support/sealed-fixtures.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
+import { readSigningCertificate } from '../../src/domain/documents/pdf-sealer.ts';
+import { makeSelfSignedP12 } from '../../src/domain/documents/self-signed-p12.ts';
 
 // `apas serve` and `apas migrate` as an operator meets them when something is wrong: a database that accepts
 // connections but never answers, a port in use, a blob directory or database that cannot be written, a database a
@@ -127,6 +129,53 @@ describe('apas serve start-up failures', () => {
     const blobDir = path.join(file, 'blobs');
     const run = await apas(['serve'], { DATABASE_URL: path.join(dir, 'blobs.db'), APAS_BLOB_DIR: blobDir }, 60_000, /apas is serving/);
     assertFailedStart(run, 'APAS_BLOB_DIR', blobDir, /uploads cannot be stored in the blob directory/);
+  });
+
+  it('names APAS_SIGNING_P12 when the signing certificate cannot be read or is no PKCS#12 file, before opening the database', async () => {
+    const missing = path.join(dir, 'missing.p12');
+    const dbFile = path.join(dir, 'signing-missing.db');
+    const run = await apas(['serve'], { DATABASE_URL: dbFile, APAS_SIGNING_P12: missing }, 60_000, /apas is serving/);
+    assertFailedStart(run, 'APAS_SIGNING_P12', missing, /cannot read the signing certificate file .*missing\.p12 \(ENOENT\)/);
+    assert.equal(fs.existsSync(dbFile), false, 'checked before the database is made');
+    const notP12 = path.join(dir, 'not.p12');
+    fs.writeFileSync(notP12, '-----BEGIN CERTIFICATE-----\n');
+    const garbage = await apas(['serve'], { DATABASE_URL: dbFile, APAS_SIGNING_P12: notP12 }, 60_000, /apas is serving/);
+    assertFailedStart(garbage, 'APAS_SIGNING_P12', notP12, /cannot be used: the file is not a PKCS#12/);
+  });
+
+  it('names APAS_SIGNING_P12_PASSPHRASE when the passphrase does not open the file, and serves with the right one', async () => {
+    const file = path.join(dir, 'seal.p12');
+    fs.writeFileSync(file, makeSelfSignedP12('Test Agency', 'right passphrase', Date.now()));
+    const env = { DATABASE_URL: path.join(dir, 'signing.db'), APAS_SIGNING_P12: file };
+    const wrong = await apas(['serve'], { ...env, APAS_SIGNING_P12_PASSPHRASE: 'wrong passphrase' }, 60_000, /apas is serving/);
+    assertFailedStart(wrong, 'APAS_SIGNING_P12_PASSPHRASE', file, /the passphrase does not open the PKCS#12 file/);
+    assert.doesNotMatch(wrong.out + wrong.err, /wrong passphrase/, 'the passphrase is never logged');
+    const right = await apas(['serve'], { ...env, APAS_SIGNING_P12_PASSPHRASE: 'right passphrase' }, 60_000, /apas is serving/);
+    assert.equal(right.timedOut, false, right.out + right.err);
+    const sealed = logLines(right).find((l) => l.msg === 'signed PDFs are sealed');
+    assert.equal(sealed?.file, file, right.out);
+    assert.equal(sealed?.certificate, 'CN=Test Agency document seal, O=Test Agency');
+  });
+
+  it('apas demo makes a self-signed signing certificate beside the database, keeps it on a second run, and serve uses it', async () => {
+    const dbFile = path.join(dir, 'demo', 'apas.db');
+    const env = { DATABASE_URL: dbFile };
+    const first = await apas(['demo'], env, 120_000);
+    assert.equal(first.code, 0, first.err);
+    const file = path.join(dir, 'demo', 'apas-signing.p12');
+    assert.ok(first.out.includes(`made the self-signed signing certificate ${file}`), first.out);
+    const bytes = fs.readFileSync(file);
+    const certificate = readSigningCertificate(bytes, '');
+    assert.equal(certificate.subject, 'CN=Demo Agency document seal, O=Demo Agency');
+    const years = (certificate.notAfter.getTime() - certificate.notBefore.getTime()) / (365.25 * 86_400_000);
+    assert.ok(years > 2.99 && years < 3.01, String(years));
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    const second = await apas(['demo'], env, 120_000);
+    assert.equal(second.code, 0, second.err);
+    assert.doesNotMatch(second.out, /signing certificate/);
+    assert.ok(fs.readFileSync(file).equals(bytes), 'never replaced');
+    const served = await apas(['serve'], env, 60_000, /apas is serving/);
+    assert.equal(logLines(served).find((l) => l.msg === 'signed PDFs are sealed')?.file, file, served.out);
   });
 
   it('names DATABASE_URL and the file when the SQLite database cannot be created', async () => {

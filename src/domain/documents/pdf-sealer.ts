@@ -37,8 +37,9 @@ export function readSigningCertificate(p12: Uint8Array, passphrase: string): { s
     if (/password|MAC/i.test(message)) throw new SigningCertificateError('the passphrase does not open the PKCS#12 file');
     throw new SigningCertificateError(`the file is not a PKCS#12 (.p12/.pfx) file (${message})`);
   }
-  const keys = parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? [];
-  const certs = parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
+  const [keyBag, certBag] = [forge.pki.oids.pkcs8ShroudedKeyBag as string, forge.pki.oids.certBag as string];
+  const keys: forge.pkcs12.Bag[] = parsed.getBags({ bagType: keyBag })[keyBag] ?? [];
+  const certs: forge.pkcs12.Bag[] = parsed.getBags({ bagType: certBag })[certBag] ?? [];
   const key = keys[0]?.key as forge.pki.rsa.PrivateKey | undefined;
   if (!key) throw new SigningCertificateError('the PKCS#12 file holds no (shrouded) private key');
   const cert = certs.map((b) => b.cert).find((c) => {
@@ -46,7 +47,7 @@ export function readSigningCertificate(p12: Uint8Array, passphrase: string): { s
     return pub?.n !== undefined && pub.n.compareTo(key.n) === 0 && pub.e.compareTo(key.e) === 0;
   });
   if (!cert) throw new SigningCertificateError('the PKCS#12 file holds no certificate of its private key');
-  const subject = cert.subject.attributes.map((a) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
+  const subject = cert.subject.attributes.map((a: forge.pki.CertificateField) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
   return { subject, notBefore: cert.validity.notBefore, notAfter: cert.validity.notAfter };
 }
 
