@@ -81,11 +81,24 @@ export function fileNameFromContentDisposition(header: string | undefined): stri
 }
 
 /**
- * The Content-Disposition of a download: `attachment`, an ASCII `filename` for old clients (anything else, quotes,
- * backslashes and percent signs replaced by `_`) and the exact name as `filename*=UTF-8''…`.
+ * The Content-Disposition of a download: `attachment` (or `inline`, for viewInlineType's types only), an ASCII
+ * `filename` for old clients (anything else, quotes, backslashes and percent signs replaced by `_`) and the exact name
+ * as `filename*=UTF-8''…`.
  */
-export function contentDisposition(fileName: string): string {
+export function contentDisposition(fileName: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
   const ascii = fileName.replace(/[^\u0020-\u007e]|["\\%]/gu, '_');
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * The types a browser shows inline without running anything of the file as a page of this site: PDF (its viewer is
+ * the browser's own) and raster images. Never SVG, HTML, XML or any other type, which can carry script.
+ */
+const INLINE_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** The type to send a file inline as (its lower-cased media type without parameters), or null when it must download. */
+export function viewInlineType(contentType: string): string | null {
+  const essence = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return INLINE_TYPES.has(essence) ? essence : null;
 }

@@ -5,11 +5,11 @@ import type { FormPageView, FormTarget } from '../domain/projects/application-se
 import type { StagedUpload } from '../domain/projects/attachment-service.ts';
 import type { RawFormValues } from '../domain/projects/draft-inputs.ts';
 import type { Caller } from '../domain/caller.ts';
-import { contentDisposition } from '../http/content-disposition.ts';
 import { drainRequest } from '../http/drain-request.ts';
 import { requestComplete } from '../http/request-complete.ts';
 import { idParam } from '../http/query-params.ts';
 import { refusedTypeMessage } from './file-type-names.ts';
+import { sendFile, wantsView } from './file-response.ts';
 import { FILE_FIELD_PREFIX, FormPage, type PageProblem } from './pages/form-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app-deps.ts';
@@ -236,8 +236,7 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
     const file = await services.attachments.getActiveFile(caller, {
       programRef: idParam(p.programId, 'ProgramId'), projectId: idParam(p.projectId, 'ProjectId'), attachmentRef: idParam(p.attachmentId, 'AttachmentId'),
     });
-    // Always a download, never shown inline: a file's bytes are whatever the applicant sent (nosniff is set for the web pages).
-    return reply.code(200).type(file.contentType).header('Content-Length', String(file.size)).header('Content-Disposition', contentDisposition(file.fileName))
-      .header('Cache-Control', 'private, no-store').send(await file.open());
+    // A download, or shown inline when asked and safe to (file-response.ts): the file's bytes are whatever the applicant sent.
+    return sendFile(reply.code(200), file, { view: wantsView(request.query), secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'private, no-store' });
   });
 }

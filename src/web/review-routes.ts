@@ -14,6 +14,7 @@ import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';
+import { sendFile, wantsView } from './file-response.ts';
 
 /** The review page's path pattern; its actions are POSTs below it. */
 export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectId/Review';
@@ -172,10 +173,9 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const t = target(request);
     const attachmentRef = idParam((request.params as Params).attachmentId, 'attachmentId');
     const file = await services.attachments.getActiveFile(caller, { programRef: t.programId, projectId: t.projectId, attachmentRef });
-    // Always a download, never shown inline: a file's content must not run as a page of this site. Kept in no cache (the
-    // project page's downloads alike): a shared computer's browser must not keep an applicant's files.
-    return reply.type(file.contentType).header('Content-Length', String(file.size)).header('Content-Disposition', contentDisposition(file.fileName))
-      .header('Cache-Control', 'no-store').send(await file.open());
+    // A download, or shown inline when asked and safe to (file-response.ts): a file's content must not run as a page of
+    // this site. Kept in no cache (the project page's files alike): a shared computer's browser must not keep an applicant's files.
+    return sendFile(reply, file, { view: wantsView(request.query), secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'no-store' });
   });
 
   web.get(`${REVIEW_ROUTE}/Export`, async (request, reply) => {

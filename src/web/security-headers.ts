@@ -1,19 +1,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 
+function pageDirectives(secure: boolean): Record<string, string[]> {
+  return {
+    defaultSrc: ["'self'"], scriptSrc: ["'none'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"],
+    frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"], ...(secure ? { upgradeInsecureRequests: [] } : {}),
+  };
+}
+
+/**
+ * The Content-Security-Policy of a PDF shown inline: the pages' own (no script, no framing), but with `object-src
+ * 'self'`, since Chromium shows a PDF in its viewer as an embedded object of the file itself and refuses to under
+ * `object-src 'none'`. A PDF is no page of this site, so nothing else the relaxation allows has anything to load.
+ */
+export function inlinePdfPolicy(secure: boolean): string {
+  const directives = { ...pageDirectives(secure), objectSrc: ["'self'"] };
+  return Object.entries(directives).map(([name, values]) => [name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), ...values].join(' ')).join('; ');
+}
+
 /**
  * The security headers of every web page: a Content-Security-Policy that allows no script and no framing, nosniff,
  * a same-origin Referrer-Policy, and HSTS when the service is reached over HTTPS.
  */
 export function webSecurityOptions(secure: boolean): HelmetOptions {
   return {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"], scriptSrc: ["'none'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"],
-        frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"], ...(secure ? { upgradeInsecureRequests: [] } : {}),
-      },
-    },
+    contentSecurityPolicy: { useDefaults: false, directives: pageDirectives(secure) },
     // With helmet's default no-referrer, browsers send "Origin: null" even on a same-origin form post, which the
     // inquiry reply's same-origin check must refuse; same-origin still sends nothing to other sites.
     referrerPolicy: { policy: 'same-origin' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { contentDisposition, fileNameFromContentDisposition } from '../../src/http/content-disposition.ts';
+import { contentDisposition, fileNameFromContentDisposition, viewInlineType } from '../../src/http/content-disposition.ts';
 
 test('reads filename, quoted or not, with backslash escapes', () => {
   assert.equal(fileNameFromContentDisposition('attachment; filename="site plan.pdf"'), 'site plan.pdf');
@@ -32,4 +32,16 @@ test('writes an ASCII fallback and the exact name as filename*', () => {
   for (const name of ['plan.pdf', 'résumé "final".pdf', 'a\\b;c.pdf', '\ud83d\ude00.png']) {
     assert.equal(fileNameFromContentDisposition(contentDisposition(name)), name, 'what we write reads back');
   }
+});
+
+test('viewInlineType: PDF and raster images only, by their media type; SVG, HTML, XML and anything else never', () => {
+  for (const [type, inline] of [
+    ['application/pdf', 'application/pdf'], ['image/png', 'image/png'], ['IMAGE/JPEG; q=1', 'image/jpeg'], ['image/gif', 'image/gif'], ['image/webp', 'image/webp'],
+    ['image/svg+xml', null], ['text/html', null], ['application/xhtml+xml', null], ['application/xml', null], ['text/xml', null], ['text/plain', null],
+    ['application/octet-stream', null], ['image/x-icon', null], ['', null], ['application/pdf+xml', null], ['application/x-pdf', null],
+  ] as const) assert.equal(viewInlineType(type), inline, type);
+});
+
+test('an inline Content-Disposition names the file the same way as a download', () => {
+  assert.equal(contentDisposition('plan €.pdf', 'inline'), `inline; filename="plan _.pdf"; filename*=UTF-8''plan%20%E2%82%AC.pdf`);
 });

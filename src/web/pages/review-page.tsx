@@ -3,6 +3,7 @@ import type { ReviewThreadView, ReviewView } from '../../domain/projects/review-
 import type { DeadlineBoardView } from '../../domain/deadlines/deadline-service.ts';
 import { DeadlineBoard } from '../components/deadline-list.tsx';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
+import { FileLinks } from '../components/file-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { HistoryReason } from './history-reason.tsx';
@@ -250,7 +251,7 @@ export function ReviewPage(p: ReviewPageProps) {
           <article key={a.attachmentId} class="attachment" aria-labelledby={`file-${a.attachmentId}`}>
             <h3 id={`file-${a.attachmentId}`}>{a.name}</h3>
             <dl class="facts">
-              <dt>File</dt><dd><a href={`${path}/Attachments/${encodeURIComponent(a.attachmentId)}`}>{a.fileName}</a> ({a.size} bytes, {a.contentType}, version {a.version})</dd>
+              <dt>File</dt><dd><FileLinks fileName={a.fileName} contentType={a.contentType} href={`${path}/Attachments/${encodeURIComponent(a.attachmentId)}`} /> ({a.size} bytes, {a.contentType}, version {a.version})</dd>
               <dt>Uploaded</dt><dd>{a.uploadedBy}, <When at={a.uploadedAt} timeZone={p.timeZone} /></dd>
               <dt>Review</dt><dd><span class="status">{a.approvalStatus}</span>{a.reviewedBy && a.reviewedAt !== null ? <> by {a.reviewedBy}, <When at={a.reviewedAt} timeZone={p.timeZone} /></> : null}</dd>
               <dt>Note</dt><dd class="note-text">{a.note ?? '—'}</dd>

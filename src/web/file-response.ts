@@ -1,0 +1,30 @@
+import type { FastifyReply } from 'fastify';
+import type { AttachmentFileView } from '../domain/views.ts';
+import { contentDisposition, viewInlineType } from '../http/content-disposition.ts';
+import { inlinePdfPolicy } from './security-headers.ts';
+
+/**
+ * Sends an applicant's file: as a download, or, when `view` asks and its type is one a browser shows without running
+ * anything of it (viewInlineType: PDF, PNG, JPEG, GIF, WebP), inline under that exact type, so that it opens in the
+ * browser. Anything else (SVG, HTML, XML, unknown types) downloads even when asked to be viewed: its bytes are
+ * whatever the applicant sent, and must never run as a page of this site. nosniff and the pages' CSP are kept
+ * (a PDF's allows the browser's viewer: security-headers.ts); `cacheControl` keeps a shared computer's browser from
+ * keeping the file.
+ */
+export async function sendFile(reply: FastifyReply, file: AttachmentFileView, options: { view: boolean; secure: boolean; cacheControl: string }): Promise<FastifyReply> {
+  const inline = options.view ? viewInlineType(file.contentType) : null;
+  reply.header('Content-Length', String(file.size)).header('Cache-Control', options.cacheControl).header('X-Content-Type-Options', 'nosniff');
+  if (inline === null) return reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName)).send(await file.open());
+  if (inline === 'application/pdf') reply.header('Content-Security-Policy', inlinePdfPolicy(options.secure));
+  return reply.type(inline).header('Content-Disposition', contentDisposition(file.fileName, 'inline')).send(await file.open());
+}
+
+/** True when a file's address asks to view it in the browser (`?view=1`) rather than download it. */
+export function wantsView(query: unknown): boolean {
+  return (query as { view?: unknown } | undefined)?.view === '1';
+}
+
+/** The address that views a file in the browser: its download address with `view=1`. */
+export function viewHref(downloadHref: string): string {
+  return `${downloadHref}${downloadHref.includes('?') ? '&' : '?'}view=1`;
+}
