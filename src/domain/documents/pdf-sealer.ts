@@ -26,8 +26,10 @@ export class SigningCertificateError extends Error {}
 /** What the seal says of who sealed it, where and how to reach them; `clock` dates the seal. */
 export interface SealerOptions { name?: string; location?: string; contactInfo?: string; clock?: Clock }
 
-/** The private key's certificate of a PKCS#12 file: its subject and validity; throws SigningCertificateError otherwise. */
-export function readSigningCertificate(p12: Uint8Array, passphrase: string): { subject: string; notBefore: Date; notAfter: Date } {
+interface OpenedP12 { key: forge.pki.rsa.PrivateKey; cert: forge.pki.Certificate; certs: forge.pki.Certificate[] }
+
+// Opens a PKCS#12 file: its private key, the certificate of that key, and every certificate (the chain) it holds.
+function openP12(p12: Uint8Array, passphrase: string): OpenedP12 {
   let parsed: forge.pkcs12.Pkcs12Pfx;
   try {
     parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(p12).toString('binary'))), false, passphrase);
@@ -39,14 +41,20 @@ export function readSigningCertificate(p12: Uint8Array, passphrase: string): { s
   }
   const [keyBag, certBag] = [forge.pki.oids.pkcs8ShroudedKeyBag as string, forge.pki.oids.certBag as string];
   const keys: forge.pkcs12.Bag[] = parsed.getBags({ bagType: keyBag })[keyBag] ?? [];
-  const certs: forge.pkcs12.Bag[] = parsed.getBags({ bagType: certBag })[certBag] ?? [];
+  const certs = (parsed.getBags({ bagType: certBag })[certBag] ?? []).map((b) => b.cert).filter((c): c is forge.pki.Certificate => c !== undefined);
   const key = keys[0]?.key as forge.pki.rsa.PrivateKey | undefined;
   if (!key) throw new SigningCertificateError('the PKCS#12 file holds no (shrouded) private key');
-  const cert = certs.map((b) => b.cert).find((c) => {
-    const pub = c?.publicKey as forge.pki.rsa.PublicKey | undefined;
-    return pub?.n !== undefined && pub.n.compareTo(key.n) === 0 && pub.e.compareTo(key.e) === 0;
+  const cert = certs.find((c) => {
+    const pub = c.publicKey as forge.pki.rsa.PublicKey;
+    return pub.n !== undefined && pub.n.compareTo(key.n) === 0 && pub.e.compareTo(key.e) === 0;
   });
   if (!cert) throw new SigningCertificateError('the PKCS#12 file holds no certificate of its private key');
+  return { key, cert, certs };
+}
+
+/** The private key's certificate of a PKCS#12 file: its subject and validity; throws SigningCertificateError otherwise. */
+export function readSigningCertificate(p12: Uint8Array, passphrase: string): { subject: string; notBefore: Date; notAfter: Date } {
+  const { cert } = openP12(p12, passphrase);
   const subject = cert.subject.attributes.map((a: forge.pki.CertificateField) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
   return { subject, notBefore: cert.validity.notBefore, notAfter: cert.validity.notAfter };
 }
@@ -58,7 +66,11 @@ export function readSigningCertificate(p12: Uint8Array, passphrase: string): { s
  */
 export function createPdfSealer(p12: Uint8Array, passphrase: string, options: SealerOptions = {}): PdfSealer {
   const certificate = readSigningCertificate(p12, passphrase);
-  const file = Buffer.from(p12);
+  // P12Signer opens its file again for every signature, and the operator's file is (rightly) protected by thousands
+  // of key derivation rounds in pure JavaScript: a third of a second a seal. The key lives in this process either way,
+  // so it is handed over re-wrapped once with a single round and no MAC.
+  const { key, certs } = openP12(p12, passphrase);
+  const file = Buffer.from(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, certs, '', { algorithm: 'aes128', count: 1, useMac: false })).getBytes(), 'binary');
   const clock = options.clock ?? systemClock;
   const signpdf = new SignPdf();
   return {
@@ -73,7 +85,7 @@ export function createPdfSealer(p12: Uint8Array, passphrase: string, options: Se
       // No object streams: the placeholder's dictionary must stay readable where signpdf looks for it.
       const prepared = await doc.save({ useObjectStreams: false });
       // A P12Signer reads its file from a buffer that its first signature uses up: one per seal.
-      return new Uint8Array(await signpdf.sign(Buffer.from(prepared), new P12Signer(file, { passphrase }), at));
+      return new Uint8Array(await signpdf.sign(Buffer.from(prepared), new P12Signer(file, { passphrase: '' }), at));
     },
   };
 }
