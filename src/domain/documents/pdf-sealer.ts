@@ -55,8 +55,11 @@ function openP12(p12: Uint8Array, passphrase: string): OpenedP12 {
 /** The private key's certificate of a PKCS#12 file: its subject and validity; throws SigningCertificateError otherwise. */
 export function readSigningCertificate(p12: Uint8Array, passphrase: string): { subject: string; notBefore: Date; notAfter: Date } {
   const { cert } = openP12(p12, passphrase);
-  const subject = cert.subject.attributes.map((a: forge.pki.CertificateField) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
-  return { subject, notBefore: cert.validity.notBefore, notAfter: cert.validity.notAfter };
+  return { subject: subjectOf(cert), notBefore: cert.validity.notBefore, notAfter: cert.validity.notAfter };
+}
+
+function subjectOf(cert: forge.pki.Certificate): string {
+  return cert.subject.attributes.map((a: forge.pki.CertificateField) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
 }
 
 /**
@@ -65,11 +68,11 @@ export function readSigningCertificate(p12: Uint8Array, passphrase: string): { s
  * Checks the file and passphrase at once, so a bad one fails at start rather than at the first signed envelope.
  */
 export function createPdfSealer(p12: Uint8Array, passphrase: string, options: SealerOptions = {}): PdfSealer {
-  const certificate = readSigningCertificate(p12, passphrase);
   // P12Signer opens its file again for every signature, and the operator's file is (rightly) protected by thousands
   // of key derivation rounds in pure JavaScript: a third of a second a seal. The key lives in this process either way,
   // so it is handed over re-wrapped once with a single round and no MAC.
-  const { key, certs } = openP12(p12, passphrase);
+  const { key, cert, certs } = openP12(p12, passphrase);
+  const subject = subjectOf(cert);
   const file = Buffer.from(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, certs, '', { algorithm: 'aes128', count: 1, useMac: false })).getBytes(), 'binary');
   const clock = options.clock ?? systemClock;
   const signpdf = new SignPdf();
@@ -79,7 +82,7 @@ export function createPdfSealer(p12: Uint8Array, passphrase: string, options: Se
       // updateMetadata false: the document's own dates and producer stay as made, so equal input seals equally but for the seal.
       const doc = await PDFDocument.load(pdf, { updateMetadata: false });
       pdflibAddPlaceholder({
-        pdfDoc: doc, reason, name: options.name ?? certificate.subject, location: options.location ?? '', contactInfo: options.contactInfo ?? '',
+        pdfDoc: doc, reason, name: options.name ?? subject, location: options.location ?? '', contactInfo: options.contactInfo ?? '',
         signingTime: at, signatureLength: SEAL_SIGNATURE_BYTES, subFilter: SEAL_SUB_FILTER, appName: 'apas',
       });
       // No object streams: the placeholder's dictionary must stay readable where signpdf looks for it.
