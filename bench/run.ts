@@ -8,7 +8,8 @@
  * `--floor` also drives floor-server.ts, which runs the statements apas ran for each read before answering the same
  * bytes: the best ratio any implementation that reads the database per request could reach here.
  * It ends with bench/rules-cost.ts: what the demo program's rules add to a draft save and a submission
- * (`--only rules` runs just that, after the load).
+ * (`--only rules` runs just that, after the load), and bench/seal-cost.ts: composing and sealing a three-page
+ * signed PDF (`--only seal` runs just that, with no load).
  * `--against REF [--rounds 3]` instead runs the reads on REF and on this checkout side by side (bench/against.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -175,6 +176,11 @@ async function main(): Promise<void> {
     await runAgainst({ ref: values.against, db: values.db!, projects, duration, connections, rounds: Number(values.rounds), ...(values.only ? { only: values.only } : {}) });
     return;
   }
+  // Making a signed PDF reads no database: asked for alone, it runs without the load.
+  if (values.only?.split(',').every((part) => part === 'seal')) {
+    await runSealCost();
+    return;
+  }
   // --data-dir keeps the loaded database (SQLite's file or PostgreSQL's cluster, and the files) for later runs,
   // which skip the load; the write scenarios
   // add to it, so such a run is close to, not the same as, a run on freshly loaded data.
@@ -246,11 +252,20 @@ async function main(): Promise<void> {
     // What the demo program's rules add to a draft save and a submission (issue 20: at most 10 %), in-process on
     // SQLite whatever --db says: the rules run in the service, not in the database.
     if (!values.only || values.only.split(',').includes('rules')) await runRulesCost();
+    if (!values.only || values.only.split(',').includes('seal')) await runSealCost();
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await stopDb();
     if (!kept) fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs bench/seal-cost.ts in a process of its own (its memory is the signed PDFs' alone), its output passed through. */
+async function runSealCost(): Promise<void> {
+  process.stdout.write('making and sealing signed PDFs (bench/seal-cost.ts 30):\n');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'seal-cost.ts'), '30'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/seal-cost.ts exited with ${code}`);
 }
 
 /** Runs bench/rules-cost.ts in a process of its own (it opens its own database), its output passed through. */
