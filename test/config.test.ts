@@ -4,6 +4,13 @@ import { describe, test } from 'node:test';
 import { ConfigError, DEFAULT_XML_NAMESPACE, loadConfig, parseDatabaseUrl } from '../src/config.ts';
 
 describe('configuration from the environment', () => {
+  test('the signing certificate: none by default; APAS_SIGNING_P12 made absolute, its passphrase kept exactly as given', () => {
+    assert.deepEqual(loadConfig({}).signing, { p12File: null, passphrase: '' });
+    assert.deepEqual(loadConfig({ APAS_SIGNING_P12: ' certs/seal.p12 ', APAS_SIGNING_P12_PASSPHRASE: ' two words ' }).signing, {
+      p12File: path.resolve('certs', 'seal.p12'), passphrase: ' two words ',
+    });
+  });
+
   test('defaults: loopback, port 8080, SQLite under ./data, the version-1 namespace', () => {
     const c = loadConfig({});
     assert.equal(c.host, '127.0.0.1');
