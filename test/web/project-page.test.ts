@@ -128,7 +128,9 @@ describe('web: the project page', () => {
     await submittedRow.getByRole('link').click();
     await page.getByRole('heading', { level: 1, name: /SOLAR-\d{5}/ }).waitFor();
     await page.locator('dl.submitted').getByText(HOSTILE, { exact: true }).waitFor();
-    await page.getByRole('link', { name: HOSTILE_FILE }).waitFor();
+    await page.getByRole('link', { name: HOSTILE_FILE, exact: true }).waitFor();
+    // A PDF: viewed in the browser too, by a link that names the file as text.
+    await page.getByRole('link', { name: `View ${HOSTILE_FILE} in the browser`, exact: true }).waitFor();
     await page.getByText(`Please explain: ${HOSTILE}`, { exact: true }).waitFor();
     assert.equal(await page.locator('main script, main img').count(), 0, 'no element was made from what users typed');
     await noScript();
