@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { createPdfSealer, readSigningCertificate, SigningCertificateError } from '../domain/documents/pdf-sealer.ts';
+import { createPdfSealer, SigningCertificateError } from '../domain/documents/pdf-sealer.ts';
 import { makeSelfSignedP12 } from '../domain/documents/self-signed-p12.ts';
 import type { PdfSealer } from '../model/document.ts';
 import { StartupFailure } from './startup-failure.ts';
@@ -58,7 +58,7 @@ export function openSigningCertificate(config: Pick<Config, 'database' | 'signin
   }
   try {
     const sealer = createPdfSealer(bytes, config.signing.passphrase);
-    const { subject, notAfter } = readSigningCertificate(bytes, config.signing.passphrase);
+    const { subject, notAfter } = sealer.certificate;
     if (notAfter.getTime() < now) warn(`The signing certificate ${file} (${subject}) expired on ${notAfter.toISOString()}: readers will flag new seals; replace it (docs/operations.md, "The signing certificate").`);
     else if (notAfter.getTime() < now + EXPIRY_WARNING_MS) warn(`The signing certificate ${file} (${subject}) expires on ${notAfter.toISOString()}: replace it before then (docs/operations.md, "The signing certificate").`);
     return { sealer, file, subject, notAfter };

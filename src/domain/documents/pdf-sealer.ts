@@ -52,8 +52,11 @@ function openP12(p12: Uint8Array, passphrase: string): OpenedP12 {
   return { key, cert, certs };
 }
 
+/** The subject (`CN=…, O=…`) and validity of a sealer's certificate. */
+export interface SigningCertificateInfo { subject: string; notBefore: Date; notAfter: Date }
+
 /** The private key's certificate of a PKCS#12 file: its subject and validity; throws SigningCertificateError otherwise. */
-export function readSigningCertificate(p12: Uint8Array, passphrase: string): { subject: string; notBefore: Date; notAfter: Date } {
+export function readSigningCertificate(p12: Uint8Array, passphrase: string): SigningCertificateInfo {
   const { cert } = openP12(p12, passphrase);
   return { subject: subjectOf(cert), notBefore: cert.validity.notBefore, notAfter: cert.validity.notAfter };
 }
@@ -67,7 +70,7 @@ function subjectOf(cert: forge.pki.Certificate): string {
  * SEAL_SIGNATURE_BYTES hole, and a detached CMS SignedData (SHA-256, RSA) over every byte outside the hole.
  * Checks the file and passphrase at once, so a bad one fails at start rather than at the first signed envelope.
  */
-export function createPdfSealer(p12: Uint8Array, passphrase: string, options: SealerOptions = {}): PdfSealer {
+export function createPdfSealer(p12: Uint8Array, passphrase: string, options: SealerOptions = {}): PdfSealer & { certificate: SigningCertificateInfo } {
   // P12Signer opens its file again for every signature, and the operator's file is (rightly) protected by thousands
   // of key derivation rounds in pure JavaScript: a third of a second a seal. The key lives in this process either way,
   // so it is handed over re-wrapped once with a single round and no MAC.
@@ -77,6 +80,7 @@ export function createPdfSealer(p12: Uint8Array, passphrase: string, options: Se
   const clock = options.clock ?? systemClock;
   const signpdf = new SignPdf();
   return {
+    certificate: { subject, notBefore: cert.validity.notBefore, notAfter: cert.validity.notAfter },
     async seal(pdf, reason) {
       const at = new Date(clock.now());
       // updateMetadata false: the document's own dates and producer stay as made, so equal input seals equally but for the seal.
