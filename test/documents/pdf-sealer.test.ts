@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
-import { createPdfSealer, readSigningCertificate, SEAL_SUB_FILTER, SigningCertificateError } from '../../src/domain/documents/pdf-sealer.ts';
+import { createPdfSealer, readSigningCertificate, SEAL_SUB_FILTER, sealText, SigningCertificateError } from '../../src/domain/documents/pdf-sealer.ts';
 import { makeSelfSignedP12 } from '../../src/domain/documents/self-signed-p12.ts';
 import { verifySealedPdf } from '../support/seal-verifier.ts';
 
@@ -103,4 +103,17 @@ test('a wrong passphrase or a file that is not PKCS#12 is refused when the seale
   const certificate = readSigningCertificate(P12, 'a passphrase');
   assert.equal(certificate.subject, 'CN=Demo Agency document seal, O=Demo Agency');
   assert.equal(certificate.notAfter.toISOString(), '2029-11-29T12:00:00.000Z');
+});
+
+test('what signers and agencies are named cannot break the seal: parentheses, backslashes and any script', async () => {
+  assert.equal(sealText('O\'Brien (Jr. \\ Łukasz 王 Gerő Zoë\n'), 'O\'Brien \\(Jr. \\\\ ?ukasz ? Gero Zoë?');
+  const p12 = makeSelfSignedP12('Tokyo 東京 (Łódź)', '', NOW);
+  assert.equal(readSigningCertificate(p12, '').subject, 'CN=Tokyo 東京 (Łódź) document seal, O=Tokyo 東京 (Łódź)');
+  const sealed = await createPdfSealer(p12, '', { location: 'Łódź' }).seal(await letter('Agreement'), 'Signed by O\'Brien (Jr. \\');
+  assert.deepEqual(verifySealedPdf(sealed), { valid: true, problem: null, signer: 'Tokyo 東京 (Łódź) document seal, Tokyo 東京 (Łódź)', subFilter: SEAL_SUB_FILTER });
+  const text = Buffer.from(sealed).toString('latin1');
+  assert.ok(text.includes('/Reason (Signed by O\'Brien \\(Jr. \\\\)'), text.slice(text.indexOf('/Reason'), text.indexOf('/Reason') + 60));
+  assert.ok(text.includes('/Name (CN=Tokyo ?? \\(?ódz\\) document seal, O=Tokyo ?? \\(?ódz\\))'), text.slice(text.indexOf('/Name'), text.indexOf('/Name') + 80));
+  assert.ok(text.includes('/Location (?ódz)'));
+  assert.equal((await PDFDocument.load(sealed)).getPageCount(), 1);
 });

@@ -70,3 +70,15 @@ test('the signed PDF is the same bytes for the same input but for the seal, and 
   assert.ok((await PDFDocument.load(long)).getPageCount() >= 4);
   assert.equal(verifySealedPdf(long).valid, true);
 });
+
+test('names in any script, with markup and parentheses, and a decline reason make a signed PDF that verifies', async () => {
+  const maker = createSignedPdfMaker(createPdfSealer(P12, 'pw'), { agencyName: 'Ville de Montréal (Québec)' });
+  const odd = 'Łukasz 王 <b>(O\'Brien\\ 😀';
+  const signed = await maker.make({
+    ...input(await document(1)), title: `Accord ${odd}`,
+    signers: [{ ...SIGNERS[0]!, signerName: odd, typedName: odd, role: odd, email: 'łukasz@example.org' }],
+    steps: [...STEPS, { ...step(130, 'declined', 'SIGNER000001', '2001:db8::1'), detail: { reason: `Nein ${odd}` } }],
+  });
+  assert.equal(verifySealedPdf(signed).valid, true);
+  assert.equal((await PDFDocument.load(signed)).getPageCount(), 3);
+});

@@ -1,10 +1,10 @@
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { P12Signer } from '@signpdf/signer-p12';
 import { SignPdf } from '@signpdf/signpdf';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
 import type { PdfSealer } from '../../model/document.ts';
 import { type Clock, systemClock } from '../../model/clock.ts';
+import { type SealKey, SealSigner, UTF8_STRING } from './seal-signer.ts';
 
 /**
  * The bytes reserved for the CMS signature: an RSA-4096 signature with a chain of three certificates fits with room
@@ -13,10 +13,10 @@ import { type Clock, systemClock } from '../../model/clock.ts';
 export const SEAL_SIGNATURE_BYTES = 16_384;
 
 /**
- * The seal's /SubFilter. `adbe.pkcs7.detached` (ISO 32000-1, PAdES part 2): @signpdf/signer-p12 writes a detached
- * CMS whose signed attributes are content type, signing time and message digest, without the ESS
- * signing-certificate-v2 attribute that `ETSI.CAdES.detached` (PAdES baseline B) requires; claiming the latter would
- * make a signature that strict validators refuse.
+ * The seal's /SubFilter. `adbe.pkcs7.detached` (ISO 32000-1, PAdES part 2): the signer (seal-signer.ts, as
+ * @signpdf/signer-p12) writes a detached CMS whose signed attributes are content type, signing time and message
+ * digest, without the ESS signing-certificate-v2 attribute that `ETSI.CAdES.detached` (PAdES baseline B) requires,
+ * which node-forge cannot write; claiming the latter would make a signature that strict validators refuse.
  */
 export const SEAL_SUB_FILTER = 'adbe.pkcs7.detached';
 
@@ -26,10 +26,8 @@ export class SigningCertificateError extends Error {}
 /** What the seal says of who sealed it, where and how to reach them; `clock` dates the seal. */
 export interface SealerOptions { name?: string; location?: string; contactInfo?: string; clock?: Clock }
 
-interface OpenedP12 { key: forge.pki.rsa.PrivateKey; cert: forge.pki.Certificate; certs: forge.pki.Certificate[] }
-
 // Opens a PKCS#12 file: its private key, the certificate of that key, and every certificate (the chain) it holds.
-function openP12(p12: Uint8Array, passphrase: string): OpenedP12 {
+function openP12(p12: Uint8Array, passphrase: string): SealKey {
   let parsed: forge.pkcs12.Pkcs12Pfx;
   try {
     parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(p12).toString('binary'))), false, passphrase);
@@ -62,21 +60,41 @@ export function readSigningCertificate(p12: Uint8Array, passphrase: string): Sig
 }
 
 function subjectOf(cert: forge.pki.Certificate): string {
-  return cert.subject.attributes.map((a: forge.pki.CertificateField) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
+  // forge hands a UTF8String's value over as its UTF-8 bytes, one character each.
+  const text = (a: forge.pki.CertificateField) => (a.valueTagClass === UTF8_STRING ? forge.util.decodeUtf8(String(a.value)) : String(a.value));
+  return cert.subject.attributes.map((a: forge.pki.CertificateField) => `${a.shortName ?? a.name}=${text(a)}`).join(', ');
 }
 
 /**
- * A PdfSealer over a PKCS#12 file (key and certificate): each seal adds a signature field, a
- * SEAL_SIGNATURE_BYTES hole, and a detached CMS SignedData (SHA-256, RSA) over every byte outside the hole.
+ * Text for the seal's dictionary (reason, name, location), which the placeholder library writes as a literal string
+ * as it is: backslashes and parentheses escaped (a name with one unbalanced parenthesis would end the string early),
+ * accents beyond Latin-1 dropped from their letters, and what is still not Latin-1 (or a control character) made `?`.
+ * The signature page shows every name as written.
+ */
+export function sealText(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const plain = ch.codePointAt(0)! > 0xff ? ch.normalize('NFKD').replace(/\p{M}/gu, '') : ch;
+    for (const c of plain) {
+      const code = c.codePointAt(0)!;
+      if (c === '\\' || c === '(' || c === ')') out += `\\${c}`;
+      else out += (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) ? c : '?';
+    }
+  }
+  return out;
+}
+
+/**
+ * A PdfSealer over a PKCS#12 file (key and certificate): each seal adds a signature field
+ * (@signpdf/placeholder-pdf-lib), a SEAL_SIGNATURE_BYTES hole, and a detached CMS SignedData (SHA-256, RSA) over
+ * every byte outside the hole (@signpdf/signpdf with SealSigner).
  * Checks the file and passphrase at once, so a bad one fails at start rather than at the first signed envelope.
  */
 export function createPdfSealer(p12: Uint8Array, passphrase: string, options: SealerOptions = {}): PdfSealer & { certificate: SigningCertificateInfo } {
-  // P12Signer opens its file again for every signature, and the operator's file is (rightly) protected by thousands
-  // of key derivation rounds in pure JavaScript: a third of a second a seal. The key lives in this process either way,
-  // so it is handed over re-wrapped once with a single round and no MAC.
-  const { key, cert, certs } = openP12(p12, passphrase);
+  const sealKey = openP12(p12, passphrase);
+  const { cert } = sealKey;
   const subject = subjectOf(cert);
-  const file = Buffer.from(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, certs, '', { algorithm: 'aes128', count: 1, useMac: false })).getBytes(), 'binary');
+  const signer = new SealSigner(sealKey);
   const clock = options.clock ?? systemClock;
   const signpdf = new SignPdf();
   return {
@@ -86,13 +104,12 @@ export function createPdfSealer(p12: Uint8Array, passphrase: string, options: Se
       // updateMetadata false: the document's own dates and producer stay as made, so equal input seals equally but for the seal.
       const doc = await PDFDocument.load(pdf, { updateMetadata: false });
       pdflibAddPlaceholder({
-        pdfDoc: doc, reason, name: options.name ?? subject, location: options.location ?? '', contactInfo: options.contactInfo ?? '',
+        pdfDoc: doc, reason: sealText(reason), name: sealText(options.name ?? subject), location: sealText(options.location ?? ''), contactInfo: sealText(options.contactInfo ?? ''),
         signingTime: at, signatureLength: SEAL_SIGNATURE_BYTES, subFilter: SEAL_SUB_FILTER, appName: 'apas',
       });
       // No object streams: the placeholder's dictionary must stay readable where signpdf looks for it.
       const prepared = await doc.save({ useObjectStreams: false });
-      // A P12Signer reads its file from a buffer that its first signature uses up: one per seal.
-      return new Uint8Array(await signpdf.sign(Buffer.from(prepared), new P12Signer(file, { passphrase: '' }), at));
+      return new Uint8Array(await signpdf.sign(Buffer.from(prepared), signer, at));
     },
   };
 }

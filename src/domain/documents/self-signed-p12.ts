@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import forge from 'node-forge';
+import { UTF8_STRING } from './seal-signer.ts';
 
 /** How long a self-signed seal certificate is valid. */
 const VALID_YEARS = 3;
@@ -20,7 +21,11 @@ export function makeSelfSignedP12(organization: string, passphrase: string, now:
   cert.validity.notBefore = new Date(now);
   cert.validity.notAfter = new Date(now);
   cert.validity.notAfter.setUTCFullYear(cert.validity.notAfter.getUTCFullYear() + VALID_YEARS);
-  const name = [{ shortName: 'CN', value: `${organization} document seal` }, { shortName: 'O', value: organization }];
+  // UTF8String values (forge writes a PrintableString otherwise, which cannot hold most names).
+  const name = [
+    { shortName: 'CN', value: `${organization} document seal`, valueTagClass: UTF8_STRING },
+    { shortName: 'O', value: organization, valueTagClass: UTF8_STRING },
+  ];
   cert.setSubject(name);
   cert.setIssuer(name);
   cert.setExtensions([
@@ -29,6 +34,7 @@ export function makeSelfSignedP12(organization: string, passphrase: string, now:
     { name: 'subjectKeyIdentifier' },
   ]);
   cert.sign(key, forge.md.sha256.create());
-  const asn1 = forge.pkcs12.toPkcs12Asn1(key, [cert], passphrase, { algorithm: 'aes256', friendlyName: `${organization} document seal` });
+  // No friendly name: forge writes it as a BMPString unencoded, which breaks the file for a name beyond Latin-1.
+  const asn1 = forge.pkcs12.toPkcs12Asn1(key, [cert], passphrase, { algorithm: 'aes256' });
   return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
 }
