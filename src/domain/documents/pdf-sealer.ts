@@ -41,7 +41,8 @@ function openP12(p12: Uint8Array, passphrase: string): SealKey {
   const keys: forge.pkcs12.Bag[] = parsed.getBags({ bagType: keyBag })[keyBag] ?? [];
   const certs = (parsed.getBags({ bagType: certBag })[certBag] ?? []).map((b) => b.cert).filter((c): c is forge.pki.Certificate => c !== undefined);
   const key = keys[0]?.key as forge.pki.rsa.PrivateKey | undefined;
-  if (!key) throw new SigningCertificateError('the PKCS#12 file holds no (shrouded) private key');
+  // node-forge reads RSA keys only and passes over any other (an elliptic-curve key) in silence.
+  if (!key) throw new SigningCertificateError('the PKCS#12 file holds no RSA private key (seals need one; an elliptic-curve key cannot be used)');
   const cert = certs.find((c) => {
     const pub = c.publicKey as forge.pki.rsa.PublicKey;
     return pub.n !== undefined && pub.n.compareTo(key.n) === 0 && pub.e.compareTo(key.e) === 0;
