@@ -44,10 +44,9 @@ export function trailTime(ms: number, timeZone: string): string {
  * embedded) to be put after the document's pages. The same input makes the same bytes: every date is the input's.
  */
 export async function renderSignaturePages(input: SignaturePagesInput): Promise<Uint8Array> {
-  const doc = new PDFDocument({
-    size: input.size, margin: MARGIN, bufferPages: true, autoFirstPage: false, lang: 'en', displayTitle: true,
-    info: { Title: `${input.title}: signatures and certificate of completion`, Producer: 'apas', Creator: 'apas', CreationDate: new Date(input.madeAt) },
-  });
+  // Only the pages are copied into the signed document, never this file's own catalog or metadata; its date is
+  // still the input's, since pdfkit derives the file's id from it.
+  const doc = new PDFDocument({ size: input.size, margin: MARGIN, bufferPages: true, autoFirstPage: false, info: { Producer: 'apas', CreationDate: new Date(input.madeAt) } });
   const f = fonts();
   doc.registerFont('regular', f.regular).registerFont('bold', f.bold).registerFont('oblique', f.oblique);
   const chunks: Buffer[] = [];
