@@ -12,6 +12,9 @@ import { deadlineTask } from '../deadlines/deadline-poller.ts';
 import { scheduleTask } from '../automations/schedule-runner.ts';
 import { deadlineMarksTask } from '../queue/deadline-marks-task.ts';
 import { dashboardZonesTask } from '../dashboards/dashboard-zones-task.ts';
+import { documentGenerationTask } from '../documents/document-generation-task.ts';
+import type { DocumentRenderer } from '../../model/document.ts';
+import type { BlobStore } from '../../store/blob-store.ts';
 
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
@@ -34,6 +37,8 @@ export interface EventTaskDeps extends ReactingDeps {
   log?: WorkLog;
   /** How often due deadlines are fired (ms; DEADLINE_POLL_MS when left out). */
   deadlineIntervalMs?: number;
+  /** Generating the program's documents: the renderer and where files are kept; left out, requests wait queued. */
+  documents?: { renderer: DocumentRenderer; blobs: BlobStore };
 }
 
 /** A round of one outbox consumer; true when the batch was full. */
@@ -51,7 +56,8 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
  */
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
-  return [...mailTasks(deps), ...webhooks, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps)];
+  const documents = deps.documents ? [documentGenerationTask({ ...deps, ...deps.documents })] : [];
+  return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps)];
 }
 
 function mailTasks(deps: EventTaskDeps): BackgroundTask[] {
