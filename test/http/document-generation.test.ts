@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type GenerationDeps, generateDueDocuments, type GenerationPolicy } from '../../src/domain/documents/document-generation-task.ts';
+import { mailDocumentFiles } from '../../src/domain/documents/mail-document-files.ts';
+import { MAIL_FILE_WAIT_MS, sendDueMail } from '../../src/domain/mail/mail-sender.ts';
+import type { OutgoingMail } from '../../src/domain/mail/mailer.ts';
+import type { Automation } from '../../src/model/automation.ts';
 import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
@@ -13,6 +17,7 @@ import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';
 import { assertJsonAnswer, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
 import { createSubmitted, projectPath } from './http-helpers.ts';
+import { statusRequest } from './workflow-helpers.ts';
 
 // Generating documents (docs/programs.md, "Documents and signatures", "Generation"), on both databases: staff with
 // generateDocuments ask over the API (XML and JSON, idempotent per Idempotency-Key), the request is recorded in the
@@ -23,6 +28,16 @@ const documents = (projectId: string) => `${projectPath(projectId)}/Documents`;
 const generate = (projectId: string, doc: string) => `${documents(projectId)}/${doc}/Generate`;
 const FAST: GenerationPolicy = { batch: 5, leaseMs: 60_000, maxAttempts: 3, firstDelayMs: 1_000, maxDelayMs: 10_000 };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Back to Draft: the letter is generated and mailed to the owner with it. */
+const LETTER_ON_RETURN: Automation = {
+  customId: 'letter-on-return', name: 'A returned project gets its letter', if: null,
+  when: { trigger: 'status.entered', statusId: IDS.draft, formId: null, fieldId: null, attachmentId: null, approval: null, by: null },
+  actions: [
+    { do: 'generateDocument', documentId: 'ApprovalLetter' },
+    { do: 'sendMail', to: 'owner', role: null, subject: 'Your letter', text: 'Your letter is attached.', template: null, attach: ['ApprovalLetter'] },
+  ],
+};
 
 /** Everything a refused request could have changed: the project row, its requests, versions, audit rows and events. */
 async function state(store: Store, projectId: string) {
@@ -183,6 +198,65 @@ forEachDialect('HTTP document generation', ({ dialect }) => {
       assert.equal(renderer.fail, 0);
       await generateDueDocuments(deps, FAST);
       assert.equal(await store.attachments.getAttachment(projectId, DOC_IDS.letter), null);
+    });
+  });
+
+  describe('by an automation, and mailed', () => {
+    it('generateDocument asks within the change that triggered it; sendMail with attach waits for the file and carries it', async () => {
+      const { projectId } = await createSubmitted(h);
+      await store.transaction((tx) => tx.programs.saveProgramDefinition(documentProgramRows([LETTER_ON_RETURN], h.clock.time + 1)));
+      const calls = renderer.calls;
+      try {
+        h.clock.advance();
+        const move = await h.request({ method: 'POST', url: `${projectPath(projectId)}/Status`, as: 'admin', body: statusRequest('draft') });
+        assert.equal(move.statusCode, 200, move.body);
+        const [request] = await store.documents.listProjectDocumentRequests(projectId);
+        assert.deepEqual([request?.state, request?.automation, request?.requestedBy], ['queued', 'letter-on-return', h.who.admin.id]);
+        const asked = await store.audit.list({ projectId, action: 'project.document.request' });
+        assert.deepEqual(asked.map((a) => a.detail), [{ documentId: 'ApprovalLetter', requestId: request!.id, automation: 'letter-on-return' }]);
+        assert.equal(renderer.calls, calls, 'nothing is rendered inside the change');
+
+        const sent: OutgoingMail[] = [];
+        const mail = { store, clock: h.clock, mailer: { send: async (m: OutgoingMail) => { sent.push(m); }, close: () => {} }, files: mailDocumentFiles(store, deps.blobs) };
+        // Before the document exists the mail waits, without spending an attempt.
+        await sendDueMail(mail);
+        assert.equal(sent.length, 0);
+        const queued = (await store.mail.listMail()).filter((m) => m.attachments?.some((a) => a.requestId === request!.id));
+        assert.deepEqual(queued.map((m) => [m.status, m.attempts, m.lastError]), [['pending', 0, 'waiting: the document ApprovalLetter is still being generated']]);
+        await generateDueDocuments(deps, FAST);
+        const [file] = await versionsOf(projectId, DOC_IDS.letter);
+        assert.equal(file?.documentRequestId, request!.id);
+        h.clock.advance(MAIL_FILE_WAIT_MS);
+        await sendDueMail(mail);
+        assert.equal(sent.length, 1);
+        assert.deepEqual(sent[0]!.attachments?.map((a) => [a.fileName, a.contentType, sha256(a.content)]), [['ApprovalLetter.pdf', 'application/pdf', file!.sha256]]);
+        assert.equal(sent[0]!.to, `${IDS.applicant.toLowerCase()}@example.org`);
+      } finally {
+        await store.transaction((tx) => tx.programs.saveProgramDefinition(documentProgramRows([], h.clock.time + 2)));
+      }
+    });
+
+    it('a mail whose document failed is failed with the reason', async () => {
+      const { projectId } = await createSubmitted(h);
+      await store.transaction((tx) => tx.programs.saveProgramDefinition(documentProgramRows([LETTER_ON_RETURN], h.clock.time + 1)));
+      try {
+        h.clock.advance();
+        assert.equal((await h.request({ method: 'POST', url: `${projectPath(projectId)}/Status`, as: 'admin', body: statusRequest('draft') })).statusCode, 200);
+        renderer.fail = FAST.maxAttempts;
+        for (let i = 0; i < FAST.maxAttempts; i++) {
+          await generateDueDocuments(deps, FAST);
+          h.clock.advance(FAST.maxDelayMs);
+        }
+        const sent: OutgoingMail[] = [];
+        await sendDueMail({ store, clock: h.clock, mailer: { send: async (m: OutgoingMail) => { sent.push(m); }, close: () => {} }, files: mailDocumentFiles(store, deps.blobs) });
+        assert.equal(sent.length, 0);
+        const [request] = await store.documents.listProjectDocumentRequests(projectId);
+        const mails = (await store.mail.listMail()).filter((m) => m.attachments?.some((a) => a.requestId === request!.id));
+        assert.deepEqual(mails.map((m) => [m.status, m.lastError]),
+          [['failed', 'the document ApprovalLetter it carries could not be generated: rendering failed: the renderer fell over']]);
+      } finally {
+        await store.transaction((tx) => tx.programs.saveProgramDefinition(documentProgramRows([], h.clock.time + 2)));
+      }
     });
   });
 

@@ -13,7 +13,7 @@ import { changeProject } from '../projects/change-project.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import { documentTemplates } from '../document-templates.ts';
-import { GENERATED_ACTION } from './document-request.ts';
+import { GENERATED_ACTION } from '../document-request.ts';
 
 /** How requests are worked: claims per round, how long a claim lasts, and when to give up on one. */
 export interface GenerationPolicy {

@@ -7,7 +7,7 @@ import { hasPrivilege, isStaff } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion } from '../views.ts';
 import { documentTemplates, findTemplate } from '../document-templates.ts';
-import { REQUEST_ACTION, requestDocument } from './document-request.ts';
+import { REQUEST_ACTION, requestDocument } from '../document-request.ts';
 
 /** One request to generate a document, as the API and the review page show it. */
 export interface DocumentRequestView {

@@ -13,6 +13,7 @@ import { scheduleTask } from '../automations/schedule-runner.ts';
 import { deadlineMarksTask } from '../queue/deadline-marks-task.ts';
 import { dashboardZonesTask } from '../dashboards/dashboard-zones-task.ts';
 import { documentGenerationTask } from '../documents/document-generation-task.ts';
+import { mailDocumentFiles } from '../documents/mail-document-files.ts';
 import type { DocumentRenderer } from '../../model/document.ts';
 import type { BlobStore } from '../../store/blob-store.ts';
 
@@ -64,12 +65,14 @@ function mailTasks(deps: EventTaskDeps): BackgroundTask[] {
   const { store, clock, ids, publicUrl, mailer, mailIntervalMs, log } = deps;
   if (!mailer) return [consumerTask(store, skipMail, mailIntervalMs)];
   const notifier = mailNotifier({ ids, publicUrl });
+  // A sendMail action's `attach`: the generated documents, read from where the files are kept.
+  const files = deps.documents ? mailDocumentFiles(store, deps.documents.blobs) : undefined;
   // One task queues, then sends, so a round woken by a change mails about it in the same round.
   return [{
     what: 'notification mail', intervalMs: mailIntervalMs,
     run: async () => {
       const full = (await consumeOutbox(store, notifier, OUTBOX_BATCH)) === OUTBOX_BATCH;
-      return (await sendDueMail({ store, clock, mailer, log }, DEFAULT_MAIL_POLICY)) || full;
+      return (await sendDueMail({ store, clock, mailer, log, files }, DEFAULT_MAIL_POLICY)) || full;
     },
   }];
 }

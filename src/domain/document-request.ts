@@ -1,7 +1,7 @@
-import type { DocumentTemplate } from '../../model/document.ts';
-import type { IdGenerator } from '../../model/ids.ts';
-import type { DocumentRequest } from '../../store/document-request-queries.ts';
-import type { StoreWriter } from '../../store/store.ts';
+import type { DocumentTemplate } from '../model/document.ts';
+import type { IdGenerator } from '../model/ids.ts';
+import type { DocumentRequest } from '../store/document-request-queries.ts';
+import type { StoreWriter } from '../store/store.ts';
 
 /** The audit action of a request to generate a document (in the change that asks). */
 export const REQUEST_ACTION = 'project.document.request';
