@@ -33,3 +33,8 @@ export function hiddenGenerated(model: ProgramModel, staff: boolean, definitionI
   const t = templateOfAttachment(model, definitionId);
   return t !== undefined && !t.visibleToApplicant;
 }
+
+/** The attachment definitions of a form the caller sees: without the generated documents kept from applicants. */
+export function seenDefinitions<T extends { id: string }>(model: ProgramModel, staff: boolean, definitions: readonly T[]): T[] {
+  return definitions.filter((d) => !hiddenGenerated(model, staff, d.id));
+}

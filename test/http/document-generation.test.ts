@@ -16,7 +16,7 @@ import { forEachDialect, openTestStore, type TestStore } from '../support/databa
 import { IDS } from '../support/fixtures.ts';
 import { assertError, assertValidXml, type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';
 import { assertJsonAnswer, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
-import { createSubmitted, projectPath } from './http-helpers.ts';
+import { createSubmitted, dataPath, projectPath } from './http-helpers.ts';
 import { statusRequest } from './workflow-helpers.ts';
 
 // Generating documents (docs/programs.md, "Documents and signatures", "Generation"), on both databases: staff with
@@ -271,6 +271,12 @@ forEachDialect('HTTP document generation', ({ dialect }) => {
       assertError(h, await send('GET', att('InternalMemo'), 'applicant'), 404, 'NOT_FOUND');
       assertError(h, await send('GET', `${att('InternalMemo')}/Metadata`, 'applicant'), 404, 'NOT_FOUND');
       assert.equal((await send('GET', att('InternalMemo'), 'reader')).statusCode, 200, 'staff read it');
+      // GetProjectData lists the letter's file to the applicant, and the memo to staff only.
+      const own = await send('GET', dataPath(projectId, 'letters'), 'applicant');
+      assert.equal(own.statusCode, 200, own.body);
+      assert.ok(own.body.includes(DOC_IDS.letter) && !own.body.includes(DOC_IDS.memo), own.body);
+      const staff = await send('GET', dataPath(projectId, 'letters'), 'reader');
+      assert.ok(staff.body.includes(DOC_IDS.letter) && staff.body.includes(DOC_IDS.memo), staff.body);
       const memoEvent = (await store.events.listProjectEvents(projectId)).find((e) => e.type === 'document.generated' && e.data.documentId === 'InternalMemo');
       assert.equal(memoEvent?.audience, 'staff');
       // Nobody uploads over a generated document.
