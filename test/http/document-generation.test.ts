@@ -18,6 +18,8 @@ import { assertError, assertValidXml, type HttpHarness, startHttp, type Who } fr
 import { assertJsonAnswer, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
 import { createSubmitted, dataPath, projectPath } from './http-helpers.ts';
 import { statusRequest } from './workflow-helpers.ts';
+import { webGet, webPost } from './web-page-helpers.ts';
+import { reviewPath } from '../../src/web/pages/work-queue-page.tsx';
 
 // Generating documents (docs/programs.md, "Documents and signatures", "Generation"), on both databases: staff with
 // generateDocuments ask over the API (XML and JSON, idempotent per Idempotency-Key), the request is recorded in the
@@ -285,6 +287,45 @@ forEachDialect('HTTP document generation', ({ dialect }) => {
         headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' }, body: 'not mine',
       });
       assertError(h, upload, 409, 'CONFLICT');
+    });
+  });
+
+  describe('the review page', () => {
+    it('offers "Generate document" to staff with the privilege (a plain form post) and shows each document\'s state', async () => {
+      const { projectId } = await createSubmitted(h);
+      const page = reviewPath('solar', projectId);
+      const first = await webGet(h, page, 'admin');
+      assert.equal(first.statusCode, 200);
+      assert.match(first.body, /<h2 id="documents-title">Documents<\/h2>/);
+      assert.match(first.body, /aria-label="Generate document ApprovalLetter document"/);
+      const posted = await webPost(h, `${page}/Document`, 'admin', { DocumentId: 'ApprovalLetter' });
+      assert.equal(posted.statusCode, 303, posted.body);
+      assert.match(String(posted.headers.location), /notice=document/);
+      assert.match((await webGet(h, page, 'admin')).body, /<tr id="document-ApprovalLetter"><th scope="row">ApprovalLetter document<\/th><td>Being generated/);
+      await generateDueDocuments(deps, FAST);
+      const done = (await webGet(h, page, 'admin')).body;
+      assert.match(done, new RegExp(`<tr id="document-ApprovalLetter">.*?Generated .*?<a href="[^"]*/Review/Attachments/${DOC_IDS.letter}">version 1</a>`));
+      // A failed one says why.
+      renderer.fail = FAST.maxAttempts;
+      await webPost(h, `${page}/Document`, 'admin', { DocumentId: 'InternalMemo' });
+      for (let i = 0; i < FAST.maxAttempts; i++) {
+        await generateDueDocuments(deps, FAST);
+        h.clock.advance(FAST.maxDelayMs);
+      }
+      assert.match((await webGet(h, page, 'admin')).body, /<tr id="document-InternalMemo">.*?Failed<\/strong>: rendering failed: the renderer fell over/);
+    });
+
+    it('staff without the privilege see the states but no form, and their post is refused with nothing changed', async () => {
+      const { projectId } = await createSubmitted(h);
+      const page = reviewPath('solar', projectId);
+      const seen = await webGet(h, page, 'editor');
+      assert.equal(seen.statusCode, 200);
+      assert.match(seen.body, /<h2 id="documents-title">Documents<\/h2>/);
+      assert.doesNotMatch(seen.body, /Generate document/);
+      const before = await state(store, projectId);
+      const refused = await webPost(h, `${page}/Document`, 'editor', { DocumentId: 'ApprovalLetter' });
+      assert.equal(refused.statusCode, 403);
+      assert.deepEqual(await state(store, projectId), before);
     });
   });
 });
