@@ -1,5 +1,6 @@
 import type { DocumentRenderer, DocumentTemplate, RenderedDocument } from '../../src/model/document.ts';
 import type { Automation } from '../../src/model/automation.ts';
+import type { ProgramModel } from '../../src/model/model.ts';
 import type { ProgramDefinitionRows } from '../../src/model/records.ts';
 import type { Store } from '../../src/store/store.ts';
 import { IDS, programRows, T0 } from './fixtures.ts';
@@ -10,7 +11,8 @@ import { IDS, programRows, T0 } from './fixtures.ts';
 /** The attachment definitions the fixture documents' files are versions of (on a form of their own). */
 export const DOC_IDS = { form: 'FORM00000002', letter: 'ATTACH000002', memo: 'ATTACH000003' } as const;
 
-function template(customId: string, attachmentId: string, visibleToApplicant: boolean): DocumentTemplate {
+/** A template whose files are versions of `attachmentId`. */
+export function template(customId: string, attachmentId: string, visibleToApplicant: boolean): DocumentTemplate {
   return {
     customId, name: `${customId} document`, title: customId, language: 'en', body: `# ${customId}`, header: null, footer: null,
     visibleToApplicant, attachmentId, signers: [], order: 'sequential', disclosure: null, version: `v-${customId}`,
@@ -20,13 +22,20 @@ function template(customId: string, attachmentId: string, visibleToApplicant: bo
 /** An approval letter the applicant sees, and an internal memo kept from applicants. */
 export const TEMPLATES: readonly DocumentTemplate[] = [template('ApprovalLetter', DOC_IDS.letter, true), template('InternalMemo', DOC_IDS.memo, false)];
 
-/** The store, with TEMPLATES on the fixture program's model wherever it is loaded. */
-export function withDocuments(store: Store, templates: readonly DocumentTemplate[] = TEMPLATES): Store {
+/**
+ * The store, with `templates` (TEMPLATES by default; a function of the model to name its attachment definitions) on
+ * the model of the fixture program (of every program when `programId` is null) wherever it is loaded.
+ */
+export function withDocuments(
+  store: Store, templates: readonly DocumentTemplate[] | ((model: ProgramModel) => readonly DocumentTemplate[]) = TEMPLATES, programId: string | null = IDS.program,
+): Store {
   const programs = {
     ...store.programs,
     loadProgramModel: async (program: Parameters<Store['programs']['loadProgramModel']>[0]) => {
       const model = await store.programs.loadProgramModel(program);
-      return program.id === IDS.program ? { ...model, program: { ...model.program, documents: templates } } : model;
+      if (programId !== null && program.id !== programId) return model;
+      const documents = typeof templates === 'function' ? templates(model) : templates;
+      return { ...model, program: { ...model.program, documents } };
     },
   };
   return new Proxy(store, { get: (target, key, receiver) => (key === 'programs' ? programs : Reflect.get(target, key, receiver)) });
@@ -101,7 +110,6 @@ export class FakeRenderer implements DocumentRenderer {
       this.fail--;
       throw new Error('the renderer fell over');
     }
-    const t = TEMPLATES.find((x) => x.customId === input.templateId);
-    return { pdf: tinyDocument(input.projectId, input.templateId), templateVersion: t?.version ?? 'unknown', title: input.templateId };
+    return { pdf: tinyDocument(input.projectId, input.templateId), templateVersion: `v-${input.templateId}`, title: input.templateId };
   }
 }
