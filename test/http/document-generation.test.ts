@@ -183,6 +183,30 @@ forEachDialect('HTTP document generation', ({ dialect }) => {
       assert.equal((await store.audit.list({ projectId, action: 'project.document.generate' })).length, 1);
     });
 
+    it('what must happen with a stored version (an envelope) runs in its change: once per request, and a failure there stores nothing', async () => {
+      const { projectId } = await createSubmitted(h);
+      await send('POST', generate(projectId, 'ApprovalLetter'), 'admin');
+      const seen: number[] = [];
+      let fail = true;
+      const hooked: GenerationDeps = {
+        ...deps,
+        onStored: async (s) => {
+          // Inside the change: the version is there for it to use, and it commits (or not) with it.
+          seen.push((await s.tx.attachments.getAttachmentOfRequest(s.request.id))?.version ?? 0);
+          if (fail) throw new Error('the envelope could not be made');
+        },
+      };
+      await generateDueDocuments(hooked, FAST);
+      assert.equal(await store.attachments.getAttachment(projectId, DOC_IDS.letter), null, 'rolled back with it');
+      assert.equal((await store.documents.listProjectDocumentRequests(projectId))[0]?.state, 'queued');
+      fail = false;
+      h.clock.advance(FAST.leaseMs + 1);
+      await generateDueDocuments(hooked, FAST);
+      await generateDueDocuments(hooked, FAST);
+      assert.deepEqual(seen, [1, 1]);
+      assert.deepEqual((await versionsOf(projectId, DOC_IDS.letter)).map((v) => v.version), [1]);
+    });
+
     it('after its last attempt a request is failed with its reason, shown to staff (not to the applicant)', async () => {
       const { projectId } = await createSubmitted(h);
       await send('POST', generate(projectId, 'ApprovalLetter'), 'admin');

@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import type { Clock } from '../../model/clock.ts';
 import type { DocumentRenderer, DocumentTemplate } from '../../model/document.ts';
 import type { IdGenerator } from '../../model/ids.ts';
-import type { AttachmentRecord } from '../../model/model.ts';
+import type { AttachmentRecord, Project } from '../../model/model.ts';
 import type { BlobStore, StoredBlob } from '../../store/blob-store.ts';
 import type { DocumentRequest } from '../../store/document-request-queries.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store, StoreWriter } from '../../store/store.ts';
 import { boundText } from '../bounded-text.ts';
 import { SYSTEM_USER_ID, systemCaller, systemContext } from '../deadlines/deadline-poller.ts';
 import type { BackgroundTask, WorkLog } from '../events/background-work.ts';
@@ -33,10 +33,20 @@ export const DEFAULT_GENERATION_POLICY: GenerationPolicy = { batch: 5, leaseMs: 
 /** The most bytes one generated document may have. */
 export const MAX_GENERATED_BYTES = 50 * 1024 * 1024;
 
+/** A generated version as the change that stores it sees it, for what must happen with it exactly once. */
+export interface StoredDocument {
+  tx: StoreWriter; ctx: ProgramContext; project: Project; template: DocumentTemplate; request: DocumentRequest; version: AttachmentRecord; now: number;
+}
+
 /** What generation needs: the store, the renderer (the seam §1 of issue 32 implements), where files are kept, the change step's reactions. */
 export interface GenerationDeps extends ReactingDeps {
   store: Store; clock: Clock; ids: IdGenerator; publicUrl?: string;
   renderer: DocumentRenderer; blobs: BlobStore; log?: WorkLog;
+  /**
+   * Runs inside the change that stores the version, after it (signing: an envelope for a template with signers), so
+   * that it commits with the version, exactly once per request; a throw rolls the version back and the request runs again.
+   */
+  onStored?: (stored: StoredDocument) => Promise<void>;
 }
 
 /** How often due requests are looked for besides the wake after every change (ms). */
@@ -109,6 +119,7 @@ async function storeVersion(deps: GenerationDeps, ctx: ProgramContext, template:
       };
       await tx.attachments.insertAttachment(record);
       await tx.documents.markDocumentGenerated(request.id, now, current.attempts + 1, record.version);
+      await deps.onStored?.({ tx, ctx, project, template, request: current, version: record, now });
       return {
         detail: {
           documentId: template.customId, requestId: request.id, attachmentId: template.attachmentId, version: record.version, size: record.sizeBytes,
