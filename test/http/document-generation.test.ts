@@ -198,9 +198,10 @@ forEachDialect('HTTP document generation', ({ dialect }) => {
       };
       await generateDueDocuments(hooked, FAST);
       assert.equal(await store.attachments.getAttachment(projectId, DOC_IDS.letter), null, 'rolled back with it');
-      assert.equal((await store.documents.listProjectDocumentRequests(projectId))[0]?.state, 'queued');
+      const [waiting] = await store.documents.listProjectDocumentRequests(projectId);
+      assert.deepEqual([waiting?.state, waiting?.attempts, waiting?.lastError], ['queued', 1, 'storing failed: the envelope could not be made']);
       fail = false;
-      h.clock.advance(FAST.leaseMs + 1);
+      h.clock.advance(FAST.firstDelayMs);
       await generateDueDocuments(hooked, FAST);
       await generateDueDocuments(hooked, FAST);
       assert.deepEqual(seen, [1, 1]);

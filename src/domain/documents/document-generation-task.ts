@@ -92,11 +92,14 @@ async function generateOne(deps: GenerationDeps, policy: GenerationPolicy, reque
     templateVersion = rendered.templateVersion;
     stored = await deps.blobs.write(Readable.from([Buffer.from(rendered.pdf)]), MAX_GENERATED_BYTES);
   } catch (error) {
-    return failAttempt(deps, policy, request, error);
+    return failAttempt(deps, policy, request, error, 'rendering failed');
   }
   let made = false;
   try {
     made = await storeVersion(deps, ctx, template, request, stored, templateVersion);
+  } catch (error) {
+    // Counted like a failed render: what keeps failing (onStored, say) ends failed with its reason, not retried forever.
+    await failAttempt(deps, policy, request, error, 'storing failed');
   } finally {
     if (!made) await discard(deps, stored.key);
   }
@@ -136,11 +139,11 @@ export function generationDelay(policy: GenerationPolicy, attempts: number): num
   return Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** Math.max(0, attempts - 1));
 }
 
-async function failAttempt(deps: GenerationDeps, policy: GenerationPolicy, request: DocumentRequest, error: unknown): Promise<void> {
+async function failAttempt(deps: GenerationDeps, policy: GenerationPolicy, request: DocumentRequest, error: unknown, what: string): Promise<void> {
   const attempts = request.attempts + 1;
   const now = deps.clock.now();
   const last = attempts >= policy.maxAttempts;
-  const cause = boundText(`rendering failed: ${(error as Error)?.message ?? String(error)}`, 400);
+  const cause = boundText(`${what}: ${(error as Error)?.message ?? String(error)}`, 400);
   await deps.store.transaction((tx) => tx.documents.markDocumentAttemptFailed(request.id, attempts, cause, last ? null : now + generationDelay(policy, attempts), now));
   deps.log?.warn({ requestId: request.id, documentId: request.documentId, attempts, error: cause },
     last ? `generating document request ${request.id} failed for the last time; it is marked failed` : `generating document request ${request.id} failed; it is tried again later`);
