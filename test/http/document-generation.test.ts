@@ -5,6 +5,8 @@ import { type GenerationDeps, generateDueDocuments, type GenerationPolicy } from
 import { mailDocumentFiles } from '../../src/domain/documents/mail-document-files.ts';
 import { MAIL_FILE_WAIT_MS, sendDueMail } from '../../src/domain/mail/mail-sender.ts';
 import type { OutgoingMail } from '../../src/domain/mail/mailer.ts';
+import { smtpMailer } from '../../src/domain/mail/smtp-mailer.ts';
+import { startSmtpCapture } from '../support/smtp-capture.ts';
 import type { Automation } from '../../src/model/automation.ts';
 import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
@@ -243,8 +245,11 @@ forEachDialect('HTTP document generation', ({ dialect }) => {
         assert.deepEqual(asked.map((a) => a.detail), [{ documentId: 'ApprovalLetter', requestId: request!.id, automation: 'letter-on-return' }]);
         assert.equal(renderer.calls, calls, 'nothing is rendered inside the change');
 
-        const sent: OutgoingMail[] = [];
-        const mail = { store, clock: h.clock, mailer: { send: async (m: OutgoingMail) => { sent.push(m); }, close: () => {} }, files: mailDocumentFiles(store, deps.blobs) };
+        // Through SMTP to a capturing server: the PDF arrives as the mail's attachment.
+        const smtp = await startSmtpCapture();
+        const mailer = smtpMailer(smtp.url, 'apas@example.org');
+        const mail = { store, clock: h.clock, mailer, files: mailDocumentFiles(store, deps.blobs) };
+        const sent = smtp.messages;
         // Before the document exists the mail waits, without spending an attempt.
         await sendDueMail(mail);
         assert.equal(sent.length, 0);
@@ -255,8 +260,10 @@ forEachDialect('HTTP document generation', ({ dialect }) => {
         assert.equal(file?.documentRequestId, request!.id);
         h.clock.advance(MAIL_FILE_WAIT_MS);
         await sendDueMail(mail);
+        mailer.close();
+        await smtp.stop();
         assert.equal(sent.length, 1);
-        assert.deepEqual(sent[0]!.attachments?.map((a) => [a.fileName, a.contentType, sha256(a.content)]), [['ApprovalLetter.pdf', 'application/pdf', file!.sha256]]);
+        assert.deepEqual(sent[0]!.parsed.attachments.map((a) => [a.filename, a.contentType, sha256(a.content)]), [['ApprovalLetter.pdf', 'application/pdf', file!.sha256]]);
         assert.equal(sent[0]!.to, `${IDS.applicant.toLowerCase()}@example.org`);
       } finally {
         await store.transaction((tx) => tx.programs.saveProgramDefinition(documentProgramRows([], h.clock.time + 2)));
