@@ -245,6 +245,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Documents": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetProjectDocuments"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Documents/{DocumentId}/Generate": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["GenerateDocument"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/AutomationRuns": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get: operations["GetProjectAutomationRuns"];
@@ -672,7 +694,7 @@ export interface components {
       Url: string;
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
       };
     };
     /** CreateWebhookSubscription: the new subscription and its signing secret, which no other answer shows. Verify deliveries with it as the Standard Webhooks specification says. */
@@ -698,7 +720,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
         };
       };
     };
@@ -712,6 +734,27 @@ export interface components {
           Value: string;
           Label: string;
         })[];
+      };
+    };
+    /** GenerateDocument: the request, queued; the document is rendered after the change commits (GetProjectDocuments shows how it went). */
+    DocumentRequestResponse: {
+      /** A request to generate one of the program's documents for the project; the file it generates is a version of AttachmentId. */
+      DocumentRequest: {
+        RequestId: string;
+        /** The customId of the program's document. */
+        DocumentId: string;
+        /** queued until the service has rendered it (after the change that asked, retried with backoff), then generated, or failed after its last attempt. */
+        State: "queued" | "generated" | "failed";
+        RequestedAt: string;
+        /** When it was generated or given up; absent while queued. */
+        FinishedAt?: string;
+        Attempts: number;
+        /** Staff only: why the last attempt failed. */
+        Error?: string;
+        /** The attachment definition the generated files are versions of (GetActiveAttachment, GetAttachmentMetadata). */
+        AttachmentId: string;
+        /** The version this request generated; absent until it has. */
+        AttachmentVersion?: number;
       };
     };
     /** Every error answer: a stable code, the HTTP status, a message and, for data problems, one FieldError per field. */
@@ -745,7 +788,7 @@ export interface components {
         /** The event's id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery. */
         EventId: string;
         /** The kind of change an event reports. */
-        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed";
+        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated";
         /** When the change committed (its LastChangeTimestamp). */
         Timestamp: string;
         ProgramId: string;
@@ -781,6 +824,8 @@ export interface components {
         DeadlineId?: string;
         /** deadline.* events: when the deadline passes (the end of the local day it is due by). */
         DueAt?: string;
+        /** document.generated: the customId of the program's document; its file is AttachmentId's version AttachmentVersion. */
+        DocumentId?: string;
       })[];
     };
     /** GetFormSchema, version 1 (SchemaVersion 1.0): the data fields and attachment definitions of one form. Version 2 (FormSchemaResponseV2.xsd) adds the Group of each field and the choices of fields with a custom list. */
@@ -1264,6 +1309,37 @@ export interface components {
         })[];
       };
     };
+    /** GetProjectDocuments: the program's documents on the project (applicants: those shown to them), each with its newest request. */
+    ProjectDocumentsResponse: {
+      Project: {
+        ProjectId: string;
+        /** True when the caller holds the privilege generateDocuments. */
+        CanGenerate: boolean;
+        Document: ({
+          DocumentId: string;
+          Name: string;
+          AttachmentId: string;
+          /** The newest request; absent when none was made. */
+          DocumentRequest?: {
+            RequestId: string;
+            /** The customId of the program's document. */
+            DocumentId: string;
+            /** queued until the service has rendered it (after the change that asked, retried with backoff), then generated, or failed after its last attempt. */
+            State: "queued" | "generated" | "failed";
+            RequestedAt: string;
+            /** When it was generated or given up; absent while queued. */
+            FinishedAt?: string;
+            Attempts: number;
+            /** Staff only: why the last attempt failed. */
+            Error?: string;
+            /** The attachment definition the generated files are versions of (GetActiveAttachment, GetAttachmentMetadata). */
+            AttachmentId: string;
+            /** The version this request generated; absent until it has. */
+            AttachmentVersion?: number;
+          };
+        })[];
+      };
+    };
     /** GetExportProject, version 1 (SchemaVersion 1.0): the whole project for archiving or migration, its data grouped by form and data-field group, its status history and its attachments. Version 2 (ProjectExportDataGetResponseV2.xsd) adds ChangedBy to the history entries. */
     ProjectExportDataGetResponse: {
       SchemaVersion: "1.0";
@@ -1516,7 +1592,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
         };
       };
     };
@@ -1584,7 +1660,7 @@ export interface components {
       Enabled?: boolean | "true" | "false";
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
       };
     };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
@@ -1659,7 +1735,7 @@ export interface components {
         /** The event's Sequence in the change feed. */
         Sequence: number;
         /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated";
         ProjectId: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
@@ -1685,7 +1761,7 @@ export interface components {
         /** The event's Sequence in the change feed. */
         Sequence: number;
         /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated";
         ProjectId: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
@@ -1723,7 +1799,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
         };
       };
     };
@@ -1749,7 +1825,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
         };
       })[];
     };
@@ -2639,6 +2715,81 @@ export interface operations {
       };
     };
   };
+  GetProjectDocuments: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** ETags of this answer: answered 304 while one is current. */
+        "If-None-Match"?: string;
+        /** An ETag of this project: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectDocumentsResponse"];
+          "application/xml": string;
+        };
+      };
+      304: {
+        headers: { [name: string]: unknown };
+        content?: never;
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  GenerateDocument: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
+        "Idempotency-Key"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        DocumentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["DocumentRequestResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
   GetProjectAutomationRuns: {
     parameters: {
       query?: never;
@@ -3290,7 +3441,7 @@ export interface operations {
         limit?: number;
         /** Only events of this program (its id or custom id). */
         program?: string;
-        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed. */
+        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated. */
         type?: string;
       };
       header?: {

@@ -33,6 +33,7 @@ import { BulkActionService } from '../domain/queue/bulk-action-service.ts';
 import { TemplateMailService } from '../domain/workflow/template-mail-service.ts';
 import { WorkflowService } from '../domain/projects/workflow-service.ts';
 import { DeadlineService } from '../domain/deadlines/deadline-service.ts';
+import { GenerationService } from '../domain/documents/generation-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
@@ -62,6 +63,8 @@ export interface Services {
   catalog: CatalogService;
   workflow: WorkflowService;
   deadlines: DeadlineService;
+  /** The program's documents on a project, and requests to generate them (src/domain/documents). */
+  generation: GenerationService;
   /** A project's automation runs; a daily schedule's preview and run now. */
   automations: AutomationService;
   inquiries: InquiryService;
@@ -122,6 +125,7 @@ export function createServices(
     catalog: new CatalogService(deps),
     workflow,
     deadlines: new DeadlineService(deps),
+    generation: new GenerationService(deps),
     automations: new AutomationService(deps),
     inquiries: new InquiryService(deps),
     exports: new ExportService(deps),

@@ -37,8 +37,13 @@ export type AutomationAction =
   | { do: 'setField'; fieldId: string; value: string }
   | { do: 'assign'; user: string | null; role: string | null; pick: 'roundRobin' | 'leastLoaded' | null }
   | { do: 'openInquiry'; subject: string; text: string; visibleToApplicant: boolean }
-  /** `template`: the customId of one of the program's named mail templates (then subject and text are empty). */
-  | { do: 'sendMail'; to: MailRecipient; role: string | null; subject: string; text: string; template: string | null }
+  /**
+   * `template`: the customId of one of the program's named mail templates (then subject and text are empty); `attach`:
+   * customIds of the program's documents whose generated file goes with the mail (absent or empty for none).
+   */
+  | { do: 'sendMail'; to: MailRecipient; role: string | null; subject: string; text: string; template: string | null; attach?: string[] }
+  /** Asks for one of the program's documents (by customId) to be generated; it is rendered after the change commits. */
+  | { do: 'generateDocument'; documentId: string }
   | { do: 'emitEvent'; name: string }
   | { do: 'startDeadline' | 'satisfyDeadline' | 'cancelDeadline'; deadlineId: string };
 

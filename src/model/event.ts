@@ -3,7 +3,7 @@ export const EVENT_TYPES = [
   'project.created', 'project.draft_saved', 'project.data_saved', 'project.submitted', 'project.status_changed',
   'project.owner_changed', 'project.assignee_changed', 'attachment.uploaded', 'attachment.reviewed',
   'inquiry.note_added', 'inquiry.thread_status_changed', 'automation.custom',
-  'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed',
+  'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed', 'document.generated',
 ] as const;
 
 /** One kind of event. */
@@ -51,6 +51,8 @@ export interface EventData {
   deadlineId?: string;
   /** When that deadline passes (epoch ms): the end of the local day it is due by. */
   dueAt?: number;
+  /** document.generated: the customId of the program's document (its file is attachmentId's attachmentVersion). */
+  documentId?: string;
 }
 
 /** An event as the change step writes it; the store adds the sequence at commit. */

@@ -192,4 +192,6 @@ export interface AttachmentRecord {
   id: string; projectId: string; definitionId: string; version: number; blobKey: string;
   fileName: string; contentType: string; sizeBytes: number; sha256: string; uploadedBy: string; uploadedAt: number;
   approvalStatus: ApprovalStatus; note: string | null; reviewedBy: string | null; reviewedAt: number | null;
+  /** A generated version (src/domain/documents): the request it came from and the template's version; absent for an upload. */
+  documentRequestId?: string | null; templateVersion?: string | null;
 }

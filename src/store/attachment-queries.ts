@@ -15,6 +15,7 @@ function toAttachment(r: Selectable<AttachmentTable>): AttachmentRecord {
     fileName: r.file_name, contentType: r.content_type, sizeBytes: Number(r.size_bytes), sha256: r.sha256,
     uploadedBy: r.uploaded_by, uploadedAt: Number(r.uploaded_at), approvalStatus: r.approval_status as ApprovalStatus,
     note: r.note, reviewedBy: r.reviewed_by, reviewedAt: r.reviewed_at === null ? null : Number(r.reviewed_at),
+    documentRequestId: r.document_request_id, templateVersion: r.template_version,
   };
 }
 
@@ -66,7 +67,7 @@ export function attachmentRow(a: AttachmentRecord): Insertable<AttachmentTable> 
     id: a.id, project_id: a.projectId, definition_id: a.definitionId, version: a.version, blob_key: a.blobKey,
     file_name: a.fileName, content_type: a.contentType, size_bytes: a.sizeBytes, sha256: a.sha256,
     uploaded_by: a.uploadedBy, uploaded_at: a.uploadedAt, approval_status: a.approvalStatus, note: a.note,
-    reviewed_by: a.reviewedBy, reviewed_at: a.reviewedAt,
+    reviewed_by: a.reviewedBy, reviewed_at: a.reviewedAt, document_request_id: a.documentRequestId ?? null, template_version: a.templateVersion ?? null,
   };
 }
 
@@ -82,7 +83,13 @@ export async function updateAttachmentReview(db: Db, id: string, r: AttachmentRe
     .where('id', '=', id).execute();
 }
 
-const READS = { getAttachment, listActiveAttachments, activeAttachmentsOfProjects, isBlobReferenced };
+/** The version a document request generated, if it did (at most one: the column is unique). */
+export async function getAttachmentOfRequest(db: Db, requestId: string): Promise<AttachmentRecord | null> {
+  const row = await db.selectFrom('attachments').selectAll().where('document_request_id', '=', requestId).executeTakeFirst();
+  return row ? toAttachment(row) : null;
+}
+
+const READS = { getAttachment, listActiveAttachments, activeAttachmentsOfProjects, isBlobReferenced, getAttachmentOfRequest };
 const WRITES = { insertAttachment, updateAttachmentReview };
 
 /** The files of projects' attachment definitions, every version kept: reads. */

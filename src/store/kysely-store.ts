@@ -1,3 +1,4 @@
+import { documentRequestReader, documentRequestRepository } from './document-request-queries.ts';
 import { type Kysely, sql } from 'kysely';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { accountReader, accountRepository } from './account-queries.ts';
@@ -61,6 +62,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     queueViews: () => queueViewRepository(db, dialect),
     dashboards: () => dashboardRepository(db),
     organizations: () => organizationRepository(db),
+    documents: () => documentRequestRepository(db, dialect),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -118,6 +120,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     organizations: reads.wrap(organizationReader(db), 'credentials', ['organizationIdsOf']),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     dashboards: dashboardReader(db),
+    documents: documentRequestReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

@@ -8,11 +8,19 @@ type Db = Kysely<Database>;
 /** Where a queued message stands: waiting to be sent (again), sent, or given up after its last attempt. */
 export type MailStatus = 'pending' | 'sent' | 'failed';
 
+/**
+ * A generated document a mail carries (migration 046): the file a request will make (`requestId`, still queued when the
+ * mail was queued, so the mail waits for it) or a version already made (`version`); resolved when the mail is sent.
+ */
+export interface MailAttachmentRef { projectId: string; documentId: string; attachmentId: string; requestId: string | null; version: number | null }
+
 /** A message to queue: what kind of notification, from which event, to whom and what it says. */
 export interface NewMailMessage {
   id: string; kind: string; eventId: string | null; to: string; subject: string; text: string; html: string; createdAt: number;
   /** The project the mail is about and the user it goes to, for the project's list of its owner's mails; absent for none. */
   projectId?: string | null; toUserId?: string | null;
+  /** Generated documents it carries; absent or empty for none. */
+  attachments?: MailAttachmentRef[];
 }
 
 /** A mail about a project as its pages list it: never its text, which may hold links. */
@@ -28,6 +36,7 @@ function toMessage(r: Selectable<MailMessageTable>): MailMessage {
     id: r.id, kind: r.kind, eventId: r.event_id, to: r.to_address, subject: r.subject, text: r.text_body, html: r.html_body,
     createdAt: Number(r.created_at), status: r.status as MailStatus, attempts: Number(r.attempts), nextAttemptAt: Number(r.next_attempt_at),
     leaseUntil: r.lease_until === null ? null : Number(r.lease_until), lastError: r.last_error, sentAt: r.sent_at === null ? null : Number(r.sent_at),
+    ...(r.attachments ? { attachments: JSON.parse(r.attachments) as MailAttachmentRef[] } : {}),
   };
 }
 
@@ -37,6 +46,7 @@ export async function enqueueMail(db: Db, m: NewMailMessage): Promise<void> {
     id: m.id, kind: m.kind, event_id: m.eventId, to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html,
     status: 'pending', attempts: 0, next_attempt_at: m.createdAt, lease_until: null, last_error: null, created_at: m.createdAt, sent_at: null,
     project_id: m.projectId ?? null, to_user_id: m.toUserId ?? null,
+    attachments: m.attachments && m.attachments.length > 0 ? JSON.stringify(m.attachments) : null,
   }).execute();
 }
 

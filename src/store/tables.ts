@@ -212,6 +212,16 @@ export interface AttachmentTable {
   id: string; project_id: string; definition_id: string; version: number; blob_key: string;
   file_name: string; content_type: string; size_bytes: number; sha256: string; uploaded_by: string; uploaded_at: number;
   approval_status: string; note: string | null; reviewed_by: string | null; reviewed_at: number | null;
+  /** A generated version (migration 046): the document request it came from (unique) and the template's version. */
+  document_request_id: ColumnType<string | null, string | null | undefined, string | null>;
+  template_version: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A request to generate a program's document for a project (migration 046): queued, then generated or failed. */
+export interface DocumentRequestTable {
+  id: string; program_id: string; project_id: string; document_id: string; state: string; requested_by: string; requested_at: number;
+  automation: string | null; attempts: number; next_attempt_at: number; lease_until: number | null; last_error: string | null;
+  finished_at: number | null; attachment_version: number | null;
 }
 
 /** One piece (at most 256 KiB) of a file kept in the database, in order of `seq` from 0. */
@@ -270,6 +280,8 @@ export interface MailMessageTable {
   /** The project a mail is about and the user it goes to (migration 042); null for mails about no project. */
   project_id: ColumnType<string | null, string | null | undefined, string | null>;
   to_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The generated documents the mail carries (migration 046), JSON; null for none. */
+  attachments: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A mailed link to confirm an address or reset a password (migration 018): the SHA-256 of its token, single use, expiring. */
@@ -349,6 +361,7 @@ export interface Database {
   inquiry_threads: InquiryThreadTable;
   inquiry_notes: InquiryNoteTable;
   attachments: AttachmentTable;
+  document_requests: DocumentRequestTable;
   queue_views: QueueViewTable;
   blob_chunks: BlobChunkTable;
   oauth_clients: OAuthClientTable;

@@ -22,7 +22,7 @@ export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectI
 // What the page says after each action; the redirect carries only the key, so no text of the URL reaches the page.
 const NOTICES: Record<string, string> = {
   status: 'The status was changed.', assignee: 'The assignee was changed.', owner: 'The owner was changed.', attachment: 'The file review was saved.',
-  deadline: 'The deadline was changed.', note: 'The note was added.', thread: 'The thread was started.', threadStatus: 'The thread status was changed.', externalId: 'The external id was saved.',
+  deadline: 'The deadline was changed.', document: 'The document was asked for; it is generated in a moment (reload to see it).', note: 'The note was added.', thread: 'The thread was started.', threadStatus: 'The thread status was changed.', externalId: 'The external id was saved.',
 };
 
 // Refusals that the page explains beside the control of the action; anything else (403, 404, …) goes to the error handler.
@@ -61,7 +61,8 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const view = await services.review.review(caller, t.programId, t.projectId);
     const deadlines = await services.deadlines.board(caller, t.programId, t.projectId);
     const mails = await services.projectMail.ownerMails(caller, t.programId, t.projectId);
-    const page = renderPage(ReviewPage({ view, deadlines, mails, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
+    const documents = await services.generation.list(caller, t.programId, t.projectId);
+    const page = renderPage(ReviewPage({ view, deadlines, mails, documents, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   }
 
@@ -107,6 +108,13 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
         else if (action === 'Cancel') await services.deadlines.cancel(caller, programId, projectId, deadlineId);
         else throw new ApiError('INVALID_REQUEST', 'Choose Start, Satisfy or Cancel.');
         return 'deadline';
+      },
+    },
+    {
+      path: 'Document', control: (request) => `document-${field(request, 'DocumentId')}`,
+      run: async (caller, programId, projectId, request) => {
+        await services.generation.generate(caller, programId, projectId, idParam(field(request, 'DocumentId'), 'DocumentId'));
+        return 'document';
       },
     },
     {

@@ -6,6 +6,7 @@ import {
 import { ErrorResponse } from './documents/error-response.ts';
 import { EventsResponse } from './documents/events.ts';
 import { ProjectDeadlineResponse, ProjectDeadlinesResponse } from './documents/deadlines.ts';
+import { DocumentRequestResponse, ProjectDocumentsResponse } from './documents/generated-documents.ts';
 import { AutomationScheduleResponse, AutomationScheduleRunResponse, ProjectAutomationRunsResponse } from './documents/automations.ts';
 import {
   InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse, SetInquiryNoteRequest, SetInquiryThreadExternalIdRequest, SetInquiryThreadStatusRequest,
@@ -36,6 +37,7 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   ProjectStatusHistoryResponse, SetProjectStatusRequest, StatusSetResponse, SetProjectStatusHistoryReportAs, StatusHistoryReportAsResponse,
   SetAssigneeRequest, SetAssigneeResponse,
   ProjectDeadlinesResponse, ProjectDeadlineResponse,
+  ProjectDocumentsResponse, DocumentRequestResponse,
   ProjectAutomationRunsResponse, AutomationScheduleResponse, AutomationScheduleRunResponse,
   CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse,
   AllProjectDataResponse, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2,

@@ -233,3 +233,28 @@ test('a daily schedule names its time of day and may narrow to a status; only au
   const again = await importProgram(scope.env, scope.agency, parseProgramFile(formatProgramFile(exported, 'yaml'), 'yaml'));
   assert.deepEqual(lines(again), [], 'importing the export changes nothing');
 });
+
+test('generateDocument and sendMail attach name the file\'s documents: unknown ones are refused with their line; known ones are stored and exported', async () => {
+  const letter = {
+    customId: 'letter', name: 'Letter on approval',
+    when: { trigger: 'status.entered', status: 'Approved' },
+    then: [{ do: 'generateDocument', document: 'Approval' }, { do: 'sendMail', to: 'owner', subject: 'Approved', text: 'See attached', attach: ['Approval', 'Nope'] }],
+  };
+  const yaml = stringify(withAutomations([letter]));
+  const problems = await refusedImport(scope, yaml);
+  assert.deepEqual(problems.map((p) => p.replace(/\(line \d+, column \d+\)/, '(at)')), [
+    'automation "letter" (at): then[0] (generateDocument): document: the program has no document "Approval" (documents: is empty)',
+    'automation "letter" (at): then[1] (sendMail): attach: the program has no document "Approval" (documents: is empty)',
+    'automation "letter" (at): then[1] (sendMail): attach: the program has no document "Nope" (documents: is empty)',
+  ]);
+  // The file's documents (issue 32 §1 reads `documents:`; here set on the parsed file) make the references good.
+  const file = { ...validateProgramFile(withAutomations([{ ...letter, then: [letter.then[0], { ...letter.then[1], attach: ['Approval'] }] }])), documents: [{ customId: 'Approval' }] };
+  const report = await importProgram(scope.env, scope.agency, file);
+  const program = await scope.env.store.programs.findProgram(report.programId);
+  assert.deepEqual(program!.automations![0]!.actions, [
+    { do: 'generateDocument', documentId: 'Approval' },
+    { do: 'sendMail', to: 'owner', role: null, subject: 'Approved', text: 'See attached', template: null, attach: ['Approval'] },
+  ]);
+  const exported = await exportProgram(scope.env.store, scope.agency, 'PV');
+  assert.deepEqual(exported.automations[0]!.actions, [{ do: 'generateDocument', document: 'Approval' }, { do: 'sendMail', to: 'owner', subject: 'Approved', text: 'See attached', attach: ['Approval'] }]);
+});

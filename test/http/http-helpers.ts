@@ -23,12 +23,12 @@ export const COMPLETE = { name: 'Jane Doe', size: ['S', 'M'], kw: '7.5' } as con
  * Builds one harness (fresh database, fixture program, one identity per role) before the enclosing
  * describe and closes it after; the stores of forEachDialect's `open` would be closed after every test.
  */
-export function sharedHarness(dialect: TestDialect, env: Record<string, string> = {}): () => HttpHarness {
+export function sharedHarness(dialect: TestDialect, env: Record<string, string> = {}, wrap?: (store: Store) => Store): () => HttpHarness {
   let db: TestStore | undefined;
   let harness: HttpHarness | undefined;
   before(async () => {
     db = await openTestStore(dialect);
-    harness = await startHttp(db, env);
+    harness = await startHttp(wrap ? { ...db, store: wrap(db.store) } : db, env);
   });
   after(async () => {
     await harness?.close();

@@ -13,6 +13,7 @@ import { readXmlDocument } from '../../src/wire/wire-xml-reader.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { authHeaders, dataRequest, type HttpHarness, NS, type Who } from '../support/http-harness.ts';
 import { IDS, programRows } from '../support/fixtures.ts';
+import { documentProgramRows, withDocuments } from '../support/document-fixtures.ts';
 import { PROGRAM, sharedHarness } from './http-helpers.ts';
 import { manualWorker, startReceiver } from './webhook-helpers.ts';
 
@@ -126,7 +127,7 @@ function ok(res: LightMyRequestResponse, status = 200): LightMyRequestResponse {
 const PNG = Buffer.from('\x89PNG\r\n\x1a\na tiny picture', 'latin1');
 
 forEachDialect('OpenAPI conformance', ({ dialect }) => {
-  const harness = sharedHarness(dialect, { APAS_WEBHOOK_ALLOW_INSECURE: 'true' });
+  const harness = sharedHarness(dialect, { APAS_WEBHOOK_ALLOW_INSECURE: 'true' }, (store) => withDocuments(store));
 
   it('every answer of every operation, in XML and in JSON, is what /openapi.json declares for it', async () => {
     const h = harness();
@@ -196,6 +197,10 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Satisfy`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Start`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Cancel`, as: 'admin' }));
+        const withDocs = documentProgramRows([nightly], h.clock.now() + 1);
+        await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...withDocs, program: { ...withDocs.program, deadlines } }));
+        ok(await send({ method: 'POST', url: `${project}/Documents/ApprovalLetter/Generate`, as: 'admin' }));
+        ok(await send({ method: 'GET', url: `${project}/Documents`, as: 'applicant' }));
         ok(await send({ method: 'GET', url: `${project}/Data`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Export?version=2`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Export`, as: 'admin' }));

@@ -25,14 +25,14 @@ export const DEMO = Object.fromEntries(DEMO_CREDENTIALS.map((c) => [c.role, c]))
 export interface WebServer { baseUrl: string; app: FastifyInstance; store: Store; programId: string; close(): Promise<void> }
 
 /** Starts the service on a fresh database with the demo (agency, solar program, three accounts) on 127.0.0.1; `env` adds settings. */
-export async function startWebServer(dialect: TestDialect = 'sqlite', env: Record<string, string> = {}): Promise<WebServer> {
+export async function startWebServer(dialect: TestDialect = 'sqlite', env: Record<string, string> = {}, wrap?: (store: Store) => Store): Promise<WebServer> {
   const db: TestStore = await openTestStore(dialect);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig({ APAS_PUBLIC_URL: baseUrl, APAS_PORT: String(port), APAS_TIME_ZONE: 'America/Denver', ...env });
   const ids = new RandomIdGenerator();
   const report = await seedDemo({ store: db.store, clock: systemClock, ids, checkers: programCheckers() });
-  const app = await buildApp({ config, store: db.store, logger: false, sleep: async () => {}, blobs: new DatabaseBlobStore(db.store, systemClock) });
+  const app = await buildApp({ config, store: wrap ? wrap(db.store) : db.store, logger: false, sleep: async () => {}, blobs: new DatabaseBlobStore(db.store, systemClock) });
   await app.listen({ host: '127.0.0.1', port });
   return {
     baseUrl, app, store: db.store, programId: report.programId,

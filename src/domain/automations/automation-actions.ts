@@ -16,6 +16,9 @@ import { isStaff, roleIn } from '../roles/access.ts';
 import { decideForm, textOf } from '../rules/form-rules.ts';
 import { sameValue } from '../rules/rule-state.ts';
 import { type AutomationEnv, snapshot } from './automation-state.ts';
+import { documentTemplates } from '../document-templates.ts';
+import { REQUEST_ACTION, requestDocument } from '../document-request.ts';
+import type { MailAttachmentRef } from '../../store/mail-queries.ts';
 import type { Trigger } from './triggers-of-change.ts';
 
 /** What one action did: ran (what it did, for the record, and the triggers it caused), or was skipped and why. */
@@ -39,7 +42,42 @@ export async function runAction(env: AutomationEnv, action: AutomationAction, in
     case 'startDeadline': return startDeadline(env, action.deadlineId);
     case 'satisfyDeadline': return endDeadline(env, action.deadlineId, 'satisfied');
     case 'cancelDeadline': return endDeadline(env, action.deadlineId, 'cancelled');
+    case 'generateDocument': return generateDocument(env, action.documentId);
   }
+}
+
+/** Asks for one of the program's documents, as GenerateDocument does: recorded in this change, rendered after it commits. */
+async function generateDocument(env: AutomationEnv, documentId: string): Promise<ActionOutcome> {
+  const template = documentTemplates(env.ctx.model).find((t) => t.customId === documentId);
+  if (!template) return skip(`the program no longer has the document ${documentId}`);
+  const { request, detail } = await requestDocument(env.tx, env.deps.ids, {
+    programId: env.ctx.program.id, projectId: env.state.project.id, template, requestedBy: env.caller.user.id, now: env.now, automation: env.automation.customId,
+  });
+  record(env, REQUEST_ACTION, detail);
+  return { ran: true, summary: { document: documentId, requestId: request.id }, triggers: [] };
+}
+
+/**
+ * The generated documents a mail carries: for each, the request still being worked on in this project (the mail waits
+ * for its file; a request this very change made included), else the newest version already generated.
+ */
+async function mailAttachments(env: AutomationEnv, refs: readonly string[]): Promise<MailAttachmentRef[] | string> {
+  const out: MailAttachmentRef[] = [];
+  const requests = refs.length > 0 ? await env.tx.documents.listProjectDocumentRequests(env.state.project.id) : [];
+  for (const ref of refs) {
+    const template = documentTemplates(env.ctx.model).find((t) => t.customId === ref);
+    if (!template) return `the program no longer has the document ${ref}`;
+    const base = { projectId: env.state.project.id, documentId: ref, attachmentId: template.attachmentId };
+    const pending = requests.find((r) => r.documentId === ref && r.state === 'queued');
+    if (pending) {
+      out.push({ ...base, requestId: pending.id, version: null });
+      continue;
+    }
+    const file = await env.tx.attachments.getAttachment(env.state.project.id, template.attachmentId);
+    if (!file) return `the document ${ref} has not been generated for this project`;
+    out.push({ ...base, requestId: null, version: file.version });
+  }
+  return out;
 }
 
 /** Starts (or restarts) one of the program's deadlines on the project, as StartProjectDeadline does. */
@@ -228,7 +266,9 @@ async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { 
       throw error;
     }
   }
+  const attachments = await mailAttachments(env, action.attach ?? []);
+  if (typeof attachments === 'string') return skip(attachments);
   const mail = renderMail(template, await placeholders(env));
-  for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now, projectId: state.project.id, toUserId: user.id });
-  return { ran: true, summary: { to: to.map((u) => u.email) }, triggers: [] };
+  for (const user of to) await tx.mail.enqueueMail({ id: deps.ids.next(), kind: 'automation', eventId: null, to: user.email, ...mail, createdAt: now, projectId: state.project.id, toUserId: user.id, attachments });
+  return { ran: true, summary: { to: to.map((u) => u.email), ...(attachments.length > 0 ? { attach: attachments.map((a) => a.documentId) } : {}) }, triggers: [] };
 }

@@ -43,11 +43,12 @@ const ACTION_KEYS: Record<ActionSpec['do'], { required: (keyof ActionSpec)[]; op
   setField: { required: ['field', 'value'], optional: [] },
   assign: { required: [], optional: ['user', 'role', 'pick'] },
   openInquiry: { required: ['subject', 'text'], optional: ['visibleToApplicant'] },
-  sendMail: { required: ['to'], optional: ['role', 'subject', 'text', 'template'] },
+  sendMail: { required: ['to'], optional: ['role', 'subject', 'text', 'template', 'attach'] },
   emitEvent: { required: ['name'], optional: [] },
   startDeadline: { required: ['deadline'], optional: [] },
   satisfyDeadline: { required: ['deadline'], optional: [] },
   cancelDeadline: { required: ['deadline'], optional: [] },
+  generateDocument: { required: ['document'], optional: [] },
 };
 
 /** What the checks need to find the file's parts by reference. */
@@ -165,6 +166,10 @@ function checkAction(
       } else if (action.subject === undefined || action.text === undefined) problems.push(`${where}: a mail needs a subject and a text, or a named template`);
       placeholders('subject');
       placeholders('text');
+      for (const ref of action.attach ?? []) checkDocumentRef(file, ref, `${where}: attach`, problems);
+      return null;
+    case 'generateDocument':
+      if (action.document !== undefined) checkDocumentRef(file, action.document, `${where}: document`, problems);
       return null;
     case 'openInquiry':
       placeholders('subject');
@@ -185,6 +190,20 @@ function checkDeadlineRef(file: ProgramFile, ref: string, where: string, problem
   if (!all.some((d) => d.customId === ref)) {
     problems.push(`${where}: the program has no deadline "${ref}"${all.length > 0 ? `; its deadlines are ${all.map((d) => d.customId).join(', ')}` : ' (deadlines: is empty)'}`);
   }
+}
+
+/**
+ * The customIds of the file's documents (`documents:`, issue 32 §1, which resolves and checks the templates
+ * themselves); read here alone, so that the automations follow wherever the file keeps them.
+ */
+function fileDocumentIds(file: ProgramFile): string[] {
+  return ((file as { documents?: readonly { customId: string }[] }).documents ?? []).map((d) => d.customId);
+}
+
+/** A document named by customId must be one of the file's `documents:`. */
+function checkDocumentRef(file: ProgramFile, ref: string, where: string, problems: string[]): void {
+  const all = fileDocumentIds(file);
+  if (!all.includes(ref)) problems.push(`${where}: the program has no document "${ref}"${all.length > 0 ? `; its documents are ${all.join(', ')}` : ' (documents: is empty)'}`);
 }
 
 /**
@@ -230,7 +249,11 @@ export function planAutomations(
           case 'setField': return { do: 'setField', fieldId: ids.fieldIds[target!]!, value: x.value! };
           case 'assign': return { do: 'assign', user: x.user ?? null, role: x.role ?? null, pick: x.pick ?? null };
           case 'openInquiry': return { do: 'openInquiry', subject: x.subject!, text: x.text!, visibleToApplicant: x.visibleToApplicant ?? false };
-          case 'sendMail': return { do: 'sendMail', to: x.to as 'owner' | 'assignee' | 'role', role: x.role ?? null, subject: x.subject ?? '', text: x.text ?? '', template: x.template ?? null };
+          case 'sendMail': return {
+            do: 'sendMail', to: x.to as 'owner' | 'assignee' | 'role', role: x.role ?? null, subject: x.subject ?? '', text: x.text ?? '', template: x.template ?? null,
+            ...(x.attach && x.attach.length > 0 ? { attach: [...x.attach] } : {}),
+          };
+          case 'generateDocument': return { do: 'generateDocument', documentId: x.document! };
           case 'emitEvent': return { do: 'emitEvent', name: x.name! };
           case 'startDeadline':
           case 'satisfyDeadline':
@@ -271,7 +294,11 @@ export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'f
         case 'setField': return { do: 'setField', field: refOf(x.fieldId), value: x.value };
         case 'assign': return prune({ do: 'assign', user: x.user, role: x.role, pick: x.pick });
         case 'openInquiry': return { do: 'openInquiry', subject: x.subject, text: x.text, ...(x.visibleToApplicant ? { visibleToApplicant: true } : {}) };
-        case 'sendMail': return prune(x.template ? { do: 'sendMail', to: x.to, role: x.role, template: x.template } : { do: 'sendMail', to: x.to, role: x.role, subject: x.subject, text: x.text });
+        case 'sendMail': {
+          const attach = x.attach && x.attach.length > 0 ? { attach: [...x.attach] } : {};
+          return prune(x.template ? { do: 'sendMail', to: x.to, role: x.role, template: x.template, ...attach } : { do: 'sendMail', to: x.to, role: x.role, subject: x.subject, text: x.text, ...attach });
+        }
+        case 'generateDocument': return { do: 'generateDocument', document: x.documentId };
         case 'emitEvent': return { do: 'emitEvent', name: x.name };
         case 'startDeadline':
         case 'satisfyDeadline':

@@ -74,6 +74,12 @@ function ofAction(action: string, d: Detail, role: Role): EventOfChange[] {
       const type = DEADLINE_EVENTS[action]!;
       return [{ type, data: clean({ deadlineId: str(d.deadlineId), dueAt: num(d.dueAt) }), audience: d.shownToApplicant === false ? 'staff' : 'all' }];
     }
+    // The request's id says which GenerateDocument (or automation) it answers; staff alone hear of a document kept from applicants.
+    case 'project.document.generate':
+      return [{
+        type: 'document.generated', audience: d.visibleToApplicant === true ? 'all' : 'staff',
+        data: clean({ documentId: str(d.documentId), attachmentId: str(d.attachmentId), attachmentVersion: num(d.version) }),
+      }];
     default: return [];
   }
 }

@@ -2,7 +2,8 @@ import { type Clock, isoTimestamp } from '../../model/clock.ts';
 import type { Store } from '../../store/store.ts';
 import type { WorkLog } from '../events/background-work.ts';
 import { boundText } from '../bounded-text.ts';
-import type { Mailer } from './mailer.ts';
+import type { MailFile, Mailer } from './mailer.ts';
+import type { MailAttachmentRef } from '../../store/mail-queries.ts';
 import { redactLinks } from '../redact-secrets.ts';
 
 /** How the queue is drained: claims per round, how long a claim lasts, and when to give up on a message. */
@@ -24,7 +25,20 @@ export const DEFAULT_MAIL_POLICY: MailSendPolicy = { batch: 20, leaseMs: 120_000
  * What the sender needs: the store, the time, the mail server, a source of randomness for the jitter, and where a
  * failed attempt is logged (the background work always passes its log; a test reading the queue may leave it out).
  */
-export interface MailSenderDeps { store: Store; clock: Clock; mailer: Mailer; random?: () => number; log?: WorkLog }
+export interface MailSenderDeps {
+  store: Store; clock: Clock; mailer: Mailer; random?: () => number; log?: WorkLog;
+  /** Reads the generated documents a mail carries; without it such a mail waits. */
+  files?: MailFileSource;
+}
+
+/** What the files of a mail are now: ready, still being generated (the mail waits), or never to be (the mail fails). */
+export type MailFiles = { ready: MailFile[] } | { wait: string } | { fail: string };
+
+/** Resolves a mail's attachment references to their bytes (src/domain/documents gives one; the wiring passes it). */
+export interface MailFileSource { files(refs: readonly MailAttachmentRef[]): Promise<MailFiles> }
+
+/** How long a mail waits for a document still being generated before it looks again (not counted as an attempt). */
+export const MAIL_FILE_WAIT_MS = 30_000;
 
 /** The wait before attempt `attempts + 1`: exponential with up to 10% jitter, so retries of many messages spread out. */
 export function retryDelay(policy: MailSendPolicy, attempts: number, random: () => number): number {
@@ -47,8 +61,22 @@ export async function sendDueMail(deps: MailSenderDeps, policy: MailSendPolicy =
     // Once settled, a message keeps no live link: reset and confirmation tokens are secrets (only their hashes are
     // stored), and the queue is in every backup.
     const kept = { text: redactLinks(m.text), html: redactLinks(m.html) };
+    let files: MailFile[] = [];
+    if (m.attachments && m.attachments.length > 0) {
+      const found: MailFiles = deps.files ? await deps.files.files(m.attachments) : { wait: 'no document store is configured' };
+      if ('wait' in found) {
+        await store.transaction((tx) => tx.mail.markMailFailed(m.id, m.attempts, boundText(`waiting: ${found.wait}`, 400), clock.now() + MAIL_FILE_WAIT_MS));
+        continue;
+      }
+      if ('fail' in found) {
+        await store.transaction((tx) => tx.mail.markMailFailed(m.id, attempts, boundText(found.fail, 400), null, kept));
+        deps.log?.warn({ mailId: m.id, kind: m.kind, error: found.fail }, `mail ${m.id} is marked failed: a file it carries cannot be had`);
+        continue;
+      }
+      files = found.ready;
+    }
     try {
-      await mailer.send({ to: m.to, subject: m.subject, text: m.text, html: m.html });
+      await mailer.send({ to: m.to, subject: m.subject, text: m.text, html: m.html, ...(files.length > 0 ? { attachments: files } : {}) });
     } catch (error) {
       const next = attempts >= policy.maxAttempts ? null : clock.now() + retryDelay(policy, attempts, random);
       const cause = boundText((error as Error).message ?? String(error), 400);

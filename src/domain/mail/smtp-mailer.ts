@@ -9,7 +9,8 @@ export function smtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport({ url, ...TIMEOUTS });
   return {
     send: async (m: OutgoingMail) => {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      const attachments = m.attachments?.map((a) => ({ filename: a.fileName, contentType: a.contentType, content: a.content }));
+      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, ...(attachments && attachments.length > 0 ? { attachments } : {}) });
     },
     close: () => transport.close(),
   };

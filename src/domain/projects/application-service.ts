@@ -1,4 +1,5 @@
 import { canWrite, isStaff, mayReadForm, mayUseForm, overridesForms, type Role } from '../roles/access.ts';
+import { seenDefinitions } from '../document-templates.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -83,8 +84,8 @@ function fileView(r: AttachmentRecord | undefined): FileView | null {
   };
 }
 
-function attachmentViews(form: Form, files: AttachmentRecord[]): FormAttachmentView[] {
-  return form.attachments.map((a) => ({
+function attachmentViews(ctx: ProgramContext, form: Form, files: AttachmentRecord[]): FormAttachmentView[] {
+  return seenDefinitions(ctx.model, isStaff(ctx.role), form.attachments).map((a) => ({
     attachmentId: a.id, customId: a.customId, name: a.name, required: a.required, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes,
     file: fileView(files.find((f) => f.definitionId === a.id)),
   }));
@@ -196,7 +197,7 @@ export class ApplicationService {
       ...projectHeader(this.#deps, ctx.model, project), agencyName: agency?.name ?? '', programName: ctx.program.name,
       statusName: statusById(ctx.model, project.statusId).name,
       form: { formId: form.id, customId: form.customId, name: form.name },
-      readOnlyReason: readOnlyReason(caller, ctx, form, project), fields, attachments: attachmentViews(form, files),
+      readOnlyReason: readOnlyReason(caller, ctx, form, project), fields, attachments: attachmentViews(ctx, form, files),
     };
   }
 
@@ -237,7 +238,7 @@ export class ApplicationService {
         const texts = v ? (v.values ?? (v.value === null ? [] : [v.value])) : [];
         return texts.length === 0 ? [] : [{ fieldId: f.id, name: f.name, values: texts.map((t) => shownValue(ctx.model, f, t)) }];
       }),
-      attachments: attachmentViews(form, files).filter((a) => a.file !== null),
+      attachments: attachmentViews(ctx, form, files).filter((a) => a.file !== null),
     }));
     const open = forms.filter((f) => formWaiting(ctx.role, f, project));
     const nextSteps = open.length > 0

@@ -1,7 +1,8 @@
 import type { BlobStore, StoredBlob } from '../../store/blob-store.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { StoreError } from '../../store/store-error.ts';
-import { canWrite, mayReadForm, overridesForms, requireFormUse } from '../roles/access.ts';
+import { canWrite, isStaff, mayReadForm, overridesForms, requireFormUse } from '../roles/access.ts';
+import { hiddenGenerated, templateOfAttachment } from '../document-templates.ts';
 import { ApiError } from '../api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -67,6 +68,8 @@ export class AttachmentService {
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, target.formRef);
     const definition = definitionOnForm(form, target.attachmentRef);
+    const generatedBy = templateOfAttachment(ctx.model, definition.id);
+    if (generatedBy) throw new ApiError('CONFLICT', `${definition.name} holds the files the service generates from the document ${generatedBy.customId}; nobody uploads to it.`);
     requireFormUse(ctx.role, form);
     if (!overridesForms(ctx.role)) requireAvailable(ctx.model, form, seen);
     const contentType = mediaTypeOf(input.contentType);
@@ -195,6 +198,8 @@ export class AttachmentService {
     const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
     const { form, definition } = findDefinition(ctx.model, target.attachmentRef);
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
+    // A generated document its template keeps from applicants is answered as if it did not exist.
+    if (hiddenGenerated(ctx.model, isStaff(ctx.role), definition.id)) throw new ApiError('NOT_FOUND', `Program ${ctx.program.id} has no attachment "${target.attachmentRef}".`);
     return { ctx, project, form, definition };
   }
 

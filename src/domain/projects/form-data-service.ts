@@ -1,4 +1,5 @@
-import { canWrite, mayReadForm, mayUseForm, overridesForms, requireFormUse, requireReveal } from '../roles/access.ts';
+import { canWrite, isStaff, mayReadForm, mayUseForm, overridesForms, requireFormUse, requireReveal } from '../roles/access.ts';
+import { seenDefinitions } from '../document-templates.ts';
 import { ApiError } from '../api-error.ts';
 import { attachmentProblems } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -158,7 +159,7 @@ export class FormDataService {
         values: hide && list !== null ? list.map(() => MASK) : list,
       };
     });
-    const attachments = form.attachments.map((a) => ({ attachmentId: a.id, customId: a.customId, name: a.name, fileName: files.get(a.id) ?? null }));
+    const attachments = seenDefinitions(ctx.model, isStaff(ctx.role), form.attachments).map((a) => ({ attachmentId: a.id, customId: a.customId, name: a.name, fileName: files.get(a.id) ?? null }));
     return { ...projectHeader(this.#deps, ctx.model, project), formId: form.id, draft, canSubmit, dataFields, attachments };
   }
 }

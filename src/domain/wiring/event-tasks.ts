@@ -12,6 +12,10 @@ import { deadlineTask } from '../deadlines/deadline-poller.ts';
 import { scheduleTask } from '../automations/schedule-runner.ts';
 import { deadlineMarksTask } from '../queue/deadline-marks-task.ts';
 import { dashboardZonesTask } from '../dashboards/dashboard-zones-task.ts';
+import { documentGenerationTask } from '../documents/document-generation-task.ts';
+import { mailDocumentFiles } from '../documents/mail-document-files.ts';
+import type { DocumentRenderer } from '../../model/document.ts';
+import type { BlobStore } from '../../store/blob-store.ts';
 
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
@@ -34,6 +38,8 @@ export interface EventTaskDeps extends ReactingDeps {
   log?: WorkLog;
   /** How often due deadlines are fired (ms; DEADLINE_POLL_MS when left out). */
   deadlineIntervalMs?: number;
+  /** Generating the program's documents: the renderer and where files are kept; left out, requests wait queued. */
+  documents?: { renderer: DocumentRenderer; blobs: BlobStore };
 }
 
 /** A round of one outbox consumer; true when the batch was full. */
@@ -51,19 +57,22 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
  */
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
-  return [...mailTasks(deps), ...webhooks, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps)];
+  const documents = deps.documents ? [documentGenerationTask({ ...deps, ...deps.documents })] : [];
+  return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps)];
 }
 
 function mailTasks(deps: EventTaskDeps): BackgroundTask[] {
   const { store, clock, ids, publicUrl, mailer, mailIntervalMs, log } = deps;
   if (!mailer) return [consumerTask(store, skipMail, mailIntervalMs)];
   const notifier = mailNotifier({ ids, publicUrl });
+  // A sendMail action's `attach`: the generated documents, read from where the files are kept.
+  const files = deps.documents ? mailDocumentFiles(store, deps.documents.blobs) : undefined;
   // One task queues, then sends, so a round woken by a change mails about it in the same round.
   return [{
     what: 'notification mail', intervalMs: mailIntervalMs,
     run: async () => {
       const full = (await consumeOutbox(store, notifier, OUTBOX_BATCH)) === OUTBOX_BATCH;
-      return (await sendDueMail({ store, clock, mailer, log }, DEFAULT_MAIL_POLICY)) || full;
+      return (await sendDueMail({ store, clock, mailer, log, files }, DEFAULT_MAIL_POLICY)) || full;
     },
   }];
 }

@@ -2,6 +2,8 @@ import type { ComponentChildren } from 'preact';
 import type { ReviewThreadView, ReviewView } from '../../domain/projects/review-service.ts';
 import type { DeadlineBoardView } from '../../domain/deadlines/deadline-service.ts';
 import { DeadlineBoard } from '../components/deadline-list.tsx';
+import { DocumentBoard } from '../components/document-board.tsx';
+import type { ProjectDocumentsView } from '../../domain/documents/generation-service.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { FileLinks } from '../components/file-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
@@ -20,6 +22,8 @@ export interface ReviewPageProps {
   deadlines?: DeadlineBoardView;
   /** The mails the project's owner was sent about it, newest first; absent: not listed. */
   mails?: OwnerMailsView;
+  /** The program's documents with their newest request and the Generate forms (src/domain/documents); absent: none shown. */
+  documents?: ProjectDocumentsView;
 }
 
 /** The status form's values: the status, the reason and the message. */
@@ -216,6 +220,15 @@ export function ReviewPage(p: ReviewPageProps) {
           <Action path={path} action="Deadline" csrfToken={p.csrfToken} class="inline-form">
             <input type="hidden" name="DeadlineId" value={deadlineId} />
             <button type="submit" name="Action" value={action} aria-label={`${label} ${name}`}>{label}</button>
+          </Action>
+        )} />
+      ) : null}
+
+      {p.documents ? (
+        <DocumentBoard documents={p.documents} timeZone={p.timeZone} path={path} form={(documentId, name) => (
+          <Action path={path} action="Document" csrfToken={p.csrfToken} class="inline-form">
+            <input type="hidden" name="DocumentId" value={documentId} />
+            <button type="submit" aria-label={`Generate document ${name}`}>Generate document</button>
           </Action>
         )} />
       ) : null}
