@@ -46,6 +46,8 @@ export interface FileView {
 /** One attachment definition of a form with its rules and the active file, if any. */
 export interface FormAttachmentView {
   attachmentId: string; customId: string | null; name: string; required: boolean; allowedTypes: string[]; maxSizeBytes: number; file: FileView | null;
+  /** The customId of the document template whose generated files it holds (no upload offered), or null. */
+  document: string | null;
 }
 
 /** What a form page shows: the project, the form's fields with the draft, its attachments, and whether the caller may change it now. */
@@ -86,7 +88,7 @@ function fileView(r: AttachmentRecord | undefined): FileView | null {
 function attachmentViews(form: Form, files: AttachmentRecord[]): FormAttachmentView[] {
   return form.attachments.map((a) => ({
     attachmentId: a.id, customId: a.customId, name: a.name, required: a.required, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes,
-    file: fileView(files.find((f) => f.definitionId === a.id)),
+    file: fileView(files.find((f) => f.definitionId === a.id)), document: a.document ?? null,
   }));
 }
 

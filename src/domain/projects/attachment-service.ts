@@ -67,6 +67,7 @@ export class AttachmentService {
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, target.formRef);
     const definition = definitionOnForm(form, target.attachmentRef);
+    refuseDocumentUpload(definition);
     requireFormUse(ctx.role, form);
     if (!overridesForms(ctx.role)) requireAvailable(ctx.model, form, seen);
     const contentType = mediaTypeOf(input.contentType);
@@ -220,6 +221,12 @@ export class AttachmentService {
       note: r.note, reviewedBy: r.reviewedBy === null ? null : email(r.reviewedBy), reviewedTimestamp: r.reviewedAt,
     };
   }
+}
+
+// Only apas writes a document's files (generation, signing): an upload could pass a file off as the agency's letter.
+function refuseDocumentUpload(definition: AttachmentDefinition): void {
+  if (definition.document === undefined) return;
+  throw new ApiError('FORBIDDEN', `${definition.name} holds the files apas generates from the document template "${definition.document}"; nobody can upload to it. Nothing was stored.`);
 }
 
 function tooLargeFor(definition: AttachmentDefinition, limit: number): ApiError {
