@@ -88,8 +88,12 @@ function drawBlock(doc: Doc, root: Struct, block: Block): void {
       root.add(doc.struct('P', {}, () => writeRuns(doc, block.runs, BODY_SIZE)));
       doc.moveDown(0.6);
       return;
-    case 'list': return drawList(doc, root, block);
-    case 'table': return drawTable(doc, root, block);
+    case 'list':
+      drawList(doc, root, block);
+      return;
+    case 'table':
+      drawTable(doc, root, block);
+      return;
     case 'rule': {
       doc.markContent('Artifact', { type: 'Layout' });
       const y = doc.y + 4;

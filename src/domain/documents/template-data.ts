@@ -53,12 +53,12 @@ function fieldValues(input: TemplateInput): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of input.model.fields) {
     if (f.sensitive && !allowed.has(f.id)) continue;
-    out[f.customId ?? f.name] = valueOf(input.model, f, byField.get(f.id));
+    out[f.customId ?? f.name] = fieldValue(input.model, f, byField.get(f.id));
   }
   return out;
 }
 
-function valueOf(model: ProgramModel, f: DataField, v: FieldValue | undefined): unknown {
+function fieldValue(model: ProgramModel, f: DataField, v: FieldValue | undefined): unknown {
   if (f.type === 'table') {
     const columns = f.table?.columns ?? [];
     const rows = storedRows(f, v?.value ?? null).map((r) => Object.fromEntries(columns.map((c) => [c.customId, r[c.customId] ?? null])));
