@@ -72,7 +72,7 @@ test('a value is shown as written, never read as Markdown, and a long document n
   const pages = await pdfPageTexts(rendered.pdf);
   assert.ok(pages.length >= 3, `${pages.length} pages`);
   assert.ok(pages[0]!.includes('[# *not* | a heading]'), pages[0]);
-  pages.forEach((p, i) => assert.ok(p.includes(`Page ${i + 1} of ${pages.length}`), p));
+  for (const [i, p] of pages.entries()) assert.ok(p.includes(`Page ${i + 1} of ${pages.length}`), p);
 });
 
 test('a render that passes Liquid\'s limits is refused with INVALID_REQUEST, not a crash', async () => {

@@ -35,7 +35,7 @@ function cmapOf(text: string): Map<number, string> {
   for (const block of text.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
     for (const m of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F]+>)/g)) {
       const [from, to] = [hex(m[1]!), hex(m[2]!)];
-      if (m[3]!.startsWith('[')) [...m[3]!.matchAll(/<([0-9a-fA-F\s]+)>/g)].forEach((d, i) => map.set(from + i, unicode(d[1]!)));
+      if (m[3]!.startsWith('[')) for (const [i, d] of [...m[3]!.matchAll(/<([0-9a-fA-F\s]+)>/g)].entries()) map.set(from + i, unicode(d[1]!));
       else for (let c = from, base = hex(m[3]!.slice(1, -1)); c <= to; c++) map.set(c, String.fromCodePoint(base + c - from));
     }
   }
