@@ -79,3 +79,13 @@ test('a render that passes Liquid\'s limits is refused with INVALID_REQUEST, not
   const file = program({ body: '{% for i in (1..100000) %}{% for j in (1..1000) %}x{% endfor %}{% endfor %}' });
   await assert.rejects(previewDocument(file, 'Letter', programCheckers(), fonts, NOW), (e) => e instanceof ApiError && e.code === 'INVALID_REQUEST' && /document "Letter": body/.test(e.message));
 });
+
+test('a logo is drawn on the first page as an image; a damaged one is refused at import', async () => {
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const rendered = await previewDocument(program({ body: 'Hello', logo: png }), 'Letter', programCheckers(), fonts, NOW, undefined);
+  assert.match(Buffer.from(rendered.pdf).toString('latin1'), /\/Subtype \/Image/);
+  const damaged = Buffer.from(png, 'base64');
+  damaged[damaged.length - 20]! ^= 0xff;
+  await assert.rejects(previewDocument(program({ body: 'Hello', logo: damaged.toString('base64') }), 'Letter', programCheckers(), fonts, NOW),
+    (e) => e instanceof ApiError && /logo is a damaged PNG image/.test(e.message));
+});
