@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { DocumentTemplate } from '../../src/model/document.ts';
 import type { Store } from '../../src/store/store.ts';
-import { withVersion } from '../../src/domain/documents/document-plan.ts';
+import { withVersion } from '../../src/domain/programs/program-documents.ts';
 import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
 import { IDS, programRows, T0 } from '../support/fixtures.ts';
 import { assertError, authHeaders, type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';

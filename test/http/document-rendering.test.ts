@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { withVersion } from '../../src/domain/documents/document-plan.ts';
+import { withVersion } from '../../src/domain/programs/program-documents.ts';
 import { createDocumentRenderer } from '../../src/domain/documents/document-renderer.ts';
 import type { DocumentTemplate } from '../../src/model/document.ts';
 import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';

@@ -2,17 +2,11 @@ import type { ProgramFile } from '../programs/program-file.ts';
 import type { PartResolvers, ProgramChecker } from '../programs/program-parts.ts';
 import { atLine } from '../programs/program-lines.ts';
 import { BUILT_IN_ROLE_NAMES } from '../roles/privileges.ts';
-import type { DocumentSpec } from './document-file.ts';
+import type { DocumentSpec } from '../programs/document-file.ts';
+import type { ResolvedDocument } from '../programs/program-documents.ts';
 import { documentLiquid, parseTemplate } from './document-liquid.ts';
 import { type TemplateVocabulary, variableProblems } from './template-variables.ts';
 import { logoProblem } from './document-logo.ts';
-
-/** What the check resolved of one document: its form, its signers' fields and the sensitive fields it lists (indexes in the file). */
-export interface ResolvedDocument {
-  form: number | null;
-  signers: { emailField: number | null; nameField: number | null }[];
-  sensitiveFields: number[];
-}
 
 /** The documents' part of checking a program file at import (src/domain/wiring/program-checkers.ts lists it). */
 export const documentsChecker: ProgramChecker = { part: 'documents', check: checkDocuments };

@@ -4,7 +4,7 @@ import { diffRoles } from './program-roles.ts';
 import { diffAutomations } from '../automations/check-automations.ts';
 import { namedTemplatesOf, statusMessagesOf } from '../workflow/status-reasons.ts';
 import { diffDeadlines } from './program-deadlines.ts';
-import { diffDocuments } from '../documents/document-plan.ts';
+import { diffDocuments } from './program-documents.ts';
 import type { DefinitionChange, DefinitionKind } from './program-parts.ts';
 
 

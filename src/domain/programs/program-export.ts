@@ -8,7 +8,7 @@ import { roleSpecsOf } from './program-roles.ts';
 import { automationSpecsOf } from '../automations/check-automations.ts';
 import { compactCalendar, compactDeadline, deadlineSpecsOf } from './program-deadlines.ts';
 import { compactTable, tableFileOf } from './program-table.ts';
-import { compactDocument, documentSpecsOf } from '../documents/document-plan.ts';
+import { compactDocument, documentSpecsOf } from './program-documents.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {

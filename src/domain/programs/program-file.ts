@@ -8,7 +8,7 @@ import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } fro
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
 import { normaliseCalendar, normaliseDeadlines, type RawCalendar, type RawDeadline } from './deadline-file.ts';
-import { type DocumentSpec, normaliseDocuments, type RawDocument } from '../documents/document-file.ts';
+import { type DocumentSpec, normaliseDocuments, type RawDocument } from './document-file.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }

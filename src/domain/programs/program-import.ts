@@ -16,7 +16,7 @@ import { planAutomations } from '../automations/check-automations.ts';
 import { reasonsRequiredOf, statusMessagesOfFile } from '../workflow/status-reasons.ts';
 import { planDeadlines } from './program-deadlines.ts';
 import { atLine } from './program-lines.ts';
-import { type DocumentAttachmentSpec, documentAttachmentsOf, planDocuments } from '../documents/document-plan.ts';
+import { type DocumentAttachmentSpec, documentAttachmentsOf, planDocuments } from './program-documents.ts';
 
 /** What an import needs: the store, the time, a source of new ids, and the checks the capabilities add (src/domain/wiring). */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
