@@ -13,21 +13,25 @@ import { Visitor } from './web-visitor.ts';
 // to people's uploads — SetProjectAttachment answers 403 and changes nothing, the form page offers no file input.
 
 const LETTER = 'ATTACH00000D';
+const MEMO = 'ATTACH00000M';
 
-function letter(): DocumentTemplate {
+function letter(customId = 'letter', attachmentId = LETTER, visibleToApplicant = true): DocumentTemplate {
   return withVersion({
-    customId: 'letter', name: 'Approval letter', title: 'Approval', language: 'en', body: 'Approved.', header: null, footer: null,
-    visibleToApplicant: true, attachmentId: LETTER, signers: [], order: 'sequential', disclosure: null, sensitiveFields: [], logo: null,
+    customId, name: `Template ${customId}`, title: 'Approval', language: 'en', body: 'Approved.', header: null, footer: null,
+    visibleToApplicant, attachmentId, signers: [], order: 'sequential', disclosure: null, sensitiveFields: [], logo: null,
   });
 }
 
 /** The fixture program with a document template and its attachment definition on the fixture form. */
 async function addLetter(store: Store): Promise<void> {
   const rows = programRows(T0 + 1);
-  rows.program.documents = [letter()];
+  rows.program.documents = [letter(), letter('memo', MEMO, false)];
   rows.forms[0]!.attachments.push({
     id: LETTER, formId: IDS.form, customId: 'letter', name: 'Approval letter', allowedTypes: ['application/pdf'],
     maxSizeBytes: 1024 * 1024, required: false, position: 1, document: 'letter',
+  }, {
+    id: MEMO, formId: IDS.form, customId: 'memo', name: 'Internal memo', allowedTypes: ['application/pdf'],
+    maxSizeBytes: 1024 * 1024, required: false, position: 2, document: 'memo',
   });
   await store.transaction((tx) => tx.programs.saveProgramDefinition(rows));
 }
@@ -49,9 +53,9 @@ forEachDialect('document attachments', ({ dialect }) => {
   it('stores the template and marks its attachment definition, and reads both back', async () => {
     const program = (await h.store.programs.findProgram(IDS.program))!;
     const model = await h.store.programs.loadProgramModel(program);
-    assert.deepEqual(model.program.documents, [letter()]);
+    assert.deepEqual(model.program.documents, [letter(), letter('memo', MEMO, false)]);
     const definitions = model.forms[0]!.attachments.map((a) => [a.customId, a.document ?? null]);
-    assert.deepEqual(definitions, [['photo', null], ['letter', 'letter']]);
+    assert.deepEqual(definitions, [['photo', null], ['letter', 'letter'], ['memo', 'memo']]);
   });
 
   for (const who of ['applicant', 'admin'] as Who[]) {
@@ -69,7 +73,7 @@ forEachDialect('document attachments', ({ dialect }) => {
     });
   }
 
-  it('the form page offers no file input for it, but does for the others', async () => {
+  it('the form page offers no file input for it, but does for the others; a template not visible to applicants is shown to staff only', async () => {
     const projectId = await createProject(h);
     const v = new Visitor(h);
     await v.signIn(h.who.applicant.email, h.who.applicant.password);
@@ -79,5 +83,12 @@ forEachDialect('document attachments', ({ dialect }) => {
     assert.doesNotMatch(res.body, new RegExp(`name="file_${LETTER}"`));
     assert.match(res.body, /Approval letter/);
     assert.match(res.body, /it cannot be uploaded/);
+    assert.doesNotMatch(res.body, /Internal memo/);
+    const staff = new Visitor(h);
+    await staff.signIn(h.who.editor.email, h.who.editor.password);
+    const page = await staff.send('GET', `/MvcProjects/Programs/${IDS.program}/Projects/${projectId}/Forms/${IDS.form}`);
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(page.body, /Internal memo/);
+    assert.doesNotMatch(page.body, new RegExp(`name="file_${MEMO}"`));
   });
 });

@@ -9,7 +9,7 @@ import { MASK } from './value-check.ts';
 import { decideForm, hasRules, type RuleContext } from '../rules/form-rules.ts';
 import { ruledState } from '../rules/rule-state.ts';
 import type { FormDataService } from './form-data-service.ts';
-import type { AttachmentRecord, ColumnType, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { AttachmentDefinition, AttachmentRecord, ColumnType, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { MAX_TABLE_ROWS, tableRows } from './table-values.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -85,8 +85,11 @@ function fileView(r: AttachmentRecord | undefined): FileView | null {
   };
 }
 
-function attachmentViews(form: Form, files: AttachmentRecord[]): FormAttachmentView[] {
-  return form.attachments.map((a) => ({
+// A document template's attachment is shown to applicants only when the template says so (staff always see it).
+function attachmentViews(form: Form, files: AttachmentRecord[], ctx: ProgramContext): FormAttachmentView[] {
+  const shown = (a: AttachmentDefinition) => a.document === undefined || isStaff(ctx.role)
+    || (ctx.model.program.documents ?? []).some((t) => t.customId === a.document && t.visibleToApplicant);
+  return form.attachments.filter(shown).map((a) => ({
     attachmentId: a.id, customId: a.customId, name: a.name, required: a.required, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes,
     file: fileView(files.find((f) => f.definitionId === a.id)), document: a.document ?? null,
   }));
@@ -198,7 +201,7 @@ export class ApplicationService {
       ...projectHeader(this.#deps, ctx.model, project), agencyName: agency?.name ?? '', programName: ctx.program.name,
       statusName: statusById(ctx.model, project.statusId).name,
       form: { formId: form.id, customId: form.customId, name: form.name },
-      readOnlyReason: readOnlyReason(caller, ctx, form, project), fields, attachments: attachmentViews(form, files),
+      readOnlyReason: readOnlyReason(caller, ctx, form, project), fields, attachments: attachmentViews(form, files, ctx),
     };
   }
 
@@ -239,7 +242,7 @@ export class ApplicationService {
         const texts = v ? (v.values ?? (v.value === null ? [] : [v.value])) : [];
         return texts.length === 0 ? [] : [{ fieldId: f.id, name: f.name, values: texts.map((t) => shownValue(ctx.model, f, t)) }];
       }),
-      attachments: attachmentViews(form, files).filter((a) => a.file !== null),
+      attachments: attachmentViews(form, files, ctx).filter((a) => a.file !== null),
     }));
     const open = forms.filter((f) => formWaiting(ctx.role, f, project));
     const nextSteps = open.length > 0
