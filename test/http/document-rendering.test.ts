@@ -9,8 +9,15 @@ import { IDS, programRows, T0 } from '../support/fixtures.ts';
 import { type HttpHarness, startHttp } from '../support/http-harness.ts';
 import { pdfPageTexts } from '../support/pdf-text.ts';
 import { COMPLETE, createSubmitted } from './http-helpers.ts';
+import { describeChange } from '../../src/domain/programs/program-changes.ts';
+import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
+import { parseProgramFile, validateProgramFile } from '../../src/domain/programs/program-file.ts';
+import { importProgram } from '../../src/domain/programs/program-import.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
+import { counterIds, steppingClock } from '../cli/test-store.ts';
+import { sampleProgram } from '../cli/sample-program.ts';
 
-// createDocumentRenderer over a stored project, on both databases: the submitted values as people read them (a
+// Importing a program file's documents, and createDocumentRenderer over a stored project, on both databases: the submitted values as people read them (a
 // sensitive one unsealed only because the template lists it), the project's number and status, the owner; the
 // project and its version left as they were (rendering reads, holds no lock, writes nothing).
 
@@ -50,6 +57,22 @@ forEachDialect('document rendering', ({ dialect }) => {
       assert.ok(text.includes(expected), `"${expected}" in ${text}`);
     }
     assert.deepEqual(await h.store.projects.getProject(IDS.program, projectId), before);
+  });
+
+  it('an import stores a program file\'s documents and their attachments, and exporting and importing again changes nothing', async () => {
+    const deps = { store: h.store, clock: steppingClock(), ids: counterIds(`D${dialect[0]}`), checkers: programCheckers() };
+    const file = validateProgramFile({
+      ...sampleProgram(),
+      documents: [{ customId: 'Letter', name: 'Approval letter', title: 'Approval', form: 'Apply', body: 'Dear {{ fields.Customer }}', signers: [{ customId: 'C', name: 'Customer', owner: true }] }],
+    });
+    const report = await importProgram(deps, 'acme', file);
+    assert.ok(report.changes.map(describeChange).includes('created document Letter'));
+    const program = (await h.store.programs.findProgram(report.programId))!;
+    const model = await h.store.programs.loadProgramModel(program);
+    const definition = model.forms.find((f) => f.customId === 'Apply')!.attachments.find((a) => a.document === 'Letter')!;
+    assert.equal(model.program.documents![0]!.attachmentId, definition.id);
+    const again = await importProgram(deps, 'acme', parseProgramFile(formatProgramFile(await exportProgram(h.store, 'acme', 'PV'), 'yaml')));
+    assert.deepEqual(again.changes, []);
   });
 
   it('refuses an unknown template, project, and a template the data cannot render, with 4xx codes', async () => {
