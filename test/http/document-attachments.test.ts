@@ -8,6 +8,7 @@ import { IDS, programRows, T0 } from '../support/fixtures.ts';
 import { assertError, authHeaders, type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';
 import { createProject, projectPath, projectState } from './http-helpers.ts';
 import { Visitor } from './web-visitor.ts';
+import { csrfToken } from './inquiry-helpers.ts';
 
 // A document template's attachment definition (migration 045): stored and read back on both databases, and closed
 // to people's uploads — SetProjectAttachment answers 403 and changes nothing, the form page offers no file input.
@@ -90,5 +91,26 @@ forEachDialect('document attachments', ({ dialect }) => {
     assert.equal(page.statusCode, 200, page.body);
     assert.match(page.body, /Internal memo/);
     assert.doesNotMatch(page.body, new RegExp(`name="file_${MEMO}"`));
+  });
+
+  // No page offers the input, so only a forged post sends one: it gets the 403 page, as any refused access does.
+  it('a form post carrying a file for it anyway is refused with 403 and stores nothing', async () => {
+    const projectId = await createProject(h);
+    const csrf = await csrfToken(h);
+    const boundary = 'xxBOUNDARYxx';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf.token}\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="action"\r\n\r\nupload:${LETTER}\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file_${LETTER}"; filename="forged.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n\r\n`),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
+    const before = await projectState(h, projectId);
+    const res = await h.app.inject({
+      method: 'POST', url: `/MvcProjects/Programs/${IDS.program}/Projects/${projectId}/Forms/${IDS.form}`, payload,
+      headers: { authorization: authHeaders(h.who.applicant).authorization!, cookie: csrf.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    assert.equal(res.statusCode, 403, res.body);
+    assert.equal(await h.store.attachments.getAttachment(projectId, LETTER), null);
+    assert.deepEqual(await projectState(h, projectId), before);
   });
 });
