@@ -5,6 +5,8 @@ import { exportProgram, formatProgramFile } from '../domain/programs/program-exp
 import { formatOfPath, parseProgramFile, type ProgramFileFormat } from '../domain/programs/program-file.ts';
 import { formatImportReport, importProgram } from '../domain/programs/program-import.ts';
 import { previewMail } from '../domain/workflow/mail-preview.ts';
+import { previewDocument } from '../domain/documents/document-preview.ts';
+import { loadDocumentFonts } from '../domain/documents/pdf-layout.ts';
 import { programCheckers } from '../domain/wiring/program-checkers.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
@@ -26,7 +28,7 @@ function exportFormat(format: string | undefined, out: string | undefined): Prog
   return format;
 }
 
-/** `apas program import|export|preview-mail|list`. */
+/** `apas program import|export|preview-mail|preview-document|list`. */
 export const programCommands: CliCommand[] = [
   {
     name: 'program import',
@@ -89,6 +91,35 @@ export const programCommands: CliCommand[] = [
       const preview = previewMail(program, status === undefined ? { template: template! } : { status }, programCheckers(), file);
       io.err(`From ${preview.source}, with sample values:`);
       io.out(`Subject: ${preview.mail.subject}\n\n${preview.mail.text.replace(/\n$/, '')}`);
+      return 0;
+    },
+  },
+  {
+    name: 'program preview-document',
+    summary: 'Write the PDF of a document template of a program file, over a sample project or a real one.',
+    notes: [
+      'The file is checked as an import would check it. Without --project the sample project is number 42 of the',
+      'program, every field filled in with a sample of its type. With --project the project (its number or id) of the',
+      'program with the file\'s customId is read from the database as it is now; nothing is written there.',
+    ],
+    args: [{ name: 'FILE', description: 'The program file (.yaml, .yml or .json)' }],
+    options: {
+      document: { type: 'string', value: 'DOCUMENT', required: true, description: 'The document template\'s customId (documents:)' },
+      project: { type: 'string', value: 'PROJECT', description: 'A real project\'s number or id, instead of the sample' },
+      out: { type: 'string', value: 'FILE', required: true, description: 'Write the PDF to this file' },
+    },
+    async run(input, io) {
+      const file = input.args[0]!;
+      const program = parseProgramFile(await readProgramText(file, io.cwd), formatOfPath(file), file);
+      const document = text(input, 'document');
+      const project = optionalText(input, 'project');
+      const fonts = loadDocumentFonts();
+      const rendered = project === undefined
+        ? await previewDocument(program, document, programCheckers(), fonts, Date.now(), undefined, file)
+        : await withContext(io, ({ store, clock }) => previewDocument(program, document, programCheckers(), fonts, clock.now(), { store, project }, file));
+      const out = text(input, 'out');
+      await writeFile(path.resolve(io.cwd, out), rendered.pdf);
+      io.err(`Wrote document ${document} (template version ${rendered.templateVersion}, ${rendered.pdf.length} bytes) of ${project === undefined ? 'the sample project' : `project ${project}`} to ${out}.`);
       return 0;
     },
   },

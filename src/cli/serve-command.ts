@@ -3,6 +3,7 @@ import type pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BackgroundWork, startBackgroundWork } from '../domain/events/background-work.ts';
 import { eventTasks } from '../domain/wiring/event-tasks.ts';
+import { createDocumentRenderer } from '../domain/documents/document-renderer.ts';
 import { changeReactions } from '../domain/wiring/change-reactions.ts';
 import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import type { Mailer } from '../domain/mail/mailer.ts';
@@ -105,8 +106,8 @@ async function signingCertificate(config: Config, log: pino.Logger, demo: boolea
 }
 
 async function serve(config: Config, log: pino.Logger, demo: boolean, started: (() => Promise<unknown> | unknown)[]): Promise<void> {
-  // The documents' sealer (issue 32) is passed to the documents capability once it is wired; checked here at start.
-  await signingCertificate(config, log, demo);
+  // The documents' sealer (issue 32), checked here at start: a bad certificate stops the start, not the first signing.
+  const signing = await signingCertificate(config, log, demo);
   // Checked before the database: an upload directory that cannot be written would otherwise pass /readyz and fail every upload.
   if (config.blobStore === 'local') await checkBlobStore(config, new LocalBlobStore(config.blobDir));
   // Configured keys are checked before the database is opened; a key file to be made, only after (below).
@@ -146,6 +147,7 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs, deadlineIntervalMs: config.deadlineIntervalMs,
     webhooks: { ...config.webhooks, payload: deliveryPayload }, log, reactions: changeReactions(),
+    documents: { renderer: createDocumentRenderer({ store }), blobs },
   }), log);
   started.push(() => work?.stop());
   let closing = false;

@@ -28,6 +28,10 @@ export interface DocumentTemplate {
   signers: DocumentSigner[]; order: 'sequential' | 'parallel';
   /** The consent-to-sign-electronically disclosure signers accept first (the program's words); null for apas's default. */
   disclosure: string | null;
+  /** Ids of the sensitive fields the template may show (`sensitiveFields:`); the others are never given to it. Absent: none. */
+  sensitiveFields?: string[];
+  /** A small PNG in base64 drawn at the top of the first page (`logo:`); null or absent for none. */
+  logo?: string | null;
   /** A short digest of the template's definition, stored with each generated version ("the template's version"). */
   version: string;
 }

@@ -1,4 +1,5 @@
 import type { Automation } from './automation.ts';
+import type { DocumentTemplate } from './document.ts';
 import type { MailTemplate, NotificationTemplates } from './notification.ts';
 
 /** The kinds of value a data field holds; every value travels as a string. */
@@ -75,6 +76,8 @@ export interface Program {
   calendar?: ProgramCalendar | null;
   /** The program's deadlines (`deadlines:`); absent or empty for none. */
   deadlines?: DeadlineDefinition[];
+  /** The program's document templates (`documents:`, src/domain/documents); absent or empty for none. */
+  documents?: DocumentTemplate[];
 }
 
 /** A mail template a program file names, for automations to send (src/domain/workflow/named-mail.ts renders one). */
@@ -127,6 +130,11 @@ export interface FormField { fieldId: string; required: boolean; position: numbe
 export interface AttachmentDefinition {
   id: string; formId: string; customId: string | null; name: string; allowedTypes: string[];
   maxSizeBytes: number; required: boolean; position: number;
+  /**
+   * The customId of the document template whose generated files this definition holds (migration 045): people cannot
+   * upload to it. Absent for a definition people upload to.
+   */
+  document?: string;
 }
 
 /** A form of a program. */

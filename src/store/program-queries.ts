@@ -2,6 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Automation } from '../model/automation.ts';
 import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
 import type { DeadlineDefinition, ProgramCalendar } from '../model/model.ts';
+import type { DocumentTemplate } from '../model/document.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { MailTemplate, NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
@@ -21,6 +22,7 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     ...(row.mail_templates ? { mailTemplates: JSON.parse(row.mail_templates) as NamedMailTemplate[] } : {}),
     ...(row.calendar ? { calendar: JSON.parse(row.calendar) as ProgramCalendar } : {}),
     ...(row.deadlines ? { deadlines: JSON.parse(row.deadlines) as DeadlineDefinition[] } : {}),
+    ...(row.documents ? { documents: JSON.parse(row.documents) as DocumentTemplate[] } : {}),
   };
 }
 
@@ -107,6 +109,7 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
     attachments: attachmentRows.filter((a) => a.form_id === f.id).map((a) => ({
       id: a.id, formId: a.form_id, customId: a.custom_id, name: a.name, allowedTypes: JSON.parse(a.allowed_types) as string[],
       maxSizeBytes: a.max_size_bytes, required: a.required === 1, position: a.position,
+      ...(a.document === null ? {} : { document: a.document }),
     })),
   }));
   return { program: { ...toProgram(programRow), createdAt: programRow.created_at }, lists, statuses, fields, forms, retired };
@@ -154,6 +157,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     ...(p.mailTemplates === undefined ? {} : { mail_templates: p.mailTemplates.length > 0 ? JSON.stringify(p.mailTemplates) : null }),
     ...(p.calendar === undefined ? {} : { calendar: p.calendar === null ? null : JSON.stringify(p.calendar) }),
     ...(p.deadlines === undefined ? {} : { deadlines: p.deadlines.length > 0 ? JSON.stringify(p.deadlines) : null }),
+    ...(p.documents === undefined ? {} : { documents: p.documents.length > 0 ? JSON.stringify(p.documents) : null }),
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.
@@ -197,7 +201,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
   })), p.id);
   await upsertRows(db, 'attachment_definitions', rows.forms.flatMap((f) => f.attachments.map((a) => ({
     id: a.id, program_id: p.id, form_id: f.id, custom_id: a.customId, name: a.name, allowed_types: JSON.stringify(a.allowedTypes),
-    max_size_bytes: a.maxSizeBytes, required: a.required ? 1 : 0, position: a.position, retired: 0,
+    max_size_bytes: a.maxSizeBytes, required: a.required ? 1 : 0, position: a.position, retired: 0, document: a.document ?? null,
   }))), p.id);
   const formIds = (await db.selectFrom('forms').select('id').where('program_id', '=', p.id).execute()).map((r) => r.id);
   if (formIds.length > 0) {

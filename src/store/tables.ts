@@ -35,6 +35,8 @@ export interface ProgramTable {
   calendar: ColumnType<string | null, string | null | undefined, string | null>;
   /** The program file's deadlines as JSON (migration 026); null for none. */
   deadlines: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's document templates as JSON (migration 045); null for none. */
+  documents: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A named list of choices for choice fields. */
@@ -93,6 +95,8 @@ export interface FormFieldTable {
 export interface AttachmentDefinitionTable {
   id: string; program_id: string; form_id: string; custom_id: string | null; name: string;
   allowed_types: string; max_size_bytes: number; required: Flag; position: number; retired: Flag;
+  /** The customId of the document template whose generated files it holds (migration 045); null for uploads. */
+  document: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** What a user may do in a program: role applicant, reader, editor or admin. */

@@ -247,8 +247,9 @@ test('generateDocument and sendMail attach name the file\'s documents: unknown o
     'automation "letter" (at): then[1] (sendMail): attach: the program has no document "Approval" (documents: is empty)',
     'automation "letter" (at): then[1] (sendMail): attach: the program has no document "Nope" (documents: is empty)',
   ]);
-  // The file's documents (issue 32 §1 reads `documents:`; here set on the parsed file) make the references good.
-  const file = { ...validateProgramFile(withAutomations([{ ...letter, then: [letter.then[0], { ...letter.then[1], attach: ['Approval'] }] }])), documents: [{ customId: 'Approval' }] };
+  // The file's documents make the references good.
+  const approval = { customId: 'Approval', name: 'Approval letter', title: 'Approval', body: 'Approved.', form: 'Apply' };
+  const file = validateProgramFile({ ...withAutomations([{ ...letter, then: [letter.then[0], { ...letter.then[1], attach: ['Approval'] }] }]), documents: [approval] });
   const report = await importProgram(scope.env, scope.agency, file);
   const program = await scope.env.store.programs.findProgram(report.programId);
   assert.deepEqual(program!.automations![0]!.actions, [

@@ -4,6 +4,7 @@ import { diffRoles } from './program-roles.ts';
 import { diffAutomations } from '../automations/check-automations.ts';
 import { namedTemplatesOf, statusMessagesOf } from '../workflow/status-reasons.ts';
 import { diffDeadlines } from './program-deadlines.ts';
+import { diffDocuments } from './program-documents.ts';
 import type { DefinitionChange, DefinitionKind } from './program-parts.ts';
 
 
@@ -60,6 +61,7 @@ export function diffDefinition(before: StoredDefinition | null, after: ProgramDe
   changes.push(...diffRoles(before?.rows.program.roles ?? [], after.program.roles ?? []));
   changes.push(...diffAutomations(before?.rows.program.automations ?? [], after.program.automations ?? []));
   changes.push(...diffDeadlines(before?.rows.program ?? null, after.program));
+  changes.push(...diffDocuments(before?.rows.program ?? null, after.program));
   return changes;
 }
 

@@ -8,6 +8,7 @@ import { roleSpecsOf } from './program-roles.ts';
 import { automationSpecsOf } from '../automations/check-automations.ts';
 import { compactCalendar, compactDeadline, deadlineSpecsOf } from './program-deadlines.ts';
 import { compactTable, tableFileOf } from './program-table.ts';
+import { compactDocument, documentSpecsOf } from './program-documents.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
@@ -49,7 +50,8 @@ export function programFileOf(model: ProgramModel): ProgramFile {
       leadsTo: f.leadsToStatusId === null ? null : refOf(f.leadsToStatusId),
       roles: f.roles,
       fields: [...f.fields].sort((a, b) => a.position - b.position).map((ff) => ({ field: refOf(ff.fieldId), required: ff.required, rules: ff.rules ?? null })),
-      attachments: [...f.attachments].sort((a, b) => a.position - b.position).map((a) => ({
+      // A document's attachment is made by the import from `documents:`, so the file does not list it.
+      attachments: [...f.attachments].filter((a) => a.document === undefined).sort((a, b) => a.position - b.position).map((a) => ({
         customId: a.customId, name: a.name, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes, required: a.required,
       })),
     })),
@@ -60,6 +62,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     mailTemplates: p.mailTemplates ?? [],
     calendar: p.calendar ?? null,
     deadlines: deadlineSpecsOf(p, refOf),
+    documents: documentSpecsOf(p, model, refOf),
   };
 }
 
@@ -116,6 +119,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.mailTemplates.length > 0 ? { mailTemplates: file.mailTemplates } : {}),
     ...(file.calendar ? { calendar: compactCalendar(file.calendar) } : {}),
     ...(file.deadlines && file.deadlines.length > 0 ? { deadlines: file.deadlines.map(compactDeadline) } : {}),
+    ...(file.documents && file.documents.length > 0 ? { documents: file.documents.map(compactDocument) } : {}),
   };
 }
 

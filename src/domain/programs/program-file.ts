@@ -8,6 +8,7 @@ import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } fro
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
 import { normaliseCalendar, normaliseDeadlines, type RawCalendar, type RawDeadline } from './deadline-file.ts';
+import { type DocumentSpec, normaliseDocuments, type RawDocument } from './document-file.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -73,6 +74,8 @@ export interface ProgramFile {
   calendar?: ProgramCalendar | null;
   /** The program's deadlines (`deadlines:`); untilField holds a field reference. */
   deadlines?: DeadlineDefinition[];
+  /** The program's document templates (`documents:`, src/domain/documents); absent or empty for none. */
+  documents?: DocumentSpec[];
 }
 
 /**
@@ -330,6 +333,7 @@ interface RawProgram {
   automations?: RawAutomation[];
   calendar?: RawCalendar;
   deadlines?: RawDeadline[];
+  documents?: RawDocument[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -375,6 +379,7 @@ function normalise(raw: RawProgram): ProgramFile {
     mailTemplates: (raw.mailTemplates ?? []).map((t) => ({ customId: t.customId, subject: t.subject, text: t.text })),
     calendar: normaliseCalendar(raw.calendar),
     deadlines: normaliseDeadlines(raw.deadlines),
+    documents: normaliseDocuments(raw.documents),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import type { AttachmentDefinition, Form, Program, Status } from '../../model/model.ts';
 import type { Automation } from '../../model/automation.ts';
+import type { DocumentTemplate } from '../../model/document.ts';
 import { describeChange, diffDefinition, type StoredDefinition } from './program-changes.ts';
 import type { DefinitionChange, ProgramChecker, ResolvedProgram } from './program-parts.ts';
 import { labelOf, resolveProgramFile } from './program-check.ts';
@@ -15,6 +16,7 @@ import { planAutomations } from '../automations/check-automations.ts';
 import { reasonsRequiredOf, statusMessagesOfFile } from '../workflow/status-reasons.ts';
 import { planDeadlines } from './program-deadlines.ts';
 import { atLine } from './program-lines.ts';
+import { type DocumentAttachmentSpec, documentAttachmentsOf, planDocuments } from './program-documents.ts';
 
 /** What an import needs: the store, the time, a source of new ids, and the checks the capabilities add (src/domain/wiring). */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
@@ -126,6 +128,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     mailTemplates: file.mailTemplates,
     calendar: file.calendar ?? null,
     deadlines: planDeadlines(file, resolved.deadlines, fieldIds),
+    documents: [] as DocumentTemplate[],
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);
@@ -147,6 +150,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
       ...(f.summary ? { summary: true } : {}),
     };
   });
+  const generated = documentAttachmentsOf(resolved);
   const forms = file.forms.map((f, i): Form => {
     const r = resolved.forms[i]!;
     const prior = stored?.forms.find((x) => x.id === formIds[i]);
@@ -156,9 +160,10 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
       availableIn: r.availableIn.map((s) => statusIds[s]!),
       roles: f.roles,
       fields: r.fields.map((ff, position) => ({ fieldId: fieldIds[ff.field]!, required: ff.required, position, rules: ff.rules })),
-      attachments: planAttachments(f.attachments, prior?.attachments ?? [], formIds[i]!, match),
+      attachments: planAttachments([...f.attachments, ...generated[i]!], prior?.attachments ?? [], formIds[i]!, match),
     };
   });
+  program.documents = planDocuments(resolved, fieldIds, (form, customId) => forms[form]!.attachments.find((a) => a.customId === customId)!.id);
   program.automations = planAutomations(resolved, { statusIds, fieldIds, formIds, attachmentIds: forms.map((f) => f.attachments.map((a) => a.id)) });
   return { program, lists, statuses, fields, forms };
 }
@@ -193,13 +198,15 @@ function newPublicId(label: string, taken: Set<string>): string {
   return candidate;
 }
 
+// A document's attachment carries the document's customId (people cannot upload to it); others carry no such key.
 function planAttachments(
-  specs: ProgramFile['forms'][number]['attachments'], stored: AttachmentDefinition[], formId: string, match: Matcher,
+  specs: (ProgramFile['forms'][number]['attachments'][number] | DocumentAttachmentSpec)[], stored: AttachmentDefinition[], formId: string, match: Matcher,
 ): AttachmentDefinition[] {
   const attachmentIds = match(specs, stored);
   return specs.map((a, position) => ({
     id: attachmentIds[position]!, formId, customId: a.customId, name: a.name, allowedTypes: a.allowedTypes,
     maxSizeBytes: a.maxSizeBytes, required: a.required, position,
+    ...('document' in a ? { document: a.document } : {}),
   }));
 }
 

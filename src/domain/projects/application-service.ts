@@ -10,7 +10,7 @@ import { MASK } from './value-check.ts';
 import { decideForm, hasRules, type RuleContext } from '../rules/form-rules.ts';
 import { ruledState } from '../rules/rule-state.ts';
 import type { FormDataService } from './form-data-service.ts';
-import type { AttachmentRecord, ColumnType, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { AttachmentDefinition, AttachmentRecord, ColumnType, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { MAX_TABLE_ROWS, tableRows } from './table-values.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -47,6 +47,8 @@ export interface FileView {
 /** One attachment definition of a form with its rules and the active file, if any. */
 export interface FormAttachmentView {
   attachmentId: string; customId: string | null; name: string; required: boolean; allowedTypes: string[]; maxSizeBytes: number; file: FileView | null;
+  /** The customId of the document template whose generated files it holds (no upload offered), or null. */
+  document: string | null;
 }
 
 /** What a form page shows: the project, the form's fields with the draft, its attachments, and whether the caller may change it now. */
@@ -87,7 +89,7 @@ function fileView(r: AttachmentRecord | undefined): FileView | null {
 function attachmentViews(ctx: ProgramContext, form: Form, files: AttachmentRecord[]): FormAttachmentView[] {
   return seenDefinitions(ctx.model, isStaff(ctx.role), form.attachments).map((a) => ({
     attachmentId: a.id, customId: a.customId, name: a.name, required: a.required, allowedTypes: a.allowedTypes, maxSizeBytes: a.maxSizeBytes,
-    file: fileView(files.find((f) => f.definitionId === a.id)),
+    file: fileView(files.find((f) => f.definitionId === a.id)), document: a.document ?? null,
   }));
 }
 

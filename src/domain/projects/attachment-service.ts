@@ -2,7 +2,7 @@ import type { BlobStore, StoredBlob } from '../../store/blob-store.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { StoreError } from '../../store/store-error.ts';
 import { canWrite, isStaff, mayReadForm, overridesForms, requireFormUse } from '../roles/access.ts';
-import { hiddenGenerated, templateOfAttachment } from '../document-templates.ts';
+import { hiddenGenerated } from '../document-templates.ts';
 import { ApiError } from '../api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
@@ -68,8 +68,7 @@ export class AttachmentService {
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, target.formRef);
     const definition = definitionOnForm(form, target.attachmentRef);
-    const generatedBy = templateOfAttachment(ctx.model, definition.id);
-    if (generatedBy) throw new ApiError('CONFLICT', `${definition.name} holds the files the service generates from the document ${generatedBy.customId}; nobody uploads to it.`);
+    refuseDocumentUpload(definition);
     requireFormUse(ctx.role, form);
     if (!overridesForms(ctx.role)) requireAvailable(ctx.model, form, seen);
     const contentType = mediaTypeOf(input.contentType);
@@ -225,6 +224,12 @@ export class AttachmentService {
       note: r.note, reviewedBy: r.reviewedBy === null ? null : email(r.reviewedBy), reviewedTimestamp: r.reviewedAt,
     };
   }
+}
+
+// Only apas writes a document's files (generation, signing): an upload could pass a file off as the agency's letter.
+function refuseDocumentUpload(definition: AttachmentDefinition): void {
+  if (definition.document === undefined) return;
+  throw new ApiError('FORBIDDEN', `${definition.name} holds the files apas generates from the document template "${definition.document}"; nobody can upload to it. Nothing was stored.`);
 }
 
 function tooLargeFor(definition: AttachmentDefinition, limit: number): ApiError {

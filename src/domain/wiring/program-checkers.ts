@@ -1,4 +1,5 @@
 import { automationsChecker } from '../automations/check-automations.ts';
+import { documentsChecker } from '../documents/document-check.ts';
 import type { ProgramChecker } from '../programs/program-parts.ts';
 import { rulesChecker } from '../rules/rule-problems.ts';
 import { statusMessagesChecker } from '../workflow/status-reasons.ts';
@@ -9,5 +10,5 @@ import { statusMessagesChecker } from '../workflow/status-reasons.ts';
  * once where the services are wired.
  */
 export function programCheckers(): readonly ProgramChecker[] {
-  return [automationsChecker, statusMessagesChecker, rulesChecker];
+  return [automationsChecker, statusMessagesChecker, documentsChecker, rulesChecker];
 }

@@ -89,8 +89,9 @@ function Attachment(p: { a: FormAttachmentView; v: FormPageView; timeZone: strin
   return (
     <section class={`attachment${p.error ? ' has-error' : ''}`} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{a.name}{a.required ? <span class="required-marker"> (required)</span> : null}</h3>
-      {a.file ? <FileSummary file={a.file} href={filePath(v.programId, v.projectId, a.attachmentId)} timeZone={p.timeZone} /> : <p>No file uploaded yet.</p>}
-      {p.editable ? (
+      {a.file ? <FileSummary file={a.file} href={filePath(v.programId, v.projectId, a.attachmentId)} timeZone={p.timeZone} /> : <p>{a.document === null ? 'No file uploaded yet.' : 'Not generated yet.'}</p>}
+      {a.document !== null ? <p class="hint">The agency's system makes this document; it cannot be uploaded.</p> : null}
+      {p.editable && a.document === null ? (
         <div class="upload">
           <div class={`field${p.error ? ' has-error' : ''}`}>
             <label for={id}>{a.file ? `Replace the file of ${a.name}` : `File for ${a.name}`}</label>
