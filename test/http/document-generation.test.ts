@@ -318,7 +318,7 @@ forEachDialect('HTTP document generation', ({ dialect }) => {
         method: 'POST', url: `${projectPath(projectId)}/Forms/letters/Attachments/ApprovalLetter`, as: 'admin',
         headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' }, body: 'not mine',
       });
-      assertError(h, upload, 409, 'CONFLICT');
+      assertError(h, upload, 403, 'FORBIDDEN');
     });
   });
 

@@ -2,11 +2,11 @@ import type { BlobStore, StoredBlob } from '../../store/blob-store.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { StoreError } from '../../store/store-error.ts';
 import { canWrite, isStaff, mayReadForm, overridesForms, requireFormUse } from '../roles/access.ts';
-import { hiddenGenerated } from '../document-templates.ts';
+import { hiddenGenerated, templateOfAttachment } from '../document-templates.ts';
 import { ApiError } from '../api-error.ts';
 import { cleanFileName, definitionOnForm, findDefinition, mediaTypeOf, typeAllowed } from './attachment-rules.ts';
 import type { Caller } from '../caller.ts';
-import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, Project } from '../../model/model.ts';
+import type { ApprovalStatus, AttachmentDefinition, AttachmentRecord, Form, ProgramModel, Project } from '../../model/model.ts';
 import { changeProject, matchesVersion, preconditionFailed } from './change-project.ts';
 import { findForm, loadProgramWith, loadProgram, loadReadableProject, type ProgramContext, requireAvailable, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -68,7 +68,7 @@ export class AttachmentService {
     if (!canWrite(caller, ctx.role, seen)) throw new ApiError('FORBIDDEN', `You may read but not change project ${seen.id} (privilege editData, or editOwnProjects on your own projects).`);
     const form = findForm(ctx.model, target.formRef);
     const definition = definitionOnForm(form, target.attachmentRef);
-    refuseDocumentUpload(definition);
+    refuseDocumentUpload(ctx.model, definition);
     requireFormUse(ctx.role, form);
     if (!overridesForms(ctx.role)) requireAvailable(ctx.model, form, seen);
     const contentType = mediaTypeOf(input.contentType);
@@ -227,9 +227,10 @@ export class AttachmentService {
 }
 
 // Only apas writes a document's files (generation, signing): an upload could pass a file off as the agency's letter.
-function refuseDocumentUpload(definition: AttachmentDefinition): void {
-  if (definition.document === undefined) return;
-  throw new ApiError('FORBIDDEN', `${definition.name} holds the files apas generates from the document template "${definition.document}"; nobody can upload to it. Nothing was stored.`);
+function refuseDocumentUpload(model: ProgramModel, definition: AttachmentDefinition): void {
+  const template = definition.document ?? templateOfAttachment(model, definition.id)?.customId;
+  if (template === undefined) return;
+  throw new ApiError('FORBIDDEN', `${definition.name} holds the files apas generates from the document template "${template}"; nobody can upload to it. Nothing was stored.`);
 }
 
 function tooLargeFor(definition: AttachmentDefinition, limit: number): ApiError {
