@@ -127,6 +127,8 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs, deadlineIntervalMs: config.deadlineIntervalMs,
     webhooks: { ...config.webhooks, payload: deliveryPayload }, log, reactions: changeReactions(),
+    // The maker of signed PDFs (signature page, certificate of completion, PAdES seal) joins here with the sealer.
+    signing: { blobs, maker: null },
   }), log);
   started.push(() => work?.stop());
   let closing = false;

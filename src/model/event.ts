@@ -4,6 +4,7 @@ export const EVENT_TYPES = [
   'project.owner_changed', 'project.assignee_changed', 'attachment.uploaded', 'attachment.reviewed',
   'inquiry.note_added', 'inquiry.thread_status_changed', 'automation.custom',
   'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed',
+  'envelope.signed', 'envelope.completed', 'envelope.declined', 'envelope.voided',
 ] as const;
 
 /** One kind of event. */
@@ -51,6 +52,11 @@ export interface EventData {
   deadlineId?: string;
   /** When that deadline passes (epoch ms): the end of the local day it is due by. */
   dueAt?: number;
+  /** envelope.*: the envelope and the customId of the document template it was sent for. */
+  envelopeId?: string;
+  documentId?: string;
+  /** envelope.signed: the customId of the template's signer who signed. */
+  signerId?: string;
 }
 
 /** An event as the change step writes it; the store adds the sequence at commit. */

@@ -37,6 +37,7 @@ import { sealedWebhookReader, sealedWebhookRepository } from './webhook-secrets.
 import { scheduleReader, scheduleRepository } from './schedule-queries.ts';
 import { queueViewRepository } from './queue-view-queries.ts';
 import { organizationReader, organizationRepository } from './organization-queries.ts';
+import { envelopeReader, envelopeRepository } from './envelope-queries.ts';
 
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
 function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
@@ -61,6 +62,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     queueViews: () => queueViewRepository(db, dialect),
     dashboards: () => dashboardRepository(db),
     organizations: () => organizationRepository(db),
+    envelopes: () => envelopeRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -118,6 +120,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     organizations: reads.wrap(organizationReader(db), 'credentials', ['organizationIdsOf']),
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     dashboards: dashboardReader(db),
+    envelopes: envelopeReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

@@ -12,6 +12,7 @@ import type { CounterRepository } from './counter-queries.ts';
 import type { Dialect } from './dialect.ts';
 import type { DashboardReader, DashboardRepository } from './dashboard-queries.ts';
 import type { DeadlineReader, DeadlineRepository } from './deadline-queries.ts';
+import type { EnvelopeReader, EnvelopeRepository } from './envelope-queries.ts';
 import type { EventReader, EventRepository } from './event-queries.ts';
 import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
 import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
@@ -59,6 +60,8 @@ export interface StoreReader {
   readonly bulkActions: BulkActionReader;
   /** The dashboards' summary counts (migration 036). */
   readonly dashboards: DashboardReader;
+  /** E-signature envelopes, their signers, audit trails and signing links (migration 047). */
+  readonly envelopes: EnvelopeReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -90,6 +93,8 @@ export interface StoreWriter extends StoreReader {
   readonly dashboards: DashboardRepository;
   /** Organizations: created, members added and removed, invitations used. */
   readonly organizations: OrganizationRepository;
+  /** Envelopes: sent, signed, declined, voided and completed in their project's change. */
+  readonly envelopes: EnvelopeRepository;
 }
 
 /**
