@@ -41,6 +41,7 @@ import { webhookRoutes } from './routes/webhook-routes.ts';
 import { workflowRoutes } from './routes/workflow-routes.ts';
 import { automationRoutes } from './routes/automation-routes.ts';
 import { deadlineRoutes } from './routes/deadline-routes.ts';
+import { envelopeRoutes } from './routes/envelope-routes.ts';
 import { createServices } from './services.ts';
 
 /** What an app instance is built from; tests swap the clock, ids and logger. */
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     catalogRoutes(api, routeDeps);
     workflowRoutes(api, routeDeps);
     deadlineRoutes(api, routeDeps);
+    envelopeRoutes(api, routeDeps);
     automationRoutes(api, routeDeps);
     exportRoutes(api, routeDeps);
     mfaRoutes(api, routeDeps);

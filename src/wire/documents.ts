@@ -6,6 +6,7 @@ import {
 import { ErrorResponse } from './documents/error-response.ts';
 import { EventsResponse } from './documents/events.ts';
 import { ProjectDeadlineResponse, ProjectDeadlinesResponse } from './documents/deadlines.ts';
+import { EnvelopeResponse, ProjectEnvelopesResponse } from './documents/envelopes.ts';
 import { AutomationScheduleResponse, AutomationScheduleRunResponse, ProjectAutomationRunsResponse } from './documents/automations.ts';
 import {
   InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse, SetInquiryNoteRequest, SetInquiryThreadExternalIdRequest, SetInquiryThreadStatusRequest,
@@ -36,6 +37,7 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   ProjectStatusHistoryResponse, SetProjectStatusRequest, StatusSetResponse, SetProjectStatusHistoryReportAs, StatusHistoryReportAsResponse,
   SetAssigneeRequest, SetAssigneeResponse,
   ProjectDeadlinesResponse, ProjectDeadlineResponse,
+  ProjectEnvelopesResponse, EnvelopeResponse,
   ProjectAutomationRunsResponse, AutomationScheduleResponse, AutomationScheduleRunResponse,
   CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse,
   AllProjectDataResponse, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2,

@@ -15,6 +15,7 @@ import { authHeaders, dataRequest, type HttpHarness, NS, type Who } from '../sup
 import { IDS, programRows } from '../support/fixtures.ts';
 import { PROGRAM, sharedHarness } from './http-helpers.ts';
 import { manualWorker, startReceiver } from './webhook-helpers.ts';
+import { generateAndSend, OWNER, signingParts, template } from './signing-fixtures.ts';
 
 // Walks every operation of /openapi.json, once with XML bodies and answers and once with JSON ones, and checks each
 // answer against exactly what the description declares for it: the status (or default), the media type, every header
@@ -196,6 +197,12 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Satisfy`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Start`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Cancel`, as: 'admin' }));
+        const { signing, blobs } = signingParts(h);
+        const envelope = `${project}/Envelopes/${await generateAndSend(h, signing, blobs, projectId, template([OWNER]))}`;
+        ok(await send({ method: 'GET', url: `${project}/Envelopes`, as: 'applicant' }));
+        ok(await send({ method: 'GET', url: envelope, as: 'admin' }));
+        ok(await send({ method: 'POST', url: `${envelope}/Signers/applicant/Resend`, as: 'admin' }));
+        ok(await send({ method: 'POST', url: `${envelope}/Void?Reason=conformance`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Data`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Export?version=2`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Export`, as: 'admin' }));

@@ -12,6 +12,10 @@ import type { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { forEachDialect, openTestStore, type TestStore } from '../support/databases.ts';
 import { type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
+import { assertError, assertValidXml } from '../support/http-harness.ts';
+import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
+import { EnvelopeResponse, ProjectEnvelopesResponse } from '../../src/wire/documents/envelopes.ts';
+import { PROGRAM } from './http-helpers.ts';
 import {
   AGENCY, callerOf, envelopeState, generateAndSend, lastToken, mailedTokens, OWNER, PROPERTY_OWNER, signingParts, submittedWith, template,
 } from './signing-fixtures.ts';
@@ -293,6 +297,56 @@ forEachDialect('E-signature envelopes', ({ dialect }) => {
         h.clock.advance(86_400_000);
       }
       assert.deepEqual((await envelopeState(h, envelopeId)).steps, before.steps);
+    });
+  });
+
+  describe('over the API', () => {
+    const path = (projectId: string, envelopeId = '') => `${PROGRAM}/Projects/${projectId}/Envelopes${envelopeId === '' ? '' : `/${envelopeId}`}`;
+
+    it('GetEnvelope: the envelope, its signers and trail in XML and JSON; IP addresses for staff only; others 404', async () => {
+      const { projectId, envelopeId } = await send([OWNER, PROPERTY_OWNER]);
+      await sign(await as('applicant'), envelopeId, 'Ann Applicant');
+      const xml = await h.request({ method: 'GET', url: path(projectId, envelopeId), as: 'admin' });
+      assertValidXml(h, xml);
+      const staff = xmlAnswerValue(h, xml, EnvelopeResponse);
+      const json = assertJsonAnswer(await h.request({ method: 'GET', url: path(projectId, envelopeId), as: 'admin', headers: JSON_ANSWER }), EnvelopeResponse);
+      assert.deepEqual(json, staff);
+      assert.equal(staff.Envelope.EnvelopeId, envelopeId);
+      assert.equal(staff.Envelope.State, 'sent');
+      assert.deepEqual(staff.Envelope.Signer.map((x) => [x.SignerId, x.State, x.TypedName]), [['applicant', 'signed', 'Ann Applicant'], ['propertyOwner', 'notified', undefined]]);
+      const signed = staff.Envelope.Step.find((x) => x.Action === 'signed')!;
+      assert.deepEqual([signed.SignerId, signed.User, signed.IpAddress, signed.UserAgent], ['applicant', h.who.applicant.email, VISIT.ip, VISIT.userAgent]);
+      // The applicant reads it too, without the addresses and browsers of the trail.
+      const own = assertJsonAnswer(await h.request({ method: 'GET', url: path(projectId, envelopeId), as: 'applicant', headers: JSON_ANSWER }), EnvelopeResponse);
+      assert.equal(own.Envelope.Step.length, staff.Envelope.Step.length);
+      assert.ok(own.Envelope.Step.every((x) => x.IpAddress === undefined && x.UserAgent === undefined));
+      for (const who of ['otherApplicant', 'outsider'] as const) assert.ok([403, 404].includes((await h.request({ method: 'GET', url: path(projectId, envelopeId), as: who })).statusCode));
+      assertError(h, await h.request({ method: 'GET', url: path(projectId, envelopeId), as: 'otherApplicant' }), 404, 'NOT_FOUND');
+      assertError(h, await h.request({ method: 'GET', url: path(projectId, 'NOSUCHENVELOPE'), as: 'admin' }), 404, 'NOT_FOUND');
+      const list = assertJsonAnswer(await h.request({ method: 'GET', url: path(projectId), as: 'applicant', headers: JSON_ANSWER }), ProjectEnvelopesResponse);
+      assert.deepEqual(list.Envelope.map((x) => [x.EnvelopeId, x.Signer.length, x.Step.length]), [[envelopeId, 2, 0]]);
+    });
+
+    it('VoidEnvelope and ResendEnvelope: staff with generateDocuments only; with mail off the resend answers the new link', async () => {
+      const { projectId, envelopeId } = await send([PROPERTY_OWNER]);
+      const old = await lastToken(h, PROPERTY);
+      const resend = `${path(projectId, envelopeId)}/Signers/propertyOwner/Resend`;
+      const before = await envelopeState(h, envelopeId);
+      assertJsonError(await h.request({ method: 'POST', url: resend, as: 'editor', headers: JSON_ANSWER }), 403, 'FORBIDDEN');
+      assertJsonError(await h.request({ method: 'POST', url: `${path(projectId, envelopeId)}/Void`, as: 'applicant', headers: JSON_ANSWER }), 403, 'FORBIDDEN');
+      assert.deepEqual(await envelopeState(h, envelopeId), before);
+      h.clock.advance();
+      const resent = assertJsonAnswer(await h.request({ method: 'POST', url: resend, as: 'programAdmin', headers: JSON_ANSWER }), EnvelopeResponse);
+      const link = resent.Envelope.SigningLink;
+      assert.ok(link?.startsWith('http://apas.test/MvcProjects/Sign?token='), String(link));
+      await refused(envelopeId, 'FORBIDDEN', () => sign(byLink(old), envelopeId));
+      h.clock.advance();
+      const voided = assertJsonAnswer(await h.request({ method: 'POST', url: `${path(projectId, envelopeId)}/Void?Reason=Wrong%20document`, as: 'programAdmin', headers: JSON_ANSWER }), EnvelopeResponse);
+      assert.equal(voided.Envelope.State, 'voided');
+      assert.equal(voided.Envelope.Step.at(-1)?.Reason, 'Wrong document');
+      assert.equal(voided.Envelope.SigningLink, undefined);
+      await refused(envelopeId, 'FORBIDDEN', () => sign(byLink(new URL(link!).searchParams.get('token')!), envelopeId));
+      assertJsonError(await h.request({ method: 'POST', url: `${path(projectId, envelopeId)}/Void`, as: 'programAdmin', headers: JSON_ANSWER }), 409, 'CONFLICT');
     });
   });
 

@@ -10,7 +10,7 @@ import { systemCaller, systemContext, SYSTEM_USER_ID } from '../deadlines/deadli
 import { changeProject, type ChangeStep, recordChange } from '../projects/change-project.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { loadProgram, loadProgramWith, loadReadableProject, type ProgramContext } from '../projects/project-context.ts';
-import { canRead, roleIn } from '../roles/access.ts';
+import { canRead, isStaff, roleIn } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AttachmentFileView } from '../views.ts';
 import { DEFAULT_DISCLOSURE, documentTemplatesOf } from './document-templates.ts';
@@ -32,7 +32,11 @@ export interface SigningDeps extends ServiceDeps<'programs' | 'projects' | 'acco
 }
 
 /** An envelope with its signers and audit trail, and the project it belongs to. */
-export interface EnvelopeView { envelope: Envelope; signers: EnvelopeSigner[]; steps: EnvelopeStep[]; project: Project; program: Program }
+export interface EnvelopeView {
+  envelope: Envelope; signers: EnvelopeSigner[]; steps: EnvelopeStep[]; project: Project; program: Program;
+  /** The e-mail addresses of the users the steps name, by id. */
+  userEmails: ReadonlyMap<string, string>;
+}
 
 /** The signing page: the envelope, the signer the visitor is (null for staff only reading it) and what they may do now. */
 export interface SigningPage extends EnvelopeView {
@@ -222,18 +226,24 @@ export class SigningService {
     return { view: await this.get(caller, ref), link: links[0] ?? null };
   }
 
-  /** GetEnvelope: an envelope with its signers and audit trail, for anyone who may read the project. */
+  /**
+   * GetEnvelope: an envelope with its signers and audit trail, for anyone who may read the project; the IP addresses
+   * and user agents of the trail only for staff.
+   */
   async get(caller: Caller, ref: EnvelopeRef): Promise<EnvelopeView> {
     const { envelope, project, ctx } = await this.#readable(caller, ref);
-    return this.#view(this.#deps.store, envelope, project, ctx.program);
+    const view = await this.#view(this.#deps.store, envelope, project, ctx.program);
+    if (isStaff(ctx.role)) return view;
+    return { ...view, steps: view.steps.map((s) => ({ ...s, ip: null, userAgent: null })), signers: view.signers.map((s) => ({ ...s, ip: null })) };
   }
 
   /** A project's envelopes with their signers (the project and review pages), for anyone who may read the project. */
-  async listForProject(caller: Caller, ctx: ProgramContext, projectId: string): Promise<EnvelopeView[]> {
+  async listForProject(caller: Caller, programRef: string, projectId: string): Promise<EnvelopeView[]> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     const envelopes = await this.#deps.store.envelopes.listProjectEnvelopes(project.id);
     const signers = await this.#deps.store.envelopes.listSigners(envelopes.map((e) => e.id));
-    return envelopes.map((envelope) => ({ envelope, signers: signers.filter((s) => s.envelopeId === envelope.id), steps: [], project, program: ctx.program }));
+    return envelopes.map((envelope) => ({ envelope, signers: signers.filter((s) => s.envelopeId === envelope.id), steps: [], project, program: ctx.program, userEmails: new Map() }));
   }
 
   /** The document to sign (the version the envelope was sent with), for the signing page to show inline. */
@@ -447,9 +457,11 @@ export class SigningService {
     return (mine.find((s) => ACTIVE.has(s.state)) ?? mine[0])?.id ?? null;
   }
 
-  async #view(reader: Pick<StoreReader, 'envelopes'>, envelope: Envelope, project: Project, program: Program): Promise<EnvelopeView> {
+  async #view(reader: Pick<StoreReader, 'envelopes' | 'accounts'>, envelope: Envelope, project: Project, program: Program): Promise<EnvelopeView> {
     const [signers, steps] = await Promise.all([reader.envelopes.listSigners([envelope.id]), reader.envelopes.listSteps(envelope.id)]);
-    return { envelope, signers, steps, project, program };
+    const userIds = [...new Set(steps.flatMap((s) => (s.userId === null ? [] : [s.userId])))];
+    const users = await reader.accounts.usersByIds(userIds);
+    return { envelope, signers, steps, project, program, userEmails: new Map(users.map((u) => [u.id, u.email])) };
   }
 }
 
