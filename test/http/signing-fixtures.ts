@@ -10,7 +10,9 @@ import type { DocumentSigner, DocumentTemplate, SignedPdfMaker } from '../../src
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { Program } from '../../src/model/model.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
-import type { HttpHarness, Who } from '../support/http-harness.ts';
+import { type HttpHarness, TestClock, type Who } from '../support/http-harness.ts';
+import type { Store } from '../../src/store/store.ts';
+import type { Clock } from '../../src/model/clock.ts';
 import { IDS } from '../support/fixtures.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
 import { COMPLETE, createProject, setDraft, submitPath } from './http-helpers.ts';
@@ -39,10 +41,10 @@ export const fakeMaker: SignedPdfMaker = {
 };
 
 /** The signing service as `serve` builds it, mail on (links come from the queued mails), and the finisher's deps. */
-export function signingParts(h: HttpHarness): { signing: SigningService; finisher: FinisherDeps; blobs: DatabaseBlobStore } {
+export function signingParts(h: { store: Store; clock: Clock }, publicUrl = 'http://apas.test'): { signing: SigningService; finisher: FinisherDeps; blobs: DatabaseBlobStore } {
   const blobs = new DatabaseBlobStore(h.store, h.clock);
   const common = { store: h.store, clock: h.clock, ids: new RandomIdGenerator(), reactions: changeReactions() };
-  const signing = new SigningService({ ...common, publicUrl: 'http://apas.test', maxNumbersPerRequest: 100, mailOn: true, blobs });
+  const signing = new SigningService({ ...common, publicUrl, maxNumbersPerRequest: 100, mailOn: true, blobs });
   return { signing, finisher: { ...common, blobs, maker: fakeMaker }, blobs };
 }
 
@@ -67,12 +69,14 @@ export async function submittedWith(h: HttpHarness, email: string): Promise<stri
  * What generation does (issue 32 §2): in one change of the project, the rendered PDF stored as a new version of the
  * template's attachment definition, then the envelope started inside the same change. Returns the envelope's id.
  */
-export async function generateAndSend(h: HttpHarness, signing: SigningService, blobs: DatabaseBlobStore, projectId: string, t: DocumentTemplate): Promise<string> {
-  const base = await systemContext(h.store, IDS.program);
+export async function generateAndSend(
+  h: { store: Store; clock: Clock }, signing: SigningService, blobs: DatabaseBlobStore, projectId: string, t: DocumentTemplate, programId: string = IDS.program,
+): Promise<string> {
+  const base = await systemContext(h.store, programId);
   assert.ok(base);
   const ctx = { ...base, program: withDocuments(base.program, [t]) };
   const stored = await blobs.write(Readable.from([TINY_PDF]), 1024 * 1024);
-  h.clock.advance();
+  if (h.clock instanceof TestClock) h.clock.advance();
   return changeProject({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), reactions: changeReactions() }, systemCaller(ctx.program), ctx, projectId, {
     action: 'project.document.generate', access: 'read',
     act: async ({ tx, project, now }) => {
@@ -80,7 +84,7 @@ export async function generateAndSend(h: HttpHarness, signing: SigningService, b
       const version = (previous?.version ?? 0) + 1;
       await tx.attachments.insertAttachment({
         id: new RandomIdGenerator().next(), projectId: project.id, definitionId: t.attachmentId, version, blobKey: stored.key, fileName: 'agreement.pdf',
-        contentType: 'application/pdf', sizeBytes: stored.size, sha256: stored.sha256, uploadedBy: IDS.admin, uploadedAt: now, approvalStatus: 'Pending',
+        contentType: 'application/pdf', sizeBytes: stored.size, sha256: stored.sha256, uploadedBy: project.ownerId, uploadedAt: now, approvalStatus: 'Pending',
         note: null, reviewedBy: null, reviewedAt: null,
       });
       const { envelopeId } = await signing.startEnvelopeIn(tx, { caller: systemCaller(ctx.program), ctx, project, now }, { templateId: t.customId, attachmentId: t.attachmentId, version });
@@ -90,13 +94,13 @@ export async function generateAndSend(h: HttpHarness, signing: SigningService, b
 }
 
 /** The signing links mailed to an address, oldest first (their tokens). */
-export async function mailedTokens(h: HttpHarness, to: string): Promise<string[]> {
+export async function mailedTokens(h: { store: Store }, to: string): Promise<string[]> {
   const mails = (await h.store.mail.listMail()).filter((m) => m.kind === 'envelope.sign' && m.to === to).sort((a, b) => a.createdAt - b.createdAt);
   return mails.flatMap((m) => [...m.text.matchAll(/[?&]token=([A-Za-z0-9_-]+)/g)].map((x) => x[1]!));
 }
 
 /** The newest signing link mailed to an address. */
-export async function lastToken(h: HttpHarness, to: string): Promise<string> {
+export async function lastToken(h: { store: Store }, to: string): Promise<string> {
   const tokens = await mailedTokens(h, to);
   assert.ok(tokens.length > 0, `no signing link was mailed to ${to}`);
   return tokens[tokens.length - 1]!;

@@ -10,7 +10,7 @@ import { systemCaller, systemContext, SYSTEM_USER_ID } from '../deadlines/deadli
 import { changeProject, type ChangeStep, recordChange } from '../projects/change-project.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { loadProgram, loadProgramWith, loadReadableProject, type ProgramContext } from '../projects/project-context.ts';
-import { canRead, isStaff, roleIn } from '../roles/access.ts';
+import { canRead, hasPrivilege, isStaff, roleIn } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AttachmentFileView } from '../views.ts';
 import { DEFAULT_DISCLOSURE, documentTemplatesOf } from './document-templates.ts';
@@ -126,6 +126,17 @@ export class SigningService {
       });
     }
     return this.#page(proof, seen.envelope.id);
+  }
+
+  /** The signing page as it is, recording nothing (shown again after a refusal); the same access as `open`. */
+  async show(proof: SignerProof, envelopeId: string | null): Promise<SigningPage> {
+    const seen = await this.#resolve(this.#deps.store, proof, envelopeId, this.#deps.clock.now());
+    return this.#page(proof, seen.envelope.id);
+  }
+
+  /** True when the caller may void envelopes and resend links in the program (privilege generateDocuments). */
+  async mayManage(caller: Caller, programRef: string): Promise<boolean> {
+    return hasPrivilege((await loadProgram(this.#deps, caller, programRef)).role, 'generateDocuments');
   }
 
   /** Records the signer's consent to sign electronically (the envelope's disclosure), before any signature. */
