@@ -67,12 +67,12 @@ export function SigningPage(p: SigningPageProps) {
               {hidden(p.address)}
               <input type="hidden" name="Action" value="Sign" />
               <h3 id="disclosure-title">Consent to sign electronically</h3>
-              <div class="disclosure" aria-labelledby="disclosure-title">
+              <div class="disclosure" id="disclosure">
                 {e.disclosure.split(/\n\s*\n/).map((para, i) => <p key={i}>{para}</p>)}
               </div>
               {me.consentedAt === null ? (
                 <div class="check">
-                  <input type="checkbox" id="consent" name="Consent" value="true" required />
+                  <input type="checkbox" id="consent" name="Consent" value="true" required aria-describedby="disclosure" />
                   <label for="consent">I have read the disclosure and agree to sign electronically</label>
                 </div>
               ) : <p>You agreed to sign electronically {when(me.consentedAt)}.</p>}
