@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { systemClock } from '../../src/model/clock.ts';
-import { assertAccessible, DEMO, launchBrowser, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
 import { AGENCY, generateAndSend, lastToken, OWNER, signingParts, template } from '../http/signing-fixtures.ts';
 import { submitApplication } from './staff-fixtures.ts';
 
@@ -49,6 +49,7 @@ describe('web: signing a document', () => {
     await assertAccessible(visitor);
     await visitor.getByLabel('I have read the disclosure and agree to sign electronically').check();
     await visitor.getByLabel('Type your full name as your signature').fill('Alex Applicant');
+    await screenshot(visitor, 'signing');
     await visitor.getByRole('button', { name: 'Sign', exact: true }).click();
     await visitor.getByText('Thank you: you signed the document.').waitFor();
     await assertAccessible(visitor);
@@ -78,6 +79,7 @@ describe('web: signing a document', () => {
     assert.deepEqual(signers.map((s) => s.state), ['signed', 'signed']);
     await reviewer.goto(`${server.baseUrl}/MvcProjects/Programs/${server.programId}/Projects/${projectId}/Review`);
     await reviewer.getByText('Signed by everyone; the signed PDF is being made').waitFor();
+    await screenshot(reviewer, 'review-envelopes');
     await assertAccessible(reviewer);
     await reviewer.context().close();
 
