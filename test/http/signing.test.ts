@@ -16,6 +16,8 @@ import { assertError, assertValidXml } from '../support/http-harness.ts';
 import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
 import { EnvelopeResponse, ProjectEnvelopesResponse } from '../../src/wire/documents/envelopes.ts';
 import { PROGRAM } from './http-helpers.ts';
+import { programRows } from '../support/fixtures.ts';
+import type { Automation, TriggerKind } from '../../src/model/automation.ts';
 import {
   AGENCY, callerOf, envelopeState, generateAndSend, lastToken, mailedTokens, OWNER, PROPERTY_OWNER, signingParts, submittedWith, template,
 } from './signing-fixtures.ts';
@@ -347,6 +349,36 @@ forEachDialect('E-signature envelopes', ({ dialect }) => {
       assert.equal(voided.Envelope.SigningLink, undefined);
       await refused(envelopeId, 'FORBIDDEN', () => sign(byLink(new URL(link!).searchParams.get('token')!), envelopeId));
       assertJsonError(await h.request({ method: 'POST', url: `${path(projectId, envelopeId)}/Void`, as: 'programAdmin', headers: JSON_ANSWER }), 409, 'CONFLICT');
+    });
+  });
+
+  describe('automations', () => {
+    it('envelope.completed, .declined and .voided trigger the program\'s automations in their change', async () => {
+      const rows = programRows(h.clock.now());
+      const on = (trigger: TriggerKind): Automation => ({
+        customId: `on-${trigger}`, name: trigger, if: null, actions: [{ do: 'emitEvent', name: trigger }],
+        when: { trigger, formId: null, statusId: null, fieldId: null, attachmentId: null, approval: null, by: null },
+      });
+      const automations = (['envelope.completed', 'envelope.declined', 'envelope.voided'] as const).map(on);
+      await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...rows, program: { ...rows.program, automations } }));
+      const custom = async (projectId: string) => (await h.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'automation.custom').map((e) => e.data.name);
+
+      const completed = await send([OWNER]);
+      await sign(await as('applicant'), completed.envelopeId);
+      assert.deepEqual(await custom(completed.projectId), [], 'signing alone completes nothing: the signed PDF comes first');
+      h.clock.advance();
+      await finishSignedEnvelopes(finisher);
+      assert.deepEqual(await custom(completed.projectId), ['envelope.completed']);
+
+      const declined = await send([OWNER]);
+      h.clock.advance();
+      await signing.decline(await as('applicant'), declined.envelopeId, 'No', VISIT);
+      assert.deepEqual(await custom(declined.projectId), ['envelope.declined']);
+
+      const voided = await send([OWNER]);
+      h.clock.advance();
+      await signing.void((await as('admin')).caller, { programRef: 'solar', projectId: voided.projectId, envelopeId: voided.envelopeId }, '', VISIT);
+      assert.deepEqual(await custom(voided.projectId), ['envelope.voided']);
     });
   });
 
