@@ -117,9 +117,9 @@ export class SigningService {
     const me = seen.me;
     if (me && me.state === 'notified' && seen.envelope.state === 'sent') {
       await this.#signerChange(proof, seen.envelope, visit, 'project.envelope.view', async (tx, r, now) => {
-        const current = r.me!;
-        // A second tab may have recorded it a moment ago; then this visit changes nothing.
-        if (current.state !== 'notified') return null;
+        const current = r.me;
+        // A second tab may have recorded it a moment ago, or the envelope ended meanwhile: this visit changes nothing.
+        if (!current || current.state !== 'notified' || r.envelope.state !== 'sent') return null;
         await tx.envelopes.updateSigner(current.id, { state: 'viewed' });
         await this.#step(tx, r.envelope.id, this.#trail(now, current, r, visit, 'viewed', {}));
         return {};
