@@ -16,10 +16,13 @@ import { assertError, assertValidXml } from '../support/http-harness.ts';
 import { assertJsonAnswer, assertJsonError, JSON_ANSWER, xmlAnswerValue } from '../support/json-answers.ts';
 import { EnvelopeResponse, ProjectEnvelopesResponse } from '../../src/wire/documents/envelopes.ts';
 import { PROGRAM } from './http-helpers.ts';
+import { eventTasks } from '../../src/domain/wiring/event-tasks.ts';
+import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
+import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { programRows } from '../support/fixtures.ts';
 import type { Automation, TriggerKind } from '../../src/model/automation.ts';
 import {
-  AGENCY, callerOf, envelopeState, generateAndSend, lastToken, mailedTokens, OWNER, PROPERTY_OWNER, signingParts, submittedWith, template,
+  AGENCY, callerOf, envelopeState, fakeMaker, generateAndSend, lastToken, mailedTokens, OWNER, PROPERTY_OWNER, signingParts, submittedWith, template,
 } from './signing-fixtures.ts';
 
 // E-signature envelopes on both databases (src/domain/signing): in order, in parallel, declined, voided, resent;
@@ -137,6 +140,31 @@ forEachDialect('E-signature envelopes', ({ dialect }) => {
       // Finished once: a second round finds nothing.
       assert.equal(await finishSignedEnvelopes(finisher), 0);
       assert.equal((await h.store.attachments.getAttachment(projectId, s.envelope.attachmentId))?.version, 2);
+    });
+  });
+
+  describe('the signed PDF', () => {
+    it('a maker that fails leaves the envelope signed by everyone for the next round, with nothing stored', async () => {
+      const { envelopeId } = await send([OWNER]);
+      await sign(await as('applicant'), envelopeId);
+      const before = await envelopeState(h, envelopeId);
+      const warnings: string[] = [];
+      const failing = { ...finisher, maker: { make: async () => { throw new Error('no certificate'); } }, log: { warn: (_: object, m: string) => warnings.push(m) } };
+      assert.ok(await finishSignedEnvelopes(failing) >= 1);
+      assert.deepEqual(await envelopeState(h, envelopeId), before);
+      assert.match(warnings.join('\n'), /making a signed PDF failed/);
+      h.clock.advance();
+      await finishSignedEnvelopes(finisher);
+      assert.equal((await envelopeState(h, envelopeId)).envelope.state, 'completed');
+    });
+
+    it('serve\'s background work has the reminders always, and the finisher once a maker is given', () => {
+      const base = { store: h.store, clock: h.clock, ids: new RandomIdGenerator(), publicUrl: 'http://apas.test', mailer: null, mailIntervalMs: 1000, reactions: changeReactions() };
+      const names = (signingTasks?: { blobs: DatabaseBlobStore; maker: typeof fakeMaker | null }) => eventTasks({ ...base, signing: signingTasks }).map((t) => t.what);
+      assert.ok(!names().includes('signing reminders'));
+      assert.ok(names({ blobs, maker: null }).includes('signing reminders'));
+      assert.ok(!names({ blobs, maker: null }).includes('envelope finisher'));
+      assert.ok(names({ blobs, maker: fakeMaker }).includes('envelope finisher'));
     });
   });
 
