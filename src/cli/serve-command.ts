@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BackgroundWork, startBackgroundWork } from '../domain/events/background-work.ts';
 import { eventTasks } from '../domain/wiring/event-tasks.ts';
 import { createDocumentRenderer } from '../domain/documents/document-renderer.ts';
+import { createSignedPdfMaker } from '../domain/documents/signed-pdf-maker.ts';
 import { changeReactions } from '../domain/wiring/change-reactions.ts';
 import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import type { Mailer } from '../domain/mail/mailer.ts';
@@ -105,6 +106,12 @@ async function signingCertificate(config: Config, log: pino.Logger, demo: boolea
   return signing;
 }
 
+/** Who the certificate names as its holder (its organization, else its common name): the signature page's "Sealed by". */
+function holderOf(subject: string): string {
+  const part = (key: string) => subject.split(', ').find((p) => p.startsWith(`${key}=`))?.slice(key.length + 1);
+  return part('O') ?? part('CN') ?? subject;
+}
+
 async function serve(config: Config, log: pino.Logger, demo: boolean, started: (() => Promise<unknown> | unknown)[]): Promise<void> {
   // The documents' sealer (issue 32), checked here at start: a bad certificate stops the start, not the first signing.
   const signing = await signingCertificate(config, log, demo);
@@ -148,6 +155,8 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs, deadlineIntervalMs: config.deadlineIntervalMs,
     webhooks: { ...config.webhooks, payload: deliveryPayload }, log, reactions: changeReactions(),
     documents: { renderer: createDocumentRenderer({ store }), blobs },
+    // The maker of signed PDFs (signature page, certificate of completion, PAdES seal); without a certificate, envelopes everyone signed wait.
+    signing: { blobs, maker: signing === null ? null : createSignedPdfMaker(signing.sealer, { agencyName: holderOf(signing.subject) }) },
   }), log);
   started.push(() => work?.stop());
   let closing = false;

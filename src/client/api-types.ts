@@ -267,6 +267,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Envelopes": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetProjectEnvelopes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Envelopes/{EnvelopeId}": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: operations["GetEnvelope"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Envelopes/{EnvelopeId}/Void": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["VoidEnvelope"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Envelopes/{EnvelopeId}/Signers/{SignerId}/Resend": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post: operations["ResendEnvelope"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/AutomationRuns": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get: operations["GetProjectAutomationRuns"];
@@ -694,7 +738,7 @@ export interface components {
       Url: string;
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
       };
     };
     /** CreateWebhookSubscription: the new subscription and its signing secret, which no other answer shows. Verify deliveries with it as the Standard Webhooks specification says. */
@@ -720,7 +764,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
         };
       };
     };
@@ -757,6 +801,76 @@ export interface components {
         AttachmentVersion?: number;
       };
     };
+    /** GetEnvelope, VoidEnvelope, ResendEnvelope: the envelope with its signers and audit trail (after the change). */
+    EnvelopeResponse: {
+      ProjectId: string;
+      /** An e-signature envelope: a generated document of the project and who must sign it. */
+      Envelope: {
+        EnvelopeId: string;
+        /** The customId of the document template. */
+        DocumentId: string;
+        Title: string;
+        /** sent until every signer signed and the signed PDF is stored (completed), or a signer declined, or staff voided it. */
+        State: "sent" | "completed" | "declined" | "voided";
+        /** Signers sign one after another in order, or all at once. */
+        Order: "sequential" | "parallel";
+        /** The attachment definition the document and the signed PDF are versions of. */
+        AttachmentId: string;
+        /** The version of the document that is signed. */
+        AttachmentVersion: number;
+        /** completed: the version that holds the signed PDF. */
+        SignedVersion?: number;
+        CreatedAt: string;
+        /** When the last signer signed (the signed PDF is made after it). */
+        AllSignedAt?: string;
+        /** When it was completed, declined or voided. */
+        FinishedAt?: string;
+        /** ResendEnvelope with mail off only: the new link, for staff to pass on; never stored. */
+        SigningLink?: string;
+        Signer: ({
+          /** The customId of the template's signer. */
+          SignerId: string;
+          /** The project's owner, the person an e-mail field names, or a holder of a program role. */
+          Kind: "owner" | "emailField" | "role";
+          /** The template's name for the signer (e.g. Property owner). */
+          Label: string;
+          /** The person's name; for a role, the role's name until a holder signs. */
+          Name: string;
+          /** The address the signer is mailed at (absent for a role until a holder signs). */
+          Email?: string;
+          /** kind role: the program role whose holders may sign. */
+          Role?: string;
+          /** waiting for the signers before (in order); notified (mailed); viewed; consented to sign electronically; signed or declined. */
+          State: "waiting" | "notified" | "viewed" | "consented" | "signed" | "declined";
+          /** When the signer was last mailed. */
+          NotifiedAt?: string;
+          ConsentedAt?: string;
+          SignedAt?: string;
+          /** The name the signer typed as their signature. */
+          TypedName?: string;
+          DeclineReason?: string;
+        })[];
+        Step: ({
+          At: string;
+          /** What one step of the audit trail did. */
+          Action: "created" | "notified" | "viewed" | "consented" | "signed" | "declined" | "voided" | "resent" | "reminded" | "completed";
+          /** The customId of the signer the step is about. */
+          SignerId?: string;
+          /** The e-mail address of the signed-in user who acted; absent for a signer who came by link, or the service. */
+          User?: string;
+          /** Staff only: the address the step came from. */
+          IpAddress?: string;
+          /** Staff only: the browser it came from. */
+          UserAgent?: string;
+          /** declined, voided: the reason given. */
+          Reason?: string;
+          /** created, completed: the attachment version of the document, or of the signed PDF. */
+          Version?: number;
+          /** completed: the SHA-256 of the signed PDF. */
+          Sha256?: string;
+        })[];
+      };
+    };
     /** Every error answer: a stable code, the HTTP status, a message and, for data problems, one FieldError per field. */
     ErrorResponse: {
       /** The closed list of error codes (ERROR_STATUS in src/domain/api-error.ts); each maps to one HTTP status. */
@@ -788,7 +902,7 @@ export interface components {
         /** The event's id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery. */
         EventId: string;
         /** The kind of change an event reports. */
-        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated";
+        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided";
         /** When the change committed (its LastChangeTimestamp). */
         Timestamp: string;
         ProgramId: string;
@@ -824,8 +938,12 @@ export interface components {
         DeadlineId?: string;
         /** deadline.* events: when the deadline passes (the end of the local day it is due by). */
         DueAt?: string;
-        /** document.generated: the customId of the program's document; its file is AttachmentId's version AttachmentVersion. */
+        /** envelope.* events: the e-signature envelope (GetEnvelope reads it with its audit trail). */
+        EnvelopeId?: string;
+        /** document.generated and envelope.* events: the customId of the program's document (document.generated: its file is AttachmentId's version AttachmentVersion). */
         DocumentId?: string;
+        /** envelope.signed: the customId of the template's signer who signed. */
+        SignerId?: string;
       })[];
     };
     /** GetFormSchema, version 1 (SchemaVersion 1.0): the data fields and attachment definitions of one form. Version 2 (FormSchemaResponseV2.xsd) adds the Group of each field and the choices of fields with a custom list. */
@@ -1340,6 +1458,75 @@ export interface components {
         })[];
       };
     };
+    /** GetProjectEnvelopes: the project's envelopes with their signers (no audit trail: GetEnvelope reads it), oldest first. */
+    ProjectEnvelopesResponse: {
+      ProjectId: string;
+      Envelope: ({
+        EnvelopeId: string;
+        /** The customId of the document template. */
+        DocumentId: string;
+        Title: string;
+        /** sent until every signer signed and the signed PDF is stored (completed), or a signer declined, or staff voided it. */
+        State: "sent" | "completed" | "declined" | "voided";
+        /** Signers sign one after another in order, or all at once. */
+        Order: "sequential" | "parallel";
+        /** The attachment definition the document and the signed PDF are versions of. */
+        AttachmentId: string;
+        /** The version of the document that is signed. */
+        AttachmentVersion: number;
+        /** completed: the version that holds the signed PDF. */
+        SignedVersion?: number;
+        CreatedAt: string;
+        /** When the last signer signed (the signed PDF is made after it). */
+        AllSignedAt?: string;
+        /** When it was completed, declined or voided. */
+        FinishedAt?: string;
+        /** ResendEnvelope with mail off only: the new link, for staff to pass on; never stored. */
+        SigningLink?: string;
+        Signer: ({
+          /** The customId of the template's signer. */
+          SignerId: string;
+          /** The project's owner, the person an e-mail field names, or a holder of a program role. */
+          Kind: "owner" | "emailField" | "role";
+          /** The template's name for the signer (e.g. Property owner). */
+          Label: string;
+          /** The person's name; for a role, the role's name until a holder signs. */
+          Name: string;
+          /** The address the signer is mailed at (absent for a role until a holder signs). */
+          Email?: string;
+          /** kind role: the program role whose holders may sign. */
+          Role?: string;
+          /** waiting for the signers before (in order); notified (mailed); viewed; consented to sign electronically; signed or declined. */
+          State: "waiting" | "notified" | "viewed" | "consented" | "signed" | "declined";
+          /** When the signer was last mailed. */
+          NotifiedAt?: string;
+          ConsentedAt?: string;
+          SignedAt?: string;
+          /** The name the signer typed as their signature. */
+          TypedName?: string;
+          DeclineReason?: string;
+        })[];
+        Step: ({
+          At: string;
+          /** What one step of the audit trail did. */
+          Action: "created" | "notified" | "viewed" | "consented" | "signed" | "declined" | "voided" | "resent" | "reminded" | "completed";
+          /** The customId of the signer the step is about. */
+          SignerId?: string;
+          /** The e-mail address of the signed-in user who acted; absent for a signer who came by link, or the service. */
+          User?: string;
+          /** Staff only: the address the step came from. */
+          IpAddress?: string;
+          /** Staff only: the browser it came from. */
+          UserAgent?: string;
+          /** declined, voided: the reason given. */
+          Reason?: string;
+          /** created, completed: the attachment version of the document, or of the signed PDF. */
+          Version?: number;
+          /** completed: the SHA-256 of the signed PDF. */
+          Sha256?: string;
+        })[];
+      })[];
+    };
     /** GetExportProject, version 1 (SchemaVersion 1.0): the whole project for archiving or migration, its data grouped by form and data-field group, its status history and its attachments. Version 2 (ProjectExportDataGetResponseV2.xsd) adds ChangedBy to the history entries. */
     ProjectExportDataGetResponse: {
       SchemaVersion: "1.0";
@@ -1592,7 +1779,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
         };
       };
     };
@@ -1660,7 +1847,7 @@ export interface components {
       Enabled?: boolean | "true" | "false";
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
       };
     };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
@@ -1735,7 +1922,7 @@ export interface components {
         /** The event's Sequence in the change feed. */
         Sequence: number;
         /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided";
         ProjectId: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
@@ -1761,7 +1948,7 @@ export interface components {
         /** The event's Sequence in the change feed. */
         Sequence: number;
         /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided";
         ProjectId: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
@@ -1799,7 +1986,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
         };
       };
     };
@@ -1825,7 +2012,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
         };
       })[];
     };
@@ -2790,6 +2977,134 @@ export interface operations {
       };
     };
   };
+  GetProjectEnvelopes: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ProjectEnvelopesResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  GetEnvelope: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        EnvelopeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["EnvelopeResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  VoidEnvelope: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        EnvelopeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["EnvelopeResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  ResendEnvelope: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        EnvelopeId: string;
+        SignerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["EnvelopeResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
   GetProjectAutomationRuns: {
     parameters: {
       query?: never;
@@ -3441,7 +3756,7 @@ export interface operations {
         limit?: number;
         /** Only events of this program (its id or custom id). */
         program?: string;
-        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated. */
+        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated, envelope.signed, envelope.completed, envelope.declined, envelope.voided. */
         type?: string;
       };
       header?: {

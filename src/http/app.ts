@@ -42,6 +42,7 @@ import { workflowRoutes } from './routes/workflow-routes.ts';
 import { automationRoutes } from './routes/automation-routes.ts';
 import { deadlineRoutes } from './routes/deadline-routes.ts';
 import { documentRoutes } from './routes/document-routes.ts';
+import { envelopeRoutes } from './routes/envelope-routes.ts';
 import { createServices } from './services.ts';
 
 /** What an app instance is built from; tests swap the clock, ids and logger. */
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     workflowRoutes(api, routeDeps);
     deadlineRoutes(api, routeDeps);
     documentRoutes(api, routeDeps);
+    envelopeRoutes(api, routeDeps);
     automationRoutes(api, routeDeps);
     exportRoutes(api, routeDeps);
     mfaRoutes(api, routeDeps);

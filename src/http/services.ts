@@ -35,6 +35,7 @@ import { WorkflowService } from '../domain/projects/workflow-service.ts';
 import { DeadlineService } from '../domain/deadlines/deadline-service.ts';
 import { GenerationService } from '../domain/documents/generation-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
+import { SigningService } from '../domain/signing/signing-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -95,6 +96,8 @@ export interface Services {
   webhooks: WebhookService;
   selfService: SelfServiceAccounts;
   organizations: OrganizationService;
+  /** E-signature envelopes: the signing page's steps, GetEnvelope, and staff's void and resend. */
+  signing: SigningService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -151,6 +154,7 @@ export function createServices(
     events: new EventService(deps),
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
     organizations: new OrganizationService({ ...deps, mailOn }),
+    signing: new SigningService({ ...deps, mailOn, blobs }),
     projectMail: new ProjectMailService(deps),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,

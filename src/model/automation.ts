@@ -7,6 +7,7 @@ export const TRIGGER_KINDS = [
   'project.created', 'form.saved', 'form.submitted', 'status.entered', 'status.left', 'field.changed',
   'attachment.uploaded', 'attachment.reviewed', 'inquiry.note_added',
   'deadline.started', 'deadline.passed', 'deadline.satisfied', 'deadline.cancelled', 'schedule',
+  'envelope.completed', 'envelope.declined', 'envelope.voided',
 ] as const;
 
 /** One kind of trigger. */

@@ -72,3 +72,35 @@ export interface SignedBy { signerName: string; role: string; email: string; typ
 export interface SignedPdfMaker {
   make(input: { document: Uint8Array; title: string; envelopeId: string; projectNumber: string; signers: SignedBy[]; steps: EnvelopeStep[]; timeZone: string }): Promise<Uint8Array>;
 }
+
+/** An envelope as stored (src/domain/signing): one generated document version of a project and who must sign it. */
+export interface Envelope {
+  id: string; projectId: string; programId: string;
+  /** The template's customId, its title, and the attachment definition and version of the document to sign. */
+  templateId: string; title: string; attachmentId: string; attachmentVersion: number;
+  /** The version of the same definition that holds the signed PDF, once completed. */
+  signedVersion: number | null;
+  state: EnvelopeState; order: 'sequential' | 'parallel';
+  /** The consent disclosure as it was when the envelope was sent: what each signer agreed to. */
+  disclosure: string;
+  createdAt: number; createdBy: string; updatedAt: number;
+  /** When the last signer signed (the signed PDF is then made after the commit); null before. */
+  allSignedAt: number | null;
+  /** When the envelope reached its final state. */
+  finishedAt: number | null;
+}
+
+/** One signer of an envelope: who (resolved when it was sent), their place in the order, and what they did. */
+export interface EnvelopeSigner {
+  id: string; envelopeId: string; position: number;
+  /** The template signer's customId, kind and name (e.g. "Property owner"). */
+  signerId: string; kind: DocumentSigner['kind']; label: string;
+  /** The person's name and address; for a role, the role's name and no address until a holder signs. */
+  name: string; email: string;
+  /** The account that signs (the owner; a role's holder once they signed), when known. */
+  userId: string | null;
+  /** The program role whose holders may sign (kind `role`). */
+  role: string | null;
+  state: SignerState; notifiedAt: number | null; consentedAt: number | null;
+  typedName: string | null; signedAt: number | null; ip: string | null; declineReason: string | null;
+}

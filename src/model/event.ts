@@ -4,6 +4,7 @@ export const EVENT_TYPES = [
   'project.owner_changed', 'project.assignee_changed', 'attachment.uploaded', 'attachment.reviewed',
   'inquiry.note_added', 'inquiry.thread_status_changed', 'automation.custom',
   'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed', 'document.generated',
+  'envelope.signed', 'envelope.completed', 'envelope.declined', 'envelope.voided',
 ] as const;
 
 /** One kind of event. */
@@ -51,8 +52,12 @@ export interface EventData {
   deadlineId?: string;
   /** When that deadline passes (epoch ms): the end of the local day it is due by. */
   dueAt?: number;
-  /** document.generated: the customId of the program's document (its file is attachmentId's attachmentVersion). */
+  /** document.generated and envelope.*: the customId of the program's document (document.generated: its file is attachmentId's attachmentVersion). */
   documentId?: string;
+  /** envelope.*: the envelope. */
+  envelopeId?: string;
+  /** envelope.signed: the customId of the template's signer who signed. */
+  signerId?: string;
 }
 
 /** An event as the change step writes it; the store adds the sequence at commit. */

@@ -38,6 +38,7 @@ import { sealedWebhookReader, sealedWebhookRepository } from './webhook-secrets.
 import { scheduleReader, scheduleRepository } from './schedule-queries.ts';
 import { queueViewRepository } from './queue-view-queries.ts';
 import { organizationReader, organizationRepository } from './organization-queries.ts';
+import { envelopeReader, envelopeRepository } from './envelope-queries.ts';
 
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
 function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
@@ -63,6 +64,8 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     dashboards: () => dashboardRepository(db),
     organizations: () => organizationRepository(db),
     documents: () => documentRequestRepository(db, dialect),
+
+    envelopes: () => envelopeRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -121,6 +124,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     blobs: blobChunkRepository(db), bulk: bulkLoader(db, secrets),
     dashboards: dashboardReader(db),
     documents: documentRequestReader(db),
+
+    envelopes: envelopeReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

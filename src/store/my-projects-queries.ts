@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql
 import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
 import { readableBy } from './owner-scope.ts';
+import { deleteProjectEnvelopes } from './envelope-queries.ts';
 import type { OwnerScope } from '../model/records.ts';
 import type { Database } from './tables.ts';
 
@@ -87,12 +88,13 @@ export async function myProjectsPage(db: Db, q: MyProjectsQuery): Promise<Projec
 
 /**
  * Deletes a project and everything kept per project: drafts and values (with their search rows), submissions,
- * status history, deadlines, inquiry threads and notes, and its files' rows (returning their blob keys, for the
+ * status history, deadlines, envelopes, inquiry threads and notes, and its files' rows (returning their blob keys, for the
  * caller to release once the transaction commits). The audit log, the event outbox and webhook deliveries keep their
  * rows: they are the record of what happened.
  */
 export async function deleteProjectRows(db: Db, projectId: string): Promise<string[]> {
   const blobs = await db.selectFrom('attachments').select('blob_key').where('project_id', '=', projectId).execute();
+  await deleteProjectEnvelopes(db, projectId);
   const threads = db.selectFrom('inquiry_threads').select('id').where('project_id', '=', projectId);
   await db.deleteFrom('inquiry_notes').where('thread_id', 'in', threads).execute();
   for (const table of ['inquiry_threads', 'attachments', 'project_deadlines', 'project_table_cells', 'project_value_items', 'project_values', 'project_drafts', 'form_submissions', 'status_history', 'automation_schedule_marks'] as const) {

@@ -13,6 +13,8 @@ import type { Dialect } from './dialect.ts';
 import type { DashboardReader, DashboardRepository } from './dashboard-queries.ts';
 import type { DeadlineReader, DeadlineRepository } from './deadline-queries.ts';
 import type { DocumentRequestReader, DocumentRequestRepository } from './document-request-queries.ts';
+
+import type { EnvelopeReader, EnvelopeRepository } from './envelope-queries.ts';
 import type { EventReader, EventRepository } from './event-queries.ts';
 import type { IdempotencyReader, IdempotencyRepository } from './idempotency-queries.ts';
 import type { InquiryReader, InquiryRepository } from './inquiry-queries.ts';
@@ -62,6 +64,9 @@ export interface StoreReader {
   readonly dashboards: DashboardReader;
   /** Requests to generate a program's documents for projects (migration 046). */
   readonly documents: DocumentRequestReader;
+
+  /** E-signature envelopes, their signers, audit trails and signing links (migration 047). */
+  readonly envelopes: EnvelopeReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -95,6 +100,9 @@ export interface StoreWriter extends StoreReader {
   readonly organizations: OrganizationRepository;
   /** Document requests: queued in the change that asks, claimed and settled by the generation task. */
   readonly documents: DocumentRequestRepository;
+
+  /** Envelopes: sent, signed, declined, voided and completed in their project's change. */
+  readonly envelopes: EnvelopeRepository;
 }
 
 /**

@@ -125,6 +125,31 @@ export interface OrganizationInvitationTable {
   created_at: number; expires_at: number; used_at: number | null;
 }
 
+/** An e-signature envelope (migration 047): a generated document version of a project, its signers' order and state. */
+export interface EnvelopeTable {
+  id: string; project_id: string; program_id: string; template_id: string; title: string; attachment_id: string; attachment_version: number;
+  signed_version: number | null; state: string; signing_order: string; disclosure: string; created_at: number; created_by: string;
+  updated_at: number; all_signed_at: number | null; finished_at: number | null;
+}
+
+/** One signer of an envelope (migration 047), in its place in the order, with what they did. */
+export interface EnvelopeSignerTable {
+  id: string; envelope_id: string; position: number; signer_id: string; kind: string; label: string; name: string; email: string;
+  user_id: string | null; role: string | null; state: string; notified_at: number | null; consented_at: number | null;
+  typed_name: string | null; signed_at: number | null; ip: string | null; decline_reason: string | null;
+}
+
+/** One step of an envelope's audit trail (migration 047); `detail` is JSON. */
+export interface EnvelopeStepTable {
+  id: string; envelope_id: string; seq: number; at: number; signer_id: string | null; action: string; user_id: string | null;
+  ip: string | null; user_agent: string | null; detail: string;
+}
+
+/** A mailed signing link (migration 047): only its token's SHA-256; one use, an expiry, revoked by a resend. */
+export interface SigningLinkTable {
+  id: string; token_hash: string; envelope_id: string; signer_id: string; created_at: number; expires_at: number; used_at: number | null; revoked_at: number | null;
+}
+
 /** A saved view of the work queue (migration 035): its query string, personal or shared with the program's staff. */
 export interface QueueViewTable { id: string; program_id: string; owner_id: string; name: string; shared: Flag; query: string; created_at: number; updated_at: number }
 
@@ -357,6 +382,10 @@ export interface Database {
   organizations: OrganizationTable;
   organization_members: OrganizationMemberTable;
   organization_invitations: OrganizationInvitationTable;
+  envelopes: EnvelopeTable;
+  envelope_signers: EnvelopeSignerTable;
+  envelope_steps: EnvelopeStepTable;
+  signing_links: SigningLinkTable;
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;

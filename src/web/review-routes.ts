@@ -15,6 +15,7 @@ import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';
 import { sendFile, wantsView } from './file-response.ts';
+import { visitOf } from '../http/routes/envelope-routes.ts';
 
 /** The review page's path pattern; its actions are POSTs below it. */
 export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectId/Review';
@@ -23,6 +24,7 @@ export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectI
 const NOTICES: Record<string, string> = {
   status: 'The status was changed.', assignee: 'The assignee was changed.', owner: 'The owner was changed.', attachment: 'The file review was saved.',
   deadline: 'The deadline was changed.', document: 'The document was asked for; it is generated in a moment (reload to see it).', note: 'The note was added.', thread: 'The thread was started.', threadStatus: 'The thread status was changed.', externalId: 'The external id was saved.',
+  envelopeVoided: 'The envelope was voided; nobody may sign it any more.', envelopeResent: 'The signer was sent a new link; the earlier one no longer works.',
 };
 
 // Refusals that the page explains beside the control of the action; anything else (403, 404, …) goes to the error handler.
@@ -62,7 +64,8 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const deadlines = await services.deadlines.board(caller, t.programId, t.projectId);
     const mails = await services.projectMail.ownerMails(caller, t.programId, t.projectId);
     const documents = await services.generation.list(caller, t.programId, t.projectId);
-    const page = renderPage(ReviewPage({ view, deadlines, mails, documents, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
+    const envelopes = { views: await services.signing.listForProject(caller, t.programId, t.projectId), mayManage: await services.signing.mayManage(caller, t.programId) };
+    const page = renderPage(ReviewPage({ view, deadlines, mails, documents, envelopes, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   }
 
@@ -146,6 +149,22 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
         if (!(INQUIRY_STATUSES as readonly string[]).includes(status)) throw new ApiError('INVALID_REQUEST', `"${status}" is not a thread status.`);
         await services.inquiries.setStatus(caller, programId, projectId, idParam(field(request, 'ThreadId'), 'ThreadId'), status as InquiryStatus);
         return 'threadStatus';
+      },
+    },
+    {
+      path: 'EnvelopeVoid', control: (request) => `void-${field(request, 'EnvelopeId')}`,
+      run: async (caller, programId, projectId, request) => {
+        const ref = { programRef: programId, projectId, envelopeId: idParam(field(request, 'EnvelopeId'), 'EnvelopeId') };
+        await services.signing.void(caller, ref, field(request, 'Reason'), visitOf(request));
+        return 'envelopeVoided';
+      },
+    },
+    {
+      path: 'EnvelopeResend', control: (request) => `envelope-${field(request, 'EnvelopeId')}`,
+      run: async (caller, programId, projectId, request) => {
+        const ref = { programRef: programId, projectId, envelopeId: idParam(field(request, 'EnvelopeId'), 'EnvelopeId') };
+        await services.signing.resend(caller, ref, idParam(field(request, 'SignerId'), 'SignerId'), visitOf(request));
+        return 'envelopeResent';
       },
     },
     {

@@ -21,6 +21,7 @@ import { signInRoutes } from './sign-in-routes.ts';
 import { workQueueRoutes } from './work-queue-routes.ts';
 import { bulkActionRoutes } from './bulk-action-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
+import { signingRoutes } from './signing-routes.ts';
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url));
 
@@ -66,5 +67,6 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     bulkActionRoutes(web, deps);
     dashboardRoutes(web, deps);
     reviewRoutes(web, deps);
+    signingRoutes(web, deps);
   });
 }

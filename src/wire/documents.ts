@@ -7,6 +7,8 @@ import { ErrorResponse } from './documents/error-response.ts';
 import { EventsResponse } from './documents/events.ts';
 import { ProjectDeadlineResponse, ProjectDeadlinesResponse } from './documents/deadlines.ts';
 import { DocumentRequestResponse, ProjectDocumentsResponse } from './documents/generated-documents.ts';
+
+import { EnvelopeResponse, ProjectEnvelopesResponse } from './documents/envelopes.ts';
 import { AutomationScheduleResponse, AutomationScheduleRunResponse, ProjectAutomationRunsResponse } from './documents/automations.ts';
 import {
   InquiryNotesResponse, InquiryThreadResponse, InquiryThreadsResponse, SetInquiryNoteRequest, SetInquiryThreadExternalIdRequest, SetInquiryThreadStatusRequest,
@@ -38,6 +40,8 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   SetAssigneeRequest, SetAssigneeResponse,
   ProjectDeadlinesResponse, ProjectDeadlineResponse,
   ProjectDocumentsResponse, DocumentRequestResponse,
+
+  ProjectEnvelopesResponse, EnvelopeResponse,
   ProjectAutomationRunsResponse, AutomationScheduleResponse, AutomationScheduleRunResponse,
   CreateMfaSessionTokenRequest, CreateMfaSessionTokenResponse,
   AllProjectDataResponse, ProjectExportDataGetResponse, ProjectExportDataGetResponseV2,

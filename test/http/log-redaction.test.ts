@@ -34,6 +34,7 @@ const SECRETS = {
   csrf: 'csrfSECRETcsrfSECRET',
   access: 'at_ABCDEFGHJKMN_accessSECRETaccessSECRETaccessSECRET',
   apiKey: 'apas_ABCDEFGHJKMN_keySECRETkeySECRETkeySECRETkeySECRET',
+  signing: 'signSECRETsignSECRETsignSECRETsignSECRET012',
 };
 
 it('no mailed link, CSRF token or access token reaches the request log', async () => {
@@ -45,11 +46,15 @@ it('no mailed link, CSRF token or access token reaches the request log', async (
     `/services/v2/Programs?ACCESS_TOKEN=${SECRETS.access}`,
     `/services/v2/${SECRETS.apiKey}/Projects`,
     `/nowhere?Token=${SECRETS.reset}`,
+    // A signing link, the page and the document it frames (src/domain/signing).
+    `/MvcProjects/Sign?token=${SECRETS.signing}`,
+    `/MvcProjects/Sign/Document?token=${SECRETS.signing}`,
   ];
   for (const url of urls) await h.app.inject({ method: url.includes('Attachments') ? 'POST' : 'GET', url });
   const log = lines.join('');
   assert.match(log, /\/MvcProjects\/ResetPassword\?token=\[redacted\]/, 'the path and the parameter name stay');
   assert.match(log, /\/MvcProjects\/SignUp\/Confirm\?token=\[redacted\]&x=1/);
+  assert.match(log, /\/MvcProjects\/Sign\?token=\[redacted\]/);
   for (const [what, secret] of Object.entries(SECRETS)) assert.ok(!log.includes(secret.slice(0, 20)), `the ${what} secret is in the log:\n${log}`);
 });
 

@@ -16,6 +16,7 @@ import { IDS, programRows } from '../support/fixtures.ts';
 import { documentProgramRows, withDocuments } from '../support/document-fixtures.ts';
 import { PROGRAM, sharedHarness } from './http-helpers.ts';
 import { manualWorker, startReceiver } from './webhook-helpers.ts';
+import { generateAndSend, OWNER, signingParts, template } from './signing-fixtures.ts';
 
 // Walks every operation of /openapi.json, once with XML bodies and answers and once with JSON ones, and checks each
 // answer against exactly what the description declares for it: the status (or default), the media type, every header
@@ -201,6 +202,12 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...withDocs, program: { ...withDocs.program, deadlines } }));
         ok(await send({ method: 'POST', url: `${project}/Documents/ApprovalLetter/Generate`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Documents`, as: 'applicant' }));
+        const { signing, blobs } = signingParts(h);
+        const envelope = `${project}/Envelopes/${await generateAndSend(h, signing, blobs, projectId, template([OWNER]))}`;
+        ok(await send({ method: 'GET', url: `${project}/Envelopes`, as: 'applicant' }));
+        ok(await send({ method: 'GET', url: envelope, as: 'admin' }));
+        ok(await send({ method: 'POST', url: `${envelope}/Signers/applicant/Resend`, as: 'admin' }));
+        ok(await send({ method: 'POST', url: `${envelope}/Void?Reason=conformance`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Data`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Export?version=2`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Export`, as: 'admin' }));

@@ -35,6 +35,10 @@ const FILTERS: Record<TriggerKind, readonly string[]> = {
   'deadline.cancelled': ['deadline'],
   // Every day at `at` over the program's projects (in `status`, when it is given) that the `if` condition selects.
   schedule: ['at', 'status'],
+  // A document's e-signature envelope (src/domain/signing) reached its final state.
+  'envelope.completed': [],
+  'envelope.declined': [],
+  'envelope.voided': [],
 };
 
 /** The keys each action takes besides `do` (the first ones listed are required). */

@@ -55,6 +55,10 @@ export function triggersOfChange(action: string, d: Detail, byStaff: boolean): T
     case 'project.deadline.pass':
     case 'project.deadline.satisfy':
     case 'project.deadline.cancel': return [{ kind: DEADLINE_TRIGGERS[action]!, deadlineId: str(d.deadlineId) }];
+    // An envelope's final state (src/domain/signing); the signed PDF is stored by the same change as envelope.completed.
+    case 'project.envelope.complete': return [{ kind: 'envelope.completed' }];
+    case 'project.envelope.decline': return [{ kind: 'envelope.declined' }];
+    case 'project.envelope.void': return [{ kind: 'envelope.voided' }];
     // A daily run selected this project for one automation (schedule-runner.ts): only that automation runs.
     case 'automation.schedule': return [{ kind: 'schedule', automation: str(d.automation) }];
     default: return [];

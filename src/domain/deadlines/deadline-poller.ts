@@ -65,7 +65,7 @@ export async function fireDueDeadlines(deps: DeadlinePollerDeps, limit = DEADLIN
 }
 
 /** A program as the service itself acts on it (its role there is admin); null when the program is gone. */
-export async function systemContext(store: Store, programId: string): Promise<ProgramContext | null> {
+export async function systemContext(store: Pick<Store, 'programs'>, programId: string): Promise<ProgramContext | null> {
   const program = await store.programs.findProgram(programId);
   if (!program) return null;
   const role = roleIn(systemCaller(program), program);

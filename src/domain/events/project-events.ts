@@ -22,6 +22,11 @@ const DEADLINE_EVENTS: Record<string, EventType> = {
   'project.deadline.cancel': 'deadline.cancelled', 'project.deadline.pass': 'deadline.passed',
 };
 
+const ENVELOPE_EVENTS: Record<string, EventType> = {
+  'project.envelope.sign': 'envelope.signed', 'project.envelope.complete': 'envelope.completed',
+  'project.envelope.decline': 'envelope.declined', 'project.envelope.void': 'envelope.voided',
+};
+
 const all = (type: EventType, data: EventData): EventOfChange => ({ type, data: clean(data), audience: 'all' });
 
 /**
@@ -80,6 +85,15 @@ function ofAction(action: string, d: Detail, role: Role): EventOfChange[] {
         type: 'document.generated', audience: d.visibleToApplicant === true ? 'all' : 'staff',
         data: clean({ documentId: str(d.documentId), attachmentId: str(d.attachmentId), attachmentVersion: num(d.version) }),
       }];
+
+    // An envelope's signatures and final states (src/domain/signing); the applicant sees them on the project page too.
+    case 'project.envelope.sign':
+    case 'project.envelope.complete':
+    case 'project.envelope.decline':
+    case 'project.envelope.void': {
+      const data = { envelopeId: str(d.envelopeId), documentId: str(d.documentId), attachmentId: str(d.attachmentId), attachmentVersion: num(d.version) };
+      return [all(ENVELOPE_EVENTS[action]!, action === 'project.envelope.sign' ? { ...data, signerId: str(d.signerId) } : data)];
+    }
     default: return [];
   }
 }

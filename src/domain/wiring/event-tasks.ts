@@ -14,8 +14,11 @@ import { deadlineMarksTask } from '../queue/deadline-marks-task.ts';
 import { dashboardZonesTask } from '../dashboards/dashboard-zones-task.ts';
 import { documentGenerationTask } from '../documents/document-generation-task.ts';
 import { mailDocumentFiles } from '../documents/mail-document-files.ts';
-import type { DocumentRenderer } from '../../model/document.ts';
+import type { DocumentRenderer, SignedPdfMaker } from '../../model/document.ts';
 import type { BlobStore } from '../../store/blob-store.ts';
+import { envelopeFinisherTask } from '../signing/envelope-finisher.ts';
+import { reminderTask } from '../signing/envelope-reminders.ts';
+import { SigningService } from '../signing/signing-service.ts';
 
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
@@ -40,7 +43,15 @@ export interface EventTaskDeps extends ReactingDeps {
   deadlineIntervalMs?: number;
   /** Generating the program's documents: the renderer and where files are kept; left out, requests wait queued. */
   documents?: { renderer: DocumentRenderer; blobs: BlobStore };
+  /**
+   * E-signature envelopes' background work (src/domain/signing): reminders to signers on working days, and, given a
+   * maker, the signed PDFs of envelopes everyone signed. Left out, neither runs.
+   */
+  signing?: SigningTaskSettings;
 }
+
+/** What the signing tasks need besides the common deps: the files, and the maker of signed PDFs (null: none yet). */
+export interface SigningTaskSettings { blobs: BlobStore; maker: SignedPdfMaker | null }
 
 /** A round of one outbox consumer; true when the batch was full. */
 export function consumerTask(store: Store, consumer: OutboxConsumer, intervalMs: number): BackgroundTask {
@@ -58,7 +69,15 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
   const documents = deps.documents ? [documentGenerationTask({ ...deps, ...deps.documents })] : [];
-  return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps)];
+  return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps), ...signingTasks(deps)];
+}
+
+function signingTasks(deps: EventTaskDeps): BackgroundTask[] {
+  if (!deps.signing) return [];
+  const { blobs, maker } = deps.signing;
+  const signing = new SigningService({ ...deps, maxNumbersPerRequest: 1, mailOn: deps.mailer !== null, blobs });
+  const finisher = maker === null ? [] : [envelopeFinisherTask({ ...deps, blobs, maker })];
+  return [reminderTask({ ...deps, signing }), ...finisher];
 }
 
 function mailTasks(deps: EventTaskDeps): BackgroundTask[] {

@@ -9,6 +9,8 @@ import { Layout, type PageUser } from '../layout.tsx';
 import { copyProjectPath, filePath, formPagePath, removeProjectPath } from '../web-paths.ts';
 import type { OwnerMailsView } from '../../domain/mail/project-mail-service.ts';
 import { OwnerMails } from '../components/owner-mails.tsx';
+import { EnvelopeList } from '../components/envelope-list.tsx';
+import type { EnvelopeView } from '../../domain/signing/signing-service.ts';
 
 const THREAD_STATUS: Record<string, string> = { Open: 'Open', AwaitingResponse: 'Awaiting your response', Resolved: 'Resolved', Closed: 'Closed' };
 
@@ -24,6 +26,8 @@ export interface ProjectPageProps {
   manage?: { canCopy: boolean; removal: 'delete' | 'withdraw' | null };
   /** The mails the project's owner was sent about it, newest first; absent: not listed. */
   mails?: OwnerMailsView;
+  /** The project's documents out for signature (src/domain/signing), with their signers; absent or empty: none shown. */
+  envelopes?: EnvelopeView[];
 }
 
 function When(p: { at: number; timeZone: string }) {
@@ -59,6 +63,7 @@ export function ProjectPage(p: ProjectPageProps) {
         <dt>Last change</dt><dd><When at={v.lastChangeTimestamp} timeZone={p.timeZone} /></dd>
       </dl>
       <ApplicantDeadlines deadlines={p.deadlines ?? []} />
+      <EnvelopeList envelopes={p.envelopes ?? []} timeZone={p.timeZone} />
       <section aria-labelledby="forms">
         <h2 id="forms">Forms</h2>
         {listed.length === 0 ? <p>No form is open in this status.</p> : (

@@ -12,6 +12,8 @@ import { HistoryReason } from './history-reason.tsx';
 import { QUEUE_PATH, reviewPath } from './work-queue-page.tsx';
 import type { OwnerMailsView } from '../../domain/mail/project-mail-service.ts';
 import { OwnerMails } from '../components/owner-mails.tsx';
+import { EnvelopeList } from '../components/envelope-list.tsx';
+import type { EnvelopeView } from '../../domain/signing/signing-service.ts';
 
 /** What the review page shows besides the domain's view: a notice after an action, or the problems of a refused one. */
 export interface ReviewPageProps {
@@ -24,6 +26,8 @@ export interface ReviewPageProps {
   mails?: OwnerMailsView;
   /** The program's documents with their newest request and the Generate forms (src/domain/documents); absent: none shown. */
   documents?: ProjectDocumentsView;
+  /** The project's documents out for signature; `mayManage`: the caller may void them and resend links (generateDocuments). */
+  envelopes?: { views: EnvelopeView[]; mayManage: boolean };
 }
 
 /** The status form's values: the status, the reason and the message. */
@@ -233,6 +237,7 @@ export function ReviewPage(p: ReviewPageProps) {
         )} />
       ) : null}
 
+      <EnvelopeList envelopes={p.envelopes?.views ?? []} timeZone={p.timeZone} actions={p.envelopes?.mayManage ? { path, csrfToken: p.csrfToken } : null} />
       <section aria-labelledby="data-title">
         <h2 id="data-title">Data</h2>
         {view.forms.map((form) => (

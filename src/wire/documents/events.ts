@@ -41,7 +41,9 @@ export const Event = complex({
     EventName: optional(string, { doc: 'automation.custom: the name the automation gave the event.' }),
     DeadlineId: optional(string, { doc: 'deadline.* events: the customId of the program\'s deadline.' }),
     DueAt: optional(dateTime, { doc: 'deadline.* events: when the deadline passes (the end of the local day it is due by).' }),
-    DocumentId: optional(string, { doc: 'document.generated: the customId of the program\'s document; its file is AttachmentId\'s version AttachmentVersion.' }),
+    EnvelopeId: optional(string, { doc: 'envelope.* events: the e-signature envelope (GetEnvelope reads it with its audit trail).' }),
+    DocumentId: optional(string, { doc: 'document.generated and envelope.* events: the customId of the program\'s document (document.generated: its file is AttachmentId\'s version AttachmentVersion).' }),
+    SignerId: optional(string, { doc: 'envelope.signed: the customId of the template\'s signer who signed.' }),
   },
 });
 
@@ -64,7 +66,8 @@ export function eventValue(e: EventView): WireValue<typeof Event> {
     FromUser: e.fromUserEmail ?? undefined, ToUser: e.toUserEmail ?? undefined, ThreadId: d.threadId, NoteId: d.noteId,
     VisibleToApplicant: d.visibleToApplicant, ByStaff: d.byStaff, FromApprovalStatus: d.fromApproval, ToApprovalStatus: d.toApproval,
     FromThreadStatus: d.fromThreadStatus, ToThreadStatus: d.toThreadStatus, Automation: d.automation, EventName: d.name,
-    DeadlineId: d.deadlineId, DueAt: d.dueAt === undefined ? undefined : isoTimestamp(d.dueAt), DocumentId: d.documentId,
+    DeadlineId: d.deadlineId, DueAt: d.dueAt === undefined ? undefined : isoTimestamp(d.dueAt),
+    EnvelopeId: d.envelopeId, DocumentId: d.documentId, SignerId: d.signerId,
   };
 }
 
