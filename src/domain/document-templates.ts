@@ -8,7 +8,7 @@ import { ApiError } from './api-error.ts';
  * of src/domain (importing no capability) because projects' attachment paths ask it too, and documents imports projects.
  */
 export function documentTemplates(model: ProgramModel): readonly DocumentTemplate[] {
-  return (model.program as { documents?: readonly DocumentTemplate[] }).documents ?? [];
+  return model.program.documents ?? [];
 }
 
 /** A template by customId; NOT_FOUND naming the program's documents otherwise. */

@@ -6,7 +6,7 @@ import type { Program } from '../../model/model.ts';
  * them from the program, so that it follows wherever the templates part of the program keeps them.
  */
 export function documentTemplatesOf(program: Program): readonly DocumentTemplate[] {
-  return (program as Program & { documents?: DocumentTemplate[] | null }).documents ?? [];
+  return program.documents ?? [];
 }
 
 /**

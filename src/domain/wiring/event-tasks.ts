@@ -8,11 +8,11 @@ import { DEFAULT_MAIL_POLICY, sendDueMail } from '../mail/mail-sender.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { consumeOutbox, type OutboxConsumer } from '../events/outbox-consumer.ts';
 import { type WebhookTaskSettings, webhookTask } from '../webhooks/webhook-tasks.ts';
-import { deadlineTask } from '../deadlines/deadline-poller.ts';
+import { deadlineTask, systemCaller } from '../deadlines/deadline-poller.ts';
 import { scheduleTask } from '../automations/schedule-runner.ts';
 import { deadlineMarksTask } from '../queue/deadline-marks-task.ts';
 import { dashboardZonesTask } from '../dashboards/dashboard-zones-task.ts';
-import { documentGenerationTask } from '../documents/document-generation-task.ts';
+import { documentGenerationTask, type StoredDocument } from '../documents/document-generation-task.ts';
 import { mailDocumentFiles } from '../documents/mail-document-files.ts';
 import type { DocumentRenderer, SignedPdfMaker } from '../../model/document.ts';
 import type { BlobStore } from '../../store/blob-store.ts';
@@ -68,14 +68,22 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
  */
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
-  const documents = deps.documents ? [documentGenerationTask({ ...deps, ...deps.documents })] : [];
-  return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps), ...signingTasks(deps)];
+  const signing = deps.signing ? new SigningService({ ...deps, maxNumbersPerRequest: 1, mailOn: deps.mailer !== null, blobs: deps.signing.blobs }) : null;
+  const documents = deps.documents ? [documentGenerationTask({ ...deps, ...deps.documents, ...(signing ? { onStored: sendForSigning(signing) } : {}) })] : [];
+  return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps), ...signingTasks(deps, signing)];
 }
 
-function signingTasks(deps: EventTaskDeps): BackgroundTask[] {
-  if (!deps.signing) return [];
+/** A generated document whose template names signers goes out in an envelope, in the change that stored it (once per request). */
+function sendForSigning(signing: SigningService): (stored: StoredDocument) => Promise<void> {
+  return async ({ tx, ctx, project, template, version, now }) => {
+    if (template.signers.length === 0) return;
+    await signing.startEnvelopeIn(tx, { caller: systemCaller(ctx.program), ctx, project, now }, { templateId: template.customId, attachmentId: version.definitionId, version: version.version });
+  };
+}
+
+function signingTasks(deps: EventTaskDeps, signing: SigningService | null): BackgroundTask[] {
+  if (!deps.signing || !signing) return [];
   const { blobs, maker } = deps.signing;
-  const signing = new SigningService({ ...deps, maxNumbersPerRequest: 1, mailOn: deps.mailer !== null, blobs });
   const finisher = maker === null ? [] : [envelopeFinisherTask({ ...deps, blobs, maker })];
   return [reminderTask({ ...deps, signing }), ...finisher];
 }
