@@ -113,17 +113,16 @@ export function guardedPool(pool: pg.Pool, options: GuardedPoolOptions): Postgre
   const wrappers = new WeakMap<pg.PoolClient, GuardedClient>();
   const { boundMs, statementTimeoutMs } = options;
   return {
-    connect: async () => {
-      const asked = Date.now();
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (error) {
+    // Every read of the service passes here: one promise step, no async wrapper (it showed in the read profiles).
+    connect: () => {
+      const deadline = boundMs === undefined ? undefined : Date.now() + boundMs;
+      return pool.connect().then((client) => {
+        let guarded = wrappers.get(client);
+        if (!guarded) wrappers.set(client, guarded = new GuardedClient(client, statementTimeoutMs));
+        return guarded.checkOut(deadline);
+      }, (error: unknown) => {
         throw withCode(error);
-      }
-      let guarded = wrappers.get(client);
-      if (!guarded) wrappers.set(client, guarded = new GuardedClient(client, statementTimeoutMs));
-      return guarded.checkOut(boundMs === undefined ? undefined : asked + boundMs);
+      });
     },
     end: () => pool.end(),
   };
