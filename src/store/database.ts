@@ -61,7 +61,17 @@ import type { Dialect } from './dialect.ts';
 export type ExclusiveRunner = <T>(name: string, work: () => Promise<T>) => Promise<T>;
 
 /** An open database: its Kysely instance, dialect, change signal, and its way of running work exclusively. */
-export interface OpenDatabase { db: Kysely<Database>; dialect: Dialect; changes: ChangeSignal; exclusively: ExclusiveRunner }
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  changes: ChangeSignal;
+  exclusively: ExclusiveRunner;
+  /**
+   * The same database through connections each bounded to `ms` from the moment it is asked for: on PostgreSQL every
+   * statement on it gets only the time left (guarded-pool.ts); SQLite's one local connection needs no such bound.
+   */
+  bounded(ms: number): Kysely<Database>;
+}
 
 const MIGRATIONS: Record<string, Migration> = { '001-initial': m001, '002-form-roles-and-numbers': m002, '003-mfa': m003, '004-value-items': m004, '005-attachments': m005, '006-inquiry-threads': m006, '007-value-prefix-indexes': m007, '008-web-sessions': m008, '009-covering-search-indexes': m009, '010-browser-sessions': m010, '011-work-queue-indexes': m011, '012-change-notifications': m012, '013-oauth-clients': m013, '014-idempotency-keys': m014, '015-events': m015, '016-webhooks': m016, '017-mail': m017, '018-account-tokens': m018, '019-event-owner': m019, '020-webhook-backoff': m020, '021-webhook-secret-rotation': m021, '022-stale-draft-values': m022, '023-program-roles': m023, '024-table-fields': m024, '025-field-rules': m025, '026-deadlines': m026, '027-automations': m027, '028-status-reasons': m028, '029-automation-schedules': m029, '031-bulk-actions': m031, '034-my-projects': m034, '035-queue-views': m035, '036-dashboards': m036, '037-organizations': m037, '038-dashboard-windows': m038, '039-maintenance-marks': m039, '040-membership-notifications': m040, '041-draft-files-attention': m041, '042-mail-project': m042, '043-automated-moves': m043, '044-dashboard-zones': m044, '045-document-templates': m045, '046-document-generation': m046, '047-envelopes': m047 };
 
@@ -142,7 +152,7 @@ function openSqlite(file: string): { db: Kysely<Database>; changes: ChangeSignal
  * waiting for a pooled connection and each statement are bounded (guarded-pool.ts), so a database that stops
  * answering fails requests instead of hanging them.
  */
-function openPostgres(url: string, opts: OpenOptions): { db: Kysely<Database>; changes: PostgresChangeSignal } {
+function openPostgres(url: string, opts: OpenOptions): { db: Kysely<Database>; changes: PostgresChangeSignal; bounded: (ms: number) => Kysely<Database> } {
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
@@ -154,8 +164,19 @@ function openPostgres(url: string, opts: OpenOptions): { db: Kysely<Database>; c
   // the 'error' event would crash the process. The pool has already dropped it and connects anew when needed.
   pool.on('error', () => {});
   const counts = new ChangeCounts();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool, { statementTimeoutMs }) }), plugins: [new WriteWatchPlugin(counts)] });
-  return { db, changes: new PostgresChangeSignal(counts, url, connectTimeoutMs) };
+  const plugins = [new WriteWatchPlugin(counts)];
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool, { statementTimeoutMs }) }), plugins });
+  // A bounded handle shares the pool (and the change counts); only `db` ends the pool, so the handles need no closing.
+  const handles = new Map<number, Kysely<Database>>();
+  const bounded = (ms: number): Kysely<Database> => {
+    let handle = handles.get(ms);
+    if (!handle) {
+      const guarded = { ...guardedPool(pool, { statementTimeoutMs, boundMs: ms }), end: async () => {} };
+      handles.set(ms, handle = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }), plugins }));
+    }
+    return handle;
+  };
+  return { db, changes: new PostgresChangeSignal(counts, url, connectTimeoutMs), bounded };
 }
 
 /** How to open a database; the defaults suit tests and tools, `apas serve` passes the configured limits. */
@@ -183,7 +204,7 @@ export async function openDatabase(config: DatabaseConfig, options: number | Ope
     const { db, changes } = openSqlite(config.file);
     await run(db);
     // One process writes at a time anyway; several on one file are rare, and the work must cope with them alone.
-    return { db, dialect: 'sqlite', changes, exclusively: (_name, work) => work() };
+    return { db, dialect: 'sqlite', changes, exclusively: (_name, work) => work(), bounded: () => db };
   }
   // Migrations get a connection without a statement time limit (building an index on a large table takes its time).
   if (opts.migrate !== false) {
@@ -191,7 +212,7 @@ export async function openDatabase(config: DatabaseConfig, options: number | Ope
     await run(migrator.db);
     await migrator.db.destroy();
   }
-  const { db, changes } = openPostgres(config.url, opts);
+  const { db, changes, bounded } = openPostgres(config.url, opts);
   // After the migrations, so that the triggers that notify exist before anything is cached.
   try {
     await changes.start();
@@ -199,7 +220,7 @@ export async function openDatabase(config: DatabaseConfig, options: number | Ope
     await db.destroy();
     throw error;
   }
-  return { db, dialect: 'postgres', changes, exclusively: advisoryLocker(config.url, opts.connectTimeoutMs ?? 0) };
+  return { db, dialect: 'postgres', changes, exclusively: advisoryLocker(config.url, opts.connectTimeoutMs ?? 0), bounded };
 }
 
 /** How often a wait for an advisory lock asks again: a try, never a blocking wait, which a statement timeout would end. */

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { StoreError } from './store-error.ts';
@@ -10,21 +9,6 @@ import { StoreError } from './store-error.ts';
 const CLIENT_GRACE_MS = 2_000;
 /** The least time a COMMIT is given, even when the transaction used up its own time just before it. */
 const COMMIT_GRACE_MS = 1_000;
-
-// Made on first use: once an AsyncLocalStorage runs, Node 20 calls its hooks on every promise of the process, a
-// cost (several per cent of a read) that only a process on PostgreSQL, whose queries read the deadline, should pay.
-let deadlines: AsyncLocalStorage<number> | null = null;
-
-/** Runs `work` with a deadline (epoch ms) that bounds every PostgreSQL query it makes through a guarded pool. */
-export function withDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
-  deadlines ??= new AsyncLocalStorage<number>();
-  return deadlines.run(deadline, work);
-}
-
-/** True once this process has run work with a deadline (and so pays AsyncLocalStorage's hooks). */
-export function deadlinesStarted(): boolean {
-  return deadlines !== null;
-}
 
 /** A database that did not answer in time; `code` makes the error handler answer a retryable 503. */
 export class DatabaseTimeoutError extends Error {
@@ -44,40 +28,55 @@ function withCode(error: unknown): unknown {
 }
 
 /**
- * A pool client whose queries are bounded: by the statement timeout (plus a grace), and inside a write transaction by
- * its deadline. A query that runs out of time leaves its connection in an unknown state (the statement may still be
- * running, the transaction still open), so the connection is thrown away, never reused: the server then rolls back
- * whatever it had not committed. Every later query of the broken client fails with the same error, and the rollback
- * Kysely attempts fails at once instead of waiting on the dead connection.
+ * A pool client whose queries are bounded: by the statement timeout (plus a grace), and when its connection was
+ * asked for with a bound (a write transaction's 30 s), by the time left of it. A query that runs out of time leaves
+ * its connection in an unknown state (the statement may still be running, the transaction still open), so the
+ * connection is thrown away, never reused: the server then rolls back whatever it had not committed. Every later
+ * query of the broken client fails with the same error, and the rollback Kysely attempts fails at once instead of
+ * waiting on the dead connection.
  */
 class GuardedClient implements PostgresPoolClient {
   #broken: Error | null = null;
+  /** Epoch ms by which this checkout's statements must end; undefined for a checkout without a bound. */
+  #deadline: number | undefined;
 
   constructor(private readonly client: pg.PoolClient, private readonly statementTimeoutMs: number) {}
+
+  /** Starts a checkout of the connection, bounded until `deadline` (epoch ms) or only by the statement timeout. */
+  checkOut(deadline: number | undefined): this {
+    this.#deadline = deadline;
+    return this;
+  }
 
   query<R>(sql: unknown, parameters?: ReadonlyArray<unknown>): never {
     return this.#query<R>(sql as string, parameters ?? []) as never;
   }
 
-  async #query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
-    if (this.#broken) throw this.#broken;
-    const deadline = deadlines?.getStore();
-    const commit = /^\s*commit\b/i.test(text);
-    let limit = this.statementTimeoutMs > 0 ? this.statementTimeoutMs + CLIENT_GRACE_MS : Number.POSITIVE_INFINITY;
-    if (deadline !== undefined) limit = Math.min(limit, Math.max(deadline - Date.now(), commit ? COMMIT_GRACE_MS : 0));
-    if (limit <= 0) throw this.#break(new StoreError('TRANSACTION_TOO_LONG', 'The change took too long and was rolled back'));
-    const config: pg.QueryConfig = { text, values: [...values] };
-    if (Number.isFinite(limit)) (config as { query_timeout?: number }).query_timeout = Math.ceil(limit);
-    try {
-      return (await this.client.query(config)) as unknown as PostgresQueryResult<R>;
-    } catch (error) {
-      if ((error as Error).message !== 'Query read timeout') throw withCode(error);
-      if (commit) {
-        throw this.#break(new StoreError('COMMIT_UNCONFIRMED', `The database did not confirm the change within ${Math.ceil(limit)} ms`));
-      }
-      if (deadline !== undefined) throw this.#break(new StoreError('TRANSACTION_TOO_LONG', 'The database did not answer in time; the change was rolled back'));
-      throw this.#break(new DatabaseTimeoutError(`The database did not answer within ${Math.ceil(limit)} ms`));
+  #query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
+    if (this.#broken) return Promise.reject(this.#broken);
+    const deadline = this.#deadline;
+    // Unbounded, the pool's own query_timeout (statement timeout plus grace, see poolTimeouts) applies; passing the
+    // text and values rather than a config object also spares pg a copy of the config on every query.
+    if (deadline === undefined) {
+      return (this.client.query(text, values as unknown[]) as unknown as Promise<PostgresQueryResult<R>>).catch((error: unknown) => {
+        throw this.#failed(error, false, false, this.statementTimeoutMs + CLIENT_GRACE_MS);
+      });
     }
+    const commit = /^\s*commit\b/i.test(text);
+    const statementLimit = this.statementTimeoutMs > 0 ? this.statementTimeoutMs + CLIENT_GRACE_MS : Number.POSITIVE_INFINITY;
+    const limit = Math.min(statementLimit, Math.max(deadline - Date.now(), commit ? COMMIT_GRACE_MS : 0));
+    if (limit <= 0) return Promise.reject(this.#break(new StoreError('TRANSACTION_TOO_LONG', 'The change took too long and was rolled back')));
+    const config = { text, values: values as unknown[], query_timeout: Math.ceil(limit) } as pg.QueryConfig;
+    return (this.client.query(config) as unknown as Promise<PostgresQueryResult<R>>).catch((error: unknown) => {
+      throw this.#failed(error, true, commit, limit);
+    });
+  }
+
+  #failed(error: unknown, bounded: boolean, commit: boolean, limit: number): unknown {
+    if ((error as Error).message !== 'Query read timeout') return withCode(error);
+    if (commit) return this.#break(new StoreError('COMMIT_UNCONFIRMED', `The database did not confirm the change within ${Math.ceil(limit)} ms`));
+    if (bounded) return this.#break(new StoreError('TRANSACTION_TOO_LONG', 'The database did not answer in time; the change was rolled back'));
+    return this.#break(new DatabaseTimeoutError(`The database did not answer within ${Math.ceil(limit)} ms`));
   }
 
   #break(error: Error): Error {
@@ -95,19 +94,35 @@ class GuardedClient implements PostgresPoolClient {
 }
 
 /** Options of {@link guardedPool}. */
-export interface GuardedPoolOptions { statementTimeoutMs: number }
+export interface GuardedPoolOptions {
+  /** The server's statement timeout (ms, 0: none); give the pool poolTimeouts' settings for the same figure. */
+  statementTimeoutMs: number;
+  /**
+   * When set, each connection handed out is bounded: all its statements must end within this many ms of the moment
+   * it was asked for (a write transaction's bound, so that a database that stops answering cannot hold it longer).
+   */
+  boundMs?: number;
+}
 
-/** Wraps a pg pool for Kysely so that no query waits on the database longer than it may (see GuardedClient). */
+/**
+ * Wraps a pg pool for Kysely so that no query waits on the database longer than it may (see GuardedClient). The bound
+ * travels with the connection, not in AsyncLocalStorage, whose hooks Node 20 and 22 would then run on every promise.
+ */
 export function guardedPool(pool: pg.Pool, options: GuardedPoolOptions): PostgresPool {
+  // One wrapper per pg client, as pg-pool reuses its clients: Kysely then keeps its own wrapper of each, too.
+  const wrappers = new WeakMap<pg.PoolClient, GuardedClient>();
+  const { boundMs, statementTimeoutMs } = options;
   return {
-    connect: async () => {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (error) {
+    // Every read of the service passes here: one promise step, no async wrapper (it showed in the read profiles).
+    connect: () => {
+      const deadline = boundMs === undefined ? undefined : Date.now() + boundMs;
+      return pool.connect().then((client) => {
+        let guarded = wrappers.get(client);
+        if (!guarded) wrappers.set(client, guarded = new GuardedClient(client, statementTimeoutMs));
+        return guarded.checkOut(deadline);
+      }, (error: unknown) => {
         throw withCode(error);
-      }
-      return new GuardedClient(client, options.statementTimeoutMs);
+      });
     },
     end: () => pool.end(),
   };
@@ -117,7 +132,9 @@ export function guardedPool(pool: pg.Pool, options: GuardedPoolOptions): Postgre
 export function poolTimeouts(connectTimeoutMs: number, statementTimeoutMs: number): pg.PoolConfig {
   return {
     ...(connectTimeoutMs > 0 ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
-    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    // The server ends a statement at statement_timeout; the client gives up on one only a grace later (a server that
+    // does not answer at all), and so for every unbounded query without passing a config object each time.
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + CLIENT_GRACE_MS } : {}),
     // A connection whose peer vanished (host down, network cut) is noticed by TCP keepalive rather than never.
     keepAlive: true,
   };

@@ -26,7 +26,7 @@ import { projectReader, type ProjectRepository, projectRepository } from './proj
 import type { SecretBox } from './secret-box.ts';
 import { resealSecrets } from './reseal-secrets.ts';
 import { dropUnreadableSecrets, findUnreadableSecrets, sealedValuesExist } from './unreadable-secrets.ts';
-import { DatabaseTimeoutError, withDeadline } from './guarded-pool.ts';
+import { DatabaseTimeoutError } from './guarded-pool.ts';
 import { StoreError } from './store-error.ts';
 import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
@@ -103,9 +103,10 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
   // kept until the change signal says their tables changed; reads inside a transaction always go to the database.
   const reads = new TopicCache(changes);
   const eventListeners = new Set<() => void>();
-  // Only PostgreSQL's guarded pool reads a deadline; setting one starts AsyncLocalStorage, whose hooks then run on every
-  // promise of the process, so SQLite (one synchronous connection, bounded by busy_timeout) never sets one.
-  const bounded = dialect === 'postgres' ? withDeadline : <T>(_deadline: number, work: () => Promise<T>) => work();
+  // A write transaction's connection is bounded by its 30 s from the moment it is asked for: on PostgreSQL each of its
+  // statements then gets only the time left, so that a database that stops answering cannot hold the change (and its
+  // client) past the limit either (guarded-pool.ts); the wall clock, whatever `clock` says.
+  const writes = opened.bounded(MAX_WRITE_TRANSACTION_MS);
   return {
     dialect,
     accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findUserById', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
@@ -129,9 +130,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;
-      // The deadline bounds every statement on PostgreSQL, so that a database that stops answering cannot hold the
-      // change (and its client) past the limit either (guarded-pool.ts); the wall clock, whatever `clock` says.
-      const result = await bounded(Date.now() + MAX_WRITE_TRANSACTION_MS, () => db.transaction().execute(async (trx) => {
+      const result = await writes.transaction().execute(async (trx) => {
         const started = clock.now();
         const tx = writer(trx, dialect, cache, secrets);
         const out = await work(tx);
@@ -143,7 +142,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
         const took = clock.now() - started;
         if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
         return out;
-      }));
+      });
       if (wrote > 0) for (const listener of [...eventListeners]) listener();
       return result;
     },
@@ -159,9 +158,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     ping: (timeoutMs = PING_TIMEOUT_MS) => {
       // Reads the schema (not just `select 1`), so that SQLite touches the file; bounded, so a database that does not
       // answer is reported in time (the abandoned query ends by its own deadline).
-      const probe = bounded(Date.now() + timeoutMs, async () => {
-        await sql`select count(*) from kysely_migration`.execute(db);
-      });
+      const probe = sql`select count(*) from kysely_migration`.execute(opened.bounded(timeoutMs)).then(() => undefined);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new DatabaseTimeoutError(`The database did not answer within ${timeoutMs} ms`)), timeoutMs);
