@@ -30,22 +30,28 @@ export const FAULT_LEASE_MS = 3_000;
 /** The environment of the servers of the document fault runs. */
 export const DOCUMENT_ENV = { APAS_DOCUMENT_LEASE_MS: String(FAULT_LEASE_MS) };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A request's row, read straight from the database. */
 type RequestRow = { state: string; lease_until: number | string | null; attempts: number | string; attachment_version: number | string | null; last_error: string | null };
 
-async function requestRow(db: FaultDatabase, id: string): Promise<RequestRow | undefined> {
+/** The rows of one query, read straight from the database (the server running or dead). */
+export async function readRows<T extends Record<string, unknown>>(db: FaultDatabase, sql: string, params: unknown[] = []): Promise<T[]> {
   const reader = await openSqlReader(db.config);
   try {
-    return (await reader.all<RequestRow>('select state, lease_until, attempts, attachment_version, last_error from document_requests where id = ?', [id]))[0];
+    return await reader.all<T>(sql, params);
   } finally {
     await reader.close();
   }
 }
 
+async function requestRow(db: FaultDatabase, id: string): Promise<RequestRow | undefined> {
+  return (await readRows<RequestRow>(db, 'select state, lease_until, attempts, attachment_version, last_error from document_requests where id = ?', [id]))[0];
+}
+
 /** Polls a request's row until `done` says so, for at most `ms`; the last row read. */
-async function waitForRequest(db: FaultDatabase, id: string, ms: number, done: (row: RequestRow) => boolean): Promise<RequestRow | undefined> {
+export async function waitForRequest(db: FaultDatabase, id: string, ms: number, done: (row: RequestRow) => boolean): Promise<RequestRow | undefined> {
   let row: RequestRow | undefined;
   for (const until = Date.now() + ms; Date.now() < until; await sleep(10)) {
     row = await requestRow(db, id);
@@ -54,43 +60,33 @@ async function waitForRequest(db: FaultDatabase, id: string, ms: number, done: (
   return row;
 }
 
-/** The generated versions of a request, read straight from the database. */
-async function versionsOf(db: FaultDatabase, requestId: string): Promise<{ version: number; sha256: string; size_bytes: number; definition_id: string }[]> {
-  const reader = await openSqlReader(db.config);
-  try {
-    return await reader.all('select version, sha256, size_bytes, definition_id from attachments where document_request_id = ?', [requestId]);
-  } finally {
-    await reader.close();
-  }
+/** The generated versions of a request. */
+function versionsOf(db: FaultDatabase, requestId: string): Promise<{ version: number; sha256: string; size_bytes: number }[]> {
+  return readRows(db, 'select version, sha256, size_bytes from attachments where document_request_id = ?', [requestId]);
 }
 
-/** How many audit rows (and events) of one kind name the request. */
-async function auditCount(db: FaultDatabase, action: string, requestId: string): Promise<number> {
-  const reader = await openSqlReader(db.config);
-  try {
-    return (await reader.all('select id from audit_log where action = ? and detail like ?', [action, `%${requestId}%`])).length;
-  } finally {
-    await reader.close();
-  }
+/** How many audit rows of one kind name `id` in their detail. */
+export async function auditCount(db: FaultDatabase, action: string, id: string): Promise<number> {
+  return (await readRows(db, 'select id from audit_log where action = ? and detail like ?', [action, `%${id}%`])).length;
 }
 
-/** GenerateDocument with an Idempotency-Key; the request id answered. */
-async function generate(server: ServerProcess, projectId: string, key: string): Promise<string> {
+/** GenerateDocument (the long letter unless `documentId` says) with an Idempotency-Key; the request id answered. */
+export async function generate(server: ServerProcess, projectId: string, key: string, documentId = LONG_LETTER): Promise<string> {
   const admin = new ApiClient(server.origin, demoIdentity('admin'));
-  const answer = await admin.send('POST', `${PROGRAM_PATH}/Projects/${projectId}/Documents/${LONG_LETTER}/Generate`, { headers: { 'idempotency-key': `"${key}"` } });
+  const answer = await admin.send('POST', `${PROGRAM_PATH}/Projects/${projectId}/Documents/${documentId}/Generate`, { headers: { 'idempotency-key': `"${key}"` } });
   const requestId = xmlAttr(answer.body, 'DocumentRequest', 'RequestId');
   if (answer.status !== 200 || !requestId) throw new Error(`GenerateDocument answered ${answer.status}: ${answer.body.slice(0, 400)}`);
   return requestId;
 }
 
-/** The bytes GetActiveAttachment serves for the letter (its newest version), as the admin. */
-async function servedLetter(server: ServerProcess, projectId: string): Promise<{ status: number; bytes: Buffer }> {
-  const res = await fetch(`${server.origin}/services/v2/${PROGRAM_PATH}/Projects/${projectId}/Attachments/${LONG_LETTER}`, { headers: authHeaders(demoIdentity('admin')) });
+/** The bytes GetActiveAttachment serves for a document (its newest version; the long letter's unless said), as the admin. */
+export async function servedDocument(server: ServerProcess, projectId: string, documentId = LONG_LETTER): Promise<{ status: number; bytes: Buffer }> {
+  const res = await fetch(`${server.origin}/services/v2/${PROGRAM_PATH}/Projects/${projectId}/Attachments/${documentId}`, { headers: authHeaders(demoIdentity('admin')) });
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-/** A new project of the demo's applicant (a draft is enough to generate a staff letter for). */
-async function newProject(server: ServerProcess): Promise<string> {
+/** A new project of the demo's applicant (a draft is enough to generate a document for). */
+export async function newProject(server: ServerProcess): Promise<string> {
   const answer = await new ApiClient(server.origin, demoIdentity('applicant')).send('POST', `${PROGRAM_PATH}/NewProject`, { body: `<NewProjectRequest xmlns="${NS}"/>` });
   const id = xmlAttr(answer.body, 'Project', 'ProjectId');
   if (answer.status !== 200 || !id) throw new Error(`NewProject answered ${answer.status}: ${answer.body.slice(0, 400)}`);
@@ -171,7 +167,7 @@ async function checkRequest(
   if (Number(done.attachment_version) !== Number(version!.version)) problems.push(`the request names version ${done.attachment_version}, its version is ${version!.version}`);
   const audited = await auditCount(db, 'project.document.generate', requestId);
   if (audited !== 1) problems.push(`${audited} project.document.generate audit rows name the request, not one`);
-  const served = await servedLetter(server, projectId);
+  const served = await servedDocument(server, projectId);
   const sha = createHash('sha256').update(served.bytes).digest('hex');
   if (served.status !== 200 || sha !== version!.sha256 || served.bytes.length !== Number(version!.size_bytes)) {
     problems.push(`the letter is served as ${served.status}, ${served.bytes.length} bytes with SHA-256 ${sha}; the version says ${version!.size_bytes} bytes, ${version!.sha256}`);
@@ -190,10 +186,5 @@ async function checkRequest(
 
 /** How many document requests the project has. */
 async function countRequests(db: FaultDatabase, projectId: string): Promise<number> {
-  const reader = await openSqlReader(db.config);
-  try {
-    return (await reader.all('select id from document_requests where project_id = ?', [projectId])).length;
-  } finally {
-    await reader.close();
-  }
+  return (await readRows(db, 'select id from document_requests where project_id = ?', [projectId])).length;
 }
