@@ -131,7 +131,12 @@ export async function runDocumentCrashCycles(options: DocumentCrashOptions): Pro
         report.problems.push(`cycle ${index}: the kill came after the render (request ${left?.state}, ${early.length} versions): the run did not kill a render`);
       }
       // The claim must run out before another instance takes the request; the restarted one runs its work at once.
-      await sleep(Math.max(0, Number(left?.lease_until ?? 0) - Date.now()));
+      const claimLeft = Number(left?.lease_until ?? 0) - Date.now();
+      if (claimLeft > FAULT_LEASE_MS) {
+        report.problems.push(`cycle ${index}: the claim runs ${claimLeft} ms more, past APAS_DOCUMENT_LEASE_MS (${FAULT_LEASE_MS})`);
+        break;
+      }
+      await sleep(Math.max(0, claimLeft));
       const restarted = Date.now();
       // Without --demo: that would import the demo's own program file again, without the letter.
       server = await startServer({ databaseUrl: db.url, name: `${options.dialect} document server ${index + 1}`, env: DOCUMENT_ENV, demo: false });
