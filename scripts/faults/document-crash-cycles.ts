@@ -170,6 +170,8 @@ async function checkRequest(
   if (versions.length !== 1) return [`the request made ${versions.length} versions, not one`];
   const [version] = versions;
   if (Number(done.attachment_version) !== Number(version!.version)) problems.push(`the request names version ${done.attachment_version}, its version is ${version!.version}`);
+  // The killed render is no failed attempt, and the one after the restart succeeded: one attempt, no error kept.
+  if (Number(done.attempts) !== 1 || done.last_error !== null) problems.push(`the request took ${done.attempts} attempts (last error: ${done.last_error})`);
   const audited = await auditCount(db, 'project.document.generate', requestId);
   if (audited !== 1) problems.push(`${audited} project.document.generate audit rows name the request, not one`);
   const served = await servedDocument(server, projectId);
