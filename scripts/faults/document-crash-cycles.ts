@@ -46,18 +46,33 @@ export async function readRows<T extends Record<string, unknown>>(db: FaultDatab
   }
 }
 
+const REQUEST_ROW = 'select state, lease_until, attempts, attachment_version, last_error from document_requests where id = ?';
+
 async function requestRow(db: FaultDatabase, id: string): Promise<RequestRow | undefined> {
-  return (await readRows<RequestRow>(db, 'select state, lease_until, attempts, attachment_version, last_error from document_requests where id = ?', [id]))[0];
+  return (await readRows<RequestRow>(db, REQUEST_ROW, [id]))[0];
+}
+
+/**
+ * Reads the first row of a query every 10 ms, on one connection, until `done` says so, for at most `ms`; the last
+ * row read. One connection, so that the moment a claim appears is seen within milliseconds on a loaded machine too.
+ */
+export async function pollRow<T extends Record<string, unknown>>(db: FaultDatabase, sql: string, params: unknown[], ms: number, done: (row: T) => boolean): Promise<T | undefined> {
+  const reader = await openSqlReader(db.config);
+  try {
+    let row: T | undefined;
+    for (const until = Date.now() + ms; Date.now() < until; await sleep(10)) {
+      row = (await reader.all<T>(sql, params))[0];
+      if (row && done(row)) return row;
+    }
+    return row;
+  } finally {
+    await reader.close();
+  }
 }
 
 /** Polls a request's row until `done` says so, for at most `ms`; the last row read. */
-export async function waitForRequest(db: FaultDatabase, id: string, ms: number, done: (row: RequestRow) => boolean): Promise<RequestRow | undefined> {
-  let row: RequestRow | undefined;
-  for (const until = Date.now() + ms; Date.now() < until; await sleep(10)) {
-    row = await requestRow(db, id);
-    if (row && done(row)) return row;
-  }
-  return row;
+export function waitForRequest(db: FaultDatabase, id: string, ms: number, done: (row: RequestRow) => boolean): Promise<RequestRow | undefined> {
+  return pollRow(db, REQUEST_ROW, [id], ms, done);
 }
 
 /** The generated versions of a request. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { verifySealedPdf } from '../../test/support/seal-verifier.ts';
 import { authHeaders, demoIdentity } from './api-client.ts';
-import { DOCUMENT_ENV, generate, newProject, readRows, servedDocument, sleep, waitForRequest } from './document-crash-cycles.ts';
+import { DOCUMENT_ENV, generate, newProject, pollRow, readRows, servedDocument, sleep, waitForRequest } from './document-crash-cycles.ts';
 import { importDocumentProgram, OWNER_AGREEMENT } from './document-program.ts';
 import { createFaultDatabase, type FaultDatabase, type FaultDialect } from './fault-database.ts';
 import { sweptBlobProblems } from './orphan-blobs.ts';
@@ -26,18 +26,10 @@ export interface EnvelopeCrashReport { dialect: FaultDialect; seed: number; cycl
 
 type EnvelopeRow = { id: string; state: string; signed_version: number | string | null; attachment_id: string };
 
-async function envelopeOf(db: FaultDatabase, projectId: string, attachmentVersion: number): Promise<EnvelopeRow | undefined> {
-  return (await readRows<EnvelopeRow>(db, 'select id, state, signed_version, attachment_id from envelopes where project_id = ? and attachment_version = ?', [projectId, attachmentVersion]))[0];
-}
+const ENVELOPE_ROW = 'select id, state, signed_version, attachment_id from envelopes where project_id = ? and attachment_version = ?';
 
-/** Polls an envelope until `done` says so, for at most `ms`; the last row read. */
-async function waitForEnvelope(db: FaultDatabase, projectId: string, version: number, ms: number, done: (e: EnvelopeRow) => boolean): Promise<EnvelopeRow | undefined> {
-  let row: EnvelopeRow | undefined;
-  for (const until = Date.now() + ms; Date.now() < until; await sleep(20)) {
-    row = await envelopeOf(db, projectId, version);
-    if (row && done(row)) return row;
-  }
-  return row;
+async function envelopeOf(db: FaultDatabase, projectId: string, attachmentVersion: number): Promise<EnvelopeRow | undefined> {
+  return (await readRows<EnvelopeRow>(db, ENVELOPE_ROW, [projectId, attachmentVersion]))[0];
 }
 
 /**
@@ -104,7 +96,7 @@ export async function runEnvelopeCrashCycles(options: EnvelopeCrashOptions): Pro
       const restarted = Date.now();
       // Without --demo: that would import the demo's own program file again, without the agreement.
       server = await startServer({ databaseUrl: db.url, name: `${options.dialect} envelope server ${index + 1}`, env: DOCUMENT_ENV, demo: false });
-      const done = await waitForEnvelope(db, projectId, version, 60_000, (e) => e.state !== 'sent');
+      const done = await pollRow<EnvelopeRow>(db, ENVELOPE_ROW, [projectId, version], 60_000, (e) => e.state !== 'sent');
       const finishedAgainInMs = Date.now() - restarted;
       report.cycles.push({ index, envelopeId: envelope.id, killedAfterSignMs, finishedAgainInMs });
       report.problems.push(...(await checkEnvelope(server, db, projectId, envelope.id, done)).map((p) => `cycle ${index}: ${p}`));
