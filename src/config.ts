@@ -53,6 +53,8 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string; intervalMs: number; retentionDays: number };
   /** How often each instance fires the deadlines whose time has come (ms; at most 30 s, so a deadline fires within a minute). */
   deadlineIntervalMs: number;
+  /** How long a claim on a document request lasts (ms): a request whose instance died while rendering runs again after it. */
+  documentLeaseMs: number;
   /** Key encryption keys of secrets at rest: APAS_SECRET_KEYS (key lines) or APAS_SECRET_KEY_FILE (absolute path); null when unset. */
   secretKeys: { keys: string | null; file: string | null };
   /**
@@ -300,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: int(env, 'APAS_MAIL_RETENTION_DAYS', 30, 1, 3650),
     },
     deadlineIntervalMs: int(env, 'APAS_DEADLINE_INTERVAL_MS', 15_000, 50, 30_000),
+    documentLeaseMs: int(env, 'APAS_DOCUMENT_LEASE_MS', 300_000, 1_000, 3_600_000),
     secretKeys: secretKeysSetting(env),
     signing: {
       p12File: (env.APAS_SIGNING_P12 ?? '').trim() === '' ? null : path.resolve((env.APAS_SIGNING_P12 ?? '').trim()),

@@ -39,6 +39,12 @@ describe('configuration from the environment', () => {
     assert.throws(() => loadConfig({ APAS_WEBHOOK_LOG_RETENTION_DAYS: '0' }), /APAS_WEBHOOK_LOG_RETENTION_DAYS must be between 1 and 3650/);
   });
 
+  test('document claims: five minutes unless APAS_DOCUMENT_LEASE_MS says otherwise, within its bounds', () => {
+    assert.equal(loadConfig({}).documentLeaseMs, 300_000);
+    assert.equal(loadConfig({ APAS_DOCUMENT_LEASE_MS: '3000' }).documentLeaseMs, 3000);
+    assert.throws(() => loadConfig({ APAS_DOCUMENT_LEASE_MS: '999' }), /APAS_DOCUMENT_LEASE_MS must be between 1000 and 3600000/);
+  });
+
   test('mail: off without APAS_SMTP_URL; smtp(s) URLs and a sender address are checked', () => {
     assert.deepEqual(loadConfig({}).mail, { smtpUrl: null, from: 'apas@localhost', intervalMs: 5000, retentionDays: 30 });
     const c = loadConfig({ APAS_SMTP_URL: 'smtps://u:p@mail.example.org:465', APAS_MAIL_FROM: 'APAS <noreply@example.org>', APAS_MAIL_INTERVAL_MS: '250', APAS_MAIL_RETENTION_DAYS: '7' });

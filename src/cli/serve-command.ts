@@ -154,10 +154,13 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   work = startBackgroundWork(eventTasks({
     store, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: config.publicUrl, mailer, mailIntervalMs: config.mail.intervalMs, deadlineIntervalMs: config.deadlineIntervalMs,
     webhooks: { ...config.webhooks, payload: deliveryPayload }, log, reactions: changeReactions(),
-    documents: { renderer: createDocumentRenderer({ store }), blobs },
+    documents: { renderer: createDocumentRenderer({ store }), blobs, leaseMs: config.documentLeaseMs },
     // The maker of signed PDFs (signature page, certificate of completion, PAdES seal); without a certificate, envelopes everyone signed wait.
     signing: { blobs, maker: signing === null ? null : createSignedPdfMaker(signing.sealer, { agencyName: holderOf(signing.subject) }) },
   }), log);
+  // A first round at once: what a crashed instance left (a document request whose claim ran out, an envelope everyone
+  // signed, events not yet mailed) is taken up at start, not only after each task's interval.
+  work.wake();
   started.push(() => work?.stop());
   let closing = false;
   const shutdown = async (signal: string) => {

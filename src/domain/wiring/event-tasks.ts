@@ -12,7 +12,7 @@ import { deadlineTask, systemCaller } from '../deadlines/deadline-poller.ts';
 import { scheduleTask } from '../automations/schedule-runner.ts';
 import { deadlineMarksTask } from '../queue/deadline-marks-task.ts';
 import { dashboardZonesTask } from '../dashboards/dashboard-zones-task.ts';
-import { documentGenerationTask, type StoredDocument } from '../documents/document-generation-task.ts';
+import { DEFAULT_GENERATION_POLICY, documentGenerationTask, type GenerationPolicy, type StoredDocument } from '../documents/document-generation-task.ts';
 import { mailDocumentFiles } from '../documents/mail-document-files.ts';
 import type { DocumentRenderer, SignedPdfMaker } from '../../model/document.ts';
 import type { BlobStore } from '../../store/blob-store.ts';
@@ -41,8 +41,11 @@ export interface EventTaskDeps extends ReactingDeps {
   log?: WorkLog;
   /** How often due deadlines are fired (ms; DEADLINE_POLL_MS when left out). */
   deadlineIntervalMs?: number;
-  /** Generating the program's documents: the renderer and where files are kept; left out, requests wait queued. */
-  documents?: { renderer: DocumentRenderer; blobs: BlobStore };
+  /**
+   * Generating the program's documents: the renderer, where files are kept, and how long a claim on a request lasts
+   * (DEFAULT_GENERATION_POLICY's when left out); left out, requests wait queued.
+   */
+  documents?: { renderer: DocumentRenderer; blobs: BlobStore; leaseMs?: number };
   /**
    * E-signature envelopes' background work (src/domain/signing): reminders to signers on working days, and, given a
    * maker, the signed PDFs of envelopes everyone signed. Left out, neither runs.
@@ -69,8 +72,13 @@ const skipMail: OutboxConsumer = { name: MAIL_CONSUMER, handle: async () => {} }
 export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
   const signing = deps.signing ? new SigningService({ ...deps, maxNumbersPerRequest: 1, mailOn: deps.mailer !== null, blobs: deps.signing.blobs }) : null;
-  const documents = deps.documents ? [documentGenerationTask({ ...deps, ...deps.documents, ...(signing ? { onStored: sendForSigning(signing) } : {}) })] : [];
+  const documents = deps.documents ? [documentGenerationTask({ ...deps, ...deps.documents, ...(signing ? { onStored: sendForSigning(signing) } : {}) }, generationPolicy(deps.documents.leaseMs))] : [];
   return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps), ...signingTasks(deps, signing)];
+}
+
+/** The generation policy with the configured lease (APAS_DOCUMENT_LEASE_MS). */
+function generationPolicy(leaseMs: number | undefined): GenerationPolicy {
+  return leaseMs === undefined ? DEFAULT_GENERATION_POLICY : { ...DEFAULT_GENERATION_POLICY, leaseMs };
 }
 
 /** A generated document whose template names signers goes out in an envelope, in the change that stored it (once per request). */
