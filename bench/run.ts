@@ -8,8 +8,8 @@
  * `--floor` also drives floor-server.ts, which runs the statements apas ran for each read before answering the same
  * bytes: the best ratio any implementation that reads the database per request could reach here.
  * It ends with bench/rules-cost.ts: what the demo program's rules add to a draft save and a submission
- * (`--only rules` runs just that, after the load), and bench/seal-cost.ts: composing and sealing a three-page
- * signed PDF (`--only seal` runs just that, with no load).
+ * (`--only rules` runs just that, after the load), and bench/seal-cost.ts: rendering a three-page agreement from its
+ * template and making its sealed signed PDF (`--only seal` runs just that, with no load).
  * `--against REF [--rounds 3]` instead runs the reads on REF and on this checkout side by side (bench/against.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -262,7 +262,7 @@ async function main(): Promise<void> {
 
 /** Runs bench/seal-cost.ts in a process of its own (its memory is the signed PDFs' alone), its output passed through. */
 async function runSealCost(): Promise<void> {
-  process.stdout.write('making and sealing signed PDFs (bench/seal-cost.ts 30):\n');
+  process.stdout.write('rendering a three-page agreement and making its signed PDF (bench/seal-cost.ts 30):\n');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'seal-cost.ts'), '30'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`bench/seal-cost.ts exited with ${code}`);
