@@ -22,6 +22,7 @@ import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import type { Store } from '../src/store/store.ts';
+import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { TINY_PDF } from '../test/support/tiny-pdf.ts';
 import { demoAuth } from './in-process.ts';
 
@@ -67,17 +68,21 @@ export const AGREEMENT_BODY = [
   'Signed electronically by the customer, {{ owner.name }} ({{ owner.email }}), and by the utility\'s plan reviewer; the signature page and the certificate of completion follow this page.',
 ].join('\n');
 
-/** The demo program file with the agreement, and (given `automation`) an automation that asks for it on approval. */
-export function docsProgramFile(customId: string, automation: boolean) {
+/** What a variant of the demo program has: no documents, the agreement, or the agreement and an automation asking for it on approval. */
+export type Variant = 'none' | 'agreement' | 'automation';
+
+/** The demo program file under another customId, with what `variant` says. */
+export function docsProgramFile(customId: string, variant: Variant) {
   const file = parse(fs.readFileSync(DEMO_PROGRAM_PATH, 'utf8')) as { customId: string; automations: unknown[]; documents?: unknown[] };
   file.customId = customId;
+  if (variant === 'none') return validateProgramFile(file);
   file.documents = [{
     customId: 'Agreement', name: 'Interconnection agreement', title: 'Interconnection agreement', language: 'en-US', form: 'Application',
     visibleToApplicant: true, sensitiveFields: ['UtilityAccountNumber'], body: AGREEMENT_BODY,
     header: '{{ program.name }} · {{ project.number }}', footer: 'Interconnection agreement · page {{ page }} of {{ pages }}',
     signers: [{ customId: 'Customer', name: 'Customer', owner: true }, { customId: 'Utility', name: 'Plan reviewer', role: 'Reviewer' }],
   }];
-  if (automation) {
+  if (variant === 'automation') {
     file.automations.push(parse(`
       customId: AgreementOnApproval
       name: The interconnection agreement is generated on approval
@@ -96,7 +101,7 @@ export const APPLICATION: Record<string, string> = {
 };
 const INVERTERS = [{ Make: 'SMA', Model: 'SB3.0', Quantity: '1', RatedKwAc: '3' }, { Make: 'FRONIUS', Model: 'Primo 3.0', Quantity: '1', RatedKwAc: '3' }];
 
-/** A demo database in a temporary directory, with the agreement's program (`programs`: customId → with the automation or not). */
+/** A demo database with the agreement's program, the app over it (no background work), and helpers to fill it. */
 export interface BenchDatabase {
   store: Store; app: FastifyInstance; ids: RandomIdGenerator; namespace: string;
   /** An admin's request; throws unless answered 200. */
@@ -106,15 +111,19 @@ export interface BenchDatabase {
   close(): Promise<void>;
 }
 
-/** Opens a fresh SQLite demo database with the given variants of the agreement's program imported. */
-export async function openBenchDatabase(programs: Record<string, boolean>): Promise<BenchDatabase> {
+/**
+ * Opens a fresh demo database (SQLite in a temporary directory, or with `postgres` a PostgreSQL cluster started here)
+ * with the given variants of the demo program imported (customId → variant).
+ */
+export async function openBenchDatabase(programs: Record<string, Variant>, postgres = false): Promise<BenchDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-docs-bench-'));
-  const config = loadConfig({ DATABASE_URL: path.join(dir, 'bench.db'), APAS_RATE_LIMIT_MAX: '10000000' });
+  const pg = postgres ? await startEmbeddedPostgres() : null;
+  const config = loadConfig({ DATABASE_URL: pg?.url ?? path.join(dir, 'bench.db'), APAS_RATE_LIMIT_MAX: '10000000' });
   const store = createKyselyStore(await openDatabase(config.database), { secrets: ephemeralSecretBox() });
   const ids = new RandomIdGenerator();
   await seedDemo({ store, clock: systemClock, ids, checkers: programCheckers() });
-  for (const [customId, automation] of Object.entries(programs)) {
-    await importProgram({ store, clock: systemClock, ids, checkers: programCheckers() }, DEMO_AGENCY.customId, docsProgramFile(customId, automation));
+  for (const [customId, variant] of Object.entries(programs)) {
+    await importProgram({ store, clock: systemClock, ids, checkers: programCheckers() }, DEMO_AGENCY.customId, docsProgramFile(customId, variant));
   }
   const app = await buildApp({ config, store, logger: false, blobs: new DatabaseBlobStore(store, systemClock) });
   const auth = demoAuth('admin');
@@ -144,6 +153,7 @@ export async function openBenchDatabase(programs: Record<string, boolean>): Prom
     async close() {
       await app.close();
       await store.close();
+      await pg?.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -27,7 +27,7 @@ const actions: [EnvelopeStep['action'], string | null][] = [
 ];
 const steps: EnvelopeStep[] = actions.map(([action, signerId], i) => ({ at: T0 + i * 600_000, signerId, action, userId: null, ip: signerId ? '203.0.113.7' : null, userAgent: signerId ? UA : null, detail: {} }));
 
-const db = await openBenchDatabase({ [DOCS_PROGRAM]: false });
+const db = await openBenchDatabase({ [DOCS_PROGRAM]: 'agreement' });
 const [projectId] = await db.submitted(DOCS_PROGRAM, 1);
 const programId = (await db.store.programs.findProgram(DOCS_PROGRAM))!.id;
 const renderer = createDocumentRenderer({ store: db.store });
