@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
- * A font face parsed by fontkit, the font library pdfkit uses, which pdfkit takes as it is (pdfkit 0.17: "Accept
+ * A font face parsed by fontkit, the font library pdfkit uses, which pdfkit takes as it is (pdfkit 0.20: "Accept
  * already-parsed fontkit Font instances"). Its tables are decoded on first use and kept, so every PDF after the first
  * reuses them; each PDF still makes its own subset of the glyphs it shows.
  */
