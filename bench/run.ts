@@ -8,8 +8,9 @@
  * `--floor` also drives floor-server.ts, which runs the statements apas ran for each read before answering the same
  * bytes: the best ratio any implementation that reads the database per request could reach here.
  * It ends with bench/rules-cost.ts: what the demo program's rules add to a draft save and a submission
- * (`--only rules` runs just that, after the load), and bench/seal-cost.ts: composing and sealing a three-page
- * signed PDF (`--only seal` runs just that, with no load).
+ * (`--only rules` runs just that, after the load), and bench/seal-cost.ts: rendering a three-page agreement from its
+ * template and making its sealed signed PDF (`--only seal` runs just that, with no load), and bench/generation-cost.ts:
+ * a status change whose automation asks for a document against one that does not (`--only generation`, no load).
  * `--against REF [--rounds 3]` instead runs the reads on REF and on this checkout side by side (bench/against.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -176,9 +177,11 @@ async function main(): Promise<void> {
     await runAgainst({ ref: values.against, db: values.db!, projects, duration, connections, rounds: Number(values.rounds), ...(values.only ? { only: values.only } : {}) });
     return;
   }
-  // Making a signed PDF reads no database: asked for alone, it runs without the load.
-  if (values.only?.split(',').every((part) => part === 'seal')) {
-    await runSealCost();
+  // The document benches open databases of their own: asked for alone, they run without the load.
+  const only = values.only?.split(',');
+  if (only?.every((part) => part === 'seal' || part === 'generation')) {
+    if (only.includes('seal')) await runSealCost();
+    if (only.includes('generation')) await runGenerationCost(values.db === 'postgres');
     return;
   }
   // --data-dir keeps the loaded database (SQLite's file or PostgreSQL's cluster, and the files) for later runs,
@@ -253,6 +256,7 @@ async function main(): Promise<void> {
     // SQLite whatever --db says: the rules run in the service, not in the database.
     if (!values.only || values.only.split(',').includes('rules')) await runRulesCost();
     if (!values.only || values.only.split(',').includes('seal')) await runSealCost();
+    if (!values.only || values.only.split(',').includes('generation')) await runGenerationCost(values.db === 'postgres');
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await stopDb();
@@ -262,10 +266,18 @@ async function main(): Promise<void> {
 
 /** Runs bench/seal-cost.ts in a process of its own (its memory is the signed PDFs' alone), its output passed through. */
 async function runSealCost(): Promise<void> {
-  process.stdout.write('making and sealing signed PDFs (bench/seal-cost.ts 30):\n');
+  process.stdout.write('rendering a three-page agreement and making its signed PDF (bench/seal-cost.ts 30):\n');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'seal-cost.ts'), '30'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`bench/seal-cost.ts exited with ${code}`);
+}
+
+/** Runs bench/generation-cost.ts in a process of its own (its own database, PostgreSQL when the run's is), its output passed through. */
+async function runGenerationCost(postgres: boolean): Promise<void> {
+  process.stdout.write('a status change that asks for a document, against one that does not (bench/generation-cost.ts 100 7):\n');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'generation-cost.ts'), '100', '7', ...(postgres ? ['--pg'] : [])], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/generation-cost.ts exited with ${code}`);
 }
 
 /** Runs bench/rules-cost.ts in a process of its own (it opens its own database), its output passed through. */

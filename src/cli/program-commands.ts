@@ -6,7 +6,7 @@ import { formatOfPath, parseProgramFile, type ProgramFileFormat } from '../domai
 import { formatImportReport, importProgram } from '../domain/programs/program-import.ts';
 import { previewMail } from '../domain/workflow/mail-preview.ts';
 import { previewDocument } from '../domain/documents/document-preview.ts';
-import { loadDocumentFonts } from '../domain/documents/pdf-layout.ts';
+import { loadDocumentFonts } from '../domain/documents/document-fonts.ts';
 import { programCheckers } from '../domain/wiring/program-checkers.ts';
 import { type CliCommand, optionalText, text } from './cli-command.ts';
 import { withContext } from './cli-context.ts';

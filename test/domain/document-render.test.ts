@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { PDFDocument, PDFDict, PDFName, PDFString } from 'pdf-lib';
 import { ApiError } from '../../src/domain/api-error.ts';
 import { previewDocument } from '../../src/domain/documents/document-preview.ts';
-import { loadDocumentFonts } from '../../src/domain/documents/pdf-layout.ts';
+import { loadDocumentFonts } from '../../src/domain/documents/document-fonts.ts';
 import { validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { sampleProgram } from '../cli/sample-program.ts';

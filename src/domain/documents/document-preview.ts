@@ -9,7 +9,7 @@ import { formatProjectNumber } from '../projects/submit-service.ts';
 import type { DocumentSpec } from '../programs/document-file.ts';
 import { withVersion } from '../programs/program-documents.ts';
 import { renderDocument } from './document-renderer.ts';
-import type { DocumentFonts } from './pdf-layout.ts';
+import type { DocumentFonts } from './document-fonts.ts';
 import { localDateOf } from '../../model/local-date.ts';
 
 /** A real project to preview a document over: the stored program with the file's customId, and the project's number or id. */

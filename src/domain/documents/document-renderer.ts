@@ -5,7 +5,8 @@ import { describeLiquidError, documentLiquid, TEMPLATE_LIMITS } from './document
 import { logoBytes } from './document-logo.ts';
 import { findDocumentTemplate } from './document-plan.ts';
 import { layoutOf, plain } from './markdown-layout.ts';
-import { type DocumentFonts, loadDocumentFonts, renderPdf } from './pdf-layout.ts';
+import { type DocumentFonts, loadDocumentFonts } from './document-fonts.ts';
+import { renderPdf } from './pdf-layout.ts';
 import { type TemplateInput, templateData } from './template-data.ts';
 
 /** What the renderer reads with: the store (outside any transaction, holding no lock) and, optionally, fonts already loaded. */

@@ -1,18 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import PDFDocument from 'pdfkit';
+import type { DocumentFonts } from './document-fonts.ts';
 import type { Block, Run } from './markdown-layout.ts';
-
-/** The DejaVu Sans faces a document is set in (from the dejavu-fonts-ttf package, so nothing comes from the system). */
-export interface DocumentFonts { regular: Buffer; bold: Buffer; italic: Buffer; boldItalic: Buffer }
-
-/** Reads the four DejaVu Sans faces from the dejavu-fonts-ttf package. */
-export function loadDocumentFonts(): DocumentFonts {
-  const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-  const face = (name: string) => readFileSync(path.join(dir, `DejaVuSans${name}.ttf`));
-  return { regular: face(''), bold: face('-Bold'), italic: face('-Oblique'), boldItalic: face('-BoldOblique') };
-}
 
 /** What a PDF is made of: the laid-out body, the header and footer of each page (by page number), metadata and logo. */
 export interface PdfInput {
@@ -53,10 +41,10 @@ export function renderPdf(input: PdfInput, fonts: DocumentFonts): Promise<Uint8A
     doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
     doc.on('error', reject);
   });
-  doc.registerFont(FACES.regular, fonts.regular);
-  doc.registerFont(FACES.bold, fonts.bold);
-  doc.registerFont(FACES.italic, fonts.italic);
-  doc.registerFont(FACES.boldItalic, fonts.boldItalic);
+  // Parsed faces, which @types/pdfkit does not list among a font's sources though pdfkit takes them.
+  for (const [face, font] of [[FACES.regular, fonts.regular], [FACES.bold, fonts.bold], [FACES.italic, fonts.italic], [FACES.boldItalic, fonts.boldItalic]] as const) {
+    doc.registerFont(face, font as never);
+  }
   doc.font(FACES.regular).fontSize(BODY_SIZE);
   const root = doc.struct('Document');
   doc.addStructure(root);

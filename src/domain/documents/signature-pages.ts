@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { EnvelopeStep, SignedBy } from '../../model/document.ts';
+import { loadDocumentFonts } from './document-fonts.ts';
 
 /** What the pages after a signed document show: the envelope, its signers, and every step of its trail. */
 export interface SignaturePagesInput {
@@ -10,19 +9,6 @@ export interface SignaturePagesInput {
   documentSha256: string; documentPages: number; agencyName: string;
   /** The pages' size in points (the document's first page's), and the time the PDF says it was made. */
   size: [number, number]; madeAt: number;
-}
-
-type Font = 'regular' | 'bold' | 'oblique';
-const FONT_FILES: Record<Font, string> = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf', oblique: 'DejaVuSans-Oblique.ttf' };
-let fontBytes: Record<Font, Buffer> | null = null;
-
-// The DejaVu fonts of the dejavu-fonts-ttf package, read once: embedded in every PDF, so rendering needs no system font.
-function fonts(): Record<Font, Buffer> {
-  if (fontBytes) return fontBytes;
-  const require = createRequire(import.meta.url);
-  const read = (file: string) => readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`));
-  fontBytes = { regular: read(FONT_FILES.regular), bold: read(FONT_FILES.bold), oblique: read(FONT_FILES.oblique) };
-  return fontBytes;
 }
 
 const MARGIN = 56;
@@ -47,8 +33,9 @@ export async function renderSignaturePages(input: SignaturePagesInput): Promise<
   // Only the pages are copied into the signed document, never this file's own catalog or metadata; its date is
   // still the input's, since pdfkit derives the file's id from it.
   const doc = new PDFDocument({ size: input.size, margin: MARGIN, bufferPages: true, autoFirstPage: false, info: { Producer: 'apas', CreationDate: new Date(input.madeAt) } });
-  const f = fonts();
-  doc.registerFont('regular', f.regular).registerFont('bold', f.bold).registerFont('oblique', f.oblique);
+  // The DejaVu faces parsed once per process (document-fonts.ts), embedded in every PDF: no system font is needed.
+  const f = loadDocumentFonts();
+  doc.registerFont('regular', f.regular as never).registerFont('bold', f.bold as never).registerFont('oblique', f.italic as never);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<void>((resolve, reject) => {
