@@ -10,7 +10,7 @@ import { MASK } from './value-check.ts';
 import { decideForm, hasRules, type RuleContext } from '../rules/form-rules.ts';
 import { ruledState } from '../rules/rule-state.ts';
 import type { FormDataService } from './form-data-service.ts';
-import type { AttachmentDefinition, AttachmentRecord, ColumnType, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { AttachmentRecord, ColumnType, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
 import { MAX_TABLE_ROWS, tableRows } from './table-values.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
