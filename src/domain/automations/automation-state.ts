@@ -30,16 +30,17 @@ export interface Snapshot { values: Map<string, FieldValue>; ruleContext: RuleCo
  * Reads what a condition or value sees, in the transaction: the project's submitted values (as the change and earlier
  * actions left them), its submitted forms and active files; `role` is the triggering user's role.
  */
-export async function snapshot(env: Pick<AutomationEnv, 'ctx' | 'state' | 'now'> & { tx: Pick<StoreReader, 'projects' | 'attachments'> }): Promise<Snapshot> {
+export async function snapshot(env: Pick<AutomationEnv, 'ctx' | 'state' | 'now'> & { tx: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'> }): Promise<Snapshot> {
   const { tx, ctx, state } = env;
   const rules = programRules(ctx.model);
-  const [stored, submissions, files] = await Promise.all([
+  const [stored, submissions, files, envelopes] = await Promise.all([
     tx.projects.getValues(state.project.id, ctx.model.fields.map((f) => f.id)),
     tx.projects.getSubmissions(state.project.id),
     tx.attachments.listActiveAttachments(state.project.id),
+    tx.envelopes.listProjectEnvelopes(state.project.id),
   ]);
   const values = new Map(stored.map((v) => [v.fieldId, v]));
-  const ruleContext = ruleContextOf(ctx.model, state.project, ctx.role.name, submissions.map((s) => s.formId), files);
+  const ruleContext = ruleContextOf(ctx.model, state.project, ctx.role.name, submissions.map((s) => s.formId), files, envelopes);
   const bindings = bindingsOf(ctx.model, rules, values, ruleContext);
   const project = bindings.project as Map<string, CelInput>;
   const days = projectDays(ctx, state.project, env.now);

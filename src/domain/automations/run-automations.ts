@@ -55,7 +55,7 @@ function compiledOf(model: ProgramModel, a: Automation): Compiled {
  * True when an automation's condition holds for a project as `reader` sees it (an automation without one always
  * holds): how the daily schedule picks its projects, before and again inside each project's change.
  */
-export async function conditionHolds(reader: Pick<StoreReader, 'projects' | 'attachments'>, ctx: ProgramContext, a: Automation, project: Project, now: number): Promise<boolean> {
+export async function conditionHolds(reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'>, ctx: ProgramContext, a: Automation, project: Project, now: number): Promise<boolean> {
   const compiled = compiledOf(ctx.model, a);
   if (compiled.if === null) return true;
   return compiled.if.evaluate((await snapshot({ tx: reader, ctx: { ...ctx, role: automationRole(ctx) }, state: { project }, now })).bindings) === true;
