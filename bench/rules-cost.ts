@@ -124,7 +124,7 @@ process.stdout.write(`median of ${rounds} rounds: draft save ${pct(median(ratios
   await call('POST', `/services/v2/Programs/RES-SOLAR/Projects/${id}/Forms/Application/Draft/Data`, body(APPLICATION));
   const project = (await store.projects.getProject(program.id, id))!;
   const state = await ruledState(store, model, 'admin', project, form, 'draft');
-  const ctx = { status: 'Draft', number: '', role: 'admin', submitted: [], files: ['SitePlan'], approvedFiles: [] };
+  const ctx = { status: 'Draft', number: '', role: 'admin', submitted: [], files: ['SitePlan'], approvedFiles: [], signed: [] };
   const times = 20_000;
   for (let i = 0; i < 2000; i++) decideForm(model, form, state.after, ctx);
   const started = process.cpuUsage();

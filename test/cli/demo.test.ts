@@ -62,8 +62,15 @@ test('the demo program has the documented workflow and forms', async () => {
     ['WithdrawUnanswered', 'deadline.passed'], ['InspectionStarts', 'status.entered'], ['InspectionDone', 'status.left'],
     ['ApplicantAnswered', 'inquiry.note_added'], ['InspectionScheduled', 'deadline.started'], ['InspectionOnTime', 'deadline.satisfied'],
     ['ResizedAbove10kW', 'field.changed'], ['ApplicationStarted', 'project.created'], ['CertificateRejected', 'attachment.reviewed'],
-    ['CertificateReplaced', 'attachment.uploaded'], ['DraftReminderDaily', 'schedule'],
+    ['CertificateReplaced', 'attachment.uploaded'], ['ApprovedDocuments', 'status.entered'], ['AgreementSigned', 'envelope.completed'],
+    ['DraftReminderDaily', 'schedule'],
   ]);
+  // Its documents ("Documents and signatures"): the approval letter, and the agreement the owner then a plan reviewer sign.
+  assert.deepEqual(model.program.documents?.map((d) => [d.customId, d.visibleToApplicant, d.signers.map((s) => s.kind === 'role' ? s.role : s.kind), d.order]), [
+    ['ApprovalLetter', true, [], 'sequential'], ['InterconnectionAgreement', true, ['owner', 'Reviewer'], 'sequential'],
+  ]);
+  const letter = model.forms[0]!.attachments.find((a) => a.customId === 'ApprovalLetter');
+  assert.equal(letter?.allowedTypes[0], 'application/pdf');
   assert.deepEqual(model.forms.map((f) => f.name), ['Interconnection Application', 'Completion Certificate', 'Review Checklist']);
   assert.ok(model.fields.some((f) => f.multiValue) && model.fields.some((f) => f.sensitive));
   assert.deepEqual([...new Set(model.fields.map((f) => f.type))].sort(), ['boolean', 'choice', 'date', 'integer', 'number', 'table', 'text']);

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { DIALECTS } from '../support/databases.ts';
 import { DEMO_APPLICATION, demoApi, demoUser } from '../support/demo-api.ts';
 import { dataRequest, NS } from '../support/http-harness.ts';
+import { demoServerOf, signDemoAgreement } from '../support/demo-signing.ts';
 
 // The demo program's automations on projects, files and reviews (programs/residential-solar.yaml; docs/programs.md,
 // "Automations"): a new application tells integrations (an automation.custom event); a signed completion certificate
@@ -65,6 +66,7 @@ for (const dialect of DIALECTS) {
       const projectId = await submitted();
       await ok(demo.call(admin, 'POST', `Projects/${projectId}/Assignee`, `<SetAssigneeRequest xmlns="${NS}"><AssigneeEmail>${reviewer.email}</AssigneeEmail></SetAssigneeRequest>`));
       await ok(demo.call(admin, 'POST', `Projects/${projectId}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="ApprovedForInstallation"/>`));
+      await signDemoAgreement(demoServerOf(demo), projectId);
       assert.equal((await demo.upload(projectId, 'SignedCertificate', applicant, 'CompletionCertificate')).statusCode, 200);
       assert.equal((await runsOf(projectId, 'CertificateReplaced'))[0]?.detail?.outcome, 'skipped', 'the first certificate is not a correction');
       await ok(demo.call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Data`, dataRequest(COMPLETION)));
@@ -79,6 +81,22 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await corrections(), []);
       assert.equal((await demo.upload(projectId, 'SignedCertificate', applicant, 'CompletionCertificate')).statusCode, 200);
       assert.deepEqual((await corrections()).map((m) => m.to), [reviewer.email]);
+    });
+
+    it('approval asks for the approval letter and the agreement and mails the owner with the letter; the signed agreement mails the owner', async () => {
+      const projectId = await submitted();
+      await ok(demo.call(admin, 'POST', `Projects/${projectId}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="ApprovedForInstallation"/>`));
+      assert.deepEqual((await runsOf(projectId, 'ApprovedDocuments')).map((r) => r.detail?.outcome), ['ran']);
+      const requests = await demo.db.store.documents.listProjectDocumentRequests(projectId);
+      assert.deepEqual(requests.map((r) => [r.documentId, r.state]).sort(), [['ApprovalLetter', 'queued'], ['InterconnectionAgreement', 'queued']]);
+      const number = (await demo.db.store.projects.getProject(demo.model.program.id, projectId))!.number!;
+      const mails = async (subject: string) => (await demo.db.store.mail.listMail()).filter((m) => m.kind === 'automation' && m.subject.includes(subject));
+      const approval = await mails(`project ${number} is approved for installation`);
+      assert.deepEqual(approval.map((m) => [m.to, m.attachments?.map((a) => a.documentId)]), [[applicant.email, ['ApprovalLetter']]]);
+      assert.deepEqual(await mails(`agreement of project ${number} is signed`), []);
+      await signDemoAgreement(demoServerOf(demo), projectId);
+      assert.deepEqual((await runsOf(projectId, 'AgreementSigned')).map((r) => r.detail?.outcome), ['ran']);
+      assert.deepEqual((await mails(`agreement of project ${number} is signed`)).map((m) => m.to), [applicant.email]);
     });
 
     it('approving the certificate, or rejecting it outside the inspection, moves nothing', async () => {

@@ -19,6 +19,7 @@ import { createSchemaRegistry, type SchemaRegistry } from '../../src/xml/schema-
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
 import { attr, attrs, dataRequest, NS, rootName, TestClock } from '../support/http-harness.ts';
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
+import { signDemoAgreement } from '../support/demo-signing.ts';
 
 // The demo program (programs/residential-solar.yaml) walked through end to end, over HTTP only, with the demo
 // credentials: apply, review, approve, certify completion, grant permission to operate, then report on it.
@@ -63,6 +64,7 @@ for (const dialect of DIALECTS) {
     let projectId = '';
     let mark = '';
     let blobDir = '';
+    let blobs: BlobStore | undefined;
 
     before(async () => {
       db = await openTestStore(dialect);
@@ -70,7 +72,7 @@ for (const dialect of DIALECTS) {
       const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' });
       // Each database with the blob store a deployment on it would use by default.
       blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-demo-blobs-'));
-      const blobs: BlobStore = dialect === 'postgres' ? new DatabaseBlobStore(db.store) : new LocalBlobStore(blobDir);
+      blobs = dialect === 'postgres' ? new DatabaseBlobStore(db.store) : new LocalBlobStore(blobDir);
       app = await buildApp({ config, store: db.store, clock, logger: false, blobs });
       schemas = createSchemaRegistry(config.xmlNamespace);
     });
@@ -252,6 +254,17 @@ for (const dialect of DIALECTS) {
       await assertUnchanged('downloads only read');
     });
 
+    it('the completion certificate waits for the interconnection agreement, which the applicant and a plan reviewer sign', async () => {
+      // Before the agreement is signed, the certificate's installation date is refused (its rule), and nothing changes.
+      const early = await call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Data`, dataRequest(COMPLETION));
+      assert.match(refused(early, 422, 'VALIDATION_FAILED'), /break the rules/);
+      assert.deepEqual(attrs(early.body, 'FieldError', 'CustomId'), ['InstallationDate']);
+      assert.match(attr(early.body, 'FieldError', 'Message') ?? '', /interconnection agreement must be signed by you and the utility/);
+      await assertUnchanged('a certificate before the agreement is signed');
+      await signDemoAgreement({ app: app!, store: db!.store, clock, blobs: blobs! }, projectId);
+      await assertChanged('the agreement was generated and signed');
+    });
+
     it('the applicant submits the Completion Certificate with several module serial numbers: Inspection Pending', async () => {
       ok(await call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Data`, dataRequest(COMPLETION)));
       const missing = await call(applicant, 'POST', `Projects/${projectId}/Forms/CompletionCertificate/Draft/Submit`);
@@ -342,7 +355,15 @@ for (const dialect of DIALECTS) {
         ['Application Review', applicant.email, 'suppress'],
         ['Unsubmitted', applicant.email, 'normal'],
       ]);
-      const files = list((project.Attachments as Node).Attachment).map((a) => [a.CustomId, a.FileName, a.ApprovalStatus, a.UploadedBy, a.Sha256]);
+      const all = list((project.Attachments as Node).Attachment).map((a) => [a.CustomId, a.FileName, a.ApprovalStatus, a.UploadedBy, a.Sha256] as string[]);
+      // The documents the service made: the approval letter and the signed agreement (its second version).
+      const documents = new Set(['ApprovalLetter', 'InterconnectionAgreement']);
+      assert.deepEqual(all.filter((f) => documents.has(f[0]!)).map((f) => f.slice(0, 4)), [
+        ['ApprovalLetter', 'ApprovalLetter.pdf', 'Approved', 'system'],
+        // The signed PDF is stored as the finisher stores it (envelope-finisher.ts): in the owner's name, pending review.
+        ['InterconnectionAgreement', 'Interconnection agreement for a residential solar generating facility (signed).pdf', 'Pending', applicant.email],
+      ]);
+      const files = all.filter((f) => !documents.has(f[0]!));
       assert.deepEqual(files, [
         ['SitePlan', 'site-plan.pdf', 'Approved', applicant.email, sha256(SITE_PLAN)],
         ['SingleLineDiagram', 'single-line.pdf', 'Pending', applicant.email, sha256(DIAGRAM)],

@@ -11,6 +11,7 @@ import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts
 import { dataRequest, NS, TestClock } from '../support/http-harness.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
+import { signDemoAgreement } from '../support/demo-signing.ts';
 
 // A data field on several forms has one value per project (docs/interface.md, Data fields shared by forms). In the
 // demo, Inverter model is on the Interconnection Application and on the Completion Certificate: the certificate's
@@ -44,13 +45,15 @@ for (const dialect of DIALECTS) {
     let db: TestStore | undefined;
     let app: FastifyInstance | undefined;
     let model: ProgramModel;
+    let blobs: DatabaseBlobStore | undefined;
     const clock = new TestClock();
     const [admin, applicant] = [who('admin'), who('applicant')];
 
     before(async () => {
       db = await openTestStore(dialect);
       const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() });
-      app = await buildApp({ config: loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' }), store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
+      blobs = new DatabaseBlobStore(db.store, clock);
+      app = await buildApp({ config: loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' }), store: db.store, clock, logger: false, blobs });
       model = await db.store.programs.loadProgramModel((await db.store.programs.findProgram(programId))!);
     });
     after(async () => {
@@ -80,13 +83,17 @@ for (const dialect of DIALECTS) {
         headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="x.pdf"' },
       });
     }
-    /** A project whose application (Inverter model IQ8PLUS) was submitted and approved: the certificate is open. */
+    /**
+     * A project whose application (Inverter model IQ8PLUS) was submitted and approved, and whose interconnection
+     * agreement the owner and a plan reviewer signed: the certificate is open.
+     */
     async function approvedProject(): Promise<string> {
       const projectId = /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'NewProject')))![1]!;
       await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, dataRequest(APPLICATION)));
       assert.equal((await upload(projectId, 'Application', 'SitePlan')).statusCode, 200);
       await ok(call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Submit`));
       await ok(call(admin, 'POST', `Projects/${projectId}/Status`, `<SetProjectStatusRequest xmlns="${NS}" StatusId="ApprovedForInstallation"/>`));
+      await signDemoAgreement({ app: app!, store: db!.store, clock, blobs: blobs! }, projectId);
       return projectId;
     }
     async function csrf(): Promise<{ token: string; cookie: string }> {

@@ -56,8 +56,11 @@ before(async () => {
   throw new Error(`the server did not start:\n${log}`);
 });
 
-after(() => {
+after(async () => {
+  // The server may still be writing files (the demo renders its documents after an approval): let it end first.
+  const exited = server && server.exitCode === null ? new Promise((resolve) => server.once('exit', resolve)) : Promise.resolve();
   server?.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

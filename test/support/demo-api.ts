@@ -38,6 +38,8 @@ export interface DemoCallOptions { type?: string; accept?: string }
 /** The demo served over one test database; valid inside the tests of the describe block that made it. */
 export interface DemoApi {
   readonly app: FastifyInstance; readonly db: TestStore; readonly clock: TestClock; readonly model: ProgramModel; readonly schemas: SchemaRegistry;
+  /** Where the app keeps files (the background tasks of demo-signing.ts must use the same). */
+  readonly blobs: DatabaseBlobStore;
   /** A request under the program's root as `c` (Basic auth and API key); the clock moves on first. */
   call(c: DemoCredential, method: 'GET' | 'POST', path: string, body?: string, options?: DemoCallOptions): Promise<LightMyRequestResponse>;
   /** The body of a 200 answer (failing the test otherwise), checked against the XSD `schema` when one is named. */
@@ -60,12 +62,14 @@ export function demoApi(dialect: (typeof DIALECTS)[number]): DemoApi {
   let db: TestStore | undefined;
   let model: ProgramModel | undefined;
   let schemas: SchemaRegistry | undefined;
+  let blobs: DatabaseBlobStore | undefined;
   const clock = new TestClock();
   before(async () => {
     db = await openTestStore(dialect);
     const { programId } = await seedDemo({ store: db.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() });
     const config = loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' });
-    app = await buildApp({ config, store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
+    blobs = new DatabaseBlobStore(db.store, clock);
+    app = await buildApp({ config, store: db.store, clock, logger: false, blobs });
     model = await db.store.programs.loadProgramModel((await db.store.programs.findProgram(programId))!);
     schemas = createSchemaRegistry(config.xmlNamespace);
   });
@@ -79,6 +83,7 @@ export function demoApi(dialect: (typeof DIALECTS)[number]): DemoApi {
     get db() { return db!; },
     get model() { return model!; },
     get schemas() { return schemas!; },
+    get blobs() { return blobs!; },
     clock,
     call(c, method, path, body, { type = 'application/xml', accept } = {}) {
       clock.advance();

@@ -3,6 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
+import { systemClock } from '../../src/model/clock.ts';
+import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
+import { signDemoAgreement } from '../support/demo-signing.ts';
 
 // The applicant's way through an application in a real browser: start it from the home page, fill in every field
 // type of the demo's Interconnection Application, meet a validation error and fix it, upload the site plan, submit.
@@ -105,7 +108,7 @@ describe('web: the application form', () => {
     await page.getByLabel('File for Site plan').setInputFiles({ name: 'site-plan.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
     await page.getByRole('button', { name: 'Upload Site plan' }).click();
     await page.getByText('Your draft was saved and the file was uploaded.').waitFor();
-    await page.getByRole('link', { name: 'site-plan.pdf' }).waitFor();
+    await page.getByRole('link', { name: 'site-plan.pdf', exact: true }).waitFor();
     assert.equal(await page.getByLabel('Meter number').inputValue(), 'M-778899');
     assert.equal(await draftValue(server, projectId, 'MeterNumber'), 'M-778899');
     // A file of a type the definition does not take is refused beside its input in words, nothing is stored, and
@@ -125,11 +128,11 @@ describe('web: the application form', () => {
     await page.getByLabel('File for Single-line diagram').setInputFiles({ name: 'diagram.pdf', mimeType: 'application/pdf', buffer: TINY_PDF });
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByText('Your draft was saved and 2 files were uploaded.').waitFor();
-    await page.getByRole('link', { name: 'diagram.pdf' }).waitFor();
+    await page.getByRole('link', { name: 'diagram.pdf', exact: true }).waitFor();
     assert.equal(await draftValue(server, projectId, 'CustomerPhone'), '555-0102');
     // No form on the page carries the CSRF token in its address.
     for (const action of await page.locator('form').evaluateAll((forms) => forms.map((f) => f.getAttribute('action') ?? ''))) assert.doesNotMatch(action, /_csrf/);
-    await page.getByRole('link', { name: 'site-plan-v2.pdf' }).waitFor();
+    await page.getByRole('link', { name: 'site-plan-v2.pdf', exact: true }).waitFor();
     assert.deepEqual((await server.store.attachments.listActiveAttachments(projectId)).map((a) => [a.fileName, a.version, a.approvalStatus]).sort(),
       [['diagram.pdf', 1, 'Pending'], ['site-plan-v2.pdf', 2, 'Pending']]);
     await assertAccessible(page);
@@ -160,7 +163,7 @@ describe('web: the application form', () => {
     submitted = { projectId, projectPage: page.url() };
 
     // The file downloads with its name, as an attachment.
-    const download = await page.request.get(new URL((await page.getByRole('link', { name: 'site-plan-v2.pdf' }).getAttribute('href'))!, server.baseUrl).toString());
+    const download = await page.request.get(new URL((await page.getByRole('link', { name: 'site-plan-v2.pdf', exact: true }).getAttribute('href'))!, server.baseUrl).toString());
     assert.equal(download.status(), 200);
     assert.match(download.headers()['content-disposition']!, /^attachment; filename="site-plan-v2.pdf"/);
     assert.equal(download.headers()['x-content-type-options'], 'nosniff');
@@ -193,6 +196,8 @@ describe('web: the application form', () => {
     await admin.getByLabel('Move to status').selectOption({ label: 'Approved for Installation' });
     await admin.getByRole('button', { name: 'Change status' }).click();
     await admin.getByText('The status was changed.').waitFor();
+    // The certificate waits for the interconnection agreement: the owner and a plan reviewer sign it first.
+    await signDemoAgreement({ app: server.app, store: server.store, clock: systemClock, blobs: new DatabaseBlobStore(server.store, systemClock) }, projectId);
 
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -211,7 +216,7 @@ describe('web: the application form', () => {
     assert.equal(await page.getByLabel('Electrical permit number').inputValue(), 'EP-2026-77');
     assert.equal(await page.getByLabel('Module serial numbers').inputValue(), 'SN-0001\nSN-0002');
     assert.equal(await page.getByLabel('Inverter model').inputValue(), 'IQ8PLUS');
-    await page.getByRole('link', { name: 'certificate.pdf' }).waitFor();
+    await page.getByRole('link', { name: 'certificate.pdf', exact: true }).waitFor();
     await assertAccessible(page);
     await screenshot(page, 'certificate-form');
     await page.getByRole('button', { name: 'Submit Completion Certificate' }).click();

@@ -28,18 +28,22 @@ export interface Snapshot { values: Map<string, FieldValue>; ruleContext: RuleCo
 
 /**
  * Reads what a condition or value sees, in the transaction: the project's submitted values (as the change and earlier
- * actions left them), its submitted forms and active files; `role` is the triggering user's role.
+ * actions left them), its submitted forms, active files and envelopes; `role` is the triggering user's role. `reads`:
+ * the `project` members the rule reads, when known (the envelopes are read only for `project.signed`).
  */
-export async function snapshot(env: Pick<AutomationEnv, 'ctx' | 'state' | 'now'> & { tx: Pick<StoreReader, 'projects' | 'attachments'> }): Promise<Snapshot> {
+export async function snapshot(
+  env: Pick<AutomationEnv, 'ctx' | 'state' | 'now'> & { tx: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'> }, reads?: ReadonlySet<string>,
+): Promise<Snapshot> {
   const { tx, ctx, state } = env;
   const rules = programRules(ctx.model);
-  const [stored, submissions, files] = await Promise.all([
+  const [stored, submissions, files, envelopes] = await Promise.all([
     tx.projects.getValues(state.project.id, ctx.model.fields.map((f) => f.id)),
     tx.projects.getSubmissions(state.project.id),
     tx.attachments.listActiveAttachments(state.project.id),
+    reads === undefined || reads.has('signed') ? tx.envelopes.listProjectEnvelopes(state.project.id) : Promise.resolve([]),
   ]);
   const values = new Map(stored.map((v) => [v.fieldId, v]));
-  const ruleContext = ruleContextOf(ctx.model, state.project, ctx.role.name, submissions.map((s) => s.formId), files);
+  const ruleContext = ruleContextOf(ctx.model, state.project, ctx.role.name, submissions.map((s) => s.formId), files, envelopes);
   const bindings = bindingsOf(ctx.model, rules, values, ruleContext);
   const project = bindings.project as Map<string, CelInput>;
   const days = projectDays(ctx, state.project, env.now);

@@ -55,10 +55,10 @@ function compiledOf(model: ProgramModel, a: Automation): Compiled {
  * True when an automation's condition holds for a project as `reader` sees it (an automation without one always
  * holds): how the daily schedule picks its projects, before and again inside each project's change.
  */
-export async function conditionHolds(reader: Pick<StoreReader, 'projects' | 'attachments'>, ctx: ProgramContext, a: Automation, project: Project, now: number): Promise<boolean> {
+export async function conditionHolds(reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'>, ctx: ProgramContext, a: Automation, project: Project, now: number): Promise<boolean> {
   const compiled = compiledOf(ctx.model, a);
   if (compiled.if === null) return true;
-  return compiled.if.evaluate((await snapshot({ tx: reader, ctx: { ...ctx, role: automationRole(ctx) }, state: { project }, now })).bindings) === true;
+  return compiled.if.evaluate((await snapshot({ tx: reader, ctx: { ...ctx, role: automationRole(ctx) }, state: { project }, now }, compiled.if.projectMembers)).bindings) === true;
 }
 
 /** The role an automation's own changes are recorded with: they are the program's, made as its staff would. */
@@ -100,7 +100,7 @@ export async function runAutomations(
       const compiled = compiledOf(ctx.model, a);
       const env = { tx, deps, caller, ctx, now, state, automation: a, compiled: compiled.values, records: result.records, role, changes: result.changes };
       if (compiled.if !== null) {
-        const value = compiled.if.evaluate((await snapshot(env)).bindings);
+        const value = compiled.if.evaluate((await snapshot(env, compiled.if.projectMembers)).bindings);
         if (value !== true) {
           record('skipped', { reason: value === false ? 'the condition is not met' : 'the condition cannot be decided (it reads an empty field or fails)' });
           continue;

@@ -45,8 +45,8 @@ export async function waitingForApplicant(store: Pick<StoreReader, 'projects' | 
       // The draft as it stands: the form's changes over the project's values (see currentDraft).
       const submitted = (valuesOf.get(p.id) ?? []).map((v) => ({ fieldId: v.fieldId, value: v.value, values: v.values, updatedAt: 0, updatedBy: '' }));
       const draft = overlayDraft(form, (draftOf.get(`${p.id} ${form.id}`) ?? []).map((d) => d.value), submitted);
-      // A label, not a gate: the project's submissions are not read for it (SubmitProject decides for real).
-      const ctx = ruleContextOf(model, p, 'applicant', [], filesOf.get(p.id) ?? []);
+      // A label, not a gate: the project's submissions and envelopes are not read for it (SubmitProject decides for real).
+      const ctx = ruleContextOf(model, p, 'applicant', [], filesOf.get(p.id) ?? [], []);
       return draftComplete(model, form, draft, filesOf.get(p.id) ?? [], { ctx, others: submitted }) ? `${form.name}: ready to submit` : `${form.name}: to complete`;
     });
     for (const t of questionsOf.get(p.id) ?? []) waiting.push(`Question to answer: ${t.subject}`);

@@ -156,9 +156,9 @@ function typedValues(model: ProgramModel, form: Form, raw: RawFormValues): Field
  * draft, saving a page's values through the API's own SetProjectData rules, and the forms of the project page.
  */
 export class ApplicationService {
-  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments'>;
+  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes'>;
   readonly #formData: FormDataService;
-  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments'>, formData: FormDataService) {
+  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes'>, formData: FormDataService) {
     this.#deps = deps;
     this.#formData = formData;
   }

@@ -1,6 +1,7 @@
 import type { CelInput } from '@bufbuild/cel';
 import { isCelList } from '@bufbuild/cel';
 import type { AttachmentRecord, DataField, FieldType, FieldValue, Form, ProgramModel, Project } from '../../model/model.ts';
+import type { Envelope } from '../../model/document.ts';
 import { statusById } from '../projects/project-context.ts';
 import { tableRows } from '../projects/table-values.ts';
 import { programRules, type ProgramRules } from './program-rules.ts';
@@ -12,6 +13,8 @@ import { MAX_TEXT_CHARS } from './rule-cost.ts';
 /** What `project` and `role` are in the rules of one request. */
 export interface RuleContext {
   status: string; number: string; submitted: string[]; files: string[]; approvedFiles: string[]; role: string;
+  /** The customIds of the documents whose e-signature envelope for the project completed (`project.signed`). */
+  signed: string[];
 }
 
 /** A validation that is not met: the field it belongs to, the program's message and the fields (by id) the rule reads. */
@@ -31,8 +34,14 @@ export interface FormDecision {
   failed: FailedValidation[];
 }
 
-/** The rules' view of a project from what is already read: the ids of its submitted forms and its active files. */
-export function ruleContextOf(model: ProgramModel, project: Project, role: string, submittedFormIds: string[], files: Pick<AttachmentRecord, 'definitionId' | 'approvalStatus'>[]): RuleContext {
+/**
+ * The rules' view of a project from what is already read: the ids of its submitted forms, its active files and its
+ * envelopes (only completed ones count as signed).
+ */
+export function ruleContextOf(
+  model: ProgramModel, project: Project, role: string, submittedFormIds: string[], files: Pick<AttachmentRecord, 'definitionId' | 'approvalStatus'>[],
+  envelopes: Pick<Envelope, 'templateId' | 'state'>[],
+): RuleContext {
   const status = statusById(model, project.statusId);
   const formRef = new Map(model.forms.map((f) => [f.id, f.customId ?? f.name]));
   const defRef = new Map(model.forms.flatMap((f) => f.attachments.map((a) => [a.id, a.customId ?? a.name] as const)));
@@ -41,6 +50,7 @@ export function ruleContextOf(model: ProgramModel, project: Project, role: strin
     status: status.customId ?? status.name, number: project.number ?? '', role,
     submitted: [...new Set(submittedFormIds.map((id) => formRef.get(id)).filter((r) => r !== undefined))],
     files: refs(files), approvedFiles: refs(files.filter((a) => a.approvalStatus === 'Approved')),
+    signed: [...new Set(envelopes.filter((e) => e.state === 'completed').map((e) => e.templateId))],
   };
 }
 
@@ -118,6 +128,7 @@ export function bindingsOf(model: ProgramModel, rules: ProgramRules, values: Rea
   const bindings: Record<string, CelInput> = {
     project: new Map<string, CelInput>([
       ['status', ctx.status], ['number', ctx.number], ['submitted', ctx.submitted], ['files', ctx.files], ['approvedFiles', ctx.approvedFiles],
+      ['signed', ctx.signed],
     ]),
     role: ctx.role,
   };

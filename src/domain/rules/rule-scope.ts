@@ -6,14 +6,14 @@ import { fieldType, isIdentifier, listOf, type RuleColumns, T, type RuleType } f
 export interface ScopeField { customId: string | null; type: FieldType; multiValue: boolean; table?: RuleColumns | null; maxLength?: number | null }
 
 /** The members of `project` that need more than the project row (its submissions and files); read only when used. */
-export const PROJECT_DETAILS = ['submitted', 'files', 'approvedFiles'] as const;
+export const PROJECT_DETAILS = ['submitted', 'files', 'approvedFiles', 'signed'] as const;
 
 /** `project` in a rule: the project the values belong to. */
 export const PROJECT_TYPE: RuleType = {
   kind: 'record', name: 'project',
   members: new Map<string, RuleType>([
     ['status', T.string], ['number', T.string],
-    ['submitted', listOf(T.string)], ['files', listOf(T.string)], ['approvedFiles', listOf(T.string)],
+    ['submitted', listOf(T.string)], ['files', listOf(T.string)], ['approvedFiles', listOf(T.string)], ['signed', listOf(T.string)],
   ]),
 };
 
