@@ -360,8 +360,8 @@ for (const dialect of DIALECTS) {
       const documents = new Set(['ApprovalLetter', 'InterconnectionAgreement']);
       assert.deepEqual(all.filter((f) => documents.has(f[0]!)).map((f) => f.slice(0, 4)), [
         ['ApprovalLetter', 'ApprovalLetter.pdf', 'Approved', 'system'],
-        // The signed PDF is stored as the finisher stores it (envelope-finisher.ts): in the owner's name, pending review.
-        ['InterconnectionAgreement', 'Interconnection agreement for a residential solar generating facility (signed).pdf', 'Pending', applicant.email],
+        // The signed PDF is the service's output too (envelope-finisher.ts): from `system`, approved.
+        ['InterconnectionAgreement', 'Interconnection agreement for a residential solar generating facility (signed).pdf', 'Approved', 'system'],
       ]);
       const files = all.filter((f) => !documents.has(f[0]!));
       assert.deepEqual(files, [

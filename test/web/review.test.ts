@@ -51,7 +51,7 @@ describe('web: project review', () => {
       await d.dismiss();
     });
     // The file name holds markup: shown as text, never as an element.
-    await page.getByRole('link', { name: HOSTILE.fileName }).waitFor();
+    await page.getByRole('link', { name: HOSTILE.fileName, exact: true }).waitFor();
     assert.equal(await page.locator('main img').count(), 0);
     await page.getByLabel('Note on Site plan').fill('<b>Setbacks</b> shown.');
     await page.getByRole('button', { name: 'Approve Site plan' }).click();

@@ -57,8 +57,6 @@ async function finishOne(deps: FinisherDeps, e: Envelope): Promise<void> {
     document: await readAll(await blobs.read(doc.blobKey)), title: e.title, envelopeId: e.id, projectNumber: project.number ?? project.id,
     signers: signedBy, steps, timeZone: (ctx.program.calendar ?? DEFAULT_CALENDAR).timeZone,
   });
-  // A version's uploader is an account: whoever had the document sent, or the project's owner when the service did.
-  const uploader = e.createdBy === SYSTEM_USER_ID ? project.ownerId : e.createdBy;
   const stored = await blobs.write(Readable.from([Buffer.from(pdf)]), MAX_SIGNED_PDF_BYTES);
   let kept = false;
   try {
@@ -72,7 +70,8 @@ async function finishOne(deps: FinisherDeps, e: Envelope): Promise<void> {
         const record: AttachmentRecord = {
           id: deps.ids.next(), projectId: e.projectId, definitionId: e.attachmentId, version: (previous?.version ?? 0) + 1, blobKey: stored.key,
           fileName: cleanFileName(`${e.title} (signed).pdf`), contentType: 'application/pdf', sizeBytes: stored.size, sha256: stored.sha256,
-          uploadedBy: uploader, uploadedAt: now, approvalStatus: 'Pending', note: null, reviewedBy: null, reviewedAt: null,
+          // The service's own output, like a generated version: from `system`, approved (nobody reviews the seal).
+          uploadedBy: SYSTEM_USER_ID, uploadedAt: now, approvalStatus: 'Approved', note: null, reviewedBy: null, reviewedAt: null,
         };
         await tx.attachments.insertAttachment(record);
         await tx.envelopes.updateEnvelope(e.id, now, { state: 'completed', finishedAt: now, signedVersion: record.version });
