@@ -1,6 +1,6 @@
 import type { DocumentTemplate } from '../../model/document.ts';
 import { localDateOf } from '../../model/local-date.ts';
-import type { DataField, FieldValue, HistoryEntry, ProgramModel } from '../../model/model.ts';
+import type { DataField, FieldValue, HistoryEntry, ProgramModel, TableColumn } from '../../model/model.ts';
 import { shownValue } from '../projects/shown-value.ts';
 import { tableRows as storedRows } from '../projects/table-values.ts';
 import { tableRows } from './markdown-escape.ts';
@@ -61,7 +61,10 @@ function fieldValues(input: TemplateInput): Record<string, unknown> {
 function fieldValue(model: ProgramModel, f: DataField, v: FieldValue | undefined): unknown {
   if (f.type === 'table') {
     const columns = f.table?.columns ?? [];
-    const rows = storedRows(f, v?.value ?? null).map((r) => Object.fromEntries(columns.map((c) => [c.customId, r[c.customId] ?? null])));
+    // A choice column's cell as people read it, by its label, like a choice field's value.
+    const shown = (c: TableColumn, cell: string | undefined) => (cell === undefined ? null
+      : (model.lists.find((l) => l.id === c.listId)?.choices.find((choice) => choice.value === cell)?.label ?? cell));
+    const rows = storedRows(f, v?.value ?? null).map((r) => Object.fromEntries(columns.map((c) => [c.customId, shown(c, r[c.customId])])));
     return tableRows(rows, columns.map((c) => ({ customId: c.customId, name: c.name })));
   }
   if (f.multiValue) return (v?.values ?? []).map((t) => shownValue(model, f, t, true));
