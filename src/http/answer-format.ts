@@ -101,7 +101,12 @@ export function answerFormat(request: FastifyRequest): AnswerFormat {
  */
 export function varyAccept(reply: FastifyReply): void {
   const current = reply.getHeader('vary');
-  const names = current === undefined ? [] : String(current).split(',').map((v) => v.trim()).filter((v) => v !== '');
+  // The usual case, without splitting anything.
+  if (current === undefined) {
+    reply.header('Vary', 'Accept');
+    return;
+  }
+  const names = String(current).split(',').map((v) => v.trim()).filter((v) => v !== '');
   if (names.some((n) => n === '*' || n.toLowerCase() === 'accept')) return;
   reply.header('Vary', [...names, 'Accept'].join(', '));
 }

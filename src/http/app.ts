@@ -134,10 +134,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Other media types are read (within the size limit) but kept aside, so a route can name the problem.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) =>
     done(null, { unsupportedContentType: String(request.headers['content-type'] ?? '') } satisfies UnsupportedBody));
-  app.addHook('onSend', async (request, reply) => {
+  // Synchronous (done, not async), like the other hooks every request runs: an async hook costs each request a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     // Every answer names its request, successes too, so that a client can quote it and an operator find its log lines.
     reply.header(REQUEST_ID_HEADER, request.id);
+    done(null, payload);
   });
   const registry = createMetrics(app, () => workBacklog(store, clock));
   healthRoutes(app, store, blobs, registry);

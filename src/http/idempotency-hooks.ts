@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler, preParsingAsyncHookHandler } from 'fastify';
 import { type IdempotencyService, MAX_STORED_ANSWER_BYTES } from '../domain/projects/idempotency-service.ts';
 import type { StoredAnswer } from '../model/records.ts';
 import { BodyDigest } from './body-digest.ts';
@@ -96,16 +96,16 @@ function replayedHeaders(reply: FastifyReply): Record<string, string> {
 export function installIdempotency(api: FastifyInstance, service: IdempotencyService, options: { maxUploadBytes: number }): void {
   const keyed = new WeakMap<FastifyRequest, KeyedRequest>();
 
-  api.addHook('preParsing', async (request, _reply, payload) => {
-    const field = request.routeOptions.config.idempotent ? request.headers['idempotency-key'] : undefined;
+  const preParsing: preParsingAsyncHookHandler = async (request, _reply, payload) => {
+    const field = request.headers['idempotency-key'];
     if (field === undefined) return payload;
     const key = parseIdempotencyKey(field);
     const digest = BodyDigest.of(payload);
     keyed.set(request, { key, digest, replayed: false });
     return digest;
-  });
+  };
 
-  api.addHook('preHandler', async (request, reply) => {
+  const preHandler: preHandlerAsyncHookHandler = async (request, reply) => {
     const state = keyed.get(request);
     if (!state) return;
     const caller = callerOf(request);
@@ -134,9 +134,9 @@ export function installIdempotency(api: FastifyInstance, service: IdempotencySer
         },
       },
     };
-  });
+  };
 
-  api.addHook('onSend', async (request, reply, payload) => {
+  const onSend: onSendAsyncHookHandler<unknown> = async (request, reply, payload) => {
     const state = keyed.get(request);
     // Only a success made a change and took the key; a refused request changed nothing and left the key free.
     if (!state || state.replayed || reply.statusCode < 200 || reply.statusCode > 299) return payload;
@@ -153,12 +153,27 @@ export function installIdempotency(api: FastifyInstance, service: IdempotencySer
       request.log.warn({ err: error, key: state.key }, 'storing the answer for Idempotency-Key replays failed');
     }
     return bytes.payload;
+  };
+
+  // Only the routes that take a key get the hooks, as their own: every other request (every read) would otherwise
+  // pay three promise steps for nothing.
+  api.addHook('onRoute', (route) => {
+    if (!(route.config as { idempotent?: boolean } | undefined)?.idempotent) return;
+    route.preParsing = [...hookList(route.preParsing), preParsing];
+    route.preHandler = [...hookList(route.preHandler), preHandler];
+    route.onSend = [...hookList(route.onSend), onSend];
   });
 
-  api.addHook('onResponse', async (request) => {
+  // On the API scope (not the route), so that it runs before an upload scope's drainRequest, and synchronous.
+  api.addHook('onResponse', (request, _reply, done) => {
     const state = keyed.get(request);
     // A body left unread (refused early, or longer than an upload may be) flows on through the digest and is dropped,
     // so that draining the request (drain-request.ts) is not held up by the digest's full buffer.
     if (state && request.raw.complete === false) state.digest.resume();
+    done();
   });
+}
+
+function hookList<H>(hooks: H | H[] | undefined): H[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }

@@ -17,11 +17,12 @@ export function createMetrics(app: FastifyInstance, backlog?: () => Promise<Work
     name: 'apas_http_request_duration_seconds', help: 'HTTP request duration by route', labelNames: ['method', 'route'],
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL, so that ids do not explode the label space.
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    done();
   });
   if (backlog) backlogGauges(registry, backlog);
   return registry;

@@ -82,14 +82,11 @@ export async function listProjectListings(db: Db, q: ProjectQuery): Promise<Proj
   return (await projectPage(db, q, LISTING_COLUMNS)).map((r) => toListing(r as ListingRow));
 }
 
-// The rows of a page, of every column (null) or of `columns`.
-async function projectPage(
-  db: Db, q: ProjectQuery, columns: readonly (keyof ProjectTable & string)[] | null, where?: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>,
-): Promise<Selectable<ProjectTable>[]> {
-  // LIMIT and OFFSET are written as literals: with a bound LIMIT SQLite's planner cannot tell a page of 100 from
-  // a page of millions, and walks the program in creation order even when changed_since selects 1% of it (130 ms
-  // instead of 2 ms at 1,000,000 projects). Both are whole numbers checked here, so nothing else reaches the SQL.
-  if (!Number.isSafeInteger(q.limit) || !Number.isSafeInteger(q.offset) || q.limit < 0 || q.offset < 0) throw new Error(`bad page ${q.limit}/${q.offset}`);
+type PageColumns = readonly (keyof ProjectTable & string)[] | null;
+type PageWhere = (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>;
+
+// The query of a page; `fewChanged` reads it by the last-change index and sorts it (see projectPage).
+function pageQuery(db: Db, q: ProjectQuery, columns: PageColumns, where: PageWhere | undefined, fewChanged: boolean) {
   const filtered = (from: Db) => {
     const selected = from.selectFrom('projects');
     let query = (columns === null ? selected.selectAll('projects') : selected.select(columns.map((c) => `projects.${c}` as const)) as unknown as ReturnType<typeof selected.selectAll<'projects'>>)
@@ -101,13 +98,64 @@ async function projectPage(
     if (after) query = query.where((eb) => eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(after.createdAt, after.id)));
     return query;
   };
-  return q.changedSince !== undefined && db.getExecutor().adapter instanceof PostgresAdapter && (await changedFew(db, q.programId, q.changedSince))
-    // A poll's changes are mostly the newest projects, which a walk in creation order reaches last: PostgreSQL took
-    // 0.8 s at 1,000,000 projects walking there. Few changes are read by the last-change index and sorted instead.
-    // (SQLite's planner already does so, given the literal LIMIT.)
-    ? await db.with((w) => w('page').materialized(), (w) => filtered(w as unknown as Db)).selectFrom('page').selectAll()
-      .orderBy('created_at').orderBy('id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset)).execute()
-    : await filtered(db).orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset)).execute();
+  return fewChanged
+    ? db.with((w) => w('page').materialized(), (w) => filtered(w as unknown as Db)).selectFrom('page').selectAll()
+      .orderBy('created_at').orderBy('id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset))
+    : filtered(db).orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset));
+}
+
+type PageRead = (db: Db, ...params: (string | number)[]) => Promise<Selectable<ProjectTable>[]>;
+/** Page queries compiled once, by shape (see pageShape); pages of other shapes beyond this many are built each time. */
+const MAX_PAGE_SHAPES = 256;
+const pageReads = new Map<string, PageRead>();
+
+// What a page's SQL depends on besides its bound values: the columns, which filters, the literal LIMIT and OFFSET.
+function pageShape(q: ProjectQuery, columns: PageColumns, fewChanged: boolean): string {
+  const owner = q.owner === undefined ? '-' : String(q.owner.organizationIds.length);
+  return `${columns === null ? '*' : columns.join(',')}|${owner}|${q.changedSince !== undefined}|${q.after !== undefined}|${q.limit}|${q.offset}|${fewChanged}`;
+}
+
+// A page's bound values in order, and the query back from them (the stand-ins compileOnce passes).
+function pageParams(q: ProjectQuery): (string | number)[] {
+  return [
+    q.programId, ...(q.owner ? [q.owner.ownerId, ...q.owner.organizationIds] : []), ...(q.changedSince !== undefined ? [q.changedSince] : []),
+    ...(q.after ? [q.after.createdAt, q.after.id] : []),
+  ];
+}
+
+function pageFromParams(shape: ProjectQuery, params: (string | number)[]): ProjectQuery {
+  let i = 0;
+  const next = () => params[i++] as never;
+  const programId: string = next();
+  const owner = shape.owner ? { ownerId: next() as string, organizationIds: shape.owner.organizationIds.map(() => next() as string) } : undefined;
+  const changedSince = shape.changedSince !== undefined ? (next() as number) : undefined;
+  const after = shape.after ? { createdAt: next() as number, id: next() as string } : undefined;
+  return {
+    programId, limit: shape.limit, offset: shape.offset,
+    ...(owner ? { owner } : {}), ...(changedSince !== undefined ? { changedSince } : {}), ...(after ? { after } : {}),
+  };
+}
+
+// The rows of a page, of every column (null) or of `columns`. Without `where`, its query is built and compiled once
+// per shape and then only bound (compile-once.ts): polls and listings ask for the same few shapes again and again.
+async function projectPage(db: Db, q: ProjectQuery, columns: PageColumns, where?: PageWhere): Promise<Selectable<ProjectTable>[]> {
+  // LIMIT and OFFSET are written as literals: with a bound LIMIT SQLite's planner cannot tell a page of 100 from
+  // a page of millions, and walks the program in creation order even when changed_since selects 1% of it (130 ms
+  // instead of 2 ms at 1,000,000 projects). Both are whole numbers checked here, so nothing else reaches the SQL.
+  if (!Number.isSafeInteger(q.limit) || !Number.isSafeInteger(q.offset) || q.limit < 0 || q.offset < 0) throw new Error(`bad page ${q.limit}/${q.offset}`);
+  // A poll's changes are mostly the newest projects, which a walk in creation order reaches last: PostgreSQL took
+  // 0.8 s at 1,000,000 projects walking there. Few changes are read by the last-change index and sorted instead.
+  // (SQLite's planner already does so, given the literal LIMIT.)
+  const fewChanged = q.changedSince !== undefined && db.getExecutor().adapter instanceof PostgresAdapter && (await changedFew(db, q.programId, q.changedSince));
+  if (where) return pageQuery(db, q, columns, where, fewChanged).execute();
+  const shape = pageShape(q, columns, fewChanged);
+  let read = pageReads.get(shape);
+  if (!read) {
+    if (pageReads.size >= MAX_PAGE_SHAPES) return pageQuery(db, q, columns, undefined, fewChanged).execute();
+    read = compileOnce((from, ...params: (string | number)[]) => pageQuery(from, pageFromParams(q, params), columns, undefined, fewChanged)) as PageRead;
+    pageReads.set(shape, read);
+  }
+  return read(db, ...pageParams(q));
 }
 
 /** Polls (changed_since) with at most this many changes read them by the last-change index and sort them. */
@@ -115,10 +163,13 @@ const FEW_CHANGES = 20_000;
 
 // True when fewer than FEW_CHANGES projects of the program changed after `since`: a range count of the
 // (program_id, updated_at, id) index that stops at FEW_CHANGES, so it costs at most that many index entries.
+const changedCount = compileOnce((db, programId: string, since: number) => db.selectFrom((eb) => eb.selectFrom('projects').select('projects.id')
+  .where('projects.program_id', '=', programId).where('projects.updated_at', '>', since).limit(sql.lit(FEW_CHANGES)).as('changed'))
+  .select((eb) => eb.fn.countAll<number>().as('n')));
+
 async function changedFew(db: Db, programId: string, since: number): Promise<boolean> {
-  const row = await db.selectFrom((eb) => eb.selectFrom('projects').select('projects.id').where('projects.program_id', '=', programId)
-    .where('projects.updated_at', '>', since).limit(sql.lit(FEW_CHANGES)).as('changed')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n) < FEW_CHANGES;
+  const [row] = await changedCount(db, programId, since);
+  return Number(row!.n) < FEW_CHANGES;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FieldValue } from '../model/model.ts';
 import type { FieldCondition } from '../model/records.ts';
 import type { ProjectReader, projectRepository } from './project-repository.ts';
 import type { StoredValue } from './project-queries.ts';
-import type { SecretBox } from './secret-box.ts';
+import { isSealedText, type SecretBox } from './secret-box.ts';
 import type { Database } from './tables.ts';
 
 /**
@@ -79,11 +79,18 @@ function openKept(secrets: SecretBox, text: string, context: string): string {
   return plain;
 }
 
+function hasSealedText(v: { value: string | null; values: string[] | null }): boolean {
+  if (v.value !== null && isSealedText(v.value)) return true;
+  if (v.values === null) return false;
+  for (const text of v.values) if (isSealedText(text)) return true;
+  return false;
+}
+
 /** A stored value with its texts opened (a value that is not sealed is returned as it is). */
 export function openValue<V extends { fieldId: string; value: string | null; values: string[] | null }>(secrets: SecretBox, projectId: string, v: V): V {
-  // Every value of every read passes here: most are not sealed and are returned as they are, without a copy.
-  const sealed = (text: string | null) => text !== null && secrets.keyIdOf(text) !== null;
-  if (!sealed(v.value) && !(v.values ?? []).some(sealed)) return v;
+  // Every value of every read passes here (a form's read walks all of its project's values): most are not sealed and
+  // are returned as they are, without a copy, a closure or a split of the text.
+  if (!hasSealedText(v)) return v;
   const context = fieldValueContext(projectId, v.fieldId);
   const open = (text: string) => openKept(secrets, text, context);
   return { ...v, value: v.value === null ? null : open(v.value), values: v.values === null ? null : v.values.map(open) };

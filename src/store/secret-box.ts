@@ -45,6 +45,11 @@ export function sealedKeyId(stored: string): string | null {
   return stored.startsWith(PREFIX) ? (stored.slice(PREFIX.length).split(':')[0] ?? null) : null;
 }
 
+/** Whether a stored value is sealed: exactly when sealedKeyId gives a key id, without taking the text apart. */
+export function isSealedText(stored: string): boolean {
+  return stored.startsWith(PREFIX);
+}
+
 /** The key id a blind index was made with; null when `stored` is not one. */
 export function blindIndexKeyId(stored: string): string | null {
   return stored.startsWith(BLIND_PREFIX) ? (stored.slice(BLIND_PREFIX.length).split(':')[0] ?? null) : null;

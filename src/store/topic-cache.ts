@@ -58,8 +58,15 @@ export class TopicCache {
     for (const name of names) {
       const read = reads[name] as (...args: unknown[]) => Promise<unknown>;
       const prefix = `${topic}\u0000${name}\u0000`;
-      // Every request makes several of these reads, so the key is built without JSON for the usual arguments.
-      wrapped[name] = (...args: unknown[]) => this.#get(topic, prefix + argumentsKey(args), () => read(...args));
+      // Every request makes several of these reads, so the key is built without JSON for the usual arguments, and a
+      // hit is answered here, without the async step and the loader a miss needs.
+      wrapped[name] = (...args: unknown[]) => {
+        const entryKey = prefix + argumentsKey(args);
+        const version = this.signal.version(topic);
+        const hit = version === null ? undefined : this.#entries.get(entryKey);
+        if (hit && hit.version === version) return Promise.resolve(hit.value);
+        return this.#get(topic, entryKey, () => read(...args));
+      };
     }
     return wrapped as R;
   }

@@ -40,8 +40,10 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
   // Every page gets the security headers, also the 404 and 405 of an unknown path or method under the pages'
   // prefixes, which the app's one not-found handler answers outside the pages' context.
   const securityHeaders = webSecurityHeaders(secure);
-  app.addHook('onRequest', async (request, reply) => {
+  // Synchronous: every request of the app, the API's too, runs it.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.is404 && isWebPath(request.url)) securityHeaders(request.raw, reply.raw);
+    done();
   });
   await app.register(async (web) => {
     await web.register(fastifyCookie);

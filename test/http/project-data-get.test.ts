@@ -15,7 +15,18 @@ import {
 const MASK = '********';
 
 forEachDialect('HTTP GetProjectData', ({ dialect }) => {
-  const harness = sharedHarness(dialect);
+  // Counts the drafts read, to show which reads need none.
+  let draftReads = 0;
+  const harness = sharedHarness(dialect, {}, (store) => ({
+    ...store,
+    projects: {
+      ...store.projects,
+      getDraft: (projectId, formId) => {
+        draftReads += 1;
+        return store.projects.getDraft(projectId, formId);
+      },
+    },
+  }));
   // draftOnly: the applicant's project with a complete draft, never submitted. submitted: the applicant's submitted project.
   let draftOnly = '';
   let empty = '';
@@ -108,6 +119,23 @@ forEachDialect('HTTP GetProjectData', ({ dialect }) => {
     assert.deepEqual(attrs(res.body, 'DataField', 'Value'), []);
     assert.equal(fieldValues(res.body, IDS.size), null);
     assert.equal(attr(res.body, 'Project', 'CanSubmit'), 'true', 'CanSubmit is about the draft');
+  });
+
+  it('reads the draft only when it shows it or it decides CanSubmit', async () => {
+    const h = harness();
+    draftReads = 0;
+    // A reader may not submit, so the submitted view needs no draft; the owner's of a project in its first status does.
+    const read = await h.request({ method: 'GET', url: dataPath(submitted), as: 'reader' });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.equal(attr(read.body, 'Project', 'CanSubmit'), 'false');
+    assert.deepEqual(fieldValues(read.body, IDS.size), ['S', 'M']);
+    assert.equal(draftReads, 0, 'no draft read for a view that neither shows nor needs it');
+    const owner = await h.request({ method: 'GET', url: dataPath(draftOnly), as: 'applicant' });
+    assert.equal(attr(owner.body, 'Project', 'CanSubmit'), 'true', 'CanSubmit is about the draft');
+    assert.equal(draftReads, 1);
+    const shown = await h.request({ method: 'GET', url: draftPath(submitted), as: 'reader' });
+    assert.equal(shown.statusCode, 200, shown.body);
+    assert.equal(draftReads, 2);
   });
 
   it('shows the submitted values of a submitted project, with its number and status', async () => {

@@ -49,6 +49,12 @@ forEachDialect('store: projects, values, history and audit', ({ open }) => {
     assert.deepEqual(ids(await store.projects.listProjects({ ...query, limit: 1, offset: 1 })), [c.id]);
     assert.deepEqual(ids(await store.projects.listProjects({ ...query, owner: { ownerId: IDS.applicant, organizationIds: [] } })), [c.id, a.id]);
     assert.deepEqual(ids(await store.projects.listProjects({ ...query, changedSince: T0 + 3 })), [b.id]);
+    // A page's query is compiled once per shape and then bound: the same shapes again answer for their own values.
+    assert.deepEqual(ids(await store.projects.listProjects({ ...query, owner: { ownerId: IDS.admin, organizationIds: [] } })), [b.id]);
+    assert.deepEqual(ids(await store.projects.listProjects({ ...query, changedSince: T0 + 2 })), [b.id, a.id]);
+    assert.deepEqual(ids(await store.projects.listProjectListings({ ...query, after: { createdAt: T0 + 1, id: b.id } })), [c.id, a.id]);
+    assert.deepEqual(ids(await store.projects.listProjectListings({ ...query, after: { createdAt: T0 + 2, id: c.id } })), [a.id]);
+    assert.deepEqual(await store.projects.listProjectListings({ ...query, programId: 'no-such-program' }), []);
     assert.deepEqual(ids(await store.projects.findProjectsByNumbers(IDS.program, ['SOL-00003', 'SOL-00001', 'SOL-00001', 'SOL-09999'])), [b.id, a.id]);
     assert.deepEqual(ids(await store.projects.findProjectsByNumbers(IDS.program, ['SOL-00003', 'SOL-00001'], { ownerId: IDS.admin, organizationIds: [] })), [b.id]);
     assert.deepEqual(await store.projects.findProjectsByNumbers(IDS.program, []), []);

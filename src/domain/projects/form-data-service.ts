@@ -129,20 +129,24 @@ export class FormDataService {
     reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
     decided?: FormDecision, known?: KnownData,
   ): Promise<AtVersion<FormDataView>> {
+    const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
+    // The draft is read only when it is shown or decides whether the caller may submit the form now: a read of
+    // submitted data by anyone who cannot submit it (staff reviewing an application) needs no draft.
+    const needsDraft = draft || mayTry;
     // Independent reads: on PostgreSQL they go out at once (over the pool, or queued on a transaction's connection).
     // The submitted values are read once: the draft as it stands overlays the form's changes on them.
     const [submitted, changes, active] = await Promise.all([
       known ? known.submitted : reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId)),
-      known ? known.changes : reader.projects.getDraft(project.id, form.id),
+      known ? known.changes : needsDraft ? reader.projects.getDraft(project.id, form.id) : null,
       reader.attachments.listActiveAttachments(project.id),
     ]);
-    const draftValues = new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));
-    const values = draft ? draftValues : new Map(submitted.map((v) => [v.fieldId, v]));
+    const draftValues = changes === null ? null : new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));
+    const values = draft && draftValues ? draftValues : new Map(submitted.map((v) => [v.fieldId, v]));
     const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
-    const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
     // Only a form that may be submitted is run through its rules: a program without rules reads nothing more.
     const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role.name, project, form, 'draft', [], { reading: true })).decision) : undefined;
-    const canSubmit = mayTry && completenessProblems(ctx.model, form, draftValues, decision).length === 0 && attachmentProblems(form, new Set(files.keys())).length === 0;
+    const canSubmit = mayTry && draftValues !== null && completenessProblems(ctx.model, form, draftValues, decision).length === 0
+      && attachmentProblems(form, new Set(files.keys())).length === 0;
     const dataFields = form.fields.map((placed) => {
       const field = ctx.model.fields.find((f) => f.id === placed.fieldId)!;
       const v = values.get(field.id);
