@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseDocument } from 'yaml';
 import { DEMO_AGENCY, DEMO_PROGRAM_PATH } from '../../src/domain/programs/demo.ts';
 import { ROOT, serverEnv } from './server-process.ts';
 
@@ -19,16 +20,19 @@ const LONG_BODY = [
   '', '{% endfor %}',
 ].join('\n');
 
-/** The demo program file with `documents:` added: the long letter, and (when asked) an agreement its owner signs. */
+/** The demo program file with the fault runs' documents added to its own: the long letter, and an agreement its owner signs. */
 function programWithDocuments(): string {
-  const demo = fs.readFileSync(DEMO_PROGRAM_PATH, 'utf8');
-  if (/^documents:/m.test(demo)) throw new Error(`${DEMO_PROGRAM_PATH} has documents: of its own; the fault runs add theirs under other customIds`);
-  const indent = (text: string) => text.split('\n').map((line) => `      ${line}`).join('\n');
-  return `${demo.trimEnd()}\n\ndocuments:\n`
-    + `  - customId: ${LONG_LETTER}\n    name: Crash letter\n    title: A long letter\n    form: ReviewChecklist\n`
-    + `    footer: 'Page {{ page }} of {{ pages }}'\n    body: |\n${indent(LONG_BODY)}\n`
-    + `  - customId: ${OWNER_AGREEMENT}\n    name: Crash agreement\n    title: A long agreement\n    form: ReviewChecklist\n    visibleToApplicant: true\n`
-    + `    body: |\n${indent(LONG_BODY)}\n    signers:\n      - { customId: Customer, name: Customer, owner: true }\n`;
+  const file = parseDocument(fs.readFileSync(DEMO_PROGRAM_PATH, 'utf8'));
+  const ours = [
+    { customId: LONG_LETTER, name: 'Crash letter', title: 'A long letter', form: 'ReviewChecklist', footer: 'Page {{ page }} of {{ pages }}', body: LONG_BODY },
+    {
+      customId: OWNER_AGREEMENT, name: 'Crash agreement', title: 'A long agreement', form: 'ReviewChecklist', visibleToApplicant: true, body: LONG_BODY,
+      signers: [{ customId: 'Customer', name: 'Customer', owner: true }],
+    },
+  ];
+  const theirs = (file.get('documents') as { items?: unknown[] } | undefined)?.items ?? [];
+  file.set('documents', file.createNode([...theirs, ...ours]));
+  return file.toString();
 }
 
 /**

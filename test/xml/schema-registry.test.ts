@@ -8,17 +8,19 @@ const schemas = createSchemaRegistry(NS);
 after(() => schemas.dispose());
 
 const EXPECTED = [
-  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'AutomationScheduleResponse', 'AutomationScheduleRunResponse', 'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse',
-  'CreateWebhookSubscriptionRequest', 'CreateWebhookSubscriptionResponse', 'CustomListChoicesResponse', 'ErrorResponse', 'EventsResponse', 'FormSchemaResponse',
+  'AllProjectDataResponse', 'AttachmentMetadataResponse', 'AutomationScheduleResponse', 'AutomationScheduleRunResponse',
+  'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CreateWebhookSubscriptionRequest', 'CreateWebhookSubscriptionResponse',
+  'CustomListChoicesResponse', 'DocumentRequestResponse', 'EnvelopeResponse', 'ErrorResponse', 'EventsResponse', 'FormSchemaResponse',
   'FormSchemaResponseV2', 'FormsResponse', 'InquiryNotesResponse', 'InquiryThreadResponse', 'InquiryThreadsResponse',
-  'NewProjectResponse', 'ProgramsResponse', 'ProjectAutomationRunsResponse', 'ProjectByDataRequest',
-  'ProjectByNumberRequest', 'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse', 'ProjectDeadlineResponse', 'ProjectDeadlinesResponse',
-  'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectStatusHistoryResponse',
-  'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'RedeliverWebhookDeliveriesRequest', 'RotateWebhookSecretRequest', 'RotateWebhookSecretResponse', 'SetAssigneeRequest',
-  'SetAssigneeResponse', 'SetAttachmentMetadata', 'SetInquiryNoteRequest', 'SetInquiryThreadExternalIdRequest', 'SetInquiryThreadStatusRequest',
-  'SetProjectOwnerRequest', 'SetProjectOwnerResponse', 'SetProjectStatusHistoryReportAs',
-  'SetProjectStatusRequest', 'SetWebhookSubscriptionRequest', 'StatusHistoryReportAsResponse', 'StatusListResponse', 'StatusSetResponse',
-  'WebhookDeliveriesResponse', 'WebhookDeliveryResponse', 'WebhookSubscriptionResponse', 'WebhookSubscriptionsResponse',
+  'NewProjectResponse', 'ProgramsResponse', 'ProjectAutomationRunsResponse', 'ProjectByDataRequest', 'ProjectByNumberRequest',
+  'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse', 'ProjectDeadlineResponse', 'ProjectDeadlinesResponse',
+  'ProjectDocumentsResponse', 'ProjectEnvelopesResponse', 'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2',
+  'ProjectStatusHistoryResponse', 'ProjectSubmitResponse', 'ProjectsResponse', 'ProjectsResponseExtended', 'RedeliverWebhookDeliveriesRequest',
+  'RotateWebhookSecretRequest', 'RotateWebhookSecretResponse', 'SetAssigneeRequest', 'SetAssigneeResponse', 'SetAttachmentMetadata',
+  'SetInquiryNoteRequest', 'SetInquiryThreadExternalIdRequest', 'SetInquiryThreadStatusRequest', 'SetProjectOwnerRequest',
+  'SetProjectOwnerResponse', 'SetProjectStatusHistoryReportAs', 'SetProjectStatusRequest', 'SetWebhookSubscriptionRequest',
+  'StatusHistoryReportAsResponse', 'StatusListResponse', 'StatusSetResponse', 'WebhookDeliveriesResponse', 'WebhookDeliveryResponse',
+  'WebhookSubscriptionResponse', 'WebhookSubscriptionsResponse',
 ];
 
 test('list() names every described document', () => {
