@@ -34,6 +34,7 @@ import { TemplateMailService } from '../domain/workflow/template-mail-service.ts
 import { WorkflowService } from '../domain/projects/workflow-service.ts';
 import { DeadlineService } from '../domain/deadlines/deadline-service.ts';
 import { GenerationService } from '../domain/documents/generation-service.ts';
+import { DocumentPreviewService } from '../domain/documents/preview-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
 import type { Clock } from '../model/clock.ts';
@@ -66,6 +67,8 @@ export interface Services {
   deadlines: DeadlineService;
   /** The program's documents on a project, and requests to generate them (src/domain/documents). */
   generation: GenerationService;
+  /** A program's document rendered over a project as it is now, for its admins; writes nothing (src/domain/documents). */
+  documentPreview: DocumentPreviewService;
   /** A project's automation runs; a daily schedule's preview and run now. */
   automations: AutomationService;
   inquiries: InquiryService;
@@ -129,6 +132,7 @@ export function createServices(
     workflow,
     deadlines: new DeadlineService(deps),
     generation: new GenerationService(deps),
+    documentPreview: new DocumentPreviewService(deps),
     automations: new AutomationService(deps),
     inquiries: new InquiryService(deps),
     exports: new ExportService(deps),

@@ -28,3 +28,13 @@ export function wantsView(query: unknown): boolean {
 export function viewHref(downloadHref: string): string {
   return `${downloadHref}${downloadHref.includes('?') ? '&' : '?'}view=1`;
 }
+
+/**
+ * Sends a PDF made for this answer (a document's preview) inline, under the same headers as a viewed PDF file:
+ * nosniff, the CSP that lets the browser's viewer show it, and `cacheControl`.
+ */
+export function sendInlinePdf(reply: FastifyReply, pdf: Uint8Array, fileName: string, options: { secure: boolean; cacheControl: string }): FastifyReply {
+  return reply.header('Cache-Control', options.cacheControl).header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', inlinePdfPolicy(options.secure)).type('application/pdf')
+    .header('Content-Disposition', contentDisposition(fileName, 'inline')).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+}

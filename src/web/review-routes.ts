@@ -14,7 +14,7 @@ import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app-deps.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';
-import { sendFile, wantsView } from './file-response.ts';
+import { sendFile, sendInlinePdf, wantsView } from './file-response.ts';
 import { visitOf } from '../http/routes/envelope-routes.ts';
 
 /** The review page's path pattern; its actions are POSTs below it. */
@@ -30,7 +30,7 @@ const NOTICES: Record<string, string> = {
 // Refusals that the page explains beside the control of the action; anything else (403, 404, …) goes to the error handler.
 const FORM_ERRORS = new Set(['INVALID_REQUEST', 'INVALID_PARAMETER', 'TRANSITION_NOT_ALLOWED', 'UNKNOWN_USER', 'CONFLICT', 'THREAD_CLOSED', 'NOT_FOUND']);
 
-type Params = { programId?: string; projectId?: string; attachmentId?: string };
+type Params = { programId?: string; projectId?: string; attachmentId?: string; documentId?: string };
 type Form = Record<string, unknown>;
 
 function target(request: FastifyRequest): { programId: string; projectId: string } {
@@ -63,7 +63,7 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const view = await services.review.review(caller, t.programId, t.projectId);
     const deadlines = await services.deadlines.board(caller, t.programId, t.projectId);
     const mails = await services.projectMail.ownerMails(caller, t.programId, t.projectId);
-    const documents = await services.generation.list(caller, t.programId, t.projectId);
+    const documents = { ...await services.generation.list(caller, t.programId, t.projectId), mayPreview: await services.documentPreview.mayPreview(caller, t.programId) };
     const envelopes = { views: await services.signing.listForProject(caller, t.programId, t.projectId), mayManage: await services.signing.mayManage(caller, t.programId) };
     const page = renderPage(ReviewPage({ view, deadlines, mails, documents, envelopes, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
@@ -203,6 +203,14 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     // A download, or shown inline when asked and safe to (file-response.ts): a file's content must not run as a page of
     // this site. Kept in no cache (the project page's files alike): a shared computer's browser must not keep an applicant's files.
     return sendFile(reply, file, { view: wantsView(request.query), secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'no-store' });
+  });
+
+  web.get(`${REVIEW_ROUTE}/Documents/:documentId/Preview`, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const t = target(request);
+    const preview = await services.documentPreview.preview(caller, t.programId, t.projectId, idParam((request.params as Params).documentId, 'documentId'));
+    // Shown in the browser as a viewed PDF file is; rendered for this answer alone, so kept in no cache.
+    return sendInlinePdf(reply, preview.pdf, preview.fileName, { secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'no-store' });
   });
 
   web.get(`${REVIEW_ROUTE}/Export`, async (request, reply) => {

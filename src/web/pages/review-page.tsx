@@ -2,8 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { ReviewThreadView, ReviewView } from '../../domain/projects/review-service.ts';
 import type { DeadlineBoardView } from '../../domain/deadlines/deadline-service.ts';
 import { DeadlineBoard } from '../components/deadline-list.tsx';
-import { DocumentBoard } from '../components/document-board.tsx';
-import type { ProjectDocumentsView } from '../../domain/documents/generation-service.ts';
+import { DocumentBoard, type DocumentBoardView } from '../components/document-board.tsx';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { FileLinks } from '../components/file-summary.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
@@ -24,8 +23,8 @@ export interface ReviewPageProps {
   deadlines?: DeadlineBoardView;
   /** The mails the project's owner was sent about it, newest first; absent: not listed. */
   mails?: OwnerMailsView;
-  /** The program's documents with their newest request and the Generate forms (src/domain/documents); absent: none shown. */
-  documents?: ProjectDocumentsView;
+  /** The program's documents with their newest request, the Generate forms and, for admins, Preview links (src/domain/documents); absent: none shown. */
+  documents?: DocumentBoardView;
   /** The project's documents out for signature; `mayManage`: the caller may void them and resend links (generateDocuments). */
   envelopes?: { views: EnvelopeView[]; mayManage: boolean };
 }
