@@ -26,6 +26,9 @@ import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { ephemeralSecretBox } from '../src/store/secret-box.ts';
 import { LocalBlobStore } from '../src/store/local-blob-store.ts';
 import { programCheckers } from '../src/domain/wiring/program-checkers.ts';
+import { changeReactions } from '../src/domain/wiring/change-reactions.ts';
+import { eventTasks } from '../src/domain/wiring/event-tasks.ts';
+import { createDocumentRenderer } from '../src/domain/documents/document-renderer.ts';
 
 /** Where the examples live. */
 export const INTERFACE_DOC = fileURLToPath(new URL('../docs/interface.md', import.meta.url));
@@ -159,7 +162,8 @@ export async function generateExamples(): Promise<Map<string, string>> {
   try {
     await seedDemo({ store, clock, ids, checkers: programCheckers() });
     const config = loadConfig({ APAS_PUBLIC_URL: 'https://apas.example.org' });
-    const app = await buildApp({ config, store, clock, ids, logger: false, blobs: new LocalBlobStore(path.join(dir, 'blobs')) });
+    const blobs = new LocalBlobStore(path.join(dir, 'blobs'));
+    const app = await buildApp({ config, store, clock, ids, logger: false, blobs });
     const run = async (name: string, call: Call) => {
       const r = await exchange(app, call);
       out.set(name, r.markdown);
@@ -308,6 +312,17 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('GetAutomationSchedule', { method: 'GET', url: `${api}/Automations/DraftReminderDaily/Schedule`, as: 'admin', headers: totp() });
     clock.skip(60_000);
     await run('RunAutomationSchedule', { method: 'POST', url: `${api}/Automations/DraftReminderDaily/Schedule/Run`, as: 'admin', headers: totp() });
+    // Documents and signing, last: the approval asked for the demo's letter and agreement; the plan reviewer asks for the
+    // letter again (an admin: it takes generateDocuments); the background task renders them (the agreement goes out for signing), as serve runs it.
+    clock.skip(60_000);
+    await run('GenerateDocument', { method: 'POST', url: `${projectUrl}/Documents/ApprovalLetter/Generate`, as: 'admin', headers: totp() });
+    const generation = eventTasks({ store, clock, ids, reactions: changeReactions(), publicUrl: config.publicUrl, mailer: null, mailIntervalMs: 1000,
+      documents: { renderer: createDocumentRenderer({ store }), blobs }, signing: { blobs, maker: null } }).find((t) => t.what === 'document generation')!;
+    while (await generation.run()) { /* a full round: there is more */ }
+    clock.skip(60_000);
+    await run('GetProjectDocuments', { method: 'GET', url: `${projectUrl}/Documents`, as: 'admin', headers: totp() });
+    const envelopes = await run('GetProjectEnvelopes', { method: 'GET', url: `${projectUrl}/Envelopes`, as: 'applicant' });
+    await run('GetEnvelope', { method: 'GET', url: `${projectUrl}/Envelopes/${attr(envelopes, 'Envelope', 'EnvelopeId')}`, as: 'reviewer' });
     await app.close();
   } finally {
     await store.close();
