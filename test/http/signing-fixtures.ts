@@ -74,7 +74,8 @@ export async function generateAndSend(
 ): Promise<string> {
   const base = await systemContext(h.store, programId);
   assert.ok(base);
-  const ctx = { ...base, program: withDocuments(base.program, [t]) };
+  const program = withDocuments(base.program, [t]);
+  const ctx = { ...base, program, model: { ...base.model, program } };
   const stored = await blobs.write(Readable.from([TINY_PDF]), 1024 * 1024);
   if (h.clock instanceof TestClock) h.clock.advance();
   return changeProject({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), reactions: changeReactions() }, systemCaller(ctx.program), ctx, projectId, {

@@ -3,7 +3,7 @@ import type { StoreReader } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 import { describeLiquidError, documentLiquid, TEMPLATE_LIMITS } from './document-liquid.ts';
 import { logoBytes } from './document-logo.ts';
-import { findDocumentTemplate } from './document-plan.ts';
+import { findTemplate } from '../document-templates.ts';
 import { layoutOf, plain } from './markdown-layout.ts';
 import { type DocumentFonts, loadDocumentFonts } from './document-fonts.ts';
 import { renderPdf } from './pdf-layout.ts';
@@ -25,8 +25,7 @@ export function createDocumentRenderer(deps: DocumentRendererDeps): DocumentRend
       const program = await store.programs.findProgram(programId);
       if (!program) throw new ApiError('NOT_FOUND', `program "${programId}" not found`);
       const model = await store.programs.loadProgramModel(program);
-      const template = findDocumentTemplate(model.program, templateId);
-      if (!template) throw new ApiError('NOT_FOUND', `program ${model.program.customId} has no document "${templateId}"`);
+      const template = findTemplate(model, templateId);
       const project = await store.projects.getProject(program.id, projectId);
       if (!project) throw new ApiError('NOT_FOUND', `project ${projectId} not found in program ${model.program.customId}`);
       const [values, history, deadlines, owner] = await Promise.all([

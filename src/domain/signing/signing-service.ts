@@ -13,7 +13,8 @@ import { loadProgram, loadProgramWith, loadReadableProject, type ProgramContext 
 import { canRead, hasPrivilege, isStaff, roleIn } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AttachmentFileView } from '../views.ts';
-import { DEFAULT_DISCLOSURE, documentTemplatesOf } from './document-templates.ts';
+import { DEFAULT_DISCLOSURE } from './default-disclosure.ts';
+import { documentTemplates } from '../document-templates.ts';
 import { resolveSigners } from './resolve-signers.ts';
 import { hashLinkToken, LINK_TTL_MS, newLinkToken, signingUrl } from './signing-links.ts';
 import { signingMail } from './signing-mail.ts';
@@ -85,7 +86,7 @@ export class SigningService {
   async startEnvelopeIn(tx: StoreWriter, step: { caller: Caller; ctx: ProgramContext; project: Project; now: number },
     input: { templateId: string; attachmentId: string; version: number; visit?: Visit }): Promise<{ envelopeId: string; links: string[] }> {
     const { ctx, project, now, caller } = step;
-    const template = documentTemplatesOf(ctx.program).find((t) => t.customId === input.templateId);
+    const template = documentTemplates(ctx.model).find((t) => t.customId === input.templateId);
     if (!template) throw new ApiError('NOT_FOUND', `Program ${ctx.program.id} has no document template ${input.templateId}.`);
     if (template.signers.length === 0) throw new ApiError('INVALID_REQUEST', `${template.name} has no signers.`);
     const id = this.#deps.ids.next();

@@ -1,14 +1,3 @@
-import type { DocumentTemplate } from '../../model/document.ts';
-import type { Program } from '../../model/model.ts';
-
-/**
- * The program's document templates (`documents:` in the program file), in file order. The one place signing reads
- * them from the program, so that it follows wherever the templates part of the program keeps them.
- */
-export function documentTemplatesOf(program: Program): readonly DocumentTemplate[] {
-  return program.documents ?? [];
-}
-
 /**
  * What signers agree to when a template gives no disclosure of its own: the consent to sign electronically that
  * ESIGN and UETA practice expect, with the right to a paper copy and how to withdraw consent.
