@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import type { BlobStore } from '../../store/blob-store.ts';
 import type { MailAttachmentRef } from '../../store/mail-queries.ts';
 import type { StoreReader } from '../../store/store.ts';
@@ -29,15 +30,9 @@ export function mailDocumentFiles(store: Pick<StoreReader, 'documents' | 'attach
         if (!file) return { fail: `the document ${ref.documentId} it carries is no longer stored` };
         total += file.sizeBytes;
         if (total > MAX_MAIL_FILE_BYTES) return { fail: `the documents it carries are over ${MAX_MAIL_FILE_BYTES} bytes together` };
-        ready.push({ fileName: file.fileName, contentType: file.contentType, content: await readAll(blobs, file.blobKey) });
+        ready.push({ fileName: file.fileName, contentType: file.contentType, content: await buffer(await blobs.read(file.blobKey)) });
       }
       return { ready };
     },
   };
-}
-
-async function readAll(blobs: BlobStore, key: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await blobs.read(key)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
 }

@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { Readable } from 'node:stream';
 import type { Clock } from '../../model/clock.ts';
 import type { Envelope, SignedBy, SignedPdfMaker } from '../../model/document.ts';
@@ -54,7 +55,7 @@ async function finishOne(deps: FinisherDeps, e: Envelope): Promise<void> {
   const [signers, steps] = await Promise.all([store.envelopes.listSigners([e.id]), store.envelopes.listSteps(e.id)]);
   const signedBy: SignedBy[] = signers.map((s) => ({ signerName: s.name, role: s.label, email: s.email, typedName: s.typedName ?? '', signedAt: s.signedAt ?? 0, ip: s.ip }));
   const pdf = await deps.maker.make({
-    document: await readAll(await blobs.read(doc.blobKey)), title: e.title, envelopeId: e.id, projectNumber: project.number ?? project.id,
+    document: await buffer(await blobs.read(doc.blobKey)), title: e.title, envelopeId: e.id, projectNumber: project.number ?? project.id,
     signers: signedBy, steps, timeZone: (ctx.program.calendar ?? DEFAULT_CALENDAR).timeZone,
   });
   const stored = await blobs.write(Readable.from([Buffer.from(pdf)]), MAX_SIGNED_PDF_BYTES);
@@ -87,12 +88,6 @@ async function finishOne(deps: FinisherDeps, e: Envelope): Promise<void> {
   } finally {
     if (!kept) await blobs.delete(stored.key).catch(() => {});
   }
-}
-
-async function readAll(source: AsyncIterable<Buffer | Uint8Array>): Promise<Uint8Array> {
-  const parts: Buffer[] = [];
-  for await (const chunk of source) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts);
 }
 
 /** The background task that finishes signed envelopes every FINISH_POLL_MS (or `intervalMs`) and when woken. */
