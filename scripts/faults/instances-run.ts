@@ -206,11 +206,16 @@ async function recordCall(ctx: RoundContext, kind: WriteKind, projectId: string,
 async function projectState(db: FaultDatabase, projectId: string): Promise<{ history: number; version: number; submissions: number; number: string | null; generated: number }> {
   const sql = await openSqlReader(db.config);
   try {
-    const [p] = await sql.all<{ version: number | string; number: string | null }>('select version, number from projects where id = ?', [projectId]);
-    const [h] = await sql.all<{ n: number | string }>('select count(*) as n from status_history where project_id = ?', [projectId]);
-    const [s] = await sql.all<{ n: number | string }>('select count(*) as n from form_submissions where project_id = ?', [projectId]);
-    const [g] = await sql.all<{ n: number | string }>("select count(*) as n from audit_log where project_id = ? and action = 'project.document.generate'", [projectId]);
-    return { version: Number(p?.version ?? -1), number: p?.number ?? null, history: Number(h?.n ?? 0), submissions: Number(s?.n ?? 0), generated: Number(g?.n ?? 0) };
+    // One statement, so one snapshot: a document generated between two separate reads would be counted without its version.
+    const [p] = await sql.all<{ version: number | string; number: string | null; h: number | string; s: number | string; g: number | string }>(
+      `select version, number,
+         (select count(*) from status_history where project_id = projects.id) as h,
+         (select count(*) from form_submissions where project_id = projects.id) as s,
+         (select count(*) from audit_log where project_id = projects.id and action = 'project.document.generate') as g
+       from projects where id = ?`,
+      [projectId],
+    );
+    return { version: Number(p?.version ?? -1), number: p?.number ?? null, history: Number(p?.h ?? 0), submissions: Number(p?.s ?? 0), generated: Number(p?.g ?? 0) };
   } finally {
     await sql.close();
   }
