@@ -37,6 +37,7 @@ import { GenerationService } from '../domain/documents/generation-service.ts';
 import { DocumentPreviewService } from '../domain/documents/preview-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
+import { ConsoleService } from '../domain/administration/console-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -101,6 +102,8 @@ export interface Services {
   organizations: OrganizationService;
   /** E-signature envelopes: the signing page's steps, GetEnvelope, and staff's void and resend. */
   signing: SigningService;
+  /** What a caller administers in the agency console (src/domain/administration). */
+  console: ConsoleService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -159,6 +162,7 @@ export function createServices(
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
     organizations: new OrganizationService({ ...deps, mailOn }),
     signing: new SigningService({ ...deps, mailOn, blobs }),
+    console: new ConsoleService(deps),
     projectMail: new ProjectMailService(deps),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,

@@ -1,7 +1,11 @@
 import type { ComponentChildren } from 'preact';
 
 /** Who is signed in, as the page header shows it, and where the header's links lead. */
-export interface PageUser { name: string; email: string; staff: boolean }
+export interface PageUser {
+  name: string; email: string; staff: boolean;
+  /** The user administers something (src/domain/administration): the header links to the console. */
+  console?: boolean;
+}
 
 /** What every page shows around its content. */
 export interface LayoutProps {
@@ -40,6 +44,7 @@ export function Layout(p: LayoutProps) {
             <nav aria-label="Main">
               <ul>
                 <li><a href="/MvcProjects/">{p.user.staff ? 'Work queues' : 'My projects'}</a></li>
+                {p.user.console ? <li><a href="/MvcProjects/Console">Administration</a></li> : null}
                 <li class="who">Signed in as {p.user.name}</li>
                 <li>
                   <form method="post" action="/MvcProjects/SignOut" class="inline">

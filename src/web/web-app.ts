@@ -22,6 +22,7 @@ import { workQueueRoutes } from './work-queue-routes.ts';
 import { bulkActionRoutes } from './bulk-action-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
 import { signingRoutes } from './signing-routes.ts';
+import { consoleRoutes } from './console/console-routes.ts';
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url));
 
@@ -70,5 +71,6 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     dashboardRoutes(web, deps);
     reviewRoutes(web, deps);
     signingRoutes(web, deps);
+    consoleRoutes(web, deps);
   });
 }

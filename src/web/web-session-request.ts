@@ -37,5 +37,6 @@ export async function webCaller(request: FastifyRequest, reply: FastifyReply, se
 /** How the page header shows a caller: staff see work queues, applicants their projects. */
 export async function pageUser(services: Services, caller: Caller): Promise<PageUser> {
   const staff = await services.portal.isStaffAnywhere(caller);
-  return { name: caller.user.name, email: caller.user.email, staff };
+  const admin = staff && await services.console.mayUse(caller);
+  return { name: caller.user.name, email: caller.user.email, staff, console: admin };
 }

@@ -20,6 +20,7 @@ export const PRIVILEGES = {
   manageWebhooks: 'create, change and read the program\'s webhook subscriptions and deliveries',
   manageDeadlines: 'start, satisfy and cancel a project\'s deadlines (StartProjectDeadline, SatisfyProjectDeadline, CancelProjectDeadline)',
   runAutomations: 'see which projects a daily schedule selects now, and run it now (GetAutomationSchedule, RunAutomationSchedule)',
+  administerProgram: 'administer the program in the console: its people\'s grants, its program file and versions, its test copies, its audit trail and its mail (src/domain/administration)',
   generateDocuments: 'generate one of the program\'s documents for a project from its template (GenerateDocument, the review page), and void or resend its signing envelopes (VoidEnvelope, ResendEnvelope)',
 } as const;
 

@@ -1,0 +1,21 @@
+import type { Caller } from '../caller.ts';
+import { type AgencyPrograms, type ConsoleScope, consoleScopeOf, requireConsoleScope } from './console-scope.ts';
+
+/** The console's entry: what a caller administers (console-scope.ts), for the pages' header and every console route. */
+export class ConsoleService {
+  readonly #programs: AgencyPrograms;
+
+  constructor(deps: { store: { programs: AgencyPrograms } }) {
+    this.#programs = deps.store.programs;
+  }
+
+  /** The caller's scope, or FORBIDDEN when they administer nothing. */
+  scope(caller: Caller): Promise<ConsoleScope> {
+    return requireConsoleScope(caller, this.#programs);
+  }
+
+  /** True when the caller administers anything (the page header then links to the console). */
+  async mayUse(caller: Caller): Promise<boolean> {
+    return (await consoleScopeOf(caller, this.#programs)) !== null;
+  }
+}
