@@ -59,7 +59,7 @@ describe('Console: programs in the browser', () => {
     await page.getByLabel('Program file').setInputFiles({ name: 'residential-solar.yaml', mimeType: 'application/yaml', buffer: Buffer.from(CHANGED) });
     await page.getByRole('button', { name: 'Check the file' }).click();
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Review residential-solar.yaml');
-    const changes = await page.getByLabel('Changes').textContent();
+    const changes = await page.getByRole('region', { name: 'Changes' }).textContent();
     assert.match(changes ?? '', /^Program RES-SOLAR \(id \w+\) would be updated:\n {2}updated program RES-SOLAR \(name\)$/);
     await assertAccessible(page);
     await screenshot(page, 'console-programs-review');
@@ -80,7 +80,7 @@ describe('Console: programs in the browser', () => {
     assert.match(live, /name: Residential Solar Interconnection 2027/);
 
     await page.getByRole('link', { name: 'Version 2', exact: true }).click();
-    assert.match(await page.getByLabel('Changes').textContent() ?? '', /updated program RES-SOLAR \(name\)/);
+    assert.match(await page.getByRole('region', { name: 'Changes' }).textContent() ?? '', /updated program RES-SOLAR \(name\)/);
     await assertAccessible(page);
   });
 

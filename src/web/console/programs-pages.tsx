@@ -97,7 +97,7 @@ export function ProgramPage(p: ProgramsFrame & { program: Program; versions: Pro
   return (
     <Frame {...p} title={p.program.name}>
       {p.problem ? <Problem problem={p.problem} title="The file was not accepted" /> : null}
-      <div class="usa-summary-box" role="region" aria-labelledby="live-version">
+      <section class="usa-summary-box" aria-labelledby="live-version">
         <div class="usa-summary-box__body">
           <h2 class="usa-summary-box__heading" id="live-version">Live version</h2>
           <div class="usa-summary-box__text">
@@ -105,7 +105,7 @@ export function ProgramPage(p: ProgramsFrame & { program: Program; versions: Pro
             <p><a class="usa-link" href={programsPaths.liveFile(id)} download>Download the live program file</a> (what <code>apas program export</code> writes).</p>
           </div>
         </div>
-      </div>
+      </section>
       <h2>Previews</h2>
       <p>The live version as applicants see it.</p>
       <ul class="usa-list">
@@ -151,7 +151,7 @@ export function ReviewPage(p: ProgramsFrame & { review: UploadReview; problem?: 
         {' '}Uploaded {formatDateTime(r.upload.uploadedAt, p.timeZone)}; SHA-256 <code>{r.upload.sha256}</code>.
       </p>
       <h2>Changes</h2>
-      <pre class="program-changes" aria-label="Changes">{r.lines.join('\n')}</pre>
+      <section aria-label="Changes"><pre class="program-changes">{r.lines.join('\n')}</pre></section>
       {r.report.changed ? (
         <form class="usa-form" method="post" action={programsPaths.publish(r.upload.id)}>
           <input type="hidden" name="_csrf" value={p.csrfToken} />
@@ -172,7 +172,7 @@ export function VersionPage(p: ProgramsFrame & { program: Program; version: Prog
     <Frame {...p} title={`${p.program.name}, version ${v.version}`}>
       <p>Published {formatDateTime(v.publishedAt, p.timeZone)} by {v.publisher} from {v.fileName} (SHA-256 <code>{v.sha256}</code>).</p>
       <h2>{v.version === 1 ? 'Changes (the first version recorded)' : `Changes since version ${v.version - 1}`}</h2>
-      <pre class="program-changes" aria-label="Changes">{v.changes.join('\n')}</pre>
+      <section aria-label="Changes"><pre class="program-changes">{v.changes.join('\n')}</pre></section>
       <p><a class="usa-link" href={programsPaths.versionFile(p.program.id, v.version)} download>Download the file of version {v.version}</a></p>
       <p><a href={programsPaths.program(p.program.id)}>Back to {p.program.name}</a></p>
     </Frame>
@@ -231,11 +231,12 @@ export function CalendarPage(p: ProgramsFrame & { preview: CalendarPreview }) {
   const c = p.preview;
   return (
     <Frame {...p} title={`Calendar of ${c.program.name}`}>
-      <p>
-        {c.own ? 'The program\'s calendar' : 'The program has no calendar of its own; deadlines count with the default one'}: time zone {c.calendar.timeZone},
-        working days {c.calendar.workingDays.map((d) => WEEKDAY_NAMES[d] ?? d).join(', ')};
-        {c.calendar.holidays ? ` public holidays of ${c.calendar.holidays.country}${c.calendar.holidays.region ? `-${c.calendar.holidays.region}` : ''}.` : ' no public holidays.'}
-      </p>
+      <p>{c.own ? 'The program\'s calendar.' : 'The program has no calendar of its own: deadlines count with the default one.'}</p>
+      <ul class="usa-list">
+        <li>Time zone: {c.calendar.timeZone}</li>
+        <li>Working days: {c.calendar.workingDays.map((d) => WEEKDAY_NAMES[d] ?? d).join(', ')}</li>
+        <li>Public holidays: {c.calendar.holidays ? `${c.calendar.holidays.country}${c.calendar.holidays.region ? `-${c.calendar.holidays.region}` : ''}` : 'none'}</li>
+      </ul>
       <table class="usa-table usa-table--borderless">
         <caption>Holidays and closures from {formatDueDate(c.from)} to {formatDueDate(c.to)}</caption>
         <thead><tr><th scope="col">Date</th><th scope="col">Name</th><th scope="col">Kind</th></tr></thead>
