@@ -164,6 +164,20 @@ forEachDialect('Console: programs', ({ dialect }) => {
     assert.deepEqual(await state(h), before);
   });
 
+  it('the import\'s own guards apply unchanged: removing a role someone holds is refused at upload, naming them', async () => {
+    const h = harness();
+    const accounts = new AccountService({ store: h.store, clock: h.clock, ids: new RandomIdGenerator() });
+    await accounts.createUser({ agency: IDS.agency, email: 'plan.reviewer@example.org', name: 'Pat Reviewer', password: 'plan-reviewer-password-1' });
+    await accounts.grant('plan.reviewer@example.org', 'RES-SOLAR', 'Reviewer');
+    const before = await state(h);
+    const live = (await h.store.programs.findProgram(programId))!.name;
+    const renamedRole = renamed(live).replace(/\bReviewer\b/g, 'PlanReviewer');
+    const refused = await upload(h, h.who.admin, 'solar.yaml', renamedRole);
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.match(refused.body, /cannot remove role &quot;Reviewer&quot; \(held by plan\.reviewer@example\.org\)/);
+    assert.deepEqual(await state(h), before);
+  });
+
   describe('access on every POST, the program read back', () => {
     const refusedBy: { who: string; identity: (h: HttpHarness) => Identity; upload: number; publish: number }[] = [
       { who: 'an applicant', identity: (h) => h.who.applicant, upload: 403, publish: 403 },
