@@ -137,6 +137,22 @@ forEachDialect('Console: programs', ({ dialect }) => {
     assert.equal((await h.store.programs.findProgram(programId))!.name, 'Solar A');
   });
 
+  it('two publications at once against the same version: one is published, the other refused with 409', async () => {
+    const h = harness();
+    const a = await reviewed(h, h.who.admin, await upload(h, h.who.admin, 'a.yaml', renamed('Solar race A')));
+    const b = await reviewed(h, demoAdmin, await upload(h, demoAdmin, 'b.yaml', renamed('Solar race B')));
+    const count = (await h.store.programs.listProgramVersions(programId)).length;
+    const answers = await Promise.all([
+      webPost(h, programsPaths.publish(a.uploadId), 'admin', { sha256: a.sha256, version: a.version }),
+      webPost(h, programsPaths.publish(b.uploadId), demoAdmin, { sha256: b.sha256, version: b.version }),
+    ]);
+    assert.deepEqual(answers.map((r) => r.statusCode).sort(), [303, 409], answers.map((r) => r.body.slice(0, 300)).join('\n'));
+    const versions = await h.store.programs.listProgramVersions(programId);
+    assert.equal(versions.length, count + 1);
+    const winner = answers[0]!.statusCode === 303 ? 'Solar race A' : 'Solar race B';
+    assert.equal((await h.store.programs.findProgram(programId))!.name, winner);
+  });
+
   it('a program admin publishes their own program, but neither a new program nor another one', async () => {
     const h = harness();
     const own = await reviewed(h, demoAdmin, await upload(h, demoAdmin, 'solar.yaml', renamed('Solar by its admin')));
