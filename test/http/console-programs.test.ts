@@ -169,6 +169,32 @@ forEachDialect('Console: programs', ({ dialect }) => {
     assert.deepEqual(await state(h), before);
   });
 
+  it('a JSON file equal to the live version: reviewed as "no changes", with nothing to publish', async () => {
+    const h = harness();
+    const json = formatProgramFile(await exportProgram(h.store, IDS.agency, 'RES-SOLAR'), 'json');
+    const r = await reviewed(h, h.who.admin, await upload(h, h.who.admin, 'solar.json', json));
+    assert.match(r.page, /Program RES-SOLAR \(id \w+\): no changes\./);
+    assert.match(r.page, /there is nothing to publish/);
+    assert.doesNotMatch(r.page, /Publish version/);
+  });
+
+  it('posts without the CSRF token are refused and change nothing', async () => {
+    const h = harness();
+    const r = await reviewed(h, h.who.admin, await upload(h, h.who.admin, 'solar.yaml', renamed('Solar, cross-site')));
+    const before = await state(h);
+    const boundary = 'xXnotokenXx';
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="solar.yaml"\r\n\r\n${renamed('Solar, cross-site')}\r\n--${boundary}--\r\n`;
+    const up = await h.app.inject({
+      method: 'POST', url: PROGRAM_UPLOAD_PATH, payload,
+      headers: { authorization: authHeaders(h.who.admin).authorization!, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    assert.equal(up.statusCode, 403, up.body);
+    const pub = await webPost(h, programsPaths.publish(r.uploadId), 'admin', { sha256: r.sha256, version: r.version }, false);
+    assert.equal(pub.statusCode, 403, pub.body);
+    assert.deepEqual(await state(h), before);
+    assert.ok(await h.store.programs.findProgramUpload(r.uploadId), 'the reviewed upload is still there to publish');
+  });
+
   it('a file larger than the bound, or not UTF-8, is refused and changes nothing', async () => {
     const h = harness();
     const before = await state(h);
@@ -215,7 +241,13 @@ forEachDialect('Console: programs', ({ dialect }) => {
         assert.equal(pub.statusCode, row.publish, pub.body);
         assert.deepEqual(await state(h), before);
         assert.deepEqual(await h.store.programs.findProgramUpload(review.uploadId), uploads);
-        for (const page of [PROGRAMS_PATH, programsPaths.program(programId), programsPaths.liveFile(programId), programsPaths.versionFile(programId, 1), programsPaths.mails(programId)]) {
+        const model = await h.store.programs.loadProgramModel((await h.store.programs.findProgram(programId))!);
+        const pages = [
+          PROGRAMS_PATH, programsPaths.program(programId), programsPaths.liveFile(programId), programsPaths.version(programId, 1), programsPaths.versionFile(programId, 1),
+          programsPaths.form(programId, model.forms[0]!.id), programsPaths.mails(programId), programsPaths.document(programId, 'ApprovalLetter'),
+          programsPaths.calendar(programId), programsPaths.review(review.uploadId),
+        ];
+        for (const page of pages) {
           const res = await webGet(h, page, who);
           // The list is any console user's own (empty of this program); every page of the program is refused.
           const mayList = page === PROGRAMS_PATH && row.upload === 403 && row.publish === 404;
