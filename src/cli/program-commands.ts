@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ApiError } from '../domain/api-error.ts';
 import { exportProgram, formatProgramFile } from '../domain/programs/program-export.ts';
 import { formatOfPath, parseProgramFile, type ProgramFileFormat } from '../domain/programs/program-file.ts';
-import { formatImportReport, importProgram } from '../domain/programs/program-import.ts';
+import { formatImportReport, importProgram, OPERATOR_PUBLISHER } from '../domain/programs/program-import.ts';
 import { previewMail } from '../domain/workflow/mail-preview.ts';
 import { previewDocument } from '../domain/documents/document-preview.ts';
 import { loadDocumentFonts } from '../domain/documents/document-fonts.ts';
@@ -36,13 +36,18 @@ export const programCommands: CliCommand[] = [
     notes: [
       'The file is checked against schemas/program.schema.json and for consistency first. Importing the same file',
       'again changes nothing. Parts are matched to existing ones by customId, else by name, so they keep their ids.',
+      'An import that changes the program records its next version (kept with this file, published by the operator),',
+      'which the console\'s version history lists.',
     ],
     args: [{ name: 'FILE', description: 'The program file (.yaml, .yml or .json)' }],
     options: { agency, 'dry-run': { type: 'boolean', description: 'Report the changes without making them' } },
     async run(input, io) {
       const file = input.args[0]!;
-      const program = parseProgramFile(await readProgramText(file, io.cwd), formatOfPath(file), file);
-      const options = { dryRun: input.options['dry-run'] === true, source: file };
+      const body = await readProgramText(file, io.cwd);
+      const program = parseProgramFile(body, formatOfPath(file), file);
+      // The version an import records keeps this file, published by the operator.
+      const publication = { text: body, fileName: path.basename(file), publisher: OPERATOR_PUBLISHER };
+      const options = { dryRun: input.options['dry-run'] === true, source: file, publication };
       const report = await withContext(io, (ctx) => importProgram(ctx, text(input, 'agency'), program, options));
       io.out(formatImportReport(report));
       return 0;

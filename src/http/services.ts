@@ -38,6 +38,10 @@ import { DocumentPreviewService } from '../domain/documents/preview-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
 import { ConsoleService } from '../domain/administration/console-service.ts';
+import { ProgramPublishingService } from '../domain/administration/program-publishing-service.ts';
+import { ProgramPreviewService } from '../domain/administration/program-preview-service.ts';
+import { programCheckers } from '../domain/wiring/program-checkers.ts';
+import type { Caller } from '../domain/caller.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -104,6 +108,8 @@ export interface Services {
   signing: SigningService;
   /** What a caller administers in the agency console (src/domain/administration). */
   console: ConsoleService;
+  /** The console's Programs area: publishing program files with their version history, and previews (src/domain/administration). */
+  programAdmin: { publishing: ProgramPublishingService; previews: ProgramPreviewService };
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -125,6 +131,8 @@ export function createServices(
   const workQueue = new WorkQueueService(deps);
   const templateMail = new TemplateMailService(deps);
   const projects = new ProjectService(deps);
+  const consoleService = new ConsoleService(deps);
+  const programConsole = { store, clock, ids, checkers: programCheckers(), scope: (caller: Caller) => consoleService.scope(caller) };
   return {
     auth,
     projects,
@@ -162,7 +170,8 @@ export function createServices(
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
     organizations: new OrganizationService({ ...deps, mailOn }),
     signing: new SigningService({ ...deps, mailOn, blobs }),
-    console: new ConsoleService(deps),
+    console: consoleService,
+    programAdmin: { publishing: new ProgramPublishingService(programConsole), previews: new ProgramPreviewService(programConsole) },
     projectMail: new ProjectMailService(deps),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,

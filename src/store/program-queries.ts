@@ -6,6 +6,7 @@ import type { DocumentTemplate } from '../model/document.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { MailTemplate, NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
+import { PROGRAM_VERSION_READS, PROGRAM_VERSION_WRITES } from './program-version-queries.ts';
 import type { Database, ProgramTable } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -242,7 +243,7 @@ async function cachedModel(db: Db, cache: ProgramModelCache, program: Program, s
   }
 }
 
-const READS = { findProgram, listPrograms, loadProgramDefinition };
+const READS = { findProgram, listPrograms, loadProgramDefinition, ...PROGRAM_VERSION_READS };
 
 /** Programs and their definitions: reads; `loadProgramModel` gives the active definition, cached. */
 export type ProgramReader = ReturnType<typeof programReader>;
@@ -257,5 +258,5 @@ export function programReader(db: Db, cache: ProgramModelCache) {
 
 /** The program reads and writes over a transaction; definitions it loads are not shared, since it may roll back. */
 export function programRepository(db: Db, cache: ProgramModelCache) {
-  return { ...bindDb(db, { ...READS, saveProgramDefinition }), loadProgramModel: (program: Program) => cachedModel(db, cache, program, false) };
+  return { ...bindDb(db, { ...READS, saveProgramDefinition, ...PROGRAM_VERSION_WRITES }), loadProgramModel: (program: Program) => cachedModel(db, cache, program, false) };
 }

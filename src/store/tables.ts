@@ -150,6 +150,15 @@ export interface SigningLinkTable {
   id: string; token_hash: string; envelope_id: string; signer_id: string; created_at: number; expires_at: number; used_at: number | null; revoked_at: number | null;
 }
 
+/** A published version of a program (migration 050): who, when, the file's SHA-256 and text, and its changes as JSON lines. */
+export interface ProgramVersionTable {
+  id: string; program_id: string; version: number; published_at: number; published_by: string | null; publisher: string;
+  file_name: string; sha256: string; content: string; changes: string;
+}
+
+/** A program file uploaded in the console and waiting for its publication (migration 050). */
+export interface ProgramUploadTable { id: string; agency_id: string; uploaded_by: string; uploaded_at: number; file_name: string; sha256: string; content: string }
+
 /** A saved view of the work queue (migration 035): its query string, personal or shared with the program's staff. */
 export interface QueueViewTable { id: string; program_id: string; owner_id: string; name: string; shared: Flag; query: string; created_at: number; updated_at: number }
 
@@ -386,6 +395,8 @@ export interface Database {
   envelope_signers: EnvelopeSignerTable;
   envelope_steps: EnvelopeStepTable;
   signing_links: SigningLinkTable;
+  program_versions: ProgramVersionTable;
+  program_uploads: ProgramUploadTable;
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;

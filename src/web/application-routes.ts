@@ -67,7 +67,7 @@ function addValue(body: Record<string, unknown>, name: string, value: string): v
  * (the form page puts its hidden _csrf input first), never in the address, where it would land in history and logs:
  * it is checked before any file is read or stored. False when refused (the answer is then sent).
  */
-function csrfPasses(web: FastifyInstance, request: FastifyRequest, reply: FastifyReply, token: string): boolean {
+export function csrfPasses(web: FastifyInstance, request: FastifyRequest, reply: FastifyReply, token: string): boolean {
   // An empty string, not undefined: a token in the query must not stand in for the missing body field.
   request.body = { _csrf: token };
   let passed = false;

@@ -122,6 +122,17 @@ test('program import, export and re-import', async () => {
   const dry = await expectSuccess(['program', 'import', 'changed.yaml', '--agency', 'city', '--dry-run']);
   assert.match(dry.stdout, /would be updated:\n {2}updated program RES-SOLAR \(name\)/);
   assert.match((await expectSuccess(['program', 'import', 'changed.yaml', '--agency', 'city'])).stdout, /was updated:\n {2}updated program RES-SOLAR \(name\)/);
+  // Each import that changed the program recorded a version, published by the operator, with the file as it was read.
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
+  try {
+    const program = (await store.programs.findProgram('RES-SOLAR'))!;
+    const versions = await store.programs.listProgramVersions(program.id);
+    assert.deepEqual(versions.map((v) => [v.version, v.publisher, v.publishedBy, v.fileName]), [[2, 'operator (command line)', null, 'changed.yaml'], [1, 'operator (command line)', null, 'residential-solar.yaml']]);
+    assert.deepEqual(versions[0]!.changes, ['updated program RES-SOLAR (name)']);
+    assert.equal((await store.programs.findProgramVersion(program.id, 2))!.content, changed);
+  } finally {
+    await store.close();
+  }
 
   writeFileSync(path.join(dir, 'bad.yaml'), 'customId: BAD\nname: Bad\nnumberPrefix: bad\nstatuses:\n  - { name: Draft, initial: true, next: [Gone] }\n');
   await expectFailure(['program', 'import', 'bad.yaml', '--agency', 'city'], 1, /bad\.yaml is not a valid program \(1 problem\):\n {2}- numberPrefix \(line 3, column 15\): must be 1 to 16 upper-case letters or digits/);

@@ -6,19 +6,24 @@ import { weekdayOf } from './local-date.ts';
 export const DEFAULT_CALENDAR: ProgramCalendar = { timeZone: 'UTC', workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], holidays: null, closures: [] };
 
 // Public holidays per country, region and year; date-holidays computes a year's list by rules, so each is kept.
-const holidayCache = new Map<string, Set<string>>();
+const holidayCache = new Map<string, { date: string; name: string }[]>();
 
-/** The public holidays (YYYY-MM-DD) of a country (and region) in a year; observances and optional days are not closed. */
-export function publicHolidays(country: string, region: string | null, year: number): Set<string> {
+/** The public holidays of a country (and region) in a year, by date and name; observances and optional days are not closed. */
+export function publicHolidayList(country: string, region: string | null, year: number): { date: string; name: string }[] {
   const key = `${country}/${region ?? ''}/${year}`;
-  let dates = holidayCache.get(key);
-  if (!dates) {
+  let days = holidayCache.get(key);
+  if (!days) {
     const calendar = region === null ? new Holidays(country) : new Holidays(country, region);
     // date-holidays writes each date as local "YYYY-MM-DD hh:mm:ss" (a substitute day is its own public entry).
-    dates = new Set(calendar.getHolidays(year).filter((h) => h.type === 'public').map((h) => h.date.slice(0, 10)));
-    holidayCache.set(key, dates);
+    days = calendar.getHolidays(year).filter((h) => h.type === 'public').map((h) => ({ date: h.date.slice(0, 10), name: h.name }));
+    holidayCache.set(key, days);
   }
-  return dates;
+  return days;
+}
+
+/** The public holidays (YYYY-MM-DD) of a country (and region) in a year. */
+export function publicHolidays(country: string, region: string | null, year: number): Set<string> {
+  return new Set(publicHolidayList(country, region, year).map((h) => h.date));
 }
 
 /** True when the agency works on a local date: a working day of the week, not a public holiday, not a closure. */

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../../store/store.ts';
 import { AccountService } from '../accounts/account-service.ts';
 import { ApiError } from '../api-error.ts';
 import type { ProgramRole } from '../../model/model.ts';
 import { parseProgramFile } from './program-file.ts';
-import { importProgram, type ProgramImportDeps } from './program-import.ts';
+import { importProgram, OPERATOR_PUBLISHER, type ProgramImportDeps } from './program-import.ts';
 import { parseApiKey } from '../accounts/secrets.ts';
 
 /** One demo account with its documented, fixed credentials. */
@@ -76,8 +77,10 @@ async function seedOnce(deps: ProgramImportDeps): Promise<DemoReport> {
     await accounts.createAgency(DEMO_AGENCY.customId, DEMO_AGENCY.name);
     actions.push(`created agency ${DEMO_AGENCY.customId}`);
   }
-  const file = parseProgramFile(await readFile(DEMO_PROGRAM_PATH, 'utf8'), 'yaml', DEMO_PROGRAM_PATH);
-  const imported = await importProgram(deps, DEMO_AGENCY.customId, file, { source: DEMO_PROGRAM_PATH });
+  const text = await readFile(DEMO_PROGRAM_PATH, 'utf8');
+  const file = parseProgramFile(text, 'yaml', DEMO_PROGRAM_PATH);
+  const publication = { text, fileName: path.basename(DEMO_PROGRAM_PATH), publisher: OPERATOR_PUBLISHER };
+  const imported = await importProgram(deps, DEMO_AGENCY.customId, file, { source: DEMO_PROGRAM_PATH, publication });
   if (imported.changed) actions.push(`${imported.programCreated ? 'created' : 'updated'} program ${file.customId}`);
   for (const credential of DEMO_CREDENTIALS) actions.push(...(await seedAccount(deps.store, accounts, credential, imported.programId)));
   return { created: actions.length > 0, actions, programId: imported.programId };

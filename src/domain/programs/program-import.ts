@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Store, StoreWriter } from '../../store/store.ts';
+import type { ProgramVersion } from '../../model/program-version.ts';
+import { formatProgramFile, programFileOf } from './program-export.ts';
 import type { ProgramDefinitionRows } from '../../model/records.ts';
 import { ApiError } from '../api-error.ts';
 import type { Clock } from '../../model/clock.ts';
@@ -21,13 +24,30 @@ import { type DocumentAttachmentSpec, documentAttachmentsOf, planDocuments } fro
 /** What an import needs: the store, the time, a source of new ids, and the checks the capabilities add (src/domain/wiring). */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
 
-/** Who imports and how; `dryRun` reports the changes without writing them. */
-export interface ImportOptions { actorId?: string | null; requestId?: string | null; dryRun?: boolean; source?: string }
+/** The file an import publishes, kept with the version it records: its text, its name, and who publishes it, in words. */
+export interface Publication { text: string; fileName: string; publisher: string }
 
-/** The outcome of an import: what changed (nothing when `changed` is false). */
+/** Who publishes by default: the operator at the command line (`program import`, the demo seed). */
+export const OPERATOR_PUBLISHER = 'operator (command line)';
+
+/**
+ * Who imports and how; `dryRun` reports the changes without writing them. `publication` is the file kept with the
+ * version an import records (without it, the file `program export` would write); `expectedVersion`, when given, refuses
+ * (CONFLICT) an import of a program whose live version is another one: someone published since the file was reviewed.
+ */
+export interface ImportOptions {
+  actorId?: string | null; requestId?: string | null; dryRun?: boolean; source?: string;
+  publication?: Publication; expectedVersion?: number;
+}
+
+/** The outcome of an import: what changed (nothing when `changed` is false), the live version before it and the one it recorded. */
 export interface ImportReport {
   agencyId: string; programId: string; customId: string;
   programCreated: boolean; changed: boolean; dryRun: boolean; changes: DefinitionChange[];
+  /** The program's newest recorded version before the import (0 for none). */
+  liveVersion: number;
+  /** The version the import recorded; null when it wrote nothing. */
+  version: number | null;
 }
 
 interface Named { id: string; customId: string | null; name: string }
@@ -48,6 +68,10 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     const agency = await tx.accounts.findAgency(agencyRef);
     if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
     const program = (await tx.programs.listPrograms(agency.id)).find((p) => p.customId === file.customId) ?? null;
+    // Publications of one program take turns, so the version read next is the newest and the definition the current one.
+    if (program && !options.dryRun) await tx.programs.lockProgram(program.id);
+    const live = program ? await tx.programs.latestProgramVersion(program.id) : null;
+    refuseStaleReview(file.customId, live, options.expectedVersion);
     const stored = program ? await loadStored(tx, program) : null;
     const now = deps.clock.now();
     const ctx: PlanContext = { agencyId: agency.id, programId: program?.id ?? deps.ids.next(), now, ids: deps.ids };
@@ -55,7 +79,7 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     const changes = diffDefinition(stored, rows);
     const report: ImportReport = {
       agencyId: agency.id, programId: ctx.programId, customId: file.customId, programCreated: stored === null,
-      changed: changes.length > 0, dryRun: options.dryRun ?? false, changes,
+      changed: changes.length > 0, dryRun: options.dryRun ?? false, changes, liveVersion: live?.version ?? 0, version: null,
     };
     if (!report.changed) return report;
     await refuseRetiringBusyStatuses(tx, stored, rows);
@@ -70,8 +94,37 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
       requestId: options.requestId ?? null, detail: { customId: file.customId, changes: changes.map(describeChange) },
     }, now, deps.ids.next());
+    report.version = await recordVersion(tx, deps.ids, rows.program.id, report, options, now);
     return report;
   });
+}
+
+/** Throws CONFLICT when the program's live version is not the one the file was reviewed against. */
+function refuseStaleReview(customId: string, live: ProgramVersion | null, expected: number | undefined): void {
+  if (expected === undefined || (live?.version ?? 0) === expected) return;
+  const by = live ? `: version ${live.version} was published by ${live.publisher} at ${new Date(live.publishedAt).toISOString()}` : '';
+  throw new ApiError('CONFLICT', `Program ${customId} changed since this file was reviewed against version ${expected}${by}. Upload the file again to review it against the live version.`);
+}
+
+/** Records the import as the program's next version, with the file it was published from. */
+async function recordVersion(tx: StoreWriter, ids: IdGenerator, programId: string, report: ImportReport, options: ImportOptions, now: number): Promise<number> {
+  let text = options.publication?.text;
+  if (text === undefined) {
+    const saved = await tx.programs.findProgram(programId);
+    text = formatProgramFile(programFileOf(await tx.programs.loadProgramModel(saved!)), 'yaml');
+  }
+  const version = report.liveVersion + 1;
+  await tx.programs.insertProgramVersion(ids.next(), {
+    programId, version, publishedAt: now, publishedBy: options.actorId ?? null, publisher: options.publication?.publisher ?? OPERATOR_PUBLISHER,
+    fileName: options.publication?.fileName ?? `${report.customId}.yaml`, sha256: sha256Of(text), content: text,
+    changes: report.changes.map(describeChange),
+  });
+  return version;
+}
+
+/** The SHA-256 of a text (UTF-8), in hex: how a program file is named in its version and in the console's publish step. */
+export function sha256Of(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** The change report as text: a headline, then one indented line per change. */

@@ -103,7 +103,8 @@ function readOnlyReason(caller: Caller, ctx: ProgramContext, form: Form, project
   return null;
 }
 
-function formTable(model: ProgramModel, field: DataField): FormTableView {
+/** A table field's columns (each choice column with its choices) and row limits, as a form page shows them. */
+export function formTable(model: ProgramModel, field: DataField): FormTableView {
   const spec = field.table ?? { columns: [], minRows: null, maxRows: null };
   return {
     minRows: spec.minRows, maxRows: Math.min(spec.maxRows ?? MAX_TABLE_ROWS, MAX_TABLE_ROWS),
