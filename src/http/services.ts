@@ -38,6 +38,9 @@ import { DocumentPreviewService } from '../domain/documents/preview-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
 import { ConsoleService } from '../domain/administration/console-service.ts';
+import { CredentialService } from '../domain/administration/credential-service.ts';
+import { InstallerOrganizationService } from '../domain/administration/installer-organization-service.ts';
+import { PeopleService } from '../domain/administration/people-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -104,6 +107,8 @@ export interface Services {
   signing: SigningService;
   /** What a caller administers in the agency console (src/domain/administration). */
   console: ConsoleService;
+  /** The console's People, Organizations and Credentials areas, acting for a caller (src/domain/administration). */
+  peopleAdmin: { people: PeopleService; organizations: InstallerOrganizationService; credentials: CredentialService };
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -125,6 +130,11 @@ export function createServices(
   const workQueue = new WorkQueueService(deps);
   const templateMail = new TemplateMailService(deps);
   const projects = new ProjectService(deps);
+  const selfService = new SelfServiceAccounts({
+    store, clock, ids, publicUrl: config.publicUrl, mailOn,
+    perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),
+  });
+  const organizations = new OrganizationService({ ...deps, mailOn });
   return {
     auth,
     projects,
@@ -160,13 +170,15 @@ export function createServices(
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
-    organizations: new OrganizationService({ ...deps, mailOn }),
+    organizations,
     signing: new SigningService({ ...deps, mailOn, blobs }),
     console: new ConsoleService(deps),
     projectMail: new ProjectMailService(deps),
-    selfService: new SelfServiceAccounts({
-      store, clock, ids, publicUrl: config.publicUrl, mailOn,
-      perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),
-    }),
+    selfService,
+    peopleAdmin: {
+      people: new PeopleService({ store, clock, ids, selfService }),
+      organizations: new InstallerOrganizationService({ store, organizations }),
+      credentials: new CredentialService({ store, clock, ids }),
+    },
   };
 }
