@@ -273,6 +273,7 @@ test('organization list and organization members show the installer organization
   ].join('\n'));
   await expectFailure(['organization', 'members', 'NOSUCHORG001'], 1, /organization NOSUCHORG001 not found/);
   await expectFailure(['organization', 'members'], 2, /missing ORG/);
+  assert.match((await expectSuccess(['help', 'organization'])).stdout, /apas organization list \[--agency AGENCY\][\s\S]*apas organization members ORG/);
 });
 
 test('mail list and mail retry: the queue without SQL; a failed mail is sent again', async () => {

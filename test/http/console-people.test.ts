@@ -149,6 +149,37 @@ forEachDialect('console: people, organizations and credentials', ({ dialect }) =
       assert.equal((await programAdmin.send('GET', `${CONSOLE}/Credentials`)).statusCode, 403);
     });
 
+    it('lists and searches people with MFA and last sign-in, organizations with member counts, and credentials with last use', async () => {
+      const h = harness();
+      const { v } = await visitor(h, 'admin');
+      const admin = await h.store.accounts.listPeople(IDS.agency, h.who.admin.email, 10);
+      assert.equal(admin[0]?.lastSignInAt, h.clock.now(), 'the sign-in was recorded');
+      const people = await v.send('GET', `${CONSOLE}/People`);
+      assert.equal(people.statusCode, 200);
+      assert.match(people.body, new RegExp(`${world.targetEmail}</td><td><span class="usa-tag">Active</span> </td><td>Enrolled</td><td>Never</td>`));
+      const found = await v.send('GET', `${CONSOLE}/People?q=${encodeURIComponent('USER00000006@EXAMPLE')}`);
+      assert.match(found.body, new RegExp(world.targetEmail), 'case-insensitive, a part of the address');
+      assert.doesNotMatch(found.body, new RegExp(h.who.applicant.email));
+      const wildcard = await v.send('GET', `${CONSOLE}/People?q=${encodeURIComponent('%')}`);
+      assert.match(wildcard.body, /Nobody matches/, 'LIKE wildcards are taken literally');
+
+      const organizations = await v.send('GET', `${CONSOLE}/Organizations`);
+      assert.match(organizations.body, /<a href="\/MvcProjects\/Console\/Organizations\/ORGANIZATNA1">Sunny Installers<\/a><\/th><td>2<\/td>/);
+      const organization = await v.send('GET', `${CONSOLE}/Organizations/${ORG}`);
+      assert.match(organization.body, /new-installer@example\.org/);
+
+      // A key authenticates a request: its last use is recorded, and the Credentials page shows it.
+      const applicantKey = `KEY${h.who.applicant.id.slice(-9)}`;
+      const api = await h.request({ method: 'GET', url: '/services/v2/Programs?Agency=acme', as: 'applicant' });
+      assert.equal(api.statusCode, 200, api.body);
+      assert.equal((await h.store.accounts.findApiKey(applicantKey))?.lastUsedAt, h.clock.now());
+      const credentials = await v.send('GET', `${CONSOLE}/Credentials/${h.who.applicant.id}`);
+      const row = credentials.body.slice(credentials.body.indexOf(`<td>${applicantKey}</td>`)).split('</tr>')[0]!;
+      assert.match(row, /<td>[A-Z][a-z]{2} \d{1,2}, \d{4}, /, 'created');
+      assert.doesNotMatch(row, /Never/, 'the key\'s last use is shown');
+      assert.match((await v.send('GET', `${CONSOLE}/Credentials/${world.target}`)).body, /integration<\/th><td>[^<]+<\/td><td>[^<]+<\/td><td>Never<\/td>/, 'a client never used');
+    });
+
     it('lets a program admin change the grants of their program, audited with them as actor', async () => {
       const h = harness();
       const { v, token } = await visitor(h, 'programAdmin');

@@ -9,7 +9,7 @@ import { eventTasks } from '../../src/domain/wiring/event-tasks.ts';
 import { systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
-import { type CapturedMail, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
+import { mailTo, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
 
 // The console's People area in a real browser, with mail through a real SMTP server: the agency admin invites a
 // colleague, the mailed link sets the password, the colleague enrols in MFA with the QR code's secret and signs in with
@@ -40,16 +40,6 @@ describe('web: the console\'s people, organizations and credentials', () => {
     await smtp?.stop();
   });
 
-  async function mailTo(to: string, subject: RegExp): Promise<CapturedMail> {
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const found = smtp.mailbox(to).filter((m) => subject.test(m.subject)).at(-1);
-      if (found) return found;
-      assert.ok(Date.now() < until, `no mail ${subject} to ${to}; got ${smtp.messages.map((m) => `${m.to}: ${m.subject}`).join('; ')}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   async function admin(): Promise<Page> {
     const page = await (await browser.newContext()).newPage();
     await signIn(page, server.baseUrl, DEMO.admin, `${CONSOLE}/People`);
@@ -68,7 +58,7 @@ describe('web: the console\'s people, organizations and credentials', () => {
     await assertAccessible(page);
     await screenshot(page, 'console-person');
 
-    const mail = await mailTo(EMAIL, /You are invited to/);
+    const mail = await mailTo(smtp, EMAIL, /You are invited to/);
     const link = new RegExp(`${server.baseUrl.replaceAll('.', '\\.')}/MvcProjects/Welcome\\?token=[A-Za-z0-9_-]+`).exec(mail.text)?.[0];
     assert.ok(link, mail.text);
     const ada = await (await browser.newContext()).newPage();
