@@ -232,6 +232,14 @@ forEachDialect('console: people, organizations and credentials', ({ dialect }) =
       const last = await post(`${CONSOLE}/Organizations/${ORG}/Remove`, { Email: h.who.applicant.email });
       assert.equal(last.statusCode, 400, 'an organization keeps its last admin');
 
+      const taken = await post(`${CONSOLE}/People/Invite`, { Name: 'Again', Email: world.targetEmail.toUpperCase() });
+      assert.equal(taken.statusCode, 409);
+      assert.match(taken.body, /<h2 id="error-summary-title">Nobody was invited<\/h2>/);
+      assert.match(taken.body, /<a href="#invite-email">A user with the e-mail [^<]+ already exists/);
+      assert.match(taken.body, /id="invite-name" name="Name"[^>]*value="Again"/, 'what was typed is kept');
+      const bad = await post(`${CONSOLE}/People/Invite`, { Name: 'Ivy', Email: 'not an address' });
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.body, /<a href="#invite-email">&quot;not an address&quot; is not an e-mail address/);
       const invite = await post(`${CONSOLE}/People/Invite`, { Name: 'Ivy Invited', Email: 'invited@example.org' });
       assert.equal(invite.statusCode, 200, 'mail is off: the link is shown');
       assert.match(invite.body, /\/MvcProjects\/Welcome\?token=/);

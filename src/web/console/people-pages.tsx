@@ -1,5 +1,6 @@
 import type { PersonView } from '../../domain/administration/people-service.ts';
 import type { PersonRow } from '../../store/account-queries.ts';
+import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime } from '../format-time.ts';
 import type { PageUser } from '../layout.tsx';
 import { ConsoleLayout } from './console-layout.tsx';
@@ -45,18 +46,22 @@ export function PeopleSearch(p: { action: string; search: string }) {
   );
 }
 
+/** What the invitation form shows again after a refusal: what was typed and what was wrong. */
+export interface InviteAgain { name: string; email: string; problem: FormProblem }
+
 /** The invitation form (agency admins): a name and an address; the link is mailed. */
-function InviteForm(p: { csrfToken: string }) {
+function InviteForm(p: { csrfToken: string; again?: InviteAgain | null }) {
   return (
     <section aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite a colleague</h2>
       <p>They get an e-mail with a link, valid for a week, to choose their password; they can then enrol in multi-factor authentication.</p>
+      <ErrorSummary title="Nobody was invited" problems={p.again ? [p.again.problem] : []} />
       <form method="post" action={`${PEOPLE_PATH}/Invite`} class="usa-form">
         <Csrf token={p.csrfToken} />
         <label class="usa-label" for="invite-name">Name</label>
-        <input class="usa-input" id="invite-name" name="Name" required maxlength={200} autocomplete="off" />
+        <input class="usa-input" id="invite-name" name="Name" required maxlength={200} autocomplete="off" value={p.again?.name ?? ''} />
         <label class="usa-label" for="invite-email">E-mail address</label>
-        <input class="usa-input" id="invite-email" name="Email" type="email" required maxlength={254} autocomplete="off" />
+        <input class="usa-input" id="invite-email" name="Email" type="email" required maxlength={254} autocomplete="off" value={p.again?.email ?? ''} />
         <button class="usa-button" type="submit">Send invitation</button>
       </form>
     </section>
@@ -64,7 +69,7 @@ function InviteForm(p: { csrfToken: string }) {
 }
 
 /** People: the agency's users, searchable, each linking to their page; agency admins also invite. */
-export function PeoplePage(p: PageBase & { people: PersonRow[]; search: string; invitationLink?: { email: string; link: string } | null }) {
+export function PeoplePage(p: PageBase & { people: PersonRow[]; search: string; invitationLink?: { email: string; link: string } | null; inviteAgain?: InviteAgain | null }) {
   return (
     <ConsoleLayout title="People" user={p.user} csrfToken={p.csrfToken} area="people" agencyAdmin={p.agencyAdmin} notice={p.notice ?? null}>
       {p.invitationLink ? (
@@ -91,7 +96,7 @@ export function PeoplePage(p: PageBase & { people: PersonRow[]; search: string; 
         </tbody>
       </table>
       {p.people.length === 0 ? <p>Nobody matches.</p> : null}
-      {p.agencyAdmin ? <InviteForm csrfToken={p.csrfToken} /> : null}
+      {p.agencyAdmin ? <InviteForm csrfToken={p.csrfToken} again={p.inviteAgain ?? null} /> : null}
     </ConsoleLayout>
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../../domain/api-error.ts';
 import { renderPage } from '../render-page.ts';
 import type { WebAppDeps } from '../web-app-deps.ts';
 import { consoleRequest, sendPage } from './console-request.ts';
@@ -26,6 +27,9 @@ function noticeOf(query: unknown): string | null {
   return Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null;
 }
 
+// The refusals of an invitation that the form explains; others (not an agency admin) go to the error pages.
+const INVITE_PROBLEMS = new Set(['INVALID_PARAMETER', 'INVALID_REQUEST', 'CONFLICT']);
+
 function back(reply: FastifyReply, path: string, notice: keyof typeof NOTICES): FastifyReply {
   return reply.redirect(`${path}?notice=${notice}`, 303);
 }
@@ -48,7 +52,20 @@ export function peopleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
 
   web.post(`${PEOPLE_PATH}/Invite`, { preHandler: web.csrfProtection }, async (request, reply) => {
     const c = await consoleRequest(request, reply, deps);
-    const sent = await people.invite(c.caller, formField(request.body, 'Name'), formField(request.body, 'Email'));
+    const typed = { name: formField(request.body, 'Name'), email: formField(request.body, 'Email') };
+    let sent: Awaited<ReturnType<typeof people.invite>>;
+    try {
+      sent = await people.invite(c.caller, typed.name, typed.email);
+    } catch (error) {
+      // What was typed is wrong (or the address has an account): the form again, with the problem next to it.
+      if (!(error instanceof ApiError) || !INVITE_PROBLEMS.has(error.code)) throw error;
+      const fieldId = /name/i.test(error.message) && !/e-mail/i.test(error.message) ? 'invite-name' : 'invite-email';
+      const { scope, people: found } = await people.list(c.caller, '');
+      return sendPage(reply, renderPage(PeoplePage({
+        user: c.user, csrfToken: c.csrfToken, agencyAdmin: scope.agencyAdmin, timeZone, people: found, search: '',
+        inviteAgain: { ...typed, problem: { message: error.message.replace(/^./, (ch) => ch.toUpperCase()), fieldId } },
+      })), error.status);
+    }
     if (sent.link === null) return back(reply, personPath(sent.user.id), 'invited');
     // Mail is off: the link is shown to the inviter this once (never put in an address).
     const { scope, people: found } = await people.list(c.caller, '');
