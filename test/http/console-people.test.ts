@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { AccountService } from '../../src/domain/accounts/account-service.ts';
-import { hashTokenSecret } from '../../src/domain/accounts/mfa.ts';
+import { hashTokenSecret, totpCode } from '../../src/domain/accounts/mfa.ts';
 import { MfaService } from '../../src/domain/accounts/mfa-service.ts';
 import { OAuthClientService } from '../../src/domain/accounts/oauth-client-service.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
@@ -245,6 +245,43 @@ forEachDialect('console: people, organizations and credentials', ({ dialect }) =
       assert.match(invite.body, /\/MvcProjects\/Welcome\?token=/);
       const invited = await h.store.accounts.findUserByEmail('invited@example.org');
       assert.equal(invited?.disabled, false);
+      const link = /value="http:\/\/apas\.test(\/MvcProjects\/Welcome\?token=[A-Za-z0-9_-]+)"/.exec(invite.body)?.[1];
+      assert.ok(link, 'the link to pass on');
+      const ivy = new WebVisitor(h);
+      const welcome = await ivy.send('GET', link);
+      assert.equal(welcome.statusCode, 200);
+      assert.match(welcome.body, /invited@example\.org/);
+      const linkToken = new URL(link, 'http://x').searchParams.get('token')!;
+      const short = await ivy.send('POST', '/MvcProjects/Welcome', { _csrf: formToken(welcome.body), token: linkToken, password: 'short' });
+      assert.equal(short.statusCode, 400);
+      assert.match(short.body, /at least 12 characters/);
+      const set = await ivy.send('POST', '/MvcProjects/Welcome', { _csrf: formToken(welcome.body), token: linkToken, password: 'ivy chooses a passphrase' });
+      assert.equal(set.statusCode, 303);
+      assert.equal(set.headers.location, '/MvcProjects/SignIn?next=%2FMvcProjects%2FAccount%2FMfa');
+      assert.equal((await ivy.send('GET', link)).statusCode, 400, 'the link works once');
+      assert.equal((await ivy.signIn('invited@example.org', 'ivy chooses a passphrase', '/MvcProjects/Account/Mfa')).statusCode, 303);
+      const enrol = await ivy.send('GET', '/MvcProjects/Account/Mfa');
+      assert.equal(enrol.statusCode, 200);
+      assert.match(enrol.body, /<img src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" width="200" height="200" alt="QR code of your multi-factor authentication secret"/);
+      const secret = /<code id="mfa-secret">([A-Z2-7]{32})<\/code>/.exec(enrol.body)?.[1];
+      assert.ok(secret);
+      const wrong = await ivy.send('POST', '/MvcProjects/Account/Mfa', { _csrf: formToken(enrol.body), secret, code: '12345' });
+      assert.equal(wrong.statusCode, 400);
+      assert.equal(await h.store.mfa.getMfa(invited!.id), null, 'a wrong code enrols nobody');
+      const forged = await ivy.send('POST', '/MvcProjects/Account/Mfa', { _csrf: formToken(enrol.body), secret: 'AAAA', code: '123456' });
+      assert.equal(forged.statusCode, 400);
+      const on = await ivy.send('POST', '/MvcProjects/Account/Mfa', { _csrf: formToken(enrol.body), secret, code: totpCode(secret, h.clock.now()) });
+      assert.equal(on.statusCode, 200, on.body.slice(0, 300));
+      assert.equal((await h.store.mfa.getMfa(invited!.id))?.secret, secret);
+      assert.notEqual((await ivy.send('GET', '/MvcProjects/')).statusCode, 200, 'enrolling ended the session');
+
+      // A second invitation's link is used up when its user is disabled.
+      const second = await post(`${CONSOLE}/People/Invite`, { Name: 'Otto', Email: 'otto@example.org' });
+      const ottoLink = /value="http:\/\/apas\.test(\/MvcProjects\/Welcome\?token=[A-Za-z0-9_-]+)"/.exec(second.body)?.[1];
+      const otto = (await h.store.accounts.findUserByEmail('otto@example.org'))!;
+      assert.equal((await post(`${CONSOLE}/People/${otto.id}/Disable`)).statusCode, 303);
+      assert.equal((await post(`${CONSOLE}/People/${otto.id}/Enable`)).statusCode, 303);
+      assert.equal((await new WebVisitor(h).send('GET', ottoLink!)).statusCode, 400);
 
       assert.equal((await post(`${person}/Disable`)).statusCode, 303);
       assert.equal((await h.store.accounts.findUserById(world.target))?.disabled, true);
