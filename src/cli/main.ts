@@ -13,6 +13,7 @@ import { grantCommands } from './grant-commands.ts';
 import { keyCommands } from './key-commands.ts';
 import { mailCommands } from './mail-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
+import { organizationCommands } from './organization-commands.ts';
 import { programCommands } from './program-commands.ts';
 import { secretsCommands } from './secrets-commands.ts';
 import { userCommands } from './user-commands.ts';
@@ -27,7 +28,7 @@ const SERVE: CliCommand = {
 };
 
 const COMMANDS: readonly CliCommand[] = [
-  SERVE, migrateCommand, ...agencyCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...programCommands, demoCommand,
+  SERVE, migrateCommand, ...agencyCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, demoCommand,
   ...backupCommands, ...webhookCommands, ...secretsCommands, ...mailCommands,
 ];
 

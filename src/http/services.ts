@@ -42,6 +42,10 @@ import { ProgramPublishingService } from '../domain/administration/program-publi
 import { ProgramPreviewService } from '../domain/administration/program-preview-service.ts';
 import { programCheckers } from '../domain/wiring/program-checkers.ts';
 import type { Caller } from '../domain/caller.ts';
+
+import { CredentialService } from '../domain/administration/credential-service.ts';
+import { InstallerOrganizationService } from '../domain/administration/installer-organization-service.ts';
+import { PeopleService } from '../domain/administration/people-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -110,6 +114,9 @@ export interface Services {
   console: ConsoleService;
   /** The console's Programs area: publishing program files with their version history, and previews (src/domain/administration). */
   programAdmin: { publishing: ProgramPublishingService; previews: ProgramPreviewService };
+
+  /** The console's People, Organizations and Credentials areas, acting for a caller (src/domain/administration). */
+  peopleAdmin: { people: PeopleService; organizations: InstallerOrganizationService; credentials: CredentialService };
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -133,6 +140,11 @@ export function createServices(
   const projects = new ProjectService(deps);
   const consoleService = new ConsoleService(deps);
   const programConsole = { store, clock, ids, checkers: programCheckers(), scope: (caller: Caller) => consoleService.scope(caller) };
+  const selfService = new SelfServiceAccounts({
+    store, clock, ids, publicUrl: config.publicUrl, mailOn,
+    perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),
+  });
+  const organizations = new OrganizationService({ ...deps, mailOn });
   return {
     auth,
     projects,
@@ -168,14 +180,16 @@ export function createServices(
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
-    organizations: new OrganizationService({ ...deps, mailOn }),
+    organizations,
     signing: new SigningService({ ...deps, mailOn, blobs }),
     console: consoleService,
     programAdmin: { publishing: new ProgramPublishingService(programConsole), previews: new ProgramPreviewService(programConsole) },
     projectMail: new ProjectMailService(deps),
-    selfService: new SelfServiceAccounts({
-      store, clock, ids, publicUrl: config.publicUrl, mailOn,
-      perAddress: limiter(config, store, clock, ACCOUNT_REQUESTS_PER_ADDRESS), perEmail: limiter(config, store, clock, ACCOUNT_MAILS_PER_ADDRESS),
-    }),
+    selfService,
+    peopleAdmin: {
+      people: new PeopleService({ store, clock, ids, selfService }),
+      organizations: new InstallerOrganizationService({ store, organizations }),
+      credentials: new CredentialService({ store, clock, ids }),
+    },
   };
 }

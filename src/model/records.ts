@@ -5,7 +5,11 @@ import type { CustomList, DataField, Form, Program, Status, User } from './model
 export interface UserWithSecret extends User { passwordHash: string }
 
 /** An API key record: its public id, the user it belongs to and its hashed secret. */
-export interface ApiKeyRecord { id: string; userId: string; name: string; secretHash: string; createdAt: number; revokedAt: number | null }
+export interface ApiKeyRecord {
+  id: string; userId: string; name: string; secretHash: string; createdAt: number; revokedAt: number | null;
+  /** The last request it authenticated, to the minute; null or absent when never used. */
+  lastUsedAt?: number | null;
+}
 
 /** A user's TOTP enrolment: the base-32 secret and the last time step accepted. */
 export interface MfaEnrolment { userId: string; secret: string; enrolledAt: number; lastStep: number }
@@ -17,7 +21,11 @@ export interface MfaSessionTokenRecord { id: string; userId: string; tokenHash: 
 export interface WebSessionRecord { id: string; userId: string; secretHash: string; createdAt: number; expiresAt: number }
 
 /** An OAuth 2.0 client (client credentials grant) of one user: its public id and the argon2id hash of its secret. */
-export interface OAuthClientRecord { id: string; userId: string; name: string; secretHash: string; createdAt: number; revokedAt: number | null }
+export interface OAuthClientRecord {
+  id: string; userId: string; name: string; secretHash: string; createdAt: number; revokedAt: number | null;
+  /** The last access token issued to it, to the minute; null or absent when never used. */
+  lastUsedAt?: number | null;
+}
 
 /** An access token issued to an OAuth client: only the SHA-256 of its secret is stored. */
 export interface AccessTokenRecord { id: string; clientId: string; tokenHash: string; createdAt: number; expiresAt: number; revokedAt: number | null }

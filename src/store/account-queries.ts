@@ -1,7 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Agency, ProgramGrant, ProgramRole, User } from '../model/model.ts';
 import type { ApiKeyRecord, UserWithSecret } from '../model/records.ts';
 import { bindDb } from './bind-db.ts';
+import { contains } from './my-projects-queries.ts';
 import type { ApiKeyTable, Database, UserTable } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -14,7 +15,10 @@ function toUser(row: Selectable<UserTable>): UserWithSecret {
 }
 
 function toKey(row: Selectable<ApiKeyTable>): ApiKeyRecord {
-  return { id: row.id, userId: row.user_id, name: row.name, secretHash: row.secret_hash, createdAt: row.created_at, revokedAt: row.revoked_at };
+  return {
+    id: row.id, userId: row.user_id, name: row.name, secretHash: row.secret_hash, createdAt: row.created_at, revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+  };
 }
 
 /** An agency by generated id or custom id. */
@@ -105,6 +109,25 @@ export async function listUsers(db: Db, agencyId?: string): Promise<User[]> {
   });
 }
 
+/** A user as the console's People page lists them: no secret; whether enrolled in MFA, and the last sign-in. */
+export type PersonRow = User & { mfaEnrolled: boolean; lastSignInAt: number | null };
+
+/**
+ * The users of an agency by name, with their MFA enrolment and last sign-in; `search` (case-insensitive) matches a part
+ * of the name or the e-mail address. At most `limit`.
+ */
+export async function listPeople(db: Db, agencyId: string, search: string, limit: number): Promise<PersonRow[]> {
+  const folded = search.trim().toLowerCase();
+  const rows = await db.selectFrom('users as u').leftJoin('user_mfa as m', 'm.user_id', 'u.id').selectAll('u').select('m.user_id as mfa_user')
+    .where('u.agency_id', '=', agencyId)
+    .$if(folded !== '', (q) => q.where((eb) => eb.or([contains(sql`lower(u.name)`, folded), contains(sql`lower(u.email)`, folded)])))
+    .orderBy('u.name').orderBy('u.email').limit(limit).execute();
+  return rows.map((row) => {
+    const { passwordHash: _secret, ...user } = toUser(row);
+    return { ...user, mfaEnrolled: row.mfa_user !== null, lastSignInAt: row.last_sign_in_at === null ? null : Number(row.last_sign_in_at) };
+  });
+}
+
 /** Grants with their user's address and program's custom id, of one user or program or all (operators). */
 export async function listGrantDetails(db: Db, f: { userId?: string; programId?: string }): Promise<(ProgramGrant & { email: string; programCustomId: string })[]> {
   const rows = await db.selectFrom('program_grants as g').innerJoin('users as u', 'u.id', 'g.user_id').innerJoin('programs as p', 'p.id', 'g.program_id')
@@ -172,7 +195,7 @@ export async function deleteGrant(db: Db, userId: string, programId: string): Pr
 
 const READS = {
   findAgency, listAgencies, findUserByEmail, findUserById, usersByIds, usersWithProgramRole, findApiKey, listApiKeys, listGrants, findGrant, listUsers,
-  listGrantDetails,
+  listGrantDetails, listPeople,
 };
 const WRITES = { insertAgency, insertUser, updateUser, insertApiKey, revokeApiKey, setGrant, deleteGrant };
 

@@ -5,7 +5,7 @@ import type { Database } from './tables.ts';
 type Db = Kysely<Database>;
 
 /** What a mailed link is for. */
-export type TokenPurpose = 'confirm' | 'reset';
+export type TokenPurpose = 'confirm' | 'reset' | 'invite';
 
 /** A stored link token (its hash only). */
 export interface AccountToken {

@@ -43,10 +43,27 @@ export async function deleteBrowserSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom('browser_sessions').where('id', '=', id).execute();
 }
 
-/** Sessions of the web application's sign-in page; every method is one statement. */
+/** Records a user's completed sign-in on the web pages (one statement, like a session's use). */
+export async function recordSignIn(db: Db, userId: string, at: number): Promise<void> {
+  await db.updateTable('users').set({ last_sign_in_at: at }).where('id', '=', userId).execute();
+}
+
+/** Records that an API key authenticated a request (the caller writes at most once a minute per key). */
+export async function markApiKeyUsed(db: Db, id: string, at: number): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}
+
+/** Records that an OAuth client was issued an access token. */
+export async function markClientUsed(db: Db, id: string, at: number): Promise<void> {
+  await db.updateTable('oauth_clients').set({ last_used_at: at }).where('id', '=', id).execute();
+}
+
+/** Sessions of the web application's sign-in page, and the marks of a sign-in's or a credential's last use; every method is one statement. */
 export type BrowserSessionRepository = ReturnType<typeof browserSessionRepository>;
 
 /** The browser sessions over a database or a transaction. */
 export function browserSessionRepository(db: Db) {
-  return bindDb(db, { getBrowserSession, insertBrowserSession, touchBrowserSession, completeBrowserSessionMfa, deleteBrowserSession });
+  return bindDb(db, {
+    getBrowserSession, insertBrowserSession, touchBrowserSession, completeBrowserSessionMfa, deleteBrowserSession, recordSignIn, markApiKeyUsed, markClientUsed,
+  });
 }

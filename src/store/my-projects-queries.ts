@@ -36,7 +36,8 @@ function likeText(text: string): string {
   return text.replace(/[!%_]/g, (c) => `!${c}`);
 }
 
-function contains(column: ReturnType<typeof sql.ref> | ReturnType<typeof sql>, folded: string) {
+/** True where `column` contains the lower-cased `folded` text, LIKE's wildcards in it taken literally. */
+export function contains(column: ReturnType<typeof sql.ref> | ReturnType<typeof sql>, folded: string) {
   return sql<SqlBool>`${column} like ${`%${likeText(folded)}%`} escape '!'`;
 }
 

@@ -6,7 +6,10 @@ import type { Database, OAuthClientTable, OAuthTokenTable } from './tables.ts';
 type Db = Kysely<Database>;
 
 function toClient(r: Selectable<OAuthClientTable>): OAuthClientRecord {
-  return { id: r.id, userId: r.user_id, name: r.name, secretHash: r.secret_hash, createdAt: r.created_at, revokedAt: r.revoked_at };
+  return {
+    id: r.id, userId: r.user_id, name: r.name, secretHash: r.secret_hash, createdAt: r.created_at, revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+  };
 }
 
 function toToken(r: Selectable<OAuthTokenTable>): AccessTokenRecord {

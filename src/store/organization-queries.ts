@@ -53,6 +53,14 @@ export async function organizationsOf(db: Db, userId: string): Promise<(Organiza
   return rows.map((r) => ({ ...toOrganization(r), role: r.role as OrganizationRole }));
 }
 
+/** The organizations of an agency by name, with how many members each has (the agency console). */
+export async function agencyOrganizations(db: Db, agencyId: string): Promise<(Organization & { memberCount: number })[]> {
+  const rows = await db.selectFrom('organizations as o').selectAll('o')
+    .select((eb) => eb.selectFrom('organization_members as m').select(eb.fn.countAll<number>().as('n')).whereRef('m.organization_id', '=', 'o.id').as('member_count'))
+    .where('o.agency_id', '=', agencyId).orderBy('o.name').orderBy('o.id').execute();
+  return rows.map((r) => ({ ...toOrganization(r), memberCount: Number(r.member_count ?? 0) }));
+}
+
 /** An organization's members, by name. */
 export async function listMembers(db: Db, organizationId: string): Promise<OrganizationMember[]> {
   const rows = await db.selectFrom('organization_members as m').innerJoin('users as u', 'u.id', 'm.user_id')
@@ -121,7 +129,7 @@ export async function useInvitation(db: Db, id: string, now: number): Promise<bo
   return Number(r.numUpdatedRows) === 1;
 }
 
-const READS = { findOrganization, organizationIdsOf, organizationsOf, listMembers, findInvitation, listPendingInvitations };
+const READS = { findOrganization, organizationIdsOf, organizationsOf, agencyOrganizations, listMembers, findInvitation, listPendingInvitations };
 
 /** Organizations' reads. */
 export type OrganizationReader = ReturnType<typeof organizationReader>;

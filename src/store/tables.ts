@@ -10,11 +10,15 @@ export interface AgencyTable { id: string; custom_id: string | null; name: strin
 export interface UserTable {
   id: string; agency_id: string; email: string; name: string; password_hash: string;
   agency_admin: Flag; disabled: Flag; created_at: number; updated_at: number;
+  /** The last completed sign-in on the web pages (migration 048). */
+  last_sign_in_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** An API key: public id plus hashed secret, bound to one user. */
 export interface ApiKeyTable {
   id: string; user_id: string; name: string; secret_hash: string; created_at: number; revoked_at: number | null;
+  /** The last request the key authenticated, to the minute (migration 048). */
+  last_used_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A program of an agency: forms, fields, statuses, workflow and project numbering. */
@@ -266,7 +270,11 @@ export interface DocumentRequestTable {
 export interface BlobChunkTable { blob_key: string; seq: number; data: Buffer; created_at: number }
 
 /** An OAuth 2.0 client of one user: public id plus the argon2id hash of its secret. */
-export interface OAuthClientTable { id: string; user_id: string; name: string; secret_hash: string; created_at: number; revoked_at: number | null }
+export interface OAuthClientTable {
+  id: string; user_id: string; name: string; secret_hash: string; created_at: number; revoked_at: number | null;
+  /** The last access token issued to the client, to the minute (migration 048). */
+  last_used_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
 
 /** An access token issued to an OAuth client: the SHA-256 of its secret, its lifetime and whether it was revoked. */
 export interface OAuthTokenTable { id: string; client_id: string; token_hash: string; created_at: number; expires_at: number; revoked_at: number | null }

@@ -1,3 +1,4 @@
+import { welcomeRoutes } from './welcome-routes.ts';
 import { organizationRoutes } from './organization-routes.ts';
 import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
@@ -60,6 +61,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));
     signInRoutes(web, deps);
     accountRoutes(web, deps);
+    welcomeRoutes(web, deps);
     homeRoutes(web, deps);
     myProjectsRoutes(web, deps);
     organizationRoutes(web, deps);

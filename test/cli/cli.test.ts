@@ -252,6 +252,41 @@ test('user list and grant list show who may do what, without SQL and without sec
   assert.match(none.stderr, /No grants match/);
 });
 
+test('organization list and organization members show the installer organizations without SQL', async () => {
+  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
+  const T = Date.UTC(2026, 0, 1);
+  try {
+    const pat = (await store.accounts.findUserByEmail('pat@city.example'))!;
+    const ops = (await store.accounts.findUserByEmail('ops@city.example'))!;
+    await store.transaction(async (tx) => {
+      await tx.organizations.insertOrganization({ id: 'ORGCITY00001', agencyId: pat.agencyId, name: 'Sunny Installers', defaults: {}, createdAt: T, createdBy: pat.id });
+      await tx.organizations.addMember('ORGCITY00001', pat.id, 'admin', T);
+      await tx.organizations.addMember('ORGCITY00001', ops.id, 'member', T + 1);
+      await tx.organizations.insertInvitation({
+        id: 'INVCITY00001', organizationId: 'ORGCITY00001', email: 'new@city.example', tokenHash: 'x'.repeat(64), invitedBy: pat.id, createdAt: T, expiresAt: Date.UTC(2099, 0, 1), usedAt: null,
+      });
+    });
+  } finally {
+    await store.close();
+  }
+  assert.match((await expectSuccess(['organization', 'list'])).stdout, /^ORGCITY00001 {2}city {5}2 members {2}Sunny Installers$/m);
+  assert.equal((await expectSuccess(['organization', 'list', '--agency', 'city'])).stdout, 'ORGCITY00001  city     2 members  Sunny Installers\n');
+  const demo = await expectSuccess(['organization', 'list', '--agency', 'demo']);
+  assert.doesNotMatch(demo.stdout, /Sunny/, 'only the agency asked for');
+  await expectFailure(['organization', 'list', '--agency', 'town'], 1, /agency "town" not found/);
+  const members = await expectSuccess(['organization', 'members', 'ORGCITY00001']);
+  assert.equal(members.stdout, [
+    'Sunny Installers (ORGCITY00001)',
+    'member   ops@city.example  member  since 2026-01-01T00:00:00.001+00:00  Ops',
+    'member   pat@city.example  admin   since 2026-01-01T00:00:00.000+00:00  Pat',
+    'invited  new@city.example  by Pat  expires 2099-01-01T00:00:00.000+00:00',
+    '',
+  ].join('\n'));
+  await expectFailure(['organization', 'members', 'NOSUCHORG001'], 1, /organization NOSUCHORG001 not found/);
+  await expectFailure(['organization', 'members'], 2, /missing ORG/);
+  assert.match((await expectSuccess(['help', 'organization'])).stdout, /apas organization list \[--agency AGENCY\][\s\S]*apas organization members ORG/);
+});
+
 test('mail list and mail retry: the queue without SQL; a failed mail is sent again', async () => {
   const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: dbFile }), { secrets: cliSecrets() });
   const T = Date.UTC(2026, 0, 1);

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -70,4 +71,15 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       await listen(server, port);
     },
   };
+}
+
+/** The latest mail to `to` whose subject is `subject` (or matches it), waiting up to 10 s for the sender to deliver it. */
+export async function mailTo(smtp: SmtpCapture, to: string, subject: string | RegExp): Promise<CapturedMail> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const found = smtp.mailbox(to).filter((m) => (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject))).at(-1);
+    if (found) return found;
+    assert.ok(Date.now() < until, `no mail "${subject}" to ${to}; got ${smtp.messages.map((m) => `${m.to}: ${m.subject}`).join('; ')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

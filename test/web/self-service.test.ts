@@ -11,7 +11,7 @@ import { smtpMailer } from '../../src/domain/mail/smtp-mailer.ts';
 import { systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
-import { type CapturedMail, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
+import { type CapturedMail, mailTo, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture.ts';
 import { changeReactions } from '../../src/domain/wiring/change-reactions.ts';
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 
@@ -48,16 +48,6 @@ describe('web: self-service sign-up, confirmation and password reset', () => {
   });
 
   /** The next mail to `to` with `subject`, once the background work has sent it. */
-  async function mailTo(to: string, subject: string): Promise<CapturedMail> {
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const found = smtp.mailbox(to).filter((m) => m.subject === subject).at(-1);
-      if (found) return found;
-      assert.ok(Date.now() < until, `no mail "${subject}" to ${to}; got ${smtp.messages.map((m) => `${m.to}: ${m.subject}`).join('; ')}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   function linkOf(mail: CapturedMail, path: string): string {
     const m = new RegExp(`${server.baseUrl.replaceAll('.', '\\.')}${path}\\?token=[A-Za-z0-9_-]+`).exec(mail.text);
     assert.ok(m, `no ${path} link in ${mail.text}`);
@@ -84,13 +74,13 @@ describe('web: self-service sign-up, confirmation and password reset', () => {
     const other = await browser.newContext();
     assert.equal(await signUp(await other.newPage(), DEMO.applicant.email), answer, 'known and unknown addresses get the same page');
     await other.close();
-    await mailTo(DEMO.applicant.email, 'You already have an account');
+    await mailTo(smtp, DEMO.applicant.email, 'You already have an account');
 
     // Not yet confirmed: the account cannot sign in.
     await signIn(page, server.baseUrl, { email: EMAIL, password: FIRST_PASSWORD });
     await page.getByRole('alert').getByText('The e-mail address or password is not right.').waitFor();
 
-    const confirm = linkOf(await mailTo(EMAIL, 'Confirm your e-mail address for Residential Solar Interconnection'), '/MvcProjects/SignUp/Confirm');
+    const confirm = linkOf(await mailTo(smtp, EMAIL, 'Confirm your e-mail address for Residential Solar Interconnection'), '/MvcProjects/SignUp/Confirm');
     await page.goto(confirm);
     await assertAccessible(page);
     // The password is chosen here, by whoever holds the mailbox, never at sign-up.
@@ -127,7 +117,7 @@ describe('web: self-service sign-up, confirmation and password reset', () => {
     const known = await ask(EMAIL);
     assert.equal(known, unknown);
 
-    const reset = linkOf(await mailTo(EMAIL, 'Reset your password'), '/MvcProjects/ResetPassword');
+    const reset = linkOf(await mailTo(smtp, EMAIL, 'Reset your password'), '/MvcProjects/ResetPassword');
     await page.goto(reset);
     await assertAccessible(page);
     await page.getByLabel('New password').fill(SECOND_PASSWORD);

@@ -21,7 +21,7 @@ export interface RevocationRequest { client: PresentedClient; token: string | un
 
 /** What the access-token service needs; `lifetimeSeconds` is APAS_OAUTH_TOKEN_TTL_SECONDS. */
 export interface AccessTokenDeps {
-  store: Pick<Store, 'oauth' | 'transaction'>; clock: Clock; ids: IdGenerator;
+  store: Pick<Store, 'oauth' | 'sessions' | 'transaction'>; clock: Clock; ids: IdGenerator;
   auth: Pick<AuthService, 'authenticateClient'>; rateLimiter: RateLimiter; lifetimeSeconds: number;
 }
 
@@ -56,6 +56,7 @@ export class AccessTokenService {
         action: 'oauth.token.issue', actorId: user.id, agencyId: user.agencyId, detail: { clientId: client.id, tokenId: parts.id, expiresAt }, requestId: r.requestId,
       }, now, ids.next());
     });
+    await store.sessions.markClientUsed(client.id, now);
     return { accessToken: formatAccessToken(parts), expiresIn: lifetimeSeconds, headers };
   }
 

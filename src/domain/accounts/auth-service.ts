@@ -42,6 +42,8 @@ interface Verified { passwordHash: string; keyHash: string }
 type SecondFactor = Pick<Caller, 'mfaVerified' | 'mfaMethod' | 'mfaSessionTokenId'>;
 
 const MAX_CACHE = 10_000;
+// A key's last use is recorded to the minute.
+const MARK_EVERY_MS = 60_000;
 // A fixed argon2id hash verified when the user does not exist, so that a miss costs as long as a hit.
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$Oz1dAbjFbdYt+Ei6yEYAKA$wo5UWHX1e6sIKsz/wzc6GR4FD1RDjWbORamYRPwhuEM';
 const BAD_CREDENTIALS = 'The user name, password or API key is not valid.';
@@ -107,9 +109,11 @@ async function withBearerChallenge<T>(signIn: () => Promise<T>): Promise<T> {
 export class AuthService implements SignInChecks {
   readonly #verified = new Map<string, Verified>();
   readonly #checking = new Map<string, Promise<boolean>>();
+  // When this instance last wrote a key's last use: the key rows are cached, so their own mark can lag behind.
+  readonly #keyMarks = new Map<string, number>();
 
   constructor(
-    private readonly store: Pick<Store, 'accounts' | 'mfa' | 'oauth' | 'organizations' | 'transaction'>, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
+    private readonly store: Pick<Store, 'accounts' | 'mfa' | 'oauth' | 'organizations' | 'sessions' | 'transaction'>, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
   ) {}
 
   /**
@@ -146,6 +150,7 @@ export class AuthService implements SignInChecks {
     });
     if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
     const factor = await this.#secondFactor(user, p.totp, p.sessionToken, subject, p.clientAddress);
+    await this.#markUsed(keyRow);
     return this.#caller(user, keyRow.id, factor);
   }
 
@@ -174,6 +179,7 @@ export class AuthService implements SignInChecks {
     const keyRow = await this.#checkKey(p.apiKey, user.id, p.clientAddress);
     if (!keyRow) throw new ApiError('INVALID_CREDENTIALS', 'The API key is not valid for the access token\'s user.');
     const factor = await this.#secondFactor(user, p.totp, p.sessionToken, subject, p.clientAddress);
+    await this.#markUsed(keyRow);
     return this.#caller(user, keyRow.id, factor);
   }
 
@@ -192,6 +198,7 @@ export class AuthService implements SignInChecks {
     if (!client || !user || !keyRow) throw new OAuthError('invalid_client', BAD_CLIENT);
     const ok = await this.#counted({ kind: 'user', userName: user.email }, p.clientAddress, () => verifySecret(client.secretHash, p.clientSecret));
     if (!ok) throw new OAuthError('invalid_client', BAD_CLIENT);
+    await this.#markUsed(keyRow);
     return { client, user, apiKeyId: keyRow.id };
   }
 
@@ -380,6 +387,16 @@ export class AuthService implements SignInChecks {
     // Oldest-first eviction keeps memory bounded however many distinct credentials arrive.
     if (this.#verified.size >= MAX_CACHE) this.#verified.delete(this.#verified.keys().next().value as string);
     this.#verified.set(cacheKey, entry);
+  }
+
+  // A key's last use, for the console's Credentials page: written at most once a minute per key, so requests cost no write.
+  async #markUsed(key: ApiKeyRecord): Promise<void> {
+    const now = this.clock.now();
+    const last = Math.max(key.lastUsedAt ?? 0, this.#keyMarks.get(key.id) ?? 0);
+    if (now - last < MARK_EVERY_MS) return;
+    if (this.#keyMarks.size >= MAX_CACHE) this.#keyMarks.delete(this.#keyMarks.keys().next().value as string);
+    this.#keyMarks.set(key.id, now);
+    await this.store.sessions.markApiKeyUsed(key.id, now);
   }
 
   async #caller(user: UserWithSecret, apiKeyId: string, factor: SecondFactor): Promise<Caller> {

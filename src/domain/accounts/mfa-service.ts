@@ -3,7 +3,7 @@ import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
-import { formatSessionToken, hashTokenSecret, newSessionToken, newTotpSecret, otpauthUri } from './mfa.ts';
+import { formatSessionToken, hashTokenSecret, newSessionToken, newTotpSecret, otpauthUri, totpStep } from './mfa.ts';
 
 /** How long a session token lives when the request does not say, and the longest it may live. */
 export const SESSION_TOKEN_MINUTES = { default: 60, max: 720 } as const;
@@ -13,7 +13,8 @@ export interface SessionTokenView { tokenId: string; token: string; expiresAt: n
 
 /** Enrols users in TOTP (administration) and issues and deletes MFA session tokens (API). */
 export class MfaService {
-  constructor(private readonly deps: { store: Pick<Store, 'accounts' | 'mfa' | 'transaction'>; clock: Clock; ids: IdGenerator }) {}
+  /** `actorId` is recorded in the audit rows of enrolments and resets (null for the command line). */
+  constructor(private readonly deps: { store: Pick<Store, 'accounts' | 'mfa' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null }) {}
 
   /**
    * Enrols a user (replacing an earlier enrolment) and returns the otpauth:// URI to show once. The user's sessions
@@ -28,7 +29,7 @@ export class MfaService {
     await store.transaction(async (tx) => {
       await tx.mfa.saveMfa(user.id, secret, now);
       await tx.accountTokens.endUserSessions(user.id, 'sessions', now);
-      await tx.audit.write({ action: 'user.mfa.enrol', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
+      await tx.audit.write({ action: 'user.mfa.enrol', actorId: this.deps.actorId ?? null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
     });
     return otpauthUri(secret, user.email, issuer);
   }
@@ -42,8 +43,33 @@ export class MfaService {
     await store.transaction(async (tx) => {
       if (!(await tx.mfa.deleteMfa(user.id))) throw new ApiError('NOT_FOUND', `${email} is not enrolled in multi-factor authentication.`);
       await tx.accountTokens.endUserSessions(user.id, 'sessions', now);
-      await tx.audit.write({ action: 'user.mfa.disable', actorId: null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
+      await tx.audit.write({ action: 'user.mfa.disable', actorId: this.deps.actorId ?? null, agencyId: user.agencyId, detail: { userId: user.id } }, now, ids.next());
     });
+  }
+
+  /**
+   * Enrols the signed-in caller with a secret the enrolment page showed them (as a QR code and as text), once they
+   * type a current code of it: so nobody ends up enrolled with a secret their app does not hold. Refused when the
+   * caller is enrolled already (only an admin's reset ends an enrolment). Ends the caller's sessions, as enrol() does.
+   */
+  async enrolSelf(caller: Caller, secret: string, code: string): Promise<void> {
+    if (!/^[A-Z2-7]{32}$/.test(secret)) throw new ApiError('INVALID_REQUEST', 'The enrolment form is incomplete; open the page again.');
+    const { store, clock, ids } = this.deps;
+    const now = clock.now();
+    const step = totpStep(secret, code.trim(), now);
+    if (step === null) throw new ApiError('INVALID_PARAMETER', 'The code is not the current one of this secret; type the 6 digits your app shows now.');
+    await store.transaction(async (tx) => {
+      if (await tx.mfa.getMfa(caller.user.id)) throw new ApiError('CONFLICT', 'You are enrolled in multi-factor authentication already; an admin can reset it.');
+      await tx.mfa.saveMfa(caller.user.id, secret, now);
+      await tx.mfa.claimTotpStep(caller.user.id, step);
+      await tx.accountTokens.endUserSessions(caller.user.id, 'sessions', now);
+      await tx.audit.write({ action: 'user.mfa.enrol', actorId: caller.user.id, agencyId: caller.user.agencyId, detail: { userId: caller.user.id } }, now, ids.next());
+    });
+  }
+
+  /** True when a user is enrolled. */
+  async enrolled(userId: string): Promise<boolean> {
+    return (await this.deps.store.mfa.getMfa(userId)) !== null;
   }
 
   /** CreateMfaSessionToken: needs a TOTP on this very request; deletes the caller's earlier token. */

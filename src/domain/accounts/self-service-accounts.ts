@@ -18,13 +18,22 @@ export const ACCOUNT_PATHS = {
   forgot: '/MvcProjects/ForgotPassword',
   reset: '/MvcProjects/ResetPassword',
   signIn: '/MvcProjects/SignIn',
+  /** An invitation's link: the invited user chooses the password there. */
+  welcome: '/MvcProjects/Welcome',
+  /** Enrolment in multi-factor authentication with a QR code, offered after an invitation's password is set. */
+  mfa: '/MvcProjects/Account/Mfa',
 } as const;
 
-/** How long mailed links live (ms). */
-export interface AccountLinkPolicy { confirmMs: number; resetMs: number }
+const DEFAULT_INVITE_MS = 7 * 24 * 3_600_000;
 
-/** Confirmation links live 24 hours, reset links one hour. */
-export const DEFAULT_LINK_POLICY: AccountLinkPolicy = { confirmMs: 24 * 3_600_000, resetMs: 3_600_000 };
+/** How long mailed links live (ms); invitations a week unless said. */
+export interface AccountLinkPolicy { confirmMs: number; resetMs: number; inviteMs?: number }
+
+/** Confirmation links live 24 hours, reset links one hour, invitations a week. */
+export const DEFAULT_LINK_POLICY: AccountLinkPolicy = { confirmMs: 24 * 3_600_000, resetMs: 3_600_000, inviteMs: DEFAULT_INVITE_MS };
+
+/** Who invites a colleague, and whom: the invited user joins the inviter's agency. */
+export interface Invitation { inviter: { id: string; agencyId: string; name: string }; name: string; email: string }
 
 /** What self-service needs: the store, time, ids, the public address for links, and two counters against abuse. */
 export interface SelfServiceDeps {
@@ -52,7 +61,11 @@ const NO_PASSWORD = '!unconfirmed';
 
 const LINK_UNUSABLE = 'This link has already been used or has expired. Ask for a new one.';
 
-const MAILS: Record<'confirm' | 'exists' | 'reset', MailTemplate> = {
+const MAILS: Record<'confirm' | 'exists' | 'reset' | 'invite', MailTemplate> = {
+  invite: {
+    subject: 'You are invited to {{agencyName}}',
+    text: '{{inviter}} invited you to work with {{agencyName}}.\n\nTo choose your password and activate your account, open this link within a week:\n{{link}}\n\nThe link works once. If you did not expect this mail, ignore it.\n',
+  },
   confirm: {
     subject: 'Confirm your e-mail address for {{programName}}',
     // No name: the address is not verified yet, so anything the sign-up form took would go to a stranger in the agency's name.
@@ -230,6 +243,51 @@ export class SelfServiceAccounts {
     });
   }
 
+  /**
+   * Invites a colleague into the inviter's agency (the console checks the inviter is its admin): a user without a
+   * password and a single-use link, valid for a week, mailed to the address, whose page sets the password. With mail
+   * off the link comes back for the inviter to pass on (it is then never queued). CONFLICT when the address has an account.
+   */
+  async invite(input: Invitation): Promise<{ user: User; link: string | null }> {
+    const name = requireName(input.name, 'name');
+    const email = normaliseEmail(input.email);
+    const { store, clock, ids } = this.#deps;
+    return store.transaction(async (tx) => {
+      const now = clock.now();
+      if (await tx.accounts.findUserByEmail(email)) throw new ApiError('CONFLICT', `A user with the e-mail ${email} already exists.`);
+      const agency = await tx.accounts.findAgency(input.inviter.agencyId);
+      if (!agency) throw new ApiError('NOT_FOUND', 'The agency was not found.');
+      const user: User = { id: ids.next(), agencyId: agency.id, email, name, agencyAdmin: false, disabled: false };
+      await tx.accounts.insertUser(user, NO_PASSWORD, now);
+      const link = await this.#newLink(tx, user.id, 'invite', null, ACCOUNT_PATHS.welcome);
+      if (this.#deps.mailOn) await this.#queue(tx, 'account.invite', email, MAILS.invite, { agencyName: agency.name, inviter: input.inviter.name, link });
+      await tx.audit.write({ action: 'user.invite', actorId: input.inviter.id, agencyId: agency.id, detail: { userId: user.id, email } }, now, ids.next());
+      return { user, link: this.#deps.mailOn ? null : link };
+    });
+  }
+
+  /** The address an invitation link was sent to, for its page; INVALID_REQUEST when the link is not usable. */
+  async checkInviteLink(token: string): Promise<string> {
+    const found = token === '' ? null : await this.#deps.store.accountTokens.findAccountToken(hashToken(token));
+    const user = this.#usable(found, 'invite') ? await this.#deps.store.accounts.findUserById(found.userId) : null;
+    if (!user || user.disabled) throw new ApiError('INVALID_REQUEST', LINK_UNUSABLE);
+    return user.email;
+  }
+
+  /** Sets the invited user's password with the invitation's link (used up by it); returns the user's address. */
+  async acceptInvite(token: string, password: string): Promise<string> {
+    const email = await this.checkInviteLink(token);
+    const hash = await hashSecret(checkPassword(password));
+    const { store, clock, ids } = this.#deps;
+    await store.transaction(async (tx) => {
+      const found = await this.#useToken(tx, token, 'invite');
+      const now = clock.now();
+      await tx.accounts.updateUser(found.userId, { passwordHash: hash }, now);
+      await tx.audit.write({ action: 'account.invite.accept', actorId: found.userId, detail: { userId: found.userId } }, now, ids.next());
+    });
+    return email;
+  }
+
   /** Stops the counters (before the store closes). */
   async close(): Promise<void> {
     await Promise.all([this.#deps.perAddress.close(), this.#deps.perEmail.close()]);
@@ -250,7 +308,7 @@ export class SelfServiceAccounts {
   async #newLink(tx: StoreWriter, userId: string, purpose: TokenPurpose, programId: string | null, path: string): Promise<string> {
     const { token, hash } = newToken();
     const now = this.#deps.clock.now();
-    const lifetime = purpose === 'confirm' ? this.#policy.confirmMs : this.#policy.resetMs;
+    const lifetime = purpose === 'confirm' ? this.#policy.confirmMs : purpose === 'reset' ? this.#policy.resetMs : this.#policy.inviteMs ?? DEFAULT_INVITE_MS;
     await tx.accountTokens.insertAccountToken({ id: this.#deps.ids.next(), userId, purpose, tokenHash: hash, programId, passwordHash: null, createdAt: now, expiresAt: now + lifetime, usedAt: null });
     return `${this.#url(path)}?${new URLSearchParams({ token }).toString()}`;
   }

@@ -70,6 +70,7 @@ export class WebSessionService {
     await this.deps.store.sessions.insertBrowserSession({
       id: parts.id, userId: user.id, secretHash: hashTokenSecret(parts.secret), createdAt: now, lastSeenAt: now, expiresAt, mfaPending: mfaDue,
     });
+    if (!mfaDue) await this.deps.store.sessions.recordSignIn(user.id, now);
     return { cookie: formatSessionToken(parts), mfaDue, expiresAt, knownDevice: this.checks.knownDevice(user) };
   }
 
@@ -78,9 +79,11 @@ export class WebSessionService {
     const found = await this.#find(cookie);
     if (!found || !found.row.mfaPending) throw new ApiError('AUTHENTICATION_REQUIRED', 'Your sign-in has expired; sign in again.');
     await this.checks.checkCode(found.user, code, address, device);
-    if (!(await this.deps.store.sessions.completeBrowserSessionMfa(found.row.id, this.deps.clock.now()))) {
+    const now = this.deps.clock.now();
+    if (!(await this.deps.store.sessions.completeBrowserSessionMfa(found.row.id, now))) {
       throw new ApiError('AUTHENTICATION_REQUIRED', 'Your sign-in has expired; sign in again.');
     }
+    await this.deps.store.sessions.recordSignIn(found.user.id, now);
   }
 
   /** Who a cookie signs in, if anyone: the session must be live, its user active, and its MFA step done. */

@@ -130,9 +130,13 @@ export class OrganizationService {
 
   /** Revokes a pending invitation (organization admins only): its link works no more. NOT_FOUND when it is no longer pending. */
   async revokeInvitation(caller: Caller, organizationId: string, invitationId: string): Promise<void> {
+    await this.#revoke(caller, (tx) => this.#admin(tx, caller, organizationId), invitationId);
+  }
+
+  async #revoke(caller: Caller, authorize: (tx: StoreWriter) => Promise<{ organization: Organization }>, invitationId: string): Promise<void> {
     const { store, clock, ids } = this.#deps;
     await store.transaction(async (tx) => {
-      const { organization } = await this.#admin(tx, caller, organizationId);
+      const { organization } = await authorize(tx);
       const now = clock.now();
       const invitation = await this.#pending(tx, organization, invitationId, now);
       if (!(await tx.organizations.deleteInvitation(invitation.id, now))) throw this.#notPending();
@@ -194,10 +198,14 @@ export class OrganizationService {
    * organization's projects. NOT_FOUND when the address is no member's; INVALID_REQUEST for the last admin.
    */
   async remove(caller: Caller, organizationId: string, rawEmail: string): Promise<void> {
+    await this.#remove(caller, (tx) => this.#admin(tx, caller, organizationId), rawEmail);
+  }
+
+  async #remove(caller: Caller, authorize: (tx: StoreWriter) => Promise<{ organization: Organization }>, rawEmail: string): Promise<void> {
     const email = normaliseEmail(rawEmail);
     const { store, clock, ids } = this.#deps;
     await store.transaction(async (tx) => {
-      const { organization } = await this.#admin(tx, caller, organizationId);
+      const { organization } = await authorize(tx);
       const members = await tx.organizations.listMembers(organization.id);
       const member = members.find((m) => m.email === email);
       if (!member) throw new ApiError('NOT_FOUND', `${email} is not a member of ${organization.name}.`);
@@ -209,6 +217,64 @@ export class OrganizationService {
       const now = clock.now();
       await tx.audit.write({ action: 'organization.remove', actorId: caller.user.id, agencyId: organization.agencyId, detail: { organizationId: organization.id, userId: member.userId } }, now, ids.next());
     });
+  }
+
+  /** The organizations of an agency with their member counts, by name (the agency console and `apas organization list`). */
+  ofAgency(agencyId: string): Promise<(Organization & { memberCount: number })[]> {
+    return this.#deps.store.organizations.agencyOrganizations(agencyId);
+  }
+
+  /**
+   * An organization of an agency as the agency sees it: its members and the invitations still pending; NOT_FOUND for
+   * an organization of another agency. Its agency's admins are not its members, so the console reads it through here.
+   */
+  async agencyView(agencyId: string, organizationId: string): Promise<Omit<OrganizationView, 'role'>> {
+    const { store, clock } = this.#deps;
+    const { organization } = await this.#ofAgency(store, agencyId, organizationId);
+    const members = await store.organizations.listMembers(organization.id);
+    const pending = await store.organizations.listPendingInvitations(organization.id, clock.now());
+    const invitations = [];
+    for (const i of pending) {
+      const inviter = members.find((m) => m.userId === i.invitedBy)?.name ?? (await store.accounts.findUserById(i.invitedBy))?.name ?? 'A former member';
+      invitations.push({ id: i.id, email: i.email, invitedBy: inviter, createdAt: i.createdAt, expiresAt: i.expiresAt });
+    }
+    return { organization, members, invitations };
+  }
+
+  /**
+   * The organizations of one agency (custom id or id) or of all, with their agency and member counts, for the
+   * command line; NOT_FOUND for an unknown agency.
+   */
+  async listForOperator(agencyRef?: string): Promise<(Organization & { memberCount: number; agency: string })[]> {
+    const { accounts } = this.#deps.store;
+    const agencies = await accounts.listAgencies();
+    const only = agencyRef === undefined ? agencies : agencies.filter((a) => a.customId === agencyRef || a.id === agencyRef);
+    if (agencyRef !== undefined && only.length === 0) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
+    const lists = await Promise.all(only.map(async (a) => (await this.ofAgency(a.id)).map((o) => ({ ...o, agency: a.customId ?? a.id }))));
+    return lists.flat();
+  }
+
+  /** An organization's members and pending invitations by its id, for the command line; NOT_FOUND when there is none. */
+  async viewForOperator(organizationId: string): Promise<Omit<OrganizationView, 'role'>> {
+    const organization = await this.#deps.store.organizations.findOrganization(organizationId);
+    if (!organization) throw new ApiError('NOT_FOUND', `organization ${organizationId} not found`);
+    return this.agencyView(organization.agencyId, organization.id);
+  }
+
+  /** Removes a member as an admin of the organization's agency (the console); the same rules as remove(). */
+  async removeForAgency(caller: Caller, agencyId: string, organizationId: string, rawEmail: string): Promise<void> {
+    await this.#remove(caller, (tx) => this.#ofAgency(tx, agencyId, organizationId), rawEmail);
+  }
+
+  /** Revokes a pending invitation as an admin of the organization's agency (the console); the same rules as revokeInvitation(). */
+  async revokeInvitationForAgency(caller: Caller, agencyId: string, organizationId: string, invitationId: string): Promise<void> {
+    await this.#revoke(caller, (tx) => this.#ofAgency(tx, agencyId, organizationId), invitationId);
+  }
+
+  async #ofAgency(reader: Pick<StoreReader, 'organizations'>, agencyId: string, organizationId: string): Promise<{ organization: Organization }> {
+    const organization = await reader.organizations.findOrganization(organizationId);
+    if (!organization || organization.agencyId !== agencyId) throw new ApiError('NOT_FOUND', `Organization ${organizationId} not found.`);
+    return { organization };
   }
 
   /** Sets the defaults prefilled on new applications (organization admins only); an empty value removes one. */
