@@ -38,6 +38,7 @@ import { DocumentPreviewService } from '../domain/documents/preview-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
 import { ConsoleService } from '../domain/administration/console-service.ts';
+import { type ConsoleOperations, consoleOperations } from '../domain/administration/console-operations.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -104,6 +105,8 @@ export interface Services {
   signing: SigningService;
   /** What a caller administers in the agency console (src/domain/administration). */
   console: ConsoleService;
+  /** The console's Webhooks, Audit trail and Mail areas (src/domain/administration). */
+  consoleOperations: ConsoleOperations;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -125,6 +128,8 @@ export function createServices(
   const workQueue = new WorkQueueService(deps);
   const templateMail = new TemplateMailService(deps);
   const projects = new ProjectService(deps);
+  const webhooks = new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } });
+  const consoleService = new ConsoleService(deps);
   return {
     auth,
     projects,
@@ -159,10 +164,11 @@ export function createServices(
     tokens: new AccessTokenService({ store, clock, ids, auth, rateLimiter, lifetimeSeconds: config.oauth.tokenTtlSeconds }),
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
-    webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
+    webhooks,
     organizations: new OrganizationService({ ...deps, mailOn }),
     signing: new SigningService({ ...deps, mailOn, blobs }),
-    console: new ConsoleService(deps),
+    console: consoleService,
+    consoleOperations: consoleOperations({ console: consoleService, webhooks, store, clock, ids }),
     projectMail: new ProjectMailService(deps),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,
