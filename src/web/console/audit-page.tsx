@@ -1,7 +1,9 @@
 import type { AuditPage as AuditRows } from '../../domain/administration/audit-trail-service.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import type { PageUser } from '../layout.tsx';
+import { ConsoleErrorAlert } from './console-error-alert.tsx';
 import { ConsoleLayout } from './console-layout.tsx';
+import { ConsolePager } from './console-pager.tsx';
 import { consoleArea } from './console-paths.ts';
 
 /** The Audit trail area's address. */
@@ -61,7 +63,7 @@ export function AuditTrailPage(p: AuditPageProps) {
         <button class="usa-button" type="submit">Filter</button>
         <a class="usa-button usa-button--outline" href={auditHref(p.form, { format: 'csv' })}>Download CSV</a>
       </form>
-      {p.problem ? <div class="usa-alert usa-alert--error usa-alert--slim" role="alert"><div class="usa-alert__body"><p class="usa-alert__text">{p.problem}</p></div></div> : null}
+      <ConsoleErrorAlert message={p.problem} />
       {p.page === null ? null : p.page.rows.length === 0 ? <p>No audited change matches.</p> : (
         <table class="usa-table usa-table--borderless usa-table--stacked">
           <caption>Audited changes, newest first</caption>
@@ -79,12 +81,7 @@ export function AuditTrailPage(p: AuditPageProps) {
           </tbody>
         </table>
       )}
-      <nav aria-label="Audit trail pages" class="usa-pagination">
-        <ul class="usa-pagination__list">
-          {p.older ? <li class="usa-pagination__item"><a class="usa-pagination__link" href={auditHref(p.form)}>Newest changes</a></li> : null}
-          {p.page?.nextCursor ? <li class="usa-pagination__item"><a class="usa-pagination__link" href={auditHref(p.form, { cursor: p.page.nextCursor })}>Older changes</a></li> : null}
-        </ul>
-      </nav>
+      <ConsolePager label="Audit trail pages" noun="changes" newest={p.older ? auditHref(p.form) : null} older={p.page?.nextCursor ? auditHref(p.form, { cursor: p.page.nextCursor }) : null} />
     </ConsoleLayout>
   );
 }

@@ -2,7 +2,9 @@ import type { OutboxPage } from '../../domain/administration/mail-outbox-service
 import { MAIL_STATUSES, type MailSummary } from '../../domain/mail/mail-queue-service.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import type { PageUser } from '../layout.tsx';
+import { ConsoleErrorAlert } from './console-error-alert.tsx';
 import { ConsoleLayout } from './console-layout.tsx';
+import { ConsolePager } from './console-pager.tsx';
 import { consoleArea } from './console-paths.ts';
 
 /** The Mail area's address. */
@@ -31,7 +33,7 @@ function When(p: { m: MailSummary; timeZone: string }) {
 export function MailOutboxPage(p: MailPageProps) {
   return (
     <ConsoleLayout title="Mail" user={p.user} csrfToken={p.csrfToken} area="mail" agencyAdmin={p.agencyAdmin} notice={p.notice}>
-      {p.refusal ? <div class="usa-alert usa-alert--error usa-alert--slim" role="alert"><div class="usa-alert__body"><p class="usa-alert__text">{p.refusal}</p></div></div> : null}
+      <ConsoleErrorAlert message={p.refusal} />
       <p>{p.agencyAdmin
         ? 'The mails about the agency\'s projects and the account mails to its users, newest first.'
         : 'The mails about the projects of the programs you administer, newest first.'} A failed mail can be sent again; its text is never shown here.</p>
@@ -70,12 +72,7 @@ export function MailOutboxPage(p: MailPageProps) {
           </tbody>
         </table>
       )}
-      <nav aria-label="Mail pages" class="usa-pagination">
-        <ul class="usa-pagination__list">
-          {p.older ? <li class="usa-pagination__item"><a class="usa-pagination__link" href={mailHref(p.status)}>Newest mails</a></li> : null}
-          {p.page.nextCursor ? <li class="usa-pagination__item"><a class="usa-pagination__link" href={mailHref(p.status, p.page.nextCursor)}>Older mails</a></li> : null}
-        </ul>
-      </nav>
+      <ConsolePager label="Mail pages" noun="mails" newest={p.older ? mailHref(p.status) : null} older={p.page.nextCursor ? mailHref(p.status, p.page.nextCursor) : null} />
     </ConsoleLayout>
   );
 }

@@ -4,7 +4,9 @@ import { EVENT_TYPES } from '../../model/event.ts';
 import type { WebhookDelivery } from '../../model/webhook.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import type { PageUser } from '../layout.tsx';
+import { ConsoleErrorAlert } from './console-error-alert.tsx';
 import { ConsoleLayout } from './console-layout.tsx';
+import { ConsolePager } from './console-pager.tsx';
 import { consoleArea } from './console-paths.ts';
 
 /** The Webhooks area's address. */
@@ -18,12 +20,6 @@ export function subscriptionPath(programId: string, subscriptionId: string, curs
 
 /** What every webhooks page shows around its content. */
 export interface WebhooksPageBase { user: PageUser; csrfToken: string; agencyAdmin: boolean; timeZone: string; notice?: string | null; refusal?: string | null }
-
-function Refusal(p: { refusal?: string | null }) {
-  return p.refusal ? (
-    <div class="usa-alert usa-alert--error usa-alert--slim" role="alert"><div class="usa-alert__body"><p class="usa-alert__text">{p.refusal}</p></div></div>
-  ) : null;
-}
 
 function Hidden(p: { csrfToken: string; fields: Record<string, string> }) {
   return (
@@ -79,7 +75,7 @@ export interface WebhooksPageProps extends WebhooksPageBase {
 export function WebhooksPage(p: WebhooksPageProps) {
   return (
     <ConsoleLayout title="Webhooks" user={p.user} csrfToken={p.csrfToken} area="webhooks" agencyAdmin={p.agencyAdmin} notice={p.notice}>
-      <Refusal refusal={p.refusal} />
+      <ConsoleErrorAlert message={p.refusal} />
       {p.created ? <SecretBox secret={p.created.secret} rotated={false} /> : null}
       {p.programs.length > 1 ? (
         <nav aria-label="Programs">
@@ -155,7 +151,7 @@ export function SubscriptionPage(p: SubscriptionPageProps) {
   const ids = { ProgramId: program.id, SubscriptionId: s.id };
   return (
     <ConsoleLayout title={`Webhook to ${s.url}`} user={p.user} csrfToken={p.csrfToken} area="webhooks" agencyAdmin={p.agencyAdmin} notice={p.notice}>
-      <Refusal refusal={p.refusal} />
+      <ConsoleErrorAlert message={p.refusal} />
       {p.rotated ? <SecretBox secret={p.rotated} rotated /> : null}
       <p><a href={`${WEBHOOKS_PATH}?ProgramId=${encodeURIComponent(program.id)}`}>All subscriptions of {program.name}</a></p>
       <ul class="usa-list">
@@ -201,12 +197,7 @@ export function SubscriptionPage(p: SubscriptionPageProps) {
           </tbody>
         </table>
       )}
-      <nav aria-label="Delivery log pages" class="usa-pagination">
-        <ul class="usa-pagination__list">
-          {p.older ? <li class="usa-pagination__item"><a class="usa-pagination__link" href={subscriptionPath(program.id, s.id)}>Newest deliveries</a></li> : null}
-          {p.log.nextCursor ? <li class="usa-pagination__item"><a class="usa-pagination__link" href={subscriptionPath(program.id, s.id, p.log.nextCursor)}>Older deliveries</a></li> : null}
-        </ul>
-      </nav>
+      <ConsolePager label="Delivery log pages" noun="deliveries" newest={p.older ? subscriptionPath(program.id, s.id) : null} older={p.log.nextCursor ? subscriptionPath(program.id, s.id, p.log.nextCursor) : null} />
       <h2>Delete</h2>
       <form method="post" action={`${WEBHOOKS_PATH}/Delete`}>
         <Hidden csrfToken={p.csrfToken} fields={ids} />
