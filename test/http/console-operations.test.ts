@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { hashSecret } from '../../src/domain/accounts/secrets.ts';
 import { forEachDialect } from '../support/databases.ts';
-import { IDS, user } from '../support/fixtures.ts';
-import { assertValidXml, type HttpHarness, type Who } from '../support/http-harness.ts';
+import { IDS, programRows, user } from '../support/fixtures.ts';
+import { assertValidXml, type HttpHarness, type Identity, type Who } from '../support/http-harness.ts';
+import { seedProgramRoles } from '../support/program-roles.ts';
 import { formToken, WebVisitor } from '../support/web-visitor.ts';
 import { createProject, PROGRAM, sharedHarness } from './http-helpers.ts';
 
@@ -23,9 +24,9 @@ async function seedOtherAgency(h: HttpHarness): Promise<void> {
   });
 }
 
-async function visitor(h: HttpHarness, who: Who | 'otherAgencyAdmin'): Promise<WebVisitor> {
+async function visitor(h: HttpHarness, who: Who | 'otherAgencyAdmin' | Identity): Promise<WebVisitor> {
   const v = new WebVisitor(h);
-  const id = who === 'otherAgencyAdmin' ? OTHER : h.who[who];
+  const id = typeof who !== 'string' ? who : who === 'otherAgencyAdmin' ? OTHER : h.who[who];
   const res = await v.signIn(id.email, id.password);
   assert.equal(res.statusCode, 303, res.body.slice(0, 300));
   return v;
@@ -132,6 +133,37 @@ forEachDialect('console operations', ({ dialect }) => {
       assert.equal(res.statusCode, 400, res.body.slice(0, 300));
       assert.match(res.body, /role="alert"/);
       assert.equal((await h.store.webhooks.listSubscriptions(IDS.program)).length, 0);
+    });
+  });
+
+  describe('webhooks for roles of the program file', () => {
+    const harness = sharedHarness(dialect, { APAS_WEBHOOK_ALLOW_INSECURE: 'true' });
+
+    it('needs both administerProgram and manageWebhooks: either alone is refused and changes nothing', async () => {
+      const h = harness();
+      const roles = await seedProgramRoles(h.store, programRows(), [
+        { customId: 'hooks', privileges: ['readProjects', 'manageWebhooks'] },
+        { customId: 'steward', privileges: ['readProjects', 'administerProgram'] },
+      ]);
+      const admin = await visitor(h, 'admin');
+      assert.equal((await post(admin, `${CONSOLE}/Webhooks/Create`, { ProgramId: IDS.program, Url: 'http://127.0.0.1:9/hook' })).statusCode, 200);
+      const [sub] = await h.store.webhooks.listSubscriptions(IDS.program);
+      const ids = { ProgramId: IDS.program, SubscriptionId: sub!.id };
+      // The API lets the hooks role manage the program's webhooks; the console is for those who administer it.
+      const api = await h.request({ method: 'GET', url: `${PROGRAM}/Webhooks`, as: null, headers: { authorization: `Basic ${Buffer.from(`${roles.hooks!.email}:${roles.hooks!.password}`).toString('base64')}`, 'x-apikey': roles.hooks!.apiKey } });
+      assert.equal(api.statusCode, 200, api.body);
+      const hooks = await visitor(h, roles.hooks!);
+      assert.equal((await hooks.send('GET', `${CONSOLE}/Webhooks`)).statusCode, 403);
+      assert.equal((await post(hooks, `${CONSOLE}/Webhooks/Test`, ids)).statusCode, 403);
+      const steward = await visitor(h, roles.steward!);
+      const page = await steward.send('GET', `${CONSOLE}/Webhooks`);
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /You manage the webhooks of no program/);
+      assert.doesNotMatch(page.body, /Create subscription/);
+      assert.equal((await post(steward, `${CONSOLE}/Webhooks/Test`, ids)).statusCode, 403);
+      assert.equal((await post(steward, `${CONSOLE}/Webhooks/Delete`, ids)).statusCode, 403);
+      assert.deepEqual(await h.store.webhooks.listAllDeliveries(sub!.id), [], 'no test was queued');
+      assert.equal((await h.store.webhooks.listSubscriptions(IDS.program)).length, 1, 'nothing was deleted');
     });
   });
 
