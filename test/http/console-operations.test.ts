@@ -46,7 +46,7 @@ forEachDialect('console operations', ({ dialect }) => {
     async function state(h: HttpHarness) {
       const subs = await h.store.webhooks.listSubscriptions(IDS.program);
       const deliveries = await Promise.all(subs.map((s) => h.store.webhooks.listAllDeliveries(s.id)));
-      return { subs: subs.map((s) => ({ id: s.id, url: s.url, types: s.eventTypes, enabled: s.enabled, secret: s.secret })), deliveries: deliveries.flat().map((d) => `${d.eventType}:${d.status}`) };
+      return { subs: subs.map((s) => ({ id: s.id, url: s.url, types: s.eventTypes, enabled: s.enabled, secret: s.secret })), deliveries: deliveries.flat().map((d) => `${d.eventType}:${d.status}`).sort() };
     }
 
     it('lets agency and program admins manage subscriptions; everyone else is refused and changes nothing', async () => {
@@ -62,10 +62,16 @@ forEachDialect('console operations', ({ dialect }) => {
       assert.equal(page.statusCode, 200);
       assert.ok(!page.body.includes(sub.secret), 'and never again');
 
+      // A failed delivery in the log, so that a redelivery let through would show.
+      await h.store.transaction((tx) => tx.webhooks.insertDeliveries([{
+        id: 'DELIVFAILED1', subscriptionId: sub.id, eventId: 'EVENTFAILED1', eventSeq: 1, eventType: 'project.submitted', projectId: 'PROJECTFAIL1', payload: '{}',
+        status: 'failed', attempts: 11, createdAt: h.clock.now(), nextAttemptAt: 1, firstAttemptAt: 1, lastAttemptAt: 2, lastStatusCode: 500, lastError: 'HTTP 500', deliveredAt: null, redeliveryOf: null,
+      }]));
       const ids = { ProgramId: IDS.program, SubscriptionId: sub.id };
       const actions: [string, Record<string, string | string[]>][] = [
         ['Create', { ProgramId: IDS.program, Url: 'http://127.0.0.1:9/other' }], ['EventTypes', { ...ids, EventType: 'project.created' }],
-        ['Disable', ids], ['Enable', ids], ['Test', ids], ['RotateSecret', { ...ids, GraceHours: '1' }], ['RedeliverFailed', ids], ['Delete', ids],
+        ['Disable', ids], ['Enable', ids], ['Test', ids], ['RotateSecret', { ...ids, GraceHours: '1' }], ['Redeliver', { ...ids, DeliveryId: 'DELIVFAILED1' }],
+        ['RedeliverFailed', ids], ['Delete', ids],
       ];
       const before = await state(h);
       for (const who of REFUSED) {
@@ -87,12 +93,13 @@ forEachDialect('console operations', ({ dialect }) => {
         return res;
       };
       await done('Test', ids);
-      assert.deepEqual((await state(h)).deliveries, ['webhook.test:pending']);
+      assert.deepEqual((await state(h)).deliveries, ['project.submitted:failed', 'webhook.test:pending']);
       const api = await h.request({ method: 'GET', url: `${PROGRAM}/Webhooks/${sub.id}/Deliveries`, as: 'admin' });
       assert.equal(api.statusCode, 200, api.body);
       assertValidXml(h, api);
-      assert.match(api.body, /EventType="webhook\.test"/);
-      assert.doesNotMatch(api.body, /Sequence=|ProjectId=/, 'a test delivery has no sequence and no project');
+      const element = /<WebhookDelivery [^>]*EventType="webhook\.test"[^>]*>/.exec(api.body)?.[0] ?? '';
+      assert.ok(element, api.body);
+      assert.doesNotMatch(element, /Sequence=|ProjectId=/, 'a test delivery has no sequence and no project');
       await done('EventTypes', { ...ids, EventType: 'project.created' });
       assert.deepEqual((await state(h)).subs[0]?.types, ['project.created']);
       await done('EventTypes', ids);
@@ -101,7 +108,7 @@ forEachDialect('console operations', ({ dialect }) => {
       assert.equal((await state(h)).subs[0]?.enabled, false);
       const refused = await done('Test', ids, 409);
       assert.match(refused.body, /disabled/);
-      assert.deepEqual((await state(h)).deliveries, ['webhook.test:pending'], 'no test is queued for a disabled subscription');
+      assert.deepEqual((await state(h)).deliveries, ['project.submitted:failed', 'webhook.test:pending'], 'no test is queued for a disabled subscription');
       await done('Enable', ids);
       assert.equal((await state(h)).subs[0]?.enabled, true);
       const oldSecret = (await state(h)).subs[0]!.secret;
@@ -114,9 +121,13 @@ forEachDialect('console operations', ({ dialect }) => {
       const refusedGrace = await done('RotateSecret', { ...ids, GraceHours: '500' }, 400);
       assert.match(refusedGrace.body, /168/);
       assert.equal((await h.store.webhooks.listSubscriptions(IDS.program))[0]?.secret, stored.secret, 'a refused rotation keeps the secret');
-      const [delivery] = await h.store.webhooks.listAllDeliveries(sub.id);
-      await done('Redeliver', { ...ids, DeliveryId: delivery!.id });
-      assert.equal((await state(h)).deliveries.length, 2);
+      const test = (await h.store.webhooks.listAllDeliveries(sub.id)).find((d) => d.eventType === 'webhook.test');
+      await done('Redeliver', { ...ids, DeliveryId: test!.id });
+      assert.deepEqual((await state(h)).deliveries, ['project.submitted:failed', 'webhook.test:pending', 'webhook.test:pending']);
+      await done('RedeliverFailed', ids);
+      assert.deepEqual((await state(h)).deliveries, ['project.submitted:failed', 'project.submitted:pending', 'webhook.test:pending', 'webhook.test:pending']);
+      const missing = await done('Redeliver', { ...ids, DeliveryId: 'NOSUCHDELIVR' }, 404);
+      assert.match(missing.body, /Page not found/);
       const log = await programAdmin.send('GET', `${CONSOLE}/Webhooks/Subscription?ProgramId=${IDS.program}&SubscriptionId=${sub.id}`);
       assert.equal(log.statusCode, 200);
       assert.equal(log.body.match(/webhook\.test/g)?.length, 2, 'the delivery log lists the test and its redelivery');
