@@ -49,7 +49,7 @@ function enabling(enabled: boolean): CliCommand {
   };
 }
 
-/** `apas webhook create|list|disable|enable|delete|deliveries|redeliver|redeliver-failed|rotate-secret`: a program's webhook subscriptions (docs/interface.md, Webhooks). */
+/** `apas webhook create|list|disable|enable|delete|deliveries|redeliver|redeliver-failed|rotate-secret|test`: a program's webhook subscriptions (docs/interface.md, Webhooks). */
 export const webhookCommands: CliCommand[] = [
   {
     name: 'webhook create',
@@ -134,6 +134,17 @@ export const webhookCommands: CliCommand[] = [
       const view = await withWebhooks(io, input, (s, op) => s.redeliverFailed(op, text(input, 'program'), input.args[0]!, since));
       for (const d of view.deliveries) io.out(`${d.id}  ${d.eventType}  ${d.eventId}  redelivers ${d.redeliveryOf}`);
       io.err(`Queued ${view.deliveries.length} failed deliveries again; a running server sends them within APAS_WEBHOOK_INTERVAL_MS.`);
+      return 0;
+    },
+  },
+  {
+    name: 'webhook test',
+    summary: 'Queue a signed webhook.test delivery to one subscription (whatever its event types), to check its receiver; it is listed in the delivery log.',
+    args: [SUBSCRIPTION],
+    options: { program, agency },
+    async run(input, io) {
+      const d = await withWebhooks(io, input, (s, op) => s.sendTest(op, text(input, 'program'), input.args[0]!));
+      io.out(`Queued test delivery ${d.id} (webhook-id ${d.eventId}); a running server sends it within APAS_WEBHOOK_INTERVAL_MS.`);
       return 0;
     },
   },

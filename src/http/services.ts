@@ -42,10 +42,10 @@ import { ProgramPublishingService } from '../domain/administration/program-publi
 import { ProgramPreviewService } from '../domain/administration/program-preview-service.ts';
 import { programCheckers } from '../domain/wiring/program-checkers.ts';
 import type { Caller } from '../domain/caller.ts';
-
 import { CredentialService } from '../domain/administration/credential-service.ts';
 import { InstallerOrganizationService } from '../domain/administration/installer-organization-service.ts';
 import { PeopleService } from '../domain/administration/people-service.ts';
+import { type ConsoleOperations, consoleOperations } from '../domain/administration/console-operations.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -114,9 +114,10 @@ export interface Services {
   console: ConsoleService;
   /** The console's Programs area: publishing program files with their version history, and previews (src/domain/administration). */
   programAdmin: { publishing: ProgramPublishingService; previews: ProgramPreviewService };
-
   /** The console's People, Organizations and Credentials areas, acting for a caller (src/domain/administration). */
   peopleAdmin: { people: PeopleService; organizations: InstallerOrganizationService; credentials: CredentialService };
+  /** The console's Webhooks, Audit trail and Mail areas (src/domain/administration). */
+  consoleOperations: ConsoleOperations;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -138,6 +139,7 @@ export function createServices(
   const workQueue = new WorkQueueService(deps);
   const templateMail = new TemplateMailService(deps);
   const projects = new ProjectService(deps);
+  const webhooks = new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } });
   const consoleService = new ConsoleService(deps);
   const programConsole = { store, clock, ids, checkers: programCheckers(), scope: (caller: Caller) => consoleService.scope(caller) };
   const selfService = new SelfServiceAccounts({
@@ -179,11 +181,12 @@ export function createServices(
     tokens: new AccessTokenService({ store, clock, ids, auth, rateLimiter, lifetimeSeconds: config.oauth.tokenTtlSeconds }),
     idempotency: new IdempotencyService({ store, clock }),
     events: new EventService(deps),
-    webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
+    webhooks,
     organizations,
     signing: new SigningService({ ...deps, mailOn, blobs }),
     console: consoleService,
     programAdmin: { publishing: new ProgramPublishingService(programConsole), previews: new ProgramPreviewService(programConsole) },
+    consoleOperations: consoleOperations({ console: consoleService, webhooks, store, clock, ids }),
     projectMail: new ProjectMailService(deps),
     selfService,
     peopleAdmin: {

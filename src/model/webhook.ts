@@ -1,5 +1,14 @@
 import type { EventType } from './event.ts';
 
+/**
+ * The type of a test delivery (the console's "Send a test event"): sent to one subscription whatever its event types,
+ * about no project and no event of the change feed, so its receiver can check its endpoint and signature check.
+ */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** What a delivery carries: an event of the change feed, or a test. */
+export type DeliveryEventType = EventType | typeof WEBHOOK_TEST_EVENT;
+
 /** Where a delivery stands: waiting to be sent (or retried), sent with a 2xx answer, or given up on. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -36,8 +45,10 @@ export interface WebhookDelivery {
   id: string;
   subscriptionId: string;
   eventId: string;
+  /** The event's Sequence in the change feed; 0 for a test delivery. */
   eventSeq: number;
-  eventType: EventType;
+  eventType: DeliveryEventType;
+  /** The event's project; empty for a test delivery. */
   projectId: string;
   /** The exact body posted: `{"type","timestamp","data"}`. */
   payload: string;

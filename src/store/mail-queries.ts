@@ -123,6 +123,40 @@ export async function listMail(db: Db, status?: MailStatus, limit?: number): Pro
   return limit === undefined ? messages : messages.reverse();
 }
 
+/**
+ * Whose mails an outbox listing shows: an agency's (the mails about its programs' projects, and the mails about no
+ * project addressed to one of its users), or only the mails about the projects of some programs (a program admin's).
+ * Mails about no project to an address that is no user's (an invitation to someone new) belong to no agency here.
+ */
+export interface OutboxScope { agencyId: string; programIds: readonly string[] | null }
+
+/** A place in the outbox's order (newest first): after the mail queued at `at` with id `id`. */
+export interface OutboxKey { at: number; id: string }
+
+function outboxQuery(db: Db, scope: OutboxScope) {
+  const query = db.selectFrom('mail_messages as m').leftJoin('projects as p', 'p.id', 'm.project_id').selectAll('m');
+  if (scope.programIds !== null) return query.where('p.program_id', 'in', scope.programIds.length > 0 ? [...scope.programIds] : ['']);
+  return query.where((eb) => eb.or([
+    eb('p.program_id', 'in', eb.selectFrom('programs').select('programs.id').where('programs.agency_id', '=', scope.agencyId)),
+    eb.and([eb('m.project_id', 'is', null), eb('m.to_address', 'in', eb.selectFrom('users').select('users.email').where('users.agency_id', '=', scope.agencyId))]),
+  ]));
+}
+
+/** Up to `limit` mails of the scope, newest first (by time queued, then id), of one status when given, after `after`. */
+export async function pageOutbox(db: Db, scope: OutboxScope, status: MailStatus | null, after: OutboxKey | null, limit: number): Promise<MailMessage[]> {
+  let query = outboxQuery(db, scope);
+  if (status !== null) query = query.where('m.status', '=', status);
+  if (after !== null) query = query.where((eb) => eb.or([eb('m.created_at', '<', after.at), eb.and([eb('m.created_at', '=', after.at), eb('m.id', '<', after.id)])]));
+  const rows = await query.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).execute();
+  return rows.map(toMessage);
+}
+
+/** One mail of the scope by its id, or null (also for a mail outside it). */
+export async function findOutboxMail(db: Db, scope: OutboxScope, id: string): Promise<MailMessage | null> {
+  const row = await outboxQuery(db, scope).where('m.id', '=', id).executeTakeFirst();
+  return row ? toMessage(row) : null;
+}
+
 /** How many messages wait to be sent. */
 export async function countPendingMail(db: Db): Promise<number> {
   const row = await db.selectFrom('mail_messages').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirst();
@@ -141,7 +175,7 @@ export async function pruneMail(db: Db, before: number): Promise<number> {
   return Number(r.numDeletedRows);
 }
 
-const READS = { listMail, countPendingMail, findMail, listProjectMail };
+const READS = { listMail, countPendingMail, findMail, listProjectMail, pageOutbox, findOutboxMail };
 
 /** The mail queue's reads. */
 export type MailReader = ReturnType<typeof mailReader>;

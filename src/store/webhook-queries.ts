@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { EventType } from '../model/event.ts';
-import type { DeliveryStatus, WebhookDelivery, WebhookSubscription } from '../model/webhook.ts';
+import type { DeliveryEventType, DeliveryStatus, WebhookDelivery, WebhookSubscription } from '../model/webhook.ts';
 import { bindDb } from './bind-db.ts';
 import type { Dialect } from './dialect.ts';
 import type { Database, WebhookDeliveryTable, WebhookSubscriptionTable } from './tables.ts';
@@ -29,7 +29,7 @@ function toSubscription(r: Selectable<WebhookSubscriptionTable>): WebhookSubscri
 
 function toDelivery(r: Selectable<WebhookDeliveryTable>): WebhookDelivery {
   return {
-    id: r.id, subscriptionId: r.subscription_id, eventId: r.event_id, eventSeq: r.event_seq, eventType: r.event_type as EventType,
+    id: r.id, subscriptionId: r.subscription_id, eventId: r.event_id, eventSeq: r.event_seq, eventType: r.event_type as DeliveryEventType,
     projectId: r.project_id, payload: r.payload, status: r.status as DeliveryStatus, attempts: r.attempts, createdAt: r.created_at,
     nextAttemptAt: r.next_attempt_at, firstAttemptAt: r.first_attempt_at, lastAttemptAt: r.last_attempt_at,
     lastStatusCode: r.last_status_code, lastError: r.last_error, deliveredAt: r.delivered_at, redeliveryOf: r.redelivery_of,
@@ -110,6 +110,17 @@ export async function findDelivery(db: Db, subscriptionId: string, id: string): 
 export async function listDeliveries(db: Db, subscriptionId: string, limit: number): Promise<WebhookDelivery[]> {
   const rows = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId)
     .orderBy('created_at', 'desc').orderBy('event_seq', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toDelivery);
+}
+
+/**
+ * A page of a subscription's delivery log for the console, newest first by when each was made (then id), after the
+ * delivery made at `after.at` with id `after.id`: a keyset, so deliveries made meanwhile never shift the next page.
+ */
+export async function pageDeliveries(db: Db, subscriptionId: string, after: { at: number; id: string } | null, limit: number): Promise<WebhookDelivery[]> {
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId);
+  if (after !== null) query = query.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map(toDelivery);
 }
 
@@ -245,7 +256,7 @@ export async function pruneDeliveries(db: Db, before: number): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-const READS = { findSubscription, listSubscriptions, enabledSubscriptions, findDelivery, listDeliveries, listAllDeliveries };
+const READS = { findSubscription, listSubscriptions, enabledSubscriptions, findDelivery, listDeliveries, pageDeliveries, listAllDeliveries };
 
 /** The webhooks' reads. */
 export type WebhookReader = ReturnType<typeof webhookReader>;

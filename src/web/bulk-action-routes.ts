@@ -1,13 +1,12 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
 import type { BulkAction, BulkTarget } from '../domain/queue/bulk-action-service.ts';
-import type { WorkQueueExport, WorkQueueFilter } from '../domain/queue/work-queue-service.ts';
+import type { WorkQueueFilter } from '../domain/queue/work-queue-service.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { idParam } from '../http/query-params.ts';
 import { BULK_PATH } from './components/bulk-action-form.tsx';
 import { csrfToken } from './csrf.ts';
-import { csvLine } from './csv.ts';
+import { csvStream } from './csv.ts';
 import { BulkActionPage, BulkRefusedPage } from './pages/bulk-action-page.tsx';
 import { queueFilter, readQueueForm } from './queue-query.ts';
 import { renderPage } from './render-page.ts';
@@ -55,13 +54,6 @@ function actionOf(form: Form, kind: string): BulkAction {
   if (kind === 'status') return { kind, statusRef: one(form, 'StatusId'), reasonId: one(form, 'ReasonId').trim() || null, message: one(form, 'Message') || null };
   if (kind === 'mail') return { kind, template: one(form, 'Template') };
   throw new ApiError('INVALID_REQUEST', 'Choose one of the bulk actions: assign, move status, send a message or export.');
-}
-
-function csvStream(exported: WorkQueueExport): Readable {
-  return Readable.from((async function* lines() {
-    yield csvLine(exported.header);
-    for await (const row of exported.rows) yield csvLine(row);
-  })());
 }
 
 /**

@@ -1,11 +1,10 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
-import type { WorkQueueExport, WorkQueueFilter } from '../domain/queue/work-queue-service.ts';
+import type { WorkQueueFilter } from '../domain/queue/work-queue-service.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { idParam } from '../http/query-params.ts';
 import type { FormProblem } from './components/error-summary.tsx';
-import { csvLine } from './csv.ts';
+import { csvStream } from './csv.ts';
 import { QUEUE_PATH, WorkQueuePage } from './pages/work-queue-page.tsx';
 import { queueFilter, readQueueForm } from './queue-query.ts';
 import { renderPage } from './render-page.ts';
@@ -27,13 +26,6 @@ function filterProblem(error: unknown): FormProblem | null {
     return { fieldId, message: error.message };
   }
   return null;
-}
-
-function csvStream(exported: WorkQueueExport): Readable {
-  return Readable.from((async function* lines() {
-    yield csvLine(exported.header);
-    for await (const row of exported.rows) yield csvLine(row);
-  })());
 }
 
 /** GET /Projects/ProjectList?ProgramId=…: a program's work queue for its staff, and (`format=csv`) its download. */

@@ -101,3 +101,23 @@ test('apas webhook rotate-secret prints a new secret once; redeliver-failed queu
   assert.ok(actions.some((a) => a.action === 'webhook.rotate_secret') && actions.some((a) => a.action === 'webhook.redeliver_failed'));
   assert.ok(actions.every((a) => !JSON.stringify(a).includes(fresh!) && !JSON.stringify(a).includes(old!)));
 });
+
+test('apas webhook test queues a signed webhook.test delivery to an enabled subscription only', async () => {
+  const created = await apas(['webhook', 'create', '--program', IDS.program, '--url', 'http://127.0.0.1:9/hook', '--types', 'project.submitted'], { APAS_WEBHOOK_ALLOW_INSECURE: 'true' });
+  const [, id] = /^subscription_id=(\S+)\n/.exec(created.out)!;
+  const queued = await apas(['webhook', 'test', id!, '--program', IDS.program]);
+  assert.equal(queued.code, 0, queued.err);
+  assert.match(queued.out, /^Queued test delivery [0-9A-Z]{12} \(webhook-id [0-9A-Z]{12}\)/);
+  const [d] = await env.store.webhooks.listAllDeliveries(id!);
+  assert.equal(d?.eventType, 'webhook.test');
+  assert.equal(d?.status, 'pending');
+  const body = JSON.parse(d!.payload) as { type: string; data: Record<string, unknown> };
+  assert.equal(body.type, 'webhook.test');
+  assert.deepEqual({ ...body.data, EventId: undefined }, { EventId: undefined, Type: 'webhook.test', Test: true, ProgramId: IDS.program, SubscriptionId: id, SentBy: null });
+  assert.equal(body.data.EventId, d?.eventId, 'the body names the id sent as webhook-id');
+  await apas(['webhook', 'disable', id!, '--program', IDS.program]);
+  const refused = await apas(['webhook', 'test', id!, '--program', IDS.program]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /disabled; enable it to send a test event/);
+  assert.equal((await env.store.webhooks.listAllDeliveries(id!)).length, 1, 'a refused test queues nothing');
+});

@@ -14,10 +14,14 @@ export class WebVisitor {
   readonly cookies = new Map<string, string>();
   constructor(private readonly h: HttpHarness) {}
 
-  /** Sends a request with this browser's cookies; a form goes url-encoded with a same-origin Origin, as browsers send it. */
-  async send(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
+  /**
+   * Sends a request with this browser's cookies; a form goes url-encoded with a same-origin Origin, as browsers send
+   * it (a list as the field repeated, as ticked checkboxes of one name are).
+   */
+  async send(method: 'GET' | 'POST', url: string, form?: Record<string, string | string[]>): Promise<LightMyRequestResponse> {
+    const fields = form ? Object.entries(form).flatMap(([k, v]) => [v].flat().map((x): [string, string] => [k, x])) : [];
     const res = await this.h.app.inject({
-      method, url, payload: form ? new URLSearchParams(form).toString() : undefined,
+      method, url, payload: form ? new URLSearchParams(fields).toString() : undefined,
       headers: {
         cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(this.h.config.publicUrl).origin } : {}),

@@ -10,8 +10,8 @@ export const MAIL_STATUSES: readonly MailStatus[] = ['pending', 'sent', 'failed'
 /** A queued mail as an operator sees it: its state and to whom, never its text (which may hold a live link). */
 export type MailSummary = Omit<MailMessage, 'text' | 'html'>;
 
-/** What the mail queue service needs; `actorId` goes into audit rows (null for the command line). */
-export interface MailQueueDeps { store: Pick<Store, 'mail' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null }
+/** What the mail queue service needs; `actorId` and `agencyId` go into audit rows (null for the command line). */
+export interface MailQueueDeps { store: Pick<Store, 'mail' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null; agencyId?: string | null }
 
 /** The operator's view of the mail queue: what waits, went out or failed, and sending failed mail again. */
 export class MailQueueService {
@@ -36,7 +36,7 @@ export class MailQueueService {
    * NOT_FOUND for an unknown id, CONFLICT for a mail that has not failed (it is pending or was sent).
    */
   async retry(id: string | null): Promise<string[]> {
-    const { store, clock, ids, actorId } = this.#deps;
+    const { store, clock, ids, actorId, agencyId } = this.#deps;
     return store.transaction(async (tx) => {
       const now = clock.now();
       if (id !== null) {
@@ -48,7 +48,7 @@ export class MailQueueService {
         }
       }
       const queued = await tx.mail.requeueFailedMail(id, now);
-      if (queued.length > 0) await tx.audit.write({ action: 'mail.retry', actorId: actorId ?? null, detail: { count: queued.length, mailIds: queued.slice(0, 100) } }, now, ids.next());
+      if (queued.length > 0) await tx.audit.write({ action: 'mail.retry', actorId: actorId ?? null, agencyId: agencyId ?? null, detail: { count: queued.length, mailIds: queued.slice(0, 100) } }, now, ids.next());
       return queued;
     });
   }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isoTimestamp } from '../../model/clock.ts';
 import type { EventType } from '../../model/event.ts';
 import type { Program } from '../../model/model.ts';
-import type { WebhookDelivery, WebhookSubscription } from '../../model/webhook.ts';
+import { WEBHOOK_TEST_EVENT, type WebhookDelivery, type WebhookSubscription } from '../../model/webhook.ts';
 import type { StoreWriter } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
@@ -216,6 +216,36 @@ export class WebhookService {
       await this.#endPause(tx, s, now);
       await this.#audit(tx, caller, 'webhook.redeliver_failed', s, { since: isoTimestamp(since), count: again.length });
       return { subscriptionId: s.id, deliveries: again };
+    });
+  }
+
+  /**
+   * SendWebhookTestEvent (the console's "Send a test event"): a signed `webhook.test` delivery to this subscription
+   * only, whatever its event types, through the normal delivery path (retries, log, redelivery), due now. Its body
+   * says it is a test (`"type":"webhook.test"`, `data.Test` true) and names no project. CONFLICT while the
+   * subscription is disabled: nothing would be sent to it.
+   */
+  async sendTest(caller: WebhookActor, programRef: string, id: string): Promise<WebhookDelivery> {
+    const { store, clock, ids } = this.#deps;
+    const { program } = await this.#program(caller, programRef, 'SendWebhookTestEvent');
+    const now = clock.now();
+    return store.transaction(async (tx) => {
+      const s = await this.#find(tx.webhooks, program.id, id);
+      if (!s.enabled) throw new ApiError('CONFLICT', `Webhook subscription ${s.id} is disabled; enable it to send a test event.`);
+      const eventId = ids.next();
+      const data = {
+        EventId: eventId, Type: WEBHOOK_TEST_EVENT, Test: true, ProgramId: program.id, SubscriptionId: s.id,
+        SentBy: isOperator(caller) ? null : caller.user.email,
+      };
+      const delivery: WebhookDelivery = {
+        id: ids.next(), subscriptionId: s.id, eventId, eventSeq: 0, eventType: WEBHOOK_TEST_EVENT, projectId: '',
+        payload: JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: isoTimestamp(now), data }), status: 'pending', attempts: 0, createdAt: now,
+        nextAttemptAt: now, firstAttemptAt: null, lastAttemptAt: null, lastStatusCode: null, lastError: null, deliveredAt: null, redeliveryOf: null,
+      };
+      await tx.webhooks.insertDeliveries([delivery]);
+      await this.#endPause(tx, s, now);
+      await this.#audit(tx, caller, 'webhook.test', s, { deliveryId: delivery.id, eventId });
+      return delivery;
     });
   }
 

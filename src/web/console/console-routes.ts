@@ -8,6 +8,9 @@ import { credentialRoutes } from './credential-routes.ts';
 import { installerOrganizationRoutes } from './installer-organization-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
 import { programsRoutes } from './programs-routes.ts';
+import { auditRoutes } from './audit-routes.ts';
+import { mailRoutes } from './mail-routes.ts';
+import { webhooksRoutes } from './webhooks-routes.ts';
 
 /** The agency console: its start page and every area's routes (one registration per area, in console-paths.ts order). */
 export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -20,4 +23,7 @@ export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   installerOrganizationRoutes(web, deps);
   credentialRoutes(web, deps);
   programsRoutes(web, deps);
+  webhooksRoutes(web, deps);
+  auditRoutes(web, deps);
+  mailRoutes(web, deps);
 }

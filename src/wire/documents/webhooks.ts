@@ -1,8 +1,9 @@
 import type { CreatedSubscriptionView, SubscriptionChangeInput, WebhookDeliveriesView, WebhookSubscriptionView } from '../../domain/webhooks/webhook-service.ts';
 import { isoTimestamp } from '../../model/clock.ts';
-import type { WebhookDelivery } from '../../model/webhook.ts';
+import { EVENT_TYPES } from '../../model/event.ts';
+import { WEBHOOK_TEST_EVENT, type WebhookDelivery } from '../../model/webhook.ts';
 import {
-  boolean, complex, type DocumentValue, dateTime, many, maybe, nonNegativeInteger, one, optional, positiveInteger, requestDocument, required,
+  boolean, complex, type DocumentValue, dateTime, enumeration, many, maybe, nonNegativeInteger, one, optional, positiveInteger, requestDocument, required,
   responseDocument, restrict, string,
 } from '../wire-type.ts';
 import { EventTypeName } from './events.ts';
@@ -11,6 +12,9 @@ const EventTypes = complex({
   doc: 'The kinds of event sent to the subscription; none listed means every kind.',
   children: { EventType: many(EventTypeName) },
 });
+
+const DeliveryEventTypeName = enumeration('WebhookDeliveryEventType', [...EVENT_TYPES, WEBHOOK_TEST_EVENT],
+  'What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console.');
 
 const SubscriptionType = complex({
   name: 'WebhookSubscription',
@@ -35,9 +39,9 @@ const DeliveryType = complex({
   attributes: {
     DeliveryId: required(string),
     EventId: required(string, { doc: 'The event\'s id, sent as webhook-id (the same on every attempt and redelivery).' }),
-    Sequence: required(positiveInteger, { doc: 'The event\'s Sequence in the change feed.' }),
-    EventType: required(EventTypeName),
-    ProjectId: required(string),
+    Sequence: optional(positiveInteger, { doc: 'The event\'s Sequence in the change feed; absent for a test delivery.' }),
+    EventType: required(DeliveryEventTypeName),
+    ProjectId: optional(string, { doc: 'The event\'s project; absent for a test delivery.' }),
     Status: required(restrict(string, { name: 'DeliveryStatus', enumeration: ['pending', 'delivered', 'failed'] })),
     Attempts: required(nonNegativeInteger),
     CreatedTimestamp: required(dateTime),
@@ -119,7 +123,7 @@ function subscriptionValue(s: WebhookSubscriptionView) {
 
 function deliveryValue(d: WebhookDelivery) {
   return {
-    DeliveryId: d.id, EventId: d.eventId, Sequence: d.eventSeq, EventType: d.eventType, ProjectId: d.projectId, Status: d.status,
+    DeliveryId: d.id, EventId: d.eventId, Sequence: d.eventSeq > 0 ? d.eventSeq : undefined, EventType: d.eventType, ProjectId: d.projectId || undefined, Status: d.status,
     Attempts: d.attempts, CreatedTimestamp: isoTimestamp(d.createdAt), NextAttemptTimestamp: d.status === 'pending' ? isoTimestamp(d.nextAttemptAt) : undefined,
     LastAttemptTimestamp: time(d.lastAttemptAt), LastStatusCode: d.lastStatusCode ?? undefined, LastError: d.lastError ?? undefined,
     DeliveredTimestamp: time(d.deliveredAt), RedeliveryOf: d.redeliveryOf ?? undefined,
