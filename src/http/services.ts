@@ -38,6 +38,8 @@ import { DocumentPreviewService } from '../domain/documents/preview-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
 import { ConsoleService } from '../domain/administration/console-service.ts';
+import { TestProgramService } from '../domain/administration/test-program-service.ts';
+import { programCheckers } from '../domain/wiring/program-checkers.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -104,6 +106,8 @@ export interface Services {
   signing: SigningService;
   /** What a caller administers in the agency console (src/domain/administration). */
   console: ConsoleService;
+  /** Test copies of programs: create, update from live, reset, and their mail outbox (console area Test programs). */
+  testPrograms: TestProgramService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -125,6 +129,7 @@ export function createServices(
   const workQueue = new WorkQueueService(deps);
   const templateMail = new TemplateMailService(deps);
   const projects = new ProjectService(deps);
+  const consoleService = new ConsoleService(deps);
   return {
     auth,
     projects,
@@ -162,7 +167,8 @@ export function createServices(
     webhooks: new WebhookService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
     organizations: new OrganizationService({ ...deps, mailOn }),
     signing: new SigningService({ ...deps, mailOn, blobs }),
-    console: new ConsoleService(deps),
+    console: consoleService,
+    testPrograms: new TestProgramService({ store, clock, ids, checkers: programCheckers(), console: consoleService, blobs }),
     projectMail: new ProjectMailService(deps),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,

@@ -22,7 +22,13 @@ import { type DocumentAttachmentSpec, documentAttachmentsOf, planDocuments } fro
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
 
 /** Who imports and how; `dryRun` reports the changes without writing them. */
-export interface ImportOptions { actorId?: string | null; requestId?: string | null; dryRun?: boolean; source?: string }
+export interface ImportOptions {
+  actorId?: string | null; requestId?: string | null; dryRun?: boolean; source?: string;
+  /** Imports into a test copy of this live program: creates it marked so, and refuses a program of the file's customId that is not one. */
+  testOf?: string;
+  /** More writes in the import's transaction once the definition is saved (a new test copy's grants). */
+  alsoIn?: (tx: StoreWriter, report: ImportReport) => Promise<void>;
+}
 
 /** The outcome of an import: what changed (nothing when `changed` is false). */
 export interface ImportReport {
@@ -48,10 +54,14 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     const agency = await tx.accounts.findAgency(agencyRef);
     if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
     const program = (await tx.programs.listPrograms(agency.id)).find((p) => p.customId === file.customId) ?? null;
+    if (options.testOf !== undefined && program && program.testOf !== options.testOf) {
+      throw new ApiError('CONFLICT', `program ${file.customId} exists and is not a test copy of program ${options.testOf}`);
+    }
     const stored = program ? await loadStored(tx, program) : null;
     const now = deps.clock.now();
     const ctx: PlanContext = { agencyId: agency.id, programId: program?.id ?? deps.ids.next(), now, ids: deps.ids };
     const rows = planRows(resolved, stored, ctx, options.source);
+    if (options.testOf !== undefined) rows.program.testOf = options.testOf;
     const changes = diffDefinition(stored, rows);
     const report: ImportReport = {
       agencyId: agency.id, programId: ctx.programId, customId: file.customId, programCreated: stored === null,
@@ -66,6 +76,7 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
     const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
     if (flipped.length > 0) await tx.projects.resealFields(flipped);
+    await options.alsoIn?.(tx, report);
     await tx.audit.write({
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
       requestId: options.requestId ?? null, detail: { customId: file.customId, changes: changes.map(describeChange) },
