@@ -21,6 +21,9 @@ export const TEST_OUTBOX_LIMIT = 100;
 /** A live program and its test copy (null when it has none), as the console's Test programs page lists them. */
 export interface TestProgramRow { live: Program; test: Program | null }
 
+/** A test copy's console page: the copy, its live program (null once deleted) and its outbox, newest first. */
+export interface TestProgramView { test: Program; live: Program | null; mails: TestOutboxMail[] }
+
 /** What a reset did: how many projects it deleted. */
 export interface ResetReport { projects: number }
 
@@ -116,10 +119,13 @@ export class TestProgramService {
     return program !== null && isTestProgram(program);
   }
 
-  /** The newest mails of a test copy's projects (none was sent), with their text, for its console page. */
-  async outbox(caller: Caller, testRef: string): Promise<{ test: Program; mails: TestOutboxMail[] }> {
+  /** A test copy, its live program and the newest mails of its projects (none was sent), with their text, for its console page. */
+  async view(caller: Caller, testRef: string): Promise<TestProgramView> {
     const { test } = await this.#testOf(caller, testRef);
-    return { test, mails: await this.#deps.store.programs.listProgramMail(test.id, TEST_OUTBOX_LIMIT) };
+    const [live, mails] = await Promise.all([
+      this.#deps.store.programs.findProgram(test.testOf!), this.#deps.store.programs.listProgramMail(test.id, TEST_OUTBOX_LIMIT),
+    ]);
+    return { test, live, mails };
   }
 
   async #testOf(caller: Caller, ref: string): Promise<{ scope: ConsoleScope; test: Program }> {
