@@ -64,7 +64,7 @@ export function TestProgramPage(p: Frame & { view: TestProgramView; timeZone: st
   return (
     <ConsoleLayout title={test.name} area="test-programs" user={p.user} csrfToken={p.csrfToken} agencyAdmin={p.agencyAdmin} notice={p.notice ?? null}>
       <Refusal text={p.refusal} />
-      <div class="usa-summary-box" role="region" aria-label="About this test copy">
+      <section class="usa-summary-box" aria-label="About this test copy">
         <div class="usa-summary-box__body">
           <ul class="usa-list usa-list--unstyled">
             <li>Test copy of {live ? `${live.name} (${live.customId})` : 'a program that no longer exists'}</li>
@@ -73,7 +73,7 @@ export function TestProgramPage(p: Frame & { view: TestProgramView; timeZone: st
             <li><a href={`/Projects/ProjectList?ProgramId=${encodeURIComponent(test.id)}`}>Work queue</a> · <a href={dashboardHref(test.id)}>Dashboard</a></li>
           </ul>
         </div>
-      </div>
+      </section>
       <h2>Update from the live program</h2>
       <p>Imports the live program's definition again, as it is now; the copy keeps its custom id, name, numbering and projects.</p>
       <form method="post" action={action('Update')} class="usa-form">
