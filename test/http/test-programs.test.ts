@@ -6,6 +6,7 @@ import { mailNotifier } from '../../src/domain/mail/mail-notifier.ts';
 import { sendDueMail } from '../../src/domain/mail/mail-sender.ts';
 import { smtpMailer } from '../../src/domain/mail/smtp-mailer.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
+import { hashSecret } from '../../src/domain/accounts/secrets.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { Program } from '../../src/model/model.ts';
@@ -28,6 +29,8 @@ const admin = demoUser('admin');
 const reviewer = demoUser('reviewer');
 const applicant = demoUser('applicant');
 const BANNER = 'aria-label="Test program"';
+// A program admin of the live program (its built-in admin role), not an agency admin.
+const programAdmin = { ...admin, role: 'program admin', email: 'pat.programadmin@example.org', name: 'Pat Program-Admin', password: 'program-admin-password-1', agencyAdmin: false, grant: 'admin' as const };
 
 /** A request to the API under a program's root as `c`. */
 function call(demo: DemoApi, c: typeof admin, method: 'GET' | 'POST', url: string, body?: string): Promise<LightMyRequestResponse> {
@@ -109,13 +112,19 @@ for (const dialect of DIALECTS) {
       await opened.db.destroy();
     });
 
-    it('is made by an admin from the console; a reviewer or an applicant is refused and nothing is made', async () => {
+    it("is made by the live program's admin from the console; a reviewer or an applicant is refused and nothing is made", async () => {
+      const live0 = (await demo.db.store.programs.findProgram('RES-SOLAR'))!;
+      const passwordHash = await hashSecret(programAdmin.password);
+      await demo.db.store.transaction(async (tx) => {
+        await tx.accounts.insertUser({ id: 'PROGRAMADMIN', agencyId: live0.agencyId, email: programAdmin.email, name: programAdmin.name, agencyAdmin: false, disabled: false }, passwordHash, Date.now());
+        await tx.accounts.setGrant({ userId: 'PROGRAMADMIN', programId: live0.id, role: 'admin', sensitive: false });
+      });
       for (const c of [reviewer, applicant]) {
         const refused = await demo.webPost(c, `${TEST_PROGRAMS_PATH}/Create`, { ProgramId: 'RES-SOLAR' });
         assert.equal(refused.statusCode, 403, `${c.role}: ${refused.body.slice(0, 200)}`);
         assert.equal((await programs(demo)).test, null);
       }
-      const made = await demo.webPost(admin, `${TEST_PROGRAMS_PATH}/Create`, { ProgramId: 'RES-SOLAR' });
+      const made = await demo.webPost(programAdmin, `${TEST_PROGRAMS_PATH}/Create`, { ProgramId: 'RES-SOLAR' });
       assert.equal(made.statusCode, 303, made.body);
       const { live, test } = await programs(demo);
       assert.ok(test);
@@ -123,9 +132,9 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([test.customId, test.name, test.numberPrefix, test.testOf], ['RES-SOLAR-test', `${live.name} (test)`, 'TESTSOLAR', live.id]);
       // The staff's grants came along; the applicant's did not (real applicants never see a test copy unless granted).
       const grants = await demo.db.store.accounts.listGrantDetails({ programId: test.id });
-      assert.deepEqual(grants.map((g) => `${g.email} ${g.role}`).sort(), [`${demoUser('plan reviewer').email} Reviewer`, `${reviewer.email} editor`]);
+      assert.deepEqual(grants.map((g) => `${g.email} ${g.role}`).sort(), [`${programAdmin.email} admin`, `${demoUser('plan reviewer').email} Reviewer`, `${reviewer.email} editor`]);
       // A second copy, or a copy of the copy, is refused on the page, and nothing more is made.
-      const again = await demo.webPost(admin, `${TEST_PROGRAMS_PATH}/Create`, { ProgramId: 'RES-SOLAR' });
+      const again = await demo.webPost(programAdmin, `${TEST_PROGRAMS_PATH}/Create`, { ProgramId: 'RES-SOLAR' });
       assert.equal(again.statusCode, 409);
       assert.match(again.body, /already has a test copy/);
       assert.equal((await demo.webPost(admin, `${TEST_PROGRAMS_PATH}/Create`, { ProgramId: test.id })).statusCode, 409);
@@ -243,7 +252,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await counts(), full);
       const liveProjects = await countRows(db, 'projects', (await programs(demo)).live.id);
 
-      const reset = await demo.webPost(admin, `${TEST_PROGRAMS_PATH}/${id}/Reset`, { Confirm: 'yes' });
+      // The live program's admin administers its copy too (the grant came with it).
+      const reset = await demo.webPost(programAdmin, `${TEST_PROGRAMS_PATH}/${id}/Reset`, { Confirm: 'yes' });
       assert.equal(reset.statusCode, 303, reset.body);
       assert.deepEqual(await counts(), [0, 0, 0, 0, 0]);
       assert.equal(await countRows(db, 'projects', (await programs(demo)).live.id), liveProjects);
