@@ -8,6 +8,8 @@ import { smtpMailer } from '../../src/domain/mail/smtp-mailer.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
 import { hashSecret } from '../../src/domain/accounts/secrets.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
+import { importProgram } from '../../src/domain/programs/program-import.ts';
+import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { Program } from '../../src/model/model.ts';
 import { openDatabase } from '../../src/store/database.ts';
@@ -150,12 +152,25 @@ for (const dialect of DIALECTS) {
         const customLists = [...f.customLists].sort((a, b) => String(a.customId).localeCompare(String(b.customId)));
         return formatProgramFile({ ...f, customLists, customId: 'x', name: 'x', numberPrefix: 'X' }, 'yaml');
       };
-      const liveFile = await file(live);
-      assert.equal(await file(test!), liveFile);
-      assert.match(liveFile, /automations:/);
-      assert.match(liveFile, /documents:/);
+      const liveText = await file(live);
+      assert.equal(await file(test!), liveText);
+      assert.match(liveText, /automations:/);
+      assert.match(liveText, /documents:/);
       const page = await demo.webPost(admin, `${TEST_PROGRAMS_PATH}/${test!.id}/Update`, {});
       assert.equal(page.headers.location, `${TEST_PROGRAMS_PATH}/${test!.id}?notice=unchanged`);
+
+      // A new live version reaches the copy by "Update from live" only; the copy keeps its custom id and numbering.
+      const liveFile = await exportProgram(demo.db.store, live.agencyId, live.id);
+      const renamed = { ...liveFile, forms: liveFile.forms.map((f, i) => (i === 0 ? { ...f, name: `${f.name} v2` } : f)) };
+      await importProgram({ store: demo.db.store, clock: demo.clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, live.agencyId, renamed);
+      assert.notEqual(await file(test!), await file(live));
+      assert.equal((await demo.webPost(reviewer, `${TEST_PROGRAMS_PATH}/${test!.id}/Update`, {})).statusCode, 403);
+      assert.notEqual(await file(test!), await file(live));
+      const updated = await demo.webPost(admin, `${TEST_PROGRAMS_PATH}/${test!.id}/Update`, {});
+      assert.equal(updated.headers.location, `${TEST_PROGRAMS_PATH}/${test!.id}?notice=updated`);
+      assert.equal(await file(test!), await file(live));
+      const after = (await programs(demo)).test!;
+      assert.deepEqual([after.id, after.customId, after.numberPrefix, after.testOf], [test!.id, 'RES-SOLAR-test', 'TESTSOLAR', live.id]);
     });
 
     it('keeps its projects out of the live queue, dashboard and export, and marks its pages and answers', async () => {
