@@ -1199,6 +1199,8 @@ export interface components {
       Program: ({
         ProgramId: string;
         ProgramName: string;
+        /** apas: present only on a test copy of a program, the id of the live program it copies; its answers carry Apas-Test-Program: true. */
+        TestOf?: string;
       })[];
     };
     /** (apas) GetProjectAutomationRuns: what the program's automations did on the project, in the order they ran (staff). */

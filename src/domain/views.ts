@@ -27,7 +27,11 @@ export interface CurrentStatusView { statusId: string; customId: string | null; 
 export interface StatusRefView { statusId: string; customId: string | null; name: string }
 
 /** One Program element of GetPrograms. */
-export interface ProgramView { programId: string; programName: string }
+export interface ProgramView {
+  programId: string; programName: string;
+  /** The live program's id when this one is a test copy of it (migration 053); null for a live program. */
+  testOf: string | null;
+}
 
 /** One Project element of ProjectsResponse. */
 export interface ProjectSummaryView {

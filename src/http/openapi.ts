@@ -37,6 +37,7 @@ const HEADERS: Record<string, JsonSchema> = {
   ETag: { description: 'The project\'s version in this representation (JSON tags end in .json), for If-Match and If-None-Match.', schema: { type: 'string', pattern: '^"[^"]+"$' } },
   FileETag: { description: 'The file\'s SHA-256 in double quotes.', schema: { type: 'string', pattern: '^"[0-9a-f]{64}"$' } },
   Link: { description: 'RFC 8288: the next page, rel="next", while there is one.', schema: { type: 'string' } },
+  'Apas-Test-Program': { description: 'true when the program of the path is a test copy of a program (docs/administration.md, Test programs); absent otherwise.', schema: { type: 'string', enum: ['true'] } },
   'Idempotent-Replayed': { description: 'true when the answer is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
   'Cache-Control': { description: 'How caches may keep the answer.', schema: { type: 'string' } },
   Pragma: { description: 'no-cache, for HTTP/1.0 caches.', schema: { type: 'string' } },
@@ -103,6 +104,7 @@ function responses(op: RegisteredOperation): JsonSchema {
   const successHeaders = [
     ...COMMON_HEADERS, ...(negotiated ? ['Vary'] : []), ...(spec.etag ? ['ETag'] : []), ...(file ? ['FileETag', 'Cache-Control', 'Content-Disposition', 'Content-Length'] : []),
     ...(op.url.endsWith('/Projects') && method === 'GET' ? ['Link'] : []), ...(op.idempotent ? ['Idempotent-Replayed'] : []),
+    ...(op.url.includes(':ProgramId') ? ['Apas-Test-Program'] : []),
   ];
   const success: JsonSchema = { description: spec.summary, headers: headersOf(successHeaders) };
   // anyOf, not oneOf: the variants a parameter chooses between may hold the same value (an empty page of projects).
@@ -115,7 +117,7 @@ function responses(op: RegisteredOperation): JsonSchema {
     ...(notModified ? {
       304: {
         description: file ? 'The file is still the one the ETag sent in If-None-Match names.' : 'The project has not changed since the ETag sent in If-None-Match.',
-        headers: headersOf([...COMMON_HEADERS, ...(file ? ['FileETag', 'Cache-Control'] : ['ETag', 'Vary'])]),
+        headers: headersOf([...COMMON_HEADERS, ...(file ? ['FileETag', 'Cache-Control'] : ['ETag', 'Vary']), ...(op.url.includes(':ProgramId') ? ['Apas-Test-Program'] : [])]),
       },
     } : {}),
     default: {

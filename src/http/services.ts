@@ -46,6 +46,7 @@ import { CredentialService } from '../domain/administration/credential-service.t
 import { InstallerOrganizationService } from '../domain/administration/installer-organization-service.ts';
 import { PeopleService } from '../domain/administration/people-service.ts';
 import { type ConsoleOperations, consoleOperations } from '../domain/administration/console-operations.ts';
+import { TestProgramService } from '../domain/administration/test-program-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -118,6 +119,8 @@ export interface Services {
   peopleAdmin: { people: PeopleService; organizations: InstallerOrganizationService; credentials: CredentialService };
   /** The console's Webhooks, Audit trail and Mail areas (src/domain/administration). */
   consoleOperations: ConsoleOperations;
+  /** Test copies of programs: create, update from live, reset, and their mail outbox (console area Test programs). */
+  testPrograms: TestProgramService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -187,6 +190,7 @@ export function createServices(
     console: consoleService,
     programAdmin: { publishing: new ProgramPublishingService(programConsole), previews: new ProgramPreviewService(programConsole) },
     consoleOperations: consoleOperations({ console: consoleService, webhooks, store, clock, ids }),
+    testPrograms: new TestProgramService({ store, clock, ids, checkers: programCheckers(), console: consoleService, blobs }),
     projectMail: new ProjectMailService(deps),
     selfService,
     peopleAdmin: {

@@ -78,6 +78,8 @@ export interface Program {
   deadlines?: DeadlineDefinition[];
   /** The program's document templates (`documents:`, src/domain/documents); absent or empty for none. */
   documents?: DocumentTemplate[];
+  /** The id of the live program this program is a test copy of (src/domain/administration/test-program-service.ts); absent for a live program. */
+  testOf?: string;
 }
 
 /** A mail template a program file names, for automations to send (src/domain/workflow/named-mail.ts renders one). */

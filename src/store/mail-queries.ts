@@ -5,8 +5,11 @@ import type { Database, MailMessageTable } from './tables.ts';
 
 type Db = Kysely<Database>;
 
-/** Where a queued message stands: waiting to be sent (again), sent, or given up after its last attempt. */
-export type MailStatus = 'pending' | 'sent' | 'failed';
+/**
+ * Where a queued message stands: waiting to be sent (again), sent, given up after its last attempt, or kept in a test
+ * program's outbox instead of being sent (`test`, migration 053).
+ */
+export type MailStatus = 'pending' | 'sent' | 'failed' | 'test';
 
 /**
  * A generated document a mail carries (migration 046): the file a request will make (`requestId`, still queued when the
@@ -62,15 +65,27 @@ export async function listProjectMail(db: Db, projectId: string, toUserId: strin
  * whose lease still runs. On PostgreSQL rows another instance is claiming are skipped (SKIP LOCKED), so instances
  * never wait for or claim the same message; a crashed sender's claims come free when its lease ends.
  */
-export async function claimDueMail(db: Db, dialect: Dialect, now: number, leaseMs: number, limit: number): Promise<MailMessage[]> {
-  let query = db.selectFrom('mail_messages').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+export async function claimDueMail(db: Db, dialect: Dialect, now: number, leaseMs: number, limit: number): Promise<ClaimedMail[]> {
+  let query = db.selectFrom('mail_messages').selectAll()
+    .select((eb) => eb.exists(eb.selectFrom('projects').innerJoin('programs', 'programs.id', 'projects.program_id').select('projects.id')
+      .whereRef('projects.id', '=', 'mail_messages.project_id').where('programs.test_of', 'is not', null)).as('for_test'))
+    .where('status', '=', 'pending').where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
     .orderBy('next_attempt_at').orderBy('created_at').orderBy('id').limit(limit);
   if (dialect === 'postgres') query = query.forUpdate().skipLocked();
   const rows = await query.execute();
   if (rows.length === 0) return [];
   await db.updateTable('mail_messages').set({ lease_until: now + leaseMs }).where('id', 'in', rows.map((r) => r.id)).execute();
-  return rows.map((r) => ({ ...toMessage(r), leaseUntil: now + leaseMs }));
+  return rows.map((r) => ({ ...toMessage(r), leaseUntil: now + leaseMs, forTest: Boolean(Number(r.for_test)) }));
+}
+
+/** A claimed message; `forTest` when it is about a project of a test program (it is then never sent). */
+export interface ClaimedMail extends MailMessage { forTest: boolean }
+
+/** Keeps a claimed message of a test program in its outbox (status `test`) instead of sending it; `kept` replaces its bodies. */
+export async function markMailKeptForTest(db: Db, id: string, kept?: KeptBodies): Promise<void> {
+  await db.updateTable('mail_messages').set({ status: 'test', lease_until: null, ...keptBodies(kept) })
+    .where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
 /** The bodies a settled message keeps instead of what was sent (its links' secrets redacted). */
@@ -191,7 +206,7 @@ export function mailReader(db: Db) {
 /** The mail queue over a transaction: queue, claim and settle messages. */
 export function mailRepository(db: Db, dialect: Dialect) {
   return {
-    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed, requeueFailedMail, pruneMail }),
+    ...bindDb(db, { ...READS, enqueueMail, markMailSent, markMailFailed, markMailKeptForTest, requeueFailedMail, pruneMail }),
     claimDueMail: (now: number, leaseMs: number, limit: number) => claimDueMail(db, dialect, now, leaseMs, limit),
   };
 }

@@ -8,6 +8,7 @@ import type { MailTemplate, NotificationTemplates } from '../model/notification.
 import { bindDb } from './bind-db.ts';
 import { PROGRAM_VERSION_READS, PROGRAM_VERSION_WRITES } from './program-version-queries.ts';
 import type { Database, ProgramTable } from './tables.ts';
+import { deleteTestProjectRows, finishProgramReset, listProgramMail, projectIdsOfProgram } from './test-program-queries.ts';
 
 type Db = Kysely<Database>;
 
@@ -24,6 +25,7 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     ...(row.calendar ? { calendar: JSON.parse(row.calendar) as ProgramCalendar } : {}),
     ...(row.deadlines ? { deadlines: JSON.parse(row.deadlines) as DeadlineDefinition[] } : {}),
     ...(row.documents ? { documents: JSON.parse(row.documents) as DocumentTemplate[] } : {}),
+    ...(row.test_of ? { testOf: row.test_of } : {}),
   };
 }
 
@@ -159,6 +161,8 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     ...(p.calendar === undefined ? {} : { calendar: p.calendar === null ? null : JSON.stringify(p.calendar) }),
     ...(p.deadlines === undefined ? {} : { deadlines: p.deadlines.length > 0 ? JSON.stringify(p.deadlines) : null }),
     ...(p.documents === undefined ? {} : { documents: p.documents.length > 0 ? JSON.stringify(p.documents) : null }),
+    // Set once, when a test copy is made; an import of a file never clears it.
+    ...(p.testOf === undefined ? {} : { test_of: p.testOf }),
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.
@@ -243,7 +247,9 @@ async function cachedModel(db: Db, cache: ProgramModelCache, program: Program, s
   }
 }
 
-const READS = { findProgram, listPrograms, loadProgramDefinition, ...PROGRAM_VERSION_READS };
+const READS = { findProgram, listPrograms, loadProgramDefinition, listProgramMail, projectIdsOfProgram, ...PROGRAM_VERSION_READS };
+// A test copy's reset (src/domain/administration/test-program-service.ts).
+const RESETS = { deleteTestProjectRows, finishProgramReset };
 
 /** Programs and their definitions: reads; `loadProgramModel` gives the active definition, cached. */
 export type ProgramReader = ReturnType<typeof programReader>;
@@ -258,5 +264,5 @@ export function programReader(db: Db, cache: ProgramModelCache) {
 
 /** The program reads and writes over a transaction; definitions it loads are not shared, since it may roll back. */
 export function programRepository(db: Db, cache: ProgramModelCache) {
-  return { ...bindDb(db, { ...READS, saveProgramDefinition, ...PROGRAM_VERSION_WRITES }), loadProgramModel: (program: Program) => cachedModel(db, cache, program, false) };
+  return { ...bindDb(db, { ...READS, ...RESETS, saveProgramDefinition, ...PROGRAM_VERSION_WRITES }), loadProgramModel: (program: Program) => cachedModel(db, cache, program, false) };
 }

@@ -41,6 +41,8 @@ export interface ProgramTable {
   deadlines: ColumnType<string | null, string | null | undefined, string | null>;
   /** The program file's document templates as JSON (migration 045); null for none. */
   documents: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The live program this one is a test copy of (migration 053); null for a live program. */
+  test_of: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A named list of choices for choice fields. */

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { TestProgramBanner } from './components/test-program-banner.tsx';
 
 /** Who is signed in, as the page header shows it, and where the header's links lead. */
 export interface PageUser {
@@ -16,6 +17,8 @@ export interface LayoutProps {
   user?: PageUser | null;
   /** The CSRF token of the sign-out form; pages without a signed-in user need none. */
   csrfToken?: string;
+  /** The page belongs to a test copy of a program: a banner says so at the top of the content. */
+  testProgram?: boolean;
   children: ComponentChildren;
 }
 
@@ -57,6 +60,7 @@ export function Layout(p: LayoutProps) {
           ) : null}
         </header>
         <main id="main" tabIndex={-1}>
+          {p.testProgram ? <TestProgramBanner /> : null}
           {p.children}
         </main>
         <footer class="site-footer">apas · Application and Process Automation Service</footer>

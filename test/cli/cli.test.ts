@@ -313,7 +313,7 @@ test('mail list and mail retry: the queue without SQL; a failed mail is sent aga
   const failed = await expectSuccess(['mail', 'list', '--status', 'failed', '--limit', '1']);
   assert.match(failed.stdout, /^MAILFAILED02 /, 'the newest one');
   assert.equal(failed.stdout.trim().split('\n').length, 1);
-  await expectFailure(['mail', 'list', '--status', 'lost'], 2, /--status must be one of pending, sent, failed/);
+  await expectFailure(['mail', 'list', '--status', 'lost'], 2, /--status must be one of pending, sent, failed, test/);
   await expectFailure(['mail', 'list', '--limit', '0'], 2, /--limit must be a whole number/);
 
   await expectFailure(['mail', 'retry'], 2, /give either --id MAIL_ID or --all-failed/);

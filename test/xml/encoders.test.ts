@@ -48,12 +48,12 @@ function assertStatus(el: ReadElement, s: CurrentStatusView): void {
 
 test('ProgramsResponse validates and reads back', () => {
   const programs = [
-    { programId: 'a', programName: 'Solar <rebates> & "more"' },
-    { programId: 'b', programName: NASTY },
+    { programId: 'a', programName: 'Solar <rebates> & "more"', testOf: null },
+    { programId: 'b', programName: NASTY, testOf: 'a' },
   ];
   const root = valid('ProgramsResponse', encodeProgramsResponse(programs, T1, NS));
   assert.equal(root.attrs['RequestTimestamp'], '2026-11-22T03:08:22.507+00:00');
-  assert.deepEqual(kids(root, 'Program').map((p) => p.attrs), programs.map((p) => ({ ProgramId: p.programId, ProgramName: xmlSafe(p.programName) })));
+  assert.deepEqual(kids(root, 'Program').map((p) => p.attrs), programs.map((p) => ({ ProgramId: p.programId, ProgramName: xmlSafe(p.programName), ...(p.testOf ? { TestOf: p.testOf } : {}) })));
   valid('ProgramsResponse', encodeProgramsResponse([], T1, NS));
 });
 

@@ -6,6 +6,7 @@ import { loadProgram, type ProgramContext } from '../projects/project-context.ts
 import { isStaff } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { percentileOfBuckets } from './bucket-percentile.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 
 const DAY = 86_400_000;
 
@@ -38,7 +39,11 @@ export interface Figure {
 }
 
 /** A program's dashboard: every figure, as of `asOf` (epoch ms). */
-export interface DashboardView { agencyName: string; programId: string; programName: string; asOf: number; figures: Figure[] }
+export interface DashboardView {
+  agencyName: string; programId: string; programName: string; asOf: number; figures: Figure[];
+  /** The program is a test copy (src/domain/programs/test-program.ts): every page of it shows the test banner. */
+  testProgram: boolean;
+}
 
 function sum(counts: SummaryCount[], pick: (c: SummaryCount) => string | null): Map<string, number> {
   const totals = new Map<string, number>();
@@ -96,7 +101,7 @@ export class DashboardService {
       read.summaryCounts(id, 'd', months[0]), read.summaryCounts(id, 'r'), read.summaryCounts(id, 'a'), read.summaryCounts(id, 'm', throughputWeeks[0]),
     ]);
     return {
-      agencyName: agency?.name ?? '', programId: id, programName: ctx.program.name, asOf: now,
+      agencyName: agency?.name ?? '', programId: id, programName: ctx.program.name, testProgram: isTestProgram(ctx.program), asOf: now,
       figures: [
         statusFigure(ctx, totals),
         submissionsFigure(weeks, submitted, zone),

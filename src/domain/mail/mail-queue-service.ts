@@ -5,7 +5,7 @@ import type { Store } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 
 /** The states a listing can ask for. */
-export const MAIL_STATUSES: readonly MailStatus[] = ['pending', 'sent', 'failed'];
+export const MAIL_STATUSES: readonly MailStatus[] = ['pending', 'sent', 'failed', 'test'];
 
 /** A queued mail as an operator sees it: its state and to whom, never its text (which may hold a live link). */
 export type MailSummary = Omit<MailMessage, 'text' | 'html'>;

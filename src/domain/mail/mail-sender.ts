@@ -61,6 +61,11 @@ export async function sendDueMail(deps: MailSenderDeps, policy: MailSendPolicy =
     // Once settled, a message keeps no live link: reset and confirmation tokens are secrets (only their hashes are
     // stored), and the queue is in every backup.
     const kept = { text: redactLinks(m.text), html: redactLinks(m.html) };
+    // A test program's mail never reaches the mail server: it stays in the program's outbox for its admins to read.
+    if (m.forTest) {
+      await store.transaction((tx) => tx.mail.markMailKeptForTest(m.id, kept));
+      continue;
+    }
     let files: MailFile[] = [];
     if (m.attachments && m.attachments.length > 0) {
       const found: MailFiles = deps.files ? await deps.files.files(m.attachments) : { wait: 'no document store is configured' };

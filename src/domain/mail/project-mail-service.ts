@@ -18,7 +18,9 @@ const KIND_WORDS: Readonly<Record<string, string>> = {
   statusChanged: 'Status change', question: 'Question from the agency', template: 'Message from the agency', automation: 'Automatic message',
 };
 
-const STATUS_WORDS: Readonly<Record<MailStatus, string>> = { pending: 'Waiting to be sent', sent: 'Sent', failed: 'Could not be delivered' };
+const STATUS_WORDS: Readonly<Record<MailStatus, string>> = {
+  pending: 'Waiting to be sent', sent: 'Sent', failed: 'Could not be delivered', test: 'Not sent: test program',
+};
 
 /**
  * The mails a project's owner was sent about it: status changes, questions, the program's named templates (sent in bulk

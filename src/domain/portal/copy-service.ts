@@ -9,12 +9,17 @@ import { hasRules } from '../rules/form-rules.ts';
 import { calculatedWrites, ruledState } from '../rules/rule-state.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, NewProjectView } from '../views.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 
 /** A form an earlier project can be copied from, for the copy page's checkboxes. */
 export interface CopyFormView { formId: string; name: string; fields: number }
 
 /** The copy page's content: the project copied from and its forms that can be copied. */
-export interface CopySourceView { programId: string; projectId: string; projectNumber: string | null; forms: CopyFormView[] }
+export interface CopySourceView {
+  programId: string; projectId: string; projectNumber: string | null; forms: CopyFormView[];
+  /** The program is a test copy: the page shows the test banner. */
+  testProgram: boolean;
+}
 
 // The fields of a form a copy carries: not calculated ones (the rules compute them again), not sensitive ones (an
 // account number belongs to one customer: it is typed again), and not tables' files (files are never copied).
@@ -42,7 +47,7 @@ export class CopyService {
     const ctx = await this.#creator(caller, programRef);
     const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
     return {
-      programId: ctx.program.id, projectId: project.id, projectNumber: project.number,
+      programId: ctx.program.id, projectId: project.id, projectNumber: project.number, testProgram: isTestProgram(ctx.program),
       forms: this.#forms(ctx).map((f) => ({ formId: f.id, name: f.name, fields: copiedFields(ctx, f).size })),
     };
   }

@@ -8,6 +8,7 @@ import { shownValue } from '../projects/shown-value.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { removalOf } from './project-removal-service.ts';
 import { waitingForApplicant } from './waiting-for-applicant.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 
 /** Which of their projects an applicant lists: all, those waiting for them, drafts only, or submitted ones only. */
 export type MyProjectsShow = 'all' | 'action' | 'drafts' | 'submitted';
@@ -34,6 +35,8 @@ export interface MyProjectRow {
 /** A page of My projects with the filters as understood, the summary columns and the cursor of the next page. */
 export interface MyProjectsView {
   agencyName: string; programId: string; programName: string; canStart: boolean;
+  /** The program is a test copy (src/domain/programs/test-program.ts): every page of it shows the test banner. */
+  testProgram: boolean;
   columns: { fieldId: string; name: string }[];
   statuses: { id: string; name: string }[];
   filter: { search: string; statusId: string | null; show: MyProjectsShow };
@@ -109,7 +112,7 @@ export class MyProjectsService {
       this.#summaries(ctx, projects, columns),
     ]);
     return {
-      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, canStart: canCreate(ctx.role),
+      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, testProgram: isTestProgram(ctx.program), canStart: canCreate(ctx.role),
       columns: columns.map((f) => ({ fieldId: f.id, name: f.name })),
       statuses: [...ctx.model.statuses].sort((a, b) => a.position - b.position).map((s) => ({ id: s.id, name: s.name })),
       filter: { search, statusId, show },

@@ -4,13 +4,20 @@ import type { Caller } from '../caller.ts';
 import { waitingForApplicant } from './waiting-for-applicant.ts';
 import { statusById } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 
 /** One of the caller's programs on the home page, with the caller's role in it. */
-export interface PortalProgramView { programId: string; name: string; role: ProgramRole; staff: boolean; canStart: boolean }
+export interface PortalProgramView {
+  programId: string; name: string; role: ProgramRole; staff: boolean; canStart: boolean;
+  /** A test copy of a program: the home page tags it. */
+  testProgram: boolean;
+}
 
 /** One project of the caller on the home page. */
 export interface PortalProjectView {
   programId: string; programName: string; projectId: string; projectNumber: string | null; status: string; statusAt: number; lastChange: number;
+  /** The project is a test program's: the home page tags it. */
+  testProgram: boolean;
   /** What waits for the applicant, for people: forms open to them now, questions from the agency awaiting their answer. */
   waiting: string[];
 }
@@ -59,13 +66,13 @@ export class PortalService {
     }
     const waiting = await waitingForApplicant(store, owned);
     const myProjects: PortalProjectView[] = owned.map(({ program, model, project: p }) => ({
-      programId: program.id, programName: program.name, projectId: p.id, projectNumber: p.number,
+      programId: program.id, programName: program.name, testProgram: isTestProgram(program), projectId: p.id, projectNumber: p.number,
       status: statusById(model, p.statusId).name, statusAt: p.statusAt, lastChange: p.updatedAt, waiting: waiting.get(p.id) ?? [],
     }));
     myProjects.sort((a, b) => b.lastChange - a.lastChange);
     return {
       agencyName: agency?.name ?? '',
-      programs: programs.map(({ program, role }) => ({ programId: program.id, name: program.name, role: roleLabel(program, role), staff: isStaff(role), canStart: canCreate(role) && !isStaff(role) })),
+      programs: programs.map(({ program, role }) => ({ programId: program.id, name: program.name, role: roleLabel(program, role), staff: isStaff(role), canStart: canCreate(role) && !isStaff(role), testProgram: isTestProgram(program) })),
       myProjects,
     };
   }

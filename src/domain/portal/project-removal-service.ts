@@ -9,6 +9,7 @@ import { loadProgram, loadReadableProject, type ProgramContext, projectNotFound,
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { checkMoveReason } from '../workflow/status-reasons.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 
 /** The status a submitted project in `from` can be withdrawn to: a withdrawal status (program file) among its next. */
 export function withdrawalFrom(ctx: ProgramContext, from: Status): Status | null {
@@ -31,7 +32,11 @@ export function removalOf(caller: Caller, ctx: ProgramContext, project: Project)
 }
 
 /** What the confirmation page of a removal shows. */
-export interface RemovalView { programId: string; projectId: string; projectNumber: string | null; status: string; removal: 'delete' | 'withdraw'; withdrawTo: string | null }
+export interface RemovalView {
+  programId: string; projectId: string; projectNumber: string | null; status: string; removal: 'delete' | 'withdraw'; withdrawTo: string | null;
+  /** The program is a test copy: the page shows the test banner. */
+  testProgram: boolean;
+}
 
 /** Where the service releases the files of a deleted draft once the deletion has committed. */
 export interface RemovalDeps { blobs: BlobStore }
@@ -64,7 +69,7 @@ export class ProjectRemovalService {
     if (!removal) throw notRemovable(ctx, project);
     const status = statusById(ctx.model, project.statusId);
     return {
-      programId: ctx.program.id, projectId: project.id, projectNumber: project.number, status: status.name, removal,
+      programId: ctx.program.id, projectId: project.id, projectNumber: project.number, status: status.name, removal, testProgram: isTestProgram(ctx.program),
       withdrawTo: removal === 'withdraw' ? withdrawalFrom(ctx, status)?.name ?? null : null,
     };
   }

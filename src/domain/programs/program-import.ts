@@ -38,6 +38,10 @@ export const OPERATOR_PUBLISHER = 'operator (command line)';
 export interface ImportOptions {
   actorId?: string | null; requestId?: string | null; dryRun?: boolean; source?: string;
   publication?: Publication; expectedVersion?: number;
+  /** Imports into a test copy of this live program: creates it marked so, and refuses a program of the file's customId that is not one. */
+  testOf?: string;
+  /** More writes in the import's transaction once the definition is saved (a new test copy's grants). */
+  alsoIn?: (tx: StoreWriter, report: ImportReport) => Promise<void>;
 }
 
 /** The outcome of an import: what changed (nothing when `changed` is false), the live version before it and the one it recorded. */
@@ -72,10 +76,14 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     if (program && !options.dryRun) await tx.programs.lockProgram(program.id);
     const live = program ? await tx.programs.latestProgramVersion(program.id) : null;
     refuseStaleReview(file.customId, live, options.expectedVersion);
+    if (options.testOf !== undefined && program && program.testOf !== options.testOf) {
+      throw new ApiError('CONFLICT', `program ${file.customId} exists and is not a test copy of program ${options.testOf}`);
+    }
     const stored = program ? await loadStored(tx, program) : null;
     const now = deps.clock.now();
     const ctx: PlanContext = { agencyId: agency.id, programId: program?.id ?? deps.ids.next(), now, ids: deps.ids };
     const rows = planRows(resolved, stored, ctx, options.source);
+    if (options.testOf !== undefined) rows.program.testOf = options.testOf;
     const changes = diffDefinition(stored, rows);
     const report: ImportReport = {
       agencyId: agency.id, programId: ctx.programId, customId: file.customId, programCreated: stored === null,
@@ -90,6 +98,7 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
     const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
     if (flipped.length > 0) await tx.projects.resealFields(flipped);
+    await options.alsoIn?.(tx, report);
     await tx.audit.write({
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
       requestId: options.requestId ?? null, detail: { customId: file.customId, changes: changes.map(describeChange) },

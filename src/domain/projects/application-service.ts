@@ -16,6 +16,7 @@ import { findForm, loadProgram, loadReadableProject, type ProgramContext, projec
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
 import type { DataFieldInput, FormDataView, ProjectHeaderView } from '../views.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 
 /** One data field of a form page: its definition, the choices of its list, and the saved value(s), sensitive ones masked. */
 export interface FormFieldView {
@@ -54,6 +55,8 @@ export interface FormAttachmentView {
 /** What a form page shows: the project, the form's fields with the draft, its attachments, and whether the caller may change it now. */
 export interface FormPageView extends ProjectHeaderView {
   agencyName: string; programName: string; statusName: string;
+  /** The program is a test copy (src/domain/programs/test-program.ts): every page of it shows the test banner. */
+  testProgram: boolean;
   form: { formId: string; customId: string | null; name: string };
   /** Null when the caller may fill in the form now; otherwise why not, for people. */
   readOnlyReason: string | null;
@@ -73,7 +76,11 @@ export interface ProjectFormView {
 }
 
 /** The project page's forms and the names every page header shows. */
-export interface ProjectFormsView { agencyName: string; programName: string; forms: ProjectFormView[]; nextSteps: string[] }
+export interface ProjectFormsView {
+  agencyName: string; programName: string; forms: ProjectFormView[]; nextSteps: string[];
+  /** The program is a test copy (src/domain/programs/test-program.ts): every page of it shows the test banner. */
+  testProgram: boolean;
+}
 
 /** A form page's address: program, project and form ids. */
 export interface FormTarget { programRef: string; projectId: string; formRef: string }
@@ -197,7 +204,7 @@ export class ApplicationService {
       };
     });
     return {
-      ...projectHeader(this.#deps, ctx.model, project), agencyName: agency?.name ?? '', programName: ctx.program.name,
+      ...projectHeader(this.#deps, ctx.model, project), agencyName: agency?.name ?? '', programName: ctx.program.name, testProgram: isTestProgram(ctx.program),
       statusName: statusById(ctx.model, project.statusId).name,
       form: { formId: form.id, customId: form.customId, name: form.name },
       readOnlyReason: readOnlyReason(caller, ctx, form, project), fields, attachments: attachmentViews(ctx, form, files),
@@ -247,6 +254,6 @@ export class ApplicationService {
     const nextSteps = open.length > 0
       ? open.map((f) => `Fill in and submit ${f.name}.`)
       : ['Nothing is needed from you right now: the agency works on the project. Its questions to you appear on this page and on My projects.'];
-    return { agencyName: agency?.name ?? '', programName: ctx.program.name, forms: views, nextSteps };
+    return { agencyName: agency?.name ?? '', programName: ctx.program.name, testProgram: isTestProgram(ctx.program), forms: views, nextSteps };
   }
 }

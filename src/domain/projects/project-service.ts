@@ -81,7 +81,7 @@ export class ProjectService {
     const agency = await this.#deps.store.accounts.findAgency(agencyRef);
     if (!agency || agency.id !== caller.user.agencyId) throw new ApiError('NOT_FOUND', `Agency "${agencyRef}" was not found.`);
     const programs: Program[] = await this.#deps.store.programs.listPrograms(agency.id);
-    return programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ programId: p.id, programName: p.name }));
+    return programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ programId: p.id, programName: p.name, testOf: p.testOf ?? null }));
   }
 
   /**

@@ -9,6 +9,7 @@ import { overlayDraft } from './current-draft.ts';
 import { loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 
 /**
  * What the caller may do on the review page: what the role's privileges allow, by the same rules the services
@@ -48,6 +49,8 @@ export interface ReviewThreadView {
 /** Everything the staff review page of a project shows. */
 export interface ReviewView {
   agencyName: string; programId: string; programName: string; role: ProgramRole;
+  /** The program is a test copy (src/domain/programs/test-program.ts): every page of it shows the test banner. */
+  testProgram: boolean;
   projectId: string; number: string | null; status: string; statusAt: number; createdAt: number; lastChange: number;
   owner: { name: string; email: string }; assignee: { name: string; email: string } | null;
   forms: { formId: string; name: string; submittedAt: number | null; fields: ReviewFieldView[] }[];
@@ -113,7 +116,7 @@ export class ReviewService {
     const nameOf = (id: string) => user(id)?.name ?? id;
     const current = statusById(ctx.model, project.statusId);
     return {
-      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: roleLabel(ctx.program, ctx.role),
+      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, testProgram: isTestProgram(ctx.program), role: roleLabel(ctx.program, ctx.role),
       projectId: project.id, number: project.number, status: current.name, statusAt: project.statusAt, createdAt: project.createdAt, lastChange: project.updatedAt,
       owner: { name: nameOf(project.ownerId), email: user(project.ownerId)?.email ?? '' },
       assignee: project.assigneeId ? { name: nameOf(project.assigneeId), email: user(project.assigneeId)?.email ?? '' } : null,

@@ -3,6 +3,7 @@ import { MAX_WRITE_TRANSACTION_MS } from '../../store/store.ts';
 import type { BulkActionRecord, BulkOutcome, BulkProjectResult } from '../../store/bulk-action-queries.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import { reasonName } from '../workflow/status-reasons.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 
 /** What a bulk action does to each project: assign (null: unassign), move status (with reason and message), or send a named mail template to the owner. */
 export type BulkAction =
@@ -35,6 +36,8 @@ export interface BulkProjectView {
 /** A bulk action's stored result, as its result page shows it. */
 export interface BulkActionView {
   id: string; agencyName: string; programId: string; programName: string; kind: BulkAction['kind'];
+  /** The program is a test copy (src/domain/programs/test-program.ts): every page of it shows the test banner. */
+  testProgram: boolean;
   /** The action in words ("Assign to robin@example.org", "Move to Approved, reason Fast track"). */
   description: string;
   scope: 'selected' | 'filter'; ranBy: string; createdAt: number; finishedAt: number | null;
@@ -90,7 +93,7 @@ export function bulkActionView(input: BulkViewInput): BulkActionView {
   const state = action.state === 'finished' ? 'finished' : now - lastAt > 2 * MAX_WRITE_TRANSACTION_MS ? 'interrupted' : 'running';
   const pending = state === 'interrupted' ? 'Not processed: the bulk action was interrupted' : 'Waiting';
   return {
-    id: action.id, agencyName: input.agencyName, programId: ctx.program.id, programName: ctx.program.name, kind: action.kind as BulkAction['kind'], description: describe(ctx, action, users),
+    id: action.id, agencyName: input.agencyName, programId: ctx.program.id, programName: ctx.program.name, testProgram: isTestProgram(ctx.program), kind: action.kind as BulkAction['kind'], description: describe(ctx, action, users),
     scope: action.scope, ranBy: input.ranBy, createdAt: action.createdAt, finishedAt: action.finishedAt, state, counts, replayed: input.replayed,
     projects: results.map((r) => ({
       projectId: r.projectId, readable: readable.has(r.projectId), number: readable.get(r.projectId)?.number ?? null, outcome: r.outcome, code: r.code,

@@ -10,6 +10,7 @@ import { shownValue } from '../projects/shown-value.ts';
 import type { ProjectByDataQuery } from '../views.ts';
 import type { AttentionKind, QueueKey, WorkQueueQuery, WorkQueueRow } from '../../store/work-queue-queries.ts';
 import { ATTENTION } from '../../store/queue-view-queries.ts';
+import { isTestProgram } from '../programs/test-program.ts';
 import {
   ATTENTION_KINDS, daysSince, DEFAULT_QUEUE_COLUMNS, FIELD_COLUMN_PREFIX, MAX_QUEUE_COLUMNS, QUEUE_COLUMNS, QUEUE_COUNT_BOUND, type QueueColumnId,
 } from './queue-columns.ts';
@@ -84,6 +85,8 @@ export interface QueueFieldView { fieldId: string; customId: string | null; name
 /** A page of a program's work queue, with what the filter form offers. */
 export interface WorkQueueView {
   agencyName: string; programId: string; programName: string; role: ProgramRole;
+  /** The program is a test copy (src/domain/programs/test-program.ts): every page of it shows the test banner. */
+  testProgram: boolean;
   statuses: { statusId: string; name: string }[];
   fields: QueueFieldView[];
   /** The staff members the assignee filter offers besides "me" and "unassigned": whoever may be assigned, by name. */
@@ -198,7 +201,7 @@ export class WorkQueueService {
       this.#attentionCounts(ctx),
     ]);
     return {
-      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, role: ctx.role.name,
+      agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, testProgram: isTestProgram(ctx.program), role: ctx.role.name,
       statuses: ctx.model.statuses.map((s) => ({ statusId: s.id, name: s.name })),
       // A table is filtered by one of its columns (`Inverters.Make`), as GetProjectsByData searches it.
       fields: this.#filterableFields(ctx).flatMap((f): QueueFieldView[] => (f.type === 'table'

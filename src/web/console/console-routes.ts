@@ -11,6 +11,7 @@ import { programsRoutes } from './programs-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { mailRoutes } from './mail-routes.ts';
 import { webhooksRoutes } from './webhooks-routes.ts';
+import { testProgramRoutes } from './test-program-routes.ts';
 
 /** The agency console: its start page and every area's routes (one registration per area, in console-paths.ts order). */
 export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -26,4 +27,5 @@ export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   webhooksRoutes(web, deps);
   auditRoutes(web, deps);
   mailRoutes(web, deps);
+  testProgramRoutes(web, deps);
 }

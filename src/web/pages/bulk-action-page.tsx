@@ -17,7 +17,7 @@ export function BulkActionPage(p: BulkActionPageProps) {
   const { view } = p;
   const c = view.counts;
   return (
-    <Layout title="Bulk action" agencyName={view.agencyName} programName={view.programName} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title="Bulk action" agencyName={view.agencyName} programName={view.programName} testProgram={view.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>Bulk action: {view.description}</h1>
       {view.replayed ? <output class="notice ok">This bulk action was already carried out; this is its result. Nothing was changed again.</output> : null}
       <dl class="facts">

@@ -10,7 +10,7 @@ export function CopyProjectPage(p: CopyProjectPageProps) {
   const s = p.source;
   const name = s.projectNumber ?? 'your draft';
   return (
-    <Layout title="Copy an application" user={p.user} csrfToken={p.csrfToken}>
+    <Layout title="Copy an application" testProgram={s.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>Copy {name} to a new application</h1>
       <p>The new application is a draft of yours that starts with the data of the forms you choose. Files, the project
         number, questions and the status are not copied, nor are sensitive fields: you add those again.</p>

@@ -42,7 +42,7 @@ function FigureSection(p: { programId: string; figure: Figure; chart: string }) 
 export function DashboardPage(p: DashboardPageProps) {
   const { view } = p;
   return (
-    <Layout title="Dashboard" agencyName={view.agencyName} programName={view.programName} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title="Dashboard" agencyName={view.agencyName} programName={view.programName} testProgram={view.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>Dashboard</h1>
       <p>
         As of <time datetime={isoDateTime(view.asOf)}>{formatDateTime(view.asOf, p.timeZone)}</time>; days, weeks and months are UTC.{' '}

@@ -127,7 +127,7 @@ export function FormPage(p: FormPageProps) {
   const hasTable = v.fields.some((f) => f.table);
   const project = projectPagePath(v.programId, v.projectId);
   return (
-    <Layout title={v.form.name} agencyName={v.agencyName} programName={v.programName} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title={v.form.name} agencyName={v.agencyName} programName={v.programName} testProgram={v.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <p class="breadcrumb"><a href={project}>{v.projectNumber ?? 'Draft application'}</a> · status <span class="status">{v.statusName}</span></p>
       <h1>{v.form.name}</h1>
       <ErrorSummary title={p.problemTitle} problems={summary} />

@@ -12,6 +12,9 @@ export interface HomePageProps {
 }
 
 
+// Test copies of programs are tagged wherever the home page lists them beside live ones.
+const TEST_TAG = <> <span class="usa-tag">Test</span></>;
+
 /** The home page: staff find their programs' work queues; applicants their projects and where to start a new one. */
 export function HomePage(p: HomePageProps) {
   const staffPrograms = p.home.programs.filter((g) => g.staff);
@@ -24,7 +27,7 @@ export function HomePage(p: HomePageProps) {
           <h2 id="queues">Work queues</h2>
           <ul>
             {staffPrograms.map((g) => (
-              <li key={g.programId}><a href={`/Projects/ProjectList?ProgramId=${encodeURIComponent(g.programId)}`}>{g.name}</a> ({g.role})</li>
+              <li key={g.programId}><a href={`/Projects/ProjectList?ProgramId=${encodeURIComponent(g.programId)}`}>{g.name}</a> ({g.role}){g.testProgram ? TEST_TAG : null}</li>
             ))}
           </ul>
         </section>
@@ -44,7 +47,7 @@ export function HomePage(p: HomePageProps) {
                         <a href={projectPagePath(r.programId, r.projectId)}>{r.projectNumber ?? 'Draft'}</a>
                         {r.projectNumber === null ? <> <span class="badge draft">Draft — not submitted</span></> : null}
                       </td>
-                      <td>{r.programName}</td>
+                      <td>{r.programName}{r.testProgram ? TEST_TAG : null}</td>
                       <td><span class="status">{r.status}</span></td>
                       <td><time datetime={isoDateTime(r.lastChange)}>{formatDateTime(r.lastChange, p.timeZone)}</time></td>
                       <td>{r.waiting.length === 0 ? 'Nothing' : <ul class="waiting">{r.waiting.map((w) => <li key={w}>{w}</li>)}</ul>}</td>

@@ -20,7 +20,7 @@ export function MyProjectsPage(p: MyProjectsPageProps) {
   const filtered = v.filter.search !== '' || v.filter.statusId !== null || v.filter.show !== 'all';
   const next = v.nextCursor === null ? null : myProjectsPath(v.programId, { ...filterParams(v), After: v.nextCursor });
   return (
-    <Layout title={`My projects — ${v.programName}`} agencyName={v.agencyName} programName={v.programName} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title={`My projects — ${v.programName}`} agencyName={v.agencyName} programName={v.programName} testProgram={v.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>My projects</h1>
       {p.notice ? <output class="notice ok">{p.notice}</output> : null}
       <form method="get" action="/MvcProjects/MyProjects" class="my-projects-filter" aria-label="Search my projects">

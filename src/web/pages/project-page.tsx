@@ -45,7 +45,7 @@ export function ProjectPage(p: ProjectPageProps) {
   const listed = p.forms.forms.filter((f) => f.available || f.canFill || f.submitted);
   const files = p.forms.forms.flatMap((f) => f.attachments.map((a) => ({ form: f.name, a })));
   return (
-    <Layout title={title} agencyName={p.forms.agencyName} programName={p.forms.programName} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title={title} agencyName={p.forms.agencyName} programName={p.forms.programName} testProgram={p.forms.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>{title}</h1>
       {p.justSubmitted && v.projectNumber ? (
         <div class="notice ok">

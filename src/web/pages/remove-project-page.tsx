@@ -11,7 +11,7 @@ export function RemoveProjectPage(p: RemoveProjectPageProps) {
   const draft = r.removal === 'delete';
   const title = draft ? 'Delete this draft?' : `Withdraw ${r.projectNumber ?? ''}?`;
   return (
-    <Layout title={title} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title={title} testProgram={r.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>{title}</h1>
       {draft ? (
         <p>The draft, its data and its files are deleted for good and the agency never sees it. This cannot be undone.</p>

@@ -156,7 +156,7 @@ export function ReviewPage(p: ReviewPageProps) {
   const bad = new Set(p.problems.map((x) => x.fieldId));
   const cls = (id: string) => (bad.has(id) ? 'field has-error' : 'field');
   return (
-    <Layout title={title} agencyName={view.agencyName} programName={view.programName} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title={title} agencyName={view.agencyName} programName={view.programName} testProgram={view.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <p><a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId }).toString()}`}>Back to the work queue</a></p>
       <h1>{title}</h1>
       {p.notice ? <output class="notice ok">{p.notice}</output> : null}

@@ -3,6 +3,7 @@ import { SIGNING_DOCUMENT_PATH, SIGNING_PATH } from '../../domain/signing/signin
 import { envelopeStateText, SIGNER_STATE } from '../components/envelope-list.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
+import { isTestProgram } from '../../domain/programs/test-program.ts';
 
 /** How the page and its forms name the envelope: the mailed link's token, or the envelope for a signed-in signer. */
 export type SigningAddress = { token: string } | { envelopeId: string };
@@ -34,7 +35,7 @@ export function SigningPage(p: SigningPageProps) {
   const title = `Sign: ${e.title}`;
   const when = (at: number) => <time datetime={isoDateTime(at)}>{formatDateTime(at, p.timeZone)}</time>;
   return (
-    <Layout title={title} programName={program.name} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title={title} programName={program.name} testProgram={isTestProgram(program)} user={p.user} csrfToken={p.csrfToken}>
       <h1>{e.title}</h1>
       <p>Project {project.number ?? project.id} · <span class="status">{envelopeStateText(e)}</span></p>
       {p.notice ? <output class="notice ok">{p.notice}</output> : null}

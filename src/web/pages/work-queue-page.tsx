@@ -85,7 +85,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
   const ticked = (id: string) => (refused ? form.columns.includes(id) : view.columns.some((x) => x.id === id));
   const cls = (id: string) => (bad.has(id) ? 'field has-error' : 'field');
   return (
-    <Layout title="Work queue" agencyName={view.agencyName} programName={view.programName} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title="Work queue" agencyName={view.agencyName} programName={view.programName} testProgram={view.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>Work queue</h1>
       <p><a href={dashboardHref(view.programId)}>Dashboard of {view.programName}</a></p>
       <ErrorSummary title="The filters could not be applied" problems={p.problems} />

@@ -12,14 +12,21 @@ import { CurrentStatus, currentStatusValue, FormSummary, formSummaryValue, PROJE
 /** GetPrograms: one Program element per program of the agency. */
 export const ProgramsResponse = responseDocument('ProgramsResponse', complex({
   attributes: { RequestTimestamp: optional(dateTime) },
-  children: { Program: many(complex({ attributes: { ProgramId: required(string), ProgramName: required(string) } })) },
+  children: {
+    Program: many(complex({
+      attributes: {
+        ProgramId: required(string), ProgramName: required(string),
+        TestOf: optional(string, { doc: 'apas: present only on a test copy of a program, the id of the live program it copies; its answers carry Apas-Test-Program: true.' }),
+      },
+    })),
+  },
 }), 'GetPrograms: one Program element per program of the agency.');
 
 /** The GetPrograms answer, stamped with the time of the request. */
 export function programsValue(programs: readonly ProgramView[], requestTimestamp: number): DocumentValue<typeof ProgramsResponse> {
   return {
     RequestTimestamp: isoTimestamp(requestTimestamp),
-    Program: programs.map((p) => ({ ProgramId: p.programId, ProgramName: p.programName })),
+    Program: programs.map((p) => ({ ProgramId: p.programId, ProgramName: p.programName, TestOf: p.testOf })),
   };
 }
 

@@ -1,0 +1,19 @@
+import type { Program } from '../../model/model.ts';
+
+/**
+ * True for a test copy of a program (migration 053, src/domain/administration/test-program-service.ts): its mail is
+ * never sent, and its pages and answers say it is a test.
+ */
+export function isTestProgram(program: Pick<Program, 'testOf'>): boolean {
+  return program.testOf !== undefined;
+}
+
+/** The custom id a live program's test copy gets. */
+export function testCustomId(live: Pick<Program, 'customId'>): string {
+  return `${live.customId}-test`;
+}
+
+/** The number prefix of a test copy: TEST and the live prefix (at most 16 characters), so its numbers never look live. */
+export function testNumberPrefix(live: Pick<Program, 'numberPrefix'>): string {
+  return `TEST${live.numberPrefix}`.slice(0, 16);
+}
