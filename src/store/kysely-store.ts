@@ -129,7 +129,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     documents: documentRequestReader(db),
 
     envelopes: envelopeReader(db),
-    signOn: signOnRepository(db, secrets),
+    // Who may sign in with a password, and the sign-in page's providers: read by every staff sign-in and page view.
+    signOn: reads.wrap(signOnRepository(db, secrets), 'credentials', ['findPolicy', 'listEnabled']),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

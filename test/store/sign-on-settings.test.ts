@@ -49,6 +49,22 @@ forEachDialect('store: single sign-on settings', ({ open }) => {
     assert.equal(await db.store.signOn.claimAttempt('state-hash'), null);
   });
 
+  it('drops another instance\'s cached password policy when the settings change (credentials topic)', async () => {
+    const db = await open();
+    await db.store.transaction(async (tx) => {
+      await tx.accounts.insertAgency(agency(), T0);
+      await tx.signOn.saveSettings(settings());
+    });
+    const other = await db.reopen();
+    assert.deepEqual(await other.signOn.findPolicy(IDS.agency), { enabled: true, allowPasswords: false, label: 'Entra ID' });
+    assert.deepEqual(await other.signOn.listEnabled(), [{ agencyId: IDS.agency, label: 'Entra ID' }]);
+    await db.store.transaction((tx) => tx.signOn.saveSettings(settings({ allowPasswords: true, enabled: false })));
+    // The other instance hears of the write (PostgreSQL: the table's trigger; SQLite: the file's data version).
+    for (let i = 0; i < 50 && (await other.signOn.findPolicy(IDS.agency))?.enabled; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(await other.signOn.findPolicy(IDS.agency), { enabled: false, allowPasswords: true, label: 'Entra ID' });
+    assert.deepEqual(await other.signOn.listEnabled(), []);
+  });
+
   it('re-wraps the client secret with a new first key, and drops it (single sign-on off, passwords on) when its key is lost', async () => {
     const oldKey = parseSecretKeys(newSecretKeyLine(), 'old');
     const newKey = parseSecretKeys(newSecretKeyLine(), 'new');
