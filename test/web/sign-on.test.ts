@@ -114,6 +114,29 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await stateOf(email), before);
     });
 
+    it('shows the provider\'s own refusal (the person cancelled there) as a 401 page; nothing changes', async () => {
+      const agent = new TestUserAgent();
+      const start = await agent.send(`${server.baseUrl}/MvcProjects/SignIn/Sso/${agencyId}`);
+      const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+      const callback = new URL(`${server.baseUrl}/MvcProjects/SignIn/Sso/Callback`);
+      for (const [k, v] of Object.entries({ error: 'access_denied', error_description: 'End-User aborted interaction', state, iss: idp.issuer })) callback.searchParams.set(k, v);
+      await assertRefused(await agent.send(callback.href), 401, /access_denied|aborted/);
+      assert.equal(await signedIn(agent), false);
+    });
+
+    it('answers a start for an agency without single sign-on with 404, and a provider that cannot be reached with 503', async () => {
+      const agent = new TestUserAgent();
+      await assertRefused(await agent.send(`${server.baseUrl}/MvcProjects/SignIn/Sso/NO-SUCH-AGENCY`), 404, /does not offer single sign-on/);
+      assert.equal(agent.cookie(apasHost(), 'apas_sign_on'), undefined);
+      await save({ issuer: 'http://127.0.0.1:9', clientSecret: '' });
+      try {
+        await assertRefused(await agent.send(`${server.baseUrl}/MvcProjects/SignIn/Sso/${agencyId}`), 503, /could not be used/);
+        assert.equal(agent.cookie(apasHost(), 'apas_sign_on'), undefined);
+      } finally {
+        await save({ clientSecret: '' });
+      }
+    });
+
     it('refuses an answer brought back by another browser than the one that started: 400', async () => {
       const email = account('bo', ['staff-reviewers']);
       const agent = new TestUserAgent();

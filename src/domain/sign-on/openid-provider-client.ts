@@ -84,10 +84,13 @@ export class OpenIdClient implements OpenIdProviderClient {
 }
 
 // openid-client's errors say what kind of check failed, their cause (oauth4webapi's) which one ("unexpected ID Token
-// "nonce" claim value"); both are told, never the tokens or claims the cause also carries.
+// "nonce" claim value"), and the provider's own refusals its OAuth error code and description; these are told, never
+// the tokens or claims the cause also carries.
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : null;
-  const text = cause && cause !== message ? `${message}: ${cause}` : message;
+  const oauth = error as { error?: unknown; error_description?: unknown };
+  const said = typeof oauth.error === 'string' ? ` (${oauth.error}${typeof oauth.error_description === 'string' ? `: ${oauth.error_description}` : ''})` : '';
+  const text = `${cause && cause !== message ? `${message}: ${cause}` : message}${said}`;
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
