@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { AccountService } from '../../src/domain/accounts/account-service.ts';
 import { SignOnSettingsService, type SignOnInput } from '../../src/domain/sign-on/sign-on-settings-service.ts';
 import type { Clock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
@@ -292,19 +293,30 @@ for (const dialect of DIALECTS) {
       await assertAccessible(page);
       await context.close();
 
-      // A reviewer (no admin) gets 403 on the page and on a post with a valid CSRF token; the settings stay.
-      const other = await browser.newContext();
-      const reviewer = await other.newPage();
-      await signIn(reviewer, server.baseUrl, DEMO.reviewer);
-      const token = await reviewer.locator('input[name="_csrf"]').first().inputValue();
-      assert.equal((await reviewer.goto(`${server.baseUrl}${SSO_PATH}`))?.status(), 403);
-      const before = await server.store.signOn.findSettings(agencyId);
-      const post = await other.request.post(`${server.baseUrl}${SSO_PATH}`, { form: { _csrf: token, label: 'Hijacked', issuer: 'https://evil.example', clientId: 'x', groupGrants: '', enabled: 'on' } });
-      assert.equal(post.status(), 403);
-      const disable = await other.request.post(`${server.baseUrl}${SSO_PATH}/Disable`, { form: { _csrf: token } });
-      assert.equal(disable.status(), 403);
-      assert.deepEqual(await server.store.signOn.findSettings(agencyId), before);
-      await other.close();
+      // A program's admin (the console is theirs, this area not) and a reviewer (no console at all) get 403 on the page
+      // and on posts with a valid CSRF token; the settings stay as they were.
+      const accounts = new AccountService({ store: server.store, clock, ids: new RandomIdGenerator() });
+      const programAdmin = { email: 'program-admin@demo.apas.local', password: 'program-admin-password' };
+      await accounts.createUser({ agency: agencyId, email: programAdmin.email, name: 'Pat Program-Admin', password: programAdmin.password });
+      await accounts.grant(programAdmin.email, programId, 'admin');
+      for (const who of [programAdmin, DEMO.reviewer]) {
+        const other = await browser.newContext();
+        const page2 = await other.newPage();
+        await signIn(page2, server.baseUrl, who);
+        const token = await page2.locator('input[name="_csrf"]').first().inputValue();
+        if (who === programAdmin) {
+          await page2.goto(`${server.baseUrl}/MvcProjects/Console`);
+          assert.equal(await page2.getByRole('link', { name: 'Single sign-on' }).count(), 0, 'the area is not offered');
+        }
+        assert.equal((await page2.goto(`${server.baseUrl}${SSO_PATH}`))?.status(), 403, who.email);
+        const before = await server.store.signOn.findSettings(agencyId);
+        const post = await other.request.post(`${server.baseUrl}${SSO_PATH}`, { form: { _csrf: token, label: 'Hijacked', issuer: 'https://evil.example', clientId: 'x', groupGrants: '', enabled: 'on' } });
+        assert.equal(post.status(), 403, who.email);
+        const disable = await other.request.post(`${server.baseUrl}${SSO_PATH}/Disable`, { form: { _csrf: token } });
+        assert.equal(disable.status(), 403, who.email);
+        assert.deepEqual(await server.store.signOn.findSettings(agencyId), before);
+        await other.close();
+      }
       await save({ clientSecret: '' });
     });
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
-import type { ProgramGrant, User } from '../../model/model.ts';
+import type { Program, ProgramGrant, User } from '../../model/model.ts';
 import type { SignOnSettings } from '../../model/sign-on.ts';
 import type { UserWithSecret } from '../../model/records.ts';
 import type { Store, StoreWriter } from '../../store/store.ts';
@@ -9,7 +9,6 @@ import { digest } from '../accounts/secrets.ts';
 import type { WebSessionService } from '../accounts/web-session-service.ts';
 import { ApiError } from '../api-error.ts';
 import { grantsAnything, isStaffGrant, type MappedAccess, mappedAccess } from './group-grants.ts';
-import type { Program } from '../../model/model.ts';
 import type { OpenIdProviderClient } from './openid-provider-client.ts';
 
 /** Where the provider sends the browser back (under the public URL). */
