@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../config.ts';
 import { ApiError } from '../domain/api-error.ts';
+import { signOnCommands } from './sign-on-commands.ts';
 import { agencyCommands } from './agency-commands.ts';
 import { backupCommands } from './backup-commands.ts';
 import { clientCommands } from './client-commands.ts';
@@ -28,7 +29,7 @@ const SERVE: CliCommand = {
 };
 
 const COMMANDS: readonly CliCommand[] = [
-  SERVE, migrateCommand, ...agencyCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, demoCommand,
+  SERVE, migrateCommand, ...agencyCommands, ...signOnCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, demoCommand,
   ...backupCommands, ...webhookCommands, ...secretsCommands, ...mailCommands,
 ];
 
@@ -62,9 +63,17 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     (second ? io.out : io.err)(groupHelp(first, group));
     return second ? 0 : 2;
   }
-  const command = group.find((c) => c.name === `${first} ${second}`);
-  if (!command) throw new UsageError(`unknown command "${first} ${second}"`, first);
-  return run(command, argv.slice(2), io);
+  // Two words, or three for a subgroup (`agency sso set`).
+  const command = group.find((c) => c.name === `${first} ${second}`) ?? group.find((c) => c.name === `${first} ${second} ${argv[2]}`);
+  if (!command) {
+    const sub = group.filter((c) => c.name.startsWith(`${first} ${second} `));
+    if (sub.length > 0) {
+      io.err(groupHelp(`${first} ${second}`, sub));
+      return 2;
+    }
+    throw new UsageError(`unknown command "${first} ${second}"`, first);
+  }
+  return run(command, argv.slice(command.name.split(' ').length), io);
 }
 
 async function run(command: CliCommand, argv: string[], io: CliIo): Promise<number> {
@@ -102,7 +111,7 @@ function overview(): string {
 }
 
 function groupHelp(name: string, group: CliCommand[]): string {
-  return [`Usage: apas ${name} ${group.map((c) => c.name.split(' ')[1]).join('|')} …`, '', ...group.map((c) => `  ${synopsis(c)}\n      ${c.summary}`)].join('\n');
+  return [`Usage: apas ${name} ${group.map((c) => c.name.slice(name.length + 1)).join('|')} …`, '', ...group.map((c) => `  ${synopsis(c)}\n      ${c.summary}`)].join('\n');
 }
 
 /** Expected failures print one clear message; only a bug earns a stack trace. */

@@ -47,6 +47,9 @@ import { InstallerOrganizationService } from '../domain/administration/installer
 import { PeopleService } from '../domain/administration/people-service.ts';
 import { type ConsoleOperations, consoleOperations } from '../domain/administration/console-operations.ts';
 import { TestProgramService } from '../domain/administration/test-program-service.ts';
+import { OpenIdClient } from '../domain/sign-on/openid-provider-client.ts';
+import { SignOnService } from '../domain/sign-on/sign-on-service.ts';
+import { SignOnSettingsService } from '../domain/sign-on/sign-on-settings-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -121,6 +124,8 @@ export interface Services {
   consoleOperations: ConsoleOperations;
   /** Test copies of programs: create, update from live, reset, and their mail outbox (console area Test programs). */
   testPrograms: TestProgramService;
+  /** Staff single sign-on with OpenID Connect: the agency's settings and the sign-in flow (src/domain/sign-on). */
+  signOn: { settings: SignOnSettingsService; flow: SignOnService };
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -133,10 +138,14 @@ export function createServices(
     ? new SharedRateLimiter(store, max, windowSeconds * 1000, clock)
     : new MemoryRateLimiter(max, windowSeconds * 1000, clock);
   const mailOn = config.mail.smtpUrl !== null;
+  const signOnSettings = new SignOnSettingsService({ store, clock, ids });
   const auth = new AuthService(store, clock, new SignInGuard(store, clock, sleep, {
     ...DEFAULT_SIGN_IN_POLICY, windowMs: config.signIn.windowSeconds * 1000,
     lockUserAfter: config.signIn.lockUserAfter, lockAddressAfter: config.signIn.lockAddressAfter, accountSlowAfter: config.signIn.accountSlowAfter,
-  }, signInNotice({ store, clock, ids, publicUrl: config.publicUrl, mailOn })), ids);
+  }, signInNotice({ store, clock, ids, publicUrl: config.publicUrl, mailOn })), ids, signOnSettings);
+  const webSessions = new WebSessionService({ store, clock, ids }, auth, {
+    ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,
+  });
   const formData = new FormDataService(deps);
   const workflow = new WorkflowService(deps);
   const workQueue = new WorkQueueService(deps);
@@ -177,9 +186,7 @@ export function createServices(
     queueViews: new QueueViewService(deps),
     dashboards: new DashboardService(deps),
     review: new ReviewService(deps),
-    webSessions: new WebSessionService({ store, clock, ids }, auth, {
-      ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,
-    }),
+    webSessions,
     rateLimiter,
     tokens: new AccessTokenService({ store, clock, ids, auth, rateLimiter, lifetimeSeconds: config.oauth.tokenTtlSeconds }),
     idempotency: new IdempotencyService({ store, clock }),
@@ -191,6 +198,7 @@ export function createServices(
     programAdmin: { publishing: new ProgramPublishingService(programConsole), previews: new ProgramPreviewService(programConsole) },
     consoleOperations: consoleOperations({ console: consoleService, webhooks, store, clock, ids }),
     testPrograms: new TestProgramService({ store, clock, ids, checkers: programCheckers(), console: consoleService, blobs }),
+    signOn: { settings: signOnSettings, flow: new SignOnService(deps, new OpenIdClient(clock), webSessions) },
     projectMail: new ProjectMailService(deps),
     selfService,
     peopleAdmin: {

@@ -9,7 +9,7 @@ export type ChangeTopic = 'credentials' | 'programs';
 /** The tables whose writes change each topic (a table belongs to one topic at most). */
 export const TOPIC_TABLES: Readonly<Record<ChangeTopic, readonly string[]>> = {
   credentials: ['users', 'api_keys', 'program_grants', 'user_mfa', 'mfa_session_tokens', 'web_sessions', 'rate_limit_windows', 'oauth_clients', 'oauth_tokens',
-    'organization_members',
+    'organization_members', 'agency_sign_on',
   ],
   programs: [
     'agencies', 'programs', 'custom_lists', 'custom_list_choices', 'statuses', 'status_transitions', 'data_fields', 'forms', 'form_statuses',

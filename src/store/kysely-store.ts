@@ -39,6 +39,7 @@ import { scheduleReader, scheduleRepository } from './schedule-queries.ts';
 import { queueViewRepository } from './queue-view-queries.ts';
 import { organizationReader, organizationRepository } from './organization-queries.ts';
 import { envelopeReader, envelopeRepository } from './envelope-queries.ts';
+import { signOnRepository } from './sign-on-queries.ts';
 
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
 function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
@@ -66,6 +67,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     documents: () => documentRequestRepository(db, dialect),
 
     envelopes: () => envelopeRepository(db),
+    signOn: () => signOnRepository(db, secrets),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -127,6 +129,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     documents: documentRequestReader(db),
 
     envelopes: envelopeReader(db),
+    // Who may sign in with a password, and the sign-in page's providers: read by every staff sign-in and page view.
+    signOn: reads.wrap(signOnRepository(db, secrets), 'credentials', ['findPolicy', 'listEnabled']),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

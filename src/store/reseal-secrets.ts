@@ -4,6 +4,7 @@ import { resealFieldValues } from './reseal-field-values.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { Database } from './tables.ts';
 import { webhookSecretContext } from './webhook-secrets.ts';
+import { signOnSecretContext } from './sign-on-queries.ts';
 
 /** What a pass over the stored secrets found and changed. */
 export interface ResealReport {
@@ -43,6 +44,13 @@ const COLUMNS: SecretColumn[] = [
     context: webhookSecretContext,
     write: async (db, id, value) => {
       await db.updateTable('webhook_subscriptions').set({ previous_secret: value }).where('id', '=', id).execute();
+    },
+  },
+  {
+    list: (db) => db.selectFrom('agency_sign_on').select(['agency_id as id', 'client_secret as value']).execute(),
+    context: signOnSecretContext,
+    write: async (db, id, value) => {
+      await db.updateTable('agency_sign_on').set({ client_secret: value }).where('agency_id', '=', id).execute();
     },
   },
 ];

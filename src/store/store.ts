@@ -30,6 +30,7 @@ import type { SecretBox } from './secret-box.ts';
 import type { QueueViewRepository } from './queue-view-queries.ts';
 import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
+import type { SignOnRepository } from './sign-on-queries.ts';
 
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
 export interface StoreReader {
@@ -67,6 +68,8 @@ export interface StoreReader {
 
   /** E-signature envelopes, their signers, audit trails and signing links (migration 047). */
   readonly envelopes: EnvelopeReader;
+  /** Agencies' single sign-on settings and the sign-ins under way (migration 051). */
+  readonly signOn: SignOnRepository;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */

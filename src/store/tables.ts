@@ -151,6 +151,17 @@ export interface EnvelopeStepTable {
   ip: string | null; user_agent: string | null; detail: string;
 }
 
+/** An agency's OpenID Connect provider for staff (migration 051); the client secret sealed, the mapping as JSON. */
+export interface AgencySignOnTable {
+  agency_id: string; label: string; issuer: string; client_id: string; client_secret: string; scopes: string; email_claim: string;
+  groups_claim: string; group_grants: string; allow_passwords: Flag; enabled: Flag; updated_at: number; updated_by: string | null;
+}
+
+/** A single sign-on under way (migration 051): SHA-256 of its state and of the browser's binding; single use, short-lived. */
+export interface SignOnAttemptTable {
+  id: string; agency_id: string; browser_hash: string; nonce: string; code_verifier: string; next: string; created_at: number; expires_at: number;
+}
+
 /** A mailed signing link (migration 047): only its token's SHA-256; one use, an expiry, revoked by a resend. */
 export interface SigningLinkTable {
   id: string; token_hash: string; envelope_id: string; signer_id: string; created_at: number; expires_at: number; used_at: number | null; revoked_at: number | null;
@@ -407,6 +418,8 @@ export interface Database {
   signing_links: SigningLinkTable;
   program_versions: ProgramVersionTable;
   program_uploads: ProgramUploadTable;
+  agency_sign_on: AgencySignOnTable;
+  sign_on_attempts: SignOnAttemptTable;
   rate_limit_windows: RateLimitWindowTable;
   user_mfa: UserMfaTable;
   mfa_session_tokens: MfaSessionTokenTable;

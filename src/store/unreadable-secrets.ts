@@ -5,9 +5,11 @@ import { type SecretBox, sealedKeyId } from './secret-box.ts';
 import { StoreError } from './store-error.ts';
 import type { Database } from './tables.ts';
 import { webhookSecretContext } from './webhook-secrets.ts';
+import { signOnSecretContext } from './sign-on-queries.ts';
 
 /**
- * Every kind of sealed value the database holds (TOTP secrets, webhook signing secrets current and previous, values
+ * Every kind of sealed value the database holds (TOTP secrets, webhook signing secrets current and previous, single
+ * sign-on client secrets, values
  * of sensitive fields submitted, as list items and as drafts), found by their stored form rather than by the
  * fields' marks, so that a value sealed under a mark since removed is found too. Used to decide whether a key may be
  * made (a new installation holds none), to check a restored backup against the configured keys, and to drop the
@@ -32,6 +34,8 @@ export interface SealedValueReport {
   webhookSecrets: string[];
   /** Webhook subscriptions whose previous signing secret (a rotation's grace period) does not open. */
   previousWebhookSecrets: string[];
+  /** Agencies whose single sign-on client secret does not open. */
+  signOnSecrets: string[];
   /** Submitted values of sensitive fields (a list whole) of which a text does not open. */
   fieldValues: FieldValueRef[];
   /** Drafts' values of sensitive fields of which a text does not open. */
@@ -40,7 +44,7 @@ export interface SealedValueReport {
 
 /** How many values a report says do not open. */
 export function unreadableCount(r: SealedValueReport): number {
-  return r.totpUsers.length + r.webhookSecrets.length + r.previousWebhookSecrets.length + r.fieldValues.length + r.draftValues.length;
+  return r.totpUsers.length + r.webhookSecrets.length + r.previousWebhookSecrets.length + r.signOnSecrets.length + r.fieldValues.length + r.draftValues.length;
 }
 
 /** The unreadable values of a report in words, kind by kind ("2 TOTP secrets, 1 value of a sensitive field"). */
@@ -48,6 +52,7 @@ export function describeUnreadable(r: SealedValueReport): string {
   const parts: [number, string, string][] = [
     [r.totpUsers.length, 'TOTP secret', 'TOTP secrets'],
     [r.webhookSecrets.length + r.previousWebhookSecrets.length, 'webhook signing secret', 'webhook signing secrets'],
+    [r.signOnSecrets.length, 'single sign-on client secret', 'single sign-on client secrets'],
     [r.fieldValues.length, 'submitted value of a sensitive field', 'submitted values of sensitive fields'],
     [r.draftValues.length, 'draft value of a sensitive field', 'draft values of sensitive fields'],
   ];
@@ -64,6 +69,7 @@ async function columnsOf(db: Kysely<Database>): Promise<Set<string>> {
 // Each place a sealed text may be stored, with a cheap test that it holds one.
 const PLACES: [string, string, string][] = [
   ['user_mfa', 'secret', SEALED_LIKE], ['webhook_subscriptions', 'secret', SEALED_LIKE], ['webhook_subscriptions', 'previous_secret', SEALED_LIKE],
+  ['agency_sign_on', 'client_secret', SEALED_LIKE],
   ['project_values', 'value', SEALED_LIKE], ['project_values', 'values_json', SEALED_IN_LIST], ['project_value_items', 'value', SEALED_LIKE],
   ['project_drafts', 'value', SEALED_LIKE], ['project_drafts', 'values_json', SEALED_IN_LIST],
 ];
@@ -81,7 +87,7 @@ export async function sealedValuesExist(db: Kysely<Database>): Promise<boolean> 
 }
 
 class Scan {
-  readonly report: SealedValueReport = { sealed: 0, keyIds: [], totpUsers: [], webhookSecrets: [], previousWebhookSecrets: [], fieldValues: [], draftValues: [] };
+  readonly report: SealedValueReport = { sealed: 0, keyIds: [], totpUsers: [], webhookSecrets: [], previousWebhookSecrets: [], signOnSecrets: [], fieldValues: [], draftValues: [] };
 
   constructor(readonly secrets: SecretBox | null) {}
 
@@ -130,6 +136,11 @@ export async function findUnreadableSecrets(db: Kysely<Database>, secrets: Secre
   for (const r of hooks as { id: string; secret: string; previous_secret?: string | null }[]) {
     if (!scan.opens([r.secret], webhookSecretContext(r.id))) report.webhookSecrets.push(r.id);
     if (r.previous_secret && !scan.opens([r.previous_secret], webhookSecretContext(r.id))) report.previousWebhookSecrets.push(r.id);
+  }
+  if (present.has('agency_sign_on.client_secret')) {
+    for (const r of await db.selectFrom('agency_sign_on').select(['agency_id', 'client_secret']).execute()) {
+      if (!scan.opens([r.client_secret], signOnSecretContext(r.agency_id))) report.signOnSecrets.push(r.agency_id);
+    }
   }
   const seen = new Set<string>();
   const noteValue = (projectId: string, fieldId: string) => {
@@ -198,7 +209,7 @@ async function auditProjects(trx: Kysely<Database>, r: SealedValueReport, ctx: D
  * Drops every sealed value no configured key opens, in one transaction with an audit row of what went: a TOTP
  * enrolment is ended (its user signs in with the password alone until enrolling again); a webhook subscription's
  * signing secret is replaced by a new one nobody knows and the subscription disabled with the reason; a previous
- * secret is forgotten; a sensitive field's submitted or draft value is deleted (the field is empty). Returns what it
+ * secret is forgotten; an agency's single sign-on is turned off (passwords allowed again) with a secret nobody knows; a sensitive field's submitted or draft value is deleted (the field is empty). Returns what it
  * dropped; values that open are not touched.
  */
 export async function dropUnreadableSecrets(db: Kysely<Database>, secrets: SecretBox, ctx: DropContext): Promise<SealedValueReport> {
@@ -216,6 +227,12 @@ export async function dropUnreadableSecrets(db: Kysely<Database>, secrets: Secre
     if (previousOnly.length > 0) {
       await trx.updateTable('webhook_subscriptions').set({ previous_secret: null, previous_secret_until: null, updated_at: ctx.at }).where('id', 'in', previousOnly).execute();
     }
+    for (const id of r.signOnSecrets) {
+      // Off, and passwords allowed again, until an admin enters the provider's secret anew.
+      await trx.updateTable('agency_sign_on').set({
+        client_secret: secrets.seal(ctx.newWebhookSecret(), signOnSecretContext(id)), enabled: 0, allow_passwords: 1, updated_at: ctx.at, updated_by: null,
+      }).where('agency_id', '=', id).execute();
+    }
     await dropFieldValues(trx, r);
     await auditProjects(trx, r, ctx);
     const list = <T>(items: T[]) => items.slice(0, AUDIT_LIST_LIMIT);
@@ -223,7 +240,7 @@ export async function dropUnreadableSecrets(db: Kysely<Database>, secrets: Secre
       id: ctx.newId(), at: ctx.at, actor_id: null, action: 'secrets.drop_unreadable', agency_id: null, program_id: null, project_id: null, request_id: null,
       detail: JSON.stringify({
         keyIds: r.keyIds.filter((k) => !secrets.hasKey(k)), dropped: describeUnreadable(r),
-        totpUsers: list(r.totpUsers), webhookSecrets: list(r.webhookSecrets), previousWebhookSecrets: list(r.previousWebhookSecrets),
+        totpUsers: list(r.totpUsers), webhookSecrets: list(r.webhookSecrets), previousWebhookSecrets: list(r.previousWebhookSecrets), signOnSecrets: list(r.signOnSecrets),
         fieldValues: list(r.fieldValues), draftValues: list(r.draftValues),
       }),
     }).execute();

@@ -26,7 +26,9 @@ function html(reply: FastifyReply, status: number, page: string): FastifyReply {
 }
 
 // Only these refusals are shown on the form itself; anything else goes to the app's one error handler.
-const FORM_ERRORS = new Set(['INVALID_CREDENTIALS', 'SIGN_IN_LOCKED', 'MFA_INVALID', 'INVALID_REQUEST']);
+const FORM_ERRORS = new Set(['INVALID_CREDENTIALS', 'SIGN_IN_LOCKED', 'MFA_INVALID', 'INVALID_REQUEST', 'FORBIDDEN']);
+// Refusals whose own message is what the person needs (the others all read "not right", so as to tell a guesser nothing).
+const SAID_AS_IS = new Set(['INVALID_REQUEST', 'SIGN_IN_LOCKED', 'FORBIDDEN']);
 
 function formError(error: unknown): ApiError {
   if (error instanceof ApiError && FORM_ERRORS.has(error.code)) return error;
@@ -53,7 +55,8 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     if (state.kind === 'signed-in') {
       return html(reply, 200, renderPage(SignedInAlreadyPage({ user: await pageUser(services, state.caller), next: nextOf(request), csrfToken: csrfToken(reply) })));
     }
-    return html(reply, 200, renderPage(SignInPage({ next: nextOf(request), email: '', error: null, csrfToken: csrfToken(reply), resetByMail })));
+    const providers = await services.signOn.flow.providers();
+    return html(reply, 200, renderPage(SignInPage({ next: nextOf(request), email: '', error: null, csrfToken: csrfToken(reply), resetByMail, providers })));
   });
 
   web.post(SIGN_IN_PATH, { preHandler: web.csrfProtection }, async (request, reply) => {
@@ -71,8 +74,9 @@ export function signInRoutes(web: FastifyInstance, deps: WebAppDeps): void {
       return reply.redirect(to, 303);
     } catch (error) {
       const refused = formError(error);
-      const message = refused.code === 'INVALID_REQUEST' ? refused.message : refused.code === 'SIGN_IN_LOCKED' ? refused.message : 'The e-mail address or password is not right.';
-      return html(reply, refused.status, renderPage(SignInPage({ next, email, error: message, csrfToken: csrfToken(reply), resetByMail })));
+      const message = SAID_AS_IS.has(refused.code) ? refused.message : 'The e-mail address or password is not right.';
+      const providers = await services.signOn.flow.providers();
+      return html(reply, refused.status, renderPage(SignInPage({ next, email, error: message, csrfToken: csrfToken(reply), resetByMail, providers })));
     }
   });
 

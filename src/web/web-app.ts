@@ -19,6 +19,7 @@ import { STYLESHEET_PATH } from './layout.tsx';
 import { projectPageRoutes } from './project-page-routes.ts';
 import { webSecurityHeaders } from './security-headers.ts';
 import { signInRoutes } from './sign-in-routes.ts';
+import { signOnRoutes } from './sign-on-routes.ts';
 import { workQueueRoutes } from './work-queue-routes.ts';
 import { bulkActionRoutes } from './bulk-action-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
@@ -60,6 +61,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     web.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
     web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));
     signInRoutes(web, deps);
+    signOnRoutes(web, deps);
     accountRoutes(web, deps);
     welcomeRoutes(web, deps);
     homeRoutes(web, deps);

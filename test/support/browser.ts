@@ -11,7 +11,7 @@ import { BROWSER_ENV, chromiumLaunchOptions } from './chromium.ts';
 import { loadConfig } from '../../src/config.ts';
 import { DEMO_CREDENTIALS, seedDemo } from '../../src/domain/programs/demo.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { systemClock } from '../../src/model/clock.ts';
+import { type Clock, systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -24,15 +24,18 @@ export const DEMO = Object.fromEntries(DEMO_CREDENTIALS.map((c) => [c.role, c]))
 /** A running server on loopback with the demo seeded, for a real browser. */
 export interface WebServer { baseUrl: string; app: FastifyInstance; store: Store; programId: string; close(): Promise<void> }
 
-/** Starts the service on a fresh database with the demo (agency, solar program, three accounts) on 127.0.0.1; `env` adds settings. */
-export async function startWebServer(dialect: TestDialect = 'sqlite', env: Record<string, string> = {}, wrap?: (store: Store) => Store): Promise<WebServer> {
+/**
+ * Starts the service on a fresh database with the demo (agency, solar program, three accounts) on 127.0.0.1; `env` adds
+ * settings, `clock` is the service's (the wall clock unless a test moves it).
+ */
+export async function startWebServer(dialect: TestDialect = 'sqlite', env: Record<string, string> = {}, wrap?: (store: Store) => Store, clock: Clock = systemClock): Promise<WebServer> {
   const db: TestStore = await openTestStore(dialect);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig({ APAS_PUBLIC_URL: baseUrl, APAS_PORT: String(port), APAS_TIME_ZONE: 'America/Denver', ...env });
   const ids = new RandomIdGenerator();
   const report = await seedDemo({ store: db.store, clock: systemClock, ids, checkers: programCheckers() });
-  const app = await buildApp({ config, store: wrap ? wrap(db.store) : db.store, logger: false, sleep: async () => {}, blobs: new DatabaseBlobStore(db.store, systemClock) });
+  const app = await buildApp({ config, store: wrap ? wrap(db.store) : db.store, logger: false, sleep: async () => {}, blobs: new DatabaseBlobStore(db.store, systemClock), clock });
   await app.listen({ host: '127.0.0.1', port });
   return {
     baseUrl, app, store: db.store, programId: report.programId,

@@ -29,6 +29,16 @@ export interface PresentedClient { clientId: string; clientSecret: string; apiKe
 /** A client that proved its secret and an API key of its user; the user may be disabled (the caller decides). */
 export interface AuthenticatedClient { client: OAuthClientRecord; user: UserWithSecret; apiKeyId: string }
 
+/**
+ * Whether a user may sign in with a local password (src/domain/sign-on: an agency with single sign-on may turn local
+ * passwords off for its staff); `label` names the provider to use instead.
+ */
+export interface PasswordPolicy {
+  passwordAllowed(user: Pick<UserWithSecret, 'id' | 'agencyId' | 'agencyAdmin'>): Promise<{ allowed: true } | { allowed: false; label: string }>;
+}
+
+const ANY_PASSWORD: PasswordPolicy = { passwordAllowed: async () => ({ allowed: true }) };
+
 /** How long a web session lasts from the sign-in with a TOTP code that started it. */
 export const WEB_SESSION_MINUTES = 720;
 
@@ -114,6 +124,7 @@ export class AuthService implements SignInChecks {
 
   constructor(
     private readonly store: Pick<Store, 'accounts' | 'mfa' | 'oauth' | 'organizations' | 'sessions' | 'transaction'>, private readonly clock: Clock, private readonly guard: SignInGuard, private readonly ids: IdGenerator,
+    private readonly passwords: PasswordPolicy = ANY_PASSWORD,
   ) {}
 
   /**
@@ -149,6 +160,7 @@ export class AuthService implements SignInChecks {
       });
     });
     if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
+    await this.#requirePasswordAllowed(user);
     const factor = await this.#secondFactor(user, p.totp, p.sessionToken, subject, p.clientAddress);
     await this.#markUsed(keyRow);
     return this.#caller(user, keyRow.id, factor);
@@ -273,7 +285,16 @@ export class AuthService implements SignInChecks {
     }));
     if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', 'The user name or password is not valid.');
     if (user.disabled) return this.#refuse(subject, address, 'The user name or password is not valid.');
+    await this.#requirePasswordAllowed(user);
     return user;
+  }
+
+  // Checked only once the password is right, so a guesser learns nothing of the account from it.
+  async #requirePasswordAllowed(user: UserWithSecret): Promise<void> {
+    const policy = await this.passwords.passwordAllowed(user);
+    if (!policy.allowed) {
+      throw new ApiError('FORBIDDEN', `Your agency signs its staff in with single sign-on: use "Sign in with ${policy.label}" on the sign-in page; the API takes an OAuth access token instead of your password.`);
+    }
   }
 
   /** SignInChecks: true for a user enrolled in MFA. */

@@ -74,6 +74,20 @@ export class WebSessionService {
     return { cookie: formatSessionToken(parts), mfaDue, expiresAt, knownDevice: this.checks.knownDevice(user) };
   }
 
+  /**
+   * Starts a full session for a user an identity provider has just signed in (single sign-on): no password and no code
+   * step here, the provider did both; bounded like every other session.
+   */
+  async startSignedOn(userId: string): Promise<{ cookie: string; expiresAt: number }> {
+    const now = this.deps.clock.now();
+    const parts = newSessionToken(this.deps.ids);
+    const expiresAt = now + this.policy.maxMs;
+    await this.deps.store.sessions.insertBrowserSession({
+      id: parts.id, userId, secretHash: hashTokenSecret(parts.secret), createdAt: now, lastSeenAt: now, expiresAt, mfaPending: false,
+    });
+    return { cookie: formatSessionToken(parts), expiresAt };
+  }
+
   /** The MFA step of a pending sign-in: a current code completes it; the session then lasts its full time. */
   async completeMfa(cookie: string | undefined, code: string, address: string, device?: string): Promise<void> {
     const found = await this.#find(cookie);

@@ -12,6 +12,7 @@ import { auditRoutes } from './audit-routes.ts';
 import { mailRoutes } from './mail-routes.ts';
 import { webhooksRoutes } from './webhooks-routes.ts';
 import { testProgramRoutes } from './test-program-routes.ts';
+import { signOnConsoleRoutes } from './sign-on-routes.ts';
 
 /** The agency console: its start page and every area's routes (one registration per area, in console-paths.ts order). */
 export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -28,4 +29,5 @@ export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   auditRoutes(web, deps);
   mailRoutes(web, deps);
   testProgramRoutes(web, deps);
+  signOnConsoleRoutes(web, deps);
 }

@@ -6,7 +6,16 @@ import { Layout, type PageUser } from '../layout.tsx';
  * What the sign-in page shows: the address to go on to, the e-mail typed so far, why the last try failed, and whether
  * passwords can be reset by mail here (only with mail on; otherwise the page says whom to ask instead of linking).
  */
-export interface SignInPageProps { next: string; email: string; error: string | null; csrfToken: string; resetByMail: boolean }
+export interface SignInPageProps {
+  next: string; email: string; error: string | null; csrfToken: string; resetByMail: boolean;
+  /** The agencies offering staff single sign-on: one "Sign in with <label>" link each (none: no such section). */
+  providers?: { agencyId: string; label: string }[];
+}
+
+/** Where a "Sign in with <provider>" link starts the agency's single sign-on. */
+export function signOnStartPath(agencyId: string, next: string): string {
+  return `/MvcProjects/SignIn/Sso/${encodeURIComponent(agencyId)}?next=${encodeURIComponent(next)}`;
+}
 
 /** What the sign-in page shows a browser that is signed in already. */
 export interface SignedInAlreadyProps { user: PageUser; next: string; csrfToken: string }
@@ -51,6 +60,18 @@ export function SignInPage(p: SignInPageProps) {
         </div>
         <button type="submit">Sign in</button>
       </form>
+      {p.providers && p.providers.length > 0 ? (
+        <section aria-labelledby="sign-on-heading">
+          <h2 id="sign-on-heading">Agency staff</h2>
+          <ul class="usa-button-group">
+            {p.providers.map((x) => (
+              <li class="usa-button-group__item" key={x.agencyId}>
+                <a class="usa-button usa-button--outline" href={signOnStartPath(x.agencyId, p.next)}>Sign in with {x.label}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {p.resetByMail
         ? <p><a href={ACCOUNT_PATHS.forgot}>Forgot your password?</a></p>
         : <p>Forgot your password? Ask the agency's staff to set a new one for you.</p>}
@@ -78,6 +99,22 @@ export function CodePage(p: CodePageProps) {
         </div>
         <button type="submit">Continue</button>
       </form>
+    </Layout>
+  );
+}
+
+/** What the page of a refused single sign-on shows. */
+export interface SignOnRefusedProps { message: string }
+
+/** A single sign-on that did not sign anyone in: why, and the way back to the sign-in page. */
+export function SignOnRefusedPage(p: SignOnRefusedProps) {
+  return (
+    <Layout title="Single sign-on did not sign you in">
+      <h1>Single sign-on did not sign you in</h1>
+      <div class="usa-alert usa-alert--error" role="alert">
+        <div class="usa-alert__body"><p class="usa-alert__text">{p.message}</p></div>
+      </div>
+      <p><a href="/MvcProjects/SignIn">Back to the sign-in page</a></p>
     </Layout>
   );
 }
