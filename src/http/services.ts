@@ -38,6 +38,9 @@ import { DocumentPreviewService } from '../domain/documents/preview-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
 import { ConsoleService } from '../domain/administration/console-service.ts';
+import { SelfServicePolicyService } from '../domain/administration/self-service-policy-service.ts';
+import { OwnCredentialsService } from '../domain/accounts/own-credentials-service.ts';
+import { OwnWebhookService } from '../domain/webhooks/own-webhook-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -104,6 +107,8 @@ export interface Services {
   signing: SigningService;
   /** What a caller administers in the agency console (src/domain/administration). */
   console: ConsoleService;
+  /** Self-service for applicants and integrators: the agency's policy, users' own credentials and webhooks. */
+  integrations: { policy: SelfServicePolicyService; credentials: OwnCredentialsService; webhooks: OwnWebhookService };
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -163,6 +168,11 @@ export function createServices(
     organizations: new OrganizationService({ ...deps, mailOn }),
     signing: new SigningService({ ...deps, mailOn, blobs }),
     console: new ConsoleService(deps),
+    integrations: {
+      policy: new SelfServicePolicyService(deps),
+      credentials: new OwnCredentialsService(deps),
+      webhooks: new OwnWebhookService({ ...deps, policy: { allowInsecure: config.webhooks.allowInsecure } }),
+    },
     projectMail: new ProjectMailService(deps),
     selfService: new SelfServiceAccounts({
       store, clock, ids, publicUrl: config.publicUrl, mailOn,

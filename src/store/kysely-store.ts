@@ -2,6 +2,7 @@ import { documentRequestReader, documentRequestRepository } from './document-req
 import { type Kysely, sql } from 'kysely';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { accountReader, accountRepository } from './account-queries.ts';
+import { agencyPolicyReader, agencyPolicyRepository } from './agency-policy-queries.ts';
 import { accountTokenReader, accountTokenRepository } from './account-token-queries.ts';
 import { attachmentReader, attachmentRepository } from './attachment-queries.ts';
 import { auditReader, auditRepository } from './audit-queries.ts';
@@ -66,6 +67,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     documents: () => documentRequestRepository(db, dialect),
 
     envelopes: () => envelopeRepository(db),
+    agencyPolicies: () => agencyPolicyRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -127,6 +129,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     documents: documentRequestReader(db),
 
     envelopes: envelopeReader(db),
+    agencyPolicies: agencyPolicyReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

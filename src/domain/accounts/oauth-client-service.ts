@@ -18,7 +18,8 @@ export type ClientSummary = Omit<OAuthClientRecord, 'secretHash'>;
  * act as that user. Every change commits with its audit row; no secret is ever in one.
  */
 export class OAuthClientService {
-  constructor(private readonly deps: { store: Pick<Store, 'accounts' | 'oauth' | 'transaction'>; clock: Clock; ids: IdGenerator }) {}
+  /** `actorId` is recorded in audit rows: the user who acted (themselves, in the portal), null for the command line. */
+  constructor(private readonly deps: { store: Pick<Store, 'accounts' | 'oauth' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null }) {}
 
   /** Makes a client for a user; returns its id and secret, the only time the secret is available. */
   async createClient(email: string, name: string, secret = newClientSecret()): Promise<CreatedClient> {
@@ -30,7 +31,7 @@ export class OAuthClientService {
       const user = await findUser(tx, email);
       const id = ids.next();
       await tx.oauth.insertClient({ id, userId: user.id, name: clientName, secretHash, createdAt: now, revokedAt: null });
-      await tx.audit.write({ action: 'oauth.client.create', actorId: null, agencyId: user.agencyId, detail: { clientId: id, userId: user.id, email: user.email, name: clientName } }, now, ids.next());
+      await tx.audit.write({ action: 'oauth.client.create', actorId: this.deps.actorId ?? null, agencyId: user.agencyId, detail: { clientId: id, userId: user.id, email: user.email, name: clientName } }, now, ids.next());
       return { id, userId: user.id, name: clientName, secret };
     });
   }
@@ -50,7 +51,7 @@ export class OAuthClientService {
       const client = await tx.oauth.findClient(id);
       if (!client || !(await tx.oauth.revokeClient(id, now))) throw new ApiError('NOT_FOUND', `no active OAuth client has the id ${id}`);
       const user = await tx.accounts.findUserById(client.userId);
-      await tx.audit.write({ action: 'oauth.client.revoke', actorId: null, ...(user ? { agencyId: user.agencyId } : {}), detail: { clientId: id, userId: client.userId } }, now, ids.next());
+      await tx.audit.write({ action: 'oauth.client.revoke', actorId: this.deps.actorId ?? null, ...(user ? { agencyId: user.agencyId } : {}), detail: { clientId: id, userId: client.userId } }, now, ids.next());
     });
   }
 }
