@@ -9,6 +9,9 @@ import { type ConsoleScope, requireAgencyAdmin } from './console-scope.ts';
 /** What a change of the policy sets; what is left out stays as it is. */
 export interface PolicyChange { ownCredentials?: boolean; ownWebhooks?: boolean }
 
+/** The policy as the console and the CLI show it: with the e-mail address of whoever set it last (null: never, or the operator). */
+export type PolicyView = AgencyPolicy & { updatedByEmail: string | null };
+
 /** Who changes the policy: an agency admin in the console (with their scope), or the operator on the command line. */
 export type PolicyActor = { caller: Caller; scope: ConsoleScope } | { operator: true };
 
@@ -31,14 +34,20 @@ export class SelfServicePolicyService {
   }
 
   /** The policy as the console shows it: agency admins only (FORBIDDEN otherwise). */
-  async show(scope: ConsoleScope): Promise<AgencyPolicy> {
+  async show(scope: ConsoleScope): Promise<PolicyView> {
     requireAgencyAdmin(scope, 'The self-service policy');
-    return this.policyOf(scope.agencyId);
+    return this.#view(scope.agencyId);
   }
 
   /** The policy of an agency named by custom id or id (the command line); NOT_FOUND when there is no such agency. */
-  async showFor(agencyRef: string): Promise<AgencyPolicy> {
-    return this.policyOf(await this.#agencyId(agencyRef));
+  async showFor(agencyRef: string): Promise<PolicyView> {
+    return this.#view(await this.#agencyId(agencyRef));
+  }
+
+  async #view(agencyId: string): Promise<PolicyView> {
+    const policy = await this.policyOf(agencyId);
+    const [by] = policy.updatedBy === null ? [] : await this.#deps.store.accounts.usersByIds([policy.updatedBy]);
+    return { ...policy, updatedByEmail: by?.email ?? null };
   }
 
   /**

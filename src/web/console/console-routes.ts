@@ -4,6 +4,7 @@ import type { WebAppDeps } from '../web-app-deps.ts';
 import { ConsoleHomePage } from './console-home-page.tsx';
 import { CONSOLE_PATH } from './console-paths.ts';
 import { consoleRequest, sendPage } from './console-request.ts';
+import { selfServiceRoutes } from './self-service-routes.ts';
 
 /** The agency console: its start page and every area's routes (one registration per area, in console-paths.ts order). */
 export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -12,4 +13,5 @@ export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const programs = c.scope.programs.map((p) => ({ id: p.id, customId: p.customId, name: p.name }));
     return sendPage(reply, renderPage(ConsoleHomePage({ user: c.user, csrfToken: c.csrfToken, agencyAdmin: c.scope.agencyAdmin, programs })));
   });
+  selfServiceRoutes(web, deps);
 }
