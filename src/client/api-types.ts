@@ -2263,6 +2263,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
         FormId: string;
       };
@@ -2345,6 +2346,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
         FormId: string;
       };
@@ -2621,6 +2623,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -2774,6 +2777,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3222,6 +3226,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3264,6 +3269,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3563,6 +3569,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
