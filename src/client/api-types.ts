@@ -2263,7 +2263,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
-        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
         FormId: string;
       };
@@ -2346,7 +2346,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
-        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
         FormId: string;
       };
@@ -2623,7 +2623,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
-        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -2777,7 +2777,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
-        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3226,7 +3226,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
-        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3269,7 +3269,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
-        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3569,7 +3569,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
-        /** The project's id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;

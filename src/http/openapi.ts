@@ -56,7 +56,7 @@ function documentsOf(spec: OperationSpec): WireDocument[] {
 }
 
 // What the ProjectId of the reads that accept a number says (docs/interface.md, "Reading a project by its number").
-const PROJECT_REF = 'The project\'s id, or its project number (such as SOL-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id.';
+const PROJECT_REF = 'The project\'s id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id.';
 
 /** True for a write that changes one existing project (its path names it): it honours If-Match. */
 function addressesProject(op: RegisteredOperation): boolean {
