@@ -154,7 +154,7 @@ export function MyAccountPage(p: MyAccountPageProps) {
             {w.programs.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
           </select>
           <label class="usa-label" for="webhook-url">Receiver address</label>
-          <span class="usa-hint" id="webhook-url-hint">An https:// address that answers 2xx to each delivery.</span>
+          <div class="usa-hint" id="webhook-url-hint">An https:// address that answers 2xx to each delivery.</div>
           <input class="usa-input" id="webhook-url" name="Url" type="url" required aria-describedby="webhook-url-hint" />
           <button type="submit" class="usa-button">Subscribe</button>
         </form>
