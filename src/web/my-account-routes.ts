@@ -3,22 +3,12 @@ import { ApiError } from '../domain/api-error.ts';
 import type { Caller } from '../domain/caller.ts';
 import { isIdLike } from '../model/ids.ts';
 import { csrfToken } from './csrf.ts';
+import { formField, sendPrivatePage } from './form-field.ts';
 import { MyAccountPage, type MyAccountPageProps, MyWebhookPage } from './pages/my-account-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app-deps.ts';
 import { MY_ACCOUNT_FORMS, MY_ACCOUNT_PATH } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
-
-type Form = Record<string, unknown>;
-
-function field(source: unknown, name: string): string {
-  const value = (source as Form | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function html(reply: FastifyReply, page: string): FastifyReply {
-  return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send(page);
-}
 
 // What the page says after a change; the address names one of these, so a crafted link cannot put words on the page.
 const NOTICES = {
@@ -42,7 +32,7 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
 
   const page = async (reply: FastifyReply, caller: Caller, status: number, extra: Pick<MyAccountPageProps, 'notice' | 'refusal' | 'secret'>) => {
     const [own, hooks, user] = await Promise.all([credentials.list(caller), webhooks.list(caller), pageUser(services, caller)]);
-    return html(reply.code(status), renderPage(MyAccountPage({ user, csrfToken: csrfToken(reply), timeZone, credentials: own, webhooks: hooks, ...extra })));
+    return sendPrivatePage(reply.code(status), renderPage(MyAccountPage({ user, csrfToken: csrfToken(reply), timeZone, credentials: own, webhooks: hooks, ...extra })));
   };
   // Runs a change; a refusal the page can explain shows the page again with it.
   const change = async (request: FastifyRequest, reply: FastifyReply, run: (caller: Caller, body: unknown) => Promise<FastifyReply>) => {
@@ -58,12 +48,12 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
 
   web.get(MY_ACCOUNT_PATH, async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
-    const key = field(request.query, 'notice');
+    const key = formField(request.query, 'notice');
     return page(reply, caller, 200, { notice: Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null });
   });
 
   web.post(MY_ACCOUNT_FORMS.createKey, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
-    const made = await credentials.createKey(caller, field(body, 'Name'));
+    const made = await credentials.createKey(caller, formField(body, 'Name'));
     return page(reply, caller, 200, {
       notice: `The API key ${made.name} was created.`,
       secret: { label: 'Your new API key', value: made.key, note: 'This is the only time the key is shown. Send it in the X-ApiKey header, with your e-mail address and password.' },
@@ -71,12 +61,12 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   }));
 
   web.post(MY_ACCOUNT_FORMS.revokeKey, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
-    await credentials.revokeKey(caller, field(body, 'KeyId'));
+    await credentials.revokeKey(caller, formField(body, 'KeyId'));
     return back(reply, 'keyRevoked');
   }));
 
   web.post(MY_ACCOUNT_FORMS.createClient, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
-    const made = await credentials.createClient(caller, field(body, 'Name'));
+    const made = await credentials.createClient(caller, formField(body, 'Name'));
     return page(reply, caller, 200, {
       notice: `The OAuth client ${made.name} was created; its client id is ${made.id}.`,
       secret: { label: 'Its client secret', value: made.secret, note: 'This is the only time the client secret is shown.' },
@@ -84,14 +74,14 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   }));
 
   web.post(MY_ACCOUNT_FORMS.revokeClient, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
-    await credentials.revokeClient(caller, field(body, 'ClientId'));
+    await credentials.revokeClient(caller, formField(body, 'ClientId'));
     return back(reply, 'clientRevoked');
   }));
 
   web.post(MY_ACCOUNT_FORMS.createWebhook, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
-    const programId = field(body, 'ProgramId');
+    const programId = formField(body, 'ProgramId');
     if (!isIdLike(programId)) throw new ApiError('INVALID_PARAMETER', 'Choose a program.');
-    const made = await webhooks.create(caller, programId, field(body, 'Url'));
+    const made = await webhooks.create(caller, programId, formField(body, 'Url'));
     return page(reply, caller, 200, {
       notice: `The webhook subscription of ${made.subscription.url} was created.`,
       secret: { label: 'Its signing secret', value: made.secret, note: 'This is the only time the signing secret is shown. Verify each delivery\'s webhook-signature with it.' },
@@ -99,15 +89,15 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   }));
 
   web.post(MY_ACCOUNT_FORMS.deleteWebhook, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
-    await webhooks.delete(caller, field(body, 'SubscriptionId'));
+    await webhooks.delete(caller, formField(body, 'SubscriptionId'));
     return back(reply, 'webhookDeleted');
   }));
 
   web.get(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId`, async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
-    const id = field(request.params, 'subscriptionId');
+    const id = formField(request.params, 'subscriptionId');
     if (!isIdLike(id)) throw new ApiError('NOT_FOUND', 'You have no webhook subscription with this id.');
     const { subscription, deliveries } = await webhooks.deliveries(caller, id);
-    return html(reply, renderPage(MyWebhookPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, subscription, deliveries })));
+    return sendPrivatePage(reply, renderPage(MyWebhookPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, subscription, deliveries })));
   });
 }
