@@ -9,7 +9,8 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { attrs, type HttpHarness, TestClock, type Who } from '../support/http-harness.ts';
-import { createProject, ownerRequest, projectPath, setDraft } from './http-helpers.ts';
+import { createProject, ownerRequest, PROGRAM, projectPath, setDraft } from './http-helpers.ts';
+import { removeFromA, seedOrganizations } from '../support/organization-access.ts';
 import { addNote } from './inquiry-helpers.ts';
 import { INSECURE, manualWorker, subscribe, verified, WEBHOOKS, webhookSettings, webhookTestBed } from './webhook-helpers.ts';
 
@@ -103,5 +104,35 @@ forEachDialect('Self-service webhooks', ({ dialect }) => {
     assert.equal((await h.store.webhooks.listOwnedSubscriptions(applicant.user.id)).length, 1);
     await webhooks.delete(applicant, made.subscription.id);
     assert.deepEqual(await h.store.webhooks.listOwnedSubscriptions(applicant.user.id), []);
+  });
+
+  it('follow organization membership: a member gets the organization\'s projects until removed', async () => {
+    const { h } = await bed.harness(INSECURE, new TestClock(Date.now()));
+    const { policy, webhooks } = services(h);
+    await policy.set({ operator: true }, { ownWebhooks: true }, IDS.agency);
+    const world = await seedOrganizations(h.store, { admin: h.who.applicant.id, member: h.who.otherApplicant.id });
+    const memberHook = await bed.receiver();
+    const removedHook = await bed.receiver();
+    const member = await webhooks.create(await callerOf(h, 'otherApplicant'), 'solar', memberHook.url);
+    const removedUser = (await h.store.accounts.findUserById(world.ids.removed.id))!;
+    const { passwordHash: _hash, ...plain } = removedUser;
+    const removedCaller: Caller = { user: plain, apiKeyId: '', grants: await h.store.accounts.listGrants(plain.id), organizationIds: [world.orgA] };
+    const removed = await webhooks.create(removedCaller, 'solar', removedHook.url);
+
+    h.clock.advance();
+    const started = await h.request({ method: 'POST', url: `${PROGRAM}/NewProject?OrganizationId=${world.orgA}`, as: 'applicant' });
+    assert.equal(started.statusCode, 200, started.body);
+    const project = /ProjectId="([^"]+)"/.exec(started.body)![1]!;
+    const worker = manualWorker(h);
+    await worker.round();
+    assert.ok(memberHook.received.some((r) => verified(member.secret, r).data.ProjectId === project));
+    assert.ok(removedHook.received.some((r) => verified(removed.secret, r).data.ProjectId === project));
+
+    await removeFromA(h.store, world);
+    const [memberBefore, removedBefore] = [memberHook.received.length, removedHook.received.length];
+    await setDraft(h, project, { name: 'After the removal' });
+    await worker.round();
+    assert.ok(memberHook.received.length > memberBefore, 'a member still gets the organization\'s project');
+    assert.equal(removedHook.received.length, removedBefore, 'a removed member gets nothing more of it');
   });
 });
