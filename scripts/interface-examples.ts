@@ -323,6 +323,8 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('GetProjectDocuments', { method: 'GET', url: `${projectUrl}/Documents`, as: 'admin', headers: totp() });
     const envelopes = await run('GetProjectEnvelopes', { method: 'GET', url: `${projectUrl}/Envelopes`, as: 'applicant' });
     await run('GetEnvelope', { method: 'GET', url: `${projectUrl}/Envelopes/${attr(envelopes, 'Envelope', 'EnvelopeId')}`, as: 'reviewer' });
+    // Last, so that the examples before it keep their times and ids.
+    await run('GetProjectData.byNumber', { method: 'GET', url: `${api}/Projects/SOLAR-00001/Forms/CompletionCertificate/Data`, as: 'reviewer' });
     await app.close();
   } finally {
     await store.close();

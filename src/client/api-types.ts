@@ -2265,6 +2265,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
         FormId: string;
       };
@@ -2347,6 +2348,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
         FormId: string;
       };
@@ -2623,6 +2625,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -2776,6 +2779,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3224,6 +3228,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3266,6 +3271,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;
@@ -3565,6 +3571,7 @@ export interface operations {
       };
       path: {
         ProgramId: string;
+        /** The project's id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id. */
         ProjectId: string;
       };
       cookie?: never;

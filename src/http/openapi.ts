@@ -56,13 +56,19 @@ function documentsOf(spec: OperationSpec): WireDocument[] {
   return [...(spec.request ? [spec.request] : []), ...answers];
 }
 
+// What the ProjectId of the reads that accept a number says (docs/interface.md, "Reading a project by its number").
+const PROJECT_REF = 'The project\'s id, or its project number (such as SOLAR-00042): numbers are unique in a program. A number of a project you cannot read answers 404 like an unknown id.';
+
 /** True for a write that changes one existing project (its path names it): it honours If-Match. */
 function addressesProject(op: RegisteredOperation): boolean {
   return op.url.includes(':ProjectId');
 }
 
 function parameters(op: RegisteredOperation): JsonSchema[] {
-  const path = [...op.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const path = [...op.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({
+    name: m[1], in: 'path', required: true, schema: { type: 'string' },
+    ...(m[1] === 'ProjectId' && op.spec.projectNumber ? { description: PROJECT_REF } : {}),
+  }));
   const query = (op.spec.query ?? []).map((q) => ({
     name: q.name, in: 'query', required: false, description: q.description, schema: { type: q.type, ...(q.format ? { format: q.format } : {}) },
   }));

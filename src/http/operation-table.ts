@@ -30,6 +30,8 @@ export interface OperationSpec {
   query?: readonly QueryParameter[];
   /** True when the answer carries the project's ETag (and honours If-None-Match / If-Match). */
   etag?: boolean;
+  /** True for the reads whose ProjectId may be the project's number instead (project-context.ts, loadReadableProjectByRef). */
+  projectNumber?: boolean;
 }
 
 /** One registered API operation: method, full path pattern (`:Param` style) and its spec. */

@@ -50,6 +50,9 @@ import { TestProgramService } from '../domain/administration/test-program-servic
 import { OpenIdClient } from '../domain/sign-on/openid-provider-client.ts';
 import { SignOnService } from '../domain/sign-on/sign-on-service.ts';
 import { SignOnSettingsService } from '../domain/sign-on/sign-on-settings-service.ts';
+import { SelfServicePolicyService } from '../domain/administration/self-service-policy-service.ts';
+import { OwnCredentialsService } from '../domain/accounts/own-credentials-service.ts';
+import { OwnWebhookService } from '../domain/webhooks/own-webhook-service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -126,6 +129,8 @@ export interface Services {
   testPrograms: TestProgramService;
   /** Staff single sign-on with OpenID Connect: the agency's settings and the sign-in flow (src/domain/sign-on). */
   signOn: { settings: SignOnSettingsService; flow: SignOnService };
+  /** Self-service for applicants and integrators: the agency's policy, users' own credentials and webhooks. */
+  integrations: { policy: SelfServicePolicyService; credentials: OwnCredentialsService; webhooks: OwnWebhookService };
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -199,6 +204,11 @@ export function createServices(
     consoleOperations: consoleOperations({ console: consoleService, webhooks, store, clock, ids }),
     testPrograms: new TestProgramService({ store, clock, ids, checkers: programCheckers(), console: consoleService, blobs }),
     signOn: { settings: signOnSettings, flow: new SignOnService(deps, new OpenIdClient(clock), webSessions) },
+    integrations: {
+      policy: new SelfServicePolicyService(deps),
+      credentials: new OwnCredentialsService(deps),
+      webhooks: new OwnWebhookService({ ...deps, policy: { allowInsecure: config.webhooks.allowInsecure } }),
+    },
     projectMail: new ProjectMailService(deps),
     selfService,
     peopleAdmin: {

@@ -37,6 +37,11 @@ export interface WebhookSubscription {
   createdAt: number;
   /** The admin who made it; null when an operator did, on the command line. */
   createdBy: string | null;
+  /**
+   * The user a self-service subscription belongs to (null: the agency's own). It is sent only events of projects that
+   * user can read, and only while the agency allows self-service webhooks.
+   */
+  ownerId: string | null;
   updatedAt: number;
 }
 

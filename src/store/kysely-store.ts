@@ -2,6 +2,7 @@ import { documentRequestReader, documentRequestRepository } from './document-req
 import { type Kysely, sql } from 'kysely';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { accountReader, accountRepository } from './account-queries.ts';
+import { agencyPolicyReader, agencyPolicyRepository } from './agency-policy-queries.ts';
 import { accountTokenReader, accountTokenRepository } from './account-token-queries.ts';
 import { attachmentReader, attachmentRepository } from './attachment-queries.ts';
 import { auditReader, auditRepository } from './audit-queries.ts';
@@ -68,6 +69,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
 
     envelopes: () => envelopeRepository(db),
     signOn: () => signOnRepository(db, secrets),
+    agencyPolicies: () => agencyPolicyRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -131,6 +133,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     envelopes: envelopeReader(db),
     // Who may sign in with a password, and the sign-in page's providers: read by every staff sign-in and page view.
     signOn: reads.wrap(signOnRepository(db, secrets), 'credentials', ['findPolicy', 'listEnabled']),
+    agencyPolicies: agencyPolicyReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

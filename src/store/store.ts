@@ -1,4 +1,5 @@
 import type { AccountReader, AccountRepository } from './account-queries.ts';
+import type { AgencyPolicyReader, AgencyPolicyRepository } from './agency-policy-queries.ts';
 import type { AccountTokenReader, AccountTokenRepository } from './account-token-queries.ts';
 import type { AttachmentReader, AttachmentRepository } from './attachment-queries.ts';
 import type { AuditReader, AuditRepository } from './audit-queries.ts';
@@ -70,6 +71,8 @@ export interface StoreReader {
   readonly envelopes: EnvelopeReader;
   /** Agencies' single sign-on settings and the sign-ins under way (migration 051). */
   readonly signOn: SignOnRepository;
+  /** Agencies' self-service policies (migration 052). */
+  readonly agencyPolicies: AgencyPolicyReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -106,6 +109,8 @@ export interface StoreWriter extends StoreReader {
 
   /** Envelopes: sent, signed, declined, voided and completed in their project's change. */
   readonly envelopes: EnvelopeRepository;
+  /** Agencies' self-service policies: set by agency admins with an audit row. */
+  readonly agencyPolicies: AgencyPolicyRepository;
 }
 
 /**

@@ -321,7 +321,12 @@ export interface WebhookSubscriptionTable {
   last_success_at: number | null;
   /** 021-webhook-secret-rotation: the secret the last rotation replaced, and until when it still signs. */
   previous_secret: string | null; previous_secret_until: number | null;
+  /** 052-self-service-policy: the user a self-service subscription belongs to; null for the agency's own. */
+  owner_id: string | null;
 }
+
+/** An agency's self-service policy (migration 052): may users create their own credentials, subscribe webhooks. */
+export interface AgencyPolicyTable { agency_id: string; own_credentials: number; own_webhooks: number; updated_at: number; updated_by: string | null }
 
 /** One event to send to one subscription, with its retry state and lease. */
 export interface WebhookDeliveryTable {
@@ -437,6 +442,7 @@ export interface Database {
   events: EventTable;
   event_cursors: EventCursorTable;
   webhook_subscriptions: WebhookSubscriptionTable;
+  agency_policies: AgencyPolicyTable;
   webhook_deliveries: WebhookDeliveryTable;
   mail_messages: MailMessageTable;
   account_tokens: AccountTokenTable;

@@ -16,14 +16,17 @@ export type SubscriptionPatch = Partial<Pick<WebhookSubscription,
 export type DeliveryPatch = Partial<Pick<WebhookDelivery,
   'status' | 'attempts' | 'nextAttemptAt' | 'firstAttemptAt' | 'lastAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>>;
 
-/** A claimed delivery with where and how to send it: the secrets that sign it (the current one first). */
-export interface ClaimedDelivery { delivery: WebhookDelivery; url: string; secrets: string[] }
+/**
+ * A claimed delivery with where and how to send it: the secrets that sign it (the current one first), and for a
+ * self-service subscription its owner and program (whose access is checked again before it is sent).
+ */
+export interface ClaimedDelivery { delivery: WebhookDelivery; url: string; secrets: string[]; ownerId: string | null; programId: string }
 
 function toSubscription(r: Selectable<WebhookSubscriptionTable>): WebhookSubscription {
   return {
     id: r.id, agencyId: r.agency_id, programId: r.program_id, url: r.url, eventTypes: JSON.parse(r.event_types) as EventType[],
     secret: r.secret, previousSecret: r.previous_secret, previousSecretUntil: r.previous_secret_until, enabled: r.enabled === 1, disabledReason: r.disabled_reason, disabledAt: r.disabled_at,
-    consecutiveFailures: r.consecutive_failures, failingSince: r.failing_since, pausedUntil: r.paused_until, createdAt: r.created_at, createdBy: r.created_by, updatedAt: r.updated_at,
+    consecutiveFailures: r.consecutive_failures, failingSince: r.failing_since, pausedUntil: r.paused_until, createdAt: r.created_at, createdBy: r.created_by, ownerId: r.owner_id, updatedAt: r.updated_at,
   };
 }
 
@@ -42,19 +45,33 @@ export async function insertSubscription(db: Db, s: WebhookSubscription): Promis
     id: s.id, agency_id: s.agencyId, program_id: s.programId, url: s.url, event_types: JSON.stringify(s.eventTypes), secret: s.secret,
     enabled: s.enabled ? 1 : 0, disabled_reason: s.disabledReason, disabled_at: s.disabledAt, consecutive_failures: s.consecutiveFailures,
     failing_since: s.failingSince, paused_until: s.pausedUntil, last_success_at: null,
-    previous_secret: s.previousSecret, previous_secret_until: s.previousSecretUntil, created_at: s.createdAt, created_by: s.createdBy, updated_at: s.updatedAt,
+    previous_secret: s.previousSecret, previous_secret_until: s.previousSecretUntil, created_at: s.createdAt, created_by: s.createdBy, owner_id: s.ownerId, updated_at: s.updatedAt,
   }).execute();
 }
 
-/** One subscription of a program. */
+/** One of a program's own subscriptions (not a user's self-service one). */
 export async function findSubscription(db: Db, programId: string, id: string): Promise<WebhookSubscription | undefined> {
-  const row = await db.selectFrom('webhook_subscriptions').selectAll().where('program_id', '=', programId).where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('webhook_subscriptions').selectAll().where('program_id', '=', programId).where('id', '=', id)
+    .where('owner_id', 'is', null).executeTakeFirst();
   return row ? toSubscription(row) : undefined;
 }
 
-/** A program's subscriptions, oldest first. */
+/** A program's own subscriptions (not users' self-service ones), oldest first. */
 export async function listSubscriptions(db: Db, programId: string): Promise<WebhookSubscription[]> {
-  const rows = await db.selectFrom('webhook_subscriptions').selectAll().where('program_id', '=', programId).orderBy('created_at').orderBy('id').execute();
+  const rows = await db.selectFrom('webhook_subscriptions').selectAll().where('program_id', '=', programId).where('owner_id', 'is', null)
+    .orderBy('created_at').orderBy('id').execute();
+  return rows.map(toSubscription);
+}
+
+/** One self-service subscription of a user. */
+export async function findOwnedSubscription(db: Db, ownerId: string, id: string): Promise<WebhookSubscription | undefined> {
+  const row = await db.selectFrom('webhook_subscriptions').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  return row ? toSubscription(row) : undefined;
+}
+
+/** A user's self-service subscriptions, of every program, oldest first. */
+export async function listOwnedSubscriptions(db: Db, ownerId: string): Promise<WebhookSubscription[]> {
+  const rows = await db.selectFrom('webhook_subscriptions').selectAll().where('owner_id', '=', ownerId).orderBy('created_at').orderBy('id').execute();
   return rows.map(toSubscription);
 }
 
@@ -180,11 +197,11 @@ export async function claimDue(db: Db, dialect: Dialect, owner: string, now: num
   if (ids.length === 0) return [];
   await db.updateTable('webhook_deliveries').set({ lease_owner: owner, lease_until: leaseUntil }).where('id', 'in', ids).execute();
   const rows = await db.selectFrom('webhook_deliveries as d').innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-    .selectAll('d').select(['s.url as target_url', 's.secret as target_secret', 's.previous_secret', 's.previous_secret_until']).where('d.id', 'in', ids)
+    .selectAll('d').select(['s.url as target_url', 's.secret as target_secret', 's.previous_secret', 's.previous_secret_until', 's.owner_id', 's.program_id']).where('d.id', 'in', ids)
     .orderBy('d.next_attempt_at').orderBy('d.event_seq').execute();
   // During a rotation's grace period a delivery is signed with the old secret too.
   return rows.map((r) => ({
-    delivery: toDelivery(r), url: r.target_url,
+    delivery: toDelivery(r), url: r.target_url, ownerId: r.owner_id, programId: r.program_id,
     secrets: r.previous_secret !== null && r.previous_secret_until !== null && r.previous_secret_until > now ? [r.target_secret, r.previous_secret] : [r.target_secret],
   }));
 }
@@ -256,7 +273,7 @@ export async function pruneDeliveries(db: Db, before: number): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-const READS = { findSubscription, listSubscriptions, enabledSubscriptions, findDelivery, listDeliveries, pageDeliveries, listAllDeliveries };
+const READS = { findSubscription, listSubscriptions, findOwnedSubscription, listOwnedSubscriptions, enabledSubscriptions, findDelivery, listDeliveries, pageDeliveries, listAllDeliveries };
 
 /** The webhooks' reads. */
 export type WebhookReader = ReturnType<typeof webhookReader>;

@@ -25,7 +25,7 @@ function sealedPatch(secrets: SecretBox, id: string, p: SubscriptionPatch): Subs
 
 // The queries read and write the columns as they are stored; these wrappers seal on the way in and open on the way
 // out, so the services and the worker only ever see the secrets in clear, and the database only sealed.
-function sealedReads(reader: WebhookReader, secrets: SecretBox): Pick<WebhookReader, 'findSubscription' | 'listSubscriptions' | 'enabledSubscriptions'> {
+function sealedReads(reader: WebhookReader, secrets: SecretBox): Pick<WebhookReader, 'findSubscription' | 'listSubscriptions' | 'findOwnedSubscription' | 'listOwnedSubscriptions' | 'enabledSubscriptions'> {
   const open = opened(secrets);
   return {
     findSubscription: async (programId, id) => {
@@ -33,6 +33,11 @@ function sealedReads(reader: WebhookReader, secrets: SecretBox): Pick<WebhookRea
       return s ? open(s) : s;
     },
     listSubscriptions: async (programId) => (await reader.listSubscriptions(programId)).map(open),
+    findOwnedSubscription: async (ownerId, id) => {
+      const s = await reader.findOwnedSubscription(ownerId, id);
+      return s ? open(s) : s;
+    },
+    listOwnedSubscriptions: async (ownerId) => (await reader.listOwnedSubscriptions(ownerId)).map(open),
     enabledSubscriptions: async (programIds) => (await reader.enabledSubscriptions(programIds)).map(open),
   };
 }

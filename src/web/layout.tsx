@@ -48,6 +48,7 @@ export function Layout(p: LayoutProps) {
               <ul>
                 <li><a href="/MvcProjects/">{p.user.staff ? 'Work queues' : 'My projects'}</a></li>
                 {p.user.console ? <li><a href="/MvcProjects/Console">Administration</a></li> : null}
+                <li><a href="/MvcProjects/Account">Your account</a></li>
                 <li class="who">Signed in as {p.user.name}</li>
                 <li>
                   <form method="post" action="/MvcProjects/SignOut" class="inline">

@@ -4,6 +4,7 @@ import type { Caller } from '../domain/caller.ts';
 import { ORGANIZATION_PATHS, type SentInvitation } from '../domain/organizations/organization-service.ts';
 import { isIdLike } from '../model/ids.ts';
 import { csrfToken } from './csrf.ts';
+import { formField, sendPrivatePage } from './form-field.ts';
 import { organizationPath, ORGANIZATIONS_PATH } from './organization-paths.ts';
 import { AcceptInvitationPage, OrganizationPage, type OrganizationPageExtra, OrganizationsPage } from './pages/organization-pages.tsx';
 import { renderPage } from './render-page.ts';
@@ -12,17 +13,9 @@ import { pageUser, webCaller } from './web-session-request.ts';
 
 type Form = Record<string, unknown>;
 
-function field(source: unknown, name: string): string {
-  const value = (source as Form | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function html(reply: FastifyReply, page: string): FastifyReply {
-  return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send(page);
-}
 
 function organizationId(params: unknown): string {
-  const id = field(params, 'organizationId');
+  const id = formField(params, 'organizationId');
   if (!isIdLike(id)) throw new ApiError('NOT_FOUND', 'There is no such organization.');
   return id;
 }
@@ -58,12 +51,12 @@ export function organizationRoutes(web: FastifyInstance, deps: WebAppDeps): void
   const { services, publicUrl, timeZone } = deps;
   const orgs = services.organizations;
   const notice = (query: unknown) => {
-    const key = field(query, 'notice');
+    const key = formField(query, 'notice');
     return Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null;
   };
   const organizationPage = async (reply: FastifyReply, caller: Caller, id: string, status: number, extra: Omit<OrganizationPageExtra, 'timeZone'> & { notice?: string | null }) => {
     const view = await orgs.view(caller, id);
-    return html(reply.code(status), renderPage(OrganizationPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), view, timeZone, ...extra })));
+    return sendPrivatePage(reply.code(status), renderPage(OrganizationPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), view, timeZone, ...extra })));
   };
   // Runs an admin's change of an organization; a refusal the page can explain shows the page again with it.
   const change = async (request: FastifyRequest, reply: FastifyReply, run: (caller: Caller, id: string) => Promise<FastifyReply>) => {
@@ -83,25 +76,25 @@ export function organizationRoutes(web: FastifyInstance, deps: WebAppDeps): void
 
   web.get(ORGANIZATIONS_PATH, async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
-    return html(reply, renderPage(OrganizationsPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), organizations: await orgs.mine(caller), notice: notice(request.query) })));
+    return sendPrivatePage(reply, renderPage(OrganizationsPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), organizations: await orgs.mine(caller), notice: notice(request.query) })));
   });
 
   web.post(ORGANIZATIONS_PATH, { preHandler: web.csrfProtection }, async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
-    const id = await orgs.create(caller, field(request.body, 'Name'));
+    const id = await orgs.create(caller, formField(request.body, 'Name'));
     return back(reply, organizationPath(id), 'created');
   });
 
   web.get(`${ORGANIZATION_PATHS.accept}`, async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
-    const token = field(request.query, 'token');
+    const token = formField(request.query, 'token');
     const organization = await orgs.invitation(token);
-    return html(reply, renderPage(AcceptInvitationPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), organizationName: organization.name, token })));
+    return sendPrivatePage(reply, renderPage(AcceptInvitationPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), organizationName: organization.name, token })));
   });
 
   web.post(`${ORGANIZATION_PATHS.accept}`, { preHandler: web.csrfProtection }, async (request, reply) => {
     const caller = await webCaller(request, reply, services, publicUrl);
-    const id = await orgs.accept(caller, field(request.body, 'token'));
+    const id = await orgs.accept(caller, formField(request.body, 'token'));
     return back(reply, organizationPath(id), 'joined');
   });
 
@@ -111,26 +104,26 @@ export function organizationRoutes(web: FastifyInstance, deps: WebAppDeps): void
   });
 
   web.post(`${ORGANIZATIONS_PATH}/:organizationId/Invite`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, id) => {
-    return sent(reply, caller, id, await orgs.invite(caller, id, field(request.body, 'Email')), 'invited');
+    return sent(reply, caller, id, await orgs.invite(caller, id, formField(request.body, 'Email')), 'invited');
   }));
 
   web.post(`${ORGANIZATIONS_PATH}/:organizationId/Invitations/Resend`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, id) => {
-    return sent(reply, caller, id, await orgs.resendInvitation(caller, id, field(request.body, 'InvitationId')), 'resent');
+    return sent(reply, caller, id, await orgs.resendInvitation(caller, id, formField(request.body, 'InvitationId')), 'resent');
   }));
 
   web.post(`${ORGANIZATIONS_PATH}/:organizationId/Invitations/Revoke`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, id) => {
-    await orgs.revokeInvitation(caller, id, field(request.body, 'InvitationId'));
+    await orgs.revokeInvitation(caller, id, formField(request.body, 'InvitationId'));
     return back(reply, organizationPath(id), 'revoked');
   }));
 
   web.post(`${ORGANIZATIONS_PATH}/:organizationId/Remove`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, id) => {
-    await orgs.remove(caller, id, field(request.body, 'Email'));
+    await orgs.remove(caller, id, formField(request.body, 'Email'));
     return back(reply, organizationPath(id), 'removed');
   }));
 
   web.post(`${ORGANIZATIONS_PATH}/:organizationId/Defaults`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, id) => {
     const body = request.body as Form | undefined;
-    await orgs.setDefaults(caller, id, { InstallerName: field(body, 'InstallerName'), InstallerLicense: field(body, 'InstallerLicense') });
+    await orgs.setDefaults(caller, id, { InstallerName: formField(body, 'InstallerName'), InstallerLicense: formField(body, 'InstallerLicense') });
     return back(reply, organizationPath(id), 'defaults');
   }));
 }

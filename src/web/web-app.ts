@@ -1,5 +1,6 @@
 import { welcomeRoutes } from './welcome-routes.ts';
 import { organizationRoutes } from './organization-routes.ts';
+import { myAccountRoutes } from './my-account-routes.ts';
 import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
@@ -67,6 +68,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     homeRoutes(web, deps);
     myProjectsRoutes(web, deps);
     organizationRoutes(web, deps);
+    myAccountRoutes(web, deps);
     projectPageRoutes(web, deps);
     applicationRoutes(web, deps);
     inquiryReplyRoutes(web, deps.services, deps.publicUrl);

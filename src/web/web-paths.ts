@@ -35,3 +35,21 @@ export const DASHBOARD_PATH = '/Projects/Dashboard';
 export function dashboardHref(programId: string, figure?: string): string {
   return `${DASHBOARD_PATH}?${new URLSearchParams({ ProgramId: programId, ...(figure ? { figure, format: 'csv' } : {}) }).toString()}`;
 }
+
+/** The signed-in user's account page: their own API keys, OAuth clients and webhooks (when the agency allows them). */
+export const MY_ACCOUNT_PATH = '/MvcProjects/Account';
+
+/** The forms of the account page, each a plain POST. */
+export const MY_ACCOUNT_FORMS = {
+  createKey: `${MY_ACCOUNT_PATH}/ApiKeys`,
+  revokeKey: `${MY_ACCOUNT_PATH}/ApiKeys/Revoke`,
+  createClient: `${MY_ACCOUNT_PATH}/OAuthClients`,
+  revokeClient: `${MY_ACCOUNT_PATH}/OAuthClients/Revoke`,
+  createWebhook: `${MY_ACCOUNT_PATH}/Webhooks`,
+  deleteWebhook: `${MY_ACCOUNT_PATH}/Webhooks/Delete`,
+} as const;
+
+/** The delivery log of one of the user's own webhook subscriptions. */
+export function myWebhookPath(subscriptionId: string): string {
+  return `${MY_ACCOUNT_PATH}/Webhooks/${encodeURIComponent(subscriptionId)}`;
+}

@@ -48,7 +48,7 @@ forEachDialect('store: secrets at rest', ({ open }) => {
     const secret = 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LW9mLTMyLWJ5dGVzISE=';
     const subscription = {
       id: 'WEBHOOK00001', agencyId: IDS.agency, programId: IDS.program, url: 'https://hooks.example.org/apas', eventTypes: [], secret, enabled: true,
-      disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, previousSecret: null, previousSecretUntil: null, createdAt: T0, createdBy: null, updatedAt: T0,
+      disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, previousSecret: null, previousSecretUntil: null, createdAt: T0, createdBy: null, ownerId: null, updatedAt: T0,
     };
     await db.store.transaction((tx) => tx.webhooks.insertSubscription(subscription));
     const raw = await openDatabase(db.config);

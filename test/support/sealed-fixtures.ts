@@ -28,7 +28,7 @@ export async function seedSealedValues(store: Store, projectIds: string[] = ['PR
     await tx.webhooks.insertSubscription({
       id: SEALED_WEBHOOK, agencyId: IDS.agency, programId: IDS.program, url: 'https://hooks.example.org/apas', eventTypes: [], secret: SEALED_TEXTS.webhook, enabled: true,
       disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, previousSecret: `${SEALED_TEXTS.webhook}old`,
-      previousSecretUntil: T0 + 86_400_000, createdAt: T0, createdBy: null, updatedAt: T0,
+      previousSecretUntil: T0 + 86_400_000, createdAt: T0, createdBy: null, ownerId: null, updatedAt: T0,
     });
   });
   await addSealedProjects(store, projectIds);

@@ -18,7 +18,7 @@ export type ClientSummary = Omit<OAuthClientRecord, 'secretHash'>;
  * act as that user. Every change commits with its audit row; no secret is ever in one.
  */
 export class OAuthClientService {
-  /** `actorId` is recorded in the audit rows (null for the command line). */
+  /** `actorId` is recorded in audit rows: the user who acted (themselves, in the portal), null for the command line. */
   constructor(private readonly deps: { store: Pick<Store, 'accounts' | 'oauth' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null }) {}
 
   /** Makes a client for a user; returns its id and secret, the only time the secret is available. */

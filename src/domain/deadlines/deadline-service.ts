@@ -7,7 +7,7 @@ import { isDate } from '../calendar/local-date.ts';
 import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
 import type { Caller } from '../caller.ts';
 import { changeProject } from '../projects/change-project.ts';
-import { loadProgram, loadProgramWith, loadReadableProject, type ProgramContext, versionOf } from '../projects/project-context.ts';
+import { loadProgram, loadProgramWith, loadReadableProject, loadReadableProjectByRef, type ProgramContext, versionOf } from '../projects/project-context.ts';
 import { hasPrivilege, isStaff } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
@@ -76,7 +76,7 @@ export class DeadlineService {
   /** GetProjectDeadlines: every deadline of a project for staff; for its applicant only those shown to applicants. */
   async list(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<DeadlinesView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const project = await loadReadableProjectByRef(this.#deps.store, caller, ctx, projectId);
     const rows = await this.#deps.store.deadlines.listProjectDeadlines(project.id);
     return { ...this.#viewsOf(ctx, rows, this.#deps.clock.now()), projectId: project.id, projectVersion: versionOf(project) };
   }

@@ -5,7 +5,7 @@ import { requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-
 import type { InquiryNote, InquiryStatus, InquiryThread } from '../../model/inquiry.ts';
 import type { Project } from '../../model/model.ts';
 import { changeProject } from '../projects/change-project.ts';
-import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, versionOf } from '../projects/project-context.ts';
+import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, loadReadableProjectByRef, versionOf } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import type {
@@ -52,7 +52,7 @@ export class InquiryService {
   /** GetInquiryThreads (privilege inquiries): the project's threads in creation order. */
   async getThreads(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<InquiryThreadsView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'inquiries', 'GetInquiryThreads');
-    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const project = await loadReadableProjectByRef(this.#deps.store, caller, ctx, projectId);
     const threads = await this.#deps.store.inquiries.listThreads(project.id);
     return { projectId: project.id, threads: threads.map(threadView), projectVersion: versionOf(project) };
   }

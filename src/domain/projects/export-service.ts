@@ -2,7 +2,7 @@ import { requireReveal } from '../roles/access.ts';
 import type { Caller } from '../caller.ts';
 import { MASK } from './value-check.ts';
 import type { DataField, FieldValue } from '../../model/model.ts';
-import { loadProgramWith, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
+import { loadProgramWith, loadReadableProjectByRef, projectHeader, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AllProjectDataView, AtVersion, ExportAttachmentView, ExportFieldView, ExportView } from '../views.ts';
 import { historyViews } from './workflow-service.ts';
@@ -23,7 +23,7 @@ export class ExportService {
   async getAllProjectData(caller: Caller, programRef: string, projectId: string, reveal: boolean): Promise<AtVersion<AllProjectDataView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'readAllData', 'GetAllProjectData');
     if (reveal) requireReveal(caller, ctx.role);
-    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const project = await loadReadableProjectByRef(this.#deps.store, caller, ctx, projectId);
     const values = await this.#deps.store.projects.getAllValues(project.id);
     const users = await this.#deps.store.accounts.usersByIds(values.map((v) => v.updatedBy));
     const dataFields = [...ctx.model.fields, ...ctx.model.retired.fields].flatMap((f) => {
@@ -55,7 +55,7 @@ export class ExportService {
   async getExport(caller: Caller, programRef: string, projectId: string, version: number): Promise<AtVersion<ExportView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'export', 'GetExportProject');
     const { store } = this.#deps;
-    const project = await loadReadableProject(store, caller, ctx, projectId);
+    const project = await loadReadableProjectByRef(store, caller, ctx, projectId);
     const [values, history, files] = await Promise.all([store.projects.getAllValues(project.id), store.projects.getHistory(project.id), store.attachments.listActiveAttachments(project.id)]);
     const users = await store.accounts.usersByIds([project.ownerId, project.createdBy, project.updatedBy, ...values.map((v) => v.updatedBy), ...files.map((f) => f.uploadedBy)]);
     const email = (id: string) => users.find((u) => u.id === id)?.email ?? id;

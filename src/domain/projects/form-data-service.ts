@@ -9,7 +9,7 @@ import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.
 import { changeProject } from './change-project.ts';
 import { currentDraft, overlayDraft } from './current-draft.ts';
 import { tableRowViews, withTableCells } from './table-values.ts';
-import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
+import { findForm, loadProgram, loadReadableProject, loadReadableProjectByRef, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from './change-reaction.ts';
 import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
@@ -41,7 +41,7 @@ export class FormDataService {
   async get(caller: Caller, target: DataTarget, reveal: boolean): Promise<AtVersion<FormDataView>> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     if (reveal) requireReveal(caller, ctx.role);
-    const project = await loadReadableProject(this.#deps.store, caller, ctx, target.projectId);
+    const project = await loadReadableProjectByRef(this.#deps.store, caller, ctx, target.projectId);
     const form = findForm(ctx.model, target.formRef);
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
     return this.#view(this.#deps.store, caller, ctx, project, form, target.draft, reveal);

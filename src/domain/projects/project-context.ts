@@ -35,6 +35,30 @@ export async function loadReadableProject(reader: Pick<StoreReader, 'projects'>,
   return project;
 }
 
+/** True when a project reference can be a project number: numbers are the program's prefix, a hyphen and digits; ids have no hyphen. */
+export function mayBeProjectNumber(ref: string): boolean {
+  return /-\d+$/.test(ref);
+}
+
+/**
+ * Like loadReadableProject, for the reads that also take a project number in place of the id (the commercial
+ * product's V2 reads a project by number; numbers are unique within a program). A reference that names one project by
+ * id and another by number is refused (INVALID_PARAMETER), so a read never answers about the wrong project; a number
+ * of a project the caller may not read is NOT_FOUND, like an unknown id. Ids never hold a hyphen, so a read by id
+ * costs no second lookup.
+ */
+export async function loadReadableProjectByRef(reader: Pick<StoreReader, 'projects'>, caller: Caller, ctx: ProgramContext, ref: string): Promise<Project> {
+  if (!mayBeProjectNumber(ref)) return loadReadableProject(reader, caller, ctx, ref);
+  const [byId, byNumber] = await Promise.all([reader.projects.getProject(ctx.program.id, ref), reader.projects.findProjectsByNumbers(ctx.program.id, [ref])]);
+  const found = [...(byId ? [byId] : []), ...byNumber.filter((p) => p.id !== byId?.id)];
+  if (found.length > 1) {
+    throw new ApiError('INVALID_PARAMETER', `ProjectId "${ref}" is the id of one project and the number of another in program ${ctx.program.id}; use the project's id.`);
+  }
+  const project = found[0];
+  if (!project || !canRead(caller, ctx.role, project)) throw projectNotFound(ref, ctx);
+  return project;
+}
+
 /** The answer for a project that does not exist or that the caller may not read: the same, so nobody learns which. */
 export function projectNotFound(projectId: string, ctx: ProgramContext): ApiError {
   return new ApiError('NOT_FOUND', `Project "${projectId}" was not found in program ${ctx.program.id}.`);

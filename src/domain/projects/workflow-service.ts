@@ -3,7 +3,7 @@ import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { HistoryEntry, ProgramModel, Status } from '../../model/model.ts';
 import { changeProject } from './change-project.ts';
-import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, type ProgramContext, statusById, versionOf } from './project-context.ts';
+import { landingUrl, loadProgramWith, loadProgram, loadReadableProject, loadReadableProjectByRef, type ProgramContext, statusById, versionOf } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from './change-reaction.ts';
 import { formatProjectNumber } from './submit-service.ts';
@@ -43,7 +43,7 @@ export class WorkflowService {
   /** GetProjectStatusHistory (privilege readHistory): newest first, with who and how each entry is reported. */
   async getHistory(caller: Caller, programRef: string, projectId: string): Promise<AtVersion<StatusHistoryView>> {
     const ctx = await loadProgramWith(this.#deps, caller, programRef, 'readHistory', 'GetProjectStatusHistory');
-    const project = await loadReadableProject(this.#deps.store, caller, ctx, projectId);
+    const project = await loadReadableProjectByRef(this.#deps.store, caller, ctx, projectId);
     const entries = await historyViews(this.#deps.store, ctx.model, await this.#deps.store.projects.getHistory(project.id));
     return { projectId: project.id, programId: project.programId, projectNumber: project.number, entries, projectVersion: versionOf(project) };
   }

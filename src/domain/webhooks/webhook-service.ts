@@ -12,7 +12,7 @@ import type { WebhookNetworkPolicy } from './webhook-address.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
 
 /** A subscription as the API shows it: never its secret. */
-export interface WebhookSubscriptionView extends Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'createdBy' | 'agencyId' | 'failingSince' | 'pausedUntil'> {
+export interface WebhookSubscriptionView extends Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'createdBy' | 'agencyId' | 'failingSince' | 'pausedUntil' | 'ownerId'> {
   /** The e-mail address of the admin who made it (null when that user is gone). */
   createdBy: string | null;
 }
@@ -77,7 +77,7 @@ export class WebhookService {
     const now = clock.now();
     const subscription: WebhookSubscription = {
       id: ids.next(), agencyId: program.agencyId, programId: program.id, url, eventTypes, secret, enabled: true, disabledReason: null,
-      disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, previousSecret: null, previousSecretUntil: null, createdAt: now, createdBy: isOperator(caller) ? null : caller.user.id, updatedAt: now,
+      disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null, previousSecret: null, previousSecretUntil: null, createdAt: now, createdBy: isOperator(caller) ? null : caller.user.id, ownerId: null, updatedAt: now,
     };
     await store.transaction(async (tx) => {
       const existing = await tx.webhooks.listSubscriptions(program.id);
@@ -264,7 +264,7 @@ export class WebhookService {
   }
 
   async #view(s: WebhookSubscription): Promise<WebhookSubscriptionView> {
-    const { secret: _secret, previousSecret: _previous, createdBy, agencyId: _agency, failingSince: _since, pausedUntil: _paused, ...rest } = s;
+    const { secret: _secret, previousSecret: _previous, createdBy, agencyId: _agency, failingSince: _since, pausedUntil: _paused, ownerId: _owner, ...rest } = s;
     const [creator] = createdBy === null ? [] : await this.#deps.store.accounts.usersByIds([createdBy]);
     // A grace period that has ended is no longer shown.
     const previousSecretUntil = s.previousSecretUntil !== null && s.previousSecretUntil > this.#deps.clock.now() ? s.previousSecretUntil : null;

@@ -6,6 +6,7 @@ import { consumeOutbox, type OutboxConsumer } from '../events/outbox-consumer.ts
 import { type DeliveryPayload, webhookFanOut } from './webhook-fan-out.ts';
 import { HttpWebhookSender, type WebhookSender } from './webhook-sender.ts';
 import { WebhookWorker } from './webhook-worker.ts';
+import { ownerRefusal } from './owner-access.ts';
 
 /** The webhook settings of the background work (APAS_WEBHOOK_*), and the seams tests replace. */
 export interface WebhookTaskSettings {
@@ -35,6 +36,9 @@ export function webhookWorkers(deps: WebhookTaskDeps, settings: WebhookTaskSetti
   const worker = new WebhookWorker({
     store, clock, ids, random: settings.random ?? Math.random, sender, timeoutMs: settings.timeoutMs,
     disableAfterMs: settings.disableAfterHours * 3_600_000, batch: DELIVERY_BATCH, log: deps.log,
+    // Staff-only events were kept from owners who are not staff when the delivery was made; what is checked again is
+    // the owner's access now.
+    refusal: (c) => ownerRefusal(store, { ownerId: c.ownerId as string, programId: c.programId, projectId: c.delivery.projectId, audience: 'all' }),
   });
   return { fanOut: webhookFanOut({ ids, clock, payload: settings.payload }), worker };
 }

@@ -24,6 +24,11 @@ export interface WebhookWorkerDeps {
   batch: number;
   /** Where each failed attempt is logged at warn, with the delivery's id and the cause. */
   log?: WorkLog;
+  /**
+   * Why a self-service subscription's delivery may not be sent now (null: it may), asked before each of its attempts:
+   * a project handed to someone else, or the agency turning self-service webhooks off, stops what was still pending.
+   */
+  refusal?: (c: ClaimedDelivery) => Promise<string | null>;
 }
 
 /**
@@ -120,10 +125,22 @@ export class WebhookWorker {
   }
 
   async #attempt(c: ClaimedDelivery): Promise<boolean> {
-    const { clock, sender } = this.#deps;
+    const { clock, sender, refusal } = this.#deps;
     const d = c.delivery;
+    const refused = c.ownerId !== null && refusal ? await refusal(c) : null;
+    if (refused !== null) return this.#withhold(c, refused);
     const answer = await sender.post({ url: c.url, headers: signedHeaders(c.secrets, d.eventId, clock.now(), d.payload), body: d.payload });
     return this.#record(c, answer);
+  }
+
+  // A self-service delivery its owner may no longer be sent ends as failed without being sent; the receiver did
+  // nothing wrong, so the subscription's run of failures and backoff are left alone.
+  async #withhold(c: ClaimedDelivery, reason: string): Promise<boolean> {
+    const at = this.#deps.clock.now();
+    await this.#deps.store.transaction((tx) => tx.webhooks.finishAttempt(c.delivery.id, this.owner, {
+      status: 'failed', lastAttemptAt: at, lastStatusCode: null, lastError: `Not sent: ${reason}.`.slice(0, MAX_ERROR_CHARS),
+    }));
+    return false;
   }
 
   // Records the attempt; true when it delivered.

@@ -16,7 +16,7 @@ export function deadlineRoutes(app: FastifyInstance, { services, codec }: RouteD
   app.get(base, {
     config: {
       operation: {
-        operationId: 'GetProjectDeadlines', tags: ['Deadlines'], etag: true, response: ProjectDeadlinesResponse,
+        operationId: 'GetProjectDeadlines', tags: ['Deadlines'], etag: true, projectNumber: true, response: ProjectDeadlinesResponse,
         summary: 'GetProjectDeadlines: the project\'s deadlines with their state and due date (applicants: those shown to them, on their own projects).',
       },
     },

@@ -15,7 +15,7 @@ export function exportRoutes(app: FastifyInstance, { services, codec }: RouteDep
   app.get('/Programs/:ProgramId/Projects/:ProjectId/Data', {
     config: {
       operation: {
-        operationId: 'GetAllProjectData', tags: ['Export'], etag: true, response: AllProjectDataResponse,
+        operationId: 'GetAllProjectData', tags: ['Export'], etag: true, projectNumber: true, response: AllProjectDataResponse,
         summary: 'GetAllProjectData: the latest submitted value of every data field ever saved on the project, across forms.',
         query: [{ name: 'reveal_sensitive_data', type: 'boolean', description: 'Show sensitive values instead of masking them (privilege revealSensitive, with a second factor).' }],
       },
@@ -29,7 +29,7 @@ export function exportRoutes(app: FastifyInstance, { services, codec }: RouteDep
   app.get('/Programs/:ProgramId/Projects/:ProjectId/Export', {
     config: {
       operation: {
-        operationId: 'GetExportProject', tags: ['Export'], etag: true, response: [ProjectExportDataGetResponse, ProjectExportDataGetResponseV2],
+        operationId: 'GetExportProject', tags: ['Export'], etag: true, projectNumber: true, response: [ProjectExportDataGetResponse, ProjectExportDataGetResponseV2],
         summary: 'GetExportProject: the whole project for archiving or migration (version 2 adds ChangedBy to the status history).',
         query: [{ name: 'version', type: 'string', description: 'The answer\'s version: 1 (default, ProjectExportDataGetResponse) or 2 (ProjectExportDataGetResponseV2); 2.0, v1 and v2 are accepted too.' }],
       },

@@ -26,7 +26,7 @@ export function formDataRoutes(app: FastifyInstance, { services, codec }: RouteD
     app.get(url, {
       config: {
         operation: {
-          operationId: draft ? 'GetProjectDraftData' : 'GetProjectData', tags: ['Form data'], etag: true,
+          operationId: draft ? 'GetProjectDraftData' : 'GetProjectData', tags: ['Form data'], etag: true, projectNumber: true,
           summary: `GetProjectData: the ${which} data of one form of a project.`, response: ProjectDataGetResponse,
           query: [{ name: 'reveal_sensitive_data', type: 'boolean', description: 'Show sensitive values instead of masking them (privilege revealSensitive, with a second factor).' }],
         },

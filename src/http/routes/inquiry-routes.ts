@@ -22,7 +22,7 @@ export function inquiryRoutes(app: FastifyInstance, { services, codec }: RouteDe
   app.get(`${base}/InquiryThreads`, {
     config: {
       operation: {
-        operationId: 'GetInquiryThreads', tags: TAGS, etag: true, response: InquiryThreadsResponse,
+        operationId: 'GetInquiryThreads', tags: TAGS, etag: true, projectNumber: true, response: InquiryThreadsResponse,
         summary: 'GetInquiryThreads: the inquiry threads of a project in creation order, each with its note count.',
       },
     },

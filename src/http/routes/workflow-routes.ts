@@ -20,7 +20,7 @@ export function workflowRoutes(app: FastifyInstance, { services, codec }: RouteD
   app.get(`${base}/StatusHistory`, {
     config: {
       operation: {
-        operationId: 'GetProjectStatusHistory', tags: ['Workflow'], etag: true, response: ProjectStatusHistoryResponse,
+        operationId: 'GetProjectStatusHistory', tags: ['Workflow'], etag: true, projectNumber: true, response: ProjectStatusHistoryResponse,
         summary: 'GetProjectStatusHistory: every status the project has had, newest first (privilege readHistory).',
       },
     },

@@ -13,6 +13,7 @@ import { mailRoutes } from './mail-routes.ts';
 import { webhooksRoutes } from './webhooks-routes.ts';
 import { testProgramRoutes } from './test-program-routes.ts';
 import { signOnConsoleRoutes } from './sign-on-routes.ts';
+import { selfServiceRoutes } from './self-service-routes.ts';
 
 /** The agency console: its start page and every area's routes (one registration per area, in console-paths.ts order). */
 export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -30,4 +31,5 @@ export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   mailRoutes(web, deps);
   testProgramRoutes(web, deps);
   signOnConsoleRoutes(web, deps);
+  selfServiceRoutes(web, deps);
 }

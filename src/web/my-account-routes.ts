@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/api-error.ts';
+import type { Caller } from '../domain/caller.ts';
+import { isIdLike } from '../model/ids.ts';
+import { csrfToken } from './csrf.ts';
+import { formField, sendPrivatePage } from './form-field.ts';
+import { MyAccountPage, type MyAccountPageProps, MyWebhookPage } from './pages/my-account-page.tsx';
+import { renderPage } from './render-page.ts';
+import type { WebAppDeps } from './web-app-deps.ts';
+import { MY_ACCOUNT_FORMS, MY_ACCOUNT_PATH } from './web-paths.ts';
+import { pageUser, webCaller } from './web-session-request.ts';
+
+// What the page says after a change; the address names one of these, so a crafted link cannot put words on the page.
+const NOTICES = {
+  keyRevoked: 'The API key was revoked; it no longer works.',
+  clientRevoked: 'The OAuth client was revoked, and every access token it had.',
+  webhookDeleted: 'The webhook subscription was deleted; nothing more is sent to it.',
+} as const;
+
+// Refusals a person can read and act on, shown above the forms with nothing changed. FORBIDDEN (the agency does not
+// allow it) and anything else go to the error pages.
+const PAGE_REFUSALS = new Set(['INVALID_REQUEST', 'INVALID_PARAMETER', 'NOT_FOUND', 'CONFLICT', 'WEBHOOK_TARGET_NOT_ALLOWED']);
+
+/**
+ * The signed-in user's account page: their own API keys, OAuth clients and webhook subscriptions, made (when the
+ * agency's self-service policy allows it) and revoked with plain POST forms carrying the CSRF token. A new secret is
+ * shown once, on the page the POST answers (never in an address); the services refuse whatever the policy does not allow.
+ */
+export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
+  const { services, publicUrl, timeZone } = deps;
+  const { credentials, webhooks } = services.integrations;
+
+  const page = async (reply: FastifyReply, caller: Caller, status: number, extra: Pick<MyAccountPageProps, 'notice' | 'refusal' | 'secret'>) => {
+    const [own, hooks, user] = await Promise.all([credentials.list(caller), webhooks.list(caller), pageUser(services, caller)]);
+    return sendPrivatePage(reply.code(status), renderPage(MyAccountPage({ user, csrfToken: csrfToken(reply), timeZone, credentials: own, webhooks: hooks, ...extra })));
+  };
+  // Runs a change; a refusal the page can explain shows the page again with it.
+  const change = async (request: FastifyRequest, reply: FastifyReply, run: (caller: Caller, body: unknown) => Promise<FastifyReply>) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    try {
+      return await run(caller, request.body);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !PAGE_REFUSALS.has(error.code)) throw error;
+      return page(reply, caller, error.status, { refusal: error.message });
+    }
+  };
+  const back = (reply: FastifyReply, notice: keyof typeof NOTICES) => reply.redirect(`${MY_ACCOUNT_PATH}?notice=${notice}`, 303);
+
+  web.get(MY_ACCOUNT_PATH, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const key = formField(request.query, 'notice');
+    return page(reply, caller, 200, { notice: Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null });
+  });
+
+  web.post(MY_ACCOUNT_FORMS.createKey, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+    const made = await credentials.createKey(caller, formField(body, 'Name'));
+    return page(reply, caller, 200, {
+      notice: `The API key ${made.name} was created.`,
+      secret: { label: 'Your new API key', value: made.key, note: 'This is the only time the key is shown. Send it in the X-ApiKey header, with your e-mail address and password.' },
+    });
+  }));
+
+  web.post(MY_ACCOUNT_FORMS.revokeKey, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+    await credentials.revokeKey(caller, formField(body, 'KeyId'));
+    return back(reply, 'keyRevoked');
+  }));
+
+  web.post(MY_ACCOUNT_FORMS.createClient, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+    const made = await credentials.createClient(caller, formField(body, 'Name'));
+    return page(reply, caller, 200, {
+      notice: `The OAuth client ${made.name} was created; its client id is ${made.id}.`,
+      secret: { label: 'Its client secret', value: made.secret, note: 'This is the only time the client secret is shown.' },
+    });
+  }));
+
+  web.post(MY_ACCOUNT_FORMS.revokeClient, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+    await credentials.revokeClient(caller, formField(body, 'ClientId'));
+    return back(reply, 'clientRevoked');
+  }));
+
+  web.post(MY_ACCOUNT_FORMS.createWebhook, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+    const programId = formField(body, 'ProgramId');
+    if (!isIdLike(programId)) throw new ApiError('INVALID_PARAMETER', 'Choose a program.');
+    const made = await webhooks.create(caller, programId, formField(body, 'Url'));
+    return page(reply, caller, 200, {
+      notice: `The webhook subscription of ${made.subscription.url} was created.`,
+      secret: { label: 'Its signing secret', value: made.secret, note: 'This is the only time the signing secret is shown. Verify each delivery\'s webhook-signature with it.' },
+    });
+  }));
+
+  web.post(MY_ACCOUNT_FORMS.deleteWebhook, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+    await webhooks.delete(caller, formField(body, 'SubscriptionId'));
+    return back(reply, 'webhookDeleted');
+  }));
+
+  web.get(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId`, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const id = formField(request.params, 'subscriptionId');
+    if (!isIdLike(id)) throw new ApiError('NOT_FOUND', 'You have no webhook subscription with this id.');
+    const { subscription, deliveries } = await webhooks.deliveries(caller, id);
+    return sendPrivatePage(reply, renderPage(MyWebhookPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, subscription, deliveries })));
+  });
+}
