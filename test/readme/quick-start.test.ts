@@ -127,15 +127,8 @@ test('the README walk-through in JSON works verbatim with bearer tokens', () => 
   assert.doesNotMatch(out, /<\?xml|ErrorResponse|"Code":"/, 'every answer is JSON and none is an error');
 });
 
-/** A bearer token of a new OAuth client of `email`, made as the README makes it (apas client create, token endpoint). */
-async function bearerToken(email: string, apiKey: string): Promise<string> {
-  const made = spawnSync(process.execPath, ['bin/apas.js', 'client', 'create', '--user', email, '--name', 'typed client'], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: path.join(dir, 'apas.db') },
-  });
-  assert.equal(made.status, 0, made.stderr);
-  const id = /client_id='?([^'\s]+)/.exec(made.stdout)?.[1];
-  const secret = /client_secret='?([^'\s]+)/.exec(made.stdout)?.[1];
-  assert.ok(id && secret, made.stdout);
+/** A bearer token of the demo's OAuth client, as the README's JSON walk-through gets one (the token endpoint). */
+async function bearerToken(id: string, secret: string, apiKey: string): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/services/v2/oauth/token`, {
     method: 'POST', body: 'grant_type=client_credentials',
     headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`, 'x-apikey': apiKey, 'content-type': 'application/x-www-form-urlencoded' },
@@ -148,8 +141,8 @@ test('the typed client (apas/client) drives the README walk-through in JSON with
   const baseUrl = `http://127.0.0.1:${port}`;
   const applicantKey = 'apas_DEMOAPPLCNT0_demoApplicantKeyDemoApplicantKey1';
   const adminKey = 'apas_DEMOADMIN000_demoAdminKeyDemoAdminKeyDemoAdmin1';
-  const applicant = createApasClient({ baseUrl, apiKey: applicantKey, credentials: { bearerToken: await bearerToken('applicant@demo.apas.local', applicantKey) } });
-  const admin = createApasClient({ baseUrl, apiKey: adminKey, credentials: { bearerToken: await bearerToken('admin@demo.apas.local', adminKey) } });
+  const applicant = createApasClient({ baseUrl, apiKey: applicantKey, credentials: { bearerToken: await bearerToken('DEMAPPCNTCL0', 'demoApplicantClientSecretDemoApplicant12', applicantKey) } });
+  const admin = createApasClient({ baseUrl, apiKey: adminKey, credentials: { bearerToken: await bearerToken('DEMADMNCL000', 'demoAdminClientSecretDemoAdminClientSec1', adminKey) } });
 
   const programs = await applicant.GET('/services/v2/Programs', { params: { query: { Agency: 'demo' } } });
   assert.equal(programs.data?.Program[0]?.ProgramName, 'Residential Solar Interconnection', JSON.stringify(programs.error));

@@ -21,15 +21,15 @@ export class OAuthClientService {
   /** `actorId` is recorded in audit rows: the user who acted (themselves, in the portal), null for the command line. */
   constructor(private readonly deps: { store: Pick<Store, 'accounts' | 'oauth' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null }) {}
 
-  /** Makes a client for a user; returns its id and secret, the only time the secret is available. */
-  async createClient(email: string, name: string, secret = newClientSecret()): Promise<CreatedClient> {
+  /** Makes a client for a user; returns its id and secret, the only time the secret is available. `id` is the demo's fixed one. */
+  async createClient(email: string, name: string, secret = newClientSecret(), fixedId?: string): Promise<CreatedClient> {
     const clientName = requireName(name, 'client name');
     const secretHash = await hashSecret(secret);
     const { store, clock, ids } = this.deps;
     const now = clock.now();
     return store.transaction(async (tx) => {
       const user = await findUser(tx, email);
-      const id = ids.next();
+      const id = fixedId ?? ids.next();
       await tx.oauth.insertClient({ id, userId: user.id, name: clientName, secretHash, createdAt: now, revokedAt: null });
       await tx.audit.write({ action: 'oauth.client.create', actorId: this.deps.actorId ?? null, agencyId: user.agencyId, detail: { clientId: id, userId: user.id, email: user.email, name: clientName } }, now, ids.next());
       return { id, userId: user.id, name: clientName, secret };

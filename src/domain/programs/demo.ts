@@ -8,11 +8,14 @@ import type { ProgramRole } from '../../model/model.ts';
 import { parseProgramFile } from './program-file.ts';
 import { importProgram, OPERATOR_PUBLISHER, type ProgramImportDeps } from './program-import.ts';
 import { parseApiKey } from '../accounts/secrets.ts';
+import { OAuthClientService } from '../accounts/oauth-client-service.ts';
 
 /** One demo account with its documented, fixed credentials. */
 export interface DemoCredential {
   role: string; email: string; name: string; password: string; apiKey: string;
   agencyAdmin: boolean; grant: ProgramRole | null;
+  /** An OAuth client of the user with a fixed id and secret, so the README's JSON walk-through needs no CLI command. */
+  client?: { id: string; secret: string };
 }
 
 /** The demo agency. */
@@ -26,10 +29,12 @@ export const DEMO_CREDENTIALS: readonly DemoCredential[] = [
   {
     role: 'admin', email: 'admin@demo.apas.local', name: 'Avery Admin', password: 'demo-admin-password',
     apiKey: 'apas_DEMOADMIN000_demoAdminKeyDemoAdminKeyDemoAdmin1', agencyAdmin: true, grant: null,
+    client: { id: 'DEMADMNCL000', secret: 'demoAdminClientSecretDemoAdminClientSec1' },
   },
   {
     role: 'applicant', email: 'applicant@demo.apas.local', name: 'Alex Applicant', password: 'demo-applicant-password',
     apiKey: 'apas_DEMOAPPLCNT0_demoApplicantKeyDemoApplicantKey1', agencyAdmin: false, grant: 'applicant',
+    client: { id: 'DEMAPPCNTCL0', secret: 'demoApplicantClientSecretDemoApplicant12' },
   },
   {
     role: 'reviewer', email: 'reviewer@demo.apas.local', name: 'Riley Reviewer', password: 'demo-reviewer-password',
@@ -57,8 +62,8 @@ export async function seedDemo(deps: ProgramImportDeps): Promise<DemoReport> {
 async function seedRetrying(deps: ProgramImportDeps): Promise<DemoReport> {
   // Where instances still race (several processes on one SQLite file), the loser's transaction rolled back, and since
   // every step is idempotent a retry finds the winner's rows. Each race lost is a row another instance created, so an
-  // instance loses at most one per row: agency, program, and a user, grant and key each.
-  const mostLostRaces = 2 + 3 * DEMO_CREDENTIALS.length;
+  // instance loses at most one per row: agency, program, and a user, grant, key and client each.
+  const mostLostRaces = 2 + 4 * DEMO_CREDENTIALS.length;
   for (let attempt = 1; ; attempt++) {
     try {
       return await seedOnce(deps);
@@ -82,11 +87,12 @@ async function seedOnce(deps: ProgramImportDeps): Promise<DemoReport> {
   const publication = { text, fileName: path.basename(DEMO_PROGRAM_PATH), publisher: OPERATOR_PUBLISHER };
   const imported = await importProgram(deps, DEMO_AGENCY.customId, file, { source: DEMO_PROGRAM_PATH, publication });
   if (imported.changed) actions.push(`${imported.programCreated ? 'created' : 'updated'} program ${file.customId}`);
-  for (const credential of DEMO_CREDENTIALS) actions.push(...(await seedAccount(deps.store, accounts, credential, imported.programId)));
+  const clients = new OAuthClientService(deps);
+  for (const credential of DEMO_CREDENTIALS) actions.push(...(await seedAccount(deps.store, accounts, clients, credential, imported.programId)));
   return { created: actions.length > 0, actions, programId: imported.programId };
 }
 
-async function seedAccount(store: Store, accounts: AccountService, c: DemoCredential, programId: string): Promise<string[]> {
+async function seedAccount(store: Store, accounts: AccountService, clients: OAuthClientService, c: DemoCredential, programId: string): Promise<string[]> {
   const actions: string[] = [];
   let user = await store.accounts.findUserByEmail(c.email);
   if (!user) {
@@ -104,11 +110,15 @@ async function seedAccount(store: Store, accounts: AccountService, c: DemoCreden
     await accounts.createApiKey(c.email, 'demo key', parts);
     actions.push(`created API key ${parts.id} for ${c.email}`);
   }
+  if (c.client && !(await store.oauth.findClient(c.client.id))) {
+    await clients.createClient(c.email, 'demo client', c.client.secret, c.client.id);
+    actions.push(`created OAuth client ${c.client.id} for ${c.email}`);
+  }
   return actions;
 }
 
 /** The demo credentials as a small table, for printing when a server or `apas demo` starts. */
 export function formatDemoCredentials(): string {
-  const rows = DEMO_CREDENTIALS.map((c) => `  ${c.role.padEnd(13)} ${c.email.padEnd(29)} password: ${c.password.padEnd(24)} X-ApiKey: ${c.apiKey}`);
+  const rows = DEMO_CREDENTIALS.map((c) => `  ${c.role.padEnd(13)} ${c.email.padEnd(29)} password: ${c.password.padEnd(24)} X-ApiKey: ${c.apiKey}${c.client ? `  OAuth client: ${c.client.id} / ${c.client.secret}` : ''}`);
   return ['Demo credentials (public; for trying apas out, never for production):', ...rows].join('\n');
 }
