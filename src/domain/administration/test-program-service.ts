@@ -8,7 +8,8 @@ import { programFileOf } from '../programs/program-export.ts';
 import type { ProgramFile } from '../programs/program-file.ts';
 import { type ImportReport, importProgram, type ProgramImportDeps } from '../programs/program-import.ts';
 import { staffRoles } from '../roles/access.ts';
-import { isTestProgram, testCustomId, testNumberPrefix } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
+import { testCustomId, testNumberPrefix } from '../programs/test-program.ts';
 import { type ConsoleScope, requireAdministeredProgram } from './console-scope.ts';
 import type { ConsoleService } from './console-service.ts';
 

@@ -6,7 +6,7 @@ import { loadProgram, type ProgramContext } from '../projects/project-context.ts
 import { isStaff } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { percentileOfBuckets } from './bucket-percentile.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 
 const DAY = 86_400_000;
 

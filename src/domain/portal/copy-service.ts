@@ -9,7 +9,7 @@ import { hasRules } from '../rules/form-rules.ts';
 import { calculatedWrites, ruledState } from '../rules/rule-state.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion, NewProjectView } from '../views.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 
 /** A form an earlier project can be copied from, for the copy page's checkboxes. */
 export interface CopyFormView { formId: string; name: string; fields: number }

@@ -8,7 +8,7 @@ import { shownValue } from '../projects/shown-value.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { removalOf } from './project-removal-service.ts';
 import { waitingForApplicant } from './waiting-for-applicant.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 
 /** Which of their projects an applicant lists: all, those waiting for them, drafts only, or submitted ones only. */
 export type MyProjectsShow = 'all' | 'action' | 'drafts' | 'submitted';

@@ -4,7 +4,7 @@ import type { Caller } from '../caller.ts';
 import { waitingForApplicant } from './waiting-for-applicant.ts';
 import { statusById } from '../projects/project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 
 /** One of the caller's programs on the home page, with the caller's role in it. */
 export interface PortalProgramView {

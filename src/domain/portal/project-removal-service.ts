@@ -9,7 +9,7 @@ import { loadProgram, loadReadableProject, type ProgramContext, projectNotFound,
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { checkMoveReason } from '../workflow/status-reasons.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 
 /** The status a submitted project in `from` can be withdrawn to: a withdrawal status (program file) among its next. */
 export function withdrawalFrom(ctx: ProgramContext, from: Status): Status | null {

@@ -1,13 +1,5 @@
 import type { Program } from '../../model/model.ts';
 
-/**
- * True for a test copy of a program (migration 053, src/domain/administration/test-program-service.ts): its mail is
- * never sent, and its pages and answers say it is a test.
- */
-export function isTestProgram(program: Pick<Program, 'testOf'>): boolean {
-  return program.testOf !== undefined;
-}
-
 /** The custom id a live program's test copy gets. */
 export function testCustomId(live: Pick<Program, 'customId'>): string {
   return `${live.customId}-test`;

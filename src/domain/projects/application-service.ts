@@ -16,7 +16,7 @@ import { findForm, loadProgram, loadReadableProject, type ProgramContext, projec
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
 import type { DataFieldInput, FormDataView, ProjectHeaderView } from '../views.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 
 /** One data field of a form page: its definition, the choices of its list, and the saved value(s), sensitive ones masked. */
 export interface FormFieldView {

@@ -9,7 +9,7 @@ import { overlayDraft } from './current-draft.ts';
 import { loadProgram, loadReadableProject, type ProgramContext, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 
 /**
  * What the caller may do on the review page: what the role's privileges allow, by the same rules the services

@@ -3,7 +3,7 @@ import { MAX_WRITE_TRANSACTION_MS } from '../../store/store.ts';
 import type { BulkActionRecord, BulkOutcome, BulkProjectResult } from '../../store/bulk-action-queries.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
 import { reasonName } from '../workflow/status-reasons.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 
 /** What a bulk action does to each project: assign (null: unassign), move status (with reason and message), or send a named mail template to the owner. */
 export type BulkAction =

@@ -10,7 +10,7 @@ import { shownValue } from '../projects/shown-value.ts';
 import type { ProjectByDataQuery } from '../views.ts';
 import type { AttentionKind, QueueKey, WorkQueueQuery, WorkQueueRow } from '../../store/work-queue-queries.ts';
 import { ATTENTION } from '../../store/queue-view-queries.ts';
-import { isTestProgram } from '../programs/test-program.ts';
+import { isTestProgram } from '../test-program.ts';
 import {
   ATTENTION_KINDS, daysSince, DEFAULT_QUEUE_COLUMNS, FIELD_COLUMN_PREFIX, MAX_QUEUE_COLUMNS, QUEUE_COLUMNS, QUEUE_COUNT_BOUND, type QueueColumnId,
 } from './queue-columns.ts';

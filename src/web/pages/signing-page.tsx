@@ -3,7 +3,7 @@ import { SIGNING_DOCUMENT_PATH, SIGNING_PATH } from '../../domain/signing/signin
 import { envelopeStateText, SIGNER_STATE } from '../components/envelope-list.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
-import { isTestProgram } from '../../domain/programs/test-program.ts';
+import { isTestProgram } from '../../domain/test-program.ts';
 
 /** How the page and its forms name the envelope: the mailed link's token, or the envelope for a signed-in signer. */
 export type SigningAddress = { token: string } | { envelopeId: string };
