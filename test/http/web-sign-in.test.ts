@@ -10,9 +10,13 @@ import { sharedHarness } from './http-helpers.ts';
 
 const SIGN_IN = '/MvcProjects/SignIn';
 
-/** The paths of the links on a page (without the skip link's fragment). */
+/**
+ * The paths of the links of a page's content, without the skip link's fragment (the header's agency name always leads
+ * to the start page, wherever `next` says).
+ */
 function links(body: string): string[] {
-  return [...body.matchAll(/<a [^>]*href="([^"#][^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+  const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(body)?.[1] ?? '';
+  return [...main.matchAll(/<a [^>]*href="([^"#][^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 }
 
 async function signedIn(h: HttpHarness): Promise<WebVisitor> {
