@@ -113,7 +113,7 @@ export function OrganizationPage(p: PageBase & { view: OrganizationView } & Orga
                     <form method="post" action={`${path}/Remove`}>
                       <input type="hidden" name="_csrf" value={p.csrfToken} />
                       <input type="hidden" name="Email" value={m.email} />
-                      <button class="usa-button" type="submit" aria-label={`Remove ${m.name}`}>Remove</button>
+                      <button class="usa-button usa-button--secondary" type="submit" aria-label={`Remove ${m.name}`}>Remove</button>
                     </form>
                   </td>
                 ) : null}
