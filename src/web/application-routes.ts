@@ -10,7 +10,7 @@ import { requestComplete } from '../http/request-complete.ts';
 import { idParam } from '../http/query-params.ts';
 import { refusedTypeMessage } from './file-type-names.ts';
 import { sendFile, wantsView } from './file-response.ts';
-import { FILE_FIELD_PREFIX, FormPage, type PageProblem } from './pages/form-page.tsx';
+import { FILE_FIELD_PREFIX, FormPage, type FormStep, type PageProblem } from './pages/form-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app-deps.ts';
 import { formPagePath, projectPagePath } from './web-paths.ts';
@@ -86,9 +86,11 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
   const { services, publicUrl, timeZone } = deps;
 
   const page = async (reply: FastifyReply, caller: Caller, view: FormPageView, status: number, extra: { typed?: RawFormValues | null; problems?: PageProblem[]; problemTitle?: string; notice?: string | null }) => {
+    const [user, forms] = await Promise.all([pageUser(services, caller), services.applications.projectForms(caller, view.programId, view.projectId)]);
+    const steps = forms.forms.map((f): FormStep => ({ formId: f.formId, name: f.name, state: f.formId === view.form.formId ? 'current' : f.submitted ? 'complete' : 'incomplete' }));
     const html = renderPage(FormPage({
-      view, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, typed: extra.typed ?? null, problems: extra.problems ?? [],
-      problemTitle: extra.problemTitle ?? 'There is a problem', notice: extra.notice ?? null,
+      view, user, csrfToken: csrfToken(reply), timeZone, typed: extra.typed ?? null, problems: extra.problems ?? [],
+      problemTitle: extra.problemTitle ?? 'There is a problem', notice: extra.notice ?? null, steps,
     }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);
   };

@@ -74,7 +74,7 @@ export function renderErrorPage(error: ApiError, cause?: unknown): string {
       <p>
         <a href={signIn ? ACCOUNT_PATHS.signIn : START_PATH}>{signIn ? 'Go to sign-in' : 'Go to your start page'}</a>
       </p>
-      <p class="hint">Error {error.status}</p>
+      <p class="usa-hint">Error {error.status}</p>
     </Layout>,
   );
 }

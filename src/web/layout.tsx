@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { TestProgramBanner } from './components/test-program-banner.tsx';
+import { SITE_STYLESHEET_PATH, USWDS_STYLESHEET_PATH } from './page-assets.ts';
 
 /** Who is signed in, as the page header shows it, and where the header's links lead. */
 export interface PageUser {
@@ -22,10 +23,14 @@ export interface LayoutProps {
   children: ComponentChildren;
 }
 
-/** The path of the one style sheet, served from the package. */
-export const STYLESHEET_PATH = '/MvcProjects/assets/apas.css';
+/** Every page's start: My projects, the work queues, or sign-in for nobody signed in. */
+const HOME = '/MvcProjects/';
 
-/** The page frame: a skip link, the agency's and program's names, the signed-in user with sign-out, and the content. */
+/**
+ * The page frame, in the U.S. Web Design System's patterns: a skip link, the basic header with the agency's and
+ * program's names and the navigation (the signed-in user, sign-out as a form button), the content and the slim footer.
+ * No script: the header's navigation stays in the page on a narrow screen instead of behind a menu button (apas.css).
+ */
 export function Layout(p: LayoutProps) {
   const docTitle = [p.title, p.programName, p.agencyName, 'apas'].filter(Boolean).join(' · ');
   return (
@@ -34,37 +39,50 @@ export function Layout(p: LayoutProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{docTitle}</title>
-        <link rel="stylesheet" href={STYLESHEET_PATH} />
+        <link rel="stylesheet" href={USWDS_STYLESHEET_PATH} />
+        <link rel="stylesheet" href={SITE_STYLESHEET_PATH} />
       </head>
       <body>
-        <a class="skip-link" href="#main">Skip to content</a>
-        <header class="site-header">
-          <div class="brand">
-            <span class="agency">{p.agencyName ?? 'apas'}</span>
-            {p.programName ? <span class="program">{p.programName}</span> : null}
+        <a class="usa-skipnav" href="#main">Skip to content</a>
+        <header class="usa-header usa-header--basic">
+          <div class="usa-nav-container">
+            <div class="usa-navbar">
+              <div class="usa-logo">
+                <em class="usa-logo__text">
+                  <a href={HOME}>{p.agencyName ?? 'apas'}</a>
+                  {p.programName ? <span class="apas-program">{p.programName}</span> : null}
+                </em>
+              </div>
+            </div>
+            {p.user ? (
+              <nav aria-label="Main" class="usa-nav">
+                <ul class="usa-nav__primary">
+                  <li class="usa-nav__primary-item"><a class="usa-nav__link" href={HOME}><span>{p.user.staff ? 'Work queues' : 'My projects'}</span></a></li>
+                  {p.user.console ? <li class="usa-nav__primary-item"><a class="usa-nav__link" href="/MvcProjects/Console"><span>Administration</span></a></li> : null}
+                  <li class="usa-nav__primary-item"><a class="usa-nav__link" href="/MvcProjects/Account"><span>Your account</span></a></li>
+                  <li class="usa-nav__primary-item apas-nav-user">Signed in as {p.user.name}</li>
+                  <li class="usa-nav__primary-item">
+                    <form method="post" action="/MvcProjects/SignOut">
+                      <input type="hidden" name="_csrf" value={p.csrfToken} />
+                      <button type="submit" class="usa-nav__link"><span>Sign out</span></button>
+                    </form>
+                  </li>
+                </ul>
+              </nav>
+            ) : null}
           </div>
-          {p.user ? (
-            <nav aria-label="Main">
-              <ul>
-                <li><a href="/MvcProjects/">{p.user.staff ? 'Work queues' : 'My projects'}</a></li>
-                {p.user.console ? <li><a href="/MvcProjects/Console">Administration</a></li> : null}
-                <li><a href="/MvcProjects/Account">Your account</a></li>
-                <li class="who">Signed in as {p.user.name}</li>
-                <li>
-                  <form method="post" action="/MvcProjects/SignOut" class="inline">
-                    <input type="hidden" name="_csrf" value={p.csrfToken} />
-                    <button type="submit" class="link">Sign out</button>
-                  </form>
-                </li>
-              </ul>
-            </nav>
-          ) : null}
         </header>
-        <main id="main" tabIndex={-1}>
-          {p.testProgram ? <TestProgramBanner /> : null}
-          {p.children}
+        <main id="main" class="apas-main" tabIndex={-1}>
+          <div class="grid-container">
+            {p.testProgram ? <TestProgramBanner /> : null}
+            {p.children}
+          </div>
         </main>
-        <footer class="site-footer">apas · Application and Process Automation Service</footer>
+        <footer class="usa-footer usa-footer--slim">
+          <div class="usa-footer__secondary-section">
+            <div class="grid-container">apas · Application and Process Automation Service</div>
+          </div>
+        </footer>
       </body>
     </html>
   );

@@ -3,7 +3,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 function pageDirectives(secure: boolean): Record<string, string[]> {
   return {
-    defaultSrc: ["'self'"], scriptSrc: ["'none'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"],
+    defaultSrc: ["'self'"], scriptSrc: ["'none'"], styleSrc: ["'self'"], fontSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"],
     frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"], ...(secure ? { upgradeInsecureRequests: [] } : {}),
   };
 }

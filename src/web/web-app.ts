@@ -1,7 +1,6 @@
 import { welcomeRoutes } from './welcome-routes.ts';
 import { organizationRoutes } from './organization-routes.ts';
 import { myAccountRoutes } from './my-account-routes.ts';
-import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
@@ -16,7 +15,7 @@ import { reviewRoutes } from './review-routes.ts';
 import { inquiryReplyRoutes } from './inquiry-reply-routes.ts';
 import { csrfOptions } from './csrf.ts';
 import { isWebPath } from './error-page.tsx';
-import { STYLESHEET_PATH } from './layout.tsx';
+import { pageAssetRoutes } from './page-assets.ts';
 import { projectPageRoutes } from './project-page-routes.ts';
 import { webSecurityHeaders } from './security-headers.ts';
 import { signInRoutes } from './sign-in-routes.ts';
@@ -26,8 +25,6 @@ import { bulkActionRoutes } from './bulk-action-routes.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
 import { signingRoutes } from './signing-routes.ts';
 import { consoleRoutes } from './console/console-routes.ts';
-
-const STYLESHEET = fs.readFileSync(new URL('./assets/apas.css', import.meta.url));
 
 /**
  * The web application for applicants and staff, in its own Fastify context: form bodies, cookies, CSRF tokens and
@@ -59,7 +56,7 @@ export async function webApp(app: FastifyInstance, deps: WebAppDeps): Promise<vo
     // application-routes.ts) or, for a script, in X-CSRF-Token; never in the address, where history and logs keep it.
     await web.register(fastifyCsrf, csrfOptions(secure, (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? headerToken(request.headers['x-csrf-token'])));
     web.addHook('onRequest', async (request, reply) => securityHeaders(request.raw, reply.raw));
-    web.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
+    pageAssetRoutes(web);
     web.get('/', async (_request, reply) => reply.redirect('/MvcProjects/', 303));
     signInRoutes(web, deps);
     signOnRoutes(web, deps);

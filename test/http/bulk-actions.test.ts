@@ -374,8 +374,8 @@ forEachDialect('HTTP bulk actions', ({ dialect }) => {
       assert.match(admin, /<option value="nudge">About ‹project number› \(nudge\)<\/option>/);
       assert.match(admin, /<dt>About ‹project number› \(nudge\)<\/dt><dd class="note-text">Project ‹project number› is ‹status›: ‹link to the project›<\/dd>/);
       // The status to move to has no default: the first choice is none, and a move without one is refused.
-      assert.match(admin, /<select id="bulk-status" name="StatusId"><option value>Choose a status<\/option><option value="[^"]+">/);
-      assert.doesNotMatch(admin, /<select id="bulk-status" name="StatusId">[\s\S]*?<option [^>]*selected[\s\S]*?<\/select>/);
+      assert.match(admin, /<select class="usa-select" id="bulk-status" name="StatusId"><option value>Choose a status<\/option><option value="[^"]+">/);
+      assert.doesNotMatch(admin, /<select class="usa-select" id="bulk-status" name="StatusId">[\s\S]*?<option [^>]*selected[\s\S]*?<\/select>/);
       const a = await createSubmitted(h);
       const before = await programState(h);
       const unchosen = await bulkPost(h, 'admin', { BulkKey: randomUUID(), Action: 'status', StatusId: '', ProjectId: [a.projectId] });

@@ -48,7 +48,7 @@ forEachDialect('HTTP landing page', ({ dialect }) => {
     assert.equal(res.headers['cache-control'], 'no-store');
     assert.match(res.body, new RegExp(`<h1>${number}</h1>`));
     assert.match(res.body, /Solar Interconnection/);
-    assert.match(res.body, /<dt>Status<\/dt><dd>Submitted since/);
+    assert.match(res.body, /<dt>Status<\/dt><dd><span class="usa-tag">Submitted<\/span> since/);
     assert.match(res.body, new RegExp(`<dt>Owner</dt><dd>User ${h.who.applicant.id}</dd>`));
     const history = [...res.body.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((m) => m[1]);
     assert.deepEqual(history, ['Submitted', 'Draft'], 'history, newest first');
@@ -63,7 +63,7 @@ forEachDialect('HTTP landing page', ({ dialect }) => {
     const res = await page(h, unsubmittedUrl, 'applicant');
     assertHtml(res, 200);
     assert.match(res.body, /<h1>Unsubmitted project<\/h1>/);
-    assert.match(res.body, /<dt>Status<\/dt><dd>Draft since/);
+    assert.match(res.body, /<dt>Status<\/dt><dd><span class="usa-tag">Draft<\/span> since/);
   });
 
   const matrix: [Who, number][] = [
@@ -156,7 +156,7 @@ forEachDialect('HTTP landing page', ({ dialect }) => {
       const forms = async (projectId: string, who: Who) => {
         const res = await page(h, `/MvcProjects/LandingPage?ProgramId=${IDS.program}&ProjectId=${projectId}`, who);
         assertHtml(res, 200);
-        const list = /<h2 id="forms">Forms<\/h2><ul class="forms">(.*?)<\/ul>/.exec(res.body)?.[1] ?? '';
+        const list = /<h2 id="forms">Forms<\/h2><ul class="usa-list forms">(.*?)<\/ul>/.exec(res.body)?.[1] ?? '';
         return [...list.matchAll(/<li><a [^>]*>([^<]*)<\/a>/g)].map((m) => m[1]!.replace(/^Fill in /, '').trim());
       };
       // In Draft only the application is open; Review opens on submission; admins may fill in every form at any time.

@@ -32,7 +32,7 @@ function listed(html: string): string[] {
 
 async function page(h: HttpHarness, who: Who, query = ''): Promise<{ status: number; html: string; ids: string[]; next: string | null }> {
   const res = await webGet(h, `${MY}${query}`, who);
-  const next = /<a href="([^"]+)" rel="next">/.exec(res.body)?.[1]?.replaceAll('&amp;', '&') ?? null;
+  const next = /<a href="([^"]+)" rel="next" class="usa-pagination__link usa-pagination__next-page">/.exec(res.body)?.[1]?.replaceAll('&amp;', '&') ?? null;
   return { status: res.statusCode, html: res.body, ids: listed(res.body), next };
 }
 
@@ -59,7 +59,7 @@ forEachDialect('My projects, copy, delete and withdraw (web)', ({ dialect }) => 
     const all = await page(h, 'applicant');
     assert.equal(all.status, 200, all.html);
     // The search hint names the summary fields by their labels as written (units keep their case).
-    assert.match(all.html, /<p id="q-hint" class="hint">Project number, Applicant name, Capacity \(kW\)<\/p>/);
+    assert.match(all.html, /<p id="q-hint" class="usa-hint">Project number, Applicant name, Capacity \(kW\)<\/p>/);
     assert.deepEqual(all.ids, [empty, zed, jane.projectId], 'newest change first, only the caller\'s');
     assert.match(all.html, /<th scope="col">Applicant name<\/th>/);
     assert.match(all.html, /<th scope="col">Capacity \(kW\)<\/th>/);

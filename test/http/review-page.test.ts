@@ -133,7 +133,7 @@ forEachDialect('HTTP review page', ({ dialect }) => {
       const h = harness();
       const project = (await h.store.projects.getProject(IDS.program, projectId))!;
       const page = await webGet(h, review(projectId), 'admin');
-      const offered = [...(/<select id="review-status"[^>]*>([\s\S]*?)<\/select>/.exec(page.body)?.[1] ?? '').matchAll(/value="(\w+)"/g)].map((m) => m[1]);
+      const offered = [...(/<select class="usa-select" id="review-status"[^>]*>([\s\S]*?)<\/select>/.exec(page.body)?.[1] ?? '').matchAll(/value="(\w+)"/g)].map((m) => m[1]);
       const expected = project.statusId === IDS.draft ? [IDS.submitted] : [IDS.draft];
       assert.deepEqual(offered, expected);
       const before = await fullState(h, projectId);
@@ -156,8 +156,8 @@ forEachDialect('HTTP review page', ({ dialect }) => {
 
     it('says what was done after an action, and nothing for a notice it does not know', async () => {
       const h = harness();
-      assert.match((await webGet(h, `${review(projectId)}?notice=owner`, 'editor')).body, /<output class="notice ok">The owner was changed.<\/output>/);
-      assert.doesNotMatch((await webGet(h, `${review(projectId)}?notice=%3Cb%3Ehi`, 'editor')).body, /class="notice/);
+      assert.match((await webGet(h, `${review(projectId)}?notice=owner`, 'editor')).body, /<output class="usa-alert usa-alert--success usa-alert--slim display-block"><div class="usa-alert__body"><div class="usa-alert__text">The owner was changed.<\/div><\/div><\/output>/);
+      assert.doesNotMatch((await webGet(h, `${review(projectId)}?notice=%3Cb%3Ehi`, 'editor')).body, /class="usa-alert/);
     });
 
     it('refuses a post without the CSRF token and changes nothing', async () => {

@@ -66,7 +66,7 @@ forEachDialect('self-service accounts', ({ dialect }) => {
       await openForSignUp(h, true);
       const page = await v.send('GET', SIGN_UP);
       assert.equal(page.statusCode, 200);
-      assert.match(page.body, /<label for="email">E-mail address<\/label>/);
+      assert.match(page.body, /<label class="usa-label" for="email">E-mail address<\/label>/);
       assert.equal((await v.send('GET', '/MvcProjects/SignUp?ProgramId=nope')).statusCode, 404);
     });
 
@@ -178,7 +178,7 @@ forEachDialect('self-service accounts', ({ dialect }) => {
       const link = linkIn(latest!, '/MvcProjects/SignUp/Confirm');
       const token = new URL(link, 'http://x').searchParams.get('token')!;
       const page = await v.send('GET', link);
-      assert.match(page.body, /<label for="password">/, 'the confirmation page asks for the password');
+      assert.match(page.body, /<label class="usa-label" for="password">/, 'the confirmation page asks for the password');
       const weak = await v.submit(link, '/MvcProjects/SignUp/Confirm', { token, password: 'short' });
       assert.equal(weak.statusCode, 400);
       assert.match(weak.body, /at least 12 characters/);

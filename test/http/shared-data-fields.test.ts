@@ -37,7 +37,7 @@ function apiValue(xml: string, fieldId: string): string | undefined {
 
 /** The value attribute of the form page's input named `name` (the first such input), HTML entities as sent. */
 function inputValue(html: string, name: string): string | undefined {
-  return new RegExp(`<input type="[a-z]+" id="[^"]*" name="${name}" value="([^"]*)"`).exec(html)?.[1];
+  return new RegExp(`<input class="usa-input" type="[a-z]+" id="[^"]*" name="${name}" value="([^"]*)"`).exec(html)?.[1];
 }
 
 for (const dialect of DIALECTS) {

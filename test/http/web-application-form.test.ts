@@ -115,11 +115,11 @@ forEachDialect('HTTP web form pages', ({ dialect }) => {
     const res = await get(h, formUrl(projectId), 'applicant');
     assertHtml(res, 200);
     assert.equal(res.headers['cache-control'], 'no-store');
-    assert.match(res.body, new RegExp(`<label for="field-${IDS.name}">Applicant name<span class="required-marker"> \\(required\\)</span></label>`));
-    assert.match(res.body, new RegExp(`<input type="checkbox" id="field-${IDS.size}" name="${IDS.size}" value="S"/>`), 'a multi-value choice is a checkbox group');
-    assert.match(res.body, new RegExp(`<input type="text" id="field-${IDS.kw}" name="${IDS.kw}" value[^>]*inputmode="decimal"`));
+    assert.match(res.body, new RegExp(`<label class="usa-label" for="field-${IDS.name}">Applicant name<span class="usa-hint usa-hint--required"> \\(required\\)</span></label>`));
+    assert.match(res.body, new RegExp(`<input class="usa-checkbox__input" type="checkbox" id="field-${IDS.size}" name="${IDS.size}" value="S"/>`), 'a multi-value choice is a checkbox group');
+    assert.match(res.body, new RegExp(`<input class="usa-input" type="text" id="field-${IDS.kw}" name="${IDS.kw}" value[^>]*inputmode="decimal"`));
     assert.match(res.body, /A number from 0.5 to 1000.25/);
-    assert.match(res.body, new RegExp(`<input type="file" id="attachment-${IDS.photo}" name="file_${IDS.photo}" accept="image/jpeg,image/png"`));
+    assert.match(res.body, new RegExp(`<input class="usa-file-input" type="file" id="attachment-${IDS.photo}" name="file_${IDS.photo}" accept="image/jpeg,image/png"`));
     assert.match(res.body, /Save draft/);
   });
 
@@ -293,7 +293,7 @@ forEachDialect('HTTP web form pages', ({ dialect }) => {
     const page = await get(h, formUrl(projectId), 'applicant');
     assert.ok(page.body.includes('>&lt;img src=x onerror=alert(1)>.png</a>'), 'the file name as text');
     assert.match(page.body, /<dt>Version<\/dt><dd>2<\/dd>/);
-    assert.match(page.body, /<dt>Review<\/dt><dd><span class="status review-pending">Pending<\/span>/);
+    assert.match(page.body, /<dt>Review<\/dt><dd><span class="usa-tag review-pending">Pending<\/span>/);
     const before = await state(h, projectId);
     for (const [file, status, message] of [
       [{ name: 'page.html', type: 'text/html', bytes: Buffer.from('<p>x</p>') }, 415, /This file is a web page \(HTML\); only JPEG or PNG is accepted\./],

@@ -16,7 +16,7 @@ function assertErrorPage(res: LightMyRequestResponse, status: number, title: str
   assert.equal(res.statusCode, status, res.body.slice(0, 300));
   assert.match(String(res.headers['content-type']), /^text\/html; charset=utf-8/);
   assert.match(res.body, /<main id="main"/);
-  assert.match(res.body, /<header class="site-header">/);
+  assert.match(res.body, /<header class="usa-header usa-header--basic">/);
   assert.match(res.body, new RegExp(`<h1>${title}</h1>`));
   assert.match(res.body, /<a href="\/MvcProjects\/(SignIn)?">Go to (your start page|sign-in)<\/a>/);
   assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);

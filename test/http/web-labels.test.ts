@@ -29,7 +29,7 @@ forEachDialect('web labels for staff', ({ dialect }) => {
     const page = (await webGet(h, review(), 'admin')).body;
     assert.match(page, /<th scope="row">System size<\/th><td>Small; Medium<\/td>/);
     assert.doesNotMatch(page, /<td>S; M<\/td>/);
-    assert.match(page, /<span class="status">Awaiting the applicant’s response<\/span>/);
+    assert.match(page, /<span class="usa-tag">Awaiting the applicant’s response<\/span>/);
     assert.doesNotMatch(page, />AwaitingResponse</);
     assert.match(page, /<dt>Your role<\/dt><dd>Admin<\/dd>/);
     const api = await h.request({ method: 'GET', url: dataPath(projectId), as: 'admin' });
@@ -39,12 +39,12 @@ forEachDialect('web labels for staff', ({ dialect }) => {
 
   it('defaults the first note and later notes alike to internal, and says so on the form', async () => {
     const page = (await webGet(harness(), review(), 'admin')).body;
-    const boxes = [...page.matchAll(/<input type="checkbox" id="(thread-visible|note-visible-[^"]+)"[^>]*>/g)];
+    const boxes = [...page.matchAll(/<input class="usa-checkbox__input" type="checkbox" id="(thread-visible|note-visible-[^"]+)"[^>]*>/g)];
     assert.equal(boxes.length, 2, 'the new thread and the open thread each have the box');
     for (const box of boxes) {
       assert.doesNotMatch(box[0], /checked/, box[1]);
       assert.match(box[0], new RegExp(`aria-describedby="${box[1]}-hint"`));
-      assert.match(page, new RegExp(`<p class="hint" id="${box[1]}-hint">Left unticked, the note is internal: only staff see it.</p>`));
+      assert.match(page, new RegExp(`<p class="usa-hint" id="${box[1]}-hint">Left unticked, the note is internal: only staff see it.</p>`));
     }
   });
 

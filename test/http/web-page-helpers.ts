@@ -35,7 +35,7 @@ export async function webPost(h: HttpHarness, url: string, who: Who | Identity, 
 
 /** The text of every table cell of a column in the first table of a page whose header row names it. */
 export function column(html: string, header: string): string[] {
-  const table = /<table>[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+  const table = /<table class="usa-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
   const headers = [...table.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
   const index = headers.indexOf(header);
   assert.ok(index >= 0, `no column ${header} in ${headers.join(', ')}`);

@@ -84,7 +84,7 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
       await demo.submitted();
       const reviewer = demoUser('reviewer');
       const queue = `/Projects/ProjectList?ProgramId=${demo.model.program.id}`;
-      const choices = [...(await demo.webGet(reviewer, queue)).body.matchAll(/<input type="checkbox" id="col-[^"]+" name="col" value="([^"]+)"/g)].map((m) => m[1]!);
+      const choices = [...(await demo.webGet(reviewer, queue)).body.matchAll(/<input class="usa-checkbox__input" type="checkbox" id="col-[^"]+" name="col" value="([^"]+)"/g)].map((m) => m[1]!);
       assert.ok(choices.length > 21, `the demo offers ${choices.length} columns`);
       const chosen = choices.slice(0, 21);
       const res = await demo.webGet(reviewer, `${queue}&${chosen.map((c) => `col=${encodeURIComponent(c)}`).join('&')}`);
@@ -92,7 +92,7 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
       assert.match(res.body, /Choose at most 20 columns; got 21\./);
       assert.doesNotMatch(res.body, /projects? match/i, 'neither a count nor "No projects match"');
       assert.doesNotMatch(res.body, /id="queue-count"|<tbody>/);
-      const ticked = [...res.body.matchAll(/<input type="checkbox" id="col-[^"]+" name="col" value="([^"]+)" checked\/>/g)].map((m) => m[1]);
+      const ticked = [...res.body.matchAll(/<input class="usa-checkbox__input" type="checkbox" id="col-[^"]+" name="col" value="([^"]+)" checked\/>/g)].map((m) => m[1]);
       assert.deepEqual(ticked, chosen, 'the columns ticked are kept, to untick some');
       assert.match(res.body, /Columns \(21 chosen\)/);
       // An unknown column is refused the same way, keeping the others.

@@ -29,18 +29,18 @@ function numbers(html: string): string[] {
 }
 
 function nextLink(html: string): string | null {
-  const href = /<a href="([^"]+)" rel="next">Next page<\/a>/.exec(html)?.[1];
+  const href = /<a href="([^"]+)" rel="next" class="usa-pagination__link usa-pagination__next-page">/.exec(html)?.[1];
   return href ? href.replace(/&amp;/g, '&') : null;
 }
 
 function previousLink(html: string): string | null {
-  const href = /<a href="([^"]+)" rel="prev">Previous page<\/a>/.exec(html)?.[1];
+  const href = /<a href="([^"]+)" rel="prev" class="usa-pagination__link usa-pagination__previous-page">/.exec(html)?.[1];
   return href ? href.replace(/&amp;/g, '&') : null;
 }
 
 /** The assignee filter's choices: [value, text] of each option. */
 function assigneeChoices(html: string): [string, string][] {
-  const select = /<select id="filter-assignee"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '';
+  const select = /<select class="usa-select" id="filter-assignee"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '';
   return [...select.matchAll(/<option([^>]*)>([^<]*)<\/option>/g)].map((m) => [/value="([^"]*)"/.exec(m[1]!)?.[1] ?? '', m[2]!]);
 }
 
@@ -196,7 +196,7 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       const byChoice = await webGet(h, `${QUEUE}&assignee=${encodeURIComponent(h.who.programAdmin.email)}`, 'reader');
       assert.deepEqual(numbers(byChoice.body), [target.number]);
       assert.match(byChoice.body, new RegExp(`<option (selected )?value="${h.who.programAdmin.email.replace(/[.]/g, '\\.')}"( selected)?`), 'the chosen assignee is offered');
-      assert.match(/<option[^>]*selected[^>]*>[^<]*<\/option>/.exec(/<select id="filter-assignee"[^>]*>[\s\S]*?<\/select>/.exec(byChoice.body)![0])![0], new RegExp(h.who.programAdmin.email.replace(/[.]/g, '\\.')), 'and stays selected');
+      assert.match(/<option[^>]*selected[^>]*>[^<]*<\/option>/.exec(/<select class="usa-select" id="filter-assignee"[^>]*>[\s\S]*?<\/select>/.exec(byChoice.body)![0])![0], new RegExp(h.who.programAdmin.email.replace(/[.]/g, '\\.')), 'and stays selected');
       // An address that is no staff member's stays shown as the filter applied, and matches nothing.
       const unknown = await webGet(h, `${QUEUE}&assignee=${encodeURIComponent('nobody@example.org')}`, 'reader');
       assert.deepEqual(numbers(unknown.body), []);
@@ -337,7 +337,7 @@ forEachDialect('HTTP work queue', ({ dialect }) => {
       const overdue = await webGet(h, `${QUEUE}&overdue=1&order=due-asc`, 'editor');
       assert.equal(overdue.statusCode, 200, overdue.body);
       assert.deepEqual(numbers(overdue.body), [p().late.number, p().fired.number]);
-      assert.match(overdue.body, /<input type="checkbox" id="filter-overdue" name="overdue" value="1" checked\/>/);
+      assert.match(overdue.body, /<input class="usa-checkbox__input" type="checkbox" id="filter-overdue" name="overdue" value="1" checked\/>/);
       const withStatus = await webGet(h, `${QUEUE}&overdue=1&status=${IDS.draft}`, 'editor');
       assert.deepEqual(numbers(withStatus.body), [], 'combined with the other filters');
       // In a status with no move onward (here: recounted as if none of the statuses were open) a passed deadline is over.

@@ -46,6 +46,10 @@ describe('web: the application form', () => {
     await page.getByRole('button', { name: 'Start an application for Residential Solar Interconnection' }).click();
     await page.getByRole('heading', { level: 1, name: 'Interconnection Application' }).waitFor();
     assert.match(await page.title(), /Interconnection Application · Residential Solar Interconnection · Demo Agency/);
+    // The step indicator: the program's two forms an applicant sees, this one current, the other still to come.
+    const steps = page.getByRole('region', { name: 'Forms of the application' }).getByRole('listitem');
+    assert.deepEqual(await steps.allTextContents(), ['Interconnection Application', 'Completion Certificate not completed']);
+    assert.equal(await steps.nth(0).getAttribute('aria-current'), 'step');
     const projectId = projectIdOf(page);
     await assertAccessible(page);
 
@@ -204,6 +208,9 @@ describe('web: the application form', () => {
     await signIn(page, server.baseUrl, DEMO.applicant, new URL(projectPage).pathname + new URL(projectPage).search);
     await page.getByRole('link', { name: 'Fill in Completion Certificate' }).click();
     await page.getByRole('heading', { level: 1, name: 'Completion Certificate' }).waitFor();
+    const steps = page.getByRole('region', { name: 'Forms of the application' }).getByRole('listitem');
+    assert.deepEqual(await steps.allTextContents(), ['Interconnection Application completed', 'Completion Certificate'], 'the submitted form is a completed step');
+    assert.equal(await steps.nth(1).getAttribute('aria-current'), 'step');
     assert.deepEqual(await page.locator('legend').filter({ hasText: /^(Completion|System)$/ }).allTextContents(), ['Completion', 'System'], 'each group heading once');
     assert.equal(await page.getByLabel('Inverter model').inputValue(), 'IQ8PLUS', "the application's value");
     // Typed and then uploaded without saving: all kept, Inverter model untouched.

@@ -59,9 +59,9 @@ describe('web: the form page follows the program rules', () => {
     await page.getByText('Your draft was saved.').waitFor();
     // With a battery, its capacity is asked for and required; the calculated fields show what the server computed.
     await page.getByLabel('Battery capacity (kWh) (required)').waitFor();
-    const ratio = page.locator('.field.read-only', { hasText: 'DC/AC ratio' });
+    const ratio = page.locator('.usa-form-group.read-only', { hasText: 'DC/AC ratio' });
     assert.match((await ratio.textContent())!, /DC\/AC ratio \(calculated\)\s*1\.27/);
-    assert.match((await page.locator('.field.read-only', { hasText: 'Incentive estimate' }).textContent())!, /2400/);
+    assert.match((await page.locator('.usa-form-group.read-only', { hasText: 'Incentive estimate' }).textContent())!, /2400/);
     assert.equal(await page.getByLabel('DC/AC ratio').count(), 0, 'a calculated field has no input');
     await assertAccessible(page);
     await screenshot(page, 'form-rules');
@@ -74,7 +74,7 @@ describe('web: the form page follows the program rules', () => {
     await page.getByText('Your draft was saved.').waitFor();
     assert.equal(await page.getByLabel(/Battery capacity/).count(), 0, 'hidden again');
     assert.equal(await draftValue(server, projectId, 'BatteryCapacityKwh'), '13.5', 'the draft keeps the hidden value');
-    assert.match((await page.locator('.field.read-only', { hasText: 'Incentive estimate' }).textContent())!, /1900/);
+    assert.match((await page.locator('.usa-form-group.read-only', { hasText: 'Incentive estimate' }).textContent())!, /1900/);
     await context.close();
   });
 });

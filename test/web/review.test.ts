@@ -69,7 +69,7 @@ describe('web: project review', () => {
     await page.getByText('The thread was started.').waitFor();
     await page.getByText('How old is the roof? <script>alert(1)</script>').waitFor();
     await page.locator('.note-meta').getByText('Visible to the applicant').waitFor();
-    await page.locator('.thread .status').getByText('Awaiting the applicant’s response').waitFor();
+    await page.locator('.thread .usa-tag').getByText('Awaiting the applicant’s response').waitFor();
     assert.equal(await page.locator('input[id^="note-visible-"]').first().isChecked(), false, 'a later note starts internal too');
 
     await page.getByLabel('Move to status').selectOption({ label: 'Approved for Installation' });

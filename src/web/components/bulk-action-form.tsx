@@ -18,7 +18,7 @@ export function BulkSelectCell(p: { projectId: string; label: string }) {
   return (
     <td>
       <input type="checkbox" id={id} form={BULK_FORM_ID} name="ProjectId" value={p.projectId} />
-      <label for={id} class="visually-hidden">Select {p.label}</label>
+      <label class="usa-sr-only" for={id}>Select {p.label}</label>
     </td>
   );
 }
@@ -37,7 +37,7 @@ export function BulkActionForm(p: BulkActionFormProps) {
   return (
     <form method="post" action={BULK_PATH} id={BULK_FORM_ID} class="action-form bulk-form" aria-labelledby="bulk-title">
       <h2 id="bulk-title">Bulk actions</h2>
-      <p class="hint" id="bulk-hint">
+      <p class="usa-hint" id="bulk-hint">
         Tick projects in the table, or choose all projects matching the filters. A bulk action takes at most {max} projects.
         Each project is changed on its own, exactly as the single action would change it; the result lists what was done and what was refused, and why.
       </p>
@@ -45,45 +45,45 @@ export function BulkActionForm(p: BulkActionFormProps) {
       <input type="hidden" name="ProgramId" value={o.programId} />
       <input type="hidden" name="BulkKey" value={o.key} />
       <input type="hidden" name="Filter" value={p.filterQuery} />
-      <fieldset>
-        <legend>Which projects</legend>
-        <div class="check">
-          <input type="radio" id="bulk-scope-selected" name="Scope" value="selected" checked />
-          <label for="bulk-scope-selected">The projects ticked in the table</label>
+      <fieldset class="usa-fieldset">
+        <legend class="usa-legend">Which projects</legend>
+        <div class="usa-radio">
+          <input class="usa-radio__input" type="radio" id="bulk-scope-selected" name="Scope" value="selected" checked />
+          <label class="usa-radio__label" for="bulk-scope-selected">The projects ticked in the table</label>
         </div>
-        <div class="check">
-          <input type="radio" id="bulk-scope-filter" name="Scope" value="filter" />
-          <label for="bulk-scope-filter">All projects matching the filters (at most {max})</label>
+        <div class="usa-radio">
+          <input class="usa-radio__input" type="radio" id="bulk-scope-filter" name="Scope" value="filter" />
+          <label class="usa-radio__label" for="bulk-scope-filter">All projects matching the filters (at most {max})</label>
         </div>
       </fieldset>
       {o.may.assign ? (
-        <fieldset>
-          <legend>Assign</legend>
-          <div class="field">
-            <label for="bulk-assignee">Assign to</label>
-            <select id="bulk-assignee" name="Email">
+        <fieldset class="usa-fieldset">
+          <legend class="usa-legend">Assign</legend>
+          <div class="usa-form-group">
+            <label class="usa-label" for="bulk-assignee">Assign to</label>
+            <select class="usa-select" id="bulk-assignee" name="Email">
               <option value="">Nobody (unassign)</option>
               {o.assignees.map((a) => <option key={a.email} value={a.email}>{a.name} ({a.email})</option>)}
             </select>
           </div>
-          <button type="submit" name="Action" value="assign">Assign the projects</button>
+          <button class="usa-button" type="submit" name="Action" value="assign">Assign the projects</button>
         </fieldset>
       ) : null}
       {o.may.status ? (
-        <fieldset>
-          <legend>Move status</legend>
-          <div class="field">
-            <label for="bulk-status">Move to status</label>
-            <select id="bulk-status" name="StatusId">
+        <fieldset class="usa-fieldset">
+          <legend class="usa-legend">Move status</legend>
+          <div class="usa-form-group">
+            <label class="usa-label" for="bulk-status">Move to status</label>
+            <select class="usa-select" id="bulk-status" name="StatusId">
               {/* No status is chosen until the person chooses one: a default would move projects where nobody meant to. */}
               <option value="">Choose a status</option>
               {o.statuses.map((s) => <option key={s.statusId} value={s.statusId}>{s.name}</option>)}
             </select>
           </div>
-          <div class="field">
-            <label for="bulk-reason">Reason</label>
-            <p class="hint" id="bulk-reason-hint">Some moves require a reason of the status moved to; a project whose move is not allowed is left as it is and listed as refused.</p>
-            <select id="bulk-reason" name="ReasonId" aria-describedby="bulk-reason-hint">
+          <div class="usa-form-group">
+            <label class="usa-label" for="bulk-reason">Reason</label>
+            <p class="usa-hint" id="bulk-reason-hint">Some moves require a reason of the status moved to; a project whose move is not allowed is left as it is and listed as refused.</p>
+            <select class="usa-select" id="bulk-reason" name="ReasonId" aria-describedby="bulk-reason-hint">
               <option value="">No reason</option>
               {o.statuses.filter((s) => s.reasons.length > 0).map((s) => (
                 <optgroup key={s.statusId} label={s.name}>
@@ -92,19 +92,19 @@ export function BulkActionForm(p: BulkActionFormProps) {
               ))}
             </select>
           </div>
-          <div class="field">
-            <label for="bulk-message">Message (optional)</label>
-            <textarea id="bulk-message" name="Message" rows={3} />
+          <div class="usa-form-group">
+            <label class="usa-label" for="bulk-message">Message (optional)</label>
+            <textarea class="usa-textarea" id="bulk-message" name="Message" rows={3} />
           </div>
-          <button type="submit" name="Action" value="status">Move the projects</button>
+          <button class="usa-button" type="submit" name="Action" value="status">Move the projects</button>
         </fieldset>
       ) : null}
       {o.may.mail && o.templates.length > 0 ? (
-        <fieldset>
-          <legend>Send a message</legend>
-          <div class="field">
-            <label for="bulk-template">Mail template, sent to each project's owner</label>
-            <select id="bulk-template" name="Template">
+        <fieldset class="usa-fieldset">
+          <legend class="usa-legend">Send a message</legend>
+          <div class="usa-form-group">
+            <label class="usa-label" for="bulk-template">Mail template, sent to each project's owner</label>
+            <select class="usa-select" id="bulk-template" name="Template">
               {o.templates.map((t) => <option key={t.templateId} value={t.templateId}>{t.subject} ({t.templateId})</option>)}
             </select>
           </div>
@@ -119,12 +119,12 @@ export function BulkActionForm(p: BulkActionFormProps) {
               ))}
             </dl>
           </details>
-          <button type="submit" name="Action" value="mail">Send the message</button>
+          <button class="usa-button" type="submit" name="Action" value="mail">Send the message</button>
         </fieldset>
       ) : null}
-      <fieldset>
-        <legend>Export</legend>
-        <button type="submit" name="Action" value="export" class="secondary">Download the projects as CSV</button>
+      <fieldset class="usa-fieldset">
+        <legend class="usa-legend">Export</legend>
+        <button type="submit" name="Action" value="export" class="usa-button usa-button--outline">Download the projects as CSV</button>
       </fieldset>
     </form>
   );

@@ -1,4 +1,5 @@
 import type { EnvelopeView } from '../../domain/signing/signing-service.ts';
+import { TableBox } from './table-box.tsx';
 import { SIGNING_PATH } from '../../domain/signing/signing-links.ts';
 import type { Envelope, EnvelopeSigner } from '../../model/document.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
@@ -41,10 +42,10 @@ export function EnvelopeList(p: { envelopes: EnvelopeView[]; timeZone: string; a
         return (
           <article class="envelope" key={e.id} aria-labelledby={`envelope-${e.id}`}>
             <h3 id={`envelope-${e.id}`}>{e.title}</h3>
-            <p><span class="status">{envelopeStateText(e)}</span> · sent <When at={e.createdAt} timeZone={p.timeZone} />{e.order === 'sequential' ? ' · signed in order' : ' · signed in any order'}</p>
-            <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">Signers of {e.title}</caption>
+            <p><span class="usa-tag">{envelopeStateText(e)}</span> · sent <When at={e.createdAt} timeZone={p.timeZone} />{e.order === 'sequential' ? ' · signed in order' : ' · signed in any order'}</p>
+            <TableBox label={`Signers of ${e.title}`}>
+              <table class="usa-table">
+                <caption class="usa-sr-only">Signers of {e.title}</caption>
                 <thead><tr><th scope="col">Signer</th><th scope="col">Name</th><th scope="col">State</th><th scope="col">Signed</th>{p.actions && open ? <th scope="col">Link</th> : null}</tr></thead>
                 <tbody>
                   {signers.map((s) => (
@@ -60,7 +61,7 @@ export function EnvelopeList(p: { envelopes: EnvelopeView[]; timeZone: string; a
                               <input type="hidden" name="_csrf" value={p.actions.csrfToken} />
                               <input type="hidden" name="EnvelopeId" value={e.id} />
                               <input type="hidden" name="SignerId" value={s.signerId} />
-                              <button type="submit" aria-label={`Resend the link to ${s.label}`}>Resend</button>
+                              <button class="usa-button usa-button--outline" type="submit" aria-label={`Resend the link to ${s.label}`}>Resend</button>
                             </form>
                           ) : '—'}
                         </td>
@@ -69,17 +70,17 @@ export function EnvelopeList(p: { envelopes: EnvelopeView[]; timeZone: string; a
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
             <p><a href={signingPagePath(e.id)}>Open the signing page of {e.title}</a></p>
             {p.actions && open ? (
               <form method="post" action={`${p.actions.path}/EnvelopeVoid`} class="action-form">
                 <input type="hidden" name="_csrf" value={p.actions.csrfToken} />
                 <input type="hidden" name="EnvelopeId" value={e.id} />
-                <div class="field">
-                  <label for={`void-${e.id}`}>Reason for voiding (optional)</label>
-                  <input id={`void-${e.id}`} name="Reason" maxLength={2000} />
+                <div class="usa-form-group">
+                  <label class="usa-label" for={`void-${e.id}`}>Reason for voiding (optional)</label>
+                  <input class="usa-input" id={`void-${e.id}`} name="Reason" maxLength={2000} />
                 </div>
-                <button type="submit">Void {e.title}</button>
+                <button class="usa-button usa-button--secondary" type="submit">Void {e.title}</button>
               </form>
             ) : null}
           </article>

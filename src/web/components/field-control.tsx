@@ -29,7 +29,7 @@ function texts(shown: Shown): string[] {
 }
 
 function Label(p: { f: FormFieldView }) {
-  return <>{p.f.name}{p.f.required ? <span class="required-marker"> (required)</span> : null}</>;
+  return <>{p.f.name}{p.f.required ? <span class="usa-hint usa-hint--required"> (required)</span> : null}</>;
 }
 
 /**
@@ -44,11 +44,11 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
   const describedBy = [hint ? `${id}-hint` : null, p.error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   const help = (
     <>
-      {hint ? <p class="hint" id={`${id}-hint`}>{hint}</p> : null}
-      {p.error ? <p class="error-message" id={`${id}-error`}><span class="visually-hidden">Error: </span>{p.error}</p> : null}
+      {hint ? <p class="usa-hint" id={`${id}-hint`}>{hint}</p> : null}
+      {p.error ? <p class="usa-error-message" id={`${id}-error`}><span class="usa-sr-only">Error: </span>{p.error}</p> : null}
     </>
   );
-  const cls = `field${p.error ? ' has-error' : ''}`;
+  const cls = `usa-form-group${p.error ? ' usa-form-group--error' : ''}`;
   // No control, so the post leaves the field out and it keeps its value (a calculated one is the service's to set).
   if (f.readOnly) {
     const shownText = texts(p.shown).join(', ');
@@ -57,7 +57,7 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
         <p class="label"><strong>{f.name}</strong>{f.calculated ? ' (calculated)' : ' (cannot be changed now)'}</p>
         <p class="value">{shownText === '' ? '—' : shownText}</p>
         {/* No hint on how to type it: nobody types it here. */}
-        {p.error ? <p class="error-message" id={`${id}-error`}><span class="visually-hidden">Error: </span>{p.error}</p> : null}
+        {p.error ? <p class="usa-error-message" id={`${id}-error`}><span class="usa-sr-only">Error: </span>{p.error}</p> : null}
       </div>
     );
   }
@@ -69,13 +69,13 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
     const options = [['true', 'Yes'], ['false', 'No'], ...(f.required ? [] : [['', 'Not answered']])] as const;
     return (
       <div class={cls}>
-        <fieldset aria-describedby={describedBy}>
-          <legend><Label f={f} /></legend>
+        <fieldset class="usa-fieldset" aria-describedby={describedBy}>
+          <legend class="usa-legend"><Label f={f} /></legend>
           {help}
           {options.map(([value, label], i) => (
-            <div class="choice" key={value}>
-              <input type="radio" id={i === 0 ? id : `${id}-${i}`} name={f.fieldId} value={value} checked={p.shown !== null && one === value} aria-invalid={invalid} />
-              <label for={i === 0 ? id : `${id}-${i}`}>{label}</label>
+            <div class="usa-radio" key={value}>
+              <input class="usa-radio__input" type="radio" id={i === 0 ? id : `${id}-${i}`} name={f.fieldId} value={value} checked={p.shown !== null && one === value} aria-invalid={invalid} />
+              <label class="usa-radio__label" for={i === 0 ? id : `${id}-${i}`}>{label}</label>
             </div>
           ))}
         </fieldset>
@@ -85,15 +85,15 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
   if (f.type === 'choice' && f.multiValue) {
     return (
       <div class={cls}>
-        <fieldset aria-describedby={describedBy}>
-          <legend><Label f={f} /></legend>
+        <fieldset class="usa-fieldset" aria-describedby={describedBy}>
+          <legend class="usa-legend"><Label f={f} /></legend>
           {help}
           {/* An empty value keeps the field in the post when no box is ticked, so unticking them all clears it. */}
           <input type="hidden" name={f.fieldId} value="" />
           {(f.choices ?? []).map((c, i) => (
-            <div class="choice" key={c.value}>
-              <input type="checkbox" id={i === 0 ? id : `${id}-${i}`} name={f.fieldId} value={c.value} checked={values.includes(c.value)} aria-invalid={invalid} />
-              <label for={i === 0 ? id : `${id}-${i}`}>{c.label}</label>
+            <div class="usa-checkbox" key={c.value}>
+              <input class="usa-checkbox__input" type="checkbox" id={i === 0 ? id : `${id}-${i}`} name={f.fieldId} value={c.value} checked={values.includes(c.value)} aria-invalid={invalid} />
+              <label class="usa-checkbox__label" for={i === 0 ? id : `${id}-${i}`}>{c.label}</label>
             </div>
           ))}
         </fieldset>
@@ -104,7 +104,7 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
   if (f.type === 'choice') {
     const known = (f.choices ?? []).some((c) => c.value === one);
     control = (
-      <select id={id} name={f.fieldId} aria-describedby={describedBy} aria-invalid={invalid} required={f.required}>
+      <select class="usa-select" id={id} name={f.fieldId} aria-describedby={describedBy} aria-invalid={invalid} required={f.required}>
         <option value="">Choose…</option>
         {(f.choices ?? []).map((c) => <option key={c.value} value={c.value} selected={c.value === one}>{c.label}</option>)}
         {/* A saved value the list no longer has stays visible, so saving the page does not silently drop it. */}
@@ -112,17 +112,17 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
       </select>
     );
   } else if (f.multiValue) {
-    control = <textarea id={id} name={f.fieldId} rows={5} aria-describedby={describedBy} aria-invalid={invalid} required={f.required} value={values.join('\n')} />;
+    control = <textarea class="usa-textarea" id={id} name={f.fieldId} rows={5} aria-describedby={describedBy} aria-invalid={invalid} required={f.required} value={values.join('\n')} />;
   } else {
     const inputMode = f.type === 'number' ? 'decimal' : f.type === 'integer' ? 'numeric' : undefined;
     const common = { id, name: f.fieldId, value: one, 'aria-describedby': describedBy, 'aria-invalid': invalid, required: f.required };
     control = f.type === 'date'
-      ? <input type="date" {...common} />
-      : <input type="text" {...common} inputMode={inputMode} autocomplete={f.sensitive ? 'off' : undefined} />;
+      ? <input class="usa-input" type="date" {...common} />
+      : <input class="usa-input" type="text" {...common} inputMode={inputMode} autocomplete={f.sensitive ? 'off' : undefined} />;
   }
   return (
     <div class={cls}>
-      <label for={id}>{f.name}{f.required ? <span class="required-marker"> (required)</span> : null}</label>
+      <label class="usa-label" for={id}>{f.name}{f.required ? <span class="usa-hint usa-hint--required"> (required)</span> : null}</label>
       {help}
       {control}
     </div>

@@ -29,7 +29,7 @@ export function FileSummary(p: { file: FileView; href: string; timeZone: string 
       <dt>Version</dt><dd>{f.version}</dd>
       <dt>Size</dt><dd>{formatSize(f.size)}</dd>
       <dt>Uploaded</dt><dd><time datetime={isoDateTime(f.uploadedAt)}>{formatDateTime(f.uploadedAt, p.timeZone)}</time></dd>
-      <dt>Review</dt><dd><span class={`status review-${f.approvalStatus.toLowerCase()}`}>{f.approvalStatus}</span>{f.note ? <span class="note"> {f.note}</span> : null}</dd>
+      <dt>Review</dt><dd><span class={`usa-tag review-${f.approvalStatus.toLowerCase()}`}>{f.approvalStatus}</span>{f.note ? <span class="note"> {f.note}</span> : null}</dd>
     </dl>
   );
 }

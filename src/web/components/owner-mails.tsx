@@ -1,4 +1,5 @@
 import type { OwnerMailView } from '../../domain/mail/project-mail-service.ts';
+import { TableBox } from './table-box.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 
 /**
@@ -10,9 +11,9 @@ export function OwnerMails(p: { mails: OwnerMailView[]; title: string; timeZone:
     <section aria-labelledby="mails-title">
       <h2 id="mails-title">{p.title}</h2>
       {p.mails.length === 0 ? <p>No mails about this project yet.</p> : (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">{p.title}, newest first</caption>
+        <TableBox label={p.title}>
+          <table class="usa-table">
+            <caption class="usa-sr-only">{p.title}, newest first</caption>
             <thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Subject</th><th scope="col">Mail</th></tr></thead>
             <tbody>
               {p.mails.map((m, i) => (
@@ -22,7 +23,7 @@ export function OwnerMails(p: { mails: OwnerMailView[]; title: string; timeZone:
               ))}
             </tbody>
           </table>
-        </div>
+        </TableBox>
       )}
     </section>
   );

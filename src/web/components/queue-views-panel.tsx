@@ -22,7 +22,7 @@ export function QueueViewsPanel(p: QueueViewsPanelProps) {
     <section class="queue-views" aria-labelledby="views-heading">
       <h2 id="views-heading">Saved views</h2>
       {p.views.length === 0 ? <p>No saved views yet.</p> : (
-        <ul>
+        <ul class="usa-list">
           {p.views.map((v) => (
             <li key={v.viewId}>
               <a href={viewHref(p, v)} aria-current={v.viewId === p.current ? 'page' : undefined}>{v.name}</a>
@@ -32,7 +32,7 @@ export function QueueViewsPanel(p: QueueViewsPanelProps) {
                   <input type="hidden" name="_csrf" value={p.csrfToken} />
                   <input type="hidden" name="ProgramId" value={p.programId} />
                   <input type="hidden" name="viewId" value={v.viewId} />
-                  <button type="submit" class="link" aria-label={`Delete view ${v.name}`}>Delete</button>
+                  <button type="submit" class="usa-button usa-button--unstyled" aria-label={`Delete view ${v.name}`}>Delete</button>
                 </form>
               ) : null}
             </li>
@@ -43,19 +43,19 @@ export function QueueViewsPanel(p: QueueViewsPanelProps) {
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="ProgramId" value={p.programId} />
         <input type="hidden" name="query" value={p.query} />
-        <div class="field">
-          <label for="view-name">View name</label>
-          <input type="text" id="view-name" name="name" maxLength={100} required value={open?.name ?? ''} />
+        <div class="usa-form-group">
+          <label class="usa-label" for="view-name">View name</label>
+          <input class="usa-input" type="text" id="view-name" name="name" maxLength={100} required value={open?.name ?? ''} />
         </div>
         {p.mayShare ? (
-          <div class="field check">
-            <input type="checkbox" id="view-shared" name="shared" value="1" checked={open?.shared ?? false} />
-            <label for="view-shared">Share with the program's staff</label>
+          <div class="usa-checkbox">
+            <input class="usa-checkbox__input" type="checkbox" id="view-shared" name="shared" value="1" checked={open?.shared ?? false} />
+            <label class="usa-checkbox__label" for="view-shared">Share with the program's staff</label>
           </div>
         ) : null}
         <div class="actions">
-          <button type="submit">Save as a new view</button>
-          {open ? <button type="submit" name="viewId" value={open.viewId} class="secondary">Update “{open.name}”</button> : null}
+          <button class="usa-button" type="submit">Save as a new view</button>
+          {open ? <button type="submit" name="viewId" value={open.viewId} class="usa-button usa-button--outline">Update “{open.name}”</button> : null}
         </div>
       </form>
     </section>

@@ -1,4 +1,5 @@
 import type { FormFieldView, FormTableView } from '../../domain/projects/application-service.ts';
+import { TableBox } from './table-box.tsx';
 import { addRowAction, removeRowAction, tableCellKey, tableCountKey } from '../../domain/projects/table-inputs.ts';
 import { controlId } from './field-control.tsx';
 
@@ -30,14 +31,14 @@ function Cell(p: { fieldId: string; row: number; c: Column; value: string; inval
   const id = cellControlId(p.fieldId, p.row, c.customId);
   const common = { id, name: tableCellKey(p.fieldId, p.row, c.customId), 'aria-invalid': p.invalid ? true : undefined, 'aria-describedby': p.hintId ?? undefined };
   // Every cell has its own label (column and row), read by screen readers; sighted users see the column heading.
-  const label = <label class="visually-hidden" for={id}>{`${c.name}, row ${p.row + 1}`}</label>;
+  const label = <label class="usa-sr-only" for={id}>{`${c.name}, row ${p.row + 1}`}</label>;
   if (c.type === 'choice' || c.type === 'boolean') {
     const choices = c.type === 'boolean' ? [{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }] : (c.choices ?? []);
     const known = choices.some((x) => x.value === p.value);
     return (
       <td>
         {label}
-        <select {...common}>
+        <select class="usa-select" {...common}>
           <option value="">Choose…</option>
           {choices.map((x) => <option key={x.value} value={x.value} selected={x.value === p.value}>{x.label}</option>)}
           {/* A saved value the list no longer has stays visible, so saving the page does not silently drop it. */}
@@ -47,7 +48,7 @@ function Cell(p: { fieldId: string; row: number; c: Column; value: string; inval
     );
   }
   const inputMode = c.type === 'number' ? 'decimal' : c.type === 'integer' ? 'numeric' : undefined;
-  return <td>{label}{c.type === 'date' ? <input type="date" {...common} value={p.value} /> : <input type="text" {...common} value={p.value} inputMode={inputMode} />}</td>;
+  return <td>{label}{c.type === 'date' ? <input class="usa-input" type="date" {...common} value={p.value} /> : <input class="usa-input" type="text" {...common} value={p.value} inputMode={inputMode} />}</td>;
 }
 
 /**
@@ -64,32 +65,32 @@ export function TableControl(p: { f: FormFieldView; rows: Record<string, string>
   const errorId = p.problems.length > 0 ? `${id}-error` : null;
   const full = p.rows.length >= (table.maxRows ?? Number.POSITIVE_INFINITY);
   return (
-    <fieldset class={`field table-field${p.problems.length > 0 ? ' has-error' : ''}`}>
-      <legend>{f.name}{f.required ? <span class="required-marker"> (required)</span> : null}</legend>
-      <p class="hint" id={hintId}>{tableHint(table)}</p>
+    <fieldset class={`usa-fieldset usa-form-group table-field${p.problems.length > 0 ? ' usa-form-group--error' : ''}`}>
+      <legend class="usa-legend">{f.name}{f.required ? <span class="usa-hint usa-hint--required"> (required)</span> : null}</legend>
+      <p class="usa-hint" id={hintId}>{tableHint(table)}</p>
       {p.problems.length > 0 ? (
-        <div class="error-message" id={errorId!}>
-          <span class="visually-hidden">Error: </span>
-          {p.problems.length === 1 ? p.problems[0]!.message : <ul>{p.problems.map((x) => <li key={`${x.row}-${x.column}-${x.message}`}>{x.message}</li>)}</ul>}
+        <div class="usa-error-message" id={errorId!}>
+          <span class="usa-sr-only">Error: </span>
+          {p.problems.length === 1 ? p.problems[0]!.message : <ul class="usa-list">{p.problems.map((x) => <li key={`${x.row}-${x.column}-${x.message}`}>{x.message}</li>)}</ul>}
         </div>
       ) : null}
       <input type="hidden" name={tableCountKey(f.fieldId)} value={String(p.rows.length)} />
-      <div class="table-wrap">
-        <table id={id} tabIndex={-1} aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}>
+      <div class="usa-table-container--scrollable">
+        <table class="usa-table" id={id} tabIndex={-1} aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}>
           {/* The legend names the table for sight; the caption names it for screen readers' table navigation. */}
-          <caption class="visually-hidden">{f.name}</caption>
+          <caption class="usa-sr-only">{f.name}</caption>
           <thead>
             <tr>
               {table.columns.map((c) => {
                 const hint = columnHint(c);
                 return (
                   <th key={c.customId} scope="col">
-                    {c.name}{c.required ? <span class="required-marker"> (required)</span> : null}
-                    {hint ? <span class="hint column-hint" id={`${id}-hint-${c.customId}`}>{hint}</span> : null}
+                    {c.name}{c.required ? <span class="usa-hint usa-hint--required"> (required)</span> : null}
+                    {hint ? <span class="usa-hint column-hint" id={`${id}-hint-${c.customId}`}>{hint}</span> : null}
                   </th>
                 );
               })}
-              <th scope="col"><span class="visually-hidden">Row actions</span></th>
+              <th scope="col"><span class="usa-sr-only">Row actions</span></th>
             </tr>
           </thead>
           <tbody>
@@ -102,8 +103,8 @@ export function TableControl(p: { f: FormFieldView; rows: Record<string, string>
                     hintId={columnHint(c) ? `${id}-hint-${c.customId}` : null} />
                 ))}
                 <td>
-                  <button type="submit" class="secondary" name="action" value={removeRowAction(f.fieldId, i)}>
-                    Remove<span class="visually-hidden"> row {i + 1} of {f.name}</span>
+                  <button type="submit" class="usa-button usa-button--outline" name="action" value={removeRowAction(f.fieldId, i)}>
+                    Remove<span class="usa-sr-only"> row {i + 1} of {f.name}</span>
                   </button>
                 </td>
               </tr>
@@ -111,7 +112,7 @@ export function TableControl(p: { f: FormFieldView; rows: Record<string, string>
           </tbody>
         </table>
       </div>
-      {full ? null : <div class="actions"><button type="submit" class="secondary" name="action" value={addRowAction(f.fieldId)}>Add row<span class="visually-hidden"> to {f.name}</span></button></div>}
+      {full ? null : <div class="actions"><button type="submit" class="usa-button usa-button--outline" name="action" value={addRowAction(f.fieldId)}>Add row<span class="usa-sr-only"> to {f.name}</span></button></div>}
     </fieldset>
   );
 }
@@ -126,12 +127,12 @@ export function TableView(p: { f: FormFieldView; rows: Record<string, string>[] 
     return c.choices?.find((x) => x.value === text)?.label ?? text;
   };
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">{p.f.name}</caption>
+    <TableBox label={p.f.name}>
+      <table class="usa-table">
+        <caption class="usa-sr-only">{p.f.name}</caption>
         <thead><tr>{table.columns.map((c) => <th key={c.customId} scope="col">{c.name}</th>)}</tr></thead>
         <tbody>{p.rows.map((row, i) => <tr key={`row-${i}`}>{table.columns.map((c) => <td key={c.customId}>{shown(c, row[c.customId])}</td>)}</tr>)}</tbody>
       </table>
-    </div>
+    </TableBox>
   );
 }

@@ -12,17 +12,17 @@ export function SignUpPage(p: SignUpPageProps) {
       <h1>Create an account</h1>
       <p>To apply to {p.programName}, create an account. We send a link to your e-mail address; open it to confirm the address and choose your password.</p>
       <ErrorSummary title="Your account could not be created" problems={p.problems} />
-      <form method="post" action={`${ACCOUNT_PATHS.signUp}?${new URLSearchParams({ ProgramId: p.programRef }).toString()}`} novalidate>
+      <form class="usa-form usa-form--large" method="post" action={`${ACCOUNT_PATHS.signUp}?${new URLSearchParams({ ProgramId: p.programRef }).toString()}`} novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
-        <div class="field">
-          <label for="name">Full name</label>
-          <input type="text" id="name" name="name" autocomplete="name" required maxLength={200} value={p.name} />
+        <div class="usa-form-group">
+          <label class="usa-label" for="name">Full name</label>
+          <input class="usa-input" type="text" id="name" name="name" autocomplete="name" required maxLength={200} value={p.name} />
         </div>
-        <div class="field">
-          <label for="email">E-mail address</label>
-          <input type="email" id="email" name="email" autocomplete="email" required value={p.email} />
+        <div class="usa-form-group">
+          <label class="usa-label" for="email">E-mail address</label>
+          <input class="usa-input" type="email" id="email" name="email" autocomplete="email" required value={p.email} />
         </div>
-        <button type="submit">Create account</button>
+        <button class="usa-button" type="submit">Create account</button>
       </form>
       <p>Already have an account? <a href={ACCOUNT_PATHS.signIn}>Sign in</a>.</p>
     </Layout>
@@ -50,15 +50,15 @@ export function ConfirmPage(p: { token: string; problems: FormProblem[]; csrfTok
       <h1>Confirm your e-mail address</h1>
       <p>Choose the password for your account to activate it.</p>
       <ErrorSummary title="Your account was not activated" problems={p.problems} />
-      <form method="post" action={ACCOUNT_PATHS.confirm} novalidate>
+      <form class="usa-form usa-form--large" method="post" action={ACCOUNT_PATHS.confirm} novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="token" value={p.token} />
-        <div class="field">
-          <label for="password">Password</label>
-          <p class="hint" id="password-hint">At least 12 characters.</p>
-          <input type="password" id="password" name="password" autocomplete="new-password" required minLength={12} aria-describedby="password-hint" />
+        <div class="usa-form-group">
+          <label class="usa-label" for="password">Password</label>
+          <p class="usa-hint" id="password-hint">At least 12 characters.</p>
+          <input class="usa-input" type="password" id="password" name="password" autocomplete="new-password" required minLength={12} aria-describedby="password-hint" />
         </div>
-        <button type="submit">Confirm and activate my account</button>
+        <button class="usa-button" type="submit">Confirm and activate my account</button>
       </form>
     </Layout>
   );
@@ -71,13 +71,13 @@ export function ForgotPasswordPage(p: { email: string; problems: FormProblem[]; 
       <h1>Forgot your password?</h1>
       <p>Enter the e-mail address of your account. If it has one, we send it a link to choose a new password.</p>
       <ErrorSummary title="There is a problem" problems={p.problems} />
-      <form method="post" action={ACCOUNT_PATHS.forgot} novalidate>
+      <form class="usa-form usa-form--large" method="post" action={ACCOUNT_PATHS.forgot} novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
-        <div class="field">
-          <label for="email">E-mail address</label>
-          <input type="email" id="email" name="email" autocomplete="email" required value={p.email} />
+        <div class="usa-form-group">
+          <label class="usa-label" for="email">E-mail address</label>
+          <input class="usa-input" type="email" id="email" name="email" autocomplete="email" required value={p.email} />
         </div>
-        <button type="submit">Send me a link</button>
+        <button class="usa-button" type="submit">Send me a link</button>
       </form>
     </Layout>
   );
@@ -89,15 +89,15 @@ export function ResetPasswordPage(p: { token: string; problems: FormProblem[]; c
     <Layout title="Choose a new password">
       <h1>Choose a new password</h1>
       <ErrorSummary title="The password was not changed" problems={p.problems} />
-      <form method="post" action={ACCOUNT_PATHS.reset} novalidate>
+      <form class="usa-form usa-form--large" method="post" action={ACCOUNT_PATHS.reset} novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="token" value={p.token} />
-        <div class="field">
-          <label for="password">New password</label>
-          <p class="hint" id="password-hint">At least 12 characters.</p>
-          <input type="password" id="password" name="password" autocomplete="new-password" required minLength={12} aria-describedby="password-hint" />
+        <div class="usa-form-group">
+          <label class="usa-label" for="password">New password</label>
+          <p class="usa-hint" id="password-hint">At least 12 characters.</p>
+          <input class="usa-input" type="password" id="password" name="password" autocomplete="new-password" required minLength={12} aria-describedby="password-hint" />
         </div>
-        <button type="submit">Set new password</button>
+        <button class="usa-button" type="submit">Set new password</button>
       </form>
     </Layout>
   );

@@ -1,4 +1,6 @@
 import type { BulkActionView } from '../../domain/queue/bulk-action-service.ts';
+import { TableBox } from '../components/table-box.tsx';
+import { Alert } from '../components/alert.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { QUEUE_PATH, reviewPath } from './work-queue-page.tsx';
@@ -19,7 +21,7 @@ export function BulkActionPage(p: BulkActionPageProps) {
   return (
     <Layout title="Bulk action" agencyName={view.agencyName} programName={view.programName} testProgram={view.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>Bulk action: {view.description}</h1>
-      {view.replayed ? <output class="notice ok">This bulk action was already carried out; this is its result. Nothing was changed again.</output> : null}
+      {view.replayed ? <Alert kind="info" slim live>This bulk action was already carried out; this is its result. Nothing was changed again.</Alert> : null}
       <dl class="facts">
         <dt>Run by</dt><dd>{view.ranBy}</dd>
         <dt>Started</dt><dd><time datetime={isoDateTime(view.createdAt)}>{formatDateTime(view.createdAt, p.timeZone)}</time></dd>
@@ -27,8 +29,8 @@ export function BulkActionPage(p: BulkActionPageProps) {
         <dt>State</dt><dd>{view.state === 'finished' ? 'Finished' : view.state === 'running' ? 'Still running: reload this page to see more' : 'Interrupted: the projects not done were not changed'}</dd>
       </dl>
       <p id="bulk-summary">{c.done} done, {c.unchanged} unchanged, {c.refused} refused{c.pending > 0 ? `, ${c.pending} not done` : ''}.</p>
-      <div class="table-wrap">
-        <table>
+      <TableBox label="What the bulk action did to each project">
+        <table class="usa-table">
           <caption>What the bulk action did to each project</caption>
           <thead>
             <tr><th scope="col">Project</th><th scope="col">Outcome</th><th scope="col">What happened</th></tr>
@@ -43,7 +45,7 @@ export function BulkActionPage(p: BulkActionPageProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableBox>
       <p><a href={queueLink(view.programId)}>Back to the work queue</a></p>
     </Layout>
   );
@@ -54,10 +56,10 @@ export function BulkRefusedPage(p: { programId: string; message: string; user: P
   return (
     <Layout title="Bulk action not done" user={p.user} csrfToken={p.csrfToken}>
       <h1>Bulk action not done</h1>
-      <div class="error-summary" role="alert">
+      <Alert kind="error" role="alert">
         <p>{p.message}</p>
         <p>Nothing was changed.</p>
-      </div>
+      </Alert>
       <p><a href={queueLink(p.programId)}>Back to the work queue</a></p>
     </Layout>
   );

@@ -18,17 +18,17 @@ export function CopyProjectPage(p: CopyProjectPageProps) {
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="ProgramId" value={s.programId} />
         <input type="hidden" name="ProjectId" value={s.projectId} />
-        <fieldset>
-          <legend>Forms to copy</legend>
+        <fieldset class="usa-fieldset">
+          <legend class="usa-legend">Forms to copy</legend>
           {s.forms.map((f, i) => (
-            <div class="field" key={f.formId}>
-              <input type="checkbox" id={`form-${i}`} name="FormId" value={f.formId} checked={i === 0} />
-              <label for={`form-${i}`}>{f.name}</label>
+            <div class="usa-checkbox" key={f.formId}>
+              <input class="usa-checkbox__input" type="checkbox" id={`form-${i}`} name="FormId" value={f.formId} checked={i === 0} />
+              <label class="usa-checkbox__label" for={`form-${i}`}>{f.name}</label>
             </div>
           ))}
         </fieldset>
         <div class="actions">
-          <button type="submit">Create the copy</button>
+          <button class="usa-button" type="submit">Create the copy</button>
           <a href={projectPagePath(s.programId, s.projectId)}>Cancel</a>
         </div>
       </form>

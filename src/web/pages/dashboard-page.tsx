@@ -1,4 +1,5 @@
 import type { DashboardView, Figure } from '../../domain/dashboards/dashboard-service.ts';
+import { TableBox } from '../components/table-box.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { QUEUE_PATH } from './work-queue-page.tsx';
@@ -19,10 +20,8 @@ function FigureSection(p: { programId: string; figure: Figure; chart: string }) 
       <div class="figure-body">
         {/* The chart's markup comes from Vega's SVG renderer, which escapes every text and attribute it writes. */}
         <div class="chart" dangerouslySetInnerHTML={{ __html: p.chart }} />
-        {/* A region with a name, reachable by keyboard: a wide table scrolls within it (axe: scrollable-region-focusable). */}
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll it */}
-        <section class="table-wrap" aria-label={`${figure.title}: the data`} tabIndex={0}>
-          <table>
+        <TableBox label={`${figure.title}: the data`}>
+          <table class="usa-table">
             <caption>{figure.title}: the data</caption>
             <thead><tr>{figure.columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
             <tbody>
@@ -31,7 +30,7 @@ function FigureSection(p: { programId: string; figure: Figure; chart: string }) 
                 : figure.rows.map((r, i) => <tr key={i}>{r.map((cell, j) => (j === 0 ? <th key={j} scope="row">{cell}</th> : <td key={j}>{cell ?? ''}</td>))}</tr>)}
             </tbody>
           </table>
-        </section>
+        </TableBox>
       </div>
       <p><a href={dashboardHref(p.programId, figure.id)} download>Download “{figure.title}” as CSV</a></p>
     </section>

@@ -1,4 +1,5 @@
 import type { FormAttachmentView, FormFieldView, FormPageView } from '../../domain/projects/application-service.ts';
+import { Alert } from '../components/alert.tsx';
 import { type RawFormValues, shownKey } from '../../domain/projects/draft-inputs.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { controlId, FieldControl, type Shown } from '../components/field-control.tsx';
@@ -25,6 +26,42 @@ export interface FormPageProps {
   /** The heading of the error summary. */
   problemTitle: string;
   notice: string | null;
+  /** The program's forms as the steps of the application, this one current; shown when there are two or more. */
+  steps?: FormStep[];
+}
+
+/** One form of the application as a step: done (submitted), the one shown, or still to come. */
+export interface FormStep { formId: string; name: string; state: 'complete' | 'current' | 'incomplete' }
+
+const STEP_STATE: Record<FormStep['state'], string> = { complete: ' completed', current: '', incomplete: ' not completed' };
+
+/**
+ * The design system's step indicator over the application's forms: where this form stands among them. A phone shows
+ * only the counter ("2 of 3"), a wider screen each form's name.
+ */
+function StepIndicator(p: { steps: FormStep[] }) {
+  const current = p.steps.findIndex((s) => s.state === 'current');
+  if (p.steps.length < 2 || current < 0) return null;
+  return (
+    <section class="usa-step-indicator" aria-label="Forms of the application">
+      <ol class="usa-step-indicator__segments">
+        {p.steps.map((s) => (
+          <li key={s.formId} class={`usa-step-indicator__segment${s.state === 'incomplete' ? '' : ` usa-step-indicator__segment--${s.state}`}`}
+            aria-current={s.state === 'current' ? 'step' : undefined}>
+            <span class="usa-step-indicator__segment-label">{s.name}{STEP_STATE[s.state] ? <span class="usa-sr-only">{STEP_STATE[s.state]}</span> : null}</span>
+          </li>
+        ))}
+      </ol>
+      <div class="usa-step-indicator__header">
+        <p class="usa-step-indicator__heading">
+          <span class="usa-step-indicator__heading-counter">
+            <span class="usa-sr-only">Form</span> <span class="usa-step-indicator__current-step">{current + 1}</span>{' '}
+            <span class="usa-step-indicator__total-steps">of {p.steps.length}</span>
+          </span>
+        </p>
+      </div>
+    </section>
+  );
 }
 
 /** The id of an attachment definition's file input: what the error summary links to. */
@@ -88,19 +125,19 @@ function Attachment(p: { a: FormAttachmentView; v: FormPageView; timeZone: strin
   const rules = `${acceptedTypesText(a.allowedTypes)}, at most ${formatSize(a.maxSizeBytes)}.`;
   return (
     <section class={`attachment${p.error ? ' has-error' : ''}`} aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{a.name}{a.required ? <span class="required-marker"> (required)</span> : null}</h3>
+      <h3 id={`${id}-title`}>{a.name}{a.required ? <span class="usa-hint usa-hint--required"> (required)</span> : null}</h3>
       {a.file ? <FileSummary file={a.file} href={filePath(v.programId, v.projectId, a.attachmentId)} timeZone={p.timeZone} /> : <p>{a.document === null ? 'No file uploaded yet.' : 'Not generated yet.'}</p>}
-      {a.document !== null ? <p class="hint">The agency's system makes this document; it cannot be uploaded.</p> : null}
+      {a.document !== null ? <p class="usa-hint">The agency's system makes this document; it cannot be uploaded.</p> : null}
       {p.editable && a.document === null ? (
         <div class="upload">
-          <div class={`field${p.error ? ' has-error' : ''}`}>
-            <label for={id}>{a.file ? `Replace the file of ${a.name}` : `File for ${a.name}`}</label>
-            <p class="hint" id={`${id}-hint`}>{rules}</p>
-            {p.error ? <p class="error-message" id={`${id}-error`}><span class="visually-hidden">Error: </span>{p.error}</p> : null}
-            <input type="file" id={id} name={fileFieldName(a.attachmentId)} accept={a.allowedTypes.join(',')} aria-invalid={p.error ? true : undefined}
+          <div class={`usa-form-group${p.error ? ' usa-form-group--error' : ''}`}>
+            <label class="usa-label" for={id}>{a.file ? `Replace the file of ${a.name}` : `File for ${a.name}`}</label>
+            <p class="usa-hint" id={`${id}-hint`}>{rules}</p>
+            {p.error ? <p class="usa-error-message" id={`${id}-error`}><span class="usa-sr-only">Error: </span>{p.error}</p> : null}
+            <input class="usa-file-input" type="file" id={id} name={fileFieldName(a.attachmentId)} accept={a.allowedTypes.join(',')} aria-invalid={p.error ? true : undefined}
               aria-describedby={[`${id}-hint`, p.error ? `${id}-error` : null].filter(Boolean).join(' ')} />
           </div>
-          <button type="submit" class="secondary" name="action" value={`upload:${a.attachmentId}`}>Upload {a.name}</button>
+          <button type="submit" class="usa-button usa-button--outline" name="action" value={`upload:${a.attachmentId}`}>Upload {a.name}</button>
         </div>
       ) : null}
     </section>
@@ -128,11 +165,12 @@ export function FormPage(p: FormPageProps) {
   const project = projectPagePath(v.programId, v.projectId);
   return (
     <Layout title={v.form.name} agencyName={v.agencyName} programName={v.programName} testProgram={v.testProgram} user={p.user} csrfToken={p.csrfToken}>
-      <p class="breadcrumb"><a href={project}>{v.projectNumber ?? 'Draft application'}</a> · status <span class="status">{v.statusName}</span></p>
+      <p class="breadcrumb"><a href={project}>{v.projectNumber ?? 'Draft application'}</a> · status <span class="usa-tag">{v.statusName}</span></p>
+      <StepIndicator steps={p.steps ?? []} />
       <h1>{v.form.name}</h1>
       <ErrorSummary title={p.problemTitle} problems={summary} />
-      {p.notice ? <div class="notice ok">{p.notice}</div> : null}
-      {editable ? null : <div class="notice warn">{v.readOnlyReason}</div>}
+      {p.notice ? <Alert kind="success" slim>{p.notice}</Alert> : null}
+      {editable ? null : <Alert kind="warning" slim>{v.readOnlyReason}</Alert>}
       {editable ? (
         // One form for the fields and the files: any of its buttons saves what was typed and stores the chosen files.
         // The CSRF token is its first control, so it comes first in the multipart body, before any file.
@@ -140,15 +178,15 @@ export function FormPage(p: FormPageProps) {
           <input type="hidden" name="_csrf" value={p.csrfToken} />
           {/* Enter in a field presses the form's first submit button: with tables on the page that must be "Save draft",
               not a row's "Remove". Hidden from sight and from the tab order; the visible "Save draft" below is the same. */}
-          {hasTable ? <button type="submit" name="action" value="save" class="visually-hidden" tabIndex={-1} aria-hidden="true">Save draft</button> : null}
+          {hasTable ? <button type="submit" name="action" value="save" class="usa-sr-only" tabIndex={-1} aria-hidden="true">Save draft</button> : null}
           <p>Fields marked (required) must be filled in before you submit. You can save a draft at any time. Some fields
             appear or change as you answer others: save the draft to see them.</p>
           {v.fields.filter((f) => !f.readOnly).map((f) => <ShownValues key={`shown-${f.fieldId}`} f={f} typed={p.typed} />)}
           {groups(v.fields).map((g, i) => {
             const controls = g.fields.map(control);
-            return g.name ? <fieldset key={g.name} class="group"><legend>{g.name}</legend>{controls}</fieldset> : <div key={`g${i}`}>{controls}</div>;
+            return g.name ? <fieldset key={g.name} class="usa-fieldset group"><legend class="usa-legend">{g.name}</legend>{controls}</fieldset> : <div key={`g${i}`}>{controls}</div>;
           })}
-          <div class="actions"><button type="submit" name="action" value="save">Save draft</button></div>
+          <div class="actions"><button class="usa-button" type="submit" name="action" value="save">Save draft</button></div>
           {v.attachments.length > 0 ? (
             <section aria-labelledby="attachments">
               <h2 id="attachments">Attachments</h2>
@@ -162,7 +200,7 @@ export function FormPage(p: FormPageProps) {
             <h2 id="submit-title">Submit</h2>
             <p>Submitting saves the fields and files above and sends {v.form.name} to the agency. You cannot change it afterwards.</p>
             <div class="actions">
-              <button type="submit" name="action" value="submit">Submit {v.form.name}</button>
+              <button class="usa-button" type="submit" name="action" value="submit">Submit {v.form.name}</button>
               <a href={project}>Back to the project</a>
             </div>
           </section>

@@ -1,4 +1,5 @@
 import type { PortalHomeView } from '../../domain/portal/portal-service.ts';
+import { TableBox } from '../components/table-box.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { myProjectsPath, projectPagePath } from '../web-paths.ts';
@@ -25,7 +26,7 @@ export function HomePage(p: HomePageProps) {
       {staffPrograms.length > 0 ? (
         <section aria-labelledby="queues">
           <h2 id="queues">Work queues</h2>
-          <ul>
+          <ul class="usa-list">
             {staffPrograms.map((g) => (
               <li key={g.programId}><a href={`/Projects/ProjectList?ProgramId=${encodeURIComponent(g.programId)}`}>{g.name}</a> ({g.role}){g.testProgram ? TEST_TAG : null}</li>
             ))}
@@ -36,28 +37,28 @@ export function HomePage(p: HomePageProps) {
         <section aria-labelledby="mine">
           <h2 id="mine">My projects</h2>
           {p.home.myProjects.length === 0 ? <p>You have no applications yet.</p> : (
-            <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">Your applications</caption>
+            <TableBox label="Your applications">
+              <table class="usa-table">
+                <caption class="usa-sr-only">Your applications</caption>
                 <thead><tr><th scope="col">Project</th><th scope="col">Program</th><th scope="col">Status</th><th scope="col">Last change</th><th scope="col">Waiting for you</th></tr></thead>
                 <tbody>
                   {p.home.myProjects.map((r) => (
                     <tr key={r.projectId}>
                       <td>
                         <a href={projectPagePath(r.programId, r.projectId)}>{r.projectNumber ?? 'Draft'}</a>
-                        {r.projectNumber === null ? <> <span class="badge draft">Draft — not submitted</span></> : null}
+                        {r.projectNumber === null ? <> <span class="usa-tag apas-draft">Draft — not submitted</span></> : null}
                       </td>
                       <td>{r.programName}{r.testProgram ? TEST_TAG : null}</td>
-                      <td><span class="status">{r.status}</span></td>
+                      <td><span class="usa-tag">{r.status}</span></td>
                       <td><time datetime={isoDateTime(r.lastChange)}>{formatDateTime(r.lastChange, p.timeZone)}</time></td>
                       <td>{r.waiting.length === 0 ? 'Nothing' : <ul class="waiting">{r.waiting.map((w) => <li key={w}>{w}</li>)}</ul>}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
           )}
-          <ul>
+          <ul class="usa-list">
             {startable.map((g) => (
               <li key={g.programId}><a href={myProjectsPath(g.programId)}>Search and filter your applications in {g.name}</a></li>
             ))}
@@ -69,14 +70,14 @@ export function HomePage(p: HomePageProps) {
               <input type="hidden" name="ProgramId" value={g.programId} />
               {(p.organizations ?? []).length > 0 ? (
                 <>
-                  <label for={`for-${g.programId}`}>For</label>
-                  <select id={`for-${g.programId}`} name="OrganizationId">
+                  <label class="usa-label" for={`for-${g.programId}`}>For</label>
+                  <select class="usa-select" id={`for-${g.programId}`} name="OrganizationId">
                     <option value="">Myself</option>
                     {(p.organizations ?? []).map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
                   </select>
                 </>
               ) : null}
-              <button type="submit">Start an application for {g.name}</button>
+              <button class="usa-button" type="submit">Start an application for {g.name}</button>
             </form>
           ))}
         </section>

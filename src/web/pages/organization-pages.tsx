@@ -1,4 +1,6 @@
 import type { MyOrganization, OrganizationView } from '../../domain/organizations/organization-service.ts';
+import { TableBox } from '../components/table-box.tsx';
+import { Alert } from '../components/alert.tsx';
 import { DEFAULT_FIELD_LABELS, DEFAULT_FIELDS } from '../../domain/organizations/organization-defaults.ts';
 import { formatDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
@@ -8,7 +10,7 @@ import { organizationPath, ORGANIZATIONS_PATH } from '../organization-paths.ts';
 interface PageBase { user: PageUser; csrfToken: string; notice?: string | null }
 
 function Notice(p: { notice?: string | null }) {
-  return p.notice ? <output class="notice">{p.notice}</output> : null;
+  return p.notice ? <Alert kind="success" slim live>{p.notice}</Alert> : null;
 }
 
 /** Organizations: the ones the user belongs to, and a form to create one (the creator becomes its admin). */
@@ -19,16 +21,16 @@ export function OrganizationsPage(p: PageBase & { organizations: MyOrganization[
       <Notice notice={p.notice} />
       <p>Members of an organization see and work on every application started for it.</p>
       {p.organizations.length === 0 ? <p>You are not a member of any organization.</p> : (
-        <ul>
+        <ul class="usa-list">
           {p.organizations.map((o) => <li key={o.id}><a href={organizationPath(o.id)}>{o.name}</a> ({o.role})</li>)}
         </ul>
       )}
       <h2>Create an organization</h2>
-      <form method="post" action={ORGANIZATIONS_PATH}>
+      <form class="usa-form usa-form--large" method="post" action={ORGANIZATIONS_PATH}>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
-        <label for="org-name">Organization name</label>
-        <input id="org-name" name="Name" required maxlength={200} autocomplete="organization" />
-        <button type="submit">Create organization</button>
+        <label class="usa-label" for="org-name">Organization name</label>
+        <input class="usa-input" id="org-name" name="Name" required maxlength={200} autocomplete="organization" />
+        <button class="usa-button" type="submit">Create organization</button>
       </form>
     </Layout>
   );
@@ -45,10 +47,10 @@ export interface OrganizationPageExtra {
 
 function InvitationLink(p: { email: string; link: string }) {
   return (
-    <div class="notice">
+    <Alert kind="info">
       <p>Mail is off on this service, so no invitation mail was sent. Send this link to {p.email} yourself; it works once, for a week, for the user of that address:</p>
-      <p><label for="invitation-link">Invitation link</label> <input id="invitation-link" readonly value={p.link} size={60} /></p>
-    </div>
+      <p><label class="usa-label" for="invitation-link">Invitation link</label> <input class="usa-input" id="invitation-link" readonly value={p.link} size={60} /></p>
+    </Alert>
   );
 }
 
@@ -58,14 +60,14 @@ function PendingInvitations(p: { view: OrganizationView; path: string; csrfToken
     <form method="post" action={`${p.path}/Invitations/${kind}`} class="inline-form">
       <input type="hidden" name="_csrf" value={p.csrfToken} />
       <input type="hidden" name="InvitationId" value={id} />
-      <button type="submit" class={kind === 'Revoke' ? 'secondary' : undefined} aria-label={`${kind === 'Resend' ? 'Send again the invitation of' : 'Revoke the invitation of'} ${email}`}>
+      <button type="submit" class={kind === 'Revoke' ? 'usa-button usa-button--outline' : 'usa-button'} aria-label={`${kind === 'Resend' ? 'Send again the invitation of' : 'Revoke the invitation of'} ${email}`}>
         {kind === 'Resend' ? 'Send again' : 'Revoke'}
       </button>
     </form>
   );
   return (
-    <div class="table-wrap">
-      <table>
+    <TableBox label="Invitations waiting to be accepted">
+      <table class="usa-table">
         <caption>Invitations waiting to be accepted</caption>
         <thead><tr><th scope="col">E-mail</th><th scope="col">Invited by</th><th scope="col">Sent</th><th scope="col">Expires</th><th scope="col">Action</th></tr></thead>
         <tbody>
@@ -77,7 +79,7 @@ function PendingInvitations(p: { view: OrganizationView; path: string; csrfToken
           ))}
         </tbody>
       </table>
-    </div>
+    </TableBox>
   );
 }
 
@@ -91,15 +93,15 @@ export function OrganizationPage(p: PageBase & { view: OrganizationView } & Orga
       <h1>{organization.name}</h1>
       <Notice notice={p.notice} />
       {p.refusal ? (
-        <div class="error-summary" role="alert">
+        <Alert kind="error" role="alert">
           <p>{p.refusal}</p>
           <p>Nothing was changed.</p>
-        </div>
+        </Alert>
       ) : null}
       {p.invitation ? <InvitationLink email={p.invitation.email} link={p.invitation.link} /> : null}
       <p>Your role: {role}. <a href={ORGANIZATIONS_PATH}>All organizations</a></p>
-      <div class="table-wrap">
-        <table>
+      <TableBox label="Members">
+        <table class="usa-table">
           <caption>Members</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th>{admin ? <th scope="col">Action</th> : null}</tr></thead>
           <tbody>
@@ -111,7 +113,7 @@ export function OrganizationPage(p: PageBase & { view: OrganizationView } & Orga
                     <form method="post" action={`${path}/Remove`}>
                       <input type="hidden" name="_csrf" value={p.csrfToken} />
                       <input type="hidden" name="Email" value={m.email} />
-                      <button type="submit" aria-label={`Remove ${m.name}`}>Remove</button>
+                      <button class="usa-button usa-button--secondary" type="submit" aria-label={`Remove ${m.name}`}>Remove</button>
                     </form>
                   </td>
                 ) : null}
@@ -119,29 +121,29 @@ export function OrganizationPage(p: PageBase & { view: OrganizationView } & Orga
             ))}
           </tbody>
         </table>
-      </div>
+      </TableBox>
       {admin ? (
         <>
           <h2>Invite a member</h2>
-          <form method="post" action={`${path}/Invite`}>
+          <form class="usa-form usa-form--large" method="post" action={`${path}/Invite`}>
             <input type="hidden" name="_csrf" value={p.csrfToken} />
-            <label for="invite-email">E-mail address</label>
-            <input id="invite-email" name="Email" type="email" required autocomplete="off" />
-            <button type="submit">Send invitation</button>
+            <label class="usa-label" for="invite-email">E-mail address</label>
+            <input class="usa-input" id="invite-email" name="Email" type="email" required autocomplete="off" />
+            <button class="usa-button" type="submit">Send invitation</button>
           </form>
           <h2>Pending invitations</h2>
           <PendingInvitations view={p.view} path={path} csrfToken={p.csrfToken} timeZone={p.timeZone} />
           <h2>Defaults for new applications</h2>
           <p>Prefilled on every application started for the organization, in programs that have these fields.</p>
-          <form method="post" action={`${path}/Defaults`}>
+          <form class="usa-form usa-form--large" method="post" action={`${path}/Defaults`}>
             <input type="hidden" name="_csrf" value={p.csrfToken} />
             {DEFAULT_FIELDS.map((f) => (
               <p key={f}>
-                <label for={`default-${f}`}>{DEFAULT_FIELD_LABELS[f]}</label>
-                <input id={`default-${f}`} name={f} maxlength={200} value={organization.defaults[f] ?? ''} />
+                <label class="usa-label" for={`default-${f}`}>{DEFAULT_FIELD_LABELS[f]}</label>
+                <input class="usa-input" id={`default-${f}`} name={f} maxlength={200} value={organization.defaults[f] ?? ''} />
               </p>
             ))}
-            <button type="submit">Save defaults</button>
+            <button class="usa-button" type="submit">Save defaults</button>
           </form>
         </>
       ) : null}
@@ -158,7 +160,7 @@ export function AcceptInvitationPage(p: PageBase & { organizationName: string; t
       <form method="post" action={`${ORGANIZATIONS_PATH}/Accept`}>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="token" value={p.token} />
-        <button type="submit">Join {p.organizationName}</button>
+        <button class="usa-button" type="submit">Join {p.organizationName}</button>
       </form>
     </Layout>
   );

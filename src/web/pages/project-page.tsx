@@ -1,4 +1,6 @@
 import { HistoryReason } from './history-reason.tsx';
+import { TableBox } from '../components/table-box.tsx';
+import { Alert } from '../components/alert.tsx';
 import type { ProjectFormsView } from '../../domain/projects/application-service.ts';
 import type { LandingInquiriesView, LandingView } from '../../domain/views.ts';
 import type { DeadlineView } from '../../domain/deadlines/deadline-service.ts';
@@ -48,26 +50,32 @@ export function ProjectPage(p: ProjectPageProps) {
     <Layout title={title} agencyName={p.forms.agencyName} programName={p.forms.programName} testProgram={p.forms.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>{title}</h1>
       {p.justSubmitted && v.projectNumber ? (
-        <div class="notice ok">
-          <h2>Your application was submitted</h2>
+        <Alert kind="success" heading="Your application was submitted">
           <p>Project number <strong>{v.projectNumber}</strong>, status <strong>{v.currentStatus.name}</strong>.</p>
           <h3>What happens next</h3>
-          <ul>{p.forms.nextSteps.map((s) => <li key={s}>{s}</li>)}</ul>
-        </div>
+          <ul class="usa-list">{p.forms.nextSteps.map((s) => <li key={s}>{s}</li>)}</ul>
+        </Alert>
       ) : null}
-      <dl class="facts">
-        <dt>Status</dt><dd>{v.currentStatus.name} since <When at={v.currentStatus.timestamp} timeZone={p.timeZone} /></dd>
-        <dt>Program</dt><dd>{v.programName}</dd>
-        <dt>Owner</dt><dd>{v.ownerName}</dd>
-        <dt>Project id</dt><dd><code>{v.projectId}</code></dd>
-        <dt>Last change</dt><dd><When at={v.lastChangeTimestamp} timeZone={p.timeZone} /></dd>
-      </dl>
+      <section class="usa-summary-box" aria-labelledby="summary">
+        <div class="usa-summary-box__body">
+          <h2 class="usa-summary-box__heading" id="summary">Summary</h2>
+          <div class="usa-summary-box__text">
+            <dl class="facts">
+              <dt>Status</dt><dd><span class="usa-tag">{v.currentStatus.name}</span> since <When at={v.currentStatus.timestamp} timeZone={p.timeZone} /></dd>
+              <dt>Program</dt><dd>{v.programName}</dd>
+              <dt>Owner</dt><dd>{v.ownerName}</dd>
+              <dt>Project id</dt><dd><code>{v.projectId}</code></dd>
+              <dt>Last change</dt><dd><When at={v.lastChangeTimestamp} timeZone={p.timeZone} /></dd>
+            </dl>
+          </div>
+        </div>
+      </section>
       <ApplicantDeadlines deadlines={p.deadlines ?? []} />
       <EnvelopeList envelopes={p.envelopes ?? []} timeZone={p.timeZone} />
       <section aria-labelledby="forms">
         <h2 id="forms">Forms</h2>
         {listed.length === 0 ? <p>No form is open in this status.</p> : (
-          <ul class="forms">
+          <ul class="usa-list forms">
             {listed.map((f) => (
               <li key={f.formId}>
                 <a href={formPagePath(v.programId, v.projectId, f.formId)}>{f.canFill ? `Fill in ${f.name}` : f.name}</a>
@@ -79,15 +87,15 @@ export function ProjectPage(p: ProjectPageProps) {
       </section>
       <section aria-labelledby="history">
         <h2 id="history">Status history</h2>
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Status history, newest first</caption>
+        <TableBox label="Status history">
+          <table class="usa-table">
+            <caption class="usa-sr-only">Status history, newest first</caption>
             <thead><tr><th scope="col">Status</th><th scope="col">Since</th><th scope="col">By</th><th scope="col">Reason</th></tr></thead>
             <tbody class="history">
               {v.history.map((h, i) => <tr key={i}><td>{h.status}</td><td><When at={h.at} timeZone={p.timeZone} /></td><td>{h.by}</td><td><HistoryReason line={h} /></td></tr>)}
             </tbody>
           </table>
-        </div>
+        </TableBox>
       </section>
       {submitted.length > 0 ? (
         <section aria-labelledby="data">
@@ -130,11 +138,11 @@ export function ProjectPage(p: ProjectPageProps) {
                   <input type="hidden" name="ProgramId" value={v.programId} />
                   <input type="hidden" name="ProjectId" value={v.projectId} />
                   <input type="hidden" name="ThreadId" value={t.threadId} />
-                  <div class="field">
-                    <label for={`reply-${t.threadId}`}>Your reply to “{t.subject}”</label>
-                    <textarea id={`reply-${t.threadId}`} name="Text" rows={4} maxLength={20000} required />
+                  <div class="usa-form-group">
+                    <label class="usa-label" for={`reply-${t.threadId}`}>Your reply to “{t.subject}”</label>
+                    <textarea class="usa-textarea" id={`reply-${t.threadId}`} name="Text" rows={4} maxLength={20000} required />
                   </div>
-                  <button type="submit">Send reply</button>
+                  <button class="usa-button" type="submit">Send reply</button>
                 </form>
               ) : t.status === 'Closed' ? <p><em>This thread is closed.</em></p> : null}
             </section>
@@ -145,7 +153,7 @@ export function ProjectPage(p: ProjectPageProps) {
       {p.manage && (p.manage.canCopy || p.manage.removal) ? (
         <section aria-labelledby="manage">
           <h2 id="manage">This application</h2>
-          <ul class="forms">
+          <ul class="usa-list forms">
             {p.manage.canCopy ? <li><a href={copyProjectPath(v.programId, v.projectId)}>Copy to a new application</a></li> : null}
             {p.manage.removal === 'delete' ? <li><a href={removeProjectPath(v.programId, v.projectId)}>Delete this draft</a></li> : null}
             {p.manage.removal === 'withdraw' ? <li><a href={removeProjectPath(v.programId, v.projectId)}>Withdraw this application</a></li> : null}

@@ -23,7 +23,7 @@ export function RemoveProjectPage(p: RemoveProjectPageProps) {
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="ProgramId" value={r.programId} />
         <input type="hidden" name="ProjectId" value={r.projectId} />
-        <button type="submit" class="danger">{draft ? 'Delete the draft' : 'Withdraw the application'}</button>
+        <button type="submit" class="usa-button usa-button--secondary">{draft ? 'Delete the draft' : 'Withdraw the application'}</button>
         <a href={projectPagePath(r.programId, r.projectId)}>Keep it</a>
       </form>
     </Layout>

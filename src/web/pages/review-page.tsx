@@ -1,4 +1,6 @@
 import type { ComponentChildren } from 'preact';
+import { TableBox } from '../components/table-box.tsx';
+import { Alert } from '../components/alert.tsx';
 import type { ReviewThreadView, ReviewView } from '../../domain/projects/review-service.ts';
 import type { DeadlineBoardView } from '../../domain/deadlines/deadline-service.ts';
 import { DeadlineBoard } from '../components/deadline-list.tsx';
@@ -56,10 +58,10 @@ function Action(p: { path: string; action: string; csrfToken: string; children: 
 // default too); the hint says so on the form, so nobody has to guess which way a note goes.
 function VisibleChoice(p: { id: string }) {
   return (
-    <div class="check">
-      <input type="checkbox" id={p.id} name="Visible" value="true" aria-describedby={`${p.id}-hint`} />
-      <label for={p.id}>Visible to the applicant</label>
-      <p class="hint" id={`${p.id}-hint`}>Left unticked, the note is internal: only staff see it.</p>
+    <div class="usa-checkbox">
+      <input class="usa-checkbox__input" type="checkbox" id={p.id} name="Visible" value="true" aria-describedby={`${p.id}-hint`} />
+      <label class="usa-checkbox__label" for={p.id}>Visible to the applicant</label>
+      <p class="usa-hint" id={`${p.id}-hint`}>Left unticked, the note is internal: only staff see it.</p>
     </div>
   );
 }
@@ -70,7 +72,7 @@ function Thread(p: { t: ReviewThreadView; view: ReviewView; path: string; csrfTo
   return (
     <article class="thread" aria-labelledby={`thread-${id}`}>
       <h3 id={`thread-${id}`}>{t.subject}</h3>
-      <p><span class="status">{THREAD_STATUS_LABEL[t.status] ?? t.status}</span>{t.externalId ? <> · External id: {t.externalId}</> : null}</p>
+      <p><span class="usa-tag">{THREAD_STATUS_LABEL[t.status] ?? t.status}</span>{t.externalId ? <> · External id: {t.externalId}</> : null}</p>
       <ol class="notes">
         {t.notes.map((n) => (
           <li key={`${n.at}-${n.author}`}>
@@ -84,12 +86,12 @@ function Thread(p: { t: ReviewThreadView; view: ReviewView; path: string; csrfTo
           {t.status !== 'Closed' ? (
             <Action path={p.path} action="InquiryNote" csrfToken={p.csrfToken}>
               <input type="hidden" name="ThreadId" value={id} />
-              <div class="field">
-                <label for={`note-text-${id}`}>Add a note to “{t.subject}”</label>
-                <textarea id={`note-text-${id}`} name="Text" required />
+              <div class="usa-form-group">
+                <label class="usa-label" for={`note-text-${id}`}>Add a note to “{t.subject}”</label>
+                <textarea class="usa-textarea" id={`note-text-${id}`} name="Text" required />
               </div>
               <VisibleChoice id={`note-visible-${id}`} />
-              <button type="submit">Add note to “{t.subject}”</button>
+              <button class="usa-button" type="submit">Add note to “{t.subject}”</button>
             </Action>
           ) : null}
           <div class="actions">
@@ -97,18 +99,18 @@ function Thread(p: { t: ReviewThreadView; view: ReviewView; path: string; csrfTo
               <Action key={to} path={p.path} action="InquiryStatus" csrfToken={p.csrfToken} class="inline">
                 <input type="hidden" name="ThreadId" value={id} />
                 <input type="hidden" name="Status" value={to} />
-                <button type="submit" class="secondary">{THREAD_MOVE_LABEL[to] ?? to} “{t.subject}”</button>
+                <button type="submit" class="usa-button usa-button--outline">{THREAD_MOVE_LABEL[to] ?? to} “{t.subject}”</button>
               </Action>
             ))}
           </div>
           <Action path={p.path} action="InquiryExternalId" csrfToken={p.csrfToken}>
             <input type="hidden" name="ThreadId" value={id} />
-            <div class="field">
-              <label for={`external-${id}`}>External id of “{t.subject}”</label>
-              <p class="hint" id={`external-hint-${id}`}>A ticket id in another system; leave empty to unlink.</p>
-              <input type="text" id={`external-${id}`} name="ExternalId" value={t.externalId ?? ''} aria-describedby={`external-hint-${id}`} />
+            <div class="usa-form-group">
+              <label class="usa-label" for={`external-${id}`}>External id of “{t.subject}”</label>
+              <p class="usa-hint" id={`external-hint-${id}`}>A ticket id in another system; leave empty to unlink.</p>
+              <input class="usa-input" type="text" id={`external-${id}`} name="ExternalId" value={t.externalId ?? ''} aria-describedby={`external-hint-${id}`} />
             </div>
-            <button type="submit" class="secondary">Save external id of “{t.subject}”</button>
+            <button type="submit" class="usa-button usa-button--outline">Save external id of “{t.subject}”</button>
           </Action>
         </div>
       ) : null}
@@ -124,12 +126,12 @@ function StatusReasonControls(p: { view: ReviewView; values: StatusFormValues | 
   return (
     <>
       {withReasons.length > 0 ? (
-        <div class="field">
-          <label for="review-reason">Reason</label>
-          <p class="hint" id="review-reason-hint">
+        <div class="usa-form-group">
+          <label class="usa-label" for="review-reason">Reason</label>
+          <p class="usa-hint" id="review-reason-hint">
             {required.length > 0 ? `A move to ${required.join(', ')} needs a reason. ` : ''}Choose one listed under the status you move to.
           </p>
-          <select id="review-reason" name="ReasonId" aria-describedby="review-reason-hint">
+          <select class="usa-select" id="review-reason" name="ReasonId" aria-describedby="review-reason-hint">
             <option value="">No reason</option>
             {withReasons.map((s) => (
               <optgroup key={s.statusId} label={s.name}>
@@ -139,10 +141,10 @@ function StatusReasonControls(p: { view: ReviewView; values: StatusFormValues | 
           </select>
         </div>
       ) : null}
-      <div class="field">
-        <label for="review-message">Message (optional)</label>
-        <p class="hint" id="review-message-hint">Shown to the applicant in the project's history and in the mail about the change.</p>
-        <textarea id="review-message" name="Message" maxlength={4000} aria-describedby="review-message-hint">{p.values?.message ?? ''}</textarea>
+      <div class="usa-form-group">
+        <label class="usa-label" for="review-message">Message (optional)</label>
+        <p class="usa-hint" id="review-message-hint">Shown to the applicant in the project's history and in the mail about the change.</p>
+        <textarea class="usa-textarea" id="review-message" name="Message" maxlength={4000} aria-describedby="review-message-hint">{p.values?.message ?? ''}</textarea>
       </div>
     </>
   );
@@ -154,15 +156,15 @@ export function ReviewPage(p: ReviewPageProps) {
   const path = reviewPath(view.programId, view.projectId);
   const title = view.number ? `Review ${view.number}` : 'Review an unsubmitted project';
   const bad = new Set(p.problems.map((x) => x.fieldId));
-  const cls = (id: string) => (bad.has(id) ? 'field has-error' : 'field');
+  const cls = (id: string) => (bad.has(id) ? 'usa-form-group usa-form-group--error' : 'usa-form-group');
   return (
     <Layout title={title} agencyName={view.agencyName} programName={view.programName} testProgram={view.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <p><a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId }).toString()}`}>Back to the work queue</a></p>
       <h1>{title}</h1>
-      {p.notice ? <output class="notice ok">{p.notice}</output> : null}
+      {p.notice ? <Alert kind="success" slim live>{p.notice}</Alert> : null}
       <ErrorSummary title="That was not done" problems={p.problems} />
       <dl class="facts">
-        <dt>Status</dt><dd><span class="status">{view.status}</span> since <When at={view.statusAt} timeZone={p.timeZone} /></dd>
+        <dt>Status</dt><dd><span class="usa-tag">{view.status}</span> since <When at={view.statusAt} timeZone={p.timeZone} /></dd>
         <dt>Applicant (owner)</dt><dd>{view.owner.name} ({view.owner.email})</dd>
         <dt>Assignee</dt><dd>{view.assignee ? `${view.assignee.name} (${view.assignee.email})` : 'Unassigned'}</dd>
         <dt>Created</dt><dd><When at={view.createdAt} timeZone={p.timeZone} /></dd>
@@ -176,14 +178,14 @@ export function ReviewPage(p: ReviewPageProps) {
           {view.may.setStatus ? (view.nextStatuses.length > 0 ? (
             <Action path={path} action="Status" csrfToken={p.csrfToken}>
               <div class={cls('review-status')}>
-                <label for="review-status">Move to status</label>
-                <p class="hint" id="review-status-hint">Only the statuses the workflow allows after “{view.status}”.</p>
-                <select id="review-status" name="StatusId" aria-describedby="review-status-hint">
+                <label class="usa-label" for="review-status">Move to status</label>
+                <p class="usa-hint" id="review-status-hint">Only the statuses the workflow allows after “{view.status}”.</p>
+                <select class="usa-select" id="review-status" name="StatusId" aria-describedby="review-status-hint">
                   {view.nextStatuses.map((s) => <option key={s.statusId} value={s.statusId} selected={p.statusForm?.statusId === s.statusId}>{s.name}</option>)}
                 </select>
               </div>
               <StatusReasonControls view={view} values={p.statusForm} />
-              <button type="submit">Change status</button>
+              <button class="usa-button" type="submit">Change status</button>
             </Action>
           ) : view.finalStatus ? <p>“{view.status}” is a final status: the workflow allows no further move.</p>
             : <p>Your role does not move projects on from “{view.status}”.</p>) : null}
@@ -191,16 +193,16 @@ export function ReviewPage(p: ReviewPageProps) {
             <>
               <Action path={path} action="Assignee" csrfToken={p.csrfToken}>
                 <div class={cls('review-assignee')}>
-                  <label for="review-assignee">Assignee's e-mail address</label>
-                  <p class="hint" id="review-assignee-hint">A staff member of this program (reader, editor, admin, or a role that reads every project).</p>
-                  <input type="email" id="review-assignee" name="Email" value={view.assignee?.email ?? ''} aria-describedby="review-assignee-hint" />
+                  <label class="usa-label" for="review-assignee">Assignee's e-mail address</label>
+                  <p class="usa-hint" id="review-assignee-hint">A staff member of this program (reader, editor, admin, or a role that reads every project).</p>
+                  <input class="usa-input" type="email" id="review-assignee" name="Email" value={view.assignee?.email ?? ''} aria-describedby="review-assignee-hint" />
                 </div>
-                <button type="submit">Assign</button>
+                <button class="usa-button" type="submit">Assign</button>
               </Action>
               {view.assignee ? (
                 <Action path={path} action="Assignee" csrfToken={p.csrfToken}>
                   <input type="hidden" name="Email" value="" />
-                  <button type="submit" class="secondary">Unassign</button>
+                  <button type="submit" class="usa-button usa-button--outline">Unassign</button>
                 </Action>
               ) : null}
             </>
@@ -208,10 +210,10 @@ export function ReviewPage(p: ReviewPageProps) {
           {view.may.setOwner ? (
             <Action path={path} action="Owner" csrfToken={p.csrfToken}>
               <div class={cls('review-owner')}>
-                <label for="review-owner">New owner's e-mail address</label>
-                <input type="email" id="review-owner" name="Email" value="" />
+                <label class="usa-label" for="review-owner">New owner's e-mail address</label>
+                <input class="usa-input" type="email" id="review-owner" name="Email" value="" />
               </div>
-              <button type="submit" class="secondary">Change owner</button>
+              <button type="submit" class="usa-button usa-button--outline">Change owner</button>
             </Action>
           ) : null}
           {view.may.export ? <p><a href={`${path}/Export`}>Export this project (XML)</a></p> : null}
@@ -222,7 +224,7 @@ export function ReviewPage(p: ReviewPageProps) {
         <DeadlineBoard board={p.deadlines} timeZone={p.timeZone} form={(action, deadlineId, label, name) => (
           <Action path={path} action="Deadline" csrfToken={p.csrfToken} class="inline-form">
             <input type="hidden" name="DeadlineId" value={deadlineId} />
-            <button type="submit" name="Action" value={action} aria-label={`${label} ${name}`}>{label}</button>
+            <button class="usa-button" type="submit" name="Action" value={action} aria-label={`${label} ${name}`}>{label}</button>
           </Action>
         )} />
       ) : null}
@@ -231,7 +233,7 @@ export function ReviewPage(p: ReviewPageProps) {
         <DocumentBoard documents={p.documents} timeZone={p.timeZone} path={path} form={(documentId, name) => (
           <Action path={path} action="Document" csrfToken={p.csrfToken} class="inline-form">
             <input type="hidden" name="DocumentId" value={documentId} />
-            <button type="submit" aria-label={`Generate document ${name}`}>Generate document</button>
+            <button class="usa-button" type="submit" aria-label={`Generate document ${name}`}>Generate document</button>
           </Action>
         )} />
       ) : null}
@@ -243,9 +245,9 @@ export function ReviewPage(p: ReviewPageProps) {
           <section key={form.formId} aria-labelledby={`form-${form.formId}`}>
             <h3 id={`form-${form.formId}`}>{form.name}</h3>
             <p>{form.submittedAt === null ? 'Not submitted yet.' : <>First submitted <When at={form.submittedAt} timeZone={p.timeZone} /></>}</p>
-            <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">{form.name}: submitted data and current draft</caption>
+            <TableBox label={`${form.name}: submitted data and current draft`}>
+              <table class="usa-table">
+                <caption class="usa-sr-only">{form.name}: submitted data and current draft</caption>
                 <thead><tr><th scope="col">Field</th><th scope="col">Submitted</th><th scope="col">Current draft</th></tr></thead>
                 <tbody>
                   {form.fields.map((f) => (
@@ -257,7 +259,7 @@ export function ReviewPage(p: ReviewPageProps) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
           </section>
         ))}
       </section>
@@ -270,19 +272,19 @@ export function ReviewPage(p: ReviewPageProps) {
             <dl class="facts">
               <dt>File</dt><dd><FileLinks fileName={a.fileName} contentType={a.contentType} href={`${path}/Attachments/${encodeURIComponent(a.attachmentId)}`} /> ({a.size} bytes, {a.contentType}, version {a.version})</dd>
               <dt>Uploaded</dt><dd>{a.uploadedBy}, <When at={a.uploadedAt} timeZone={p.timeZone} /></dd>
-              <dt>Review</dt><dd><span class="status">{a.approvalStatus}</span>{a.reviewedBy && a.reviewedAt !== null ? <> by {a.reviewedBy}, <When at={a.reviewedAt} timeZone={p.timeZone} /></> : null}</dd>
+              <dt>Review</dt><dd><span class="usa-tag">{a.approvalStatus}</span>{a.reviewedBy && a.reviewedAt !== null ? <> by {a.reviewedBy}, <When at={a.reviewedAt} timeZone={p.timeZone} /></> : null}</dd>
               <dt>Note</dt><dd class="note-text">{a.note ?? '—'}</dd>
             </dl>
             {view.may.reviewAttachments ? (
               <Action path={path} action="Attachment" csrfToken={p.csrfToken}>
                 <input type="hidden" name="AttachmentId" value={a.attachmentId} />
                 <div class={cls(`review-note-${a.attachmentId}`)}>
-                  <label for={`review-note-${a.attachmentId}`}>Note on {a.name}</label>
-                  <textarea id={`review-note-${a.attachmentId}`} name="Note">{a.note ?? ''}</textarea>
+                  <label class="usa-label" for={`review-note-${a.attachmentId}`}>Note on {a.name}</label>
+                  <textarea class="usa-textarea" id={`review-note-${a.attachmentId}`} name="Note">{a.note ?? ''}</textarea>
                 </div>
                 <div class="actions">
-                  <button type="submit" name="Action" value="Approve">Approve {a.name}</button>
-                  <button type="submit" name="Action" value="Reject" class="danger">Reject {a.name}</button>
+                  <button class="usa-button" type="submit" name="Action" value="Approve">Approve {a.name}</button>
+                  <button type="submit" name="Action" value="Reject" class="usa-button usa-button--secondary">Reject {a.name}</button>
                 </div>
               </Action>
             ) : null}
@@ -297,18 +299,18 @@ export function ReviewPage(p: ReviewPageProps) {
         ))}
         {view.may.inquiries ? (
           <Action path={path} action="InquiryNote" csrfToken={p.csrfToken}>
-            <fieldset>
-              <legend>Start a thread</legend>
+            <fieldset class="usa-fieldset">
+              <legend class="usa-legend">Start a thread</legend>
               <div class={cls('thread-subject')}>
-                <label for="thread-subject">Subject</label>
-                <input type="text" id="thread-subject" name="Subject" maxLength={200} required />
+                <label class="usa-label" for="thread-subject">Subject</label>
+                <input class="usa-input" type="text" id="thread-subject" name="Subject" maxLength={200} required />
               </div>
               <div class={cls('thread-text')}>
-                <label for="thread-text">First note</label>
-                <textarea id="thread-text" name="Text" required />
+                <label class="usa-label" for="thread-text">First note</label>
+                <textarea class="usa-textarea" id="thread-text" name="Text" required />
               </div>
               <VisibleChoice id="thread-visible" />
-              <button type="submit">Start thread</button>
+              <button class="usa-button" type="submit">Start thread</button>
             </fieldset>
           </Action>
         ) : null}
@@ -316,9 +318,9 @@ export function ReviewPage(p: ReviewPageProps) {
 
       <section aria-labelledby="history-title">
         <h2 id="history-title">History</h2>
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Status history, newest first</caption>
+        <TableBox label="Status history">
+          <table class="usa-table">
+            <caption class="usa-sr-only">Status history, newest first</caption>
             <thead><tr><th scope="col">Status</th><th scope="col">When</th><th scope="col">By</th><th scope="col">Reason</th></tr></thead>
             <tbody>
               {view.history.map((h) => (
@@ -326,7 +328,7 @@ export function ReviewPage(p: ReviewPageProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableBox>
       </section>
 
       {p.mails ? <OwnerMails mails={p.mails.mails} title={`Mails sent to the applicant (${view.owner.name})`} timeZone={p.timeZone} /> : null}
@@ -334,9 +336,9 @@ export function ReviewPage(p: ReviewPageProps) {
       {view.automations.length > 0 ? (
         <section aria-labelledby="automations-title">
           <h2 id="automations-title">Automations</h2>
-          <div class="table-wrap">
-            <table class="automations">
-              <caption class="visually-hidden">What the program's automations did, newest first</caption>
+          <TableBox label="What the program's automations did">
+            <table class="usa-table automations">
+              <caption class="usa-sr-only">What the program's automations did, newest first</caption>
               <thead><tr><th scope="col">When</th><th scope="col">Automation</th><th scope="col">Trigger</th><th scope="col">Outcome</th><th scope="col">Details</th></tr></thead>
               <tbody>
                 {view.automations.map((r, i) => (
@@ -344,7 +346,7 @@ export function ReviewPage(p: ReviewPageProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableBox>
         </section>
       ) : null}
     </Layout>

@@ -35,7 +35,7 @@ export function SignedInAlreadyPage(p: SignedInAlreadyProps) {
         <input type="hidden" name="next" value={p.next} />
         <input type="hidden" name="after" value="sign-in" />
         <p>Not you, or want to use another account?</p>
-        <button type="submit">Sign out and sign in as someone else</button>
+        <button class="usa-button" type="submit">Sign out and sign in as someone else</button>
       </form>
     </Layout>
   );
@@ -47,18 +47,18 @@ export function SignInPage(p: SignInPageProps) {
     <Layout title="Sign in">
       <h1>Sign in</h1>
       <ErrorSummary title="You could not be signed in" problems={p.error ? [{ message: p.error, fieldId: 'email' }] : []} />
-      <form method="post" action="/MvcProjects/SignIn" novalidate>
+      <form class="usa-form usa-form--large" method="post" action="/MvcProjects/SignIn" novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="next" value={p.next} />
-        <div class="field">
-          <label for="email">E-mail address</label>
-          <input type="email" id="email" name="email" autocomplete="username" required value={p.email} />
+        <div class="usa-form-group">
+          <label class="usa-label" for="email">E-mail address</label>
+          <input class="usa-input" type="email" id="email" name="email" autocomplete="username" required value={p.email} />
         </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <input type="password" id="password" name="password" autocomplete="current-password" required />
+        <div class="usa-form-group">
+          <label class="usa-label" for="password">Password</label>
+          <input class="usa-input" type="password" id="password" name="password" autocomplete="current-password" required />
         </div>
-        <button type="submit">Sign in</button>
+        <button class="usa-button" type="submit">Sign in</button>
       </form>
       {p.providers && p.providers.length > 0 ? (
         <section aria-labelledby="sign-on-heading">
@@ -88,16 +88,16 @@ export function CodePage(p: CodePageProps) {
     <Layout title="Enter your one-time code">
       <h1>Enter your one-time code</h1>
       <ErrorSummary title="The code was not accepted" problems={p.error ? [{ message: p.error, fieldId: 'code' }] : []} />
-      <form method="post" action="/MvcProjects/SignIn/Code" novalidate>
+      <form class="usa-form usa-form--large" method="post" action="/MvcProjects/SignIn/Code" novalidate>
         <input type="hidden" name="_csrf" value={p.csrfToken} />
         <input type="hidden" name="next" value={p.next} />
-        <div class="field">
-          <label for="code">One-time code</label>
-          <p class="hint" id="code-hint">The 6-digit code your authenticator app shows now.</p>
-          <input type="text" id="code" name="code" inputMode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxLength={6}
+        <div class="usa-form-group">
+          <label class="usa-label" for="code">One-time code</label>
+          <p class="usa-hint" id="code-hint">The 6-digit code your authenticator app shows now.</p>
+          <input class="usa-input" type="text" id="code" name="code" inputMode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxLength={6}
             aria-describedby="code-hint" required />
         </div>
-        <button type="submit">Continue</button>
+        <button class="usa-button" type="submit">Continue</button>
       </form>
     </Layout>
   );

@@ -1,4 +1,6 @@
 import type { SigningPage as SigningView } from '../../domain/signing/signing-service.ts';
+import { TableBox } from '../components/table-box.tsx';
+import { Alert } from '../components/alert.tsx';
 import { SIGNING_DOCUMENT_PATH, SIGNING_PATH } from '../../domain/signing/signing-links.ts';
 import { envelopeStateText, SIGNER_STATE } from '../components/envelope-list.tsx';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
@@ -37,9 +39,9 @@ export function SigningPage(p: SigningPageProps) {
   return (
     <Layout title={title} programName={program.name} testProgram={isTestProgram(program)} user={p.user} csrfToken={p.csrfToken}>
       <h1>{e.title}</h1>
-      <p>Project {project.number ?? project.id} · <span class="status">{envelopeStateText(e)}</span></p>
-      {p.notice ? <output class="notice ok">{p.notice}</output> : null}
-      {p.refusal ? <div class="error-summary" role="alert"><h2>That was not done</h2><p>{p.refusal}</p></div> : null}
+      <p>Project {project.number ?? project.id} · <span class="usa-tag">{envelopeStateText(e)}</span></p>
+      {p.notice ? <Alert kind="success" slim live>{p.notice}</Alert> : null}
+      {p.refusal ? <Alert kind="error" role="alert" heading="That was not done"><p>{p.refusal}</p></Alert> : null}
       <section aria-labelledby="document-title">
         <h2 id="document-title">The document</h2>
         <iframe class="document" src={documentHref(p.address)} title={`The document to sign: ${e.title}`} width="100%" height="600" />
@@ -47,9 +49,9 @@ export function SigningPage(p: SigningPageProps) {
       </section>
       <section aria-labelledby="signers-title">
         <h2 id="signers-title">Signers</h2>
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Who signs, {e.order === 'sequential' ? 'in this order' : 'in any order'}</caption>
+        <TableBox label="Signers">
+          <table class="usa-table">
+            <caption class="usa-sr-only">Who signs, {e.order === 'sequential' ? 'in this order' : 'in any order'}</caption>
             <thead><tr><th scope="col">Signer</th><th scope="col">Name</th><th scope="col">State</th></tr></thead>
             <tbody>
               {signers.map((s) => (
@@ -57,7 +59,7 @@ export function SigningPage(p: SigningPageProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableBox>
       </section>
       {p.page.mayAct && me ? (
         <>
@@ -72,16 +74,16 @@ export function SigningPage(p: SigningPageProps) {
                 {e.disclosure.split(/\n\s*\n/).map((para, i) => <p key={i}>{para}</p>)}
               </div>
               {me.consentedAt === null ? (
-                <div class="check">
-                  <input type="checkbox" id="consent" name="Consent" value="true" required aria-describedby="disclosure" />
-                  <label for="consent">I have read the disclosure and agree to sign electronically</label>
+                <div class="usa-checkbox">
+                  <input class="usa-checkbox__input" type="checkbox" id="consent" name="Consent" value="true" required aria-describedby="disclosure" />
+                  <label class="usa-checkbox__label" for="consent">I have read the disclosure and agree to sign electronically</label>
                 </div>
               ) : <p>You agreed to sign electronically {when(me.consentedAt)}.</p>}
-              <div class="field">
-                <label for="typed-name">Type your full name as your signature</label>
-                <input type="text" id="typed-name" name="TypedName" required maxLength={200} autocomplete="name" />
+              <div class="usa-form-group">
+                <label class="usa-label" for="typed-name">Type your full name as your signature</label>
+                <input class="usa-input" type="text" id="typed-name" name="TypedName" required maxLength={200} autocomplete="name" />
               </div>
-              <button type="submit">Sign</button>
+              <button class="usa-button" type="submit">Sign</button>
             </form>
           </section>
           <section aria-labelledby="decline-title">
@@ -90,11 +92,11 @@ export function SigningPage(p: SigningPageProps) {
               <input type="hidden" name="_csrf" value={p.csrfToken} />
               {hidden(p.address)}
               <input type="hidden" name="Action" value="Decline" />
-              <div class="field">
-                <label for="decline-reason">Why you decline (the agency reads it)</label>
-                <textarea id="decline-reason" name="Reason" rows={3} maxLength={2000} required />
+              <div class="usa-form-group">
+                <label class="usa-label" for="decline-reason">Why you decline (the agency reads it)</label>
+                <textarea class="usa-textarea" id="decline-reason" name="Reason" rows={3} maxLength={2000} required />
               </div>
-              <button type="submit">Decline</button>
+              <button class="usa-button usa-button--secondary" type="submit">Decline</button>
             </form>
           </section>
         </>

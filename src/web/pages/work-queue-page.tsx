@@ -1,4 +1,6 @@
 import { DueBy } from '../components/deadline-list.tsx';
+import { TableBox } from '../components/table-box.tsx';
+import { Pager } from '../components/pager.tsx';
 import { dashboardHref } from '../web-paths.ts';
 import { BulkActionForm, BulkSelectCell, BulkSelectHeader } from '../components/bulk-action-form.tsx';
 import type { BulkFormOptions } from '../../domain/queue/bulk-action-service.ts';
@@ -32,7 +34,7 @@ function Cell(p: { id: string; r: WorkQueueRowView; timeZone: string }) {
   const { r } = p;
   switch (p.id) {
     case 'applicant': return <td>{r.applicant}</td>;
-    case 'status': return <td><span class="status">{r.status}</span></td>;
+    case 'status': return <td><span class="usa-tag">{r.status}</span></td>;
     case 'assignee': return <td>{r.assignee ?? 'Unassigned'}</td>;
     case 'submitted': return <td><When at={r.submittedAt} timeZone={p.timeZone} /></td>;
     case 'created': return <td><When at={r.createdAt} timeZone={p.timeZone} /></td>;
@@ -57,9 +59,9 @@ function When(p: { at: number | null; timeZone: string }) {
 
 function Select(p: { id: string; name: string; label: string; value: string; options: [string, string][] }) {
   return (
-    <div class="field">
-      <label for={p.id}>{p.label}</label>
-      <select id={p.id} name={p.name}>
+    <div class="usa-form-group">
+      <label class="usa-label" for={p.id}>{p.label}</label>
+      <select class="usa-select" id={p.id} name={p.name}>
         {p.options.map(([value, text]) => <option key={value} value={value} selected={value === p.value}>{text}</option>)}
       </select>
     </div>
@@ -83,7 +85,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
   // the unfiltered queue's, and the columns ticked as they were (not the default ones the page fell back to).
   const refused = p.problems.length > 0;
   const ticked = (id: string) => (refused ? form.columns.includes(id) : view.columns.some((x) => x.id === id));
-  const cls = (id: string) => (bad.has(id) ? 'field has-error' : 'field');
+  const cls = (id: string) => (bad.has(id) ? 'usa-form-group usa-form-group--error' : 'usa-form-group');
   return (
     <Layout title="Work queue" agencyName={view.agencyName} programName={view.programName} testProgram={view.testProgram} user={p.user} csrfToken={p.csrfToken}>
       <h1>Work queue</h1>
@@ -91,53 +93,53 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
       <ErrorSummary title="The filters could not be applied" problems={p.problems} />
       <form method="get" action={QUEUE_PATH} class="filters" aria-label="Filter projects">
         <input type="hidden" name="ProgramId" value={view.programId} />
-        <fieldset id="filter-status">
-          <legend>Status</legend>
+        <fieldset class="usa-fieldset" id="filter-status">
+          <legend class="usa-legend">Status</legend>
           {view.statuses.map((s) => (
-            <div key={s.statusId} class="check">
-              <input type="checkbox" id={`status-${s.statusId}`} name="status" value={s.statusId} checked={form.statuses.includes(s.statusId)} />
-              <label for={`status-${s.statusId}`}>{s.name}</label>
+            <div key={s.statusId} class="usa-checkbox">
+              <input class="usa-checkbox__input" type="checkbox" id={`status-${s.statusId}`} name="status" value={s.statusId} checked={form.statuses.includes(s.statusId)} />
+              <label class="usa-checkbox__label" for={`status-${s.statusId}`}>{s.name}</label>
             </div>
           ))}
         </fieldset>
         <Select id="filter-assignee" name="assignee" label="Assignee" value={form.assignee} options={assigneeOptions(view, form.assignee)} />
         <div class={cls('filter-submitted-from')}>
-          <label for="filter-submitted-from">Submitted from</label>
-          <input type="date" id="filter-submitted-from" name="submittedFrom" value={form.submittedFrom} />
+          <label class="usa-label" for="filter-submitted-from">Submitted from</label>
+          <input class="usa-input" type="date" id="filter-submitted-from" name="submittedFrom" value={form.submittedFrom} />
         </div>
         <div class={cls('filter-submitted-to')}>
-          <label for="filter-submitted-to">Submitted to</label>
-          <input type="date" id="filter-submitted-to" name="submittedTo" value={form.submittedTo} />
+          <label class="usa-label" for="filter-submitted-to">Submitted to</label>
+          <input class="usa-input" type="date" id="filter-submitted-to" name="submittedTo" value={form.submittedTo} />
         </div>
-        <div class="field">
-          <label for="filter-number">Project number</label>
-          <input type="search" id="filter-number" name="number" value={form.number} />
+        <div class="usa-form-group">
+          <label class="usa-label" for="filter-number">Project number</label>
+          <input class="usa-input" type="search" id="filter-number" name="number" value={form.number} />
         </div>
-        <fieldset id="filter-data">
-          <legend>Data field</legend>
+        <fieldset class="usa-fieldset" id="filter-data">
+          <legend class="usa-legend">Data field</legend>
           <Select id="filter-field" name="field" label="Field" value={form.field}
             options={[['', 'Any (no data filter)'], ...view.fields.map((f): [string, string] => [f.customId ?? f.fieldId, f.name])]} />
           <Select id="filter-op" name="op" label="Comparison" value={form.op} options={Object.entries(QUEUE_OPERATORS)} />
           <div class={cls('filter-value')}>
-            <label for="filter-value">Value</label>
-            <input type="text" id="filter-value" name="value" value={form.value} />
+            <label class="usa-label" for="filter-value">Value</label>
+            <input class="usa-input" type="text" id="filter-value" name="value" value={form.value} />
           </div>
         </fieldset>
-        <div class={`${cls('filter-overdue')} check`}>
-          <input type="checkbox" id="filter-overdue" name="overdue" value="1" checked={form.overdue === '1'} />
-          <label for="filter-overdue">Overdue only</label>
+        <div class={`${cls('filter-overdue')} usa-checkbox`}>
+          <input class="usa-checkbox__input" type="checkbox" id="filter-overdue" name="overdue" value="1" checked={form.overdue === '1'} />
+          <label class="usa-checkbox__label" for="filter-overdue">Overdue only</label>
         </div>
         <Select id="filter-attention" name="attention" label="Needs attention" value={form.attention}
           options={[['', 'Every project'], ['any', 'Needs attention (any reason)'], ...Object.entries(ATTENTION_KINDS)]} />
         {/* Closed until asked for: a program's data fields make a long list. A details element needs no script. */}
         <details class="column-choice">
           <summary>{refused ? `Columns (${form.columns.length} chosen)` : `Columns (${view.columns.length} shown)`}</summary>
-          <fieldset id="filter-columns">
-            <legend class="visually-hidden">Columns</legend>
+          <fieldset class="usa-fieldset" id="filter-columns">
+            <legend class="usa-sr-only">Columns</legend>
             {view.columnChoices.map((c) => (
-              <div key={c.id} class="check">
-                <input type="checkbox" id={`col-${c.id}`} name="col" value={c.id} checked={ticked(c.id)} />
-                <label for={`col-${c.id}`}>{c.label}<span class="visually-hidden"> column</span></label>
+              <div key={c.id} class="usa-checkbox">
+                <input class="usa-checkbox__input" type="checkbox" id={`col-${c.id}`} name="col" value={c.id} checked={ticked(c.id)} />
+                <label class="usa-checkbox__label" for={`col-${c.id}`}>{c.label}<span class="usa-sr-only"> column</span></label>
               </div>
             ))}
           </fieldset>
@@ -145,7 +147,7 @@ export function WorkQueuePage(p: WorkQueuePageProps) {
         <Select id="filter-order" name="order" label="Order" value={form.order} options={Object.entries(QUEUE_ORDERS)} />
         <Select id="filter-size" name="size" label="Rows per page" value={form.size} options={[['25', '25'], ['50', '50'], ['100', '100']]} />
         <div class="actions">
-          <button type="submit">Apply filters</button>
+          <button class="usa-button" type="submit">Apply filters</button>
           <a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId }).toString()}`}>Clear filters</a>
         </div>
       </form>
@@ -172,12 +174,12 @@ function QueueResults(p: WorkQueuePageProps) {
       <p id="queue-count">{view.count.more ? `More than ${view.count.count.toLocaleString('en-US')} projects match these filters.`
         : `${view.count.count.toLocaleString('en-US')} ${view.count.count === 1 ? 'project matches' : 'projects match'} these filters.`}</p>
       <p class="actions">
-        <a class="button secondary" href={`${QUEUE_PATH}?${queueQuery(form, { format: 'csv' })}`}>Download these projects as CSV</a>
+        <a class="usa-button usa-button--outline" href={`${QUEUE_PATH}?${queueQuery(form, { format: 'csv' })}`}>Download these projects as CSV</a>
       </p>
       {view.rows.length === 0 ? <p>No projects match these filters.</p> : (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Projects of {view.programName}</caption>
+        <TableBox label={`Projects of ${view.programName}`}>
+          <table class="usa-table">
+            <caption class="usa-sr-only">Projects of {view.programName}</caption>
             <thead>
               <tr><th scope="col">Project</th>{view.columns.map((c) => <th key={c.id} scope="col">{c.label}</th>)}{p.bulk ? <BulkSelectHeader /> : null}</tr>
             </thead>
@@ -191,14 +193,12 @@ function QueueResults(p: WorkQueuePageProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableBox>
       )}
       {p.bulk && view.rows.length > 0 ? <BulkActionForm options={p.bulk} filterQuery={queueQuery(form)} csrfToken={p.csrfToken} /> : null}
-      <nav class="pager" aria-label="Pages">
-        {view.atStart ? null : <a href={`${QUEUE_PATH}?${queueQuery(form)}`}>First page</a>}
-        {view.previousCursor ? <a href={`${QUEUE_PATH}?${queueQuery(form, { cursor: view.previousCursor })}`} rel="prev">Previous page</a> : null}
-        {view.nextCursor ? <a href={`${QUEUE_PATH}?${queueQuery(form, { cursor: view.nextCursor })}`} rel="next">Next page</a> : null}
-      </nav>
+      <Pager first={view.atStart ? null : `${QUEUE_PATH}?${queueQuery(form)}`}
+        previous={view.previousCursor ? `${QUEUE_PATH}?${queueQuery(form, { cursor: view.previousCursor })}` : null}
+        next={view.nextCursor ? `${QUEUE_PATH}?${queueQuery(form, { cursor: view.nextCursor })}` : null} />
     </>
   );
 }
