@@ -90,12 +90,13 @@ const WITH_DOC = ROUTES.filter((r) => r.doc);
 const WITH_QUERY = ROUTES.filter((r) => r.query);
 const WITH_IDS = ROUTES.filter((r) => /\{[PJFLTAH]\}/.test(r.path));
 
-// Ids that are wrong in every way an id can be: traversal, SQL, NUL, bad percent-encoding, too long, odd names.
+// Ids that are wrong in every way an id can be: traversal, SQL, NUL, bad percent-encoding, too long, odd names, and
+// project numbers of no project (a read accepts a project's number in place of its id).
 const ID_TRICKS = [
   '..', '.', '%2e%2e', '%2E%2E%2F..%2F', '..%2f..%2f..%2fetc%2fpasswd', '..%5c..%5cwindows%5cwin.ini', '%252e%252e',
   "'%20OR%201%3D1%20--", "1'%3B%20DROP%20TABLE%20projects%3B--", '%22%3E%3Cscript%3E', '%00', 'abc%00def', '%FF', '%C3%28',
   '%E2%82', '%', '%zz', '%25', '*', '~', '-', '_', 'A'.repeat(65), 'B'.repeat(500), '%F0%9F%92%A9', '%20', 'null', 'undefined',
-  '__proto__', 'constructor', 'prototype', 'hasOwnProperty', '0', '-1', '1e999', 'SOLAR-00001', '',
+  '__proto__', 'constructor', 'prototype', 'hasOwnProperty', '0', '-1', '1e999', 'SOLAR-99999', 'SOLAR-0', '',
 ];
 
 function fillPath(route: Route, t: HostileTargets, projectId: string, trick?: { slot: Slot; value: string }): string {

@@ -9,6 +9,9 @@ export type StateSnapshot = Record<string, { rows: number; digest: string }>;
 // event_cursors is the background consumers' bookkeeping: they catch up with events written before the run (the demo's
 // changes) at their own pace; the events themselves are state and are compared.
 const NOT_STATE = new Set(['rate_limit_windows', 'kysely_migration', 'kysely_migration_lock', 'event_cursors']);
+// When a credential was last used or a user last signed in (migration 048) is marked by any authenticated request, an
+// aborted one too, as the console shows it; it is a usage mark, not the state a request could half-write.
+const USAGE_MARKS = new Set(['last_used_at', 'last_sign_in_at']);
 
 /** Reads every table (but the counters) whole and digests it, so that any changed, added or removed row shows. */
 export async function snapshotState(config: DatabaseConfig): Promise<StateSnapshot> {
@@ -30,7 +33,7 @@ export async function snapshotState(config: DatabaseConfig): Promise<StateSnapsh
 }
 
 function canonical(row: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(row).sort().map((k) => [k, Buffer.isBuffer(row[k]) ? (row[k] as Buffer).toString('base64') : row[k]]));
+  return JSON.stringify(Object.keys(row).filter((k) => !USAGE_MARKS.has(k)).sort().map((k) => [k, Buffer.isBuffer(row[k]) ? (row[k] as Buffer).toString('base64') : row[k]]));
 }
 
 /** What differs between two snapshots, one line per table; empty when nothing changed. */

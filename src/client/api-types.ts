@@ -1921,11 +1921,12 @@ export interface components {
         DeliveryId: string;
         /** The event's id, sent as webhook-id (the same on every attempt and redelivery). */
         EventId: string;
-        /** The event's Sequence in the change feed. */
-        Sequence: number;
-        /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided";
-        ProjectId: string;
+        /** The event's Sequence in the change feed; absent for a test delivery. */
+        Sequence?: number;
+        /** What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console. */
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "webhook.test";
+        /** The event's project; absent for a test delivery. */
+        ProjectId?: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
         CreatedTimestamp: string;
@@ -1947,11 +1948,12 @@ export interface components {
         DeliveryId: string;
         /** The event's id, sent as webhook-id (the same on every attempt and redelivery). */
         EventId: string;
-        /** The event's Sequence in the change feed. */
-        Sequence: number;
-        /** The kind of change an event reports. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided";
-        ProjectId: string;
+        /** The event's Sequence in the change feed; absent for a test delivery. */
+        Sequence?: number;
+        /** What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console. */
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "webhook.test";
+        /** The event's project; absent for a test delivery. */
+        ProjectId?: string;
         Status: "pending" | "delivered" | "failed";
         Attempts: number;
         CreatedTimestamp: string;

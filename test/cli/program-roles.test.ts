@@ -105,7 +105,7 @@ test('refusals name the YAML line of each problem', async () => {
     `form "Apply" (${at('- Reviwer', 0, 'Reviwer')}): roles: no role is named "Reviwer"; the roles are applicant, reader, editor, admin, Reviewer, Mover`,
     `role "Mover" (${at('from: Nowhere')}): transitions: no status has the customId or name "Nowhere"`,
     `role "Mover" (${at('customId: Mover')}): transitions limit the privilege moveStatus, which the role does not have`,
-    `role "Reviewer" (${at('- approveEverything', 0, 'approveEverything')}): unknown privilege "approveEverything"; the privileges are readProjects, revealSensitive, createProjects, editOwnProjects, editData, overrideForms, changeOwner, assign, reviewAttachments, inquiries, moveStatus, readHistory, readAllData, export, manageWebhooks, manageDeadlines, runAutomations, generateDocuments`,
+    `role "Reviewer" (${at('- approveEverything', 0, 'approveEverything')}): unknown privilege "approveEverything"; the privileges are readProjects, revealSensitive, createProjects, editOwnProjects, editData, overrideForms, changeOwner, assign, reviewAttachments, inquiries, moveStatus, readHistory, readAllData, export, manageWebhooks, manageDeadlines, runAutomations, administerProgram, generateDocuments`,
     `role "Reviewer" (${at('customId: Reviewer')}): transitions limit the privilege moveStatus, which the role does not have`,
     `role "Reviewer" (${at('from: Review')}): transitions: the workflow has no transition from "Review" to "Unsubmitted" (add it to the status's next, or leave it out here)`,
     `role "editor" (${at('customId: editor')}): the customId "editor" is the name of a built-in role; choose another`,
