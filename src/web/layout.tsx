@@ -7,6 +7,8 @@ export interface PageUser {
   name: string; email: string; staff: boolean;
   /** The user administers something (src/domain/administration): the header links to the console. */
   console?: boolean;
+  /** The user's agency, shown in the header of pages that belong to no program (the console's). */
+  agencyName?: string | null;
 }
 
 /** What every page shows around its content. */
@@ -32,7 +34,8 @@ const HOME = '/MvcProjects/';
  * No script: the header's navigation stays in the page on a narrow screen instead of behind a menu button (apas.css).
  */
 export function Layout(p: LayoutProps) {
-  const docTitle = [p.title, p.programName, p.agencyName, 'apas'].filter(Boolean).join(' · ');
+  const agencyName = p.agencyName ?? p.user?.agencyName ?? null;
+  const docTitle = [p.title, p.programName, agencyName, 'apas'].filter(Boolean).join(' · ');
   return (
     <html lang="en">
       <head>
@@ -49,7 +52,7 @@ export function Layout(p: LayoutProps) {
             <div class="usa-navbar">
               <div class="usa-logo">
                 <em class="usa-logo__text">
-                  <a href={HOME}>{p.agencyName ?? 'apas'}</a>
+                  <a href={HOME}>{agencyName ?? 'apas'}</a>
                   {p.programName ? <span class="apas-program">{p.programName}</span> : null}
                 </em>
               </div>

@@ -37,8 +37,9 @@ for (const dialect of DIALECTS) {
       const html = await answer.text();
       assert.deepEqual(areaLinks(html), CONSOLE_AREAS.map((a) => a.id));
       assert.match(html, /every program and the agency itself/);
+      assert.match(html, /<a href="\/MvcProjects\/">Demo Agency<\/a>/, 'the header names the agency');
       const home = await (await get(DEMO.admin, '/MvcProjects/')).text();
-      assert.match(home, /href="\/MvcProjects\/Console">Administration</);
+      assert.match(home, /href="\/MvcProjects\/Console"><span>Administration</);
     });
 
     it('shows a program admin only the areas of a program\'s admin, naming the program', async () => {

@@ -13,7 +13,8 @@ export interface ConsoleRequest { caller: Caller; scope: ConsoleScope; user: Pag
 export async function consoleRequest(request: FastifyRequest, reply: FastifyReply, deps: WebAppDeps): Promise<ConsoleRequest> {
   const caller = await webCaller(request, reply, deps.services, deps.publicUrl);
   const scope = await deps.services.console.scope(caller);
-  return { caller, scope, user: await pageUser(deps.services, caller), csrfToken: csrfToken(reply) };
+  const [user, agencyName] = await Promise.all([pageUser(deps.services, caller), deps.services.console.agencyName(caller)]);
+  return { caller, scope, user: { ...user, agencyName }, csrfToken: csrfToken(reply) };
 }
 
 /** Sends a rendered console page, never cached (it shows the agency's people and secrets' metadata). */
