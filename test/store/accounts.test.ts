@@ -53,7 +53,7 @@ forEachDialect('store: agencies, users, API keys and grants', ({ open }) => {
       await tx.accounts.insertApiKey(key('KEY2', T0 + 20));
       await tx.accounts.insertApiKey(key('KEY1', T0 + 10));
     });
-    assert.deepEqual(await store.accounts.findApiKey('KEY1'), key('KEY1', T0 + 10));
+    assert.deepEqual(await store.accounts.findApiKey('KEY1'), { ...key('KEY1', T0 + 10), lastUsedAt: null });
     assert.equal(await store.accounts.findApiKey('nope'), null);
     assert.deepEqual((await store.accounts.listApiKeys(IDS.admin)).map((k) => k.id), ['KEY1', 'KEY2']);
 
