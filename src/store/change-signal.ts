@@ -70,6 +70,20 @@ function tableName(node: OperationNode): string | undefined {
 }
 
 /**
+ * Columns that record when a credential was last used or a user last signed in (migration 048): an update that sets
+ * only these changes nothing a cache holds, and comes once a minute per active key, so it must not empty the
+ * credentials caches (migration 048 gives PostgreSQL's triggers the same exception).
+ */
+export const USAGE_MARK_COLUMNS: ReadonlySet<string> = new Set(['last_used_at', 'last_sign_in_at']);
+
+// True for an update that sets usage marks and nothing else.
+function setsOnlyUsageMarks(node: RootOperationNode): boolean {
+  if (node.kind !== 'UpdateQueryNode') return false;
+  const updates = (node as unknown as { updates?: readonly { column: { column: { name: string } } }[] }).updates ?? [];
+  return updates.length > 0 && updates.every((u) => USAGE_MARK_COLUMNS.has(u.column.column.name));
+}
+
+/**
  * Sees every write this process sends through Kysely and counts it against its table's topic before it runs, so a
  * cache in this process never serves what this process changed. (Other processes' writes reach the caches through
  * the database's own signal: SQLite's data_version, PostgreSQL's notifications.) Writes in raw SQL are not seen;
@@ -80,7 +94,7 @@ export class WriteWatchPlugin implements KyselyPlugin {
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const table = writtenTable(args.node);
-    const topic = table === undefined ? undefined : topicOfTable(table);
+    const topic = table === undefined || setsOnlyUsageMarks(args.node) ? undefined : topicOfTable(table);
     if (topic) this.counts.bump(topic);
     return args.node;
   }
