@@ -33,6 +33,8 @@ export interface SignOnRepository {
   insertAttempt(attempt: SignOnAttempt, now: number): Promise<void>;
   /** Takes an attempt away for good (at most one caller gets it): a replayed state finds nothing. */
   claimAttempt(id: string): Promise<SignOnAttempt | null>;
+  /** How many of an agency's sign-ins are under way (not yet expired) at `now`. */
+  countLiveAttempts(agencyId: string, now: number): Promise<number>;
 }
 
 /** The single sign-on repository over a database or transaction. */
@@ -66,6 +68,11 @@ export function signOnRepository(db: Db, secrets: SecretBox): SignOnRepository {
         id: a.id, agency_id: a.agencyId, browser_hash: a.browserHash, nonce: a.nonce, code_verifier: a.codeVerifier, next: a.next,
         created_at: a.createdAt, expires_at: a.expiresAt,
       }).execute();
+    },
+    async countLiveAttempts(agencyId, now) {
+      const row = await db.selectFrom('sign_on_attempts').select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('agency_id', '=', agencyId).where('expires_at', '>', now).executeTakeFirstOrThrow();
+      return Number(row.n);
     },
     async claimAttempt(id) {
       const row = await db.selectFrom('sign_on_attempts').selectAll().where('id', '=', id).executeTakeFirst();

@@ -18,6 +18,12 @@ export const SIGN_ON_CALLBACK_PATH = '/MvcProjects/SignIn/Sso/Callback';
 export const SIGN_ON_ATTEMPT_MS = 10 * 60_000;
 
 /**
+ * How many sign-ins of one agency may be under way at once. Starting one is open to anybody and stores a row for ten
+ * minutes, so without a bound a script could fill the database; a real morning of staff sign-ins stays far below it.
+ */
+export const MAX_LIVE_SIGN_ONS = 1000;
+
+/**
  * The password hash of a user provisioned by single sign-on: not an argon2 hash, so no password ever matches it (the
  * user may be given one later with `apas user set-password` or a reset mail, where the agency allows passwords).
  */
@@ -53,6 +59,11 @@ export class SignOnService {
   /** Starts a sign-in at the agency's provider; NOT_FOUND when the agency has no enabled single sign-on. */
   async begin(agencyId: string, next: string): Promise<BegunSignOn> {
     const settings = await this.#enabled(agencyId);
+    if ((await this.deps.store.signOn.countLiveAttempts(agencyId, this.deps.clock.now())) >= MAX_LIVE_SIGN_ONS) {
+      throw new ApiError('RATE_LIMITED', 'Too many single sign-ons of this agency are under way; try again in a few minutes.', {
+        headers: { 'Retry-After': String(SIGN_ON_ATTEMPT_MS / 1000) },
+      });
+    }
     const checks = { state: random(), nonce: random(), codeVerifier: random() };
     const browser = random();
     const now = this.deps.clock.now();
