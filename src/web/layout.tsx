@@ -22,11 +22,19 @@ export interface LayoutProps {
   csrfToken?: string;
   /** The page belongs to a test copy of a program: a banner says so at the top of the content. */
   testProgram?: boolean;
+  /** The header's section the page belongs to, marked current there (the start pages when none is given). */
+  section?: 'home' | 'console' | 'account';
   children: ComponentChildren;
 }
 
 /** Every page's start: My projects, the work queues, or sign-in for nobody signed in. */
 const HOME = '/MvcProjects/';
+
+// A header link's class, and aria-current when the page belongs to its section (USWDS marks it usa-current).
+function navLink(p: LayoutProps, section: NonNullable<LayoutProps['section']>) {
+  const current = (p.section ?? 'home') === section;
+  return { class: current ? 'usa-nav__link usa-current' : 'usa-nav__link', 'aria-current': current ? ('page' as const) : undefined };
+}
 
 /**
  * The page frame, in the U.S. Web Design System's patterns: a skip link, the basic header with the agency's and
@@ -60,9 +68,9 @@ export function Layout(p: LayoutProps) {
             {p.user ? (
               <nav aria-label="Main" class="usa-nav">
                 <ul class="usa-nav__primary">
-                  <li class="usa-nav__primary-item"><a class="usa-nav__link" href={HOME}><span>{p.user.staff ? 'Work queues' : 'My projects'}</span></a></li>
-                  {p.user.console ? <li class="usa-nav__primary-item"><a class="usa-nav__link" href="/MvcProjects/Console"><span>Administration</span></a></li> : null}
-                  <li class="usa-nav__primary-item"><a class="usa-nav__link" href="/MvcProjects/Account"><span>Your account</span></a></li>
+                  <li class="usa-nav__primary-item"><a {...navLink(p, 'home')} href={HOME}><span>{p.user.staff ? 'Work queues' : 'My projects'}</span></a></li>
+                  {p.user.console ? <li class="usa-nav__primary-item"><a {...navLink(p, 'console')} href="/MvcProjects/Console"><span>Administration</span></a></li> : null}
+                  <li class="usa-nav__primary-item"><a {...navLink(p, 'account')} href="/MvcProjects/Account"><span>Your account</span></a></li>
                   <li class="usa-nav__primary-item apas-nav-user">Signed in as {p.user.name}</li>
                   <li class="usa-nav__primary-item">
                     <form method="post" action="/MvcProjects/SignOut">

@@ -38,8 +38,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(areaLinks(html), CONSOLE_AREAS.map((a) => a.id));
       assert.match(html, /every program and the agency itself/);
       assert.match(html, /<a href="\/MvcProjects\/">Demo Agency<\/a>/, 'the header names the agency');
+      assert.match(html, /<a class="usa-nav__link usa-current" aria-current="page" href="\/MvcProjects\/Console">/, 'the header marks the console current');
       const home = await (await get(DEMO.admin, '/MvcProjects/')).text();
-      assert.match(home, /href="\/MvcProjects\/Console"><span>Administration</);
+      assert.match(home, /<a class="usa-nav__link" href="\/MvcProjects\/Console"><span>Administration</);
+      assert.match(home, /<a class="usa-nav__link usa-current" aria-current="page" href="\/MvcProjects\/"><span>Work queues</);
     });
 
     it('shows a program admin only the areas of a program\'s admin, naming the program', async () => {

@@ -21,7 +21,7 @@ export interface ConsoleLayoutProps {
 export function ConsoleLayout(p: ConsoleLayoutProps) {
   const areas = CONSOLE_AREAS.filter((a) => p.agencyAdmin || !a.agencyAdminOnly);
   return (
-    <Layout title={p.title} agencyName={p.agencyName ?? null} user={p.user} csrfToken={p.csrfToken}>
+    <Layout title={p.title} agencyName={p.agencyName ?? null} user={p.user} csrfToken={p.csrfToken} section="console">
       <div class="grid-row grid-gap console">
         <nav class="tablet:grid-col-3 console-nav" aria-label="Administration">
           <ul class="usa-sidenav">

@@ -108,7 +108,7 @@ function Subscriptions(p: { subscriptions: OwnSubscriptionView[]; csrfToken: str
 export function MyAccountPage(p: MyAccountPageProps) {
   const { credentials: c, webhooks: w } = p;
   return (
-    <Layout title="Your account" user={p.user} csrfToken={p.csrfToken}>
+    <Layout title="Your account" user={p.user} csrfToken={p.csrfToken} section="account">
       <h1>Your account</h1>
       <p>Signed in as {p.user.email}.</p>
       {p.notice ? <output class="usa-alert usa-alert--success usa-alert--slim display-block"><div class="usa-alert__body"><p class="usa-alert__text">{p.notice}</p></div></output> : null}
@@ -168,7 +168,7 @@ export function MyAccountPage(p: MyAccountPageProps) {
 export function MyWebhookPage(p: { user: PageUser; csrfToken: string; timeZone: string; subscription: OwnSubscriptionView; deliveries: WebhookDelivery[] }) {
   const s = p.subscription;
   return (
-    <Layout title="Webhook deliveries" user={p.user} csrfToken={p.csrfToken}>
+    <Layout title="Webhook deliveries" user={p.user} csrfToken={p.csrfToken} section="account">
       <h1>Webhook deliveries</h1>
       <p>To {s.url}, for {s.programName}. <a href={MY_ACCOUNT_PATH}>Back to your account</a></p>
       {p.deliveries.length === 0 ? <p>Nothing was sent yet.</p> : (
