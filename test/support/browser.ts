@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, type Page, chromium as playwright } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, chromium as playwright } from 'playwright-core';
 import { freePort } from '../../scripts/faults/server-process.ts';
 import { BROWSER_ENV, chromiumLaunchOptions } from './chromium.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -63,6 +63,26 @@ export async function signIn(page: Page, baseUrl: string, who: { email: string; 
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForLoadState('domcontentloaded');
+}
+
+/** Signed-in pages of several users side by side, one browser context each; close() ends them all. */
+export class SignedInPages {
+  readonly #contexts: BrowserContext[] = [];
+
+  /** A page of a new context signed in as `who`; a step that cannot find its element fails within 20 s instead of at the run's end. */
+  async as(browser: Browser, baseUrl: string, who: { email: string; password: string }): Promise<Page> {
+    const context = await browser.newContext();
+    this.#contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await signIn(page, baseUrl, who);
+    return page;
+  }
+
+  /** Closes every context opened so far. */
+  async close(): Promise<void> {
+    for (const c of this.#contexts.splice(0)) await c.close();
+  }
 }
 
 /** Fails when axe finds a serious or critical accessibility violation on the page as it is now. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import { assertAccessible, DEMO, launchBrowser, SignedInPages, screenshot, startWebServer, type WebServer } from '../support/browser.ts';
 
 // The console's Self-service area in a real browser: the agency admin finds it in the side navigation, turns a setting
 // on with a plain form and sees it saved; a reviewer (no agency admin) is refused the page and its POST, with the
@@ -12,25 +12,18 @@ const PAGE = '/MvcProjects/Console/SelfService';
 describe('Console: Self-service', () => {
   let server: WebServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages();
   before(async () => {
     server = await startWebServer('sqlite');
     browser = await launchBrowser();
   });
   after(async () => {
-    for (const c of contexts) await c.close();
+    await pages.close();
     await browser?.close();
     await server?.close();
   });
 
-  async function as(who: { email: string; password: string }): Promise<Page> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await signIn(page, server.baseUrl, who);
-    return page;
-  }
+  const as = (who: { email: string; password: string }): Promise<Page> => pages.as(browser, server.baseUrl, who);
 
   it('an agency admin sets the policy; anyone else is refused and nothing changes', async () => {
     const agency = (await server.store.accounts.findAgency('demo'))!;

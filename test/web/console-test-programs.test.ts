@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { TEST_PROGRAMS_PATH } from '../../src/web/console/test-program-pages.tsx';
-import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+import { assertAccessible, DEMO, launchBrowser, SignedInPages, screenshot, startWebServer, type WebServer } from '../support/browser.ts';
 
 // The console's Test programs area in a real browser: the demo admin makes a test copy of the solar program, the
 // applicant (granted the copy separately) starts an application in it under the Test program banner, the reviewer is
@@ -11,25 +11,18 @@ import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServ
 describe('Test programs in the browser', () => {
   let server: WebServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages();
   before(async () => {
     server = await startWebServer('sqlite');
     browser = await launchBrowser();
   });
   after(async () => {
-    for (const c of contexts) await c.close();
+    await pages.close();
     await browser?.close();
     await server?.close();
   });
 
-  async function as(who: { email: string; password: string }): Promise<Page> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await signIn(page, server.baseUrl, who);
-    return page;
-  }
+  const as = (who: { email: string; password: string }): Promise<Page> => pages.as(browser, server.baseUrl, who);
 
   it('an admin makes a test copy, an applicant uses it under the banner, the admin resets it', async () => {
     const admin = await as(DEMO.admin);

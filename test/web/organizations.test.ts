@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { hashSecret } from '../../src/domain/accounts/secrets.ts';
-import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+import { assertAccessible, DEMO, launchBrowser, SignedInPages, screenshot, startWebServer, type WebServer } from '../support/browser.ts';
 
 // An installer company in a real browser: the demo applicant creates an organization, sets its defaults and invites a
 // second installer, who accepts the link (shown to the admin, as mail is off); one starts an application for the
@@ -21,7 +21,7 @@ function inviteLink(text: string): string {
 describe('Organizations in the browser', () => {
   let server: WebServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages();
   before(async () => {
     server = await startWebServer('sqlite');
     browser = await launchBrowser();
@@ -33,20 +33,12 @@ describe('Organizations in the browser', () => {
     });
   });
   after(async () => {
-    for (const c of contexts) await c.close();
+    await pages.close();
     await browser?.close();
     await server?.close();
   });
 
-  async function as(who: { email: string; password: string }): Promise<Page> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    // A step that cannot find its element fails within this time instead of waiting for the run's end.
-    page.setDefaultTimeout(20_000);
-    await signIn(page, server.baseUrl, who);
-    return page;
-  }
+  const as = (who: { email: string; password: string }): Promise<Page> => pages.as(browser, server.baseUrl, who);
 
   it('two installers work on one project; invite, accept and remove', async () => {
     const first = await as(DEMO.applicant);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
 import { webhookWorkers } from '../../src/domain/webhooks/webhook-tasks.ts';
 import { deliveryPayload } from '../../src/http/webhook-payload.ts';
 import { systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
-import { assertAccessible, DEMO, launchBrowser, screenshot, signIn, startWebServer, type WebServer } from '../support/browser.ts';
+import { assertAccessible, DEMO, launchBrowser, SignedInPages, screenshot, startWebServer, type WebServer } from '../support/browser.ts';
 import { type Receiver, startReceiver, verified } from '../http/webhook-helpers.ts';
 
 // Self-service for an integrator in a real browser: the agency admin allows it in the console; the demo applicant
@@ -23,27 +23,20 @@ describe('Self-service credentials and webhooks in the browser', () => {
   let server: WebServer;
   let browser: Browser;
   let receiver: Receiver;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages();
   before(async () => {
     server = await startWebServer('sqlite', INSECURE);
     browser = await launchBrowser();
     receiver = await startReceiver();
   });
   after(async () => {
-    for (const c of contexts) await c.close();
+    await pages.close();
     await browser?.close();
     await receiver?.close();
     await server?.close();
   });
 
-  async function as(who: { email: string; password: string }): Promise<Page> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await signIn(page, server.baseUrl, who);
-    return page;
-  }
+  const as = (who: { email: string; password: string }): Promise<Page> => pages.as(browser, server.baseUrl, who);
 
   // What the API answers a request with Basic credentials of `who` and the API key `key`.
   async function api(who: { email: string; password: string }, key: string, method: 'GET' | 'POST', path: string): Promise<{ status: number; body: string }> {
