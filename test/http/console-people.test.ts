@@ -234,7 +234,7 @@ forEachDialect('console: people, organizations and credentials', ({ dialect }) =
 
       const taken = await post(`${CONSOLE}/People/Invite`, { Name: 'Again', Email: world.targetEmail.toUpperCase() });
       assert.equal(taken.statusCode, 409);
-      assert.match(taken.body, /<h2 id="error-summary-title">Nobody was invited<\/h2>/);
+      assert.match(taken.body, /<h2 class="usa-alert__heading" id="error-summary-title">Nobody was invited<\/h2>/);
       assert.match(taken.body, /<a href="#invite-email">A user with the e-mail [^<]+ already exists/);
       assert.match(taken.body, /id="invite-name" name="Name"[^>]*value="Again"/, 'what was typed is kept');
       const bad = await post(`${CONSOLE}/People/Invite`, { Name: 'Ivy', Email: 'not an address' });
