@@ -1,4 +1,4 @@
-import type { ProgramGrant, User } from '../model/model.ts';
+import type { Program, ProgramGrant, User } from '../model/model.ts';
 import type { ProjectVersion } from './views.ts';
 
 /** An If-Match precondition: any version of the project (`*`), or one of the listed project versions. */
@@ -45,4 +45,9 @@ export interface Caller {
    * names it, and the change step records the project as done in the change's own transaction.
    */
   bulkActionId?: string;
+  /**
+   * Told the program a request loaded (projects/project-context.ts, loadProgram): the API marks its answers about a
+   * test copy from it (src/http/test-program-marker.ts) without looking the program up again.
+   */
+  onProgram?: (program: Program) => void;
 }

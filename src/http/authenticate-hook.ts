@@ -22,6 +22,6 @@ export function authenticateHook(services: Services) {
     });
     reply.headers(await admitKey(services.rateLimiter, caller.apiKeyId));
     const ifMatch = request.method === 'GET' || request.method === 'HEAD' ? undefined : ifMatchCondition(request);
-    request.caller = { ...caller, requestId: request.id, ...(ifMatch ? { ifMatch } : {}) };
+    request.caller = { ...caller, requestId: request.id, ...(ifMatch ? { ifMatch } : {}), onProgram: (program) => { request.program = program; } };
   };
 }

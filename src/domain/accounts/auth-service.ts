@@ -162,7 +162,7 @@ export class AuthService implements SignInChecks {
     if (!ok || !usable) throw new ApiError('INVALID_CREDENTIALS', BAD_CREDENTIALS);
     await this.#requirePasswordAllowed(user);
     const factor = await this.#secondFactor(user, p.totp, p.sessionToken, subject, p.clientAddress);
-    await this.#markUsed(keyRow);
+    if (this.#markDue(keyRow)) await this.#markUsed(keyRow);
     return this.#caller(user, keyRow.id, factor);
   }
 
@@ -191,7 +191,7 @@ export class AuthService implements SignInChecks {
     const keyRow = await this.#checkKey(p.apiKey, user.id, p.clientAddress);
     if (!keyRow) throw new ApiError('INVALID_CREDENTIALS', 'The API key is not valid for the access token\'s user.');
     const factor = await this.#secondFactor(user, p.totp, p.sessionToken, subject, p.clientAddress);
-    await this.#markUsed(keyRow);
+    if (this.#markDue(keyRow)) await this.#markUsed(keyRow);
     return this.#caller(user, keyRow.id, factor);
   }
 
@@ -210,7 +210,7 @@ export class AuthService implements SignInChecks {
     if (!client || !user || !keyRow) throw new OAuthError('invalid_client', BAD_CLIENT);
     const ok = await this.#counted({ kind: 'user', userName: user.email }, p.clientAddress, () => verifySecret(client.secretHash, p.clientSecret));
     if (!ok) throw new OAuthError('invalid_client', BAD_CLIENT);
-    await this.#markUsed(keyRow);
+    if (this.#markDue(keyRow)) await this.#markUsed(keyRow);
     return { client, user, apiKeyId: keyRow.id };
   }
 
@@ -410,11 +410,15 @@ export class AuthService implements SignInChecks {
     this.#verified.set(cacheKey, entry);
   }
 
-  // A key's last use, for the console's Credentials page: written at most once a minute per key, so requests cost no write.
+  // True when a key's last use is due to be written: at most once a minute per key, checked without an async step
+  // since every request asks.
+  #markDue(key: ApiKeyRecord): boolean {
+    return this.clock.now() - Math.max(key.lastUsedAt ?? 0, this.#keyMarks.get(key.id) ?? 0) >= MARK_EVERY_MS;
+  }
+
+  // A key's last use, for the console's Credentials page (#markDue says when).
   async #markUsed(key: ApiKeyRecord): Promise<void> {
     const now = this.clock.now();
-    const last = Math.max(key.lastUsedAt ?? 0, this.#keyMarks.get(key.id) ?? 0);
-    if (now - last < MARK_EVERY_MS) return;
     if (this.#keyMarks.size >= MAX_CACHE) this.#keyMarks.delete(this.#keyMarks.keys().next().value as string);
     this.#keyMarks.set(key.id, now);
     await this.store.sessions.markApiKeyUsed(key.id, now);

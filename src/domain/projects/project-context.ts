@@ -14,6 +14,7 @@ export interface ProgramContext { program: Program; model: ProgramModel; role: R
 export async function loadProgram(deps: Pick<ServiceDeps<'programs'>, 'store'>, caller: Caller, programRef: string): Promise<ProgramContext> {
   const program = await deps.store.programs.findProgram(programRef, caller.user.agencyId);
   if (!program) throw new ApiError('NOT_FOUND', `Program "${programRef}" was not found.`);
+  caller.onProgram?.(program);
   const role = requireProgramRole(caller, program);
   const model = await deps.store.programs.loadProgramModel(program);
   return { program, model, role };
