@@ -4,7 +4,7 @@ import { newTotpSecret, otpauthUri } from '../domain/accounts/mfa.ts';
 import { ACCOUNT_PATHS } from '../domain/accounts/self-service-accounts.ts';
 import { ApiError } from '../domain/api-error.ts';
 import type { FormProblem } from './components/error-summary.tsx';
-import { formField } from './console/people-routes.ts';
+import { formField } from './form-field.ts';
 import { csrfToken } from './csrf.ts';
 import { NoticePage } from './pages/account-pages.tsx';
 import { MfaEnrolmentPage, WelcomePage } from './pages/welcome-pages.tsx';

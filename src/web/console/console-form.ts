@@ -1,9 +1,16 @@
 import { ApiError } from '../../domain/api-error.ts';
+import { formField } from '../form-field.ts';
 
-/** One text field of a parsed form or query; '' when absent or not text. */
-export function formText(source: unknown, name: string): string {
-  const value = (source as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
+/** One text field of a parsed form or query; '' when absent or not text (the pages' one reader, form-field.ts). */
+export const formText = formField;
+
+/**
+ * The notice a page's `notice` parameter names among `notices`, or null: the address names a notice, so a crafted
+ * link cannot put words on the page.
+ */
+export function noticeOf<K extends string>(notices: Readonly<Record<K, string>>, query: unknown): string | null {
+  const key = formField(query, 'notice');
+  return Object.hasOwn(notices, key) ? notices[key as K] : null;
 }
 
 /** Every value of a field that may repeat (ticked checkboxes of one name). */

@@ -3,7 +3,7 @@ import { renderPage } from '../render-page.ts';
 import type { WebAppDeps } from '../web-app-deps.ts';
 import { consoleRequest, sendPage } from './console-request.ts';
 import { CREDENTIALS_PATH, CredentialsIndexPage, credentialsPath, UserCredentialsPage } from './credential-pages.tsx';
-import { formField } from './people-routes.ts';
+import { formField } from '../form-field.ts';
 
 const NOTICES = { key: 'The API key was revoked.', client: 'The OAuth client and its access tokens were revoked.' } as const;
 

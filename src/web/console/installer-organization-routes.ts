@@ -3,7 +3,7 @@ import { renderPage } from '../render-page.ts';
 import type { WebAppDeps } from '../web-app-deps.ts';
 import { consoleRequest, sendPage } from './console-request.ts';
 import { INSTALLER_ORGANIZATIONS_PATH, InstallerOrganizationPage, installerOrganizationPath, InstallerOrganizationsPage } from './installer-organization-pages.tsx';
-import { formField } from './people-routes.ts';
+import { formField } from '../form-field.ts';
 
 const NOTICES = { removed: 'The member was removed.', revoked: 'The invitation was revoked; its link no longer works.' } as const;
 

@@ -1,15 +1,11 @@
+import { formField } from '../form-field.ts';
+import { noticeOf } from './console-form.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/api-error.ts';
 import { renderPage } from '../render-page.ts';
 import type { WebAppDeps } from '../web-app-deps.ts';
 import { consoleRequest, sendPage } from './console-request.ts';
 import { PeoplePage, PEOPLE_PATH, PersonPage, personPath } from './people-pages.tsx';
-
-/** A string field of a parsed form, query or path ('' when absent). */
-export function formField(source: unknown, name: string): string {
-  const value = (source as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
 
 // What a page says after a change; the address names one of these, so a crafted link cannot put words on the page.
 const NOTICES = {
@@ -20,12 +16,6 @@ const NOTICES = {
   granted: 'The grant was saved.',
   removed: 'The grant was removed.',
 } as const;
-
-/** The notice a page's `notice` parameter names, or null. */
-function noticeOf(query: unknown): string | null {
-  const key = formField(query, 'notice');
-  return Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null;
-}
 
 // The refusals of an invitation that the form explains; others (not an agency admin) go to the error pages.
 const INVITE_PROBLEMS = new Set(['INVALID_PARAMETER', 'INVALID_REQUEST', 'CONFLICT']);
@@ -47,7 +37,7 @@ export function peopleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const c = await consoleRequest(request, reply, deps);
     const search = formField(request.query, 'q');
     const { scope, people: found } = await people.list(c.caller, search);
-    return sendPage(reply, renderPage(PeoplePage({ user: c.user, csrfToken: c.csrfToken, agencyAdmin: scope.agencyAdmin, timeZone, people: found, search, notice: noticeOf(request.query) })));
+    return sendPage(reply, renderPage(PeoplePage({ user: c.user, csrfToken: c.csrfToken, agencyAdmin: scope.agencyAdmin, timeZone, people: found, search, notice: noticeOf(NOTICES, request.query) })));
   });
 
   web.post(`${PEOPLE_PATH}/Invite`, { preHandler: web.csrfProtection }, async (request, reply) => {
@@ -78,7 +68,7 @@ export function peopleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const c = await consoleRequest(request, reply, deps);
     const { scope, view } = await people.person(c.caller, userIdOf(request.params));
     return sendPage(reply, renderPage(PersonPage({
-      user: c.user, csrfToken: c.csrfToken, agencyAdmin: scope.agencyAdmin, timeZone, view, self: view.person.id === c.caller.user.id, notice: noticeOf(request.query),
+      user: c.user, csrfToken: c.csrfToken, agencyAdmin: scope.agencyAdmin, timeZone, view, self: view.person.id === c.caller.user.id, notice: noticeOf(NOTICES, request.query),
     })));
   });
 

@@ -1,14 +1,11 @@
+import { formField } from '../form-field.ts';
+import { noticeOf } from './console-form.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/api-error.ts';
 import { renderPage } from '../render-page.ts';
 import type { WebAppDeps } from '../web-app-deps.ts';
 import { type ConsoleRequest, consoleRequest, sendPage } from './console-request.ts';
 import { TEST_PROGRAMS_PATH, TestProgramPage, TestProgramsPage, testProgramPath } from './test-program-pages.tsx';
-
-function field(source: unknown, name: string): string {
-  const value = (source as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
 
 // What a page says after a change; the address names one of these, so a crafted link cannot put words on the page.
 const NOTICES = {
@@ -21,11 +18,6 @@ const NOTICES = {
 // Refusals a person can read and act on, shown on the page they came from with nothing changed; FORBIDDEN and the
 // rest go to the error pages.
 const PAGE_REFUSALS = new Set(['CONFLICT', 'INVALID_REQUEST']);
-
-function noticeOf(query: unknown): string | null {
-  const key = field(query, 'notice');
-  return Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null;
-}
 
 /** The console's Test programs area: the list with Create, one test copy's page with Update from live, Reset and its outbox. */
 export function testProgramRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -45,17 +37,17 @@ export function testProgramRoutes(web: FastifyInstance, deps: WebAppDeps): void 
       return again(c, error);
     }
   };
-  const programId = (request: FastifyRequest) => field(request.params, 'programId');
+  const programId = (request: FastifyRequest) => formField(request.params, 'programId');
 
-  web.get(TEST_PROGRAMS_PATH, async (request, reply) => listPage(reply, await consoleRequest(request, reply, deps), 200, { notice: noticeOf(request.query) }));
+  web.get(TEST_PROGRAMS_PATH, async (request, reply) => listPage(reply, await consoleRequest(request, reply, deps), 200, { notice: noticeOf(NOTICES, request.query) }));
 
   web.post(`${TEST_PROGRAMS_PATH}/Create`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (c) => {
-    const test = await service.create(c.caller, field(request.body, 'ProgramId'));
+    const test = await service.create(c.caller, formField(request.body, 'ProgramId'));
     return reply.redirect(`${testProgramPath(test.id)}?notice=created`, 303);
   }, (c, e) => listPage(reply, c, e.status, { refusal: e.message })));
 
   web.get(`${TEST_PROGRAMS_PATH}/:programId`, async (request, reply) =>
-    programPage(reply, await consoleRequest(request, reply, deps), programId(request), 200, { notice: noticeOf(request.query) }));
+    programPage(reply, await consoleRequest(request, reply, deps), programId(request), 200, { notice: noticeOf(NOTICES, request.query) }));
 
   web.post(`${TEST_PROGRAMS_PATH}/:programId/Update`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (c) => {
     const report = await service.updateFromLive(c.caller, programId(request));
@@ -64,7 +56,7 @@ export function testProgramRoutes(web: FastifyInstance, deps: WebAppDeps): void 
 
   web.post(`${TEST_PROGRAMS_PATH}/:programId/Reset`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (c) => {
     // The form's checkbox: a reset deletes every project, so it is never done by a stray click.
-    if (field(request.body, 'Confirm') !== 'yes') throw new ApiError('INVALID_REQUEST', 'Tick the box to confirm that every project of the test copy is deleted.');
+    if (formField(request.body, 'Confirm') !== 'yes') throw new ApiError('INVALID_REQUEST', 'Tick the box to confirm that every project of the test copy is deleted.');
     await service.reset(c.caller, programId(request));
     return reply.redirect(`${testProgramPath(programId(request))}?notice=reset`, 303);
   }, (c, e) => programPage(reply, c, programId(request), e.status, { refusal: e.message })));

@@ -5,7 +5,7 @@ import type { CreatedSubscriptionView } from '../../domain/webhooks/webhook-serv
 import { type EventType, isEventType } from '../../model/event.ts';
 import { renderPage } from '../render-page.ts';
 import type { WebAppDeps } from '../web-app-deps.ts';
-import { formList, formText, pageRefusal, requiredText } from './console-form.ts';
+import { formList, formText, noticeOf, pageRefusal, requiredText } from './console-form.ts';
 import { type ConsoleRequest, consoleRequest, sendPage } from './console-request.ts';
 import { SubscriptionPage, subscriptionPath, WebhooksPage, WEBHOOKS_PATH } from './webhooks-pages.tsx';
 
@@ -19,11 +19,6 @@ const NOTICES = {
   redelivered: 'The delivery was queued again.',
   redeliveredFailed: 'The failed deliveries were queued again.',
 } as const;
-
-function noticeOf(query: unknown): string | null {
-  const key = formText(query, 'notice');
-  return Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null;
-}
 
 function eventTypes(body: unknown): EventType[] {
   const types = formList(body, 'EventType');
@@ -82,12 +77,12 @@ export function webhooksRoutes(web: FastifyInstance, deps: WebAppDeps): void {
 
   web.get(WEBHOOKS_PATH, async (request, reply) => {
     const c = await consoleRequest(request, reply, deps);
-    return listPage(reply, c, formText(request.query, 'ProgramId'), 200, { notice: noticeOf(request.query) });
+    return listPage(reply, c, formText(request.query, 'ProgramId'), 200, { notice: noticeOf(NOTICES, request.query) });
   });
 
   web.get(`${WEBHOOKS_PATH}/Subscription`, async (request, reply) => {
     const c = await consoleRequest(request, reply, deps);
-    return logPage(reply, c, request.query, 200, { notice: noticeOf(request.query) });
+    return logPage(reply, c, request.query, 200, { notice: noticeOf(NOTICES, request.query) });
   });
 
   web.post(`${WEBHOOKS_PATH}/Create`, { preHandler: web.csrfProtection }, async (request, reply) => {
