@@ -33,7 +33,6 @@ import { mfaRoutes } from './routes/mfa-routes.ts';
 import { oauthMetadataRoutes } from './routes/oauth-metadata-routes.ts';
 import { oauthRoutes } from './routes/oauth-routes.ts';
 import { openApiRoutes } from './routes/openapi-routes.ts';
-import { markTestProgramAnswers } from './test-program-marker.ts';
 import { programRoutes } from './routes/program-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { schemaRoutes } from './routes/schema-routes.ts';
@@ -151,7 +150,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateHook(services));
     installIdempotency(api, services.idempotency, { maxUploadBytes: config.maxUploadBytes });
-    markTestProgramAnswers(api, services);
     const routeDeps = { services, codec, clock, apiUrl: `${config.publicUrl}${API_BASE}` };
     programRoutes(api, routeDeps);
     projectRoutes(api, routeDeps);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { admitKey } from '../domain/accounts/rate-limiter.ts';
 import { ifMatchCondition } from './conditional.ts';
 import type { Services } from './services.ts';
+import { testProgramMarker } from './test-program-marker.ts';
 import './fastify-types.ts';
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -22,6 +23,7 @@ export function authenticateHook(services: Services) {
     });
     reply.headers(await admitKey(services.rateLimiter, caller.apiKeyId));
     const ifMatch = request.method === 'GET' || request.method === 'HEAD' ? undefined : ifMatchCondition(request);
-    request.caller = { ...caller, requestId: request.id, ...(ifMatch ? { ifMatch } : {}), onProgram: (program) => { request.program = program; } };
+    const onProgram = testProgramMarker(request, reply);
+    request.caller = { ...caller, requestId: request.id, ...(ifMatch ? { ifMatch } : {}), ...(onProgram ? { onProgram } : {}) };
   };
 }

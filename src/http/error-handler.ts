@@ -13,6 +13,7 @@ import { isOAuthPath, sendOAuthError } from './oauth-reply.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 import { bodyBrokeOff } from './request-complete.ts';
 import type { RouteTable } from './route-table.ts';
+import { TEST_PROGRAM_HEADER } from './test-program-marker.ts';
 import { XML_TYPE } from './xml-reply.ts';
 
 // Fastify's own failures (body parsing, limits, malformed URLs) mapped onto the service's error codes.
@@ -84,6 +85,8 @@ export function sendError(codec: ApiCodec, request: FastifyRequest, reply: Fasti
   // The OAuth endpoints answer every failure in RFC 6749's JSON, not XML.
   if (answered instanceof OAuthError || isOAuthPath(request.url)) return sendOAuthError(request, reply, answered);
   const apiError = answered;
+  // A refusal says nothing about a program the caller may not read, test copy or not (test-program-marker.ts).
+  reply.removeHeader(TEST_PROGRAM_HEADER);
   for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
   // Closing with the body unread makes the kernel reset the connection, which can destroy the 413 before the
   // client reads it; without Connection: close Node reads and drops the rest (bounded by the request timeout).

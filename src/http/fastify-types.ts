@@ -12,8 +12,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authentication hook on every /services/v2 request that got through it. */
     caller?: Caller;
-    /** The program the request's service loaded, when it said (Caller.onProgram): the test-program marker reads it. */
-    program?: import('../model/model.ts').Program;
   }
 }
 

@@ -207,6 +207,13 @@ for (const dialect of DIALECTS) {
       assert.equal((await call(demo, admin, 'GET', `${API}/RES-SOLAR/Projects/${t.id}/Export`)).statusCode, 404);
       const exported = await ok(call(demo, admin, 'GET', `${API}/RES-SOLAR-test/Projects/${t.id}/Export`));
       assert.equal(exported.headers['apas-test-program'], 'true');
+      // Operations of other capabilities are marked by the same loading of the program (webhooks here).
+      const hooks = await ok(call(demo, admin, 'GET', `${API}/RES-SOLAR-test/Webhooks`));
+      assert.equal(hooks.headers['apas-test-program'], 'true');
+      assert.equal((await ok(call(demo, admin, 'GET', `${API}/RES-SOLAR/Webhooks`))).headers['apas-test-program'], undefined);
+      const refusedHooks = await call(demo, applicant, 'GET', `${API}/RES-SOLAR-test/Webhooks`);
+      assert.equal(refusedHooks.statusCode, 403);
+      assert.equal(refusedHooks.headers['apas-test-program'], undefined);
 
       // Pages: every page of the test copy shows the banner; the live program's do not.
       const pages: [typeof admin, string][] = [
