@@ -34,9 +34,11 @@ export async function webCaller(request: FastifyRequest, reply: FastifyReply, se
   throw new ApiError('AUTHENTICATION_REQUIRED', 'Sign in to see this page.');
 }
 
-/** How the page header shows a caller: staff see work queues, applicants their projects. */
+/**
+ * How the page header shows a caller: staff see work queues, applicants their projects, and whoever administers a
+ * program the console (also a program's own role that holds administerProgram and nothing a reviewer has).
+ */
 export async function pageUser(services: Services, caller: Caller): Promise<PageUser> {
-  const staff = await services.portal.isStaffAnywhere(caller);
-  const admin = staff && await services.console.mayUse(caller);
+  const [staff, admin] = await Promise.all([services.portal.isStaffAnywhere(caller), services.console.mayUse(caller)]);
   return { name: caller.user.name, email: caller.user.email, staff, console: admin };
 }

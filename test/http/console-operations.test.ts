@@ -178,6 +178,24 @@ forEachDialect('console operations', ({ dialect }) => {
     });
   });
 
+  describe('the header link for roles of the program file', () => {
+    const harness = sharedHarness(dialect);
+
+    it('links a role that holds administerProgram alone to the console, and not one without it', async () => {
+      const h = harness();
+      const roles = await seedProgramRoles(h.store, programRows(), [
+        { customId: 'keeper', privileges: ['administerProgram'] },
+        { customId: 'looker', privileges: ['readProjects'] },
+      ]);
+      const keeper = await visitor(h, roles.keeper!);
+      assert.equal((await keeper.send('GET', CONSOLE)).statusCode, 200);
+      assert.match((await keeper.send('GET', '/MvcProjects/')).body, /href="\/MvcProjects\/Console"><span>Administration</);
+      const looker = await visitor(h, roles.looker!);
+      assert.equal((await looker.send('GET', CONSOLE)).statusCode, 403);
+      assert.doesNotMatch((await looker.send('GET', '/MvcProjects/')).body, /MvcProjects\/Console/);
+    });
+  });
+
   describe('audit trail', () => {
     const harness = sharedHarness(dialect);
     before(async () => seedOtherAgency(harness()));
