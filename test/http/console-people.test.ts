@@ -93,6 +93,7 @@ function posts(w: World): { name: string; url: string; form: Record<string, stri
     { name: 'invite', url: `${CONSOLE}/People/Invite`, form: { Name: 'Ivy Invited', Email: 'invited@example.org' }, programAdmin: false },
     { name: 'disable', url: `${person}/Disable`, form: {}, programAdmin: false },
     { name: 'reset MFA', url: `${person}/ResetMfa`, form: {}, programAdmin: false },
+    { name: 'invite again', url: `${person}/Reinvite`, form: {}, programAdmin: false },
     { name: 'grant', url: `${person}/Grants`, form: { Program: IDS.program, Role: 'reader', Sensitive: 'true' }, programAdmin: true },
     { name: 'remove grant', url: `${person}/Grants/Remove`, form: { Program: IDS.program }, programAdmin: true },
     { name: 'remove member', url: `${CONSOLE}/Organizations/${ORG}/Remove`, form: { Email: w.targetEmail }, programAdmin: false },
@@ -282,6 +283,23 @@ forEachDialect('console: people, organizations and credentials', ({ dialect }) =
       assert.equal((await post(`${CONSOLE}/People/${otto.id}/Disable`)).statusCode, 303);
       assert.equal((await post(`${CONSOLE}/People/${otto.id}/Enable`)).statusCode, 303);
       assert.equal((await new WebVisitor(h).send('GET', ottoLink!)).statusCode, 400);
+      // Otto never chose a password: his page offers the invitation again, whose new link replaces the old ones.
+      const ottoPage = await v.send('GET', `${CONSOLE}/People/${otto.id}`);
+      assert.match(ottoPage.body, /otto@example\.org has not chosen a password yet/);
+      const again = await post(`${CONSOLE}/People/${otto.id}/Reinvite`);
+      assert.equal(again.statusCode, 200, 'mail is off: the new link is shown');
+      const newLink = /value="http:\/\/apas\.test(\/MvcProjects\/Welcome\?token=[A-Za-z0-9_-]+)"/.exec(again.body)?.[1];
+      assert.ok(newLink && newLink !== ottoLink);
+      assert.equal((await new WebVisitor(h).send('GET', newLink)).statusCode, 200);
+      const third = await post(`${CONSOLE}/People/${otto.id}/Reinvite`);
+      const thirdLink = /value="http:\/\/apas\.test(\/MvcProjects\/Welcome\?token=[A-Za-z0-9_-]+)"/.exec(third.body)?.[1];
+      assert.equal((await new WebVisitor(h).send('GET', newLink)).statusCode, 400, 'a new invitation retires the earlier link');
+      assert.equal((await new WebVisitor(h).send('GET', thirdLink!)).statusCode, 200);
+      assert.equal((await h.store.audit.list({ action: 'user.invite.resend' })).length, 2, 'audited');
+      // Ivy has chosen hers: nothing to send again.
+      assert.doesNotMatch((await v.send('GET', `${CONSOLE}/People/${invited!.id}`)).body, /Send the invitation again/);
+      const chosen = await post(`${CONSOLE}/People/${invited!.id}/Reinvite`);
+      assert.equal(chosen.statusCode, 409, 'a page that offered it before she chose: reloading it shows why');
 
       assert.equal((await post(`${person}/Disable`)).statusCode, 303);
       assert.equal((await h.store.accounts.findUserById(world.target))?.disabled, true);

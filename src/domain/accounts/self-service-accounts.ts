@@ -56,8 +56,12 @@ export interface SelfServiceDeps {
  */
 export interface SignUpInput { programRef: string; name: string; email: string; address: string }
 
-// What a user who signed up but never confirmed has as password hash: not an argon2 hash, so no password matches it.
-const NO_PASSWORD = '!unconfirmed';
+/**
+ * What an invited user who has not chosen a password, or a user who signed up but never confirmed, has as password
+ * hash: not an argon2 hash, so no password matches it.
+ */
+export const UNCONFIRMED_PASSWORD = '!unconfirmed';
+const NO_PASSWORD = UNCONFIRMED_PASSWORD;
 
 const LINK_UNUSABLE = 'This link has already been used or has expired. Ask for a new one.';
 
@@ -262,6 +266,29 @@ export class SelfServiceAccounts {
       const link = await this.#newLink(tx, user.id, 'invite', null, ACCOUNT_PATHS.welcome);
       if (this.#deps.mailOn) await this.#queue(tx, 'account.invite', email, MAILS.invite, { agencyName: agency.name, inviter: input.inviter.name, link });
       await tx.audit.write({ action: 'user.invite', actorId: input.inviter.id, agencyId: agency.id, detail: { userId: user.id, email } }, now, ids.next());
+      return { user, link: this.#deps.mailOn ? null : link };
+    });
+  }
+
+  /**
+   * Sends an invited user who has not chosen a password yet a new invitation link; the earlier links stop working.
+   * NOT_FOUND for a user of another agency; CONFLICT for one who is disabled or already has a password.
+   */
+  async reinvite(inviter: Invitation['inviter'], userId: string): Promise<{ user: User; link: string | null }> {
+    const { store, clock, ids } = this.#deps;
+    return store.transaction(async (tx) => {
+      const found = await tx.accounts.findUserById(userId);
+      if (!found || found.agencyId !== inviter.agencyId) throw new ApiError('NOT_FOUND', `There is no user ${userId} in your agency.`);
+      const { passwordHash, ...user } = found;
+      if (user.disabled) throw new ApiError('CONFLICT', `${user.email} is disabled; enable the user before inviting them again.`);
+      if (passwordHash !== NO_PASSWORD) throw new ApiError('CONFLICT', `${user.email} has already chosen a password (or signs in with single sign-on); "Forgot your password?" on the sign-in page sends a new one.`);
+      const agency = await tx.accounts.findAgency(user.agencyId);
+      if (!agency) throw new ApiError('NOT_FOUND', 'The agency was not found.');
+      const now = clock.now();
+      await tx.accountTokens.retireAccountTokens(user.id, 'invite', now);
+      const link = await this.#newLink(tx, user.id, 'invite', null, ACCOUNT_PATHS.welcome);
+      if (this.#deps.mailOn) await this.#queue(tx, 'account.invite', user.email, MAILS.invite, { agencyName: agency.name, inviter: inviter.name, link });
+      await tx.audit.write({ action: 'user.invite.resend', actorId: inviter.id, agencyId: agency.id, detail: { userId: user.id, email: user.email } }, now, ids.next());
       return { user, link: this.#deps.mailOn ? null : link };
     });
   }

@@ -1,11 +1,12 @@
 import type { Clock } from '../../model/clock.ts';
 import type { IdGenerator } from '../../model/ids.ts';
 import { PROGRAM_ROLES, type Program, type ProgramGrant, type User } from '../../model/model.ts';
+import type { UserWithSecret } from '../../model/records.ts';
 import type { PersonRow } from '../../store/account-queries.ts';
 import type { Store } from '../../store/store.ts';
 import { AccountService } from '../accounts/account-service.ts';
 import { MfaService } from '../accounts/mfa-service.ts';
-import type { SelfServiceAccounts } from '../accounts/self-service-accounts.ts';
+import { type SelfServiceAccounts, UNCONFIRMED_PASSWORD } from '../accounts/self-service-accounts.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { isIdLike } from '../../model/ids.ts';
@@ -21,7 +22,11 @@ export interface RoleChoice { value: string; label: string }
 export interface ProgramGrantView { program: Program; roles: RoleChoice[]; grant: ProgramGrant | null }
 
 /** A person's page: the user, their MFA enrolment and last sign-in, and their grants in the programs the caller administers. */
-export interface PersonView { person: PersonRow; grants: ProgramGrantView[] }
+export interface PersonView {
+  person: PersonRow; grants: ProgramGrantView[];
+  /** True while the user has no password yet: invited (or signed up) and not through the link; the invitation may be sent again. */
+  awaitingPassword: boolean;
+}
 
 /** What the people service needs: the store, time, ids, and the self-service accounts that mail invitations. */
 export interface PeopleDeps { store: Store; clock: Clock; ids: IdGenerator; selfService: SelfServiceAccounts }
@@ -61,7 +66,15 @@ export class PeopleService {
     const person = rows.find((r) => r.id === user.id);
     if (!person) throw notFound(userId);
     const views = scope.programs.map((program) => ({ program, roles: roleChoices(program), grant: grants.find((g) => g.programId === program.id) ?? null }));
-    return { scope, view: { person, grants: views } };
+    return { scope, view: { person, grants: views, awaitingPassword: user.passwordHash === UNCONFIRMED_PASSWORD } };
+  }
+
+  /** Sends an invited user's invitation again (agency admins): see SelfServiceAccounts.reinvite. */
+  async reinvite(caller: Caller, userId: string): Promise<{ user: User; link: string | null }> {
+    const scope = await this.#scope(caller);
+    requireAgencyAdmin(scope, 'Inviting people');
+    const user = await this.#user(scope, userId);
+    return this.#deps.selfService.reinvite(caller.user, user.id);
   }
 
   /** Invites a colleague into the agency by e-mail (agency admins): see SelfServiceAccounts.invite. */
@@ -113,11 +126,11 @@ export class PeopleService {
     return new AccountService({ store, clock, ids, actorId: caller.user.id });
   }
 
-  async #user(scope: ConsoleScope, userId: string): Promise<User> {
+  // With the password hash, which only says whether a password was chosen: never shown.
+  async #user(scope: ConsoleScope, userId: string): Promise<UserWithSecret> {
     const user = isIdLike(userId) ? await this.#deps.store.accounts.findUserById(userId) : null;
     if (!user || user.agencyId !== scope.agencyId) throw notFound(userId);
-    const { passwordHash: _secret, ...rest } = user;
-    return rest;
+    return user;
   }
 }
 

@@ -49,6 +49,16 @@ export function PeopleSearch(p: { action: string; search: string }) {
 /** What the invitation form shows again after a refusal: what was typed and what was wrong. */
 export interface InviteAgain { name: string; email: string; problem: FormProblem }
 
+// The link of an invitation when mail is off: shown to the admin on the answer to the POST, never put in an address.
+function InvitationLink(p: { email: string; link: string }) {
+  return (
+    <div class="usa-alert usa-alert--info"><div class="usa-alert__body">
+      <p class="usa-alert__text">Mail is off on this service, so no invitation mail was sent. Send this link to {p.email} yourself; it works once, for a week:</p>
+      <p><label for="invitation-link">Invitation link</label> <input class="usa-input" id="invitation-link" readonly value={p.link} /></p>
+    </div></div>
+  );
+}
+
 /** The invitation form (agency admins): a name and an address; the link is mailed. */
 function InviteForm(p: { csrfToken: string; again?: InviteAgain | null }) {
   return (
@@ -72,12 +82,7 @@ function InviteForm(p: { csrfToken: string; again?: InviteAgain | null }) {
 export function PeoplePage(p: PageBase & { people: PersonRow[]; search: string; invitationLink?: { email: string; link: string } | null; inviteAgain?: InviteAgain | null }) {
   return (
     <ConsoleLayout title="People" user={p.user} csrfToken={p.csrfToken} area="people" agencyAdmin={p.agencyAdmin} notice={p.notice ?? null}>
-      {p.invitationLink ? (
-        <div class="usa-alert usa-alert--info"><div class="usa-alert__body">
-          <p class="usa-alert__text">Mail is off on this service, so no invitation mail was sent. Send this link to {p.invitationLink.email} yourself; it works once, for a week:</p>
-          <p><label for="invitation-link">Invitation link</label> <input class="usa-input" id="invitation-link" readonly value={p.invitationLink.link} /></p>
-        </div></div>
-      ) : null}
+      {p.invitationLink ? <InvitationLink email={p.invitationLink.email} link={p.invitationLink.link} /> : null}
       {p.agencyAdmin ? null : <p>You change the grants of the programs you administer; the agency's admins manage accounts.</p>}
       <PeopleSearch action={PEOPLE_PATH} search={p.search} />
       <table class="usa-table usa-table--borderless">
@@ -114,6 +119,13 @@ function AccountActions(p: { view: PersonView; csrfToken: string; self: boolean 
           <button class={person.disabled ? 'usa-button' : 'usa-button usa-button--secondary'} type="submit">{person.disabled ? 'Enable this user' : 'Disable this user'}</button>
         </form>
       )}
+      {p.view.awaitingPassword && !person.disabled ? (
+        <form method="post" action={`${path}/Reinvite`}>
+          <Csrf token={p.csrfToken} />
+          <p>{person.email} has not chosen a password yet. A new invitation link replaces the earlier ones.</p>
+          <button class="usa-button usa-button--outline" type="submit">Send the invitation again</button>
+        </form>
+      ) : null}
       {person.mfaEnrolled ? (
         <form method="post" action={`${path}/ResetMfa`}>
           <Csrf token={p.csrfToken} />
@@ -159,12 +171,13 @@ function GrantRow(p: { g: PersonView['grants'][number]; path: string; csrfToken:
 }
 
 /** A person: state, MFA and last sign-in; account actions for agency admins; grants in the programs the caller administers. */
-export function PersonPage(p: PageBase & { view: PersonView; self: boolean }) {
+export function PersonPage(p: PageBase & { view: PersonView; self: boolean; invitationLink?: string | null }) {
   const { person } = p.view;
   const path = personPath(person.id);
   return (
     <ConsoleLayout title={person.name} user={p.user} csrfToken={p.csrfToken} area="people" agencyAdmin={p.agencyAdmin} notice={p.notice ?? null}>
       <p><a href={PEOPLE_PATH}>All people</a></p>
+      {p.invitationLink ? <InvitationLink email={person.email} link={p.invitationLink} /> : null}
       <dl class="usa-summary-box">
         <dt>E-mail address</dt><dd>{person.email}</dd>
         <dt>State</dt><dd><States person={person} /></dd>

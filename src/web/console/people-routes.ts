@@ -10,6 +10,7 @@ import { PeoplePage, PEOPLE_PATH, PersonPage, personPath } from './people-pages.
 // What a page says after a change; the address names one of these, so a crafted link cannot put words on the page.
 const NOTICES = {
   invited: 'The invitation was sent.',
+  reinvited: 'The invitation was sent again; the earlier links no longer work.',
   disabled: 'The user was disabled; their sessions and tokens have ended.',
   enabled: 'The user was enabled.',
   mfa: 'Multi-factor authentication was reset; the user\'s sessions have ended.',
@@ -79,6 +80,17 @@ export function peopleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
       return back(reply, personPath(user.id), disabled ? 'disabled' : 'enabled');
     });
   }
+
+  web.post(`${PEOPLE_PATH}/:userId/Reinvite`, { preHandler: web.csrfProtection }, async (request, reply) => {
+    const c = await consoleRequest(request, reply, deps);
+    const sent = await people.reinvite(c.caller, userIdOf(request.params));
+    if (sent.link === null) return back(reply, personPath(sent.user.id), 'reinvited');
+    // Mail is off: the new link is shown to the admin this once, as after the first invitation.
+    const { scope, view } = await people.person(c.caller, sent.user.id);
+    return sendPage(reply, renderPage(PersonPage({
+      user: c.user, csrfToken: c.csrfToken, agencyAdmin: scope.agencyAdmin, timeZone, view, self: false, invitationLink: sent.link,
+    })));
+  });
 
   web.post(`${PEOPLE_PATH}/:userId/ResetMfa`, { preHandler: web.csrfProtection }, async (request, reply) => {
     const c = await consoleRequest(request, reply, deps);
