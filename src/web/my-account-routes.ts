@@ -3,11 +3,11 @@ import { ApiError } from '../domain/api-error.ts';
 import type { Caller } from '../domain/caller.ts';
 import { isIdLike } from '../model/ids.ts';
 import { csrfToken } from './csrf.ts';
-import { formField, sendPrivatePage } from './form-field.ts';
-import { MyAccountPage, type MyAccountPageProps, MyWebhookPage } from './pages/my-account-page.tsx';
+import { formField, formList, sendPrivatePage } from './form-field.ts';
+import { MyAccountPage, type MyAccountPageProps, MyWebhookPage, type MyWebhookPageProps } from './pages/my-account-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app-deps.ts';
-import { MY_ACCOUNT_FORMS, MY_ACCOUNT_PATH } from './web-paths.ts';
+import { MY_ACCOUNT_FORMS, MY_ACCOUNT_PATH, myWebhookPath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 
 // What the page says after a change; the address names one of these, so a crafted link cannot put words on the page.
@@ -15,6 +15,9 @@ const NOTICES = {
   keyRevoked: 'The API key was revoked; it no longer works.',
   clientRevoked: 'The OAuth client was revoked, and every access token it had.',
   webhookDeleted: 'The webhook subscription was deleted; nothing more is sent to it.',
+  webhookEnabled: 'The subscription was enabled again.',
+  webhookDisabled: 'The subscription was disabled; nothing is sent to it until it is enabled again.',
+  webhookEvents: 'The kinds of event were saved.',
 } as const;
 
 // Refusals a person can read and act on, shown above the forms with nothing changed. FORBIDDEN (the agency does not
@@ -93,11 +96,52 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     return back(reply, 'webhookDeleted');
   }));
 
-  web.get(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId`, async (request, reply) => {
-    const caller = await webCaller(request, reply, services, publicUrl);
+  const subscriptionIdOf = (request: FastifyRequest) => {
     const id = formField(request.params, 'subscriptionId');
     if (!isIdLike(id)) throw new ApiError('NOT_FOUND', 'You have no webhook subscription with this id.');
-    const { subscription, deliveries } = await webhooks.deliveries(caller, id);
-    return sendPrivatePage(reply, renderPage(MyWebhookPage({ user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, subscription, deliveries })));
+    return id;
+  };
+  // One subscription's page; after a change it says what changed, or why nothing did (shown with the status).
+  const webhookPage = async (reply: FastifyReply, caller: Caller, id: string, status: number, extra: Pick<MyWebhookPageProps, 'notice' | 'refusal' | 'secret'>) => {
+    const [{ subscription, deliveries }, user] = await Promise.all([webhooks.deliveries(caller, id), pageUser(services, caller)]);
+    return sendPrivatePage(reply.code(status), renderPage(MyWebhookPage({ user, csrfToken: csrfToken(reply), timeZone, subscription, deliveries, ...extra })));
+  };
+  const changeWebhook = async (request: FastifyRequest, reply: FastifyReply, run: (caller: Caller, id: string, body: unknown) => Promise<FastifyReply>) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const id = subscriptionIdOf(request);
+    try {
+      return await run(caller, id, request.body);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !PAGE_REFUSALS.has(error.code) || error.code === 'NOT_FOUND') throw error;
+      return webhookPage(reply, caller, id, error.status, { refusal: error.message });
+    }
+  };
+  const webhookBack = (reply: FastifyReply, id: string, notice: keyof typeof NOTICES) => reply.redirect(`${myWebhookPath(id)}?notice=${notice}`, 303);
+
+  web.get(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId`, async (request, reply) => {
+    const caller = await webCaller(request, reply, services, publicUrl);
+    const key = formField(request.query, 'notice');
+    return webhookPage(reply, caller, subscriptionIdOf(request), 200, { notice: Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null });
   });
+
+  for (const [action, enabled] of [['Enable', true], ['Disable', false]] as const) {
+    web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/${action}`, { preHandler: web.csrfProtection }, (request, reply) => changeWebhook(request, reply, async (caller, id) => {
+      await webhooks.update(caller, id, { enabled });
+      return webhookBack(reply, id, enabled ? 'webhookEnabled' : 'webhookDisabled');
+    }));
+  }
+
+  web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/Events`, { preHandler: web.csrfProtection }, (request, reply) => changeWebhook(request, reply, async (caller, id, body) => {
+    await webhooks.update(caller, id, { eventTypes: formList(body, 'EventType') });
+    return webhookBack(reply, id, 'webhookEvents');
+  }));
+
+  web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/Rotate`, { preHandler: web.csrfProtection }, (request, reply) => changeWebhook(request, reply, async (caller, id, body) => {
+    const raw = formField(body, 'GraceHours');
+    const made = await webhooks.rotateSecret(caller, id, /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN);
+    return webhookPage(reply, caller, id, 200, {
+      notice: 'A new signing secret was made.',
+      secret: { label: 'The new signing secret', value: made.secret, note: 'This is the only time the signing secret is shown. Deliveries are signed with it from now on.' },
+    });
+  }));
 }

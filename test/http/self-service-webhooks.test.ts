@@ -106,6 +106,56 @@ forEachDialect('Self-service webhooks', ({ dialect }) => {
     assert.deepEqual(await h.store.webhooks.listOwnedSubscriptions(applicant.user.id), []);
   });
 
+  it('are changed by their owner only: kinds of event, disable and enable again, a new secret with a grace period', async () => {
+    const { h } = await bed.harness(INSECURE, new TestClock(Date.now()));
+    const receiver = await bed.receiver();
+    const { policy, webhooks } = services(h);
+    await policy.set({ operator: true }, { ownWebhooks: true }, IDS.agency);
+    const applicant = await callerOf(h, 'applicant');
+    const other = await callerOf(h, 'otherApplicant');
+    const made = await webhooks.create(applicant, 'solar', receiver.url);
+    const id = made.subscription.id;
+    const stored = async () => (await h.store.webhooks.findOwnedSubscription(applicant.user.id, id))!;
+
+    // Nobody else changes it, and a refusal changes nothing.
+    const before = await stored();
+    await assert.rejects(webhooks.update(other, id, { enabled: false }), { code: 'NOT_FOUND' });
+    await assert.rejects(webhooks.rotateSecret(other, id, 0), { code: 'NOT_FOUND' });
+    await assert.rejects(webhooks.update(applicant, id, { eventTypes: ['project.created', 'no.such'] }), { code: 'INVALID_PARAMETER' });
+    await assert.rejects(webhooks.rotateSecret(applicant, id, 1000), { code: 'INVALID_PARAMETER' });
+    assert.deepEqual(await stored(), before);
+
+    // Only project.submitted is sent now: creating a project sends nothing.
+    assert.deepEqual((await webhooks.update(applicant, id, { eventTypes: ['project.submitted', 'project.submitted'] })).eventTypes, ['project.submitted']);
+    await createProject(h, 'applicant');
+    await manualWorker(h).round();
+    assert.equal(receiver.received.length, 0);
+
+    // Disabled by the user, then enabled again: not while the agency has self-service off.
+    h.clock.advance();
+    assert.equal((await webhooks.update(applicant, id, { enabled: false })).enabled, false);
+    assert.match((await stored()).disabledReason ?? '', /Disabled by/);
+    await policy.set({ operator: true }, { ownWebhooks: false }, IDS.agency);
+    await assert.rejects(webhooks.update(applicant, id, { enabled: true }), { code: 'FORBIDDEN' });
+    assert.equal((await stored()).enabled, false);
+    await policy.set({ operator: true }, { ownWebhooks: true }, IDS.agency);
+    const enabled = await webhooks.update(applicant, id, { enabled: true });
+    assert.deepEqual([enabled.enabled, enabled.disabledReason], [true, null]);
+
+    // A new secret: the old one signs too for the grace period, then not at all.
+    const rotated = await webhooks.rotateSecret(applicant, id, 24);
+    assert.notEqual(rotated.secret, made.secret);
+    const after = await stored();
+    assert.deepEqual([after.secret, after.previousSecret, after.previousSecretUntil], [rotated.secret, made.secret, h.clock.now() + 24 * 3_600_000]);
+    assert.equal(rotated.subscription.previousSecretUntil, h.clock.now() + 24 * 3_600_000);
+    const atOnce = await webhooks.rotateSecret(applicant, id, 0);
+    assert.deepEqual([(await stored()).previousSecret, atOnce.subscription.previousSecretUntil], [null, null]);
+    const audit = await h.store.audit.list({});
+    assert.deepEqual(audit.filter((a) => a.action.startsWith('webhook.own.') && a.action !== 'webhook.own.create').map((a) => a.action).sort(), [
+      'webhook.own.rotate_secret', 'webhook.own.rotate_secret', 'webhook.own.update', 'webhook.own.update', 'webhook.own.update',
+    ]);
+  });
+
   it('follow organization membership: a member gets the organization\'s projects until removed', async () => {
     const { h } = await bed.harness(INSECURE, new TestClock(Date.now()));
     const { policy, webhooks } = services(h);

@@ -123,6 +123,24 @@ describe('Self-service credentials and webhooks in the browser', () => {
     await page.getByRole('link', { name: receiver.url }).click();
     assert.match(await page.getByRole('table', { name: 'Latest deliveries' }).textContent() ?? '', new RegExp(`project\\.created.*${mine}.*delivered`));
     await assertAccessible(page);
+    // Its owner changes it on the same page: the kinds of event, off and on again, a new secret shown once.
+    await page.getByLabel('project.submitted').check();
+    await page.getByRole('button', { name: 'Save the kinds of event' }).click();
+    await page.getByText('The kinds of event were saved.').waitFor();
+    const hook = (await server.store.webhooks.listOwnedSubscriptions(applicant.id))[0]!;
+    assert.deepEqual(hook.eventTypes, ['project.submitted']);
+    await page.getByRole('button', { name: 'Disable this subscription' }).click();
+    await page.getByText('nothing is sent to it until it is enabled again').waitFor();
+    await page.getByRole('button', { name: 'Enable this subscription' }).click();
+    await page.getByText('The subscription was enabled again.').waitFor();
+    await page.getByLabel('Keep signing with the current secret too for').selectOption({ label: '3 days' });
+    await page.getByRole('button', { name: 'Make a new signing secret' }).click();
+    const newSecret = await page.getByLabel('The new signing secret').inputValue();
+    assert.ok(newSecret !== secret && /^whsec_/.test(newSecret));
+    const rotated = (await server.store.webhooks.listOwnedSubscriptions(applicant.id))[0]!;
+    assert.deepEqual([rotated.secret, rotated.previousSecret, rotated.enabled], [newSecret, secret, true]);
+    await assertAccessible(page);
+    await screenshot(page, 'account-webhook');
 
     await page.goto(`${server.baseUrl}/MvcProjects/Account`);
     await page.getByRole('button', { name: /^Revoke My integration/ }).click();

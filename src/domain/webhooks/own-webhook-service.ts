@@ -1,4 +1,5 @@
 import type { WebhookDelivery, WebhookSubscription } from '../../model/webhook.ts';
+import { type EventType, isEventType } from '../../model/event.ts';
 import type { Store, StoreWriter } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
@@ -7,7 +8,7 @@ import type { IdGenerator } from '../../model/ids.ts';
 import { loadProgram } from '../projects/project-context.ts';
 import { roleIn } from '../roles/access.ts';
 import type { WebhookNetworkPolicy } from './webhook-address.ts';
-import { newWebhookSecret } from './webhook-service.ts';
+import { DEFAULT_ROTATION_GRACE_HOURS, MAX_ROTATION_GRACE_HOURS, newWebhookSecret } from './webhook-service.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
 
 /** The most self-service subscriptions one user may have, over all programs. */
@@ -19,6 +20,10 @@ export const OWN_DELIVERY_LOG = 50;
 /** A user's own subscription as the account page shows it: never its secret. */
 export interface OwnSubscriptionView {
   id: string; programId: string; programName: string; url: string; enabled: boolean; disabledReason: string | null; createdAt: number;
+  /** The kinds of event sent; empty: every kind. */
+  eventTypes: EventType[];
+  /** Until when deliveries are also signed with the secret before the last rotation (null: none, or that time passed). */
+  previousSecretUntil: number | null;
 }
 
 /** The caller's subscriptions, whether the agency allows new ones, and the programs they could subscribe to. */
@@ -48,7 +53,7 @@ export class OwnWebhookService {
     const names = new Map(programs.map((p) => [p.id, p.name]));
     return {
       allowed,
-      subscriptions: owned.map((s) => view(s, names.get(s.programId) ?? s.programId)),
+      subscriptions: owned.map((s) => view(s, names.get(s.programId) ?? s.programId, this.#deps.clock.now())),
       programs: programs.filter((p) => roleIn(caller, p) !== null).map((p) => ({ id: p.id, name: p.name })),
     };
   }
@@ -83,7 +88,7 @@ export class OwnWebhookService {
       await tx.webhooks.insertSubscription(subscription);
       await this.#audit(tx, caller, 'webhook.own.create', subscription, { url });
     });
-    return { subscription: view(subscription, program.name), secret };
+    return { subscription: view(subscription, program.name, now), secret };
   }
 
   /** Deletes one of the caller's subscriptions and its delivery log; NOT_FOUND for anyone else's. */
@@ -96,13 +101,73 @@ export class OwnWebhookService {
     });
   }
 
+  /**
+   * Changes one of the caller's subscriptions: the kinds of event sent (empty: every kind) and whether it is enabled.
+   * Enabling again (after the worker disabled it, or the user did) clears its failures and resumes its paused
+   * deliveries, and needs the agency's policy and a role in the program still; disabling is always allowed.
+   * INVALID_PARAMETER for an unknown kind of event; NOT_FOUND for anyone else's subscription.
+   */
+  async update(caller: Caller, id: string, input: { eventTypes?: string[]; enabled?: boolean }): Promise<OwnSubscriptionView> {
+    const unknown = input.eventTypes?.find((t) => !isEventType(t));
+    if (unknown !== undefined) throw new ApiError('INVALID_PARAMETER', `"${unknown.slice(0, 60)}" is not a kind of event.`);
+    const eventTypes = input.eventTypes === undefined ? undefined : [...new Set(input.eventTypes as EventType[])];
+    const { store, clock } = this.#deps;
+    const current = await store.webhooks.findOwnedSubscription(caller.user.id, id);
+    if (!current) throw notFound();
+    const enabling = input.enabled === true && !current.enabled;
+    if (enabling) {
+      if (!(await this.allowed(caller))) throw new ApiError('FORBIDDEN', 'Your agency does not let users subscribe webhooks themselves.');
+      await loadProgram(this.#deps, caller, current.programId);
+    }
+    const now = clock.now();
+    const updated = await store.transaction(async (tx) => {
+      const s = await tx.webhooks.findOwnedSubscription(caller.user.id, id);
+      if (!s) throw notFound();
+      const disabling = input.enabled === false && s.enabled;
+      await tx.webhooks.updateSubscription(s.id, {
+        eventTypes, updatedAt: now,
+        ...(enabling && !s.enabled ? { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, pausedUntil: null } : {}),
+        ...(disabling ? { enabled: false, disabledReason: `Disabled by ${caller.user.email}.`, disabledAt: now } : {}),
+      });
+      if (enabling && !s.enabled) await tx.webhooks.resumeDeliveries(s.id, now);
+      await this.#audit(tx, caller, 'webhook.own.update', s, { ...(eventTypes ? { eventTypes } : {}), ...(input.enabled === undefined ? {} : { enabled: input.enabled }) });
+      return (await tx.webhooks.findOwnedSubscription(caller.user.id, id))!;
+    });
+    return view(updated, await this.#programName(caller, updated.programId), now);
+  }
+
+  /**
+   * A new signing secret for one of the caller's subscriptions, in this answer only; deliveries are signed with the old
+   * one too for `graceHours` (0 to MAX_ROTATION_GRACE_HOURS), so the receiver can switch without losing any.
+   */
+  async rotateSecret(caller: Caller, id: string, graceHours: number = DEFAULT_ROTATION_GRACE_HOURS): Promise<{ subscription: OwnSubscriptionView; secret: string }> {
+    if (!Number.isInteger(graceHours) || graceHours < 0 || graceHours > MAX_ROTATION_GRACE_HOURS) {
+      throw new ApiError('INVALID_PARAMETER', `The grace period must be a whole number of hours from 0 to ${MAX_ROTATION_GRACE_HOURS}.`);
+    }
+    const { store, clock } = this.#deps;
+    const secret = newWebhookSecret();
+    const now = clock.now();
+    const rotated = await store.transaction(async (tx) => {
+      const s = await tx.webhooks.findOwnedSubscription(caller.user.id, id);
+      if (!s) throw notFound();
+      const grace = graceHours > 0;
+      await tx.webhooks.updateSubscription(s.id, { secret, previousSecret: grace ? s.secret : null, previousSecretUntil: grace ? now + graceHours * 3_600_000 : null, updatedAt: now });
+      await this.#audit(tx, caller, 'webhook.own.rotate_secret', s, { graceHours });
+      return (await tx.webhooks.findOwnedSubscription(caller.user.id, id))!;
+    });
+    return { subscription: view(rotated, await this.#programName(caller, rotated.programId), now), secret };
+  }
+
   /** One of the caller's subscriptions with its latest deliveries, newest first; NOT_FOUND for anyone else's. */
   async deliveries(caller: Caller, id: string): Promise<{ subscription: OwnSubscriptionView; deliveries: WebhookDelivery[] }> {
     const { store } = this.#deps;
     const s = await store.webhooks.findOwnedSubscription(caller.user.id, id);
     if (!s) throw notFound();
-    const program = await store.programs.findProgram(s.programId, caller.user.agencyId);
-    return { subscription: view(s, program?.name ?? s.programId), deliveries: await store.webhooks.listDeliveries(s.id, OWN_DELIVERY_LOG) };
+    return { subscription: view(s, await this.#programName(caller, s.programId), this.#deps.clock.now()), deliveries: await store.webhooks.listDeliveries(s.id, OWN_DELIVERY_LOG) };
+  }
+
+  async #programName(caller: Caller, programId: string): Promise<string> {
+    return (await this.#deps.store.programs.findProgram(programId, caller.user.agencyId))?.name ?? programId;
   }
 
   async #audit(tx: StoreWriter, caller: Caller, action: string, s: WebhookSubscription, detail: Record<string, unknown>): Promise<void> {
@@ -114,8 +179,12 @@ export class OwnWebhookService {
   }
 }
 
-function view(s: WebhookSubscription, programName: string): OwnSubscriptionView {
-  return { id: s.id, programId: s.programId, programName, url: s.url, enabled: s.enabled, disabledReason: s.disabledReason, createdAt: s.createdAt };
+// The old secret's end only while it is still used (`now`).
+function view(s: WebhookSubscription, programName: string, now: number): OwnSubscriptionView {
+  return {
+    id: s.id, programId: s.programId, programName, url: s.url, enabled: s.enabled, disabledReason: s.disabledReason, createdAt: s.createdAt,
+    eventTypes: s.eventTypes, previousSecretUntil: s.previousSecretUntil !== null && s.previousSecretUntil > now ? s.previousSecretUntil : null,
+  };
 }
 
 function notFound(): ApiError {

@@ -13,13 +13,6 @@ export function noticeOf<K extends string>(notices: Readonly<Record<K, string>>,
   return Object.hasOwn(notices, key) ? notices[key as K] : null;
 }
 
-/** Every value of a field that may repeat (ticked checkboxes of one name). */
-export function formList(source: unknown, name: string): string[] {
-  const value = (source as Record<string, unknown> | undefined)?.[name];
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
 /** A text field that must be given; INVALID_PARAMETER naming it otherwise. */
 export function requiredText(source: unknown, name: string): string {
   const value = formText(source, name);

@@ -1,6 +1,6 @@
 import type { DeliveryLogPage } from '../../domain/administration/webhook-console-service.ts';
 import type { WebhookSubscriptionView } from '../../domain/webhooks/webhook-service.ts';
-import { EVENT_TYPES } from '../../model/event.ts';
+import { EventTypeBoxes } from '../components/event-type-boxes.tsx';
 import type { WebhookDelivery } from '../../model/webhook.ts';
 import { formatDateTime, isoDateTime } from '../format-time.ts';
 import type { PageUser } from '../layout.tsx';
@@ -41,20 +41,6 @@ function SecretBox(p: { secret: string; rotated: boolean }) {
         <input class="usa-input" id="webhook-secret" readonly value={p.secret} size={60} />
       </div>
     </section>
-  );
-}
-
-function EventTypeBoxes(p: { idPrefix: string; chosen: readonly string[] }) {
-  return (
-    <fieldset class="usa-fieldset">
-      <legend class="usa-legend">Event types (none ticked: every type)</legend>
-      {EVENT_TYPES.map((t) => (
-        <div class="usa-checkbox" key={t}>
-          <input class="usa-checkbox__input" type="checkbox" id={`${p.idPrefix}-${t}`} name="EventType" value={t} checked={p.chosen.includes(t)} />
-          <label class="usa-checkbox__label" for={`${p.idPrefix}-${t}`}>{t}</label>
-        </div>
-      ))}
-    </fieldset>
   );
 }
 

@@ -5,7 +5,8 @@ import type { CreatedSubscriptionView } from '../../domain/webhooks/webhook-serv
 import { type EventType, isEventType } from '../../model/event.ts';
 import { renderPage } from '../render-page.ts';
 import type { WebAppDeps } from '../web-app-deps.ts';
-import { formList, formText, noticeOf, pageRefusal, requiredText } from './console-form.ts';
+import { formList } from '../form-field.ts';
+import { formText, noticeOf, pageRefusal, requiredText } from './console-form.ts';
 import { type ConsoleRequest, consoleRequest, sendPage } from './console-request.ts';
 import { SubscriptionPage, subscriptionPath, WebhooksPage, WEBHOOKS_PATH } from './webhooks-pages.tsx';
 

@@ -1,6 +1,7 @@
 import type { OwnCredentialsView } from '../../domain/accounts/own-credentials-service.ts';
 import type { OwnSubscriptionView, OwnWebhooksView } from '../../domain/webhooks/own-webhook-service.ts';
 import type { WebhookDelivery } from '../../model/webhook.ts';
+import { EventTypeBoxes } from '../components/event-type-boxes.tsx';
 import { formatDateTime } from '../format-time.ts';
 import { Layout, type PageUser } from '../layout.tsx';
 import { MY_ACCOUNT_FORMS, MY_ACCOUNT_PATH, myWebhookPath } from '../web-paths.ts';
@@ -19,6 +20,27 @@ export interface MyAccountPageProps {
   /** Why a change was refused (nothing changed). */
   refusal?: string | null;
   secret?: ShownSecret | null;
+}
+
+// What the page says after a POST: the change made, why nothing was changed, or a secret shown this once.
+function Messages(p: { notice: string | null; refusal: string | null; secret: ShownSecret | null }) {
+  return (
+    <>
+      {p.notice ? <output class="usa-alert usa-alert--success usa-alert--slim display-block"><div class="usa-alert__body"><p class="usa-alert__text">{p.notice}</p></div></output> : null}
+      {p.refusal ? (
+        <div class="usa-alert usa-alert--error" role="alert"><div class="usa-alert__body"><h2 class="usa-alert__heading">Nothing was changed</h2><p class="usa-alert__text">{p.refusal}</p></div></div>
+      ) : null}
+      {p.secret ? (
+        <section class="usa-alert usa-alert--warning" aria-labelledby="new-secret-heading">
+          <div class="usa-alert__body">
+            <h2 class="usa-alert__heading" id="new-secret-heading">Copy it now</h2>
+            <p class="usa-alert__text">{p.secret.note}</p>
+            <p><label class="usa-label" for="new-secret">{p.secret.label}</label> <input class="usa-input" id="new-secret" readonly value={p.secret.value} size={70} /></p>
+          </div>
+        </section>
+      ) : null}
+    </>
+  );
 }
 
 function Hidden(p: { csrfToken: string; name?: string; value?: string }) {
@@ -111,19 +133,7 @@ export function MyAccountPage(p: MyAccountPageProps) {
     <Layout title="Your account" user={p.user} csrfToken={p.csrfToken} section="account">
       <h1>Your account</h1>
       <p>Signed in as {p.user.email}.</p>
-      {p.notice ? <output class="usa-alert usa-alert--success usa-alert--slim display-block"><div class="usa-alert__body"><p class="usa-alert__text">{p.notice}</p></div></output> : null}
-      {p.refusal ? (
-        <div class="usa-alert usa-alert--error" role="alert"><div class="usa-alert__body"><h2 class="usa-alert__heading">Nothing was changed</h2><p class="usa-alert__text">{p.refusal}</p></div></div>
-      ) : null}
-      {p.secret ? (
-        <section class="usa-alert usa-alert--warning" aria-labelledby="new-secret-heading">
-          <div class="usa-alert__body">
-            <h2 class="usa-alert__heading" id="new-secret-heading">Copy it now</h2>
-            <p class="usa-alert__text">{p.secret.note}</p>
-            <p><label class="usa-label" for="new-secret">{p.secret.label}</label> <input class="usa-input" id="new-secret" readonly value={p.secret.value} size={70} /></p>
-          </div>
-        </section>
-      ) : null}
+      <Messages notice={p.notice ?? null} refusal={p.refusal ?? null} secret={p.secret ?? null} />
 
       <h2>API keys</h2>
       <p>
@@ -164,13 +174,43 @@ export function MyAccountPage(p: MyAccountPageProps) {
   );
 }
 
-/** The delivery log of one of the user's own subscriptions, newest first. */
-export function MyWebhookPage(p: { user: PageUser; csrfToken: string; timeZone: string; subscription: OwnSubscriptionView; deliveries: WebhookDelivery[] }) {
+/** What one of the user's own subscriptions offers: its kinds of event, disable or enable, a new secret. */
+export interface MyWebhookPageProps {
+  user: PageUser; csrfToken: string; timeZone: string; subscription: OwnSubscriptionView; deliveries: WebhookDelivery[];
+  notice?: string | null; refusal?: string | null; secret?: ShownSecret | null;
+}
+
+/** One of the user's own subscriptions: its settings and forms to change them, then its delivery log, newest first. */
+export function MyWebhookPage(p: MyWebhookPageProps) {
   const s = p.subscription;
+  const path = myWebhookPath(s.id);
   return (
-    <Layout title="Webhook deliveries" user={p.user} csrfToken={p.csrfToken} section="account">
-      <h1>Webhook deliveries</h1>
+    <Layout title="Webhook subscription" user={p.user} csrfToken={p.csrfToken} section="account">
+      <h1>Webhook subscription</h1>
       <p>To {s.url}, for {s.programName}. <a href={MY_ACCOUNT_PATH}>Back to your account</a></p>
+      <Messages notice={p.notice ?? null} refusal={p.refusal ?? null} secret={p.secret ?? null} />
+      <p>{s.enabled ? <span class="usa-tag">Enabled</span> : <>Disabled{s.disabledReason ? `: ${s.disabledReason}` : ''}</>}</p>
+      <form method="post" action={`${path}/${s.enabled ? 'Disable' : 'Enable'}`}>
+        <Hidden csrfToken={p.csrfToken} />
+        {s.enabled ? null : <p>Enabling again clears its failures and sends the deliveries that waited.</p>}
+        <button class={s.enabled ? 'usa-button usa-button--outline' : 'usa-button'} type="submit">{s.enabled ? 'Disable this subscription' : 'Enable this subscription'}</button>
+      </form>
+      <form method="post" action={`${path}/Events`} class="usa-form">
+        <Hidden csrfToken={p.csrfToken} />
+        <EventTypeBoxes idPrefix="own" chosen={s.eventTypes} />
+        <button class="usa-button" type="submit">Save the kinds of event</button>
+      </form>
+      <h2>Signing secret</h2>
+      {s.previousSecretUntil !== null ? <p>Deliveries are also signed with the secret before the last one until {formatDateTime(s.previousSecretUntil, p.timeZone)}.</p> : null}
+      <form method="post" action={`${path}/Rotate`} class="usa-form">
+        <Hidden csrfToken={p.csrfToken} />
+        <label class="usa-label" for="grace-hours">Keep signing with the current secret too for</label>
+        <select class="usa-select" id="grace-hours" name="GraceHours">
+          {[['0', 'no time: switch at once'], ['24', '24 hours'], ['72', '3 days'], ['168', '7 days']].map(([value, label]) => <option key={value} value={value} selected={value === '24'}>{label}</option>)}
+        </select>
+        <button class="usa-button usa-button--secondary" type="submit">Make a new signing secret</button>
+      </form>
+      <h2>Deliveries</h2>
       {p.deliveries.length === 0 ? <p>Nothing was sent yet.</p> : (
         <table class="usa-table">
           <caption>Latest deliveries</caption>
