@@ -7,6 +7,7 @@ import { sendDueMail } from '../../src/domain/mail/mail-sender.ts';
 import { smtpMailer } from '../../src/domain/mail/smtp-mailer.ts';
 import { consumeOutbox } from '../../src/domain/events/outbox-consumer.ts';
 import { hashSecret } from '../../src/domain/accounts/secrets.ts';
+import { RESET_BATCH } from '../../src/domain/administration/test-program-service.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
@@ -262,6 +263,8 @@ for (const dialect of DIALECTS) {
       const blobKeys = (await db.selectFrom('attachments').innerJoin('projects', 'projects.id', 'attachments.project_id')
         .select('attachments.blob_key').where('projects.program_id', '=', id).execute()).map((r) => r.blob_key);
       assert.ok(blobKeys.length > 0);
+      // More projects than one batch of the reset holds, so that it deletes in more than one transaction.
+      for (let n = 0; n < RESET_BATCH; n++) await ok(call(demo, applicant, 'POST', `${API}/RES-SOLAR-test/NewProject`));
       const counts = async () => Promise.all((['projects', 'events', 'attachments', 'mail_messages', 'status_history'] as const).map((t) => countRows(db, t, id)));
       const full = await counts();
       assert.ok(full.every((n) => n > 0), String(full));
@@ -283,6 +286,7 @@ for (const dialect of DIALECTS) {
       const audit = await demo.db.store.audit.list({ action: 'program.test.reset' });
       assert.equal(audit.length, 1);
       assert.deepEqual(audit[0]!.detail, { projects: full[0] });
+      assert.ok(full[0]! > RESET_BATCH);
       assert.equal((await submitIn(demo, 'RES-SOLAR-test')).number, 'TESTSOLAR-00001');
     });
   });

@@ -114,11 +114,6 @@ export class TestProgramService {
     return { projects };
   }
 
-  /** True when the program a caller names (id or custom id, in the caller's agency) is a test copy: its answers are marked. */
-  async isTest(caller: Caller, programRef: string): Promise<boolean> {
-    const program = await this.#deps.store.programs.findProgram(programRef, caller.user.agencyId);
-    return program !== null && isTestProgram(program);
-  }
 
   /** A test copy, its live program and the newest mails of its projects (none was sent), with their text, for its console page. */
   async view(caller: Caller, testRef: string): Promise<TestProgramView> {
