@@ -120,7 +120,7 @@ forEachDialect('Data import', ({ dialect }) => {
     // Audited and evented like any creation, by the importing admin.
     const audit = await h.store.audit.list({ projectId: a1.id });
     assert.deepEqual(audit.map((a) => [a.action, a.actorId]), [['project.create', IDS.admin]]);
-    assert.equal(audit[0]!.detail.externalId, 'A-1');
+    assert.equal(audit[0]!.detail?.externalId, 'A-1');
     assert.deepEqual((await h.store.events.listProjectEvents(a1.id)).map((e) => e.type), ['project.created']);
 
     const again = await run({ csv: csv(FILE) });

@@ -38,6 +38,12 @@ export interface ImportRequest { programRef: string; csv: Uint8Array; mapping?: 
 /** The bounds of a file the command line imports: 20 MiB, 50,000 rows, 500 columns, 10,000 characters a cell. */
 export const IMPORT_BOUNDS: CsvBounds = { maxBytes: 20 * 1024 * 1024, maxRows: 50_000, maxColumns: 500, maxCellChars: 10_000 };
 
+/**
+ * The bounds of a file imported from the console: 5 MiB and 2,000 rows, so that the import ends while the browser
+ * waits for its page (larger files go through the command line).
+ */
+export const CONSOLE_IMPORT_BOUNDS: CsvBounds = { ...IMPORT_BOUNDS, maxBytes: 5 * 1024 * 1024, maxRows: 2_000 };
+
 type ImportDeps = ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizations' | 'imports'> & ReactingDeps;
 
 /**
@@ -54,6 +60,17 @@ export class ProjectImportService {
   constructor(deps: ImportDeps, bounds: CsvBounds = IMPORT_BOUNDS) {
     this.#deps = deps;
     this.#bounds = bounds;
+  }
+
+  /** The bounds of a file this service imports. */
+  get bounds(): CsvBounds {
+    return this.#bounds;
+  }
+
+  /** The programs the caller may import into (those they administer), for the console's form. */
+  async programs(caller: Caller): Promise<{ id: string; customId: string; name: string }[]> {
+    const scope = await requireConsoleScope(caller, this.#deps.store.programs);
+    return scope.programs.map((p) => ({ id: p.id, customId: p.customId, name: p.name }));
   }
 
   /** Imports (or, with dryRun, tries) every row of the file and reports each; `onRow` is told each result as it is known. */
