@@ -156,6 +156,36 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       if (wrote > 0) for (const listener of [...eventListeners]) listener();
       return result;
     },
+    batch: async (work) => {
+      let wrote = 0;
+      const result = await writes.transaction().execute(async (trx) => {
+        const started = clock.now();
+        let steps = 0;
+        const step = async <R>(inner: (tx: StoreWriter) => Promise<R>): Promise<R> => {
+          const name = sql.raw(`step_${++steps}`);
+          await sql`savepoint ${name}`.execute(trx);
+          // A writer of its own, so that a step rolled back leaves none of its events or dashboard notes behind.
+          const tx = writer(trx, dialect, cache, secrets);
+          try {
+            const out = await inner(tx);
+            await tx.dashboards.flush();
+            wrote += await tx.events.flush();
+            await sql`release savepoint ${name}`.execute(trx);
+            return out;
+          } catch (error) {
+            await sql`rollback to savepoint ${name}`.execute(trx);
+            await sql`release savepoint ${name}`.execute(trx);
+            throw error;
+          }
+        };
+        const out = await work(step, writer(trx, dialect, cache, secrets));
+        const took = clock.now() - started;
+        if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
+        return out;
+      });
+      if (wrote > 0) for (const listener of [...eventListeners]) listener();
+      return result;
+    },
     exclusively: opened.exclusively,
     onEventsCommitted: (listener) => {
       eventListeners.add(listener);

@@ -141,6 +141,12 @@ export interface Store extends StoreReader {
    * longer than MAX_WRITE_TRANSACTION_MS is rolled back with StoreError TRANSACTION_TOO_LONG.
    */
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one write transaction and hands it `step`, which runs a piece of it in a savepoint with a writer of
+   * its own: a step that throws is rolled back alone, and a step's events and dashboard counts are written at its end.
+   * For many small changes that may share one commit (a data import); `tx` is the transaction, for reads between steps.
+   */
+  batch<T>(work: (step: <R>(inner: (tx: StoreWriter) => Promise<R>) => Promise<R>, tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Calls `listener` after each commit, in this process, of a transaction that wrote events; returns its removal. */
   onEventsCommitted(listener: () => void): () => void;
   /**

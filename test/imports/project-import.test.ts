@@ -15,8 +15,8 @@ import { type HttpHarness, startHttp, type Who } from '../support/http-harness.t
 
 const csv = (text: string) => new TextEncoder().encode(text);
 
-function importer(store: Store, h: HttpHarness, bounds?: ConstructorParameters<typeof ProjectImportService>[1]) {
-  return new ProjectImportService({ store, clock: h.clock, ids: new RandomIdGenerator(), publicUrl: 'http://apas.test', maxNumbersPerRequest: 100, reactions: changeReactions() }, bounds);
+function importer(store: Store, h: HttpHarness, bounds?: ConstructorParameters<typeof ProjectImportService>[1], rowsPerCommit?: number) {
+  return new ProjectImportService({ store, clock: h.clock, ids: new RandomIdGenerator(), publicUrl: 'http://apas.test', maxNumbersPerRequest: 100, reactions: changeReactions() }, bounds, rowsPerCommit);
 }
 
 async function callerOf(h: HttpHarness, who: Who): Promise<Caller> {
@@ -140,17 +140,35 @@ forEachDialect('Data import', ({ dialect }) => {
     assert.equal(await projectCount(h), 3);
   });
 
-  it('an import stopped part way is run again: what was done is unchanged, the rest is created, nothing twice', async () => {
+  it('an import stopped part way is run again: what was committed is unchanged, the rest is created, nothing twice', async () => {
     const rows = ['ExternalId,name,kw', ...Array.from({ length: 6 }, (_, i) => `R-${i},Name ${i},${i + 1}`)].join('\n');
-    let transactions = 0;
-    // The database goes away at the fourth row's transaction.
-    const failing: Store = { ...h.store, transaction: (work) => (++transactions === 4 ? Promise.reject(new Error('connection lost')) : h.store.transaction(work)) };
-    await assert.rejects(run({ csv: csv(rows) }, 'admin', failing), /connection lost/);
-    assert.equal((await h.store.imports.findExternalIds(IDS.program, ['R-0', 'R-1', 'R-2', 'R-3'])).size, 3);
-    const resumed = await run({ csv: csv(rows) });
-    assert.deepEqual(resumed.rows.map((r) => r.outcome), ['unchanged', 'unchanged', 'unchanged', 'created', 'created', 'created']);
+    let steps = 0;
+    // Two rows a commit; the database goes away at the fourth row, so the second commit (rows 3 and 4) never happens.
+    const failing: Store = {
+      ...h.store,
+      batch: (work) => h.store.batch((step, tx) => work((inner) => (++steps === 4 ? Promise.reject(new Error('connection lost')) : step(inner)), tx)),
+    };
+    const told: string[] = [];
+    await assert.rejects(importer(failing, h, undefined, 2).importProjects(await callerOf(h, 'admin'), { programRef: 'solar', csv: csv(rows), dryRun: false }, (r) => told.push(`${r.externalId} ${r.outcome}`)),
+      /connection lost/);
+    assert.deepEqual(told, ['R-0 created', 'R-1 created'], 'only rows whose commit is done are reported');
+    assert.deepEqual([...(await h.store.imports.findExternalIds(IDS.program, ['R-0', 'R-1', 'R-2', 'R-3'])).keys()].sort(), ['R-0', 'R-1']);
+    assert.equal(await projectCount(h), 5);
+    const resumed = await importer(h.store, h, undefined, 2).importProjects(await callerOf(h, 'admin'), { programRef: 'solar', csv: csv(rows), dryRun: false });
+    assert.deepEqual(resumed.rows.map((r) => r.outcome), ['unchanged', 'unchanged', 'created', 'created', 'created', 'created']);
     assert.equal((await h.store.imports.findExternalIds(IDS.program, rows.split('\n').slice(1).map((r) => r.split(',')[0]!))).size, 6);
     assert.equal(await projectCount(h), 9);
+  });
+
+  it('a refused row in a shared commit is rolled back alone: the rows around it are kept, with their events', async () => {
+    const rows = 'ExternalId,name,kw\nS-1,Ann,1\nS-2,,2\nS-3,Cy,3\n';
+    const before = await projectCount(h);
+    const report = await importer(h.store, h, undefined, 50).importProjects(await callerOf(h, 'admin'), { programRef: 'solar', csv: csv(rows), dryRun: false });
+    assert.deepEqual(report.rows.map((r) => r.outcome), ['created', 'refused', 'created']);
+    const ids = await h.store.imports.findExternalIds(IDS.program, ['S-1', 'S-2', 'S-3']);
+    assert.deepEqual([...ids.keys()].sort(), ['S-1', 'S-3']);
+    assert.equal(await projectCount(h), before + 2);
+    for (const id of ids.values()) assert.deepEqual((await h.store.events.listProjectEvents(id)).map((e) => e.type), ['project.created']);
   });
 
   it('refuses a bad file of any kind with a clear error, and changes nothing', async () => {

@@ -7,12 +7,12 @@ import { loadProgram, type ProgramContext } from '../projects/project-context.ts
 import { ProjectService } from '../projects/project-service.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { Store, StoreWriter } from '../../store/store.ts';
 import type { Project } from '../../model/model.ts';
 import { type CsvBounds, readCsv } from './csv-table.ts';
 import { type ColumnTarget, type ImportProblem, parseMapping, planColumns } from './import-columns.ts';
 import { type OwnerLookup, type PlannedRow, planRow, problemsOf } from './import-rows.ts';
 import { writeImportedValues } from './imported-values.ts';
-import { rolledBack } from './rolled-back-store.ts';
 
 /** What happened to a row: a project made, one updated, one found already so, or the row refused (nothing changed). */
 export type RowOutcome = 'created' | 'updated' | 'unchanged' | 'refused';
@@ -44,7 +44,24 @@ export const IMPORT_BOUNDS: CsvBounds = { maxBytes: 20 * 1024 * 1024, maxRows: 5
  */
 export const CONSOLE_IMPORT_BOUNDS: CsvBounds = { ...IMPORT_BOUNDS, maxBytes: 5 * 1024 * 1024, maxRows: 2_000 };
 
-type ImportDeps = ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizations' | 'imports'> & ReactingDeps;
+/**
+ * How many rows share one commit: each row is still a change step of its own (in a savepoint, refused alone), but
+ * SQLite's synchronous commit, a flush to disk, is paid once for them. A run that stops loses at most these rows' work,
+ * which a run again does.
+ */
+export const ROWS_PER_COMMIT = 50;
+
+type RowRepositories = 'programs' | 'projects' | 'accounts' | 'organizations' | 'imports';
+type RowDeps = ServiceDeps<RowRepositories> & ReactingDeps;
+type ImportDeps = Omit<RowDeps, 'store'> & { store: RowDeps['store'] & Pick<Store, 'batch'> };
+
+/** Ends a dry run's batch: its transaction rolls back, and the rows' results are handed out with this. */
+class DryRunDone {
+  readonly results: ImportRowResult[];
+  constructor(results: ImportRowResult[]) {
+    this.results = results;
+  }
+}
 
 /**
  * Data import: creates or updates a program's projects from the rows of a CSV file, for an agency admin or an admin
@@ -52,14 +69,16 @@ type ImportDeps = ServiceDeps<'programs' | 'projects' | 'accounts' | 'organizati
  * project through CreateNewProject's service with its external id, owner, starting status and submitted values; an
  * existing one (same external id) through a SetProjectData change of what differs, and SetProjectOwner. So a run
  * that stops part way is simply run again: what was done is found unchanged, the rest is done. A dry run does all of
- * it and rolls each row back.
+ * it and rolls each row back. Rows share commits (ROWS_PER_COMMIT), each in a savepoint of its own.
  */
 export class ProjectImportService {
   readonly #deps: ImportDeps;
   readonly #bounds: CsvBounds;
-  constructor(deps: ImportDeps, bounds: CsvBounds = IMPORT_BOUNDS) {
+  readonly #rowsPerCommit: number;
+  constructor(deps: ImportDeps, bounds: CsvBounds = IMPORT_BOUNDS, rowsPerCommit = ROWS_PER_COMMIT) {
     this.#deps = deps;
     this.#bounds = bounds;
+    this.#rowsPerCommit = rowsPerCommit;
   }
 
   /** The bounds of a file this service imports. */
@@ -94,19 +113,41 @@ export class ProjectImportService {
     const planned: PlannedRow[] = [];
     for (const row of table.rows) planned.push(await planRow(ctx.model, plan, row, seen, ownerOf));
     const known = await this.#deps.store.imports.findExternalIds(program.id, planned.flatMap((r) => (r.externalId === null ? [] : [r.externalId])));
-    const deps = request.dryRun ? { ...this.#deps, store: rolledBack(this.#deps.store) } : this.#deps;
-    const projects = new ProjectService(deps);
     const columns = fieldColumns(plan.columns);
-    for (const row of planned) {
-      const result = await this.#runRow(deps, projects, caller, ctx, row, known.get(row.externalId ?? ''), columns);
-      report.rows.push(result);
-      report.counts[result.outcome]++;
-      onRow?.(result);
+    for (let i = 0; i < planned.length; i += this.#rowsPerCommit) {
+      // Told only once their commit is done: a row reported created is created.
+      for (const result of await this.#runBatch(caller, ctx, planned.slice(i, i + this.#rowsPerCommit), known, columns, request.dryRun)) {
+        report.rows.push(result);
+        report.counts[result.outcome]++;
+        onRow?.(result);
+      }
     }
     return report;
   }
 
-  async #runRow(deps: ImportDeps, projects: ProjectService, caller: Caller, ctx: ProgramContext, row: PlannedRow, projectId: string | undefined, columns: Map<string, string>): Promise<ImportRowResult> {
+  // Rows in one transaction, each in a savepoint through the services as they are (their every read through the
+  // transaction too); a dry run's is rolled back at its end.
+  async #runBatch(caller: Caller, ctx: ProgramContext, rows: PlannedRow[], known: Map<string, string>, columns: Map<string, string>, dryRun: boolean): Promise<ImportRowResult[]> {
+    try {
+      return await this.#deps.store.batch(async (step, tx: StoreWriter) => {
+        const { projects, accounts, organizations, imports } = tx;
+        // The program is read once a batch, in its transaction (each service reads it again per row otherwise).
+        const program = await tx.programs.findProgram(ctx.program.id);
+        const programs = { ...tx.programs, findProgram: async (ref: string, agencyId?: string | null) => (program && ref === program.id ? program : tx.programs.findProgram(ref, agencyId)) };
+        const deps: RowDeps = { ...this.#deps, store: { programs, projects, accounts, organizations, imports, transaction: step } };
+        const service = new ProjectService(deps);
+        const results: ImportRowResult[] = [];
+        for (const row of rows) results.push(await this.#runRow(deps, service, caller, ctx, row, known.get(row.externalId ?? ''), columns));
+        if (dryRun) throw new DryRunDone(results);
+        return results;
+      });
+    } catch (error) {
+      if (error instanceof DryRunDone) return error.results;
+      throw error;
+    }
+  }
+
+  async #runRow(deps: RowDeps, projects: ProjectService, caller: Caller, ctx: ProgramContext, row: PlannedRow, projectId: string | undefined, columns: Map<string, string>): Promise<ImportRowResult> {
     const result: ImportRowResult = { line: row.line, externalId: row.externalId, outcome: 'refused', projectId: projectId ?? null, projectNumber: null, problems: row.problems, notes: [] };
     if (row.problems.length > 0) return result;
     try {
@@ -133,7 +174,7 @@ export class ProjectImportService {
   }
 
   // An existing project: its values that differ, in one SetProjectData change; then its owner, as SetProjectOwner does.
-  async #update(deps: ImportDeps, projects: ProjectService, caller: Caller, ctx: ProgramContext, row: PlannedRow, projectId: string, result: ImportRowResult): Promise<ImportRowResult> {
+  async #update(deps: RowDeps, projects: ProjectService, caller: Caller, ctx: ProgramContext, row: PlannedRow, projectId: string, result: ImportRowResult): Promise<ImportRowResult> {
     let wrote = false;
     const project = await changeProject(deps, caller, ctx, projectId, {
       action: 'project.data.set', access: 'write',
