@@ -102,6 +102,14 @@ forEachDialect('Console: import projects', ({ dialect }) => {
       assert.match(res.body, /The file was not imported/);
       assert.match(res.body, message);
     }
+    // A post the form could not have sent (more parts than it has) is refused, not a server error.
+    const pair = await csrfFrom(h, h.who.admin);
+    const many = `${Array.from({ length: 8 }, (_, i) => `--b\r\nContent-Disposition: form-data; name="${i === 0 ? '_csrf' : `f${i}`}"\r\n\r\n${i === 0 ? pair.token : 'x'}\r\n`).join('')}--b--\r\n`;
+    const extra = await h.app.inject({
+      method: 'POST', url: IMPORT_PATH, payload: many,
+      headers: { authorization: authHeaders(h.who.admin).authorization!, 'content-type': 'multipart/form-data; boundary=b', cookie: pair.cookie },
+    });
+    assert.ok(extra.statusCode >= 400 && extra.statusCode < 500, `${extra.statusCode}`);
     const mapped = await post(h, h.who.admin, { program: IDS.program, mapping: 'Ref = externalId', file: 'Ref,name\nW-9,Ann\n', mode: 'dry-run' });
     assert.equal(mapped.statusCode, 200);
     assert.match(mapped.body, /W-9<\/td><td>Refused/);
