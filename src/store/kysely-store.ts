@@ -1,5 +1,6 @@
 import { documentRequestReader, documentRequestRepository } from './document-request-queries.ts';
 import { type Kysely, sql } from 'kysely';
+import type { NewEvent } from '../model/event.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { accountReader, accountRepository } from './account-queries.ts';
 import { agencyPolicyReader, agencyPolicyRepository } from './agency-policy-queries.ts';
@@ -53,7 +54,7 @@ function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBo
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
-function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox): StoreWriter {
+function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox, given: Partial<StoreWriter> = {}): StoreWriter {
   const builders: { [K in keyof StoreWriter]: () => StoreWriter[K] } = {
     accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => projectWriter(db, dialect, secrets),
     attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db, secrets),
@@ -73,7 +74,8 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     agencyPolicies: () => agencyPolicyRepository(db),
     imports: () => importRepository(db),
   };
-  const built: Partial<Record<keyof StoreWriter, unknown>> = {};
+  // Repositories handed in (a batch's step shares the batch's outbox and dashboard notes) are used as they are.
+  const built: Partial<Record<keyof StoreWriter, unknown>> = { ...given };
   const tx = {} as StoreWriter;
   for (const name of Object.keys(builders) as (keyof StoreWriter)[]) {
     Object.defineProperty(tx, name, { enumerable: true, get: () => (built[name] ??= builders[name]()) });
@@ -160,17 +162,20 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       let wrote = 0;
       const result = await writes.transaction().execute(async (trx) => {
         const started = clock.now();
+        const outer = writer(trx, dialect, cache, secrets);
         let steps = 0;
         const step = async <R>(inner: (tx: StoreWriter) => Promise<R>): Promise<R> => {
           const name = sql.raw(`step_${++steps}`);
           await sql`savepoint ${name}`.execute(trx);
-          // A writer of its own, so that a step rolled back leaves none of its events or dashboard notes behind.
-          const tx = writer(trx, dialect, cache, secrets);
+          // The step's events wait in its own list and join the batch's only when it is done, so that a step rolled
+          // back leaves none behind; the dashboards are refreshed from the rows as they are at the batch's end.
+          const pending: NewEvent[] = [];
+          const events = { ...outer.events, append: (event: NewEvent) => void pending.push(event) };
+          const tx = writer(trx, dialect, cache, secrets, { events, dashboards: outer.dashboards });
           try {
             const out = await inner(tx);
-            await tx.dashboards.flush();
-            wrote += await tx.events.flush();
             await sql`release savepoint ${name}`.execute(trx);
+            for (const event of pending) outer.events.append(event);
             return out;
           } catch (error) {
             await sql`rollback to savepoint ${name}`.execute(trx);
@@ -178,7 +183,10 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
             throw error;
           }
         };
-        const out = await work(step, writer(trx, dialect, cache, secrets));
+        const out = await work(step, outer);
+        await outer.dashboards.flush();
+        // Last, as in a transaction: on PostgreSQL the lock that orders the outbox is held only through the commit.
+        wrote = await outer.events.flush();
         const took = clock.now() - started;
         if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
         return out;

@@ -143,7 +143,8 @@ export interface Store extends StoreReader {
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /**
    * Runs `work` in one write transaction and hands it `step`, which runs a piece of it in a savepoint with a writer of
-   * its own: a step that throws is rolled back alone, and a step's events and dashboard counts are written at its end.
+   * its own: a step that throws is rolled back alone with the events it appended; the others' events and the dashboard
+   * counts of every project touched are written at the batch's end, before its one commit.
    * For many small changes that may share one commit (a data import); `tx` is the transaction, for reads between steps.
    */
   batch<T>(work: (step: <R>(inner: (tx: StoreWriter) => Promise<R>) => Promise<R>, tx: StoreWriter) => Promise<T>): Promise<T>;
