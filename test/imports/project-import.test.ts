@@ -169,6 +169,9 @@ forEachDialect('Data import', ({ dialect }) => {
     assert.deepEqual([...ids.keys()].sort(), ['S-1', 'S-3']);
     assert.equal(await projectCount(h), before + 2);
     for (const id of ids.values()) assert.deepEqual((await h.store.events.listProjectEvents(id)).map((e) => e.type), ['project.created']);
+    // The dashboards' counts, refreshed once at the batch's end, count every project kept and none rolled back.
+    const { totals } = await h.store.dashboards.statusCounts(IDS.program, '9999-12-31');
+    assert.equal(totals.reduce((sum, t) => sum + t.n, 0), await projectCount(h));
   });
 
   it('refuses a bad file of any kind with a clear error, and changes nothing', async () => {
