@@ -11,6 +11,7 @@ import { type CliIo, processIo } from './cli-context.ts';
 import { CliError, UsageError } from './cli-error.ts';
 import { demoCommand } from './demo-command.ts';
 import { grantCommands } from './grant-commands.ts';
+import { importCommands } from './import-commands.ts';
 import { keyCommands } from './key-commands.ts';
 import { mailCommands } from './mail-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
@@ -30,7 +31,7 @@ const SERVE: CliCommand = {
 
 const COMMANDS: readonly CliCommand[] = [
   SERVE, migrateCommand, ...agencyCommands, ...signOnCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, demoCommand,
-  ...backupCommands, ...webhookCommands, ...secretsCommands, ...mailCommands,
+  ...backupCommands, ...webhookCommands, ...secretsCommands, ...mailCommands, ...importCommands,
 ];
 
 const ENVIRONMENT = [

@@ -59,6 +59,7 @@ import type { BlobStore } from '../store/blob-store.ts';
 import { createBlobStore } from '../store/create-blob-store.ts';
 import type { Store } from '../store/store.ts';
 import { changeReactions } from '../domain/wiring/change-reactions.ts';
+import { CONSOLE_IMPORT_BOUNDS, ProjectImportService } from '../domain/imports/project-import-service.ts';
 
 const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -131,6 +132,8 @@ export interface Services {
   signOn: { settings: SignOnSettingsService; flow: SignOnService };
   /** Self-service for applicants and integrators: the agency's policy, users' own credentials and webhooks. */
   integrations: { policy: SelfServicePolicyService; credentials: OwnCredentialsService; webhooks: OwnWebhookService };
+  /** Projects created or updated from a CSV file, the console's Import projects area (src/domain/imports). */
+  imports: ProjectImportService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -216,5 +219,6 @@ export function createServices(
       organizations: new InstallerOrganizationService({ store, organizations }),
       credentials: new CredentialService({ store, clock, ids }),
     },
+    imports: new ProjectImportService(deps, CONSOLE_IMPORT_BOUNDS),
   };
 }

@@ -1,5 +1,6 @@
 import { documentRequestReader, documentRequestRepository } from './document-request-queries.ts';
 import { type Kysely, sql } from 'kysely';
+import type { NewEvent } from '../model/event.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { accountReader, accountRepository } from './account-queries.ts';
 import { agencyPolicyReader, agencyPolicyRepository } from './agency-policy-queries.ts';
@@ -41,6 +42,7 @@ import { queueViewRepository } from './queue-view-queries.ts';
 import { organizationReader, organizationRepository } from './organization-queries.ts';
 import { envelopeReader, envelopeRepository } from './envelope-queries.ts';
 import { signOnRepository } from './sign-on-queries.ts';
+import { importReader, importRepository } from './import-queries.ts';
 
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
 function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
@@ -52,7 +54,7 @@ function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBo
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
-function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox): StoreWriter {
+function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox, given: Partial<StoreWriter> = {}): StoreWriter {
   const builders: { [K in keyof StoreWriter]: () => StoreWriter[K] } = {
     accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => projectWriter(db, dialect, secrets),
     attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db, secrets),
@@ -70,8 +72,10 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     envelopes: () => envelopeRepository(db),
     signOn: () => signOnRepository(db, secrets),
     agencyPolicies: () => agencyPolicyRepository(db),
+    imports: () => importRepository(db),
   };
-  const built: Partial<Record<keyof StoreWriter, unknown>> = {};
+  // Repositories handed in (a batch's step shares the batch's outbox and dashboard notes) are used as they are.
+  const built: Partial<Record<keyof StoreWriter, unknown>> = { ...given };
   const tx = {} as StoreWriter;
   for (const name of Object.keys(builders) as (keyof StoreWriter)[]) {
     Object.defineProperty(tx, name, { enumerable: true, get: () => (built[name] ??= builders[name]()) });
@@ -134,6 +138,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     // Who may sign in with a password, and the sign-in page's providers: read by every staff sign-in and page view.
     signOn: reads.wrap(signOnRepository(db, secrets), 'credentials', ['findPolicy', 'listEnabled']),
     agencyPolicies: agencyPolicyReader(db),
+    imports: importReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;
@@ -146,6 +151,42 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
         // Last, so that on PostgreSQL the lock that orders the outbox is held only through the commit.
         wrote = await tx.events.flush();
         // Thrown inside the transaction, so the rollback and the client's error answer agree.
+        const took = clock.now() - started;
+        if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
+        return out;
+      });
+      if (wrote > 0) for (const listener of [...eventListeners]) listener();
+      return result;
+    },
+    batch: async (work) => {
+      let wrote = 0;
+      const result = await writes.transaction().execute(async (trx) => {
+        const started = clock.now();
+        const outer = writer(trx, dialect, cache, secrets);
+        let steps = 0;
+        const step = async <R>(inner: (tx: StoreWriter) => Promise<R>): Promise<R> => {
+          const name = sql.raw(`step_${++steps}`);
+          await sql`savepoint ${name}`.execute(trx);
+          // The step's events wait in its own list and join the batch's only when it is done, so that a step rolled
+          // back leaves none behind; the dashboards are refreshed from the rows as they are at the batch's end.
+          const pending: NewEvent[] = [];
+          const events = { ...outer.events, append: (event: NewEvent) => void pending.push(event) };
+          const tx = writer(trx, dialect, cache, secrets, { events, dashboards: outer.dashboards });
+          try {
+            const out = await inner(tx);
+            await sql`release savepoint ${name}`.execute(trx);
+            for (const event of pending) outer.events.append(event);
+            return out;
+          } catch (error) {
+            await sql`rollback to savepoint ${name}`.execute(trx);
+            await sql`release savepoint ${name}`.execute(trx);
+            throw error;
+          }
+        };
+        const out = await work(step, outer);
+        await outer.dashboards.flush();
+        // Last, as in a transaction: on PostgreSQL the lock that orders the outbox is held only through the commit.
+        wrote = await outer.events.flush();
         const took = clock.now() - started;
         if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
         return out;

@@ -32,6 +32,7 @@ import type { QueueViewRepository } from './queue-view-queries.ts';
 import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 import type { SignOnRepository } from './sign-on-queries.ts';
+import type { ImportReader, ImportRepository } from './import-queries.ts';
 
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
 export interface StoreReader {
@@ -73,6 +74,8 @@ export interface StoreReader {
   readonly signOn: SignOnRepository;
   /** Agencies' self-service policies (migration 052). */
   readonly agencyPolicies: AgencyPolicyReader;
+  /** Projects' external ids, by which a data import finds the projects it made (migration 058). */
+  readonly imports: ImportReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -111,6 +114,8 @@ export interface StoreWriter extends StoreReader {
   readonly envelopes: EnvelopeRepository;
   /** Agencies' self-service policies: set by agency admins with an audit row. */
   readonly agencyPolicies: AgencyPolicyRepository;
+  /** Projects' external ids: recorded in the creation of an imported project. */
+  readonly imports: ImportRepository;
 }
 
 /**
@@ -136,6 +141,13 @@ export interface Store extends StoreReader {
    * longer than MAX_WRITE_TRANSACTION_MS is rolled back with StoreError TRANSACTION_TOO_LONG.
    */
   transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one write transaction and hands it `step`, which runs a piece of it in a savepoint with a writer of
+   * its own: a step that throws is rolled back alone with the events it appended; the others' events and the dashboard
+   * counts of every project touched are written at the batch's end, before its one commit.
+   * For many small changes that may share one commit (a data import); `tx` is the transaction, for reads between steps.
+   */
+  batch<T>(work: (step: <R>(inner: (tx: StoreWriter) => Promise<R>) => Promise<R>, tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Calls `listener` after each commit, in this process, of a transaction that wrote events; returns its removal. */
   onEventsCommitted(listener: () => void): () => void;
   /**

@@ -388,6 +388,9 @@ export interface BulkActionProjectTable {
 /** The time zone a program's dashboard counts are kept in (migration 044): its calendar's when they were counted. */
 export interface DashboardZoneTable { program_id: string; time_zone: string }
 
+/** A project's id in the agency's own records (migration 058), unique per program: what a data import matches rows by. */
+export interface ProjectExternalIdTable { program_id: string; external_id: string; project_id: string; created_at: number }
+
 export interface Database {
   agencies: AgencyTable;
   users: UserTable;
@@ -453,4 +456,5 @@ export interface Database {
   dashboard_facts: DashboardFactTable;
   dashboard_zones: DashboardZoneTable;
   maintenance_marks: MaintenanceMarkTable;
+  project_external_ids: ProjectExternalIdTable;
 }

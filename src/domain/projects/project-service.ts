@@ -2,7 +2,8 @@ import { pageHistory } from '../workflow/status-reasons.ts';
 import { canChangeOwner, canCreate, mayReadForm, ownerFilter, roleIn } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import type { Program, ProgramModel, Project, ProjectListing } from '../../model/model.ts';
+import type { Program, ProgramModel, Project, ProjectListing, Status } from '../../model/model.ts';
+import { formatProjectNumber } from './submit-service.ts';
 import { changeProject, recordChange } from './change-project.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
 import { formSummary, loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
@@ -122,16 +123,18 @@ export class ProjectService {
    * CreateNewProject: an empty project in the initial status, owned by the caller. With `organizationId`, started for
    * an organization the caller is a member of (its members share it, its defaults prefill the forms' drafts); `seed`
    * (a copied application) writes the new project's first drafts after those, in its creation's transaction, and adds
-   * to the creation's audit detail.
+   * to the creation's audit detail. A data import (src/domain/imports) also names the owner (a user it has checked)
+   * and the status the project starts in (numbered then, unless it is the initial one).
    */
-  async createProject(caller: Caller, programRef: string, options: { organizationId?: string | null; seed?: ProjectSeed } = {}): Promise<AtVersion<NewProjectView>> {
+  async createProject(caller: Caller, programRef: string, options: { organizationId?: string | null; seed?: ProjectSeed; ownerId?: string; status?: Status } = {}): Promise<AtVersion<NewProjectView>> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!canCreate(ctx.role)) throw new ApiError('FORBIDDEN', `You may read but not create projects in program ${ctx.program.id} (privilege createProjects).`);
     const organizationId = options.organizationId ?? null;
     // Not a member (or no such organization): the same answer, so the request learns nothing about other organizations.
     if (organizationId !== null && !(caller.organizationIds ?? []).includes(organizationId)) throw new ApiError('NOT_FOUND', `Organization ${organizationId} not found.`);
-    const initial = ctx.model.statuses.find((s) => s.isInitial);
+    const initial = options.status ?? ctx.model.statuses.find((s) => s.isInitial);
     if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
+    const ownerId = options.ownerId ?? caller.user.id;
     const { clock, ids } = this.#deps;
     const projectId = ids.next();
     const project = await this.#deps.store.transaction(async (tx) => {
@@ -139,9 +142,10 @@ export class ProjectService {
       const now = clock.now();
       await claimIdempotencyKey(tx, caller, () => now);
       const created: Project = {
-        id: projectId, programId: ctx.program.id, number: null, statusId: initial.id, statusAt: now,
+        id: projectId, programId: ctx.program.id, statusId: initial.id, statusAt: now,
+        number: initial.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)),
         createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
-        ownerId: caller.user.id, assigneeId: null, version: 0, organizationId,
+        ownerId, assigneeId: null, version: 0, organizationId,
       };
       const organization = organizationId === null ? null : await tx.organizations.findOrganization(organizationId);
       if (organization && organization.agencyId !== ctx.program.agencyId) throw new ApiError('NOT_FOUND', `Organization ${organizationId} not found.`);
@@ -156,8 +160,8 @@ export class ProjectService {
         if (!(await tx.projects.updateProject(projectId, 0, automated.changes))) throw new Error(`project ${projectId} changed while being created`);
         project = { ...created, ...automated.changes, version: 1 };
       }
-      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, ownerId: caller.user.id, detail, at: now });
-      for (const r of automated.records) await recordChange(tx, this.#deps, caller, { ...ctx, role: r.role }, { action: r.action, projectId, ownerId: caller.user.id, detail: r.detail, at: now });
+      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, ownerId, detail, at: now });
+      for (const r of automated.records) await recordChange(tx, this.#deps, caller, { ...ctx, role: r.role }, { action: r.action, projectId, ownerId, detail: r.detail, at: now });
       return project;
     });
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));

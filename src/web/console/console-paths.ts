@@ -12,6 +12,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   { id: 'webhooks', path: `${CONSOLE_PATH}/Webhooks`, label: 'Webhooks', agencyAdminOnly: false },
   { id: 'programs', path: `${CONSOLE_PATH}/Programs`, label: 'Programs', agencyAdminOnly: false },
   { id: 'test-programs', path: `${CONSOLE_PATH}/TestPrograms`, label: 'Test programs', agencyAdminOnly: false },
+  { id: 'import', path: `${CONSOLE_PATH}/Import`, label: 'Import projects', agencyAdminOnly: false },
   { id: 'audit', path: `${CONSOLE_PATH}/Audit`, label: 'Audit trail', agencyAdminOnly: false },
   { id: 'mail', path: `${CONSOLE_PATH}/Mail`, label: 'Mail', agencyAdminOnly: false },
   { id: 'sign-on', path: `${CONSOLE_PATH}/SignOn`, label: 'Single sign-on', agencyAdminOnly: true },

@@ -14,6 +14,7 @@ import { webhooksRoutes } from './webhooks-routes.ts';
 import { testProgramRoutes } from './test-program-routes.ts';
 import { signOnConsoleRoutes } from './sign-on-routes.ts';
 import { selfServiceRoutes } from './self-service-routes.ts';
+import { importRoutes } from './import-routes.ts';
 
 /** The agency console: its start page and every area's routes (one registration per area, in console-paths.ts order). */
 export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -30,6 +31,7 @@ export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   auditRoutes(web, deps);
   mailRoutes(web, deps);
   testProgramRoutes(web, deps);
+  importRoutes(web, deps);
   signOnConsoleRoutes(web, deps);
   selfServiceRoutes(web, deps);
 }
