@@ -28,6 +28,7 @@ import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 import type { ResealMode, ResealReport } from './reseal-secrets.ts';
 import type { DropContext, SealedValueReport } from './unreadable-secrets.ts';
 import type { SecretBox } from './secret-box.ts';
+import type { RelationReader, RelationRepository } from './relation-queries.ts';
 import type { QueueViewRepository } from './queue-view-queries.ts';
 import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
@@ -73,6 +74,8 @@ export interface StoreReader {
   readonly signOn: SignOnRepository;
   /** Agencies' self-service policies (migration 052). */
   readonly agencyPolicies: AgencyPolicyReader;
+  /** Relations between projects (migration 056). */
+  readonly relations: RelationReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -111,6 +114,8 @@ export interface StoreWriter extends StoreReader {
   readonly envelopes: EnvelopeRepository;
   /** Agencies' self-service policies: set by agency admins with an audit row. */
   readonly agencyPolicies: AgencyPolicyRepository;
+  /** Relations between projects: made in the change step of the project they are made from. */
+  readonly relations: RelationRepository;
 }
 
 /**
