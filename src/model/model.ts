@@ -92,7 +92,18 @@ export type RelationKind = 'child' | 'successor' | 'link';
  * a project of this one, related as `kind`, its drafts prefilled by `copy` (the new project's field reference → this
  * program's field id).
  */
-export interface ProgramRelation { customId: string; name: string; kind: RelationKind; program: string; copy: { to: string; from: string }[] }
+export interface ProgramRelation { customId: string; name: string; kind: ProgramRelationKind; program: string; copy: { to: string; from: string }[] }
+
+/**
+ * A program relation's kind: one that creates projects (child, successor, link), or one that only names, for rules,
+ * the project this one was made from (`parent`: made as its child; `predecessor`: as its successor).
+ */
+export type ProgramRelationKind = RelationKind | 'parent' | 'predecessor';
+
+/** True for a program relation that only names the project a project was made from: it creates nothing. */
+export function readsOnly(kind: ProgramRelationKind): kind is 'parent' | 'predecessor' {
+  return kind === 'parent' || kind === 'predecessor';
+}
 
 /** A mail template a program file names, for automations to send (src/domain/workflow/named-mail.ts renders one). */
 export interface NamedMailTemplate extends MailTemplate { customId: string }

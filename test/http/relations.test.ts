@@ -69,7 +69,14 @@ forms:
     name: Claim
     availableIn: [Unsubmitted]
     leadsTo: Submitted
-    fields: [Account, SystemKw, Reference]
+    fields:
+      - field: Account
+        validations:
+          - { rule: "related.interconnection.status == 'PTO'", message: "A claim is submitted once its interconnection has Permission to Operate." }
+      - SystemKw
+      - Reference
+relations:
+  - { customId: interconnection, kind: parent, program: ICX }
 `;
 
 interface Person { email: string; password: string; apiKey: string }
@@ -262,6 +269,34 @@ for (const dialect of DIALECTS) {
       assert.equal(relation.Status, 'Unsubmitted');
       const asApplicant = await list(applicant, `ICX/Projects/${projectId}/Relations`);
       assert.equal(asApplicant.body.includes(admin.email), false);
+    });
+
+    it('a rule reads the related interconnection\'s status: the claim is submitted only once the interconnection has Permission to Operate', async () => {
+      const projectId = await submittedInterconnection();
+      const created = await ok(call(admin, 'POST', `ICX/Projects/${projectId}/Relations/claim/Create`));
+      const claimId = /<Relation [^>]*ProjectId="([^"]+)"/.exec(created)![1]!;
+      const submit = () => call(applicant, 'POST', `CLM/Projects/${claimId}/Forms/Claim/Draft/Submit`);
+      const early = await submit();
+      assert.equal(early.statusCode, 422, early.body);
+      assert.match(early.body, /Code="FORM_INCOMPLETE"[\s\S]*CustomId="Account"[^>]*Message="A claim is submitted once its interconnection has Permission to Operate\."/);
+      const before = (await db!.store.projects.getProject(clm.program.id, claimId))!;
+      assert.equal(before.number, null, 'the refused submission changed nothing');
+      await ok(moveTo(projectId, 'PTO'));
+      await ok(submit());
+      assert.equal((await db!.store.projects.getProject(clm.program.id, claimId))!.statusId, clm.statuses.find((s) => s.customId === 'Submitted')!.id);
+      // A claim made by no interconnection sees an empty status: refused, not undecided.
+      const orphan = /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'CLM/NewProject')))![1]!;
+      const refused = await call(applicant, 'POST', `CLM/Projects/${orphan}/Forms/Claim/Draft/Submit`);
+      assert.equal(refused.statusCode, 422);
+      assert.match(refused.body, /once its interconnection has Permission to Operate/);
+    });
+
+    it('an import type-checks rules over related projects', async () => {
+      const deps = { store: db!.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
+      const bad = CLM.replace("related.interconnection.status == 'PTO'", 'related.nothing.status == 1 || related.interconnection.values == 2');
+      await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(bad)), (error: Error) => /nothing/.test(error.message) && /values/.test(error.message));
+      const copying = CLM.replace('{ customId: interconnection, kind: parent, program: ICX }', '{ customId: interconnection, kind: parent, program: ICX, copy: { Account: Account } }');
+      await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(copying)), /a parent relation creates no project/);
     });
 
     it('an import refuses a relation that copies an unknown field and an action naming no relation', async () => {

@@ -180,6 +180,8 @@ function checkAction(
       const all = (file.relations ?? []).map((r) => r.customId);
       if (action.relation !== undefined && !all.includes(action.relation)) {
         problems.push(`${where}: relation: the program has no relation "${action.relation}"${all.length > 0 ? `; its relations are ${all.join(', ')}` : ' (relations: is empty)'}`);
+      } else if ((file.relations ?? []).some((r) => r.customId === action.relation && (r.kind === 'parent' || r.kind === 'predecessor'))) {
+        problems.push(`${where}: relation: "${action.relation}" names the project this one was made from; it creates no project`);
       }
       return null;
     }

@@ -1,4 +1,4 @@
-import type { FieldValue, Program, ProgramModel, ProgramRelation, Project } from '../../model/model.ts';
+import { type FieldValue, type Program, type ProgramModel, type ProgramRelation, type Project, readsOnly } from '../../model/model.ts';
 import type { StoreReader, StoreWriter } from '../../store/store.ts';
 import type { ProjectRelation } from '../../store/relation-queries.ts';
 import { ApiError } from '../api-error.ts';
@@ -43,6 +43,8 @@ export async function createRelatedIn(
   tx: StoreWriter, deps: ReactionDeps & ReactingDeps, caller: Caller, from: { ctx: ProgramContext; project: Project }, relation: ProgramRelation,
   now: number, creator: RelatedCreator,
 ): Promise<RelatedCreation> {
+  const kind = relation.kind;
+  if (readsOnly(kind)) throw new ApiError('INVALID_REQUEST', `Relation ${relation.customId} names the project this one was made from (${kind}); it creates no project.`);
   const count = createdIn.get(tx) ?? 0;
   if (count >= MAX_RELATED_PER_CHANGE) throw new ApiError('CONFLICT', `One change creates at most ${MAX_RELATED_PER_CHANGE} related projects.`);
   const target = await relationTarget(tx, from.ctx.program, relation);
@@ -64,7 +66,7 @@ export async function createRelatedIn(
   const project = await createProjectIn(tx, deps, caller, ctx, { ownerId, organization: null, now, seed });
   const row: ProjectRelation = {
     id: deps.ids.next(), agencyId: from.ctx.program.agencyId, fromProgramId: from.ctx.program.id, fromProjectId: from.project.id,
-    toProgramId: target.program.id, toProjectId: project.id, kind: relation.kind, relation: relation.customId, createdAt: now, createdBy: caller.user.id,
+    toProgramId: target.program.id, toProjectId: project.id, kind, relation: relation.customId, createdAt: now, createdBy: caller.user.id,
   };
   await tx.relations.insertRelation(row);
   await recordChange(tx, deps, caller, ctx, { action: 'project.relation.add', projectId: project.id, ownerId, detail: relationDetail(row, 'to'), at: now });

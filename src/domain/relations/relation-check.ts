@@ -1,3 +1,4 @@
+import { readsOnly } from '../../model/model.ts';
 import type { ProgramFile } from '../programs/program-file.ts';
 import { atLine } from '../programs/program-lines.ts';
 import type { PartResolvers, ProgramChecker } from '../programs/program-parts.ts';
@@ -16,6 +17,7 @@ export function checkRelations(file: ProgramFile, resolve: PartResolvers, proble
   return relations.map((r, i) => {
     const where = `relation "${r.customId}"${atLine(file, ['relations', i])}`;
     if (relations.slice(0, i).some((x) => x.customId === r.customId)) problems.push(`${where}: another relation has the customId "${r.customId}"`);
+    if (readsOnly(r.kind) && r.copy.length > 0) problems.push(`${where}: copy: a ${r.kind} relation creates no project, so it copies nothing`);
     return r.copy.map((c) => {
       const index = resolve.fields(c.from, `${where}: copy ${c.to}`);
       const field = index === null ? undefined : file.fields[index];

@@ -1,4 +1,4 @@
-import type { Program, ProgramModel, ProgramRelation, Project, RelationKind } from '../../model/model.ts';
+import { type Program, type ProgramModel, type ProgramRelation, type Project, readsOnly, type RelationKind } from '../../model/model.ts';
 import type { ProjectRelation } from '../../store/relation-queries.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
@@ -74,7 +74,7 @@ export class RelationService {
       action: 'project.relation.add', access: 'write',
       act: async ({ tx, project: current, now }) => {
         const created = await createRelatedIn(tx, this.#deps, caller, { ctx, project: current }, relation, now, 'caller');
-        made = { relationId: created.relation.id, programId: created.project.programId, projectId: created.project.id, kind: relation.kind };
+        made = { relationId: created.relation.id, programId: created.project.programId, projectId: created.project.id, kind: created.relation.kind };
         return { detail: created.detail, result: versionOf };
       },
     });
@@ -114,9 +114,9 @@ export class RelationService {
   async #offers(caller: Caller, ctx: ProgramContext): Promise<RelationOfferView[]> {
     if (!isStaff(ctx.role) || !ctx.role.privileges.has('editData')) return [];
     const out: RelationOfferView[] = [];
-    for (const r of ctx.program.relations ?? []) {
+    for (const r of (ctx.program.relations ?? []).filter((x) => !readsOnly(x.kind))) {
       const target = await relationTarget(this.#deps.store, ctx.program, r);
-      if (target && roleIn(caller, target.program)?.privileges.has('createProjects')) out.push({ customId: r.customId, name: r.name, kind: r.kind, programName: target.program.name });
+      if (target && roleIn(caller, target.program)?.privileges.has('createProjects')) out.push({ customId: r.customId, name: r.name, kind: r.kind as RelationKind, programName: target.program.name });
     }
     return out;
   }
