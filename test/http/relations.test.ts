@@ -77,6 +77,13 @@ forms:
       - Reference
 relations:
   - { customId: interconnection, kind: parent, program: ICX }
+automations:
+  - customId: claim-in
+    name: Note a claim whose interconnection may operate
+    when: { trigger: form.submitted, form: Claim }
+    if: "related.interconnection.status == 'PTO' && related.interconnection.number != ''"
+    then:
+      - { do: emitEvent, name: claim-in }
 `;
 
 interface Person { email: string; password: string; apiKey: string }
@@ -284,6 +291,10 @@ for (const dialect of DIALECTS) {
       await ok(moveTo(projectId, 'PTO'));
       await ok(submit());
       assert.equal((await db!.store.projects.getProject(clm.program.id, claimId))!.statusId, clm.statuses.find((s) => s.customId === 'Submitted')!.id);
+      // An automation's condition reads the related project too.
+      const run = (await audit(claimId)).find((r) => r.action === 'automation.run' && r.detail.automation === 'claim-in')!;
+      assert.equal(run.detail.outcome, 'ran', JSON.stringify(run.detail));
+      assert.ok((await events(claimId)).includes('automation.custom'));
       // A claim made by no interconnection sees an empty status: refused, not undecided.
       const orphan = /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'CLM/NewProject')))![1]!;
       const refused = await call(applicant, 'POST', `CLM/Projects/${orphan}/Forms/Claim/Draft/Submit`);
