@@ -11,6 +11,8 @@ import { buildApp } from '../../src/http/app.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { ProgramModel } from '../../src/model/model.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
+import { TestProgramService } from '../../src/domain/administration/test-program-service.ts';
+import { ConsoleService } from '../../src/domain/administration/console-service.ts';
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
 import { dataRequest, NS, TestClock } from '../support/http-harness.ts';
 import { assertJsonAnswer } from '../support/json-answers.ts';
@@ -300,6 +302,23 @@ for (const dialect of DIALECTS) {
       const refused = await call(applicant, 'POST', `CLM/Projects/${orphan}/Forms/Claim/Draft/Submit`);
       assert.equal(refused.statusCode, 422);
       assert.match(refused.body, /once its interconnection has Permission to Operate/);
+    });
+
+    it('a test copy creates its related projects in the test copy of the other program, never in the live one', async () => {
+      const deps = { store: db!.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
+      const testPrograms = new TestProgramService({ ...deps, console: new ConsoleService({ store: db!.store }), blobs: new DatabaseBlobStore(db!.store, clock) });
+      const user = (await db!.store.accounts.findUserByEmail(admin.email))!;
+      const caller = { user, apiKeyId: '', grants: await db!.store.accounts.listGrants(user.id) };
+      await testPrograms.create(caller, 'ICX');
+      const projectId = /ProjectId="([^"]+)"/.exec(await ok(call(admin, 'POST', 'ICX-test/NewProject')))![1]!;
+      const liveClaims = (await claims()).length;
+      const refused = await call(admin, 'POST', `ICX-test/Projects/${projectId}/Relations/claim/Create`);
+      assert.equal(refused.statusCode, 404, refused.body);
+      assert.match(refused.body, /Program CLM has no test copy/);
+      const claimsTest = await testPrograms.create(caller, 'CLM');
+      const made = await ok(call(admin, 'POST', `ICX-test/Projects/${projectId}/Relations/claim/Create`));
+      assert.match(made, new RegExp(`ProgramId="${claimsTest.id}"`));
+      assert.equal((await claims()).length, liveClaims, 'no live claim was made');
     });
 
     it('an import type-checks rules over related projects', async () => {

@@ -10,6 +10,7 @@ import { recordChange } from './change-project.ts';
 import { checkValue } from './value-check.ts';
 import { roleIn, roleNamed, type Role } from '../roles/access.ts';
 import { hasRules } from '../rules/form-rules.ts';
+import { isTestProgram } from '../test-program.ts';
 import { calculatedWrites, ruledState } from '../rules/rule-state.ts';
 
 /** Who creates the related project: a person (who needs createProjects in its program) or the from-program's automation. */
@@ -25,10 +26,21 @@ export const MAX_RELATED_PER_CHANGE = 10;
 // related projects of each other on creation stop after a few instead of looping until the transaction times out.
 const createdIn = new WeakMap<StoreWriter, number>();
 
-/** The program a relation names, in the agency of the program it is made from; null when there is none by that customId. */
-export async function relationTarget(tx: Pick<StoreReader, 'programs'>, from: Program, relation: ProgramRelation): Promise<{ program: Program; model: ProgramModel } | null> {
-  const program = await tx.programs.findProgram(relation.program, from.agencyId);
-  if (!program || program.agencyId !== from.agencyId) return null;
+/**
+ * The program a relation names, in the agency of the program it is made from, or why there is none. A test copy's
+ * relations make projects in the test copy of the program they name (its tests send no mail and touch no live
+ * project), and a live program's never in a test copy.
+ */
+export async function relationTarget(tx: Pick<StoreReader, 'programs'>, from: Program, relation: ProgramRelation): Promise<{ program: Program; model: ProgramModel } | string> {
+  let program = await tx.programs.findProgram(relation.program, from.agencyId);
+  if (!program || program.agencyId !== from.agencyId) return `The program "${relation.program}" of relation ${relation.customId} was not found in the agency.`;
+  if (isTestProgram(from) && !isTestProgram(program)) {
+    const live = program;
+    program = (await tx.programs.listPrograms(from.agencyId)).find((p) => p.testOf === live.id) ?? null;
+    if (!program) return `Program ${live.customId} has no test copy: a test copy creates related projects only in test copies.`;
+  } else if (!isTestProgram(from) && isTestProgram(program)) {
+    return `The program "${relation.program}" of relation ${relation.customId} is a test copy: a live program creates no projects there.`;
+  }
   return { program, model: await tx.programs.loadProgramModel(program) };
 }
 
@@ -48,7 +60,7 @@ export async function createRelatedIn(
   const count = createdIn.get(tx) ?? 0;
   if (count >= MAX_RELATED_PER_CHANGE) throw new ApiError('CONFLICT', `One change creates at most ${MAX_RELATED_PER_CHANGE} related projects.`);
   const target = await relationTarget(tx, from.ctx.program, relation);
-  if (!target) throw new ApiError('NOT_FOUND', `The program "${relation.program}" of relation ${relation.customId} was not found in the agency.`);
+  if (typeof target === 'string') throw new ApiError('NOT_FOUND', target);
   const role = creatorRole(caller, target.program, creator);
   const ownerId = await ownerIn(tx, from.project, target.program);
   const ctx: ProgramContext = { program: target.program, model: target.model, role };

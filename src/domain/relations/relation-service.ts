@@ -116,7 +116,7 @@ export class RelationService {
     const out: RelationOfferView[] = [];
     for (const r of (ctx.program.relations ?? []).filter((x) => !readsOnly(x.kind))) {
       const target = await relationTarget(this.#deps.store, ctx.program, r);
-      if (target && roleIn(caller, target.program)?.privileges.has('createProjects')) out.push({ customId: r.customId, name: r.name, kind: r.kind as RelationKind, programName: target.program.name });
+      if (typeof target !== 'string' && roleIn(caller, target.program)?.privileges.has('createProjects')) out.push({ customId: r.customId, name: r.name, kind: r.kind as RelationKind, programName: target.program.name });
     }
     return out;
   }
