@@ -329,7 +329,10 @@ export async function generateExamples(): Promise<Map<string, string>> {
     // claim file's header shows; the applicant may make claims; the admin creates one, the applicant reads the relations.
     await seedDemoClaims({ store, clock, ids, checkers: programCheckers() });
     await run('CreateRelatedProject', { method: 'POST', url: `${projectUrl}/Relations/IncentiveClaim/Create`, as: 'admin', headers: totp() });
+    clock.skip(60_000);
+    await run('LinkProject', { method: 'POST', url: `${projectUrl}/Relations`, as: 'admin', headers: totp(), body: `<LinkProjectRequest xmlns="${NS}" ProgramId="RES-SOLAR" ProjectId="${second}" Kind="successor"/>` });
     await run('GetProjectRelations', { method: 'GET', url: `${projectUrl}/Relations`, as: 'applicant' });
+    clock.skip(60_000);
     await run('GetProjectRelations.json', { method: 'GET', url: `${projectUrl}/Relations`, as: 'admin', headers: totp(), shown: { Accept: 'application/json' } });
     await app.close();
   } finally {

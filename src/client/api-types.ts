@@ -249,7 +249,7 @@ export interface paths {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get: operations["GetProjectRelations"];
     put?: never;
-    post?: never;
+    post: operations["LinkProject"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1184,6 +1184,15 @@ export interface components {
         UpdatedTimestamp: string;
         NoteCount: number;
       })[];
+    };
+    /** LinkProject request: the project to relate to this one, and what it is to this one. */
+    LinkProjectRequest: {
+      /** The other project's program (id or customId) in the agency. */
+      ProgramId: string;
+      /** The other project (id or number). */
+      ProjectId: string;
+      /** What the other project is to this one: child, successor, or link (the default). */
+      Kind?: "child" | "successor" | "link";
     };
     /** CreateNewProject: the new project, its current status and the forms of its program. */
     NewProjectResponse: {
@@ -2995,6 +3004,46 @@ export interface operations {
         headers: { [name: string]: unknown };
         content: {
           "application/json": components["schemas"]["ProjectRelationsResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
+  LinkProject: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
+        "Idempotency-Key"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["LinkProjectRequest"];
+        "application/xml": string;
+      };
+    };
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["RelatedProjectResponse"];
           "application/xml": string;
         };
       };

@@ -321,6 +321,30 @@ for (const dialect of DIALECTS) {
       assert.equal((await claims()).length, liveClaims, 'no live claim was made');
     });
 
+    it('LinkProject relates two existing projects once, for staff who may read both; both ends list it', async () => {
+      const projectId = await submittedInterconnection();
+      const claimId = /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'CLM/NewProject')))![1]!;
+      const link = (who: Person, from: string, body: string) => call(who, 'POST', `${from}/Relations`, `<LinkProjectRequest xmlns="${NS}" ${body}/>`);
+      const before = (await db!.store.projects.getProject(icx.program.id, projectId))!.version;
+      // The reviewer may not read claims: the claim is "not found", and nothing changes.
+      const hidden = await link(reviewer, `ICX/Projects/${projectId}`, `ProgramId="CLM" ProjectId="${claimId}"`);
+      assert.equal(hidden.statusCode, 404, hidden.body);
+      assert.equal((await call(admin, 'POST', `ICX/Projects/${projectId}/Relations`, `<LinkProjectRequest xmlns="${NS}" ProgramId="ICX" ProjectId="${projectId}"/>`)).statusCode, 400);
+      assert.equal((await link(people.other, `ICX/Projects/${projectId}`, `ProgramId="CLM" ProjectId="${claimId}"`)).statusCode, 404);
+      assert.deepEqual(await relationsOf(projectId), []);
+      assert.equal((await db!.store.projects.getProject(icx.program.id, projectId))!.version, before);
+      const made = await link(admin, `ICX/Projects/${projectId}`, `ProgramId="CLM" ProjectId="${claimId}" Kind="link"`);
+      assert.equal(made.statusCode, 200, made.body);
+      assert.match(made.body, new RegExp(`Kind="link" ProgramId="${clm.program.id}" ProjectId="${claimId}"`));
+      assert.equal((await db!.store.projects.getProject(icx.program.id, projectId))!.version, before + 1);
+      assert.equal((await link(admin, `ICX/Projects/${projectId}`, `ProgramId="CLM" ProjectId="${claimId}"`)).statusCode, 409);
+      assert.equal((await link(people.claims, `CLM/Projects/${claimId}`, `ProgramId="ICX" ProjectId="${projectId}"`)).statusCode, 404, 'the claims reviewer may not read the interconnection');
+      assert.equal((await link(admin, `CLM/Projects/${claimId}`, `ProgramId="ICX" ProjectId="${projectId}"`)).statusCode, 409, 'a pair is related once, either way');
+      assert.match(await ok(call(applicant, 'GET', `CLM/Projects/${claimId}/Relations`)), new RegExp(`Relationship="link"[^>]*ProjectId="${projectId}"`));
+      assert.ok((await audit(claimId)).some((r) => r.action === 'project.relation.add' && r.detail.side === 'to'));
+      assert.ok((await events(claimId)).includes('project.related'));
+    });
+
     it('an import type-checks rules over related projects', async () => {
       const deps = { store: db!.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
       const bad = CLM.replace("related.interconnection.status == 'PTO'", 'related.nothing.status == 1 || related.interconnection.values == 2');

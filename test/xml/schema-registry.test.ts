@@ -11,7 +11,7 @@ const EXPECTED = [
   'AllProjectDataResponse', 'AttachmentMetadataResponse', 'AutomationScheduleResponse', 'AutomationScheduleRunResponse',
   'CreateMfaSessionTokenRequest', 'CreateMfaSessionTokenResponse', 'CreateWebhookSubscriptionRequest', 'CreateWebhookSubscriptionResponse',
   'CustomListChoicesResponse', 'DocumentRequestResponse', 'EnvelopeResponse', 'ErrorResponse', 'EventsResponse', 'FormSchemaResponse',
-  'FormSchemaResponseV2', 'FormsResponse', 'InquiryNotesResponse', 'InquiryThreadResponse', 'InquiryThreadsResponse',
+  'FormSchemaResponseV2', 'FormsResponse', 'InquiryNotesResponse', 'InquiryThreadResponse', 'InquiryThreadsResponse', 'LinkProjectRequest',
   'NewProjectResponse', 'ProgramsResponse', 'ProjectAutomationRunsResponse', 'ProjectByDataRequest', 'ProjectByNumberRequest',
   'ProjectDataGetResponse', 'ProjectDataRequest', 'ProjectDataSetResponse', 'ProjectDeadlineResponse', 'ProjectDeadlinesResponse',
   'ProjectDocumentsResponse', 'ProjectEnvelopesResponse', 'ProjectExportDataGetResponse', 'ProjectExportDataGetResponseV2', 'ProjectRelationsResponse',

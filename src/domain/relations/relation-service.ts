@@ -2,12 +2,13 @@ import { type Program, type ProgramModel, type ProgramRelation, type Project, re
 import type { ProjectRelation } from '../../store/relation-queries.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import { changeProject, type ChangeDeps } from '../projects/change-project.ts';
+import { changeProject, type ChangeDeps, recordChange } from '../projects/change-project.ts';
+import { isTestProgram } from '../test-program.ts';
 import { loadProgram, loadReadableProjectByRef, type ProgramContext, statusById, versionOf } from '../projects/project-context.ts';
 import { canRead, isStaff, roleIn } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AtVersion } from '../views.ts';
-import { createRelatedIn, relationTarget } from '../projects/related-project.ts';
+import { createRelatedIn, relationDetail, relationTarget } from '../projects/related-project.ts';
 
 /** How the other project of a relation stands to the project it is read from. */
 export type Relationship = RelationKind | 'parent' | 'predecessor';
@@ -76,6 +77,41 @@ export class RelationService {
         const created = await createRelatedIn(tx, this.#deps, caller, { ctx, project: current }, relation, now, 'caller');
         made = { relationId: created.relation.id, programId: created.project.programId, projectId: created.project.id, kind: created.relation.kind };
         return { detail: created.detail, result: versionOf };
+      },
+    });
+    return { ...made!, projectVersion: version };
+  }
+
+  /**
+   * LinkProject: relates an existing project to this one (the other is its child, successor or a link), for staff who
+   * may change this project and may read the other; both projects record it (audit and event). A project the caller
+   * may not read is NOT_FOUND, as a missing one; a pair already related is CONFLICT; a refused request changes nothing.
+   */
+  async linkProject(caller: Caller, programRef: string, projectRef: string, other: { programRef: string; projectRef: string; kind: RelationKind }): Promise<AtVersion<RelatedProjectView>> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const project = await loadReadableProjectByRef(this.#deps.store, caller, ctx, projectRef);
+    if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', 'Only the program\'s staff relate projects.');
+    const notFound = () => new ApiError('NOT_FOUND', `Project "${other.projectRef}" was not found in program ${other.programRef}.`);
+    const found = await this.#programOf(caller, other.programRef);
+    if (!found?.ctx) throw notFound();
+    const target = await loadReadableProjectByRef(this.#deps.store, caller, found.ctx, other.projectRef).catch(() => { throw notFound(); });
+    if (target.id === project.id) throw new ApiError('INVALID_REQUEST', 'A project cannot be related to itself.');
+    if (isTestProgram(ctx.program) !== isTestProgram(found.program)) throw new ApiError('INVALID_REQUEST', 'A test copy\'s projects are related only to projects of test copies, and live ones to live ones.');
+    let made: RelatedProjectView | undefined;
+    const version = await changeProject(this.#deps, caller, ctx, project.id, {
+      action: 'project.relation.add', access: 'write',
+      act: async ({ tx, now }) => {
+        // Checked in the change (this project locked), so two requests cannot both relate the pair.
+        const rows = await tx.relations.listProjectRelations(project.id);
+        if (rows.some((r) => r.fromProjectId === target.id || r.toProjectId === target.id)) throw new ApiError('CONFLICT', `Project ${project.id} and project ${target.id} are already related.`);
+        const row = {
+          id: this.#deps.ids.next(), agencyId: ctx.program.agencyId, fromProgramId: ctx.program.id, fromProjectId: project.id, toProgramId: found.program.id,
+          toProjectId: target.id, kind: other.kind, relation: null, createdAt: now, createdBy: caller.user.id,
+        };
+        await tx.relations.insertRelation(row);
+        await recordChange(tx, this.#deps, caller, found.ctx!, { action: 'project.relation.add', projectId: target.id, ownerId: target.ownerId, detail: relationDetail(row, 'to'), at: now });
+        made = { relationId: row.id, programId: found.program.id, projectId: target.id, kind: other.kind };
+        return { detail: { ...relationDetail(row, 'from'), toProgramId: found.program.id, toProjectId: target.id }, result: versionOf };
       },
     });
     return { ...made!, projectVersion: version };

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ProjectRelationsResponse, RelatedProjectResponse, relatedProjectValue, relationsValue } from '../../wire/documents/relations.ts';
+import { LinkProjectRequest, linkOf, ProjectRelationsResponse, RelatedProjectResponse, relatedProjectValue, relationsValue } from '../../wire/documents/relations.ts';
 import { sendProjectAnswer } from '../conditional.ts';
 import { idParam } from '../query-params.ts';
 import { callerOf } from '../request-caller.ts';
@@ -10,7 +10,7 @@ function relationRef(request: FastifyRequest): string {
   return idParam((request.params as { RelationId?: string }).RelationId, 'RelationId');
 }
 
-/** GetProjectRelations and CreateRelatedProject (src/domain/relations). */
+/** GetProjectRelations, LinkProject and CreateRelatedProject (src/domain/relations). */
 export function relationRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
   const base = '/Programs/:ProgramId/Projects/:ProjectId/Relations';
   app.get(base, {
@@ -24,6 +24,19 @@ export function relationRoutes(app: FastifyInstance, { services, codec }: RouteD
     const t = projectTarget(request);
     const view = await services.relations.listRelations(callerOf(request), t.programId, t.projectId);
     return codec.send(request, reply, ProjectRelationsResponse, relationsValue(view));
+  });
+  app.post(base, {
+    config: {
+      idempotent: true,
+      operation: {
+        operationId: 'LinkProject', tags: ['Relations'], etag: true, request: LinkProjectRequest, response: RelatedProjectResponse,
+        summary: 'LinkProject: relates another existing project to this one as its child, successor or a link (staff who may change this project and read the other).',
+      },
+    },
+  }, async (request, reply) => {
+    const t = projectTarget(request);
+    const view = await services.relations.linkProject(callerOf(request), t.programId, t.projectId, linkOf(codec.read(request, LinkProjectRequest)));
+    return sendProjectAnswer(codec, request, reply, view, RelatedProjectResponse, relatedProjectValue);
   });
   app.post(`${base}/:RelationId/Create`, {
     config: {

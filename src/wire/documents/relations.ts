@@ -1,6 +1,6 @@
 import type { ProjectRelationsView, RelatedProjectView, RelationView } from '../../domain/relations/relation-service.ts';
 import { isoTimestamp } from '../../model/clock.ts';
-import { complex, type DocumentValue, dateTime, enumeration, many, one, optional, required, responseDocument, string } from '../wire-type.ts';
+import { complex, type DocumentValue, dateTime, enumeration, many, one, optional, required, requestDocument, responseDocument, restrict, string, token } from '../wire-type.ts';
 
 const RelationKind = enumeration('RelationKind', ['child', 'successor', 'link'], 'What the project a relation was made to is to the one it was made from.');
 
@@ -45,6 +45,20 @@ export const RelatedProjectResponse = responseDocument('RelatedProjectResponse',
     })),
   },
 }), 'CreateRelatedProject: the project made from this one by the program relation, and the relation; the ETag is this project\'s.');
+
+/** LinkProject: the other project to relate this one to, and what it is to this one. */
+export const LinkProjectRequest = requestDocument('LinkProjectRequest', complex({
+  attributes: {
+    ProgramId: required(restrict(token, { maxLength: 200 }), { doc: 'The other project\'s program (id or customId) in the agency.' }),
+    ProjectId: required(restrict(token, { maxLength: 200 }), { doc: 'The other project (id or number).' }),
+    Kind: optional(RelationKind, { doc: 'What the other project is to this one: child, successor, or link (the default).' }),
+  },
+}), 'LinkProject request: the project to relate to this one, and what it is to this one.');
+
+/** LinkProject's request as the service takes it. */
+export function linkOf(value: DocumentValue<typeof LinkProjectRequest>): { programRef: string; projectRef: string; kind: 'child' | 'successor' | 'link' } {
+  return { programRef: value.ProgramId, projectRef: value.ProjectId, kind: value.Kind ?? 'link' };
+}
 
 function relationValue(r: RelationView) {
   return {
