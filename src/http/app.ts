@@ -41,6 +41,7 @@ import { webhookRoutes } from './routes/webhook-routes.ts';
 import { workflowRoutes } from './routes/workflow-routes.ts';
 import { automationRoutes } from './routes/automation-routes.ts';
 import { deadlineRoutes } from './routes/deadline-routes.ts';
+import { relationRoutes } from './routes/relation-routes.ts';
 import { documentRoutes } from './routes/document-routes.ts';
 import { envelopeRoutes } from './routes/envelope-routes.ts';
 import { createServices } from './services.ts';
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     catalogRoutes(api, routeDeps);
     workflowRoutes(api, routeDeps);
     deadlineRoutes(api, routeDeps);
+    relationRoutes(api, routeDeps);
     documentRoutes(api, routeDeps);
     envelopeRoutes(api, routeDeps);
     automationRoutes(api, routeDeps);

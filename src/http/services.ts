@@ -16,6 +16,7 @@ import { InquiryService } from '../domain/inquiries/inquiry-service.ts';
 import { MfaService } from '../domain/accounts/mfa-service.ts';
 import { PortalService } from '../domain/portal/portal-service.ts';
 import { CopyService } from '../domain/portal/copy-service.ts';
+import { RelationService } from '../domain/relations/relation-service.ts';
 import { MyProjectsService } from '../domain/portal/my-projects-service.ts';
 import { ProjectRemovalService } from '../domain/portal/project-removal-service.ts';
 import { ProjectService } from '../domain/projects/project-service.ts';
@@ -97,6 +98,8 @@ export interface Services {
   /** My projects, copying an application, deleting a draft and withdrawing (src/domain/portal). */
   myProjects: MyProjectsService;
   copies: CopyService;
+  /** Related projects: a project's relations as its reader may see them, and staff creating related projects (src/domain/relations). */
+  relations: RelationService;
   removals: ProjectRemovalService;
   applications: ApplicationService;
   workQueue: WorkQueueService;
@@ -186,6 +189,7 @@ export function createServices(
     portal: new PortalService(deps),
     myProjects: new MyProjectsService(deps),
     copies: new CopyService(deps, projects),
+    relations: new RelationService(deps),
     removals: new ProjectRemovalService(deps, { blobs }),
     applications: new ApplicationService(deps, formData),
     workQueue,

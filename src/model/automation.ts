@@ -46,6 +46,8 @@ export type AutomationAction =
   /** Asks for one of the program's documents (by customId) to be generated; it is rendered after the change commits. */
   | { do: 'generateDocument'; documentId: string }
   | { do: 'emitEvent'; name: string }
+  /** Creates the related project one of the program's relations (by customId) describes, once per project (src/domain/relations). */
+  | { do: 'createRelatedProject'; relation: string }
   | { do: 'startDeadline' | 'satisfyDeadline' | 'cancelDeadline'; deadlineId: string };
 
 /** An automation as the program stores it: when a trigger happens, if the condition holds, run the actions in order. */

@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   'inquiry.note_added', 'inquiry.thread_status_changed', 'automation.custom',
   'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed', 'document.generated',
   'envelope.signed', 'envelope.completed', 'envelope.declined', 'envelope.voided',
+  'project.related',
 ] as const;
 
 /** One kind of event. */
@@ -58,6 +59,12 @@ export interface EventData {
   envelopeId?: string;
   /** envelope.signed: the customId of the template's signer who signed. */
   signerId?: string;
+  /** project.related: the relation (GetProjectRelations shows the other project, to whoever may read it). */
+  relationId?: string;
+  /** project.related: child, successor or link. */
+  relationKind?: string;
+  /** project.related: which end of the relation this project is (`from`: the other project was made from or linked by it). */
+  relationSide?: string;
 }
 
 /** An event as the change step writes it; the store adds the sequence at commit. */

@@ -78,8 +78,31 @@ export interface Program {
   deadlines?: DeadlineDefinition[];
   /** The program's document templates (`documents:`, src/domain/documents); absent or empty for none. */
   documents?: DocumentTemplate[];
+  /** The program file's relations (`relations:`, src/domain/relations): the related projects staff and automations create; absent or empty for none. */
+  relations?: ProgramRelation[];
   /** The id of the live program this program is a test copy of (src/domain/administration/test-program-service.ts); absent for a live program. */
   testOf?: string;
+}
+
+/** How one project relates to another: the other is its child, its successor, or just linked. */
+export type RelationKind = 'child' | 'successor' | 'link';
+
+/**
+ * A relation a program offers (`relations:`): a project of `program` (a customId of the agency's programs) created from
+ * a project of this one, related as `kind`, its drafts prefilled by `copy` (the new project's field reference → this
+ * program's field id).
+ */
+export interface ProgramRelation { customId: string; name: string; kind: ProgramRelationKind; program: string; copy: { to: string; from: string }[] }
+
+/**
+ * A program relation's kind: one that creates projects (child, successor, link), or one that only names, for rules,
+ * the project this one was made from (`parent`: made as its child; `predecessor`: as its successor).
+ */
+export type ProgramRelationKind = RelationKind | 'parent' | 'predecessor';
+
+/** True for a program relation that only names the project a project was made from: it creates nothing. */
+export function readsOnly(kind: ProgramRelationKind): kind is 'parent' | 'predecessor' {
+  return kind === 'parent' || kind === 'predecessor';
 }
 
 /** A mail template a program file names, for automations to send (src/domain/workflow/named-mail.ts renders one). */

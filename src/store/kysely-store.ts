@@ -44,6 +44,8 @@ import { envelopeReader, envelopeRepository } from './envelope-queries.ts';
 import { signOnRepository } from './sign-on-queries.ts';
 import { importReader, importRepository } from './import-queries.ts';
 
+import { relationReader, relationRepository } from './relation-queries.ts';
+
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
 function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
   return {
@@ -73,6 +75,8 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     signOn: () => signOnRepository(db, secrets),
     agencyPolicies: () => agencyPolicyRepository(db),
     imports: () => importRepository(db),
+
+    relations: () => relationRepository(db),
   };
   // Repositories handed in (a batch's step shares the batch's outbox and dashboard notes) are used as they are.
   const built: Partial<Record<keyof StoreWriter, unknown>> = { ...given };
@@ -139,6 +143,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     signOn: reads.wrap(signOnRepository(db, secrets), 'credentials', ['findPolicy', 'listEnabled']),
     agencyPolicies: agencyPolicyReader(db),
     imports: importReader(db),
+
+    relations: relationReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

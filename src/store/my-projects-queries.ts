@@ -101,6 +101,7 @@ export async function deleteProjectRows(db: Db, projectId: string): Promise<stri
   for (const table of ['inquiry_threads', 'attachments', 'project_deadlines', 'project_table_cells', 'project_value_items', 'project_values', 'project_drafts', 'form_submissions', 'status_history', 'automation_schedule_marks', 'project_external_ids'] as const) {
     await db.deleteFrom(table).where('project_id', '=', projectId).execute();
   }
+  await db.deleteFrom('project_relations').where((eb) => eb.or([eb('from_project_id', '=', projectId), eb('to_project_id', '=', projectId)])).execute();
   await db.deleteFrom('projects').where('id', '=', projectId).execute();
   return blobs.map((b) => b.blob_key);
 }

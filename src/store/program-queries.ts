@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Automation } from '../model/automation.ts';
 import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
-import type { DeadlineDefinition, ProgramCalendar } from '../model/model.ts';
+import type { DeadlineDefinition, ProgramCalendar, ProgramRelation } from '../model/model.ts';
 import type { DocumentTemplate } from '../model/document.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { MailTemplate, NotificationTemplates } from '../model/notification.ts';
@@ -26,6 +26,7 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     ...(row.deadlines ? { deadlines: JSON.parse(row.deadlines) as DeadlineDefinition[] } : {}),
     ...(row.documents ? { documents: JSON.parse(row.documents) as DocumentTemplate[] } : {}),
     ...(row.test_of ? { testOf: row.test_of } : {}),
+    ...(row.relations ? { relations: JSON.parse(row.relations) as ProgramRelation[] } : {}),
   };
 }
 
@@ -161,6 +162,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     ...(p.calendar === undefined ? {} : { calendar: p.calendar === null ? null : JSON.stringify(p.calendar) }),
     ...(p.deadlines === undefined ? {} : { deadlines: p.deadlines.length > 0 ? JSON.stringify(p.deadlines) : null }),
     ...(p.documents === undefined ? {} : { documents: p.documents.length > 0 ? JSON.stringify(p.documents) : null }),
+    ...(p.relations === undefined ? {} : { relations: p.relations.length > 0 ? JSON.stringify(p.relations) : null }),
     // Set once, when a test copy is made; an import of a file never clears it.
     ...(p.testOf === undefined ? {} : { test_of: p.testOf }),
   };

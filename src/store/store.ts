@@ -28,6 +28,7 @@ import type { ProjectReader, ProjectRepository } from './project-repository.ts';
 import type { ResealMode, ResealReport } from './reseal-secrets.ts';
 import type { DropContext, SealedValueReport } from './unreadable-secrets.ts';
 import type { SecretBox } from './secret-box.ts';
+import type { RelationReader, RelationRepository } from './relation-queries.ts';
 import type { QueueViewRepository } from './queue-view-queries.ts';
 import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
@@ -76,6 +77,9 @@ export interface StoreReader {
   readonly agencyPolicies: AgencyPolicyReader;
   /** Projects' external ids, by which a data import finds the projects it made (migration 058). */
   readonly imports: ImportReader;
+
+  /** Relations between projects (migration 056). */
+  readonly relations: RelationReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -116,6 +120,9 @@ export interface StoreWriter extends StoreReader {
   readonly agencyPolicies: AgencyPolicyRepository;
   /** Projects' external ids: recorded in the creation of an imported project. */
   readonly imports: ImportRepository;
+
+  /** Relations between projects: made in the change step of the project they are made from. */
+  readonly relations: RelationRepository;
 }
 
 /**

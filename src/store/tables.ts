@@ -43,6 +43,14 @@ export interface ProgramTable {
   documents: ColumnType<string | null, string | null | undefined, string | null>;
   /** The live program this one is a test copy of (migration 053); null for a live program. */
   test_of: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's relations as JSON (migration 056); null for none. */
+  relations: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A relation from one project to another (migration 056): child, successor or link; `relation` the program relation that made it. */
+export interface ProjectRelationTable {
+  id: string; agency_id: string; from_program_id: string; from_project_id: string; to_program_id: string; to_project_id: string;
+  kind: string; relation: string | null; created_at: number; created_by: string;
 }
 
 /** A named list of choices for choice fields. */
@@ -446,6 +454,7 @@ export interface Database {
   event_cursors: EventCursorTable;
   webhook_subscriptions: WebhookSubscriptionTable;
   agency_policies: AgencyPolicyTable;
+  project_relations: ProjectRelationTable;
   webhook_deliveries: WebhookDeliveryTable;
   mail_messages: MailMessageTable;
   account_tokens: AccountTokenTable;

@@ -26,8 +26,9 @@ export function projectPageRoutes(web: FastifyInstance, deps: WebAppDeps): void 
     const manage = await services.removals.offers(caller, programId, projectId);
     const mails = await services.projectMail.ownerMails(caller, programId, projectId);
     const envelopes = await services.signing.listForProject(caller, programId, projectId);
+    const relations = await services.relations.listRelations(caller, programId, projectId);
     const page = renderPage(ProjectPage({
-      project, forms, inquiries, deadlines, envelopes, manage, mails, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, justSubmitted: query.Submitted !== undefined,
+      project, forms, inquiries, deadlines, envelopes, relations, manage, mails, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, justSubmitted: query.Submitted !== undefined,
     }));
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   });

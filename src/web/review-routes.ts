@@ -24,7 +24,7 @@ export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectI
 const NOTICES: Record<string, string> = {
   status: 'The status was changed.', assignee: 'The assignee was changed.', owner: 'The owner was changed.', attachment: 'The file review was saved.',
   deadline: 'The deadline was changed.', document: 'The document was asked for; it is generated in a moment (reload to see it).', note: 'The note was added.', thread: 'The thread was started.', threadStatus: 'The thread status was changed.', externalId: 'The external id was saved.',
-  envelopeVoided: 'The envelope was voided; nobody may sign it any more.', envelopeResent: 'The signer was sent a new link; the earlier one no longer works.',
+  relation: 'The related project was created.', envelopeVoided: 'The envelope was voided; nobody may sign it any more.', envelopeResent: 'The signer was sent a new link; the earlier one no longer works.',
 };
 
 // Refusals that the page explains beside the control of the action; anything else (403, 404, …) goes to the error handler.
@@ -65,7 +65,8 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const mails = await services.projectMail.ownerMails(caller, t.programId, t.projectId);
     const documents = { ...await services.generation.list(caller, t.programId, t.projectId), mayPreview: await services.documentPreview.mayPreview(caller, t.programId) };
     const envelopes = { views: await services.signing.listForProject(caller, t.programId, t.projectId), mayManage: await services.signing.mayManage(caller, t.programId) };
-    const page = renderPage(ReviewPage({ view, deadlines, mails, documents, envelopes, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
+    const relations = await services.relations.listRelations(caller, t.programId, t.projectId);
+    const page = renderPage(ReviewPage({ view, deadlines, mails, documents, envelopes, relations, notice, problems, user: await pageUser(services, caller), csrfToken: csrfToken(reply), timeZone, statusForm }));
     return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page);
   }
 
@@ -118,6 +119,13 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
       run: async (caller, programId, projectId, request) => {
         await services.generation.generate(caller, programId, projectId, idParam(field(request, 'DocumentId'), 'DocumentId'));
         return 'document';
+      },
+    },
+    {
+      path: 'Relation', control: (request) => `relation-${field(request, 'RelationId')}`,
+      run: async (caller, programId, projectId, request) => {
+        await services.relations.createRelated(caller, programId, projectId, idParam(field(request, 'RelationId'), 'RelationId'));
+        return 'relation';
       },
     },
     {

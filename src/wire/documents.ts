@@ -6,6 +6,7 @@ import {
 import { ErrorResponse } from './documents/error-response.ts';
 import { EventsResponse } from './documents/events.ts';
 import { ProjectDeadlineResponse, ProjectDeadlinesResponse } from './documents/deadlines.ts';
+import { LinkProjectRequest, ProjectRelationsResponse, RelatedProjectResponse } from './documents/relations.ts';
 import { DocumentRequestResponse, ProjectDocumentsResponse } from './documents/generated-documents.ts';
 
 import { EnvelopeResponse, ProjectEnvelopesResponse } from './documents/envelopes.ts';
@@ -39,6 +40,7 @@ export const WIRE_DOCUMENTS: readonly WireDocument[] = [
   ProjectStatusHistoryResponse, SetProjectStatusRequest, StatusSetResponse, SetProjectStatusHistoryReportAs, StatusHistoryReportAsResponse,
   SetAssigneeRequest, SetAssigneeResponse,
   ProjectDeadlinesResponse, ProjectDeadlineResponse,
+  ProjectRelationsResponse, RelatedProjectResponse, LinkProjectRequest,
   ProjectDocumentsResponse, DocumentRequestResponse,
 
   ProjectEnvelopesResponse, EnvelopeResponse,

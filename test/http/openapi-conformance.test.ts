@@ -198,6 +198,12 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Satisfy`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Start`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${project}/Deadlines/answer/Cancel`, as: 'admin' }));
+        const successor = [{ customId: 'next', name: 'Next year', kind: 'successor' as const, program: rows.program.customId, copy: [] }];
+        await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...rows, program: { ...rows.program, deadlines, automations: [nightly], relations: successor, updatedAt: h.clock.now() + 1 } }));
+        ok(await send({ method: 'POST', url: `${project}/Relations/next/Create`, as: 'admin' }));
+        ok(await send({ method: 'GET', url: `${project}/Relations`, as: 'applicant' }));
+        const spare = pick(ok(await send({ method: 'POST', url: `${PROGRAM}/NewProject`, as: 'applicant' })), 'ProjectId');
+        ok(await send({ method: 'POST', url: `${project}/Relations`, as: 'admin', xml: `<LinkProjectRequest xmlns="${NS}" ProgramId="solar" ProjectId="${spare}" Kind="link"/>` }));
         const withDocs = documentProgramRows([nightly], h.clock.now() + 1);
         await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...withDocs, program: { ...withDocs.program, deadlines } }));
         ok(await send({ method: 'POST', url: `${project}/Documents/ApprovalLetter/Generate`, as: 'admin' }));

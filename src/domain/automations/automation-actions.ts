@@ -20,6 +20,7 @@ import { documentTemplates } from '../document-templates.ts';
 import { REQUEST_ACTION, requestDocument } from '../document-request.ts';
 import type { MailAttachmentRef } from '../../store/mail-queries.ts';
 import type { Trigger } from './triggers-of-change.ts';
+import { createRelatedIn } from '../projects/related-project.ts';
 
 /** What one action did: ran (what it did, for the record, and the triggers it caused), or was skipped and why. */
 export type ActionOutcome =
@@ -43,7 +44,31 @@ export async function runAction(env: AutomationEnv, action: AutomationAction, in
     case 'satisfyDeadline': return endDeadline(env, action.deadlineId, 'satisfied');
     case 'cancelDeadline': return endDeadline(env, action.deadlineId, 'cancelled');
     case 'generateDocument': return generateDocument(env, action.documentId);
+    case 'createRelatedProject': return createRelatedProject(env, action.relation);
   }
+}
+
+/**
+ * Creates the related project one of the program's relations describes, in this change (so it commits with the change
+ * that triggered it, or not at all, and a retried request makes it once): once per project, so a later run finds the
+ * one made before and leaves it.
+ */
+async function createRelatedProject(env: AutomationEnv, relationId: string): Promise<ActionOutcome> {
+  const relation = (env.ctx.program.relations ?? []).find((r) => r.customId === relationId);
+  if (!relation) return skip(`the program no longer has the relation ${relationId}`);
+  const made = await env.tx.relations.findRelationsBy(env.state.project.id, relationId);
+  if (made.length > 0) return { ran: true, summary: { relation: relationId, unchanged: true, projectId: made[0]!.toProjectId }, triggers: [] };
+  const reactions = env.deps.reactions;
+  if (!reactions) return skip('related projects are created only in a project\'s change');
+  let created: Awaited<ReturnType<typeof createRelatedIn>>;
+  try {
+    created = await createRelatedIn(env.tx, { ...env.deps, reactions }, env.caller, { ctx: env.ctx, project: env.state.project }, relation, env.now, 'automation');
+  } catch (error) {
+    if (error instanceof ApiError) return skip(error.message);
+    throw error;
+  }
+  record(env, 'project.relation.add', created.detail);
+  return { ran: true, summary: { relation: relationId, projectId: created.project.id }, triggers: [] };
 }
 
 /** Asks for one of the program's documents, as GenerateDocument does: recorded in this change, rendered after it commits. */

@@ -10,11 +10,13 @@ export interface WhenSpec {
 
 /** One action as a program file writes it (`do` says which; the other keys are the ones that action takes). */
 export interface ActionSpec {
-  do: 'moveStatus' | 'setField' | 'assign' | 'openInquiry' | 'sendMail' | 'emitEvent' | 'startDeadline' | 'satisfyDeadline' | 'cancelDeadline' | 'generateDocument';
+  do: 'moveStatus' | 'setField' | 'assign' | 'openInquiry' | 'sendMail' | 'emitEvent' | 'startDeadline' | 'satisfyDeadline' | 'cancelDeadline' | 'generateDocument' | 'createRelatedProject';
   to?: string; field?: string; value?: string; user?: string; role?: string; pick?: 'roundRobin' | 'leastLoaded';
   subject?: string; text?: string; visibleToApplicant?: boolean; name?: string; reason?: string; message?: string; template?: string; deadline?: string;
   /** generateDocument: the document's customId; sendMail: the documents whose generated file the mail carries. */
   document?: string; attach?: string[];
+  /** createRelatedProject: the customId of one of the program's relations. */
+  relation?: string;
 }
 
 /** An automation of a program file: `when` a trigger, `if` a CEL condition (null: always), `then` its actions in order. */

@@ -9,6 +9,7 @@ import type { Role } from '../roles/access.ts';
 import type { CompiledRule } from '../rules/compile-rule.ts';
 import { bindingsOf, ruleContextOf, type RuleContext } from '../rules/form-rules.ts';
 import { programRules } from '../rules/program-rules.ts';
+import { relatedFacts } from '../rules/related-state.ts';
 import { daysBetween, localDateOf } from '../calendar/local-date.ts';
 import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
 
@@ -32,18 +33,19 @@ export interface Snapshot { values: Map<string, FieldValue>; ruleContext: RuleCo
  * the `project` members the rule reads, when known (the envelopes are read only for `project.signed`).
  */
 export async function snapshot(
-  env: Pick<AutomationEnv, 'ctx' | 'state' | 'now'> & { tx: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'> }, reads?: ReadonlySet<string>,
+  env: Pick<AutomationEnv, 'ctx' | 'state' | 'now'> & { tx: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs'> }, reads?: ReadonlySet<string>,
 ): Promise<Snapshot> {
   const { tx, ctx, state } = env;
   const rules = programRules(ctx.model);
-  const [stored, submissions, files, envelopes] = await Promise.all([
+  const [stored, submissions, files, envelopes, related] = await Promise.all([
     tx.projects.getValues(state.project.id, ctx.model.fields.map((f) => f.id)),
     tx.projects.getSubmissions(state.project.id),
     tx.attachments.listActiveAttachments(state.project.id),
     reads === undefined || reads.has('signed') ? tx.envelopes.listProjectEnvelopes(state.project.id) : Promise.resolve([]),
+    (ctx.program.relations ?? []).length > 0 ? relatedFacts(tx, ctx.model, state.project) : Promise.resolve(undefined),
   ]);
   const values = new Map(stored.map((v) => [v.fieldId, v]));
-  const ruleContext = ruleContextOf(ctx.model, state.project, ctx.role.name, submissions.map((s) => s.formId), files, envelopes);
+  const ruleContext = { ...ruleContextOf(ctx.model, state.project, ctx.role.name, submissions.map((s) => s.formId), files, envelopes), ...(related ? { related } : {}) };
   const bindings = bindingsOf(ctx.model, rules, values, ruleContext);
   const project = bindings.project as Map<string, CelInput>;
   const days = projectDays(ctx, state.project, env.now);

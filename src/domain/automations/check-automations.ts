@@ -53,6 +53,7 @@ const ACTION_KEYS: Record<ActionSpec['do'], { required: (keyof ActionSpec)[]; op
   satisfyDeadline: { required: ['deadline'], optional: [] },
   cancelDeadline: { required: ['deadline'], optional: [] },
   generateDocument: { required: ['document'], optional: [] },
+  createRelatedProject: { required: ['relation'], optional: [] },
 };
 
 /** What the checks need to find the file's parts by reference. */
@@ -67,7 +68,7 @@ export const automationsChecker: ProgramChecker = { part: 'automations', check: 
  * placeholder), and compiles every condition and value with the field rules' compiler. Each problem names the YAML line.
  */
 export function checkAutomations(file: ProgramFile, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation[] {
-  const vars = ruleVariables(file.fields, AUTOMATION_PROJECT_TYPE);
+  const vars = ruleVariables(file.fields, AUTOMATION_PROJECT_TYPE, file.relations ?? []);
   const shapes = ruleShapes(file.fields);
   const roles = [...BUILT_IN_ROLE_NAMES, ...file.roles.map((r) => r.customId)];
   return file.automations.map((a, i) => {
@@ -175,6 +176,15 @@ function checkAction(
     case 'generateDocument':
       if (action.document !== undefined) checkDocumentRef(file, action.document, `${where}: document`, problems);
       return null;
+    case 'createRelatedProject': {
+      const all = (file.relations ?? []).map((r) => r.customId);
+      if (action.relation !== undefined && !all.includes(action.relation)) {
+        problems.push(`${where}: relation: the program has no relation "${action.relation}"${all.length > 0 ? `; its relations are ${all.join(', ')}` : ' (relations: is empty)'}`);
+      } else if ((file.relations ?? []).some((r) => r.customId === action.relation && (r.kind === 'parent' || r.kind === 'predecessor'))) {
+        problems.push(`${where}: relation: "${action.relation}" names the project this one was made from; it creates no project`);
+      }
+      return null;
+    }
     case 'openInquiry':
       placeholders('subject');
       placeholders('text');
@@ -258,6 +268,7 @@ export function planAutomations(
             ...(x.attach && x.attach.length > 0 ? { attach: [...x.attach] } : {}),
           };
           case 'generateDocument': return { do: 'generateDocument', documentId: x.document! };
+          case 'createRelatedProject': return { do: 'createRelatedProject', relation: x.relation! };
           case 'emitEvent': return { do: 'emitEvent', name: x.name! };
           case 'startDeadline':
           case 'satisfyDeadline':
@@ -303,6 +314,7 @@ export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'f
           return prune(x.template ? { do: 'sendMail', to: x.to, role: x.role, template: x.template, ...attach } : { do: 'sendMail', to: x.to, role: x.role, subject: x.subject, text: x.text, ...attach });
         }
         case 'generateDocument': return { do: 'generateDocument', document: x.documentId };
+        case 'createRelatedProject': return { do: 'createRelatedProject', relation: x.relation };
         case 'emitEvent': return { do: 'emitEvent', name: x.name };
         case 'startDeadline':
         case 'satisfyDeadline':

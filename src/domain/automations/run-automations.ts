@@ -32,7 +32,7 @@ function compiledOf(model: ProgramModel, a: Automation): Compiled {
   if (!all) compiledByModel.set(model, (all = new Map()));
   let c = all.get(a.customId);
   if (!c) {
-    const vars = ruleVariables(model.fields, AUTOMATION_PROJECT_TYPE);
+    const vars = ruleVariables(model.fields, AUTOMATION_PROJECT_TYPE, model.program.relations ?? []);
     const compile = (source: string, want: Parameters<typeof compileRule>[2]) => {
       const result = compileRule(source, vars, want, { stored: true });
       // The import checked each expression with this compiler: a failure means a damaged definition.
@@ -55,7 +55,7 @@ function compiledOf(model: ProgramModel, a: Automation): Compiled {
  * True when an automation's condition holds for a project as `reader` sees it (an automation without one always
  * holds): how the daily schedule picks its projects, before and again inside each project's change.
  */
-export async function conditionHolds(reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'>, ctx: ProgramContext, a: Automation, project: Project, now: number): Promise<boolean> {
+export async function conditionHolds(reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs'>, ctx: ProgramContext, a: Automation, project: Project, now: number): Promise<boolean> {
   const compiled = compiledOf(ctx.model, a);
   if (compiled.if === null) return true;
   return compiled.if.evaluate((await snapshot({ tx: reader, ctx: { ...ctx, role: automationRole(ctx) }, state: { project }, now }, compiled.if.projectMembers)).bindings) === true;

@@ -94,6 +94,8 @@ function ofAction(action: string, d: Detail, role: Role): EventOfChange[] {
       const data = { envelopeId: str(d.envelopeId), documentId: str(d.documentId), attachmentId: str(d.attachmentId), attachmentVersion: num(d.version) };
       return [all(ENVELOPE_EVENTS[action]!, action === 'project.envelope.sign' ? { ...data, signerId: str(d.signerId) } : data)];
     }
+    // Never the other project's id: an event's reader may not be allowed to read it (GetProjectRelations filters).
+    case 'project.relation.add': return [all('project.related', { relationId: str(d.relationId), relationKind: str(d.kind), relationSide: str(d.side) })];
     default: return [];
   }
 }

@@ -117,6 +117,22 @@ async function seedAccount(store: Store, accounts: AccountService, clients: OAut
   return actions;
 }
 
+/** The demo's incentive claim program (issue 34, §3): its header shows the relation the interconnection program offers to it. */
+export const DEMO_CLAIM_PROGRAM_PATH = fileURLToPath(new URL('../../../programs/incentive-claim.yaml', import.meta.url));
+
+/**
+ * Adds the incentive claim to a seeded demo: imports programs/incentive-claim.yaml, imports the demo program again with
+ * the `relations:` block the claim file's header shows (the interconnection's "Incentive claim" relation), and lets
+ * the demo applicant make claims. Not part of seedDemo yet; the API examples and the related projects' browser test use it.
+ */
+export async function seedDemoClaims(deps: ProgramImportDeps): Promise<void> {
+  const claims = await readFile(DEMO_CLAIM_PROGRAM_PATH, 'utf8');
+  await importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(claims, 'yaml', DEMO_CLAIM_PROGRAM_PATH));
+  const block = claims.split('\n').filter((l) => l.startsWith('#   ')).map((l) => l.slice(4)).join('\n');
+  await importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(`${await readFile(DEMO_PROGRAM_PATH, 'utf8')}\n${block}\n`));
+  await new AccountService(deps).grant(DEMO_CREDENTIALS.find((c) => c.role === 'applicant')!.email, 'INCENTIVE-CLAIM', 'applicant');
+}
+
 /** The demo credentials as a small table, for printing when a server or `apas demo` starts. */
 export function formatDemoCredentials(): string {
   const rows = DEMO_CREDENTIALS.map((c) => `  ${c.role.padEnd(13)} ${c.email.padEnd(29)} password: ${c.password.padEnd(24)} X-ApiKey: ${c.apiKey}${c.client ? `  OAuth client: ${c.client.id} / ${c.client.secret}` : ''}`);

@@ -72,6 +72,7 @@ function diffProgram(before: ProgramDefinitionRows | null, after: ProgramDefinit
     name: d.program.name, numberPrefix: d.program.numberPrefix, numberDigits: d.program.numberDigits,
     notifications: d.program.notifications ?? null, selfSignUp: d.program.selfSignUp ?? false,
     mailTemplates: namedTemplatesOf(d.program),
+    relations: d.program.relations ?? [],
   });
   const properties = changedKeys(pick(before), pick(after));
   return properties.length > 0 ? [{ kind: 'program', action: 'updated', ref, properties }] : [];

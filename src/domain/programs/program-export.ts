@@ -1,3 +1,4 @@
+import { compactRelation, relationSpecsOf } from './program-relations.ts';
 import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { StoreReader } from '../../store/store.ts';
 import { ApiError } from '../api-error.ts';
@@ -63,6 +64,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     calendar: p.calendar ?? null,
     deadlines: deadlineSpecsOf(p, refOf),
     documents: documentSpecsOf(p, model, refOf),
+    relations: relationSpecsOf(p, refOf),
   };
 }
 
@@ -120,6 +122,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.calendar ? { calendar: compactCalendar(file.calendar) } : {}),
     ...(file.deadlines && file.deadlines.length > 0 ? { deadlines: file.deadlines.map(compactDeadline) } : {}),
     ...(file.documents && file.documents.length > 0 ? { documents: file.documents.map(compactDocument) } : {}),
+    ...(file.relations && file.relations.length > 0 ? { relations: file.relations.map(compactRelation) } : {}),
   };
 }
 

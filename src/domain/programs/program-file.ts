@@ -1,3 +1,4 @@
+import { normaliseRelations, type RawRelation, type RelationSpec } from './relation-file.ts';
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
@@ -76,6 +77,8 @@ export interface ProgramFile {
   deadlines?: DeadlineDefinition[];
   /** The program's document templates (`documents:`, src/domain/documents); absent or empty for none. */
   documents?: DocumentSpec[];
+  /** The program's relations (`relations:`, src/domain/relations); absent or empty for none. */
+  relations?: RelationSpec[];
 }
 
 /**
@@ -334,6 +337,7 @@ interface RawProgram {
   calendar?: RawCalendar;
   deadlines?: RawDeadline[];
   documents?: RawDocument[];
+  relations?: RawRelation[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -380,6 +384,7 @@ function normalise(raw: RawProgram): ProgramFile {
     calendar: normaliseCalendar(raw.calendar),
     deadlines: normaliseDeadlines(raw.deadlines),
     documents: normaliseDocuments(raw.documents),
+    relations: normaliseRelations(raw.relations),
   };
 }
 

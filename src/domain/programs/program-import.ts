@@ -1,3 +1,4 @@
+import { planRelations } from './program-relations.ts';
 import { createHash } from 'node:crypto';
 import type { Store, StoreWriter } from '../../store/store.ts';
 import type { ProgramVersion } from '../../model/program-version.ts';
@@ -191,6 +192,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     calendar: file.calendar ?? null,
     deadlines: planDeadlines(file, resolved.deadlines, fieldIds),
     documents: [] as DocumentTemplate[],
+    relations: planRelations(resolved, fieldIds),
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);

@@ -164,9 +164,9 @@ function typedValues(model: ProgramModel, form: Form, raw: RawFormValues): Field
  * draft, saving a page's values through the API's own SetProjectData rules, and the forms of the project page.
  */
 export class ApplicationService {
-  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes'>;
+  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'>;
   readonly #formData: FormDataService;
-  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes'>, formData: FormDataService) {
+  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'>, formData: FormDataService) {
     this.#deps = deps;
     this.#formData = formData;
   }

@@ -14,8 +14,11 @@ export type ProjectChanges = Partial<Pick<Project, 'number' | 'statusId' | 'stat
  */
 export interface ChangeRecord { action: string; projectId: string; ownerId: string; detail: Record<string, unknown>; at: number }
 
-/** What a reaction is given besides the change: new ids and the public address (for links in mails and notes). */
-export interface ReactionDeps { ids: IdGenerator; publicUrl?: string }
+/**
+ * What a reaction is given besides the change: new ids and the public address (for links in mails and notes); the
+ * change step also passes its reactions, for a follow-up that creates a project of its own (a related project).
+ */
+export interface ReactionDeps { ids: IdGenerator; publicUrl?: string; reactions?: readonly ChangeReaction[] }
 
 /** A change as its follow-ups see it: after its own writes and before its stamp, `project` with its changes merged. */
 export interface FollowStep {

@@ -32,8 +32,8 @@ async function formValues(reader: Pick<StoreReader, 'projects'>, project: Projec
 
 /** Reads, writes and shows the draft and submitted data of a project's forms. */
 export class FormDataService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes'> & ReactingDeps;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes'> & ReactingDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps) {
     this.#deps = deps;
   }
 
@@ -126,7 +126,7 @@ export class FormDataService {
 
 
   async #view(
-    reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
+    reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
     decided?: FormDecision, known?: KnownData,
   ): Promise<AtVersion<FormDataView>> {
     const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);

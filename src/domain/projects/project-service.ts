@@ -6,9 +6,10 @@ import type { Program, ProgramModel, Project, ProjectListing, Status } from '../
 import { formatProjectNumber } from './submit-service.ts';
 import { changeProject, recordChange } from './change-project.ts';
 import { claimIdempotencyKey } from './idempotency-service.ts';
-import { formSummary, loadProgram, loadReadableProject, projectHeader, statusById, versionOf } from './project-context.ts';
+import { formSummary, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById, versionOf } from './project-context.ts';
+import type { Organization } from '../../store/organization-queries.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { followUps, type ReactingDeps } from './change-reaction.ts';
+import { followUps, type ReactingDeps, type ReactionDeps } from './change-reaction.ts';
 import { MAX_WRITE_TRANSACTION_MS, type StoreWriter } from '../../store/store.ts';
 import type { AtVersion, LandingView, NewProjectView, OwnerView, ProgramView, ProjectSummaryView, ProjectsView } from '../views.ts';
 import type { ProjectKey } from '../../model/records.ts';
@@ -132,37 +133,15 @@ export class ProjectService {
     const organizationId = options.organizationId ?? null;
     // Not a member (or no such organization): the same answer, so the request learns nothing about other organizations.
     if (organizationId !== null && !(caller.organizationIds ?? []).includes(organizationId)) throw new ApiError('NOT_FOUND', `Organization ${organizationId} not found.`);
-    const initial = options.status ?? ctx.model.statuses.find((s) => s.isInitial);
-    if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
-    const ownerId = options.ownerId ?? caller.user.id;
-    const { clock, ids } = this.#deps;
-    const projectId = ids.next();
     const project = await this.#deps.store.transaction(async (tx) => {
       // Stamped inside the transaction, so it commits within MAX_WRITE_TRANSACTION_MS of its LastChangeTimestamp.
-      const now = clock.now();
+      const now = this.#deps.clock.now();
       await claimIdempotencyKey(tx, caller, () => now);
-      const created: Project = {
-        id: projectId, programId: ctx.program.id, statusId: initial.id, statusAt: now,
-        number: initial.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)),
-        createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
-        ownerId, assigneeId: null, version: 0, organizationId,
-      };
       const organization = organizationId === null ? null : await tx.organizations.findOrganization(organizationId);
       if (organization && organization.agencyId !== ctx.program.agencyId) throw new ApiError('NOT_FOUND', `Organization ${organizationId} not found.`);
-      await tx.projects.insertProject(created);
-      await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
-      const prefilled = organization ? await prefillDefaults(tx, ctx.model, ctx.role, projectId, organization.defaults, caller.user.id, now) : [];
-      const detail = { status: initial.id, ...(organization ? { organizationId: organization.id, prefilled } : {}), ...(options.seed ? await options.seed(tx, created, now) : {}) };
-      const automated = await followUps(this.#deps.reactions, { tx, deps: this.#deps, caller, ctx, project: created, now, action: 'project.create', detail });
-      let project = created;
-      // A creation's follow-ups (automations) that move or assign the project change its row once more: version 1, not 0.
-      if (Object.keys(automated.changes).length > 0) {
-        if (!(await tx.projects.updateProject(projectId, 0, automated.changes))) throw new Error(`project ${projectId} changed while being created`);
-        project = { ...created, ...automated.changes, version: 1 };
-      }
-      await recordChange(tx, this.#deps, caller, ctx, { action: 'project.create', projectId, ownerId, detail, at: now });
-      for (const r of automated.records) await recordChange(tx, this.#deps, caller, { ...ctx, role: r.role }, { action: r.action, projectId, ownerId, detail: r.detail, at: now });
-      return project;
+      return createProjectIn(tx, this.#deps, caller, ctx, {
+        ownerId: options.ownerId ?? caller.user.id, organization, now, ...(options.seed ? { seed: options.seed } : {}), ...(options.status ? { status: options.status } : {}),
+      });
     });
     const forms = ctx.model.forms.filter((f) => mayReadForm(ctx.role, f)).map((f) => formSummary(ctx.model, f));
     return { ...projectHeader(this.#deps, ctx.model, project), forms };
@@ -205,4 +184,44 @@ export class ProjectService {
     });
     return { name: owner.name, email: owner.email, projectVersion };
   }
+}
+
+/**
+ * What a new project starts with: its owner, the organization it is started for (its defaults prefill the drafts), its
+ * first data and time, and (a data import) the status it starts in, when not the initial one.
+ */
+export interface NewProjectOptions { ownerId: string; organization: Organization | null; seed?: ProjectSeed; now: number; status?: Status }
+
+/**
+ * Creates a project in the initial status (or the one `options` names) inside the caller's transaction (CreateNewProject, and a related project
+ * made in its from-project's change): the row, its first history entry, the organization's defaults and `seed`, the
+ * program's follow-ups (automations on creation) and the creation's audit row and events.
+ */
+export async function createProjectIn(tx: StoreWriter, deps: ReactionDeps & ReactingDeps, caller: Caller, ctx: ProgramContext, options: NewProjectOptions): Promise<Project> {
+  const initial = options.status ?? ctx.model.statuses.find((s) => s.isInitial);
+  if (!initial) throw new Error(`program ${ctx.program.id} has no initial status`);
+  const { ids } = deps;
+  const { now, organization, ownerId } = options;
+  const projectId = ids.next();
+  const created: Project = {
+    id: projectId, programId: ctx.program.id, statusId: initial.id, statusAt: now,
+    // Numbered at once when it starts past the initial status (a data import), as a submission numbers it.
+    number: initial.isInitial ? null : formatProjectNumber(ctx.program, await tx.projects.takeProjectNumber(ctx.program.id)),
+    createdAt: now, createdBy: caller.user.id, updatedAt: now, updatedBy: caller.user.id,
+    ownerId, assigneeId: null, version: 0, organizationId: organization?.id ?? null,
+  };
+  await tx.projects.insertProject(created);
+  await tx.projects.insertHistory({ id: ids.next(), projectId, statusId: initial.id, changedAt: now, changedBy: caller.user.id, reportAs: 'normal' });
+  const prefilled = organization ? await prefillDefaults(tx, ctx.model, ctx.role, projectId, organization.defaults, caller.user.id, now) : [];
+  const detail = { status: initial.id, ...(organization ? { organizationId: organization.id, prefilled } : {}), ...(options.seed ? await options.seed(tx, created, now) : {}) };
+  const automated = await followUps(deps.reactions, { tx, deps, caller, ctx, project: created, now, action: 'project.create', detail });
+  let project = created;
+  // A creation's follow-ups (automations) that move or assign the project change its row once more: version 1, not 0.
+  if (Object.keys(automated.changes).length > 0) {
+    if (!(await tx.projects.updateProject(projectId, 0, automated.changes))) throw new Error(`project ${projectId} changed while being created`);
+    project = { ...created, ...automated.changes, version: 1 };
+  }
+  await recordChange(tx, deps, caller, ctx, { action: 'project.create', projectId, ownerId, detail, at: now });
+  for (const r of automated.records) await recordChange(tx, deps, caller, { ...ctx, role: r.role }, { action: r.action, projectId, ownerId, detail: r.detail, at: now });
+  return project;
 }

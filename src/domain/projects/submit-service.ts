@@ -21,8 +21,8 @@ export function formatProjectNumber(program: Program, n: number): string {
 
 /** Submits a form's draft: validates it, copies it to the submitted data, numbers the project and moves its status. */
 export class SubmitService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes'> & ReactingDeps;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes'> & ReactingDeps) {
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps;
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps) {
     this.#deps = deps;
   }
 

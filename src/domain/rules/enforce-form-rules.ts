@@ -15,7 +15,7 @@ import { calculatedWrites, type EarlyRuledState, type RuledState, rulesInLock, s
  * not run again when the project has not changed since.
  */
 export async function enforceFormRules(
-  reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'>, ctx: ProgramContext, project: Project, form: Form,
+  reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs'>, ctx: ProgramContext, project: Project, form: Form,
   view: 'draft' | 'submitted', incoming: FieldValue[], now: number, by: string, early: EarlyRuledState | null = null,
 ): Promise<{ calculated: FieldValue[]; decision: FormDecision; state: RuledState }> {
   const state = await rulesInLock(early, reader, ctx.model, ctx.role.name, project, form, view, incoming);

@@ -15,6 +15,8 @@ export interface RuleContext {
   status: string; number: string; submitted: string[]; files: string[]; approvedFiles: string[]; role: string;
   /** The customIds of the documents whose e-signature envelope for the project completed (`project.signed`). */
   signed: string[];
+  /** The related projects the program's relations name (`related.<customId>`), when its rules read them; absent: none read. */
+  related?: ReadonlyMap<string, { status: string; number: string }>;
 }
 
 /** A validation that is not met: the field it belongs to, the program's message and the fields (by id) the rule reads. */
@@ -132,6 +134,14 @@ export function bindingsOf(model: ProgramModel, rules: ProgramRules, values: Rea
     ]),
     role: ctx.role,
   };
+  const relations = model.program.relations ?? [];
+  // Every relation has a member, so that "before its interconnection has Permission to Operate" is false, not undecided, without one.
+  if (relations.length > 0) {
+    bindings.related = new Map<string, CelInput>(relations.map((r) => {
+      const facts = ctx.related?.get(r.customId);
+      return [r.customId, new Map<string, CelInput>([['status', facts?.status ?? ''], ['number', facts?.number ?? '']])];
+    }));
+  }
   for (const field of model.fields) {
     const name = rules.varOf.get(field.id);
     const v = values.get(field.id);

@@ -21,6 +21,8 @@ export interface ProgramRules {
   formNeedsDetails: ReadonlyMap<string, boolean>;
   /** True when the program has no rules and no formulas at all: nothing to evaluate. */
   none: boolean;
+  /** True when a rule or formula reads `related` (the related projects are then read for it). */
+  readsRelated: boolean;
 }
 
 // Program models are cached per program version (program-queries.ts), so keying on the model compiles once per version.
@@ -37,7 +39,7 @@ export function programRules(model: ProgramModel): ProgramRules {
 }
 
 function compileProgram(model: ProgramModel): ProgramRules {
-  const vars = ruleVariables(model.fields);
+  const vars = ruleVariables(model.fields, undefined, model.program.relations ?? []);
   const all: CompiledRule[] = [];
   const compile = (source: string, want: RuleType, what: string): CompiledRule => {
     // The import checked every rule with this same compiler, so a failure here means the stored definition is damaged.
@@ -56,7 +58,7 @@ function compileProgram(model: ProgramModel): ProgramRules {
     [p.visibleIf, p.requiredIf, p.readOnlyIf, ...p.validations.map((v) => v.rule)].some((r) => r !== null && reads(r)))]));
   return {
     varOf, formulas, forms, formNeedsDetails,
-    none: all.length === 0,
+    none: all.length === 0, readsRelated: all.some((r) => r.names.has('related')),
   };
 }
 

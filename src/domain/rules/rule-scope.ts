@@ -26,10 +26,24 @@ export const AUTOMATION_PROJECT_TYPE: RuleType = {
   members: new Map<string, RuleType>([...(PROJECT_TYPE.kind === 'record' ? PROJECT_TYPE.members : []), ['ageDays', T.int], ['daysInStatus', T.int]]),
 };
 
-/** The variables every rule of a program may use: each field by its customId, `project` and `role`. */
-export function ruleVariables(fields: ScopeField[], project: RuleType = PROJECT_TYPE): Map<string, RuleType> {
+/** A related project in a rule (`related.<relation>`): its status (customId, else name) and number; both empty when there is none. */
+export const RELATED_PROJECT_TYPE: RuleType = {
+  kind: 'record', name: 'related project', members: new Map<string, RuleType>([['status', T.string], ['number', T.string]]),
+};
+
+/** `related` in a rule: a member per relation of the program (`relations:`) whose customId is a name. */
+export function relatedType(relations: readonly { customId: string }[]): RuleType {
+  return { kind: 'record', name: 'related', members: new Map(relations.filter((r) => isIdentifier(r.customId)).map((r) => [r.customId, RELATED_PROJECT_TYPE])) };
+}
+
+/**
+ * The variables every rule of a program may use: each field by its customId, `project` and `role`, and `related`
+ * when the program has relations (src/domain/rules/related-state.ts).
+ */
+export function ruleVariables(fields: ScopeField[], project: RuleType = PROJECT_TYPE, relations: readonly { customId: string }[] = []): Map<string, RuleType> {
   const vars = new Map<string, RuleType>([['project', project], ['role', T.string]]);
   for (const f of fields) if (f.customId !== null && isIdentifier(f.customId)) vars.set(f.customId, fieldType(f));
+  if (relations.length > 0) vars.set('related', relatedType(relations));
   return vars;
 }
 

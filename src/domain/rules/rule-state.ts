@@ -3,6 +3,7 @@ import type { AttachmentRecord, FieldValue, Form, ProgramModel, Project } from '
 import type { StoreReader } from '../../store/store.ts';
 import { decideForm, type FormDecision, ruleContextOf } from './form-rules.ts';
 import { programRules } from './program-rules.ts';
+import { relatedFacts } from './related-state.ts';
 
 /**
  * A form's values before and after a request, and what the rules decide over the values after it; also what was read
@@ -21,20 +22,21 @@ export interface RuledState {
  * changes, then with the request's own values. `reading` as for decideForm.
  */
 export async function ruledState(
-  reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes'>, model: ProgramModel, role: string, project: Project, form: Form,
+  reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs'>, model: ProgramModel, role: string, project: Project, form: Form,
   view: 'draft' | 'submitted', incoming: FieldValue[] = [], opts: { files?: boolean; reading?: boolean } = {},
 ): Promise<RuledState> {
   const rules = programRules(model);
   const details = rules.formNeedsDetails.get(form.id) ?? false;
   const ids = new Set([...rules.varOf.keys(), ...form.fields.map((f) => f.fieldId)]);
-  const [submitted, changes, submissions, files, envelopes] = await Promise.all([
+  const [submitted, changes, submissions, files, envelopes, related] = await Promise.all([
     reader.projects.getValues(project.id, [...ids]),
     view === 'draft' ? reader.projects.getDraft(project.id, form.id) : Promise.resolve([]),
     details ? reader.projects.getSubmissions(project.id) : Promise.resolve([]),
     details || opts.files === true ? reader.attachments.listActiveAttachments(project.id) : Promise.resolve([]),
     details ? reader.envelopes.listProjectEnvelopes(project.id) : Promise.resolve([]),
+    rules.readsRelated ? relatedFacts(reader, model, project) : Promise.resolve(undefined),
   ]);
-  const ctx = ruleContextOf(model, project, role, submissions.map((s) => s.formId), files, envelopes);
+  const ctx = { ...ruleContextOf(model, project, role, submissions.map((s) => s.formId), files, envelopes), ...(related ? { related } : {}) };
   const before = new Map(submitted.map((v) => [v.fieldId, v]));
   const onForm = new Set(form.fields.map((f) => f.fieldId));
   for (const v of changes) if (onForm.has(v.fieldId)) before.set(v.fieldId, v);

@@ -1,6 +1,7 @@
 import { automationsChecker } from '../automations/check-automations.ts';
 import { documentsChecker } from '../documents/document-check.ts';
 import type { ProgramChecker } from '../programs/program-parts.ts';
+import { relationsChecker } from '../relations/relation-check.ts';
 import { rulesChecker } from '../rules/rule-problems.ts';
 import { statusMessagesChecker } from '../workflow/status-reasons.ts';
 
@@ -10,5 +11,5 @@ import { statusMessagesChecker } from '../workflow/status-reasons.ts';
  * once where the services are wired.
  */
 export function programCheckers(): readonly ProgramChecker[] {
-  return [automationsChecker, statusMessagesChecker, documentsChecker, rulesChecker];
+  return [automationsChecker, statusMessagesChecker, documentsChecker, relationsChecker, rulesChecker];
 }

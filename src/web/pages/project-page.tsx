@@ -13,6 +13,8 @@ import type { OwnerMailsView } from '../../domain/mail/project-mail-service.ts';
 import { OwnerMails } from '../components/owner-mails.tsx';
 import { EnvelopeList } from '../components/envelope-list.tsx';
 import type { EnvelopeView } from '../../domain/signing/signing-service.ts';
+import type { ProjectRelationsView } from '../../domain/relations/relation-service.ts';
+import { RelatedProjects } from '../components/related-projects.tsx';
 
 const THREAD_STATUS: Record<string, string> = { Open: 'Open', AwaitingResponse: 'Awaiting your response', Resolved: 'Resolved', Closed: 'Closed' };
 
@@ -30,6 +32,8 @@ export interface ProjectPageProps {
   mails?: OwnerMailsView;
   /** The project's documents out for signature (src/domain/signing), with their signers; absent or empty: none shown. */
   envelopes?: EnvelopeView[];
+  /** The project's related projects the caller may read (src/domain/relations); absent or empty: none shown. */
+  relations?: ProjectRelationsView;
 }
 
 function When(p: { at: number; timeZone: string }) {
@@ -72,6 +76,7 @@ export function ProjectPage(p: ProjectPageProps) {
       </section>
       <ApplicantDeadlines deadlines={p.deadlines ?? []} />
       <EnvelopeList envelopes={p.envelopes ?? []} timeZone={p.timeZone} />
+      {p.relations ? <RelatedProjects relations={p.relations} timeZone={p.timeZone} /> : null}
       <section aria-labelledby="forms">
         <h2 id="forms">Forms</h2>
         {listed.length === 0 ? <p>No form is open in this status.</p> : (

@@ -15,6 +15,8 @@ import type { OwnerMailsView } from '../../domain/mail/project-mail-service.ts';
 import { OwnerMails } from '../components/owner-mails.tsx';
 import { EnvelopeList } from '../components/envelope-list.tsx';
 import type { EnvelopeView } from '../../domain/signing/signing-service.ts';
+import type { ProjectRelationsView } from '../../domain/relations/relation-service.ts';
+import { RelatedProjects } from '../components/related-projects.tsx';
 
 /** What the review page shows besides the domain's view: a notice after an action, or the problems of a refused one. */
 export interface ReviewPageProps {
@@ -29,6 +31,8 @@ export interface ReviewPageProps {
   documents?: DocumentBoardView;
   /** The project's documents out for signature; `mayManage`: the caller may void them and resend links (generateDocuments). */
   envelopes?: { views: EnvelopeView[]; mayManage: boolean };
+  /** The project's related projects the caller may read, and the related projects it may create (src/domain/relations); absent: none shown. */
+  relations?: ProjectRelationsView;
 }
 
 /** The status form's values: the status, the reason and the message. */
@@ -239,6 +243,14 @@ export function ReviewPage(p: ReviewPageProps) {
       ) : null}
 
       <EnvelopeList envelopes={p.envelopes?.views ?? []} timeZone={p.timeZone} actions={p.envelopes?.mayManage ? { path, csrfToken: p.csrfToken } : null} />
+      {p.relations ? (
+        <RelatedProjects relations={p.relations} timeZone={p.timeZone} create={(relationId, name) => (
+          <Action path={path} action="Relation" csrfToken={p.csrfToken} class="inline-form">
+            <input type="hidden" name="RelationId" value={relationId} />
+            <button class="usa-button usa-button--outline" type="submit" id={`relation-${relationId}`}>Create {name}</button>
+          </Action>
+        )} />
+      ) : null}
       <section aria-labelledby="data-title">
         <h2 id="data-title">Data</h2>
         {view.forms.map((form) => (
