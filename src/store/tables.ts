@@ -41,6 +41,8 @@ export interface ProgramTable {
   deadlines: ColumnType<string | null, string | null | undefined, string | null>;
   /** The program file's document templates as JSON (migration 045); null for none. */
   documents: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's connections as JSON (migration 054); null for none. */
+  connections: ColumnType<string | null, string | null | undefined, string | null>;
   /** The live program this one is a test copy of (migration 053); null for a live program. */
   test_of: ColumnType<string | null, string | null | undefined, string | null>;
 }
@@ -388,6 +390,19 @@ export interface BulkActionProjectTable {
 /** The time zone a program's dashboard counts are kept in (migration 044): its calendar's when they were counted. */
 export interface DashboardZoneTable { program_id: string; time_zone: string }
 
+/** Where a program's connection goes and how it signs in (migration 054); `auth` JSON, sealed. */
+export interface ConnectionSettingsTable { program_id: string; connection_id: string; url: string; auth: string; updated_at: number; updated_by: string | null }
+
+/** A host an agency's connections may reach (migration 054). */
+export interface ConnectionHostTable { agency_id: string; host: string }
+
+/** One call a callConnection action asked for (migration 054). */
+export interface ConnectionCallTable {
+  id: string; program_id: string; project_id: string; connection_id: string; automation: string; idempotency_key: string;
+  state: string; attempts: number; next_attempt_at: number; lease_until: number | null; response: string | null; last_error: string | null;
+  created_at: number; updated_at: number;
+}
+
 export interface Database {
   agencies: AgencyTable;
   users: UserTable;
@@ -453,4 +468,7 @@ export interface Database {
   dashboard_facts: DashboardFactTable;
   dashboard_zones: DashboardZoneTable;
   maintenance_marks: MaintenanceMarkTable;
+  connection_settings: ConnectionSettingsTable;
+  connection_hosts: ConnectionHostTable;
+  connection_calls: ConnectionCallTable;
 }

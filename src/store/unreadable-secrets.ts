@@ -69,7 +69,7 @@ async function columnsOf(db: Kysely<Database>): Promise<Set<string>> {
 // Each place a sealed text may be stored, with a cheap test that it holds one.
 const PLACES: [string, string, string][] = [
   ['user_mfa', 'secret', SEALED_LIKE], ['webhook_subscriptions', 'secret', SEALED_LIKE], ['webhook_subscriptions', 'previous_secret', SEALED_LIKE],
-  ['agency_sign_on', 'client_secret', SEALED_LIKE],
+  ['agency_sign_on', 'client_secret', SEALED_LIKE], ['connection_settings', 'auth', SEALED_LIKE],
   ['project_values', 'value', SEALED_LIKE], ['project_values', 'values_json', SEALED_IN_LIST], ['project_value_items', 'value', SEALED_LIKE],
   ['project_drafts', 'value', SEALED_LIKE], ['project_drafts', 'values_json', SEALED_IN_LIST],
 ];

@@ -9,6 +9,7 @@ import { automationSpecsOf } from '../automations/check-automations.ts';
 import { compactCalendar, compactDeadline, deadlineSpecsOf } from './program-deadlines.ts';
 import { compactTable, tableFileOf } from './program-table.ts';
 import { compactDocument, documentSpecsOf } from './program-documents.ts';
+import { compactConnection, connectionSpecsOf } from './program-connections.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
@@ -63,6 +64,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     calendar: p.calendar ?? null,
     deadlines: deadlineSpecsOf(p, refOf),
     documents: documentSpecsOf(p, model, refOf),
+    connections: connectionSpecsOf(p, refOf),
   };
 }
 
@@ -120,6 +122,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.calendar ? { calendar: compactCalendar(file.calendar) } : {}),
     ...(file.deadlines && file.deadlines.length > 0 ? { deadlines: file.deadlines.map(compactDeadline) } : {}),
     ...(file.documents && file.documents.length > 0 ? { documents: file.documents.map(compactDocument) } : {}),
+    ...(file.connections && file.connections.length > 0 ? { connections: file.connections.map(compactConnection) } : {}),
   };
 }
 

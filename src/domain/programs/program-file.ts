@@ -9,6 +9,7 @@ import { normaliseTable, type RawTableProps, type TableFileSpec } from './progra
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
 import { normaliseCalendar, normaliseDeadlines, type RawCalendar, type RawDeadline } from './deadline-file.ts';
 import { type DocumentSpec, normaliseDocuments, type RawDocument } from './document-file.ts';
+import { type ConnectionSpec, normaliseConnections, type RawConnection } from './connection-file.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -76,6 +77,8 @@ export interface ProgramFile {
   deadlines?: DeadlineDefinition[];
   /** The program's document templates (`documents:`, src/domain/documents); absent or empty for none. */
   documents?: DocumentSpec[];
+  /** The program's connections to the agency's own systems (`connections:`, src/domain/connections); absent or empty for none. */
+  connections?: ConnectionSpec[];
 }
 
 /**
@@ -334,6 +337,7 @@ interface RawProgram {
   calendar?: RawCalendar;
   deadlines?: RawDeadline[];
   documents?: RawDocument[];
+  connections?: RawConnection[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -380,6 +384,7 @@ function normalise(raw: RawProgram): ProgramFile {
     calendar: normaliseCalendar(raw.calendar),
     deadlines: normaliseDeadlines(raw.deadlines),
     documents: normaliseDocuments(raw.documents),
+    connections: normaliseConnections(raw.connections),
   };
 }
 
