@@ -157,6 +157,8 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     documents: { renderer: createDocumentRenderer({ store }), blobs, leaseMs: config.documentLeaseMs },
     // The maker of signed PDFs (signature page, certificate of completion, PAdES seal); without a certificate, envelopes everyone signed wait.
     signing: { blobs, maker: signing === null ? null : createSignedPdfMaker(signing.sealer, { agencyName: holderOf(signing.subject) }) },
+    // Connections to the agency's own systems follow the webhooks' address rules.
+    connections: { allowInsecure: config.webhooks.allowInsecure },
   }), log);
   // A first round at once: what a crashed instance left (a document request whose claim ran out, an envelope everyone
   // signed, events not yet mailed) is taken up at start, not only after each task's interval.

@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   'inquiry.note_added', 'inquiry.thread_status_changed', 'automation.custom',
   'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed', 'document.generated',
   'envelope.signed', 'envelope.completed', 'envelope.declined', 'envelope.voided',
+  'connection.applied', 'connection.failed',
 ] as const;
 
 /** One kind of event. */
@@ -58,6 +59,8 @@ export interface EventData {
   envelopeId?: string;
   /** envelope.signed: the customId of the template's signer who signed. */
   signerId?: string;
+  /** connection.*: the customId of the program's connection. */
+  connectionId?: string;
 }
 
 /** An event as the change step writes it; the store adds the sequence at commit. */

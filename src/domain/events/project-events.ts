@@ -94,6 +94,9 @@ function ofAction(action: string, d: Detail, role: Role): EventOfChange[] {
       const data = { envelopeId: str(d.envelopeId), documentId: str(d.documentId), attachmentId: str(d.attachmentId), attachmentVersion: num(d.version) };
       return [all(ENVELOPE_EVENTS[action]!, action === 'project.envelope.sign' ? { ...data, signerId: str(d.signerId) } : data)];
     }
+    // A callConnection's answer applied, or its call failed after the retries (src/domain/connections): staff's business.
+    case 'project.connection.apply': return [{ type: 'connection.applied', data: clean({ connectionId: str(d.connection) }), audience: 'staff' }];
+    case 'project.connection.fail': return [{ type: 'connection.failed', data: clean({ connectionId: str(d.connection) }), audience: 'staff' }];
     default: return [];
   }
 }

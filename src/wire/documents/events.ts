@@ -44,6 +44,7 @@ export const Event = complex({
     EnvelopeId: optional(string, { doc: 'envelope.* events: the e-signature envelope (GetEnvelope reads it with its audit trail).' }),
     DocumentId: optional(string, { doc: 'document.generated and envelope.* events: the customId of the program\'s document (document.generated: its file is AttachmentId\'s version AttachmentVersion).' }),
     SignerId: optional(string, { doc: 'envelope.signed: the customId of the template\'s signer who signed.' }),
+    ConnectionId: optional(string, { doc: 'connection.applied and connection.failed: the customId of the program\'s connection a callConnection action called.' }),
   },
 });
 
@@ -68,6 +69,7 @@ export function eventValue(e: EventView): WireValue<typeof Event> {
     FromThreadStatus: d.fromThreadStatus, ToThreadStatus: d.toThreadStatus, Automation: d.automation, EventName: d.name,
     DeadlineId: d.deadlineId, DueAt: d.dueAt === undefined ? undefined : isoTimestamp(d.dueAt),
     EnvelopeId: d.envelopeId, DocumentId: d.documentId, SignerId: d.signerId,
+    ConnectionId: d.connectionId,
   };
 }
 
