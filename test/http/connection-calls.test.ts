@@ -91,7 +91,7 @@ function utility(): { server: http.Server; seen: Seen[]; url: (path: string) => 
 
 const who = (role: string): DemoCredential => DEMO_CREDENTIALS.find((c) => c.role === role)!;
 const basic = (c: DemoCredential) => `Basic ${Buffer.from(`${c.email}:${c.password}`).toString('base64')}`;
-const POLICY: CallPolicy = { batch: 10, leaseMarginMs: 1_000, firstDelayMs: 1_000, maxDelayMs: 4_000, random: () => 0.5 };
+const POLICY: CallPolicy = { batch: 10, leaseMs: 5_000, firstDelayMs: 1_000, maxDelayMs: 4_000, random: () => 0.5 };
 
 for (const dialect of DIALECTS) {
   describe(`callConnection [${dialect}]`, () => {

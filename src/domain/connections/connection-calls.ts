@@ -14,10 +14,15 @@ import { answerValues, requestPayload } from './connection-values.ts';
 import { readResponse } from './response-type.ts';
 
 /** How calls are worked: claims per round, the lease beyond the longest timeout, and the backoff between attempts. */
-export interface CallPolicy { batch: number; leaseMarginMs: number; firstDelayMs: number; maxDelayMs: number; random: () => number }
+export interface CallPolicy {
+  batch: number;
+  /** Longer than any timeout (30 s at most): a claim whose instance died comes free when it ends (APAS_CONNECTION_LEASE_MS). */
+  leaseMs: number;
+  firstDelayMs: number; maxDelayMs: number; random: () => number;
+}
 
-/** Ten calls a round; retries 5 s, 10 s, 20 s … apart (jittered), at most 5 minutes. */
-export const DEFAULT_CALL_POLICY: CallPolicy = { batch: 10, leaseMarginMs: 30_000, firstDelayMs: 5_000, maxDelayMs: 300_000, random: Math.random };
+/** Ten calls a round, claimed for a minute; retries 5 s, 10 s, 20 s … apart (jittered), at most 5 minutes. */
+export const DEFAULT_CALL_POLICY: CallPolicy = { batch: 10, leaseMs: 60_000, firstDelayMs: 5_000, maxDelayMs: 300_000, random: Math.random };
 
 /** The audit actions of a call's end: its answer applied, or the call failed after its retries. */
 export const APPLIED_ACTION = 'project.connection.apply';
@@ -52,7 +57,7 @@ export function callDelay(policy: CallPolicy, attempts: number): number {
  */
 export async function makeDueCalls(deps: ConnectionCallDeps, policy: CallPolicy = DEFAULT_CALL_POLICY): Promise<boolean> {
   const now = deps.clock.now();
-  const claimed = await deps.store.transaction((tx) => tx.connections.claimDueCalls(now, 30_000 + policy.leaseMarginMs, policy.batch));
+  const claimed = await deps.store.transaction((tx) => tx.connections.claimDueCalls(now, policy.leaseMs, policy.batch));
   await Promise.all(claimed.map(async (call) => {
     try {
       await makeCall(deps, policy, call);
