@@ -21,6 +21,8 @@ export interface ConnectionDefinition {
   timeoutMs: number;
   /** Attempts after the first, with backoff, before the call fails. */
   retries: number;
+  /** The field whose value the connection looks up when a save writes it (`lookup: { field }`); absent for none. */
+  lookupFieldId?: string;
 }
 
 /** How a connection signs in to the agency's system: a secret header, OAuth 2.0 client credentials, or a client certificate. */

@@ -116,7 +116,19 @@ async function settleCall(db: Db, id: string, patch: { state: ConnectionCallStat
   return Number(r.numUpdatedRows) > 0;
 }
 
-const READS = { getCall, listProjectCalls, listSettings, listHosts };
+/** What a lookup at save said of a field, kept (replacing the last) in the save's change. */
+async function markLookup(db: Db, projectId: string, fieldId: string, state: string, message: string, at: number): Promise<void> {
+  await db.insertInto('field_lookups').values({ project_id: projectId, field_id: fieldId, state, message, checked_at: at })
+    .onConflict((oc) => oc.columns(['project_id', 'field_id']).doUpdateSet({ state, message, checked_at: at })).execute();
+}
+
+/** What the last lookups said of a project's fields. */
+async function listLookups(db: Db, projectId: string): Promise<{ fieldId: string; state: string; message: string; checkedAt: number }[]> {
+  const rows = await db.selectFrom('field_lookups').selectAll().where('project_id', '=', projectId).execute();
+  return rows.map((r) => ({ fieldId: r.field_id, state: r.state, message: r.message, checkedAt: Number(r.checked_at) }));
+}
+
+const READS = { getCall, listProjectCalls, listSettings, listHosts, listLookups };
 
 /** Connections' reads that open no secret. */
 export function connectionReader(db: Db, secrets: SecretBox) {
@@ -127,7 +139,7 @@ export function connectionReader(db: Db, secrets: SecretBox) {
 export function connectionRepository(db: Db, dialect: Dialect, secrets: SecretBox) {
   return {
     ...connectionReader(db, secrets),
-    ...bindDb(db, { deleteSettings, allowHost, disallowHost, insertCall, keepResponse, settleCall }),
+    ...bindDb(db, { deleteSettings, allowHost, disallowHost, insertCall, keepResponse, settleCall, markLookup }),
     saveSettings: (s: ConnectionSettings, by: string | null) => saveSettings(db, secrets, s, by),
     claimDueCalls: (now: number, leaseMs: number, limit: number) => claimDueCalls(db, dialect, now, leaseMs, limit),
   };

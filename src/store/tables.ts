@@ -396,6 +396,9 @@ export interface ConnectionSettingsTable { program_id: string; connection_id: st
 /** A host an agency's connections may reach (migration 054). */
 export interface ConnectionHostTable { agency_id: string; host: string }
 
+/** What the last lookup at save said of a project's field (migration 054). */
+export interface FieldLookupTable { project_id: string; field_id: string; state: string; message: string; checked_at: number }
+
 /** One call a callConnection action asked for (migration 054). */
 export interface ConnectionCallTable {
   id: string; program_id: string; project_id: string; connection_id: string; automation: string; idempotency_key: string;
@@ -471,4 +474,5 @@ export interface Database {
   connection_settings: ConnectionSettingsTable;
   connection_hosts: ConnectionHostTable;
   connection_calls: ConnectionCallTable;
+  field_lookups: FieldLookupTable;
 }

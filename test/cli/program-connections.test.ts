@@ -20,6 +20,7 @@ const LOOKUP = {
   response: { properties: { name: { type: 'string' }, kw: { type: 'number' }, active: { type: 'boolean' } }, required: ['name'] },
   set: { Customer: 'response.name', Size: 'response.kw' },
   timeoutMs: 2000,
+  lookup: { field: 'Account' },
 };
 
 function withConnections(connections: Record<string, unknown>[], automations?: Record<string, unknown>[]) {
@@ -44,6 +45,7 @@ test('connections are stored with the program, exported back without addresses, 
     customId: 'accountLookup', name: 'Customer account lookup', method: 'POST', request: '{"account": Customer}',
     response: { type: 'object', properties: { name: { type: 'string' }, kw: { type: 'number' }, active: { type: 'boolean' } }, required: ['name'] },
     set: [{ fieldId: field('Customer'), value: 'response.name' }, { fieldId: field('Size'), value: 'response.kw' }], timeoutMs: 2000, retries: 3,
+    lookupFieldId: field('Account'),
   });
   assert.deepEqual(model.program.automations!.map((a) => [a.when.trigger, a.when.connectionId ?? null, a.actions[0]]), [
     ['form.submitted', null, { do: 'callConnection', connectionId: 'accountLookup' }], ['connection.failed', 'accountLookup', { do: 'emitEvent', name: 'lookupFailed' }],
@@ -58,8 +60,8 @@ test('connections are stored with the program, exported back without addresses, 
 
 test('the import diff names what changed in a connection, and its removal', async () => {
   await importProgram(scope.env, scope.agency, validateProgramFile(withConnections([LOOKUP])));
-  const report = await importProgram(scope.env, scope.agency, validateProgramFile(withConnections([{ ...LOOKUP, method: 'GET', retries: 0 }])));
-  assert.deepEqual(report.changes.map(describeChange), ['updated connection accountLookup (method, retries)']);
+  const report = await importProgram(scope.env, scope.agency, validateProgramFile(withConnections([{ ...LOOKUP, method: 'GET', retries: 0, lookup: undefined }])));
+  assert.deepEqual(report.changes.map(describeChange), ['updated connection accountLookup (method, retries, lookup)']);
   const removed = await importProgram(scope.env, scope.agency, validateProgramFile(withConnections([])), { dryRun: true });
   assert.deepEqual(removed.changes.map(describeChange), ['removed connection accountLookup']);
 });
@@ -70,6 +72,7 @@ test('a request or set of the wrong type, an unknown field or response property 
     request: 'Customer + 1',
     response: { properties: { name: { type: 'string' }, 'bad-name': { type: 'string' } }, required: ['name', 'missing'] },
     set: { Customer: 'response.nam', Size: 'response.name', Nobody: 'response.name', Make: 'response.name' },
+    lookup: { field: 'Size' },
   }, { ...LOOKUP, name: 'Other' }], [automation('look-up', 'Look up', { trigger: 'form.submitted', form: 'Apply' }, [{ do: 'callConnection', connection: 'nowhere' }])]));
   const at = placeOf(yaml);
   const problems = await refusedImport(scope, yaml);
@@ -78,6 +81,7 @@ test('a request or set of the wrong type, an unknown field or response property 
     `connection "accountLookup" (${at('properties:')}): response: required names "missing", which properties does not declare`,
     `connection "accountLookup" (${at('properties:')}): response: the property "bad-name" cannot be read by a rule; name it with letters, digits and "_"`,
     `connection "accountLookup": request (${at('request: Customer + 1', 0, '+')}): + cannot combine a string and a int`,
+    `connection "accountLookup" (${at('field: Size', 0, 'Size')}): the lookup field "Size" must be a text field with one value that people fill in`,
     `connection "accountLookup": set Customer (${at('Customer: response.nam', 0, '.nam')}): the response of accountLookup has no member "nam" (did you mean "name"?)`,
     `connection "accountLookup": set Size (${at('Size: response.name', 0, 'response')}): must give a double, but gives a string`,
     `connection "accountLookup" (${at('Nobody: response.name', 0, 'response')}): set: no field has the customId or name "Nobody"`,

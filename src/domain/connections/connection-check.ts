@@ -7,6 +7,7 @@ import { ruleShapes, ruleVariables } from '../rules/rule-scope.ts';
 import { fieldType, type RuleType, T } from '../rules/rule-types.ts';
 import { shapeProblems } from './response-type.ts';
 import { setVariables } from './connection-values.ts';
+import type { ResolvedConnection } from '../programs/program-connections.ts';
 
 /** The connections' part of checking a program file at import (src/domain/wiring/program-checkers.ts lists it). */
 export const connectionsChecker: ProgramChecker = { part: 'connections', check: checkConnections };
@@ -20,9 +21,10 @@ const REQUEST_TYPE: RuleType = { kind: 'map', of: T.dyn };
  * `response` and the fields that gives the field's type, each problem at its line and column. Gives, per connection,
  * the index of each field it sets.
  */
-export function checkConnections(file: ProgramFile, resolve: PartResolvers, problems: string[]): (number | null)[][] {
+export function checkConnections(file: ProgramFile, resolve: PartResolvers, problems: string[]): ResolvedConnection[] {
   const connections = file.connections ?? [];
   const shapes = ruleShapes(file.fields);
+  const lookups: number[] = [];
   return connections.map((c, i) => {
     const path = ['connections', i];
     const where = (...p: (string | number)[]) => `connection "${c.customId}"${atLine(file, [...path, ...p])}`;
@@ -37,7 +39,14 @@ export function checkConnections(file: ProgramFile, resolve: PartResolvers, prob
     if (c.request !== null) compile(c.request, ruleVariables(file.fields), REQUEST_TYPE, ['request'], 'request');
     const vars = setVariables(file.fields, c);
     const seen = new Set<number>();
-    return c.set.map((s) => {
+    const lookup = c.lookup === null ? null : resolve.fields(c.lookup, `${where('lookup', 'field')}: lookup field`);
+    if (lookup !== null) {
+      const f = file.fields[lookup]!;
+      if (f.type !== 'text' || f.multiValue || f.formula !== null) problems.push(`${where('lookup', 'field')}: the lookup field "${c.lookup}" must be a text field with one value that people fill in`);
+      else if (lookups.includes(lookup)) problems.push(`${where('lookup', 'field')}: another connection already looks up "${c.lookup}"`);
+      lookups.push(lookup);
+    }
+    const set = c.set.map((s) => {
       const index = resolve.fields(s.field, `${where('set', s.field)}: set`);
       if (index === null) return null;
       const field = file.fields[index]!;
@@ -48,5 +57,6 @@ export function checkConnections(file: ProgramFile, resolve: PartResolvers, prob
       else compile(s.value, vars, fieldType(field), ['set', s.field], `set ${s.field}`);
       return index;
     });
+    return { set, lookup };
   });
 }

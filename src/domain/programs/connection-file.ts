@@ -17,6 +17,8 @@ export interface ConnectionSpec {
   /** Field reference → CEL expression, in file order. */
   set: { field: string; value: string }[];
   timeoutMs: number; retries: number;
+  /** The field (a reference) whose value a save looks up with the connection; null for none. */
+  lookup: string | null;
 }
 
 /** A response shape as the file writes it: `required` and the object's `type` may be left out. */
@@ -25,7 +27,7 @@ export interface RawShape { type?: ResponseShape['type']; properties?: Record<st
 /** The raw `connections:` items the schema accepted. */
 export interface RawConnection {
   customId: string; name: string; method?: 'GET' | 'POST'; request?: string; response: RawShape;
-  set?: Record<string, string>; timeoutMs?: number; retries?: number;
+  set?: Record<string, string>; timeoutMs?: number; retries?: number; lookup?: { field: string };
 }
 
 /** A shape with its defaults: an object unless it says otherwise, `required` empty. */
@@ -47,6 +49,7 @@ export function normaliseConnections(raw: RawConnection[] | undefined): Connecti
     response: normaliseShape({ type: 'object', ...c.response }) as ConnectionSpec['response'],
     set: Object.entries(c.set ?? {}).map(([field, value]) => ({ field, value })),
     timeoutMs: c.timeoutMs ?? CONNECTION_TIMEOUT_MS.default, retries: c.retries ?? CONNECTION_RETRIES.default,
+    lookup: c.lookup?.field ?? null,
   }));
 }
 

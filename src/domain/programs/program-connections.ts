@@ -25,16 +25,25 @@ export function compactConnection(c: ConnectionSpec): Record<string, unknown> {
     ...(c.set.length > 0 ? { set: Object.fromEntries(c.set.map((s) => [s.field, s.value])) } : {}),
     ...(c.timeoutMs === CONNECTION_TIMEOUT_MS.default ? {} : { timeoutMs: c.timeoutMs }),
     ...(c.retries === CONNECTION_RETRIES.default ? {} : { retries: c.retries }),
+    ...(c.lookup === null ? {} : { lookup: { field: c.lookup } }),
   };
 }
 
-/** The connections to store: field references as ids (`fieldOf` gives the index the check resolved for each `set`). */
-export function planConnections(specs: ConnectionSpec[], resolved: (number | null)[][], fieldIds: string[]): ConnectionDefinition[] {
-  return specs.map((c, i) => ({
-    customId: c.customId, name: c.name, method: c.method, request: c.request, response: c.response,
-    set: c.set.map((s, k) => ({ fieldId: fieldIds[resolved[i]?.[k] ?? -1] ?? s.field, value: s.value })),
-    timeoutMs: c.timeoutMs, retries: c.retries,
-  }));
+/** What the connections' check resolved of one connection: the index of each field it sets, and of its lookup field. */
+export interface ResolvedConnection { set: (number | null)[]; lookup: number | null }
+
+/** The connections to store: field references as ids (by the indexes the check resolved). */
+export function planConnections(specs: ConnectionSpec[], resolved: ResolvedConnection[], fieldIds: string[]): ConnectionDefinition[] {
+  return specs.map((c, i) => {
+    const r = resolved[i];
+    const lookup = r?.lookup ?? null;
+    return {
+      customId: c.customId, name: c.name, method: c.method, request: c.request, response: c.response,
+      set: c.set.map((s, k) => ({ fieldId: fieldIds[r?.set[k] ?? -1] ?? s.field, value: s.value })),
+      timeoutMs: c.timeoutMs, retries: c.retries,
+      ...(lookup === null ? {} : { lookupFieldId: fieldIds[lookup]! }),
+    };
+  });
 }
 
 /** A program's stored connections as the program file writes them; `refOf` turns a field id into its reference. */
@@ -42,10 +51,11 @@ export function connectionSpecsOf(program: Program, refOf: (fieldId: string) => 
   return (program.connections ?? []).map((c) => ({
     customId: c.customId, name: c.name, method: c.method, request: c.request, response: c.response,
     set: c.set.map((s) => ({ field: refOf(s.fieldId), value: s.value })), timeoutMs: c.timeoutMs, retries: c.retries,
+    lookup: c.lookupFieldId === undefined ? null : refOf(c.lookupFieldId),
   }));
 }
 
-const COMPARED = ['name', 'method', 'request', 'response', 'set', 'timeoutMs', 'retries'] as const;
+const COMPARED = ['name', 'method', 'request', 'response', 'set', 'timeoutMs', 'retries', 'lookupFieldId'] as const;
 
 /** What an import does to the connections, by customId (updated: which properties). */
 export function diffConnections(before: Program | null, after: Program): DefinitionChange[] {
@@ -58,7 +68,7 @@ export function diffConnections(before: Program | null, after: Program): Definit
       changes.push({ kind: 'connection', action: 'created', ref: c.customId, properties: [] });
       continue;
     }
-    const properties = COMPARED.filter((k) => JSON.stringify(prior[k]) !== JSON.stringify(c[k]));
+    const properties = COMPARED.filter((k) => JSON.stringify(prior[k] ?? null) !== JSON.stringify(c[k] ?? null)).map((k) => (k === 'lookupFieldId' ? 'lookup' : k));
     if (properties.length > 0) changes.push({ kind: 'connection', action: 'updated', ref: c.customId, properties });
   }
   for (const c of old) if (!next.some((x) => x.customId === c.customId)) changes.push({ kind: 'connection', action: 'removed', ref: c.customId, properties: [] });

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
  * by operators per program row, so a test copy has its own; `auth` JSON sealed at rest like webhook secrets);
  * `connection_hosts`, the agency's allowlist of hosts connections may reach; and `connection_calls`, one row per call a
  * callConnection action asked for, written in the triggering change and worked after it commits (claimed under a
- * lease, its answer kept once read, applied in a change of its own exactly once).
+ * lease, its answer kept once read, applied in a change of its own exactly once); `field_lookups`, what the last
+ * lookup at save said of a project's field.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('programs').addColumn('connections', 'text').execute();
@@ -43,4 +44,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The worker's claim reads queued calls by when they are due; a project's calls are listed on its page.
   await db.schema.createIndex('connection_calls_due').on('connection_calls').columns(['state', 'next_attempt_at']).execute();
   await db.schema.createIndex('connection_calls_project').on('connection_calls').column('project_id').execute();
+  // What the last lookup at save said of a project's field (verified, unknown, or unverified with why): shown beside it.
+  await db.schema.createTable('field_lookups')
+    .addColumn('project_id', 'text', (c) => c.notNull())
+    .addColumn('field_id', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('message', 'text', (c) => c.notNull())
+    .addColumn('checked_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('field_lookups_pk', ['project_id', 'field_id'])
+    .execute();
 }
