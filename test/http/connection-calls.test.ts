@@ -228,6 +228,22 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await values(projectId), { CustomerName: 'Pat Homeowner', Size: '7.5' });
     });
 
+    it('a deleted project takes its calls with it, and a call whose project is gone ends failed instead of being claimed again and again', async () => {
+      await pointAt('/ok');
+      const projectId = await submitted('E-1');
+      assert.equal((await db.store.connections.listProjectCalls(projectId)).length, 1);
+      await db.store.transaction((tx) => tx.projects.deleteProjectRows(projectId));
+      assert.deepEqual(await db.store.connections.listProjectCalls(projectId), []);
+      await db.store.transaction((tx) => tx.connections.insertCall({
+        id: 'orphan-1', programId: model.program.id, projectId: 'no-such-project', connectionId: 'lookup', automation: 'look-up', idempotencyKey: 'orphan-1', state: 'queued',
+        attempts: 0, nextAttemptAt: clock.now(), leaseUntil: null, response: null, lastError: null, createdAt: clock.now(), updatedAt: clock.now(),
+      }));
+      await makeDueCalls(deps, POLICY);
+      const orphan = await db.store.connections.getCall('orphan-1');
+      assert.deepEqual([orphan?.state, orphan?.lastError], ['failed', 'the project no longer exists']);
+      assert.equal(system.seen.length, 0);
+    });
+
     it('a host off the agency\'s allowlist is never called', async () => {
       await db.store.transaction((tx) => tx.connections.saveSettings({
         programId: model.program.id, connectionId: 'lookup', url: system.url('/ok').replace('127.0.0.1', 'localhost'), auth: { kind: 'none' }, updatedAt: clock.now(),

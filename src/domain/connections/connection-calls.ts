@@ -72,7 +72,13 @@ export async function makeDueCalls(deps: ConnectionCallDeps, policy: CallPolicy 
 async function makeCall(deps: ConnectionCallDeps, policy: CallPolicy, call: ConnectionCall): Promise<void> {
   const ctx = await systemContext(deps.store, call.programId);
   const def = ctx?.program.connections?.find((c) => c.customId === call.connectionId);
-  if (!ctx || !def) return;
+  // A call whose program no longer has its connection, or whose project is gone, can never be made: it ends here.
+  const gone = !ctx || !def ? `the program no longer has the connection ${call.connectionId}`
+    : (await deps.store.projects.getProject(ctx.program.id, call.projectId)) ? null : 'the project no longer exists';
+  if (gone !== null || !ctx || !def) {
+    await deps.store.transaction((tx) => tx.connections.settleCall(call.id, { state: 'failed', attempts: call.attempts, lastError: gone, at: deps.clock.now() }));
+    return;
+  }
   let json: unknown;
   if (call.response !== null) json = JSON.parse(call.response) as unknown;
   else {
