@@ -738,7 +738,7 @@ export interface components {
       Url: string;
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed")[];
       };
     };
     /** CreateWebhookSubscription: the new subscription and its signing secret, which no other answer shows. Verify deliveries with it as the Standard Webhooks specification says. */
@@ -764,7 +764,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -902,7 +902,7 @@ export interface components {
         /** The event's id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery. */
         EventId: string;
         /** The kind of change an event reports. */
-        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided";
+        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed";
         /** When the change committed (its LastChangeTimestamp). */
         Timestamp: string;
         ProgramId: string;
@@ -944,6 +944,8 @@ export interface components {
         DocumentId?: string;
         /** envelope.signed: the customId of the template's signer who signed. */
         SignerId?: string;
+        /** connection.applied and connection.failed: the customId of the program's connection a callConnection action called. */
+        ConnectionId?: string;
       })[];
     };
     /** GetFormSchema, version 1 (SchemaVersion 1.0): the data fields and attachment definitions of one form. Version 2 (FormSchemaResponseV2.xsd) adds the Group of each field and the choices of fields with a custom list. */
@@ -1781,7 +1783,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -1849,7 +1851,7 @@ export interface components {
       Enabled?: boolean | "true" | "false";
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed")[];
       };
     };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
@@ -1924,7 +1926,7 @@ export interface components {
         /** The event's Sequence in the change feed; absent for a test delivery. */
         Sequence?: number;
         /** What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "webhook.test";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed" | "webhook.test";
         /** The event's project; absent for a test delivery. */
         ProjectId?: string;
         Status: "pending" | "delivered" | "failed";
@@ -1951,7 +1953,7 @@ export interface components {
         /** The event's Sequence in the change feed; absent for a test delivery. */
         Sequence?: number;
         /** What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "webhook.test";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed" | "webhook.test";
         /** The event's project; absent for a test delivery. */
         ProjectId?: string;
         Status: "pending" | "delivered" | "failed";
@@ -1990,7 +1992,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -2016,7 +2018,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "connection.applied" | "connection.failed")[];
         };
       })[];
     };
@@ -3767,7 +3769,7 @@ export interface operations {
         limit?: number;
         /** Only events of this program (its id or custom id). */
         program?: string;
-        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated, envelope.signed, envelope.completed, envelope.declined, envelope.voided. */
+        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated, envelope.signed, envelope.completed, envelope.declined, envelope.voided, connection.applied, connection.failed. */
         type?: string;
       };
       header?: {
