@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CelInput } from '@bufbuild/cel';
 import type { Clock } from '../../model/clock.ts';
-import type { ConnectionDefinition } from '../../model/connection.ts';
+import type { ConnectionDefinition, ConnectionSettings } from '../../model/connection.ts';
 import type { FieldValue, Project } from '../../model/model.ts';
 import type { Store } from '../../store/store.ts';
 import { snapshot } from '../automations/automation-state.ts';
@@ -54,6 +54,9 @@ export class ConnectionFieldLookups implements FieldLookups {
 
   async #one(ctx: ProgramContext, caller: Caller, project: Project, c: ConnectionDefinition, w: FieldValue): Promise<FieldLookupOutcome> {
     const unverified = (why: string): FieldLookupOutcome => ({ fieldId: w.fieldId, state: 'unavailable', message: `Not verified: ${why}. The value is kept as entered; it is checked again when it is saved again.`, prefill: [] });
+    // Without an address nothing is asked, and nothing else read: most installations of a program have none.
+    const settings = await this.#deps.store.connections.findSettings(ctx.program.id, c.customId);
+    if (!settings) return unverified(`${c.name} is not available here (no address is set for it)`);
     const now = this.#deps.clock.now();
     // The request and the answer's values see the project's values with this save's value in place.
     const snap = await snapshot({ tx: this.#deps.store, ctx, state: { project }, now });
@@ -63,7 +66,7 @@ export class ConnectionFieldLookups implements FieldLookups {
     let answer = this.#cached(key, now);
     if (!answer) {
       if (!this.#take(caller.user.id, now)) return unverified(`you made more than ${this.#policy.perUserPerMinute} lookups in a minute; wait a moment`);
-      const asked = await this.#ask(ctx, c, bindings);
+      const asked = await this.#ask(ctx, c, settings, bindings);
       if ('error' in asked) return unverified(asked.error);
       answer = asked;
       this.#keep(key, now, answer);
@@ -73,9 +76,7 @@ export class ConnectionFieldLookups implements FieldLookups {
     return { fieldId: w.fieldId, state: 'verified', message: `Verified with ${c.name}.`, prefill: values.filter((v) => v.fieldId !== w.fieldId) };
   }
 
-  async #ask(ctx: ProgramContext, c: ConnectionDefinition, bindings: Record<string, CelInput>): Promise<Answer | { error: string }> {
-    const settings = await this.#deps.store.connections.findSettings(ctx.program.id, c.customId);
-    if (!settings) return { error: `${c.name} is not available here (no address is set for it)` };
+  async #ask(ctx: ProgramContext, c: ConnectionDefinition, settings: ConnectionSettings, bindings: Record<string, CelInput>): Promise<Answer | { error: string }> {
     const payload = requestPayload(ctx.model, c, bindings);
     if (typeof payload === 'string') return { error: payload };
     const answer = await this.#deps.client.call({
