@@ -55,6 +55,8 @@ export interface Config {
   deadlineIntervalMs: number;
   /** How long a claim on a document request lasts (ms): a request whose instance died while rendering runs again after it. */
   documentLeaseMs: number;
+  /** How long an instance's claim on a connection call lasts while it calls (APAS_CONNECTION_LEASE_MS). */
+  connectionLeaseMs: number;
   /** Key encryption keys of secrets at rest: APAS_SECRET_KEYS (key lines) or APAS_SECRET_KEY_FILE (absolute path); null when unset. */
   secretKeys: { keys: string | null; file: string | null };
   /**
@@ -303,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     deadlineIntervalMs: int(env, 'APAS_DEADLINE_INTERVAL_MS', 15_000, 50, 30_000),
     documentLeaseMs: int(env, 'APAS_DOCUMENT_LEASE_MS', 300_000, 1_000, 3_600_000),
+    connectionLeaseMs: int(env, 'APAS_CONNECTION_LEASE_MS', 60_000, 1_000, 3_600_000),
     secretKeys: secretKeysSetting(env),
     signing: {
       p12File: (env.APAS_SIGNING_P12 ?? '').trim() === '' ? null : path.resolve((env.APAS_SIGNING_P12 ?? '').trim()),

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../config.ts';
 import { ApiError } from '../domain/api-error.ts';
 import { signOnCommands } from './sign-on-commands.ts';
+import { connectionCommands } from './connection-commands.ts';
 import { agencyCommands } from './agency-commands.ts';
 import { backupCommands } from './backup-commands.ts';
 import { clientCommands } from './client-commands.ts';
@@ -30,7 +31,7 @@ const SERVE: CliCommand = {
 };
 
 const COMMANDS: readonly CliCommand[] = [
-  SERVE, migrateCommand, ...agencyCommands, ...signOnCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, demoCommand,
+  SERVE, migrateCommand, ...agencyCommands, ...signOnCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, ...connectionCommands, demoCommand,
   ...backupCommands, ...webhookCommands, ...secretsCommands, ...mailCommands, ...importCommands,
 ];
 

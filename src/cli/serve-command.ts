@@ -3,6 +3,7 @@ import type pino from 'pino';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type BackgroundWork, startBackgroundWork } from '../domain/events/background-work.ts';
 import { eventTasks } from '../domain/wiring/event-tasks.ts';
+import { DEFAULT_CALL_POLICY } from '../domain/connections/connection-calls.ts';
 import { createDocumentRenderer } from '../domain/documents/document-renderer.ts';
 import { createSignedPdfMaker } from '../domain/documents/signed-pdf-maker.ts';
 import { changeReactions } from '../domain/wiring/change-reactions.ts';
@@ -157,6 +158,8 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     documents: { renderer: createDocumentRenderer({ store }), blobs, leaseMs: config.documentLeaseMs },
     // The maker of signed PDFs (signature page, certificate of completion, PAdES seal); without a certificate, envelopes everyone signed wait.
     signing: { blobs, maker: signing === null ? null : createSignedPdfMaker(signing.sealer, { agencyName: holderOf(signing.subject) }) },
+    // Connections to the agency's own systems follow the webhooks' address rules.
+    connections: { allowInsecure: config.webhooks.allowInsecure, policy: { ...DEFAULT_CALL_POLICY, leaseMs: config.connectionLeaseMs } },
   }), log);
   // A first round at once: what a crashed instance left (a document request whose claim ran out, an envelope everyone
   // signed, events not yet mailed) is taken up at start, not only after each task's interval.

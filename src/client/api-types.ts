@@ -760,7 +760,7 @@ export interface components {
       Url: string;
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
       };
     };
     /** CreateWebhookSubscription: the new subscription and its signing secret, which no other answer shows. Verify deliveries with it as the Standard Webhooks specification says. */
@@ -786,7 +786,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -924,7 +924,7 @@ export interface components {
         /** The event's id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery. */
         EventId: string;
         /** The kind of change an event reports. */
-        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related";
+        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed";
         /** When the change committed (its LastChangeTimestamp). */
         Timestamp: string;
         ProgramId: string;
@@ -972,6 +972,8 @@ export interface components {
         RelationKind?: string;
         /** (apas) project.related: from (the other project was made from or linked by this one) or to. */
         RelationSide?: string;
+        /** connection.applied and connection.failed: the customId of the program's connection a callConnection action called. */
+        ConnectionId?: string;
       })[];
     };
     /** GetFormSchema, version 1 (SchemaVersion 1.0): the data fields and attachment definitions of one form. Version 2 (FormSchemaResponseV2.xsd) adds the Group of each field and the choices of fields with a custom list. */
@@ -1855,7 +1857,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -1923,7 +1925,7 @@ export interface components {
       Enabled?: boolean | "true" | "false";
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
       };
     };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
@@ -1998,7 +2000,7 @@ export interface components {
         /** The event's Sequence in the change feed; absent for a test delivery. */
         Sequence?: number;
         /** What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "webhook.test";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed" | "webhook.test";
         /** The event's project; absent for a test delivery. */
         ProjectId?: string;
         Status: "pending" | "delivered" | "failed";
@@ -2025,7 +2027,7 @@ export interface components {
         /** The event's Sequence in the change feed; absent for a test delivery. */
         Sequence?: number;
         /** What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "webhook.test";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed" | "webhook.test";
         /** The event's project; absent for a test delivery. */
         ProjectId?: string;
         Status: "pending" | "delivered" | "failed";
@@ -2064,7 +2066,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -2090,7 +2092,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
         };
       })[];
     };
@@ -3949,7 +3951,7 @@ export interface operations {
         limit?: number;
         /** Only events of this program (its id or custom id). */
         program?: string;
-        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated, envelope.signed, envelope.completed, envelope.declined, envelope.voided, project.related. */
+        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated, envelope.signed, envelope.completed, envelope.declined, envelope.voided, project.related, connection.applied, connection.failed. */
         type?: string;
       };
       header?: {

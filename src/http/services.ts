@@ -11,6 +11,8 @@ import { AuthService } from '../domain/accounts/auth-service.ts';
 import { CatalogService } from '../domain/programs/catalog-service.ts';
 import { ExportService } from '../domain/projects/export-service.ts';
 import { FormDataService } from '../domain/projects/form-data-service.ts';
+import { ConnectionFieldLookups } from '../domain/connections/field-lookups.ts';
+import { HttpConnectionClient } from '../domain/connections/connection-client.ts';
 import { IdempotencyService } from '../domain/projects/idempotency-service.ts';
 import { InquiryService } from '../domain/inquiries/inquiry-service.ts';
 import { MfaService } from '../domain/accounts/mfa-service.ts';
@@ -157,7 +159,8 @@ export function createServices(
   const webSessions = new WebSessionService({ store, clock, ids }, auth, {
     ...DEFAULT_WEB_SESSION_POLICY, idleMs: config.web.sessionIdleMinutes * 60_000, maxMs: config.web.sessionMaxHours * 3_600_000,
   });
-  const formData = new FormDataService(deps);
+  // Field lookups (a connection's `lookup:`) ask the agency's systems at save, under the webhooks' address rules.
+  const formData = new FormDataService(deps, new ConnectionFieldLookups({ store, clock, client: new HttpConnectionClient({ allowInsecure: config.webhooks.allowInsecure }) }));
   const workflow = new WorkflowService(deps);
   const workQueue = new WorkQueueService(deps);
   const templateMail = new TemplateMailService(deps);

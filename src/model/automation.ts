@@ -8,6 +8,7 @@ export const TRIGGER_KINDS = [
   'attachment.uploaded', 'attachment.reviewed', 'inquiry.note_added',
   'deadline.started', 'deadline.passed', 'deadline.satisfied', 'deadline.cancelled', 'schedule',
   'envelope.completed', 'envelope.declined', 'envelope.voided',
+  'connection.failed',
 ] as const;
 
 /** One kind of trigger. */
@@ -27,6 +28,8 @@ export interface AutomationWhen {
   deadlineId?: string | null;
   /** schedule: the local time of day (HH:MM, the program calendar's time zone) it runs at each day. */
   at?: string | null;
+  /** connection.failed: the customId of the program's connection (absent or null: any). */
+  connectionId?: string | null;
 }
 
 /** Who an automation's mail goes to. */
@@ -45,6 +48,8 @@ export type AutomationAction =
   | { do: 'sendMail'; to: MailRecipient; role: string | null; subject: string; text: string; template: string | null; attach?: string[] }
   /** Asks for one of the program's documents (by customId) to be generated; it is rendered after the change commits. */
   | { do: 'generateDocument'; documentId: string }
+  /** Calls one of the program's connections (by customId) after the change commits, and applies its answer in a change of its own. */
+  | { do: 'callConnection'; connectionId: string }
   | { do: 'emitEvent'; name: string }
   /** Creates the related project one of the program's relations (by customId) describes, once per project (src/domain/relations). */
   | { do: 'createRelatedProject'; relation: string }

@@ -6,6 +6,8 @@ export const EVENT_TYPES = [
   'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed', 'document.generated',
   'envelope.signed', 'envelope.completed', 'envelope.declined', 'envelope.voided',
   'project.related',
+
+  'connection.applied', 'connection.failed',
 ] as const;
 
 /** One kind of event. */
@@ -65,6 +67,9 @@ export interface EventData {
   relationKind?: string;
   /** project.related: which end of the relation this project is (`from`: the other project was made from or linked by it). */
   relationSide?: string;
+
+  /** connection.*: the customId of the program's connection. */
+  connectionId?: string;
 }
 
 /** An event as the change step writes it; the store adds the sequence at commit. */

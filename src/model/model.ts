@@ -1,5 +1,6 @@
 import type { Automation } from './automation.ts';
 import type { DocumentTemplate } from './document.ts';
+import type { ConnectionDefinition } from './connection.ts';
 import type { MailTemplate, NotificationTemplates } from './notification.ts';
 
 /** The kinds of value a data field holds; every value travels as a string. */
@@ -80,6 +81,9 @@ export interface Program {
   documents?: DocumentTemplate[];
   /** The program file's relations (`relations:`, src/domain/relations): the related projects staff and automations create; absent or empty for none. */
   relations?: ProgramRelation[];
+
+  /** The program's connections to the agency's own systems (`connections:`, src/domain/connections); absent or empty for none. */
+  connections?: ConnectionDefinition[];
   /** The id of the live program this program is a test copy of (src/domain/administration/test-program-service.ts); absent for a live program. */
   testOf?: string;
 }

@@ -46,6 +46,8 @@ import { importReader, importRepository } from './import-queries.ts';
 
 import { relationReader, relationRepository } from './relation-queries.ts';
 
+import { connectionReader, connectionRepository } from './connection-queries.ts';
+
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
 function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
   return {
@@ -77,6 +79,8 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     imports: () => importRepository(db),
 
     relations: () => relationRepository(db),
+
+    connections: () => connectionRepository(db, dialect, secrets),
   };
   // Repositories handed in (a batch's step shares the batch's outbox and dashboard notes) are used as they are.
   const built: Partial<Record<keyof StoreWriter, unknown>> = { ...given };
@@ -145,6 +149,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     imports: importReader(db),
 
     relations: relationReader(db),
+
+    connections: connectionReader(db, secrets),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

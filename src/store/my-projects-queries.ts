@@ -98,7 +98,7 @@ export async function deleteProjectRows(db: Db, projectId: string): Promise<stri
   await deleteProjectEnvelopes(db, projectId);
   const threads = db.selectFrom('inquiry_threads').select('id').where('project_id', '=', projectId);
   await db.deleteFrom('inquiry_notes').where('thread_id', 'in', threads).execute();
-  for (const table of ['inquiry_threads', 'attachments', 'project_deadlines', 'project_table_cells', 'project_value_items', 'project_values', 'project_drafts', 'form_submissions', 'status_history', 'automation_schedule_marks', 'project_external_ids'] as const) {
+  for (const table of ['inquiry_threads', 'attachments', 'project_deadlines', 'project_table_cells', 'project_value_items', 'project_values', 'project_drafts', 'form_submissions', 'status_history', 'automation_schedule_marks', 'project_external_ids', 'field_lookups', 'connection_calls'] as const) {
     await db.deleteFrom(table).where('project_id', '=', projectId).execute();
   }
   await db.deleteFrom('project_relations').where((eb) => eb.or([eb('from_project_id', '=', projectId), eb('to_project_id', '=', projectId)])).execute();

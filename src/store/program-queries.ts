@@ -3,6 +3,7 @@ import type { Automation } from '../model/automation.ts';
 import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
 import type { DeadlineDefinition, ProgramCalendar, ProgramRelation } from '../model/model.ts';
 import type { DocumentTemplate } from '../model/document.ts';
+import type { ConnectionDefinition } from '../model/connection.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { MailTemplate, NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
@@ -25,6 +26,7 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     ...(row.calendar ? { calendar: JSON.parse(row.calendar) as ProgramCalendar } : {}),
     ...(row.deadlines ? { deadlines: JSON.parse(row.deadlines) as DeadlineDefinition[] } : {}),
     ...(row.documents ? { documents: JSON.parse(row.documents) as DocumentTemplate[] } : {}),
+    ...(row.connections ? { connections: JSON.parse(row.connections) as ConnectionDefinition[] } : {}),
     ...(row.test_of ? { testOf: row.test_of } : {}),
     ...(row.relations ? { relations: JSON.parse(row.relations) as ProgramRelation[] } : {}),
   };
@@ -163,6 +165,8 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     ...(p.deadlines === undefined ? {} : { deadlines: p.deadlines.length > 0 ? JSON.stringify(p.deadlines) : null }),
     ...(p.documents === undefined ? {} : { documents: p.documents.length > 0 ? JSON.stringify(p.documents) : null }),
     ...(p.relations === undefined ? {} : { relations: p.relations.length > 0 ? JSON.stringify(p.relations) : null }),
+
+    ...(p.connections === undefined ? {} : { connections: p.connections.length > 0 ? JSON.stringify(p.connections) : null }),
     // Set once, when a test copy is made; an import of a file never clears it.
     ...(p.testOf === undefined ? {} : { test_of: p.testOf }),
   };

@@ -11,11 +11,13 @@ export interface QueueView { id: string; programId: string; ownerId: string; nam
 /**
  * The needs-attention bits kept on projects (migration 035): the applicant answered, a file awaits review, a deadline
  * passed while the project is in a status with a move onward (overdue), and a running deadline is due within the
- * near window (near: set by the change step that starts it, or by the near-deadline task once time brings it near).
+ * near window (near: set by the change step that starts it, or by the near-deadline task once time brings it near),
+ * and a connection's call failed after its retries (migration 054: set by its failure, cleared when a call of the
+ * project's connections is applied).
  */
-export const ATTENTION = { reply: 1, files: 2, overdue: 4, near: 8 } as const;
+export const ATTENTION = { reply: 1, files: 2, overdue: 4, near: 8, connection: 16 } as const;
 
-const ALL_BITS = 15;
+const ALL_BITS = 31;
 
 /** Every combination of the kept bits that shares a bit with `mask` (an IN list the attention index can read). */
 export function withBit(mask: number): number[] {
@@ -70,14 +72,18 @@ export interface DeadlineMarks { openStatusIds: string[]; nearBy: number }
  */
 export interface AttentionChange {
   applicantAt: number | null; reply: boolean | null; recountFiles: boolean; recountDeadlines: DeadlineMarks | null;
+  /** A connection's call failed (true) or was applied (false); absent or null: unchanged. */
+  connection?: boolean | null;
 }
 
 /** Writes an AttentionChange in one statement, in the change's transaction. */
 export async function keepQueueAttention(db: Db, projectId: string, c: AttentionChange): Promise<void> {
-  if (c.applicantAt === null && c.reply === null && !c.recountFiles && c.recountDeadlines === null) return;
-  const recounted = (c.reply === null ? 0 : ATTENTION.reply) | (c.recountFiles ? ATTENTION.files : 0) | (c.recountDeadlines === null ? 0 : ATTENTION.overdue | ATTENTION.near);
+  const connection = c.connection ?? null;
+  if (c.applicantAt === null && c.reply === null && !c.recountFiles && c.recountDeadlines === null && connection === null) return;
+  const recounted = (c.reply === null ? 0 : ATTENTION.reply) | (c.recountFiles ? ATTENTION.files : 0) | (c.recountDeadlines === null ? 0 : ATTENTION.overdue | ATTENTION.near)
+    | (connection === null ? 0 : ATTENTION.connection);
   const keep = ALL_BITS & ~recounted;
-  const bits = c.reply === true ? ATTENTION.reply : 0;
+  const bits = (c.reply === true ? ATTENTION.reply : 0) | (connection === true ? ATTENTION.connection : 0);
   // A file awaits review while the active (newest) version of one of the project's attachments is pending and the
   // project is out of its initial status: an unsubmitted draft's uploads are the applicant's until submitted.
   const files = c.recountFiles

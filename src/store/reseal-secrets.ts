@@ -5,6 +5,7 @@ import type { SecretBox } from './secret-box.ts';
 import type { Database } from './tables.ts';
 import { webhookSecretContext } from './webhook-secrets.ts';
 import { signOnSecretContext } from './sign-on-queries.ts';
+import { connectionAuthContext, settingsRowId } from './connection-queries.ts';
 
 /** What a pass over the stored secrets found and changed. */
 export interface ResealReport {
@@ -53,7 +54,23 @@ const COLUMNS: SecretColumn[] = [
       await db.updateTable('agency_sign_on').set({ client_secret: value }).where('agency_id', '=', id).execute();
     },
   },
+  {
+    // A connection's sign-in (header secret, OAuth client secret, client certificate and key), one sealed JSON per row.
+    list: async (db) => (await db.selectFrom('connection_settings').select(['program_id', 'connection_id', 'auth']).execute())
+      .map((r) => ({ id: settingsRowId(r.program_id, r.connection_id), value: r.auth })),
+    context: connectionAuthContext,
+    write: async (db, id, value) => {
+      const [programId, connectionId] = splitRowId(id);
+      await db.updateTable('connection_settings').set({ auth: value }).where('program_id', '=', programId).where('connection_id', '=', connectionId).execute();
+    },
+  },
 ];
+
+// A settings row's id is the program's id, "/", and the connection's customId (which holds no "/").
+function splitRowId(id: string): [string, string] {
+  const at = id.lastIndexOf('/');
+  return [id.slice(0, at), id.slice(at + 1)];
+}
 
 /**
  * What to do with each stored secret: only count it, seal it if it was stored before encryption at rest (at start),

@@ -35,6 +35,8 @@ import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 import type { SignOnRepository } from './sign-on-queries.ts';
 import type { ImportReader, ImportRepository } from './import-queries.ts';
 
+import type { ConnectionReader, ConnectionRepository } from './connection-queries.ts';
+
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
 export interface StoreReader {
   readonly accounts: AccountReader;
@@ -80,6 +82,9 @@ export interface StoreReader {
 
   /** Relations between projects (migration 056). */
   readonly relations: RelationReader;
+
+  /** Connections' settings, allowed hosts and calls (migration 054). */
+  readonly connections: ConnectionReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -123,6 +128,9 @@ export interface StoreWriter extends StoreReader {
 
   /** Relations between projects: made in the change step of the project they are made from. */
   readonly relations: RelationRepository;
+
+  /** Connections: settings set by operators, calls queued in their change and settled by the connections task. */
+  readonly connections: ConnectionRepository;
 }
 
 /**

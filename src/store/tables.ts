@@ -41,6 +41,8 @@ export interface ProgramTable {
   deadlines: ColumnType<string | null, string | null | undefined, string | null>;
   /** The program file's document templates as JSON (migration 045); null for none. */
   documents: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's connections as JSON (migration 054); null for none. */
+  connections: ColumnType<string | null, string | null | undefined, string | null>;
   /** The live program this one is a test copy of (migration 053); null for a live program. */
   test_of: ColumnType<string | null, string | null | undefined, string | null>;
   /** The program file's relations as JSON (migration 056); null for none. */
@@ -399,6 +401,22 @@ export interface DashboardZoneTable { program_id: string; time_zone: string }
 /** A project's id in the agency's own records (migration 058), unique per program: what a data import matches rows by. */
 export interface ProjectExternalIdTable { program_id: string; external_id: string; project_id: string; created_at: number }
 
+/** Where a program's connection goes and how it signs in (migration 054); `auth` JSON, sealed. */
+export interface ConnectionSettingsTable { program_id: string; connection_id: string; url: string; auth: string; updated_at: number; updated_by: string | null }
+
+/** A host an agency's connections may reach (migration 054). */
+export interface ConnectionHostTable { agency_id: string; host: string }
+
+/** What the last lookup at save said of a project's field (migration 054). */
+export interface FieldLookupTable { project_id: string; field_id: string; state: string; message: string; checked_at: number }
+
+/** One call a callConnection action asked for (migration 054). */
+export interface ConnectionCallTable {
+  id: string; program_id: string; project_id: string; connection_id: string; automation: string; idempotency_key: string;
+  state: string; attempts: number; next_attempt_at: number; lease_until: number | null; response: string | null; last_error: string | null;
+  created_at: number; updated_at: number;
+}
+
 export interface Database {
   agencies: AgencyTable;
   users: UserTable;
@@ -466,4 +484,9 @@ export interface Database {
   dashboard_zones: DashboardZoneTable;
   maintenance_marks: MaintenanceMarkTable;
   project_external_ids: ProjectExternalIdTable;
+
+  connection_settings: ConnectionSettingsTable;
+  connection_hosts: ConnectionHostTable;
+  connection_calls: ConnectionCallTable;
+  field_lookups: FieldLookupTable;
 }

@@ -6,6 +6,7 @@ import { StoreError } from './store-error.ts';
 import type { Database } from './tables.ts';
 import { webhookSecretContext } from './webhook-secrets.ts';
 import { signOnSecretContext } from './sign-on-queries.ts';
+import { connectionAuthContext, settingsRowId } from './connection-queries.ts';
 
 /**
  * Every kind of sealed value the database holds (TOTP secrets, webhook signing secrets current and previous, single
@@ -36,6 +37,8 @@ export interface SealedValueReport {
   previousWebhookSecrets: string[];
   /** Agencies whose single sign-on client secret does not open. */
   signOnSecrets: string[];
+  /** Connections (program id "/" connection customId) whose sign-in does not open. */
+  connectionSecrets: string[];
   /** Submitted values of sensitive fields (a list whole) of which a text does not open. */
   fieldValues: FieldValueRef[];
   /** Drafts' values of sensitive fields of which a text does not open. */
@@ -44,7 +47,7 @@ export interface SealedValueReport {
 
 /** How many values a report says do not open. */
 export function unreadableCount(r: SealedValueReport): number {
-  return r.totpUsers.length + r.webhookSecrets.length + r.previousWebhookSecrets.length + r.signOnSecrets.length + r.fieldValues.length + r.draftValues.length;
+  return r.totpUsers.length + r.webhookSecrets.length + r.previousWebhookSecrets.length + r.signOnSecrets.length + r.connectionSecrets.length + r.fieldValues.length + r.draftValues.length;
 }
 
 /** The unreadable values of a report in words, kind by kind ("2 TOTP secrets, 1 value of a sensitive field"). */
@@ -53,6 +56,7 @@ export function describeUnreadable(r: SealedValueReport): string {
     [r.totpUsers.length, 'TOTP secret', 'TOTP secrets'],
     [r.webhookSecrets.length + r.previousWebhookSecrets.length, 'webhook signing secret', 'webhook signing secrets'],
     [r.signOnSecrets.length, 'single sign-on client secret', 'single sign-on client secrets'],
+    [r.connectionSecrets.length, 'connection sign-in', 'connection sign-ins'],
     [r.fieldValues.length, 'submitted value of a sensitive field', 'submitted values of sensitive fields'],
     [r.draftValues.length, 'draft value of a sensitive field', 'draft values of sensitive fields'],
   ];
@@ -69,7 +73,7 @@ async function columnsOf(db: Kysely<Database>): Promise<Set<string>> {
 // Each place a sealed text may be stored, with a cheap test that it holds one.
 const PLACES: [string, string, string][] = [
   ['user_mfa', 'secret', SEALED_LIKE], ['webhook_subscriptions', 'secret', SEALED_LIKE], ['webhook_subscriptions', 'previous_secret', SEALED_LIKE],
-  ['agency_sign_on', 'client_secret', SEALED_LIKE],
+  ['agency_sign_on', 'client_secret', SEALED_LIKE], ['connection_settings', 'auth', SEALED_LIKE],
   ['project_values', 'value', SEALED_LIKE], ['project_values', 'values_json', SEALED_IN_LIST], ['project_value_items', 'value', SEALED_LIKE],
   ['project_drafts', 'value', SEALED_LIKE], ['project_drafts', 'values_json', SEALED_IN_LIST],
 ];
@@ -87,7 +91,7 @@ export async function sealedValuesExist(db: Kysely<Database>): Promise<boolean> 
 }
 
 class Scan {
-  readonly report: SealedValueReport = { sealed: 0, keyIds: [], totpUsers: [], webhookSecrets: [], previousWebhookSecrets: [], signOnSecrets: [], fieldValues: [], draftValues: [] };
+  readonly report: SealedValueReport = { sealed: 0, keyIds: [], totpUsers: [], webhookSecrets: [], previousWebhookSecrets: [], signOnSecrets: [], connectionSecrets: [], fieldValues: [], draftValues: [] };
 
   constructor(readonly secrets: SecretBox | null) {}
 
@@ -140,6 +144,12 @@ export async function findUnreadableSecrets(db: Kysely<Database>, secrets: Secre
   if (present.has('agency_sign_on.client_secret')) {
     for (const r of await db.selectFrom('agency_sign_on').select(['agency_id', 'client_secret']).execute()) {
       if (!scan.opens([r.client_secret], signOnSecretContext(r.agency_id))) report.signOnSecrets.push(r.agency_id);
+    }
+  }
+  if (present.has('connection_settings.auth')) {
+    for (const r of await db.selectFrom('connection_settings').select(['program_id', 'connection_id', 'auth']).execute()) {
+      const id = settingsRowId(r.program_id, r.connection_id);
+      if (!scan.opens([r.auth], connectionAuthContext(id))) report.connectionSecrets.push(id);
     }
   }
   const seen = new Set<string>();
@@ -233,6 +243,11 @@ export async function dropUnreadableSecrets(db: Kysely<Database>, secrets: Secre
         client_secret: secrets.seal(ctx.newWebhookSecret(), signOnSecretContext(id)), enabled: 0, allow_passwords: 1, updated_at: ctx.at, updated_by: null,
       }).where('agency_id', '=', id).execute();
     }
+    for (const id of r.connectionSecrets) {
+      // Its address and sign-in go together: the operator sets them again (apas connection set); its calls wait meanwhile.
+      const at = id.lastIndexOf('/');
+      await trx.deleteFrom('connection_settings').where('program_id', '=', id.slice(0, at)).where('connection_id', '=', id.slice(at + 1)).execute();
+    }
     await dropFieldValues(trx, r);
     await auditProjects(trx, r, ctx);
     const list = <T>(items: T[]) => items.slice(0, AUDIT_LIST_LIMIT);
@@ -240,7 +255,7 @@ export async function dropUnreadableSecrets(db: Kysely<Database>, secrets: Secre
       id: ctx.newId(), at: ctx.at, actor_id: null, action: 'secrets.drop_unreadable', agency_id: null, program_id: null, project_id: null, request_id: null,
       detail: JSON.stringify({
         keyIds: r.keyIds.filter((k) => !secrets.hasKey(k)), dropped: describeUnreadable(r),
-        totpUsers: list(r.totpUsers), webhookSecrets: list(r.webhookSecrets), previousWebhookSecrets: list(r.previousWebhookSecrets), signOnSecrets: list(r.signOnSecrets),
+        totpUsers: list(r.totpUsers), webhookSecrets: list(r.webhookSecrets), previousWebhookSecrets: list(r.previousWebhookSecrets), signOnSecrets: list(r.signOnSecrets), connectionSecrets: list(r.connectionSecrets),
         fieldValues: list(r.fieldValues), draftValues: list(r.draftValues),
       }),
     }).execute();

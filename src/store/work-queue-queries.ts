@@ -44,7 +44,7 @@ export interface WorkQueueQuery {
 }
 
 /** Why a project needs attention. */
-export type AttentionKind = 'reply' | 'files' | 'deadline';
+export type AttentionKind = 'reply' | 'files' | 'deadline' | 'connection';
 
 /** The needs-attention filter of the queue (see WorkQueueQuery.attention). */
 export interface QueueAttentionFilter { kinds: AttentionKind[] }
@@ -194,7 +194,7 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
 /** The kept bits the filter's kinds stand for (read as one IN list of every combination with a wanted bit). */
 function attentionMask(a: QueueAttentionFilter): number {
   return (a.kinds.includes('reply') ? ATTENTION.reply : 0) | (a.kinds.includes('files') ? ATTENTION.files : 0)
-    | (a.kinds.includes('deadline') ? ATTENTION.overdue | ATTENTION.near : 0);
+    | (a.kinds.includes('deadline') ? ATTENTION.overdue | ATTENTION.near : 0) | (a.kinds.includes('connection') ? ATTENTION.connection : 0);
 }
 
 /** The key of the `window`-th project a walk of the queue from `q.after` would test, or null when there are fewer. */

@@ -113,7 +113,7 @@ export function queueFilter(f: QueueForm, timeZone: string): { filter: WorkQueue
     filter: {
       statuses: f.statuses, assignee: f.assignee === '' ? null : f.assignee, submittedFrom: from, submittedTo: to, number: f.number === '' ? null : f.number,
       fields, overdue: f.overdue === '1', sort, direction, columns: f.columns,
-      attention: f.attention === 'any' ? ['reply', 'files', 'deadline'] : f.attention in ATTENTION_KINDS ? [f.attention as AttentionKind] : [], pageSize: Number.isNaN(pageSize) ? 50 : pageSize, cursor: f.cursor === '' ? null : f.cursor,
+      attention: f.attention === 'any' ? ['reply', 'files', 'deadline', 'connection'] : f.attention in ATTENTION_KINDS ? [f.attention as AttentionKind] : [], pageSize: Number.isNaN(pageSize) ? 50 : pageSize, cursor: f.cursor === '' ? null : f.cursor,
     },
     problems,
   };

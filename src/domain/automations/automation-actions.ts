@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isCelList } from '@bufbuild/cel';
 import type { AutomationAction } from '../../model/automation.ts';
 import type { FieldValue, User } from '../../model/model.ts';
@@ -45,6 +46,8 @@ export async function runAction(env: AutomationEnv, action: AutomationAction, in
     case 'cancelDeadline': return endDeadline(env, action.deadlineId, 'cancelled');
     case 'generateDocument': return generateDocument(env, action.documentId);
     case 'createRelatedProject': return createRelatedProject(env, action.relation);
+
+    case 'callConnection': return callConnection(env, action.connectionId, index);
   }
 }
 
@@ -69,6 +72,25 @@ async function createRelatedProject(env: AutomationEnv, relationId: string): Pro
   }
   record(env, 'project.relation.add', created.detail);
   return { ran: true, summary: { relation: relationId, projectId: created.project.id }, triggers: [] };
+}
+
+/**
+ * Asks for a call of one of the program's connections: recorded in this change (connection_calls), made after it
+ * commits by the connections task (src/domain/connections), never under this change's lock. Its idempotency key is
+ * derived from the triggering change (the project at its version before this change, the automation, the action), so
+ * the agency's system sees one key per triggering change however often the call is attempted.
+ */
+async function callConnection(env: AutomationEnv, connectionId: string, index: number): Promise<ActionOutcome> {
+  if (!(env.ctx.program.connections ?? []).some((c) => c.customId === connectionId)) return skip(`the program no longer has the connection ${connectionId}`);
+  const p = env.state.project;
+  const idempotencyKey = createHash('sha256').update(`${p.id}\n${p.version}\n${env.automation.customId}\n${index}`).digest('hex').slice(0, 40);
+  const id = env.deps.ids.next();
+  await env.tx.connections.insertCall({
+    id, programId: env.ctx.program.id, projectId: p.id, connectionId, automation: env.automation.customId, idempotencyKey, state: 'queued',
+    attempts: 0, nextAttemptAt: env.now, leaseUntil: null, response: null, lastError: null, createdAt: env.now, updatedAt: env.now,
+  });
+  record(env, 'project.connection.request', { connection: connectionId, callId: id });
+  return { ran: true, summary: { connection: connectionId, callId: id }, triggers: [] };
 }
 
 /** Asks for one of the program's documents, as GenerateDocument does: recorded in this change, rendered after it commits. */

@@ -6,17 +6,21 @@ export interface WhenSpec {
   approval: string | null; by: 'staff' | 'applicant' | null; visibleToApplicant: boolean | null; deadline: string | null;
   /** schedule: the local time of day it runs at (HH:MM). */
   at: string | null;
+  /** connection.failed: the connection's customId (absent or null: any). */
+  connection?: string | null;
 }
 
 /** One action as a program file writes it (`do` says which; the other keys are the ones that action takes). */
 export interface ActionSpec {
-  do: 'moveStatus' | 'setField' | 'assign' | 'openInquiry' | 'sendMail' | 'emitEvent' | 'startDeadline' | 'satisfyDeadline' | 'cancelDeadline' | 'generateDocument' | 'createRelatedProject';
+  do: 'moveStatus' | 'setField' | 'assign' | 'openInquiry' | 'sendMail' | 'emitEvent' | 'startDeadline' | 'satisfyDeadline' | 'cancelDeadline' | 'generateDocument' | 'createRelatedProject' | 'callConnection';
   to?: string; field?: string; value?: string; user?: string; role?: string; pick?: 'roundRobin' | 'leastLoaded';
   subject?: string; text?: string; visibleToApplicant?: boolean; name?: string; reason?: string; message?: string; template?: string; deadline?: string;
   /** generateDocument: the document's customId; sendMail: the documents whose generated file the mail carries. */
   document?: string; attach?: string[];
   /** createRelatedProject: the customId of one of the program's relations. */
   relation?: string;
+  /** callConnection: the customId of one of the program's connections. */
+  connection?: string;
 }
 
 /** An automation of a program file: `when` a trigger, `if` a CEL condition (null: always), `then` its actions in order. */
@@ -29,7 +33,7 @@ export interface AutomationSpec {
 /** The raw `automations:` items the schema accepted. */
 export interface RawAutomation {
   customId: string; name: string; if?: string; then: ActionSpec[];
-  when: { trigger: TriggerKind; form?: string; status?: string; field?: string; attachment?: string; approval?: string; by?: 'staff' | 'applicant'; visibleToApplicant?: boolean; deadline?: string; at?: string };
+  when: { trigger: TriggerKind; form?: string; status?: string; field?: string; attachment?: string; approval?: string; by?: 'staff' | 'applicant'; visibleToApplicant?: boolean; deadline?: string; at?: string; connection?: string };
 }
 
 /** The file's automations with every absent filter as null, so that a stored copy compares equal to the file's. */
@@ -40,6 +44,7 @@ export function normaliseAutomations(raw: RawAutomation[] | undefined): Automati
       trigger: a.when.trigger, form: a.when.form ?? null, status: a.when.status ?? null, field: a.when.field ?? null,
       attachment: a.when.attachment ?? null, approval: a.when.approval ?? null, by: a.when.by ?? null, visibleToApplicant: a.when.visibleToApplicant ?? null, deadline: a.when.deadline ?? null,
       at: a.when.at ?? null,
+      ...(a.when.connection === undefined ? {} : { connection: a.when.connection }),
     },
     actions: a.then.map((x) => ({ ...x })),
   }));

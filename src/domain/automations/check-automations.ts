@@ -39,6 +39,8 @@ const FILTERS: Record<TriggerKind, readonly string[]> = {
   'envelope.completed': [],
   'envelope.declined': [],
   'envelope.voided': [],
+  // A callConnection's call failed after its retries (src/domain/connections).
+  'connection.failed': ['connection'],
 };
 
 /** The keys each action takes besides `do` (the first ones listed are required). */
@@ -54,6 +56,8 @@ const ACTION_KEYS: Record<ActionSpec['do'], { required: (keyof ActionSpec)[]; op
   cancelDeadline: { required: ['deadline'], optional: [] },
   generateDocument: { required: ['document'], optional: [] },
   createRelatedProject: { required: ['relation'], optional: [] },
+
+  callConnection: { required: ['connection'], optional: [] },
 };
 
 /** What the checks need to find the file's parts by reference. */
@@ -90,8 +94,8 @@ export function checkAutomations(file: ProgramFile, resolve: AutomationResolvers
 function checkWhen(file: ProgramFile, a: AutomationSpec, i: number, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation {
   const where = `automation "${a.customId}"${atLine(file, ['automations', i, 'when'])}: when`;
   const allowed = FILTERS[a.when.trigger];
-  for (const key of ['form', 'status', 'field', 'attachment', 'approval', 'by', 'visibleToApplicant', 'deadline', 'at'] as const) {
-    if (a.when[key] !== null && !allowed.includes(key)) {
+  for (const key of ['form', 'status', 'field', 'attachment', 'approval', 'by', 'visibleToApplicant', 'deadline', 'at', 'connection'] as const) {
+    if (a.when[key] !== null && a.when[key] !== undefined && !allowed.includes(key)) {
       problems.push(`${where}: the trigger ${a.when.trigger} takes ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'no filter'}, not ${key}`);
     }
   }
@@ -101,6 +105,7 @@ function checkWhen(file: ProgramFile, a: AutomationSpec, i: number, resolve: Aut
   if (a.when.status !== null) out.status = resolve.statuses(a.when.status, `${where}: status`);
   if (a.when.field !== null) out.field = resolve.fields(a.when.field, `${where}: field`);
   if (a.when.deadline !== null) checkDeadlineRef(file, a.when.deadline, `${where}: deadline`, problems);
+  if (a.when.connection !== undefined && a.when.connection !== null) checkConnectionRef(file, a.when.connection, `${where}: connection`, problems);
   if (a.when.attachment !== null) {
     const ref = a.when.attachment;
     const found = file.forms.flatMap((f, fi) => f.attachments.map((x, ai) => ({ f, x, fi, ai })))
@@ -185,6 +190,10 @@ function checkAction(
       }
       return null;
     }
+
+    case 'callConnection':
+      if (action.connection !== undefined) checkConnectionRef(file, action.connection, `${where}: connection`, problems);
+      return null;
     case 'openInquiry':
       placeholders('subject');
       placeholders('text');
@@ -220,6 +229,12 @@ function checkDocumentRef(file: ProgramFile, ref: string, where: string, problem
   if (!all.includes(ref)) problems.push(`${where}: the program has no document "${ref}"${all.length > 0 ? `; its documents are ${all.join(', ')}` : ' (documents: is empty)'}`);
 }
 
+/** A connection named by customId must be one of the file's `connections:` (src/domain/connections checks them). */
+function checkConnectionRef(file: ProgramFile, ref: string, where: string, problems: string[]): void {
+  const all = (file.connections ?? []).map((c) => c.customId);
+  if (!all.includes(ref)) problems.push(`${where}: the program has no connection "${ref}"${all.length > 0 ? `; its connections are ${all.join(', ')}` : ' (connections: is empty)'}`);
+}
+
 /**
  * A move's reason against its target status: one the status lists, and one given wherever every move into the status
  * needs it (a status that needs one only from some statuses is checked when the automation runs).
@@ -251,6 +266,7 @@ export function planAutomations(
       when: {
         trigger: a.when.trigger, approval: a.when.approval, by: a.when.by, visibleToApplicant: a.when.visibleToApplicant, deadlineId: a.when.deadline,
         ...(a.when.at === null ? {} : { at: a.when.at }),
+        ...(a.when.connection === undefined || a.when.connection === null ? {} : { connectionId: a.when.connection }),
         formId: r.form === null ? null : ids.formIds[r.form]!,
         statusId: r.status === null ? null : ids.statusIds[r.status]!,
         fieldId: r.field === null ? null : ids.fieldIds[r.field]!,
@@ -269,6 +285,8 @@ export function planAutomations(
           };
           case 'generateDocument': return { do: 'generateDocument', documentId: x.document! };
           case 'createRelatedProject': return { do: 'createRelatedProject', relation: x.relation! };
+
+          case 'callConnection': return { do: 'callConnection', connectionId: x.connection! };
           case 'emitEvent': return { do: 'emitEvent', name: x.name! };
           case 'startDeadline':
           case 'satisfyDeadline':
@@ -298,6 +316,7 @@ export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'f
     when: {
       trigger: a.when.trigger, approval: a.when.approval, by: a.when.by, visibleToApplicant: a.when.visibleToApplicant ?? null, deadline: a.when.deadlineId ?? null,
       at: a.when.at ?? null,
+      ...(a.when.connectionId ? { connection: a.when.connectionId } : {}),
       form: a.when.formId === null ? null : formRef(a.when.formId),
       status: a.when.statusId === null ? null : refOf(a.when.statusId),
       field: a.when.fieldId === null ? null : refOf(a.when.fieldId),
@@ -315,6 +334,8 @@ export function automationSpecsOf(program: Program, model: Pick<ProgramModel, 'f
         }
         case 'generateDocument': return { do: 'generateDocument', document: x.documentId };
         case 'createRelatedProject': return { do: 'createRelatedProject', relation: x.relation };
+
+        case 'callConnection': return { do: 'callConnection', connection: x.connectionId };
         case 'emitEvent': return { do: 'emitEvent', name: x.name };
         case 'startDeadline':
         case 'satisfyDeadline':

@@ -10,6 +10,8 @@ export interface Trigger {
   deadlineId?: string;
   /** schedule: the customId of the one automation whose daily run this is. */
   automation?: string;
+  /** connection.failed: the connection's customId. */
+  connectionId?: string;
 }
 
 /** The deadline trigger of each deadline audit action (src/domain/deadlines). */
@@ -61,6 +63,9 @@ export function triggersOfChange(action: string, d: Detail, byStaff: boolean): T
     case 'project.envelope.void': return [{ kind: 'envelope.voided' }];
     // A daily run selected this project for one automation (schedule-runner.ts): only that automation runs.
     case 'automation.schedule': return [{ kind: 'schedule', automation: str(d.automation) }];
+    // A callConnection's call that failed after its retries (src/domain/connections).
+    case 'project.connection.apply': return fieldsOf(d);
+    case 'project.connection.fail': return [{ kind: 'connection.failed', connectionId: str(d.connection) }];
     default: return [];
   }
 }
@@ -74,12 +79,12 @@ export function matchesTrigger(when: AutomationWhen, t: Trigger, customId?: stri
   if (t.kind === 'schedule') return t.automation === customId;
   const same = (want: string | null, got: string | undefined) => want === null || want === got;
   return same(when.formId, t.formId) && same(when.statusId, t.statusId) && same(when.fieldId, t.fieldId)
-    && same(when.attachmentId, t.attachmentId) && same(when.approval, t.approval) && same(when.by, t.by) && same(when.deadlineId ?? null, t.deadlineId)
+    && same(when.attachmentId, t.attachmentId) && same(when.approval, t.approval) && same(when.by, t.by) && same(when.deadlineId ?? null, t.deadlineId) && same(when.connectionId ?? null, t.connectionId)
     && (when.visibleToApplicant === undefined || when.visibleToApplicant === null || when.visibleToApplicant === t.visibleToApplicant);
 }
 
 /** A trigger as the record of a run names it: `status.entered EngineeringReview`. */
 export function describeTrigger(t: Trigger, refOf: (id: string) => string): string {
   const part = t.formId ?? t.statusId ?? t.fieldId ?? t.attachmentId;
-  return [t.kind, part === undefined ? null : refOf(part), t.approval ?? null, t.by ?? null, t.deadlineId ?? null, t.automation ?? null].filter((x) => x !== null).join(' ');
+  return [t.kind, part === undefined ? null : refOf(part), t.approval ?? null, t.by ?? null, t.deadlineId ?? null, t.automation ?? null, t.connectionId ?? null].filter((x) => x !== null).join(' ');
 }

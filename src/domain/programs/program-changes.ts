@@ -5,6 +5,7 @@ import { diffAutomations } from '../automations/check-automations.ts';
 import { namedTemplatesOf, statusMessagesOf } from '../workflow/status-reasons.ts';
 import { diffDeadlines } from './program-deadlines.ts';
 import { diffDocuments } from './program-documents.ts';
+import { diffConnections } from './program-connections.ts';
 import type { DefinitionChange, DefinitionKind } from './program-parts.ts';
 
 
@@ -62,6 +63,7 @@ export function diffDefinition(before: StoredDefinition | null, after: ProgramDe
   changes.push(...diffAutomations(before?.rows.program.automations ?? [], after.program.automations ?? []));
   changes.push(...diffDeadlines(before?.rows.program ?? null, after.program));
   changes.push(...diffDocuments(before?.rows.program ?? null, after.program));
+  changes.push(...diffConnections(before?.rows.program ?? null, after.program));
   return changes;
 }
 

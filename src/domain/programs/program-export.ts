@@ -10,6 +10,7 @@ import { automationSpecsOf } from '../automations/check-automations.ts';
 import { compactCalendar, compactDeadline, deadlineSpecsOf } from './program-deadlines.ts';
 import { compactTable, tableFileOf } from './program-table.ts';
 import { compactDocument, documentSpecsOf } from './program-documents.ts';
+import { compactConnection, connectionSpecsOf } from './program-connections.ts';
 
 /** The active definition of a program as a program file; importing it back changes nothing. */
 export async function exportProgram(store: StoreReader, agencyRef: string, programRef: string): Promise<ProgramFile> {
@@ -65,6 +66,8 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     deadlines: deadlineSpecsOf(p, refOf),
     documents: documentSpecsOf(p, model, refOf),
     relations: relationSpecsOf(p, refOf),
+
+    connections: connectionSpecsOf(p, refOf),
   };
 }
 
@@ -123,6 +126,8 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.deadlines && file.deadlines.length > 0 ? { deadlines: file.deadlines.map(compactDeadline) } : {}),
     ...(file.documents && file.documents.length > 0 ? { documents: file.documents.map(compactDocument) } : {}),
     ...(file.relations && file.relations.length > 0 ? { relations: file.relations.map(compactRelation) } : {}),
+
+    ...(file.connections && file.connections.length > 0 ? { connections: file.connections.map(compactConnection) } : {}),
   };
 }
 

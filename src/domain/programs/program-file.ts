@@ -10,6 +10,7 @@ import { normaliseTable, type RawTableProps, type TableFileSpec } from './progra
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
 import { normaliseCalendar, normaliseDeadlines, type RawCalendar, type RawDeadline } from './deadline-file.ts';
 import { type DocumentSpec, normaliseDocuments, type RawDocument } from './document-file.ts';
+import { type ConnectionSpec, normaliseConnections, type RawConnection } from './connection-file.ts';
 
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
@@ -79,6 +80,9 @@ export interface ProgramFile {
   documents?: DocumentSpec[];
   /** The program's relations (`relations:`, src/domain/relations); absent or empty for none. */
   relations?: RelationSpec[];
+
+  /** The program's connections to the agency's own systems (`connections:`, src/domain/connections); absent or empty for none. */
+  connections?: ConnectionSpec[];
 }
 
 /**
@@ -338,6 +342,8 @@ interface RawProgram {
   deadlines?: RawDeadline[];
   documents?: RawDocument[];
   relations?: RawRelation[];
+
+  connections?: RawConnection[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -385,6 +391,8 @@ function normalise(raw: RawProgram): ProgramFile {
     deadlines: normaliseDeadlines(raw.deadlines),
     documents: normaliseDocuments(raw.documents),
     relations: normaliseRelations(raw.relations),
+
+    connections: normaliseConnections(raw.connections),
   };
 }
 

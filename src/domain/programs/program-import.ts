@@ -21,6 +21,7 @@ import { reasonsRequiredOf, statusMessagesOfFile } from '../workflow/status-reas
 import { planDeadlines } from './program-deadlines.ts';
 import { atLine } from './program-lines.ts';
 import { type DocumentAttachmentSpec, documentAttachmentsOf, planDocuments } from './program-documents.ts';
+import { planConnections, type ResolvedConnection } from './program-connections.ts';
 
 /** What an import needs: the store, the time, a source of new ids, and the checks the capabilities add (src/domain/wiring). */
 export interface ProgramImportDeps { store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
@@ -193,6 +194,8 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     deadlines: planDeadlines(file, resolved.deadlines, fieldIds),
     documents: [] as DocumentTemplate[],
     relations: planRelations(resolved, fieldIds),
+
+    connections: planConnections(file.connections ?? [], (resolved.parts.connections as ResolvedConnection[] | undefined) ?? [], fieldIds),
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);

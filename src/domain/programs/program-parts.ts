@@ -43,7 +43,7 @@ export interface ProgramChecker {
 }
 
 /** The parts of a program an import reports on. */
-export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation' | 'calendar' | 'deadline' | 'document';
+export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation' | 'calendar' | 'deadline' | 'document' | 'connection';
 
 /** What happened to one part: `restored` brings a retired part (and its generated id) back; roles are `removed` (never retired). */
 export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered' | 'removed';

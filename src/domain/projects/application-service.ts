@@ -32,6 +32,8 @@ export interface FormFieldView {
   table?: FormTableView;
   /** A table field's rows as saved, empty rows included (`value` holds their stored text); absent for other fields. */
   rows?: Record<string, string>[];
+  /** What the last lookup at save said of the value (a connection's `lookup:`); absent when none was made. */
+  lookup?: { state: string; message: string };
 }
 
 /** The columns and row limits of a table field on a form page. */
@@ -159,14 +161,20 @@ function typedValues(model: ProgramModel, form: Form, raw: RawFormValues): Field
   });
 }
 
+/** A field's last lookup, as the form page shows it beside the field. */
+function lookupOf(lookups: { fieldId: string; state: string; message: string }[], fieldId: string): Pick<FormFieldView, 'lookup'> {
+  const found = lookups.find((l) => l.fieldId === fieldId);
+  return found ? { lookup: { state: found.state, message: found.message } } : {};
+}
+
 /**
  * The applicant's side of the web application: a form page built from the program definition with the caller's
  * draft, saving a page's values through the API's own SetProjectData rules, and the forms of the project page.
  */
 export class ApplicationService {
-  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'>;
+  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations' | 'connections'>;
   readonly #formData: FormDataService;
-  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'>, formData: FormDataService) {
+  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations' | 'connections'>, formData: FormDataService) {
     this.#deps = deps;
     this.#formData = formData;
   }
@@ -182,9 +190,10 @@ export class ApplicationService {
     const project = await loadReadableProject(store, caller, ctx, target.projectId);
     const form = findForm(ctx.model, target.formRef);
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
-    const [draft, files, agency, ruled] = await Promise.all([
+    const [draft, files, agency, ruled, lookups] = await Promise.all([
       currentDraft(store, project.id, form), store.attachments.listActiveAttachments(project.id), store.accounts.findAgency(caller.user.agencyId),
       hasRules(ctx.model) ? ruledState(store, ctx.model, ctx.role.name, project, form, 'draft', typed ? typedValues(ctx.model, form, typed) : [], { reading: true }) : null,
+      (ctx.program.connections ?? []).some((c) => c.lookupFieldId !== undefined) ? store.connections.listLookups(project.id) : [],
     ]);
     // The page shows what the rules decide over the draft (and what was typed): a hidden field is left out (its value stays in the draft).
     const hidden = ruled?.decision.hidden ?? new Set<string>();
@@ -201,6 +210,7 @@ export class ApplicationService {
         maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, choices: list ? list.choices : null,
         value: v?.value == null ? null : mask(v.value), values: v?.values == null ? null : v.values.map(mask),
         ...(f.type === 'table' ? { table: formTable(ctx.model, f), rows: tableRows(f, v?.value ?? null) } : {}),
+        ...lookupOf(lookups, f.id),
       };
     });
     return {

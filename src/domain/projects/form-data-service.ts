@@ -12,6 +12,7 @@ import { tableRowViews, withTableCells } from './table-values.ts';
 import { findForm, loadProgram, loadReadableProject, loadReadableProjectByRef, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from './change-reaction.ts';
+import type { FieldLookupOutcome, FieldLookups } from './field-lookup-seam.ts';
 import type { AtVersion, FormDataView, ProjectDataInput } from '../views.ts';
 import type { StoreReader } from '../../store/store.ts';
 import { type FormDecision, hasRules } from '../rules/form-rules.ts';
@@ -33,8 +34,11 @@ async function formValues(reader: Pick<StoreReader, 'projects'>, project: Projec
 /** Reads, writes and shows the draft and submitted data of a project's forms. */
 export class FormDataService {
   readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps;
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps) {
+  readonly #lookups: FieldLookups | null;
+  /** `lookups`: the connections' field lookups at save (src/domain/connections), when the service is wired with them. */
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps, lookups: FieldLookups | null = null) {
     this.#deps = deps;
+    this.#lookups = lookups;
   }
 
   /** GetProjectData: one form's draft or submitted data; sensitive values masked unless revealed. */
@@ -75,14 +79,22 @@ export class FormDataService {
     }
     const view = target.draft ? 'draft' : 'submitted';
     const valuesAt = (now: number): FieldValue[] => resolved.map((r) => ({ fieldId: r.field.id, value: r.value, values: r.values, updatedAt: now, updatedBy: caller.user.id }));
+    // Values a connection looks up are asked about before the lock is taken (the agency's system may be slow or down);
+    // a verified one prefills the form's fields this request leaves alone. The value itself is written whatever comes.
+    const lookups: FieldLookupOutcome[] = this.#lookups ? await this.#lookups.lookUp(ctx, caller, project, valuesAt(0)) : [];
+    const asked = new Set(resolved.map((r) => r.field.id));
+    const onThisForm = new Set(form.fields.map((f) => f.fieldId));
+    const prefill = lookups.flatMap((l) => l.prefill).filter((v) => !asked.has(v.fieldId) && onThisForm.has(v.fieldId));
+    const written = (now: number): FieldValue[] => [...valuesAt(now), ...prefill.map((v) => ({ ...v, updatedAt: now, updatedBy: caller.user.id }))];
     // The rules run before the lock is taken; inside, they run again only if the project changed in between.
-    const early = hasRules(ctx.model) ? await rulesBeforeLock(this.#deps.store, ctx.model, ctx.role.name, project, form, view, valuesAt(0)) : null;
+    const early = hasRules(ctx.model) ? await rulesBeforeLock(this.#deps.store, ctx.model, ctx.role.name, project, form, view, written(0)) : null;
     return changeProject(this.#deps, caller, ctx, project.id, {
       action: target.draft ? 'project.draft.set' : 'project.data.set', access: 'write',
       act: async ({ tx, project: current, now }) => {
         // The caller's earlier read may be stale (owner, status, …): the rules are checked again on the locked project.
         if (target.draft && !overridesForms(ctx.role)) requireAvailable(ctx.model, form, current);
-        const values = valuesAt(now);
+        const values = written(now);
+        for (const l of lookups) await tx.connections.markLookup(current.id, l.fieldId, l.state, l.message, now);
         let decision: FormDecision | undefined;
         let known: KnownData | undefined;
         if (hasRules(ctx.model)) {

@@ -29,6 +29,8 @@ export function attentionOf(role: Role, action: string, detail: Record<string, u
     reply: !note ? null : !staff ? true : detail.visibleToApplicant === true ? false : null,
     recountFiles: FILE_ACTIONS.has(action),
     recountDeadlines: DEADLINE_ACTIONS.has(action) ? deadlines() : null,
+    // A callConnection's call failed after its retries, or one was applied (src/domain/connections).
+    connection: action === 'project.connection.fail' ? true : action === 'project.connection.apply' ? false : null,
   };
 }
 

@@ -30,7 +30,7 @@ export const QUEUE_COUNT_BOUND = 1000;
 export const ATTENTION_DUE_BUSINESS_DAYS = 2;
 
 /** The needs-attention reasons, as the filter and the counts name them. */
-export const ATTENTION_KINDS = { reply: 'Applicant answered', files: 'File awaits review', deadline: 'Deadline near or passed' } as const;
+export const ATTENTION_KINDS = { reply: 'Applicant answered', files: 'File awaits review', deadline: 'Deadline near or passed', connection: 'Connection failed' } as const;
 
 /** The instant up to which a running deadline's due time counts as near: the end of the Nth working day after today. */
 export function attentionDueBy(program: Pick<Program, 'calendar'>, now: number): number {

@@ -288,8 +288,8 @@ export class WorkQueueService {
 
   async #attentionCounts(ctx: ProgramContext): Promise<Record<AttentionKind | 'any', BoundedCount>> {
     const of = (kinds: AttentionKind[]) => this.#count({ programId: ctx.program.id, fields: [], sort: 'updated', direction: 'desc', attention: { kinds } });
-    const [any, reply, files, deadline] = await Promise.all([of(['reply', 'files', 'deadline']), of(['reply']), of(['files']), of(['deadline'])]);
-    return { any, reply, files, deadline };
+    const [any, reply, files, deadline, connection] = await Promise.all([of(['reply', 'files', 'deadline', 'connection']), of(['reply']), of(['files']), of(['deadline']), of(['connection'])]);
+    return { any, reply, files, deadline, connection };
   }
 
   // Every column the caller may choose: the queue's own, then each data field staff may read (a table's cells are not one value).
@@ -388,6 +388,7 @@ export class WorkQueueService {
         ...((attention & ATTENTION.reply) !== 0 ? ['reply' as const] : []), ...((attention & ATTENTION.files) !== 0 ? ['files' as const] : []),
         // The bits the filter reads: a running deadline near, or a passed one while the project can still move on.
         ...((attention & (ATTENTION.overdue | ATTENTION.near)) !== 0 ? ['deadline' as const] : []),
+        ...((attention & ATTENTION.connection) !== 0 ? ['connection' as const] : []),
       ],
       values: shown(p.id),
     }));

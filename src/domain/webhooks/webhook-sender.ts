@@ -38,9 +38,11 @@ export function signedHeaders(secrets: readonly string[], messageId: string, at:
   };
 }
 
-// Resolves through the guard, so the connection goes to the address that was checked: a name that resolved to a
-// public address when it was checked cannot be switched to a private one for the connection (DNS rebinding).
-const guardedLookup = (resolver: HostResolver): LookupFunction => (hostname, options, callback) => {
+/**
+ * A lookup that resolves through the guard, so the connection goes to the address that was checked: a name that resolved to a
+ * public address when it was checked cannot be switched to a private one for the connection (DNS rebinding).
+ */
+export const guardedLookup = (resolver: HostResolver): LookupFunction => (hostname, options, callback) => {
   resolveAllowed(hostname, resolver).then(
     ({ address, family }) => {
       if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);

@@ -19,6 +19,8 @@ import type { BlobStore } from '../../store/blob-store.ts';
 import { envelopeFinisherTask } from '../signing/envelope-finisher.ts';
 import { reminderTask } from '../signing/envelope-reminders.ts';
 import { SigningService } from '../signing/signing-service.ts';
+import { type CallPolicy, connectionCallsTask } from '../connections/connection-calls.ts';
+import { type ConnectionClient, HttpConnectionClient } from '../connections/connection-client.ts';
 
 /** Events read from the outbox per round of a consumer. */
 export const OUTBOX_BATCH = 100;
@@ -51,6 +53,11 @@ export interface EventTaskDeps extends ReactingDeps {
    * maker, the signed PDFs of envelopes everyone signed. Left out, neither runs.
    */
   signing?: SigningTaskSettings;
+  /**
+   * Connections' calls (src/domain/connections): the address rules (the webhooks' APAS_WEBHOOK_ALLOW_INSECURE), and the
+   * seams tests replace. Left out, the calls callConnection actions ask for wait queued.
+   */
+  connections?: { allowInsecure: boolean; client?: ConnectionClient; policy?: CallPolicy };
 }
 
 /** What the signing tasks need besides the common deps: the files, and the maker of signed PDFs (null: none yet). */
@@ -73,7 +80,9 @@ export function eventTasks(deps: EventTaskDeps): BackgroundTask[] {
   const webhooks = deps.webhooks ? [webhookTask(deps, deps.webhooks)] : [];
   const signing = deps.signing ? new SigningService({ ...deps, maxNumbersPerRequest: 1, mailOn: deps.mailer !== null, blobs: deps.signing.blobs }) : null;
   const documents = deps.documents ? [documentGenerationTask({ ...deps, ...deps.documents, ...(signing ? { onStored: sendForSigning(signing) } : {}) }, generationPolicy(deps.documents.leaseMs))] : [];
-  return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps), ...signingTasks(deps, signing)];
+  const connections = deps.connections
+    ? [connectionCallsTask({ ...deps, client: deps.connections.client ?? new HttpConnectionClient({ allowInsecure: deps.connections.allowInsecure }) }, deps.connections.policy)] : [];
+  return [...mailTasks(deps), ...webhooks, ...documents, deadlineTask(deps, deps.deadlineIntervalMs), scheduleTask(deps), deadlineMarksTask(deps), dashboardZonesTask(deps), ...signingTasks(deps, signing), ...connections];
 }
 
 /** The generation policy with the configured lease (APAS_DOCUMENT_LEASE_MS). */

@@ -20,6 +20,8 @@ export function fieldHint(f: FormFieldView): string | null {
   if (f.type === 'text' && f.maxLength !== null) parts.push(`At most ${f.maxLength} characters${f.multiValue ? ' each' : ''}.`);
   if (f.type === 'choice' && f.multiValue) parts.push('Choose all that apply.');
   if (f.sensitive) parts.push('Sensitive: once saved it is shown as ******** ; leave that as it is to keep the saved value.');
+  // What the agency's system said of the saved value (a connection's lookup): verified, unknown, or not verified and why.
+  if (f.lookup) parts.push(f.lookup.message);
   return parts.length > 0 ? parts.join(' ') : null;
 }
 

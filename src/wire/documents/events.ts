@@ -47,6 +47,8 @@ export const Event = complex({
     RelationId: optional(string, { doc: '(apas) project.related: the relation; GetProjectRelations shows the other project to whoever may read it.' }),
     RelationKind: optional(string, { doc: '(apas) project.related: child, successor or link.' }),
     RelationSide: optional(string, { doc: '(apas) project.related: from (the other project was made from or linked by this one) or to.' }),
+
+    ConnectionId: optional(string, { doc: 'connection.applied and connection.failed: the customId of the program\'s connection a callConnection action called.' }),
   },
 });
 
@@ -72,6 +74,8 @@ export function eventValue(e: EventView): WireValue<typeof Event> {
     DeadlineId: d.deadlineId, DueAt: d.dueAt === undefined ? undefined : isoTimestamp(d.dueAt),
     EnvelopeId: d.envelopeId, DocumentId: d.documentId, SignerId: d.signerId,
     RelationId: d.relationId, RelationKind: d.relationKind, RelationSide: d.relationSide,
+
+    ConnectionId: d.connectionId,
   };
 }
 
