@@ -41,6 +41,7 @@ import { queueViewRepository } from './queue-view-queries.ts';
 import { organizationReader, organizationRepository } from './organization-queries.ts';
 import { envelopeReader, envelopeRepository } from './envelope-queries.ts';
 import { signOnRepository } from './sign-on-queries.ts';
+import { listRowReader, listRowRepository } from './list-row-queries.ts';
 
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
 function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
@@ -70,6 +71,7 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     envelopes: () => envelopeRepository(db),
     signOn: () => signOnRepository(db, secrets),
     agencyPolicies: () => agencyPolicyRepository(db),
+    listRows: () => listRowRepository(db),
   };
   const built: Partial<Record<keyof StoreWriter, unknown>> = {};
   const tx = {} as StoreWriter;
@@ -134,6 +136,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     // Who may sign in with a password, and the sign-in page's providers: read by every staff sign-in and page view.
     signOn: reads.wrap(signOnRepository(db, secrets), 'credentials', ['findPolicy', 'listEnabled']),
     agencyPolicies: agencyPolicyReader(db),
+    listRows: listRowReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

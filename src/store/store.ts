@@ -32,6 +32,7 @@ import type { QueueViewRepository } from './queue-view-queries.ts';
 import type { ScheduleReader, ScheduleRepository } from './schedule-queries.ts';
 import type { WebhookReader, WebhookRepository } from './webhook-queries.ts';
 import type { SignOnRepository } from './sign-on-queries.ts';
+import type { ListRowReader, ListRowRepository } from './list-row-queries.ts';
 
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
 export interface StoreReader {
@@ -73,6 +74,8 @@ export interface StoreReader {
   readonly signOn: SignOnRepository;
   /** Agencies' self-service policies (migration 052). */
   readonly agencyPolicies: AgencyPolicyReader;
+  /** The rows of long lists loaded from CSV files (migration 055). */
+  readonly listRows: ListRowReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -111,6 +114,8 @@ export interface StoreWriter extends StoreReader {
   readonly envelopes: EnvelopeRepository;
   /** Agencies' self-service policies: set by agency admins with an audit row. */
   readonly agencyPolicies: AgencyPolicyRepository;
+  /** Long lists' rows: replaced whole, with their program's updated_at moved. */
+  readonly listRows: ListRowRepository;
 }
 
 /**

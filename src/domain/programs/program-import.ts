@@ -192,7 +192,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     deadlines: planDeadlines(file, resolved.deadlines, fieldIds),
     documents: [] as DocumentTemplate[],
   };
-  const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
+  const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices, ...(l.rows ? { rows: l.rows } : {}) }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);
   // Only table fields carry the key, as the store loads them (so that comparing before and after sees no change).
   const tableOf = (i: number) => {
