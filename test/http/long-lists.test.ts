@@ -11,6 +11,7 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { basicAuth, demoApi, demoUser } from '../support/demo-api.ts';
 import { dataRequest } from '../support/http-harness.ts';
+import { PROGRAMS_PATH, programsPaths } from '../../src/web/console/programs-paths.ts';
 
 // A custom list of `rows: csv` (issue 34, §2): its rows loaded from a CSV file apart from the program, replaced whole,
 // searched through an index, and the values a field saves checked against them.
@@ -124,5 +125,65 @@ forEachDialect('long lists from CSV', ({ dialect }) => {
     const again = await importProgram({ ...deps(), checkers: programCheckers() }, 'demo', file);
     assert.equal(again.changed, false);
     assert.equal((await model()).lists[0]!.choices.length, 3, 'an import leaves the loaded rows alone');
+  });
+});
+
+forEachDialect('long lists: the console upload', ({ dialect }) => {
+  const demo = demoApi(dialect);
+  const deps = () => ({ store: demo.db.store, clock: demo.clock, ids: new RandomIdGenerator() });
+  const rowsNow = async () => (await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram('EQUIP'))!)).lists[0]!.choices.map((c) => c.value);
+  let listId = '';
+  let programId = '';
+
+  before(async () => {
+    const report = await importProgram({ ...deps(), checkers: programCheckers() }, 'demo', validateProgramFile(PROGRAM));
+    programId = report.programId;
+    await loadListRows(deps(), { programRef: 'EQUIP', listRef: 'Inverters' }, CSV);
+    listId = (await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram('EQUIP'))!)).lists[0]!.id;
+  });
+
+  /** Posts a CSV file as the program page's form does, pressing `button`. */
+  async function post(role: string, text: string, button: 'check' | 'load') {
+    const who = demoUser(role);
+    const page = await demo.webGet(demoUser('admin'), PROGRAMS_PATH);
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
+    const cookie = ([] as string[]).concat(page.headers['set-cookie'] ?? []).find((x) => x.startsWith('_csrf='))?.split(';')[0];
+    assert.ok(token && cookie, page.body);
+    const b = 'xXlistXx';
+    const payload = `--${b}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${token}\r\n--${b}\r\nContent-Disposition: form-data; name="file"; filename="inverters.csv"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n`
+      + `--${b}\r\nContent-Disposition: form-data; name="${button}"\r\n\r\n1\r\n--${b}--\r\n`;
+    return demo.app.inject({
+      method: 'POST', url: programsPaths.list(programId, listId), payload,
+      headers: { authorization: basicAuth(who), 'content-type': `multipart/form-data; boundary=${b}`, cookie },
+    });
+  }
+
+  it('the program page lists the list with its rows; Check the file reports and loads nothing', async () => {
+    const page = await demo.webGet(demoUser('admin'), programsPaths.program(programId));
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /Approved inverters \(Inverters\)<\/h3><p>3 rows\. Columns: Manufacturer, ModelNumber, Description, RatedKwAc \(number\); key ModelNumber\./);
+    const two = 'ModelNumber,Manufacturer,Description,RatedKwAc\nA1,Acme,Acme one,1\nA2,Acme,Acme two,2';
+    const checked = await post('admin', two, 'check');
+    assert.equal(checked.statusCode, 200, checked.body);
+    assert.match(checked.body, /The file is fine: list Inverters would hold 2 rows \(it holds 3\)\. Nothing was loaded\./);
+    assert.equal((await rowsNow()).length, 3);
+    const bad = await post('admin', 'ModelNumber,Manufacturer,Description,RatedKwAc\nA1,Acme,Acme one,lots', 'load');
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.match(bad.body, /line 2: RatedKwAc must be a number; got &quot;lots&quot;/);
+    assert.equal((await rowsNow()).length, 3, 'a refused file loads nothing');
+    const loaded = await post('admin', two, 'load');
+    assert.equal(loaded.statusCode, 303, loaded.body);
+    assert.deepEqual(await rowsNow(), ['A1', 'A2']);
+    const after = await demo.webGet(demoUser('admin'), String(loaded.headers.location));
+    assert.match(after.body, /List Inverters now holds the 2 rows of the file\./);
+    await loadListRows(deps(), { programRef: 'EQUIP', listRef: 'Inverters' }, CSV);
+  });
+
+  it('only the program\'s admins load its lists: others are refused and the rows stay', async () => {
+    for (const role of ['reviewer', 'applicant']) {
+      const res = await post(role, 'ModelNumber,Manufacturer,Description,RatedKwAc\nB1,B,B one,1', 'load');
+      assert.equal(res.statusCode, 403, `${role}: ${res.body.slice(0, 200)}`);
+      assert.equal((await rowsNow()).length, 3, role);
+    }
   });
 });

@@ -8,7 +8,7 @@ import { type CsvProblem, readListCsv } from './list-csv.ts';
 /** What loading a list needs: the store, the time and ids (for the audit row). */
 export interface ListLoadDeps { store: Store; clock: Clock; ids: IdGenerator }
 
-/** The list to load into: its program (id or custom id, within an agency when one is given) and the list's customId or name. */
+/** The list to load into: its program (id or custom id, within an agency when one is given) and the list's id, customId or name. */
 export interface ListTarget { agencyRef?: string | null; programRef: string; listRef: string }
 
 /** How a load went: the rows the file gives and the list held before, its problems by line, and whether it was loaded. */
@@ -33,7 +33,7 @@ export async function findLoadableList(store: Store, target: ListTarget): Promis
   const def = await store.programs.loadProgramDefinition(program.id);
   const retired = new Set(def?.retired ?? []);
   const lists = (def?.lists ?? []).filter((l) => !retired.has(l.id));
-  const list = lists.find((l) => l.customId === target.listRef) ?? lists.find((l) => l.name === target.listRef);
+  const list = lists.find((l) => l.id === target.listRef || l.customId === target.listRef) ?? lists.find((l) => l.name === target.listRef);
   if (!list) throw new ApiError('NOT_FOUND', `program ${program.customId} has no custom list "${target.listRef}"`);
   if (!list.rows) throw new ApiError('INVALID_REQUEST', `custom list ${list.customId ?? list.name} of program ${program.customId} has its choices in the program file; only a list of "rows: csv" is loaded from a CSV file`);
   return { program, list };
