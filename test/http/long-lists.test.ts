@@ -12,6 +12,7 @@ import { forEachDialect } from '../support/databases.ts';
 import { basicAuth, demoApi, demoUser } from '../support/demo-api.ts';
 import { dataRequest } from '../support/http-harness.ts';
 import { PROGRAMS_PATH, programsPaths } from '../../src/web/console/programs-paths.ts';
+import { formPagePath } from '../../src/web/web-paths.ts';
 
 // A custom list of `rows: csv` (issue 34, §2): its rows loaded from a CSV file apart from the program, replaced whole,
 // searched through an index, and the values a field saves checked against them.
@@ -22,9 +23,9 @@ const PROGRAM = {
     customId: 'Inverters', name: 'Approved inverters', rows: 'csv', key: 'ModelNumber', label: 'Description',
     columns: [{ name: 'Manufacturer' }, { name: 'ModelNumber' }, { name: 'Description' }, { name: 'RatedKwAc', type: 'number' }],
   }],
-  fields: [{ customId: 'Inverter', name: 'Inverter', type: 'choice', list: 'Inverters' }],
+  fields: [{ customId: 'Inverter', name: 'Inverter', type: 'choice', list: 'Inverters' }, { customId: 'Notes', name: 'Notes', type: 'text' }],
   statuses: [{ customId: 'Draft', name: 'Unsubmitted', initial: true, next: ['Done'] }, { customId: 'Done', name: 'Done' }],
-  forms: [{ customId: 'Apply', name: 'Application', availableIn: ['Draft'], leadsTo: 'Done', fields: ['Inverter'] }],
+  forms: [{ customId: 'Apply', name: 'Application', availableIn: ['Draft'], leadsTo: 'Done', fields: ['Inverter', 'Notes'] }],
 };
 
 const CSV = [
@@ -185,5 +186,70 @@ forEachDialect('long lists: the console upload', ({ dialect }) => {
       assert.equal(res.statusCode, 403, `${role}: ${res.body.slice(0, 200)}`);
       assert.equal((await rowsNow()).length, 3, role);
     }
+  });
+});
+
+forEachDialect('long lists: choosing on the form page and in the schema', ({ dialect }) => {
+  const demo = demoApi(dialect);
+  const admin = demoUser('admin');
+  const deps = () => ({ store: demo.db.store, clock: demo.clock, ids: new RandomIdGenerator() });
+  let programId = '';
+  let projectId = '';
+  let fieldId = '';
+  let formId = '';
+  const api = (method: 'GET' | 'POST', url: string, payload?: string) => demo.app.inject({
+    method, url: `${API}/${url}`, payload, headers: { authorization: basicAuth(admin), 'x-apikey': admin.apiKey, ...(payload ? { 'content-type': 'application/xml' } : {}) },
+  });
+
+  before(async () => {
+    programId = (await importProgram({ ...deps(), checkers: programCheckers() }, 'demo', validateProgramFile(PROGRAM))).programId;
+    await loadListRows(deps(), { programRef: 'EQUIP', listRef: 'Inverters' }, CSV);
+    const model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram('EQUIP'))!);
+    fieldId = model.fields.find((f) => f.customId === 'Inverter')!.id;
+    formId = model.forms[0]!.id;
+    projectId = /ProjectId="([^"]+)"/.exec((await api('POST', 'NewProject')).body)![1]!;
+  });
+
+  it('the form page offers a search box instead of the rows; Search shows the matches and keeps what was typed, saving nothing', async () => {
+    const url = formPagePath(programId, projectId, formId);
+    const page = await demo.webGet(admin, url);
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<label class="usa-label" for="field-[^"]+-search">Search Approved inverters \(3 rows\)<\/label>/);
+    assert.match(page.body, /<option value>Search the list first<\/option><\/select>/, 'no row is offered before a search');
+    const searched = await demo.webPost(admin, url, { action: `search:${fieldId}`, [`_search_${fieldId}`]: 'sunny 7.7', [model_notes()]: 'typed, not saved' });
+    assert.equal(searched.statusCode, 200, searched.body.slice(0, 500));
+    assert.match(searched.body, /1 row matches &quot;sunny 7.7&quot;; choose below\./);
+    assert.match(searched.body, /<option value="SB7.7-1SP-US-41">Sunny Boy 7.7-US<\/option>/);
+    assert.doesNotMatch(searched.body, /SE7600H-US/);
+    assert.match(searched.body, /value="typed, not saved"/, 'the other input is kept');
+    const draft = await api('GET', `Projects/${projectId}/Forms/Apply/Draft/Data`);
+    assert.doesNotMatch(draft.body, /typed, not saved/, 'a search saves nothing');
+    const saved = await demo.webPost(admin, url, { action: 'save', [fieldId]: 'SB7.7-1SP-US-41', [model_notes()]: 'typed, not saved' });
+    assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
+    const again = await demo.webGet(admin, url);
+    assert.match(again.body, /<option value="SB7.7-1SP-US-41" selected>Sunny Boy 7.7-US<\/option>/);
+    const refused = await demo.webPost(admin, url, { action: 'save', [fieldId]: 'NOT-A-MODEL' });
+    assert.equal(refused.statusCode, 422);
+    assert.match(refused.body, /&quot;NOT-A-MODEL&quot; is not on the list Approved inverters that Inverter chooses from\./);
+  });
+
+  it('GetFormSchema (version 2) names the list without its rows; GetCustomListChoices gives them', async () => {
+    const schema = await api('GET', 'Forms/Apply/Schema?version=2');
+    assert.equal(schema.statusCode, 200, schema.body);
+    const field = /<DataField [^>]*CustomId="Inverter"[^>]*?(\/>|>[\s\S]*?<\/DataField>)/.exec(schema.body)![0];
+    assert.match(field, /CustomListCustomId="Inverters"/);
+    assert.doesNotMatch(field, /<Choices/);
+    const choices = await api('GET', 'CustomLists/Inverters/Choices');
+    assert.equal(choices.statusCode, 200, choices.body);
+    assert.equal((choices.body.match(/<Choice /g) ?? []).length, 3);
+  });
+
+  function model_notes(): string {
+    return notesId;
+  }
+  let notesId = '';
+  before(async () => {
+    const model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram('EQUIP'))!);
+    notesId = model.fields.find((f) => f.customId === 'Notes')!.id;
   });
 });
