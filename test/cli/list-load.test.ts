@@ -64,3 +64,20 @@ test('apas list load: a dry run lists the problems by line and loads nothing; a 
   assert.equal(makes.code, 1);
   assert.match(makes.err, /has its choices in the program file/);
 });
+
+test('a list of rows: csv needs its key among its columns and a customId, and takes no choices nor multi-value fields', async () => {
+  const program = sampleProgram();
+  program.customLists.push({ name: 'Batteries', rows: 'csv', key: 'Model', label: 'Title', columns: [{ name: 'Sku' }, { name: 'Sku' }], choices: ['x'] });
+  program.fields.push({ customId: 'Packs', name: 'Packs', type: 'choice', list: 'Batteries', multiValue: true });
+  await assert.rejects(importProgram(env, 'acme', validateProgramFile(program)), (e: Error) => {
+    for (const wanted of [
+      /custom list "Batteries": a list of "rows: csv" takes its choices from the CSV file, not from "choices"/,
+      /custom list "Batteries": a list of "rows: csv" needs a customId, which loading its rows names/,
+      /custom list "Batteries": the column "Sku" appears twice/,
+      /custom list "Batteries": "Model" is not one of its columns/,
+      /custom list "Batteries": "Title" is not one of its columns/,
+      /field "Packs": a field choosing from a list of "rows: csv" takes one value/,
+    ]) assert.match(e.message, wanted);
+    return true;
+  });
+});

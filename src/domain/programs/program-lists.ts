@@ -26,4 +26,11 @@ export function checkListSources(file: ProgramFile, problems: string[]): void {
       problems.push(`${where('label')}: "${list.rows.label}" is not one of its columns`);
     }
   });
+  // A page offers a long list through a search, for one value: ticking boxes of thousands of rows is no form.
+  const long = new Set(file.customLists.filter((l) => l.rows).flatMap((l) => [l.customId, l.name]));
+  file.fields.forEach((f, i) => {
+    if (f.multiValue && f.list !== null && long.has(f.list)) {
+      problems.push(`field "${f.customId ?? f.name}"${atLine(file, ['fields', i, 'multiValue'])}: a field choosing from a list of "rows: csv" takes one value (leave out multiValue)`);
+    }
+  });
 }
