@@ -10,7 +10,7 @@ import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { basicAuth, demoApi, demoUser } from '../support/demo-api.ts';
-import { dataRequest } from '../support/http-harness.ts';
+import { dataRequest, rowsRequest } from '../support/http-harness.ts';
 import { PROGRAMS_PATH, programsPaths } from '../../src/web/console/programs-paths.ts';
 import { formPagePath } from '../../src/web/web-paths.ts';
 
@@ -23,9 +23,17 @@ const PROGRAM = {
     customId: 'Inverters', name: 'Approved inverters', rows: 'csv', key: 'ModelNumber', label: 'Description',
     columns: [{ name: 'Manufacturer' }, { name: 'ModelNumber' }, { name: 'Description' }, { name: 'RatedKwAc', type: 'number' }],
   }],
-  fields: [{ customId: 'Inverter', name: 'Inverter', type: 'choice', list: 'Inverters' }, { customId: 'Notes', name: 'Notes', type: 'text' }],
+  fields: [
+    { customId: 'Inverter', name: 'Inverter', type: 'choice', list: 'Inverters' }, { customId: 'Notes', name: 'Notes', type: 'text' },
+    { customId: 'InverterKw', name: 'Inverter output (kW AC)', type: 'calculated', resultType: 'number', formula: 'lists.Inverters[Inverter].RatedKwAc' },
+    {
+      customId: 'Strings', name: 'Inverters of the system', type: 'table', maxRows: 10,
+      columns: [{ customId: 'Model', type: 'choice', list: 'Inverters', required: true }, { customId: 'Quantity', type: 'integer', min: 1, max: 50, required: true }],
+    },
+    { customId: 'TotalKw', name: 'Total output (kW AC)', type: 'calculated', resultType: 'number', formula: 'Strings.map(r, double(r.Quantity) * lists.Inverters[r.Model].RatedKwAc).sum()' },
+  ],
   statuses: [{ customId: 'Draft', name: 'Unsubmitted', initial: true, next: ['Done'] }, { customId: 'Done', name: 'Done' }],
-  forms: [{ customId: 'Apply', name: 'Application', availableIn: ['Draft'], leadsTo: 'Done', fields: ['Inverter', 'Notes'] }],
+  forms: [{ customId: 'Apply', name: 'Application', availableIn: ['Draft'], leadsTo: 'Done', fields: ['Inverter', 'Notes', 'InverterKw', 'Strings', 'TotalKw'] }],
 };
 
 const CSV = [
@@ -116,6 +124,36 @@ forEachDialect('long lists from CSV', ({ dialect }) => {
     assert.match(read.body, /Value="SE7600H-US"/, read.body);
     assert.equal((await setData(projectId, { Inverter: 'SE7600H-US' })).statusCode, 422, 'a value that left the list is not saved anew');
     await loadListRows(deps(), target, CSV);
+  });
+
+  it('rules read the chosen rows\' columns: a field\'s and a table\'s, undecided for a key the list lacks', async () => {
+    const created = await demo.app.inject({ method: 'POST', url: `${API}/NewProject`, headers: { authorization: basicAuth(admin), 'x-apikey': admin.apiKey } });
+    const projectId = /ProjectId="([^"]+)"/.exec(created.body)![1]!;
+    const valueOf = (body: string, field: string) => new RegExp(`CustomId="${field}"[^>]*Value="([^"]*)"`).exec(body)?.[1];
+    const one = await setData(projectId, { Inverter: 'SE7600H-US' });
+    assert.equal(one.statusCode, 200, one.body);
+    assert.equal(valueOf(one.body, 'InverterKw'), '7.6');
+    const rows = await demo.app.inject({
+      method: 'POST', url: `${API}/Projects/${projectId}/Forms/Apply/Draft/Data`,
+      payload: rowsRequest('Strings', [{ Model: 'IQ8PLUS-72-2-US', Quantity: '20' }, { Model: 'SB7.7-1SP-US-41', Quantity: '1' }]),
+      headers: { authorization: basicAuth(admin), 'x-apikey': admin.apiKey, 'content-type': 'application/xml' },
+    });
+    assert.equal(rows.statusCode, 200, rows.body);
+    assert.equal(valueOf(rows.body, 'TotalKw'), '13.5', '20 × 0.29 + 7.7');
+    const badCell = await demo.app.inject({
+      method: 'POST', url: `${API}/Projects/${projectId}/Forms/Apply/Draft/Data`, payload: rowsRequest('Strings', [{ Model: 'NOPE', Quantity: '1' }]),
+      headers: { authorization: basicAuth(admin), 'x-apikey': admin.apiKey, 'content-type': 'application/xml' },
+    });
+    assert.equal(badCell.statusCode, 422, badCell.body);
+    assert.match(badCell.body, /NOPE/);
+  });
+
+  it('a rule naming a column the list does not declare is refused at import', async () => {
+    const forms = [{ ...PROGRAM.forms[0]!, fields: ['Inverter', 'Notes', 'Kw'] }];
+    const bad = { ...PROGRAM, customId: 'EQUIP2', forms, fields: [...PROGRAM.fields.slice(0, 2), { customId: 'Kw', name: 'Kw', type: 'calculated', resultType: 'number', formula: 'lists.Inverters[Inverter].RatedKwDc' }] };
+    await assert.rejects(importProgram({ ...deps(), checkers: programCheckers() }, 'demo', validateProgramFile(bad)), (e: Error) => { assert.match(e.message, /field "Kw": formula .*RatedKwDc/); return true; });
+    const typed = { ...bad, fields: [...PROGRAM.fields.slice(0, 2), { customId: 'Kw', name: 'Kw', type: 'calculated', resultType: 'number', formula: 'lists.Inverters[Inverter].Manufacturer' }] };
+    await assert.rejects(importProgram({ ...deps(), checkers: programCheckers() }, 'demo', validateProgramFile(typed)), (e: Error) => { assert.match(e.message, /field "Kw": formula .*string/); return true; });
   });
 
   it('exports the list as where its rows come from, never its rows; importing the export changes nothing', async () => {

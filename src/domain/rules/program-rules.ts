@@ -37,7 +37,7 @@ export function programRules(model: ProgramModel): ProgramRules {
 }
 
 function compileProgram(model: ProgramModel): ProgramRules {
-  const vars = ruleVariables(model.fields);
+  const vars = ruleVariables(model.fields, undefined, model.lists);
   const all: CompiledRule[] = [];
   const compile = (source: string, want: RuleType, what: string): CompiledRule => {
     // The import checked every rule with this same compiler, so a failure here means the stored definition is damaged.
