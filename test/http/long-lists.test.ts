@@ -129,17 +129,17 @@ forEachDialect('long lists from CSV', ({ dialect }) => {
   it('rules read the chosen rows\' columns: a field\'s and a table\'s, undecided for a key the list lacks', async () => {
     const created = await demo.app.inject({ method: 'POST', url: `${API}/NewProject`, headers: { authorization: basicAuth(admin), 'x-apikey': admin.apiKey } });
     const projectId = /ProjectId="([^"]+)"/.exec(created.body)![1]!;
-    const valueOf = (body: string, field: string) => new RegExp(`CustomId="${field}"[^>]*Value="([^"]*)"`).exec(body)?.[1];
+    const cellValue = (body: string, field: string) => new RegExp(`CustomId="${field}"[^>]*Value="([^"]*)"`).exec(body)?.[1];
     const one = await setData(projectId, { Inverter: 'SE7600H-US' });
     assert.equal(one.statusCode, 200, one.body);
-    assert.equal(valueOf(one.body, 'InverterKw'), '7.6');
+    assert.equal(cellValue(one.body, 'InverterKw'), '7.6');
     const rows = await demo.app.inject({
       method: 'POST', url: `${API}/Projects/${projectId}/Forms/Apply/Draft/Data`,
       payload: rowsRequest('Strings', [{ Model: 'IQ8PLUS-72-2-US', Quantity: '20' }, { Model: 'SB7.7-1SP-US-41', Quantity: '1' }]),
       headers: { authorization: basicAuth(admin), 'x-apikey': admin.apiKey, 'content-type': 'application/xml' },
     });
     assert.equal(rows.statusCode, 200, rows.body);
-    assert.equal(valueOf(rows.body, 'TotalKw'), '13.5', '20 × 0.29 + 7.7');
+    assert.equal(cellValue(rows.body, 'TotalKw'), '13.5', '20 × 0.29 + 7.7');
     const badCell = await demo.app.inject({
       method: 'POST', url: `${API}/Projects/${projectId}/Forms/Apply/Draft/Data`, payload: rowsRequest('Strings', [{ Model: 'NOPE', Quantity: '1' }]),
       headers: { authorization: basicAuth(admin), 'x-apikey': admin.apiKey, 'content-type': 'application/xml' },
