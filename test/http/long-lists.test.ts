@@ -7,6 +7,7 @@ import { validateProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram } from '../../src/domain/programs/program-import.ts';
 import { exportProgram } from '../../src/domain/programs/program-export.ts';
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
+import { seedDemoLists } from '../../src/domain/programs/demo.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { basicAuth, demoApi, demoUser } from '../support/demo-api.ts';
@@ -289,5 +290,34 @@ forEachDialect('long lists: choosing on the form page and in the schema', ({ dia
   before(async () => {
     const model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram('EQUIP'))!);
     notesId = model.fields.find((f) => f.customId === 'Notes')!.id;
+  });
+});
+
+forEachDialect('long lists: the demo\'s approved inverters', ({ dialect }) => {
+  const demo = demoApi(dialect);
+  const applicant = demoUser('applicant');
+
+  it('the demo loads its 10,000 approved inverters once; the inverter table\'s total counts a listed model\'s rated output', async () => {
+    const deps = { store: demo.db.store, clock: demo.clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
+    assert.deepEqual(await seedDemoLists(deps), ['loaded 10000 rows into list ApprovedInverters']);
+    assert.deepEqual(await seedDemoLists(deps), [], 'a list holding rows is left alone');
+    const model = await demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram('RES-SOLAR'))!);
+    const list = model.lists.find((l) => l.customId === 'ApprovedInverters')!;
+    assert.equal(list.choices.length, 10_000);
+    const found = await demo.db.store.listRows.searchListRows(list.id, queryWords('SE7600H US'), 5);
+    assert.ok(found.rows.some((r) => r.value === 'SE7600H-US'), JSON.stringify(found.rows));
+    assert.ok(found.rows.every((r) => /^SE7600H-/.test(r.value)));
+    assert.equal(found.more, true);
+    const projectId = await demo.newProject(applicant);
+    await demo.ok(demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, dataRequest({ SystemSizeKwAc: '7.6' })));
+    const rows = (listed: string) => rowsRequest('Inverters', [{ Make: 'SOLAREDGE', Model: 'SE7600H', Quantity: '1', ListedModel: listed }]);
+    // SE7600H-US is listed at 7.6 kW AC: the total fits without a typed rating; SE3800H-US (3.8 kW) does not.
+    await demo.ok(demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rows('SE7600H-US')));
+    const refused = await demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rows('SE3800H-US'));
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.match(refused.body, /must add up to the inverter output/);
+    const unlisted = await demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rows('NOT-LISTED'));
+    assert.equal(unlisted.statusCode, 422, unlisted.body);
+    assert.match(unlisted.body, /NOT-LISTED/);
   });
 });

@@ -91,5 +91,5 @@ function rowOf(source: ListRowSource, index: Map<string, number>, record: { cell
   }
   const value = data[source.key]!;
   const label = data[source.label] ?? value;
-  return { value, label, data, words: [...new Set([...searchWords(value), ...searchWords(label)])] };
+  return { value, label, data, words: [...new Set([...searchWords(value), ...(label === value ? [] : searchWords(label, false))])] };
 }

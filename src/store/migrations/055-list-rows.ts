@@ -27,4 +27,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('custom_list_row_words_pk', ['list_id', 'word', 'position'])
     .execute();
+  // A search's other words are probed per candidate row: (row, word) finds them without reading the word's whole range.
+  await s.createIndex('custom_list_row_words_row').on('custom_list_row_words').columns(['list_id', 'position', 'word']).execute();
 }
