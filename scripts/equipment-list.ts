@@ -51,7 +51,7 @@ export function sampleInverterCsv(rows = SAMPLE_ROWS): string {
             // Efficiency and listing date vary by position, deterministically, as in a real list.
             const efficiency = (family.efficiency - (n % 7) * 0.1).toFixed(1);
             const day = new Date(Date.UTC(2018, 0, 1) + ((n * 7919) % 2900) * 86_400_000).toISOString().slice(0, 10);
-            const description = `${family.maker} ${family.title}, ${kw} kW AC, ${volts} V${option.includes('RSD') ? ', rapid shutdown' : ''}`;
+            const description = `${family.maker} ${model}: ${family.title}, ${kw} kW AC, ${volts} V${option.includes('RSD') ? ', rapid shutdown' : ''}`;
             lines.push([family.maker, model, `"${description}"`, String(kw), String(volts), efficiency, String(family.micro), day].join(','));
             n++;
           }
