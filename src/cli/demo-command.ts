@@ -1,4 +1,4 @@
-import { DEMO_AGENCY, formatDemoCredentials, seedDemo } from '../domain/programs/demo.ts';
+import { DEMO_AGENCY, formatDemoCredentials, seedDemo, seedDemoLists } from '../domain/programs/demo.ts';
 import { makeDemoSigningP12 } from './signing-certificate.ts';
 import type { CliCommand } from './cli-command.ts';
 import { withContext } from './cli-context.ts';
@@ -12,10 +12,10 @@ export const demoCommand: CliCommand = {
     'Unless APAS_SIGNING_P12 is set, it also makes a self-signed certificate for sealing signed PDFs, apas-signing.p12 beside the database.',
   ],
   async run(_input, io) {
-    const { report, certificate } = await withContext(io, async (ctx) => ({
-      report: await seedDemo(ctx), certificate: makeDemoSigningP12(ctx.config, DEMO_AGENCY.name, ctx.clock.now()),
+    const { report, lists, certificate } = await withContext(io, async (ctx) => ({
+      report: await seedDemo(ctx), lists: await seedDemoLists(ctx), certificate: makeDemoSigningP12(ctx.config, DEMO_AGENCY.name, ctx.clock.now()),
     }));
-    const actions = [...report.actions, ...(certificate === null ? [] : [`made the self-signed signing certificate ${certificate}`])];
+    const actions = [...report.actions, ...lists, ...(certificate === null ? [] : [`made the self-signed signing certificate ${certificate}`])];
     io.out(actions.length > 0 ? 'Demo data created:' : 'Demo data already present; nothing changed.');
     for (const action of actions) io.out(`  ${action}`);
     io.out(formatDemoCredentials());

@@ -18,6 +18,7 @@ import { mailCommands } from './mail-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
 import { organizationCommands } from './organization-commands.ts';
 import { programCommands } from './program-commands.ts';
+import { listCommands } from './list-commands.ts';
 import { secretsCommands } from './secrets-commands.ts';
 import { userCommands } from './user-commands.ts';
 import { webhookCommands } from './webhook-commands.ts';
@@ -31,7 +32,7 @@ const SERVE: CliCommand = {
 };
 
 const COMMANDS: readonly CliCommand[] = [
-  SERVE, migrateCommand, ...agencyCommands, ...signOnCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, ...connectionCommands, demoCommand,
+  SERVE, migrateCommand, ...agencyCommands, ...signOnCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, ...connectionCommands, ...listCommands, demoCommand,
   ...backupCommands, ...webhookCommands, ...secretsCommands, ...mailCommands, ...importCommands,
 ];
 

@@ -36,10 +36,13 @@ function describeDatabase(config: Config): string {
 
 async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): Promise<void> {
   if (!demo) return;
-  const { seedDemo, formatDemoCredentials } = await import('../domain/programs/demo.ts');
+  const { seedDemo, seedDemoLists, formatDemoCredentials } = await import('../domain/programs/demo.ts');
   const { programCheckers } = await import('../domain/wiring/program-checkers.ts');
-  const result = await seedDemo({ store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
-  log.info({ demo: result.created ? 'created' : 'already present' }, 'demo data ready');
+  const deps = { store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() };
+  const result = await seedDemo(deps);
+  // The demo's list of approved inverters (10,000 rows), once: a list an operator loaded since is kept.
+  const lists = await seedDemoLists(deps);
+  log.info({ demo: result.created ? 'created' : 'already present', lists }, 'demo data ready');
   process.stderr.write(`\n${formatDemoCredentials()}\n\n`);
 }
 

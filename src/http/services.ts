@@ -42,6 +42,8 @@ import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
 import { ConsoleService } from '../domain/administration/console-service.ts';
 import { ProgramPublishingService } from '../domain/administration/program-publishing-service.ts';
+import { ListConsoleService } from '../domain/lists/list-console-service.ts';
+import { requireAdministeredProgram } from '../domain/administration/console-scope.ts';
 import { ProgramPreviewService } from '../domain/administration/program-preview-service.ts';
 import { programCheckers } from '../domain/wiring/program-checkers.ts';
 import type { Caller } from '../domain/caller.ts';
@@ -127,6 +129,8 @@ export interface Services {
   console: ConsoleService;
   /** The console's Programs area: publishing program files with their version history, and previews (src/domain/administration). */
   programAdmin: { publishing: ProgramPublishingService; previews: ProgramPreviewService };
+  /** The console's long lists: loading a list's rows from a CSV file (src/domain/lists). */
+  listAdmin: ListConsoleService;
   /** The console's People, Organizations and Credentials areas, acting for a caller (src/domain/administration). */
   peopleAdmin: { people: PeopleService; organizations: InstallerOrganizationService; credentials: CredentialService };
   /** The console's Webhooks, Audit trail and Mail areas (src/domain/administration). */
@@ -211,6 +215,7 @@ export function createServices(
     signing: new SigningService({ ...deps, mailOn, blobs }),
     console: consoleService,
     programAdmin: { publishing: new ProgramPublishingService(programConsole), previews: new ProgramPreviewService(programConsole) },
+    listAdmin: new ListConsoleService({ store, clock, ids, administeredProgram: async (caller, ref) => requireAdministeredProgram(await consoleService.scope(caller), ref) }),
     consoleOperations: consoleOperations({ console: consoleService, webhooks, store, clock, ids }),
     testPrograms: new TestProgramService({ store, clock, ids, checkers: programCheckers(), console: consoleService, blobs }),
     signOn: { settings: signOnSettings, flow: new SignOnService(deps, new OpenIdClient(clock), webSessions) },

@@ -115,8 +115,20 @@ export interface NamedMailTemplate extends MailTemplate { customId: string }
 /** A reason a status move may give, from the list of the status it moves into. */
 export interface StatusReason { customId: string; name: string }
 
-/** A custom list of choices. */
-export interface CustomList { id: string; customId: string | null; name: string; choices: { value: string; label: string }[] }
+/** A column of a list loaded from a CSV file, by its header, and the type of its cells. */
+export interface ListColumn { name: string; type: 'text' | 'number' | 'integer' | 'boolean' | 'date' }
+
+/** Where a long list's rows come from: a CSV file loaded apart from the program (src/domain/lists), with these columns. */
+export interface ListRowSource { key: string; label: string; columns: ListColumn[] }
+
+/** One choice of a list; a loaded row also has its cells by column name (empty cells left out). */
+export interface ListChoice { value: string; label: string; data?: Readonly<Record<string, string>> }
+
+/**
+ * A custom list of choices. A list with `rows` holds the rows last loaded from its CSV file as its choices, once the
+ * program's model is loaded (none in a program file or definition).
+ */
+export interface CustomList { id: string; customId: string | null; name: string; choices: ListChoice[]; rows?: ListRowSource }
 
 /** A workflow status. */
 export interface Status {

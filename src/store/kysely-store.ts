@@ -48,6 +48,8 @@ import { relationReader, relationRepository } from './relation-queries.ts';
 
 import { connectionReader, connectionRepository } from './connection-queries.ts';
 
+import { listRowReader, listRowRepository } from './list-row-queries.ts';
+
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
 function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
   return {
@@ -81,6 +83,8 @@ function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache
     relations: () => relationRepository(db),
 
     connections: () => connectionRepository(db, dialect, secrets),
+
+    listRows: () => listRowRepository(db),
   };
   // Repositories handed in (a batch's step shares the batch's outbox and dashboard notes) are used as they are.
   const built: Partial<Record<keyof StoreWriter, unknown>> = { ...given };
@@ -151,6 +155,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     relations: relationReader(db),
 
     connections: connectionReader(db, secrets),
+
+    listRows: listRowReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
     transaction: async (work) => {
       let wrote = 0;

@@ -1,12 +1,13 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Automation } from '../model/automation.ts';
-import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
+import type { CustomList, CustomRole, ListRowSource, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
 import type { DeadlineDefinition, ProgramCalendar, ProgramRelation } from '../model/model.ts';
 import type { DocumentTemplate } from '../model/document.ts';
 import type { ConnectionDefinition } from '../model/connection.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
 import type { MailTemplate, NotificationTemplates } from '../model/notification.ts';
 import { bindDb } from './bind-db.ts';
+import { withLoadedRows } from './list-row-queries.ts';
 import { PROGRAM_VERSION_READS, PROGRAM_VERSION_WRITES } from './program-version-queries.ts';
 import type { Database, ProgramTable } from './tables.ts';
 import { deleteTestProjectRows, finishProgramReset, listProgramMail, projectIdsOfProgram } from './test-program-queries.ts';
@@ -86,6 +87,8 @@ export async function loadProgramDefinition(db: Db, programId: string): Promise<
   const lists: CustomList[] = track(listRows).map((l) => ({
     id: l.id, customId: l.custom_id, name: l.name,
     choices: choiceRows.filter((c) => c.list_id === l.id).map((c) => ({ value: c.value, label: c.label })),
+    // Only lists of rows from a CSV file carry the key (migration 055), so other lists are as they were before it.
+    ...(l.row_source === null ? {} : { rows: JSON.parse(l.row_source) as ListRowSource }),
   }));
   const statuses: Status[] = track(statusRows).map((s) => ({
     id: s.id, customId: s.custom_id, publicId: s.public_id, name: s.name, isInitial: s.is_initial === 1, position: s.position,
@@ -131,7 +134,7 @@ export async function loadProgramModel(db: Db, program: Program): Promise<Progra
   const { createdAt: _createdAt, ...programOnly } = def.program;
   const gone = <T extends { id: string }>(rows: T[]) => rows.filter((r) => retired.has(r.id));
   return {
-    program: programOnly, statuses: live(def.statuses), forms, fields: live(def.fields), lists: live(def.lists),
+    program: programOnly, statuses: live(def.statuses), forms, fields: live(def.fields), lists: await withLoadedRows(db, live(def.lists)),
     retired: { statuses: gone(def.statuses), fields: gone(def.fields) },
   };
 }
@@ -180,7 +183,9 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     await db.insertInto('programs').values({ ...programRow, updated_at: p.updatedAt, next_number: 1, created_at: p.createdAt }).execute();
   }
 
-  await upsertRows(db, 'custom_lists', rows.lists.map((l) => ({ id: l.id, program_id: p.id, custom_id: l.customId, name: l.name, retired: 0 })), p.id);
+  await upsertRows(db, 'custom_lists', rows.lists.map((l) => ({
+    id: l.id, program_id: p.id, custom_id: l.customId, name: l.name, retired: 0, row_source: l.rows ? JSON.stringify(l.rows) : null,
+  })), p.id);
   const listIds = (await db.selectFrom('custom_lists').select('id').where('program_id', '=', p.id).execute()).map((r) => r.id);
   if (listIds.length > 0) await db.deleteFrom('custom_list_choices').where('list_id', 'in', listIds).execute();
   for (const list of rows.lists) {

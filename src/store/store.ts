@@ -37,6 +37,8 @@ import type { ImportReader, ImportRepository } from './import-queries.ts';
 
 import type { ConnectionReader, ConnectionRepository } from './connection-queries.ts';
 
+import type { ListRowReader, ListRowRepository } from './list-row-queries.ts';
+
 /** The repositories' reads, usable inside and outside a transaction (counters and claims are single statements). */
 export interface StoreReader {
   readonly accounts: AccountReader;
@@ -85,6 +87,9 @@ export interface StoreReader {
 
   /** Connections' settings, allowed hosts and calls (migration 054). */
   readonly connections: ConnectionReader;
+
+  /** The rows of long lists loaded from CSV files (migration 055). */
+  readonly listRows: ListRowReader;
 }
 
 /** The repositories inside a transaction: reads and writes, so every change commits with its audit row or not at all. */
@@ -131,6 +136,9 @@ export interface StoreWriter extends StoreReader {
 
   /** Connections: settings set by operators, calls queued in their change and settled by the connections task. */
   readonly connections: ConnectionRepository;
+
+  /** Long lists' rows: replaced whole, with their program's updated_at moved. */
+  readonly listRows: ListRowRepository;
 }
 
 /**

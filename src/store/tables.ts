@@ -56,7 +56,17 @@ export interface ProjectRelationTable {
 }
 
 /** A named list of choices for choice fields. */
-export interface CustomListTable { id: string; program_id: string; custom_id: string | null; name: string; retired: Flag }
+export interface CustomListTable {
+  id: string; program_id: string; custom_id: string | null; name: string; retired: Flag;
+  /** The declared columns of a list whose rows come from a CSV file, as JSON (migration 055); null for others. */
+  row_source: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One row of a list loaded from a CSV file (migration 055): its key, label and column values (JSON). */
+export interface CustomListRowTable { list_id: string; position: number; value: string; label: string; data: string }
+
+/** One word of a loaded row's key or label (migration 055), for the list's search. */
+export interface CustomListRowWordTable { list_id: string; word: string; position: number }
 
 /** One choice of a custom list. */
 export interface CustomListChoiceTable { list_id: string; value: string; label: string; position: number }
@@ -424,6 +434,8 @@ export interface Database {
   programs: ProgramTable;
   custom_lists: CustomListTable;
   custom_list_choices: CustomListChoiceTable;
+  custom_list_rows: CustomListRowTable;
+  custom_list_row_words: CustomListRowWordTable;
   statuses: StatusTable;
   status_transitions: StatusTransitionTable;
   data_fields: DataFieldTable;

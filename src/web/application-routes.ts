@@ -17,7 +17,7 @@ import { formPagePath, projectPagePath } from './web-paths.ts';
 import { pageUser, webCaller } from './web-session-request.ts';
 import { csrfToken } from './csrf.ts';
 import { tableAction } from '../domain/projects/table-inputs.ts';
-import { controlId } from './components/field-control.tsx';
+import { controlId, listSearchName } from './components/field-control.tsx';
 
 const PROJECT = '/MvcProjects/Programs/:programId/Projects/:projectId';
 const FORM = `${PROJECT}/Forms/:formId`;
@@ -196,6 +196,14 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
     if (pressed !== null && !files.some((f) => f.attachmentRef === pressed)) files.push({ attachmentRef: pressed, error: new ApiError('INVALID_REQUEST', 'Choose a file to upload.') });
     const refusedFiles = files.filter((f) => f.error !== null);
     const stored = files.length - refusedFiles.length;
+    // "Search" of a field's long list: the page comes back with the matches to choose from and everything typed, unsaved.
+    if (action.startsWith('search:') && refusedFiles.length === 0) {
+      const fieldId = action.slice('search:'.length);
+      const query = body[listSearchName(fieldId)];
+      const view = await services.applications.formPage(caller, target, body, { fieldId, query: typeof query === 'string' ? query : '' });
+      const notice = stored > 0 ? `${stored === 1 ? 'The file was' : `${stored} files were`} uploaded.` : null;
+      return page(reply, caller, view, 200, { typed: body, notice });
+    }
     let saved = false;
     let problems: PageProblem[] = [];
     let status = 200;

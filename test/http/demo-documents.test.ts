@@ -71,8 +71,9 @@ for (const dialect of DIALECTS) {
       const agreementPages = await pdfPageTexts(await bytesOf(unsigned!.blobKey));
       assert.ok(agreementPages.length >= 2 && agreementPages.length <= 3, `the agreement has ${agreementPages.length} pages`);
       const agreementText = agreementPages.join('\n');
-      // The inverters table (rowsTable: headed by the columns' names, a row per inverter, choices by label) and the sensitive account number.
-      for (const shown of ['Interconnection agreement', 'Manufacturer\nModel\nQuantity\nRated output', 'SMA Solar Technology\nSB1.5\n1\n1.36', 'ACCT-1', `Page 1 of ${agreementPages.length}`]) {
+      // The inverters table (rowsTable: headed by the columns' names, a row per inverter, choices by label; with the listed
+      // model's column, the manufacturer's name wraps) and the sensitive account number.
+      for (const shown of ['Interconnection agreement', 'Manufacturer\nModel\nQuantity\nRated output', 'SMA Solar \nTechnology\nSB1.5\n1\n1.36', 'ACCT-1', `Page 1 of ${agreementPages.length}`]) {
         assert.ok(agreementText.includes(shown), `the agreement shows ${shown}:\n${agreementText}`);
       }
 

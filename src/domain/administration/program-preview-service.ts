@@ -124,8 +124,10 @@ function fieldsOf(model: ProgramModel, form: Form): FormFieldView[] {
     return [{
       fieldId: f.id, customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
       required: !f.formula && placed.required, readOnly: Boolean(f.formula), calculated: Boolean(f.formula),
-      maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, choices: list ? list.choices : null, value: null, values: null,
+      maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, choices: list ? (list.rows ? [] : list.choices) : null, value: null, values: null,
       ...(f.type === 'table' ? { table: formTable(model, f), rows: [] } : {}),
+      // A long list is previewed as its search box, without its rows.
+      ...(list?.rows ? { longList: { listId: list.id, name: list.name, rows: list.choices.length, query: null, more: false } } : {}),
     }];
   });
 }

@@ -72,8 +72,8 @@ export const automationsChecker: ProgramChecker = { part: 'automations', check: 
  * placeholder), and compiles every condition and value with the field rules' compiler. Each problem names the YAML line.
  */
 export function checkAutomations(file: ProgramFile, resolve: AutomationResolvers, problems: string[]): ResolvedAutomation[] {
-  const vars = ruleVariables(file.fields, AUTOMATION_PROJECT_TYPE, file.relations ?? []);
-  const shapes = ruleShapes(file.fields);
+  const vars = ruleVariables(file.fields, AUTOMATION_PROJECT_TYPE, file.customLists, file.relations ?? []);
+  const shapes = ruleShapes(file.fields, file.customLists);
   const roles = [...BUILT_IN_ROLE_NAMES, ...file.roles.map((r) => r.customId)];
   return file.automations.map((a, i) => {
     const where = `automation "${a.customId}"${atLine(file, ['automations', i])}`;

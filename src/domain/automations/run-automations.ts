@@ -32,7 +32,7 @@ function compiledOf(model: ProgramModel, a: Automation): Compiled {
   if (!all) compiledByModel.set(model, (all = new Map()));
   let c = all.get(a.customId);
   if (!c) {
-    const vars = ruleVariables(model.fields, AUTOMATION_PROJECT_TYPE, model.program.relations ?? []);
+    const vars = ruleVariables(model.fields, AUTOMATION_PROJECT_TYPE, model.lists, model.program.relations ?? []);
     const compile = (source: string, want: Parameters<typeof compileRule>[2]) => {
       const result = compileRule(source, vars, want, { stored: true });
       // The import checked each expression with this compiler: a failure means a damaged definition.

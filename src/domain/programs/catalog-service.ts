@@ -7,7 +7,12 @@ import type { ServiceDeps } from '../service-deps.ts';
 import type { CustomListView, FormSchemaView, FormsView, StatusListView, TableSchemaView } from '../views.ts';
 
 function listView(list: CustomList): CustomListView {
-  return { listId: list.id, customId: list.customId, name: list.name, choices: list.choices };
+  return { listId: list.id, customId: list.customId, name: list.name, choices: list.choices.map((c) => ({ value: c.value, label: c.label })) };
+}
+
+// A form schema names a long list (rows loaded from CSV) without its thousands of rows: GetCustomListChoices gives them.
+function schemaListView(list: CustomList): CustomListView {
+  return list.rows ? { listId: list.id, customId: list.customId, name: list.name, choices: [] } : listView(list);
 }
 
 /** Describes a program: its forms, their schemas, custom lists and the status workflow. */
@@ -35,7 +40,7 @@ export class CatalogService {
       const list = model.lists.find((l) => l.id === f.listId);
       return {
         dataFieldId: f.id, customId: f.customId, name: f.name, type: f.type, required: placed.required, multiValue: f.multiValue,
-        sensitive: f.sensitive, maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, list: list ? listView(list) : null,
+        sensitive: f.sensitive, maxLength: f.maxLength, min: f.min, max: f.max, group: f.group, list: list ? schemaListView(list) : null,
         formula: f.formula ?? null, rules: placed.rules ?? null,
         ...(f.type === 'table' && f.table ? { table: tableSchema(model, f.table) } : {}),
       };
@@ -75,7 +80,7 @@ function tableSchema(model: ProgramModel, table: TableSpec): TableSchemaView {
     minRows: table.minRows, maxRows: table.maxRows,
     columns: table.columns.map((c) => {
       const list = c.listId === null ? undefined : model.lists.find((l) => l.id === c.listId);
-      return { customId: c.customId, name: c.name, type: c.type, required: c.required, maxLength: c.maxLength, min: c.min, max: c.max, list: list ? listView(list) : null };
+      return { customId: c.customId, name: c.name, type: c.type, required: c.required, maxLength: c.maxLength, min: c.min, max: c.max, list: list ? schemaListView(list) : null };
     }),
   };
 }

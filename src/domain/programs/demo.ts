@@ -9,6 +9,7 @@ import { parseProgramFile } from './program-file.ts';
 import { importProgram, OPERATOR_PUBLISHER, type ProgramImportDeps } from './program-import.ts';
 import { parseApiKey } from '../accounts/secrets.ts';
 import { OAuthClientService } from '../accounts/oauth-client-service.ts';
+import { findLoadableList, loadListRows } from '../lists/list-load.ts';
 
 /** One demo account with its documented, fixed credentials. */
 export interface DemoCredential {
@@ -23,6 +24,21 @@ export const DEMO_AGENCY = { customId: 'demo', name: 'Demo Agency' } as const;
 
 /** The program file the demo imports. */
 export const DEMO_PROGRAM_PATH = fileURLToPath(new URL('../../../programs/residential-solar.yaml', import.meta.url));
+
+/** The sample list of approved inverters the demo loads (written by scripts/equipment-list.ts). */
+export const DEMO_INVERTERS_PATH = fileURLToPath(new URL('../../../programs/approved-inverters.csv', import.meta.url));
+
+/**
+ * Loads the demo program's list of approved inverters from its sample CSV file when the list holds no rows yet (so a
+ * list loaded since is left alone); returns what it did, as DemoReport.actions words it.
+ */
+export async function seedDemoLists(deps: ProgramImportDeps): Promise<string[]> {
+  const target = { agencyRef: DEMO_AGENCY.customId, programRef: 'RES-SOLAR', listRef: 'ApprovedInverters' };
+  const { list } = await findLoadableList(deps.store, target);
+  if (await deps.store.listRows.countListRows(list.id) > 0) return [];
+  const report = await loadListRows(deps, target, await readFile(DEMO_INVERTERS_PATH, 'utf8'));
+  return [`loaded ${report.rows} rows into list ${report.listName}`];
+}
 
 /** The demo accounts; public on purpose so the README's examples work verbatim. Never use them in production. */
 export const DEMO_CREDENTIALS: readonly DemoCredential[] = [

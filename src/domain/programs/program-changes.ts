@@ -24,7 +24,7 @@ interface KindSpec<T extends Row> {
 }
 
 const KINDS = [
-  kind('list', (d) => d.lists, (l) => ({ customId: l.customId, name: l.name, choices: l.choices }), false),
+  kind('list', (d) => d.lists, (l) => ({ customId: l.customId, name: l.name, choices: l.choices, ...(l.rows ? { rows: l.rows } : {}) }), false),
   kind('status', (d) => [...d.statuses].sort(byPosition), (s) => ({
     customId: s.customId, name: s.name, publicId: s.publicId, initial: s.isInitial, next: [...s.next].sort(),
     ...statusMessagesOf(s), withdrawal: s.withdrawal === true,

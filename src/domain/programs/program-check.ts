@@ -5,6 +5,7 @@ import type { PartResolvers, ProgramChecker, Resolve, ResolvedProgram } from './
 import { checkRoles } from './program-roles.ts';
 import { checkDeadlines } from './program-deadlines.ts';
 import { checkTableField } from './program-table.ts';
+import { checkListSources } from './program-lists.ts';
 import { atLine, placeholderAt } from './program-lines.ts';
 
 interface Named { customId: string | null; name: string }
@@ -25,6 +26,7 @@ export function resolveProgramFile(file: ProgramFile, checkers: readonly Program
     checkUnique(file[key], noun, problems, '', (i, k) => atLine(file, [key, i, k]));
   }
   checkChoices(file, problems);
+  checkListSources(file, problems);
   const lists = resolver(file.customLists, 'custom list', problems);
   const statuses = resolver(file.statuses, 'status', problems);
   const fields = resolver(file.fields, 'field', problems);

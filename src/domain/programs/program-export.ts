@@ -33,7 +33,8 @@ export function programFileOf(model: ProgramModel): ProgramFile {
   const p = model.program;
   return {
     customId: p.customId, name: p.name, numberPrefix: p.numberPrefix, numberDigits: p.numberDigits,
-    customLists: model.lists.map((l) => ({ customId: l.customId, name: l.name, choices: l.choices })),
+    // A loaded list's rows are data, not part of the program: the file says where they come from.
+    customLists: model.lists.map((l) => (l.rows ? { customId: l.customId, name: l.name, choices: [], rows: l.rows } : { customId: l.customId, name: l.name, choices: l.choices })),
     fields: [...model.fields].sort((a, b) => a.position - b.position).map((f) => ({
       customId: f.customId, name: f.name, type: f.type, multiValue: f.multiValue, sensitive: f.sensitive,
       list: f.listId === null ? null : refOf(f.listId), group: f.group, maxLength: f.maxLength, min: f.min, max: f.max,
@@ -97,7 +98,10 @@ function yamlText(data: Record<string, unknown>): string {
 function compact(file: ProgramFile): Record<string, unknown> {
   return {
     customId: file.customId, name: file.name, numberPrefix: file.numberPrefix, numberDigits: file.numberDigits,
-    customLists: file.customLists.map((l) => prune({
+    customLists: file.customLists.map((l) => prune(l.rows ? {
+      customId: l.customId, name: l.name, rows: 'csv', key: l.rows.key, label: l.rows.label === l.rows.key ? null : l.rows.label,
+      columns: l.rows.columns.map((c) => (c.type === 'text' ? { name: c.name } : { name: c.name, type: c.type })),
+    } : {
       customId: l.customId, name: l.name,
       choices: l.choices.map((c) => (c.label === c.value ? c.value : { value: c.value, label: c.label })),
     })),

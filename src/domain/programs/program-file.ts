@@ -4,7 +4,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
-import type { DeadlineDefinition, FieldRules, FieldType, NamedMailTemplate, ProgramCalendar, ProgramRole, StatusReason } from '../../model/model.ts';
+import type { DeadlineDefinition, FieldRules, FieldType, ListColumn, ListRowSource, NamedMailTemplate, ProgramCalendar, ProgramRole, StatusReason } from '../../model/model.ts';
 import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
@@ -15,8 +15,8 @@ import { type ConnectionSpec, normaliseConnections, type RawConnection } from '.
 /** One choice of a custom list. */
 export interface ChoiceSpec { value: string; label: string }
 
-/** A custom list as a program file defines it. */
-export interface ListSpec { customId: string | null; name: string; choices: ChoiceSpec[] }
+/** A custom list as a program file defines it; `rows` when its rows come from a CSV file (choices then empty). */
+export interface ListSpec { customId: string | null; name: string; choices: ChoiceSpec[]; rows?: ListRowSource }
 
 /** A data field as a program file defines it; `list` is a reference (customId or name). */
 export interface FieldSpec {
@@ -123,6 +123,7 @@ const PATTERN_HINTS: Record<string, string> = {
   '^[A-Za-z0-9_.~-]{1,64}$': 'must be 1 to 64 characters of A-Z, a-z, 0-9, "_", ".", "~" or "-"',
   '^[A-Z0-9]{1,16}$': 'must be 1 to 16 upper-case letters or digits',
   '\\S': 'must not be blank',
+  '^[A-Za-z_][A-Za-z0-9_]{0,63}$': 'must be a name of 1 to 64 letters, digits or "_", not starting with a digit',
   '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+*-]+$': 'must be a MIME type such as application/pdf',
 };
 
@@ -323,7 +324,10 @@ type RawField = Omit<Partial<FieldSpec>, 'name' | 'type' | 'formula' | 'table'> 
 };
 interface RawProgram {
   customId: string; name: string; numberPrefix: string; numberDigits?: number;
-  customLists?: { customId?: string; name: string; choices: RawChoice[] }[];
+  customLists?: {
+    customId?: string; name: string; choices?: RawChoice[];
+    rows?: 'csv'; key?: string; label?: string; columns?: { name: string; type?: ListColumn['type'] }[];
+  }[];
   fields?: RawField[];
   statuses: {
     customId?: string; name: string; publicId?: string; initial?: boolean; next?: string[]; withdrawal?: boolean;
@@ -351,7 +355,8 @@ function normalise(raw: RawProgram): ProgramFile {
     customId: raw.customId, name: raw.name, numberPrefix: raw.numberPrefix, numberDigits: raw.numberDigits ?? 5,
     customLists: (raw.customLists ?? []).map((l) => ({
       customId: l.customId ?? null, name: l.name,
-      choices: l.choices.map((c) => (typeof c === 'string' ? { value: c, label: c } : { value: c.value, label: c.label ?? c.value })),
+      choices: (l.choices ?? []).map((c) => (typeof c === 'string' ? { value: c, label: c } : { value: c.value, label: c.label ?? c.value })),
+      ...rowSourceOf(l),
     })),
     fields: (raw.fields ?? []).map((f) => ({
       // A calculated field is stored as a field of its result type with a formula (program-check names a missing one).
@@ -394,6 +399,13 @@ function normalise(raw: RawProgram): ProgramFile {
 
     connections: normaliseConnections(raw.connections),
   };
+}
+
+// A list of `rows: csv` (program-check names a missing key or columns); the label is the key when left out.
+function rowSourceOf(l: NonNullable<RawProgram['customLists']>[number]): { rows?: ListRowSource } {
+  if (l.rows !== 'csv') return {};
+  const key = l.key ?? '';
+  return { rows: { key, label: l.label ?? key, columns: (l.columns ?? []).map((c) => ({ name: c.name, type: c.type ?? 'text' })) } };
 }
 
 /** A form field's rules, or null when it has none (so that a file without rules compares equal to a stored one). */

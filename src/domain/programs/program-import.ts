@@ -197,7 +197,7 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
 
     connections: planConnections(file.connections ?? [], (resolved.parts.connections as ResolvedConnection[] | undefined) ?? [], fieldIds),
   };
-  const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices }));
+  const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices, ...(l.rows ? { rows: l.rows } : {}) }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);
   // Only table fields carry the key, as the store loads them (so that comparing before and after sees no change).
   const tableOf = (i: number) => {

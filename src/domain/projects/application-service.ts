@@ -15,6 +15,7 @@ import { MAX_TABLE_ROWS, tableRows } from './table-values.ts';
 import { findForm, loadProgram, loadReadableProject, type ProgramContext, projectHeader, statusById } from './project-context.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { shownValue } from './shown-value.ts';
+import { longListChoices, type LongListView } from '../lists/list-choices.ts';
 import type { DataFieldInput, FormDataView, ProjectHeaderView } from '../views.ts';
 import { isTestProgram } from '../test-program.ts';
 
@@ -34,11 +35,20 @@ export interface FormFieldView {
   rows?: Record<string, string>[];
   /** What the last lookup at save said of the value (a connection's `lookup:`); absent when none was made. */
   lookup?: { state: string; message: string };
+  /** A field choosing from a long list (rows from CSV): its search; `choices` then hold the values shown and the matches. */
+  longList?: LongListView;
 }
+
+/** A search of a form page for a field's long list: the field (generated id) and the words typed. */
+export interface ListSearch { fieldId: string; query: string }
 
 /** The columns and row limits of a table field on a form page. */
 export interface FormTableView {
-  columns: { customId: string; name: string; type: ColumnType; required: boolean; maxLength: number | null; min: number | null; max: number | null; choices: { value: string; label: string }[] | null }[];
+  columns: {
+    customId: string; name: string; type: ColumnType; required: boolean; maxLength: number | null; min: number | null; max: number | null; choices: { value: string; label: string }[] | null;
+    /** The name of the long list a choice column's cells are keys of (typed, not chosen); absent for others. */
+    longList?: string;
+  }[];
   minRows: number | null; maxRows: number | null;
 }
 
@@ -117,10 +127,15 @@ export function formTable(model: ProgramModel, field: DataField): FormTableView 
   const spec = field.table ?? { columns: [], minRows: null, maxRows: null };
   return {
     minRows: spec.minRows, maxRows: Math.min(spec.maxRows ?? MAX_TABLE_ROWS, MAX_TABLE_ROWS),
-    columns: spec.columns.map((c) => ({
-      customId: c.customId, name: c.name, type: c.type, required: c.required, maxLength: c.maxLength, min: c.min, max: c.max,
-      choices: c.listId === null ? null : model.lists.find((l) => l.id === c.listId)?.choices ?? null,
-    })),
+    columns: spec.columns.map((c) => {
+      const list = c.listId === null ? undefined : model.lists.find((l) => l.id === c.listId);
+      return {
+        customId: c.customId, name: c.name, type: c.type, required: c.required, maxLength: c.maxLength, min: c.min, max: c.max,
+        // A long list's cells are typed (its thousands of rows are no select); its labels are looked up as shown.
+        choices: list?.rows ? null : list?.choices ?? null,
+        ...(list?.rows ? { longList: list.name } : {}),
+      };
+    }),
   };
 }
 
@@ -172,9 +187,9 @@ function lookupOf(lookups: { fieldId: string; state: string; message: string }[]
  * draft, saving a page's values through the API's own SetProjectData rules, and the forms of the project page.
  */
 export class ApplicationService {
-  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations' | 'connections'>;
+  readonly #deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations' | 'connections' | 'listRows'>;
   readonly #formData: FormDataService;
-  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations' | 'connections'>, formData: FormDataService) {
+  constructor(deps: ServiceDeps<'accounts' | 'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations' | 'connections' | 'listRows'>, formData: FormDataService) {
     this.#deps = deps;
     this.#formData = formData;
   }
@@ -184,7 +199,7 @@ export class ApplicationService {
    * With `typed` (a refused save's post), the rules decide what is shown over the draft with what was typed, so that a
    * field the typing made visible is there to correct.
    */
-  async formPage(caller: Caller, target: FormTarget, typed?: RawFormValues): Promise<FormPageView> {
+  async formPage(caller: Caller, target: FormTarget, typed?: RawFormValues, search?: ListSearch): Promise<FormPageView> {
     const { store } = this.#deps;
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     const project = await loadReadableProject(store, caller, ctx, target.projectId);
@@ -213,6 +228,16 @@ export class ApplicationService {
         ...lookupOf(lookups, f.id),
       };
     });
+    // A long list offers the values shown and a search's matches, never its thousands of rows.
+    await Promise.all(fields.map(async (view) => {
+      const list = ctx.model.lists.find((l) => l.id === ctx.model.fields.find((x) => x.id === view.fieldId)?.listId);
+      if (!list?.rows) return;
+      const typedValue = typed?.[view.fieldId];
+      const shown = [...(view.values ?? (view.value === null ? [] : [view.value])), ...(typeof typedValue === 'string' ? [typedValue] : [])];
+      const found = await longListChoices(store, list, shown, search?.fieldId === view.fieldId ? search.query : null);
+      view.choices = found.choices;
+      view.longList = found.view;
+    }));
     return {
       ...projectHeader(this.#deps, ctx.model, project), agencyName: agency?.name ?? '', programName: ctx.program.name, testProgram: isTestProgram(ctx.program),
       statusName: statusById(ctx.model, project.statusId).name,

@@ -29,6 +29,17 @@ function isRealDate(text: string): boolean {
   return d.getUTCFullYear() === +m[1]! && d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
 }
 
+// A long list (rows loaded from CSV) holds thousands of choices: its values are looked up in a set made once per model.
+const valueSets = new WeakMap<CustomList, Set<string>>();
+
+/** True when a value is one of a list's choices. */
+export function inList(list: CustomList, value: string): boolean {
+  if (!list.rows) return list.choices.some((c) => c.value === value);
+  let values = valueSets.get(list);
+  if (!values) valueSets.set(list, (values = new Set(list.choices.map((c) => c.value))));
+  return values.has(value);
+}
+
 /** Checks one non-empty value against its field's type, list and limits; null when it is fine. */
 export function checkValue(field: DataField, list: CustomList | undefined, text: string): FieldProblem | null {
   if (text.length > MAX_VALUE_LENGTH) return fieldProblem(field, 'TOO_LONG', `Values are limited to ${MAX_VALUE_LENGTH} characters.`);
@@ -53,8 +64,9 @@ export function checkValue(field: DataField, list: CustomList | undefined, text:
     case 'date':
       return isRealDate(text) ? null : fieldProblem(field, 'INVALID_TYPE', `${field.name} must be a date as yyyy-MM-dd; got ${quoted(field, text)}.`);
     case 'choice':
-      return list?.choices.some((c) => c.value === text)
-        ? null
+      if (list && inList(list, text)) return null;
+      return list?.rows
+        ? fieldProblem(field, 'NOT_IN_LIST', `${quoted(field, text)} is not on the list ${list.name} that ${field.name} chooses from.`)
         : fieldProblem(field, 'NOT_IN_LIST', `${quoted(field, text)} is not a choice of ${field.name}.`);
     case 'table':
       // A table's value is its rows, checked cell by cell in table-values.ts; it never reaches here as one text.

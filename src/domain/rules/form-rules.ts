@@ -9,6 +9,8 @@ import { dateText, dateValue } from './rule-functions.ts';
 import { ApiError } from '../api-error.ts';
 import { type CompiledRule, ruleTooCostly, type RuleValue } from './compile-rule.ts';
 import { MAX_TEXT_CHARS } from './rule-cost.ts';
+import { LISTS_VARIABLE, ruleLists } from './rule-scope.ts';
+import { rowOf } from '../lists/list-choices.ts';
 
 /** What `project` and `role` are in the rules of one request. */
 export interface RuleContext {
@@ -156,7 +158,38 @@ export function bindingsOf(model: ProgramModel, rules: ProgramRules, values: Rea
       bindings[name] = inputOf(field, v.value);
     }
   }
+  const lists = listBindings(model, values);
+  if (lists !== null) bindings[LISTS_VARIABLE] = lists;
   return bindings;
+}
+
+/**
+ * `lists` in a rule: for each list of rows from CSV, the rows of the values the project's fields and table cells
+ * choosing from it hold (a key it no longer has, like a key nothing chose, is not there: reading it is undecided);
+ * each row a map of its filled cells, typed as the list declares.
+ */
+function listBindings(model: ProgramModel, values: ReadonlyMap<string, FieldValue>): Map<string, CelInput> | null {
+  const long = ruleLists(model.lists);
+  if (long.length === 0) return null;
+  const out = new Map<string, CelInput>();
+  for (const list of long) {
+    const keys = new Set<string>();
+    for (const field of model.fields) {
+      const v = values.get(field.id);
+      if (!v) continue;
+      if (field.listId === list.id) for (const k of v.values ?? (v.value === null ? [] : [v.value])) keys.add(k);
+      const columns = (field.table?.columns ?? []).filter((c) => c.listId === list.id).map((c) => c.customId);
+      if (columns.length > 0) for (const row of tableRows(field, v.value)) for (const c of columns) if (row[c] !== undefined) keys.add(row[c]);
+    }
+    const types = new Map(list.rows.columns.map((c) => [c.name, c.type]));
+    const rows = new Map<string, CelInput>();
+    for (const key of keys) {
+      const row = rowOf(list, key);
+      if (row) rows.set(key, new Map(Object.entries(row.data ?? {}).map(([col, text]) => [col, inputOfType(types.get(col) ?? 'text', text)])));
+    }
+    out.set(list.customId, rows);
+  }
+  return out;
 }
 
 /** A stored value as a rule sees it; values were checked against their type when they were saved. */

@@ -39,7 +39,7 @@ export function programRules(model: ProgramModel): ProgramRules {
 }
 
 function compileProgram(model: ProgramModel): ProgramRules {
-  const vars = ruleVariables(model.fields, undefined, model.program.relations ?? []);
+  const vars = ruleVariables(model.fields, undefined, model.lists, model.program.relations ?? []);
   const all: CompiledRule[] = [];
   const compile = (source: string, want: RuleType, what: string): CompiledRule => {
     // The import checked every rule with this same compiler, so a failure here means the stored definition is damaged.

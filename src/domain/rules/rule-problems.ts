@@ -18,8 +18,8 @@ export const rulesChecker: ProgramChecker = { part: 'rules', checkResolved: (res
  */
 export function ruleProblems(resolved: ResolvedProgram): string[] {
   const { file } = resolved;
-  const vars = ruleVariables(file.fields, undefined, file.relations ?? []);
-  const shapes = ruleShapes(file.fields);
+  const vars = ruleVariables(file.fields, undefined, file.customLists, file.relations ?? []);
+  const shapes = ruleShapes(file.fields, file.customLists);
   const problems: string[] = [];
   const compile = (source: string, want: RuleType, path: Path, where: string): CompiledRule | null => {
     const result = compileRule(source, vars, want, { shapes });

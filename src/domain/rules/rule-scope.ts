@@ -1,6 +1,6 @@
-import type { FieldType } from '../../model/model.ts';
+import type { FieldType, ListRowSource } from '../../model/model.ts';
 import { MAX_CHOICE_CHARS, MAX_LIST_ITEMS, MAX_TEXT_CHARS, type Shape } from './rule-cost.ts';
-import { fieldType, isIdentifier, listOf, type RuleColumns, T, type RuleType } from './rule-types.ts';
+import { fieldType, isIdentifier, listOf, type RuleColumns, scalarOf, T, type RuleType } from './rule-types.ts';
 
 /** What the variables of a program's rules are made from: its fields (a field is a variable when its customId is a name). */
 export interface ScopeField { customId: string | null; type: FieldType; multiValue: boolean; table?: RuleColumns | null; maxLength?: number | null }
@@ -36,13 +36,37 @@ export function relatedType(relations: readonly { customId: string }[]): RuleTyp
   return { kind: 'record', name: 'related', members: new Map(relations.filter((r) => isIdentifier(r.customId)).map((r) => [r.customId, RELATED_PROJECT_TYPE])) };
 }
 
+/** What rules know of a custom list: one of rows from CSV (`rows`) is `lists.<customId>`, a map from key to row. */
+export interface ScopeList { customId: string | null; rows?: ListRowSource }
+
+/** The variable through which rules read the rows of long lists: `lists.Inverters[Model].RatedKwAc`. */
+export const LISTS_VARIABLE = 'lists';
+
+/** The longest cell of a long list's row, as rules' costs are estimated (list-csv.ts refuses longer ones). */
+const MAX_LIST_CELL_CHARS = 1000;
+
+/** The lists of rows from CSV that rules can name (a customId that is an identifier). */
+export function ruleLists<L extends ScopeList>(lists: readonly L[]): (L & { customId: string; rows: ListRowSource })[] {
+  return lists.filter((l): l is L & { customId: string; rows: ListRowSource } => l.rows !== undefined && l.customId !== null && isIdentifier(l.customId));
+}
+
 /**
- * The variables every rule of a program may use: each field by its customId, `project` and `role`, and `related`
- * when the program has relations (src/domain/rules/related-state.ts).
+ * The variables every rule of a program may use: each field by its customId, `project` and `role`; `lists` when the
+ * program has lists of rows from CSV (each a map from a row's key to the row, a record of its declared columns); and
+ * `related` when the program has relations (src/domain/rules/related-state.ts).
  */
-export function ruleVariables(fields: ScopeField[], project: RuleType = PROJECT_TYPE, relations: readonly { customId: string }[] = []): Map<string, RuleType> {
+export function ruleVariables(
+  fields: ScopeField[], project: RuleType = PROJECT_TYPE, lists: readonly ScopeList[] = [], relations: readonly { customId: string }[] = [],
+): Map<string, RuleType> {
   const vars = new Map<string, RuleType>([['project', project], ['role', T.string]]);
   for (const f of fields) if (f.customId !== null && isIdentifier(f.customId)) vars.set(f.customId, fieldType(f));
+  const long = ruleLists(lists);
+  if (long.length > 0) {
+    const members = new Map<string, RuleType>(long.map((l) => [l.customId, {
+      kind: 'map', of: { kind: 'record', name: `a row of ${l.customId}`, members: new Map(l.rows.columns.map((c) => [c.name, scalarOf(c.type)])) },
+    }]));
+    vars.set(LISTS_VARIABLE, { kind: 'record', name: LISTS_VARIABLE, members });
+  }
   if (relations.length > 0) vars.set('related', relatedType(relations));
   return vars;
 }
@@ -52,8 +76,17 @@ export function ruleVariables(fields: ScopeField[], project: RuleType = PROJECT_
  * maxRows and its columns' maxLength) and those every value has (10,000 characters, 1,000 values or rows): what a
  * rule's cost is estimated with.
  */
-export function ruleShapes(fields: ScopeField[]): Map<string, Shape> {
+export function ruleShapes(fields: ScopeField[], lists: readonly ScopeList[] = []): Map<string, Shape> {
   const shapes = new Map<string, Shape>();
+  const long = ruleLists(lists);
+  if (long.length > 0) {
+    // A rule sees the rows of the values the project holds: at most as many as values may be.
+    const members = new Map<string, Shape>(long.map((l) => {
+      const row = new Map(l.rows.columns.map((c) => [c.name, scalarShape(c.type, MAX_LIST_CELL_CHARS)]));
+      return [l.customId, { kind: 'list', len: MAX_LIST_ITEMS, elem: { kind: 'record', len: row.size, members: row } }];
+    }));
+    shapes.set(LISTS_VARIABLE, { kind: 'record', len: members.size, members });
+  }
   for (const f of fields) {
     if (f.customId === null || !isIdentifier(f.customId)) continue;
     if (f.type === 'table') {

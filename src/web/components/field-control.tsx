@@ -9,6 +9,11 @@ export function controlId(fieldId: string): string {
   return `field-${fieldId}`;
 }
 
+/** The name of the search box of a field choosing from a long list; its Search button posts `action=search:<fieldId>`. */
+export function listSearchName(fieldId: string): string {
+  return `_search_${fieldId}`;
+}
+
 /** The help text of a field, from the program's rules for it. */
 export function fieldHint(f: FormFieldView): string | null {
   const parts: string[] = [];
@@ -102,6 +107,7 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
       </div>
     );
   }
+  if (f.type === 'choice' && f.longList) return <LongListControl f={f} one={one} id={id} cls={cls} help={help} describedBy={describedBy} invalid={invalid} />;
   let control: JSX.Element;
   if (f.type === 'choice') {
     const known = (f.choices ?? []).some((c) => c.value === one);
@@ -127,6 +133,43 @@ export function FieldControl(p: { f: FormFieldView; shown: Shown; error: string 
       <label class="usa-label" for={id}>{f.name}{f.required ? <span class="usa-hint usa-hint--required"> (required)</span> : null}</label>
       {help}
       {control}
+    </div>
+  );
+}
+
+/**
+ * A field choosing from a long list (thousands of rows loaded from CSV): a search box whose Search button posts the
+ * page back (nothing saved, everything typed kept) to offer the first matches in the select below it, with the value
+ * chosen so far. It works without script: the server searches.
+ */
+function LongListControl(p: { f: FormFieldView; one: string; id: string; cls: string; help: JSX.Element; describedBy: string | undefined; invalid: true | undefined }) {
+  const { f, id } = p;
+  const list = f.longList!;
+  const choices = f.choices ?? [];
+  const searchId = `${id}-search`;
+  const found = choices.filter((c) => c.value !== p.one).length;
+  const result = list.query === null ? null
+    : found === 0 ? `No row of ${list.name} matches "${list.query}".`
+    : list.more ? `The first ${found} rows matching "${list.query}" are offered below; type more words to narrow the search.`
+    : `${found} ${found === 1 ? 'row matches' : 'rows match'} "${list.query}"; choose below.`;
+  return (
+    <div class={p.cls}>
+      <fieldset class="usa-fieldset long-list" aria-describedby={p.describedBy}>
+        <legend class="usa-legend"><Label f={f} /></legend>
+        {p.help}
+        <label class="usa-label" for={searchId}>Search {list.name} ({list.rows} rows)</label>
+        <p class="usa-hint" id={`${searchId}-hint`}>Type words of the model or maker, such as "SE7600" or "sunny boy 7.7", and press Search.</p>
+        <div class="long-list__search">
+          <input class="usa-input" type="search" id={searchId} name={listSearchName(f.fieldId)} value={list.query ?? ''} aria-describedby={`${searchId}-hint`} maxLength={200} />
+          <button class="usa-button usa-button--outline" type="submit" name="action" value={`search:${f.fieldId}`} formNoValidate>Search</button>
+        </div>
+        {result ? <output class="usa-hint display-block">{result}</output> : null}
+        <label class="usa-label" for={id}>{f.name}</label>
+        <select class="usa-select" id={id} name={f.fieldId} aria-invalid={p.invalid} required={f.required}>
+          <option value="">{choices.length === 0 ? 'Search the list first' : 'Choose…'}</option>
+          {choices.map((c) => <option key={c.value} value={c.value} selected={c.value === p.one}>{c.label}</option>)}
+        </select>
+      </fieldset>
     </div>
   );
 }

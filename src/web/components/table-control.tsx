@@ -15,6 +15,7 @@ type Column = FormTableView['columns'][number];
 
 function columnHint(c: Column): string | null {
   const range = c.min !== null && c.max !== null ? ` from ${c.min} to ${c.max}` : c.min !== null ? ` of at least ${c.min}` : c.max !== null ? ` of at most ${c.max}` : '';
+  if (c.longList) return `A key of the list ${c.longList}, as the list writes it.`;
   if (c.type === 'number') return `A number${range}.`;
   if (c.type === 'integer') return `A whole number${range}.`;
   if (c.type === 'text' && c.maxLength !== null) return `At most ${c.maxLength} characters.`;
@@ -32,7 +33,7 @@ function Cell(p: { fieldId: string; row: number; c: Column; value: string; inval
   const common = { id, name: tableCellKey(p.fieldId, p.row, c.customId), 'aria-invalid': p.invalid ? true : undefined, 'aria-describedby': p.hintId ?? undefined };
   // Every cell has its own label (column and row), read by screen readers; sighted users see the column heading.
   const label = <label class="usa-sr-only" for={id}>{`${c.name}, row ${p.row + 1}`}</label>;
-  if (c.type === 'choice' || c.type === 'boolean') {
+  if ((c.type === 'choice' && !c.longList) || c.type === 'boolean') {
     const choices = c.type === 'boolean' ? [{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }] : (c.choices ?? []);
     const known = choices.some((x) => x.value === p.value);
     return (

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { CalendarPreview, FormPreview, MailPreviewItem, PreviewIndex } from '../../domain/administration/program-preview-service.ts';
 import type { ProgramSummary, UploadReview } from '../../domain/administration/program-publishing-service.ts';
+import { type LoadableListView, MAX_LIST_FILE_BYTES } from '../../domain/lists/list-console-service.ts';
 import { MAX_PROGRAM_FILE_BYTES } from '../../domain/administration/program-publishing-service.ts';
 import type { Program } from '../../model/model.ts';
 import type { ProgramVersion } from '../../model/program-version.ts';
@@ -60,6 +61,34 @@ function UploadForm(p: { csrfToken: string; hint: string; programId?: string }) 
   );
 }
 
+/** The program's lists of rows from CSV files: how many rows each holds, and a form to check or load a new file. */
+function ListsSection(p: { programId: string; csrfToken: string; lists: LoadableListView[]; problem: PageProblem | null }) {
+  return (
+    <section aria-labelledby="long-lists">
+      <h2 id="long-lists">Lists loaded from CSV files</h2>
+      {p.problem ? <Problem problem={p.problem} title="The rows were not loaded" /> : null}
+      <p>Loading a file replaces all rows of the list at once. Projects keep the values they hold, also those the new file no longer has.</p>
+      {p.lists.map((l) => {
+        const ref = l.customId ?? l.listId;
+        return (
+          <form key={l.listId} class="usa-form usa-form--large" method="post" action={programsPaths.list(p.programId, l.listId)} enctype="multipart/form-data">
+            <input type="hidden" name="_csrf" value={p.csrfToken} />
+            <h3>{l.name} ({ref})</h3>
+            <p>{l.rows} rows. Columns: {l.columns.map((c) => `${c.name}${c.type === 'text' ? '' : ` (${c.type})`}`).join(', ')}; key {l.key}.</p>
+            <label class="usa-label" for={`list-file-${ref}`}>CSV file for {l.name}</label>
+            <span class="usa-hint" id={`list-file-hint-${ref}`}>UTF-8, a header line naming the columns first, at most {formatSize(MAX_LIST_FILE_BYTES)}.</span>
+            <input class="usa-file-input" type="file" id={`list-file-${ref}`} name="file" accept=".csv,text/csv" aria-describedby={`list-file-hint-${ref}`} required />
+            <div class="usa-button-group">
+              <button class="usa-button usa-button--outline" type="submit" name="check" value="1">Check the file</button>
+              <button class="usa-button" type="submit" name="load" value="1">Load the rows</button>
+            </div>
+          </form>
+        );
+      })}
+    </section>
+  );
+}
+
 function VersionCell(p: { live: ProgramVersion | null; timeZone: string }) {
   if (!p.live) return <>No version recorded yet</>;
   return <>Version {p.live.version}, {formatDateTime(p.live.publishedAt, p.timeZone)} by {p.live.publisher}</>;
@@ -91,7 +120,11 @@ export function ProgramsListPage(p: ProgramsFrame & { programs: ProgramSummary[]
 }
 
 /** A program: its live version, download, the previews, the version history and the upload form. */
-export function ProgramPage(p: ProgramsFrame & { program: Program; versions: ProgramVersion[]; index: PreviewIndex; problem?: PageProblem | null }) {
+export function ProgramPage(p: ProgramsFrame & {
+  program: Program; versions: ProgramVersion[]; index: PreviewIndex; problem?: PageProblem | null;
+  /** The program's lists of rows from CSV files (absent: none), and what a list's upload found. */
+  lists?: LoadableListView[]; listProblem?: PageProblem | null;
+}) {
   const id = p.program.id;
   const live = p.versions[0] ?? null;
   return (
@@ -132,6 +165,7 @@ export function ProgramPage(p: ProgramsFrame & { program: Program; versions: Pro
           </tbody>
         </table>
       )}
+      {p.lists && p.lists.length > 0 ? <ListsSection programId={id} csrfToken={p.csrfToken} lists={p.lists} problem={p.listProblem ?? null} /> : null}
       <h2>Upload a new version</h2>
       <UploadForm csrfToken={p.csrfToken} programId={id} hint={`A program file whose customId is ${p.program.customId}.`} />
       <p><a href={PROGRAMS_PATH}>All programs</a></p>

@@ -18,4 +18,5 @@ export const programsPaths = {
   calendar: (programId: string) => `${programsPaths.program(programId)}/Calendar`,
   review: (uploadId: string) => `${PROGRAMS_PATH}/Uploads/${encodeURIComponent(uploadId)}`,
   publish: (uploadId: string) => `${programsPaths.review(uploadId)}/Publish`,
+  list: (programId: string, listId: string) => `${programsPaths.program(programId)}/Lists/${encodeURIComponent(listId)}`,
 };

@@ -10,6 +10,7 @@ import { renderPage } from '../render-page.ts';
 import type { WebAppDeps } from '../web-app-deps.ts';
 import { type ConsoleRequest, consoleRequest, sendPage } from './console-request.ts';
 import { PROGRAM_UPLOAD_PATH, PROGRAMS_PATH, programsPaths } from './programs-paths.ts';
+import { listNotice, listUploadRoute, type ProgramPageExtra } from './list-upload-routes.ts';
 import {
   CalendarPage, FormPreviewPage, MailsPreviewPage, problemOf, ProgramPage, type ProgramsFrame, ProgramsListPage, ReviewPage, VersionPage,
 } from './programs-pages.tsx';
@@ -30,9 +31,14 @@ export function programsRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   const secure = new URL(deps.publicUrl).protocol === 'https:';
   const frame = (c: ConsoleRequest, notice: string | null = null): ProgramsFrame => ({ user: c.user, csrfToken: c.csrfToken, agencyAdmin: c.scope.agencyAdmin, timeZone, notice });
 
-  const programPage = async (c: ConsoleRequest, reply: FastifyReply, programId: string, extra: { notice?: string | null; problem?: string; status?: number } = {}) => {
-    const [{ program, versions }, index] = await Promise.all([publishing.program(c.caller, programId), previews.index(c.caller, programId)]);
-    const page = ProgramPage({ ...frame(c, extra.notice ?? null), program, versions, index, problem: extra.problem ? problemOf(extra.problem) : null });
+  const programPage = async (c: ConsoleRequest, reply: FastifyReply, programId: string, extra: ProgramPageExtra = {}) => {
+    const [{ program, versions }, index, lists] = await Promise.all([
+      publishing.program(c.caller, programId), previews.index(c.caller, programId), services.listAdmin.lists(c.caller, programId),
+    ]);
+    const page = ProgramPage({
+      ...frame(c, extra.notice ?? null), program, versions, index, problem: extra.problem ? problemOf(extra.problem) : null,
+      lists, listProblem: extra.listProblem ?? null,
+    });
     return sendPage(reply, renderPage(page), extra.status ?? 200);
   };
 
@@ -109,8 +115,10 @@ export function programsRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.get(`${PROGRAMS_PATH}/:programId`, async (request, reply) => {
     const c = await consoleRequest(request, reply, deps);
     const notice = /^version-(\d+)$/.exec(String((request.query as { notice?: unknown }).notice ?? ''));
-    return programPage(c, reply, param(request, 'programId'), { notice: notice ? `Version ${notice[1]} was published.` : null });
+    return programPage(c, reply, param(request, 'programId'), { notice: notice ? `Version ${notice[1]} was published.` : listNotice(request.query) });
   });
+
+  listUploadRoute(web, deps, programPage);
 
   web.get(`${PROGRAMS_PATH}/:programId/File`, async (request, reply) => {
     const c = await consoleRequest(request, reply, deps);

@@ -188,7 +188,8 @@ function columnAttributes(c: ColumnSchemaView) {
 }
 
 function choicesValue(list: CustomListView | null) {
-  return list === null ? null : { Choice: list.choices.map((c) => ({ Value: c.value, Label: c.label })) };
+  // A long list's rows (loaded from CSV) are not inlined: its choices are empty here, and GetCustomListChoices gives them.
+  return list === null || list.choices.length === 0 ? null : { Choice: list.choices.map((c) => ({ Value: c.value, Label: c.label })) };
 }
 
 /** A version-1 DataField: its attributes and, for a table field, its Columns. */
