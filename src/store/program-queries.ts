@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Automation } from '../model/automation.ts';
-import type { CustomList, CustomRole, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
+import type { AccessGroup, CustomList, CustomRole, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
 import type { DeadlineDefinition, ProgramCalendar } from '../model/model.ts';
 import type { DocumentTemplate } from '../model/document.ts';
 import type { ProgramDefinitionRows } from '../model/records.ts';
@@ -26,6 +26,7 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     ...(row.deadlines ? { deadlines: JSON.parse(row.deadlines) as DeadlineDefinition[] } : {}),
     ...(row.documents ? { documents: JSON.parse(row.documents) as DocumentTemplate[] } : {}),
     ...(row.test_of ? { testOf: row.test_of } : {}),
+    ...(row.access_groups ? { accessGroups: JSON.parse(row.access_groups) as AccessGroup[] } : {}),
   };
 }
 
@@ -163,6 +164,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     ...(p.documents === undefined ? {} : { documents: p.documents.length > 0 ? JSON.stringify(p.documents) : null }),
     // Set once, when a test copy is made; an import of a file never clears it.
     ...(p.testOf === undefined ? {} : { test_of: p.testOf }),
+    ...(p.accessGroups === undefined ? {} : { access_groups: p.accessGroups.length > 0 ? JSON.stringify(p.accessGroups) : null }),
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.

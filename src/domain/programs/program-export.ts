@@ -63,6 +63,7 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     calendar: p.calendar ?? null,
     deadlines: deadlineSpecsOf(p, refOf),
     documents: documentSpecsOf(p, model, refOf),
+    accessGroups: (p.accessGroups ?? []).map((g) => ({ ...g })),
   };
 }
 
@@ -120,6 +121,7 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.calendar ? { calendar: compactCalendar(file.calendar) } : {}),
     ...(file.deadlines && file.deadlines.length > 0 ? { deadlines: file.deadlines.map(compactDeadline) } : {}),
     ...(file.documents && file.documents.length > 0 ? { documents: file.documents.map(compactDocument) } : {}),
+    ...(file.accessGroups && file.accessGroups.length > 0 ? { accessGroups: file.accessGroups } : {}),
   };
 }
 

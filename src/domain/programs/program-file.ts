@@ -3,7 +3,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
-import type { DeadlineDefinition, FieldRules, FieldType, NamedMailTemplate, ProgramCalendar, ProgramRole, StatusReason } from '../../model/model.ts';
+import type { AccessGroup, DeadlineDefinition, FieldRules, FieldType, NamedMailTemplate, ProgramCalendar, ProgramRole, StatusReason } from '../../model/model.ts';
 import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
@@ -76,6 +76,8 @@ export interface ProgramFile {
   deadlines?: DeadlineDefinition[];
   /** The program's document templates (`documents:`, src/domain/documents); absent or empty for none. */
   documents?: DocumentSpec[];
+  /** The program's access groups (`accessGroups:`, src/domain/access-groups); absent or empty for none. */
+  accessGroups?: AccessGroup[];
 }
 
 /**
@@ -334,6 +336,7 @@ interface RawProgram {
   calendar?: RawCalendar;
   deadlines?: RawDeadline[];
   documents?: RawDocument[];
+  accessGroups?: AccessGroup[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -380,6 +383,7 @@ function normalise(raw: RawProgram): ProgramFile {
     calendar: normaliseCalendar(raw.calendar),
     deadlines: normaliseDeadlines(raw.deadlines),
     documents: normaliseDocuments(raw.documents),
+    accessGroups: (raw.accessGroups ?? []).map((g) => ({ customId: g.customId, name: g.name, if: g.if })),
   };
 }
 

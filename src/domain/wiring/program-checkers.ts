@@ -1,3 +1,4 @@
+import { accessGroupsChecker } from '../access-groups/check-access-groups.ts';
 import { automationsChecker } from '../automations/check-automations.ts';
 import { documentsChecker } from '../documents/document-check.ts';
 import type { ProgramChecker } from '../programs/program-parts.ts';
@@ -10,5 +11,5 @@ import { statusMessagesChecker } from '../workflow/status-reasons.ts';
  * once where the services are wired.
  */
 export function programCheckers(): readonly ProgramChecker[] {
-  return [automationsChecker, statusMessagesChecker, documentsChecker, rulesChecker];
+  return [automationsChecker, statusMessagesChecker, documentsChecker, rulesChecker, accessGroupsChecker];
 }

@@ -1,0 +1,60 @@
+import type { Program } from '../../model/model.ts';
+import type { StoreWriter } from '../../store/store.ts';
+import type { ChangeReaction } from '../projects/change-reaction.ts';
+import type { ProgramContext } from '../projects/project-context.ts';
+import { groupsOfProject } from './access-group-rules.ts';
+
+/** How many projects a recount reads and writes at a time. */
+export const REGROUP_PAGE = 500;
+
+/**
+ * The project's access groups kept as a reaction of the change step: after every audit row of a project of a program
+ * with groups, its conditions are evaluated on the project as the transaction sees it and the membership written when
+ * it moved, in the change's own transaction, so a list never filters by a stale membership.
+ */
+export const accessGroupsReaction: ChangeReaction = {
+  name: 'access groups',
+  recorded: async (tx, _deps, _caller, ctx, record) => {
+    if ((ctx.program.accessGroups ?? []).length === 0) return;
+    await keepProjectGroups(tx, ctx, record.projectId, record.at);
+  },
+};
+
+/** Evaluates a project's groups and writes them when they moved; nothing for a project that is gone (a removed draft). */
+export async function keepProjectGroups(tx: StoreWriter, ctx: Pick<ProgramContext, 'program' | 'model'>, projectId: string, now: number): Promise<void> {
+  const project = await tx.projects.getProject(ctx.program.id, projectId);
+  if (!project) return;
+  const groups = await groupsOfProject(tx, ctx, project, now);
+  await tx.projects.setProjectAccessGroups(ctx.program.id, project.id, groups, project.accessGroups ?? []);
+}
+
+/** True when an import changes what decides membership: a group added, removed, or its condition changed. */
+export function groupsChanged(before: Pick<Program, 'accessGroups'> | null, after: Pick<Program, 'accessGroups'>): boolean {
+  const key = (p: Pick<Program, 'accessGroups'> | null) => JSON.stringify((p?.accessGroups ?? []).map((g) => [g.customId, g.if]));
+  return key(before) !== key(after);
+}
+
+/**
+ * Recounts the membership of every project of a program, in the import's transaction (so no reader sees the new
+ * conditions with the old membership): REGROUP_PAGE projects at a time in id order, each evaluated as the change step
+ * does, and written only when it moved. Its cost is linear in the program's projects and each evaluation is bounded by
+ * the rules' cost limit. Gives how many projects moved.
+ */
+export async function regroupProgram(tx: StoreWriter, programId: string, now: number): Promise<number> {
+  const program = await tx.programs.findProgram(programId);
+  if (!program) return 0;
+  const ctx = { program, model: await tx.programs.loadProgramModel(program) };
+  let moved = 0;
+  let after: string | null = null;
+  for (;;) {
+    const page = await tx.projects.projectGroupsPage(programId, after, REGROUP_PAGE);
+    for (const row of page) {
+      const project = await tx.projects.getProject(programId, row.id);
+      if (!project) continue;
+      const groups = await groupsOfProject(tx, ctx, project, now);
+      if (await tx.projects.setProjectAccessGroups(programId, project.id, groups, row.groups)) moved++;
+    }
+    if (page.length < REGROUP_PAGE) return moved;
+    after = page.at(-1)!.id;
+  }
+}
