@@ -2,6 +2,7 @@ import type { AccessGroup } from '../../src/model/model.ts';
 import type { Store } from '../../src/store/store.ts';
 import { formatApiKey, hashSecret } from '../../src/domain/accounts/secrets.ts';
 import { programFileOf } from '../../src/domain/programs/program-export.ts';
+import type { ProgramFile } from '../../src/domain/programs/program-file.ts';
 import { importProgram, type ImportReport } from '../../src/domain/programs/program-import.ts';
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
@@ -19,13 +20,13 @@ export const GROUPS: AccessGroup[] = [
 export const NORTH_KW = '7.5';
 export const SOUTH_KW = '20';
 
-/** Imports the fixture program again with `groups`, as `apas program import` does (the change report back). */
-export async function importGroups(store: Store, clock: Clock, groups: AccessGroup[]): Promise<ImportReport> {
+/** Imports the fixture program again with `groups` (and `more` parts), as `apas program import` does (the change report back). */
+export async function importGroups(store: Store, clock: Clock, groups: AccessGroup[], more: Partial<ProgramFile> = {}): Promise<ImportReport> {
   const program = (await store.programs.findProgram(IDS.program))!;
   const file = programFileOf(await store.programs.loadProgramModel(program));
   // A program file's initial status is named Unsubmitted; the hand-built fixture's is Draft.
   const statuses = file.statuses.map((s) => (s.initial ? { ...s, name: 'Unsubmitted' } : s));
-  return importProgram({ store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, 'acme', { ...file, statuses, accessGroups: groups });
+  return importProgram({ store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, 'acme', { ...file, statuses, ...more, accessGroups: groups });
 }
 
 /** The limited reviewers: editors of the program whose grants are limited to one territory each. */

@@ -8,12 +8,20 @@ import { groupsOfProject } from './access-group-rules.ts';
 export const REGROUP_PAGE = 500;
 
 /**
- * The project's access groups kept as a reaction of the change step: after every audit row of a project of a program
- * with groups, its conditions are evaluated on the project as the transaction sees it and the membership written when
- * it moved, in the change's own transaction, so a list never filters by a stale membership.
+ * The project's access groups kept as a reaction of the change step, in the change's own transaction, so a list never
+ * filters by a stale membership: first as a follow-up after the change's own writes (so that the automations after
+ * it, mail to a role's members among them, see the project's groups as the change leaves them), then after every
+ * audit row (an automation's move may change them again). Each evaluates the conditions on the project as the
+ * transaction sees it and writes the membership when it moved.
  */
 export const accessGroupsReaction: ChangeReaction = {
   name: 'access groups',
+  follow: async (s) => {
+    if ((s.ctx.program.accessGroups ?? []).length === 0) return { changes: {}, records: [] };
+    const groups = await groupsOfProject(s.tx, s.ctx, s.project, s.now);
+    await s.tx.projects.setProjectAccessGroups(s.ctx.program.id, s.project.id, groups, s.project.accessGroups ?? []);
+    return { changes: { accessGroups: groups }, records: [] };
+  },
   recorded: async (tx, _deps, _caller, ctx, record) => {
     if ((ctx.program.accessGroups ?? []).length === 0) return;
     await keepProjectGroups(tx, ctx, record.projectId, record.at);
