@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Project } from '../model/model.ts';
+import { toProject } from './project-queries.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -17,12 +19,12 @@ export async function setProjectAccessGroups(db: Db, programId: string, projectI
   return true;
 }
 
-/** Up to `limit` project ids of a program after `after` in id order, with their groups now: a page of a recount. */
-export async function projectGroupsPage(db: Db, programId: string, after: string | null, limit: number): Promise<{ id: string; groups: string[] }[]> {
-  let query = db.selectFrom('projects').select(['id', 'access_groups']).where('program_id', '=', programId);
+/** Up to `limit` projects of a program after `after` in id order (with their groups now): a page of a recount. */
+export async function projectGroupsPage(db: Db, programId: string, after: string | null, limit: number): Promise<Project[]> {
+  let query = db.selectFrom('projects').selectAll().where('program_id', '=', programId);
   if (after !== null) query = query.where('id', '>', after);
   const rows = await query.orderBy('id').limit(limit).execute();
-  return rows.map((r) => ({ id: r.id, groups: r.access_groups ? JSON.parse(r.access_groups) as string[] : [] }));
+  return rows.map(toProject);
 }
 
 /** How many projects of a program are in each of its access groups (the console and `apas program show`). */

@@ -154,7 +154,7 @@ forEachDialect('Access groups: a North editor against South projects, everywhere
     assert.ok(ids(all.body).includes(south.projectId) && ids(all.body).includes(north.projectId));
     assert.ok(ids(mine.body).includes(north.projectId), 'the North project is in the North queue');
     assert.ok(!ids(mine.body).includes(south.projectId), 'the South project is not in the North queue');
-    const northCount = (await h.store.transaction((tx) => tx.projects.projectGroupsPage(IDS.program, null, 100_000))).filter((r) => r.groups.includes('north')).length;
+    const northCount = (await h.store.transaction((tx) => tx.projects.projectGroupsPage(IDS.program, null, 100_000))).filter((r) => r.accessGroups?.includes('north')).length;
     assert.equal(/<p id="queue-count">(\d+) /.exec(mine.body)?.[1], String(northCount), 'the count is of the North projects');
     assert.equal(ids(mine.body).length, Math.min(northCount, 50), 'the first page is of North projects');
     const csv = await webGet(h, `${queue}&format=csv`, reviewers.north);

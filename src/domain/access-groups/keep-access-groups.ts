@@ -2,7 +2,7 @@ import type { Program } from '../../model/model.ts';
 import type { StoreWriter } from '../../store/store.ts';
 import type { ChangeReaction } from '../projects/change-reaction.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
-import { groupsOfProject } from './access-group-rules.ts';
+import { groupsOfProject, groupsOfProjects } from './access-group-rules.ts';
 
 /** How many projects a recount reads and writes at a time. */
 export const REGROUP_PAGE = 500;
@@ -44,9 +44,9 @@ export function groupsChanged(before: Pick<Program, 'accessGroups'> | null, afte
 
 /**
  * Recounts the membership of every project of a program, in the import's transaction (so no reader sees the new
- * conditions with the old membership): REGROUP_PAGE projects at a time in id order, each evaluated as the change step
- * does, and written only when it moved. Its cost is linear in the program's projects and each evaluation is bounded by
- * the rules' cost limit. Gives how many projects moved.
+ * conditions with the old membership): REGROUP_PAGE projects at a time in id order, their values read for the page at
+ * once where the conditions allow it (groupsOfProjects), and written only when it moved. Its cost is linear in the
+ * program's projects and each evaluation is bounded by the rules' cost limit. Gives how many projects moved.
  */
 export async function regroupProgram(tx: StoreWriter, programId: string, now: number): Promise<number> {
   const program = await tx.programs.findProgram(programId);
@@ -56,11 +56,9 @@ export async function regroupProgram(tx: StoreWriter, programId: string, now: nu
   let after: string | null = null;
   for (;;) {
     const page = await tx.projects.projectGroupsPage(programId, after, REGROUP_PAGE);
-    for (const row of page) {
-      const project = await tx.projects.getProject(programId, row.id);
-      if (!project) continue;
-      const groups = await groupsOfProject(tx, ctx, project, now);
-      if (await tx.projects.setProjectAccessGroups(programId, project.id, groups, row.groups)) moved++;
+    const groups = await groupsOfProjects(tx, ctx, page, now);
+    for (const project of page) {
+      if (await tx.projects.setProjectAccessGroups(programId, project.id, groups.get(project.id) ?? [], project.accessGroups ?? [])) moved++;
     }
     if (page.length < REGROUP_PAGE) return moved;
     after = page.at(-1)!.id;
