@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { ownerRefusal } from '../../src/domain/webhooks/owner-access.ts';
-import { normaliseAutomations } from '../../src/domain/automations/automation-file.ts';
+import type { AutomationSpec } from '../../src/domain/automations/automation-file.ts';
 import { GROUPS, importGroups, NORTH_KW, seedReviewers, SOUTH_KW, type Territory } from '../support/access-groups.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
@@ -216,7 +216,8 @@ forEachDialect('Access groups: a North editor against South projects, everywhere
     assert.equal(await ownerRefusal(h.store, target(north)), null);
     assert.equal(await ownerRefusal(h.store, target(south)), 'its owner cannot read the project');
     // An automation mails the editors at each submission: the limited ones only of their own territory's projects.
-    const automations = normaliseAutomations([{ customId: 'tellEditors', name: 'Tell the editors', when: { trigger: 'form.submitted' }, then: [{ do: 'sendMail', to: 'role', role: 'editor', subject: 'New application', text: 'Please review {{projectNumber}}.' }] }]);
+    const when = { trigger: 'form.submitted' as const, form: null, status: null, field: null, attachment: null, approval: null, by: null, visibleToApplicant: null, deadline: null, at: null };
+    const automations: AutomationSpec[] = [{ customId: 'tellEditors', name: 'Tell the editors', when, if: null, actions: [{ do: 'sendMail', to: 'role', role: 'editor', subject: 'New application', text: 'Please review {{projectNumber}}.' }] }];
     await importGroups(h.store, h.clock, GROUPS, { automations });
     try {
       const mailed = async (kw: string) => {
