@@ -7,7 +7,7 @@ import { GROUPS, importGroups, NORTH_KW, seedReviewers, SOUTH_KW, type Territory
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { attr, attrs, authHeaders, dataRequest, type HttpHarness, type Identity, type Who } from '../support/http-harness.ts';
-import { API, COMPLETE, draftPath, PROGRAM, projectPath, sharedHarness, submitPath } from './http-helpers.ts';
+import { API, COMPLETE, draftPath, eventually, PROGRAM, projectPath, sharedHarness, submitPath } from './http-helpers.ts';
 import { addNote, noteRequest } from './inquiry-helpers.ts';
 import { webGet, webPost } from './web-page-helpers.ts';
 
@@ -102,7 +102,7 @@ forEachDialect('Access groups: a North editor against South projects, everywhere
       const sameBadBody = refused.statusCode === unlimited.statusCode && [400, 415].includes(unlimited.statusCode);
       assert.ok([403, 404].includes(refused.statusCode) || sameBadBody, `${op.operationId}: North on South got ${refused.statusCode}\n${refused.body.slice(0, 300)}`);
       if (unlimited.statusCode < 400) assert.equal(refused.statusCode, 404, `${op.operationId}: an operation the editor may use answers 404, as for a missing project`);
-      assert.ok(!refused.body.includes('Jane Doe') && !refused.body.includes(SOUTH_KW), `${op.operationId}: the refusal shows the project's data`);
+      assert.ok(!refused.body.includes('Jane Doe') && !refused.body.includes(`Value="${SOUTH_KW}"`), `${op.operationId}: the refusal shows the project's data`);
       assert.deepEqual(await stateOf(h, south.projectId), before, `${op.operationId} changed the South project`);
     }
   });
@@ -210,6 +210,21 @@ forEachDialect('Access groups: a North editor against South projects, everywhere
     assert.match(refused.body, /UNKNOWN_USER/);
     assert.deepEqual(await stateOf(h, south.projectId), before);
     assert.equal((await assign(north, reviewers.north.email)).statusCode, 200);
+    // A North admin's clash with a South thread's external id does not name the South project or thread.
+    const external = (p: Rich, who: Who | Identity, value: string) => send(h, who, 'POST', `${projectPath(p.projectId)}/InquiryThreads/${p.threadId}/ExternalId`, { payload: `<SetInquiryThreadExternalIdRequest xmlns="http://service.powerclerk.com/api/v1/" ExternalId="${value}"/>`, type: 'application/xml' });
+    assert.equal((await external(south, 'admin', 'CRM-SOUTH')).statusCode, 200);
+    await h.store.transaction((tx) => tx.accounts.setGrant({ userId: reviewers.north.id, programId: IDS.program, role: 'admin', sensitive: false, accessGroups: ['north'] }));
+    try {
+      // The grant reaches this instance's credentials cache within the change signal's delay (PostgreSQL).
+      const clash = await eventually(() => external(north, reviewers.north, 'CRM-SOUTH'), 409, 3000);
+      assert.equal(clash.statusCode, 409, clash.body);
+      assert.ok(!clash.body.includes(south.projectId) && !clash.body.includes(south.threadId), clash.body);
+      const named = await external(north, 'admin', 'CRM-SOUTH');
+      assert.ok(named.body.includes(south.projectId), 'an unlimited admin is told which project holds it');
+    } finally {
+      await h.store.transaction((tx) => tx.accounts.setGrant({ userId: reviewers.north.id, programId: IDS.program, role: 'editor', sensitive: false, accessGroups: ['north'] }));
+      await eventually(() => external(north, reviewers.north, 'CRM-NORTH'), 403, 3000);
+    }
     // A self-service webhook of the North editor is not sent South's events.
     await h.store.transaction((tx) => tx.agencyPolicies.savePolicy({ agencyId: IDS.agency, ownCredentials: false, ownWebhooks: true, updatedAt: h.clock.now(), updatedBy: IDS.admin }));
     const target = (p: Rich) => ({ ownerId: reviewers.north.id, programId: IDS.program, projectId: p.projectId, audience: 'all' as const });
