@@ -24,12 +24,16 @@ export const grantCommands: CliCommand[] = [
       user, program,
       role: { type: 'string', value: 'ROLE', required: true, description: `One of ${PROGRAM_ROLES.join(', ')}, or a role of the program's own` },
       sensitive: { type: 'boolean', description: 'Also allow viewing sensitive field values (the privilege revealSensitive)' },
+      groups: { type: 'string', value: 'GROUPS', description: 'Limit the grant to the projects of these access groups (comma-separated customIds of the program\'s accessGroups)' },
     },
     async run(input, io) {
+      const groups = optionalText(input, 'groups');
       const grant = await withContext(io, (ctx) => new AccountService(ctx).grant(
         text(input, 'user'), text(input, 'program'), text(input, 'role'), input.options.sensitive === true,
+        groups === undefined ? null : groups.split(',').map((g) => g.trim()).filter((g) => g !== ''),
       ));
-      io.out(`Granted ${text(input, 'user')} the role ${grant.role} in program ${text(input, 'program')}${grant.sensitive ? ' with sensitive data' : ''}.`);
+      const limit = grant.accessGroups ? ` limited to the access groups ${grant.accessGroups.join(', ')}` : '';
+      io.out(`Granted ${text(input, 'user')} the role ${grant.role} in program ${text(input, 'program')}${grant.sensitive ? ' with sensitive data' : ''}${limit}.`);
       return 0;
     },
   },
@@ -45,7 +49,7 @@ export const grantCommands: CliCommand[] = [
   },
   {
     name: 'grant list',
-    summary: 'List grants by program and user: program, user, role, and whether sensitive data may be seen.',
+    summary: 'List grants by program and user: program, user, role, whether sensitive data may be seen, and the access groups a grant is limited to.',
     notes: ['Without --user or --program every grant is listed; an agency admin needs no grant (admin of every program of the agency).'],
     options: {
       user: { ...user, required: false, description: 'Only this user\'s grants (an e-mail address)' },
@@ -56,7 +60,7 @@ export const grantCommands: CliCommand[] = [
       const grants = await withContext(io, (ctx) => new AccountService(ctx).listGrants({
         user: optionalText(input, 'user'), program: optionalText(input, 'program'), agency: optionalText(input, 'agency'),
       }));
-      for (const g of grants) io.out(`${g.programCustomId}  ${g.email}  ${g.role}${g.sensitive ? '  sensitive' : ''}`);
+      for (const g of grants) io.out(`${g.programCustomId}  ${g.email}  ${g.role}${g.sensitive ? '  sensitive' : ''}${g.accessGroups ? `  groups ${g.accessGroups.join(',')}` : ''}`);
       if (grants.length === 0) io.err('No grants match.');
       return 0;
     },

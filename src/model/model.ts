@@ -57,7 +57,17 @@ export interface Agency { id: string; customId: string | null; name: string }
 export interface User { id: string; agencyId: string; email: string; name: string; agencyAdmin: boolean; disabled: boolean }
 
 /** A user's grant in one program. */
-export interface ProgramGrant { userId: string; programId: string; role: ProgramRole; sensitive: boolean }
+export interface ProgramGrant {
+  userId: string; programId: string; role: ProgramRole; sensitive: boolean;
+  /** The access groups (customIds) the grant is limited to: only their projects are read and changed. Absent or null: every project. */
+  accessGroups?: string[] | null;
+}
+
+/**
+ * A named group of a program's projects (program file `accessGroups:`): the projects its CEL condition `if` holds for.
+ * A grant limited to groups reads and changes only their projects (src/domain/access-groups).
+ */
+export interface AccessGroup { customId: string; name: string; if: string }
 
 /** A program row without its definition. */
 export interface Program {
@@ -86,6 +96,8 @@ export interface Program {
   connections?: ConnectionDefinition[];
   /** The id of the live program this program is a test copy of (src/domain/administration/test-program-service.ts); absent for a live program. */
   testOf?: string;
+  /** The program file's access groups (`accessGroups:`); absent or empty for none. */
+  accessGroups?: AccessGroup[];
 }
 
 /** How one project relates to another: the other is its child, its successor, or just linked. */
@@ -204,6 +216,8 @@ export interface Project {
   ownerId: string; assigneeId: string | null; version: number;
   /** The organization the project was started for: access follows its membership (absent or null: personal). */
   organizationId?: string | null;
+  /** The access groups (customIds) the project is in now, kept by the change step; absent for none. */
+  accessGroups?: string[];
 }
 
 /**

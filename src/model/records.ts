@@ -43,10 +43,12 @@ export interface ProjectQuery {
 }
 
 /**
- * What a non-staff caller reads: their own personal projects (no organization) and every project of the
- * organizations they are a member of now (src/domain/roles/access.ts ownerFilter decides it).
+ * What a caller limited in what they read reads: a non-staff caller their own personal projects (no organization) and
+ * every project of the organizations they are a member of now; a staff caller (ownerId null) every project. A grant
+ * limited to access groups (`groups`) also needs the project in one of them (src/domain/roles/access.ts ownerFilter
+ * decides it).
  */
-export interface OwnerScope { ownerId: string; organizationIds: readonly string[] }
+export interface OwnerScope { ownerId: string | null; organizationIds: readonly string[]; groups?: readonly string[] }
 
 /** A project's place in creation order: its creation time, then its id for projects created in the same millisecond. */
 export interface ProjectKey { createdAt: number; id: string }

@@ -90,13 +90,21 @@ export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyRecord[
 /** The program grants of a user. */
 export async function listGrants(db: Db, userId: string): Promise<ProgramGrant[]> {
   const rows = await db.selectFrom('program_grants').selectAll().where('user_id', '=', userId).execute();
-  return rows.map((r) => ({ userId: r.user_id, programId: r.program_id, role: r.role as ProgramRole, sensitive: r.sensitive === 1 }));
+  return rows.map(toGrant);
+}
+
+/** A grant row as the domain sees it: the access-group limit only when it has one, as grants read before migration 057. */
+function toGrant(r: { user_id: string; program_id: string; role: string; sensitive: number; access_groups: string | null }): ProgramGrant {
+  return {
+    userId: r.user_id, programId: r.program_id, role: r.role as ProgramRole, sensitive: r.sensitive === 1,
+    ...(r.access_groups === null ? {} : { accessGroups: JSON.parse(r.access_groups) as string[] }),
+  };
 }
 
 /** The grant of a user in one program. */
 export async function findGrant(db: Db, userId: string, programId: string): Promise<ProgramGrant | null> {
   const r = await db.selectFrom('program_grants').selectAll().where('user_id', '=', userId).where('program_id', '=', programId).executeTakeFirst();
-  return r ? { userId: r.user_id, programId: r.program_id, role: r.role as ProgramRole, sensitive: r.sensitive === 1 } : null;
+  return r ? toGrant(r) : null;
 }
 
 /** Users without secrets, of one agency or all, by e-mail address (operators). */
@@ -131,13 +139,11 @@ export async function listPeople(db: Db, agencyId: string, search: string, limit
 /** Grants with their user's address and program's custom id, of one user or program or all (operators). */
 export async function listGrantDetails(db: Db, f: { userId?: string; programId?: string }): Promise<(ProgramGrant & { email: string; programCustomId: string })[]> {
   const rows = await db.selectFrom('program_grants as g').innerJoin('users as u', 'u.id', 'g.user_id').innerJoin('programs as p', 'p.id', 'g.program_id')
-    .select(['g.user_id', 'g.program_id', 'g.role', 'g.sensitive', 'u.email', 'p.custom_id'])
+    .select(['g.user_id', 'g.program_id', 'g.role', 'g.sensitive', 'g.access_groups', 'u.email', 'p.custom_id'])
     .$if(f.userId !== undefined, (q) => q.where('g.user_id', '=', f.userId as string))
     .$if(f.programId !== undefined, (q) => q.where('g.program_id', '=', f.programId as string))
     .orderBy('p.custom_id').orderBy('u.email').execute();
-  return rows.map((r) => ({
-    userId: r.user_id, programId: r.program_id, role: r.role as ProgramRole, sensitive: r.sensitive === 1, email: r.email, programCustomId: r.custom_id,
-  }));
+  return rows.map((r) => ({ ...toGrant(r), email: r.email, programCustomId: r.custom_id }));
 }
 
 /** Inserts an agency. */
@@ -179,11 +185,12 @@ export async function revokeApiKey(db: Db, id: string, at: number): Promise<bool
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Creates or replaces a user's grant in a program. */
+/** Creates or replaces a user's grant in a program (its access-group limit too: absent or null for every project). */
 export async function setGrant(db: Db, grant: ProgramGrant): Promise<void> {
-  const values = { user_id: grant.userId, program_id: grant.programId, role: grant.role, sensitive: grant.sensitive ? 1 : 0 };
+  const groups = grant.accessGroups === undefined || grant.accessGroups === null ? null : JSON.stringify(grant.accessGroups);
+  const values = { user_id: grant.userId, program_id: grant.programId, role: grant.role, sensitive: grant.sensitive ? 1 : 0, access_groups: groups };
   await db.insertInto('program_grants').values(values)
-    .onConflict((oc) => oc.columns(['user_id', 'program_id']).doUpdateSet({ role: values.role, sensitive: values.sensitive }))
+    .onConflict((oc) => oc.columns(['user_id', 'program_id']).doUpdateSet({ role: values.role, sensitive: values.sensitive, access_groups: groups }))
     .execute();
 }
 

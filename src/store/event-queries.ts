@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { EventAudience, EventData, EventType, NewEvent, StoredEvent } from '../model/event.ts';
 import type { OwnerScope } from '../model/records.ts';
-import { readableBy } from './owner-scope.ts';
+import { inAccessGroups, readableBy } from './owner-scope.ts';
 import { bindDb } from './bind-db.ts';
 import type { Dialect } from './dialect.ts';
 import type { Database, EventTable } from './tables.ts';
@@ -19,6 +19,8 @@ export interface FeedScope {
   /** Every program of this agency (an agency admin). */
   staffAgencyId?: string;
   staffProgramIds: string[];
+  /** Programs whose staff grant is limited to access groups: only events of projects now in one of them. */
+  limitedPrograms?: { programId: string; groups: readonly string[] }[];
   applicantProgramIds: string[];
   /** The caller as an applicant: the projects they read (their own, their organizations'). */
   owner: OwnerScope;
@@ -43,6 +45,9 @@ export async function listFeed(db: Db, scope: FeedScope, after: number, limit: n
       const visible: Expression<SqlBool>[] = [];
       if (scope.staffAgencyId !== undefined) visible.push(eb('e.agency_id', '=', scope.staffAgencyId));
       if (scope.staffProgramIds.length > 0) visible.push(eb('e.program_id', 'in', scope.staffProgramIds));
+      for (const l of scope.limitedPrograms ?? []) {
+        visible.push(eb.and([eb('e.program_id', '=', l.programId), eb('e.project_id', 'is not', null), inAccessGroups('e', l.groups, 'project_id')]));
+      }
       if (scope.applicantProgramIds.length > 0) {
         visible.push(eb.and([
           eb('e.program_id', 'in', scope.applicantProgramIds), eb('e.audience', '=', 'all'),

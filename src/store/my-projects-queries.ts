@@ -89,7 +89,7 @@ export async function myProjectsPage(db: Db, q: MyProjectsQuery): Promise<Projec
 
 /**
  * Deletes a project and everything kept per project: drafts and values (with their search rows), submissions,
- * status history, deadlines, envelopes, inquiry threads and notes, and its files' rows (returning their blob keys, for the
+ * status history, deadlines, access groups, envelopes, inquiry threads and notes, and its files' rows (returning their blob keys, for the
  * caller to release once the transaction commits). The audit log, the event outbox and webhook deliveries keep their
  * rows: they are the record of what happened.
  */
@@ -98,7 +98,7 @@ export async function deleteProjectRows(db: Db, projectId: string): Promise<stri
   await deleteProjectEnvelopes(db, projectId);
   const threads = db.selectFrom('inquiry_threads').select('id').where('project_id', '=', projectId);
   await db.deleteFrom('inquiry_notes').where('thread_id', 'in', threads).execute();
-  for (const table of ['inquiry_threads', 'attachments', 'project_deadlines', 'project_table_cells', 'project_value_items', 'project_values', 'project_drafts', 'form_submissions', 'status_history', 'automation_schedule_marks', 'project_external_ids', 'field_lookups', 'connection_calls'] as const) {
+  for (const table of ['inquiry_threads', 'attachments', 'project_deadlines', 'project_table_cells', 'project_value_items', 'project_values', 'project_drafts', 'form_submissions', 'status_history', 'automation_schedule_marks', 'project_external_ids', 'field_lookups', 'connection_calls', 'project_access_groups'] as const) {
     await db.deleteFrom(table).where('project_id', '=', projectId).execute();
   }
   await db.deleteFrom('project_relations').where((eb) => eb.or([eb('from_project_id', '=', projectId), eb('to_project_id', '=', projectId)])).execute();

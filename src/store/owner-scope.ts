@@ -4,10 +4,22 @@ import type { OwnerScope } from '../model/records.ts';
 /**
  * The SQL condition of an owner scope on a projects table (or its alias): the owner's personal projects, and every
  * project of the scope's organizations. Without organizations it is the owner condition alone, so callers who are in
- * none read by the owner index exactly as before organizations existed.
+ * none read by the owner index exactly as before organizations existed. A scope limited to access groups also needs
+ * the project in one of them; a staff scope (no owner) needs only that.
  */
 export function readableBy(table: string, scope: OwnerScope): RawBuilder<SqlBool> {
+  const groups = scope.groups === undefined ? null : inAccessGroups(table, scope.groups);
+  if (scope.ownerId === null) return groups ?? sql<SqlBool>`1 = 1`;
   const owner = sql<SqlBool>`(${sql.ref(`${table}.owner_id`)} = ${scope.ownerId} and ${sql.ref(`${table}.organization_id`)} is null)`;
-  if (scope.organizationIds.length === 0) return owner;
-  return sql<SqlBool>`(${owner} or ${sql.ref(`${table}.organization_id`)} in (${sql.join([...scope.organizationIds])}))`;
+  const either = scope.organizationIds.length === 0 ? owner : sql<SqlBool>`(${owner} or ${sql.ref(`${table}.organization_id`)} in (${sql.join([...scope.organizationIds])}))`;
+  return groups === null ? either : sql<SqlBool>`(${either} and ${groups})`;
+}
+
+/**
+ * The project (by `table`.id, or the table's `column` naming it) is in one of the access groups: one probe of the membership's primary key per project,
+ * so a list walked in its own order stays a walk of its index (migration 057).
+ */
+export function inAccessGroups(table: string, groups: readonly string[], column = 'id'): RawBuilder<SqlBool> {
+  if (groups.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`exists (select 1 from project_access_groups ag where ag.project_id = ${sql.ref(`${table}.${column}`)} and ag.group_id in (${sql.join([...groups])}))`;
 }

@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Automation } from '../model/automation.ts';
-import type { CustomList, CustomRole, ListRowSource, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
+import type { AccessGroup, CustomList, CustomRole, ListRowSource, DataField, FieldRules, FieldType, Form, NamedMailTemplate, Program, ProgramModel, ProgramRole, Status, StatusReason, TableSpec } from '../model/model.ts';
 import type { DeadlineDefinition, ProgramCalendar, ProgramRelation } from '../model/model.ts';
 import type { DocumentTemplate } from '../model/document.ts';
 import type { ConnectionDefinition } from '../model/connection.ts';
@@ -30,6 +30,7 @@ function toProgram(row: Selectable<ProgramTable>): Program {
     ...(row.connections ? { connections: JSON.parse(row.connections) as ConnectionDefinition[] } : {}),
     ...(row.test_of ? { testOf: row.test_of } : {}),
     ...(row.relations ? { relations: JSON.parse(row.relations) as ProgramRelation[] } : {}),
+    ...(row.access_groups ? { accessGroups: JSON.parse(row.access_groups) as AccessGroup[] } : {}),
   };
 }
 
@@ -172,6 +173,7 @@ export async function saveProgramDefinition(db: Db, rows: ProgramDefinitionRows)
     ...(p.connections === undefined ? {} : { connections: p.connections.length > 0 ? JSON.stringify(p.connections) : null }),
     // Set once, when a test copy is made; an import of a file never clears it.
     ...(p.testOf === undefined ? {} : { test_of: p.testOf }),
+    ...(p.accessGroups === undefined ? {} : { access_groups: p.accessGroups.length > 0 ? JSON.stringify(p.accessGroups) : null }),
   };
   // updated_at keys the model caches of every instance, so it must move forward even within one millisecond;
   // computed in the UPDATE, it reads the row after the lock, so overlapping saves cannot both take the same value.

@@ -14,6 +14,7 @@ type Db = Kysely<Database>;
  */
 const PROJECT_COLUMNS = [
   'id', 'program_id', 'number', 'status_id', 'status_at', 'created_at', 'created_by', 'updated_at', 'updated_by', 'owner_id', 'assignee_id', 'version', 'organization_id',
+  'access_groups',
 ] as const;
 
 /** A project row as the domain sees it. */
@@ -24,6 +25,8 @@ export function toProject(r: Pick<Selectable<ProjectTable>, (typeof PROJECT_COLU
     ownerId: r.owner_id, assigneeId: r.assignee_id, version: r.version,
     // Only on organizations' projects: a personal project reads as it did before organizations existed.
     ...(r.organization_id ? { organizationId: r.organization_id } : {}),
+    // Only on projects in an access group (migration 057): the one-project access decision reads it.
+    ...(r.access_groups ? { accessGroups: JSON.parse(r.access_groups) as string[] } : {}),
   };
 }
 
@@ -111,14 +114,15 @@ const pageReads = new Map<string, PageRead>();
 
 // What a page's SQL depends on besides its bound values: the columns, which filters, the literal LIMIT and OFFSET.
 function pageShape(q: ProjectQuery, columns: PageColumns, fewChanged: boolean): string {
-  const owner = q.owner === undefined ? '-' : String(q.owner.organizationIds.length);
+  const owner = q.owner === undefined ? '-' : `${q.owner.ownerId === null ? 's' : 'o'}${q.owner.organizationIds.length}g${q.owner.groups?.length ?? '-'}`;
   return `${columns === null ? '*' : columns.join(',')}|${owner}|${q.changedSince !== undefined}|${q.after !== undefined}|${q.limit}|${q.offset}|${fewChanged}`;
 }
 
 // A page's bound values in order, and the query back from them (the stand-ins compileOnce passes).
 function pageParams(q: ProjectQuery): (string | number)[] {
   return [
-    q.programId, ...(q.owner ? [q.owner.ownerId, ...q.owner.organizationIds] : []), ...(q.changedSince !== undefined ? [q.changedSince] : []),
+    q.programId, ...(q.owner ? [...(q.owner.ownerId === null ? [] : [q.owner.ownerId]), ...q.owner.organizationIds, ...(q.owner.groups ?? [])] : []),
+    ...(q.changedSince !== undefined ? [q.changedSince] : []),
     ...(q.after ? [q.after.createdAt, q.after.id] : []),
   ];
 }
@@ -127,13 +131,19 @@ function pageFromParams(shape: ProjectQuery, params: (string | number)[]): Proje
   let i = 0;
   const next = () => params[i++] as never;
   const programId: string = next();
-  const owner = shape.owner ? { ownerId: next() as string, organizationIds: shape.owner.organizationIds.map(() => next() as string) } : undefined;
+  const owner = shape.owner ? ownerFromParams(shape.owner, next) : undefined;
   const changedSince = shape.changedSince !== undefined ? (next() as number) : undefined;
   const after = shape.after ? { createdAt: next() as number, id: next() as string } : undefined;
   return {
     programId, limit: shape.limit, offset: shape.offset,
     ...(owner ? { owner } : {}), ...(changedSince !== undefined ? { changedSince } : {}), ...(after ? { after } : {}),
   };
+}
+
+function ownerFromParams(shape: OwnerScope, next: () => never): OwnerScope {
+  const ownerId = shape.ownerId === null ? null : (next() as string);
+  const organizationIds = shape.organizationIds.map(() => next() as string);
+  return { ownerId, organizationIds, ...(shape.groups ? { groups: shape.groups.map(() => next() as string) } : {}) };
 }
 
 // The rows of a page, of every column (null) or of `columns`. Without `where`, its query is built and compiled once

@@ -45,6 +45,8 @@ export interface ProgramTable {
   connections: ColumnType<string | null, string | null | undefined, string | null>;
   /** The live program this one is a test copy of (migration 053); null for a live program. */
   test_of: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program file's access groups as JSON (migration 057); null for none. */
+  access_groups: ColumnType<string | null, string | null | undefined, string | null>;
   /** The program file's relations as JSON (migration 056); null for none. */
   relations: ColumnType<string | null, string | null | undefined, string | null>;
 }
@@ -126,7 +128,11 @@ export interface AttachmentDefinitionTable {
 }
 
 /** What a user may do in a program: role applicant, reader, editor or admin. */
-export interface ProgramGrantTable { user_id: string; program_id: string; role: string; sensitive: Flag }
+export interface ProgramGrantTable {
+  user_id: string; program_id: string; role: string; sensitive: Flag;
+  /** The access groups the grant is limited to, as a JSON list of customIds (migration 057); null for every project. */
+  access_groups: ColumnType<string | null, string | null | undefined, string | null>;
+}
 
 /** A project: one application moving through a program's workflow. */
 export interface ProjectTable {
@@ -137,7 +143,12 @@ export interface ProjectTable {
   last_applicant_activity_at: Generated<number | null>; attention: Generated<number>;
   /** The organization the project was started for (migration 037): its members read it; null for a personal project. */
   organization_id: Generated<string | null>;
+  /** The program's access groups the project is in now, as a JSON list of customIds (migration 057); null for none. */
+  access_groups: Generated<string | null>;
 }
+
+/** One project's membership of one access group (migration 057), kept by the change step with projects.access_groups. */
+export interface ProjectAccessGroupTable { project_id: string; group_id: string; program_id: string }
 
 /** An installer company (migration 037): its defaults (JSON, field customId → value) prefill new applications. */
 export interface OrganizationTable { id: string; agency_id: string; name: string; defaults: string; created_at: number; created_by: string }
@@ -445,6 +456,7 @@ export interface Database {
   attachment_definitions: AttachmentDefinitionTable;
   program_grants: ProgramGrantTable;
   projects: ProjectTable;
+  project_access_groups: ProjectAccessGroupTable;
   project_drafts: ProjectDraftTable;
   project_values: ProjectValueTable;
   project_value_items: ProjectValueItemTable;

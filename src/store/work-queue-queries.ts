@@ -5,6 +5,7 @@ import { toProject } from './project-queries.ts';
 import { codePointCollation, DRIVE_PAST_WINDOW, hasIdSet, drivenIds, planSearch, type QueueKey, type SearchPlan, searchConditions, WALK_WINDOW } from './search-queries.ts';
 import type { Database } from './tables.ts';
 import { ATTENTION, withBit } from './queue-view-queries.ts';
+import { inAccessGroups } from './owner-scope.ts';
 
 type Db = Kysely<Database>;
 
@@ -36,6 +37,8 @@ export interface WorkQueueQuery {
    * deadline due within the near window, which the near-deadline task also moves with the days).
    */
   attention?: QueueAttentionFilter;
+  /** Only the projects in one of these access groups (a grant limited to them, migration 057); left out for every project. */
+  groups?: readonly string[];
   /** `due`: by the running deadline due first, projects without one last in either direction. */
   sort: 'updated' | 'created' | 'due';
   direction: 'asc' | 'desc';
@@ -145,7 +148,7 @@ async function boundedCount<DB, TB extends keyof DB>(db: Db, ids: SelectQueryBui
 async function countPlan(db: Db, q: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>, bound: number): Promise<SearchPlan | { joined: number }> {
   const conditions = { statusDates: [], fields: q.fields };
   const onlyData = q.statusIn === undefined && q.assigneeId === undefined && q.number === undefined && q.idIn === undefined
-    && q.submitted === undefined && q.overdue === undefined && q.attention === undefined;
+    && q.submitted === undefined && q.overdue === undefined && q.attention === undefined && q.groups === undefined;
   if (!onlyData || !hasIdSet(conditions)) return planSearch(db, conditions, DRIVE_PAST_WINDOW);
   const plan = await planSearch(db, conditions, bound + 1);
   return { joined: 'drive' in plan ? plan.drive : 0 };
@@ -187,6 +190,7 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
     query = query.where((eb) => eb.or([eb('projects.id', 'in', runningDueBy(db, q.programId, now)), eb('projects.attention', 'in', withBit(ATTENTION.overdue))]));
   }
   if (q.attention) query = query.where('projects.attention', 'in', withBit(attentionMask(q.attention)));
+  if (q.groups !== undefined) query = query.where(inAccessGroups('projects', q.groups));
   if (after) query = query.where(keyBound(q, q.direction === 'desc' ? '<' : '>', after));
   return query;
 }

@@ -6,11 +6,10 @@ export function formField(source: unknown, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Every value of a field that may repeat (ticked checkboxes of one name). */
+/** Every value of a posted field that may repeat (checkboxes of one name): its strings, none when it is missing. */
 export function formList(source: unknown, name: string): string[] {
   const value = (source as Record<string, unknown> | undefined)?.[name];
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /** Sends a page of a signed-in user's own things: never cached, and no Referer to wherever its links lead. */

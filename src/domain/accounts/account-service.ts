@@ -95,9 +95,9 @@ export class AccountService {
 
   /**
    * Gives a user a role in a program of the user's agency, replacing any earlier grant there: a built-in role or one
-   * of the program's own (by customId).
+   * of the program's own (by customId); `groups`, when given, limits it to the projects of those access groups.
    */
-  async grant(email: string, programRef: string, role: string, sensitive = false): Promise<ProgramGrant> {
+  async grant(email: string, programRef: string, role: string, sensitive = false, groups: string[] | null = null): Promise<ProgramGrant> {
     return this.#write('grant.set', {}, async (tx, audit) => {
       const user = await findUser(tx, email);
       const program = await findProgram(tx, programRef, user);
@@ -105,9 +105,10 @@ export class AccountService {
         const roles = [...PROGRAM_ROLES, ...(program.roles ?? []).map((r) => r.customId)];
         throw invalid(`role must be one of ${roles.join(', ')} in program ${program.customId}, got "${role}"`);
       }
-      const grant: ProgramGrant = { userId: user.id, programId: program.id, role, sensitive };
+      const accessGroups = groups === null ? null : checkedGroups(program, groups);
+      const grant: ProgramGrant = { userId: user.id, programId: program.id, role, sensitive, ...(accessGroups ? { accessGroups } : {}) };
       await tx.accounts.setGrant(grant);
-      audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email, role, sensitive } });
+      audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email, role, sensitive, ...(accessGroups ? { accessGroups } : {}) } });
       return grant;
     });
   }
@@ -244,4 +245,16 @@ async function findProgram(tx: StoreWriter, ref: string, user: User): Promise<Pr
 function withoutSecret(user: UserWithSecret): User {
   const { passwordHash: _hash, ...rest } = user;
   return rest;
+}
+
+/** The access groups a grant is limited to, each one of the program's (INVALID_PARAMETER names the ones it has). */
+function checkedGroups(program: Program, groups: string[]): string[] {
+  const known = (program.accessGroups ?? []).map((g) => g.customId);
+  const unique = [...new Set(groups)];
+  if (unique.length === 0) throw invalid('a grant limited to access groups needs at least one group');
+  const unknown = unique.filter((g) => !known.includes(g));
+  if (unknown.length > 0) {
+    throw invalid(`program ${program.customId} has no access group ${unknown.map((g) => `"${g}"`).join(', ')}${known.length > 0 ? `; its groups are ${known.join(', ')}` : '; its program file declares none (accessGroups:)'}`);
+  }
+  return unique;
 }

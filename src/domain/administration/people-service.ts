@@ -101,12 +101,15 @@ export class PeopleService {
     await new MfaService({ store, clock, ids, actorId: caller.user.id }).disable(user.email);
   }
 
-  /** Gives a user of the agency a role in a program the caller administers (replacing any earlier grant there). */
-  async setGrant(caller: Caller, userId: string, programId: string, role: string, sensitive: boolean): Promise<ProgramGrant> {
+  /**
+   * Gives a user of the agency a role in a program the caller administers (replacing any earlier grant there);
+   * `groups`, when given, limits it to the projects of those access groups of the program.
+   */
+  async setGrant(caller: Caller, userId: string, programId: string, role: string, sensitive: boolean, groups: string[] | null = null): Promise<ProgramGrant> {
     const scope = await this.#scope(caller);
     const program = requireAdministeredProgram(scope, programId);
     const user = await this.#user(scope, userId);
-    return this.#accounts(caller).grant(user.email, program.id, role, sensitive);
+    return this.#accounts(caller).grant(user.email, program.id, role, sensitive, groups);
   }
 
   /** Removes a user's grant in a program the caller administers; NOT_FOUND when there was none. */

@@ -69,7 +69,7 @@ export class TestProgramService {
     const report = await this.#import(caller, live, async (tx, r) => {
       const staff = new Set(staffRoles(live));
       for (const g of await tx.accounts.listGrantDetails({ programId: live.id })) {
-        if (staff.has(g.role)) await tx.accounts.setGrant({ userId: g.userId, programId: r.programId, role: g.role, sensitive: g.sensitive });
+        if (staff.has(g.role)) await tx.accounts.setGrant({ userId: g.userId, programId: r.programId, role: g.role, sensitive: g.sensitive, accessGroups: g.accessGroups ?? null });
       }
     });
     return this.#program(report.programId);

@@ -13,7 +13,7 @@ import { endDeadlineIn, startDeadlineIn } from '../deadlines/deadline-service.ts
 import { checkValue } from '../projects/value-check.ts';
 import { landingUrl, statusById } from '../projects/project-context.ts';
 import { formatProjectNumber } from '../projects/submit-service.ts';
-import { isStaff, roleIn } from '../roles/access.ts';
+import { grantReaches, isStaff, roleIn } from '../roles/access.ts';
 import { decideForm, textOf } from '../rules/form-rules.ts';
 import { sameValue } from '../rules/rule-state.ts';
 import { type AutomationEnv, snapshot } from './automation-state.ts';
@@ -227,9 +227,12 @@ async function setField(env: AutomationEnv, fieldId: string, index: number): Pro
   return { ran: true, summary: { field: ref }, triggers: [{ kind: 'field.changed', fieldId }] };
 }
 
-/** The active users who hold a role in the program by a grant, by e-mail address. */
+/**
+ * The active users who hold a role in the program by a grant that reaches the project (a grant limited to access
+ * groups reaches only their projects, as the change found it), by e-mail address.
+ */
 async function holders(env: AutomationEnv, role: string): Promise<User[]> {
-  const grants = (await env.tx.accounts.listGrantDetails({ programId: env.ctx.program.id })).filter((g) => g.role === role);
+  const grants = (await env.tx.accounts.listGrantDetails({ programId: env.ctx.program.id })).filter((g) => g.role === role && grantReaches(g, env.state.project));
   const users = await env.tx.accounts.usersByIds(grants.map((g) => g.userId));
   return users.filter((u) => !u.disabled).sort((a, b) => a.email.localeCompare(b.email));
 }

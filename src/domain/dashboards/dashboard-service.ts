@@ -3,7 +3,7 @@ import { dayOf, monthOf, type SummaryCount, weekOf } from '../../store/dashboard
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { loadProgram, type ProgramContext } from '../projects/project-context.ts';
-import { isStaff } from '../roles/access.ts';
+import { groupLimit, isStaff } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { percentileOfBuckets } from './bucket-percentile.ts';
 import { isTestProgram } from '../test-program.ts';
@@ -85,6 +85,8 @@ export class DashboardService {
   async view(caller: Caller, programRef: string): Promise<DashboardView> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The dashboard of program ${ctx.program.id} is for its staff (the roles that read every project).`);
+    // Its figures are kept for the whole program, so they would count projects a limited grant may not see.
+    if (groupLimit(ctx.role)) throw new ApiError('FORBIDDEN', `The dashboard of program ${ctx.program.id} counts every project of the program; your grant is limited to access groups, so it is not shown to you.`);
     const now = this.#deps.clock.now();
     // Days, weeks and months are the program's calendar's (the counts are kept in its zone, migration 044).
     const zone = ctx.program.calendar?.timeZone ?? 'UTC';

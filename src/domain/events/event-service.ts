@@ -1,4 +1,5 @@
 import type { EventData, EventType, StoredEvent } from '../../model/event.ts';
+import type { ProgramGrant } from '../../model/model.ts';
 import type { FeedScope } from '../../store/event-queries.ts';
 import { PRUNED_MARK } from '../../store/event-queries.ts';
 import type { Store } from '../../store/store.ts';
@@ -6,7 +7,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { loadProgram } from '../projects/project-context.ts';
-import { isStaff, roleNamed } from '../roles/access.ts';
+import { groupLimit, isStaff, roleNamed } from '../roles/access.ts';
 
 /** An event as the feed and webhooks show it: users by e-mail address instead of id. */
 export interface EventView {
@@ -82,15 +83,22 @@ export class EventService {
       const { program, role } = await loadProgram(this.#deps, caller, query.programRef);
       // Staff (readProjects) follow the whole program; every other role only its own projects' events.
       const applicant = !isStaff(role);
-      return { staffProgramIds: applicant ? [] : [program.id], applicantProgramIds: applicant ? [program.id] : [], owner: { ownerId: user.id, organizationIds: caller.organizationIds ?? [] }, programId: program.id, types };
+      const groups = groupLimit(role);
+      const owner = { ownerId: user.id, organizationIds: caller.organizationIds ?? [], ...(groups && applicant ? { groups } : {}) };
+      // Staff limited to access groups follow only their groups' projects.
+      if (!applicant && groups) return { staffProgramIds: [], applicantProgramIds: [], limitedPrograms: [{ programId: program.id, groups }], owner, programId: program.id, types };
+      return { staffProgramIds: applicant ? [] : [program.id], applicantProgramIds: applicant ? [program.id] : [], owner, programId: program.id, types };
     }
     // A built-in role says by its name whether it is staff; a program's own role needs the program that defines it.
     const programs = caller.grants.every((g) => roleNamed({}, g.role) !== null) ? [] : await this.#deps.store.programs.listPrograms(user.agencyId);
     const staffIn = (programId: string, role: string) => isStaff(roleNamed(programs.find((p) => p.id === programId) ?? {}, role));
+    const limited = (g: ProgramGrant) => !user.agencyAdmin && (g.accessGroups ?? null) !== null;
     return {
       ...(user.agencyAdmin ? { staffAgencyId: user.agencyId } : {}),
-      staffProgramIds: caller.grants.filter((g) => staffIn(g.programId, g.role)).map((g) => g.programId),
-      applicantProgramIds: caller.grants.filter((g) => !staffIn(g.programId, g.role)).map((g) => g.programId),
+      staffProgramIds: caller.grants.filter((g) => staffIn(g.programId, g.role) && !limited(g)).map((g) => g.programId),
+      limitedPrograms: caller.grants.filter((g) => staffIn(g.programId, g.role) && limited(g)).map((g) => ({ programId: g.programId, groups: g.accessGroups! })),
+      // An applicant grant limited to groups reads its own projects of those groups only: the feed leaves it out.
+      applicantProgramIds: caller.grants.filter((g) => !staffIn(g.programId, g.role) && !limited(g)).map((g) => g.programId),
       owner: { ownerId: user.id, organizationIds: caller.organizationIds ?? [] },
       types,
     };

@@ -1,4 +1,4 @@
-import { canWrite, isStaff } from '../roles/access.ts';
+import { canRead, canWrite, isStaff } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { requireInquiryMove, requireNoteText, statusAfterNote } from './inquiry-thread.ts';
@@ -136,6 +136,9 @@ export class InquiryService {
         if (thread.externalId === externalId) return { changed: false, result: (same) => ({ projectId: project.id, thread: threadView(thread), projectVersion: versionOf(same) }) };
         const holder = externalId === null ? null : await tx.inquiries.findThreadByExternalId(ctx.program.id, externalId);
         if (holder) {
+          // A thread of a project the caller may not read (a grant limited to access groups) is not named.
+          const other = holder.projectId === project.id ? project : await tx.projects.getProject(ctx.program.id, holder.projectId);
+          if (!other || !canRead(caller, ctx.role, other)) throw new ApiError('CONFLICT', `External id "${externalId}" is already used by another inquiry thread of program ${ctx.program.id}.`);
           throw new ApiError('CONFLICT', `External id "${externalId}" is already used by inquiry thread ${holder.id} of project ${holder.projectId}.`);
         }
         await tx.inquiries.updateThread(thread.id, { externalId, updatedAt: now, updatedBy: caller.user.id });

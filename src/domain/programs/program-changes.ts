@@ -1,5 +1,5 @@
 import type { ProgramDefinitionRows } from '../../model/records.ts';
-import type { AttachmentDefinition } from '../../model/model.ts';
+import type { AccessGroup, AttachmentDefinition } from '../../model/model.ts';
 import { diffRoles } from './program-roles.ts';
 import { diffAutomations } from '../automations/check-automations.ts';
 import { namedTemplatesOf, statusMessagesOf } from '../workflow/status-reasons.ts';
@@ -64,6 +64,7 @@ export function diffDefinition(before: StoredDefinition | null, after: ProgramDe
   changes.push(...diffDeadlines(before?.rows.program ?? null, after.program));
   changes.push(...diffDocuments(before?.rows.program ?? null, after.program));
   changes.push(...diffConnections(before?.rows.program ?? null, after.program));
+  changes.push(...diffAccessGroups(before?.rows.program.accessGroups ?? [], after.program.accessGroups ?? []));
   return changes;
 }
 
@@ -133,4 +134,19 @@ export function describeChange(c: DefinitionChange): string {
   if (c.action === 'reordered') return `reordered ${c.kind === 'status' ? 'statuses' : `${c.kind}s`}`;
   const detail = c.properties.length > 0 ? ` (${c.properties.join(', ')})` : '';
   return `${c.action} ${c.kind} ${c.ref}${detail}`;
+}
+
+/** What an import does to the access groups, by customId (updated: which properties). */
+function diffAccessGroups(before: AccessGroup[], after: AccessGroup[]): DefinitionChange[] {
+  const changes: DefinitionChange[] = [];
+  for (const g of after) {
+    const prior = before.find((x) => x.customId === g.customId);
+    if (!prior) changes.push({ kind: 'access group', action: 'created', ref: g.customId, properties: [] });
+    else {
+      const properties = (['name', 'if'] as const).filter((k) => prior[k] !== g[k]);
+      if (properties.length > 0) changes.push({ kind: 'access group', action: 'updated', ref: g.customId, properties });
+    }
+  }
+  for (const g of before) if (!after.some((x) => x.customId === g.customId)) changes.push({ kind: 'access group', action: 'removed', ref: g.customId, properties: [] });
+  return changes;
 }

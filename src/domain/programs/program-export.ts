@@ -69,6 +69,8 @@ export function programFileOf(model: ProgramModel): ProgramFile {
     relations: relationSpecsOf(p, refOf),
 
     connections: connectionSpecsOf(p, refOf),
+
+    accessGroups: (p.accessGroups ?? []).map((g) => ({ ...g })),
   };
 }
 
@@ -132,6 +134,8 @@ function compact(file: ProgramFile): Record<string, unknown> {
     ...(file.relations && file.relations.length > 0 ? { relations: file.relations.map(compactRelation) } : {}),
 
     ...(file.connections && file.connections.length > 0 ? { connections: file.connections.map(compactConnection) } : {}),
+
+    ...(file.accessGroups && file.accessGroups.length > 0 ? { accessGroups: file.accessGroups } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { parse as parseJsonTree, type AnyNode } from '@humanwhocodes/momoa';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { ApiError } from '../api-error.ts';
-import type { DeadlineDefinition, FieldRules, FieldType, ListColumn, ListRowSource, NamedMailTemplate, ProgramCalendar, ProgramRole, StatusReason } from '../../model/model.ts';
+import type { AccessGroup, DeadlineDefinition, FieldRules, FieldType, ListColumn, ListRowSource, NamedMailTemplate, ProgramCalendar, ProgramRole, StatusReason } from '../../model/model.ts';
 import { type MailTemplate, NOTIFICATION_KINDS, type NotificationTemplates } from '../../model/notification.ts';
 import { normaliseTable, type RawTableProps, type TableFileSpec } from './program-table.ts';
 import { type AutomationSpec, normaliseAutomations, type RawAutomation } from '../automations/automation-file.ts';
@@ -83,6 +83,9 @@ export interface ProgramFile {
 
   /** The program's connections to the agency's own systems (`connections:`, src/domain/connections); absent or empty for none. */
   connections?: ConnectionSpec[];
+
+  /** The program's access groups (`accessGroups:`, src/domain/access-groups); absent or empty for none. */
+  accessGroups?: AccessGroup[];
 }
 
 /**
@@ -348,6 +351,8 @@ interface RawProgram {
   relations?: RawRelation[];
 
   connections?: RawConnection[];
+
+  accessGroups?: AccessGroup[];
 }
 
 function normalise(raw: RawProgram): ProgramFile {
@@ -398,6 +403,8 @@ function normalise(raw: RawProgram): ProgramFile {
     relations: normaliseRelations(raw.relations),
 
     connections: normaliseConnections(raw.connections),
+
+    accessGroups: (raw.accessGroups ?? []).map((g) => ({ customId: g.customId, name: g.name, if: g.if })),
   };
 }
 

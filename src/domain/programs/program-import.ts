@@ -100,6 +100,7 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
     const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
     if (flipped.length > 0) await tx.projects.resealFields(flipped);
+    for (const c of deps.checkers) await c.saved?.(tx, { before: stored?.rows.program ?? null, after: rows.program, now });
     await options.alsoIn?.(tx, report);
     await tx.audit.write({
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
@@ -196,6 +197,8 @@ function planRows(resolved: ResolvedProgram, before: StoredDefinition | null, ct
     relations: planRelations(resolved, fieldIds),
 
     connections: planConnections(file.connections ?? [], (resolved.parts.connections as ResolvedConnection[] | undefined) ?? [], fieldIds),
+
+    accessGroups: file.accessGroups ?? [],
   };
   const lists = file.customLists.map((l, i) => ({ id: listIds[i]!, customId: l.customId, name: l.name, choices: l.choices, ...(l.rows ? { rows: l.rows } : {}) }));
   const statuses = planStatuses(resolved, stored?.statuses ?? [], statusIds, source);

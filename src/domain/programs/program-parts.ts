@@ -1,4 +1,5 @@
-import type { FieldRules } from '../../model/model.ts';
+import type { FieldRules, Program } from '../../model/model.ts';
+import type { StoreWriter } from '../../store/store.ts';
 import type { ProgramFile } from './program-file.ts';
 
 /** Finds a part by reference (customId, else name), or reports the problem and gives null. */
@@ -40,10 +41,12 @@ export interface ProgramChecker {
   readonly part: string;
   check?(file: ProgramFile, resolve: PartResolvers, problems: string[]): unknown;
   checkResolved?(resolved: ResolvedProgram): string[];
+  /** Runs in the import's transaction once the new definition is saved (the access groups' recount of memberships). */
+  saved?(tx: StoreWriter, saved: { before: Program | null; after: Program; now: number }): Promise<void>;
 }
 
 /** The parts of a program an import reports on. */
-export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation' | 'calendar' | 'deadline' | 'document' | 'connection';
+export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation' | 'calendar' | 'deadline' | 'document' | 'connection' | 'access group';
 
 /** What happened to one part: `restored` brings a retired part (and its generated id) back; roles are `removed` (never retired). */
 export type ChangeAction = 'created' | 'updated' | 'restored' | 'retired' | 'reordered' | 'removed';

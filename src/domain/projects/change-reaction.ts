@@ -5,8 +5,11 @@ import type { Caller } from '../caller.ts';
 import type { Role } from '../roles/access.ts';
 import type { ProgramContext } from './project-context.ts';
 
-/** The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets. */
-export type ProjectChanges = Partial<Pick<Project, 'number' | 'statusId' | 'statusAt' | 'ownerId' | 'assigneeId'>>;
+/**
+ * The project fields a change may set besides its stamp (updatedAt, updatedBy) and version, which the step sets;
+ * `accessGroups` only as the access groups' follow-up tells later follow-ups (it writes the membership itself).
+ */
+export type ProjectChanges = Partial<Pick<Project, 'number' | 'statusId' | 'statusAt' | 'ownerId' | 'assigneeId' | 'accessGroups'>>;
 
 /**
  * What one audit row of a project says besides who did it: the action, the project, the details and when; and the

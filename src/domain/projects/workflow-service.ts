@@ -1,4 +1,4 @@
-import { isStaff, requireMove, requirePrivilege, roleIn } from '../roles/access.ts';
+import { grantReaches, isStaff, requireMove, requirePrivilege, roleIn } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { HistoryEntry, ProgramModel, Status } from '../../model/model.ts';
@@ -120,12 +120,18 @@ export class WorkflowService {
     const projectVersion = await changeProject(this.#deps, caller, ctx, seen.id, {
       action: 'project.assignee.set', access: 'read',
       // The one already assigned again: nothing changes, so nobody is told of an assignment twice.
-      act: async ({ project }) => ({
-        changed: project.assigneeId !== (assignee?.id ?? null),
-        changes: { assigneeId: assignee?.id ?? null },
-        detail: { from: project.assigneeId, to: assignee?.id ?? null },
-        result: versionOf,
-      }),
+      act: async ({ project }) => {
+        // A staff member whose grant is limited to access groups is assigned only projects in them.
+        if (assignee && !grantReaches(assignee.grant ?? {}, project)) {
+          throw new ApiError('UNKNOWN_USER', `The staff member "${email}" cannot read project ${project.id}: their grant is limited to access groups it is not in.`);
+        }
+        return {
+          changed: project.assigneeId !== (assignee?.id ?? null),
+          changes: { assigneeId: assignee?.id ?? null },
+          detail: { from: project.assigneeId, to: assignee?.id ?? null },
+          result: versionOf,
+        };
+      },
     });
     return { assignee: assignee ? { name: assignee.name, email: assignee.email } : null, projectVersion };
   }
@@ -136,7 +142,9 @@ export class WorkflowService {
     if (!user || user.disabled || !isStaff(roleIn({ user, apiKeyId: '', grants }, ctx.program))) {
       throw new ApiError('UNKNOWN_USER', `No active staff member (a role that reads every project) of program ${ctx.program.id} has the e-mail address "${email}".`);
     }
-    return user;
+    // An agency admin's grant, if any, does not limit them.
+    const grant = user.agencyAdmin && user.agencyId === ctx.program.agencyId ? undefined : grants.find((g) => g.programId === ctx.program.id);
+    return { ...user, grant };
   }
 
   // The definition was read before the transaction; an import since may have retired the target status. The status as it is now.

@@ -1,5 +1,5 @@
 import { deadlineView } from '../deadlines/deadline-service.ts';
-import { hasSensitivePrivilege, isStaff, mayReadForm, staffRoles } from '../roles/access.ts';
+import { groupLimit, hasSensitivePrivilege, isStaff, mayReadForm, staffRoles } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { DataField, FieldType, ProgramRole } from '../../model/model.ts';
@@ -153,6 +153,12 @@ function byValueOrLabel(ctx: ProgramContext, c: QueueFieldFilter): QueueFieldFil
   return choice ? { ...c, content: choice.value } : c;
 }
 
+/** A grant limited to access groups sees only their projects in the queue, its counts and its CSV. */
+function groupsOf(ctx: ProgramContext): Pick<WorkQueueQuery, 'groups'> {
+  const groups = groupLimit(ctx.role);
+  return groups ? { groups } : {};
+}
+
 /** The staff work queue of a program: filtered, sorted, paged by keyset, and exported as CSV. */
 export class WorkQueueService {
   readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'deadlines'>;
@@ -287,7 +293,7 @@ export class WorkQueueService {
   }
 
   async #attentionCounts(ctx: ProgramContext): Promise<Record<AttentionKind | 'any', BoundedCount>> {
-    const of = (kinds: AttentionKind[]) => this.#count({ programId: ctx.program.id, fields: [], sort: 'updated', direction: 'desc', attention: { kinds } });
+    const of = (kinds: AttentionKind[]) => this.#count({ programId: ctx.program.id, fields: [], sort: 'updated', direction: 'desc', attention: { kinds }, ...groupsOf(ctx) });
     const [any, reply, files, deadline, connection] = await Promise.all([of(['reply', 'files', 'deadline', 'connection']), of(['reply']), of(['files']), of(['deadline']), of(['connection'])]);
     return { any, reply, files, deadline, connection };
   }
@@ -343,6 +349,7 @@ export class WorkQueueService {
       // A status with no move onward closes the project, so a deadline that passed there is no longer overdue.
       ...(f.overdue ? { overdue: { now: this.#deps.clock.now() } } : {}),
       ...(f.attention.length > 0 ? { attention: { kinds: f.attention } } : {}),
+      ...groupsOf(ctx),
     };
   }
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
-import type { Form, Program, ProgramRole, Project, Status } from '../../model/model.ts';
+import type { Form, Program, ProgramGrant, ProgramRole, Project, Status } from '../../model/model.ts';
 import type { OwnerScope } from '../../model/records.ts';
 import { BUILT_IN_ROLES, isPrivilege, type Privilege } from './privileges.ts';
 
@@ -9,7 +9,11 @@ import { BUILT_IN_ROLES, isPrivilege, type Privilege } from './privileges.ts';
  * its privileges (revealSensitive added by the grant's flag), and, when the role restricts moveStatus, the
  * transitions it may make (status id → the status ids it may move to); null for every transition of the workflow.
  */
-export interface Role { name: ProgramRole; privileges: ReadonlySet<Privilege>; transitions: ReadonlyMap<string, ReadonlySet<string>> | null }
+export interface Role {
+  name: ProgramRole; privileges: ReadonlySet<Privilege>; transitions: ReadonlyMap<string, ReadonlySet<string>> | null;
+  /** The access groups the grant limits the role to (customIds): only their projects are read and changed. Absent or null: every project. */
+  groups?: ReadonlySet<string> | null;
+}
 
 // Roles of frozen programs (the store's cached reads), built once: every request looks its caller's role up, and an
 // admin's is a set of every privilege. A frozen program cannot change under its entry; a new definition is a new object.
@@ -48,7 +52,32 @@ export function roleLabel(program: Pick<Program, 'roles'>, role: Role): string {
 export function roleIn(caller: Caller, program: Program): Role | null {
   if (caller.user.agencyAdmin && caller.user.agencyId === program.agencyId) return roleNamed(program, 'admin', true);
   const grant = caller.grants.find((g) => g.programId === program.id);
-  return grant ? roleNamed(program, grant.role, grant.sensitive) : null;
+  if (!grant) return null;
+  const role = roleNamed(program, grant.role, grant.sensitive);
+  // A limited grant's role is its own object: the frozen program's cached one stays the unlimited role.
+  return role && grant.accessGroups ? { ...role, groups: new Set(grant.accessGroups) } : role;
+}
+
+/**
+ * True when the role's access-group limit lets it at the project: an unlimited role always; a limited one when the
+ * project is in one of its groups now (the change step keeps the project's groups). The one place the limit is decided
+ * for one project; lists filter by the same rule in SQL (ownerFilter's `groups`).
+ */
+export function withinGroups(role: Role, project: Pick<Project, 'accessGroups'>): boolean {
+  const groups = role.groups;
+  if (!groups) return true;
+  return project.accessGroups?.some((g) => groups.has(g)) ?? false;
+}
+
+/** True when a grant reaches the project: it is not limited to access groups, or the project is in one of its groups. */
+export function grantReaches(grant: Pick<ProgramGrant, 'accessGroups'>, project: Pick<Project, 'accessGroups'>): boolean {
+  const groups = grant.accessGroups;
+  return !groups || (project.accessGroups?.some((g) => groups.includes(g)) ?? false);
+}
+
+/** The access groups a role is limited to, as a list for a query; undefined for a role that reads every project. */
+export function groupLimit(role: Role): string[] | undefined {
+  return role.groups ? [...role.groups] : undefined;
 }
 
 /** The caller's role in a program, or FORBIDDEN when the caller has no access to it at all. */
@@ -86,10 +115,13 @@ export function requireMove(role: Role, from: Status, to: Status): void {
 
 /**
  * Staff read every project (undefined: no filter); other roles the projects they participate in: their own personal
- * projects and every project of the organizations they are a member of now (the SQL filter is readableBy).
+ * projects and every project of the organizations they are a member of now (the SQL filter is readableBy). A grant
+ * limited to access groups narrows either to the projects in its groups.
  */
 export function ownerFilter(caller: Caller, role: Role): OwnerScope | undefined {
-  return role.privileges.has('readProjects') ? undefined : { ownerId: caller.user.id, organizationIds: caller.organizationIds ?? [] };
+  const groups = groupLimit(role);
+  if (role.privileges.has('readProjects')) return groups ? { ownerId: null, organizationIds: [], groups } : undefined;
+  return { ownerId: caller.user.id, organizationIds: caller.organizationIds ?? [], ...(groups ? { groups } : {}) };
 }
 
 /**
@@ -104,17 +136,19 @@ export function participates(caller: Caller, project: Project): boolean {
 
 /** True when the role lets the caller read this project. */
 export function canRead(caller: Caller, role: Role, project: Project): boolean {
-  return role.privileges.has('readProjects') || participates(caller, project);
+  return (role.privileges.has('readProjects') || participates(caller, project)) && withinGroups(role, project);
 }
 
 /** True when the role lets the caller change this project's data, files and inquiries as a participant. */
 export function canWrite(caller: Caller, role: Role, project: Project): boolean {
+  if (!withinGroups(role, project)) return false;
   if (role.privileges.has('editData')) return true;
   return role.privileges.has('editOwnProjects') && participates(caller, project);
 }
 
 /** True when the role lets the caller hand this project to another owner. */
 export function canChangeOwner(caller: Caller, role: Role, project: Project): boolean {
+  if (!withinGroups(role, project)) return false;
   if (role.privileges.has('changeOwner')) return true;
   return role.privileges.has('editOwnProjects') && participates(caller, project);
 }

@@ -10,7 +10,7 @@ import { systemCaller, systemContext, SYSTEM_USER_ID } from '../deadlines/deadli
 import { changeProject, type ChangeStep, recordChange } from '../projects/change-project.ts';
 import type { ReactingDeps } from '../projects/change-reaction.ts';
 import { loadProgram, loadProgramWith, loadReadableProject, type ProgramContext } from '../projects/project-context.ts';
-import { canRead, hasPrivilege, isStaff, roleIn } from '../roles/access.ts';
+import { canRead, grantReaches, hasPrivilege, isStaff, roleIn } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { AttachmentFileView } from '../views.ts';
 import { DEFAULT_DISCLOSURE } from './default-disclosure.ts';
@@ -407,7 +407,12 @@ export class SigningService {
       const holders = await tx.accounts.usersWithProgramRole(program, [signer.role!], 50);
       const link = signingUrl(publicUrl, { envelopeId: envelope.id });
       // Agency admins are admins of every program; they are mailed only when the role is admin itself.
-      for (const u of holders.filter((h) => signer.role === 'admin' || !(h.agencyAdmin && h.agencyId === program.agencyId))) await send(u.email, u.id, link, null);
+      for (const u of holders.filter((h) => signer.role === 'admin' || !(h.agencyAdmin && h.agencyId === program.agencyId))) {
+        // A holder whose grant is limited to access groups the project is not in cannot read it, so is not asked.
+        const grant = u.agencyAdmin && u.agencyId === program.agencyId ? null : await tx.accounts.findGrant(u.id, program.id);
+        if (grant && !grantReaches(grant, project)) continue;
+        await send(u.email, u.id, link, null);
+      }
     } else {
       await tx.envelopes.revokeLinks({ signerId: signer.id }, now);
       const token = newLinkToken();

@@ -1,3 +1,4 @@
+import { accessGroupsChecker } from '../access-groups/check-access-groups.ts';
 import { automationsChecker } from '../automations/check-automations.ts';
 import { documentsChecker } from '../documents/document-check.ts';
 import { connectionsChecker } from '../connections/connection-check.ts';
@@ -12,5 +13,5 @@ import { statusMessagesChecker } from '../workflow/status-reasons.ts';
  * once where the services are wired.
  */
 export function programCheckers(): readonly ProgramChecker[] {
-  return [automationsChecker, statusMessagesChecker, documentsChecker, relationsChecker, connectionsChecker, rulesChecker];
+  return [automationsChecker, statusMessagesChecker, documentsChecker, relationsChecker, connectionsChecker, rulesChecker, accessGroupsChecker];
 }

@@ -1,5 +1,6 @@
 import type { PersonView } from '../../domain/administration/people-service.ts';
 import type { PersonRow } from '../../store/account-queries.ts';
+import type { Program } from '../../model/model.ts';
 import { ErrorSummary, type FormProblem } from '../components/error-summary.tsx';
 import { formatDateTime } from '../format-time.ts';
 import type { PageUser } from '../layout.tsx';
@@ -143,7 +144,7 @@ function GrantRow(p: { g: PersonView['grants'][number]; path: string; csrfToken:
   return (
     <tr>
       <th scope="row">{program.name}</th>
-      <td>{grant ? `${roles.find((r) => r.value === grant.role)?.label ?? grant.role}${grant.sensitive ? ', with sensitive data' : ''}` : 'No access'}</td>
+      <td>{grant ? `${roles.find((r) => r.value === grant.role)?.label ?? grant.role}${grant.sensitive ? ', with sensitive data' : ''}${grant.accessGroups ? `, only the projects of ${groupNames(program, grant.accessGroups)}` : ''}` : 'No access'}</td>
       <td>
         <form method="post" action={`${p.path}/Grants`} class="usa-form">
           <Csrf token={p.csrfToken} />
@@ -156,6 +157,7 @@ function GrantRow(p: { g: PersonView['grants'][number]; path: string; csrfToken:
             <input class="usa-checkbox__input" type="checkbox" id={`sensitive-${id}`} name="Sensitive" value="true" checked={grant?.sensitive ?? false} />
             <label class="usa-checkbox__label" for={`sensitive-${id}`}>May see sensitive data in {program.name}</label>
           </div>
+          <GroupChoices program={program} chosen={grant?.accessGroups ?? null} />
           <button class="usa-button" type="submit">{grant ? `Change the grant in ${program.name}` : `Grant access to ${program.name}`}</button>
         </form>
         {grant ? (
@@ -167,6 +169,29 @@ function GrantRow(p: { g: PersonView['grants'][number]; path: string; csrfToken:
         ) : null}
       </td>
     </tr>
+  );
+}
+
+/** The names of a program's access groups, by customId (a group the program no longer has by its customId). */
+function groupNames(program: Program, groups: readonly string[]): string {
+  return groups.map((g) => program.accessGroups?.find((x) => x.customId === g)?.name ?? g).join(', ');
+}
+
+/** The access groups a grant may be limited to, when the program has any: none ticked reads every project. */
+function GroupChoices(p: { program: Program; chosen: readonly string[] | null }) {
+  const groups = p.program.accessGroups ?? [];
+  if (groups.length === 0) return null;
+  const id = p.program.customId;
+  return (
+    <fieldset class="usa-fieldset">
+      <legend class="usa-legend">Only the projects of these access groups (none ticked: every project)</legend>
+      {groups.map((g) => (
+        <div class="usa-checkbox" key={g.customId}>
+          <input class="usa-checkbox__input" type="checkbox" id={`group-${id}-${g.customId}`} name="Group" value={g.customId} checked={p.chosen?.includes(g.customId) ?? false} />
+          <label class="usa-checkbox__label" for={`group-${id}-${g.customId}`}>{g.name} in {p.program.name}</label>
+        </div>
+      ))}
+    </fieldset>
   );
 }
 

@@ -1,4 +1,4 @@
-import { formField } from '../form-field.ts';
+import { formField, formList } from '../form-field.ts';
 import { noticeOf } from './console-form.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/api-error.ts';
@@ -101,7 +101,9 @@ export function peopleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.post(`${PEOPLE_PATH}/:userId/Grants`, { preHandler: web.csrfProtection }, async (request, reply) => {
     const c = await consoleRequest(request, reply, deps);
     const body = request.body;
-    await people.setGrant(c.caller, userIdOf(request.params), formField(body, 'Program'), formField(body, 'Role'), formField(body, 'Sensitive') === 'true');
+    // No group ticked: the grant reads every project of the program.
+    const groups = formList(body, 'Group');
+    await people.setGrant(c.caller, userIdOf(request.params), formField(body, 'Program'), formField(body, 'Role'), formField(body, 'Sensitive') === 'true', groups.length > 0 ? groups : null);
     return back(reply, personPath(userIdOf(request.params)), 'granted');
   });
 
