@@ -33,11 +33,15 @@ export const DEMO_INVERTERS_PATH = fileURLToPath(new URL('../../../programs/appr
  * list loaded since is left alone); returns what it did, as DemoReport.actions words it.
  */
 export async function seedDemoLists(deps: ProgramImportDeps): Promise<string[]> {
-  const target = { agencyRef: DEMO_AGENCY.customId, programRef: 'RES-SOLAR', listRef: 'ApprovedInverters' };
-  const { list } = await findLoadableList(deps.store, target);
-  if (await deps.store.listRows.countListRows(list.id) > 0) return [];
-  const report = await loadListRows(deps, target, await readFile(DEMO_INVERTERS_PATH, 'utf8'));
-  return [`loaded ${report.rows} rows into list ${report.listName}`];
+  // Instances starting together take turns, as with seedDemo: both finding the list empty, both inserted its rows and
+  // the second failed on PostgreSQL's unique key (test/faults/instances.test.ts); in turn, the second finds the rows.
+  return deps.store.exclusively('apas demo seeding', async () => {
+    const target = { agencyRef: DEMO_AGENCY.customId, programRef: 'RES-SOLAR', listRef: 'ApprovedInverters' };
+    const { list } = await findLoadableList(deps.store, target);
+    if (await deps.store.listRows.countListRows(list.id) > 0) return [];
+    const report = await loadListRows(deps, target, await readFile(DEMO_INVERTERS_PATH, 'utf8'));
+    return [`loaded ${report.rows} rows into list ${report.listName}`];
+  });
 }
 
 /** The demo accounts; public on purpose so the README's examples work verbatim. Never use them in production. */
