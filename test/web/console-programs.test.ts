@@ -50,14 +50,14 @@ describe('Console: programs in the browser', () => {
     await assertAccessible(page);
 
     await page.getByLabel('Program file').setInputFiles({ name: 'residential-solar.yaml', mimeType: 'application/yaml', buffer: Buffer.from(BROKEN) });
-    await page.getByRole('button', { name: 'Check the file' }).click();
+    await page.getByRole('button', { name: 'Check the file', exact: true }).click();
     const alert = page.getByRole('alert');
     assert.match(await alert.textContent() ?? '', /residential-solar\.yaml is not a valid program \(1 problem\)/);
     assert.match(await alert.textContent() ?? '', /numberDigits \(line 11, column \d+\)/);
     await assertAccessible(page);
 
     await page.getByLabel('Program file').setInputFiles({ name: 'residential-solar.yaml', mimeType: 'application/yaml', buffer: Buffer.from(CHANGED) });
-    await page.getByRole('button', { name: 'Check the file' }).click();
+    await page.getByRole('button', { name: 'Check the file', exact: true }).click();
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Review residential-solar.yaml');
     const changes = await page.getByRole('region', { name: 'Changes' }).textContent();
     assert.match(changes ?? '', /^Program RES-SOLAR \(id \w+\) would be updated:\n {2}updated program RES-SOLAR \(name\)$/);

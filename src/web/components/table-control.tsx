@@ -76,7 +76,9 @@ export function TableControl(p: { f: FormFieldView; rows: Record<string, string>
         </div>
       ) : null}
       <input type="hidden" name={tableCountKey(f.fieldId)} value={String(p.rows.length)} />
-      <div class="usa-table-container--scrollable">
+      {/* A box that scrolls must hold something the keyboard can reach (WCAG 2.1.1): a table without rows (a new
+          form, a preview in a disabled fieldset) has no inputs, so it does not scroll; its headings wrap instead. */}
+      <div class={p.rows.length > 0 ? 'usa-table-container--scrollable' : 'table-without-rows'}>
         <table class="usa-table" id={id} tabIndex={-1} aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}>
           {/* The legend names the table for sight; the caption names it for screen readers' table navigation. */}
           <caption class="usa-sr-only">{f.name}</caption>

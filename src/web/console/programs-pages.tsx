@@ -79,8 +79,9 @@ function ListsSection(p: { programId: string; csrfToken: string; lists: Loadable
             <span class="usa-hint" id={`list-file-hint-${ref}`}>UTF-8, a header line naming the columns first, at most {formatSize(MAX_LIST_FILE_BYTES)}.</span>
             <input class="usa-file-input" type="file" id={`list-file-${ref}`} name="file" accept=".csv,text/csv" aria-describedby={`list-file-hint-${ref}`} required />
             <div class="usa-button-group">
-              <button class="usa-button usa-button--outline" type="submit" name="check" value="1">Check the file</button>
-              <button class="usa-button" type="submit" name="load" value="1">Load the rows</button>
+              {/* Named after the list: the page holds a button per list, and the program file's own Check the file. */}
+              <button class="usa-button usa-button--outline" type="submit" name="check" value="1">Check the file for {l.name}</button>
+              <button class="usa-button" type="submit" name="load" value="1">Load the rows into {l.name}</button>
             </div>
           </form>
         );
