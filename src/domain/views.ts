@@ -103,7 +103,11 @@ export interface PageHistoryLine { status: string; at: number; by: string; reaso
 export interface FormsView { programId: string; forms: FormSummaryView[] }
 
 /** A custom list with its choices (GetCustomListChoices; inline in GetFormSchema version 2). */
-export interface CustomListView { listId: string; customId: string | null; name: string; choices: { value: string; label: string }[] }
+export interface CustomListView {
+  listId: string; customId: string | null; name: string; choices: { value: string; label: string }[];
+  /** True for a long list (rows loaded from CSV): `choices` is then empty, and GetCustomListChoices gives its rows. */
+  long?: boolean;
+}
 
 /** One data field of a form as GetFormSchema describes it. */
 export interface FieldSchemaView {

@@ -12,7 +12,7 @@ function listView(list: CustomList): CustomListView {
 
 // A form schema names a long list (rows loaded from CSV) without its thousands of rows: GetCustomListChoices gives them.
 function schemaListView(list: CustomList): CustomListView {
-  return list.rows ? { listId: list.id, customId: list.customId, name: list.name, choices: [] } : listView(list);
+  return list.rows ? { listId: list.id, customId: list.customId, name: list.name, choices: [], long: true } : listView(list);
 }
 
 /** Describes a program: its forms, their schemas, custom lists and the status workflow. */

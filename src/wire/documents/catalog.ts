@@ -188,8 +188,9 @@ function columnAttributes(c: ColumnSchemaView) {
 }
 
 function choicesValue(list: CustomListView | null) {
-  // A long list's rows (loaded from CSV) are not inlined: its choices are empty here, and GetCustomListChoices gives them.
-  return list === null || list.choices.length === 0 ? null : { Choice: list.choices.map((c) => ({ Value: c.value, Label: c.label })) };
+  // A long list's rows (loaded from CSV) are not inlined: GetCustomListChoices gives them. Another list's choices are,
+  // an empty list's as an empty Choices.
+  return list === null || list.long ? null : { Choice: list.choices.map((c) => ({ Value: c.value, Label: c.label })) };
 }
 
 /** A version-1 DataField: its attributes and, for a table field, its Columns. */
