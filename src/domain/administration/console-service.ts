@@ -1,6 +1,6 @@
 import type { Caller } from '../caller.ts';
-import { hasPrivilege, roleNamed } from '../roles/access.ts';
-import { type AgencyPrograms, type ConsoleScope, consoleScopeOf, requireConsoleScope } from './console-scope.ts';
+import { hasPrivilege, holdsRoleAnywhere } from '../roles/access.ts';
+import { type AgencyPrograms, type ConsoleScope, requireConsoleScope } from './console-scope.ts';
 
 /** The console's entry: what a caller administers (console-scope.ts), for the pages' header and every console route. */
 export class ConsoleService {
@@ -22,14 +22,8 @@ export class ConsoleService {
     return requireConsoleScope(caller, this.#programs);
   }
 
-  /**
-   * True when the caller administers anything (the page header then links to the console). Every page asks, so
-   * built-in roles answer by their names alone; only a program's own role needs the programs, which define it.
-   */
-  async mayUse(caller: Caller): Promise<boolean> {
-    if (caller.user.agencyAdmin) return true;
-    if (caller.grants.some((g) => hasPrivilege(roleNamed({}, g.role), 'administerProgram'))) return true;
-    if (caller.grants.every((g) => roleNamed({}, g.role) !== null)) return false;
-    return (await consoleScopeOf(caller, this.#programs)) !== null;
+  /** True when the caller administers anything (the page header then links to the console): consoleScopeOf's rule. */
+  mayUse(caller: Caller): Promise<boolean> {
+    return holdsRoleAnywhere(caller, () => this.#programs.listPrograms(caller.user.agencyId), (role) => hasPrivilege(role, 'administerProgram'));
   }
 }

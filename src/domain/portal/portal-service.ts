@@ -1,5 +1,5 @@
 import type { Program, ProgramModel, ProgramRole, Project } from '../../model/model.ts';
-import { canCreate, isStaff, ownerFilter, type Role, roleIn, roleLabel, roleNamed } from '../roles/access.ts';
+import { canCreate, holdsRoleAnywhere, isStaff, ownerFilter, type Role, roleIn, roleLabel } from '../roles/access.ts';
 import type { Caller } from '../caller.ts';
 import { waitingForApplicant } from './waiting-for-applicant.ts';
 import { statusById } from '../projects/project-context.ts';
@@ -37,12 +37,7 @@ export class PortalService {
 
   /** True when the caller is staff (holds readProjects) in some program: the page header then offers work queues. */
   async isStaffAnywhere(caller: Caller): Promise<boolean> {
-    if (caller.user.agencyAdmin) return true;
-    // A built-in role says by its name alone; only a program's own roles need the program, which defines them.
-    if (caller.grants.some((g) => isStaff(roleNamed({}, g.role)))) return true;
-    if (caller.grants.every((g) => roleNamed({}, g.role) !== null)) return false;
-    const programs = await this.#deps.store.programs.listPrograms(caller.user.agencyId);
-    return programs.some((p) => isStaff(roleIn(caller, p)));
+    return holdsRoleAnywhere(caller, () => this.#deps.store.programs.listPrograms(caller.user.agencyId), isStaff);
   }
 
   /**

@@ -80,6 +80,18 @@ export function groupLimit(role: Role): string[] | undefined {
   return role.groups ? [...role.groups] : undefined;
 }
 
+/**
+ * True when the caller holds, somewhere in their agency, a role that passes `test` (an agency admin always does).
+ * Every page's header asks, so built-in roles answer by their names alone; only a grant of a program's own role reads
+ * the programs (`programs`, the store's cached list), which define it.
+ */
+export async function holdsRoleAnywhere(caller: Caller, programs: () => Promise<Program[]>, test: (role: Role | null) => boolean): Promise<boolean> {
+  if (caller.user.agencyAdmin) return true;
+  if (caller.grants.some((g) => test(roleNamed({}, g.role)))) return true;
+  if (caller.grants.every((g) => roleNamed({}, g.role) !== null)) return false;
+  return (await programs()).some((p) => test(roleIn(caller, p)));
+}
+
 /** The caller's role in a program, or FORBIDDEN when the caller has no access to it at all. */
 export function requireProgramRole(caller: Caller, program: Program): Role {
   const role = roleIn(caller, program);
