@@ -1,5 +1,5 @@
 import { type ApiAnswer, type ApiClient, ConnectionLost, escapeXml, NS, xmlAttr } from './api-client.ts';
-import type { WriteJournal, WriteKind, WriteRecord } from './write-journal.ts';
+import type { WriteJournal, WriteKind, WriteOutcome, WriteRecord } from './write-journal.ts';
 
 /** The demo program, by custom id, as a path under /services/v2. */
 export const PROGRAM_PATH = 'Programs/RES-SOLAR';
@@ -47,6 +47,12 @@ export class AttachmentNeeds {
 export interface StepResult { answer: ApiAnswer; record: WriteRecord }
 
 // A refused connection is a request that never reached a server; anything else without an answer may have happened.
+// A 503 that says the change "may or may not have been saved" (its COMMIT got no answer) is a lost write, not a refusal.
+function answeredOutcome(answer: ApiAnswer, ok: boolean): WriteOutcome {
+  if (ok) return 'acked';
+  return answer.status === 503 && answer.body.includes('may or may not have been saved') ? 'lost' : 'refused';
+}
+
 function lostOutcome(error: ConnectionLost): Pick<WriteRecord, 'outcome' | 'code'> {
   return error.neverSent ? { outcome: 'refused', code: 'ECONNREFUSED' } : { outcome: 'lost' };
 }
@@ -64,7 +70,7 @@ async function step(
   }
   const ok = answer.status >= 200 && answer.status < 300;
   const code = ok ? undefined : xmlAttr(answer.body, 'ErrorResponse', 'Code') ?? `HTTP ${answer.status}`;
-  const record = journal.add({ kind, projectId, outcome: ok ? 'acked' : 'refused', status: answer.status, via: client.origin, ...extra, ...(code ? { code } : {}) });
+  const record = journal.add({ kind, projectId, outcome: answeredOutcome(answer, ok), status: answer.status, via: client.origin, ...extra, ...(code ? { code } : {}) });
   return { answer, record };
 }
 
@@ -79,7 +85,7 @@ export async function createProject(client: ApiClient, journal: WriteJournal): P
   }
   const projectId = answer.status === 200 ? xmlAttr(answer.body, 'Project', 'ProjectId') ?? null : null;
   const code = projectId ? undefined : xmlAttr(answer.body, 'ErrorResponse', 'Code') ?? `HTTP ${answer.status}`;
-  const record = journal.add({ kind: 'create', projectId: projectId ?? '', outcome: projectId ? 'acked' : 'refused', status: answer.status, via: client.origin, ...(code ? { code } : {}) });
+  const record = journal.add({ kind: 'create', projectId: projectId ?? '', outcome: answeredOutcome(answer, projectId !== null), status: answer.status, via: client.origin, ...(code ? { code } : {}) });
   return { projectId, result: { answer, record } };
 }
 

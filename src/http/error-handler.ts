@@ -29,9 +29,13 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_CSRF_INVALID_TOKEN: 'FORBIDDEN',
 };
 
-// Database conditions a client can simply retry: lock timeouts, lost connections, PostgreSQL's
-// serialization failures and deadlocks (the transaction was rolled back, so nothing was half-done).
-const RETRYABLE_DB_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '53300', '08006', '08001']);
+// Database conditions a client can simply retry: lock timeouts, lost connections, a PostgreSQL shutting down,
+// restarting or starting up (57P01-57P03), full (53300) or unreachable (08xxx). The transaction was rolled back, so
+// nothing was half-done; a COMMIT whose connection was lost is told apart in guarded-pool.ts (COMMIT_UNCONFIRMED).
+const RETRYABLE_DB_CODES = new Set([
+  'SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH',
+  '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006',
+]);
 // Unique violations come from two requests creating the same thing at once; the loser is told so.
 const CONFLICT_DB_CODES = new Set(['40001', '40P01', '23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 // Input PostgreSQL cannot take: U+0000 or a character outside UTF-8 (22021, 22P05), a value too long for an index

@@ -27,6 +27,12 @@ function withCode(error: unknown): unknown {
   return error;
 }
 
+/** A connection that ended (reset, the server shutting down or gone): what a COMMIT's answer may have been lost to. */
+function connectionLost(error: unknown): boolean {
+  const code = String((error as { code?: unknown }).code ?? '');
+  return code === 'ECONNRESET' || code === 'EPIPE' || code.startsWith('57P') || code.startsWith('08');
+}
+
 /**
  * A pool client whose queries are bounded: by the statement timeout (plus a grace), and when its connection was
  * asked for with a bound (a write transaction's 30 s), by the time left of it. A query that runs out of time leaves
@@ -40,7 +46,15 @@ class GuardedClient implements PostgresPoolClient {
   /** Epoch ms by which this checkout's statements must end; undefined for a checkout without a bound. */
   #deadline: number | undefined;
 
-  constructor(private readonly client: pg.PoolClient, private readonly statementTimeoutMs: number) {}
+  constructor(private readonly client: pg.PoolClient, private readonly statementTimeoutMs: number) {
+    // A server that ends the connection while it is checked out between two statements (a restart, a failover,
+    // pg_terminate_backend) makes pg emit 'error' on the client; pg-pool listens only while it is idle, and an
+    // unheard 'error' event ends the process. Heard here, it breaks the client: its next query fails (a 503), and
+    // the release throws the connection away.
+    client.on('error', (error) => {
+      this.#break(withCode(error) as Error);
+    });
+  }
 
   /** Starts a checkout of the connection, bounded until `deadline` (epoch ms) or only by the statement timeout. */
   checkOut(deadline: number | undefined): this {
@@ -73,7 +87,12 @@ class GuardedClient implements PostgresPoolClient {
   }
 
   #failed(error: unknown, bounded: boolean, commit: boolean, limit: number): unknown {
-    if ((error as Error).message !== 'Query read timeout') return withCode(error);
+    if ((error as Error).message !== 'Query read timeout') {
+      const coded = withCode(error);
+      // The connection went while the COMMIT was on its way: the server may have committed before it went.
+      if (commit && connectionLost(coded)) return this.#break(new StoreError('COMMIT_UNCONFIRMED', 'The connection to the database was lost while it confirmed the change'));
+      return coded;
+    }
     if (commit) return this.#break(new StoreError('COMMIT_UNCONFIRMED', `The database did not confirm the change within ${Math.ceil(limit)} ms`));
     if (bounded) return this.#break(new StoreError('TRANSACTION_TOO_LONG', 'The database did not answer in time; the change was rolled back'));
     return this.#break(new DatabaseTimeoutError(`The database did not answer within ${Math.ceil(limit)} ms`));

