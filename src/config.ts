@@ -1,4 +1,5 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Which database the service runs on, parsed from DATABASE_URL. */
@@ -8,6 +9,10 @@ export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgre
 export interface Config {
   host: string;
   port: number;
+  /** APAS_METRICS_PORT/HOST: a second listener for /metrics and the health probes, or null (all on `port`). */
+  metrics: { port: number; host: string } | null;
+  /** APAS_INSTANCE_NAME: this instance's name, sent to PostgreSQL as `application_name` (pg_stat_activity). */
+  instanceName: string;
   database: DatabaseConfig;
   publicUrl: string;
   xmlNamespace: string;
@@ -87,6 +92,18 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/**
+ * The database with `application_name` set to `name` (PostgreSQL shows it in pg_stat_activity and its logs), unless
+ * DATABASE_URL names one itself; SQLite is returned as it is.
+ */
+export function withApplicationName(database: DatabaseConfig, name: string): DatabaseConfig {
+  if (database.kind !== 'postgres') return database;
+  const url = new URL(database.url);
+  if (url.searchParams.has('application_name')) return database;
+  url.searchParams.set('application_name', name);
+  return { kind: 'postgres', url: url.toString() };
 }
 
 /** Parses DATABASE_URL: `postgres://…`/`postgresql://…`, or a SQLite file path (optionally `sqlite:` prefixed). */
@@ -191,11 +208,11 @@ function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed:
   return raw as T;
 }
 
-/** APAS_HOST: an IPv4 or IPv6 address, or a host name to resolve; 127.0.0.1 when unset. */
-function hostSetting(env: NodeJS.ProcessEnv): string {
+/** APAS_HOST (or `name`): an IPv4 or IPv6 address, or a host name to resolve; 127.0.0.1 when unset. */
+function hostSetting(env: NodeJS.ProcessEnv, name = 'APAS_HOST'): string {
   const host = (env.APAS_HOST ?? '').trim() || '127.0.0.1';
   if (net.isIP(host) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(host)) {
-    throw new ConfigError(`APAS_HOST must be an IP address (such as 0.0.0.0 or ::) or a host name, got "${host}"`);
+    throw new ConfigError(`${name} must be an IP address (such as 0.0.0.0 or ::) or a host name, got "${host}"`);
   }
   return host;
 }
@@ -238,6 +255,23 @@ function secretKeysSetting(env: NodeJS.ProcessEnv): Config['secretKeys'] {
   return { keys: keys === '' ? null : keys, file: file === '' ? null : path.resolve(file) };
 }
 
+/** APAS_METRICS_PORT (1-65535, not APAS_PORT) and APAS_METRICS_HOST (127.0.0.1 when unset), or null when no port is set. */
+function metricsSetting(env: NodeJS.ProcessEnv, port: number): Config['metrics'] {
+  if ((env.APAS_METRICS_PORT ?? '').trim() === '') return null;
+  const metricsPort = int(env, 'APAS_METRICS_PORT', 0, 1, 65535);
+  if (metricsPort === port) throw new ConfigError(`APAS_METRICS_PORT must differ from APAS_PORT (${port})`);
+  return { port: metricsPort, host: hostSetting({ APAS_HOST: env.APAS_METRICS_HOST }, 'APAS_METRICS_HOST') };
+}
+
+/** APAS_INSTANCE_NAME, else `apas@HOST:PORT`; PostgreSQL keeps 63 bytes of an application_name, printable ASCII. */
+function instanceNameSetting(env: NodeJS.ProcessEnv, port: number): string {
+  const raw = (env.APAS_INSTANCE_NAME ?? '').trim();
+  if (raw !== '' && !/^[\x20-\x7e]{1,63}$/.test(raw)) {
+    throw new ConfigError(`APAS_INSTANCE_NAME must be 1-63 printable ASCII characters, got "${raw}"`);
+  }
+  return raw !== '' ? raw : `apas@${os.hostname()}:${port}`.slice(0, 63);
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'APAS_PORT', 8080, 0, 65535);
@@ -256,6 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     host,
     port,
+    metrics: metricsSetting(env, port),
+    instanceName: instanceNameSetting(env, port),
     database,
     publicUrl,
     xmlNamespace: namespaceSetting(env),

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { ConfigError, DEFAULT_XML_NAMESPACE, loadConfig, parseDatabaseUrl } from '../src/config.ts';
+import os from 'node:os';
+import { ConfigError, DEFAULT_XML_NAMESPACE, loadConfig, parseDatabaseUrl, withApplicationName } from '../src/config.ts';
 
 describe('configuration from the environment', () => {
   test('the signing certificate: none by default; APAS_SIGNING_P12 made absolute, its passphrase kept exactly as given', () => {
@@ -140,5 +141,28 @@ describe('configuration from the environment', () => {
     assert.deepEqual(parseDatabaseUrl('/var/lib/apas.db', '/srv'), { kind: 'sqlite', file: '/var/lib/apas.db' });
     assert.deepEqual(parseDatabaseUrl(':memory:', '/srv'), { kind: 'sqlite', file: ':memory:' });
     assert.deepEqual(parseDatabaseUrl('postgresql://h/db'), { kind: 'postgres', url: 'postgresql://h/db' });
+  });
+
+  test('APAS_METRICS_PORT/HOST: none by default; a port of its own, on loopback unless a host is given', () => {
+    assert.equal(loadConfig({}).metrics, null);
+    assert.deepEqual(loadConfig({ APAS_METRICS_PORT: '9464' }).metrics, { port: 9464, host: '127.0.0.1' });
+    assert.deepEqual(loadConfig({ APAS_METRICS_PORT: '9464', APAS_METRICS_HOST: '10.0.0.5' }).metrics, { port: 9464, host: '10.0.0.5' });
+    assert.throws(() => loadConfig({ APAS_METRICS_PORT: '8080' }), /APAS_METRICS_PORT must differ from APAS_PORT \(8080\)/);
+    assert.throws(() => loadConfig({ APAS_METRICS_PORT: '0' }), /APAS_METRICS_PORT must be between 1 and 65535/);
+    assert.throws(() => loadConfig({ APAS_METRICS_PORT: '9464', APAS_METRICS_HOST: 'not a host' }), /APAS_METRICS_HOST must be an IP address/);
+  });
+
+  test('APAS_INSTANCE_NAME: apas@host:port by default; printable ASCII up to 63 characters; the PostgreSQL application_name', () => {
+    assert.equal(loadConfig({ APAS_PORT: '8081' }).instanceName, `apas@${os.hostname()}:8081`.slice(0, 63));
+    assert.equal(loadConfig({ APAS_INSTANCE_NAME: ' web-2 ' }).instanceName, 'web-2');
+    assert.throws(() => loadConfig({ APAS_INSTANCE_NAME: 'x'.repeat(64) }), ConfigError);
+    assert.throws(() => loadConfig({ APAS_INSTANCE_NAME: 'wéb' }), /APAS_INSTANCE_NAME must be 1-63 printable ASCII/);
+    assert.deepEqual(withApplicationName({ kind: 'postgres', url: 'postgres://u@h/db?sslmode=require' }, 'web 2'), {
+      kind: 'postgres', url: 'postgres://u@h/db?sslmode=require&application_name=web+2',
+    });
+    const own = { kind: 'postgres', url: 'postgres://u@h/db?application_name=mine' } as const;
+    assert.equal(withApplicationName(own, 'web-2'), own);
+    const file = { kind: 'sqlite', file: '/srv/apas.db' } as const;
+    assert.equal(withApplicationName(file, 'web-2'), file);
   });
 });

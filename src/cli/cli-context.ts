@@ -1,4 +1,4 @@
-import { type Config, loadConfig } from '../config.ts';
+import { type Config, loadConfig, withApplicationName } from '../config.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { type IdGenerator, RandomIdGenerator } from '../model/ids.ts';
 import { type OpenDatabase, openDatabase } from '../store/database.ts';
@@ -45,7 +45,7 @@ export function processIo(): CliIo {
 
 async function open(config: Config): Promise<OpenDatabase> {
   try {
-    return await openDatabase(config.database, { poolSize: 2, connectTimeoutMs: config.db.connectTimeoutMs });
+    return await openDatabase(withApplicationName(config.database, 'apas cli'), { poolSize: 2, connectTimeoutMs: config.db.connectTimeoutMs });
   } catch (error) {
     throw openFailure(config, error);
   }

@@ -13,6 +13,7 @@ import { smtpMailer } from '../domain/mail/smtp-mailer.ts';
 import { systemClock } from '../model/clock.ts';
 import { RandomIdGenerator } from '../model/ids.ts';
 import { API_BASE, buildApp } from '../http/app.ts';
+import { buildMetricsApp } from '../http/metrics-app.ts';
 import { createLogger } from '../http/logger.ts';
 import { deliveryPayload } from '../http/webhook-payload.ts';
 import { pruneWebhookLog } from '../domain/webhooks/webhook-log-retention.ts';
@@ -187,6 +188,16 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     throw listenFailure(config, error);
+  }
+  if (config.metrics !== null) {
+    const metricsApp = buildMetricsApp(store, blobs, app.metricsRegistry);
+    started.push(() => metricsApp.close());
+    try {
+      await metricsApp.listen({ host: config.metrics.host, port: config.metrics.port });
+    } catch (error) {
+      throw listenFailure(config, error, 'APAS_METRICS_PORT', config.metrics);
+    }
+    log.info({ metrics: `http://${config.metrics.host}:${config.metrics.port}/metrics` }, 'metrics and health probes on their own port');
   }
   const files = config.blobStore === 'local' ? `directory ${config.blobDir}` : 'the database';
   log.info({ api: `${config.publicUrl}${API_BASE}`, database: describeDatabase(config), uploads: files }, 'apas is serving');

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pino from 'pino';
-import type { Config } from '../config.ts';
+import { type Config, withApplicationName } from '../config.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { type OpenDatabase, openDatabase } from '../store/database.ts';
 import { NewerDatabaseError } from '../store/schema-migrations.ts';
@@ -46,7 +46,7 @@ export async function openWithRetry(config: Config, log: pino.Logger): Promise<O
   let delay = FIRST_RETRY_DELAY_MS;
   for (let attempt = 1; ; attempt++) {
     try {
-      const opened = await openDatabase(config.database, {
+      const opened = await openDatabase(withApplicationName(config.database, config.instanceName), {
         poolSize: config.pgPoolSize, connectTimeoutMs: config.db.connectTimeoutMs, statementTimeoutMs: config.db.statementTimeoutMs,
         onMigration: (name) => log.info({ migration: name, database: where }, 'applied database migration'),
       });
@@ -75,13 +75,14 @@ export async function checkBlobStore(config: Config, blobs: BlobStore): Promise<
 }
 
 /** Turns a failure to listen (port taken, address not here, not allowed) into a StartupFailure naming the setting. */
-export function listenFailure(config: Config, error: unknown): unknown {
+export function listenFailure(config: Config, error: unknown, setting = 'APAS_PORT', on: { host: string; port: number } = config): unknown {
   const code = String((error as { code?: unknown }).code ?? '');
-  const where = `${config.host}:${config.port}`;
-  if (code === 'EADDRINUSE') return new StartupFailure('APAS_PORT', where, `cannot start: port ${config.port} on ${config.host} is already in use (set APAS_PORT to a free port)`);
-  if (code === 'EACCES') return new StartupFailure('APAS_PORT', where, `cannot start: not allowed to listen on port ${config.port} (ports below 1024 need privileges)`);
+  const where = `${on.host}:${on.port}`;
+  const hostSetting = setting === 'APAS_PORT' ? 'APAS_HOST' : 'APAS_METRICS_HOST';
+  if (code === 'EADDRINUSE') return new StartupFailure(setting, where, `cannot start: port ${on.port} on ${on.host} is already in use (set ${setting} to a free port)`);
+  if (code === 'EACCES') return new StartupFailure(setting, where, `cannot start: not allowed to listen on port ${on.port} (ports below 1024 need privileges)`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new StartupFailure('APAS_HOST', where, `cannot start: ${config.host} is not an address of this machine (${code})`);
+    return new StartupFailure(hostSetting, where, `cannot start: ${on.host} is not an address of this machine (${code})`);
   }
   return error;
 }

@@ -143,7 +143,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, payload);
   });
   const registry = createMetrics(app, () => workBacklog(store, clock));
-  healthRoutes(app, store, blobs, registry);
+  // With a metrics port of its own, /metrics is served there only: the API's port is the one a proxy exposes.
+  healthRoutes(app, store, blobs, config.metrics === null ? registry : null);
+  app.decorate('metricsRegistry', registry);
   schemaRoutes(app, codec, programSchemaText());
   oauthMetadataRoutes(app, config.publicUrl, OAUTH_BASE);
   openApiRoutes(app, () => openApiDocument(operations.list(), { version: packageVersion(), serverUrl: config.publicUrl, oauthBase: OAUTH_BASE }));

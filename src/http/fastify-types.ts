@@ -4,6 +4,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The routes' OpenAPI entries, and the routes without one (src/http/operation-table.ts). */
     operations: import('./operation-table.ts').OperationTable;
+    /** The app's Prometheus registry, which the separate metrics listener serves (src/http/metrics-app.ts). */
+    metricsRegistry: import('prom-client').Registry;
   }
   interface FastifyContextConfig {
     /** The route's entry in the OpenAPI description (src/http/operation-table.ts). */

@@ -16,9 +16,10 @@ function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
 
 /**
  * Liveness (/healthz), readiness (/readyz: a database round trip and a test write to the blob store, each within
- * READY_TIMEOUT_MS) and Prometheus metrics (/metrics).
+ * READY_TIMEOUT_MS) and Prometheus metrics (/metrics; left out when `registry` is null, as on the API's port when
+ * APAS_METRICS_PORT gives them a listener of their own).
  */
-export function healthRoutes(app: FastifyInstance, store: Store, blobs: BlobStore, registry: Registry): void {
+export function healthRoutes(app: FastifyInstance, store: Store, blobs: BlobStore, registry: Registry | null): void {
   app.get('/healthz', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok\n'));
   app.get('/readyz', async (request, reply) => {
     const [database, uploads] = await Promise.allSettled([
@@ -37,5 +38,6 @@ export function healthRoutes(app: FastifyInstance, store: Store, blobs: BlobStor
     if (problems.length === 0) return reply.type('text/plain; charset=utf-8').send('ready\n');
     return reply.code(503).type('text/plain; charset=utf-8').send(`${problems.join('; ')}\n`);
   });
+  if (registry === null) return;
   app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
 }
