@@ -7,7 +7,7 @@ import type { StoredBlob } from './blob-store.ts';
 import { StoreError } from './store-error.ts';
 import { type MoveSource, openMoveSource } from './move-source.ts';
 import { batchRows, insertRows, keyOf, readBatch, type Row } from './move-rows.ts';
-import { countedColumns, counterValue, type MovedTable, movedTables, setCounter } from './move-schema.ts';
+import { countedColumns, counterValue, highestNumber, type MovedTable, movedTables, setCounter } from './move-schema.ts';
 import { finishMoveTarget, type MoveTarget, openMoveTarget } from './move-target.ts';
 import { existingSecretBox } from './open-secret-box.ts';
 import { describeUnreadable, findUnreadableSecrets, unreadableCount } from './unreadable-secrets.ts';
@@ -172,7 +172,8 @@ export async function moveInstallation(options: MoveOptions): Promise<MoveReport
         report.tables.push({ name: table.name, rows });
       }
       for (const counted of await countedColumns(target.opened.db, target.opened.dialect)) {
-        await setCounter(target.opened.db, target.opened.dialect, counted, await counterValue(source.opened.db, source.opened.dialect, counted));
+        const given = Math.max(await counterValue(source.opened.db, source.opened.dialect, counted), await highestNumber(target.opened.db, counted));
+        await setCounter(target.opened.db, target.opened.dialect, counted, given);
       }
       await finishMoveTarget(target.opened.db);
       log(`Moved ${report.tables.reduce((n, t) => n + t.rows, 0)} rows in ${report.tables.length} tables and ${files} files.`);

@@ -100,17 +100,24 @@ export async function countedColumns(db: QueryExecutorProvider, dialect: Dialect
     where table_schema = current_schema() and (column_default like 'nextval(%' or is_identity = 'YES') order by table_name`.execute(db)).rows;
 }
 
-/** Where a counted column's counter stands: the last number it gave out (0 when none), whatever rows were deleted since. */
+/** The highest number a counted column holds in its rows (0 for none). */
+export async function highestNumber(db: QueryExecutorProvider, c: CountedColumn): Promise<number> {
+  return Number((await sql<{ n: number | string | null }>`select max(${sql.ref(c.column)}) as n from ${sql.table(c.table)}`.execute(db)).rows[0]?.n ?? 0);
+}
+
+/**
+ * The last number a counted column's counter gave out, whatever rows were deleted since; the next row gets a higher one.
+ * SQLite numbers past both its counter and the highest row; PostgreSQL's sequence knows nothing of the rows.
+ */
 export async function counterValue(db: QueryExecutorProvider, dialect: Dialect, c: CountedColumn): Promise<number> {
-  const max = Number((await sql<{ n: number | string | null }>`select max(${sql.ref(c.column)}) as n from ${sql.table(c.table)}`.execute(db)).rows[0]?.n ?? 0);
   if (dialect === 'sqlite') {
     const row = (await sql<{ seq: number }>`select seq from sqlite_sequence where name = ${c.table}`.execute(db)).rows[0];
-    return Math.max(max, Number(row?.seq ?? 0));
+    return Math.max(await highestNumber(db, c), Number(row?.seq ?? 0));
   }
   const seq = (await sql<{ s: string | null }>`select pg_get_serial_sequence(${c.table}, ${c.column}) as s`.execute(db)).rows[0]?.s;
-  if (!seq) return max;
+  if (!seq) return highestNumber(db, c);
   const row = (await sql<{ last_value: string; is_called: boolean }>`select last_value, is_called from ${sql.raw(seq)}`.execute(db)).rows[0];
-  return Math.max(max, row?.is_called ? Number(row.last_value) : 0);
+  return row ? Number(row.last_value) - (row.is_called ? 0 : 1) : 0;
 }
 
 /** Sets a counted column's counter so that the next number it gives out is above `value` (and above every row's). */

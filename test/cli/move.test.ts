@@ -174,10 +174,18 @@ for (const [from, to] of DIRECTIONS) {
       assert.match(res.stderr, /sealed secrets/);
     });
 
-    it('moves with an interruption, continues, and --check then finds no difference', async () => {
+    it('copies the files first, then the tables with an interruption, continues, and --check then finds no difference', async () => {
       const sourceConfig = loadConfig(sourceEnv);
       const targetConfig = loadConfig({ ...sourceEnv, DATABASE_URL: target.url, APAS_BLOB_STORE: toBlobs, APAS_BLOB_DIR: path.join(dir, 'target-blobs') });
-      // Stopped in the middle of the events, two rows at a time: the tables before it are done, events half copied.
+      // First the files alone, as while the source still serves; the tables stay empty.
+      const files = await apas([...moveArgs(), '--files-only'], sourceEnv);
+      assert.equal(files.code, 0, files.stderr);
+      assert.match(files.stdout, /Copied 2 files; stop the server/);
+      const tablesLater = await apas(['move', '--check', ...moveArgs().slice(1)], sourceEnv);
+      assert.equal(tablesLater.code, 6, tablesLater.stdout);
+      assert.match(tablesLater.stdout, /table projects: 2 rows in the source, 0 in the target/);
+      assert.doesNotMatch(tablesLater.stdout, /file/);
+      // Then stopped in the middle of the events, two rows at a time: the tables before it are done, events half copied.
       await assert.rejects(moveInstallation({
         source: sourceConfig, target: targetConfig, batchRows: 2,
         afterBatch: (table, copied) => {
