@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { checkMove } from '../store/move-check.ts';
 import { moveInstallation } from '../store/move-installation.ts';
 import { reported } from './backup-commands.ts';
@@ -41,7 +41,14 @@ export const moveCommand: CliCommand = {
   },
   async run(input, io) {
     const source = loadConfig(io.env);
-    const target = loadConfig(targetEnv(io, text(input, 'to'), optionalText(input, 'blobs'), optionalText(input, 'blob-dir')));
+    let target: ReturnType<typeof loadConfig>;
+    try {
+      target = loadConfig(targetEnv(io, text(input, 'to'), optionalText(input, 'blobs'), optionalText(input, 'blob-dir')));
+    } catch (error) {
+      // The target's settings come from --to and --blobs; say so rather than name the variables they stand for.
+      if (error instanceof ConfigError) throw new ConfigError(`the target (--to, --blobs): ${error.message}`);
+      throw error;
+    }
     const log = (line: string) => io.err(line);
     if (input.options.check === true) {
       const report = await reported(() => checkMove({ source, target }));

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { type QueryExecutorProvider, sql } from 'kysely';
 import type { Config } from '../config.ts';
+import { BackupError } from './backup-error.ts';
 import type { BlobStore } from './blob-store.ts';
 import { createBlobStore } from './create-blob-store.ts';
 import { openMoveSource } from './move-source.ts';
@@ -82,6 +84,8 @@ async function checkFiles(sourceDb: QueryExecutorProvider, sourceBlobs: BlobStor
  * on both sides against its attachment row. Reads only, on both sides.
  */
 export async function checkMove(options: { source: Config; target: Config }): Promise<MoveCheckReport> {
+  const { database } = options.target;
+  if (database.kind === 'sqlite' && !fs.existsSync(database.file)) throw new BackupError('setup', `the target ${database.file} does not exist: nothing was moved there yet`);
   const source = await openMoveSource(options.source);
   try {
     const targetDb = await openDatabase(options.target.database, { migrate: false, poolSize: 2 });
