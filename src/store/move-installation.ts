@@ -23,7 +23,7 @@ export interface MoveOptions {
   /** Rows per batch (at most); tests make it small. */
   batchRows?: number;
   /** Called after each batch is committed in the target; a test throws here to interrupt the move. */
-  afterBatch?: (table: string, copied: number) => void;
+  afterBatch?: (table: string, copied: number) => void | Promise<void>;
 }
 
 /** What a move copied: rows per table and files. */
@@ -141,9 +141,23 @@ async function copyTable(source: MoveSource, target: MoveTarget, table: MovedTab
       await sql`update apas_move_tables set last_key = ${last}, copied = ${copied + rows.length}, done = ${done} where name = ${table.name}`.execute(trx);
     });
     copied += rows.length;
-    options.afterBatch?.(table.name, copied);
+    await options.afterBatch?.(table.name, copied);
     if (done) return copied;
     after = JSON.parse(last!) as unknown[];
+  }
+}
+
+/**
+ * Refuses to finish when the source's tables hold other numbers of rows than were copied: something wrote to the
+ * source during the move (a server still running on it), so the copy is a mixture of moments.
+ */
+async function checkUnchanged(source: MoveSource, target: MoveTarget, tables: { name: string; rows: number }[]): Promise<void> {
+  const count = async (db: QueryExecutorProvider, table: string) => Number((await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
+  for (const t of tables) {
+    const [now, copied] = [await count(source.opened.db, t.name), await count(target.opened.db, t.name)];
+    if (now !== copied) {
+      throw new BackupError('setup', `the source changed while it was moved (${t.name} has ${now} rows now, ${copied} were copied): is a server still running on it? Stop it, then move again into a new, empty target`);
+    }
   }
 }
 
@@ -171,6 +185,7 @@ export async function moveInstallation(options: MoveOptions): Promise<MoveReport
         const rows = await copyTable(source, target, table, options, shared);
         report.tables.push({ name: table.name, rows });
       }
+      await checkUnchanged(source, target, report.tables);
       for (const counted of await countedColumns(target.opened.db, target.opened.dialect)) {
         const given = Math.max(await counterValue(source.opened.db, source.opened.dialect, counted), await highestNumber(target.opened.db, counted));
         await setCounter(target.opened.db, target.opened.dialect, counted, given);

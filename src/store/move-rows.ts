@@ -4,9 +4,9 @@ import type { MovedTable } from './move-schema.ts';
 /** One row as the driver returns it, keyed by column. */
 export type Row = Record<string, unknown>;
 
-/** The most rows one batch reads or writes: within both engines' limits on bound values (SQLite's 32,766). */
+/** The most rows one batch reads or writes: within both engines' limits on bound values (SQLite's 32,766), few where rows hold bytes. */
 export function batchRows(table: MovedTable, wanted = 500): number {
-  return Math.max(1, Math.min(wanted, Math.floor(30_000 / table.columns.length)));
+  return Math.max(1, Math.min(wanted, table.binary ? 20 : wanted, Math.floor(30_000 / table.columns.length)));
 }
 
 /**

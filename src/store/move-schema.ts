@@ -2,7 +2,11 @@ import { type QueryExecutorProvider, sql } from 'kysely';
 import type { Dialect } from './dialect.ts';
 
 /** One table a move copies: its columns, its primary key (the order batches go in) and the tables it references. */
-export interface MovedTable { name: string; columns: string[]; primaryKey: string[]; parents: string[] }
+export interface MovedTable {
+  name: string; columns: string[]; primaryKey: string[]; parents: string[];
+  /** It has a column of bytes (stored answers), whose rows may be large: fewer go in one batch. */
+  binary?: boolean;
+}
 
 /** A column the database numbers by itself (events.seq): its counter must move with the rows. */
 export interface CountedColumn { table: string; column: string }
@@ -21,20 +25,20 @@ async function sqliteTables(db: QueryExecutorProvider): Promise<MovedTable[]> {
   const names = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(db)).rows.map((r) => r.name);
   const out: MovedTable[] = [];
   for (const name of names.filter(isCopiedTable)) {
-    const info = (await sql<{ name: string; pk: number; cid: number }>`select name, pk, cid from pragma_table_info(${name}) order by cid`.execute(db)).rows;
+    const info = (await sql<{ name: string; pk: number; cid: number; type: string }>`select name, pk, cid, type from pragma_table_info(${name}) order by cid`.execute(db)).rows;
     const fks = (await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(db)).rows;
     out.push({
       name, columns: info.map((c) => c.name),
       primaryKey: info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
-      parents: [...new Set(fks.map((f) => f.table))],
+      parents: [...new Set(fks.map((f) => f.table))], binary: info.some((c) => /blob/i.test(c.type)),
     });
   }
   return out;
 }
 
 async function postgresTables(db: QueryExecutorProvider): Promise<MovedTable[]> {
-  const columns = (await sql<{ table_name: string; column_name: string }>`
-    select c.table_name, c.column_name from information_schema.columns c
+  const columns = (await sql<{ table_name: string; column_name: string; data_type: string }>`
+    select c.table_name, c.column_name, c.data_type from information_schema.columns c
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
     where c.table_schema = current_schema() and t.table_type = 'BASE TABLE' order by c.table_name, c.ordinal_position`.execute(db)).rows;
   const keys = (await sql<{ table_name: string; column_name: string }>`
@@ -51,6 +55,7 @@ async function postgresTables(db: QueryExecutorProvider): Promise<MovedTable[]> 
     if (!isCopiedTable(c.table_name)) continue;
     const t = tables.get(c.table_name) ?? { name: c.table_name, columns: [], primaryKey: [], parents: [] };
     t.columns.push(c.column_name);
+    if (c.data_type === 'bytea') t.binary = true;
     tables.set(c.table_name, t);
   }
   for (const k of keys) tables.get(k.table_name)?.primaryKey.push(k.column_name);

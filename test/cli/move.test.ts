@@ -272,5 +272,23 @@ for (const [from, to] of DIRECTIONS) {
         await store.close();
       }
     });
+
+    // Last, since it writes to the source as a server still running on it would.
+    it('refuses to finish a move during which the source was written', async () => {
+      const other = await emptyTestDatabase(to);
+      try {
+        const targetConfig = loadConfig({ ...sourceEnv, DATABASE_URL: other.url, APAS_BLOB_STORE: toBlobs, APAS_BLOB_DIR: path.join(dir, 'other-blobs') });
+        await assert.rejects(moveInstallation({
+          source: loadConfig(sourceEnv), target: targetConfig,
+          afterBatch: async (table) => {
+            if (table !== 'browser_sessions') return;
+            await source.store.sessions.insertBrowserSession({ id: 'SESSION00002', userId: IDS.admin, secretHash: 'y'.repeat(64), createdAt: h.clock.now(), lastSeenAt: h.clock.now(), expiresAt: h.clock.now() + 3_600_000, mfaPending: false });
+          },
+        }), /the source changed while it was moved \(browser_sessions has 2 rows now, 1 were copied\)/);
+        assert.deepEqual(await tablesLike(other.config, 'apas_move_state'), ['apas_move_state'], 'the move stays unfinished');
+      } finally {
+        await other.remove();
+      }
+    });
   });
 }
