@@ -136,10 +136,15 @@ async function copyTable(source: MoveSource, target: MoveTarget, table: MovedTab
     }
     const last = rows.length > 0 ? JSON.stringify(keyOf(table, rows.at(-1)!)) : progress.last_key;
     const done = rows.length < limit ? 1 : 0;
-    await db.transaction().execute(async (trx) => {
-      await insertRows(trx, table, values);
-      await sql`update apas_move_tables set last_key = ${last}, copied = ${copied + rows.length}, done = ${done} where name = ${table.name}`.execute(trx);
-    });
+    try {
+      await db.transaction().execute(async (trx) => {
+        await insertRows(trx, table, values);
+        await sql`update apas_move_tables set last_key = ${last}, copied = ${copied + rows.length}, done = ${done} where name = ${table.name}`.execute(trx);
+      });
+    } catch (error) {
+      // A value one engine keeps and the other refuses, say: name where, so that the operator can look at the row.
+      throw new BackupError('setup', `the target refused rows of ${table.name} after key ${after === null ? '(none)' : JSON.stringify(after)}: ${(error as Error).message}`);
+    }
     copied += rows.length;
     await options.afterBatch?.(table.name, copied);
     if (done) return copied;
