@@ -196,6 +196,16 @@ for (const [from, to] of DIRECTIONS) {
       assert.equal(unfinished.code, 6, unfinished.stdout);
       assert.match(unfinished.stdout, /unfinished/);
       assert.match(unfinished.stdout, /table events: \d+ rows in the source, 2 in the target/);
+      // The unfinished target belongs to this source: a move from another installation is refused.
+      const stranger = await emptyTestDatabase('sqlite');
+      try {
+        assert.equal((await apas(['migrate'], { DATABASE_URL: stranger.url })).code, 0);
+        const refused = await apas(moveArgs(), { ...sourceEnv, DATABASE_URL: stranger.url, APAS_BLOB_STORE: 'local', APAS_BLOB_DIR: path.join(dir, 'stranger-blobs') });
+        assert.equal(refused.code, 3, refused.stderr);
+        assert.match(refused.stderr, /holds an unfinished move from /);
+      } finally {
+        await stranger.remove();
+      }
       const moved = await apas(moveArgs(), sourceEnv);
       assert.equal(moved.code, 0, moved.stderr);
       assert.match(moved.stderr, /Continuing the unfinished move/);
