@@ -11,8 +11,8 @@ import { CliError } from './cli-error.ts';
 /** Exit codes beyond 0/1/2, so that a script can tell a refused target from a damaged archive. */
 export const EXIT = { targetNotEmpty: 3, badArchive: 4, keyMissing: 5 } as const;
 
-// Backup failures are the operator's to fix: one line, and an exit code per kind.
-async function reported<T>(work: () => Promise<T>): Promise<T> {
+/** Backup, restore and move failures are the operator's to fix: one line, and an exit code per kind. */
+export async function reported<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -16,6 +16,7 @@ import { importCommands } from './import-commands.ts';
 import { keyCommands } from './key-commands.ts';
 import { mailCommands } from './mail-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
+import { moveCommand } from './move-command.ts';
 import { organizationCommands } from './organization-commands.ts';
 import { programCommands } from './program-commands.ts';
 import { listCommands } from './list-commands.ts';
@@ -33,7 +34,7 @@ const SERVE: CliCommand = {
 
 const COMMANDS: readonly CliCommand[] = [
   SERVE, migrateCommand, ...agencyCommands, ...signOnCommands, ...userCommands, ...grantCommands, ...keyCommands, ...clientCommands, ...organizationCommands, ...programCommands, ...connectionCommands, ...listCommands, demoCommand,
-  ...backupCommands, ...webhookCommands, ...secretsCommands, ...mailCommands, ...importCommands,
+  ...backupCommands, moveCommand, ...webhookCommands, ...secretsCommands, ...mailCommands, ...importCommands,
 ];
 
 const ENVIRONMENT = [
