@@ -289,6 +289,16 @@ forEachDialect('Access groups: a North editor against South projects, everywhere
     assert.match(result, new RegExp(`cannot read project ${south2.projectId}`));
     assert.equal((await h.store.projects.getProject(IDS.program, north2.projectId))?.assigneeId, reviewers.north.id);
     assert.deepEqual(await stateOf(h, south2.projectId), beforeBulk);
+    // The North editor's own bulk assign naming the South project: refused as a project they cannot read, its number not shown.
+    const own = await csrfFrom(h, reviewers.north);
+    const ownForm = new URLSearchParams({ _csrf: own.token, ProgramId: IDS.program, BulkKey: randomUUID(), Action: 'assign', Scope: 'selected', Email: reviewers.north.email, ProjectId: south2.projectId });
+    const ownBulk = await h.app.inject({ method: 'POST', url: '/Projects/ProjectList/Bulk', payload: ownForm.toString(), headers: { ...authHeaders(reviewers.north), 'content-type': 'application/x-www-form-urlencoded', cookie: own.cookie } });
+    assert.equal(ownBulk.statusCode, 303, ownBulk.body.slice(0, 300));
+    const ownResult = (await webGet(h, String(ownBulk.headers.location), reviewers.north)).body;
+    const southNumber = (await h.store.projects.getProject(IDS.program, south2.projectId))!.number!;
+    assert.match(ownResult, /NOT_FOUND|not found|No project/i);
+    assert.ok(!ownResult.includes(southNumber), 'the result does not show the South project\'s number');
+    assert.deepEqual(await stateOf(h, south2.projectId), beforeBulk);
     // A North admin's clash with a South thread's external id does not name the South project or thread.
     const external = (p: Rich, who: Who | Identity, value: string) => send(h, who, 'POST', `${projectPath(p.projectId)}/InquiryThreads/${p.threadId}/ExternalId`, { payload: `<SetInquiryThreadExternalIdRequest xmlns="http://service.powerclerk.com/api/v1/" ExternalId="${value}"/>`, type: 'application/xml' });
     assert.equal((await external(south, 'admin', 'CRM-SOUTH')).statusCode, 200);
