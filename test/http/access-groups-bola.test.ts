@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
 import { ownerRefusal } from '../../src/domain/webhooks/owner-access.ts';
+import { backfillSummaries } from '../../src/store/dashboard-queries.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import type { Database } from '../../src/store/tables.ts';
 import type { AutomationSpec } from '../../src/domain/automations/automation-file.ts';
 import { GROUPS, importGroups, NORTH_KW, seedReviewers, SOUTH_KW, type Territory } from '../support/access-groups.ts';
 import { forEachDialect } from '../support/databases.ts';
@@ -211,6 +215,23 @@ forEachDialect('Access groups: a North editor against South projects, everywhere
       await importGroups(h.store, h.clock, GROUPS);
     }
     assert.equal(await total(reviewers.north, 'status', 1), inNorth);
+    // What the changes and the recounts kept equals a count from scratch (as migration 060 makes).
+    const raw = await openDatabase(harness.database().config);
+    try {
+      const k = raw.db as Kysely<Database>;
+      const kept = async () => ({
+        counts: (await k.selectFrom('dashboard_group_counts').selectAll().execute()).map((c) => JSON.stringify({ ...c, n: Number(c.n) })).sort(),
+        facts: (await k.selectFrom('dashboard_facts').select(['project_id', 'groups']).execute()).map((f) => `${f.project_id} ${f.groups}`).sort(),
+      });
+      const before = await kept();
+      assert.ok(before.counts.length > 0);
+      for (const table of ['dashboard_counts', 'dashboard_group_counts', 'dashboard_facts'] as const) await k.deleteFrom(table).execute();
+      await backfillSummaries(k);
+      assert.deepEqual(await kept(), before);
+    } finally {
+      await raw.changes.close();
+      await raw.db.destroy();
+    }
   });
 
   it('the project pages and their forms: the South project is not found for North, and a refused form changes nothing', async () => {
