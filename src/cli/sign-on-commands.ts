@@ -41,7 +41,7 @@ export const signOnCommands: CliCommand[] = [
     notes: [
       'The client secret is read from standard input with --secret-stdin, never from the command line; without it the',
       'stored secret is kept (the first set needs it). Example: printf \'%s\' "$SECRET" | apas agency sso set … --secret-stdin',
-      '--map takes entries separated by ";" or newlines: GROUP = admin, or GROUP = PROGRAM ROLE [sensitive].',
+      '--map takes entries separated by ";" or newlines: GROUP = admin, or GROUP = PROGRAM ROLE [sensitive] [only ACCESSGROUP,...].',
     ],
     refused: { secret: 'the client secret is read from standard input (--secret-stdin), never from the command line' },
     options: {

@@ -4,7 +4,11 @@
  */
 export type GroupGrant =
   | { group: string; agencyAdmin: true }
-  | { group: string; agencyAdmin: false; programId: string; role: string; sensitive: boolean };
+  | {
+    group: string; agencyAdmin: false; programId: string; role: string; sensitive: boolean;
+    /** The access groups (customIds) the grant is limited to; absent: the grant keeps the limit it has (none for a new one). */
+    accessGroups?: string[];
+  };
 
 /** An agency's OpenID Connect provider for staff sign-in, as stored (the client secret in clear only in memory). */
 export interface SignOnSettings {

@@ -75,6 +75,13 @@ export async function usersWithProgramRole(
   });
 }
 
+/** The grants in one program of the users named (those who hold one there). */
+export async function programGrantsOf(db: Db, programId: string, userIds: readonly string[]): Promise<ProgramGrant[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db.selectFrom('program_grants').selectAll().where('program_id', '=', programId).where('user_id', 'in', [...userIds]).execute();
+  return rows.map(toGrant);
+}
+
 /** An API key by its public id. */
 export async function findApiKey(db: Db, id: string): Promise<ApiKeyRecord | null> {
   const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
@@ -201,7 +208,7 @@ export async function deleteGrant(db: Db, userId: string, programId: string): Pr
 }
 
 const READS = {
-  findAgency, listAgencies, findUserByEmail, findUserById, usersByIds, usersWithProgramRole, findApiKey, listApiKeys, listGrants, findGrant, listUsers,
+  findAgency, listAgencies, findUserByEmail, findUserById, usersByIds, usersWithProgramRole, programGrantsOf, findApiKey, listApiKeys, listGrants, findGrant, listUsers,
   listGrantDetails, listPeople,
 };
 const WRITES = { insertAgency, insertUser, updateUser, insertApiKey, revokeApiKey, setGrant, deleteGrant };

@@ -79,10 +79,22 @@ export function bucketMiddleMs(bucket: number): number {
   return bucket === 0 ? 30_000 : MINUTE * 2 ** ((bucket - 0.5) / BUCKETS_PER_DOUBLING);
 }
 
-interface ProjectRow { id: string; program_id: string; status_id: string; status_at: number; assignee_id: string | null }
+interface ProjectRow { id: string; program_id: string; status_id: string; status_at: number; assignee_id: string | null; access_groups: string | null }
 interface HistoryRow { project_id: string; status_id: string; changed_at: number; changed_by: string; automation: string | null }
 interface DeadlineRow { project_id: string; deadline_id: string; state: string; ended_at: number | null }
-interface FactRow { project_id: string; program_id: string; facts: string }
+interface FactRow { project_id: string; program_id: string; facts: string; groups: string | null }
+
+/** The columns of a project that decide what it adds to the counts (its access groups decide where else they are counted). */
+const PROJECT_COLUMNS = ['id', 'program_id', 'status_id', 'status_at', 'assignee_id', 'access_groups'] as const;
+
+/**
+ * The key of a set of access groups in dashboard_group_counts: the project's groups (projects.access_groups), sorted, as
+ * JSON; null for a project in no group (no limited grant reaches it, so it is counted for nobody limited).
+ */
+export function groupSetKey(accessGroups: string | null): string | null {
+  const groups = accessGroups === null ? [] : (JSON.parse(accessGroups) as string[]);
+  return groups.length === 0 ? null : JSON.stringify([...groups].sort());
+}
 
 // What one project adds to its program's summary counts, from its row, its status history (in order) and its deadlines;
 // days, weeks and months in the program's time zone.
@@ -130,60 +142,80 @@ function groupBy<T extends { project_id: string }>(rows: T[]): Map<string, T[]> 
 export async function refreshSummaries(db: Db, projectIds: string[]): Promise<void> {
   if (projectIds.length === 0) return;
   const [projects, history, deadlines, previous] = await Promise.all([
-    db.selectFrom('projects').select(['id', 'program_id', 'status_id', 'status_at', 'assignee_id']).where('id', 'in', projectIds).execute(),
+    db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', 'in', projectIds).execute(),
     db.selectFrom('status_history').select(['project_id', 'status_id', 'changed_at', 'changed_by', 'automation']).where('project_id', 'in', projectIds)
       .orderBy('project_id').orderBy('seq').execute(),
     db.selectFrom('project_deadlines').select(['project_id', 'deadline_id', 'state', 'ended_at']).where('project_id', 'in', projectIds).execute(),
-    db.selectFrom('dashboard_facts').select(['project_id', 'program_id', 'facts']).where('project_id', 'in', projectIds).execute(),
+    db.selectFrom('dashboard_facts').select(['project_id', 'program_id', 'facts', 'groups']).where('project_id', 'in', projectIds).execute(),
   ]);
   await applyFacts(db, projects, history, deadlines, previous);
 }
 
-// Computes the projects' facts afresh, writes those that changed, and applies the difference to the counts.
+// Computes the projects' facts afresh, writes those that changed, and applies the difference to the counts: the
+// program's, and those of the project's set of access groups (dashboard_group_counts, read for limited grants).
 async function applyFacts(db: Db, projects: ProjectRow[], history: HistoryRow[], deadlines: DeadlineRow[], previous: FactRow[]): Promise<void> {
   const programIds = [...new Set(projects.map((p) => p.program_id))];
   const initial = new Set(programIds.length === 0 ? [] : (await db.selectFrom('statuses').select('id')
     .where('program_id', 'in', programIds).where('is_initial', '=', 1).execute()).map((s) => s.id));
   const zones = await zonesOf(db, programIds);
   const deltas = new Map<string, number>();
-  const add = (programId: string, facts: Fact[], by: number) => {
+  const groupDeltas = new Map<string, number>();
+  const add = (programId: string, groups: string | null, facts: Fact[], by: number) => {
     for (const f of facts) {
       const key = keyOf(programId, f);
       deltas.set(key, (deltas.get(key) ?? 0) + by);
+      if (groups === null) continue;
+      const groupKey = JSON.stringify([programId, ...f, groups]);
+      groupDeltas.set(groupKey, (groupDeltas.get(groupKey) ?? 0) + by);
     }
   };
   const oldFacts = new Map(previous.map((r) => [r.project_id, r]));
-  for (const r of previous) add(r.program_id, JSON.parse(r.facts) as Fact[], -1);
+  for (const r of previous) add(r.program_id, r.groups, JSON.parse(r.facts) as Fact[], -1);
   const historyOf = groupBy(history);
   const deadlinesOf = groupBy(deadlines);
   const rows: FactRow[] = [];
   for (const p of projects) {
     const facts = factsOf(p, historyOf.get(p.id) ?? [], deadlinesOf.get(p.id) ?? [], initial, zones.get(p.program_id) ?? 'UTC');
-    add(p.program_id, facts, 1);
+    const groups = groupSetKey(p.access_groups);
+    add(p.program_id, groups, facts, 1);
     const text = JSON.stringify(facts);
-    if (oldFacts.get(p.id)?.facts !== text) rows.push({ project_id: p.id, program_id: p.program_id, facts: text });
+    const old = oldFacts.get(p.id);
+    if (old?.facts !== text || (old.groups ?? null) !== groups) rows.push({ project_id: p.id, program_id: p.program_id, facts: text, groups });
   }
   const present = new Set(projects.map((p) => p.id));
   const gone = previous.filter((r) => !present.has(r.project_id)).map((r) => r.project_id);
   if (gone.length > 0) await db.deleteFrom('dashboard_facts').where('project_id', 'in', gone).execute();
   for (let i = 0; i < rows.length; i += 2000) {
     await db.insertInto('dashboard_facts').values(rows.slice(i, i + 2000))
-      .onConflict((oc) => oc.column('project_id').doUpdateSet((eb) => ({ facts: eb.ref('excluded.facts'), program_id: eb.ref('excluded.program_id') }))).execute();
+      .onConflict((oc) => oc.column('project_id').doUpdateSet((eb) => ({ facts: eb.ref('excluded.facts'), program_id: eb.ref('excluded.program_id'), groups: eb.ref('excluded.groups') }))).execute();
   }
+  await applyDeltas(db, 'dashboard_counts', deltas);
+  await applyDeltas(db, 'dashboard_group_counts', groupDeltas);
+}
+
+const COUNT_KEYS = { dashboard_counts: ['program_id', 'kind', 'k1', 'k2', 'k3'], dashboard_group_counts: ['program_id', 'kind', 'k1', 'k2', 'k3', 'groups'] } as const;
+
+// Adds the differences (by their JSON keys, in COUNT_KEYS' order) to one table of counts, in key order, so that
+// concurrent transactions lock shared count rows in one order (no deadlock on PostgreSQL); a count that fell to
+// nothing goes, so the table holds only what some project contributes.
+async function applyDeltas(db: Db, table: keyof typeof COUNT_KEYS, deltas: Map<string, number>): Promise<void> {
+  const columns = COUNT_KEYS[table];
   const changed = [...deltas].filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const values = changed.map(([key, n]) => {
-    const [program_id, kind, k1, k2, k3] = JSON.parse(key) as string[];
-    return { program_id: program_id!, kind: kind!, k1: k1!, k2: k2!, k3: k3!, n };
+    const parts = JSON.parse(key) as string[];
+    return { ...Object.fromEntries(columns.map((c, i) => [c, parts[i]!])), n } as Record<string, string> & { n: number };
   });
+  // Both tables share their columns but `groups`; Kysely's types take one table at a time.
+  const t = db as unknown as Kysely<Record<string, Record<string, string | number>>>;
   for (let i = 0; i < values.length; i += 2000) {
-    await db.insertInto('dashboard_counts').values(values.slice(i, i + 2000))
-      .onConflict((oc) => oc.columns(['program_id', 'kind', 'k1', 'k2', 'k3']).doUpdateSet((eb) => ({ n: eb(eb.ref('dashboard_counts.n'), '+', eb.ref('excluded.n')) })))
+    await t.insertInto(table).values(values.slice(i, i + 2000))
+      .onConflict((oc) => oc.columns([...columns]).doUpdateSet((eb) => ({ n: eb(eb.ref(`${table}.n`), '+', eb.ref('excluded.n')) })))
       .execute();
   }
-  // A count that fell to nothing goes, so the tables hold only what some project contributes.
   for (const v of values.filter((x) => x.n < 0)) {
-    await db.deleteFrom('dashboard_counts').where('program_id', '=', v.program_id).where('kind', '=', v.kind).where('k1', '=', v.k1)
-      .where('k2', '=', v.k2).where('k3', '=', v.k3).where('n', '<=', 0).execute();
+    let q = t.deleteFrom(table).where('n', '<=', 0);
+    for (const c of columns) q = q.where(c, '=', v[c]!);
+    await q.execute();
   }
 }
 
@@ -249,7 +281,7 @@ export async function rezoneSummaries(db: Db, dialect: Dialect, programId: strin
 export async function backfillSummaries(db: Db, pageSize = 5000): Promise<void> {
   let after = '';
   for (;;) {
-    const projects = await db.selectFrom('projects').select(['id', 'program_id', 'status_id', 'status_at', 'assignee_id'])
+    const projects = await db.selectFrom('projects').select(PROJECT_COLUMNS)
       .where('id', '>', after).orderBy('id').limit(pageSize).execute();
     if (projects.length === 0) return;
     const first = projects[0]!.id;
@@ -265,21 +297,47 @@ export async function backfillSummaries(db: Db, pageSize = 5000): Promise<void> 
   }
 }
 
-/** A program's summary counts of one kind, those whose k1 is at least `from` when given. */
-export async function summaryCounts(db: Db, programId: string, kind: SummaryKind, from?: string): Promise<SummaryCount[]> {
+/**
+ * A program's summary counts of one kind, those whose k1 is at least `from` when given; with `groups` (a grant limited
+ * to access groups), of the projects in at least one of them only: the counts of every set of groups that meets
+ * them, each project counted once (under the one set it is in).
+ */
+export async function summaryCounts(db: Db, programId: string, kind: SummaryKind, from?: string, groups?: readonly string[]): Promise<SummaryCount[]> {
+  if (groups !== undefined) return groupCounts(db, programId, kind, from, groups);
   let q = db.selectFrom('dashboard_counts').select(['k1', 'k2', 'k3', 'n']).where('program_id', '=', programId).where('kind', '=', kind);
   if (from !== undefined) q = q.where('k1', '>=', from);
   const rows = await q.execute();
   return rows.map((r) => ({ k1: r.k1, k2: r.k2, k3: r.k3, n: Number(r.n) }));
 }
 
+// The counts of one kind of the sets of access groups that meet `groups`, summed by key; with a second kind `also`,
+// the first kind's whole and the second's from `from` (statusCounts), each with its kind.
+async function groupCounts(db: Db, programId: string, kind: SummaryKind, from: string | undefined, groups: readonly string[], also?: SummaryKind): Promise<(SummaryCount & { kind: string })[]> {
+  let q = db.selectFrom('dashboard_group_counts').select(['groups', 'kind', 'k1', 'k2', 'k3', 'n']).where('program_id', '=', programId);
+  q = also === undefined
+    ? q.where('kind', '=', kind).$if(from !== undefined, (w) => w.where('k1', '>=', from!))
+    : q.where((eb) => eb.or([eb('kind', '=', kind), eb.and([eb('kind', '=', also), eb('k1', '>=', from!)])]));
+  const wanted = new Set(groups);
+  const sums = new Map<string, SummaryCount & { kind: string }>();
+  for (const r of await q.execute()) {
+    if (!(JSON.parse(r.groups) as string[]).some((g) => wanted.has(g))) continue;
+    const key = JSON.stringify([r.kind, r.k1, r.k2, r.k3]);
+    const held = sums.get(key);
+    if (held) held.n += Number(r.n);
+    else sums.set(key, { kind: r.kind, k1: r.k1, k2: r.k2, k3: r.k3, n: Number(r.n) });
+  }
+  return [...sums.values()];
+}
+
 /**
  * A program's projects by status now (kind `t`) and by the day they entered it from `fromDay` (kind `s`), read in one
  * statement so that they agree: the aging figure takes the days before `fromDay` as the total less the days read.
+ * With `groups`, of the projects in at least one of those access groups only.
  */
-export async function statusCounts(db: Db, programId: string, fromDay: string): Promise<{ totals: SummaryCount[]; byDay: SummaryCount[] }> {
-  const rows = await db.selectFrom('dashboard_counts').select(['kind', 'k1', 'k2', 'k3', 'n']).where('program_id', '=', programId)
-    .where((eb) => eb.or([eb('kind', '=', 't'), eb.and([eb('kind', '=', 's'), eb('k1', '>=', fromDay)])])).execute();
+export async function statusCounts(db: Db, programId: string, fromDay: string, groups?: readonly string[]): Promise<{ totals: SummaryCount[]; byDay: SummaryCount[] }> {
+  const rows = groups !== undefined ? await groupCounts(db, programId, 't', fromDay, groups, 's')
+    : await db.selectFrom('dashboard_counts').select(['kind', 'k1', 'k2', 'k3', 'n']).where('program_id', '=', programId)
+      .where((eb) => eb.or([eb('kind', '=', 't'), eb.and([eb('kind', '=', 's'), eb('k1', '>=', fromDay)])])).execute();
   const of = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => ({ k1: r.k1, k2: r.k2, k3: r.k3, n: Number(r.n) }));
   return { totals: of('t'), byDay: of('s') };
 }
@@ -288,6 +346,9 @@ export async function statusCounts(db: Db, programId: string, fromDay: string): 
 export function dashboardReader(db: Db) {
   return bindDb(db, { summaryCounts, statusCounts });
 }
+
+// How many noted projects a flush refreshes at a time (each a bound list of ids in its statements).
+const FLUSH_PAGE = 1000;
 
 /**
  * The summaries inside a transaction: `touch` notes a changed project, and `flush` (run by the store just before the
@@ -304,7 +365,8 @@ export function dashboardRepository(db: Db) {
       if (touched.size === 0) return;
       const ids = [...touched];
       touched.clear();
-      await refreshSummaries(db, ids);
+      // An import's recount of access groups may note a whole program: a page of projects at a time.
+      for (let i = 0; i < ids.length; i += FLUSH_PAGE) await refreshSummaries(db, ids.slice(i, i + FLUSH_PAGE));
     },
   };
 }

@@ -255,7 +255,14 @@ export interface StatusHistoryTable {
 export interface DashboardCountTable { program_id: string; kind: string; k1: string; k2: string; k3: string; n: number }
 
 /** What one project contributes to dashboard_counts, as JSON, so that a change applies only the difference (migration 036). */
-export interface DashboardFactTable { project_id: string; program_id: string; facts: string }
+export interface DashboardFactTable {
+  project_id: string; program_id: string; facts: string;
+  /** The project's set of access groups its facts were counted under in dashboard_group_counts (migration 060); null for none. */
+  groups: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One summary count of the projects in one set of access groups (migration 060): `groups` is the set's key (dashboard-queries.ts). */
+export interface DashboardGroupCountTable { program_id: string; groups: string; kind: string; k1: string; k2: string; k3: string; n: number }
 /** A one-time pass over the whole database that a start completed (migration 039), by name. */
 export interface MaintenanceMarkTable { name: string; done_at: number }
 
@@ -505,6 +512,7 @@ export interface Database {
   bulk_action_projects: BulkActionProjectTable;
   dashboard_counts: DashboardCountTable;
   dashboard_facts: DashboardFactTable;
+  dashboard_group_counts: DashboardGroupCountTable;
   dashboard_zones: DashboardZoneTable;
   maintenance_marks: MaintenanceMarkTable;
   project_external_ids: ProjectExternalIdTable;

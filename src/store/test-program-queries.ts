@@ -32,7 +32,7 @@ export async function deleteTestProjectRows(db: Db, projectId: string): Promise<
 export async function finishProgramReset(db: Db, programId: string): Promise<boolean> {
   const left = await db.selectFrom('projects').select('id').where('program_id', '=', programId).limit(1).executeTakeFirst();
   if (left) return false;
-  for (const table of ['dashboard_counts', 'bulk_actions', 'automation_turns', 'automation_schedule_runs', 'automation_schedule_marks'] as const) {
+  for (const table of ['dashboard_counts', 'dashboard_group_counts', 'bulk_actions', 'automation_turns', 'automation_schedule_runs', 'automation_schedule_marks'] as const) {
     await db.deleteFrom(table).where('program_id', '=', programId).execute();
   }
   await db.updateTable('programs').set({ next_number: 1 }).where('id', '=', programId).execute();

@@ -22,8 +22,9 @@ export const COMPLETE = { name: 'Jane Doe', size: ['S', 'M'], kw: '7.5' } as con
 /**
  * Builds one harness (fresh database, fixture program, one identity per role) before the enclosing
  * describe and closes it after; the stores of forEachDialect's `open` would be closed after every test.
+ * `database()` gives its test database (to open it raw, say).
  */
-export function sharedHarness(dialect: TestDialect, env: Record<string, string> = {}, wrap?: (store: Store) => Store): () => HttpHarness {
+export function sharedHarness(dialect: TestDialect, env: Record<string, string> = {}, wrap?: (store: Store) => Store): (() => HttpHarness) & { database: () => TestStore } {
   let db: TestStore | undefined;
   let harness: HttpHarness | undefined;
   before(async () => {
@@ -34,10 +35,16 @@ export function sharedHarness(dialect: TestDialect, env: Record<string, string> 
     await harness?.close();
     if (db) await closeStore(db);
   });
-  return () => {
+  const get = () => {
     if (!harness) throw new Error('the harness is built in before()');
     return harness;
   };
+  return Object.assign(get, {
+    database: () => {
+      if (!db) throw new Error('the harness is built in before()');
+      return db;
+    },
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import { assertAccessible, DEMO, launchBrowser, signIn, startWebServer, type Web
 
 // The console's People page in a real browser for a program with access groups: the grant's groups are checkboxes
 // (none ticked: every project), saved as the grant's limit and shown in the grants table; the page stays accessible.
+// A reviewer so limited sees the dashboard of their groups' projects, saying so.
 
 describe('web: limiting a grant to access groups on the console\'s People page', () => {
   let server: WebServer;
@@ -44,5 +45,21 @@ describe('web: limiting a grant to access groups on the console\'s People page',
     await page.getByRole('button', { name: `Change the grant in ${program.name}` }).click();
     await page.getByText('The grant was saved.').waitFor();
     assert.equal((await server.store.accounts.findGrant(reviewer.id, program.id))?.accessGroups, undefined, 'none ticked: every project');
+  });
+
+  it('shows a reviewer limited to North the dashboard of North\'s projects, saying so (axe clean)', async () => {
+    const reviewer = (await server.store.accounts.findUserByEmail(DEMO.reviewer.email))!;
+    const grant = (await server.store.accounts.findGrant(reviewer.id, server.programId))!;
+    await server.store.transaction((tx) => tx.accounts.setGrant({ ...grant, accessGroups: ['north'] }));
+    try {
+      const page = await (await browser.newContext()).newPage();
+      await signIn(page, server.baseUrl, DEMO.reviewer, `/Projects/Dashboard?ProgramId=${server.programId}`);
+      await page.getByText('Your access is limited to the access groups North: every figure counts only their projects.').waitFor();
+      const north = (await server.store.transaction((tx) => tx.projects.projectGroupsPage(server.programId, null, 100_000))).filter((p) => p.accessGroups?.includes('north')).length;
+      await page.getByRole('paragraph').filter({ hasText: `How many of the ${north} projects of your access groups are in each status now` }).waitFor();
+      await assertAccessible(page);
+    } finally {
+      await server.store.transaction((tx) => tx.accounts.setGrant(grant));
+    }
   });
 });

@@ -208,6 +208,28 @@ for (const dialect of DIALECTS) {
       assert.equal(await signedIn(next), false);
     });
 
+    it('keeps a grant\'s access-group limit at every sign-in, also when the mapping changes the role', async () => {
+      const email = account('riley', ['staff-reviewers']);
+      const signOn = async () => {
+        const agent = new TestUserAgent();
+        assert.equal((await agent.send((await signOnAtProvider(agent, server.baseUrl, agencyId, 'riley')).callbackUrl.href)).status, 303);
+      };
+      await signOn();
+      const user = (await server.store.accounts.findUserByEmail(email))!;
+      // An administrator limits the mapped grant to North (as the console's grant form does).
+      await server.store.transaction((tx) => tx.accounts.setGrant({ userId: user.id, programId, role: 'editor', sensitive: false, accessGroups: ['north'] }));
+      const limit = async () => (await stateOf(email)).grants.map((g) => [g.role, g.accessGroups ?? null]);
+      await signOn();
+      assert.deepEqual(await limit(), [['editor', ['north']]], 'the same mapping keeps the limit');
+      await save({ groupGrants: 'staff-reviewers = RES-SOLAR reader\napas-admins = admin' });
+      try {
+        await signOn();
+        assert.deepEqual(await limit(), [['reader', ['north']]], 'the new role, still limited to North');
+      } finally {
+        await save();
+      }
+    });
+
     it('in the browser: the sign-in page offers the provider, which signs a staff member in (axe clean)', async () => {
       account('dana', ['staff-reviewers']);
       account('vera', ['staff-reviewers'], false);

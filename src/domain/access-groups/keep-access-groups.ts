@@ -46,7 +46,8 @@ export function groupsChanged(before: Pick<Program, 'accessGroups'> | null, afte
  * Recounts the membership of every project of a program, in the import's transaction (so no reader sees the new
  * conditions with the old membership): REGROUP_PAGE projects at a time in id order, their values read for the page at
  * once where the conditions allow it (groupsOfProjects), and written only when it moved. Its cost is linear in the
- * program's projects and each evaluation is bounded by the rules' cost limit. Gives how many projects moved.
+ * program's projects and each evaluation is bounded by the rules' cost limit. A project that moved is noted for the
+ * dashboards' counts of its groups. Gives how many projects moved.
  */
 export async function regroupProgram(tx: StoreWriter, programId: string, now: number): Promise<number> {
   const program = await tx.programs.findProgram(programId);
@@ -58,7 +59,10 @@ export async function regroupProgram(tx: StoreWriter, programId: string, now: nu
     const page = await tx.projects.projectGroupsPage(programId, after, REGROUP_PAGE);
     const groups = await groupsOfProjects(tx, ctx, page, now);
     for (const project of page) {
-      if (await tx.projects.setProjectAccessGroups(programId, project.id, groups.get(project.id) ?? [], project.accessGroups ?? [])) moved++;
+      if (!(await tx.projects.setProjectAccessGroups(programId, project.id, groups.get(project.id) ?? [], project.accessGroups ?? []))) continue;
+      moved++;
+      // Its dashboard counts move to its new set of groups (counted for the grants limited to them) before the commit.
+      tx.dashboards.touch(project.id);
     }
     if (page.length < REGROUP_PAGE) return moved;
     after = page.at(-1)!.id;

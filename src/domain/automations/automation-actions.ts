@@ -13,6 +13,7 @@ import { endDeadlineIn, startDeadlineIn } from '../deadlines/deadline-service.ts
 import { checkValue } from '../projects/value-check.ts';
 import { landingUrl, statusById } from '../projects/project-context.ts';
 import { formatProjectNumber } from '../projects/submit-service.ts';
+import { userReaches } from '../roles/user-reaches.ts';
 import { grantReaches, isStaff, roleIn } from '../roles/access.ts';
 import { decideForm, textOf } from '../rules/form-rules.ts';
 import { sameValue } from '../rules/rule-state.ts';
@@ -247,6 +248,10 @@ async function assign(env: AutomationEnv, action: Extract<AutomationAction, { do
     if (!user || user.disabled || !isStaff(roleIn({ user, apiKeyId: '', grants }, ctx.program))) {
       return skip(`no active staff member of the program has the e-mail address "${action.user}"`);
     }
+    // As SetAssignee refuses: a staff member whose grant is limited to access groups is assigned only their projects.
+    if (!(await userReaches(tx.accounts, user, ctx.program, state.project))) {
+      return skip(`the staff member "${action.user}" cannot read the project (their grant is limited to access groups it is not in)`);
+    }
     chosen = user;
     how = {};
   } else {
@@ -305,6 +310,10 @@ async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { 
     if (id === null) return skip('the project has no assignee');
     const user = await tx.accounts.findUserById(id);
     to = user && !user.disabled ? [user] : [];
+    // An assignee limited to access groups the project has left since cannot read it, so is not mailed about it.
+    if (to.length === 1 && action.to === 'assignee' && !(await userReaches(tx.accounts, to[0]!, env.ctx.program, state.project))) {
+      return skip('the project\'s assignee cannot read it now (their grant is limited to access groups it is not in)');
+    }
   }
   if (to.length === 0) return skip(action.to === 'role' ? `nobody active holds the role ${action.role}` : `the project's ${action.to} is no longer an active user`);
   let template: MailTemplate = { subject: action.subject, text: action.text };

@@ -2,6 +2,7 @@ import type { Status } from '../../model/model.ts';
 import { dayOf, monthOf, type SummaryCount, weekOf } from '../../store/dashboard-queries.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
+import { accessGroupNames } from '../projects/assignable-staff.ts';
 import { loadProgram, type ProgramContext } from '../projects/project-context.ts';
 import { groupLimit, isStaff } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -43,6 +44,8 @@ export interface DashboardView {
   agencyName: string; programId: string; programName: string; asOf: number; figures: Figure[];
   /** The program is a test copy (src/domain/programs/test-program.ts): every page of it shows the test banner. */
   testProgram: boolean;
+  /** The names of the access groups the caller's grant is limited to (every figure counts only their projects); null for every project. */
+  groups: string[] | null;
 }
 
 function sum(counts: SummaryCount[], pick: (c: SummaryCount) => string | null): Map<string, number> {
@@ -81,12 +84,15 @@ export class DashboardService {
     this.#deps = deps;
   }
 
-  /** Every figure of the program's dashboard; staff only (FORBIDDEN for anyone else who may see the program). */
+  /**
+   * Every figure of the program's dashboard; staff only (FORBIDDEN for anyone else who may see the program). For a
+   * grant limited to access groups every figure counts the projects of those groups only.
+   */
   async view(caller: Caller, programRef: string): Promise<DashboardView> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
     if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The dashboard of program ${ctx.program.id} is for its staff (the roles that read every project).`);
-    // Its figures are kept for the whole program, so they would count projects a limited grant may not see.
-    if (groupLimit(ctx.role)) throw new ApiError('FORBIDDEN', `The dashboard of program ${ctx.program.id} counts every project of the program; your grant is limited to access groups, so it is not shown to you.`);
+    // A grant limited to access groups sees the counts of its groups' projects only (kept apart, migration 060).
+    const groups = groupLimit(ctx.role);
     const now = this.#deps.clock.now();
     // Days, weeks and months are the program's calendar's (the counts are kept in its zone, migration 044).
     const zone = ctx.program.calendar?.timeZone ?? 'UTC';
@@ -98,14 +104,16 @@ export class DashboardService {
     const id = ctx.program.id;
     const [agency, { totals, byDay }, submitted, cycles, ended, running, assigned, moves] = await Promise.all([
       this.#deps.store.accounts.findAgency(caller.user.agencyId),
-      read.statusCounts(id, dayOf(today - (OLDEST_AGING_DAY - 1) * DAY)),
-      read.summaryCounts(id, 'w', weeks[0]), read.summaryCounts(id, 'c', months[0]),
-      read.summaryCounts(id, 'd', months[0]), read.summaryCounts(id, 'r'), read.summaryCounts(id, 'a'), read.summaryCounts(id, 'm', throughputWeeks[0]),
+      read.statusCounts(id, dayOf(today - (OLDEST_AGING_DAY - 1) * DAY), groups),
+      read.summaryCounts(id, 'w', weeks[0], groups), read.summaryCounts(id, 'c', months[0], groups),
+      read.summaryCounts(id, 'd', months[0], groups), read.summaryCounts(id, 'r', undefined, groups), read.summaryCounts(id, 'a', undefined, groups),
+      read.summaryCounts(id, 'm', throughputWeeks[0], groups),
     ]);
     return {
       agencyName: agency?.name ?? '', programId: id, programName: ctx.program.name, testProgram: isTestProgram(ctx.program), asOf: now,
+      groups: groups ? accessGroupNames(ctx.program, groups) : null,
       figures: [
-        statusFigure(ctx, totals),
+        statusFigure(ctx, totals, groups !== undefined),
         submissionsFigure(weeks, submitted, zone),
         cycleFigure(ctx, months, cycles),
         agingFigure(ctx, today, zone, totals, byDay),
@@ -145,13 +153,13 @@ function statusesOf(ctx: ProgramContext): Status[] {
   return [...ctx.model.statuses, ...ctx.model.retired.statuses];
 }
 
-function statusFigure(ctx: ProgramContext, counts: SummaryCount[]): Figure {
+function statusFigure(ctx: ProgramContext, counts: SummaryCount[], limited: boolean): Figure {
   const totals = sum(counts, (c) => c.k1);
   const rows = statusesOf(ctx).filter((s) => ctx.model.statuses.includes(s) || totals.has(s.id)).map((s) => [s.name, totals.get(s.id) ?? 0]);
   const all = rows.reduce((n, r) => n + (r[1] as number), 0);
   return {
     id: 'status', title: 'Projects by status now',
-    description: `How many of the program's ${all} projects are in each status now, in workflow order.`,
+    description: `How many of the ${limited ? `${all} projects of your access groups` : `program's ${all} projects`} are in each status now, in workflow order.`,
     columns: ['Status', 'Projects'], rows,
   };
 }

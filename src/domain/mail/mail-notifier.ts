@@ -5,7 +5,7 @@ import type { NotificationKind } from '../../model/notification.ts';
 import type { StoreWriter } from '../../store/store.ts';
 import { applicantDeadlinesText } from '../deadlines/applicant-deadlines-text.ts';
 import { renderMail, templateFor } from '../mail-template.ts';
-import { grantReaches } from '../roles/access.ts';
+import { userReaches } from '../roles/user-reaches.ts';
 import type { OutboxConsumer } from '../events/outbox-consumer.ts';
 import { type MailContext, projectMailValues, statusChangedTemplate } from '../workflow/named-mail.ts';
 
@@ -61,8 +61,7 @@ async function notify(tx: StoreWriter, deps: MailNotifierDeps, event: StoredEven
   // An organization's project reaches its owner only while they are a member: one removed reads nothing of it any more.
   if (notice.kind !== 'assigned' && project.organizationId && !(await tx.organizations.organizationIdsOf(user.id)).includes(project.organizationId)) return;
   // A grant limited to access groups hears only of the projects in them now (agency admins have every project).
-  const grant = user.agencyAdmin && user.agencyId === program.agencyId ? null : await tx.accounts.findGrant(user.id, program.id);
-  if (grant && !grantReaches(grant, project)) return;
+  if (!(await userReaches(tx.accounts, user, program, project))) return;
   const moved = notice.kind === 'statusChanged';
   const status = await statusOf(tx, program, moved ? event.data.toStatusId ?? project.statusId : project.statusId);
   // The move's reason and message are in its history entry (the event keeps the message out of the feed).

@@ -1,5 +1,6 @@
 import { pageHistory, requiresReason } from '../workflow/status-reasons.ts';
 import type { PageHistoryLine } from '../views.ts';
+import { assignableStaff, reachesProject } from './assignable-staff.ts';
 import { canChangeOwner, hasPrivilege, isStaff, mayMove, mayReadForm, type Role, roleLabel } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
@@ -67,7 +68,12 @@ export interface ReviewView {
   automations: { at: number; automation: string; trigger: string; outcome: string; details: string }[];
   history: PageHistoryLine[];
   may: ReviewPermissions;
+  /** The staff the assignee field suggests (for those who may assign): those whose grant reaches this project. */
+  assignees: { email: string; name: string }[];
 }
+
+/** How many staff members the review page's assignee field suggests at most. */
+export const REVIEW_ASSIGNEE_CHOICES = 500;
 
 // As people read it (choices by label, Yes/No, sensitive values masked), several values joined; null for none.
 function shown(model: ProgramModel, field: DataField, v: FieldValue | undefined): string | null {
@@ -100,11 +106,12 @@ export class ReviewService {
     if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', `The review page of program ${ctx.program.id} is for its staff; applicants follow their projects on the project page.`);
     const project = await loadReadableProject(store, caller, ctx, projectId);
     const may = reviewPermissions(caller, ctx.role, project);
-    const [values, history, files, threads, notes, agency, runs] = await Promise.all([
+    const [values, history, files, threads, notes, agency, runs, staff] = await Promise.all([
       store.projects.getAllValues(project.id), store.projects.getHistory(project.id), store.attachments.listActiveAttachments(project.id),
       store.inquiries.listThreads(project.id), may.inquiries ? Promise.resolve(null) : store.inquiries.listVisibleNotes(project.id),
       store.accounts.findAgency(caller.user.agencyId),
       store.audit.list({ projectId: project.id, action: 'automation.run', limit: 50 }),
+      may.assign ? assignableStaff(store.accounts, ctx.program, REVIEW_ASSIGNEE_CHOICES) : Promise.resolve([]),
     ]);
     const allNotes = notes ?? (await Promise.all(threads.map((t) => store.inquiries.listNotes(t.id)))).flat();
     const forms = await this.#forms(ctx, project, values);
@@ -141,6 +148,8 @@ export class ReviewService {
       automations: runs.sort((a, b) => b.at - a.at || Number(b.detail?.seq) - Number(a.detail?.seq)).map((r) => automationRun(r.at, r.detail ?? {})),
       history: pageHistory(ctx.model, history, nameOf),
       may,
+      // Staff limited to access groups this project is not in cannot be assigned it (SetAssignee refuses), so are not offered.
+      assignees: staff.filter((s) => !s.user.disabled && reachesProject(s, project)).map(({ user: u }) => ({ email: u.email, name: u.name })),
     };
   }
 

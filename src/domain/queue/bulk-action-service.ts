@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { BulkActionRecord } from '../../store/bulk-action-queries.ts';
-import { canRead, hasPrivilege, staffRoles } from '../roles/access.ts';
+import { canRead, groupLimit, hasPrivilege } from '../roles/access.ts';
 import { ApiError } from '../api-error.ts';
 import type { Caller } from '../caller.ts';
 import { loadProgram, type ProgramContext } from '../projects/project-context.ts';
+import { accessGroupNames, assignableStaff, sharesGroups } from '../projects/assignable-staff.ts';
 import type { WorkflowService } from '../projects/workflow-service.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { TemplateMailService } from '../workflow/template-mail-service.ts';
@@ -57,11 +58,14 @@ export class BulkActionService {
   /** What the queue's bulk form offers the caller: the actions their role holds, statuses with reasons, templates, staff, a fresh key. */
   async formOptions(caller: Caller, programRef: string): Promise<BulkFormOptions> {
     const ctx = await loadProgram(this.#deps, caller, programRef);
-    const staff = await this.#deps.store.accounts.usersWithProgramRole(ctx.program, staffRoles(ctx.program), MAX_BULK_PROJECTS);
+    // Staff limited to access groups none of the caller's projects are in could be assigned none of them.
+    const callerGroups = groupLimit(ctx.role);
+    const staff = (await assignableStaff(this.#deps.store.accounts, ctx.program, MAX_BULK_PROJECTS)).filter((s) => !s.user.disabled && sharesGroups(s, callerGroups));
     return {
       programId: ctx.program.id, key: randomUUID(), maxProjects: MAX_BULK_PROJECTS,
       may: { assign: hasPrivilege(ctx.role, 'assign'), status: hasPrivilege(ctx.role, 'moveStatus'), mail: hasPrivilege(ctx.role, 'inquiries') },
-      assignees: staff.filter((u) => !u.disabled).map((u) => ({ email: u.email, name: u.name })).sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
+      assignees: staff.map(({ user: u, accessGroups }) => ({ email: u.email, name: u.name, onlyGroups: accessGroups ? accessGroupNames(ctx.program, accessGroups) : null }))
+        .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email)),
       statuses: ctx.model.statuses.map((s) => ({ statusId: s.id, name: s.name, reasons: (s.reasons ?? []).map((r) => ({ reasonId: r.customId, name: r.name })) })),
       templates: (ctx.program.mailTemplates ?? []).map((t) => ({ templateId: t.customId, subject: readablePlaceholders(t.subject), text: readablePlaceholders(t.text) })),
     };

@@ -19,7 +19,8 @@ export interface BulkFormOptions {
   maxProjects: number;
   /** The actions the caller's role holds the privilege of (assign, moveStatus, inquiries). */
   may: { assign: boolean; status: boolean; mail: boolean };
-  assignees: { email: string; name: string }[];
+  /** Staff who may be assigned (those the caller's projects could reach); `onlyGroups` names the access groups a limited one reaches (projects elsewhere are refused, each on its own row). */
+  assignees: { email: string; name: string; onlyGroups: string[] | null }[];
   statuses: { statusId: string; name: string; reasons: { reasonId: string; name: string }[] }[];
   /** The program's named mail templates, their subject and text with placeholders in words (readablePlaceholders). */
   templates: { templateId: string; subject: string; text: string }[];

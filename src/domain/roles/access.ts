@@ -54,8 +54,22 @@ export function roleIn(caller: Caller, program: Program): Role | null {
   const grant = caller.grants.find((g) => g.programId === program.id);
   if (!grant) return null;
   const role = roleNamed(program, grant.role, grant.sensitive);
-  // A limited grant's role is its own object: the frozen program's cached one stays the unlimited role.
-  return role && grant.accessGroups ? { ...role, groups: new Set(grant.accessGroups) } : role;
+  return role && grant.accessGroups ? limitedRole(role, grant.accessGroups) : role;
+}
+
+/**
+ * The privileges over a program as a whole rather than over its projects one at a time: its webhook subscriptions
+ * (every project's events), the console (its people, program file, audit trail and mail), and running its daily
+ * schedules (every project they select). A grant limited to access groups reaches some projects, not the program, so
+ * its role does not hold them.
+ */
+export const PROGRAM_WIDE_PRIVILEGES: readonly Privilege[] = ['manageWebhooks', 'administerProgram', 'runAutomations'];
+
+// A limited grant's role is its own object (the frozen program's cached one stays the unlimited role): limited to its
+// groups, without the program-wide privileges.
+function limitedRole(role: Role, groups: readonly string[]): Role {
+  const privileges = new Set([...role.privileges].filter((p) => !PROGRAM_WIDE_PRIVILEGES.includes(p)));
+  return { ...role, privileges, groups: new Set(groups) };
 }
 
 /**
@@ -87,7 +101,10 @@ export function groupLimit(role: Role): string[] | undefined {
  */
 export async function holdsRoleAnywhere(caller: Caller, programs: () => Promise<Program[]>, test: (role: Role | null) => boolean): Promise<boolean> {
   if (caller.user.agencyAdmin) return true;
-  if (caller.grants.some((g) => test(roleNamed({}, g.role)))) return true;
+  if (caller.grants.some((g) => {
+    const role = roleNamed({}, g.role);
+    return test(role && g.accessGroups ? limitedRole(role, g.accessGroups) : role);
+  })) return true;
   if (caller.grants.every((g) => roleNamed({}, g.role) !== null)) return false;
   return (await programs()).some((p) => test(roleIn(caller, p)));
 }

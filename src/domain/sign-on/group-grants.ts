@@ -3,15 +3,22 @@ import type { GroupGrant } from '../../model/sign-on.ts';
 import { ApiError } from '../api-error.ts';
 import { isStaff, roleNamed } from '../roles/access.ts';
 
-/** What a user's groups give under an agency's mapping: agency admin or not, and one grant per program. */
+/**
+ * What a user's groups give under an agency's mapping: agency admin or not, and one grant per program (its
+ * `accessGroups` only where the mapping names them: otherwise the grant keeps the limit it has).
+ */
 export interface MappedAccess { agencyAdmin: boolean; grants: Omit<ProgramGrant, 'userId'>[] }
+
+const SYNTAX = 'write GROUP = admin or GROUP = PROGRAM ROLE [sensitive] [only ACCESSGROUP,...]';
+const ONLY = 'only';
 
 const ADMIN = 'admin';
 
 /**
  * Parses the mapping as the console's text box and the CLI take it: one entry per line (or separated by `;`),
- * `GROUP = admin` or `GROUP = PROGRAM ROLE [sensitive]`, split at the last `=` (group names such as LDAP DNs may hold
- * `=`). Programs are the agency's (custom id or id); roles the program's. INVALID_PARAMETER names the bad line.
+ * `GROUP = admin` or `GROUP = PROGRAM ROLE [sensitive] [only ACCESSGROUP,...]`, split at the last `=` (group names
+ * such as LDAP DNs may hold `=`). Programs are the agency's (custom id or id); roles and access groups (customIds) the
+ * program's. INVALID_PARAMETER names the bad line.
  */
 export function parseGroupGrants(text: string, programs: readonly Program[]): GroupGrant[] {
   const entries: GroupGrant[] = [];
@@ -21,21 +28,25 @@ export function parseGroupGrants(text: string, programs: readonly Program[]): Gr
     const at = line.lastIndexOf('=');
     const group = at < 0 ? '' : line.slice(0, at).trim();
     const words = at < 0 ? [] : line.slice(at + 1).trim().split(/\s+/).filter((w) => w !== '');
-    if (group === '' || words.length === 0) throw bad('write GROUP = admin or GROUP = PROGRAM ROLE [sensitive]');
+    if (group === '' || words.length === 0) throw bad(SYNTAX);
     if (group.length > 256) throw bad('a group name has at most 256 characters');
     if (words.length === 1 && words[0]!.toLowerCase() === ADMIN) {
       entries.push({ group, agencyAdmin: true });
       return;
     }
-    const [programRef, role, flag, ...rest] = words;
-    if (!programRef || !role || rest.length > 0 || (flag !== undefined && flag.toLowerCase() !== 'sensitive')) throw bad('write GROUP = admin or GROUP = PROGRAM ROLE [sensitive]');
+    const at2 = words.findIndex((w) => w.toLowerCase() === ONLY);
+    const only = at2 < 0 ? null : words.slice(at2 + 1).join('').split(',').filter((g) => g !== '');
+    const [programRef, role, flag, ...rest] = at2 < 0 ? words : words.slice(0, at2);
+    if (!programRef || !role || rest.length > 0 || (flag !== undefined && flag.toLowerCase() !== 'sensitive') || (only !== null && only.length === 0)) throw bad(SYNTAX);
     const program = programs.find((p) => p.customId === programRef || p.id === programRef);
     if (!program) throw bad(`the agency has no program "${programRef}"`);
     const named = roleNamed(program, role);
     if (named === null) throw bad(`program ${program.customId} has no role "${role}"`);
     // Single sign-on is for staff; applicants keep their own accounts.
     if (!isStaff(named)) throw bad(`role "${role}" is not a staff role (it cannot read the program's projects)`);
-    entries.push({ group, agencyAdmin: false, programId: program.id, role, sensitive: flag !== undefined });
+    const unknown = (only ?? []).find((g) => !(program.accessGroups ?? []).some((a) => a.customId === g));
+    if (unknown !== undefined) throw bad(`program ${program.customId} has no access group "${unknown}"`);
+    entries.push({ group, agencyAdmin: false, programId: program.id, role, sensitive: flag !== undefined, ...(only ? { accessGroups: [...new Set(only)] } : {}) });
   });
   return entries;
 }
@@ -45,7 +56,7 @@ export function formatGroupGrants(entries: readonly GroupGrant[], programs: read
   return entries.map((e) => {
     if (e.agencyAdmin) return `${e.group} = ${ADMIN}`;
     const program = programs.find((p) => p.id === e.programId);
-    return `${e.group} = ${program?.customId ?? e.programId} ${e.role}${e.sensitive ? ' sensitive' : ''}`;
+    return `${e.group} = ${program?.customId ?? e.programId} ${e.role}${e.sensitive ? ' sensitive' : ''}${e.accessGroups ? ` ${ONLY} ${e.accessGroups.join(',')}` : ''}`;
   }).join('\n');
 }
 
@@ -60,7 +71,7 @@ export function mappedAccess(groups: readonly string[], entries: readonly GroupG
   for (const e of matching) {
     if (e.agencyAdmin || grants.some((g) => g.programId === e.programId)) continue;
     const program = programs.find((p) => p.id === e.programId);
-    if (program && isStaff(roleNamed(program, e.role))) grants.push({ programId: e.programId, role: e.role, sensitive: e.sensitive });
+    if (program && isStaff(roleNamed(program, e.role))) grants.push({ programId: e.programId, role: e.role, sensitive: e.sensitive, ...(e.accessGroups ? { accessGroups: e.accessGroups } : {}) });
   }
   return { agencyAdmin: matching.some((e) => e.agencyAdmin), grants };
 }

@@ -168,18 +168,22 @@ export class SignOnService {
       await tx.accounts.deleteGrant(user.id, g.programId);
       changes.push(`grant removed in ${g.programId}`);
     }
-    for (const a of access.grants) {
-      const had = held.find((g) => g.programId === a.programId);
+    for (const mapped of access.grants) {
+      const had = held.find((g) => g.programId === mapped.programId);
+      // A mapping that names no access groups keeps the grant's limit (an administrator's, set in the console or the
+      // CLI): a sign-in never widens it. One that names them sets them.
+      const a = { ...mapped, accessGroups: mapped.accessGroups ?? had?.accessGroups ?? null };
       if (had && same(had, a)) continue;
       await tx.accounts.setGrant({ ...a, userId: user.id });
-      changes.push(`grant ${a.role}${a.sensitive ? ' (sensitive)' : ''} in ${a.programId}`);
+      changes.push(`grant ${a.role}${a.sensitive ? ' (sensitive)' : ''}${a.accessGroups ? ` limited to ${a.accessGroups.join(', ')}` : ''} in ${a.programId}`);
     }
     return changes;
   }
 }
 
 function same(a: Omit<ProgramGrant, 'userId'>, b: Omit<ProgramGrant, 'userId'>): boolean {
-  return a.programId === b.programId && a.role === b.role && a.sensitive === b.sensitive;
+  const groups = (g: Omit<ProgramGrant, 'userId'>) => JSON.stringify(g.accessGroups ?? null);
+  return a.programId === b.programId && a.role === b.role && a.sensitive === b.sensitive && groups(a) === groups(b);
 }
 
 /** The groups claim as a list: an array of strings, one string, or nothing (then no groups). */

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * The dashboards' summary tables: `dashboard_counts`, one count per program, kind and keys (dashboard-queries.ts),
  * and `dashboard_facts`, what each project contributes to them. Both are filled from every existing project, its status
- * history and its deadlines (by migration 044), and kept in each change's transaction from then on, so they are never stale.
+ * history and its deadlines (by migration 060), and kept in each change's transaction from then on, so they are never stale.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createTable('dashboard_counts')
@@ -21,6 +21,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('program_id', 'text', (c) => c.notNull())
     .addColumn('facts', 'text', (c) => c.notNull())
     .execute();
-  // Filled from every project by migration 044, whose count reads columns of later migrations (a database upgraded
+  // Filled from every project by migration 060, whose count reads columns of later migrations (a database upgraded
   // from before this one runs it too).
 }

@@ -4,7 +4,7 @@ import type { Database } from '../tables.ts';
 /**
  * The dashboards' moves (`m`) and ended deadlines (`d`) put their week or month first, and running deadlines get a
  * kind of their own (`r`), so a dashboard reads only its window of them (dashboard-queries.ts). Both summary tables
- * are emptied here and counted again from every project by migration 044 (whose count reads columns of later
+ * are emptied here and counted again from every project by migration 060 (whose count reads columns of later
  * migrations).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

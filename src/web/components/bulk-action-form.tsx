@@ -63,7 +63,7 @@ export function BulkActionForm(p: BulkActionFormProps) {
             <label class="usa-label" for="bulk-assignee">Assign to</label>
             <select class="usa-select" id="bulk-assignee" name="Email">
               <option value="">Nobody (unassign)</option>
-              {o.assignees.map((a) => <option key={a.email} value={a.email}>{a.name} ({a.email})</option>)}
+              {o.assignees.map((a) => <option key={a.email} value={a.email}>{a.name} ({a.email}){a.onlyGroups ? ` — only ${a.onlyGroups.join(', ')}` : ''}</option>)}
             </select>
           </div>
           <button class="usa-button" type="submit" name="Action" value="assign">Assign the projects</button>

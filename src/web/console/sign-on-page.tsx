@@ -72,7 +72,7 @@ export function SignOnPage(p: SignOnPageProps) {
         <Field id="groupsClaim" label="Groups claim" value={s?.groupsClaim ?? SIGN_ON_DEFAULTS.groupsClaim} />
         <div class="usa-form-group">
           <label class="usa-label" for="groupGrants">Groups and what they give</label>
-          <div class="usa-hint" id="groupGrants-hint">One per line: <code>GROUP = admin</code> (agency admin) or <code>GROUP = PROGRAM ROLE</code>, with <code>sensitive</code> at the end for sensitive data.</div>
+          <div class="usa-hint" id="groupGrants-hint">One per line: <code>GROUP = admin</code> (agency admin) or <code>GROUP = PROGRAM ROLE</code>, with <code>sensitive</code> after it for sensitive data and <code>only NORTH,SOUTH</code> at the end to limit the grant to those access groups (without it, a grant keeps the limit set on it here).</div>
           <textarea class="usa-textarea" id="groupGrants" name="groupGrants" rows={6} aria-describedby="groupGrants-hint">{s?.groupGrants ?? ''}</textarea>
         </div>
         <fieldset class="usa-fieldset">

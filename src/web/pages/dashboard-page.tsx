@@ -47,6 +47,13 @@ export function DashboardPage(p: DashboardPageProps) {
         As of <time datetime={isoDateTime(view.asOf)}>{formatDateTime(view.asOf, p.timeZone)}</time>; days, weeks and months are UTC.{' '}
         <a href={`${QUEUE_PATH}?${new URLSearchParams({ ProgramId: view.programId }).toString()}`}>Work queue</a>
       </p>
+      {view.groups ? (
+        <div class="usa-alert usa-alert--info usa-alert--slim" id="dashboard-groups">
+          <div class="usa-alert__body">
+            <p class="usa-alert__text">Your access is limited to the access groups {view.groups.join(', ')}: every figure counts only their projects.</p>
+          </div>
+        </div>
+      ) : null}
       {view.figures.map((f, i) => <FigureSection key={f.id} programId={view.programId} figure={f} chart={p.charts[i]!} />)}
     </Layout>
   );

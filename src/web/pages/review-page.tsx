@@ -198,8 +198,11 @@ export function ReviewPage(p: ReviewPageProps) {
               <Action path={path} action="Assignee" csrfToken={p.csrfToken}>
                 <div class={cls('review-assignee')}>
                   <label class="usa-label" for="review-assignee">Assignee's e-mail address</label>
-                  <p class="usa-hint" id="review-assignee-hint">A staff member of this program (reader, editor, admin, or a role that reads every project).</p>
-                  <input class="usa-input" type="email" id="review-assignee" name="Email" value={view.assignee?.email ?? ''} aria-describedby="review-assignee-hint" />
+                  <p class="usa-hint" id="review-assignee-hint">A staff member of this program (reader, editor, admin, or a role that reads every project) who can read this project; those who can are suggested.</p>
+                  <input class="usa-input" type="email" id="review-assignee" name="Email" value={view.assignee?.email ?? ''} aria-describedby="review-assignee-hint" list="review-assignee-choices" />
+                  <datalist id="review-assignee-choices">
+                    {view.assignees.map((a) => <option key={a.email} value={a.email}>{a.name}</option>)}
+                  </datalist>
                 </div>
                 <button class="usa-button" type="submit">Assign</button>
               </Action>
