@@ -79,7 +79,8 @@ export const backupCommands: CliCommand[] = [
       if (checkOnly) io.out(`${file} is a complete backup: every checksum matches.`);
       else {
         const where = config.database.kind === 'sqlite' ? config.database.file : 'the PostgreSQL database';
-        io.out(`Restored ${report.manifest.counts.projects} projects and ${report.blobs} files into ${where}${report.manifest.blobStore === 'local' ? ` and ${config.blobDir}` : ''}.`);
+        const files = report.manifest.blobStore === 'local' ? ` and ${config.blobDir}` : report.manifest.blobStore === 's3' ? ` and s3://${config.s3?.bucket}/${config.s3?.prefix}` : '';
+        io.out(`Restored ${report.manifest.counts.projects} projects and ${report.blobs} files into ${where}${files}.`);
       }
       return 0;
     },
