@@ -32,7 +32,8 @@ export const backupCommands: CliCommand[] = [
     notes: [
       'On SQLite the file holds the database and every file it references. On PostgreSQL with APAS_BLOB_STORE=local it',
       'holds the files only: run pg_dump first, then this. With APAS_BLOB_STORE=database on PostgreSQL, pg_dump alone',
-      'covers everything and this command refuses. The file appears under its name only once complete. See docs/operations.md.',
+      'covers everything and this command refuses. With APAS_BLOB_STORE=s3 the files are copied from the bucket into the',
+      'file. The file appears under its name only once complete. See docs/operations.md.',
     ],
     options: {
       out: { type: 'string', value: 'FILE', required: true, description: 'The backup file to write (replaced if it exists)' },
