@@ -23,6 +23,9 @@ export function s3Client(config: S3Config): S3Client {
     region: config.region,
     ...(config.endpoint === null ? {} : { endpoint: config.endpoint }),
     forcePathStyle: config.forcePathStyle,
+    // A bucket that does not accept the connection fails within seconds. No idle timeout: a download that its slow
+    // client holds back is idle on purpose.
+    requestHandler: { connectionTimeout: 5_000 },
     ...(config.credentials === null ? {} : { credentials: config.credentials }),
   });
 }
