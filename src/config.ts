@@ -34,12 +34,14 @@ export interface Config {
    * address: false (none), the number of proxies in front (hops), or the proxies' addresses and ranges.
    */
   trustProxy: TrustProxy;
-  /** Where uploaded files live: a local directory, or the database (for several instances). */
-  blobStore: 'local' | 'database';
+  /** Where uploaded files live: a local directory, the database (for several instances), or an S3-compatible bucket. */
+  blobStore: 'local' | 'database' | 's3';
   /** The directory of the local blob store (absolute). */
   blobDir: string;
   /** The most bytes any upload may have, whatever its attachment definition allows. */
   maxUploadBytes: number;
+  /** The bucket of APAS_BLOB_STORE=s3 (APAS_S3_*); null with the other stores. */
+  s3: S3Config | null;
   /** The web application: how long its sessions last, and the time zone its pages show times in. */
   web: { sessionIdleMinutes: number; sessionMaxHours: number; timeZone: string };
   /** OAuth 2.0 client credentials: how long an issued access token lives. */
@@ -69,6 +71,19 @@ export interface Config {
    * demo's file beside the database, if there is one), and its passphrase, APAS_SIGNING_P12_PASSPHRASE ('' when unset).
    */
   signing: { p12File: string | null; passphrase: string };
+}
+
+/**
+ * An S3-compatible bucket for uploaded files: the endpoint (null: AWS S3 of `region`), the bucket, the key prefix
+ * ('' or ending in '/'), path-style addressing (MinIO, Ceph), and the access key (null: the AWS SDK's default chain).
+ */
+export interface S3Config {
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  prefix: string;
+  forcePathStyle: boolean;
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
 }
 
 /**
@@ -272,6 +287,33 @@ function instanceNameSetting(env: NodeJS.ProcessEnv, port: number): string {
   return raw !== '' ? raw : `apas@${os.hostname()}:${port}`.slice(0, 63);
 }
 
+/** APAS_S3_*: the bucket of APAS_BLOB_STORE=s3, checked at start so that a typo stops the start, not the first upload. */
+function s3Setting(env: NodeJS.ProcessEnv, blobStore: Config['blobStore']): S3Config | null {
+  if (blobStore !== 's3') return null;
+  const value = (name: string) => (env[name] ?? '').trim();
+  const bucket = value('APAS_S3_BUCKET');
+  if (bucket === '') throw new ConfigError('APAS_BLOB_STORE=s3 needs APAS_S3_BUCKET, the name of the bucket for uploaded files');
+  // The rules S3 and the compatible servers share (no upper case, no underscores), so a bad name fails here.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
+    throw new ConfigError(`APAS_S3_BUCKET must be a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens, got "${bucket}"`);
+  }
+  const endpoint = value('APAS_S3_ENDPOINT') === '' ? null : urlSetting(env, 'APAS_S3_ENDPOINT', '');
+  const region = value('APAS_S3_REGION') || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/i.test(region)) throw new ConfigError(`APAS_S3_REGION must be a region name such as eu-central-1, got "${region}"`);
+  const prefix = value('APAS_S3_PREFIX').replace(/^\/+|\/+$/g, '');
+  if (prefix !== '' && !/^[A-Za-z0-9!_.*'()/-]{1,200}$/.test(prefix)) {
+    throw new ConfigError(`APAS_S3_PREFIX must be at most 200 letters, digits and the characters / ! _ . * ' ( ) -, got "${prefix}"`);
+  }
+  const accessKeyId = value('APAS_S3_ACCESS_KEY_ID');
+  // Not trimmed: a secret is used exactly as given.
+  const secretAccessKey = env.APAS_S3_SECRET_ACCESS_KEY ?? '';
+  if ((accessKeyId === '') !== (secretAccessKey === '')) throw new ConfigError('Set both APAS_S3_ACCESS_KEY_ID and APAS_S3_SECRET_ACCESS_KEY, or neither (the AWS SDK\'s default credentials)');
+  return {
+    endpoint, bucket, region, prefix: prefix === '' ? '' : `${prefix}/`, forcePathStyle: flag(env, 'APAS_S3_FORCE_PATH_STYLE'),
+    credentials: accessKeyId === '' ? null : { accessKeyId, secretAccessKey },
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'APAS_PORT', 8080, 0, 65535);
@@ -287,6 +329,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const rateStore = storeRaw === '' ? (database.kind === 'postgres' ? 'database' : 'memory') : storeRaw;
   const publicUrl = urlSetting(env, 'APAS_PUBLIC_URL', `http://localhost:${port}`);
+  // Several instances share one PostgreSQL but not one disk, so uploads then go to the database by default.
+  const blobStore = choice(env, 'APAS_BLOB_STORE', ['local', 'database', 's3'] as const, database.kind === 'postgres' ? 'database' : 'local');
   return {
     host,
     port,
@@ -317,10 +361,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockAddressAfter: int(env, 'APAS_SIGNIN_LOCK_ADDRESS_AFTER', 50, 1, 1_000_000),
       accountSlowAfter: int(env, 'APAS_SIGNIN_ACCOUNT_SLOW_AFTER', 5, 1, 1_000_000),
     },
-    // Several instances share one PostgreSQL but not one disk, so uploads then go to the database by default.
-    blobStore: choice(env, 'APAS_BLOB_STORE', ['local', 'database'] as const, database.kind === 'postgres' ? 'database' : 'local'),
+    blobStore,
     blobDir: (env.APAS_BLOB_DIR ?? '').trim() === '' ? defaultBlobDir(database) : path.resolve((env.APAS_BLOB_DIR ?? '').trim()),
     maxUploadBytes: int(env, 'APAS_MAX_UPLOAD_BYTES', 104_857_600, 1, 1024 ** 4),
+    s3: s3Setting(env, blobStore),
     web: {
       sessionIdleMinutes: int(env, 'APAS_WEB_SESSION_IDLE_MINUTES', 30, 1, 7 * 24 * 60),
       sessionMaxHours: int(env, 'APAS_WEB_SESSION_MAX_HOURS', 12, 1, 24 * 30),

@@ -64,6 +64,20 @@ describe('configuration from the environment', () => {
     assert.equal(pg.blobDir, path.resolve('data', 'blobs'));
     assert.equal(loadConfig({ DATABASE_URL: 'postgres://h/db', APAS_BLOB_STORE: 'local' }).blobStore, 'local');
     assert.equal(loadConfig({ APAS_BLOB_STORE: 'database' }).blobStore, 'database');
+    assert.equal(loadConfig({ APAS_BLOB_STORE: 'database', APAS_S3_BUCKET: 'ignored' }).s3, null);
+  });
+
+  test('APAS_BLOB_STORE=s3: the bucket, a prefix ending in /, us-east-1 and the SDK\'s credentials unless given', () => {
+    assert.deepEqual(loadConfig({ APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'apas-files' }).s3, {
+      endpoint: null, bucket: 'apas-files', region: 'us-east-1', prefix: '', forcePathStyle: false, credentials: null,
+    });
+    assert.deepEqual(loadConfig({
+      APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'files', APAS_S3_ENDPOINT: 'http://minio:9000/', APAS_S3_REGION: 'eu-central-1', APAS_S3_PREFIX: '/agency/apas/',
+      APAS_S3_FORCE_PATH_STYLE: 'true', APAS_S3_ACCESS_KEY_ID: 'AKIA1', APAS_S3_SECRET_ACCESS_KEY: ' s3cret ',
+    }).s3, {
+      endpoint: 'http://minio:9000', bucket: 'files', region: 'eu-central-1', prefix: 'agency/apas/', forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIA1', secretAccessKey: ' s3cret ' },
+    });
   });
 
   test('APAS_TRUST_PROXY: off, a number of proxies, or their addresses; `true` is one proxy', () => {
@@ -123,7 +137,13 @@ describe('configuration from the environment', () => {
     ['trust proxy address', { APAS_TRUST_PROXY: '10.0.0.1, 300.1.1.1' }, /APAS_TRUST_PROXY: "300.1.1.1" is not an IP address/],
     ['trust proxy hops', { APAS_TRUST_PROXY: '100' }, /APAS_TRUST_PROXY must be between 1 and 10 proxies/],
     ['sign-in lock threshold', { APAS_SIGNIN_LOCK_USER_AFTER: '0' }, /APAS_SIGNIN_LOCK_USER_AFTER must be between 1 and/],
-    ['blob store', { APAS_BLOB_STORE: 's3' }, /APAS_BLOB_STORE must be "local" or "database"/],
+    ['blob store', { APAS_BLOB_STORE: 'gcs' }, /APAS_BLOB_STORE must be "local" or "database" or "s3"/],
+    ['s3 without a bucket', { APAS_BLOB_STORE: 's3' }, /APAS_BLOB_STORE=s3 needs APAS_S3_BUCKET/],
+    ['s3 bucket name', { APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'My_Bucket' }, /APAS_S3_BUCKET must be a bucket name of 3 to 63/],
+    ['s3 endpoint', { APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'files', APAS_S3_ENDPOINT: 'minio:9000' }, /APAS_S3_ENDPOINT must be an http\(s\) URL/],
+    ['s3 half a key', { APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'files', APAS_S3_ACCESS_KEY_ID: 'AKIA' }, /Set both APAS_S3_ACCESS_KEY_ID and APAS_S3_SECRET_ACCESS_KEY, or neither/],
+    ['s3 prefix', { APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'files', APAS_S3_PREFIX: 'a b' }, /APAS_S3_PREFIX must be at most 200/],
+    ['s3 path style', { APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'files', APAS_S3_FORCE_PATH_STYLE: 'yes' }, /APAS_S3_FORCE_PATH_STYLE must be true or false/],
     ['upload limit', { APAS_MAX_UPLOAD_BYTES: '0' }, /APAS_MAX_UPLOAD_BYTES must be between 1 and/],
     ['token lifetime too short', { APAS_OAUTH_TOKEN_TTL_SECONDS: '59' }, /APAS_OAUTH_TOKEN_TTL_SECONDS must be between 60 and 86400/],
     ['webhook insecure flag', { APAS_WEBHOOK_ALLOW_INSECURE: 'sometimes' }, /APAS_WEBHOOK_ALLOW_INSECURE must be true or false/],

@@ -32,7 +32,8 @@ export const backupCommands: CliCommand[] = [
     notes: [
       'On SQLite the file holds the database and every file it references. On PostgreSQL with APAS_BLOB_STORE=local it',
       'holds the files only: run pg_dump first, then this. With APAS_BLOB_STORE=database on PostgreSQL, pg_dump alone',
-      'covers everything and this command refuses. The file appears under its name only once complete. See docs/operations.md.',
+      'covers everything and this command refuses. With APAS_BLOB_STORE=s3 the files are copied from the bucket into the',
+      'file. The file appears under its name only once complete. See docs/operations.md.',
     ],
     options: {
       out: { type: 'string', value: 'FILE', required: true, description: 'The backup file to write (replaced if it exists)' },
@@ -79,7 +80,8 @@ export const backupCommands: CliCommand[] = [
       if (checkOnly) io.out(`${file} is a complete backup: every checksum matches.`);
       else {
         const where = config.database.kind === 'sqlite' ? config.database.file : 'the PostgreSQL database';
-        io.out(`Restored ${report.manifest.counts.projects} projects and ${report.blobs} files into ${where}${report.manifest.blobStore === 'local' ? ` and ${config.blobDir}` : ''}.`);
+        const files = report.manifest.blobStore === 'local' ? ` and ${config.blobDir}` : report.manifest.blobStore === 's3' ? ` and s3://${config.s3?.bucket}/${config.s3?.prefix}` : '';
+        io.out(`Restored ${report.manifest.counts.projects} projects and ${report.blobs} files into ${where}${files}.`);
       }
       return 0;
     },

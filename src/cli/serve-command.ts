@@ -17,8 +17,9 @@ import { buildMetricsApp } from '../http/metrics-app.ts';
 import { createLogger } from '../http/logger.ts';
 import { deliveryPayload } from '../http/webhook-payload.ts';
 import { pruneWebhookLog } from '../domain/webhooks/webhook-log-retention.ts';
-import { createBlobStore, orphanGraceMs } from '../store/create-blob-store.ts';
+import { createBlobStore, orphanGraceMs, s3Settings } from '../store/create-blob-store.ts';
 import { LocalBlobStore } from '../store/local-blob-store.ts';
+import { S3BlobStore } from '../store/s3-blob-store.ts';
 import { createKyselyStore } from '../store/kysely-store.ts';
 import { defaultSecretKeyFile, keyFileToMake, openSecretBox } from '../store/open-secret-box.ts';
 import { lazySecretBox, type SecretBox } from '../store/secret-box.ts';
@@ -122,6 +123,7 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
   const signing = await signingCertificate(config, log, demo);
   // Checked before the database: an upload directory that cannot be written would otherwise pass /readyz and fail every upload.
   if (config.blobStore === 'local') await checkBlobStore(config, new LocalBlobStore(config.blobDir));
+  if (config.blobStore === 's3') await checkBlobStore(config, new S3BlobStore(s3Settings(config)));
   // Configured keys are checked before the database is opened; a key file to be made, only after (below).
   let secrets = keyFileToMake(config) === null ? secretBoxOf(config, log) : null;
   const opened = await openWithRetry(config, log);
@@ -199,6 +201,6 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     }
     log.info({ metrics: `http://${config.metrics.host}:${config.metrics.port}/metrics` }, 'metrics and health probes on their own port');
   }
-  const files = config.blobStore === 'local' ? `directory ${config.blobDir}` : 'the database';
+  const files = config.blobStore === 'local' ? `directory ${config.blobDir}` : config.blobStore === 's3' ? `bucket s3://${config.s3?.bucket}/${config.s3?.prefix}` : 'the database';
   log.info({ api: `${config.publicUrl}${API_BASE}`, database: describeDatabase(config), uploads: files }, 'apas is serving');
 }

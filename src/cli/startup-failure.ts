@@ -65,11 +65,16 @@ export async function openWithRetry(config: Config, log: pino.Logger): Promise<O
   }
 }
 
-/** Checks that uploads can be stored; throws StartupFailure naming APAS_BLOB_DIR (local store) otherwise. */
+/** Checks that uploads can be stored; throws StartupFailure naming APAS_BLOB_DIR (local store) or APAS_S3_BUCKET otherwise. */
 export async function checkBlobStore(config: Config, blobs: BlobStore): Promise<void> {
   try {
     await blobs.checkWritable();
   } catch (error) {
+    if (config.blobStore === 's3' && config.s3) {
+      const where = `s3://${config.s3.bucket}/${config.s3.prefix}`;
+      const cause = `${(error as Error).name ?? 'Error'}: ${causeOf(error)}`;
+      throw new StartupFailure('APAS_S3_BUCKET', where, `cannot start: uploads cannot be stored in ${where}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''} (${cause}); check APAS_S3_ENDPOINT, APAS_S3_REGION and the access key`);
+    }
     throw new StartupFailure('APAS_BLOB_DIR', config.blobDir, `cannot start: uploads cannot be stored in the blob directory ${config.blobDir} (${causeOf(error)})`);
   }
 }

@@ -103,6 +103,8 @@ export function fromStoreError(error: StoreError): ApiError {
   if (error.code === 'BLOB_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', error.message);
   // The operator's to fix (a key missing from the configuration), never the client's: the details go to the log only.
   if (error.code === 'SECRET_UNREADABLE') return new ApiError('INTERNAL_ERROR', 'The service cannot read a stored secret; its operator has been told.');
+  // Files are the operator's (a restore without them, a bucket emptied by hand): the client can do nothing about it.
+  if (error.code === 'BLOB_MISSING') return new ApiError('INTERNAL_ERROR', 'The stored file is missing from the file store; its operator has been told.');
   // The one case where "nothing was changed" cannot be promised: read the state back before sending the change again.
   if (error.code === 'COMMIT_UNCONFIRMED') {
     return new ApiError('SERVICE_UNAVAILABLE', `${error.message}; it may or may not have been saved, read it back before sending it again.`, { headers: { 'Retry-After': '1' } });

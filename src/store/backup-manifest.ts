@@ -20,12 +20,14 @@ export interface BackupManifest {
   /** ISO 8601 UTC: when the database snapshot was taken. */
   createdAt: string;
   dialect: 'sqlite' | 'postgres';
-  blobStore: 'local' | 'database';
+  blobStore: 'local' | 'database' | 's3';
+  /** With the s3 store: the bucket and key prefix the files were copied from (a restore puts them into the configured one). */
+  bucket?: { bucket: string; prefix: string };
   /** The last schema migration of the snapshot (SQLite), or of the database when the blobs were listed (PostgreSQL). */
   migration: string | null;
   /** The SQLite database file, or null on PostgreSQL, whose database is dumped with pg_dump instead. */
   database: { entry: string; bytes: number; sha256: string } | null;
-  /** The blob files in the archive (none with the database blob store) and their index, one BlobEntry per line. */
+  /** The blob files in the archive (none with the database blob store; the bucket's objects with s3) and their index, one BlobEntry per line. */
   blobs: { index: string; indexSha256: string; count: number; bytes: number };
   /** Counts for the operator: projects and attachment versions in the snapshot. */
   counts: { projects: number; attachments: number };
@@ -62,7 +64,7 @@ export function parseManifest(text: string): BackupManifest {
     throw damaged(`it has format version ${JSON.stringify(m.formatVersion)}; this apas reads version ${FORMAT_VERSION}`);
   }
   if (m.dialect !== 'sqlite' && m.dialect !== 'postgres') throw damaged('manifest.json names no known database');
-  if (m.blobStore !== 'local' && m.blobStore !== 'database') throw damaged('manifest.json names no known blob store');
+  if (m.blobStore !== 'local' && m.blobStore !== 'database' && m.blobStore !== 's3') throw damaged('manifest.json names no known blob store');
   const db = m.database;
   if (m.dialect === 'sqlite' && (db === null || typeof db !== 'object' || db.entry !== ENTRY.database || !isCount(db.bytes) || !SHA256.test(String(db.sha256)))) {
     throw damaged('manifest.json does not describe the database file');

@@ -11,15 +11,15 @@ export interface StoredBlob { key: string; size: number; sha256: string }
  * row never committed (a crash in between) is an orphan that `sweepOrphans` removes.
  */
 export interface BlobStore {
-  /** `local` (a directory) or `database` (chunks in the database). */
-  readonly kind: 'local' | 'database';
+  /** `local` (a directory), `database` (chunks in the database) or `s3` (objects in an S3-compatible bucket). */
+  readonly kind: 'local' | 'database' | 's3';
   /**
    * Streams `source` into a new blob, hashing and counting as it goes. Past `limitBytes` it stops reading and throws
    * StoreError BLOB_TOO_LARGE; on that or any other failure nothing of the blob is left. The source is never
    * destroyed here, so the caller can still answer on its connection.
    */
   write(source: Readable, limitBytes: number): Promise<StoredBlob>;
-  /** A stream of the blob's bytes; fails before streaming when the blob does not exist. */
+  /** A stream of the blob's bytes; fails before streaming, with StoreError BLOB_MISSING, when the blob does not exist. */
   read(key: string): Promise<Readable>;
   /** Deletes a blob; deleting one that does not exist is not an error. */
   delete(key: string): Promise<void>;
@@ -42,6 +42,11 @@ export function isBlobKey(key: string): boolean {
 /** The error every store throws past the limit. */
 export function tooLarge(limitBytes: number): StoreError {
   return new StoreError('BLOB_TOO_LARGE', `The upload is larger than ${limitBytes} bytes.`);
+}
+
+/** The error every store throws for a blob it does not hold; `where` (the file, the bucket) goes to the log only. */
+export function missingBlob(key: string, where: string): StoreError {
+  return new StoreError('BLOB_MISSING', `blob ${key} is missing from ${where}`);
 }
 
 /**

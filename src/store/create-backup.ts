@@ -10,11 +10,14 @@ import { encryptStream } from './backup-encryption.ts';
 import { BackupError } from './backup-error.ts';
 import { apasVersion, type BackupManifest, type BlobEntry, ENTRY, FORMAT_VERSION, formatBlobEntry } from './backup-manifest.ts';
 import { describePostgres, describeSqlite, type SnapshotFacts, snapshotSqlite, verifySqliteChunks } from './backup-snapshot.ts';
+import { s3Settings } from './create-blob-store.ts';
 import { LocalBlobStore, syncDirectory } from './local-blob-store.ts';
+import { S3BlobStore } from './s3-blob-store.ts';
+import { StoreError } from './store-error.ts';
 
 /** What a backup needs to know: the configured database and blob store, and where the archive goes. */
 export interface BackupOptions {
-  config: Pick<Config, 'database' | 'blobStore' | 'blobDir'>;
+  config: Pick<Config, 'database' | 'blobStore' | 'blobDir'> & Partial<Pick<Config, 's3'>>;
   /** The archive file (absolute); written under a temporary name and renamed into place only when complete. */
   out: string;
   /** Progress lines for the operator. */
@@ -57,7 +60,12 @@ async function addStream(pack: tar.Pack, name: string, source: Readable, expecte
       }
     },
   });
-  await pipeline(source, counter, pack.entry({ name, size: expected.size, mode: 0o600, mtime }));
+  try {
+    await pipeline(source, counter, pack.entry({ name, size: expected.size, mode: 0o600, mtime }));
+  } catch (error) {
+    // A shorter file fails tar's own size check first ("Size mismatch"); it is named like any other damage.
+    if (!(error instanceof Error && error.message === 'Size mismatch' && size < expected.size)) throw error;
+  }
   const sha256 = hash.digest('hex');
   if (size !== expected.size || sha256 !== expected.sha256) {
     throw new BackupError('setup', `${what} is damaged: ${size} bytes with SHA-256 ${sha256}, but its record says ${expected.size} bytes with ${expected.sha256}`);
@@ -71,13 +79,18 @@ function addBuffer(pack: tar.Pack, name: string, data: Buffer, mtime: Date): Pro
 }
 
 /** The blob's bytes; a missing file is named in the operator's terms, not as a bare ENOENT. */
-async function openBlob(local: LocalBlobStore, blob: BlobEntry): Promise<Readable> {
+async function openBlob(blobs: LocalBlobStore | S3BlobStore, blob: BlobEntry): Promise<Readable> {
   try {
-    return await local.read(blob.key);
+    return await blobs.read(blob.key);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new BackupError('setup', `the file of an attachment (blob ${blob.key}) is missing: ${local.pathOf(blob.key)}`);
+    if (!(error instanceof StoreError && error.code === 'BLOB_MISSING')) throw error;
+    throw new BackupError('setup', `the file of an attachment (blob ${blob.key}) is missing: ${blobs instanceof LocalBlobStore ? blobs.pathOf(blob.key) : blobs.urlOf(blob.key)}`);
   }
+}
+
+/** Where the files to copy are: the blob directory, or the bucket (copied into the archive like the directory). */
+function fileSource(config: BackupOptions['config']): LocalBlobStore | S3BlobStore {
+  return config.blobStore === 's3' ? new S3BlobStore(s3Settings(config)) : new LocalBlobStore(config.blobDir);
 }
 
 /** Reads what the snapshot holds; on SQLite `copy` is the snapshot file, already taken. */
@@ -127,17 +140,18 @@ export async function createBackup(options: BackupOptions): Promise<BackupReport
       log(`Took a snapshot of the SQLite database ${sqliteFile}.`);
     }
     const facts = await readFacts(options, copy);
-    const blobs = config.blobStore === 'local' ? facts.blobs : [];
+    const blobs = config.blobStore === 'database' ? [] : facts.blobs;
     const index = Buffer.from(blobs.map(formatBlobEntry).join(''));
     const database = copy ? { entry: ENTRY.database, ...(await fileSha256(copy)) } : null;
     const manifest: BackupManifest = {
       format: 'apas-backup', formatVersion: FORMAT_VERSION, apasVersion: apasVersion(), createdAt: createdAt.toISOString(),
       dialect: config.database.kind, blobStore: config.blobStore, migration: facts.migration, database,
+      ...(config.blobStore === 's3' ? { bucket: { bucket: s3Settings(config).bucket, prefix: s3Settings(config).prefix } } : {}),
       blobs: { index: ENTRY.blobIndex, indexSha256: sha256Hex(index), count: blobs.length, bytes: blobs.reduce((n, b) => n + b.size, 0) },
       counts: { projects: facts.projects, attachments: facts.blobs.length },
       notes: config.database.kind === 'postgres' ? [PG_DUMP_NOTE] : [],
     };
-    await writeArchive(partial, manifest, copy, index, blobs, new LocalBlobStore(config.blobDir), createdAt, options.recipients ?? []);
+    await writeArchive(partial, manifest, copy, index, blobs, fileSource(config), createdAt, options.recipients ?? []);
     await fsp.rename(partial, out);
     await syncDirectory(dir);
     const { size } = await fsp.stat(out);
@@ -151,7 +165,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupReport
 }
 
 async function writeArchive(
-  file: string, manifest: BackupManifest, copy: string | null, index: Buffer, blobs: BlobEntry[], local: LocalBlobStore, mtime: Date,
+  file: string, manifest: BackupManifest, copy: string | null, index: Buffer, blobs: BlobEntry[], source: LocalBlobStore | S3BlobStore, mtime: Date,
   recipients: string[],
 ): Promise<void> {
   const pack = tar.pack();
@@ -164,7 +178,7 @@ async function writeArchive(
     await addBuffer(pack, ENTRY.manifest, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), mtime);
     if (copy && manifest.database) await addStream(pack, ENTRY.database, fs.createReadStream(copy), { size: manifest.database.bytes, sha256: manifest.database.sha256 }, mtime, 'the database snapshot');
     await addBuffer(pack, ENTRY.blobIndex, index, mtime);
-    for (const blob of blobs) await addStream(pack, `${ENTRY.blobPrefix}${blob.key}`, await openBlob(local, blob), blob, mtime, `blob ${blob.key}`);
+    for (const blob of blobs) await addStream(pack, `${ENTRY.blobPrefix}${blob.key}`, await openBlob(source, blob), blob, mtime, `blob ${blob.key}`);
     pack.finalize();
   } catch (error) {
     pack.destroy();

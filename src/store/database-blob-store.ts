@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { type Clock, systemClock } from '../model/clock.ts';
-import { type BlobStore, copyCounted, isBlobKey, newBlobKey, type StoredBlob } from './blob-store.ts';
+import { type BlobStore, copyCounted, isBlobKey, missingBlob, newBlobKey, type StoredBlob } from './blob-store.ts';
 import type { Store } from './store.ts';
 
 /** The most bytes one row of `blob_chunks` holds. */
@@ -60,7 +60,7 @@ export class DatabaseBlobStore implements BlobStore {
     if (!isBlobKey(key)) throw new Error(`not a blob key: ${JSON.stringify(key)}`);
     const store = this.#store;
     const first = await store.blobs.readBlobChunk(key, 0);
-    if (first === null) throw new Error(`blob ${key} is not in the database`);
+    if (first === null) throw missingBlob(key, 'the database');
     // A pull stream: the next chunk is read only when the consumer wants more.
     async function* chunks(): AsyncGenerator<Buffer> {
       yield first!;

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { type BlobStore, copyCounted, isBlobKey, newBlobKey, type StoredBlob } from './blob-store.ts';
+import { type BlobStore, copyCounted, isBlobKey, missingBlob, newBlobKey, type StoredBlob } from './blob-store.ts';
 
 const TEMP_SUFFIX = '.part';
 
@@ -116,9 +116,15 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async read(key: string): Promise<Readable> {
-    // Opened here, so that a missing file fails before any answer has started.
-    const handle = await fs.open(this.pathOf(key), 'r');
-    return handle.createReadStream();
+    const file = this.pathOf(key);
+    try {
+      // Opened here, so that a missing file fails before any answer has started.
+      const handle = await fs.open(file, 'r');
+      return handle.createReadStream();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missingBlob(key, file);
+      throw error;
+    }
   }
 
   async delete(key: string): Promise<void> {

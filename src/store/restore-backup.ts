@@ -11,12 +11,14 @@ import { AGE_MAGIC, decryptStream } from './backup-encryption.ts';
 import { BackupError } from './backup-error.ts';
 import { type BackupManifest, type BlobEntry, ENTRY, parseBlobIndex, parseManifest } from './backup-manifest.ts';
 import { describePostgres, describeSqlite, type SnapshotFacts, verifySqliteChunks } from './backup-snapshot.ts';
+import { s3Settings } from './create-blob-store.ts';
 import { LocalBlobStore, syncDirectory } from './local-blob-store.ts';
+import { S3BlobStore } from './s3-blob-store.ts';
 import { checkRestoredKeys, type RestoredDatabase } from './restore-key-check.ts';
 
 /** What a restore needs: the configured database and blob store (the targets), and the archive. */
 export interface RestoreOptions {
-  config: Pick<Config, 'database' | 'blobStore' | 'blobDir' | 'secretKeys'>;
+  config: Pick<Config, 'database' | 'blobStore' | 'blobDir' | 'secretKeys'> & Partial<Pick<Config, 's3'>>;
   /** The archive file (absolute). */
   file: string;
   /** Verify the archive completely (into a temporary directory) but write nothing to the configured places. */
@@ -66,6 +68,12 @@ async function checkTargetEmpty(config: RestoreOptions['config'], manifest: Back
   if (manifest.blobStore === 'local' && (await isNonEmptyDirectory(config.blobDir))) {
     throw new BackupError('target', `the target is not empty: the blob directory ${config.blobDir} holds files. Restore into a new data directory, or move the old data away first`);
   }
+  if (manifest.blobStore === 's3') {
+    const bucket = s3Settings(config);
+    if (await new S3BlobStore(bucket).holdsBlobs()) {
+      throw new BackupError('target', `the target is not empty: the bucket ${bucket.bucket} holds files under the prefix "${bucket.prefix}". Restore into an empty bucket or a new APAS_S3_PREFIX`);
+    }
+  }
 }
 
 /** Refuses a configuration under which the restored installation would not find its data. */
@@ -84,7 +92,7 @@ function stagingFor(options: RestoreOptions, manifest: BackupManifest): Staging 
   const { config } = options;
   if (options.checkOnly) {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-restore-check-'));
-    return { root, database: manifest.database ? path.join(root, 'apas.db') : null, blobs: manifest.blobStore === 'local' ? path.join(root, 'blobs') : null, made: [] };
+    return { root, database: manifest.database ? path.join(root, 'apas.db') : null, blobs: manifest.blobStore === 'database' ? null : path.join(root, 'blobs'), made: [] };
   }
   // Next to their targets, so that the final moves are renames within one file system.
   const made: string[] = [];
@@ -94,10 +102,12 @@ function stagingFor(options: RestoreOptions, manifest: BackupManifest): Staging 
     for (let d = path.dirname(target); first !== undefined && d.startsWith(first); d = path.dirname(d)) made.push(d);
     return path.join(path.dirname(target), `.${path.basename(target)}.restore-${tag}`);
   };
+  // A bucket's files are staged in the temporary directory and uploaded once everything checked out.
+  const root = manifest.blobStore === 's3' ? fs.mkdtempSync(path.join(os.tmpdir(), 'apas-restore-')) : null;
   return {
-    root: null,
+    root,
     database: manifest.database && config.database.kind === 'sqlite' ? beside(config.database.file) : null,
-    blobs: manifest.blobStore === 'local' ? beside(config.blobDir) : null,
+    blobs: root !== null ? path.join(root, 'blobs') : manifest.blobStore === 'local' ? beside(config.blobDir) : null,
     made,
   };
 }
@@ -245,7 +255,8 @@ async function commit(options: RestoreOptions, manifest: BackupManifest, extract
   const { staging } = extraction;
   for (const dir of extraction.dirs) await syncDirectory(dir);
   await checkTargetEmpty(config, manifest);
-  if (staging.blobs) {
+  if (staging.blobs && manifest.blobStore === 's3') await uploadBlobs(new S3BlobStore(s3Settings(config)), staging.blobs, extraction.index!);
+  else if (staging.blobs) {
     await fsp.mkdir(staging.blobs, { recursive: true });
     for (const dir of new Set([...extraction.dirs].map((d) => path.dirname(d)))) await syncDirectory(dir);
     await syncDirectory(staging.blobs);
@@ -259,6 +270,22 @@ async function commit(options: RestoreOptions, manifest: BackupManifest, extract
   if (staging.database && config.database.kind === 'sqlite') {
     await fsp.rename(staging.database, config.database.file);
     await syncDirectory(path.dirname(config.database.file));
+  }
+}
+
+/** Puts the staged files into the bucket under their own keys, checked once more on the way; a failure takes back what it put. */
+async function uploadBlobs(bucket: S3BlobStore, dir: string, index: Map<string, BlobEntry>): Promise<void> {
+  const staged = new LocalBlobStore(dir);
+  const put: string[] = [];
+  try {
+    for (const want of index.values()) {
+      const got = await bucket.writeAt(want.key, await staged.read(want.key), want.size);
+      put.push(want.key);
+      if (got.size !== want.size || got.sha256 !== want.sha256) throw new BackupError('setup', `blob ${want.key} changed on its way into the bucket`);
+    }
+  } catch (error) {
+    for (const key of put) await bucket.delete(key).catch(() => {});
+    throw error;
   }
 }
 
@@ -293,7 +320,7 @@ async function openArchive(options: RestoreOptions): Promise<Readable> {
 
 /**
  * Restores a backup made by `createBackup` into an empty target: the SQLite file DATABASE_URL names and the blob
- * directory APAS_BLOB_DIR (on PostgreSQL, only the blob directory; the database comes from pg_dump). Everything is
+ * directory APAS_BLOB_DIR or the bucket APAS_S3_BUCKET (on PostgreSQL, only the files; the database comes from pg_dump). Everything is
  * written beside the targets and verified (checksums, counts, SQLite's integrity check, every attachment's file)
  * before anything is moved into place, so a damaged archive or a refused target changes nothing.
  */

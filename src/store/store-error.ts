@@ -10,7 +10,11 @@ export type StoreErrorCode =
   /** A stored secret does not open: its key is not configured, or the value was changed. */
   | 'SECRET_UNREADABLE'
   /** The database did not answer a COMMIT in time: the change may or may not have been saved. */
-  | 'COMMIT_UNCONFIRMED';
+  | 'COMMIT_UNCONFIRMED'
+  /** A blob that a row references is not in the blob store (removed out of band, or a restore without its files). */
+  | 'BLOB_MISSING'
+  /** The blob store (an S3 bucket) did not take or give a blob: unreachable, refused, or failed midway. */
+  | 'BLOB_STORE_UNAVAILABLE';
 
 /** A failure of the store that callers may act on; `code` says which. */
 export class StoreError extends Error {

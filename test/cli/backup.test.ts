@@ -16,7 +16,9 @@ import { WriteJournal } from '../../scripts/faults/write-journal.ts';
 import { runCli } from '../../src/cli/main.ts';
 import type { BackupManifest } from '../../src/store/backup-manifest.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { compareInstallations, filesUnder, startBackgroundLoad } from '../support/backup-fixtures.ts';
+import { startS3Server } from '../support/s3-server.ts';
 import { DIALECTS, openTestStore } from '../support/databases.ts';
 import { seedSealedValues } from '../support/sealed-fixtures.ts';
 import { runApas } from '../support/run-apas.ts';
@@ -303,6 +305,66 @@ describe(`apas backup and restore (seed ${seed})`, () => {
     t.diagnostic(`copy: ${comparison.identical} projects identical, ${comparison.changedLater} changed after the snapshot, ${comparison.attachments} files`);
     assert.deepEqual(comparison.problems.slice(0, 20), []);
     assert.ok(comparison.attachments > 0 && comparison.changedLater <= WORKERS + 1);
+  });
+
+  it('backs up SQLite with the s3 blob store (the bucket\'s objects copied into the archive) and restores into an empty prefix', async (t) => {
+    const s3 = await startS3Server('apas-backup', 'live');
+    try {
+      const db = path.join(dir, 'in-s3', 'apas.db');
+      const env = { DATABASE_URL: db, ...s3.env };
+      const s3Archive = path.join(dir, 'in-s3.tar');
+      const server = await startServer({ databaseUrl: db, env });
+      try {
+        await backupMidLoad(server, s3Archive, env);
+        assert.doesNotMatch(server.log(), /NodeVersionSupportWarning/, 'the SDK\'s Node warning stays out of the log');
+      } finally {
+        await server.stop();
+      }
+      const manifest = await manifestOf(s3Archive);
+      assert.equal(manifest.blobStore, 's3');
+      assert.deepEqual(manifest.bucket, { bucket: 'apas-backup', prefix: 'live/' });
+      assert.ok(manifest.blobs.count > 0, 'the objects travel in the archive');
+      const secretKey = path.join(dir, 'in-s3', 'apas-secret.key');
+      const restoredDb = path.join(dir, 'in-s3-restored', 'apas.db');
+      const into = (prefix: string) => ({ ...env, DATABASE_URL: restoredDb, APAS_S3_PREFIX: prefix, APAS_SECRET_KEY_FILE: secretKey });
+      const refused = await apasHere(['restore', s3Archive], into('live'));
+      assert.equal(refused.code, 3, refused.stderr);
+      assert.match(refused.stderr, /bucket apas-backup holds files under the prefix "live\/"/);
+      assert.equal(fs.existsSync(restoredDb), false);
+      const keysBefore = await s3.keys();
+      const restore = await apasHere(['restore', s3Archive], into('restored'));
+      assert.equal(restore.code, 0, restore.stderr);
+      assert.match(restore.stdout, /s3:\/\/apas-backup\/restored\//);
+      assert.equal((await s3.keys()).filter((k) => k.startsWith('restored/')).length, manifest.blobs.count);
+      assert.deepEqual((await s3.keys()).filter((k) => !k.startsWith('restored/')), keysBefore, 'the source prefix is untouched');
+      const reader = (prefix: string) => async (key: string) => {
+        try {
+          const answer = await s3.client.send(new GetObjectCommand({ Bucket: 'apas-backup', Key: `${prefix}${key}` }));
+          return Buffer.from(await answer.Body!.transformToByteArray());
+        } catch {
+          return null;
+        }
+      };
+      const comparison = await compareInstallations(
+        { database: { kind: 'sqlite', file: db }, blobDir: null, readBlob: reader('live/') },
+        { database: { kind: 'sqlite', file: restoredDb }, blobDir: null, readBlob: reader('restored/') },
+      );
+      t.diagnostic(`copy: ${comparison.identical} projects identical, ${comparison.changedLater} changed after the snapshot, ${comparison.attachments} files`);
+      assert.deepEqual(comparison.problems.slice(0, 20), []);
+      assert.ok(comparison.attachments > 0);
+      // An object changed out of band no longer matches its row's SHA-256: the backup says so and writes no archive.
+      const sql = await openSqlReader({ kind: 'sqlite', file: db });
+      const [victim] = await sql.all<{ blob_key: string }>('select blob_key from attachments limit 1');
+      await sql.close();
+      await s3.client.send(new PutObjectCommand({ Bucket: 'apas-backup', Key: `live/${victim!.blob_key}`, Body: 'tampered' }));
+      const damaged = path.join(dir, 'in-s3-damaged.tar');
+      const failed = await apasHere(['backup', '--out', damaged], env);
+      assert.equal(failed.code, 1, failed.stderr);
+      assert.match(failed.stderr, /is damaged: .* SHA-256/);
+      assert.equal(fs.existsSync(damaged), false);
+    } finally {
+      await s3.stop();
+    }
   });
 
   it('backs up the blob directory of PostgreSQL mid-load after its database dump; the dump and the restored files match', async (t) => {

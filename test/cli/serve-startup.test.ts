@@ -131,6 +131,16 @@ describe('apas serve start-up failures', () => {
     assertFailedStart(run, 'APAS_BLOB_DIR', blobDir, /uploads cannot be stored in the blob directory/);
   });
 
+  it('names APAS_S3_BUCKET when the bucket cannot be reached, before serving', async () => {
+    const env = {
+      DATABASE_URL: path.join(dir, 's3.db'), APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'apas-files', APAS_S3_ENDPOINT: 'http://127.0.0.1:9',
+      APAS_S3_FORCE_PATH_STYLE: 'true', APAS_S3_ACCESS_KEY_ID: 'key', APAS_S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    const run = await apas(['serve'], env, 60_000, /apas is serving/);
+    assertFailedStart(run, 'APAS_S3_BUCKET', 's3://apas-files/', /uploads cannot be stored in s3:\/\/apas-files\/ at http:\/\/127\.0\.0\.1:9 \(.*ECONNREFUSED/);
+    assert.doesNotMatch(run.out + run.err, /NodeVersionSupportWarning/, "the SDK's Node warning stays out of the JSON log");
+  });
+
   it('names APAS_SIGNING_P12 when the signing certificate cannot be read or is no PKCS#12 file, before opening the database', async () => {
     const missing = path.join(dir, 'missing.p12');
     const dbFile = path.join(dir, 'signing-missing.db');

@@ -10,11 +10,14 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { isoTimestamp } from '../../src/model/clock.ts';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { createBlobStore } from '../../src/store/create-blob-store.ts';
+import { s3Client, S3BlobStore } from '../../src/store/s3-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { AttachmentMetadataResponse } from '../../src/wire/documents/attachment-metadata.ts';
 import { blobChunkRows, breaksAfter, filesUnder, pieces, sampleBytes } from '../support/blob-fixtures.ts';
 import { forEachDialect, openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
+import { type S3Server, startS3Server } from '../support/s3-server.ts';
 import { IDS, programRows, T0 } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness, NS, startHttp, type Who } from '../support/http-harness.ts';
 import { assertJsonAnswer, assertJsonError, JSON_BODY, xmlAnswerValue } from '../support/json-answers.ts';
@@ -35,7 +38,7 @@ const PERMIT_MAX = 4096;
 /** The upload cap of the harness, below the photo definition's own 5 MiB. */
 const MAX_UPLOAD = 3 * 1024 * 1024;
 const PNG = '\x89PNG\r\n\x1a\n';
-const BLOB_KINDS = ['local', 'database'] as const;
+const BLOB_KINDS = ['local', 'database', 's3'] as const;
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const png = (size: number, seed: number) => sampleBytes(size, seed, PNG);
@@ -50,8 +53,8 @@ async function addPermit(store: Store): Promise<void> {
   await store.transaction((tx) => tx.programs.saveProgramDefinition(rows));
 }
 
-/** A harness with one blob store, and a way to see everything that store keeps. */
-interface Rig { h: HttpHarness; db: TestStore; blobDir: string; kept(): Promise<string[] | number> }
+/** A harness with one blob store, and a way to see everything that store keeps (and its S3 server, with s3). */
+interface Rig { h: HttpHarness; db: TestStore; blobDir: string; kept(): Promise<string[] | number>; s3: S3Server | null }
 
 function sharedRig(dialect: TestDialect, kind: (typeof BLOB_KINDS)[number]): () => Rig {
   let rig: Rig | undefined;
@@ -60,13 +63,17 @@ function sharedRig(dialect: TestDialect, kind: (typeof BLOB_KINDS)[number]): () 
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-attachments-'));
     const blobDir = path.join(dir, 'blobs');
     const db = await openTestStore(dialect);
-    const h = await startHttp(db, { APAS_BLOB_STORE: kind, APAS_BLOB_DIR: blobDir, APAS_MAX_UPLOAD_BYTES: String(MAX_UPLOAD) });
+    // One s3rver per rig, over its own temporary directory; the harness reaches it through APAS_S3_*.
+    const s3 = kind === 's3' ? await startS3Server() : null;
+    const h = await startHttp(db, { APAS_BLOB_STORE: kind, APAS_BLOB_DIR: blobDir, APAS_MAX_UPLOAD_BYTES: String(MAX_UPLOAD), ...s3?.env });
     await addPermit(db.store);
-    // Local: every file, temp files included. Database: every chunk row.
-    rig = { h, db, blobDir, kept: async () => (kind === 'local' ? filesUnder(blobDir) : blobChunkRows(db.config)) };
+    // Local: every file, temp files included. Database: every chunk row. S3: every object in the bucket.
+    const kept = async () => (kind === 'local' ? filesUnder(blobDir) : kind === 's3' ? s3!.keys() : blobChunkRows(db.config));
+    rig = { h, db, blobDir, kept, s3 };
   });
   after(async () => {
     await rig?.h.close();
+    await rig?.s3?.stop();
     await rig?.db.store.close();
     if (dialect === 'postgres') await new Promise((resolve) => setTimeout(resolve, 100));
     await rig?.db.close();
@@ -200,8 +207,8 @@ for (const kind of BLOB_KINDS) {
           assert.equal(after.audit[0]?.action, 'project.attachment.upload');
           assert.equal(after.audit[0]?.actorId, who.id);
           assert.deepEqual(after.audit[0]?.detail, { formId: IDS.form, attachmentId: IDS.photo, version: 2, size: 5000, sha256: sha256(bytes), contentType: 'image/png' });
-          if (kind === 'local') assert.equal((after.blobs as string[]).length, (before.blobs as string[]).length + 1);
-          else assert.equal(after.blobs, (before.blobs as number) + 1);
+          if (kind === 'database') assert.equal(after.blobs, (before.blobs as number) + 1);
+          else assert.equal((after.blobs as string[]).length, (before.blobs as string[]).length + 1);
         });
       }
 
@@ -697,6 +704,45 @@ for (const kind of BLOB_KINDS) {
         assert.match(answer.body, /Code="PAYLOAD_TOO_LARGE"/);
         assert.deepEqual(await state(r, projectId), before);
       });
+
+      if (kind === 's3') {
+        it('S3: a PUT the bucket refuses answers 503 with a body and leaves no attachment and no object', async () => {
+          const r = rig();
+          const { h } = r;
+          const projectId = await createProject(h, 'applicant');
+          const before = await state(r, projectId);
+          const client = s3Client(h.config.s3!);
+          client.middlewareStack.add((next, context) => async (args) => {
+            if (context.commandName === 'PutObjectCommand') throw Object.assign(new Error('We encountered an internal error.'), { name: 'InternalError' });
+            return next(args);
+          }, { step: 'initialize' });
+          const app = await buildApp({ config: h.config, store: h.store, clock: h.clock, logger: false, blobs: new S3BlobStore(h.config.s3!, client) });
+          try {
+            const res = await app.inject({
+              method: 'POST', url: `${projectPath(projectId)}/Forms/application/Attachments/photo`, payload: png(1000, 72),
+              headers: { ...authHeaders(h.who.applicant), 'content-type': 'image/png' },
+            });
+            assertError(h, res, 503, 'SERVICE_UNAVAILABLE');
+            assert.match(res.body, /file store could not store the file; nothing was changed/);
+            assert.deepEqual(await state(r, projectId), before);
+          } finally {
+            await app.close();
+          }
+        });
+
+        it('S3: a download whose object was removed out of band answers 500 with a clear body, not a bare 500', async () => {
+          const r = rig();
+          const { h } = r;
+          const projectId = await createProject(h, 'applicant');
+          assertOk(h, await upload(h, 'applicant', projectId, 'photo', png(2000, 73)));
+          const [record] = await versions(h.store, projectId);
+          await r.s3!.client.send(new DeleteObjectCommand({ Bucket: r.s3!.config.bucket, Key: record!.blobKey }));
+          const res = await get(h, 'applicant', filePath(projectId));
+          assertError(h, res, 500, 'INTERNAL_ERROR');
+          assert.match(res.body, /stored file is missing from the file store/);
+          assertJsonError(await get(h, 'applicant', filePath(projectId), JSON_BODY), 500, 'INTERNAL_ERROR');
+        });
+      }
 
       it('over a real connection: a client that writes a whole oversize body before reading still gets its 413', async () => {
         const r = rig();

@@ -4,13 +4,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { after, afterEach, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../../src/store/blob-store.ts';
 import { BLOB_CHUNK_BYTES, DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { LocalBlobStore } from '../../src/store/local-blob-store.ts';
+import { s3Client, S3BlobStore, S3_PART_BYTES } from '../../src/store/s3-blob-store.ts';
 import { StoreError } from '../../src/store/store-error.ts';
 import { blobChunkRows, breaksAfter, filesUnder, pieces, readAll, sampleBytes } from '../support/blob-fixtures.ts';
 import { forEachDialect } from '../support/databases.ts';
+import { type S3Server, startS3Server } from '../support/s3-server.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const tooLarge = (e: unknown) => e instanceof StoreError && e.code === 'BLOB_TOO_LARGE';
@@ -149,5 +152,107 @@ forEachDialect('DatabaseBlobStore', ({ open }) => {
     const stored = await blobs.write(pieces(bytes, 100_000), bytes.length);
     assert.equal(await rows(), 4);
     assert.deepEqual(await readAll(await blobs.read(stored.key)), bytes);
+  });
+});
+
+/** The commands a client sent, by name; `failPart` makes that part number's UploadPart fail as a server error would. */
+function watch(client: S3Client, failPart?: number): string[] {
+  const sent: string[] = [];
+  client.middlewareStack.add((next, context) => async (args) => {
+    sent.push(context.commandName ?? '?');
+    const input = args.input as { PartNumber?: number };
+    if (context.commandName === 'UploadPartCommand' && input.PartNumber === failPart) {
+      throw Object.assign(new Error('We encountered an internal error. Please try again.'), { name: 'InternalError', $metadata: { httpStatusCode: 500 } });
+    }
+    return next(args);
+  }, { step: 'initialize' });
+  return sent;
+}
+
+describe('S3BlobStore', () => {
+  let server: S3Server;
+  let blobs: S3BlobStore;
+  let sent: string[];
+  let prefix = '';
+  let n = 0;
+  const storeAt = (p: string, failPart?: number) => {
+    const client = s3Client({ ...server.config, prefix: p });
+    sent = watch(client, failPart);
+    return new S3BlobStore({ ...server.config, prefix: p }, client);
+  };
+  const kept = async () => (await server.keys()).filter((k) => k.startsWith(prefix)).length;
+  before(async () => {
+    server = await startS3Server();
+  });
+  after(() => server.stop());
+  // A prefix per test: the bucket is shared, and each test counts only its own objects.
+  beforeEach(() => {
+    prefix = `t${++n}/`;
+    blobs = storeAt(prefix);
+  });
+
+  contract(() => ({ blobs, kept }));
+
+  it('sends a file larger than a part as a multipart upload and reads it back whole', async () => {
+    const bytes = sampleBytes(2 * S3_PART_BYTES + 1000, 13);
+    const stored = await blobs.write(pieces(bytes, 64 * 1024), bytes.length);
+    assert.equal(stored.sha256, sha256(bytes));
+    assert.deepEqual(sent.filter((c) => c !== 'GetObjectCommand'), ['CreateMultipartUploadCommand', 'UploadPartCommand', 'UploadPartCommand', 'UploadPartCommand', 'CompleteMultipartUploadCommand']);
+    assert.deepEqual(await readAll(await blobs.read(stored.key)), bytes);
+    assert.deepEqual((await server.keys()).filter((k) => k.startsWith(prefix)), [`${prefix}${stored.key}`]);
+  });
+
+  it('aborts the multipart upload when the source fails after a part was sent, leaving no object', async () => {
+    const failure = new Error('connection reset by peer');
+    await assert.rejects(blobs.write(breaksAfter(sampleBytes(2 * S3_PART_BYTES, 5), S3_PART_BYTES + 100_000, failure), 10 * S3_PART_BYTES), (e) => e === failure);
+    assert.ok(sent.includes('UploadPartCommand'), 'a part went out before the failure');
+    assert.ok(sent.includes('AbortMultipartUploadCommand'), 'the upload was aborted');
+    assert.ok(!sent.includes('CompleteMultipartUploadCommand'));
+    assert.equal(await kept(), 0);
+  });
+
+  it('aborts a multipart upload that grows past the limit, answering BLOB_TOO_LARGE', async () => {
+    const bytes = sampleBytes(2 * S3_PART_BYTES, 9);
+    await assert.rejects(blobs.write(pieces(bytes, 64 * 1024), S3_PART_BYTES + 100_000), tooLarge);
+    assert.ok(sent.includes('AbortMultipartUploadCommand'));
+    assert.equal(await kept(), 0);
+  });
+
+  it('a part the bucket refuses fails the write as BLOB_STORE_UNAVAILABLE, aborted, with no object left', async () => {
+    blobs = storeAt(prefix, 2);
+    const source = pieces(sampleBytes(3 * S3_PART_BYTES, 4), 64 * 1024);
+    await assert.rejects(blobs.write(source, 10 * S3_PART_BYTES), (e) => e instanceof StoreError && e.code === 'BLOB_STORE_UNAVAILABLE');
+    assert.ok(sent.includes('AbortMultipartUploadCommand'));
+    assert.ok(!sent.includes('CompleteMultipartUploadCommand'));
+    assert.equal(source.destroyed, false, 'the source is left to the caller');
+    assert.equal(await kept(), 0);
+  });
+
+  it('reading an object removed out of band fails with BLOB_MISSING before streaming', async () => {
+    const stored = await blobs.write(Readable.from([Buffer.from('soon gone')]), 100);
+    await server.client.send(new DeleteObjectCommand({ Bucket: server.config.bucket, Key: `${prefix}${stored.key}` }));
+    await assert.rejects(blobs.read(stored.key), (e) => e instanceof StoreError && e.code === 'BLOB_MISSING' && e.message.includes(`s3://apas-files/${prefix}${stored.key}`));
+  });
+
+  it('sweeps only blob keys under its prefix, leaving other objects in the bucket alone', async () => {
+    const put = (key: string) => server.client.send(new PutObjectCommand({ Bucket: server.config.bucket, Key: key, Body: 'x' }));
+    await put(`${prefix}README`);
+    await put(`other-${prefix}${'c'.repeat(32)}`);
+    await put(`${prefix}nested/${'d'.repeat(32)}`);
+    const orphan = await blobs.write(Readable.from([Buffer.from('orphan')]), 100);
+    assert.equal(await blobs.sweepOrphans(async () => false, -1000), 1);
+    const left = await server.keys();
+    assert.ok(!left.includes(`${prefix}${orphan.key}`));
+    for (const key of [`${prefix}README`, `other-${prefix}${'c'.repeat(32)}`, `${prefix}nested/${'d'.repeat(32)}`]) assert.ok(left.includes(key), key);
+  });
+
+  it('a bucket that cannot be reached fails writes, reads and the start check as the store\'s own error', async () => {
+    const gone = new S3BlobStore({ ...server.config, endpoint: 'http://127.0.0.1:9', prefix });
+    const unavailable = (e: unknown) => e instanceof StoreError && e.code === 'BLOB_STORE_UNAVAILABLE';
+    await assert.rejects(gone.write(Readable.from([Buffer.from('x')]), 10), unavailable);
+    await assert.rejects(gone.read('0'.repeat(32)), unavailable);
+    await assert.rejects(gone.checkWritable());
+    await blobs.checkWritable();
+    assert.equal(await kept(), 0, 'the probe removes itself');
   });
 });

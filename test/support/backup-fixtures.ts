@@ -55,8 +55,11 @@ export function startBackgroundLoad(client: ApiClient, workers: number, seed: nu
   };
 }
 
-/** One installation to compare: its database and, for the local blob store, its blob directory. */
-export interface Installation { database: DatabaseConfig; blobDir: string | null }
+/**
+ * One installation to compare: its database and, for the local blob store, its blob directory; `readBlob` reads a
+ * blob of any other store (an S3 bucket), null when it is missing.
+ */
+export interface Installation { database: DatabaseConfig; blobDir: string | null; readBlob?: (key: string) => Promise<Buffer | null> }
 
 /** How a restored copy compares with its source. */
 export interface Comparison {
@@ -85,6 +88,7 @@ async function rowsOf(sql: SqlReader, table: string, projectId?: string): Promis
 
 /** The bytes of one blob: a file of the local store, or the chunks of the database store. */
 async function blobBytes(where: Installation, sql: SqlReader, key: string): Promise<Buffer | null> {
+  if (where.readBlob) return where.readBlob(key);
   if (where.blobDir) {
     try {
       return fs.readFileSync(path.join(where.blobDir, key.slice(0, 2), key.slice(2, 4), key));
