@@ -161,7 +161,7 @@ for (const dialect of DIALECTS) {
       await db?.close();
     });
 
-    function call(who: Person, method: 'GET' | 'POST', path: string, body?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    function call(who: Person, method: 'GET' | 'POST' | 'DELETE', path: string, body?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
       clock.advance();
       return app!.inject({
         method, url: `/services/v2/Programs/${path}`, payload: body,
@@ -396,6 +396,48 @@ for (const dialect of DIALECTS) {
       assert.match(await ok(call(applicant, 'GET', `CLM/Projects/${claimId}/Relations`)), new RegExp(`Relationship="link"[^>]*ProjectId="${projectId}"`));
       assert.ok((await audit(claimId)).some((r) => r.action === 'project.relation.add' && r.detail.side === 'to'));
       assert.ok((await events(claimId)).includes('project.related'));
+    });
+
+    it('UnlinkProject removes a link, for staff who may read both ends, on both projects; a child relation is fixed; refusals change nothing', async () => {
+      const projectId = await submittedInterconnection();
+      const claimId = /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'CLM/NewProject')))![1]!;
+      const made = await ok(call(admin, 'POST', `ICX/Projects/${projectId}/Relations`, `<LinkProjectRequest xmlns="${NS}" ProgramId="CLM" ProjectId="${claimId}"/>`));
+      const relationId = /RelationId="([^"]+)"/.exec(made)![1]!;
+      const child = /RelationId="([^"]+)"/.exec(await ok(call(admin, 'POST', `ICX/Projects/${projectId}/Relations/claim/Create`)))![1]!;
+      const unlink = (who: Person, from: string, id: string, headers: Record<string, string> = {}) => call(who, 'DELETE', `${from}/Relations/${id}`, undefined, headers);
+      const versions = async () => [(await db!.store.projects.getProject(icx.program.id, projectId))!.version, (await db!.store.projects.getProject(clm.program.id, claimId))!.version];
+      const before = await versions();
+      const refusals: [Person, string, string, number, RegExp][] = [
+        [applicant, `ICX/Projects/${projectId}`, relationId, 403, /staff/],
+        // The reviewer may not read the claim, and the claims reviewer not the interconnection: the relation is not theirs to see.
+        [reviewer, `ICX/Projects/${projectId}`, relationId, 404, /has no relation/],
+        [people.claims, `CLM/Projects/${claimId}`, relationId, 404, /has no relation/],
+        [people.other, `ICX/Projects/${projectId}`, relationId, 404, /./],
+        [admin, `ICX/Projects/${projectId}`, child, 409, /child relation is fixed/],
+        [admin, `ICX/Projects/${projectId}`, 'NOSUCHRELATION', 404, /has no relation/],
+      ];
+      for (const [who, from, id, status, message] of refusals) {
+        const res = await unlink(who, from, id);
+        assert.equal(res.statusCode, status, `${who.email} ${id}: ${res.body}`);
+        assert.match(res.body, message);
+      }
+      assert.deepEqual((await relationsOf(projectId)).map((r) => r.id).sort(), [relationId, child].sort(), 'the refused requests removed nothing');
+      assert.deepEqual((await versions())[1], before[1]);
+      const afterChild = (await db!.store.projects.getProject(icx.program.id, projectId))!.version;
+      // From the claim's end, in JSON: the link is gone from both, audited with an event on both.
+      const res = await unlink(admin, `CLM/Projects/${claimId}`, relationId, { accept: 'application/json' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(JSON.parse(res.body), { Relation: { RelationId: relationId, Kind: 'link', ProgramId: icx.program.id, ProjectId: projectId } });
+      assert.equal(res.headers.etag, `"${claimId}.${before[1]! + 1}.json"`);
+      assert.deepEqual((await relationsOf(projectId)).map((r) => r.id), [child]);
+      assert.equal((await db!.store.projects.getProject(icx.program.id, projectId))!.version, afterChild, 'the other end is not version-bumped');
+      for (const [id, side] of [[claimId, 'to'], [projectId, 'from']] as const) {
+        const row = (await audit(id)).find((r) => r.action === 'project.relation.remove');
+        assert.equal(row?.detail.relationId, relationId);
+        assert.equal(row?.detail.side, side);
+        assert.ok((await events(id)).includes('project.unrelated'));
+      }
+      assert.equal((await unlink(admin, `CLM/Projects/${claimId}`, relationId)).statusCode, 404, 'removed once');
     });
 
     it('an import type-checks rules over related projects', async () => {
