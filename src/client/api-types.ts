@@ -1349,6 +1349,14 @@ export interface components {
                 })[];
               })[];
             };
+            /** (apas) What the last lookup at save said of the field's value (a connection's lookup:, docs/programs.md "Connections"); absent when none was made or the value is empty. */
+            Lookup?: {
+              /** verified: the agency's system knows the value; notFound: it does not; unavailable: it could not be asked, so the value is kept unverified. */
+              State: "verified" | "notFound" | "unavailable";
+              /** What the person is told beside the field. */
+              Message: string;
+              CheckedAt: string;
+            };
           })[];
         };
         Attachments: {
@@ -1422,6 +1430,14 @@ export interface components {
                   Value?: string;
                 })[];
               })[];
+            };
+            /** (apas) What the last lookup at save said of the field's value (a connection's lookup:, docs/programs.md "Connections"); absent when none was made or the value is empty. */
+            Lookup?: {
+              /** verified: the agency's system knows the value; notFound: it does not; unavailable: it could not be asked, so the value is kept unverified. */
+              State: "verified" | "notFound" | "unavailable";
+              /** What the person is told beside the field. */
+              Message: string;
+              CheckedAt: string;
             };
           })[];
         };
