@@ -89,7 +89,11 @@ relations:
   - { customId: pv, kind: parent, program: PV }
   - { customId: later, kind: parent, program: LATER }
 `;
-  const good = claim(['ClaimKw <= related.pv.values.Size && related.pv.values.Make != \'\' && size(related.pv.values.Serials) >= 0']);
+  const good = claim([
+    'ClaimKw <= related.pv.values.Size && related.pv.values.Make != \'\' && size(related.pv.values.Serials) >= 0',
+    // Customer has a maxLength of 100 in PV, so this loop is costed with it, not with any text's 10,000 characters.
+    'related.pv.values.Serials.all(s, !related.pv.values.Customer.contains(\'x\'))',
+  ]);
   const report = await importProgram(scope.env, scope.agency, parseProgramFile(good), { dryRun: true });
   assert.ok(report.changes.map(describeChange).includes('created program CL'));
   const text = claim([
@@ -97,6 +101,7 @@ relations:
     'related.pv.values.Account != \'\'',
     'related.pv.values.Customer > 1.0',
     'related.later.values.X == 1',
+    'related.pv.values.Serials.all(s, related.pv.values.Serials.all(t, s + t != \'\'))',
   ], 'related.pv.values.Size * 2.0');
   const at = placeOf(text);
   const problems = await refusedImport(scope, text);
@@ -105,4 +110,5 @@ relations:
   assert.ok(problems.some((p) => p.startsWith('form "Claim": field "ClaimKw": validations[2]') && /string.*double|double.*string/.test(p)), problems.join('\n'));
   assert.ok(problems.some((p) => p.startsWith('form "Claim": field "ClaimKw": validations[3]') && p.includes('record of program LATER\'s fields (none: the agency has no program LATER yet; import it first) has no member "X"')), problems.join('\n'));
   assert.ok(problems.some((p) => p.startsWith('field "Doubled": formula') && p.includes('related project has no member "values"')), problems.join('\n'));
+  assert.ok(problems.some((p) => p.startsWith('form "Claim": field "ClaimKw": validations[4]') && /costs up to \d+ units with the fields at their declared limits, more than the 100000/.test(p)), problems.join('\n'));
 });

@@ -444,6 +444,10 @@ for (const dialect of DIALECTS) {
       const deps = { store: db!.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
       const bad = CLM.replace("related.interconnection.status == 'PTO'", 'related.nothing.status == 1 || related.interconnection.values == 2');
       await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(bad)), (error: Error) => /nothing/.test(error.message) && /a record of program ICX's fields \(sensitive fields are never read\) is never equal to a int/.test(error.message));
+      // A field the related program lacks is refused at its line and column, naming the program's fields it may have meant.
+      const unknown = CLV.replace('related.interconnection.values.SizeKw)', 'related.interconnection.values.SizeKW)');
+      await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(unknown)),
+        (error: Error) => /validations\[0\] \(line 18, column \d+\): record of program ICX's fields \(sensitive fields are never read\) has no member "SizeKW" \(did you mean "SizeKw"\?\)/.test(error.message));
       const copying = CLM.replace('{ customId: interconnection, kind: parent, program: ICX }', '{ customId: interconnection, kind: parent, program: ICX, copy: { Account: Account } }');
       await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(copying)), /a parent relation creates no project/);
     });
