@@ -977,11 +977,11 @@ export interface components {
         DocumentId?: string;
         /** envelope.signed: the customId of the template's signer who signed. */
         SignerId?: string;
-        /** (apas) project.related: the relation; GetProjectRelations shows the other project to whoever may read it. */
+        /** (apas) project.related and project.unrelated: the relation; GetProjectRelations shows the other project to whoever may read it. */
         RelationId?: string;
-        /** (apas) project.related: child, successor or link. */
+        /** (apas) project.related and project.unrelated: child, successor or link. */
         RelationKind?: string;
-        /** (apas) project.related: from (the other project was made from or linked by this one) or to. */
+        /** (apas) project.related and project.unrelated: from (the other project was made from or linked by this one) or to. */
         RelationSide?: string;
         /** connection.applied and connection.failed: the customId of the program's connection a callConnection action called. */
         ConnectionId?: string;
