@@ -334,6 +334,18 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('GetProjectRelations', { method: 'GET', url: `${projectUrl}/Relations`, as: 'applicant' });
     clock.skip(60_000);
     await run('GetProjectRelations.json', { method: 'GET', url: `${projectUrl}/Relations`, as: 'admin', headers: totp(), shown: { Accept: 'application/json' } });
+    // UnlinkProject, after those: two more of the applicant's projects linked, the links removed again (XML, then JSON).
+    for (const format of ['', '.json']) {
+      const other = attr((await exchange(app, { method: 'POST', url: `${api}/NewProject`, as: 'applicant' })).body, 'Project', 'ProjectId');
+      const link = `<LinkProjectRequest xmlns="${NS}" ProgramId="RES-SOLAR" ProjectId="${other}" Kind="link"/>`;
+      clock.skip(60_000);
+      const linked = (await exchange(app, { method: 'POST', url: `${projectUrl}/Relations`, as: 'admin', headers: totp(), body: link })).body;
+      clock.skip(60_000);
+      await run(`UnlinkProject${format}`, {
+        method: 'DELETE', url: `${projectUrl}/Relations/${attr(linked, 'Relation', 'RelationId')}`, as: 'admin', headers: totp(),
+        ...(format === '.json' ? { shown: { Accept: 'application/json' } } : {}),
+      });
+    }
     await app.close();
   } finally {
     await store.close();

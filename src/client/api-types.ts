@@ -256,6 +256,17 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Relations/{RelationId}": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations["UnlinkProject"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/services/v2/Programs/{ProgramId}/Projects/{ProjectId}/Relations/{RelationId}/Create": {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     get?: never;
@@ -760,7 +771,7 @@ export interface components {
       Url: string;
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed")[];
       };
     };
     /** CreateWebhookSubscription: the new subscription and its signing secret, which no other answer shows. Verify deliveries with it as the Standard Webhooks specification says. */
@@ -786,7 +797,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -924,7 +935,7 @@ export interface components {
         /** The event's id: the same in the feed, in webhook deliveries (webhook-id) and after redelivery. */
         EventId: string;
         /** The kind of change an event reports. */
-        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed";
+        Type: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed";
         /** When the change committed (its LastChangeTimestamp). */
         Timestamp: string;
         ProgramId: string;
@@ -966,11 +977,11 @@ export interface components {
         DocumentId?: string;
         /** envelope.signed: the customId of the template's signer who signed. */
         SignerId?: string;
-        /** (apas) project.related: the relation; GetProjectRelations shows the other project to whoever may read it. */
+        /** (apas) project.related and project.unrelated: the relation; GetProjectRelations shows the other project to whoever may read it. */
         RelationId?: string;
-        /** (apas) project.related: child, successor or link. */
+        /** (apas) project.related and project.unrelated: child, successor or link. */
         RelationKind?: string;
-        /** (apas) project.related: from (the other project was made from or linked by this one) or to. */
+        /** (apas) project.related and project.unrelated: from (the other project was made from or linked by this one) or to. */
         RelationSide?: string;
         /** connection.applied and connection.failed: the customId of the program's connection a callConnection action called. */
         ConnectionId?: string;
@@ -1338,6 +1349,14 @@ export interface components {
                 })[];
               })[];
             };
+            /** (apas) What the last lookup at save said of the field's value (a connection's lookup:, docs/programs.md "Connections"); absent when none was made or the value is empty. */
+            Lookup?: {
+              /** verified: the agency's system knows the value; notFound: it does not; unavailable: it could not be asked, so the value is kept unverified. */
+              State: "verified" | "notFound" | "unavailable";
+              /** What the person is told beside the field. */
+              Message: string;
+              CheckedAt: string;
+            };
           })[];
         };
         Attachments: {
@@ -1411,6 +1430,14 @@ export interface components {
                   Value?: string;
                 })[];
               })[];
+            };
+            /** (apas) What the last lookup at save said of the field's value (a connection's lookup:, docs/programs.md "Connections"); absent when none was made or the value is empty. */
+            Lookup?: {
+              /** verified: the agency's system knows the value; notFound: it does not; unavailable: it could not be asked, so the value is kept unverified. */
+              State: "verified" | "notFound" | "unavailable";
+              /** What the person is told beside the field. */
+              Message: string;
+              CheckedAt: string;
             };
           })[];
         };
@@ -1857,7 +1884,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -1925,7 +1952,7 @@ export interface components {
       Enabled?: boolean | "true" | "false";
       /** The kinds of event sent to the subscription; none listed means every kind. */
       EventTypes?: {
-        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
+        EventType?: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed")[];
       };
     };
     /** SetProjectStatusReportAs: the status-history entry after the change. */
@@ -2000,7 +2027,7 @@ export interface components {
         /** The event's Sequence in the change feed; absent for a test delivery. */
         Sequence?: number;
         /** What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed" | "webhook.test";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed" | "webhook.test";
         /** The event's project; absent for a test delivery. */
         ProjectId?: string;
         Status: "pending" | "delivered" | "failed";
@@ -2027,7 +2054,7 @@ export interface components {
         /** The event's Sequence in the change feed; absent for a test delivery. */
         Sequence?: number;
         /** What a delivery carries: a kind of event, or webhook.test for a test delivery sent from the console. */
-        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed" | "webhook.test";
+        EventType: "project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed" | "webhook.test";
         /** The event's project; absent for a test delivery. */
         ProjectId?: string;
         Status: "pending" | "delivered" | "failed";
@@ -2066,7 +2093,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed")[];
         };
       };
     };
@@ -2092,7 +2119,7 @@ export interface components {
         UpdatedTimestamp: string;
         /** The kinds of event sent to the subscription; none listed means every kind. */
         EventTypes: {
-          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "connection.applied" | "connection.failed")[];
+          EventType: ("project.created" | "project.draft_saved" | "project.data_saved" | "project.submitted" | "project.status_changed" | "project.owner_changed" | "project.assignee_changed" | "attachment.uploaded" | "attachment.reviewed" | "inquiry.note_added" | "inquiry.thread_status_changed" | "automation.custom" | "deadline.started" | "deadline.satisfied" | "deadline.cancelled" | "deadline.passed" | "document.generated" | "envelope.signed" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "project.related" | "project.unrelated" | "connection.applied" | "connection.failed")[];
         };
       })[];
     };
@@ -3058,6 +3085,42 @@ export interface operations {
       };
     };
   };
+  UnlinkProject: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** The ETag the change is based on: refused 412 when the project changed since. */
+        "If-Match"?: string;
+        /** Makes a retry safe: the same key with the same request within 24 hours gets the first answer again without a second change. */
+        "Idempotency-Key"?: string;
+        /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        ProgramId: string;
+        ProjectId: string;
+        RelationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["RelatedProjectResponse"];
+          "application/xml": string;
+        };
+      };
+      default: {
+        headers: { [name: string]: unknown };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+          "application/xml": string;
+        };
+      };
+    };
+  };
   CreateRelatedProject: {
     parameters: {
       query?: never;
@@ -3951,7 +4014,7 @@ export interface operations {
         limit?: number;
         /** Only events of this program (its id or custom id). */
         program?: string;
-        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated, envelope.signed, envelope.completed, envelope.declined, envelope.voided, project.related, connection.applied, connection.failed. */
+        /** Only events of these types, comma-separated: project.created, project.draft_saved, project.data_saved, project.submitted, project.status_changed, project.owner_changed, project.assignee_changed, attachment.uploaded, attachment.reviewed, inquiry.note_added, inquiry.thread_status_changed, automation.custom, deadline.started, deadline.satisfied, deadline.cancelled, deadline.passed, document.generated, envelope.signed, envelope.completed, envelope.declined, envelope.voided, project.related, project.unrelated, connection.applied, connection.failed. */
         type?: string;
       };
       header?: {

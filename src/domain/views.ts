@@ -63,6 +63,11 @@ export interface DataFieldValueView {
   value: string | null; values: string[] | null;
   /** A table field's rows (null when it has none; absent for other fields). */
   rows?: TableCellView[][] | null;
+  /**
+   * What the last lookup at save said of the field's value (a connection's `lookup:`): `verified`, `notFound` or
+   * `unavailable` (not verified), the message shown beside the field, and when; absent when none was made or the value is empty.
+   */
+  lookup?: { state: string; message: string; checkedAt: number };
 }
 
 /** One attachment definition of a form with the active file's name, if any. */

@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'deadline.started', 'deadline.satisfied', 'deadline.cancelled', 'deadline.passed', 'document.generated',
   'envelope.signed', 'envelope.completed', 'envelope.declined', 'envelope.voided',
   'project.related',
+  'project.unrelated',
 
   'connection.applied', 'connection.failed',
 ] as const;
@@ -61,7 +62,7 @@ export interface EventData {
   envelopeId?: string;
   /** envelope.signed: the customId of the template's signer who signed. */
   signerId?: string;
-  /** project.related: the relation (GetProjectRelations shows the other project, to whoever may read it). */
+  /** project.related, project.unrelated: the relation (GetProjectRelations shows the other project, to whoever may read it). */
   relationId?: string;
   /** project.related: child, successor or link. */
   relationKind?: string;

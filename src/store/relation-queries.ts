@@ -44,6 +44,12 @@ export async function insertRelation(db: Db, r: ProjectRelation): Promise<void> 
   }).execute();
 }
 
+/** Removes a relation; true when there was one of that id. */
+export async function deleteRelation(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('project_relations').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 const READS = { listProjectRelations, findRelationsBy };
 
 /** The project relations' reads. */
@@ -59,5 +65,5 @@ export function relationReader(db: Db) {
 
 /** The project relations over a transaction. */
 export function relationRepository(db: Db) {
-  return bindDb(db, { ...READS, insertRelation });
+  return bindDb(db, { ...READS, insertRelation, deleteRelation });
 }

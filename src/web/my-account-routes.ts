@@ -24,6 +24,12 @@ const NOTICES = {
 // allow it) and anything else go to the error pages.
 const PAGE_REFUSALS = new Set(['INVALID_REQUEST', 'INVALID_PARAMETER', 'NOT_FOUND', 'CONFLICT', 'WEBHOOK_TARGET_NOT_ALLOWED']);
 
+/** The page a refused change shows again, with the refusal, and the refusals it explains. */
+interface RefusalPage {
+  refusals: ReadonlySet<string>;
+  show(request: FastifyRequest, reply: FastifyReply, caller: Caller, status: number, refusal: string): Promise<FastifyReply>;
+}
+
 /**
  * The signed-in user's account page: their own API keys, OAuth clients and webhook subscriptions, made (when the
  * agency's self-service policy allows it) and revoked with plain POST forms carrying the CSRF token. A new secret is
@@ -37,16 +43,17 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const [own, hooks, user] = await Promise.all([credentials.list(caller), webhooks.list(caller), pageUser(services, caller)]);
     return sendPrivatePage(reply.code(status), renderPage(MyAccountPage({ user, csrfToken: csrfToken(reply), timeZone, credentials: own, webhooks: hooks, ...extra })));
   };
-  // Runs a change; a refusal the page can explain shows the page again with it.
-  const change = async (request: FastifyRequest, reply: FastifyReply, run: (caller: Caller, body: unknown) => Promise<FastifyReply>) => {
+  // Runs a change; a refusal the page can explain shows `again` (the page of the form) with it.
+  const change = async (request: FastifyRequest, reply: FastifyReply, again: RefusalPage, run: (caller: Caller, body: unknown) => Promise<FastifyReply>) => {
     const caller = await webCaller(request, reply, services, publicUrl);
     try {
       return await run(caller, request.body);
     } catch (error) {
-      if (!(error instanceof ApiError) || !PAGE_REFUSALS.has(error.code)) throw error;
-      return page(reply, caller, error.status, { refusal: error.message });
+      if (!(error instanceof ApiError) || !again.refusals.has(error.code)) throw error;
+      return again.show(request, reply, caller, error.status, error.message);
     }
   };
+  const accountPage: RefusalPage = { refusals: PAGE_REFUSALS, show: (_request, reply, caller, status, refusal) => page(reply, caller, status, { refusal }) };
   const back = (reply: FastifyReply, notice: keyof typeof NOTICES) => reply.redirect(`${MY_ACCOUNT_PATH}?notice=${notice}`, 303);
 
   web.get(MY_ACCOUNT_PATH, async (request, reply) => {
@@ -55,7 +62,7 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     return page(reply, caller, 200, { notice: Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : null });
   });
 
-  web.post(MY_ACCOUNT_FORMS.createKey, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+  web.post(MY_ACCOUNT_FORMS.createKey, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, accountPage, async (caller, body) => {
     const made = await credentials.createKey(caller, formField(body, 'Name'));
     return page(reply, caller, 200, {
       notice: `The API key ${made.name} was created.`,
@@ -63,12 +70,12 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     });
   }));
 
-  web.post(MY_ACCOUNT_FORMS.revokeKey, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+  web.post(MY_ACCOUNT_FORMS.revokeKey, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, accountPage, async (caller, body) => {
     await credentials.revokeKey(caller, formField(body, 'KeyId'));
     return back(reply, 'keyRevoked');
   }));
 
-  web.post(MY_ACCOUNT_FORMS.createClient, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+  web.post(MY_ACCOUNT_FORMS.createClient, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, accountPage, async (caller, body) => {
     const made = await credentials.createClient(caller, formField(body, 'Name'));
     return page(reply, caller, 200, {
       notice: `The OAuth client ${made.name} was created; its client id is ${made.id}.`,
@@ -76,12 +83,12 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     });
   }));
 
-  web.post(MY_ACCOUNT_FORMS.revokeClient, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+  web.post(MY_ACCOUNT_FORMS.revokeClient, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, accountPage, async (caller, body) => {
     await credentials.revokeClient(caller, formField(body, 'ClientId'));
     return back(reply, 'clientRevoked');
   }));
 
-  web.post(MY_ACCOUNT_FORMS.createWebhook, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+  web.post(MY_ACCOUNT_FORMS.createWebhook, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, accountPage, async (caller, body) => {
     const programId = formField(body, 'ProgramId');
     if (!isIdLike(programId)) throw new ApiError('INVALID_PARAMETER', 'Choose a program.');
     const made = await webhooks.create(caller, programId, formField(body, 'Url'));
@@ -91,7 +98,7 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     });
   }));
 
-  web.post(MY_ACCOUNT_FORMS.deleteWebhook, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, async (caller, body) => {
+  web.post(MY_ACCOUNT_FORMS.deleteWebhook, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, accountPage, async (caller, body) => {
     await webhooks.delete(caller, formField(body, 'SubscriptionId'));
     return back(reply, 'webhookDeleted');
   }));
@@ -106,15 +113,10 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const [{ subscription, deliveries }, user] = await Promise.all([webhooks.deliveries(caller, id), pageUser(services, caller)]);
     return sendPrivatePage(reply.code(status), renderPage(MyWebhookPage({ user, csrfToken: csrfToken(reply), timeZone, subscription, deliveries, ...extra })));
   };
-  const changeWebhook = async (request: FastifyRequest, reply: FastifyReply, run: (caller: Caller, id: string, body: unknown) => Promise<FastifyReply>) => {
-    const caller = await webCaller(request, reply, services, publicUrl);
-    const id = subscriptionIdOf(request);
-    try {
-      return await run(caller, id, request.body);
-    } catch (error) {
-      if (!(error instanceof ApiError) || !PAGE_REFUSALS.has(error.code) || error.code === 'NOT_FOUND') throw error;
-      return webhookPage(reply, caller, id, error.status, { refusal: error.message });
-    }
+  // A subscription that is not there (or not the caller's) has no page to show again: its NOT_FOUND goes to the error page.
+  const subscriptionPage: RefusalPage = {
+    refusals: new Set([...PAGE_REFUSALS].filter((code) => code !== 'NOT_FOUND')),
+    show: (request, reply, caller, status, refusal) => webhookPage(reply, caller, subscriptionIdOf(request), status, { refusal }),
   };
   const webhookBack = (reply: FastifyReply, id: string, notice: keyof typeof NOTICES) => reply.redirect(`${myWebhookPath(id)}?notice=${notice}`, 303);
 
@@ -125,18 +127,21 @@ export function myAccountRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   });
 
   for (const [action, enabled] of [['Enable', true], ['Disable', false]] as const) {
-    web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/${action}`, { preHandler: web.csrfProtection }, (request, reply) => changeWebhook(request, reply, async (caller, id) => {
+    web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/${action}`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, subscriptionPage, async (caller) => {
+      const id = subscriptionIdOf(request);
       await webhooks.update(caller, id, { enabled });
       return webhookBack(reply, id, enabled ? 'webhookEnabled' : 'webhookDisabled');
     }));
   }
 
-  web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/Events`, { preHandler: web.csrfProtection }, (request, reply) => changeWebhook(request, reply, async (caller, id, body) => {
+  web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/Events`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, subscriptionPage, async (caller, body) => {
+    const id = subscriptionIdOf(request);
     await webhooks.update(caller, id, { eventTypes: formList(body, 'EventType') });
     return webhookBack(reply, id, 'webhookEvents');
   }));
 
-  web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/Rotate`, { preHandler: web.csrfProtection }, (request, reply) => changeWebhook(request, reply, async (caller, id, body) => {
+  web.post(`${MY_ACCOUNT_PATH}/Webhooks/:subscriptionId/Rotate`, { preHandler: web.csrfProtection }, (request, reply) => change(request, reply, subscriptionPage, async (caller, body) => {
+    const id = subscriptionIdOf(request);
     const raw = formField(body, 'GraceHours');
     const made = await webhooks.rotateSecret(caller, id, /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN);
     return webhookPage(reply, caller, id, 200, {

@@ -24,7 +24,7 @@ export const REVIEW_ROUTE = '/MvcProjects/Programs/:programId/Projects/:projectI
 const NOTICES: Record<string, string> = {
   status: 'The status was changed.', assignee: 'The assignee was changed.', owner: 'The owner was changed.', attachment: 'The file review was saved.',
   deadline: 'The deadline was changed.', document: 'The document was asked for; it is generated in a moment (reload to see it).', note: 'The note was added.', thread: 'The thread was started.', threadStatus: 'The thread status was changed.', externalId: 'The external id was saved.',
-  relation: 'The related project was created.', envelopeVoided: 'The envelope was voided; nobody may sign it any more.', envelopeResent: 'The signer was sent a new link; the earlier one no longer works.',
+  relation: 'The related project was created.', linked: 'The project was linked.', unlinked: 'The link was removed.', envelopeVoided: 'The envelope was voided; nobody may sign it any more.', envelopeResent: 'The signer was sent a new link; the earlier one no longer works.',
 };
 
 // Refusals that the page explains beside the control of the action; anything else (403, 404, …) goes to the error handler.
@@ -126,6 +126,24 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
       run: async (caller, programId, projectId, request) => {
         await services.relations.createRelated(caller, programId, projectId, idParam(field(request, 'RelationId'), 'RelationId'));
         return 'relation';
+      },
+    },
+    {
+      path: 'Link', control: () => 'link-number',
+      run: async (caller, programId, projectId, request) => {
+        const number = field(request, 'ProjectNumber').trim();
+        if (number === '') throw new ApiError('INVALID_REQUEST', 'Enter the number of the project to link.');
+        const kind = field(request, 'Kind');
+        if (kind !== 'link' && kind !== 'child' && kind !== 'successor') throw new ApiError('INVALID_REQUEST', 'Choose link, child or successor.');
+        await services.relations.linkProject(caller, programId, projectId, { programRef: idParam(field(request, 'ProgramId'), 'ProgramId'), projectRef: number, kind });
+        return 'linked';
+      },
+    },
+    {
+      path: 'Unlink', control: (request) => `unlink-${field(request, 'RelationId')}`,
+      run: async (caller, programId, projectId, request) => {
+        await services.relations.unlinkProject(caller, programId, projectId, idParam(field(request, 'RelationId'), 'RelationId'));
+        return 'unlinked';
       },
     },
     {

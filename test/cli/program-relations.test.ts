@@ -64,3 +64,51 @@ test('the schema refuses an unknown kind and a relation without a program', () =
     return true;
   });
 });
+
+test('field rules read a related project\'s values, type-checked against its program: unknown, sensitive, mistyped and formula reads are refused with their lines', async () => {
+  await importProgram(scope.env, scope.agency, validateProgramFile(sampleProgram()));
+  const claim = (rules: string[], formula = 'ClaimKw * 1.0') => `customId: CL
+name: Claim
+numberPrefix: CL
+fields:
+  - { customId: ClaimKw, name: Claim kW, type: number }
+  - { customId: Doubled, name: Doubled, type: calculated, resultType: number, formula: "${formula}" }
+statuses:
+  - { customId: Unsubmitted, name: Unsubmitted, initial: true, next: [Done] }
+  - { customId: Done, name: Done }
+forms:
+  - customId: Claim
+    name: Claim
+    availableIn: [Unsubmitted]
+    leadsTo: Done
+    fields:
+      - field: ClaimKw
+        validations:
+${rules.map((r) => `          - { rule: "${r}", message: "No." }`).join('\n')}
+relations:
+  - { customId: pv, kind: parent, program: PV }
+  - { customId: later, kind: parent, program: LATER }
+`;
+  const good = claim([
+    'ClaimKw <= related.pv.values.Size && related.pv.values.Make != \'\' && size(related.pv.values.Serials) >= 0',
+    // Customer has a maxLength of 100 in PV, so this loop is costed with it, not with any text's 10,000 characters.
+    'related.pv.values.Serials.all(s, !related.pv.values.Customer.contains(\'x\'))',
+  ]);
+  const report = await importProgram(scope.env, scope.agency, parseProgramFile(good), { dryRun: true });
+  assert.ok(report.changes.map(describeChange).includes('created program CL'));
+  const text = claim([
+    'ClaimKw <= related.pv.values.Sise',
+    'related.pv.values.Account != \'\'',
+    'related.pv.values.Customer > 1.0',
+    'related.later.values.X == 1',
+    'related.pv.values.Serials.all(s, related.pv.values.Serials.all(t, s + t != \'\'))',
+  ], 'related.pv.values.Size * 2.0');
+  const at = placeOf(text);
+  const problems = await refusedImport(scope, text);
+  assert.ok(problems.includes(`form "Claim": field "ClaimKw": validations[0] (${at('values.Sise', 0, '.Sise')}): record of program PV's fields (sensitive fields are never read) has no member "Sise" (did you mean "Size"?)`), problems.join('\n'));
+  assert.ok(problems.some((p) => p.startsWith('form "Claim": field "ClaimKw": validations[1] (line') && p.includes('has no member "Account"')), problems.join('\n'));
+  assert.ok(problems.some((p) => p.startsWith('form "Claim": field "ClaimKw": validations[2]') && /string.*double|double.*string/.test(p)), problems.join('\n'));
+  assert.ok(problems.some((p) => p.startsWith('form "Claim": field "ClaimKw": validations[3]') && p.includes('record of program LATER\'s fields (none: the agency has no program LATER yet; import it first) has no member "X"')), problems.join('\n'));
+  assert.ok(problems.some((p) => p.startsWith('field "Doubled": formula') && p.includes('related project has no member "values"')), problems.join('\n'));
+  assert.ok(problems.some((p) => p.startsWith('form "Claim": field "ClaimKw": validations[4]') && /costs up to \d+ units with the fields at their declared limits, more than the 100000/.test(p)), problems.join('\n'));
+});

@@ -18,7 +18,10 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { ProgramModel } from '../../src/model/model.ts';
 import { DatabaseBlobStore } from '../../src/store/database-blob-store.ts';
 import { DIALECTS, openTestStore, type TestStore } from '../support/databases.ts';
-import { dataRequest, TestClock } from '../support/http-harness.ts';
+import { dataRequest, NS, TestClock } from '../support/http-harness.ts';
+import { assertJsonAnswer, JSON_ANSWER } from '../support/json-answers.ts';
+import { createSchemaRegistry } from '../../src/xml/schema-registry.ts';
+import { ProjectDataGetResponse } from '../../src/wire/documents/project-data.ts';
 import { startUtilityService } from '../../examples/utility-service.ts';
 
 // Field lookups (docs/programs.md, "Connections"): a save that writes a connection's lookup field asks the agency's
@@ -115,6 +118,33 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(unknown.draft, { Account: 'ACCT-9999' });
       assert.equal(unknown.lookup?.state, 'notFound');
       assert.match(unknown.lookup?.message ?? '', /does not know this value: check it\. It is kept as entered\./);
+    });
+
+    it('GetProjectData shows each looked-up value\'s state, in XML its XSD accepts and in JSON; other fields and empty values carry none', async () => {
+      await pointAt(`http://127.0.0.1:${(utility.address() as AddressInfo).port}/accounts/lookup`);
+      const known = await saved('ACCT-1001');
+      const xml = await call('GET', `Projects/${known.projectId}/Forms/Application/Draft/Data`);
+      assert.equal(xml.statusCode, 200, xml.body);
+      const schemas = createSchemaRegistry(NS);
+      try {
+        assert.deepEqual(schemas.validate('ProjectDataGetResponse', xml.body), [], xml.body);
+      } finally {
+        schemas.dispose();
+      }
+      assert.match(xml.body, /<DataField [^>]*CustomId="Account"[^>]*Value="ACCT-1001"[^>]*><Lookup State="verified" Message="Verified with the utility&apos;s billing system\." CheckedAt="\d{4}-[^"]+"\/><\/DataField>/);
+      assert.equal(xml.body.match(/<Lookup /g)?.length, 1, 'only the looked-up field');
+      // The submitted view: nothing submitted yet, so no value and no lookup.
+      assert.equal((await call('GET', `Projects/${known.projectId}/Forms/Application/Data`)).body.includes('<Lookup'), false);
+      const unknown = await saved('ACCT-9999');
+      const json = await app.inject({
+        method: 'GET', url: `/services/v2/Programs/LOOK/Projects/${unknown.projectId}/Forms/Application/Draft/Data`,
+        headers: { authorization: basic(applicant), 'x-apikey': applicant.apiKey, ...JSON_ANSWER },
+      });
+      const fields = assertJsonAnswer(json, ProjectDataGetResponse).Project.DataFields.DataField;
+      const account = fields.find((f) => f.CustomId === 'Account')!;
+      assert.equal(account.Lookup?.State, 'notFound');
+      assert.match(account.Lookup?.Message ?? '', /does not know this value/);
+      assert.deepEqual(fields.filter((f) => f.Lookup !== undefined).map((f) => f.CustomId), ['Account']);
     });
 
     it('a known answer is reused while the system is down; a new value is kept unverified, quickly', async () => {

@@ -203,7 +203,8 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         ok(await send({ method: 'POST', url: `${project}/Relations/next/Create`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${project}/Relations`, as: 'applicant' }));
         const spare = pick(ok(await send({ method: 'POST', url: `${PROGRAM}/NewProject`, as: 'applicant' })), 'ProjectId');
-        ok(await send({ method: 'POST', url: `${project}/Relations`, as: 'admin', xml: `<LinkProjectRequest xmlns="${NS}" ProgramId="solar" ProjectId="${spare}" Kind="link"/>` }));
+        const linked = ok(await send({ method: 'POST', url: `${project}/Relations`, as: 'admin', xml: `<LinkProjectRequest xmlns="${NS}" ProgramId="solar" ProjectId="${spare}" Kind="link"/>` }));
+        ok(await send({ method: 'DELETE', url: `${project}/Relations/${pick(linked, 'RelationId')}`, as: 'admin' }));
         const withDocs = documentProgramRows([nightly], h.clock.now() + 1);
         await h.store.transaction((tx) => tx.programs.saveProgramDefinition({ ...withDocs, program: { ...withDocs.program, deadlines } }));
         ok(await send({ method: 'POST', url: `${project}/Documents/ApprovalLetter/Generate`, as: 'admin' }));

@@ -88,6 +88,29 @@ automations:
       - { do: emitEvent, name: claim-in }
 `;
 
+// A claim whose rule reads the interconnection's values (not only its status): at most the interconnection's size.
+const CLV = `
+customId: CLV
+name: Claim by size
+numberPrefix: CLV
+fields:
+  - { customId: SystemKw, name: System kW, type: number }
+statuses:
+  - { customId: Unsubmitted, name: Unsubmitted, initial: true, next: [Submitted] }
+  - { customId: Submitted, name: Submitted }
+forms:
+  - customId: Claim
+    name: Claim
+    availableIn: [Unsubmitted]
+    leadsTo: Submitted
+    fields:
+      - field: SystemKw
+        validations:
+          - { rule: "has(related.interconnection.values.SizeKw) && SystemKw <= related.interconnection.values.SizeKw", message: "A claim is for at most the interconnection's size." }
+relations:
+  - { customId: interconnection, kind: parent, program: ICX }
+`;
+
 interface Person { email: string; password: string; apiKey: string }
 
 const demo = (role: string): Person => DEMO_CREDENTIALS.find((c) => c.role === role)!;
@@ -115,6 +138,7 @@ for (const dialect of DIALECTS) {
       await seedDemo(deps);
       await importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(CLM));
       await importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(ICX));
+      await importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(CLV));
       const accounts = new AccountService({ store: db.store, clock, ids });
       for (const p of Object.values(people)) {
         await accounts.createUser({ agency: DEMO_AGENCY.customId, email: p.email, name: p.email, password: p.password, agencyAdmin: false });
@@ -126,6 +150,7 @@ for (const dialect of DIALECTS) {
       await accounts.grant(people.claims.email, 'CLM', 'editor');
       await accounts.grant(people.other.email, 'ICX', 'applicant');
       await accounts.grant(people.other.email, 'CLM', 'applicant');
+      await accounts.grant(applicant.email, 'CLV', 'applicant');
       app = await buildApp({ config: loadConfig({ APAS_PUBLIC_URL: 'http://apas.test' }), store: db.store, clock, logger: false, blobs: new DatabaseBlobStore(db.store, clock) });
       const model = async (ref: string) => db!.store.programs.loadProgramModel((await db!.store.programs.findProgram(ref, (await db!.store.accounts.findAgency(DEMO_AGENCY.customId))!.id))!);
       icx = await model('ICX');
@@ -136,7 +161,7 @@ for (const dialect of DIALECTS) {
       await db?.close();
     });
 
-    function call(who: Person, method: 'GET' | 'POST', path: string, body?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    function call(who: Person, method: 'GET' | 'POST' | 'DELETE', path: string, body?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
       clock.advance();
       return app!.inject({
         method, url: `/services/v2/Programs/${path}`, payload: body,
@@ -304,6 +329,34 @@ for (const dialect of DIALECTS) {
       assert.match(refused.body, /once its interconnection has Permission to Operate/);
     });
 
+    it('a rule reads the related interconnection\'s values: the claim passes at most its size, and never sees another owner\'s values', async () => {
+      const claimOf = async (interconnection: string) => {
+        const claimId = /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'CLV/NewProject')))![1]!;
+        await ok(call(admin, 'POST', `ICX/Projects/${interconnection}/Relations`, `<LinkProjectRequest xmlns="${NS}" ProgramId="CLV" ProjectId="${claimId}" Kind="child"/>`));
+        return claimId;
+      };
+      const save = (claimId: string, kw: string) => call(applicant, 'POST', `CLV/Projects/${claimId}/Forms/Claim/Draft/Data`, dataRequest({ SystemKw: kw }));
+      const submit = (claimId: string) => call(applicant, 'POST', `CLV/Projects/${claimId}/Forms/Claim/Draft/Submit`);
+      const clv = (await db!.store.programs.findProgram('CLV', icx.program.agencyId))!;
+      const numberOf = async (claimId: string) => (await db!.store.projects.getProject(clv.id, claimId))!.number;
+      const claimForm = (await db!.store.programs.loadProgramModel(clv)).forms[0]!;
+      // The applicant's own interconnection of 250 kW: 300 is refused, naming the program's message, and not saved; 200 passes.
+      const mine = await claimOf(await submittedInterconnection());
+      const over = await save(mine, '300');
+      assert.equal(over.statusCode, 422, over.body);
+      assert.match(over.body, /CustomId="SystemKw"[^>]*Message="A claim is for at most the interconnection&apos;s size\."/);
+      assert.deepEqual(await db!.store.projects.getDraft(mine, claimForm.id), [], 'the refused save changed nothing');
+      await ok(save(mine, '200'));
+      await ok(submit(mine));
+      assert.notEqual(await numberOf(mine), null);
+      // Another applicant's interconnection linked to this applicant's claim: its values are not read, so the rule fails.
+      const theirs = await claimOf(await submittedInterconnection(people.other));
+      const refused = await save(theirs, '100');
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.deepEqual(await db!.store.projects.getDraft(theirs, claimForm.id), []);
+      assert.equal(await numberOf(theirs), null);
+    });
+
     it('a test copy creates its related projects in the test copy of the other program, never in the live one', async () => {
       const deps = { store: db!.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
       const testPrograms = new TestProgramService({ ...deps, console: new ConsoleService({ store: db!.store }), blobs: new DatabaseBlobStore(db!.store, clock) });
@@ -345,10 +398,56 @@ for (const dialect of DIALECTS) {
       assert.ok((await events(claimId)).includes('project.related'));
     });
 
+    it('UnlinkProject removes a link, for staff who may read both ends, on both projects; a child relation is fixed; refusals change nothing', async () => {
+      const projectId = await submittedInterconnection();
+      const claimId = /ProjectId="([^"]+)"/.exec(await ok(call(applicant, 'POST', 'CLM/NewProject')))![1]!;
+      const made = await ok(call(admin, 'POST', `ICX/Projects/${projectId}/Relations`, `<LinkProjectRequest xmlns="${NS}" ProgramId="CLM" ProjectId="${claimId}"/>`));
+      const relationId = /RelationId="([^"]+)"/.exec(made)![1]!;
+      const child = /RelationId="([^"]+)"/.exec(await ok(call(admin, 'POST', `ICX/Projects/${projectId}/Relations/claim/Create`)))![1]!;
+      const unlink = (who: Person, from: string, id: string, headers: Record<string, string> = {}) => call(who, 'DELETE', `${from}/Relations/${id}`, undefined, headers);
+      const versions = async () => [(await db!.store.projects.getProject(icx.program.id, projectId))!.version, (await db!.store.projects.getProject(clm.program.id, claimId))!.version];
+      const before = await versions();
+      const refusals: [Person, string, string, number, RegExp][] = [
+        [applicant, `ICX/Projects/${projectId}`, relationId, 403, /staff/],
+        // The reviewer may not read the claim, and the claims reviewer not the interconnection: the relation is not theirs to see.
+        [reviewer, `ICX/Projects/${projectId}`, relationId, 404, /has no relation/],
+        [people.claims, `CLM/Projects/${claimId}`, relationId, 404, /has no relation/],
+        [people.other, `ICX/Projects/${projectId}`, relationId, 404, /./],
+        [admin, `ICX/Projects/${projectId}`, child, 409, /child relation is fixed/],
+        [admin, `ICX/Projects/${projectId}`, 'NOSUCHRELATION', 404, /has no relation/],
+      ];
+      for (const [who, from, id, status, message] of refusals) {
+        const res = await unlink(who, from, id);
+        assert.equal(res.statusCode, status, `${who.email} ${id}: ${res.body}`);
+        assert.match(res.body, message);
+      }
+      assert.deepEqual((await relationsOf(projectId)).map((r) => r.id).sort(), [relationId, child].sort(), 'the refused requests removed nothing');
+      assert.deepEqual((await versions())[1], before[1]);
+      const afterChild = (await db!.store.projects.getProject(icx.program.id, projectId))!.version;
+      // From the claim's end, in JSON: the link is gone from both, audited with an event on both.
+      const res = await unlink(admin, `CLM/Projects/${claimId}`, relationId, { accept: 'application/json' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(JSON.parse(res.body), { Relation: { RelationId: relationId, Kind: 'link', ProgramId: icx.program.id, ProjectId: projectId } });
+      assert.equal(res.headers.etag, `"${claimId}.${before[1]! + 1}.json"`);
+      assert.deepEqual((await relationsOf(projectId)).map((r) => r.id), [child]);
+      assert.equal((await db!.store.projects.getProject(icx.program.id, projectId))!.version, afterChild, 'the other end is not version-bumped');
+      for (const [id, side] of [[claimId, 'to'], [projectId, 'from']] as const) {
+        const row = (await audit(id)).find((r) => r.action === 'project.relation.remove');
+        assert.equal(row?.detail.relationId, relationId);
+        assert.equal(row?.detail.side, side);
+        assert.ok((await events(id)).includes('project.unrelated'));
+      }
+      assert.equal((await unlink(admin, `CLM/Projects/${claimId}`, relationId)).statusCode, 404, 'removed once');
+    });
+
     it('an import type-checks rules over related projects', async () => {
       const deps = { store: db!.store, clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
       const bad = CLM.replace("related.interconnection.status == 'PTO'", 'related.nothing.status == 1 || related.interconnection.values == 2');
-      await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(bad)), (error: Error) => /nothing/.test(error.message) && /values/.test(error.message));
+      await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(bad)), (error: Error) => /nothing/.test(error.message) && /a record of program ICX's fields \(sensitive fields are never read\) is never equal to a int/.test(error.message));
+      // A field the related program lacks is refused at its line and column, naming the program's fields it may have meant.
+      const unknown = CLV.replace('related.interconnection.values.SizeKw)', 'related.interconnection.values.SizeKW)');
+      await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(unknown)),
+        (error: Error) => /validations\[0\] \(line 18, column \d+\): record of program ICX's fields \(sensitive fields are never read\) has no member "SizeKW" \(did you mean "SizeKw"\?\)/.test(error.message));
       const copying = CLM.replace('{ customId: interconnection, kind: parent, program: ICX }', '{ customId: interconnection, kind: parent, program: ICX, copy: { Account: Account } }');
       await assert.rejects(importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(copying)), /a parent relation creates no project/);
     });

@@ -141,6 +141,19 @@ describe('Self-service credentials and webhooks in the browser', () => {
     assert.deepEqual([rotated.secret, rotated.previousSecret, rotated.enabled], [newSecret, secret, true]);
     await assertAccessible(page);
     await screenshot(page, 'account-webhook');
+    // A refusal comes back on the page of its form, nothing changed: the subscription's own page for its forms, the
+    // account page for the account's; a subscription that is not there has no page to come back to (the error page).
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+    const badGrace = await page.request.post(`${server.baseUrl}/MvcProjects/Account/Webhooks/${rotated.id}/Rotate`, { form: { _csrf: csrf, GraceHours: 'soon' } });
+    assert.equal(badGrace.status(), 400);
+    assert.match(await badGrace.text(), /The grace period must be a whole number of hours[\s\S]*Make a new signing secret/);
+    assert.equal((await server.store.webhooks.listOwnedSubscriptions(applicant.id))[0]!.secret, newSecret);
+    const missing = await page.request.post(`${server.baseUrl}/MvcProjects/Account/Webhooks/NOSUCHHOOK00/Disable`, { form: { _csrf: csrf } });
+    assert.equal(missing.status(), 404);
+    assert.equal((await missing.text()).includes('Make a new signing secret'), false);
+    const noName = await page.request.post(`${server.baseUrl}/MvcProjects/Account/Webhooks`, { form: { _csrf: csrf, ProgramId: 'not an id!', Url: receiver.url } });
+    assert.equal(noName.status(), 400);
+    assert.match(await noName.text(), /Choose a program\.[\s\S]*Create API key/);
 
     await page.goto(`${server.baseUrl}/MvcProjects/Account`);
     await page.getByRole('button', { name: /^Revoke My integration/ }).click();

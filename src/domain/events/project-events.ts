@@ -96,6 +96,7 @@ function ofAction(action: string, d: Detail, role: Role): EventOfChange[] {
     }
     // Never the other project's id: an event's reader may not be allowed to read it (GetProjectRelations filters).
     case 'project.relation.add': return [all('project.related', { relationId: str(d.relationId), relationKind: str(d.kind), relationSide: str(d.side) })];
+    case 'project.relation.remove': return [all('project.unrelated', { relationId: str(d.relationId), relationKind: str(d.kind), relationSide: str(d.side) })];
 
     // A callConnection's answer applied, or its call failed after the retries (src/domain/connections): staff's business.
     case 'project.connection.apply': return [{ type: 'connection.applied', data: clean({ connectionId: str(d.connection) }), audience: 'staff' }];

@@ -1,4 +1,5 @@
 import { ApiError } from '../api-error.ts';
+import { type CsvProblem, readCsvRecords } from '../csv-records.ts';
 
 /** The bounds of a CSV file an import reads: bytes, data rows, columns and characters in one cell. */
 export interface CsvBounds { maxBytes: number; maxRows: number; maxColumns: number; maxCellChars: number }
@@ -41,57 +42,23 @@ export function readCsv(bytes: Uint8Array, bounds: CsvBounds): CsvTable {
   return { columns: header.cells.map((c) => c.trim()), rows: records };
 }
 
-// Splits the text into records, each with the line it starts on; blank lines are left out.
+// Splits the text into records (src/domain/csv-records.ts, strictly), each with the line it starts on; blank lines
+// are left out. What stops the reading is refused in the import's words.
 function parseRecords(text: string, bounds: CsvBounds): CsvRow[] {
-  const records: CsvRow[] = [];
-  let line = 1;
-  let i = 0;
-  while (i < text.length) {
-    const start = line;
-    const cells: string[] = [];
-    for (;;) {
-      let cell = '';
-      if (text[i] === '"') {
-        const opened = line;
-        i++;
-        for (;;) {
-          const quote = text.indexOf('"', i);
-          if (quote < 0) throw badFile(`the quote opened on line ${opened} is never closed.`);
-          cell += text.slice(i, quote);
-          line += countLines(text, i, quote);
-          i = quote + 1;
-          if (text[i] === '"') {
-            cell += '"';
-            i++;
-          } else break;
-        }
-        if (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') {
-          throw badFile(`line ${line} has text after a closing quote; a quote inside a quoted cell is written twice ("").`);
-        }
-      } else {
-        let end = i;
-        while (end < text.length && text[end] !== ',' && text[end] !== '\n' && text[end] !== '\r') end++;
-        cell = text.slice(i, end);
-        if (cell.includes('"')) throw badFile(`line ${line} has a quote inside an unquoted cell; quote the whole cell and write the quote twice ("").`);
-        i = end;
-      }
-      if (cell.length > bounds.maxCellChars) throw badFile(`a cell on line ${line} has ${cell.length} characters; a cell holds at most ${bounds.maxCellChars}.`);
-      cells.push(cell);
-      if (cells.length > bounds.maxColumns) throw badFile(`line ${start} has more than ${bounds.maxColumns} cells.`);
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      break;
-    }
-    // The record's end: CRLF, LF, a lone CR, or the end of the text.
-    if (text[i] === '\r') i++;
-    if (text[i] === '\n') i++;
-    line++;
-    if (!(cells.length === 1 && cells[0] === '')) records.push({ line: start, cells });
-    if (records.length > bounds.maxRows + 1) throw badFile(`it has more than ${bounds.maxRows} rows; an import takes at most ${bounds.maxRows}. Split it into several files.`);
-  }
+  const { records, problem } = readCsvRecords(text, { strict: true, maxCellChars: bounds.maxCellChars, maxCells: bounds.maxColumns, maxRecords: bounds.maxRows + 1 });
+  if (problem) throw badFile(problemText(problem, bounds));
   return records;
+}
+
+function problemText(problem: CsvProblem, bounds: CsvBounds): string {
+  switch (problem.kind) {
+    case 'unclosedQuote': return `the quote opened on line ${problem.line} is never closed.`;
+    case 'textAfterQuote': return `line ${problem.line} has text after a closing quote; a quote inside a quoted cell is written twice ("").`;
+    case 'quoteInCell': return `line ${problem.line} has a quote inside an unquoted cell; quote the whole cell and write the quote twice ("").`;
+    case 'longCell': return `a cell on line ${problem.line} has ${problem.chars} characters; a cell holds at most ${bounds.maxCellChars}.`;
+    case 'manyCells': return `line ${problem.line} has more than ${bounds.maxColumns} cells.`;
+    case 'manyRecords': return `it has more than ${bounds.maxRows} rows; an import takes at most ${bounds.maxRows}. Split it into several files.`;
+  }
 }
 
 function countLines(text: string, from: number, to: number): number {

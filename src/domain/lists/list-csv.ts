@@ -1,6 +1,6 @@
 import type { ListColumn, ListRowSource } from '../../model/model.ts';
 import type { ListRowInput } from '../../store/list-row-queries.ts';
-import { readCsv } from './csv-text.ts';
+import { readCsvRecords } from '../csv-records.ts';
 import { searchWords } from './list-words.ts';
 
 /** The most rows a list may hold. */
@@ -35,8 +35,9 @@ function cellProblem(column: ListColumn, text: string): string | null {
  * are allowed but in the key and label columns).
  */
 export function readListCsv(source: ListRowSource, text: string): ListCsv {
-  const { records, problem } = readCsv(text);
-  const problems: CsvProblem[] = problem ? [problem] : [];
+  // Read as spreadsheets read it; only a quote left open stops it (the rows before it are still checked).
+  const { records, problem } = readCsvRecords(text);
+  const problems: CsvProblem[] = problem?.kind === 'unclosedQuote' ? [{ line: problem.recordLine, message: 'a quoted cell is not closed (a " is missing)' }] : [];
   const header = records[0];
   if (!header) return { rows: [], problems: [...problems, { line: 1, message: 'the file is empty: its first line must name the columns' }], ignoredColumns: [] };
   const index = new Map<string, number>();

@@ -18,9 +18,12 @@ export function labelOf(item: Named): string {
 /**
  * Checks what the schema cannot (unique keys, references, one initial status named Unsubmitted, ranges)
  * and resolves every reference, with the checks each capability contributes (`checkers`, in their order); throws
- * ApiError INVALID_REQUEST listing each problem.
+ * ApiError INVALID_REQUEST listing each problem. `relatedFields`: the fields of the programs the file's relations name,
+ * read by the import (rules reading a related project's values are type-checked against them).
  */
-export function resolveProgramFile(file: ProgramFile, checkers: readonly ProgramChecker[], source = 'program file'): ResolvedProgram {
+export function resolveProgramFile(
+  file: ProgramFile, checkers: readonly ProgramChecker[], source = 'program file', relatedFields?: ResolvedProgram['relatedFields'],
+): ResolvedProgram {
   const problems: string[] = [];
   for (const [key, noun] of [['customLists', 'custom list'], ['fields', 'field'], ['statuses', 'status'], ['forms', 'form']] as const) {
     checkUnique(file[key], noun, problems, '', (i, k) => atLine(file, [key, i, k]));
@@ -39,6 +42,7 @@ export function resolveProgramFile(file: ProgramFile, checkers: readonly Program
     roles: checkRoles(file, statuses, problems),
     parts: checkParts(file, checkers, { statuses, fields, forms: resolver(file.forms, 'form', problems) }, problems),
     deadlines: checkDeadlines(file, fields, problems),
+    ...(relatedFields ? { relatedFields } : {}),
   };
   checkInitial(file, problems);
   checkPublicIds(file, problems);

@@ -1,4 +1,4 @@
-import { planRelations } from './program-relations.ts';
+import { planRelations, relatedFieldsOf } from './program-relations.ts';
 import { createHash } from 'node:crypto';
 import type { Store, StoreWriter } from '../../store/store.ts';
 import type { ProgramVersion } from '../../model/program-version.ts';
@@ -69,7 +69,7 @@ interface PlanContext { agencyId: string; programId: string; now: number; ids: I
  * (else by name), retired ones included. Writes nothing, and reports no changes, when the file matches.
  */
 export async function importProgram(deps: ProgramImportDeps, agencyRef: string, file: ProgramFile, options: ImportOptions = {}): Promise<ImportReport> {
-  const resolved = resolveProgramFile(file, deps.checkers, options.source);
+  const resolved = resolveProgramFile(file, deps.checkers, options.source, await relatedFieldsOf(deps.store, agencyRef, file));
   return deps.store.transaction(async (tx) => {
     const agency = await tx.accounts.findAgency(agencyRef);
     if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);

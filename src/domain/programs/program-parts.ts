@@ -1,6 +1,6 @@
-import type { FieldRules, Program } from '../../model/model.ts';
+import type { DataField, FieldRules, Program } from '../../model/model.ts';
 import type { StoreWriter } from '../../store/store.ts';
-import type { ProgramFile } from './program-file.ts';
+import type { FieldSpec, ProgramFile } from './program-file.ts';
 
 /** Finds a part by reference (customId, else name), or reports the problem and gives null. */
 export type Resolve = (ref: string, where: string) => number | null;
@@ -28,7 +28,15 @@ export interface ResolvedProgram {
   parts: Readonly<Record<string, unknown>>;
   /** Per deadline: the index of its untilField's field, or null. */
   deadlines: (number | null)[];
+  /**
+   * Per relation customId: the fields of the program it names (null: the agency has none of that customId), for rules
+   * reading `related.<relation>.values`; absent where the other programs were not read (a preview's check).
+   */
+  relatedFields?: ReadonlyMap<string, readonly RelatedField[] | null>;
 }
+
+/** What rules need to know of a related program's field (a stored field or one of the file being imported). */
+export type RelatedField = Pick<DataField, 'customId' | 'type' | 'multiValue' | 'sensitive' | 'maxLength'> & { table?: DataField['table'] | FieldSpec['table'] };
 
 /**
  * One capability's checks of a program file at import, so that src/domain/programs names none of them (the list is

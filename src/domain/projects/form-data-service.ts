@@ -33,10 +33,10 @@ async function formValues(reader: Pick<StoreReader, 'projects'>, project: Projec
 
 /** Reads, writes and shows the draft and submitted data of a project's forms. */
 export class FormDataService {
-  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps;
+  readonly #deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations' | 'connections'> & ReactingDeps;
   readonly #lookups: FieldLookups | null;
   /** `lookups`: the connections' field lookups at save (src/domain/connections), when the service is wired with them. */
-  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations'> & ReactingDeps, lookups: FieldLookups | null = null) {
+  constructor(deps: ServiceDeps<'programs' | 'projects' | 'attachments' | 'envelopes' | 'relations' | 'connections'> & ReactingDeps, lookups: FieldLookups | null = null) {
     this.#deps = deps;
     this.#lookups = lookups;
   }
@@ -138,7 +138,7 @@ export class FormDataService {
 
 
   async #view(
-    reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
+    reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs' | 'connections'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
     decided?: FormDecision, known?: KnownData,
   ): Promise<AtVersion<FormDataView>> {
     const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
@@ -147,11 +147,14 @@ export class FormDataService {
     const needsDraft = draft || mayTry;
     // Independent reads: on PostgreSQL they go out at once (over the pool, or queued on a transaction's connection).
     // The submitted values are read once: the draft as it stands overlays the form's changes on them.
-    const [submitted, changes, active] = await Promise.all([
+    const [submitted, changes, active, lookups] = await Promise.all([
       known ? known.submitted : reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId)),
       known ? known.changes : needsDraft ? reader.projects.getDraft(project.id, form.id) : null,
       reader.attachments.listActiveAttachments(project.id),
+      // What the agency's system said of looked-up values at their last save, read only for a program with lookups.
+      (ctx.program.connections ?? []).some((c) => c.lookupFieldId !== undefined) ? reader.connections.listLookups(project.id) : [],
     ]);
+    const lookupOf = new Map(lookups.map((l) => [l.fieldId, l]));
     const draftValues = changes === null ? null : new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));
     const values = draft && draftValues ? draftValues : new Map(submitted.map((v) => [v.fieldId, v]));
     const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
@@ -169,10 +172,12 @@ export class FormDataService {
         const rows = tableRowViews(field, value);
         return { dataFieldId: field.id, customId: field.customId, name: field.name, multiValue: false, value: null, values: null, rows: rows.length > 0 ? rows : null };
       }
+      const lookup = value !== null && value !== '' ? lookupOf.get(field.id) : undefined;
       return {
         dataFieldId: field.id, customId: field.customId, name: field.name, multiValue: field.multiValue,
         value: hide && value !== null ? MASK : value,
         values: hide && list !== null ? list.map(() => MASK) : list,
+        ...(lookup ? { lookup: { state: lookup.state, message: lookup.message, checkedAt: lookup.checkedAt } } : {}),
       };
     });
     const attachments = seenDefinitions(ctx.model, isStaff(ctx.role), form.attachments).map((a) => ({ attachmentId: a.id, customId: a.customId, name: a.name, fileName: files.get(a.id) ?? null }));

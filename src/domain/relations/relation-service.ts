@@ -31,7 +31,11 @@ export interface RelationView {
 export interface RelationOfferView { customId: string; name: string; kind: RelationKind; programName: string }
 
 /** A project's relations that the caller may see, and the related projects the caller may create from it. */
-export interface ProjectRelationsView { programId: string; projectId: string; relations: RelationView[]; offers: RelationOfferView[] }
+export interface ProjectRelationsView {
+  programId: string; projectId: string; relations: RelationView[]; offers: RelationOfferView[];
+  /** The programs whose projects the caller may link to this one (staff who may change it; else none): the page's link form. */
+  linkPrograms: { customId: string; name: string }[];
+}
 
 /** What creating a related project answers: the new project and its relation, at the from-project's new version. */
 export interface RelatedProjectView { relationId: string; programId: string; projectId: string; kind: RelationKind }
@@ -57,7 +61,7 @@ export class RelationService {
       const view = await this.#view(caller, ctx, project, r, programs);
       if (view) relations.push(view);
     }
-    return { programId: ctx.program.id, projectId: project.id, relations, offers: await this.#offers(caller, ctx) };
+    return { programId: ctx.program.id, projectId: project.id, relations, offers: await this.#offers(caller, ctx), linkPrograms: await this.#linkPrograms(caller, ctx) };
   }
 
   /**
@@ -117,6 +121,43 @@ export class RelationService {
     return { ...made!, projectVersion: version };
   }
 
+  /**
+   * UnlinkProject: removes a free link (kind `link`) of this project, for staff who may change it and may read the
+   * other project; both projects record it (audit `project.relation.remove`, event `project.unrelated`). A child or
+   * successor relation is fixed (CONFLICT): it is where the project came from, and rules read it. A relation the caller
+   * cannot see (not this project's, or to a project it may not read) is NOT_FOUND; a refused request changes nothing.
+   */
+  async unlinkProject(caller: Caller, programRef: string, projectRef: string, relationId: string): Promise<AtVersion<RelatedProjectView>> {
+    const ctx = await loadProgram(this.#deps, caller, programRef);
+    const project = await loadReadableProjectByRef(this.#deps.store, caller, ctx, projectRef);
+    if (!isStaff(ctx.role)) throw new ApiError('FORBIDDEN', 'Only the program\'s staff remove related projects.');
+    const notFound = () => new ApiError('NOT_FOUND', `Project ${project.id} has no relation "${relationId}".`);
+    const shown = (await this.listRelations(caller, programRef, project.id)).relations.find((r) => r.relationId === relationId);
+    if (!shown) throw notFound();
+    const other = await this.#programOf(caller, shown.programId);
+    let removed: RelatedProjectView | undefined;
+    const version = await changeProject(this.#deps, caller, ctx, project.id, {
+      action: 'project.relation.remove', access: 'write',
+      act: async ({ tx, now }) => {
+        // Read again with this project locked: a second request finds the relation gone.
+        const row = (await tx.relations.listProjectRelations(project.id)).find((r) => r.id === relationId);
+        if (!row) throw notFound();
+        if (row.kind !== 'link') {
+          throw new ApiError('CONFLICT', `A ${row.kind} relation is fixed: the ${row.kind} was made from or attached to this project as such, and rules read it. Only a link is removed.`);
+        }
+        await tx.relations.deleteRelation(row.id);
+        const side = row.fromProjectId === project.id ? 'from' : 'to';
+        const target = await tx.projects.getProject(shown.programId, shown.projectId);
+        await recordChange(tx, this.#deps, caller, other!.ctx!, {
+          action: 'project.relation.remove', projectId: shown.projectId, ownerId: target!.ownerId, detail: relationDetail(row, side === 'from' ? 'to' : 'from'), at: now,
+        });
+        removed = { relationId: row.id, programId: shown.programId, projectId: shown.projectId, kind: row.kind };
+        return { detail: { ...relationDetail(row, side), otherProgramId: shown.programId, otherProjectId: shown.projectId }, result: versionOf };
+      },
+    });
+    return { ...removed!, projectVersion: version };
+  }
+
   async #view(caller: Caller, ctx: ProgramContext, project: Project, r: ProjectRelation, programs: Map<string, { program: Program; model: ProgramModel; ctx: ProgramContext | null } | null>): Promise<RelationView | null> {
     const outgoing = r.fromProjectId === project.id;
     const otherProgramId = outgoing ? r.toProgramId : r.fromProgramId;
@@ -144,6 +185,13 @@ export class RelationService {
     const model = await this.#deps.store.programs.loadProgramModel(program);
     const role = roleIn(caller, program);
     return { program, model, ctx: role ? { program, model, role } : null };
+  }
+
+  // Staff who may change the project may link a project of any program of the agency they hold a role in (live with live, test with test).
+  async #linkPrograms(caller: Caller, ctx: ProgramContext): Promise<{ customId: string; name: string }[]> {
+    if (!isStaff(ctx.role) || !ctx.role.privileges.has('editData')) return [];
+    const programs = await this.#deps.store.programs.listPrograms(ctx.program.agencyId);
+    return programs.filter((p) => roleIn(caller, p) !== null && isTestProgram(p) === isTestProgram(ctx.program)).map((p) => ({ customId: p.customId, name: p.name }));
   }
 
   // Staff who may change the project see the program's relations whose program they may create projects in.

@@ -18,7 +18,7 @@ export interface RuleContext {
   /** The customIds of the documents whose e-signature envelope for the project completed (`project.signed`). */
   signed: string[];
   /** The related projects the program's relations name (`related.<customId>`), when its rules read them; absent: none read. */
-  related?: ReadonlyMap<string, { status: string; number: string }>;
+  related?: ReadonlyMap<string, { status: string; number: string; values?: ReadonlyMap<string, CelInput> }>;
 }
 
 /** A validation that is not met: the field it belongs to, the program's message and the fields (by id) the rule reads. */
@@ -141,26 +141,29 @@ export function bindingsOf(model: ProgramModel, rules: ProgramRules, values: Rea
   if (relations.length > 0) {
     bindings.related = new Map<string, CelInput>(relations.map((r) => {
       const facts = ctx.related?.get(r.customId);
-      return [r.customId, new Map<string, CelInput>([['status', facts?.status ?? ''], ['number', facts?.number ?? '']])];
+      return [r.customId, new Map<string, CelInput>([['status', facts?.status ?? ''], ['number', facts?.number ?? ''], ['values', facts?.values ?? new Map()]])];
     }));
   }
   for (const field of model.fields) {
     const name = rules.varOf.get(field.id);
     const v = values.get(field.id);
-    if (name === undefined || !v) continue;
-    if (field.type === 'table') {
-      const types = new Map((field.table?.columns ?? []).map((c) => [c.customId, c.type]));
-      // A row is a map of its filled cells: reading an empty cell is undecided, as reading an empty field is.
-      bindings[name] = tableRows(field, v.value).map((row) => new Map(Object.entries(row).map(([col, text]) => [col, inputOfType(types.get(col) ?? 'text', text)])));
-    } else if (field.multiValue) {
-      bindings[name] = (v.values ?? []).filter((x) => x.trim() !== '').map((x) => inputOf(field, x));
-    } else if (v.value !== null && v.value.trim() !== '') {
-      bindings[name] = inputOf(field, v.value);
-    }
+    const input = name === undefined || !v ? undefined : fieldInput(field, v);
+    if (input !== undefined) bindings[name!] = input;
   }
   const lists = listBindings(model, values);
   if (lists !== null) bindings[LISTS_VARIABLE] = lists;
   return bindings;
+}
+
+/** A stored value of a field as a rule sees it; undefined for an empty one (reading it is undecided). */
+export function fieldInput(field: DataField, v: FieldValue): CelInput | undefined {
+  if (field.type === 'table') {
+    const types = new Map((field.table?.columns ?? []).map((c) => [c.customId, c.type]));
+    // A row is a map of its filled cells: reading an empty cell is undecided, as reading an empty field is.
+    return tableRows(field, v.value).map((row) => new Map(Object.entries(row).map(([col, text]) => [col, inputOfType(types.get(col) ?? 'text', text)])));
+  }
+  if (field.multiValue) return (v.values ?? []).filter((x) => x.trim() !== '').map((x) => inputOf(field, x));
+  return v.value !== null && v.value.trim() !== '' ? inputOf(field, v.value) : undefined;
 }
 
 /**

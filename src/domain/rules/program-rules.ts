@@ -39,7 +39,8 @@ export function programRules(model: ProgramModel): ProgramRules {
 }
 
 function compileProgram(model: ProgramModel): ProgramRules {
-  const vars = ruleVariables(model.fields, undefined, model.lists, model.program.relations ?? []);
+  // The import type-checked reads of a related project's values against its program; here they are whatever it holds.
+  const vars = ruleVariables(model.fields, undefined, model.lists, model.program.relations ?? [], 'unknown');
   const all: CompiledRule[] = [];
   const compile = (source: string, want: RuleType, what: string): CompiledRule => {
     // The import checked every rule with this same compiler, so a failure here means the stored definition is damaged.

@@ -18,11 +18,15 @@ export const rulesChecker: ProgramChecker = { part: 'rules', checkResolved: (res
  */
 export function ruleProblems(resolved: ResolvedProgram): string[] {
   const { file } = resolved;
-  const vars = ruleVariables(file.fields, undefined, file.customLists, file.relations ?? []);
-  const shapes = ruleShapes(file.fields, file.customLists);
+  const relations = file.relations ?? [];
+  // Field rules also read the related projects' values; a formula does not, as it would store them in this project.
+  const related = resolved.relatedFields ?? 'unknown';
+  const vars = ruleVariables(file.fields, undefined, file.customLists, relations, related);
+  const formulaVars = ruleVariables(file.fields, undefined, file.customLists, relations);
+  const shapes = ruleShapes(file.fields, file.customLists, relations, related);
   const problems: string[] = [];
-  const compile = (source: string, want: RuleType, path: Path, where: string): CompiledRule | null => {
-    const result = compileRule(source, vars, want, { shapes });
+  const compile = (source: string, want: RuleType, path: Path, where: string, formula = false): CompiledRule | null => {
+    const result = compileRule(source, formula ? formulaVars : vars, want, { shapes });
     if ('rule' in result) return result.rule;
     for (const p of result.problems) problems.push(`${where} ${located(file.locate?.(path) ?? null, p)}: ${p.message}`);
     return null;
@@ -32,7 +36,7 @@ export function ruleProblems(resolved: ResolvedProgram): string[] {
     if (f.formula === null) return;
     const where = `field "${f.customId ?? f.name}": formula`;
     if (f.multiValue) problems.push(`field "${f.customId ?? f.name}"${atLine(file, ['fields', i, 'multiValue'])}: a calculated field cannot be multiValue`);
-    const rule = compile(f.formula, fieldType(f), ['fields', i, 'formula'], where);
+    const rule = compile(f.formula, fieldType(f), ['fields', i, 'formula'], where, true);
     if (rule && f.customId !== null) formulas.set(f.customId, rule);
   });
   problems.push(...cycles(formulas, (name) => {

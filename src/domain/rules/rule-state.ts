@@ -34,7 +34,7 @@ export async function ruledState(
     details ? reader.projects.getSubmissions(project.id) : Promise.resolve([]),
     details || opts.files === true ? reader.attachments.listActiveAttachments(project.id) : Promise.resolve([]),
     details ? reader.envelopes.listProjectEnvelopes(project.id) : Promise.resolve([]),
-    rules.readsRelated ? relatedFacts(reader, model, project) : Promise.resolve(undefined),
+    rules.readsRelated ? relatedFacts(reader, model, project, { values: true }) : Promise.resolve(undefined),
   ]);
   const ctx = { ...ruleContextOf(model, project, role, submissions.map((s) => s.formId), files, envelopes), ...(related ? { related } : {}) };
   const before = new Map(submitted.map((v) => [v.fieldId, v]));

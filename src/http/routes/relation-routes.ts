@@ -10,7 +10,7 @@ function relationRef(request: FastifyRequest): string {
   return idParam((request.params as { RelationId?: string }).RelationId, 'RelationId');
 }
 
-/** GetProjectRelations, LinkProject and CreateRelatedProject (src/domain/relations). */
+/** GetProjectRelations, LinkProject, UnlinkProject and CreateRelatedProject (src/domain/relations). */
 export function relationRoutes(app: FastifyInstance, { services, codec }: RouteDeps): void {
   const base = '/Programs/:ProgramId/Projects/:ProjectId/Relations';
   app.get(base, {
@@ -36,6 +36,19 @@ export function relationRoutes(app: FastifyInstance, { services, codec }: RouteD
   }, async (request, reply) => {
     const t = projectTarget(request);
     const view = await services.relations.linkProject(callerOf(request), t.programId, t.projectId, linkOf(codec.read(request, LinkProjectRequest)));
+    return sendProjectAnswer(codec, request, reply, view, RelatedProjectResponse, relatedProjectValue);
+  });
+  app.delete(`${base}/:RelationId`, {
+    config: {
+      idempotent: true,
+      operation: {
+        operationId: 'UnlinkProject', tags: ['Relations'], etag: true, response: RelatedProjectResponse,
+        summary: 'UnlinkProject: removes a link (kind link) between this project and another; child and successor relations are fixed (staff who may change this project and read the other).',
+      },
+    },
+  }, async (request, reply) => {
+    const t = projectTarget(request);
+    const view = await services.relations.unlinkProject(callerOf(request), t.programId, t.projectId, relationRef(request));
     return sendProjectAnswer(codec, request, reply, view, RelatedProjectResponse, relatedProjectValue);
   });
   app.post(`${base}/:RelationId/Create`, {

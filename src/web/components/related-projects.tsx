@@ -9,15 +9,23 @@ const RELATIONSHIP: Record<Relationship, string> = {
   child: 'Child', parent: 'Parent', successor: 'Successor', predecessor: 'Predecessor', link: 'Linked',
 };
 
+/** The staff page's forms in the section: create a related project, remove a link (a row's), link a project. */
+export interface RelationForms {
+  create: (relationId: string, name: string) => ComponentChildren;
+  unlink: (relationId: string, label: string) => ComponentChildren;
+  link: ComponentChildren;
+}
+
 /**
  * A project's related projects that the reader may read (src/domain/relations leaves out the others entirely), each
- * linked to its review page for its program's staff and to its project page for others; with `create`, the staff
- * page's forms that create a related project from one of the program's relations.
+ * linked to its review page for its program's staff and to its project page for others; with `forms`, the staff
+ * page's forms that create a related project from one of the program's relations, remove a link, and link a project.
  */
-export function RelatedProjects(p: { relations: ProjectRelationsView; timeZone: string; create?: (relationId: string, name: string) => ComponentChildren }) {
-  const { relations, offers } = p.relations;
-  const offered = p.create ? offers : [];
-  if (relations.length === 0 && offered.length === 0) return null;
+export function RelatedProjects(p: { relations: ProjectRelationsView; timeZone: string; forms?: RelationForms }) {
+  const { relations, offers, linkPrograms } = p.relations;
+  const offered = p.forms ? offers : [];
+  const linking = p.forms !== undefined && linkPrograms.length > 0;
+  if (relations.length === 0 && offered.length === 0 && !linking) return null;
   return (
     <section aria-labelledby="relations-title">
       <h2 id="relations-title">Related projects</h2>
@@ -25,7 +33,12 @@ export function RelatedProjects(p: { relations: ProjectRelationsView; timeZone: 
         <TableBox label="Related projects">
           <table class="usa-table">
             <caption class="usa-sr-only">Related projects, oldest relation first</caption>
-            <thead><tr><th scope="col">Relation</th><th scope="col">Project</th><th scope="col">Program</th><th scope="col">Status</th><th scope="col">Since</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Relation</th><th scope="col">Project</th><th scope="col">Program</th><th scope="col">Status</th><th scope="col">Since</th>
+                {p.forms ? <th scope="col">Action</th> : null}
+              </tr>
+            </thead>
             <tbody class="relations">
               {relations.map((r) => (
                 <tr key={r.relationId}>
@@ -34,6 +47,7 @@ export function RelatedProjects(p: { relations: ProjectRelationsView; timeZone: 
                   <td>{r.programName}</td>
                   <td>{r.statusName}</td>
                   <td><time datetime={isoDateTime(r.createdAt)}>{formatDateTime(r.createdAt, p.timeZone)}</time></td>
+                  {p.forms ? <td>{r.kind === 'link' ? p.forms.unlink(r.relationId, r.projectNumber ?? 'the unsubmitted project') : 'Fixed'}</td> : null}
                 </tr>
               ))}
             </tbody>
@@ -42,9 +56,10 @@ export function RelatedProjects(p: { relations: ProjectRelationsView; timeZone: 
       )}
       {offered.length > 0 ? (
         <ul class="usa-list forms">
-          {offered.map((o) => <li key={o.customId}>{p.create!(o.customId, `${o.name} (${o.programName})`)}</li>)}
+          {offered.map((o) => <li key={o.customId}>{p.forms!.create(o.customId, `${o.name} (${o.programName})`)}</li>)}
         </ul>
       ) : null}
+      {linking ? p.forms!.link : null}
     </section>
   );
 }

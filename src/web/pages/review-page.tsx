@@ -49,6 +49,36 @@ function When(p: { at: number; timeZone: string }) {
 }
 
 // Every action is a small POST form with the CSRF token; the server refuses what the page does not offer anyway.
+/** The form that relates another existing project to this one (LinkProject): its program, its number, and what it is to this one. */
+function LinkForm(p: { path: string; csrfToken: string; programs: { customId: string; name: string }[]; cls: (id: string) => string }) {
+  return (
+    <Action path={p.path} action="Link" csrfToken={p.csrfToken}>
+      <fieldset class="usa-fieldset">
+        <legend class="usa-legend">Link another project</legend>
+        <div class="usa-form-group">
+          <label class="usa-label" for="link-program">Its program</label>
+          <select class="usa-select" id="link-program" name="ProgramId">
+            {p.programs.map((x) => <option key={x.customId} value={x.customId}>{x.name}</option>)}
+          </select>
+        </div>
+        <div class={p.cls('link-number')}>
+          <label class="usa-label" for="link-number">Its project number</label>
+          <input class="usa-input" id="link-number" name="ProjectNumber" value="" />
+        </div>
+        <div class="usa-form-group">
+          <label class="usa-label" for="link-kind">It is this project's</label>
+          <select class="usa-select" id="link-kind" name="Kind">
+            <option value="link">Link (can be removed)</option>
+            <option value="child">Child</option>
+            <option value="successor">Successor</option>
+          </select>
+        </div>
+        <button class="usa-button usa-button--outline" type="submit">Link project</button>
+      </fieldset>
+    </Action>
+  );
+}
+
 function Action(p: { path: string; action: string; csrfToken: string; children: ComponentChildren; class?: string }) {
   return (
     <form method="post" action={`${p.path}/${p.action}`} class={p.class ?? 'action-form'}>
@@ -247,12 +277,21 @@ export function ReviewPage(p: ReviewPageProps) {
 
       <EnvelopeList envelopes={p.envelopes?.views ?? []} timeZone={p.timeZone} actions={p.envelopes?.mayManage ? { path, csrfToken: p.csrfToken } : null} />
       {p.relations ? (
-        <RelatedProjects relations={p.relations} timeZone={p.timeZone} create={(relationId, name) => (
-          <Action path={path} action="Relation" csrfToken={p.csrfToken} class="inline-form">
-            <input type="hidden" name="RelationId" value={relationId} />
-            <button class="usa-button usa-button--outline" type="submit" id={`relation-${relationId}`}>Create {name}</button>
-          </Action>
-        )} />
+        <RelatedProjects relations={p.relations} timeZone={p.timeZone} forms={{
+          create: (relationId, name) => (
+            <Action path={path} action="Relation" csrfToken={p.csrfToken} class="inline-form">
+              <input type="hidden" name="RelationId" value={relationId} />
+              <button class="usa-button usa-button--outline" type="submit" id={`relation-${relationId}`}>Create {name}</button>
+            </Action>
+          ),
+          unlink: (relationId, label) => (
+            <Action path={path} action="Unlink" csrfToken={p.csrfToken} class="inline-form">
+              <input type="hidden" name="RelationId" value={relationId} />
+              <button class="usa-button usa-button--unstyled" type="submit" id={`unlink-${relationId}`} aria-label={`Remove the link to ${label}`}>Remove link</button>
+            </Action>
+          ),
+          link: <LinkForm path={path} csrfToken={p.csrfToken} programs={p.relations.linkPrograms} cls={cls} />,
+        }} />
       ) : null}
       <section aria-labelledby="data-title">
         <h2 id="data-title">Data</h2>

@@ -44,9 +44,9 @@ export const Event = complex({
     EnvelopeId: optional(string, { doc: 'envelope.* events: the e-signature envelope (GetEnvelope reads it with its audit trail).' }),
     DocumentId: optional(string, { doc: 'document.generated and envelope.* events: the customId of the program\'s document (document.generated: its file is AttachmentId\'s version AttachmentVersion).' }),
     SignerId: optional(string, { doc: 'envelope.signed: the customId of the template\'s signer who signed.' }),
-    RelationId: optional(string, { doc: '(apas) project.related: the relation; GetProjectRelations shows the other project to whoever may read it.' }),
-    RelationKind: optional(string, { doc: '(apas) project.related: child, successor or link.' }),
-    RelationSide: optional(string, { doc: '(apas) project.related: from (the other project was made from or linked by this one) or to.' }),
+    RelationId: optional(string, { doc: '(apas) project.related and project.unrelated: the relation; GetProjectRelations shows the other project to whoever may read it.' }),
+    RelationKind: optional(string, { doc: '(apas) project.related and project.unrelated: child, successor or link.' }),
+    RelationSide: optional(string, { doc: '(apas) project.related and project.unrelated: from (the other project was made from or linked by this one) or to.' }),
 
     ConnectionId: optional(string, { doc: 'connection.applied and connection.failed: the customId of the program\'s connection a callConnection action called.' }),
   },

@@ -1,20 +1,41 @@
 import { ApiError } from '../../domain/api-error.ts';
-import type { DataFieldInput, FormDataView, ProjectDataInput } from '../../domain/views.ts';
+import type { DataFieldInput, DataFieldValueView, FormDataView, ProjectDataInput } from '../../domain/views.ts';
+import { isoTimestamp } from '../../model/clock.ts';
 import {
-  boolean, complex, type DocumentValue, enumeration, many, maybe, nonNegativeInteger, one, optional, requestDocument, required, responseDocument, restrict, string,
+  boolean, complex, dateTime, type DocumentValue, enumeration, many, maybe, nonNegativeInteger, one, optional, requestDocument, required, responseDocument, restrict, string,
 } from '../wire-type.ts';
 import { CurrentStatus, currentStatusValue, PROJECT_ATTRIBUTES, projectHeaderValue } from './common-types.ts';
 import { TableRows, tableRowsInput, tableRowsValue } from './table-rows.ts';
 
 const Values = complex({ children: { Value: many(string) } });
 
+const LOOKUP_STATES = ['verified', 'notFound', 'unavailable'] as const;
+
+/** `<Lookup State Message CheckedAt/>`: what the agency's system said of a looked-up field's value at its last save. */
+const FieldLookup = complex({
+  name: 'FieldLookup',
+  doc: '(apas) What the last lookup at save said of the field\'s value (a connection\'s lookup:, docs/programs.md "Connections"); '
+    + 'absent when none was made or the value is empty.',
+  attributes: {
+    State: required(enumeration('LookupState', [...LOOKUP_STATES], 'verified: the agency\'s system knows the value; notFound: it does not; unavailable: it could not be asked, so the value is kept unverified.')),
+    Message: required(string, { doc: 'What the person is told beside the field.' }),
+    CheckedAt: required(dateTime),
+  },
+});
+
 const DataField = complex({
   name: 'DataField',
   doc: 'A single-value field carries Value (absent when empty); a multi-value field carries the Values child instead, '
-    + 'a table field the Rows child (absent when it has no rows).',
+    + 'a table field the Rows child (absent when it has no rows); a looked-up field the Lookup child.',
   attributes: { DataFieldId: required(string), CustomId: optional(string), Name: required(string), Value: optional(string) },
-  children: { Values: maybe(Values), Rows: maybe(TableRows) },
+  children: { Values: maybe(Values), Rows: maybe(TableRows), Lookup: maybe(FieldLookup) },
 });
+
+/** A lookup's state as the wire writes it (the stored states are these; any other is left out). */
+function lookupValue(lookup: NonNullable<DataFieldValueView['lookup']>) {
+  const state = LOOKUP_STATES.find((s) => s === lookup.state);
+  return state ? { Lookup: { State: state, Message: lookup.message, CheckedAt: isoTimestamp(lookup.checkedAt) } } : {};
+}
 
 /** `<Attachment AttachmentId [CustomId] Name [FileName]/>`: an attachment definition and its active file's name. */
 export const Attachment = complex({
@@ -83,7 +104,7 @@ export function formDataValue(view: FormDataView): DocumentValue<typeof ProjectD
         DataField: view.dataFields.map((f) => {
           const head = { DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name };
           if (f.rows !== undefined) return { ...head, Rows: tableRowsValue(f.rows) };
-          if (!f.multiValue) return { ...head, Value: f.value };
+          if (!f.multiValue) return { ...head, Value: f.value, ...(f.lookup ? lookupValue(f.lookup) : {}) };
           return f.values === null ? head : { ...head, Values: { Value: f.values } };
         }),
       },
