@@ -6,6 +6,7 @@ import { codePointCollation, DRIVE_PAST_WINDOW, hasIdSet, drivenIds, planSearch,
 import type { Database } from './tables.ts';
 import { ATTENTION, withBit } from './queue-view-queries.ts';
 import { inAccessGroups } from './owner-scope.ts';
+import { planGroups } from './access-group-plan.ts';
 
 type Db = Kysely<Database>;
 
@@ -75,8 +76,9 @@ export interface WorkQueueRow {
  * GetProjectsByData's are: a selective one drives the page; broad ones are tested on each project as the queue's
  * index is walked, for at most WALK_WINDOW projects, after which the rest of the page is driven by a filter.
  */
-export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueueRow[]> {
-  if (!Number.isSafeInteger(q.limit) || q.limit < 1) throw new Error(`bad page size ${q.limit}`);
+export async function workQueuePage(db: Db, query: WorkQueueQuery): Promise<WorkQueueRow[]> {
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new Error(`bad page size ${query.limit}`);
+  const q = await withGroupPlan(db, query);
   const conditions = { statusDates: [], fields: q.fields };
   const plan = q.fields.length > 0 ? await planSearch(db, conditions, q.tuning?.broadAt) : undefined;
   let projects: KeyedProject[];
@@ -99,8 +101,9 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
  * How many projects the queue holds, counting at most `bound + 1` of them: the answer is exact up to `bound`, and
  * `bound + 1` means "more than bound". The count reads what a page of `bound` rows would, never the whole program.
  */
-export async function countWorkQueue(db: Db, q: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>, bound: number): Promise<number> {
+export async function countWorkQueue(db: Db, counted: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>, bound: number): Promise<number> {
   if (!Number.isSafeInteger(bound) || bound < 1) throw new Error(`bad count bound ${bound}`);
+  const q = await withGroupPlan(db, counted);
   const query = { ...q, sort: 'updated' as const, direction: 'desc' as const, limit: bound };
   const planned = q.fields.length > 0 ? await countPlan(db, q, bound) : undefined;
   if (planned && 'joined' in planned) {
@@ -154,6 +157,15 @@ async function countPlan(db: Db, q: Omit<WorkQueueQuery, 'limit' | 'after' | 'so
   return { joined: 'drive' in plan ? plan.drive : 0 };
 }
 
+/**
+ * The query with how its access groups are read decided (tuning.groupPlan): a small group's members drive the page
+ * and the counts, where a walk of the queue's order would test many projects for each row (access-group-plan.ts).
+ */
+async function withGroupPlan<Q extends Pick<WorkQueueQuery, 'programId' | 'groups' | 'tuning'>>(db: Db, q: Q): Promise<Q> {
+  if (q.groups === undefined) return q;
+  return { ...q, tuning: { ...q.tuning, groupPlan: await planGroups(db, q.programId, q.groups, q.tuning) } };
+}
+
 type KeyedProject = { project: Project; at: number; lastApplicantActivityAt: number | null; attention: number };
 
 function keyed(r: Parameters<typeof toProject>[0] & { last_applicant_activity_at: number | null; attention: number }, at: number): KeyedProject {
@@ -190,7 +202,7 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
     query = query.where((eb) => eb.or([eb('projects.id', 'in', runningDueBy(db, q.programId, now)), eb('projects.attention', 'in', withBit(ATTENTION.overdue))]));
   }
   if (q.attention) query = query.where('projects.attention', 'in', withBit(attentionMask(q.attention)));
-  if (q.groups !== undefined) query = query.where(inAccessGroups('projects', q.groups));
+  if (q.groups !== undefined) query = query.where(inAccessGroups('projects', q.groups, 'id', q.tuning?.groupPlan === 'members' ? q.programId : undefined));
   if (after) query = query.where(keyBound(q, q.direction === 'desc' ? '<' : '>', after));
   return query;
 }
