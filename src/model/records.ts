@@ -95,8 +95,8 @@ export interface SearchTuning {
   broadAt?: number;
   /** How many projects in the result order a walk tests at most (the store's WALK_WINDOW when left out). */
   walkWindow?: number;
-  /** How a list limited to access groups reads: from the groups' members, or probing each project (the store plans it when left out). */
-  groupPlan?: 'members' | 'probe';
+  /** How a list limited to access groups tests its projects (src/store/access-group-plan.ts; the store plans it when left out). */
+  groupPlan?: 'probe' | 'members' | 'drive';
 }
 
 /** Everything of a program definition that an import writes, keyed by generated ids. */

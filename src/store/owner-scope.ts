@@ -7,7 +7,7 @@ import type { OwnerScope } from '../model/records.ts';
  * none read by the owner index exactly as before organizations existed. A scope limited to access groups also needs
  * the project in one of them; a staff scope (no owner) needs only that.
  */
-export function readableBy(table: string, scope: OwnerScope, members?: string): RawBuilder<SqlBool> {
+export function readableBy(table: string, scope: OwnerScope, members?: MembersRead): RawBuilder<SqlBool> {
   const groups = scope.groups === undefined ? null : inAccessGroups(table, scope.groups, 'id', members);
   if (scope.ownerId === null) return groups ?? sql<SqlBool>`1 = 1`;
   const owner = sql<SqlBool>`(${sql.ref(`${table}.owner_id`)} = ${scope.ownerId} and ${sql.ref(`${table}.organization_id`)} is null)`;
@@ -15,17 +15,22 @@ export function readableBy(table: string, scope: OwnerScope, members?: string): 
   return groups === null ? either : sql<SqlBool>`(${either} and ${groups})`;
 }
 
+/** How inAccessGroups reads the members of the groups of program `programId` (access-group-plan.ts). */
+export interface MembersRead { programId: string; drive: boolean }
+
 /**
  * The project (by `table`.id, or the table's `column` naming it) is in one of the access groups: one probe of the membership's primary key per project,
- * so a list walked in its own order stays a walk of its index (migration 057). With `members` (the program's id) it is
- * `id in` the groups' members of that program instead, read from `project_access_groups_group` (program, group,
- * project), which the databases use to drive the list from the members and look each project up: the plan for a small
- * group (access-group-plan.ts), whose walk would test many projects for each one it keeps.
+ * so a list walked in its own order stays a walk of its index (migration 057). With `members`, the groups' members of
+ * the program are read once from `project_access_groups_group` (program, group, project): as a set each walked
+ * project is tested against (`(id || '') in`: the expression keeps either database from driving by it, so the walk
+ * and its order stay), or with `drive` as `id in`, which both databases drive the list by, looking each member up.
  */
-export function inAccessGroups(table: string, groups: readonly string[], column = 'id', members?: string): RawBuilder<SqlBool> {
+export function inAccessGroups(table: string, groups: readonly string[], column = 'id', members?: MembersRead): RawBuilder<SqlBool> {
   if (groups.length === 0) return sql<SqlBool>`1 = 0`;
   if (members !== undefined) {
-    return sql<SqlBool>`${sql.ref(`${table}.${column}`)} in (select ag.project_id from project_access_groups ag where ag.program_id = ${members} and ag.group_id in (${sql.join([...groups])}))`;
+    const ref = sql.ref(`${table}.${column}`);
+    const tested = members.drive ? ref : sql`(${ref} || '')`;
+    return sql<SqlBool>`${tested} in (select ag.project_id from project_access_groups ag where ag.program_id = ${members.programId} and ag.group_id in (${sql.join([...groups])}))`;
   }
   return sql<SqlBool>`exists (select 1 from project_access_groups ag where ag.project_id = ${sql.ref(`${table}.${column}`)} and ag.group_id in (${sql.join([...groups])}))`;
 }

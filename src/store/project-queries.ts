@@ -1,8 +1,8 @@
 import { type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
 import type { FieldValue, HistoryEntry, Project, ProjectListing } from '../model/model.ts';
 import type { OwnerScope, ProjectQuery } from '../model/records.ts';
-import { readableBy } from './owner-scope.ts';
-import { planGroups } from './access-group-plan.ts';
+import { type MembersRead, readableBy } from './owner-scope.ts';
+import { type GroupPlan, planGroupPage } from './access-group-plan.ts';
 import { compileOnce } from './compile-once.ts';
 import type { Dialect } from './dialect.ts';
 import type { Database, ProjectTable } from './tables.ts';
@@ -89,9 +89,9 @@ export async function listProjectListings(db: Db, q: ProjectQuery): Promise<Proj
 type PageColumns = readonly (keyof ProjectTable & string)[] | null;
 type PageWhere = (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>;
 
-// The query of a page; `fewChanged` reads it by the last-change index and sorts it, `members` from the caller's
-// access groups' members (see projectPage).
-function pageQuery(db: Db, q: ProjectQuery, columns: PageColumns, where: PageWhere | undefined, fewChanged: boolean, members?: string) {
+// The query of a page; `fewChanged` reads it by the last-change index and sorts it, `members` tests (or drives) it by
+// the caller's access groups' members (see projectPage).
+function pageQuery(db: Db, q: ProjectQuery, columns: PageColumns, where: PageWhere | undefined, fewChanged: boolean, members?: MembersRead) {
   const filtered = (from: Db) => {
     const selected = from.selectFrom('projects');
     let query = (columns === null ? selected.selectAll('projects') : selected.select(columns.map((c) => `projects.${c}` as const)) as unknown as ReturnType<typeof selected.selectAll<'projects'>>)
@@ -105,7 +105,7 @@ function pageQuery(db: Db, q: ProjectQuery, columns: PageColumns, where: PageWhe
   };
   // PostgreSQL would still walk the creation order when it expects the page soon, testing each project against the
   // members: a materialized CTE lets it read the members first. SQLite drives by the members' `id in` by itself.
-  return fewChanged || (members !== undefined && db.getExecutor().adapter instanceof PostgresAdapter)
+  return fewChanged || (members?.drive === true && db.getExecutor().adapter instanceof PostgresAdapter)
     ? db.with((w) => w('page').materialized(), (w) => filtered(w as unknown as Db)).selectFrom('page').selectAll()
       .orderBy('created_at').orderBy('id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset))
     : filtered(db).orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset));
@@ -117,14 +117,14 @@ const MAX_PAGE_SHAPES = 256;
 const pageReads = new Map<string, PageRead>();
 
 // What a page's SQL depends on besides its bound values: the columns, which filters, the literal LIMIT and OFFSET.
-function pageShape(q: ProjectQuery, columns: PageColumns, fewChanged: boolean, members: boolean): string {
+function pageShape(q: ProjectQuery, columns: PageColumns, fewChanged: boolean, members: GroupPlan): string {
   const owner = q.owner === undefined ? '-' : `${q.owner.ownerId === null ? 's' : 'o'}${q.owner.organizationIds.length}g${q.owner.groups?.length ?? '-'}`;
   return `${columns === null ? '*' : columns.join(',')}|${owner}|${q.changedSince !== undefined}|${q.after !== undefined}|${q.limit}|${q.offset}|${fewChanged}|${members}`;
 }
 
 // A page's bound values in order, and the query back from them (the stand-ins compileOnce passes).
-function pageParams(q: ProjectQuery, members: boolean): (string | number)[] {
-  const groups = q.owner?.groups ? [...(members ? [q.programId] : []), ...q.owner.groups] : [];
+function pageParams(q: ProjectQuery, members: GroupPlan): (string | number)[] {
+  const groups = q.owner?.groups ? [...(members !== 'probe' ? [q.programId] : []), ...q.owner.groups] : [];
   return [
     q.programId, ...(q.owner ? [...(q.owner.ownerId === null ? [] : [q.owner.ownerId]), ...q.owner.organizationIds, ...groups] : []),
     ...(q.changedSince !== undefined ? [q.changedSince] : []),
@@ -132,19 +132,19 @@ function pageParams(q: ProjectQuery, members: boolean): (string | number)[] {
   ];
 }
 
-// The query, and the program id its members are read by (bound once more, before the groups) when `members`.
-function pageFromParams(shape: ProjectQuery, params: (string | number)[], members: boolean): [ProjectQuery, string | undefined] {
+// The query, and how its members are read (their program id bound once more, before the groups) unless probed.
+function pageFromParams(shape: ProjectQuery, params: (string | number)[], members: GroupPlan): [ProjectQuery, MembersRead | undefined] {
   let i = 0;
   const next = () => params[i++] as never;
   const programId: string = next();
-  let membersOf: string | undefined;
-  const owner = shape.owner ? ownerFromParams(shape.owner, next, () => { if (members) membersOf = next(); }) : undefined;
+  let read: MembersRead | undefined;
+  const owner = shape.owner ? ownerFromParams(shape.owner, next, () => { if (members !== 'probe') read = { programId: next(), drive: members === 'drive' }; }) : undefined;
   const changedSince = shape.changedSince !== undefined ? (next() as number) : undefined;
   const after = shape.after ? { createdAt: next() as number, id: next() as string } : undefined;
   return [{
     programId, limit: shape.limit, offset: shape.offset,
     ...(owner ? { owner } : {}), ...(changedSince !== undefined ? { changedSince } : {}), ...(after ? { after } : {}),
-  }, membersOf];
+  }, read];
 }
 
 // `beforeGroups` reads what is bound between the organizations and the groups (the members' program id).
@@ -166,9 +166,9 @@ async function projectPage(db: Db, q: ProjectQuery, columns: PageColumns, where?
   // 0.8 s at 1,000,000 projects walking there. Few changes are read by the last-change index and sorted instead.
   // (SQLite's planner already does so, given the literal LIMIT.)
   const fewChanged = q.changedSince !== undefined && db.getExecutor().adapter instanceof PostgresAdapter && (await changedFew(db, q.programId, q.changedSince));
-  // A staff caller limited to a small access group: its page is read from the group's members (access-group-plan.ts).
-  const members = q.owner?.ownerId === null && q.owner.groups !== undefined && (await planGroups(db, q.programId, q.owner.groups, q.tuning)) === 'members';
-  const membersOf = members ? q.programId : undefined;
+  // A staff caller limited to a small access group: its page is tested or driven by the group's members (access-group-plan.ts).
+  const members = q.owner?.ownerId === null && q.owner.groups !== undefined ? await planGroupPage(db, q.programId, q.owner.groups, q.offset + q.limit, q.tuning) : 'probe';
+  const membersOf = members === 'probe' ? undefined : { programId: q.programId, drive: members === 'drive' };
   if (where) return pageQuery(db, q, columns, where, fewChanged, membersOf).execute();
   const shape = pageShape(q, columns, fewChanged, members);
   let read = pageReads.get(shape);

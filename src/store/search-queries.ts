@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Expression, type Kysely, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Project } from '../model/model.ts';
-import { readableBy } from './owner-scope.ts';
+import { type MembersRead, readableBy } from './owner-scope.ts';
 import { planGroups } from './access-group-plan.ts';
 import { listProjects } from './project-queries.ts';
 import type { FieldCondition, ProjectSearch } from '../model/records.ts';
@@ -263,8 +263,9 @@ export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[
   // program has no more projects than the window, so the walk sees them all).
   const walked = (end: QueueKey | null) => (eb: Eb) => (end === null ? searchConditions(eb, s, collation, plan)
     : eb.and([searchConditions(eb, s, collation, plan), eb(eb.refTuple('projects.created_at', 'projects.id'), '<=', eb.tuple(end.at, end.id))]));
-  // A staff caller limited to a small access group walks its members (access-group-plan.ts), as listProjects does.
-  const members = s.owner?.ownerId === null && s.owner.groups !== undefined && (await planGroups(db, s.programId, s.owner.groups, s.tuning)) === 'members' ? s.programId : undefined;
+  // A staff caller limited to a small access group tests its window against a set of the members (access-group-plan.ts).
+  const groupPlan = s.owner?.ownerId === null && s.owner.groups !== undefined ? await planGroups(db, s.programId, s.owner.groups, s.tuning) : 'probe';
+  const members = groupPlan === 'probe' ? undefined : { programId: s.programId, drive: groupPlan === 'drive' };
   const end = await windowEnd(db, s, s.tuning?.walkWindow ?? WALK_WINDOW, members);
   const found = await listProjects(db, page, walked(end));
   if (end === null || found.length === s.limit) return found;
@@ -282,7 +283,7 @@ export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[
 export interface QueueKey { at: number; id: string }
 
 /** The creation-order key of the `window`-th project a walk of search `s` would test, or null when there are fewer. */
-async function windowEnd(db: Db, s: ProjectSearch, window: number, members?: string): Promise<QueueKey | null> {
+async function windowEnd(db: Db, s: ProjectSearch, window: number, members?: MembersRead): Promise<QueueKey | null> {
   if (!Number.isSafeInteger(window) || window < 1) throw new Error(`bad walk window ${window}`);
   let query = db.selectFrom('projects').select(['projects.created_at as at', 'projects.id']).where('projects.program_id', '=', s.programId);
   if (s.owner !== undefined) query = query.where(readableBy('projects', s.owner, members));
@@ -293,7 +294,7 @@ async function windowEnd(db: Db, s: ProjectSearch, window: number, members?: str
 }
 
 /** How many projects of search `s` match `where`. */
-async function countMatching(db: Db, s: ProjectSearch, where: (eb: Eb) => Expression<SqlBool>, members?: string): Promise<number> {
+async function countMatching(db: Db, s: ProjectSearch, where: (eb: Eb) => Expression<SqlBool>, members?: MembersRead): Promise<number> {
   let query = db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).where('projects.program_id', '=', s.programId);
   if (s.owner !== undefined) query = query.where(readableBy('projects', s.owner, members));
   const row = await query.where(where).executeTakeFirst();

@@ -2,17 +2,17 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Project } from '../../src/model/model.ts';
 import type { OwnerScope, ProjectQuery, SearchTuning } from '../../src/model/records.ts';
-import { planGroups } from '../../src/store/access-group-plan.ts';
+import { planGroupPage, planGroups } from '../../src/store/access-group-plan.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { QueueKey, WorkQueueQuery } from '../../src/store/work-queue-queries.ts';
 import { forEachDialect, type TestStore } from '../support/databases.ts';
 import { IDS, project, seedProgram, T0, value } from '../support/fixtures.ts';
 
-// A list read by a staff caller limited to access groups runs one of two plans: probing each project it walks in its
-// own order, or (for a group holding few of the program's projects) reading the groups' members and sorting them.
-// `tuning.groupPlan` forces either, so every read below runs both ways against what it must find; the last test
-// checks which plan the store picks by itself.
+// A list read by a staff caller limited to access groups runs one of three plans: probing each project it walks in
+// its own order; for a group holding few of the program's projects, testing each against a set of the members read
+// once; or (a deep page) reading the members and sorting them. `tuning.groupPlan` forces each, so every read below
+// runs all three ways against what it must find; the last test checks which plan the store picks by itself.
 
 const N = 80;
 /** Each project's groups: `tiny` 2 projects, `small` 7, `large` half, `other` a third, overlapping `large`. */
@@ -51,7 +51,7 @@ async function load(store: Store): Promise<void> {
 
 /** The caller's groups of each case: a small group, a large one, two overlapping ones (a project in both counts once), none of the program's. */
 const SCOPES: string[][] = [['small'], ['large'], ['small', 'other'], ['large', 'other'], ['nowhere']];
-const PLANS: SearchTuning[] = [{ groupPlan: 'members' }, { groupPlan: 'probe' }];
+const PLANS: SearchTuning[] = [{ groupPlan: 'members' }, { groupPlan: 'drive' }, { groupPlan: 'probe' }];
 
 const scope = (groups: string[]): OwnerScope => ({ ownerId: null, organizationIds: [], groups });
 const inScope = (groups: string[]) => (r: Row) => r.groups.some((g) => groups.includes(g));
@@ -127,7 +127,8 @@ forEachDialect('store: access-group plans (driven by a small group\'s members, o
             counts.push([await count(2), await count(1000)]);
             assert.deepEqual(counts.at(-1), [Math.min(expected.length, 3), expected.length], `${at}, counts bounded at 2 and 1000`);
           }
-          assert.deepEqual(pages[0], pages[1]);
+          assert.deepEqual(pages[1], pages[0]);
+          assert.deepEqual(pages[2], pages[0]);
         }
       }
     }
@@ -156,7 +157,7 @@ forEachDialect('store: access-group plans (driven by a small group\'s members, o
     await load(opened.store);
     const { db } = await openDatabase(opened.config, 1);
     try {
-      // 2 of 80 projects (under one in 20): members; 7 of 80 and 40 of 80: probing; no member at all: members.
+      // 2 of 80 projects (under one in 20): a set of the members; 7 of 80 and 40 of 80: probing; no member at all: members.
       assert.equal(await planGroups(db, IDS.program, ['tiny']), 'members');
       assert.equal(await planGroups(db, IDS.program, ['small']), 'probe');
       assert.equal(await planGroups(db, IDS.program, ['large']), 'probe');
@@ -164,6 +165,9 @@ forEachDialect('store: access-group plans (driven by a small group\'s members, o
       assert.equal(await planGroups(db, IDS.program, ['nowhere']), 'members');
       assert.equal(await planGroups(db, IDS.program, []), 'probe');
       assert.equal(await planGroups(db, IDS.program, ['large'], { groupPlan: 'members' }), 'members', 'tuning forces a plan');
+      // A page that a walk would reach only after more projects than the members number is driven by them.
+      assert.equal(await planGroupPage(db, IDS.program, ['tiny'], 100), 'drive');
+      assert.equal(await planGroupPage(db, IDS.program, ['large'], 100), 'probe');
       // Which plan each read ran, seen from outside: a membership row filed under another program is read by a probe
       // (which looks the project up by id) but not from the program's members. Project 1 gets one in `tiny` and `large`.
       const stray = ROWS[1]!.p.id;
