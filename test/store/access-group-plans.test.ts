@@ -58,7 +58,7 @@ const inScope = (groups: string[]) => (r: Row) => r.groups.some((g) => groups.in
 const byCreation = (a: Project, b: Project) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
 const ids = (ps: { id: string }[]) => ps.map((p) => p.id);
 
-forEachDialect('store: access-group plans (driven by a small group\'s members, or probing each project walked)', ({ open }) => {
+forEachDialect('store: access-group plans (driven by a small group\'s members, or probing each project walked)', ({ dialect, open }) => {
   let opened: TestStore;
 
   it('GetProjects finds the same projects in creation order with either plan: offsets, keyset pages, changed_since', async () => {
@@ -165,8 +165,9 @@ forEachDialect('store: access-group plans (driven by a small group\'s members, o
       assert.equal(await planGroups(db, IDS.program, ['nowhere']), 'members');
       assert.equal(await planGroups(db, IDS.program, []), 'probe');
       assert.equal(await planGroups(db, IDS.program, ['large'], { groupPlan: 'members' }), 'members', 'tuning forces a plan');
-      // A page that a walk would reach only after more projects than the members number is driven by them.
-      assert.equal(await planGroupPage(db, IDS.program, ['tiny'], 100), 'drive');
+      // A page that a walk would reach only after more projects than the members number is driven by them (on
+      // SQLite; PostgreSQL's walk tests a hashed set of them instead, cheaper than its driven plan).
+      assert.equal(await planGroupPage(db, IDS.program, ['tiny'], 100), dialect === 'sqlite' ? 'drive' : 'members');
       assert.equal(await planGroupPage(db, IDS.program, ['large'], 100), 'probe');
       // Which plan each read ran, seen from outside: a membership row filed under another program is read by a probe
       // (which looks the project up by id) but not from the program's members. Project 1 gets one in `tiny` and `large`.
