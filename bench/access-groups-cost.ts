@@ -1,6 +1,7 @@
 /**
- * `npx tsx bench/access-groups-cost.ts DIR/bench.db [ROUNDS]` — what a grant limited to access groups costs the reads
- * a reviewer makes (issue 34, §4), on a SQLite database kept by `npm run bench -- --data-dir DIR`. The first run gives
+ * `npx tsx bench/access-groups-cost.ts DIR/bench.db [ROUNDS]` (or `--pg DIR [ROUNDS]`) — what a grant limited to access
+ * groups costs the reads a reviewer makes (issue 34, §4), on a SQLite database (or the PostgreSQL cluster in DIR/pg)
+ * kept by `npm run bench -- --data-dir DIR`. The first run gives
  * the demo program three groups and every project its membership (North about 50 % of the projects, South the rest,
  * Islands about 1 % beside South), as the import's recount would write it for conditions that split them so, and
  * adds two reviewers limited to North and to Islands; then, in process (app.inject, no network), each read is sent
@@ -15,12 +16,20 @@ import { regroupProgram } from '../src/domain/access-groups/keep-access-groups.t
 import { openDatabase } from '../src/store/database.ts';
 import { createKyselyStore } from '../src/store/kysely-store.ts';
 import { createSecretBox, ephemeralSecretBox, parseSecretKeys } from '../src/store/secret-box.ts';
-import { SqliteBinding } from '../src/store/sqlite-binding.ts';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.ts';
+import { startEmbeddedPostgres } from '../test/support/embedded-postgres.ts';
 import { demoAuth, openApp } from './in-process.ts';
 
-const [file, roundsArg] = process.argv.slice(2);
-if (!file) throw new Error('usage: tsx bench/access-groups-cost.ts DIR/bench.db [ROUNDS]');
+const args = process.argv.slice(2);
+const pgDir = args[0] === '--pg' ? args[1] : undefined;
+const [file, roundsArg] = pgDir ? [pgDir, args[2]] : args;
+if (!file) throw new Error('usage: tsx bench/access-groups-cost.ts DIR/bench.db|--pg DIR [ROUNDS]');
 const rounds = Number(roundsArg ?? 20);
+const dataDir = pgDir ?? path.dirname(file);
+const pg = pgDir ? await startEmbeddedPostgres({ keepDir: path.join(pgDir, 'pg') }) : undefined;
+/** The database's URL: the SQLite file, or the started cluster's. */
+const url = pg?.url ?? file;
 const API = '/services/v2/Programs/RES-SOLAR';
 const GROUPS = [
   { customId: 'north', name: 'North', if: 'SystemSizeKwDc < 7.0' },
@@ -31,30 +40,37 @@ const LIMITED = { north: 'AGBENCHNORTH', islands: 'AGBENCHISLND' } as const;
 /** The number of a North project, which GetProjectsByNumber looks up. */
 let northNumber = '';
 
-// A project's place in the split, from its random id: stable across runs of one database.
-const BUCKET = '(unicode(substr(id, 12, 1)) * 31 + unicode(substr(id, 11, 1)) * 7 + unicode(substr(id, 10, 1))) % 100';
+// A project's place in the split, from its random id: stable across runs of one database (SQLite's unicode() is
+// PostgreSQL's ascii() for these characters).
+const BUCKET = (code: string) => sql.raw(`(${code}(substr(id, 12, 1)) * 31 + ${code}(substr(id, 11, 1)) * 7 + ${code}(substr(id, 10, 1))) % 100`);
+
+async function openStore() {
+  process.env.DATABASE_URL = url;
+  const keyFile = path.join(dataDir, 'apas-secret.key');
+  const secrets = fs.existsSync(keyFile) ? createSecretBox(parseSecretKeys(fs.readFileSync(keyFile, 'utf8'), keyFile)) : ephemeralSecretBox();
+  const opened = await openDatabase(loadConfig().database);
+  return { opened, store: createKyselyStore(opened, { secrets }) };
+}
 
 async function prepare(): Promise<void> {
-  const raw = new SqliteBinding(file!);
-  const program = raw.prepare("select id, access_groups from programs where custom_id = 'RES-SOLAR'").get() as { id: string; access_groups: string | null };
+  const { opened, store } = await openStore();
+  const db = opened.db;
+  const bucket = BUCKET(opened.dialect === 'postgres' ? 'ascii' : 'unicode');
+  const program = await db.selectFrom('programs').select(['id', 'access_groups']).where('custom_id', '=', 'RES-SOLAR').executeTakeFirstOrThrow();
   if (program.access_groups === null) {
     const started = performance.now();
-    raw.exec('begin');
-    raw.prepare('update programs set access_groups = ? where id = ?').run(JSON.stringify(GROUPS), program.id);
-    raw.prepare(`insert into project_access_groups (project_id, group_id, program_id) select id, case when ${BUCKET} < 50 then 'north' else 'south' end, program_id from projects where program_id = ?`).run(program.id);
-    raw.prepare(`insert into project_access_groups (project_id, group_id, program_id) select id, 'islands', program_id from projects where program_id = ? and ${BUCKET} = 99`).run(program.id);
-    raw.prepare(`update projects set access_groups = case when ${BUCKET} < 50 then '["north"]' when ${BUCKET} = 99 then '["south","islands"]' else '["south"]' end where program_id = ?`).run(program.id);
-    raw.exec('commit');
-    raw.exec('analyze');
+    await db.transaction().execute(async (tx) => {
+      await tx.updateTable('programs').set({ access_groups: JSON.stringify(GROUPS) } as never).where('id', '=', program.id).execute();
+      await sql`insert into project_access_groups (project_id, group_id, program_id) select id, case when ${bucket} < 50 then 'north' else 'south' end, program_id from projects where program_id = ${program.id}`.execute(tx);
+      await sql`insert into project_access_groups (project_id, group_id, program_id) select id, 'islands', program_id from projects where program_id = ${program.id} and ${bucket} = 99`.execute(tx);
+      await sql`update projects set access_groups = case when ${bucket} < 50 then '["north"]' when ${bucket} = 99 then '["south","islands"]' else '["south"]' end where program_id = ${program.id}`.execute(tx);
+    });
+    await sql`analyze`.execute(db);
     process.stdout.write(`memberships written in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   }
-  const counts = raw.prepare('select group_id, count(*) as n from project_access_groups where program_id = ? group by group_id').all(program.id) as { group_id: string; n: number }[];
+  const counts = await db.selectFrom('project_access_groups').select(['group_id', (eb) => eb.fn.countAll<number | string>().as('n')]).where('program_id', '=', program.id).groupBy('group_id').execute();
   process.stdout.write(`members: ${counts.map((c) => `${c.group_id} ${c.n}`).join(', ')}\n`);
-  northNumber = (raw.prepare("select p.number from projects p join project_access_groups g on g.project_id = p.id where g.group_id = 'north' and p.number is not null limit 1").get() as { number: string }).number;
-  raw.close();
-  const keyFile = path.join(path.dirname(file!), 'apas-secret.key');
-  const secrets = fs.existsSync(keyFile) ? createSecretBox(parseSecretKeys(fs.readFileSync(keyFile, 'utf8'), keyFile)) : ephemeralSecretBox();
-  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: file! }), { secrets });
+  northNumber = (await sql<{ number: string }>`select p.number from projects p join project_access_groups g on g.project_id = p.id where g.group_id = 'north' and p.number is not null limit 1`.execute(db)).rows[0]!.number;
   const agency = (await store.programs.findProgram('RES-SOLAR'))!;
   for (const [group, id] of Object.entries(LIMITED)) {
     // The demo reviewer's role (editor), limited to one group.
@@ -81,7 +97,7 @@ function limitedAuth(group: keyof typeof LIMITED): Record<string, string> {
 }
 
 async function measure(): Promise<void> {
-  const { app, close } = await openApp(file!);
+  const { app, close } = await openApp(url, path.join(dataDir, 'apas-secret.key'));
   const callers: [string, Record<string, string>][] = [['unlimited reviewer', demoAuth('reviewer')], ['North (~50 %)', limitedAuth('north')], ['Islands (~1 %)', limitedAuth('islands')]];
   const reads: [string, string][] = [
     ['GetProjects limit=100', `${API}/Projects?limit=100`],
@@ -121,9 +137,7 @@ async function measure(): Promise<void> {
 }
 
 async function recount(): Promise<void> {
-  const keyFile = path.join(path.dirname(file!), 'apas-secret.key');
-  const secrets = fs.existsSync(keyFile) ? createSecretBox(parseSecretKeys(fs.readFileSync(keyFile, 'utf8'), keyFile)) : ephemeralSecretBox();
-  const store = createKyselyStore(await openDatabase({ kind: 'sqlite', file: file! }), { secrets });
+  const { store } = await openStore();
   const program = (await store.programs.findProgram('RES-SOLAR'))!;
   const limit = 10_000;
   const started = performance.now();
@@ -143,6 +157,10 @@ async function recount(): Promise<void> {
   await store.close();
 }
 
-await prepare();
-await measure();
-await recount();
+try {
+  await prepare();
+  await measure();
+  await recount();
+} finally {
+  await pg?.stop();
+}

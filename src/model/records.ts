@@ -40,6 +40,8 @@ export interface ProjectQuery {
   after?: ProjectKey;
   limit: number;
   offset: number;
+  /** How the store plans the page (its defaults when left out); tests set it to try every plan. */
+  tuning?: SearchTuning;
 }
 
 /**
@@ -93,6 +95,8 @@ export interface SearchTuning {
   broadAt?: number;
   /** How many projects in the result order a walk tests at most (the store's WALK_WINDOW when left out). */
   walkWindow?: number;
+  /** How a list limited to access groups tests its projects (src/store/access-group-plan.ts; the store plans it when left out). */
+  groupPlan?: 'probe' | 'members' | 'drive';
 }
 
 /** Everything of a program definition that an import writes, keyed by generated ids. */

@@ -1,7 +1,8 @@
 import { type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
 import type { FieldValue, HistoryEntry, Project, ProjectListing } from '../model/model.ts';
 import type { OwnerScope, ProjectQuery } from '../model/records.ts';
-import { readableBy } from './owner-scope.ts';
+import { type MembersRead, readableBy } from './owner-scope.ts';
+import { type GroupPlan, planGroupPage } from './access-group-plan.ts';
 import { compileOnce } from './compile-once.ts';
 import type { Dialect } from './dialect.ts';
 import type { Database, ProjectTable } from './tables.ts';
@@ -88,20 +89,23 @@ export async function listProjectListings(db: Db, q: ProjectQuery): Promise<Proj
 type PageColumns = readonly (keyof ProjectTable & string)[] | null;
 type PageWhere = (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>;
 
-// The query of a page; `fewChanged` reads it by the last-change index and sorts it (see projectPage).
-function pageQuery(db: Db, q: ProjectQuery, columns: PageColumns, where: PageWhere | undefined, fewChanged: boolean) {
+// The query of a page; `fewChanged` reads it by the last-change index and sorts it, `members` tests (or drives) it by
+// the caller's access groups' members (see projectPage).
+function pageQuery(db: Db, q: ProjectQuery, columns: PageColumns, where: PageWhere | undefined, fewChanged: boolean, members?: MembersRead) {
   const filtered = (from: Db) => {
     const selected = from.selectFrom('projects');
     let query = (columns === null ? selected.selectAll('projects') : selected.select(columns.map((c) => `projects.${c}` as const)) as unknown as ReturnType<typeof selected.selectAll<'projects'>>)
       .where('projects.program_id', '=', q.programId);
-    if (q.owner !== undefined) query = query.where(readableBy('projects', q.owner));
+    if (q.owner !== undefined) query = query.where(readableBy('projects', q.owner, members));
     if (q.changedSince !== undefined) query = query.where('projects.updated_at', '>', q.changedSince);
     if (where) query = query.where(where);
     const after = q.after;
     if (after) query = query.where((eb) => eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(after.createdAt, after.id)));
     return query;
   };
-  return fewChanged
+  // PostgreSQL would still walk the creation order when it expects the page soon, testing each project against the
+  // members: a materialized CTE lets it read the members first. SQLite drives by the members' `id in` by itself.
+  return fewChanged || (members?.drive === true && db.getExecutor().adapter instanceof PostgresAdapter)
     ? db.with((w) => w('page').materialized(), (w) => filtered(w as unknown as Db)).selectFrom('page').selectAll()
       .orderBy('created_at').orderBy('id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset))
     : filtered(db).orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(q.limit)).offset(sql.lit(q.offset));
@@ -113,36 +117,41 @@ const MAX_PAGE_SHAPES = 256;
 const pageReads = new Map<string, PageRead>();
 
 // What a page's SQL depends on besides its bound values: the columns, which filters, the literal LIMIT and OFFSET.
-function pageShape(q: ProjectQuery, columns: PageColumns, fewChanged: boolean): string {
+function pageShape(q: ProjectQuery, columns: PageColumns, fewChanged: boolean, members: GroupPlan): string {
   const owner = q.owner === undefined ? '-' : `${q.owner.ownerId === null ? 's' : 'o'}${q.owner.organizationIds.length}g${q.owner.groups?.length ?? '-'}`;
-  return `${columns === null ? '*' : columns.join(',')}|${owner}|${q.changedSince !== undefined}|${q.after !== undefined}|${q.limit}|${q.offset}|${fewChanged}`;
+  return `${columns === null ? '*' : columns.join(',')}|${owner}|${q.changedSince !== undefined}|${q.after !== undefined}|${q.limit}|${q.offset}|${fewChanged}|${members}`;
 }
 
 // A page's bound values in order, and the query back from them (the stand-ins compileOnce passes).
-function pageParams(q: ProjectQuery): (string | number)[] {
+function pageParams(q: ProjectQuery, members: GroupPlan): (string | number)[] {
+  const groups = q.owner?.groups ? [...(members !== 'probe' ? [q.programId] : []), ...q.owner.groups] : [];
   return [
-    q.programId, ...(q.owner ? [...(q.owner.ownerId === null ? [] : [q.owner.ownerId]), ...q.owner.organizationIds, ...(q.owner.groups ?? [])] : []),
+    q.programId, ...(q.owner ? [...(q.owner.ownerId === null ? [] : [q.owner.ownerId]), ...q.owner.organizationIds, ...groups] : []),
     ...(q.changedSince !== undefined ? [q.changedSince] : []),
     ...(q.after ? [q.after.createdAt, q.after.id] : []),
   ];
 }
 
-function pageFromParams(shape: ProjectQuery, params: (string | number)[]): ProjectQuery {
+// The query, and how its members are read (their program id bound once more, before the groups) unless probed.
+function pageFromParams(shape: ProjectQuery, params: (string | number)[], members: GroupPlan): [ProjectQuery, MembersRead | undefined] {
   let i = 0;
   const next = () => params[i++] as never;
   const programId: string = next();
-  const owner = shape.owner ? ownerFromParams(shape.owner, next) : undefined;
+  let read: MembersRead | undefined;
+  const owner = shape.owner ? ownerFromParams(shape.owner, next, () => { if (members !== 'probe') read = { programId: next(), drive: members === 'drive' }; }) : undefined;
   const changedSince = shape.changedSince !== undefined ? (next() as number) : undefined;
   const after = shape.after ? { createdAt: next() as number, id: next() as string } : undefined;
-  return {
+  return [{
     programId, limit: shape.limit, offset: shape.offset,
     ...(owner ? { owner } : {}), ...(changedSince !== undefined ? { changedSince } : {}), ...(after ? { after } : {}),
-  };
+  }, read];
 }
 
-function ownerFromParams(shape: OwnerScope, next: () => never): OwnerScope {
+// `beforeGroups` reads what is bound between the organizations and the groups (the members' program id).
+function ownerFromParams(shape: OwnerScope, next: () => never, beforeGroups: () => void): OwnerScope {
   const ownerId = shape.ownerId === null ? null : (next() as string);
   const organizationIds = shape.organizationIds.map(() => next() as string);
+  if (shape.groups) beforeGroups();
   return { ownerId, organizationIds, ...(shape.groups ? { groups: shape.groups.map(() => next() as string) } : {}) };
 }
 
@@ -157,15 +166,21 @@ async function projectPage(db: Db, q: ProjectQuery, columns: PageColumns, where?
   // 0.8 s at 1,000,000 projects walking there. Few changes are read by the last-change index and sorted instead.
   // (SQLite's planner already does so, given the literal LIMIT.)
   const fewChanged = q.changedSince !== undefined && db.getExecutor().adapter instanceof PostgresAdapter && (await changedFew(db, q.programId, q.changedSince));
-  if (where) return pageQuery(db, q, columns, where, fewChanged).execute();
-  const shape = pageShape(q, columns, fewChanged);
+  // A staff caller limited to a small access group: its page is tested or driven by the group's members (access-group-plan.ts).
+  const members = q.owner?.ownerId === null && q.owner.groups !== undefined ? await planGroupPage(db, q.programId, q.owner.groups, q.offset + q.limit, q.tuning) : 'probe';
+  const membersOf = members === 'probe' ? undefined : { programId: q.programId, drive: members === 'drive' };
+  if (where) return pageQuery(db, q, columns, where, fewChanged, membersOf).execute();
+  const shape = pageShape(q, columns, fewChanged, members);
   let read = pageReads.get(shape);
   if (!read) {
-    if (pageReads.size >= MAX_PAGE_SHAPES) return pageQuery(db, q, columns, undefined, fewChanged).execute();
-    read = compileOnce((from, ...params: (string | number)[]) => pageQuery(from, pageFromParams(q, params), columns, undefined, fewChanged)) as PageRead;
+    if (pageReads.size >= MAX_PAGE_SHAPES) return pageQuery(db, q, columns, undefined, fewChanged, membersOf).execute();
+    read = compileOnce((from, ...params: (string | number)[]) => {
+      const [page, of] = pageFromParams(q, params, members);
+      return pageQuery(from, page, columns, undefined, fewChanged, of);
+    }) as PageRead;
     pageReads.set(shape, read);
   }
-  return read(db, ...pageParams(q));
+  return read(db, ...pageParams(q, members));
 }
 
 /** Polls (changed_since) with at most this many changes read them by the last-change index and sort them. */

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Expression, type Kysely, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Project } from '../model/model.ts';
-import { readableBy } from './owner-scope.ts';
+import { type MembersRead, readableBy } from './owner-scope.ts';
+import { planGroups } from './access-group-plan.ts';
 import { listProjects } from './project-queries.ts';
 import type { FieldCondition, ProjectSearch } from '../model/records.ts';
 import { VALUE_PREFIX_CHARS } from './migrations/007-value-prefix-indexes.ts';
@@ -256,18 +257,21 @@ export function drivenIds(db: Db, programId: string, s: SearchConditions, k: num
 export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[]> {
   const collation = codePointCollation(db);
   const plan = await planSearch(db, s, s.tuning?.broadAt);
-  const page = { programId: s.programId, owner: s.owner, limit: s.limit, offset: s.offset };
+  const page = { programId: s.programId, owner: s.owner, limit: s.limit, offset: s.offset, ...(s.tuning ? { tuning: s.tuning } : {}) };
   if ('drive' in plan || s.limit === 0) return listProjects(db, page, (eb) => searchConditions(eb, s, collation, plan));
   // Walking: within the window first, which ends at the window's last project in creation order (null when the
   // program has no more projects than the window, so the walk sees them all).
   const walked = (end: QueueKey | null) => (eb: Eb) => (end === null ? searchConditions(eb, s, collation, plan)
     : eb.and([searchConditions(eb, s, collation, plan), eb(eb.refTuple('projects.created_at', 'projects.id'), '<=', eb.tuple(end.at, end.id))]));
-  const end = await windowEnd(db, s, s.tuning?.walkWindow ?? WALK_WINDOW);
+  // A staff caller limited to a small access group tests its window against a set of the members (access-group-plan.ts).
+  const groupPlan = s.owner?.ownerId === null && s.owner.groups !== undefined ? await planGroups(db, s.programId, s.owner.groups, s.tuning) : 'probe';
+  const members = groupPlan === 'probe' ? undefined : { programId: s.programId, drive: groupPlan === 'drive' };
+  const end = await windowEnd(db, s, s.tuning?.walkWindow ?? WALK_WINDOW, members);
   const found = await listProjects(db, page, walked(end));
   if (end === null || found.length === s.limit) return found;
   // The window ran out before the page was full: the rest of the page comes after it. How many matches the window
   // held decides how much of `offset` is left; with a row on this page it is known, otherwise the window is counted.
-  const inWindow = found.length > 0 ? s.offset + found.length : await countMatching(db, s, walked(end));
+  const inWindow = found.length > 0 ? s.offset + found.length : await countMatching(db, s, walked(end), members);
   const exact = await planSearch(db, s, DRIVE_PAST_WINDOW);
   const rest = await listProjects(db, { ...page, limit: s.limit - found.length, offset: Math.max(0, s.offset - inWindow) }, (eb) => eb.and([
     searchConditions(eb, s, collation, exact), eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(end.at, end.id)),
@@ -279,10 +283,10 @@ export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[
 export interface QueueKey { at: number; id: string }
 
 /** The creation-order key of the `window`-th project a walk of search `s` would test, or null when there are fewer. */
-async function windowEnd(db: Db, s: ProjectSearch, window: number): Promise<QueueKey | null> {
+async function windowEnd(db: Db, s: ProjectSearch, window: number, members?: MembersRead): Promise<QueueKey | null> {
   if (!Number.isSafeInteger(window) || window < 1) throw new Error(`bad walk window ${window}`);
   let query = db.selectFrom('projects').select(['projects.created_at as at', 'projects.id']).where('projects.program_id', '=', s.programId);
-  if (s.owner !== undefined) query = query.where(readableBy('projects', s.owner));
+  if (s.owner !== undefined) query = query.where(readableBy('projects', s.owner, members));
   if (s.statusIn && s.statusIn.length > 0) query = query.where('projects.status_id', 'in', s.statusIn);
   if (s.statusNotIn && s.statusNotIn.length > 0) query = query.where('projects.status_id', 'not in', s.statusNotIn);
   const row = await query.orderBy('projects.created_at').orderBy('projects.id').limit(sql.lit(1)).offset(sql.lit(window - 1)).executeTakeFirst();
@@ -290,9 +294,9 @@ async function windowEnd(db: Db, s: ProjectSearch, window: number): Promise<Queu
 }
 
 /** How many projects of search `s` match `where`. */
-async function countMatching(db: Db, s: ProjectSearch, where: (eb: Eb) => Expression<SqlBool>): Promise<number> {
+async function countMatching(db: Db, s: ProjectSearch, where: (eb: Eb) => Expression<SqlBool>, members?: MembersRead): Promise<number> {
   let query = db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).where('projects.program_id', '=', s.programId);
-  if (s.owner !== undefined) query = query.where(readableBy('projects', s.owner));
+  if (s.owner !== undefined) query = query.where(readableBy('projects', s.owner, members));
   const row = await query.where(where).executeTakeFirst();
   return Number(row?.n ?? 0);
 }

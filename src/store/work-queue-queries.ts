@@ -6,6 +6,7 @@ import { codePointCollation, DRIVE_PAST_WINDOW, hasIdSet, drivenIds, planSearch,
 import type { Database } from './tables.ts';
 import { ATTENTION, withBit } from './queue-view-queries.ts';
 import { inAccessGroups } from './owner-scope.ts';
+import { planGroups } from './access-group-plan.ts';
 
 type Db = Kysely<Database>;
 
@@ -75,8 +76,9 @@ export interface WorkQueueRow {
  * GetProjectsByData's are: a selective one drives the page; broad ones are tested on each project as the queue's
  * index is walked, for at most WALK_WINDOW projects, after which the rest of the page is driven by a filter.
  */
-export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueueRow[]> {
-  if (!Number.isSafeInteger(q.limit) || q.limit < 1) throw new Error(`bad page size ${q.limit}`);
+export async function workQueuePage(db: Db, query: WorkQueueQuery): Promise<WorkQueueRow[]> {
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new Error(`bad page size ${query.limit}`);
+  const q = await withGroupPlan(db, query);
   const conditions = { statusDates: [], fields: q.fields };
   const plan = q.fields.length > 0 ? await planSearch(db, conditions, q.tuning?.broadAt) : undefined;
   let projects: KeyedProject[];
@@ -99,14 +101,19 @@ export async function workQueuePage(db: Db, q: WorkQueueQuery): Promise<WorkQueu
  * How many projects the queue holds, counting at most `bound + 1` of them: the answer is exact up to `bound`, and
  * `bound + 1` means "more than bound". The count reads what a page of `bound` rows would, never the whole program.
  */
-export async function countWorkQueue(db: Db, q: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>, bound: number): Promise<number> {
+export async function countWorkQueue(db: Db, counted: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>, bound: number): Promise<number> {
   if (!Number.isSafeInteger(bound) || bound < 1) throw new Error(`bad count bound ${bound}`);
+  // A count with no filter but a small group has no order to keep: its members drive it, each looked up until past
+  // the bound (as a set, a walk tested ~100 projects a match). With filters the set stays: offered `id in`, SQLite
+  // drove each needs-attention branch by the members too, reading every member's row 16 times.
+  const planned = await withGroupPlan(db, counted);
+  const q = planned.tuning?.groupPlan === 'members' && onlyGroups(planned) ? { ...planned, tuning: { ...planned.tuning, groupPlan: 'drive' as const } } : planned;
   const query = { ...q, sort: 'updated' as const, direction: 'desc' as const, limit: bound };
-  const planned = q.fields.length > 0 ? await countPlan(db, q, bound) : undefined;
-  if (planned && 'joined' in planned) {
-    return boundedCount(db, drivenIds(db, q.programId, { statusDates: [], fields: q.fields }, planned.joined).limit(sql.lit(bound + 1)));
+  const searched = q.fields.length > 0 ? await countPlan(db, q, bound) : undefined;
+  if (searched && 'joined' in searched) {
+    return boundedCount(db, drivenIds(db, q.programId, { statusDates: [], fields: q.fields }, searched.joined).limit(sql.lit(bound + 1)));
   }
-  const plan = planned;
+  const plan = searched;
   const split = asFlagged(query);
   if (split) {
     // Each branch stops at bound + 1 ids, so the union is exact up to the bound and says "more" past it; one query
@@ -133,6 +140,12 @@ export async function countWorkQueue(db: Db, q: Omit<WorkQueueQuery, 'limit' | '
   return boundedCount(db, filtered(db, query, plan, queueProjects(db, query, undefined)).select('projects.id').limit(sql.lit(bound + 1)));
 }
 
+// True when a count filters by nothing but its groups.
+function onlyGroups(q: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>): boolean {
+  return q.fields.length === 0 && q.statusIn === undefined && q.assigneeId === undefined && q.number === undefined && q.idIn === undefined
+    && q.submitted === undefined && q.overdue === undefined && q.attention === undefined;
+}
+
 // How many rows `ids` (a query of project ids that stops at its limit) has.
 async function boundedCount<DB, TB extends keyof DB>(db: Db, ids: SelectQueryBuilder<DB, TB, { id: string }>): Promise<number> {
   const row = await db.selectFrom(ids.as('counted')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
@@ -152,6 +165,15 @@ async function countPlan(db: Db, q: Omit<WorkQueueQuery, 'limit' | 'after' | 'so
   if (!onlyData || !hasIdSet(conditions)) return planSearch(db, conditions, DRIVE_PAST_WINDOW);
   const plan = await planSearch(db, conditions, bound + 1);
   return { joined: 'drive' in plan ? plan.drive : 0 };
+}
+
+/**
+ * The query with how its access groups are read decided (tuning.groupPlan): a small group's projects are tested
+ * against a set of its members as the queue's order is walked, which costs less than a probe each (access-group-plan.ts).
+ */
+async function withGroupPlan<Q extends Pick<WorkQueueQuery, 'programId' | 'groups' | 'tuning'>>(db: Db, q: Q): Promise<Q> {
+  if (q.groups === undefined) return q;
+  return { ...q, tuning: { ...q.tuning, groupPlan: await planGroups(db, q.programId, q.groups, q.tuning) } };
 }
 
 type KeyedProject = { project: Project; at: number; lastApplicantActivityAt: number | null; attention: number };
@@ -190,7 +212,10 @@ function queueProjects(db: Db, q: WorkQueueQuery, after: QueueKey | undefined) {
     query = query.where((eb) => eb.or([eb('projects.id', 'in', runningDueBy(db, q.programId, now)), eb('projects.attention', 'in', withBit(ATTENTION.overdue))]));
   }
   if (q.attention) query = query.where('projects.attention', 'in', withBit(attentionMask(q.attention)));
-  if (q.groups !== undefined) query = query.where(inAccessGroups('projects', q.groups));
+  if (q.groups !== undefined) {
+    const plan = q.tuning?.groupPlan ?? 'probe';
+    query = query.where(inAccessGroups('projects', q.groups, 'id', plan === 'probe' ? undefined : { programId: q.programId, drive: plan === 'drive' }));
+  }
   if (after) query = query.where(keyBound(q, q.direction === 'desc' ? '<' : '>', after));
   return query;
 }
