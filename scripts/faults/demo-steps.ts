@@ -94,10 +94,10 @@ export function writeDraft(client: ApiClient, journal: WriteJournal, projectId: 
   return step(client, journal, 'draft', projectId, 'POST', `${PROGRAM_PATH}/Projects/${projectId}/Forms/${APPLICATION.form}/Draft/Data`, { values }, { body: dataRequestXml(values) });
 }
 
-/** Uploads the tiny PDF as one attachment of the Application form. */
-export function uploadPdf(client: ApiClient, journal: WriteJournal, projectId: string, attachment: string): Promise<StepResult> {
+/** Uploads a PDF (the tiny one unless `pdf` is given) as one attachment of the Application form. */
+export function uploadPdf(client: ApiClient, journal: WriteJournal, projectId: string, attachment: string, pdf: Buffer = TINY_PDF): Promise<StepResult> {
   return step(client, journal, 'attach', projectId, 'POST', `${PROGRAM_PATH}/Projects/${projectId}/Forms/${APPLICATION.form}/Attachments/${encodeURIComponent(attachment)}`, { target: attachment }, {
-    body: TINY_PDF, contentType: 'application/pdf', headers: { 'content-disposition': `attachment; filename="${attachment.toLowerCase()}.pdf"` },
+    body: pdf, contentType: 'application/pdf', headers: { 'content-disposition': `attachment; filename="${attachment.toLowerCase()}.pdf"` },
   });
 }
 

@@ -2,11 +2,13 @@
  * `npm run faults:instances`: three server processes on one PostgreSQL database take a concurrent write load
  * and rounds of concurrent changes to one project; numbers must stay unique and without gaps, and exactly one
  * change per round may win. Also starts three instances on a new database at once, to see that seeding the
- * demo concurrently works, and restarts PostgreSQL under a write load over three instances. Options: `-- --count ROUNDS` (default 40), `--seed N`. Exits 1 when a check failed.
+ * demo concurrently works, restarts PostgreSQL under a write load over three instances, and first moves an installation
+ * from one machine (SQLite, local files) to three instances on PostgreSQL with the files in S3 (move-to-cluster-run.ts). Options: `-- --count ROUNDS` (default 40), `--seed N`. Exits 1 when a check failed.
  */
 import os from 'node:os';
 import { createFaultDatabase, stopOwnPostgres } from './fault-database.ts';
 import { runInstances, startInstances } from './instances-run.ts';
+import { runMoveToCluster } from './move-to-cluster-run.ts';
 import { runPgRestart } from './pg-restart-run.ts';
 import { parseRunOptions, progress } from './run-options.ts';
 import { seedFrom } from './seeded-random.ts';
@@ -21,6 +23,14 @@ say(`several-instances run: 3 instances on PostgreSQL, ${loadMs / 1000} s of wri
 
 let failed = false;
 try {
+  // The way an agency gets here: one machine on SQLite, moved with `apas move` to PostgreSQL and S3, served by three.
+  const moved = await runMoveToCluster({ projects: 6, log: say });
+  say(`move to a cluster: ${moved.projects} projects, ${moved.files} files and ${moved.events} events served by three instances after the move`);
+  if (moved.problems.length > 0) {
+    failed = true;
+    say(`${moved.problems.length} PROBLEMS after the move to a cluster:`);
+    for (const p of moved.problems) say(`  ${p}`);
+  }
   const db = await createFaultDatabase('postgres');
   try {
     const servers = await startInstances(db, 3, true);

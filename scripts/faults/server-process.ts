@@ -82,6 +82,11 @@ export function postgresSecretKeys(databaseUrl: string): string {
   return keys;
 }
 
+/** Makes `keys` the key lines of a PostgreSQL database's servers in this run: a database moved from another installation keeps its key. */
+export function adoptPostgresSecretKeys(databaseUrl: string, keys: string): void {
+  POSTGRES_KEYS.set(databaseUrl, keys);
+}
+
 /**
  * The keys the servers of a database in this run seal secrets with: on PostgreSQL this run's key for it, on SQLite
  * the key file the first server made beside the file. A verifier opens sealed sensitive values with them.

@@ -40,16 +40,16 @@ export interface WebhookCrashReport {
 }
 
 // Short attempts and leases, so a killed instance's claims are taken over within seconds.
-const WEBHOOK_ENV = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000', APAS_WEBHOOK_INTERVAL_MS: '100' };
+export const WEBHOOK_ENV = { APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '1000', APAS_WEBHOOK_INTERVAL_MS: '100' };
 
 /**
  * The test's webhook receiver. It is down (answers 503) until `downUntil`, and past it until it has refused a delivery
  * (a loaded machine may deliver nothing in the first moments), but never past `downAtMost`.
  */
-interface Receiver { url: string; ids: string[]; bad: string[]; downUntil: number; downAtMost: number; refused: number; close(): Promise<void> }
+export interface Receiver { url: string; ids: string[]; bad: string[]; downUntil: number; downAtMost: number; refused: number; close(): Promise<void> }
 
-// A receiver that verifies every delivery with standardwebhooks, as a real one would.
-async function startReceiver(secret: () => string): Promise<Receiver> {
+/** A receiver that verifies every delivery with standardwebhooks, as a real one would; never down while `downAtMost` is 0. */
+export async function startReceiver(secret: () => string): Promise<Receiver> {
   const r: Receiver = { url: '', ids: [], bad: [], downUntil: 0, downAtMost: 0, refused: 0, close: async () => {} };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -78,7 +78,8 @@ async function startReceiver(secret: () => string): Promise<Receiver> {
   return r;
 }
 
-async function subscribe(server: ServerProcess, url: string): Promise<string> {
+/** Subscribes `url` to the demo program's events as the admin of `server`; the subscription's secret. */
+export async function subscribe(server: ServerProcess, url: string): Promise<string> {
   const admin = new ApiClient(server.origin, demoIdentity('admin'));
   const answer = await admin.send('POST', `${PROGRAM_PATH}/Webhooks`, { body: `<CreateWebhookSubscriptionRequest xmlns="${NS}" Url="${url}"/>` });
   const secret = xmlAttr(answer.body, 'CreateWebhookSubscriptionResponse', 'Secret');
@@ -87,7 +88,7 @@ async function subscribe(server: ServerProcess, url: string): Promise<string> {
 }
 
 /** Every event in the database since the subscription was made (the demo's own come before), in sequence order, and the projects that exist. */
-async function committedEvents(config: Parameters<typeof openSqlReader>[0]): Promise<{ events: { id: string; project_id: string }[]; projects: Set<string> }> {
+export async function committedEvents(config: Parameters<typeof openSqlReader>[0]): Promise<{ events: { id: string; project_id: string }[]; projects: Set<string> }> {
   const reader = await openSqlReader(config);
   try {
     const events = await reader.all<{ id: string; project_id: string }>(

@@ -3,11 +3,12 @@ import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { BackupError } from './backup-error.ts';
 import type { BlobStore } from './blob-store.ts';
-import { createBlobStore } from './create-blob-store.ts';
+import { createBlobStore, s3Settings } from './create-blob-store.ts';
 import { migrate, type OpenDatabase, openDatabase } from './database.ts';
 import type { Dialect } from './dialect.ts';
 import { createKyselyStore } from './kysely-store.ts';
 import { describeDatabase } from './move-source.ts';
+import { S3BlobStore } from './s3-blob-store.ts';
 import { lazySecretBox } from './secret-box.ts';
 import type { Store } from './store.ts';
 import type { Database } from './tables.ts';
@@ -85,6 +86,13 @@ export async function openMoveTarget(config: Config, source: string, sharedFiles
     }
     if (resumedFrom === null && !sharedFiles && config.blobStore === 'local' && (await isNonEmptyDirectory(config.blobDir))) {
       throw new BackupError('target', `the target is not empty: the blob directory ${config.blobDir} holds files. Name an empty one with --blob-dir`);
+    }
+    // A bucket is shared by design (other installations, other prefixes): only blobs under the target's prefix count.
+    if (resumedFrom === null && !sharedFiles && config.blobStore === 's3') {
+      const bucket = s3Settings(config);
+      if (await new S3BlobStore(bucket).holdsBlobs()) {
+        throw new BackupError('target', `the target is not empty: the bucket ${bucket.bucket} holds files under the prefix "${bucket.prefix}". Move into an empty bucket or a new APAS_S3_PREFIX`);
+      }
     }
     await migrate(opened.db);
     for (const statement of BOOKKEEPING) await sql.raw(statement).execute(opened.db);

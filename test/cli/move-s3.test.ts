@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { type Kysely, sql } from 'kysely';
+import { runCli } from '../../src/cli/main.ts';
+import { loadConfig } from '../../src/config.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createBlobStore } from '../../src/store/create-blob-store.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import { createKyselyStore } from '../../src/store/kysely-store.ts';
+import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
+import type { Database } from '../../src/store/tables.ts';
+import { DIALECTS, emptyTestDatabase, openTestStore, type TestStore } from '../support/databases.ts';
+import { authHeaders, type HttpHarness, requester, startHttp } from '../support/http-harness.ts';
+import { type S3Server, startS3Server } from '../support/s3-server.ts';
+import { TINY_PDF } from '../support/tiny-pdf.ts';
+import { createProject, projectPath } from '../http/http-helpers.ts';
+
+// `apas move --blobs s3`: an installation on SQLite with its files in a directory moves into the test run's
+// PostgreSQL with its files in a bucket (a real s3rver). A prefix that already holds files is refused before anything
+// is written; the moved installation passes --check and serves the same bytes from the bucket.
+
+const KEY = newSecretKeyLine();
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const to = DIALECTS.includes('postgres') ? 'postgres' : 'sqlite';
+
+async function apas(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { out: (t) => (stdout += `${t}\n`), err: (t) => (stderr += `${t}\n`), readStdin: async () => '', stdinIsTty: false, env, cwd: os.tmpdir() });
+  return { code, stdout, stderr };
+}
+
+/** Runs one query on a connection of its own to a database, without migrating it. */
+async function query<T>(config: TestStore['config'], work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const opened = await openDatabase(config, { migrate: false });
+  try {
+    return await work(opened.db);
+  } finally {
+    await opened.changes.close();
+    await opened.db.destroy();
+  }
+}
+
+/** How many tables a database holds (0: nothing was migrated into it). */
+function tableCount(config: TestStore['config']): Promise<number> {
+  return query(config, async (db) => {
+    const count = config.kind === 'sqlite'
+      ? sql<{ n: number | string }>`select count(*) as n from sqlite_master where type = 'table'`
+      : sql<{ n: number | string }>`select count(*) as n from information_schema.tables where table_schema = current_schema()`;
+    return Number((await count.execute(db)).rows[0]!.n);
+  });
+}
+
+describe(`apas move sqlite (local files) → ${to} (files in S3)`, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-move-s3-'));
+  let s3: S3Server;
+  let source: TestStore;
+  let h: HttpHarness;
+  let target: Awaited<ReturnType<typeof emptyTestDatabase>>;
+  let sourceEnv: Record<string, string>;
+  let projectId = '';
+  const files: Buffer[] = [];
+  const moveArgs = () => ['move', '--to', target.url, '--blobs', 's3'];
+
+  before(async () => {
+    s3 = await startS3Server('apas-move', 'moved');
+    const blobEnv = { APAS_BLOB_STORE: 'local', APAS_BLOB_DIR: path.join(dir, 'source-blobs') };
+    source = await openTestStore('sqlite', { secrets: createSecretBox(parseSecretKeys(KEY, 'the test key')) });
+    h = await startHttp(source, blobEnv);
+    projectId = await createProject(h);
+    for (const version of [1, 2]) {
+      h.clock.advance();
+      const res = await h.app.inject({
+        method: 'POST', url: `${projectPath(projectId)}/Forms/application/Attachments/photo`, payload: Buffer.concat([TINY_PDF, Buffer.from(`v${version}`)]),
+        headers: { ...authHeaders(h.who.applicant), 'content-type': 'image/png', 'content-disposition': 'attachment; filename="plan.png"' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const file = await h.request({ method: 'GET', url: `${projectPath(projectId)}/Attachments/photo/Versions/${version}` });
+      assert.equal(file.statusCode, 200, file.body);
+      files.push(file.rawPayload);
+    }
+    await h.close();
+    // The bucket's settings are the environment's; the source keeps its files in its directory.
+    sourceEnv = { ...s3.env, DATABASE_URL: source.config.kind === 'sqlite' ? source.config.file : '', APAS_SECRET_KEYS: KEY, APAS_LOG_LEVEL: 'warn', ...blobEnv };
+    target = await emptyTestDatabase(to);
+  });
+  after(async () => {
+    await target?.remove();
+    await source?.close();
+    await s3?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a prefix that holds files, writing nothing into the database or the bucket', async () => {
+    const taken = `moved/${'a'.repeat(32)}`;
+    await s3.client.send(new PutObjectCommand({ Bucket: 'apas-move', Key: taken, Body: 'another installation\'s file' }));
+    // Another prefix of the same bucket is another installation's business: it does not make this one non-empty.
+    await s3.client.send(new PutObjectCommand({ Bucket: 'apas-move', Key: `other/${'b'.repeat(32)}`, Body: 'elsewhere' }));
+    const keys = await s3.keys();
+    const res = await apas(moveArgs(), sourceEnv);
+    assert.equal(res.code, 3, res.stderr);
+    assert.match(res.stderr, /the target is not empty: the bucket apas-move holds files under the prefix "moved\/"/);
+    assert.equal(await tableCount(target.config), 0, 'the target database was written');
+    assert.deepEqual(await s3.keys(), keys);
+    await s3.client.send(new DeleteObjectCommand({ Bucket: 'apas-move', Key: taken }));
+  });
+
+  it('moves the files into the bucket, --check finds no difference, and the moved installation serves the same bytes', async () => {
+    const moved = await apas(moveArgs(), sourceEnv);
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.match(moved.stdout, /Moved \d+ rows and 2 files/);
+    const checked = await apas([...moveArgs(), '--check'], sourceEnv);
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+    assert.match(checked.stdout, /the same 2 files/);
+    const config = loadConfig({ ...sourceEnv, ...s3.env, DATABASE_URL: target.url, APAS_PUBLIC_URL: 'http://apas.test' });
+    const store = createKyselyStore(await openDatabase(config.database), { secrets: createSecretBox(parseSecretKeys(KEY, 'the test key')), clock: h.clock });
+    const app = await buildApp({ config, store, clock: h.clock, logger: false, sleep: async () => {}, blobs: createBlobStore(config, store, h.clock) });
+    try {
+      // The attachment rows name the objects under the prefix, and nothing else of the installation is there.
+      const rows = await query(config.database, async (db) => (await sql<{ blob_key: string }>`select blob_key from attachments order by blob_key`.execute(db)).rows);
+      const stored = (await s3.keys()).filter((k) => k.startsWith('moved/')).map((k) => k.slice('moved/'.length));
+      assert.deepEqual(stored, rows.map((r) => r.blob_key));
+      const request = requester(app, h.who);
+      for (const [i, bytes] of files.entries()) {
+        const file = await request({ method: 'GET', url: `${projectPath(projectId)}/Attachments/photo/Versions/${i + 1}` });
+        assert.equal(file.statusCode, 200, file.body);
+        assert.equal(sha256(file.rawPayload), sha256(bytes));
+      }
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+
+  it('--check reports a file changed in the bucket (exit 6)', async () => {
+    const key = (await s3.keys()).find((k) => k.startsWith('moved/'))!;
+    await s3.client.send(new PutObjectCommand({ Bucket: 'apas-move', Key: key, Body: 'tampered' }));
+    const checked = await apas([...moveArgs(), '--check'], sourceEnv);
+    assert.equal(checked.code, 6, checked.stdout);
+    assert.match(checked.stdout, /the target's file [0-9a-f]{32} differs from the source's/);
+  });
+});
