@@ -114,7 +114,12 @@ async function verify(sql: SqlReader, journal: WriteJournal): Promise<Verificati
 
   out.projects = projects.length;
   const byId = new Map(projects.map((p) => [p.id, p]));
+  // The demo's sample applications (programs/demo-projects.csv) are imported with their status and submitted data,
+  // as `apas import projects` makes them (test/imports/project-import.test.ts checks that path): the structure below is
+  // what the API's own changes leave, so they are left out of it (their numbers are still checked).
+  const imported = new Set((await sql.all<{ project_id: string }>('select project_id from project_external_ids where program_id = ?', [program.id])).map((r) => r.project_id));
   for (const p of projects) {
+    if (imported.has(p.id)) continue;
     checkStructure(p, {
       initial, statusCustom, prefix: program.number_prefix, digits: Number(program.number_digits),
       drafts: drafts.get(p.id) ?? [], values: values.get(p.id) ?? [], submissions: submissions.get(p.id) ?? [],
