@@ -109,5 +109,26 @@ for (const dialect of DIALECTS) {
       assert.equal(ready.statusCode, 200, ready.body);
       assert.match(ready.body, /ProjectNumber="CLAIM-/);
     });
+
+    it('at Permission to Operate the automation opens the claim, once: a new one for SOLAR-00001, none more for SOLAR-00003, whose claim then goes in', async () => {
+      const admin = demoUser('admin');
+      const applicant = demoUser('applicant');
+      const move = async (externalId: string, ...statuses: string[]) => {
+        for (const to of statuses) await api.ok(api.call(admin, 'POST', `Projects/${byExternalId.get(externalId)}/Status`, `<SetProjectStatusRequest xmlns="http://service.powerclerk.com/api/v1/" StatusId="${to}"/>`));
+      };
+      const childClaims = async (externalId: string) => [...(await api.ok(api.call(applicant, 'GET', `Projects/${byExternalId.get(externalId)}/Relations`)))
+        .matchAll(/Relationship="child" RelationName="IncentiveClaim" ProgramId="INCENTIVE-CLAIM" ProjectId="([^"]+)"/g)].map((m) => m[1]!);
+      assert.deepEqual(await childClaims('demo-1'), []);
+      await move('demo-1', 'ApprovedForInstallation', 'InspectionPending', 'PermissionToOperate');
+      assert.equal((await childClaims('demo-1')).length, 1, 'the automation IncentiveClaimAtPto opened the claim');
+      const [claim] = await childClaims('demo-3');
+      await move('demo-3', 'InspectionPending', 'PermissionToOperate');
+      assert.deepEqual(await childClaims('demo-3'), [claim], 'the claim staff made is the one; no second');
+      const submitted = await api.app.inject({
+        method: 'POST', url: `/services/v2/Programs/${DEMO_CLAIM_PROGRAM}/Projects/${claim}/Forms/Claim/Draft/Submit`,
+        headers: { authorization: basicAuth(applicant), 'x-apikey': applicant.apiKey },
+      });
+      assert.equal(submitted.statusCode, 200, submitted.body);
+    });
   });
 }
