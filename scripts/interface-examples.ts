@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { XmlDocument } from 'libxml2-wasm';
 import { loadConfig } from '../src/config.ts';
 import type { Clock } from '../src/model/clock.ts';
-import { DEMO_CREDENTIALS, seedDemo, seedDemoClaims } from '../src/domain/programs/demo.ts';
+import { DEMO_CREDENTIALS, seedDemo } from '../src/domain/programs/demo.ts';
 import type { IdGenerator } from '../src/model/ids.ts';
 import { totpCode } from '../src/domain/accounts/mfa.ts';
 import { MfaService } from '../src/domain/accounts/mfa-service.ts';
@@ -325,9 +325,8 @@ export async function generateExamples(): Promise<Map<string, string>> {
     await run('GetEnvelope', { method: 'GET', url: `${projectUrl}/Envelopes/${attr(envelopes, 'Envelope', 'EnvelopeId')}`, as: 'reviewer' });
     // Last, so that the examples before it keep their times and ids.
     await run('GetProjectData.byNumber', { method: 'GET', url: `${api}/Projects/SOLAR-00001/Forms/CompletionCertificate/Data`, as: 'reviewer' });
-    // Related projects, after that: the incentive claim program, and the interconnection with the relation to it that the
-    // claim file's header shows; the applicant may make claims; the admin creates one, the applicant reads the relations.
-    await seedDemoClaims({ store, clock, ids, checkers: programCheckers() });
+    // Related projects, after that: the admin creates the interconnection's incentive claim (the demo program's relation
+    // IncentiveClaim), the applicant reads the relations.
     await run('CreateRelatedProject', { method: 'POST', url: `${projectUrl}/Relations/IncentiveClaim/Create`, as: 'admin', headers: totp() });
     clock.skip(60_000);
     await run('LinkProject', { method: 'POST', url: `${projectUrl}/Relations`, as: 'admin', headers: totp(), body: `<LinkProjectRequest xmlns="${NS}" ProgramId="RES-SOLAR" ProjectId="${second}" Kind="successor"/>` });

@@ -36,15 +36,18 @@ function describeDatabase(config: Config): string {
   return config.database.kind === 'sqlite' ? `SQLite ${config.database.file}` : 'PostgreSQL';
 }
 
-async function seedDemoIfAsked(demo: boolean, store: Store, log: pino.Logger): Promise<void> {
+async function seedDemoIfAsked(demo: boolean, store: Store, config: Config, log: pino.Logger): Promise<void> {
   if (!demo) return;
   const { seedDemo, seedDemoLists, formatDemoCredentials } = await import('../domain/programs/demo.ts');
+  const { seedDemoProjects } = await import('../domain/wiring/demo-projects.ts');
   const { programCheckers } = await import('../domain/wiring/program-checkers.ts');
   const deps = { store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() };
   const result = await seedDemo(deps);
   // The demo's list of approved inverters (10,000 rows), once: a list an operator loaded since is kept.
   const lists = await seedDemoLists(deps);
-  log.info({ demo: result.created ? 'created' : 'already present', lists }, 'demo data ready');
+  // Its sample applications and incentive claims, those missing only: a demo project changed since is kept.
+  const projects = await seedDemoProjects({ ...deps, publicUrl: config.publicUrl, maxNumbersPerRequest: config.maxNumbersPerRequest });
+  log.info({ demo: result.created ? 'created' : 'already present', lists, projects: projects.length }, 'demo data ready');
   process.stderr.write(`\n${formatDemoCredentials()}\n\n`);
 }
 
@@ -137,7 +140,7 @@ async function serve(config: Config, log: pino.Logger, demo: boolean, started: (
     throw new StartupFailure(secretsSetting(config), secretsWhere(config), `The database holds secrets sealed with the key(s) ${sealed.missingKeys.join(', ')}, which the configured keys do not include: restore the key file that belongs to this database, or, if it is lost, run "apas secrets drop-unreadable". See docs/operations.md, "Restoring without the key".`);
   }
   if (sealed.resealed > 0) log.info({ sealed: sealed.resealed }, 'sealed secrets stored before encryption at rest');
-  await seedDemoIfAsked(demo, store, log);
+  await seedDemoIfAsked(demo, store, config, log);
   const blobs = createBlobStore(config, store);
   // Files stored by an upload whose transaction never committed (a crash in between) belong to nothing: swept at
   // start, and every hour while the instance runs; so are idempotency keys past their 24 hours (already ignored),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DEMO_CREDENTIALS, formatDemoCredentials, seedDemo } from '../../src/domain/programs/demo.ts';
+import { DEMO_CLAIM_PROGRAM, DEMO_CREDENTIALS, formatDemoCredentials, seedDemo } from '../../src/domain/programs/demo.ts';
 import { parseApiKey, verifySecret } from '../../src/domain/accounts/secrets.ts';
 import { spyOnSaves, type TestEnv, testEnv } from './test-store.ts';
 
@@ -22,6 +22,8 @@ test('seeding twice creates the demo once and then changes nothing', async () =>
   assert.equal(first.created, true);
   assert.ok(first.actions.includes('created agency demo'));
   assert.ok(first.actions.includes('created program RES-SOLAR'));
+  // The claims first: the interconnection program's relation IncentiveClaim names them.
+  assert.ok(first.actions.indexOf('created program INCENTIVE-CLAIM') < first.actions.indexOf('created program RES-SOLAR'));
 
   const spy = spyOnSaves(env.store);
   const auditsBefore = (await env.store.audit.list({ limit: 10000 })).length;
@@ -33,7 +35,8 @@ test('seeding twice creates the demo once and then changes nothing', async () =>
 
 test('the demo accounts sign in with their documented credentials', async () => {
   const program = await env.store.programs.findProgram('RES-SOLAR', (await env.store.accounts.findAgency('demo'))!.id);
-  assert.ok(program);
+  const claims = await env.store.programs.findProgram(DEMO_CLAIM_PROGRAM, (await env.store.accounts.findAgency('demo'))!.id);
+  assert.ok(program && claims);
   for (const c of DEMO_CREDENTIALS) {
     const user = await env.store.accounts.findUserByEmail(c.email);
     assert.ok(user, c.email);
@@ -43,8 +46,16 @@ test('the demo accounts sign in with their documented credentials', async () => 
     const key = await env.store.accounts.findApiKey(parts.id);
     assert.equal(key?.userId, user.id);
     assert.equal(await verifySecret(key!.secretHash, parts.secret), true, `${c.email} API key`);
-    assert.equal((await env.store.accounts.findGrant(user.id, program.id))?.role ?? null, c.grant);
+    const grant = await env.store.accounts.findGrant(user.id, program.id);
+    assert.equal(grant?.role ?? null, c.grant);
+    assert.deepEqual(grant?.accessGroups ?? null, c.groups ?? null, `${c.email} access groups`);
+    assert.equal((await env.store.accounts.findGrant(user.id, claims.id))?.role ?? null, c.claimGrant ?? null, `${c.email} in ${DEMO_CLAIM_PROGRAM}`);
   }
+  // Two reviewers of one territory each (docs/programs.md, "Access groups").
+  assert.deepEqual(DEMO_CREDENTIALS.filter((c) => c.groups).map((c) => [c.email, c.grant, c.groups]), [
+    ['north@demo.apas.local', 'editor', ['north']], ['south@demo.apas.local', 'editor', ['south']],
+  ]);
+  assert.match(formatDemoCredentials(), /north reviewer +north@demo\.apas\.local .*demo-north-password/);
   assert.match(formatDemoCredentials(), /applicant@demo\.apas\.local .*demo-applicant-password/);
 });
 
@@ -61,7 +72,7 @@ test('the demo program has the documented workflow and forms', async () => {
     ['EngineeringReviewAbove10kW', 'form.submitted'], ['QuestionAsked', 'inquiry.note_added'], ['AnswerReminder', 'deadline.passed'],
     ['WithdrawUnanswered', 'deadline.passed'], ['InspectionStarts', 'status.entered'], ['InspectionDone', 'status.left'],
     ['ApplicantAnswered', 'inquiry.note_added'], ['InspectionScheduled', 'deadline.started'], ['InspectionOnTime', 'deadline.satisfied'],
-    ['ResizedAbove10kW', 'field.changed'], ['ApplicationStarted', 'project.created'], ['CertificateRejected', 'attachment.reviewed'],
+    ['ResizedAbove10kW', 'field.changed'], ['IncentiveClaimAtPto', 'status.entered'], ['ApplicationStarted', 'project.created'], ['CertificateRejected', 'attachment.reviewed'],
     ['CertificateReplaced', 'attachment.uploaded'], ['ApprovedDocuments', 'status.entered'], ['AgreementSigned', 'envelope.completed'],
     ['DraftReminderDaily', 'schedule'],
   ]);
@@ -79,6 +90,9 @@ test('the demo program has the documented workflow and forms', async () => {
   const rules = model.forms.flatMap((f) => f.fields.map((ff) => ff.rules).filter((r) => r !== null && r !== undefined));
   for (const kind of ['visibleIf', 'requiredIf', 'readOnlyIf'] as const) assert.ok(rules.some((r) => r[kind] !== null), kind);
   assert.ok(rules.some((r) => r.validations.length > 0));
+  // Its incentive claims (a child relation) and its territories (access groups over the calculated field Territory).
+  assert.deepEqual(model.program.relations?.map((r) => [r.customId, r.kind]), [['IncentiveClaim', 'child']]);
+  assert.deepEqual(model.program.accessGroups?.map((g) => [g.customId, g.if]), [['north', 'Territory == "North"'], ['south', 'Territory == "South"']]);
   const sitePlan = model.forms[0]!.attachments.find((a) => a.customId === 'SitePlan');
   assert.deepEqual([sitePlan?.required, sitePlan?.allowedTypes], [true, ['application/pdf']]);
 });

@@ -318,7 +318,8 @@ for (const dialect of DIALECTS) {
         {
           form: 'Application', groups: [
             ['Customer', [['CustomerName', APPLICATION.CustomerName, a], ['CustomerEmail', APPLICATION.CustomerEmail, a], ['CustomerPhone', APPLICATION.CustomerPhone, a]]],
-            ['Site', [['ServiceAddress', APPLICATION.ServiceAddress, a]]],
+            // Territory is calculated from the address's ZIP code; this address has none, so it is in neither territory.
+            ['Site', [['ServiceAddress', APPLICATION.ServiceAddress, a], ['Territory', '', a]]],
             ['Utility', [['UtilityAccountNumber', '********', a], ['MeterNumber', APPLICATION.MeterNumber, a], ['ServiceType', APPLICATION.ServiceType, a]]],
             ['System', [
               ['SystemSizeKwDc', '7.6', a], ['SystemSizeKwAc', '6', a], ['ModuleCount', '19', a], ['InverterMake', 'ENPHASE', a],

@@ -135,7 +135,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([test.customId, test.name, test.numberPrefix, test.testOf], ['RES-SOLAR-test', `${live.name} (test)`, 'TESTSOLAR', live.id]);
       // The staff's grants came along; the applicant's did not (real applicants never see a test copy unless granted).
       const grants = await demo.db.store.accounts.listGrantDetails({ programId: test.id });
-      assert.deepEqual(grants.map((g) => `${g.email} ${g.role}`).sort(), [`${programAdmin.email} admin`, `${demoUser('plan reviewer').email} Reviewer`, `${reviewer.email} editor`]);
+      assert.deepEqual(grants.map((g) => `${g.email} ${g.role}`).sort(), [
+        `${demoUser('north reviewer').email} editor`, `${programAdmin.email} admin`, `${demoUser('plan reviewer').email} Reviewer`,
+        `${reviewer.email} editor`, `${demoUser('south reviewer').email} editor`,
+      ]);
       // A second copy, or a copy of the copy, is refused on the page, and nothing more is made.
       const again = await demo.webPost(programAdmin, `${TEST_PROGRAMS_PATH}/Create`, { ProgramId: 'RES-SOLAR' });
       assert.equal(again.statusCode, 409);
@@ -196,7 +199,9 @@ for (const dialect of DIALECTS) {
       const list = await ok(call(demo, applicant, 'GET', `${API}?Agency=demo`));
       assert.deepEqual(demo.schemas.validate('ProgramsResponse', list.body), []);
       assert.deepEqual(attrs(list.body, 'Program', 'TestOf'), [live.id]);
-      assert.deepEqual(attrs(list.body, 'Program', 'ProgramId'), [live.id, test!.id]);
+      // The demo's incentive claims too, where the applicant also has a role.
+      const claims = (await demo.db.store.programs.findProgram('INCENTIVE-CLAIM', live.agencyId))!;
+      assert.deepEqual(attrs(list.body, 'Program', 'ProgramId').sort(), [claims.id, live.id, test!.id].sort());
 
       // The live program knows nothing of the test project: its list, its queue, its dashboard, its export.
       const liveList = (await ok(call(demo, reviewer, 'GET', `${API}/RES-SOLAR/Projects`))).body;

@@ -74,12 +74,16 @@ test('the README walk-through works verbatim: create, fill, submit, find', () =>
   const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(run.status, 0, `the walk-through failed:\n${run.stderr}\n${run.stdout}`);
   const out = run.stdout;
-  assert.match(out, /<ProgramsResponse[^>]*><Program ProgramId="[0-9A-Z]{12}" ProgramName="Residential Solar Interconnection"\/>/);
+  // The applicant's programs: the interconnection and the demo's incentive claims.
+  assert.match(out, /<ProgramsResponse[^>]*>(<Program [^>]*\/>)*<Program ProgramId="[0-9A-Z]{12}" ProgramName="Residential Solar Interconnection"\/>/);
+  assert.match(out, /<ProgramsResponse[^>]*>(<Program [^>]*\/>)*<Program ProgramId="[0-9A-Z]{12}" ProgramName="Solar Incentive Claim"\/>/);
   assert.match(out, /<ProjectDataSetResponse[\s\S]*?CanSubmit="true"/);
-  assert.match(out, /<ProjectSubmitResponse[\s\S]*?ProjectNumber="SOLAR-00001"[\s\S]*?Name="Application Review"/);
+  // The demo's five sample applications (programs/demo-projects.csv) have the first numbers.
+  assert.match(out, /<ProjectSubmitResponse[\s\S]*?ProjectNumber="SOLAR-00006"[\s\S]*?Name="Application Review"/);
   const found = out.match(/<ProjectsResponse[^>]*SchemaVersion="2.0"[\s\S]*?<\/ProjectsResponse>/g) ?? [];
   assert.equal(found.length, 2, 'GetProjects and GetProjectsByNumber each find the project');
-  for (const f of found) assert.match(f, /ProjectNumber="SOLAR-00001"/);
+  for (const f of found) assert.match(f, /ProjectNumber="SOLAR-00006"/);
+  assert.doesNotMatch(found[1]!, /ProjectNumber="SOLAR-0000[1-5]"/, 'GetProjectsByNumber finds that project only');
   assert.match(out, /<ProjectDataGetResponse[\s\S]*?DataView="Submitted"[\s\S]*?Value="Jordan Rivera"/);
   assert.match(out, /<StatusListResponse[\s\S]*?Name="Permission to Operate"/);
   assert.match(out, /<StatusSetResponse[^>]*><Status [^>]*CustomId="ApprovedForInstallation"/);
@@ -112,7 +116,7 @@ test('the README walk-through in JSON works verbatim with bearer tokens', () => 
   const run = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, DATABASE_URL: path.join(dir, 'apas.db') } });
   assert.equal(run.status, 0, `the JSON walk-through failed:\n${run.stderr}\n${run.stdout}`);
   const out = run.stdout;
-  assert.match(out, /"Program":\[\{"ProgramId":"[0-9A-Z]{12}","ProgramName":"Residential Solar Interconnection"\}\]/);
+  assert.match(out, /"Program":\[(\{[^}]*\},)*\{"ProgramId":"[0-9A-Z]{12}","ProgramName":"Residential Solar Interconnection"\}/);
   assert.match(out, /\{"AttachmentMetadata":\{[^}]*"FileName":"site-plan.pdf"[^}]*"ApprovalStatus":"Pending"/);
   assert.match(out, /\{"Project":\{[^{]*"CanSubmit":true[^{]*"DataView":"Draft"/);
   const number = /(SOLAR-\d{5})\n/.exec(out)?.[1];
@@ -145,7 +149,7 @@ test('the typed client (apas/client) drives the README walk-through in JSON with
   const admin = createApasClient({ baseUrl, apiKey: adminKey, credentials: { bearerToken: await bearerToken('DEMADMNCL000', 'demoAdminClientSecretDemoAdminClientSec1', adminKey) } });
 
   const programs = await applicant.GET('/services/v2/Programs', { params: { query: { Agency: 'demo' } } });
-  assert.equal(programs.data?.Program[0]?.ProgramName, 'Residential Solar Interconnection', JSON.stringify(programs.error));
+  assert.deepEqual(programs.data?.Program.map((p) => p.ProgramName).sort(), ['Residential Solar Interconnection', 'Solar Incentive Claim'], JSON.stringify(programs.error));
   const created = await applicant.POST('/services/v2/Programs/{ProgramId}/NewProject', { params: { path: { ProgramId: 'RES-SOLAR' } } });
   const projectId = created.data?.Project.ProjectId;
   assert.ok(projectId, JSON.stringify(created.error));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { seedDemo } from '../../src/domain/programs/demo.ts';
+import { seedDemoProjects } from '../../src/domain/wiring/demo-projects.ts';
 import { systemClock } from '../../src/model/clock.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { openDatabase } from '../../src/store/database.ts';
@@ -77,5 +78,14 @@ forEachDialect('store: work done exclusively across instances', ({ dialect, open
     assert.equal(lost, 0, 'no instance lost a race and started over');
     assert.equal(reports.filter((r) => r.created).length, 1, JSON.stringify(reports.map((r) => r.actions)));
     assert.equal(new Set(reports.map((r) => r.programId)).size, 1);
+    // Then its sample projects and claims (src/domain/wiring/demo-projects.ts): one instance makes them, the others find them.
+    const made = await Promise.all(stores.map((s) => seedDemoProjects({ store: s, clock: systemClock, ids: new RandomIdGenerator(), publicUrl: 'http://apas.test', maxNumbersPerRequest: 100 })));
+    assert.equal(lost, 0, 'no instance lost a race while seeding the projects');
+    assert.deepEqual(made.map((m) => m.length).sort(), [0, 0, 7], JSON.stringify(made));
+    const program = (await store.programs.findProgram(reports[0]!.programId))!;
+    const projects = await store.imports.findExternalIds(program.id, ['demo-1', 'demo-2', 'demo-3', 'demo-4', 'demo-5']);
+    assert.equal(projects.size, 5);
+    const claims = await Promise.all([...projects.values()].map((id) => store.relations.listProjectRelations(id)));
+    assert.deepEqual(claims.map((c) => c.length).sort(), [0, 0, 0, 1, 1], 'one claim each for two interconnections');
   });
 });

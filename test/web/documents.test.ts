@@ -20,8 +20,9 @@ const PLAN_REVIEWER = DEMO_CREDENTIALS.find((c) => c.grant === 'Reviewer')!;
 
 /** A completion letter kept in the demo's SignedCertificate definition (until §1's import makes each document its own). */
 const letters = (model: ProgramModel) => {
-  const definition = model.forms.flatMap((f) => f.attachments).find((a) => a.customId === 'SignedCertificate')!;
-  return [{ ...template('CompletionLetter', definition.id, true), name: 'Completion letter' }];
+  const definition = model.forms.flatMap((f) => f.attachments).find((a) => a.customId === 'SignedCertificate');
+  // The demo's other program, its incentive claims (which the review page's related projects read), has no such definition.
+  return definition ? [{ ...template('CompletionLetter', definition.id, true), name: 'Completion letter' }] : [];
 };
 
 describe('web: generating a document on the review page', () => {

@@ -60,7 +60,7 @@ describe('web: My projects', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     await signIn(page, server.baseUrl, DEMO.applicant);
-    await page.getByRole('link', { name: /Search and filter your applications/ }).click();
+    await page.getByRole('link', { name: 'Search and filter your applications in Residential Solar Interconnection' }).click();
     await page.getByRole('heading', { level: 1, name: 'My projects' }).waitFor();
     // The summary fields are columns; drafts carry their badge.
     for (const name of ['Customer name', 'Service address', 'Inverter output (kW AC)']) await page.getByRole('columnheader', { name }).waitFor();

@@ -71,8 +71,10 @@ describe('Organizations in the browser', () => {
 
     // The first installer starts an application for the organization; its defaults are prefilled.
     await first.goto(`${server.baseUrl}/MvcProjects/`);
-    await first.getByLabel('For').first().selectOption({ label: 'Sunny Installers' });
-    await first.getByRole('button', { name: /Start an application/ }).first().click();
+    // The solar program's form (the demo's incentive claims have one too).
+    const start = first.locator('form', { has: first.getByRole('button', { name: 'Start an application for Residential Solar Interconnection' }) });
+    await start.getByLabel('For').selectOption({ label: 'Sunny Installers' });
+    await start.getByRole('button', { name: 'Start an application for Residential Solar Interconnection' }).click();
     assert.equal(await first.getByLabel('Installer company').inputValue(), 'Sunny Installers LLC');
     assert.equal(await first.getByLabel('Installer license number').inputValue(), 'LIC-4242');
     const formUrl = first.url();

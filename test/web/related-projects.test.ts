@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { AccountService } from '../../src/domain/accounts/account-service.ts';
-import { DEMO_CREDENTIALS, seedDemoClaims } from '../../src/domain/programs/demo.ts';
-import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
-import { RandomIdGenerator } from '../../src/model/ids.ts';
-import { systemClock } from '../../src/model/clock.ts';
+import { DEMO_CREDENTIALS } from '../../src/domain/programs/demo.ts';
 import { assertAccessible, launchBrowser, SignedInPages, startWebServer, type WebServer } from '../support/browser.ts';
 import { submitApplication } from './staff-fixtures.ts';
 
@@ -25,9 +21,6 @@ describe('web: related projects on the review page and the project pages', () =>
   before(async () => {
     server = await startWebServer();
     browser = await launchBrowser();
-    const deps = { store: server.store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() };
-    await seedDemoClaims(deps);
-    await new AccountService(deps).grant(REVIEWER.email, 'INCENTIVE-CLAIM', 'editor');
   });
   after(async () => {
     await pages.close();

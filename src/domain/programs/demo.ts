@@ -15,12 +15,22 @@ import { findLoadableList, loadListRows } from '../lists/list-load.ts';
 export interface DemoCredential {
   role: string; email: string; name: string; password: string; apiKey: string;
   agencyAdmin: boolean; grant: ProgramRole | null;
+  /** The access groups of the demo program (its territories) the grant is limited to; without them it reaches every project. */
+  groups?: string[];
+  /** A role in the demo's incentive claim program too (DEMO_CLAIM_PROGRAM). */
+  claimGrant?: ProgramRole;
   /** An OAuth client of the user with a fixed id and secret, so the README's JSON walk-through needs no CLI command. */
   client?: { id: string; secret: string };
 }
 
 /** The demo agency. */
 export const DEMO_AGENCY = { customId: 'demo', name: 'Demo Agency' } as const;
+
+/** The demo's incentive claim program: a claim is a child of its interconnection (issue 34, §3). */
+export const DEMO_CLAIM_PROGRAM = 'INCENTIVE-CLAIM';
+
+/** The program file of the demo's incentive claims, imported before the interconnection's, whose relation names it. */
+export const DEMO_CLAIM_PROGRAM_PATH = fileURLToPath(new URL('../../../programs/incentive-claim.yaml', import.meta.url));
 
 /** The program file the demo imports. */
 export const DEMO_PROGRAM_PATH = fileURLToPath(new URL('../../../programs/residential-solar.yaml', import.meta.url));
@@ -53,17 +63,26 @@ export const DEMO_CREDENTIALS: readonly DemoCredential[] = [
   },
   {
     role: 'applicant', email: 'applicant@demo.apas.local', name: 'Alex Applicant', password: 'demo-applicant-password',
-    apiKey: 'apas_DEMOAPPLCNT0_demoApplicantKeyDemoApplicantKey1', agencyAdmin: false, grant: 'applicant',
+    apiKey: 'apas_DEMOAPPLCNT0_demoApplicantKeyDemoApplicantKey1', agencyAdmin: false, grant: 'applicant', claimGrant: 'applicant',
     client: { id: 'DEMAPPCNTCL0', secret: 'demoApplicantClientSecretDemoApplicant12' },
   },
   {
     role: 'reviewer', email: 'reviewer@demo.apas.local', name: 'Riley Reviewer', password: 'demo-reviewer-password',
-    apiKey: 'apas_DEM0REVIEWER_demoReviewerKeyDemoReviewerKey12', agencyAdmin: false, grant: 'editor',
+    apiKey: 'apas_DEM0REVIEWER_demoReviewerKeyDemoReviewerKey12', agencyAdmin: false, grant: 'editor', claimGrant: 'editor',
   },
   {
     // The program file's own Reviewer role: reviews files, asks questions, decides along the review transitions.
     role: 'plan reviewer', email: 'planreviewer@demo.apas.local', name: 'Parker Plan-Reviewer', password: 'demo-plan-reviewer-password',
     apiKey: 'apas_DEMOPLANREVW_demoPlanReviewerKeyDemoPlanReviewer1', agencyAdmin: false, grant: 'Reviewer',
+  },
+  {
+    // Reviewers of one territory each: editors whose grants reach only the projects of their access group.
+    role: 'north reviewer', email: 'north@demo.apas.local', name: 'Noor North', password: 'demo-north-password',
+    apiKey: 'apas_DEMONORTHRVW_demoNorthReviewerKeyDemoNorthRev1', agencyAdmin: false, grant: 'editor', groups: ['north'],
+  },
+  {
+    role: 'south reviewer', email: 'south@demo.apas.local', name: 'Sam South', password: 'demo-south-password',
+    apiKey: 'apas_DEMOSOUTHRVW_demoSouthReviewerKeyDemoSouthRev1', agencyAdmin: false, grant: 'editor', groups: ['south'],
   },
 ];
 
@@ -82,8 +101,8 @@ export async function seedDemo(deps: ProgramImportDeps): Promise<DemoReport> {
 async function seedRetrying(deps: ProgramImportDeps): Promise<DemoReport> {
   // Where instances still race (several processes on one SQLite file), the loser's transaction rolled back, and since
   // every step is idempotent a retry finds the winner's rows. Each race lost is a row another instance created, so an
-  // instance loses at most one per row: agency, program, and a user, grant, key and client each.
-  const mostLostRaces = 2 + 4 * DEMO_CREDENTIALS.length;
+  // instance loses at most one per row: agency, two programs, and a user, two grants, key and client each.
+  const mostLostRaces = 3 + 5 * DEMO_CREDENTIALS.length;
   for (let attempt = 1; ; attempt++) {
     try {
       return await seedOnce(deps);
@@ -102,17 +121,33 @@ async function seedOnce(deps: ProgramImportDeps): Promise<DemoReport> {
     await accounts.createAgency(DEMO_AGENCY.customId, DEMO_AGENCY.name);
     actions.push(`created agency ${DEMO_AGENCY.customId}`);
   }
-  const text = await readFile(DEMO_PROGRAM_PATH, 'utf8');
-  const file = parseProgramFile(text, 'yaml', DEMO_PROGRAM_PATH);
-  const publication = { text, fileName: path.basename(DEMO_PROGRAM_PATH), publisher: OPERATOR_PUBLISHER };
-  const imported = await importProgram(deps, DEMO_AGENCY.customId, file, { source: DEMO_PROGRAM_PATH, publication });
-  if (imported.changed) actions.push(`${imported.programCreated ? 'created' : 'updated'} program ${file.customId}`);
+  // The claims first: the interconnection program's relation names them.
+  const claims = await seedProgram(deps, DEMO_CLAIM_PROGRAM_PATH, actions);
+  const programId = await seedProgram(deps, DEMO_PROGRAM_PATH, actions);
   const clients = new OAuthClientService(deps);
-  for (const credential of DEMO_CREDENTIALS) actions.push(...(await seedAccount(deps.store, accounts, clients, credential, imported.programId)));
-  return { created: actions.length > 0, actions, programId: imported.programId };
+  for (const credential of DEMO_CREDENTIALS) actions.push(...(await seedAccount(deps.store, accounts, clients, credential, { programId, claims })));
+  return { created: actions.length > 0, actions, programId };
 }
 
-async function seedAccount(store: Store, accounts: AccountService, clients: OAuthClientService, c: DemoCredential, programId: string): Promise<string[]> {
+// Imports one of the demo's program files (nothing changes when it is already so); gives the program's id.
+async function seedProgram(deps: ProgramImportDeps, file: string, actions: string[]): Promise<string> {
+  const text = await readFile(file, 'utf8');
+  const parsed = parseProgramFile(text, 'yaml', file);
+  const publication = { text, fileName: path.basename(file), publisher: OPERATOR_PUBLISHER };
+  const imported = await importProgram(deps, DEMO_AGENCY.customId, parsed, { source: file, publication });
+  if (imported.changed) actions.push(`${imported.programCreated ? 'created' : 'updated'} program ${parsed.customId}`);
+  return imported.programId;
+}
+
+// A grant as the demo defines it, unless the user holds it already; `where` names the program in the action.
+async function seedGrant(accounts: AccountService, user: { id: string; email: string }, want: { programId: string; role: ProgramRole; groups: string[] | null }, where: string, store: Store): Promise<string[]> {
+  const grant = await store.accounts.findGrant(user.id, want.programId);
+  if (grant?.role === want.role && (grant.accessGroups ?? []).join(',') === (want.groups ?? []).join(',')) return [];
+  await accounts.grant(user.email, want.programId, want.role, false, want.groups);
+  return [`granted ${user.email} the role ${want.role}${where}${want.groups ? ` limited to the access groups ${want.groups.join(', ')}` : ''}`];
+}
+
+async function seedAccount(store: Store, accounts: AccountService, clients: OAuthClientService, c: DemoCredential, programs: { programId: string; claims: string }): Promise<string[]> {
   const actions: string[] = [];
   let user = await store.accounts.findUserByEmail(c.email);
   if (!user) {
@@ -120,10 +155,9 @@ async function seedAccount(store: Store, accounts: AccountService, clients: OAut
     user = await store.accounts.findUserByEmail(c.email);
     actions.push(`created user ${c.email}`);
   }
-  if (c.grant && user && (await store.accounts.findGrant(user.id, programId))?.role !== c.grant) {
-    await accounts.grant(c.email, programId, c.grant);
-    actions.push(`granted ${c.email} the role ${c.grant}`);
-  }
+  if (!user) throw new Error(`demo user ${c.email} was not created`);
+  if (c.grant) actions.push(...(await seedGrant(accounts, user, { programId: programs.programId, role: c.grant, groups: c.groups ?? null }, '', store)));
+  if (c.claimGrant) actions.push(...(await seedGrant(accounts, user, { programId: programs.claims, role: c.claimGrant, groups: null }, ` in ${DEMO_CLAIM_PROGRAM}`, store)));
   const parts = parseApiKey(c.apiKey);
   if (!parts) throw new Error(`demo API key of ${c.email} is not shaped like an API key`);
   if (!(await store.accounts.findApiKey(parts.id))) {
@@ -137,24 +171,8 @@ async function seedAccount(store: Store, accounts: AccountService, clients: OAut
   return actions;
 }
 
-/** The demo's incentive claim program (issue 34, §3): its header shows the relation the interconnection program offers to it. */
-export const DEMO_CLAIM_PROGRAM_PATH = fileURLToPath(new URL('../../../programs/incentive-claim.yaml', import.meta.url));
-
-/**
- * Adds the incentive claim to a seeded demo: imports programs/incentive-claim.yaml, imports the demo program again with
- * the `relations:` block the claim file's header shows (the interconnection's "Incentive claim" relation), and lets
- * the demo applicant make claims. Not part of seedDemo yet; the API examples and the related projects' browser test use it.
- */
-export async function seedDemoClaims(deps: ProgramImportDeps): Promise<void> {
-  const claims = await readFile(DEMO_CLAIM_PROGRAM_PATH, 'utf8');
-  await importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(claims, 'yaml', DEMO_CLAIM_PROGRAM_PATH));
-  const block = claims.split('\n').filter((l) => l.startsWith('#   ')).map((l) => l.slice(4)).join('\n');
-  await importProgram(deps, DEMO_AGENCY.customId, parseProgramFile(`${await readFile(DEMO_PROGRAM_PATH, 'utf8')}\n${block}\n`));
-  await new AccountService(deps).grant(DEMO_CREDENTIALS.find((c) => c.role === 'applicant')!.email, 'INCENTIVE-CLAIM', 'applicant');
-}
-
 /** The demo credentials as a small table, for printing when a server or `apas demo` starts. */
 export function formatDemoCredentials(): string {
-  const rows = DEMO_CREDENTIALS.map((c) => `  ${c.role.padEnd(13)} ${c.email.padEnd(29)} password: ${c.password.padEnd(24)} X-ApiKey: ${c.apiKey}${c.client ? `  OAuth client: ${c.client.id} / ${c.client.secret}` : ''}`);
+  const rows = DEMO_CREDENTIALS.map((c) => `  ${c.role.padEnd(14)} ${c.email.padEnd(29)} password: ${c.password.padEnd(24)} X-ApiKey: ${c.apiKey}${c.client ? `  OAuth client: ${c.client.id} / ${c.client.secret}` : ''}`);
   return ['Demo credentials (public; for trying apas out, never for production):', ...rows].join('\n');
 }
