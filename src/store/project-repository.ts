@@ -10,9 +10,9 @@ import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
 import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
 import { countAccessGroups, projectGroupsPage, setProjectAccessGroups } from './access-group-queries.ts';
 import type { Database } from './tables.ts';
-import { countWorkQueue, valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
+import { countAttentionKinds, countWorkQueue, valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, listProjectListings, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups };
+const READS = { getProject, listProjects, listProjectListings, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows, setProjectAccessGroups };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */

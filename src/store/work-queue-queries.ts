@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { FieldCondition, SearchTuning } from '../model/records.ts';
 import type { Project } from '../model/model.ts';
 import { toProject } from './project-queries.ts';
@@ -102,6 +102,37 @@ export async function workQueuePage(db: Db, query: WorkQueueQuery): Promise<Work
  * `bound + 1` means "more than bound". The count reads what a page of `bound` rows would, never the whole program.
  */
 export async function countWorkQueue(db: Db, counted: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>, bound: number): Promise<number> {
+  const read = await boundedRead(db, counted, bound);
+  return typeof read === 'number' ? read : Math.min(read.size, bound + 1);
+}
+
+/**
+ * The work queue's needs-attention counts: its projects flagged for any kind, and for each kind, each bounded as
+ * countWorkQueue's. The projects flagged for any kind are read once with their bits (that count's own read, at most
+ * `bound + 1` of them); while they are no more than the bound, every kind is counted from those bits. A small access
+ * group's walk of the flagged projects finds few, so it tests the whole program's flagged projects once, not once per
+ * kind (1,000,000 projects, a group of 1 %: 70 ms → 22 ms of CPU on SQLite).
+ */
+export async function countAttentionKinds(db: Db, counted: Pick<WorkQueueQuery, 'programId' | 'groups' | 'tuning'>, bound: number): Promise<Record<AttentionKind | 'any', number>> {
+  const of = (kinds: AttentionKind[]) => ({ ...counted, fields: [], attention: { kinds } });
+  const flagged = await boundedRead(db, of(ATTENTION_KINDS), bound);
+  if (typeof flagged === 'number') throw new Error('a needs-attention count reads its projects');
+  if (flagged.size > bound) {
+    const [reply, files, deadline, connection] = await Promise.all(ATTENTION_KINDS.map((k) => countWorkQueue(db, of([k]), bound)));
+    return { any: bound + 1, reply: reply!, files: files!, deadline: deadline!, connection: connection! };
+  }
+  const bits = [...flagged.values()];
+  const count = (k: AttentionKind) => bits.filter((b) => (b & attentionMask({ kinds: [k] })) !== 0).length;
+  return { any: bits.length, reply: count('reply'), files: count('files'), deadline: count('deadline'), connection: count('connection') };
+}
+
+const ATTENTION_KINDS: AttentionKind[] = ['reply', 'files', 'deadline', 'connection'];
+
+/**
+ * A bounded count (see countWorkQueue); for needs attention or Overdue only, the projects it read instead, each with
+ * its kept bits (at most `bound + 1`).
+ */
+async function boundedRead(db: Db, counted: Omit<WorkQueueQuery, 'limit' | 'after' | 'sort' | 'direction'>, bound: number): Promise<number | Map<string, number>> {
   if (!Number.isSafeInteger(bound) || bound < 1) throw new Error(`bad count bound ${bound}`);
   // A count with no filter but a small group has no order to keep: its members drive it, each looked up until past
   // the bound (as a set, a walk tested ~100 projects a match). With filters the set stays: offered `id in`, SQLite
@@ -119,23 +150,27 @@ export async function countWorkQueue(db: Db, counted: Omit<WorkQueueQuery, 'limi
     // Each branch stops at bound + 1 ids, so the union is exact up to the bound and says "more" past it; one query
     // with OR made PostgreSQL gather every flagged project of the program (1,000,000 projects: 50 ms a count).
     const rest = { ...split.rest, sort: 'updated' as const, direction: 'desc' as const, limit: bound };
-    const union = new Set<string>();
+    const union = new Map<string, number>();
     const { dueBy } = split.flagged;
-    const branches = attentionParts(db, q.programId, { ...split.flagged, dueBy: null })
-      .map((part) => () => filtered(db, rest, plan, part(queueProjects(db, rest, undefined))).select('projects.id').limit(sql.lit(bound + 1)).execute());
+    // SQLite reads an IN list of an index's column value by value, stopping at the limit as the branches do, and tests
+    // a small group's set built once (as branches, once each: 5 × 1.5 ms at 1,000,000 projects).
+    const parts = db.getExecutor().adapter instanceof PostgresAdapter ? attentionParts(db, q.programId, { ...split.flagged, dueBy: null })
+      : [(query: QueueProjects) => query.where('projects.attention', 'in', withBit(split.flagged.mask))];
+    const branches = parts
+      .map((part) => () => filtered(db, rest, plan, part(queueProjects(db, rest, undefined))).select(['projects.id', 'projects.attention']).limit(sql.lit(bound + 1)).execute());
     if (dueBy !== null) {
       // Joined from the deadlines' (state, due_at) index: as `id in (…)`, PostgreSQL read the program's projects
       // against the whole list (1,000,000 projects: 50 ms a count).
       branches.push(() => filtered(db, rest, plan, queueProjects(db, rest, undefined)).innerJoin('project_deadlines as ad', 'ad.project_id', 'projects.id')
         .where('ad.state', '=', 'running').where('ad.program_id', '=', q.programId).where('ad.due_at', '<=', dueBy)
-        .select('projects.id').distinct().limit(sql.lit(bound + 1)).execute());
+        .select(['projects.id', 'projects.attention']).distinct().limit(sql.lit(bound + 1)).execute());
     }
     // One after another, stopping once past the bound: usually the first branch with flagged projects decides.
     for (const branch of branches) {
-      for (const r of await branch()) union.add(r.id);
+      for (const r of await branch()) union.set(r.id, Number(r.attention));
       if (union.size > bound) break;
     }
-    return Math.min(union.size, bound + 1);
+    return union;
   }
   return boundedCount(db, filtered(db, query, plan, queueProjects(db, query, undefined)).select('projects.id').limit(sql.lit(bound + 1)));
 }

@@ -141,6 +141,14 @@ forEachDialect('HTTP work queue views', ({ dialect }) => {
       const stored = await Promise.all(whole.map((id) => h.store.projects.getProject(IDS.program, id)));
       const keys = stored.map((p) => [p!.updatedAt, p!.id] as const);
       assert.deepEqual(keys, [...keys].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : -1)), 'newest change first');
+      // A page filtered to a tab shows that tab's count (taken from the tabs' counts), which is the kind's own.
+      for (const [tab, kinds] of [['any', ['reply', 'files', 'deadline', 'connection']], ['reply', ['reply']], ['files', ['files']], ['deadline', ['deadline']]] as const) {
+        const own = await h.store.projects.countWorkQueue({ programId: IDS.program, fields: [], attention: { kinds: [...kinds] } }, 1000);
+        const page = await webGet(h, `${QUEUE}&attention=${tab}`, 'admin');
+        assert.equal(page.statusCode, 200, page.body);
+        assert.equal(/<p id="queue-count">(\d+) projects? match/.exec(page.body)?.[1], String(own), `${tab}: the page's count`);
+        assert.equal(/id="attention-([a-z]+)">(\d+)</.exec(page.body.slice(page.body.indexOf(`id="attention-${tab}"`)))?.[2], String(own), `${tab}: its tab`);
+      }
     });
 
     it('an upload of a submitted project sets "file awaits review" and a review clears it (a draft\'s upload does not); an applicant\'s reply sets "answered", an internal note keeps it, a note the applicant sees clears it', async () => {

@@ -4,6 +4,7 @@ import type { Project } from '../../src/model/model.ts';
 import type { OwnerScope, ProjectQuery, SearchTuning } from '../../src/model/records.ts';
 import { planGroupPage, planGroups } from '../../src/store/access-group-plan.ts';
 import { openDatabase } from '../../src/store/database.ts';
+import { ATTENTION } from '../../src/store/queue-view-queries.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { QueueKey, WorkQueueQuery } from '../../src/store/work-queue-queries.ts';
 import { forEachDialect, type TestStore } from '../support/databases.ts';
@@ -129,6 +130,36 @@ forEachDialect('store: access-group plans (driven by a small group\'s members, o
           }
           assert.deepEqual(pages[1], pages[0]);
           assert.deepEqual(pages[2], pages[0]);
+        }
+      }
+    }
+  });
+
+  it('the needs-attention counts of every kind, read together, are those of each kind counted alone, with either plan', async () => {
+    opened = await open();
+    const { store } = opened;
+    await load(store);
+    // Every combination of the kept bits over the projects (0 for every fifth), written as the change step keeps them.
+    const bitsOf = (i: number) => (i % 5 === 0 ? 0 : (i * 7) % 32);
+    const { db } = await openDatabase(opened.config, 1);
+    try {
+      for (const [i, r] of ROWS.entries()) await db.updateTable('projects').set({ attention: bitsOf(i) }).where('id', '=', r.p.id).execute();
+    } finally {
+      await db.destroy();
+    }
+    const masks = { any: 31, reply: ATTENTION.reply, files: ATTENTION.files, deadline: ATTENTION.overdue | ATTENTION.near, connection: ATTENTION.connection } as const;
+    for (const groups of [...SCOPES, undefined]) {
+      const inGroups = ROWS.map((r, i) => ({ r, bits: bitsOf(i) })).filter(({ r }) => groups === undefined || inScope(groups)(r));
+      for (const tuning of [...PLANS, undefined]) {
+        for (const bound of [2, 5, 1000]) {
+          const at = `${groups?.join('+') ?? 'every project'}, ${tuning?.groupPlan ?? 'planned'}, bound ${bound}`;
+          const counts = await store.projects.countAttentionKinds({ programId: IDS.program, ...(groups ? { groups } : {}), ...(tuning ? { tuning } : {}) }, bound);
+          const expected = Object.fromEntries(Object.entries(masks).map(([k, m]) => [k, Math.min(inGroups.filter((x) => (x.bits & m) !== 0).length, bound + 1)]));
+          assert.deepEqual(counts, expected, at);
+          for (const kind of ['reply', 'files', 'deadline', 'connection'] as const) {
+            const alone = await store.projects.countWorkQueue({ programId: IDS.program, fields: [], ...(groups ? { groups } : {}), ...(tuning ? { tuning } : {}), attention: { kinds: [kind] } }, bound);
+            assert.equal(alone, expected[kind], `${at}, ${kind} alone`);
+          }
         }
       }
     }

@@ -159,6 +159,15 @@ function groupsOf(ctx: ProgramContext): Pick<WorkQueueQuery, 'groups'> {
   return groups ? { groups } : {};
 }
 
+/** The needs-attention tab a query is (all kinds or one, and no other filter), or null. */
+function attentionTab(q: Omit<WorkQueueQuery, 'limit' | 'after'>): AttentionKind | 'any' | null {
+  const other = Object.keys(q).some((k) => !['programId', 'sort', 'direction', 'groups', 'fields', 'attention'].includes(k));
+  if (other || q.fields.length > 0 || !q.attention) return null;
+  const kinds = new Set(q.attention.kinds);
+  if (kinds.size === 4) return 'any';
+  return kinds.size === 1 ? q.attention.kinds[0]! : null;
+}
+
 /** The staff work queue of a program: filtered, sorted, paged by keyset, and exported as CSV. */
 export class WorkQueueService {
   readonly #deps: ServiceDeps<'programs' | 'projects' | 'accounts' | 'deadlines'>;
@@ -200,11 +209,14 @@ export class WorkQueueService {
     }
     const first = shown[0];
     const last = shown.at(-1);
+    const counting = this.#attentionCounts(ctx);
+    // A needs-attention tab's count is one the tabs' counts hold already (for a small access group, the page's dearest read).
+    const tab = attentionTab(query);
     const [agency, assignees, count, attentionCounts] = await Promise.all([
       this.#deps.store.accounts.findAgency(caller.user.agencyId),
       this.#deps.store.accounts.usersWithProgramRole(ctx.program, staffRoles(ctx.program), QUEUE_ASSIGNEE_CHOICES),
-      this.#count(query),
-      this.#attentionCounts(ctx),
+      tab === null ? this.#count(query) : counting.then((c) => c[tab]),
+      counting,
     ]);
     return {
       agencyName: agency?.name ?? '', programId: ctx.program.id, programName: ctx.program.name, testProgram: isTestProgram(ctx.program), role: ctx.role.name,
@@ -292,10 +304,11 @@ export class WorkQueueService {
     return { count: Math.min(n, QUEUE_COUNT_BOUND), more: n > QUEUE_COUNT_BOUND };
   }
 
+  // Read together: a small access group's counts each test the whole program's flagged projects (countAttentionKinds).
   async #attentionCounts(ctx: ProgramContext): Promise<Record<AttentionKind | 'any', BoundedCount>> {
-    const of = (kinds: AttentionKind[]) => this.#count({ programId: ctx.program.id, fields: [], sort: 'updated', direction: 'desc', attention: { kinds }, ...groupsOf(ctx) });
-    const [any, reply, files, deadline, connection] = await Promise.all([of(['reply', 'files', 'deadline', 'connection']), of(['reply']), of(['files']), of(['deadline']), of(['connection'])]);
-    return { any, reply, files, deadline, connection };
+    const n = await this.#deps.store.projects.countAttentionKinds({ programId: ctx.program.id, ...groupsOf(ctx) }, QUEUE_COUNT_BOUND);
+    const bounded = (k: AttentionKind | 'any'): BoundedCount => ({ count: Math.min(n[k], QUEUE_COUNT_BOUND), more: n[k] > QUEUE_COUNT_BOUND });
+    return { any: bounded('any'), reply: bounded('reply'), files: bounded('files'), deadline: bounded('deadline'), connection: bounded('connection') };
   }
 
   // Every column the caller may choose: the queue's own, then each data field staff may read (a table's cells are not one value).
