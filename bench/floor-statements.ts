@@ -36,12 +36,14 @@ function watchDrivers(): void {
 }
 
 /**
- * The statements apas runs for each read of `list` on the database at `url` (a SQLite file or a PostgreSQL URL).
+ * The statements apas runs for each read of `list` on the database at `url` (a SQLite file or a PostgreSQL URL), its
+ * sealed values opened with `keyFile` (the server's).
  * Only reads are kept: a timer's write (the shared rate limit's flush) landing in the window is not the request's.
  */
-export async function recordReads(url: string, list: Scenario[]): Promise<FloorRead[]> {
+export async function recordReads(url: string, list: Scenario[], keyFile?: string): Promise<FloorRead[]> {
   watchDrivers();
-  const { app, close } = await openApp(url);
+  // The server's key file, so that sealed values open: beside a SQLite file it is found by itself, not for PostgreSQL.
+  const { app, close } = await openApp(url, ...(keyFile ? [keyFile] : []));
   try {
     const out: FloorRead[] = [];
     for (const s of list.filter(isRead)) {

@@ -196,7 +196,9 @@ async function main(): Promise<void> {
     stopDb = prepared.stop;
     process.stdout.write(`loaded in ${(prepared.loadMs / 1000).toFixed(1)} s\n`);
     const [port, basePort] = [await freePort(), await freePort()];
-    const server = spawnLogged(['bin/apas.js', 'serve'], serverEnv(prepared.url, port, benchKeyFile(dir)));
+    // APAS_BENCH_NODE_ARGS adds node options to apas's server, e.g. `--cpu-prof --cpu-prof-dir=DIR`, as with --against.
+    const nodeArgs = (process.env.APAS_BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+    const server = spawnLogged([...nodeArgs, 'bin/apas.js', 'serve'], serverEnv(prepared.url, port, benchKeyFile(dir)));
     children.push(server.child);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/readyz`, server.child, server.log);
@@ -208,12 +210,14 @@ async function main(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${basePort}`;
     await waitFor(`${baseUrl}/`, baseline.child, baseline.log, true);
     let floorUrl: string | undefined;
+    let floorPid: number | undefined;
     if (values.floor) {
       const readsFile = path.join(dir, 'floor-reads.json');
-      fs.writeFileSync(readsFile, JSON.stringify(await recordReads(prepared.url, list)));
+      fs.writeFileSync(readsFile, JSON.stringify(await recordReads(prepared.url, list, benchKeyFile(dir))));
       const floorPort = await freePort();
       const floor = spawnLogged(['--import', 'tsx', 'bench/floor-server.ts', cannedFile, readsFile, String(floorPort), prepared.url], {});
       children.push(floor.child);
+      floorPid = floor.child.pid;
       floorUrl = `http://127.0.0.1:${floorPort}`;
       await waitFor(`${floorUrl}/`, floor.child, floor.log, true);
     }
@@ -222,18 +226,19 @@ async function main(): Promise<void> {
     for (const s of list) {
       let peak = rssMb(server.child.pid!);
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.child.pid!))), 200);
-      const ours = await drive(base, s, duration, connections);
+      const ours = await drive(base, s, duration, connections, server.child.pid);
       clearInterval(sampler);
-      const theirs = await drive(baseUrl, s, duration, connections);
+      const theirs = await drive(baseUrl, s, duration, connections, baseline.child.pid);
       maxRss = Math.max(maxRss, peak);
       const r: ScenarioResult = { name: s.name, ours, baseline: theirs, ratio: ours.rps / theirs.rps, peakRssMb: peak };
       if (floorUrl && isRead(s)) {
-        r.floor = await drive(floorUrl, s, duration, connections);
+        r.floor = await drive(floorUrl, s, duration, connections, floorPid);
         r.floorRatio = r.floor.rps / theirs.rps;
       }
       results.push(r);
-      const floorText = r.floor ? `  | floor ${r.floor.rps.toFixed(0).padStart(7)} req/s  ratio ${r.floorRatio!.toFixed(2)}${r.floor.errors + r.floor.non2xx > 0 ? ' FAILED' : ''}` : '';
-      process.stdout.write(`${s.name.padEnd(44)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(4)} ms  p99 ${String(ours.p99).padStart(4)} ms  | baseline ${theirs.rps.toFixed(0).padStart(7)} req/s  ratio ${r.ratio.toFixed(2)}  rss ${peak.toFixed(0)} MB${ours.errors + ours.non2xx > 0 ? `  FAILED ${ours.errors} errors ${ours.non2xx} non-2xx` : ''}${floorText}\n`);
+      const cpu = (f: Figures) => (f.cpuUs === undefined ? '' : `  cpu ${f.cpuUs.toFixed(0)} µs/req`);
+      const floorText = r.floor ? `  | floor ${r.floor.rps.toFixed(0).padStart(7)} req/s  ratio ${r.floorRatio!.toFixed(2)}${cpu(r.floor)}${r.floor.errors + r.floor.non2xx > 0 ? ' FAILED' : ''}` : '';
+      process.stdout.write(`${s.name.padEnd(44)} ${ours.rps.toFixed(0).padStart(7)} req/s  p50 ${String(ours.p50).padStart(4)} ms  p99 ${String(ours.p99).padStart(4)} ms  | baseline ${theirs.rps.toFixed(0).padStart(7)} req/s  ratio ${r.ratio.toFixed(2)}  rss ${peak.toFixed(0)} MB${cpu(ours)}${cpu(theirs)}${ours.errors + ours.non2xx > 0 ? `  FAILED ${ours.errors} errors ${ours.non2xx} non-2xx` : ''}${floorText}\n`);
     }
     // One bulk action at a time, after the scenarios: its 500 change steps would otherwise compete with theirs.
     let bulkAssign: BulkAssignFigures | undefined;

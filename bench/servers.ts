@@ -14,7 +14,11 @@ import type { Scenario, Step } from './scenario-types.ts';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** One scenario's figures for one server; `requests` is how many were answered in all. */
-export interface Figures { rps: number; p50: number; p99: number; errors: number; non2xx: number; requests?: number }
+export interface Figures {
+  rps: number; p50: number; p99: number; errors: number; non2xx: number; requests?: number;
+  /** The server's CPU time (user and system) per answered request, in µs, when its process id was given. */
+  cpuUs?: number;
+}
 
 /** A port nothing listens on now. */
 export function freePort(): Promise<number> {
@@ -113,10 +117,13 @@ function chained(steps: Step[]): autocannon.Request[] {
 }
 
 /** Drives one scenario against `base` for `duration` seconds over `connections` connections. */
-export async function drive(base: string, s: Scenario, duration: number, connections: number): Promise<Figures> {
+export async function drive(base: string, s: Scenario, duration: number, connections: number, pid?: number): Promise<Figures> {
+  const before = pid === undefined ? null : cpuMs(pid);
   const r = await autocannon({
     url: s.steps ? base : `${base}${s.url}`, method: s.method as 'GET', headers: s.headers, body: s.body, duration, connections,
     ...(s.steps ? { requests: chained(s.steps) } : {}),
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, requests: r.requests.total };
+  const after = pid === undefined ? null : cpuMs(pid);
+  const cpu = before !== null && after !== null && r.requests.total > 0 ? { cpuUs: ((after - before) * 1000) / r.requests.total } : {};
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, requests: r.requests.total, ...cpu };
 }
