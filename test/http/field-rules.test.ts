@@ -59,7 +59,9 @@ for (const dialect of DIALECTS) {
       const name = (fieldId: string) => model.fields.find((f) => f.id === fieldId)?.customId ?? fieldId;
       const project = await demo.db.store.projects.getProject(model.program.id, projectId);
       const values = (await demo.db.store.projects.getAllValues(projectId)).map((v) => [name(v.fieldId), v.value, v.values]);
-      const drafts = await Promise.all(model.forms.map(async (f) => (await demo.db.store.projects.getDraft(projectId, f.id)).map((v) => [f.customId, name(v.fieldId), v.value])));
+      // Sorted by field: the store reads a draft's rows in no particular order (PostgreSQL returns them as it finds them).
+      const byField = (a: string[], b: string[]) => (a[1] ?? '').localeCompare(b[1] ?? '');
+      const drafts = await Promise.all(model.forms.map(async (f) => (await demo.db.store.projects.getDraft(projectId, f.id)).map((v) => [f.customId, name(v.fieldId), v.value] as string[]).sort(byField)));
       return { version: project?.version, status: project?.statusId, number: project?.number, values, drafts };
     }
     function value(xml: string, customId: string): string | undefined {

@@ -118,13 +118,13 @@ forEachDialect('HTTP review page', ({ dialect }) => {
       assert.doesNotMatch(res.body, /Jane Doe/);
     });
 
-    it('offers a reader no action at all, an editor only assignee and owner, an admin everything', async () => {
+    it('offers a reader no action at all, an editor only assignee, owner and a link to another project, an admin everything', async () => {
       const h = harness();
       const forms = (html: string) => [...html.matchAll(/<form method="post" action="[^"]*\/Review\/(\w+)"/g)].map((m) => m[1]);
       assert.deepEqual(forms((await webGet(h, review(projectId), 'reader')).body), []);
-      assert.deepEqual(new Set(forms((await webGet(h, review(projectId), 'editor')).body)), new Set(['Assignee', 'Owner']));
+      assert.deepEqual(new Set(forms((await webGet(h, review(projectId), 'editor')).body)), new Set(['Assignee', 'Owner', 'Link']));
       const admin = (await webGet(h, review(projectId), 'admin')).body;
-      assert.deepEqual(new Set(forms(admin)), new Set(['Status', 'Assignee', 'Owner', 'Attachment', 'InquiryNote', 'InquiryStatus', 'InquiryExternalId']));
+      assert.deepEqual(new Set(forms(admin)), new Set(['Status', 'Assignee', 'Owner', 'Link', 'Attachment', 'InquiryNote', 'InquiryStatus', 'InquiryExternalId']));
       assert.match(admin, /Export this project \(XML\)/);
       assert.doesNotMatch((await webGet(h, review(projectId), 'editor')).body, /Export this project/);
     });
