@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { runCli } from '../../src/cli/main.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -13,8 +13,7 @@ import { createBlobStore } from '../../src/store/create-blob-store.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
-import type { Database } from '../../src/store/tables.ts';
-import { DIALECTS, emptyTestDatabase, openTestStore, type TestStore } from '../support/databases.ts';
+import { DIALECTS, emptyTestDatabase, onDatabase, openTestStore, type TestStore } from '../support/databases.ts';
 import { authHeaders, type HttpHarness, requester, startHttp } from '../support/http-harness.ts';
 import { type S3Server, startS3Server } from '../support/s3-server.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
@@ -35,20 +34,9 @@ async function apas(args: string[], env: Record<string, string>): Promise<{ code
   return { code, stdout, stderr };
 }
 
-/** Runs one query on a connection of its own to a database, without migrating it. */
-async function query<T>(config: TestStore['config'], work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-  const opened = await openDatabase(config, { migrate: false });
-  try {
-    return await work(opened.db);
-  } finally {
-    await opened.changes.close();
-    await opened.db.destroy();
-  }
-}
-
 /** How many tables a database holds (0: nothing was migrated into it). */
 function tableCount(config: TestStore['config']): Promise<number> {
-  return query(config, async (db) => {
+  return onDatabase(config, async (db) => {
     const count = config.kind === 'sqlite'
       ? sql<{ n: number | string }>`select count(*) as n from sqlite_master where type = 'table'`
       : sql<{ n: number | string }>`select count(*) as n from information_schema.tables where table_schema = current_schema()`;
@@ -122,7 +110,7 @@ describe(`apas move sqlite (local files) → ${to} (files in S3)`, () => {
     const app = await buildApp({ config, store, clock: h.clock, logger: false, sleep: async () => {}, blobs: createBlobStore(config, store, h.clock) });
     try {
       // The attachment rows name the objects under the prefix, and nothing else of the installation is there.
-      const rows = await query(config.database, async (db) => (await sql<{ blob_key: string }>`select blob_key from attachments order by blob_key`.execute(db)).rows);
+      const rows = await onDatabase(config.database, async (db) => (await sql<{ blob_key: string }>`select blob_key from attachments order by blob_key`.execute(db)).rows);
       const stored = (await s3.keys()).filter((k) => k.startsWith('moved/')).map((k) => k.slice('moved/'.length));
       assert.deepEqual(stored, rows.map((r) => r.blob_key));
       const request = requester(app, h.who);

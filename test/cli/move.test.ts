@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { runCli } from '../../src/cli/main.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -14,8 +14,7 @@ import { createKyselyStore } from '../../src/store/kysely-store.ts';
 import { moveInstallation } from '../../src/store/move-installation.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
 import type { Store } from '../../src/store/store.ts';
-import type { Database } from '../../src/store/tables.ts';
-import { DIALECTS, emptyTestDatabase, openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
+import { DIALECTS, emptyTestDatabase, onDatabase, openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
 import { IDS, seedProgram } from '../support/fixtures.ts';
 import { attr, attrs, authHeaders, type HttpHarness, requester, startHttp } from '../support/http-harness.ts';
 import { TINY_PDF } from '../support/tiny-pdf.ts';
@@ -88,17 +87,6 @@ async function sourceFingerprint(config: TestStore['config']): Promise<string> {
     const parts: string[] = [];
     for (const { t } of tables) parts.push(`${t}:${JSON.stringify((await sql`select * from ${sql.table(t)} order by 1`.execute(opened.db)).rows)}`);
     return sha256(Buffer.from(parts.join('\n')));
-  } finally {
-    await opened.changes.close();
-    await opened.db.destroy();
-  }
-}
-
-/** Runs `work` on a connection of its own to a database, without migrating it. */
-async function onDatabase<T>(config: TestStore['config'], work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-  const opened = await openDatabase(config, { migrate: false });
-  try {
-    return await work(opened.db);
   } finally {
     await opened.changes.close();
     await opened.db.destroy();

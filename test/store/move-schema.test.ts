@@ -1,25 +1,12 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { type Kysely, sql } from 'kysely';
-import type { DatabaseConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/store/database.ts';
+import { sql } from 'kysely';
 import { countedColumns, counterValue, movedTables, setCounter } from '../../src/store/move-schema.ts';
-import type { Database } from '../../src/store/tables.ts';
-import { forEachDialect } from '../support/databases.ts';
+import { forEachDialect, onDatabase } from '../support/databases.ts';
 
 // What `apas move` reads of a schema (src/store/move-schema.ts): the tables in an order rows can be inserted in, and
 // the counters the database keeps itself, which must move too, pruned rows and all, or the change feed's next event
 // would take a sequence a consumer has already passed.
-
-async function onDatabase<T>(config: DatabaseConfig, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-  const opened = await openDatabase(config, { migrate: false });
-  try {
-    return await work(opened.db);
-  } finally {
-    await opened.changes.close();
-    await opened.db.destroy();
-  }
-}
 
 const newEvent = (id: string) => sql`insert into events (id, type, at, agency_id, program_id, project_id, actor_id, audience, data, owner_id)
   values (${id}, 'project.created', 1, 'A', 'P', 'X', null, 'staff', '{}', null)`;

@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe } from 'node:test';
+import type { Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createKyselyStore, type KyselyStoreOptions } from '../../src/store/kysely-store.ts';
 import { ephemeralSecretBox, type SecretBox } from '../../src/store/secret-box.ts';
 import type { Store } from '../../src/store/store.ts';
+import type { Database } from '../../src/store/tables.ts';
 import { admin, TEMPLATE_ENV } from './database-templates.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { chosenDialects, type TestDialect } from './dialects.ts';
@@ -156,4 +158,15 @@ export async function emptyTestDatabase(dialect: TestDialect): Promise<{ config:
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { config: { kind: 'postgres', url: url.toString() }, url: url.toString(), remove: () => admin(serverUrl, `drop database if exists ${name} with (force)`) };
+}
+
+/** Runs `work` on a connection of its own to a database, without migrating it (to read or alter what a test made). */
+export async function onDatabase<T>(config: DatabaseConfig, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const opened = await openDatabase(config, { migrate: false });
+  try {
+    return await work(opened.db);
+  } finally {
+    await opened.changes.close();
+    await opened.db.destroy();
+  }
 }
