@@ -158,14 +158,17 @@ async function verify(sql: SqlReader, journal: WriteJournal): Promise<Verificati
   const lostCreates = journal.all().filter((r) => r.kind === 'create' && r.outcome === 'lost').length;
   const strangers = projects.filter((p) => !journaled.has(p.id) && !imported.has(p.id));
   if (strangers.length > lostCreates) problems.push(`${strangers.length} projects are in no journal, but only ${lostCreates} creations lost their answer`);
-  // The service's own changes may touch one: a deadline the crash run planted on it passing (deadline-checks.ts).
+  // The service's own changes may touch one: a deadline the crash run planted on it passing (deadline-checks.ts), and
+  // the demo's automation on project.created (ApplicationStarted: its emitEvent is a change of the project, audited
+  // automation.event), which runs for a project whose creation committed though its answer was lost.
   const passes = new Map<string, number>();
-  for (const r of await sql.all<{ project_id: string }>(`select project_id from audit_log where action = 'project.deadline.pass'`)) {
+  for (const r of await sql.all<{ project_id: string }>(`select project_id from audit_log where action in ('project.deadline.pass', 'automation.event')`)) {
     passes.set(r.project_id, (passes.get(r.project_id) ?? 0) + 1);
   }
   for (const p of strangers) {
     if (p.number !== null || Number(p.version) !== (passes.get(p.id) ?? 0) || (drafts.get(p.id) ?? []).length > 0) {
-      problems.push(`project ${p.id}: unknown to the clients (lost create) yet changed: number ${p.number}, version ${p.version}`);
+      const actions = (audits.get(p.id) ?? []).map((a) => a.action).join(', ');
+      problems.push(`project ${p.id}: unknown to the clients (lost create) yet changed: number ${p.number}, version ${p.version}, audited: ${actions}`);
     }
   }
   return out;
