@@ -50,8 +50,11 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
-/** Creates an empty database: a file in a new temp directory, or a new database on the test PostgreSQL. */
-export async function createFaultDatabase(dialect: FaultDialect): Promise<FaultDatabase> {
+/**
+ * Creates an empty database: a file in a new temp directory, or a new database on the test PostgreSQL (or on the
+ * server at `serverUrl`, a superuser URL, for a run that starts and stops a PostgreSQL of its own).
+ */
+export async function createFaultDatabase(dialect: FaultDialect, serverUrl?: string): Promise<FaultDatabase> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-faults-'));
     const file = path.join(dir, 'apas.db');
@@ -65,7 +68,7 @@ export async function createFaultDatabase(dialect: FaultDialect): Promise<FaultD
       },
     };
   }
-  const serverUrl = await postgresServerUrl();
+  serverUrl ??= await postgresServerUrl();
   const name = `apas_faults_${randomBytes(6).toString('hex')}`;
   await adminQuery(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../test/support/embedded-postgres.ts';
 import { ApiClient, demoIdentity } from './api-client.ts';
 import { AttachmentNeeds, createProject, listProjects } from './demo-steps.ts';
-import type { FaultDatabase } from './fault-database.ts';
+import { createFaultDatabase } from './fault-database.ts';
 import { startInstances } from './instances-run.ts';
 import { seededRandom } from './seeded-random.ts';
 import { serverErrors } from './server-errors.ts';
@@ -43,20 +42,6 @@ export interface PgRestartReport {
 // What the instances may log at error level while their database is away: the failed statements and probes.
 const OUTAGE_LINE = /ECONNREFUSED|ECONNRESET|57P0[1-3]|terminat|Connection terminated|not reachable|SERVICE_UNAVAILABLE|shutting down|starting up|connect|timeout/i;
 
-async function createDatabase(serverUrl: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    await client.query(`create database ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 /** Waits until every instance answers /readyz 200 (it reconnected by itself), for at most `ms`; the ones that did not. */
 async function waitReady(servers: ServerProcess[], ms: number): Promise<string[]> {
   const until = Date.now() + ms;
@@ -86,8 +71,8 @@ export async function runPgRestart(options: PgRestartOptions): Promise<PgRestart
   const port = Number(new URL(server.url).port);
   const servers: ServerProcess[] = [];
   try {
-    const url = await createDatabase(server.url, 'apas_restart');
-    const db: FaultDatabase = { dialect: 'postgres', url, config: { kind: 'postgres', url }, drop: async () => {} };
+    // Dropped with the server's directory at the end.
+    const db = await createFaultDatabase('postgres', server.url);
     servers.push(...(await startInstances(db, options.instances ?? 3, false)));
     log(`${servers.length} instances ready on PostgreSQL ${server.version} (port ${port})`);
     const journal = new WriteJournal();
