@@ -1,5 +1,6 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import type { SearchTuning } from '../model/records.ts';
+import type { Clock } from '../model/clock.ts';
+import type { ProjectQuery, SearchTuning } from '../model/records.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -35,48 +36,88 @@ export type GroupPlan = 'probe' | 'members' | 'drive';
 /** How a caller's groups are planned, and how many memberships they hold (exact below FEW_MEMBERS). */
 interface Counted { plan: 'probe' | 'members'; members: number }
 
-const plans = new WeakMap<Db, Map<string, { counted: Counted; at: number }>>();
+/** Counted plans kept per program and set of groups, at most this many (then all are dropped and counted again). */
+const MAX_KEPT_PLANS = 1000;
+
+/**
+ * The counted plans of one store, each kept GROUP_PLAN_TTL_MS by the store's clock (a test moves it by hand). The
+ * store owns one and its project reads plan through it, so two stores (or a test's) never share counts.
+ */
+export class GroupPlans {
+  readonly #clock: Clock;
+  readonly #kept = new Map<string, { counted: Counted; at: number }>();
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /** planGroups, its counts kept GROUP_PLAN_TTL_MS. */
+  async plan(db: Db, programId: string, groups: readonly string[], tuning?: SearchTuning): Promise<GroupPlan> {
+    if (tuning?.groupPlan) return tuning.groupPlan;
+    return (await this.#counted(db, programId, groups)).plan;
+  }
+
+  /** planGroupPage, its counts kept GROUP_PLAN_TTL_MS. */
+  async page(db: Db, programId: string, groups: readonly string[], rows: number, tuning?: SearchTuning): Promise<GroupPlan> {
+    if (tuning?.groupPlan) return tuning.groupPlan;
+    return pagePlan(db, await this.#counted(db, programId, groups), rows);
+  }
+
+  /** The page query `q` with its access groups' plan decided (tuning.groupPlan), as planGroupPage would decide it. */
+  async pageQuery<Q extends ProjectQuery>(db: Db, q: Q): Promise<Q> {
+    if (q.owner?.ownerId !== null || q.owner.groups === undefined) return q;
+    return { ...q, tuning: { ...q.tuning, groupPlan: await this.page(db, q.programId, q.owner.groups, q.offset + q.limit, q.tuning) } };
+  }
+
+  /** The work-queue query `q` with its access groups' plan decided (tuning.groupPlan), as planGroups would decide it. */
+  async queueQuery<Q extends { programId: string; groups?: readonly string[]; tuning?: SearchTuning }>(db: Db, q: Q): Promise<Q> {
+    if (q.groups === undefined) return q;
+    return { ...q, tuning: { ...q.tuning, groupPlan: await this.plan(db, q.programId, q.groups, q.tuning) } };
+  }
+
+  async #counted(db: Db, programId: string, groups: readonly string[]): Promise<Counted> {
+    if (groups.length === 0) return { plan: 'probe', members: 0 };
+    const key = `${programId}\u0000${[...groups].sort().join('\u0000')}`;
+    const now = this.#clock.now();
+    const hit = this.#kept.get(key);
+    if (hit && now - hit.at < GROUP_PLAN_TTL_MS) return hit.counted;
+    const c = await countedPlan(db, programId, groups);
+    if (this.#kept.size >= MAX_KEPT_PLANS) this.#kept.clear();
+    this.#kept.set(key, { counted: c, at: now });
+    return c;
+  }
+}
 
 /**
  * Chooses how a list limited to `groups` tests the program's projects: against a set of its members
  * (`project_access_groups_group`, program, group, project) when they are few (FEW_MEMBERS) and a small share of the
  * program (SMALL_SHARE); otherwise by probing each project of the list's walk. Both counts stop at their bound (at most
- * FEW_MEMBERS index entries, and SMALL_SHARE times the members counted), and the answer is kept GROUP_PLAN_TTL_MS;
- * `tuning.groupPlan` forces it.
+ * FEW_MEMBERS index entries, and SMALL_SHARE times the members counted); `tuning.groupPlan` forces it. Counted afresh
+ * each call: the store's reads plan through its GroupPlans, which keeps the counts.
  */
 export async function planGroups(db: Db, programId: string, groups: readonly string[], tuning?: SearchTuning): Promise<GroupPlan> {
   if (tuning?.groupPlan) return tuning.groupPlan;
-  return (await counted(db, programId, groups)).plan;
+  return groups.length === 0 ? 'probe' : (await countedPlan(db, programId, groups)).plan;
 }
 
 /**
  * The plan of a page that needs its first `rows` projects in order (offset + limit): as planGroups, but driven by the
  * members when a walk would reach the page only after testing more projects than they number (at least SMALL_SHARE
  * projects a row, by the share planGroups checked). A page of 100 at a 1 % share walks 10,000 index entries cheaply;
- * `offset=10000` would walk the whole program (1,000,000 projects) where the 9,764 members cost far less.
+ * `offset=10000` would walk the whole program (1,000,000 projects) where the 9,764 members cost far less. Counted
+ * afresh each call, like planGroups.
  */
 export async function planGroupPage(db: Db, programId: string, groups: readonly string[], rows: number, tuning?: SearchTuning): Promise<GroupPlan> {
   if (tuning?.groupPlan) return tuning.groupPlan;
-  const c = await counted(db, programId, groups);
+  return groups.length === 0 ? 'probe' : pagePlan(db, await countedPlan(db, programId, groups), rows);
+}
+
+function pagePlan(db: Db, c: Counted, rows: number): GroupPlan {
   // PostgreSQL runs a driven page as a hash join over a sequential scan of the program's projects (it prices a lookup
   // per member above a scan: 55 ms for 1,010 members at 100,000 projects), so there the hashed set's walk serves
   // every page (3 ms for the first).
   const drives = !(db.getExecutor().adapter instanceof PostgresAdapter);
   return c.plan === 'members' && drives && rows * SMALL_SHARE > c.members ? 'drive' : c.plan;
-}
-
-async function counted(db: Db, programId: string, groups: readonly string[]): Promise<Counted> {
-  if (groups.length === 0) return { plan: 'probe', members: 0 };
-  const key = `${programId}\u0000${[...groups].sort().join('\u0000')}`;
-  let cache = plans.get(db);
-  if (!cache) plans.set(db, (cache = new Map()));
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && now - hit.at < GROUP_PLAN_TTL_MS) return hit.counted;
-  const c = await countedPlan(db, programId, groups);
-  if (cache.size > 1000) cache.clear();
-  cache.set(key, { counted: c, at: now });
-  return c;
 }
 
 async function countedPlan(db: Db, programId: string, groups: readonly string[]): Promise<Counted> {

@@ -33,6 +33,7 @@ import { StoreError } from './store-error.ts';
 import { MAX_WRITE_TRANSACTION_MS, type Store, type StoreWriter } from './store.ts';
 import type { Database } from './tables.ts';
 import { TopicCache } from './topic-cache.ts';
+import { GroupPlans } from './access-group-plan.ts';
 import { webhookReader, webhookRepository } from './webhook-queries.ts';
 import { sealedProjectReader, sealedProjectRepository } from './sealed-field-values.ts';
 import { resealFieldValues } from './reseal-field-values.ts';
@@ -51,18 +52,18 @@ import { connectionReader, connectionRepository } from './connection-queries.ts'
 import { listRowReader, listRowRepository } from './list-row-queries.ts';
 
 /** A transaction's projects: sensitive values sealed, and sealed or opened again when an import flips a field's mark. */
-function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox): ProjectRepository {
+function projectWriter(db: Kysely<Database>, dialect: Dialect, secrets: SecretBox, plans: GroupPlans): ProjectRepository {
   return {
-    ...sealedProjectRepository(projectRepository(db, dialect), db, secrets),
+    ...sealedProjectRepository(projectRepository(db, dialect, plans), db, secrets),
     resealFields: async (fieldIds) => (await resealFieldValues(db, secrets, { rotate: false, countOnly: false, fieldIds })).resealed,
   };
 }
 
 // Each repository is built on first use: a transaction touches a few of them, and binding all of them cost a
 // measurable share of every write (and of every round of background work) under load.
-function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox, given: Partial<StoreWriter> = {}): StoreWriter {
+function writer(db: Kysely<Database>, dialect: Dialect, cache: ProgramModelCache, secrets: SecretBox, plans: GroupPlans, given: Partial<StoreWriter> = {}): StoreWriter {
   const builders: { [K in keyof StoreWriter]: () => StoreWriter[K] } = {
-    accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => projectWriter(db, dialect, secrets),
+    accounts: () => accountRepository(db), programs: () => programRepository(db, cache), projects: () => projectWriter(db, dialect, secrets, plans),
     attachments: () => attachmentRepository(db), inquiries: () => inquiryRepository(db), mfa: () => mfaRepository(db, secrets),
     oauth: () => oauthRepository(db), audit: () => auditRepository(db), counters: () => counterRepository(db),
     sessions: () => browserSessionRepository(db), idempotency: () => idempotencyRepository(db), events: () => eventRepository(db, dialect),
@@ -107,7 +108,7 @@ const PING_TIMEOUT_MS = 2_000;
 
 /** Options of a Store; tests pass a clock they move by hand. */
 export interface KyselyStoreOptions {
-  /** Times write transactions against MAX_WRITE_TRANSACTION_MS; the wall clock when left out. */
+  /** Times write transactions against MAX_WRITE_TRANSACTION_MS and ages kept access-group plans; the wall clock when left out. */
   clock?: Clock;
   /** Seals the secrets stored for reading back (TOTP, webhook signing secrets); see openSecretBox. */
   secrets: SecretBox;
@@ -119,6 +120,8 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
   const { secrets } = options;
   const clock = options.clock ?? systemClock;
   const cache: ProgramModelCache = new Map();
+  // How lists limited to access groups read them, counted per program and groups and kept a minute by `clock`.
+  const plans = new GroupPlans(clock);
   // The reads of every authenticated request (credentials, grants, sign-in counters) and of the program it names,
   // kept until the change signal says their tables changed; reads inside a transaction always go to the database.
   const reads = new TopicCache(changes);
@@ -131,7 +134,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
     dialect,
     accounts: reads.wrap(reads.wrap(accountReader(db), 'credentials', ['findUserByEmail', 'findUserById', 'findApiKey', 'listGrants']), 'programs', ['findAgency']),
     programs: reads.wrap(programReader(db, cache), 'programs', ['findProgram', 'listPrograms']),
-    projects: sealedProjectReader(projectReader(db), secrets), attachments: attachmentReader(db), inquiries: inquiryReader(db),
+    projects: sealedProjectReader(projectReader(db, plans), secrets), attachments: attachmentReader(db), inquiries: inquiryReader(db),
     mfa: reads.wrap(mfaReader(db, secrets), 'credentials', ['getMfa', 'getSessionToken', 'getWebSession']), audit: auditReader(db),
     oauth: reads.wrap(oauthReader(db), 'credentials', ['findClient', 'findAccessToken']),
     counters: signInCountsCached(counterRepository(db), reads), sessions: browserSessionRepository(db),
@@ -162,7 +165,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       let wrote = 0;
       const result = await writes.transaction().execute(async (trx) => {
         const started = clock.now();
-        const tx = writer(trx, dialect, cache, secrets);
+        const tx = writer(trx, dialect, cache, secrets, plans);
         const out = await work(tx);
         // The dashboards' counts of the projects the work changed, in this transaction: never stale.
         await tx.dashboards.flush();
@@ -180,7 +183,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
       let wrote = 0;
       const result = await writes.transaction().execute(async (trx) => {
         const started = clock.now();
-        const outer = writer(trx, dialect, cache, secrets);
+        const outer = writer(trx, dialect, cache, secrets, plans);
         let steps = 0;
         const step = async <R>(inner: (tx: StoreWriter) => Promise<R>): Promise<R> => {
           const name = sql.raw(`step_${++steps}`);
@@ -189,7 +192,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
           // back leaves none behind; the dashboards are refreshed from the rows as they are at the batch's end.
           const pending: NewEvent[] = [];
           const events = { ...outer.events, append: (event: NewEvent) => void pending.push(event) };
-          const tx = writer(trx, dialect, cache, secrets, { events, dashboards: outer.dashboards });
+          const tx = writer(trx, dialect, cache, secrets, plans, { events, dashboards: outer.dashboards });
           try {
             const out = await inner(tx);
             await sql`release savepoint ${name}`.execute(trx);

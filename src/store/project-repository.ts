@@ -10,7 +10,9 @@ import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
 import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
 import { countAccessGroups, projectGroupsPage, setProjectAccessGroups } from './access-group-queries.ts';
 import type { Database } from './tables.ts';
-import { countAttentionKinds, countWorkQueue, valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
+import type { GroupPlans } from './access-group-plan.ts';
+import type { ProjectQuery, ProjectSearch } from '../model/records.ts';
+import { countAttentionKinds, countWorkQueue, valuesOfProjects, type WorkQueueQuery, workQueuePage } from './work-queue-queries.ts';
 
 const READS = { getProject, listProjects, listProjectListings, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows, setProjectAccessGroups };
@@ -24,15 +26,31 @@ export type ProjectRepository = ReturnType<typeof projectRepository> & {
   resealFields(fieldIds: string[]): Promise<number>;
 };
 
-/** The project reads over a database. */
-export function projectReader(db: Kysely<Database>) {
-  return bindDb(db, READS);
+/**
+ * The reads limited to access groups, each planned through the store's kept counts (`plans`, access-group-plan.ts)
+ * before the query runs: the query functions would count the groups' memberships afresh on every call.
+ */
+function plannedReads(db: Kysely<Database>, plans: GroupPlans) {
+  return {
+    listProjects: async (q: ProjectQuery, where?: Parameters<typeof listProjects>[2]) => listProjects(db, await plans.pageQuery(db, q), where),
+    listProjectListings: async (q: ProjectQuery) => listProjectListings(db, await plans.pageQuery(db, q)),
+    searchProjects: (s: ProjectSearch) => searchProjects(db, s, plans),
+    workQueuePage: async (q: WorkQueueQuery) => workQueuePage(db, await plans.queueQuery(db, q)),
+    countWorkQueue: async (q: Parameters<typeof countWorkQueue>[1], bound: number) => countWorkQueue(db, await plans.queueQuery(db, q), bound),
+    countAttentionKinds: async (q: Parameters<typeof countAttentionKinds>[1], bound: number) => countAttentionKinds(db, await plans.queueQuery(db, q), bound),
+  };
+}
+
+/** The project reads over a database, access groups planned through `plans`. */
+export function projectReader(db: Kysely<Database>, plans: GroupPlans) {
+  return { ...bindDb(db, READS), ...plannedReads(db, plans) };
 }
 
 /** The project reads and writes over a transaction (values as stored); `lockProject` holds the project until the transaction ends. */
-export function projectRepository(db: Kysely<Database>, dialect: Dialect) {
+export function projectRepository(db: Kysely<Database>, dialect: Dialect, plans: GroupPlans) {
   return {
     ...bindDb(db, { ...READS, ...WRITES }),
+    ...plannedReads(db, plans),
     lockProject: (programId: string, projectId: string) => lockProject(db, dialect, programId, projectId),
   };
 }

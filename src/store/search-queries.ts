@@ -1,9 +1,9 @@
 import { type ExpressionBuilder, type Expression, type Kysely, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Project } from '../model/model.ts';
 import { type MembersRead, readableBy } from './owner-scope.ts';
-import { planGroups } from './access-group-plan.ts';
+import { type GroupPlans, planGroups } from './access-group-plan.ts';
 import { listProjects } from './project-queries.ts';
-import type { FieldCondition, ProjectSearch } from '../model/records.ts';
+import type { FieldCondition, ProjectQuery, ProjectSearch } from '../model/records.ts';
 import { VALUE_PREFIX_CHARS } from './migrations/007-value-prefix-indexes.ts';
 import type { Database } from './tables.ts';
 
@@ -254,26 +254,28 @@ export function drivenIds(db: Db, programId: string, s: SearchConditions, k: num
 }
 
 /** Projects of a program matching every condition, in creation order. */
-export async function searchProjects(db: Db, s: ProjectSearch): Promise<Project[]> {
+export async function searchProjects(db: Db, s: ProjectSearch, plans?: GroupPlans): Promise<Project[]> {
   const collation = codePointCollation(db);
   const plan = await planSearch(db, s, s.tuning?.broadAt);
   const page = { programId: s.programId, owner: s.owner, limit: s.limit, offset: s.offset, ...(s.tuning ? { tuning: s.tuning } : {}) };
-  if ('drive' in plan || s.limit === 0) return listProjects(db, page, (eb) => searchConditions(eb, s, collation, plan));
+  // Each page's access-group plan through the store's kept counts, when it gives them.
+  const list = async (p: ProjectQuery, where: (eb: Eb) => Expression<SqlBool>) => listProjects(db, plans ? await plans.pageQuery(db, p) : p, where);
+  if ('drive' in plan || s.limit === 0) return list(page, (eb) => searchConditions(eb, s, collation, plan));
   // Walking: within the window first, which ends at the window's last project in creation order (null when the
   // program has no more projects than the window, so the walk sees them all).
   const walked = (end: QueueKey | null) => (eb: Eb) => (end === null ? searchConditions(eb, s, collation, plan)
     : eb.and([searchConditions(eb, s, collation, plan), eb(eb.refTuple('projects.created_at', 'projects.id'), '<=', eb.tuple(end.at, end.id))]));
   // A staff caller limited to a small access group tests its window against a set of the members (access-group-plan.ts).
-  const groupPlan = s.owner?.ownerId === null && s.owner.groups !== undefined ? await planGroups(db, s.programId, s.owner.groups, s.tuning) : 'probe';
+  const groupPlan = s.owner?.ownerId === null && s.owner.groups !== undefined ? await (plans ? plans.plan(db, s.programId, s.owner.groups, s.tuning) : planGroups(db, s.programId, s.owner.groups, s.tuning)) : 'probe';
   const members = groupPlan === 'probe' ? undefined : { programId: s.programId, drive: groupPlan === 'drive' };
   const end = await windowEnd(db, s, s.tuning?.walkWindow ?? WALK_WINDOW, members);
-  const found = await listProjects(db, page, walked(end));
+  const found = await list(page, walked(end));
   if (end === null || found.length === s.limit) return found;
   // The window ran out before the page was full: the rest of the page comes after it. How many matches the window
   // held decides how much of `offset` is left; with a row on this page it is known, otherwise the window is counted.
   const inWindow = found.length > 0 ? s.offset + found.length : await countMatching(db, s, walked(end), members);
   const exact = await planSearch(db, s, DRIVE_PAST_WINDOW);
-  const rest = await listProjects(db, { ...page, limit: s.limit - found.length, offset: Math.max(0, s.offset - inWindow) }, (eb) => eb.and([
+  const rest = await list({ ...page, limit: s.limit - found.length, offset: Math.max(0, s.offset - inWindow) }, (eb) => eb.and([
     searchConditions(eb, s, collation, exact), eb(eb.refTuple('projects.created_at', 'projects.id'), '>', eb.tuple(end.at, end.id)),
   ]));
   return [...found, ...rest];

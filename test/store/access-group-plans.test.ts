@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Project } from '../../src/model/model.ts';
 import type { OwnerScope, ProjectQuery, SearchTuning } from '../../src/model/records.ts';
-import { planGroupPage, planGroups } from '../../src/store/access-group-plan.ts';
+import { GROUP_PLAN_TTL_MS, GroupPlans, planGroupPage, planGroups } from '../../src/store/access-group-plan.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { ATTENTION } from '../../src/store/queue-view-queries.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { QueueKey, WorkQueueQuery } from '../../src/store/work-queue-queries.ts';
-import { forEachDialect, type TestStore } from '../support/databases.ts';
+import { forEachDialect, onDatabase, type TestStore } from '../support/databases.ts';
 import { IDS, project, seedProgram, T0, value } from '../support/fixtures.ts';
 
 // A list read by a staff caller limited to access groups runs one of three plans: probing each project it walks in
@@ -220,5 +220,47 @@ forEachDialect('store: access-group plans (driven by a small group\'s members, o
       const found = await store.projects.searchProjects({ programId: IDS.program, owner: scope([group]), statusDates: [], fields: [], statusIn: [IDS.draft, IDS.submitted], limit: 100, offset: 0 });
       assert.equal(found.length, want, `${at}: a search`);
     }
+  });
+});
+
+forEachDialect('store: access-group plans are kept a minute by the store\'s clock', ({ open }) => {
+  it('a group that grows keeps its counted plan until the store\'s clock has moved a minute, then is counted again', async () => {
+    let now = T0;
+    const { store, config } = await open({ clock: { now: () => now } });
+    await load(store);
+    const listed = async () => (await store.projects.listProjectListings({ programId: IDS.program, owner: scope(['tiny']), limit: 100, offset: 0 })).length;
+    const queued = async () => (await store.projects.workQueuePage({ programId: IDS.program, fields: [], groups: ['tiny'], sort: 'created', direction: 'asc', limit: 100 })).length;
+    assert.equal(await listed(), 2, 'tiny holds 2 of 80 projects: read from its members');
+    assert.equal(await queued(), 2);
+    // `tiny` grows to 41 of the 80 projects (past one in 20: probing, once counted again), and gets a stray membership
+    // filed under another program, which only a probe (looking each project up by id) sees.
+    const grown = ROWS.filter((r) => r.groups.includes('large') && !r.groups.includes('tiny')).map((r) => r.p.id);
+    const stray = ROWS[1]!.p.id;
+    await onDatabase(config, (db) => db.insertInto('project_access_groups').values([
+      ...grown.map((id) => ({ project_id: id, group_id: 'tiny', program_id: IDS.program })), { project_id: stray, group_id: 'tiny', program_id: 'STRAY' },
+    ]).execute());
+    now += GROUP_PLAN_TTL_MS - 1;
+    assert.equal(await listed(), 41, 'the kept plan reads the members still');
+    assert.equal(await queued(), 41);
+    now += 1;
+    assert.equal(await listed(), 42, 'counted again a minute later: probing');
+    assert.equal(await queued(), 42);
+  });
+
+  it('GroupPlans keeps each program\'s and groups\' count apart, a minute by its clock', async () => {
+    let now = T0;
+    const { store, config } = await open();
+    await load(store);
+    const plans = new GroupPlans({ now: () => now });
+    await onDatabase(config, async (db) => {
+      assert.equal(await plans.plan(db, IDS.program, ['tiny']), 'members');
+      assert.equal(await plans.plan(db, IDS.program, ['small']), 'probe');
+      await db.insertInto('project_access_groups').values(ROWS.filter((r) => r.groups.includes('large') && !r.groups.includes('tiny')).map((r) => ({ project_id: r.p.id, group_id: 'tiny', program_id: IDS.program }))).execute();
+      now += GROUP_PLAN_TTL_MS - 1;
+      assert.equal(await plans.plan(db, IDS.program, ['tiny']), 'members', 'kept');
+      assert.equal(await planGroups(db, IDS.program, ['tiny']), 'probe', 'planGroups counts afresh');
+      now += 1;
+      assert.equal(await plans.plan(db, IDS.program, ['tiny']), 'probe', 'expired and counted again');
+    });
   });
 });
