@@ -4,6 +4,7 @@ import { type Config, withApplicationName } from '../config.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { type OpenDatabase, openDatabase } from '../store/database.ts';
 import { NewerDatabaseError } from '../store/schema-migrations.ts';
+import { isTransientDbError } from '../store/transient-db-error.ts';
 import { databaseLocation, databaseWhere } from './open-failure.ts';
 
 /** A reason `apas serve` cannot start that the operator must fix: logged as one line naming the setting, exit 1. */
@@ -24,15 +25,15 @@ function causeOf(error: unknown): string {
   return typeof e.code === 'string' && !message.includes(e.code) ? `${e.code}: ${message}` : message;
 }
 
-// Worth another try: the server is not there yet (refused, unreachable, name not resolvable yet, not answering),
-// starting up (57P03), full (53300), or SQLite's lock held by another process. A wrong password, a missing database or
-// an unopenable file will not mend by waiting.
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
-
-function isTransient(error: unknown): boolean {
-  const code = String((error as { code?: unknown }).code ?? '');
-  if (NETWORK_CODES.has(code) || code.startsWith('08') || code === '57P03' || code === '53300' || code === 'SQLITE_BUSY') return true;
-  return code === '' && /timeout|Connection terminated/i.test(String((error as Error).message));
+/**
+ * Worth another try at start-up: a failure that waiting mends (transient-db-error.ts, the list a request's 503 uses
+ * too), or pg's own code-less error for a connection that could not be made or was lost (a request meets these coded
+ * by guarded-pool.ts). A wrong password, a missing database or an unopenable file will not mend by waiting.
+ */
+export function worthRetrying(error: unknown): boolean {
+  if (isTransientDbError(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return (code ?? '') === '' && /timeout|Connection terminated/i.test(String((error as Error | null)?.message));
 }
 
 /**
@@ -54,7 +55,7 @@ export async function openWithRetry(config: Config, log: pino.Logger): Promise<O
       return opened;
     } catch (error) {
       if (error instanceof NewerDatabaseError) throw new StartupFailure('DATABASE_URL', location, `cannot start: ${error.message}`);
-      if (!isTransient(error) || attempt >= attempts) {
+      if (!worthRetrying(error) || attempt >= attempts) {
         const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
         throw new StartupFailure('DATABASE_URL', location, `cannot start: the ${where} cannot be opened${tries} (${causeOf(error)})`);
       }

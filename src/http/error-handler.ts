@@ -5,6 +5,7 @@ import { redactUrl } from '../domain/redact-secrets.ts';
 import { ApiError, type ErrorCode, fromStoreError } from '../domain/api-error.ts';
 import { OAuthError } from '../domain/accounts/oauth-error.ts';
 import { StoreError } from '../store/store-error.ts';
+import { isTransientDbError } from '../store/transient-db-error.ts';
 import { isWebPath, renderErrorPage } from '../web/error-page.tsx';
 import { SIGN_IN_PATH } from '../web/sign-in-routes.ts';
 import { answerFormat, JSON_TYPE, varyAccept } from './answer-format.ts';
@@ -29,13 +30,6 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_CSRF_INVALID_TOKEN: 'FORBIDDEN',
 };
 
-// Database conditions a client can simply retry: lock timeouts, lost connections, a PostgreSQL shutting down,
-// restarting or starting up (57P01-57P03), full (53300) or unreachable (08xxx). The transaction was rolled back, so
-// nothing was half-done; a COMMIT whose connection was lost is told apart in guarded-pool.ts (COMMIT_UNCONFIRMED).
-const RETRYABLE_DB_CODES = new Set([
-  'SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH',
-  '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006',
-]);
 // Unique violations come from two requests creating the same thing at once; the loser is told so.
 const CONFLICT_DB_CODES = new Set(['40001', '40P01', '23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 // Input PostgreSQL cannot take: U+0000 or a character outside UTF-8 (22021, 22P05), a value too long for an index
@@ -64,7 +58,8 @@ function mapError(error: unknown): ApiError {
   if (dbCode === 'ECONNRESET' && fe.message === 'aborted') return bodyBrokeOff();
   if (UNSTORABLE_DB_CODES.has(dbCode)) return new ApiError('INVALID_REQUEST', 'The request holds a value the database cannot store (a NUL character, or a value too long to index); nothing was changed.');
   if (CONFLICT_DB_CODES.has(dbCode)) return new ApiError('CONFLICT', 'A concurrent change got in the way; nothing was changed, send the request again.');
-  if (RETRYABLE_DB_CODES.has(dbCode)) {
+  // A database that is busy, restarting or unreachable: the one list of transient failures (transient-db-error.ts).
+  if (isTransientDbError(error)) {
     return new ApiError('SERVICE_UNAVAILABLE', 'The database is busy or unreachable; nothing was changed, try again shortly.', { headers: { 'Retry-After': '1' } });
   }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
