@@ -8,9 +8,10 @@ import { RandomIdGenerator } from '../../src/model/ids.ts';
 import { GROUPS, importGroups, NORTH_KW, seedReviewers, SOUTH_KW, type Territory } from '../support/access-groups.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
-import { dataRequest, type HttpHarness, type Identity } from '../support/http-harness.ts';
+import { authHeaders, dataRequest, type HttpHarness, type Identity } from '../support/http-harness.ts';
 import { COMPLETE, createProject, dataPath, setDraft, sharedHarness, submitPath } from './http-helpers.ts';
 import { webGet, webPost } from './web-page-helpers.ts';
+import { assigneeRequest, urls } from './workflow-helpers.ts';
 
 // Access groups (issue 34, §4): the program file's `accessGroups:`, the membership the change step keeps (and an
 // import recounts), and the grant limit set with `apas grant add --groups` or the console's People page.
@@ -154,6 +155,48 @@ forEachDialect('Access groups: the program file, the kept membership and the gra
     assert.equal(none.statusCode, 303);
     assert.equal((await h.store.accounts.findGrant(reviewers.south.id, IDS.program))?.accessGroups, undefined, 'nothing ticked: every project');
     await webPost(h, `${path}/Grants`, 'admin', { Program: IDS.program, Role: 'editor', Group: 'south' });
+  });
+
+  it('a project that leaves its assignee\'s groups is unassigned in the same change, audited and told as SetAssignee\'s clearing', async () => {
+    const h = harness();
+    await importGroups(h.store, h.clock, GROUPS);
+    const assign = async (projectId: string, email: string) => {
+      h.clock.advance();
+      const res = await h.request({ method: 'POST', url: urls.assignee(projectId), as: 'admin', body: assigneeRequest(email) });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+    const setKw = async (projectId: string, kw: string) => {
+      h.clock.advance();
+      const res = await h.request({ method: 'POST', url: dataPath(projectId), as: 'programAdmin', body: dataRequest({ [IDS.kw]: kw }) });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+    const stored = async (projectId: string) => (await h.store.projects.getProject(IDS.program, projectId))!;
+    const unassignedQueue = async () => (await h.store.projects.workQueuePage({ programId: IDS.program, fields: [], assigneeId: null, sort: 'created', direction: 'asc', limit: 1000 })).map((r) => r.project.id);
+    const limited = await submittedWith(h, NORTH_KW);
+    const unlimited = await submittedWith(h, NORTH_KW);
+    await assign(limited, reviewers.north.email);
+    await assign(unlimited, `${'USER00000004'.toLowerCase()}@example.org`);
+    // A change that keeps the project in North keeps its assignee.
+    await setKw(limited, '8');
+    assert.equal((await stored(limited)).assigneeId, reviewers.north.id);
+    const version = (await stored(limited)).version;
+    // The project becomes South's: the North reviewer can no longer open it, so the same change unassigns it.
+    await setKw(limited, SOUTH_KW);
+    const after = await stored(limited);
+    assert.deepEqual(after.accessGroups, ['south']);
+    assert.equal(after.assigneeId, null);
+    assert.equal(after.version, version + 1, 'one change: one version');
+    const audit = (await h.store.audit.list({ projectId: limited, action: 'project.assignee.set' })).map((r) => ({ detail: r.detail, at: r.at }));
+    assert.deepEqual(audit.filter((r) => r.detail?.to === null), [{ detail: { from: reviewers.north.id, to: null, reason: 'accessGroups' }, at: after.updatedAt }], 'written with the change that moved it');
+    const event = (await h.store.events.listProjectEvents(limited)).filter((e) => e.type === 'project.assignee_changed').at(-1);
+    assert.deepEqual({ from: event?.data.fromUserId, to: event?.data.toUserId }, { from: reviewers.north.id, to: null });
+    assert.ok((await unassignedQueue()).includes(limited), 'it waits in the unassigned queue');
+    const reviewerRead = await h.request({ method: 'GET', url: dataPath(limited), as: null, headers: authHeaders(reviewers.north) });
+    assert.equal(reviewerRead.statusCode, 404, 'the former assignee cannot open it');
+    // A staff member whose grant is not limited stays assigned wherever the project goes.
+    await setKw(unlimited, SOUTH_KW);
+    assert.equal((await stored(unlimited)).assigneeId, 'USER00000004');
+    assert.ok(!(await unassignedQueue()).includes(unlimited));
   });
 });
 

@@ -1,7 +1,9 @@
 import type { Program } from '../../model/model.ts';
 import type { StoreWriter } from '../../store/store.ts';
-import type { ChangeReaction } from '../projects/change-reaction.ts';
+import type { ChangeReaction, FollowStep, FollowUps } from '../projects/change-reaction.ts';
 import type { ProgramContext } from '../projects/project-context.ts';
+import { roleNamed } from '../roles/access.ts';
+import { userReaches } from '../roles/user-reaches.ts';
 import { groupsOfProject, groupsOfProjects } from './access-group-rules.ts';
 
 /** How many projects a recount reads and writes at a time. */
@@ -19,14 +21,34 @@ export const accessGroupsReaction: ChangeReaction = {
   follow: async (s) => {
     if ((s.ctx.program.accessGroups ?? []).length === 0) return { changes: {}, records: [] };
     const groups = await groupsOfProject(s.tx, s.ctx, s.project, s.now);
-    await s.tx.projects.setProjectAccessGroups(s.ctx.program.id, s.project.id, groups, s.project.accessGroups ?? []);
-    return { changes: { accessGroups: groups }, records: [] };
+    const moved = await s.tx.projects.setProjectAccessGroups(s.ctx.program.id, s.project.id, groups, s.project.accessGroups ?? []);
+    const unassigned = moved ? await unassignUnreached(s, groups) : null;
+    return unassigned ?? { changes: { accessGroups: groups }, records: [] };
   },
   recorded: async (tx, _deps, _caller, ctx, record) => {
     if ((ctx.program.accessGroups ?? []).length === 0) return;
     await keepProjectGroups(tx, ctx, record.projectId, record.at);
   },
 };
+
+/**
+ * A project that left the groups its assignee's grant is limited to is unassigned in the same change: nobody is left
+ * holding a project they can no longer open, and it waits in the unassigned queue for someone who can. Recorded as
+ * SetAssignee's clearing is (`project.assignee.set`, to null, and its project.assignee_changed event), made as the
+ * program's (the role automations act in) with `reason: 'accessGroups'`; the automations after this see it unassigned.
+ * Null when the project has no assignee or they still reach it (unlimited, an agency admin, or in one of its groups).
+ */
+async function unassignUnreached(s: FollowStep, groups: string[]): Promise<FollowUps | null> {
+  const assigneeId = s.project.assigneeId;
+  if (assigneeId === null) return null;
+  const assignee = await s.tx.accounts.findUserById(assigneeId);
+  if (!assignee || (await userReaches(s.tx.accounts, assignee, s.ctx.program, { accessGroups: groups }))) return null;
+  const role = roleNamed(s.ctx.program, 'admin')!;
+  return {
+    changes: { accessGroups: groups, assigneeId: null },
+    records: [{ action: 'project.assignee.set', detail: { from: assigneeId, to: null, reason: 'accessGroups' }, role }],
+  };
+}
 
 /** Evaluates a project's groups and writes them when they moved; nothing for a project that is gone (a removed draft). */
 export async function keepProjectGroups(tx: StoreWriter, ctx: Pick<ProgramContext, 'program' | 'model'>, projectId: string, now: number): Promise<void> {
