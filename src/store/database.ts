@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteBinding } from './sqlite-binding.ts';
+import { sqliteLocker } from './sqlite-exclusive.ts';
 import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type Driver } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
@@ -215,8 +216,8 @@ export async function openDatabase(config: DatabaseConfig, options: number | Ope
   if (config.kind === 'sqlite') {
     const { db, changes } = openSqlite(config.file);
     await run(db);
-    // One process writes at a time anyway; several on one file are rare, and the work must cope with them alone.
-    return { db, dialect: 'sqlite', changes, exclusively: (_name, work) => work(), bounded: () => db };
+    // Processes (and stores) on one file take turns by a lock beside it (sqlite-exclusive.ts).
+    return { db, dialect: 'sqlite', changes, exclusively: sqliteLocker(config.file), bounded: () => db };
   }
   // Migrations get a connection without a statement time limit (building an index on a large table takes its time).
   if (opts.migrate !== false) {

@@ -176,9 +176,9 @@ export interface Store extends StoreReader {
   /**
    * Runs `work` while holding the lock `name`, which every instance on the same database takes in turn: on PostgreSQL
    * a session advisory lock on a connection of its own, outside the pool (released when `work` ends, or with the
-   * connection); on SQLite,
-   * one process writes at a time anyway, so `work` simply runs. For start-up work that several instances would
-   * otherwise all do at once, racing each other (seeding the demo).
+   * connection); on SQLite, an exclusive transaction on a small file beside the database (sqlite-exclusive.ts), which
+   * processes on one file take in turn. For start-up work that several instances would otherwise all do at once,
+   * racing each other (seeding the demo).
    */
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   /** Seals stored secrets with the sealing key (those stored before encryption at rest, or all: key rotation), or only counts them. */

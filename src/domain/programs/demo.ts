@@ -91,7 +91,8 @@ export interface DemoReport { created: boolean; actions: string[]; programId: st
 
 /** Creates whatever of the demo is missing (agency, program, users, grants, keys); a second call changes nothing. */
 export async function seedDemo(deps: ProgramImportDeps): Promise<DemoReport> {
-  // Several instances starting together on a new database take turns (on PostgreSQL): the first creates the demo, the
+  // Several instances starting together on a new database take turns (an advisory lock on PostgreSQL, a lock file beside
+  // a SQLite database): the first creates the demo, the
   // others find it. Racing instead, each lost race rolled back a row and started the whole seeding again (the program
   // file parsed, checked and planned again), two to five times per instance: the most costly part of starting three
   // instances at once on a busy machine.
@@ -99,8 +100,8 @@ export async function seedDemo(deps: ProgramImportDeps): Promise<DemoReport> {
 }
 
 async function seedRetrying(deps: ProgramImportDeps): Promise<DemoReport> {
-  // Where instances still race (several processes on one SQLite file), the loser's transaction rolled back, and since
-  // every step is idempotent a retry finds the winner's rows. Each race lost is a row another instance created, so an
+  // Should instances still race (a database another version of apas seeds without the lock), the loser's transaction
+  // rolled back, and since every step is idempotent a retry finds the winner's rows. Each race lost is a row another instance created, so an
   // instance loses at most one per row: agency, two programs, and a user, two grants, key and client each.
   const mostLostRaces = 3 + 5 * DEMO_CREDENTIALS.length;
   for (let attempt = 1; ; attempt++) {

@@ -46,7 +46,7 @@ export async function seedDemoProjects(deps: DemoProjectDeps): Promise<string[]>
       const csv = new TextEncoder().encode([lines[0], ...missing.map((r) => r.line)].join('\n'));
       const report = await new ProjectImportService(withReactions).importProjects(caller, { programRef: program.id, csv, dryRun: false });
       for (const r of report.rows.filter((row) => row.outcome === 'created')) actions.push(`created project ${r.projectNumber} (${r.externalId})`);
-      // A row refused as another instance imported it meanwhile (processes on one SQLite file do not take turns) is found now.
+      // A row refused as another instance imported it meanwhile (one not taking turns, such as an older apas) is found now.
       for (const [externalId, projectId] of await deps.store.imports.findExternalIds(program.id, missing.map((r) => r.externalId))) known.set(externalId, projectId);
       const refused = report.rows.filter((r) => r.outcome === 'refused' && !known.has(r.externalId ?? ''));
       if (report.problems.length > 0 || refused.length > 0) {
