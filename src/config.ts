@@ -22,6 +22,11 @@ export interface Config {
   requestTimeoutMs: number;
   rateLimit: { max: number; windowSeconds: number; store: 'memory' | 'database' };
   pgPoolSize: number;
+  /**
+   * APAS_HEAP_GROWTH_PERCENT: how far `apas serve` lets V8's old generation grow past the live heap before the next
+   * full collection (40: to 1.4 times it); 0 leaves V8's own growth (up to 4 times on a large machine).
+   */
+  heapGrowthPercent: number;
   /** Bounds on the database: connecting (and waiting for a pooled connection), one statement, and start-up attempts. */
   db: { connectTimeoutMs: number; statementTimeoutMs: number; startAttempts: number };
   /**
@@ -349,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       store: rateStore,
     },
     pgPoolSize: int(env, 'APAS_PG_POOL_SIZE', 10, 1, 200),
+    heapGrowthPercent: int(env, 'APAS_HEAP_GROWTH_PERCENT', 40, 0, 300),
     db: {
       connectTimeoutMs: int(env, 'APAS_DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
       statementTimeoutMs: int(env, 'APAS_DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 86_400_000),

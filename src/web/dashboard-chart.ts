@@ -1,5 +1,4 @@
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import type { Figure } from '../domain/dashboards/dashboard-service.ts';
 
 // Rendering a chart costs tens of milliseconds of CPU (Vega's dataflow and layout), far more than reading a
@@ -53,7 +52,13 @@ function specOf(figure: Figure): TopLevelSpec {
   }
 }
 
+// Vega and Vega-Lite are loaded at the first chart, not at start: 19 MB of a server's memory (8 MB of its live heap)
+// that an instance nobody asks for a dashboard never needs (docs/performance.md, "Memory on PostgreSQL").
+let charting: Promise<[typeof import('vega'), typeof import('vega-lite')]> | null = null;
+
 async function draw(spec: TopLevelSpec, figure: Figure, idPrefix: string): Promise<string> {
+  charting ??= Promise.all([import('vega'), import('vega-lite')]);
+  const [vega, { compile }] = await charting;
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   let markup: string;
   try {

@@ -235,6 +235,8 @@ for (const dialect of DIALECTS) {
         assert.ok(migrations.length >= 18, run.out);
         assert.equal(migrations[0], '001-initial');
         assert.ok(logLines(run).some((l) => l.msg === 'database open and up to date' && l.attempt === 1));
+        // The heap growth it set for itself (APAS_HEAP_GROWTH_PERCENT; test/cli/heap-growth.test.ts shows its effect).
+        assert.ok(logLines(run).some((l) => l.heapGrowthPercent === 40), run.out);
       } finally {
         await db.remove();
       }
