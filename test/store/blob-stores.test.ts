@@ -11,8 +11,9 @@ import { BLOB_CHUNK_BYTES, DatabaseBlobStore } from '../../src/store/database-bl
 import { LocalBlobStore } from '../../src/store/local-blob-store.ts';
 import { s3Client, S3BlobStore, S3_PART_BYTES } from '../../src/store/s3-blob-store.ts';
 import { StoreError } from '../../src/store/store-error.ts';
+import type { Store } from '../../src/store/store.ts';
 import { blobChunkRows, breaksAfter, filesUnder, pieces, readAll, sampleBytes } from '../support/blob-fixtures.ts';
-import { forEachDialect } from '../support/databases.ts';
+import { forEachDialect, type TestStore } from '../support/databases.ts';
 import { type S3Server, startS3Server } from '../support/s3-server.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -31,6 +32,23 @@ function contract(subject: () => Subject): void {
     assert.equal(stored.sha256, sha256(bytes));
     assert.match(stored.key, /^[0-9a-f]{32}$/);
     assert.deepEqual(await readAll(await blobs.read(stored.key)), bytes);
+  });
+
+  it('reads a byte range: only those bytes, across chunk boundaries, up to the last byte', async () => {
+    const { blobs } = subject();
+    const bytes = sampleBytes(2 * BLOB_CHUNK_BYTES + 12345, 17);
+    const stored = await blobs.write(pieces(bytes, 10_000), bytes.length);
+    const last = bytes.length - 1;
+    // s3rver answers bytes=0-0 with the whole object, which the S3 store cuts down to the range.
+    const ranges = [
+      [0, 0], [0, last], [BLOB_CHUNK_BYTES - 10, BLOB_CHUNK_BYTES + 9], [BLOB_CHUNK_BYTES, 2 * BLOB_CHUNK_BYTES - 1],
+      [5, 2 * BLOB_CHUNK_BYTES + 100], [2 * BLOB_CHUNK_BYTES + 1, last], [last, last],
+    ] as const;
+    for (const [start, end] of ranges) {
+      assert.deepEqual(await readAll(await blobs.read(stored.key, { start, end })), bytes.subarray(start, end + 1), `${start}-${end}`);
+    }
+    await assert.rejects(blobs.read('0'.repeat(32), { start: 0, end: 9 }), (e) => e instanceof StoreError && e.code === 'BLOB_MISSING');
+    await assert.rejects(blobs.read('../../etc/passwd', { start: 0, end: 9 }), /not a blob key/);
   });
 
   it('gives every write a key of its own, even for the same bytes', async () => {
@@ -141,8 +159,9 @@ describe('LocalBlobStore', () => {
 forEachDialect('DatabaseBlobStore', ({ open }) => {
   let blobs: DatabaseBlobStore;
   let rows: () => Promise<number>;
+  let db: TestStore;
   beforeEach(async () => {
-    const db = await open();
+    db = await open();
     blobs = new DatabaseBlobStore(db.store);
     rows = () => blobChunkRows(db.config);
   });
@@ -154,6 +173,23 @@ forEachDialect('DatabaseBlobStore', ({ open }) => {
     const stored = await blobs.write(pieces(bytes, 100_000), bytes.length);
     assert.equal(await rows(), 4);
     assert.deepEqual(await readAll(await blobs.read(stored.key)), bytes);
+  });
+
+  it('reads only the chunks a range covers', async () => {
+    const read: number[] = [];
+    const chunks = db.store.blobs;
+    // Only `blobs` of the Store is the store's business; the spy records which chunks it asks for.
+    const readBlobChunk = (key: string, seq: number) => {
+      read.push(seq);
+      return chunks.readBlobChunk(key, seq);
+    };
+    const spied = { blobs: { ...chunks, readBlobChunk } } as unknown as Store;
+    const store = new DatabaseBlobStore(spied);
+    const bytes = sampleBytes(4 * BLOB_CHUNK_BYTES + 7, 19);
+    const stored = await store.write(pieces(bytes, 100_000), bytes.length);
+    const range = { start: 2 * BLOB_CHUNK_BYTES - 1, end: 3 * BLOB_CHUNK_BYTES };
+    assert.deepEqual(await readAll(await store.read(stored.key, range)), bytes.subarray(range.start, range.end + 1));
+    assert.deepEqual(read, [1, 2, 3]);
   });
 });
 
