@@ -294,3 +294,56 @@ describe('S3BlobStore', () => {
     assert.equal(await kept(), 0, 'the probe removes itself');
   });
 });
+
+/** A stand-in for the SDK client: answers each command by its name, recording what was sent (s3rver lacks ListMultipartUploads). */
+function fakeS3(answer: (name: string, input: Record<string, unknown>) => unknown): { client: S3Client; sent: { name: string; input: Record<string, unknown> }[] } {
+  const sent: { name: string; input: Record<string, unknown> }[] = [];
+  const client = {
+    async send(command: { constructor: { name: string }; input: Record<string, unknown> }) {
+      const name = command.constructor.name;
+      sent.push({ name, input: command.input });
+      return answer(name, command.input);
+    },
+  } as unknown as S3Client;
+  return { client, sent };
+}
+
+describe('S3BlobStore: the sweep of stale multipart uploads', () => {
+  const config = { endpoint: null, bucket: 'apas-files', region: 'us-east-1', prefix: 'p/', forcePathStyle: false, credentials: null };
+  const hour = 3_600_000;
+  const old = new Date(Date.now() - 2 * hour);
+  const young = new Date(Date.now() - 60_000);
+  const [a, b, c] = ['a', 'b', 'c'].map((x) => `p/${x.repeat(32)}`);
+
+  it('aborts the uploads of blob keys under the prefix begun before the grace period, page by page, and counts them', async () => {
+    const pages: Record<string, unknown> = {
+      first: {
+        Uploads: [
+          { Key: a, UploadId: 'u1', Initiated: old }, { Key: b, UploadId: 'u2', Initiated: young }, { Key: 'p/probe-x', UploadId: 'u3', Initiated: old },
+        ],
+        IsTruncated: true, NextKeyMarker: b, NextUploadIdMarker: 'u2',
+      },
+      second: { Uploads: [{ Key: c, UploadId: 'u4', Initiated: old }], IsTruncated: false },
+    };
+    const { client, sent } = fakeS3((name, input) => {
+      if (name === 'ListObjectsV2Command') return { Contents: [], IsTruncated: false };
+      if (name === 'ListMultipartUploadsCommand') return input.KeyMarker === undefined ? pages.first : pages.second;
+      return {};
+    });
+    const blobs = new S3BlobStore(config, client);
+    assert.equal(await blobs.sweepOrphans(async () => false, hour), 2);
+    const lists = sent.filter((s) => s.name === 'ListMultipartUploadsCommand').map((s) => s.input);
+    assert.deepEqual(lists.map((i) => [i.Bucket, i.Prefix, i.KeyMarker, i.UploadIdMarker]), [['apas-files', 'p/', undefined, undefined], ['apas-files', 'p/', b, 'u2']]);
+    const aborted = sent.filter((s) => s.name === 'AbortMultipartUploadCommand').map((s) => [s.input.Key, s.input.UploadId]);
+    assert.deepEqual(aborted, [[a, 'u1'], [c, 'u4']], 'a young upload may still complete; a probe is not a blob');
+  });
+
+  it('a server that cannot list uploads (NotImplemented) leaves them to the bucket; any other failure fails the sweep', async () => {
+    const failing = (name: string) => (n: string) => {
+      if (n === 'ListObjectsV2Command') return { Contents: [], IsTruncated: false };
+      throw Object.assign(new Error('not here'), { name });
+    };
+    assert.equal(await new S3BlobStore(config, fakeS3(failing('NotImplemented')).client).sweepOrphans(async () => false, hour), 0);
+    await assert.rejects(new S3BlobStore(config, fakeS3(failing('AccessDenied')).client).sweepOrphans(async () => false, hour), /not here/);
+  });
+});
