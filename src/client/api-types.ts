@@ -3657,6 +3657,10 @@ export interface operations {
         "If-None-Match"?: string;
         /** The file's ETag: refused 412 when the active file is another one. */
         "If-Match"?: string;
+        /** One range bytes=a-b, bytes=a- or bytes=-n: answered 206 with those bytes (several ranges: the whole file). */
+        Range?: string;
+        /** The file's ETag: the Range applies only while it names the file, else the whole file is answered. */
+        "If-Range"?: string;
         /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
         "X-Request-Id"?: string;
       };
@@ -3670,6 +3674,12 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "*/*": string;
+        };
+      };
+      206: {
         headers: { [name: string]: unknown };
         content: {
           "*/*": string;
@@ -3696,6 +3706,10 @@ export interface operations {
         "If-None-Match"?: string;
         /** The file's ETag: refused 412 when the active file is another one. */
         "If-Match"?: string;
+        /** One range bytes=a-b, bytes=a- or bytes=-n: answered 206 with those bytes (several ranges: the whole file). */
+        Range?: string;
+        /** The file's ETag: the Range applies only while it names the file, else the whole file is answered. */
+        "If-Range"?: string;
         /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
         "X-Request-Id"?: string;
       };
@@ -3710,6 +3724,12 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "*/*": string;
+        };
+      };
+      206: {
         headers: { [name: string]: unknown };
         content: {
           "*/*": string;

@@ -48,9 +48,9 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, file: Atta
   // Conditions first: a 412 or a malformed header's 400 is answered without the file's headers, and so is a 416.
   const unchanged = fileNotModified(request, etag);
   const choice = unchanged ? null : requestedRange(request, file.size, etag);
-  reply.header('ETag', etag).header('Cache-Control', 'private, no-cache').header('Accept-Ranges', 'bytes');
+  reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
   if (choice === null) return reply.code(304).send();
-  reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName));
+  reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName)).header('Accept-Ranges', 'bytes');
   if (!choice.whole) {
     const { start, end } = choice.range;
     reply.code(206).header('Content-Range', `bytes ${start}-${end}/${file.size}`).header('Content-Length', String(end - start + 1));
