@@ -345,6 +345,10 @@ export async function generateExamples(): Promise<Map<string, string>> {
         ...(format === '.json' ? { shown: { Accept: 'application/json' } } : {}),
       });
     }
+    // A byte range of a file, last as well.
+    await run('GetActiveAttachment.range', {
+      method: 'GET', url: `${attachments}/SitePlan`, as: 'reviewer', shown: { Range: 'bytes=0-7' }, responseHeaders: ['Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag'],
+    });
     await app.close();
   } finally {
     await store.close();

@@ -907,7 +907,7 @@ export interface components {
     /** Every error answer: a stable code, the HTTP status, a message and, for data problems, one FieldError per field. */
     ErrorResponse: {
       /** The closed list of error codes (ERROR_STATUS in src/domain/api-error.ts); each maps to one HTTP status. */
-      Code: "AUTHENTICATION_REQUIRED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "MFA_INVALID" | "FORBIDDEN" | "SENSITIVE_DATA_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "FORM_NOT_AVAILABLE" | "TRANSITION_NOT_ALLOWED" | "THREAD_CLOSED" | "IDEMPOTENCY_KEY_IN_USE" | "EVENTS_CURSOR_UNKNOWN" | "EVENTS_EXPIRED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "MALFORMED_XML" | "MALFORMED_JSON" | "WRONG_NAMESPACE" | "INVALID_REQUEST" | "INVALID_PARAMETER" | "TOO_MANY_NUMBERS" | "VALIDATION_FAILED" | "FORM_INCOMPLETE" | "UNKNOWN_USER" | "IDEMPOTENCY_KEY_REUSED" | "WEBHOOK_TARGET_NOT_ALLOWED" | "RATE_LIMITED" | "SIGN_IN_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+      Code: "AUTHENTICATION_REQUIRED" | "INVALID_CREDENTIALS" | "MFA_REQUIRED" | "MFA_INVALID" | "FORBIDDEN" | "SENSITIVE_DATA_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "FORM_NOT_AVAILABLE" | "TRANSITION_NOT_ALLOWED" | "THREAD_CLOSED" | "IDEMPOTENCY_KEY_IN_USE" | "EVENTS_CURSOR_UNKNOWN" | "EVENTS_EXPIRED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "HEADERS_TOO_LARGE" | "MALFORMED_XML" | "MALFORMED_JSON" | "WRONG_NAMESPACE" | "INVALID_REQUEST" | "INVALID_PARAMETER" | "TOO_MANY_NUMBERS" | "VALIDATION_FAILED" | "FORM_INCOMPLETE" | "UNKNOWN_USER" | "IDEMPOTENCY_KEY_REUSED" | "WEBHOOK_TARGET_NOT_ALLOWED" | "RATE_LIMITED" | "SIGN_IN_LOCKED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
       Status: number;
       Message: string;
       RequestId?: string;
@@ -3657,6 +3657,10 @@ export interface operations {
         "If-None-Match"?: string;
         /** The file's ETag: refused 412 when the active file is another one. */
         "If-Match"?: string;
+        /** One range bytes=a-b, bytes=a- or bytes=-n: answered 206 with those bytes (several ranges: the whole file). */
+        Range?: string;
+        /** The file's ETag: the Range applies only while it names the file, else the whole file is answered. */
+        "If-Range"?: string;
         /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
         "X-Request-Id"?: string;
       };
@@ -3670,6 +3674,12 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "*/*": string;
+        };
+      };
+      206: {
         headers: { [name: string]: unknown };
         content: {
           "*/*": string;
@@ -3696,6 +3706,10 @@ export interface operations {
         "If-None-Match"?: string;
         /** The file's ETag: refused 412 when the active file is another one. */
         "If-Match"?: string;
+        /** One range bytes=a-b, bytes=a- or bytes=-n: answered 206 with those bytes (several ranges: the whole file). */
+        Range?: string;
+        /** The file's ETag: the Range applies only while it names the file, else the whole file is answered. */
+        "If-Range"?: string;
         /** The client's id of the request (1–128 of A-Z a-z 0-9 -_.:+=/@~), echoed in the answer. */
         "X-Request-Id"?: string;
       };
@@ -3710,6 +3724,12 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: {
+        headers: { [name: string]: unknown };
+        content: {
+          "*/*": string;
+        };
+      };
+      206: {
         headers: { [name: string]: unknown };
         content: {
           "*/*": string;

@@ -4,6 +4,7 @@
  */
 import type { FieldRules } from '../model/model.ts';
 import type { Readable } from 'node:stream';
+import type { ByteRange } from '../store/blob-store.ts';
 
 /** One cell of a table field's row as a request sends it: the column's customId and its text (null or "" when empty). */
 export interface TableCellInput { column: string; value: string | null }
@@ -260,10 +261,13 @@ export interface AttachmentMetadataView {
   reviewedBy: string | null; reviewedTimestamp: number | null;
 }
 
-/** A file to send back (GetActiveAttachment, GetAttachmentAsAdmin); `open` streams its bytes, so a 304 never reads them. */
+/**
+ * A file to send back (GetActiveAttachment, GetAttachmentAsAdmin); `open` streams its bytes, or `range` of them (inside
+ * the file), so a 304 never reads them and a 206 reads only its part.
+ */
 export interface AttachmentFileView {
   fileName: string; contentType: string; size: number; sha256: string;
-  open(): Promise<Readable>;
+  open(range?: ByteRange): Promise<Readable>;
 }
 
 /** SetAttachmentMetadata input: the review action and, when given, the new note (empty clears it). */

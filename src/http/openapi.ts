@@ -42,7 +42,9 @@ const HEADERS: Record<string, JsonSchema> = {
   'Cache-Control': { description: 'How caches may keep the answer.', schema: { type: 'string' } },
   Pragma: { description: 'no-cache, for HTTP/1.0 caches.', schema: { type: 'string' } },
   'Content-Disposition': { description: 'attachment, with the file\'s name.', schema: { type: 'string' } },
-  'Content-Length': { description: 'The file\'s size in bytes.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'Content-Length': { description: 'The file\'s size in bytes (of the part, in a 206).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'Accept-Ranges': { description: 'bytes: a Range of bytes of the file is answered 206.', schema: { type: 'string', enum: ['bytes'] } },
+  'Content-Range': { description: 'bytes first-last/size of a 206; bytes */size of a 416 RANGE_NOT_SATISFIABLE.', schema: { type: 'string', pattern: '^bytes ([0-9]+-[0-9]+|\\*)/[0-9]+$' } },
   'WWW-Authenticate': { description: 'The authentication scheme to use (401).', schema: { type: 'string' } },
   Allow: { description: 'The methods the path answers to (405).', schema: { type: 'string' } },
 };
@@ -75,8 +77,12 @@ function parameters(op: RegisteredOperation): JsonSchema[] {
   const ifNoneMatch = { name: 'If-None-Match', in: 'header', required: false, description: 'ETags of this answer: answered 304 while one is current.', schema: { type: 'string' } };
   const ifMatch = (what: string) => ({ name: 'If-Match', in: 'header', required: false, description: what, schema: { type: 'string' } });
   const file = op.spec.rawResponse !== undefined && op.method === 'GET';
+  const ranges = [
+    { name: 'Range', in: 'header', required: false, description: 'One range bytes=a-b, bytes=a- or bytes=-n: answered 206 with those bytes (several ranges: the whole file).', schema: { type: 'string' } },
+    { name: 'If-Range', in: 'header', required: false, description: 'The file\'s ETag: the Range applies only while it names the file, else the whole file is answered.', schema: { type: 'string' } },
+  ];
   const conditional = file
-    ? [ifNoneMatch, ifMatch('The file\'s ETag: refused 412 when the active file is another one.')]
+    ? [ifNoneMatch, ifMatch('The file\'s ETag: refused 412 when the active file is another one.'), ...ranges]
     : !op.spec.etag ? [] : op.method === 'GET'
       ? [ifNoneMatch, ifMatch('An ETag of this project: refused 412 when the project changed since.')]
       : addressesProject(op) ? [ifMatch('The ETag the change is based on: refused 412 when the project changed since.')] : [];
@@ -108,7 +114,7 @@ function responses(op: RegisteredOperation): JsonSchema {
   const file = spec.rawResponse !== undefined && method === 'GET';
   const negotiated = answers.length > 0;
   const successHeaders = [
-    ...COMMON_HEADERS, ...(negotiated ? ['Vary'] : []), ...(spec.etag ? ['ETag'] : []), ...(file ? ['FileETag', 'Cache-Control', 'Content-Disposition', 'Content-Length'] : []),
+    ...COMMON_HEADERS, ...(negotiated ? ['Vary'] : []), ...(spec.etag ? ['ETag'] : []), ...(file ? ['FileETag', 'Cache-Control', 'Content-Disposition', 'Content-Length', 'Accept-Ranges'] : []),
     ...(op.url.endsWith('/Projects') && method === 'GET' ? ['Link'] : []), ...(op.idempotent ? ['Idempotent-Replayed'] : []),
     ...(op.url.includes(':ProgramId') ? ['Apas-Test-Program'] : []),
   ];
@@ -126,9 +132,12 @@ function responses(op: RegisteredOperation): JsonSchema {
         headers: headersOf([...COMMON_HEADERS, ...(file ? ['FileETag', 'Cache-Control'] : ['ETag', 'Vary']), ...(op.url.includes(':ProgramId') ? ['Apas-Test-Program'] : [])]),
       },
     } : {}),
+    ...(file ? {
+      206: { description: 'The part of the file the Range asked for.', headers: headersOf([...successHeaders, 'Content-Range']), content: success.content },
+    } : {}),
     default: {
       description: 'An error: the code, its HTTP status and a message.',
-      headers: headersOf([...COMMON_HEADERS, 'Vary', 'Retry-After', 'WWW-Authenticate', 'Allow']),
+      headers: headersOf([...COMMON_HEADERS, 'Vary', 'Retry-After', 'WWW-Authenticate', 'Allow', ...(file ? ['Content-Range'] : [])]),
       content: documentContent(ref(ErrorResponse), ['ErrorResponse']),
     },
   };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from './tables.ts';
 import { bindDb } from './bind-db.ts';
 
@@ -13,6 +13,12 @@ export async function writeBlobChunk(db: Db, blobKey: string, seq: number, data:
 export async function readBlobChunk(db: Db, blobKey: string, seq: number): Promise<Buffer | null> {
   const row = await db.selectFrom('blob_chunks').select('data').where('blob_key', '=', blobKey).where('seq', '=', seq).executeTakeFirst();
   return row ? Buffer.from(row.data) : null;
+}
+
+/** The size in bytes of each chunk of a blob, in order (without reading their data), so that a range reads only its chunks. */
+export async function blobChunkSizes(db: Db, blobKey: string): Promise<{ seq: number; bytes: number }[]> {
+  const rows = await db.selectFrom('blob_chunks').select(['seq', sql<number>`length(data)`.as('bytes')]).where('blob_key', '=', blobKey).orderBy('seq').execute();
+  return rows.map((r) => ({ seq: r.seq, bytes: Number(r.bytes) }));
 }
 
 /** Deletes every chunk of a blob. */
@@ -31,5 +37,5 @@ export type BlobChunkRepository = ReturnType<typeof blobChunkRepository>;
 
 /** The blob chunks over a database (never inside another transaction). */
 export function blobChunkRepository(db: Db) {
-  return bindDb(db, { writeBlobChunk, readBlobChunk, deleteBlobChunks, listBlobKeys });
+  return bindDb(db, { writeBlobChunk, readBlobChunk, blobChunkSizes, deleteBlobChunks, listBlobKeys });
 }

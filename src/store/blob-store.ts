@@ -5,6 +5,9 @@ import { StoreError } from './store-error.ts';
 /** A file as stored: where it is (an opaque key), how many bytes it has and their SHA-256 (lower-case hex). */
 export interface StoredBlob { key: string; size: number; sha256: string }
 
+/** A run of a blob's bytes, `start` to `end` inclusive (as HTTP's Range and fs streams count), inside the blob. */
+export interface ByteRange { start: number; end: number }
+
 /**
  * Where uploaded files live. A blob is written once and never changed; it is either wholly and durably stored when
  * `write` resolves, or not stored at all. Blobs are not transactional with the database, so a blob whose attachment
@@ -19,8 +22,13 @@ export interface BlobStore {
    * destroyed here, so the caller can still answer on its connection.
    */
   write(source: Readable, limitBytes: number): Promise<StoredBlob>;
-  /** A stream of the blob's bytes; fails before streaming, with StoreError BLOB_MISSING, when the blob does not exist. */
-  read(key: string): Promise<Readable>;
+  /**
+   * A stream of the blob's bytes, or of `range` of them (which the caller, knowing the size, keeps inside the blob);
+   * fails before streaming, with StoreError BLOB_MISSING, when the blob does not exist. A range reads only what it
+   * needs (a file's span, the chunks it covers, S3's ranged GET), so it cannot be checked against the whole file's
+   * SHA-256: only whole reads (backup, move --check) verify the hash.
+   */
+  read(key: string, range?: ByteRange): Promise<Readable>;
   /** Deletes a blob; deleting one that does not exist is not an error. */
   delete(key: string): Promise<void>;
   /** Deletes the blobs written more than `olderThanMs` ago that `referenced` disowns, and leftovers of failed writes; returns how many. */

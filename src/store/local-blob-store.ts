@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { type BlobStore, copyCounted, isBlobKey, missingBlob, newBlobKey, type StoredBlob } from './blob-store.ts';
+import { type BlobStore, type ByteRange, copyCounted, isBlobKey, missingBlob, newBlobKey, type StoredBlob } from './blob-store.ts';
 
 const TEMP_SUFFIX = '.part';
 
@@ -115,12 +115,12 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async read(key: string): Promise<Readable> {
+  async read(key: string, range?: ByteRange): Promise<Readable> {
     const file = this.pathOf(key);
     try {
       // Opened here, so that a missing file fails before any answer has started.
       const handle = await fs.open(file, 'r');
-      return handle.createReadStream();
+      return handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missingBlob(key, file);
       throw error;

@@ -29,13 +29,18 @@ export interface MoveOptions {
 /** What a move copied: rows per table and files. */
 export interface MoveReport { resumed: boolean; tables: { name: string; rows: number }[]; files: number; filesShared: boolean; finished: boolean }
 
+type FilePlace = Pick<Config, 'blobStore' | 'blobDir'> & Partial<Pick<Config, 's3'>>;
+
 /**
- * True when the target keeps its files in the very place the source does (the same directory, or the same bucket):
- * then nothing is copied and every blob key stays. Files in a database are always copied, into the target's store.
+ * True when the target keeps its files in the very place the source does (the same directory, or the same prefix of
+ * the same bucket): then nothing is copied and every blob key stays. Files in a database are always copied, into the
+ * target's store, and so are files moving to another bucket or prefix.
  */
-export function filesShared(source: Pick<Config, 'blobStore' | 'blobDir'>, target: Pick<Config, 'blobStore' | 'blobDir'>): boolean {
+export function filesShared(source: FilePlace, target: FilePlace): boolean {
   if (source.blobStore !== target.blobStore || source.blobStore === 'database') return false;
-  return source.blobStore !== 'local' || path.resolve(source.blobDir) === path.resolve(target.blobDir);
+  if (source.blobStore === 'local') return path.resolve(source.blobDir) === path.resolve(target.blobDir);
+  const [a, b] = [source.s3, target.s3];
+  return !a || !b || (a.endpoint === b.endpoint && a.bucket === b.bucket && a.prefix === b.prefix);
 }
 
 // Sealed values are copied as they are, so the key the target will run with must open them: checked before anything is written.

@@ -1,12 +1,12 @@
 import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../config.ts';
-import { type BlobStore, copyCounted, isBlobKey, missingBlob, newBlobKey, type StoredBlob } from './blob-store.ts';
+import { type BlobStore, type ByteRange, copyCounted, isBlobKey, missingBlob, newBlobKey, type StoredBlob } from './blob-store.ts';
 import { StoreError } from './store-error.ts';
 
 /** The size of each part of a multipart upload: S3's smallest, so an upload holds at most this much in memory. */
@@ -39,6 +39,36 @@ function isNotFound(error: unknown): boolean {
 /** A failure of the bucket as the store's own error; the SDK's error stays as the cause, for the log. */
 function unavailable(what: string, error: unknown): StoreError {
   return Object.assign(new StoreError('BLOB_STORE_UNAVAILABLE', `The file store could not ${what}`), { cause: error });
+}
+
+/** The first `length` bytes of `source` after `skip` of them; stops reading (and closes) `source` once they came. */
+async function* sliceOf(source: Readable, skip: number, length: number): AsyncGenerator<Buffer> {
+  let left = length;
+  for await (const piece of source) {
+    const chunk = piece as Buffer;
+    const from = Math.min(skip, chunk.length);
+    skip -= from;
+    const part = chunk.subarray(from, from + left);
+    left -= part.length;
+    if (part.length > 0) yield part;
+    if (left === 0) return;
+  }
+}
+
+/**
+ * The bytes of `range` from a ranged GET's body. S3 answers exactly the range asked for; a compatible server that
+ * answers more (the whole object, or a longer part: s3rver for `bytes=0-0`) is cut down here, so the answer's
+ * Content-Length holds. One that answers a part not holding the range is the bucket's failure, not a short file.
+ */
+function rangeOf(body: Readable, contentRange: string | undefined, range: ByteRange): Readable {
+  const m = /^bytes (\d+)-(\d+)\//.exec(contentRange ?? '');
+  const [first, last] = m === null ? [0, Number.MAX_SAFE_INTEGER] : [Number(m[1]), Number(m[2])];
+  if (first === range.start && last === range.end) return body;
+  if (first > range.start || last < range.end) {
+    body.destroy();
+    throw new Error(`the bucket answered bytes ${contentRange ?? '(all)'} for the range ${range.start}-${range.end}`);
+  }
+  return Readable.from(sliceOf(body, range.start - first, range.end - range.start + 1), { objectMode: false });
 }
 
 /**
@@ -133,12 +163,15 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async read(key: string): Promise<Readable> {
+  async read(key: string, range?: ByteRange): Promise<Readable> {
     const objectKey = this.objectKey(key);
     try {
-      const answer = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: objectKey }));
+      const answer = await this.#client.send(new GetObjectCommand({
+        Bucket: this.#bucket, Key: objectKey, ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }),
+      }));
       // In Node the SDK's body is the HTTP response itself: streamed, never buffered here.
-      return answer.Body as Readable;
+      const body = answer.Body as Readable;
+      return range === undefined ? body : rangeOf(body, answer.ContentRange, range);
     } catch (error) {
       if (isNotFound(error)) throw missingBlob(key, `s3://${this.#bucket}/${objectKey}`);
       throw unavailable('read the file', error);

@@ -247,6 +247,6 @@ export function applicationRoutes(web: FastifyInstance, deps: WebAppDeps): void 
       programRef: idParam(p.programId, 'ProgramId'), projectId: idParam(p.projectId, 'ProjectId'), attachmentRef: idParam(p.attachmentId, 'AttachmentId'),
     });
     // A download, or shown inline when asked and safe to (file-response.ts): the file's bytes are whatever the applicant sent.
-    return sendFile(reply.code(200), file, { view: wantsView(request.query), secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'private, no-store' });
+    return sendFile(request, reply.code(200), file, { view: wantsView(request.query), secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'private, no-store' });
   });
 }

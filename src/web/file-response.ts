@@ -1,5 +1,6 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AttachmentFileView } from '../domain/views.ts';
+import { requestedRange } from '../http/byte-range.ts';
 import { contentDisposition, viewInlineType } from '../http/content-disposition.ts';
 import { inlinePdfPolicy } from './security-headers.ts';
 
@@ -9,14 +10,21 @@ import { inlinePdfPolicy } from './security-headers.ts';
  * browser. Anything else (SVG, HTML, XML, unknown types) downloads even when asked to be viewed: its bytes are
  * whatever the applicant sent, and must never run as a page of this site. nosniff and the pages' CSP are kept
  * (a PDF's allows the browser's viewer: security-headers.ts); `cacheControl` keeps a shared computer's browser from
- * keeping the file.
+ * keeping the file. One byte range is answered 206 as the API's downloads answer it (byte-range.ts), so that a
+ * browser's PDF viewer can fetch a large file in parts.
  */
-export async function sendFile(reply: FastifyReply, file: AttachmentFileView, options: { view: boolean; secure: boolean; cacheControl: string }): Promise<FastifyReply> {
+export async function sendFile(request: FastifyRequest, reply: FastifyReply, file: AttachmentFileView, options: { view: boolean; secure: boolean; cacheControl: string }): Promise<FastifyReply> {
+  // Before any header: a 416 is an error page like any other (with its Content-Range).
+  const choice = requestedRange(request, file.size, `"${file.sha256}"`);
   const inline = options.view ? viewInlineType(file.contentType) : null;
-  reply.header('Content-Length', String(file.size)).header('Cache-Control', options.cacheControl).header('X-Content-Type-Options', 'nosniff');
-  if (inline === null) return reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName)).send(await file.open());
+  reply.header('Cache-Control', options.cacheControl).header('X-Content-Type-Options', 'nosniff').header('Accept-Ranges', 'bytes');
+  if (inline === null) reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName));
+  else reply.type(inline).header('Content-Disposition', contentDisposition(file.fileName, 'inline'));
   if (inline === 'application/pdf') reply.header('Content-Security-Policy', inlinePdfPolicy(options.secure));
-  return reply.type(inline).header('Content-Disposition', contentDisposition(file.fileName, 'inline')).send(await file.open());
+  if (choice.whole) return reply.header('Content-Length', String(file.size)).send(await file.open());
+  const { start, end } = choice.range;
+  return reply.code(206).header('Content-Range', `bytes ${start}-${end}/${file.size}`).header('Content-Length', String(end - start + 1))
+    .send(await file.open(choice.range));
 }
 
 /** True when a file's address asks to view it in the browser (`?view=1`) rather than download it. */

@@ -228,7 +228,7 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const file = await services.attachments.getActiveFile(caller, { programRef: t.programId, projectId: t.projectId, attachmentRef });
     // A download, or shown inline when asked and safe to (file-response.ts): a file's content must not run as a page of
     // this site. Kept in no cache (the project page's files alike): a shared computer's browser must not keep an applicant's files.
-    return sendFile(reply, file, { view: wantsView(request.query), secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'no-store' });
+    return sendFile(request, reply, file, { view: wantsView(request.query), secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'no-store' });
   });
 
   web.get(`${REVIEW_ROUTE}/Documents/:documentId/Preview`, async (request, reply) => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
 import { runCli } from '../../src/cli/main.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -131,5 +131,73 @@ describe(`apas move sqlite (local files) → ${to} (files in S3)`, () => {
     const checked = await apas([...moveArgs(), '--check'], sourceEnv);
     assert.equal(checked.code, 6, checked.stdout);
     assert.match(checked.stdout, /the target's file [0-9a-f]{32} differs from the source's/);
+  });
+});
+
+describe(`apas move sqlite (files in S3) → ${to} (files in another bucket, or another prefix)`, () => {
+  let s3: S3Server;
+  let source: TestStore;
+  let sourceEnv: Record<string, string>;
+  const targets: Awaited<ReturnType<typeof emptyTestDatabase>>[] = [];
+
+  before(async () => {
+    s3 = await startS3Server('apas-source', 'live');
+    await s3.client.send(new CreateBucketCommand({ Bucket: 'apas-target' }));
+    source = await openTestStore('sqlite', { secrets: createSecretBox(parseSecretKeys(KEY, 'the test key')) });
+    const h = await startHttp(source, s3.env);
+    const projectId = await createProject(h);
+    for (const version of [1, 2]) {
+      h.clock.advance();
+      const res = await h.app.inject({
+        method: 'POST', url: `${projectPath(projectId)}/Forms/application/Attachments/photo`, payload: Buffer.concat([TINY_PDF, Buffer.from(`s3 v${version}`)]),
+        headers: { ...authHeaders(h.who.applicant), 'content-type': 'image/png', 'content-disposition': 'attachment; filename="plan.png"' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    await h.close();
+    sourceEnv = { ...s3.env, DATABASE_URL: source.config.kind === 'sqlite' ? source.config.file : '', APAS_SECRET_KEYS: KEY, APAS_LOG_LEVEL: 'warn' };
+  });
+  after(async () => {
+    for (const target of targets) await target.remove();
+    await source?.close();
+    await s3?.stop();
+  });
+
+  /** The object keys of `bucket` (under any prefix), sorted. */
+  async function keysOf(bucket: string): Promise<string[]> {
+    const page = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket }));
+    return (page.Contents ?? []).map((o) => o.Key ?? '').sort();
+  }
+
+  for (const [what, options, bucket, prefix] of [
+    ['another bucket', ['--s3-bucket', 'apas-target', '--s3-prefix', 'moved'], 'apas-target', 'moved/'],
+    ['another prefix of the same bucket', ['--s3-prefix', 'next'], 'apas-source', 'next/'],
+  ] as const) {
+    it(`copies the files to ${what}, leaves the source's objects alone, and --check finds no difference`, async () => {
+      const target = await emptyTestDatabase(to);
+      targets.push(target);
+      const sourceKeys = (await keysOf('apas-source')).filter((k) => k.startsWith('live/'));
+      assert.equal(sourceKeys.length, 2);
+      const args = ['move', '--to', target.url, ...options];
+      const moved = await apas(args, sourceEnv);
+      assert.equal(moved.code, 0, moved.stderr);
+      assert.match(moved.stdout, /Moved \d+ rows and 2 files/);
+      const checked = await apas([...args, '--check'], sourceEnv);
+      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+      assert.match(checked.stdout, /the same 2 files/);
+      assert.deepEqual((await keysOf('apas-source')).filter((k) => k.startsWith('live/')), sourceKeys, 'the source\'s objects are as they were');
+      const rows = await onDatabase(target.config, async (db) => (await sql<{ blob_key: string }>`select blob_key from attachments order by blob_key`.execute(db)).rows);
+      const copied = (await keysOf(bucket)).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+      assert.deepEqual(copied, rows.map((r) => r.blob_key));
+    });
+  }
+
+  it('refuses --s3-prefix for a target that keeps its files elsewhere, writing nothing', async () => {
+    const target = await emptyTestDatabase(to);
+    targets.push(target);
+    const res = await apas(['move', '--to', target.url, '--blobs', 'database', '--s3-prefix', 'x'], sourceEnv);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /--s3-bucket and --s3-prefix name the target's bucket: use them with --blobs s3/);
+    assert.equal(await tableCount(target.config), 0);
   });
 });

@@ -382,6 +382,73 @@ for (const kind of BLOB_KINDS) {
         assert.deepEqual((await get(h, 'applicant', filePath(projectId, IDS.photo))).rawPayload, bytes);
       });
 
+      it('answers one byte range with 206 and only those bytes, across the store\'s chunks; If-Range with another ETag gets the whole file', async () => {
+        const { h } = rig();
+        const projectId = await createProject(h, 'applicant');
+        const bytes = png(600_000, 37);
+        assertOk(h, await upload(h, 'applicant', projectId, 'photo', bytes, { name: 'big.png' }));
+        const etag = `"${sha256(bytes)}"`;
+        const last = bytes.length - 1;
+        const parts: [string, number, number][] = [
+          ['bytes=262000-524400', 262000, 524400], ['bytes=599990-', 599990, last], ['bytes=-100', last - 99, last], ['bytes=0-0', 0, 0],
+          ['bytes=599000-700000', 599000, last], ['bytes=-700000', 0, last], ['Bytes=5-9, ', 5, 9],
+        ];
+        for (const [range, start, end] of parts) {
+          for (const headers of [{ range }, { range, 'if-range': etag }] as Record<string, string>[]) {
+            const res = await get(h, 'applicant', filePath(projectId), headers);
+            assert.equal(res.statusCode, 206, `${JSON.stringify(headers)}: ${res.body.slice(0, 200)}`);
+            assert.deepEqual(res.rawPayload, bytes.subarray(start, end + 1), range);
+            assert.equal(res.headers['content-range'], `bytes ${start}-${end}/${bytes.length}`);
+            assert.equal(res.headers['content-length'], String(end - start + 1));
+            assert.deepEqual([res.headers['content-type'], res.headers['accept-ranges'], res.headers.etag], ['image/png', 'bytes', etag]);
+            assert.equal(res.headers['content-disposition'], `attachment; filename="big.png"; filename*=UTF-8''big.png`);
+          }
+        }
+        // Several ranges, a malformed one, another unit, an If-Range that no longer holds (or is a date): the whole file, 200.
+        const whole: Record<string, string>[] = [
+          { range: 'bytes=0-9,20-29' }, { range: 'bytes=9-5' }, { range: 'bytes=a-b' }, { range: 'bytes=' }, { range: 'items=0-5' },
+          { range: 'bytes=0-9', 'if-range': '"other"' }, { range: 'bytes=0-9', 'if-range': `W/${etag}` },
+          { range: 'bytes=0-9', 'if-range': 'Sat, 29 Nov 2026 10:00:00 GMT' },
+        ];
+        for (const headers of whole) {
+          const res = await get(h, 'applicant', filePath(projectId), headers);
+          assert.equal(res.statusCode, 200, JSON.stringify(headers));
+          assert.deepEqual(res.rawPayload, bytes, JSON.stringify(headers));
+          assert.equal(res.headers['content-range'], undefined);
+          assert.equal(res.headers['accept-ranges'], 'bytes');
+        }
+        // Conditions come first: a current If-None-Match is 304 whatever the range; HEAD ignores Range.
+        assert.equal((await get(h, 'applicant', filePath(projectId), { range: 'bytes=0-9', 'if-none-match': etag })).statusCode, 304);
+        const head = await h.app.inject({ method: 'HEAD', url: filePath(projectId), headers: { ...authHeaders(h.who.applicant), range: 'bytes=0-9' } });
+        assert.deepEqual([head.statusCode, head.headers['content-length'], head.rawPayload.length], [200, String(bytes.length), 0]);
+        // An older version by GetAttachmentAsAdmin takes ranges too.
+        assertOk(h, await upload(h, 'applicant', projectId, 'photo', png(1000, 38)));
+        const old = await get(h, 'admin', `${filePath(projectId)}/Versions/1`, { range: 'bytes=100-199' });
+        assert.equal(old.statusCode, 206);
+        assert.deepEqual(old.rawPayload, bytes.subarray(100, 200));
+      });
+
+      it('a range with no byte in the file is 416 with Content-Range: bytes */size and the usual error body; other errors are unchanged', async () => {
+        const { h } = rig();
+        const projectId = await createProject(h, 'applicant');
+        const bytes = png(1000, 39);
+        assertOk(h, await upload(h, 'applicant', projectId, 'photo', bytes));
+        for (const range of ['bytes=1000-', 'bytes=1000-2000', 'bytes=-0', `bytes=${'9'.repeat(30)}-`]) {
+          const res = await get(h, 'applicant', filePath(projectId), { range });
+          assertError(h, res, 416, 'RANGE_NOT_SATISFIABLE');
+          assert.equal(res.headers['content-range'], 'bytes */1000', range);
+          assert.equal(res.headers.etag, undefined, 'error answers carry no ETag');
+          const json = await get(h, 'applicant', filePath(projectId), { ...JSON_BODY, range });
+          assert.match(assertJsonError(json, 416, 'RANGE_NOT_SATISFIABLE'), /has 1000 bytes/);
+          assert.equal(json.headers['content-range'], 'bytes */1000');
+        }
+        // An If-Range that no longer holds sends the whole file, even for a range past its end.
+        assert.equal((await get(h, 'applicant', filePath(projectId), { range: 'bytes=5000-', 'if-range': '"other"' })).statusCode, 200);
+        assertError(h, await get(h, 'otherApplicant', filePath(projectId), { range: 'bytes=0-9' }), 404, 'NOT_FOUND');
+        assertJsonError(await get(h, 'applicant', filePath(projectId, 'unknown'), { ...JSON_BODY, range: 'bytes=0-9' }), 404, 'NOT_FOUND');
+        assertError(h, await get(h, 'applicant', filePath(projectId), { range: 'bytes=0-9', 'if-match': '"other"' }), 412, 'PRECONDITION_FAILED');
+      });
+
       it('nothing uploaded yet: the file and its metadata are 404, and so is reviewing it', async () => {
         const r = rig();
         const { h } = r;
@@ -741,6 +808,9 @@ for (const kind of BLOB_KINDS) {
           assertError(h, res, 500, 'INTERNAL_ERROR');
           assert.match(res.body, /stored file is missing from the file store/);
           assertJsonError(await get(h, 'applicant', filePath(projectId), JSON_BODY), 500, 'INTERNAL_ERROR');
+          const ranged = await get(h, 'applicant', filePath(projectId), { range: 'bytes=0-9' });
+          assertError(h, ranged, 500, 'INTERNAL_ERROR');
+          assert.match(ranged.body, /stored file is missing from the file store/);
         });
       }
 

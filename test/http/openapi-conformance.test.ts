@@ -221,6 +221,8 @@ forEachDialect('OpenAPI conformance', ({ dialect }) => {
         const attachment = `${project}/Attachments/photo`;
         const file = ok(await send({ method: 'GET', url: attachment, as: 'admin' }));
         assert.equal((await send({ method: 'GET', url: attachment, as: 'admin', headers: { 'if-none-match': String(file.headers.etag) } })).statusCode, 304);
+        assert.equal((await send({ method: 'GET', url: attachment, as: 'admin', headers: { range: 'bytes=0-3' } })).statusCode, 206);
+        assert.equal((await send({ method: 'GET', url: attachment, as: 'admin', headers: { range: 'bytes=999999999-' } })).statusCode, 416);
         ok(await send({ method: 'GET', url: `${attachment}/Versions/1`, as: 'admin' }));
         ok(await send({ method: 'GET', url: `${attachment}/Metadata`, as: 'admin' }));
         ok(await send({ method: 'POST', url: `${attachment}/Metadata`, as: 'admin', xml: `<SetAttachmentMetadata xmlns="${NS}" AttachmentStatus="Approve" Note="fine"/>` }));

@@ -134,4 +134,24 @@ forEachDialect('HTTP viewing files in the browser', ({ dialect }) => {
       assert.doesNotMatch(viewed.body, /PNG/);
     }
   });
+
+  it('answers one byte range with 206 on both addresses, viewed or downloaded; a range past the end is a 416 page', async () => {
+    const h = harness();
+    await storeVersion(h, projectId, 'application/pdf', 'plan.pdf');
+    const ranged = (url: string, who: Who, range: string) => h.app.inject({ method: 'GET', url, headers: { authorization: authHeaders(h.who[who]).authorization!, range } });
+    for (const [url, who] of [[projectFile(projectId), 'applicant'], [`${projectFile(projectId)}?view=1`, 'applicant'], [`${reviewFile(projectId)}?view=1`, 'reader']] as const) {
+      const res = await ranged(url, who, 'bytes=2-5');
+      assert.equal(res.statusCode, 206, `${url}: ${res.body}`);
+      assert.deepEqual(res.rawPayload, PNG.subarray(2, 6));
+      assert.deepEqual([res.headers['content-range'], res.headers['content-length'], res.headers['accept-ranges']], [`bytes 2-5/${PNG.length}`, '4', 'bytes']);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      if (url.endsWith('view=1')) assert.match(String(res.headers['content-security-policy']), /object-src 'self'/, 'the viewed PDF keeps its policy');
+      assert.equal((await ranged(url, who, 'bytes=0-1,3-4')).statusCode, 200, 'several ranges: the whole file');
+    }
+    const past = await ranged(reviewFile(projectId), 'reader', `bytes=${PNG.length}-`);
+    assert.equal(past.statusCode, 416);
+    assert.equal(past.headers['content-range'], `bytes */${PNG.length}`);
+    assert.match(String(past.headers['content-type']), /^text\/html/);
+    assert.equal(past.headers['content-disposition'], undefined);
+  });
 });

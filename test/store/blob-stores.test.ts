@@ -11,8 +11,9 @@ import { BLOB_CHUNK_BYTES, DatabaseBlobStore } from '../../src/store/database-bl
 import { LocalBlobStore } from '../../src/store/local-blob-store.ts';
 import { s3Client, S3BlobStore, S3_PART_BYTES } from '../../src/store/s3-blob-store.ts';
 import { StoreError } from '../../src/store/store-error.ts';
+import type { Store } from '../../src/store/store.ts';
 import { blobChunkRows, breaksAfter, filesUnder, pieces, readAll, sampleBytes } from '../support/blob-fixtures.ts';
-import { forEachDialect } from '../support/databases.ts';
+import { forEachDialect, type TestStore } from '../support/databases.ts';
 import { type S3Server, startS3Server } from '../support/s3-server.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -31,6 +32,23 @@ function contract(subject: () => Subject): void {
     assert.equal(stored.sha256, sha256(bytes));
     assert.match(stored.key, /^[0-9a-f]{32}$/);
     assert.deepEqual(await readAll(await blobs.read(stored.key)), bytes);
+  });
+
+  it('reads a byte range: only those bytes, across chunk boundaries, up to the last byte', async () => {
+    const { blobs } = subject();
+    const bytes = sampleBytes(2 * BLOB_CHUNK_BYTES + 12345, 17);
+    const stored = await blobs.write(pieces(bytes, 10_000), bytes.length);
+    const last = bytes.length - 1;
+    // s3rver answers bytes=0-0 with the whole object, which the S3 store cuts down to the range.
+    const ranges = [
+      [0, 0], [0, last], [BLOB_CHUNK_BYTES - 10, BLOB_CHUNK_BYTES + 9], [BLOB_CHUNK_BYTES, 2 * BLOB_CHUNK_BYTES - 1],
+      [5, 2 * BLOB_CHUNK_BYTES + 100], [2 * BLOB_CHUNK_BYTES + 1, last], [last, last],
+    ] as const;
+    for (const [start, end] of ranges) {
+      assert.deepEqual(await readAll(await blobs.read(stored.key, { start, end })), bytes.subarray(start, end + 1), `${start}-${end}`);
+    }
+    await assert.rejects(blobs.read('0'.repeat(32), { start: 0, end: 9 }), (e) => e instanceof StoreError && e.code === 'BLOB_MISSING');
+    await assert.rejects(blobs.read('../../etc/passwd', { start: 0, end: 9 }), /not a blob key/);
   });
 
   it('gives every write a key of its own, even for the same bytes', async () => {
@@ -141,8 +159,9 @@ describe('LocalBlobStore', () => {
 forEachDialect('DatabaseBlobStore', ({ open }) => {
   let blobs: DatabaseBlobStore;
   let rows: () => Promise<number>;
+  let db: TestStore;
   beforeEach(async () => {
-    const db = await open();
+    db = await open();
     blobs = new DatabaseBlobStore(db.store);
     rows = () => blobChunkRows(db.config);
   });
@@ -154,6 +173,23 @@ forEachDialect('DatabaseBlobStore', ({ open }) => {
     const stored = await blobs.write(pieces(bytes, 100_000), bytes.length);
     assert.equal(await rows(), 4);
     assert.deepEqual(await readAll(await blobs.read(stored.key)), bytes);
+  });
+
+  it('reads only the chunks a range covers', async () => {
+    const read: number[] = [];
+    const chunks = db.store.blobs;
+    // Only `blobs` of the Store is the store's business; the spy records which chunks it asks for.
+    const readBlobChunk = (key: string, seq: number) => {
+      read.push(seq);
+      return chunks.readBlobChunk(key, seq);
+    };
+    const spied = { blobs: { ...chunks, readBlobChunk } } as unknown as Store;
+    const store = new DatabaseBlobStore(spied);
+    const bytes = sampleBytes(4 * BLOB_CHUNK_BYTES + 7, 19);
+    const stored = await store.write(pieces(bytes, 100_000), bytes.length);
+    const range = { start: 2 * BLOB_CHUNK_BYTES - 1, end: 3 * BLOB_CHUNK_BYTES };
+    assert.deepEqual(await readAll(await store.read(stored.key, range)), bytes.subarray(range.start, range.end + 1));
+    assert.deepEqual(read, [1, 2, 3]);
   });
 });
 
@@ -256,5 +292,58 @@ describe('S3BlobStore', () => {
     await assert.rejects(gone.checkWritable());
     await blobs.checkWritable();
     assert.equal(await kept(), 0, 'the probe removes itself');
+  });
+});
+
+/** A stand-in for the SDK client: answers each command by its name, recording what was sent (s3rver lacks ListMultipartUploads). */
+function fakeS3(answer: (name: string, input: Record<string, unknown>) => unknown): { client: S3Client; sent: { name: string; input: Record<string, unknown> }[] } {
+  const sent: { name: string; input: Record<string, unknown> }[] = [];
+  const client = {
+    async send(command: { constructor: { name: string }; input: Record<string, unknown> }) {
+      const name = command.constructor.name;
+      sent.push({ name, input: command.input });
+      return answer(name, command.input);
+    },
+  } as unknown as S3Client;
+  return { client, sent };
+}
+
+describe('S3BlobStore: the sweep of stale multipart uploads', () => {
+  const config = { endpoint: null, bucket: 'apas-files', region: 'us-east-1', prefix: 'p/', forcePathStyle: false, credentials: null };
+  const hour = 3_600_000;
+  const old = new Date(Date.now() - 2 * hour);
+  const young = new Date(Date.now() - 60_000);
+  const [a, b, c] = ['a', 'b', 'c'].map((x) => `p/${x.repeat(32)}`);
+
+  it('aborts the uploads of blob keys under the prefix begun before the grace period, page by page, and counts them', async () => {
+    const pages: Record<string, unknown> = {
+      first: {
+        Uploads: [
+          { Key: a, UploadId: 'u1', Initiated: old }, { Key: b, UploadId: 'u2', Initiated: young }, { Key: 'p/probe-x', UploadId: 'u3', Initiated: old },
+        ],
+        IsTruncated: true, NextKeyMarker: b, NextUploadIdMarker: 'u2',
+      },
+      second: { Uploads: [{ Key: c, UploadId: 'u4', Initiated: old }], IsTruncated: false },
+    };
+    const { client, sent } = fakeS3((name, input) => {
+      if (name === 'ListObjectsV2Command') return { Contents: [], IsTruncated: false };
+      if (name === 'ListMultipartUploadsCommand') return input.KeyMarker === undefined ? pages.first : pages.second;
+      return {};
+    });
+    const blobs = new S3BlobStore(config, client);
+    assert.equal(await blobs.sweepOrphans(async () => false, hour), 2);
+    const lists = sent.filter((s) => s.name === 'ListMultipartUploadsCommand').map((s) => s.input);
+    assert.deepEqual(lists.map((i) => [i.Bucket, i.Prefix, i.KeyMarker, i.UploadIdMarker]), [['apas-files', 'p/', undefined, undefined], ['apas-files', 'p/', b, 'u2']]);
+    const aborted = sent.filter((s) => s.name === 'AbortMultipartUploadCommand').map((s) => [s.input.Key, s.input.UploadId]);
+    assert.deepEqual(aborted, [[a, 'u1'], [c, 'u4']], 'a young upload may still complete; a probe is not a blob');
+  });
+
+  it('a server that cannot list uploads (NotImplemented) leaves them to the bucket; any other failure fails the sweep', async () => {
+    const failing = (name: string) => (n: string) => {
+      if (n === 'ListObjectsV2Command') return { Contents: [], IsTruncated: false };
+      throw Object.assign(new Error('not here'), { name });
+    };
+    assert.equal(await new S3BlobStore(config, fakeS3(failing('NotImplemented')).client).sweepOrphans(async () => false, hour), 0);
+    await assert.rejects(new S3BlobStore(config, fakeS3(failing('AccessDenied')).client).sweepOrphans(async () => false, hour), /not here/);
   });
 });

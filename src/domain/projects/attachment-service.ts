@@ -211,7 +211,7 @@ export class AttachmentService {
   #fileView(record: AttachmentRecord): AttachmentFileView {
     return {
       fileName: record.fileName, contentType: record.contentType, size: record.sizeBytes, sha256: record.sha256,
-      open: () => this.#blobs.read(record.blobKey),
+      open: (range) => this.#blobs.read(record.blobKey, range),
     };
   }
 

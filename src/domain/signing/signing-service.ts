@@ -264,7 +264,7 @@ export class SigningService {
     const e = r.envelope;
     const record = await this.#deps.store.attachments.getAttachment(e.projectId, e.attachmentId, e.attachmentVersion);
     if (!record) throw new ApiError('NOT_FOUND', `The document of envelope ${e.id} is no longer stored.`);
-    return { fileName: record.fileName, contentType: record.contentType, size: record.sizeBytes, sha256: record.sha256, open: () => this.#deps.blobs.read(record.blobKey) };
+    return { fileName: record.fileName, contentType: record.contentType, size: record.sizeBytes, sha256: record.sha256, open: (range) => this.#deps.blobs.read(record.blobKey, range) };
   }
 
   /**

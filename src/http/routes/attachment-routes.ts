@@ -7,6 +7,7 @@ import {
   AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,
 } from '../../wire/documents/attachment-metadata.ts';
 import { fileNotModified, sendProjectAnswer } from '../conditional.ts';
+import { requestedRange } from '../byte-range.ts';
 import { contentDisposition, fileNameFromContentDisposition } from '../content-disposition.ts';
 import { drainRequest } from '../drain-request.ts';
 import { idParam } from '../query-params.ts';
@@ -17,7 +18,9 @@ const PROJECT = '/Programs/:ProgramId/Projects/:ProjectId';
 
 // What a download answers, for the OpenAPI description (errors are ErrorResponse documents as everywhere).
 const FILE_ANSWER = 'The file\'s bytes, streamed, with Content-Type (as uploaded), Content-Length, Content-Disposition (its name), '
-  + 'ETag "<Sha256>" and Cache-Control: private, no-cache; 304 without a body when If-None-Match names the ETag.';
+  + 'ETag "<Sha256>", Accept-Ranges: bytes and Cache-Control: private, no-cache; 304 without a body when If-None-Match names the ETag; '
+  + '206 with Content-Range and only those bytes for one Range `bytes=a-b`, `bytes=a-` or `bytes=-n` (unless If-Range names another ETag), '
+  + '416 with Content-Range: bytes */<size> when no byte of it is in the file; several ranges get the whole file.';
 
 type AttachmentParams = { ProgramId?: string; ProjectId?: string; AttachmentId?: string; FormId?: string; Version?: string };
 
@@ -36,19 +39,26 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 /**
  * Sends a file: its bytes streamed with Content-Type, Content-Length, Content-Disposition and its SHA-256 as ETag, or
- * 304 when the client already has it (412 when If-Match names another file). Files are private, so shared caches must not keep them, and a private cache
+ * 304 when the client already has it (412 when If-Match names another file); one byte range of it (206) when a GET's
+ * Range asks for one (byte-range.ts). Files are private, so shared caches must not keep them, and a private cache
  * must ask again each time (the ETag makes that cheap).
  */
 async function sendFile(request: FastifyRequest, reply: FastifyReply, file: AttachmentFileView): Promise<FastifyReply> {
   const etag = `"${file.sha256}"`;
-  // Conditions first: a 412 or a malformed header's 400 is answered without the file's headers.
+  // Conditions first: a 412 or a malformed header's 400 is answered without the file's headers, and so is a 416.
   const unchanged = fileNotModified(request, etag);
+  const choice = unchanged ? null : requestedRange(request, file.size, etag);
   reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
-  if (unchanged) return reply.code(304).send();
+  if (choice === null) return reply.code(304).send();
+  reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName)).header('Accept-Ranges', 'bytes');
+  if (!choice.whole) {
+    const { start, end } = choice.range;
+    reply.code(206).header('Content-Range', `bytes ${start}-${end}/${file.size}`).header('Content-Length', String(end - start + 1));
+    return reply.send(await file.open(choice.range));
+  }
   // HEAD gets the headers only; an empty stream keeps Fastify from replacing Content-Length, and the blob is not read.
   const body: Readable = request.method === 'HEAD' ? Readable.from([]) : await file.open();
-  return reply.code(200).type(file.contentType).header('Content-Length', String(file.size))
-    .header('Content-Disposition', contentDisposition(file.fileName)).send(body);
+  return reply.code(200).header('Content-Length', String(file.size)).send(body);
 }
 
 function versionParam(raw: string | undefined): number {
