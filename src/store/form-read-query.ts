@@ -24,7 +24,7 @@ export interface FormRead {
 
 /**
  * Which project and what besides its values a read gathers. `orNumber`: the reference may be the project's number
- * too (then up to two projects come back, one by id and one by number, and the caller decides). `lookups`: the
+ * too (then the projects found by id and by number come back, one project possibly twice, and the caller decides). `lookups`: the
  * program has a connection that looks values up. `draftFormId`: the form whose draft changes to read, or null.
  */
 export interface FormReadRequest { programId: string; ref: string; orNumber: boolean; lookups: boolean; draftFormId: string | null }
@@ -37,10 +37,8 @@ export interface FormReadRequest { programId: string; ref: string; orNumber: boo
  */
 export async function readFormData(db: Db, r: FormReadRequest): Promise<FormRead[]> {
   const read = shapeRead(r.orNumber, r.lookups, r.draftFormId !== null);
-  const params = [
-    ...(r.draftFormId !== null ? [r.draftFormId] : []),
-    ...(r.orNumber ? [r.ref, r.programId, r.programId, r.ref] : [r.ref, r.programId]),
-  ];
+  const form = r.draftFormId !== null ? [r.draftFormId] : [];
+  const params = [...form, r.ref, r.programId, ...(r.orNumber ? [...form, r.programId, r.ref] : [])];
   return (await read(db, ...params)).map((row) => toFormRead(row, r.draftFormId !== null));
 }
 
@@ -64,11 +62,22 @@ function shapeRead(orNumber: boolean, lookups: boolean, draft: boolean): ShapeRe
 
 // The statement of a shape; `params` are compileOnce's stand-ins, in the order readFormData binds them.
 function formReadQuery(db: Db, params: string[], orNumber: boolean, lookups: boolean, draft: boolean) {
-  const gather = db.getExecutor().adapter instanceof PostgresAdapter ? gatherPostgres : gatherSqlite;
   let i = 0;
-  const formId = draft ? params[i++]! : null;
+  const next = () => params[i++]!;
+  const byId = gathered(db, lookups, draft ? next() : null).where('p.id', '=', next()).where('p.program_id', '=', next());
+  if (!orNumber) return byId;
+  // By number as a second branch rather than an OR: SQLite planned `(id = ? and program_id = ?) or (program_id = ? and
+  // number = ?)` by the program's index (every project of the program) for the first branch. Each branch here reads
+  // one index, and the project a reference names both ways comes back twice (readableProjectOf counts it once).
+  const byNumber = gathered(db, lookups, draft ? next() : null).where('p.program_id', '=', next()).where('p.number', '=', next());
+  return byId.unionAll(byNumber);
+}
+
+// The project's columns and the JSON texts of what its form view reads (see readFormData), before the project's condition.
+function gathered(db: Db, lookups: boolean, formId: string | null) {
+  const gather = db.getExecutor().adapter instanceof PostgresAdapter ? gatherPostgres : gatherSqlite;
   const none = sql<null>`null`;
-  const query = db.selectFrom('projects as p').select([
+  return db.selectFrom('projects as p').select([
     'p.id', 'p.program_id', 'p.number', 'p.status_id', 'p.status_at', 'p.created_at', 'p.created_by', 'p.updated_at', 'p.updated_by',
     'p.owner_id', 'p.assignee_id', 'p.version', 'p.organization_id', 'p.access_groups',
   ]).select([
@@ -81,14 +90,6 @@ function formReadQuery(db: Db, params: string[], orNumber: boolean, lookups: boo
       ? gather(sql`d.field_id, d.value, d.values_json, d.updated_at, d.updated_by`, sql`project_drafts d where d.project_id = p.id and d.form_id = ${formId}`)
       : none).as('form_changes'),
   ]);
-  if (!orNumber) return query.where('p.id', '=', params[i++]!).where('p.program_id', '=', params[i++]!);
-  const [byId, idProgram, numberProgram, byNumber] = params.slice(i) as [string, string, string, string];
-  // Each branch a whole index's condition (the primary key; the unique (program, number)), so that SQLite reads
-  // the two by their indexes (its OR optimization takes an AND of terms per branch) and PostgreSQL by a BitmapOr.
-  return query.where((eb) => eb.or([
-    eb.and([eb('p.id', '=', byId), eb('p.program_id', '=', idProgram)]),
-    eb.and([eb('p.program_id', '=', numberProgram), eb('p.number', '=', byNumber)]),
-  ]));
 }
 
 // The rows of `from` (a table, its alias and conditions) as one JSON text of arrays of `columns`; '[]' for none.
