@@ -1,8 +1,8 @@
-import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { FieldValue, Project } from '../model/model.ts';
 import { compileOnce } from './compile-once.ts';
-import { toProject } from './project-queries.ts';
-import type { Database } from './tables.ts';
+import { PROJECT_COLUMNS, toProject } from './project-queries.ts';
+import type { Database, ProjectTable } from './tables.ts';
 
 type Db = Kysely<Database>;
 
@@ -42,12 +42,7 @@ export async function readFormData(db: Db, r: FormReadRequest): Promise<FormRead
   return (await read(db, ...params)).map((row) => toFormRead(row, r.draftFormId !== null));
 }
 
-interface FormReadRow {
-  id: string; program_id: string; number: string | null; status_id: string; status_at: number; created_at: number; created_by: string;
-  updated_at: number; updated_by: string; owner_id: string; assignee_id: string | null; version: number; organization_id: string | null;
-  access_groups: string | null;
-  form_values: unknown; form_files: unknown; form_lookups: unknown; form_changes: unknown;
-}
+type FormReadRow = Pick<Selectable<ProjectTable>, (typeof PROJECT_COLUMNS)[number]> & { form_values: unknown; form_files: unknown; form_lookups: unknown; form_changes: unknown };
 
 type ShapeRead = (db: Db, ...params: string[]) => Promise<FormReadRow[]>;
 /** One compiled statement per shape (by id or number, with or without lookups, with or without the draft): eight at most. */
@@ -77,10 +72,8 @@ function formReadQuery(db: Db, params: string[], orNumber: boolean, lookups: boo
 function gathered(db: Db, lookups: boolean, formId: string | null) {
   const gather = db.getExecutor().adapter instanceof PostgresAdapter ? gatherPostgres : gatherSqlite;
   const none = sql<null>`null`;
-  return db.selectFrom('projects as p').select([
-    'p.id', 'p.program_id', 'p.number', 'p.status_id', 'p.status_at', 'p.created_at', 'p.created_by', 'p.updated_at', 'p.updated_by',
-    'p.owner_id', 'p.assignee_id', 'p.version', 'p.organization_id', 'p.access_groups',
-  ]).select([
+  // The project's columns as getProject reads them (toProject).
+  return db.selectFrom('projects as p').select(PROJECT_COLUMNS.map((c) => `p.${c}` as const)).select([
     gather(sql`v.field_id, v.value, v.values_json, v.updated_at, v.updated_by`, sql`project_values v where v.project_id = p.id`).as('form_values'),
     // The newest version of each definition, found through the unique (project, definition, version) key.
     gather(sql`a.definition_id, a.file_name`, sql`attachments a where a.project_id = p.id
