@@ -13,7 +13,7 @@ type Db = Kysely<Database>;
  * The columns toProject reads. The work queue's two (last applicant activity, attention) are left out: a row of fewer
  * columns costs less to read, on PostgreSQL above all, where each column of a result is set up and parsed by the client.
  */
-const PROJECT_COLUMNS = [
+export const PROJECT_COLUMNS = [
   'id', 'program_id', 'number', 'status_id', 'status_at', 'created_at', 'created_by', 'updated_at', 'updated_by', 'owner_id', 'assignee_id', 'version', 'organization_id',
   'access_groups',
 ] as const;

@@ -6,6 +6,7 @@ import {
   insertSubmission, listProjectListings, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
 } from './project-queries.ts';
 import { searchProjects } from './search-queries.ts';
+import { readFormData } from './form-read-query.ts';
 import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
 import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
 import { countAccessGroups, projectGroupsPage, setProjectAccessGroups } from './access-group-queries.ts';
@@ -14,7 +15,7 @@ import type { GroupPlans } from './access-group-plan.ts';
 import type { ProjectQuery, ProjectSearch } from '../model/records.ts';
 import { countAttentionKinds, countWorkQueue, valuesOfProjects, type WorkQueueQuery, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, listProjectListings, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups };
+const READS = { getProject, listProjects, listProjectListings, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups, readFormData };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows, setProjectAccessGroups };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */

@@ -109,7 +109,7 @@ function blindConditions(secrets: SecretBox, fields: FieldCondition[]): FieldCon
 
 type StoredProjectRepository = ReturnType<typeof projectRepository>;
 
-type Reads = Pick<ProjectReader, 'getDraft' | 'draftsOfProjects' | 'getValues' | 'getAllValues' | 'valuesOfProjects' | 'searchProjects' | 'workQueuePage' | 'countWorkQueue'>;
+type Reads = Pick<ProjectReader, 'getDraft' | 'draftsOfProjects' | 'getValues' | 'getAllValues' | 'valuesOfProjects' | 'searchProjects' | 'workQueuePage' | 'countWorkQueue' | 'readFormData'>;
 
 function sealedReads(reader: Reads, secrets: SecretBox): Reads {
   return {
@@ -122,6 +122,12 @@ function sealedReads(reader: Reads, secrets: SecretBox): Reads {
     searchProjects: (s) => reader.searchProjects({ ...s, fields: blindConditions(secrets, s.fields) }),
     workQueuePage: (q) => reader.workQueuePage({ ...q, fields: blindConditions(secrets, q.fields) }),
     countWorkQueue: (q, bound) => reader.countWorkQueue({ ...q, fields: blindConditions(secrets, q.fields) }, bound),
+    // GetProjectData's one statement: its values and draft changes opened as getValues and getDraft open theirs.
+    readFormData: async (request) => (await reader.readFormData(request)).map((r) => ({
+      ...r,
+      values: r.values.map((v) => openValue(secrets, r.project.id, v)),
+      changes: r.changes === null ? null : r.changes.map((v) => openValue(secrets, r.project.id, v)),
+    })),
   };
 }
 

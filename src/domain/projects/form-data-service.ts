@@ -9,7 +9,8 @@ import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.
 import { changeProject } from './change-project.ts';
 import { currentDraft, overlayDraft } from './current-draft.ts';
 import { tableRowViews, withTableCells } from './table-values.ts';
-import { findForm, loadProgram, loadReadableProject, loadReadableProjectByRef, type ProgramContext, projectHeader, requireAvailable } from './project-context.ts';
+import { findForm, loadProgram, loadReadableProject, mayBeProjectNumber, type ProgramContext, projectHeader, readableProjectOf, requireAvailable } from './project-context.ts';
+import type { FieldLookupRecord } from '../../store/form-read-query.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from './change-reaction.ts';
 import type { FieldLookupOutcome, FieldLookups } from './field-lookup-seam.ts';
@@ -21,6 +22,26 @@ import { calculatedWrites, ruledState, rulesBeforeLock } from '../rules/rule-sta
 
 /** A form's submitted values and draft changes already in hand (after a draft write), so the answer need not read them again. */
 interface KnownData { submitted: FieldValue[]; changes: FieldValue[] }
+
+/** What a form's view is built from: the form's submitted values, the draft's changes (null: not read), the newest files, the lookups. */
+interface FormParts { submitted: FieldValue[]; changes: FieldValue[] | null; files: { definitionId: string; fileName: string }[]; lookups: FieldLookupRecord[] }
+
+// The draft is read only when it is shown or decides whether the caller may submit the form now: a read of submitted
+// data by anyone who cannot submit it (staff reviewing an application) needs no draft.
+function needsDraft(caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean): boolean {
+  return draft || (canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId));
+}
+
+// Before the project is read: whether the caller might submit the form on some project (canWrite needs one of these
+// privileges), so that GetProjectData gathers the draft with the project rather than in a second statement.
+function maySubmitSome(ctx: ProgramContext, form: Form): boolean {
+  return form.availableIn.length > 0 && mayUseForm(ctx.role, form) && (ctx.role.privileges.has('editData') || ctx.role.privileges.has('editOwnProjects'));
+}
+
+// Lookups are read only for a program with a connection that looks values up.
+function hasLookups(ctx: ProgramContext): boolean {
+  return (ctx.program.connections ?? []).some((c) => c.lookupFieldId !== undefined);
+}
 
 /** Which view of a form's data an operation works on. */
 export interface DataTarget { programRef: string; projectId: string; formRef: string; draft: boolean }
@@ -45,10 +66,21 @@ export class FormDataService {
   async get(caller: Caller, target: DataTarget, reveal: boolean): Promise<AtVersion<FormDataView>> {
     const ctx = await loadProgram(this.#deps, caller, target.programRef);
     if (reveal) requireReveal(caller, ctx.role);
-    const project = await loadReadableProjectByRef(this.#deps.store, caller, ctx, target.projectId);
+    // One statement reads the project with everything its form view shows (form-read-query.ts). The form is looked up
+    // first only to say which draft to gather: an unknown form is still refused after the project, as before.
+    const named = ctx.model.forms.find((f) => f.id === target.formRef || f.customId === target.formRef);
+    const reads = await this.#deps.store.projects.readFormData({
+      programId: ctx.program.id, ref: target.projectId, orNumber: mayBeProjectNumber(target.projectId), lookups: hasLookups(ctx),
+      draftFormId: named && (target.draft || maySubmitSome(ctx, named)) ? named.id : null,
+    });
+    // The access decisions, on the row that came back, before anything of its data is used.
+    const project = readableProjectOf(caller, ctx, target.projectId, reads.map((r) => r.project));
     const form = findForm(ctx.model, target.formRef);
     if (!mayReadForm(ctx.role, form)) throw new ApiError('FORBIDDEN', `Form ${form.name} is for program staff.`);
-    return this.#view(this.#deps.store, caller, ctx, project, form, target.draft, reveal);
+    const read = reads.find((r) => r.project.id === project.id)!;
+    const onForm = new Set(form.fields.map((f) => f.fieldId));
+    const parts: FormParts = { submitted: read.values.filter((v) => onForm.has(v.fieldId)), changes: read.changes, files: read.files, lookups: read.lookups };
+    return this.#build(this.#deps.store, caller, ctx, project, form, target.draft, reveal, parts);
   }
 
   /**
@@ -141,23 +173,32 @@ export class FormDataService {
     reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs' | 'connections'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
     decided?: FormDecision, known?: KnownData,
   ): Promise<AtVersion<FormDataView>> {
-    const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
-    // The draft is read only when it is shown or decides whether the caller may submit the form now: a read of
-    // submitted data by anyone who cannot submit it (staff reviewing an application) needs no draft.
-    const needsDraft = draft || mayTry;
     // Independent reads: on PostgreSQL they go out at once (over the pool, or queued on a transaction's connection).
     // The submitted values are read once: the draft as it stands overlays the form's changes on them.
     const [submitted, changes, active, lookups] = await Promise.all([
       known ? known.submitted : reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId)),
-      known ? known.changes : needsDraft ? reader.projects.getDraft(project.id, form.id) : null,
+      known ? known.changes : needsDraft(caller, ctx, project, form, draft) ? reader.projects.getDraft(project.id, form.id) : null,
       reader.attachments.listActiveAttachments(project.id),
       // What the agency's system said of looked-up values at their last save, read only for a program with lookups.
-      (ctx.program.connections ?? []).some((c) => c.lookupFieldId !== undefined) ? reader.connections.listLookups(project.id) : [],
+      hasLookups(ctx) ? reader.connections.listLookups(project.id) : [],
     ]);
+    const files = active.map((a) => ({ definitionId: a.definitionId, fileName: a.fileName }));
+    return this.#build(reader, caller, ctx, project, form, draft, reveal, { submitted, changes, files, lookups }, decided);
+  }
+
+  // The view of a form's data from what was read of it (GetProjectData's one statement, or #view's reads).
+  async #build(
+    reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs' | 'connections'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
+    parts: FormParts, decided?: FormDecision,
+  ): Promise<AtVersion<FormDataView>> {
+    const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
+    const { submitted, lookups } = parts;
+    // A read made without the draft where it turns out to be needed (maySubmitSome guesses before the project is known).
+    const changes = parts.changes ?? (needsDraft(caller, ctx, project, form, draft) ? await reader.projects.getDraft(project.id, form.id) : null);
     const lookupOf = new Map(lookups.map((l) => [l.fieldId, l]));
     const draftValues = changes === null ? null : new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));
     const values = draft && draftValues ? draftValues : new Map(submitted.map((v) => [v.fieldId, v]));
-    const files = new Map(active.map((a) => [a.definitionId, a.fileName]));
+    const files = new Map(parts.files.map((a) => [a.definitionId, a.fileName]));
     // Only a form that may be submitted is run through its rules: a program without rules reads nothing more.
     const decision = mayTry && hasRules(ctx.model) ? (decided ?? (await ruledState(reader, ctx.model, ctx.role.name, project, form, 'draft', [], { reading: true })).decision) : undefined;
     const canSubmit = mayTry && draftValues !== null && completenessProblems(ctx.model, form, draftValues, decision).length === 0

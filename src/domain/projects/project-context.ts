@@ -51,7 +51,15 @@ export function mayBeProjectNumber(ref: string): boolean {
 export async function loadReadableProjectByRef(reader: Pick<StoreReader, 'projects'>, caller: Caller, ctx: ProgramContext, ref: string): Promise<Project> {
   if (!mayBeProjectNumber(ref)) return loadReadableProject(reader, caller, ctx, ref);
   const [byId, byNumber] = await Promise.all([reader.projects.getProject(ctx.program.id, ref), reader.projects.findProjectsByNumbers(ctx.program.id, [ref])]);
-  const found = [...(byId ? [byId] : []), ...byNumber.filter((p) => p.id !== byId?.id)];
+  return readableProjectOf(caller, ctx, ref, [...(byId ? [byId] : []), ...byNumber]);
+}
+
+/**
+ * The project a reference names among the projects found by it (by id, and by number when it may be one), decided as
+ * loadReadableProjectByRef decides: INVALID_PARAMETER for two projects, NOT_FOUND for none or one the caller may not read.
+ */
+export function readableProjectOf(caller: Caller, ctx: ProgramContext, ref: string, candidates: Project[]): Project {
+  const found = candidates.filter((p, i) => candidates.findIndex((q) => q.id === p.id) === i);
   if (found.length > 1) {
     throw new ApiError('INVALID_PARAMETER', `ProjectId "${ref}" is the id of one project and the number of another in program ${ctx.program.id}; use the project's id.`);
   }
