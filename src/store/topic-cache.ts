@@ -20,33 +20,60 @@ function argumentsKey(args: unknown[]): string {
   return key;
 }
 
+type Entry = { version: number; value: unknown };
+
+/** Where an entry sits, so that the oldest can be dropped from its own map. */
+type Place = { map: Map<unknown, Entry>; key: unknown };
+
 /**
  * Results of reads kept while the ChangeSignal says their topic is unchanged: a read costs a map lookup instead of a
  * query, and a change by any process is seen by the next read. Results are frozen, since every caller shares them.
  */
 export class TopicCache {
-  readonly #entries = new Map<string, { version: number; value: unknown }>();
+  // Each read has maps of its own, so a read of one string or number argument (all but a few) is looked up by that
+  // argument itself: a key built by joining texts is hashed anew on every request, an argument that came out of a
+  // cached row is hashed once. `#order` holds every entry, oldest first, and bounds them all together.
+  readonly #spaces = new Map<string, Map<unknown, Entry>>();
+  readonly #order = new Map<Entry, Place>();
 
   constructor(private readonly signal: ChangeSignal, private readonly max = 10_000) {}
 
   /** The result of `load` for `key`, from the cache while `topic` has not changed since it was read. */
   get<T>(topic: ChangeTopic, key: string, load: () => Promise<T>): Promise<T> {
-    return this.#get(topic, `${topic}\u0000${key}`, load);
+    return this.#get(topic, this.#space(`${topic}\u0000`), key, load);
   }
 
-  async #get<T>(topic: ChangeTopic, entryKey: string, load: () => Promise<T>): Promise<T> {
+  #space(name: string): Map<unknown, Entry> {
+    let map = this.#spaces.get(name);
+    if (!map) {
+      map = new Map();
+      this.#spaces.set(name, map);
+    }
+    return map;
+  }
+
+  async #get<T>(topic: ChangeTopic, map: Map<unknown, Entry>, key: unknown, load: () => Promise<T>): Promise<T> {
     // The version is taken before the read, so a change committed during the read leaves the entry stale.
     const version = this.signal.version(topic);
     if (version === null) return load();
-    const hit = this.#entries.get(entryKey);
+    const hit = map.get(key);
     if (hit && hit.version === version) return hit.value as T;
     const value = deepFreeze(await load());
-    if (this.signal.version(topic) === version) {
-      // Oldest first, so memory stays bounded however many keys arrive.
-      if (this.#entries.size >= this.max && !hit) this.#entries.delete(this.#entries.keys().next().value as string);
-      this.#entries.set(entryKey, { version, value });
-    }
+    if (this.signal.version(topic) === version) this.#set(map, key, { version, value });
     return value;
+  }
+
+  #set(map: Map<unknown, Entry>, key: unknown, entry: Entry): void {
+    const stale = map.get(key);
+    if (stale) this.#order.delete(stale);
+    // Oldest first, so memory stays bounded however many keys arrive.
+    else if (this.#order.size >= this.max) {
+      const [oldest, at] = this.#order.entries().next().value as [Entry, Place];
+      this.#order.delete(oldest);
+      at.map.delete(at.key);
+    }
+    map.set(key, entry);
+    this.#order.set(entry, { map, key });
   }
 
   /**
@@ -57,15 +84,20 @@ export class TopicCache {
     const wrapped = { ...reads } as Record<string, unknown>;
     for (const name of names) {
       const read = reads[name] as (...args: unknown[]) => Promise<unknown>;
-      const prefix = `${topic}\u0000${name}\u0000`;
-      // Every request makes several of these reads, so the key is built without JSON for the usual arguments, and a
-      // hit is answered here, without the async step and the loader a miss needs.
+      // A lone string or number is its own key (a Map keeps "1" and 1 apart); any other argument list is keyed by
+      // argumentsKey in a map of its own, so that no text passes for another argument list.
+      const single = this.#space(`${topic}\u0000${name}\u00001`);
+      const other = this.#space(`${topic}\u0000${name}\u0000*`);
+      // Every request makes several of these reads, so a hit is answered here, without the async step and the loader
+      // a miss needs.
       wrapped[name] = (...args: unknown[]) => {
-        const entryKey = prefix + argumentsKey(args);
+        const alone = args.length === 1 && (typeof args[0] === 'string' || typeof args[0] === 'number');
+        const map = alone ? single : other;
+        const key = alone ? args[0] : argumentsKey(args);
         const version = this.signal.version(topic);
-        const hit = version === null ? undefined : this.#entries.get(entryKey);
+        const hit = version === null ? undefined : map.get(key);
         if (hit && hit.version === version) return Promise.resolve(hit.value);
-        return this.#get(topic, entryKey, () => read(...args));
+        return this.#get(topic, map, key, () => read(...args));
       };
     }
     return wrapped as R;

@@ -22,3 +22,42 @@ it('keeps reads apart whose arguments differ only in type or in where one text e
   for (const args of cases) await cached.find(...args);
   assert.equal(calls.length, cases.length, 'and then served from the cache');
 });
+
+it('holds at most its bound of entries over all reads together, dropping the oldest first', async () => {
+  let version = 1;
+  const signal: ChangeSignal = { version: () => version, close: async () => {} };
+  const loads: string[] = [];
+  const reads = {
+    one: async (id: string) => {
+      loads.push(`one ${id}`);
+      return id;
+    },
+    two: async (id: string, n: number) => {
+      loads.push(`two ${id} ${n}`);
+      return id;
+    },
+  };
+  const cache = new TopicCache(signal, 3);
+  const cached = cache.wrap(reads, 'credentials', ['one', 'two']);
+  await cached.one('a');
+  await cached.two('b', 1);
+  await cache.get('credentials', 'c', async () => {
+    loads.push('get c');
+    return 'c';
+  });
+  await cached.one('d');
+  assert.deepEqual(loads, ['one a', 'two b 1', 'get c', 'one d'], 'four reads, each loaded once');
+  await cached.two('b', 1);
+  await cached.one('d');
+  assert.equal(loads.length, 4, 'the three newest are still kept');
+  await cached.one('a');
+  assert.deepEqual(loads.slice(4), ['one a'], 'the oldest was dropped for the fourth, so it is read again');
+  // A stale entry read again takes its own place: nothing else is dropped for it.
+  version = 2;
+  await cached.one('a');
+  assert.deepEqual(loads.slice(5), ['one a']);
+  version = 1;
+  await cached.one('d');
+  await cached.two('b', 1);
+  assert.deepEqual(loads.slice(6), ['two b 1'], 'b was the oldest when a was read again, d is still kept');
+});

@@ -4,7 +4,7 @@ import { isoTimestamp } from '../../model/clock.ts';
 import {
   boolean, complex, dateTime, type DocumentValue, enumeration, many, maybe, nonNegativeInteger, one, optional, requestDocument, required, responseDocument, restrict, string,
 } from '../wire-type.ts';
-import { CurrentStatus, currentStatusValue, PROJECT_ATTRIBUTES, projectHeaderValue } from './common-types.ts';
+import { CurrentStatus, currentStatusValue, PROJECT_ATTRIBUTES, withProjectHeader } from './common-types.ts';
 import { TableRows, tableRowsInput, tableRowsValue } from './table-rows.ts';
 
 const Values = complex({ children: { Value: many(string) } });
@@ -34,7 +34,21 @@ const DataField = complex({
 /** A lookup's state as the wire writes it (the stored states are these; any other is left out). */
 function lookupValue(lookup: NonNullable<DataFieldValueView['lookup']>) {
   const state = LOOKUP_STATES.find((s) => s === lookup.state);
-  return state ? { Lookup: { State: state, Message: lookup.message, CheckedAt: isoTimestamp(lookup.checkedAt) } } : {};
+  return state ? { State: state, Message: lookup.message, CheckedAt: isoTimestamp(lookup.checkedAt) } : null;
+}
+
+// One DataField of the answer. Each shape is written out as one literal, its keys in the order JSON answers have
+// always had: spreading a shared head into each (`{ ...head, Value, ...lookup }`) took V8's slow path, about 1 µs a
+// field, most of building a GetProjectData answer.
+function dataFieldValue(f: DataFieldValueView) {
+  if (f.rows !== undefined) return { DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name, Rows: tableRowsValue(f.rows) };
+  if (!f.multiValue) {
+    const lookup = f.lookup ? lookupValue(f.lookup) : null;
+    if (lookup === null) return { DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name, Value: f.value };
+    return { DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name, Value: f.value, Lookup: lookup };
+  }
+  if (f.values === null) return { DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name };
+  return { DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name, Values: { Value: f.values } };
 }
 
 /** `<Attachment AttachmentId [CustomId] Name [FileName]/>`: an attachment definition and its active file's name. */
@@ -94,24 +108,16 @@ export const ProjectDataRequest = requestDocument('ProjectDataRequest', complex(
 /** The value of GetProjectData's and SetProjectData's answer for one form's data. */
 export function formDataValue(view: FormDataView): DocumentValue<typeof ProjectDataGetResponse> {
   return {
-    Project: {
-      ...projectHeaderValue(view),
+    Project: withProjectHeader(view, {
       FormId: view.formId,
       CanSubmit: view.canSubmit,
-      DataView: view.draft ? 'Draft' : 'Submitted',
+      DataView: view.draft ? 'Draft' as const : 'Submitted' as const,
       CurrentStatus: currentStatusValue(view.currentStatus),
-      DataFields: {
-        DataField: view.dataFields.map((f) => {
-          const head = { DataFieldId: f.dataFieldId, CustomId: f.customId, Name: f.name };
-          if (f.rows !== undefined) return { ...head, Rows: tableRowsValue(f.rows) };
-          if (!f.multiValue) return { ...head, Value: f.value, ...(f.lookup ? lookupValue(f.lookup) : {}) };
-          return f.values === null ? head : { ...head, Values: { Value: f.values } };
-        }),
-      },
+      DataFields: { DataField: view.dataFields.map(dataFieldValue) },
       Attachments: {
         Attachment: view.attachments.map((a) => ({ AttachmentId: a.attachmentId, CustomId: a.customId, Name: a.name, FileName: a.fileName })),
       },
-    },
+    }),
   };
 }
 

@@ -7,7 +7,7 @@ import {
   complex, type DocumentValue, dateTime, float, many, maybe, one, optional, requestDocument, required, responseDocument, restrict, type SimpleType,
   string, token,
 } from '../wire-type.ts';
-import { CurrentStatus, currentStatusValue, FormSummary, formSummaryValue, PROJECT_ATTRIBUTES, projectHeaderValue } from './common-types.ts';
+import { CurrentStatus, currentStatusValue, FormSummary, formSummaryValue, PROJECT_ATTRIBUTES, withProjectHeader } from './common-types.ts';
 
 /** GetPrograms: one Program element per program of the agency. */
 export const ProgramsResponse = responseDocument('ProgramsResponse', complex({
@@ -90,7 +90,9 @@ export function extendedProjectsValue(view: ProjectsView): DocumentValue<typeof 
   return {
     SchemaVersion: view.schemaVersion,
     RequestTimestamp: isoTimestamp(view.requestTimestamp),
-    Projects: { Project: view.projects.map((p) => ({ ...summaryValue(p), StatusCustomId: p.statusCustomId, StatusPublicId: p.statusPublicId })) },
+    // Added to summaryValue's own new object, as withProjectHeader does: `{ ...summaryValue(p), StatusCustomId, … }`
+    // took V8's slow path, 2.3 µs a listed project (five times the rest of its value).
+    Projects: { Project: view.projects.map((p) => Object.assign(summaryValue(p), { StatusCustomId: p.statusCustomId, StatusPublicId: p.statusPublicId })) },
   };
 }
 
@@ -107,11 +109,10 @@ export const NewProjectResponse = responseDocument('NewProjectResponse', complex
 /** The CreateNewProject answer. */
 export function newProjectValue(view: NewProjectView): DocumentValue<typeof NewProjectResponse> {
   return {
-    Project: {
-      ...projectHeaderValue(view),
+    Project: withProjectHeader(view, {
       CurrentStatus: currentStatusValue(view.currentStatus),
       Forms: { Form: view.forms.map(formSummaryValue) },
-    },
+    }),
   };
 }
 
@@ -125,7 +126,7 @@ export const ProjectSubmitResponse = responseDocument('ProjectSubmitResponse', c
 
 /** The SubmitProject answer. */
 export function submitValue(view: SubmitView): DocumentValue<typeof ProjectSubmitResponse> {
-  return { Project: { ...projectHeaderValue(view), ProjectNumber: view.projectNumber, CurrentStatus: currentStatusValue(view.currentStatus) } };
+  return { Project: withProjectHeader(view, { ProjectNumber: view.projectNumber, CurrentStatus: currentStatusValue(view.currentStatus) }) };
 }
 
 /** SetProjectOwner's request body: the e-mail address of the user who becomes the owner. */
