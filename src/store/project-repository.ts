@@ -3,8 +3,9 @@ import { bindDb } from './bind-db.ts';
 import type { Dialect } from './dialect.ts';
 import {
   countProjectsInStatuses, draftsOfProjects, findListingsByNumbers, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
-  insertSubmission, listProjectListings, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
+  insertSubmission, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
 } from './project-queries.ts';
+import { listProjectListingsJson } from './listing-page-json.ts';
 import { searchProjects } from './search-queries.ts';
 import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
 import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
@@ -12,7 +13,8 @@ import { countAccessGroups, projectGroupsPage, setProjectAccessGroups } from './
 import type { Database } from './tables.ts';
 import { countAttentionKinds, countWorkQueue, valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, listProjectListings, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups };
+// GetProjects' pages are read as one JSON text (listing-page-json.ts); listProjectListings reads the same page as rows.
+const READS = { getProject, listProjects, listProjectListings: listProjectListingsJson, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows, setProjectAccessGroups };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */
