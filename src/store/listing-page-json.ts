@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { ProjectListing } from '../model/model.ts';
-import type { ProjectQuery } from '../model/records.ts';
-import { LISTING_COLUMNS, type ListingPageQuery, type PageWrap, wrappedListingPage } from './project-queries.ts';
+import type { OwnerScope, ProjectQuery } from '../model/records.ts';
+import { LISTING_COLUMNS, type ListingPageQuery, type PageWrap, wrappedListingPage, wrappedListingsByNumbers } from './project-queries.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -34,15 +34,22 @@ const asJson: PageWrap<{ page: string }> = {
 /**
  * listProjectListings' page (GetProjects) read as one JSON text built by the database and parsed once: the same
  * statement's rows, filters, order, keyset and access-group plan, without a row object per project (about 40 % of
- * the page's database work on either database; docs/performance.md, "Project pages as one JSON text").
+ * the page's database work in the process on either database; docs/performance.md, "Project pages as one JSON text").
  */
 export async function listProjectListingsJson(db: Db, q: ProjectQuery): Promise<ProjectListing[]> {
-  const [row] = await wrappedListingPage(db, q, asJson);
-  const listed = JSON.parse(row?.page ?? '[]') as ListingArray[];
+  return listings(await wrappedListingPage(db, q, asJson));
+}
+
+/** findListingsByNumbers (GetProjectsByNumber) read the same way: one JSON text for each chunk of numbers, in creation order. */
+export async function findListingsByNumbersJson(db: Db, programId: string, numbers: string[], owner?: OwnerScope): Promise<ProjectListing[]> {
+  return listings(await wrappedListingsByNumbers(db, programId, numbers, asJson, owner));
+}
+
+// The listings of the JSON texts, in the page's order (sorted only when they are not).
+function listings(rows: { page: string }[]): ProjectListing[] {
+  const listed = rows.flatMap((r) => JSON.parse(r.page) as ListingArray[]);
   if (!inOrder(listed)) listed.sort(byCreation);
-  return listed.map(([id, programId, number, statusId, statusAt, createdAt, updatedAt]) => (
-    { id, programId, number, statusId, statusAt, createdAt, updatedAt }
-  ));
+  return listed.map(([id, programId, number, statusId, statusAt, createdAt, updatedAt]) => ({ id, programId, number, statusId, statusAt, createdAt, updatedAt }));
 }
 
 // A listing's place in the page's order: created_at (index 5), then id (index 0), as the page query sorts them.

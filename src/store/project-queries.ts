@@ -233,8 +233,16 @@ export async function findListingsByNumbers(db: Db, programId: string, numbers: 
   return (await rowsByNumbers(db, programId, numbers, LISTING_COLUMNS, owner)).map((r) => toListing(r as ListingRow));
 }
 
+/**
+ * The listings findListingsByNumbers finds, through `wrap`, a statement over each chunk's query (listing-page-json.ts):
+ * its rows, one set a chunk, in no particular order.
+ */
+export async function wrappedListingsByNumbers<Row>(db: Db, programId: string, numbers: string[], wrap: PageWrap<Row>, owner?: OwnerScope): Promise<Row[]> {
+  return (await rowsByNumbers(db, programId, numbers, LISTING_COLUMNS, owner, wrap as PageWrap<unknown>)) as unknown as Row[];
+}
+
 async function rowsByNumbers(
-  db: Db, programId: string, numbers: string[], columns: readonly (keyof ProjectTable & string)[] | null, owner?: OwnerScope,
+  db: Db, programId: string, numbers: string[], columns: readonly (keyof ProjectTable & string)[] | null, owner?: OwnerScope, wrap?: PageWrap<unknown>,
 ): Promise<Selectable<ProjectTable>[]> {
   const distinct = [...new Set(numbers)];
   const rows: Selectable<ProjectTable>[] = [];
@@ -243,8 +251,9 @@ async function rowsByNumbers(
     let query = (columns === null ? selected.selectAll() : selected.select(columns) as unknown as ReturnType<typeof selected.selectAll>)
       .where('program_id', '=', programId).where('number', 'in', distinct.slice(start, start + NUMBERS_PER_QUERY));
     if (owner !== undefined) query = query.where(readableBy('projects', owner));
-    rows.push(...(await query.execute()));
+    rows.push(...(wrap ? (await db.executeQuery(wrap.wrap(db, query as unknown as ListingPageQuery).compile())).rows as Selectable<ProjectTable>[] : await query.execute()));
   }
+  if (wrap) return rows;
   // Sorted here, not in SQL: an ORDER BY tempts the planner to walk the program's projects in creation order
   // instead of looking the numbers up in the unique (program, number) index. Numbers are distinct, so no project
   // comes back from two chunks.

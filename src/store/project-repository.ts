@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import { bindDb } from './bind-db.ts';
 import type { Dialect } from './dialect.ts';
 import {
-  countProjectsInStatuses, draftsOfProjects, findListingsByNumbers, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
+  countProjectsInStatuses, draftsOfProjects, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
   insertSubmission, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
 } from './project-queries.ts';
-import { listProjectListingsJson } from './listing-page-json.ts';
+import { findListingsByNumbersJson, listProjectListingsJson } from './listing-page-json.ts';
 import { searchProjects } from './search-queries.ts';
 import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
 import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
@@ -13,8 +13,9 @@ import { countAccessGroups, projectGroupsPage, setProjectAccessGroups } from './
 import type { Database } from './tables.ts';
 import { countAttentionKinds, countWorkQueue, valuesOfProjects, workQueuePage } from './work-queue-queries.ts';
 
-// GetProjects' pages are read as one JSON text (listing-page-json.ts); listProjectListings reads the same page as rows.
-const READS = { getProject, listProjects, listProjectListings: listProjectListingsJson, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups };
+// GetProjects' and GetProjectsByNumber's listings are read as one JSON text (listing-page-json.ts); project-queries.ts
+// reads the same listings as rows.
+const READS = { getProject, listProjects, listProjectListings: listProjectListingsJson, findProjectsByNumbers, findListingsByNumbers: findListingsByNumbersJson, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows, setProjectAccessGroups };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */

@@ -3,8 +3,8 @@ import { it } from 'node:test';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import type { ProjectQuery } from '../../src/model/records.ts';
 import { openDatabase } from '../../src/store/database.ts';
-import { listProjectListingsJson } from '../../src/store/listing-page-json.ts';
-import { listProjectListings } from '../../src/store/project-queries.ts';
+import { findListingsByNumbersJson, listProjectListingsJson } from '../../src/store/listing-page-json.ts';
+import { findListingsByNumbers, listProjectListings } from '../../src/store/project-queries.ts';
 import type { Store } from '../../src/store/store.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, project, seedProgram, T0 } from '../support/fixtures.ts';
@@ -42,7 +42,7 @@ class Counter implements KyselyPlugin {
 }
 
 forEachDialect('store: project pages as one JSON text', ({ dialect, open }) => {
-  it('reads the same page as the rows read: offsets, after, changed_since, owners, access groups, empty pages', async () => {
+  it('reads the same page as the rows read: offsets, after, changed_since, owners, access groups, empty pages, by number', async () => {
     const opened = await open();
     await load(opened.store);
     const { db } = await openDatabase(opened.config, { migrate: false });
@@ -68,6 +68,18 @@ forEachDialect('store: project pages as one JSON text', ({ dialect, open }) => {
         assert.deepEqual(await opened.store.projects.listProjectListings(q), rows, `through the store: ${JSON.stringify(q)}`);
       }
       assert.ok(all.some((p) => p.number === null) && all.some((p) => p.number !== null), 'numbers both null and set are listed');
+      // GetProjectsByNumber: the numbers in any order, repeated or unknown; an owner's; none.
+      const numbers = all.flatMap((p) => (p.number ? [p.number] : [])).reverse();
+      const staffInGroup = { ownerId: null, organizationIds: [], groups: ['half'] };
+      for (const [asked, owner] of [
+        [numbers, undefined], [[numbers[3]!, 'SOL-99999', numbers[3]!, numbers[0]!], undefined], [numbers, { ownerId: IDS.admin, organizationIds: [] }],
+        [numbers, staffInGroup], [['SOL-99999'], undefined], [[], undefined],
+      ] as const) {
+        const rows = await findListingsByNumbers(db, IDS.program, [...asked], owner);
+        assert.deepEqual(await findListingsByNumbersJson(db, IDS.program, [...asked], owner), rows, `by number: ${asked.join(',')} ${JSON.stringify(owner)}`);
+        assert.deepEqual(await opened.store.projects.findListingsByNumbers(IDS.program, [...asked], owner), rows);
+      }
+      assert.equal((await findListingsByNumbers(db, IDS.program, numbers)).length, N / 4);
     } finally {
       await db.destroy();
     }
