@@ -1,4 +1,4 @@
-import { type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Compilable, type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { FieldValue, HistoryEntry, Project, ProjectListing } from '../model/model.ts';
 import type { OwnerScope, ProjectQuery } from '../model/records.ts';
 import { type MembersRead, readableBy } from './owner-scope.ts';
@@ -32,7 +32,7 @@ export function toProject(r: Pick<Selectable<ProjectTable>, (typeof PROJECT_COLU
 }
 
 /** The columns of a ProjectListing. */
-const LISTING_COLUMNS = ['id', 'program_id', 'number', 'status_id', 'status_at', 'created_at', 'updated_at'] as const;
+export const LISTING_COLUMNS = ['id', 'program_id', 'number', 'status_id', 'status_at', 'created_at', 'updated_at'] as const;
 
 type ListingRow = Pick<Selectable<ProjectTable>, (typeof LISTING_COLUMNS)[number]>;
 
@@ -88,6 +88,20 @@ export async function listProjectListings(db: Db, q: ProjectQuery): Promise<Proj
 
 type PageColumns = readonly (keyof ProjectTable & string)[] | null;
 type PageWhere = (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>;
+
+/** A page's query of listings, as a statement over it sees it (its columns are LISTING_COLUMNS). */
+export type ListingPageQuery = SelectQueryBuilder<Database, 'projects', ListingRow>;
+
+/** A statement read over a page's query instead of its rows (listing-page-json.ts); `name` keeps its compiled shapes apart. */
+export interface PageWrap<Row> { name: string; wrap(db: Db, page: ListingPageQuery): Compilable<Row> }
+
+/**
+ * The page listProjectListings reads, through `wrap`: the same query (filters, keyset, access-group plan, literal LIMIT
+ * and OFFSET), compiled once per shape as projectPage's are, read as the rows of the statement `wrap` makes of it.
+ */
+export async function wrappedListingPage<Row>(db: Db, q: ProjectQuery, wrap: PageWrap<Row>): Promise<Row[]> {
+  return (await projectPage(db, q, LISTING_COLUMNS, undefined, wrap as PageWrap<unknown>)) as unknown as Row[];
+}
 
 // The query of a page; `fewChanged` reads it by the last-change index and sorts it, `members` tests (or drives) it by
 // the caller's access groups' members (see projectPage).
@@ -155,9 +169,10 @@ function ownerFromParams(shape: OwnerScope, next: () => never, beforeGroups: () 
   return { ownerId, organizationIds, ...(shape.groups ? { groups: shape.groups.map(() => next() as string) } : {}) };
 }
 
-// The rows of a page, of every column (null) or of `columns`. Without `where`, its query is built and compiled once
-// per shape and then only bound (compile-once.ts): polls and listings ask for the same few shapes again and again.
-async function projectPage(db: Db, q: ProjectQuery, columns: PageColumns, where?: PageWhere): Promise<Selectable<ProjectTable>[]> {
+// The rows of a page, of every column (null) or of `columns` (with `wrap`, the rows of the statement it makes over the
+// page). Without `where`, its query is built and compiled once per shape and then only bound (compile-once.ts): polls
+// and listings ask for the same few shapes again and again.
+async function projectPage(db: Db, q: ProjectQuery, columns: PageColumns, where?: PageWhere, wrap?: PageWrap<unknown>): Promise<Selectable<ProjectTable>[]> {
   // LIMIT and OFFSET are written as literals: with a bound LIMIT SQLite's planner cannot tell a page of 100 from
   // a page of millions, and walks the program in creation order even when changed_since selects 1% of it (130 ms
   // instead of 2 ms at 1,000,000 projects). Both are whole numbers checked here, so nothing else reaches the SQL.
@@ -169,14 +184,19 @@ async function projectPage(db: Db, q: ProjectQuery, columns: PageColumns, where?
   // A staff caller limited to a small access group: its page is tested or driven by the group's members (access-group-plan.ts).
   const members = q.owner?.ownerId === null && q.owner.groups !== undefined ? await planGroupPage(db, q.programId, q.owner.groups, q.offset + q.limit, q.tuning) : 'probe';
   const membersOf = members === 'probe' ? undefined : { programId: q.programId, drive: members === 'drive' };
-  if (where) return pageQuery(db, q, columns, where, fewChanged, membersOf).execute();
-  const shape = pageShape(q, columns, fewChanged, members);
+  // The page's query, or the statement `wrap` makes of it.
+  const build = (from: Db, page: ProjectQuery, of: MembersRead | undefined, filter?: PageWhere) => {
+    const query = pageQuery(from, page, columns, filter, fewChanged, of);
+    return (wrap ? wrap.wrap(from, query as unknown as ListingPageQuery) : query) as Compilable<Selectable<ProjectTable>>;
+  };
+  if (where) return db.executeQuery(build(db, q, membersOf, where).compile()).then((r) => r.rows);
+  const shape = `${pageShape(q, columns, fewChanged, members)}|${wrap?.name ?? ''}`;
   let read = pageReads.get(shape);
   if (!read) {
-    if (pageReads.size >= MAX_PAGE_SHAPES) return pageQuery(db, q, columns, undefined, fewChanged, membersOf).execute();
+    if (pageReads.size >= MAX_PAGE_SHAPES) return db.executeQuery(build(db, q, membersOf).compile()).then((r) => r.rows);
     read = compileOnce((from, ...params: (string | number)[]) => {
       const [page, of] = pageFromParams(q, params, members);
-      return pageQuery(from, page, columns, undefined, fewChanged, of);
+      return build(from, page, of);
     }) as PageRead;
     pageReads.set(shape, read);
   }
@@ -213,8 +233,16 @@ export async function findListingsByNumbers(db: Db, programId: string, numbers: 
   return (await rowsByNumbers(db, programId, numbers, LISTING_COLUMNS, owner)).map((r) => toListing(r as ListingRow));
 }
 
+/**
+ * The listings findListingsByNumbers finds, through `wrap`, a statement over each chunk's query (listing-page-json.ts):
+ * its rows, one set a chunk, in no particular order.
+ */
+export async function wrappedListingsByNumbers<Row>(db: Db, programId: string, numbers: string[], wrap: PageWrap<Row>, owner?: OwnerScope): Promise<Row[]> {
+  return (await rowsByNumbers(db, programId, numbers, LISTING_COLUMNS, owner, wrap as PageWrap<unknown>)) as unknown as Row[];
+}
+
 async function rowsByNumbers(
-  db: Db, programId: string, numbers: string[], columns: readonly (keyof ProjectTable & string)[] | null, owner?: OwnerScope,
+  db: Db, programId: string, numbers: string[], columns: readonly (keyof ProjectTable & string)[] | null, owner?: OwnerScope, wrap?: PageWrap<unknown>,
 ): Promise<Selectable<ProjectTable>[]> {
   const distinct = [...new Set(numbers)];
   const rows: Selectable<ProjectTable>[] = [];
@@ -223,8 +251,9 @@ async function rowsByNumbers(
     let query = (columns === null ? selected.selectAll() : selected.select(columns) as unknown as ReturnType<typeof selected.selectAll>)
       .where('program_id', '=', programId).where('number', 'in', distinct.slice(start, start + NUMBERS_PER_QUERY));
     if (owner !== undefined) query = query.where(readableBy('projects', owner));
-    rows.push(...(await query.execute()));
+    rows.push(...(wrap ? (await db.executeQuery(wrap.wrap(db, query as unknown as ListingPageQuery).compile())).rows as Selectable<ProjectTable>[] : await query.execute()));
   }
+  if (wrap) return rows;
   // Sorted here, not in SQL: an ORDER BY tempts the planner to walk the program's projects in creation order
   // instead of looking the numbers up in the unique (program, number) index. Numbers are distinct, so no project
   // comes back from two chunks.

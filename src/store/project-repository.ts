@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import { bindDb } from './bind-db.ts';
 import type { Dialect } from './dialect.ts';
 import {
-  countProjectsInStatuses, draftsOfProjects, findListingsByNumbers, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
-  insertSubmission, listProjectListings, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
+  countProjectsInStatuses, draftsOfProjects, findProjectsByNumbers, getAllValues, getSubmissions, getDraft, getHistory, getProject, getValues, insertHistory, insertProject,
+  insertSubmission, listProjects, lockProject, setHistoryReportAs, takeProjectNumber, updateProject, upsertDraft, upsertValues,
 } from './project-queries.ts';
+import { findListingsByNumbersJson, listProjectListingsJson } from './listing-page-json.ts';
 import { searchProjects } from './search-queries.ts';
 import { readFormData } from './form-read-query.ts';
 import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
@@ -15,7 +16,9 @@ import type { GroupPlans } from './access-group-plan.ts';
 import type { ProjectQuery, ProjectSearch } from '../model/records.ts';
 import { countAttentionKinds, countWorkQueue, valuesOfProjects, type WorkQueueQuery, workQueuePage } from './work-queue-queries.ts';
 
-const READS = { getProject, listProjects, listProjectListings, findProjectsByNumbers, findListingsByNumbers, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups, readFormData };
+// GetProjects' and GetProjectsByNumber's listings are read as one JSON text (listing-page-json.ts); project-queries.ts
+// reads the same listings as rows.
+const READS = { getProject, listProjects, listProjectListings: listProjectListingsJson, findProjectsByNumbers, findListingsByNumbers: findListingsByNumbersJson, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups, readFormData };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows, setProjectAccessGroups };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */
@@ -34,7 +37,7 @@ export type ProjectRepository = ReturnType<typeof projectRepository> & {
 function plannedReads(db: Kysely<Database>, plans: GroupPlans) {
   return {
     listProjects: async (q: ProjectQuery, where?: Parameters<typeof listProjects>[2]) => listProjects(db, await plans.pageQuery(db, q), where),
-    listProjectListings: async (q: ProjectQuery) => listProjectListings(db, await plans.pageQuery(db, q)),
+    listProjectListings: async (q: ProjectQuery) => listProjectListingsJson(db, await plans.pageQuery(db, q)),
     searchProjects: (s: ProjectSearch) => searchProjects(db, s, plans),
     workQueuePage: async (q: WorkQueueQuery) => workQueuePage(db, await plans.queueQuery(db, q)),
     countWorkQueue: async (q: Parameters<typeof countWorkQueue>[1], bound: number) => countWorkQueue(db, await plans.queueQuery(db, q), bound),
