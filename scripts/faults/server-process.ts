@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys, type SecretBox } from '../../src/store/secret-box.ts';
+import { copySeededDemo } from './seeded-demo.ts';
 
 /** The repository root, where `bin/apas.js` is. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -117,6 +118,8 @@ export function serverEnv(databaseUrl: string, port: number, extra: Record<strin
 
 /** Starts `node bin/apas.js serve [--demo]` on a free port and resolves once /readyz answers 200. */
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
+  // In `npm test`, a new SQLite database starts as a copy of the run's seeded demo (seeded-demo.ts).
+  if (options.demo !== false) await copySeededDemo(options.databaseUrl, { ...process.env, ...options.env }, ROOT);
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(options, await freePort());

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { stringify } from 'yaml';
-import { runApas } from '../support/run-apas.ts';
+import { runApasInProcess } from '../support/run-apas.ts';
 import { sampleProgram } from './sample-program.ts';
 
 // apas program preview-mail: a status's status-changed mail or a named template of a program file, filled in with
@@ -28,7 +28,8 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (args: string[]) => runApas(['program', 'preview-mail', ...args], { cwd: dir, env: {} });
+// In this process (runApasInProcess): the same exit codes and output as `node bin/apas.js`, without a process each.
+const run = (args: string[]) => runApasInProcess(['program', 'preview-mail', ...args], { cwd: dir, env: {} });
 
 test('prints a status\'s own template with sample values, and says which template it used', async () => {
   const r = await run(['pv.yaml', '--status', 'Rejected']);

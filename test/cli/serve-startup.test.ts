@@ -13,6 +13,7 @@ import { seedSealedValues } from '../support/sealed-fixtures.ts';
 import { createSecretBox, newSecretKeyLine, parseSecretKeys } from '../../src/store/secret-box.ts';
 import { readSigningCertificate } from '../../src/domain/documents/pdf-sealer.ts';
 import { makeSelfSignedP12 } from '../../src/domain/documents/self-signed-p12.ts';
+import { runApasInProcess } from '../support/run-apas.ts';
 
 // `apas serve` and `apas migrate` as an operator meets them when something is wrong: a database that accepts
 // connections but never answers, a port in use, a blob directory or database that cannot be written, a database a
@@ -55,6 +56,18 @@ function apas(args: string[], env: Record<string, string>, limitMs: number, unti
       resolve({ code, out, err, ms: Date.now() - started, timedOut });
     });
   });
+}
+
+/**
+ * Runs `apas ARGS` in this process (runApasInProcess: the CLI's own code, the same exit code and output) with the
+ * environment `apas` gives its processes: for the commands that end by themselves, whose output and exit code are what
+ * these tests read. `serve` (its JSON log, its exit, a hang) always runs as a process of its own through `apas`, and so
+ * does one refused `apas migrate` (its one line on the real stderr).
+ */
+async function apasHere(args: string[], env: Record<string, string>): Promise<Run> {
+  const started = Date.now();
+  const { code, stdout, stderr } = await runApasInProcess(args, { env: { APAS_HOST: '127.0.0.1', APAS_PORT: '0', APAS_LOG_LEVEL: 'info', APAS_SECRET_KEYS: SECRET_KEYS, ...env } });
+  return { code, out: stdout, err: stderr, ms: Date.now() - started, timedOut: false };
 }
 
 /** Every line of a serve's standard output, each of which must be JSON. */
@@ -170,7 +183,7 @@ describe('apas serve start-up failures', () => {
   it('apas demo makes a self-signed signing certificate beside the database, keeps it on a second run, and serve uses it', async () => {
     const dbFile = path.join(dir, 'demo', 'apas.db');
     const env = { DATABASE_URL: dbFile };
-    const first = await apas(['demo'], env, 120_000);
+    const first = await apasHere(['demo'], env);
     assert.equal(first.code, 0, first.err);
     const file = path.join(dir, 'demo', 'apas-signing.p12');
     assert.ok(first.out.includes(`made the self-signed signing certificate ${file}`), first.out);
@@ -180,7 +193,7 @@ describe('apas serve start-up failures', () => {
     const years = (certificate.notAfter.getTime() - certificate.notBefore.getTime()) / (365.25 * 86_400_000);
     assert.ok(years > 2.99 && years < 3.01, String(years));
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
-    const second = await apas(['demo'], env, 120_000);
+    const second = await apasHere(['demo'], env);
     assert.equal(second.code, 0, second.err);
     assert.doesNotMatch(second.out, /signing certificate/);
     assert.ok(fs.readFileSync(file).equals(bytes), 'never replaced');
@@ -203,22 +216,22 @@ for (const dialect of DIALECTS) {
       const db = await emptyTestDatabase(dialect);
       try {
         const env = { DATABASE_URL: db.url, APAS_BLOB_DIR: path.join(dir, `m-${dialect}`) };
-        const status = await apas(['migrate', '--status'], env, 60_000);
+        const status = await apasHere(['migrate', '--status'], env);
         assert.equal(status.code, 0, status.err);
         assert.match(status.out, /Applied \(0\):\nPending \(\d+\):\n {2}001-initial\n/);
         const pendingCount = Number(/Pending \((\d+)\)/.exec(status.out)?.[1]);
         assert.ok(pendingCount >= 18);
         // --status changed nothing: migrating now applies all of them.
-        const migrate = await apas(['migrate'], env, 60_000);
+        const migrate = await apasHere(['migrate'], env);
         assert.equal(migrate.code, 0, migrate.err);
         const applied = migrate.out.split('\n').filter((l) => l.startsWith('Applied migration '));
         assert.equal(applied.length, pendingCount, migrate.out);
         assert.equal(applied[0], 'Applied migration 001-initial');
         assert.match(migrate.out, new RegExp(`is up to date: applied ${pendingCount} migrations \\(${pendingCount} in all\\)\\.`));
-        const again = await apas(['migrate'], env, 60_000);
+        const again = await apasHere(['migrate'], env);
         assert.match(again.out, /is up to date: no migration was pending/);
         assert.doesNotMatch(again.out, /Applied migration/);
-        const after = await apas(['migrate', '--status'], env, 60_000);
+        const after = await apasHere(['migrate', '--status'], env);
         assert.match(after.out, new RegExp(`Applied \\(${pendingCount}\\):\\n {2}001-initial {2}\\d{4}-\\d\\d-\\d\\dT`));
         assert.match(after.out, /Pending \(0\): none/);
       } finally {
@@ -246,7 +259,7 @@ for (const dialect of DIALECTS) {
       const db = await emptyTestDatabase(dialect);
       try {
         const env = { DATABASE_URL: db.url, APAS_BLOB_DIR: path.join(dir, `n-${dialect}`) };
-        assert.equal((await apas(['migrate'], env, 60_000)).code, 0);
+        assert.equal((await apasHere(['migrate'], env)).code, 0);
         const insert = "insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')";
         if (db.config.kind === 'sqlite') {
           const raw = new BetterSqlite3(db.config.file);
@@ -265,7 +278,7 @@ for (const dialect of DIALECTS) {
         assert.match(migrate.err, /^apas: .*: the database was upgraded by a newer version of apas \(it has migration 999-from-the-future/);
         assert.equal(migrate.err.trim().split('\n').length, 1, migrate.err);
         assert.doesNotMatch(migrate.err, /corrupted migrations|\n\s+at /);
-        const status = await apas(['migrate', '--status'], env, 60_000);
+        const status = await apasHere(['migrate', '--status'], env);
         assert.equal(status.code, 1);
         assert.match(status.out, /Unknown to this version \(1\):\n {2}999-from-the-future/);
       } finally {
@@ -308,7 +321,7 @@ for (const dialect of DIALECTS) {
         const env = { DATABASE_URL: db.config.kind === 'sqlite' ? db.config.file : db.config.url, APAS_BLOB_DIR: path.join(dir, `lost-${dialect}`) };
         const refused = await apas(['serve'], env, 90_000, /apas is serving/);
         assertFailedStart(refused, 'APAS_SECRET_KEYS', 'the environment', /which the configured keys do not include: restore the key file .* or, if it is lost, run "apas secrets drop-unreadable"/);
-        const drop = await apas(['secrets', 'drop-unreadable'], env, 60_000);
+        const drop = await apasHere(['secrets', 'drop-unreadable'], env);
         assert.equal(drop.code, 0, drop.err);
         assert.match(drop.out, /^Dropped 5 values/);
         const served = await apas(['serve'], env, 90_000, /apas is serving/);

@@ -16,7 +16,7 @@ import { s3Client, S3BlobStore } from '../../src/store/s3-blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { AttachmentMetadataResponse } from '../../src/wire/documents/attachment-metadata.ts';
 import { blobChunkRows, breaksAfter, filesUnder, pieces, sampleBytes } from '../support/blob-fixtures.ts';
-import { forEachDialect, openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
+import { DIALECTS, forEachDialect, openTestStore, type TestDialect, type TestStore } from '../support/databases.ts';
 import { type S3Server, startS3Server } from '../support/s3-server.ts';
 import { IDS, programRows, T0 } from '../support/fixtures.ts';
 import { assertError, assertValidXml, attr, attrs, authHeaders, type HttpHarness, NS, startHttp, type Who } from '../support/http-harness.ts';
@@ -168,8 +168,12 @@ function watched(bytes: Buffer): Readable & { touched: boolean } {
 for (const kind of BLOB_KINDS) {
   forEachDialect(`HTTP attachments (${kind} blob store)`, ({ dialect }) => {
     const rig = sharedRig(dialect, kind);
+    // With S3 the bucket holds the files and the database only the rows, as with local files, which run everything on
+    // both databases: so S3 runs everything on the first database of the run and, on the others, the groups where the
+    // file store and the database's transaction meet ("failures after the file is stored"). Database files run all on both.
+    const group: (name: string, fn: () => void) => void = kind !== 's3' || dialect === DIALECTS[0] ? describe : () => undefined;
 
-    describe('SetProjectAttachment: who may upload', () => {
+    group('SetProjectAttachment: who may upload', () => {
       const matrix: MatrixRow[] = [
         { who: 'admin', status: 200 },
         { who: 'programAdmin', status: 200 },
@@ -243,7 +247,7 @@ for (const kind of BLOB_KINDS) {
       });
     });
 
-    describe('upload, replace, review and download', () => {
+    group('upload, replace, review and download', () => {
       it('keeps every version: the newest is active, older ones stay downloadable by admins', async () => {
         const { h } = rig();
         const projectId = await createProject(h, 'applicant');
@@ -463,7 +467,7 @@ for (const kind of BLOB_KINDS) {
       });
     });
 
-    describe('who may read and review', () => {
+    group('who may read and review', () => {
       const readers: MatrixRow[] = [
         { who: 'admin', status: 200 }, { who: 'programAdmin', status: 200 }, { who: 'editor', status: 200 }, { who: 'reader', status: 200 },
         { who: 'applicant', status: 200 }, { who: 'otherApplicant', status: 404, code: 'NOT_FOUND' }, { who: 'outsider', status: 403, code: 'FORBIDDEN' },
@@ -513,7 +517,7 @@ for (const kind of BLOB_KINDS) {
       }
     });
 
-    describe('what an upload must be', () => {
+    group('what an upload must be', () => {
       it('a type the definition does not allow is 415 naming the allowed types, before any byte is read', async () => {
         const r = rig();
         const { h } = r;
@@ -643,7 +647,7 @@ for (const kind of BLOB_KINDS) {
       });
     });
 
-    describe('attachments in the project\'s other operations', () => {
+    group('attachments in the project\'s other operations', () => {
       it('a required attachment keeps SubmitProject and CanSubmit from going ahead until it is uploaded', async () => {
         const r = rig();
         const { h } = r;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { DEMO_TEMPLATE_ENV } from '../../scripts/faults/seeded-demo.ts';
 import { openDatabase } from '../../src/store/database.ts';
 
 /**
@@ -17,7 +18,10 @@ export const TEMPLATE_ENV = { sqlite: 'APAS_TEST_SQLITE_TEMPLATE', postgres: 'AP
 /** The PostgreSQL template's name on the test server. */
 const PG_TEMPLATE = 'apas_test_template';
 
-/** Migrates a SQLite file and a PostgreSQL database on `serverUrl` to copy from; returns their environment and a cleanup. */
+/**
+ * Migrates a SQLite file and a PostgreSQL database on `serverUrl` to copy from, and makes the directory of the run's
+ * seeded demo; returns their environment and a cleanup.
+ */
 export async function prepareTemplates(serverUrl: string): Promise<{ env: Record<string, string>; remove: () => void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apas-template-'));
   const file = path.join(dir, 'template.db');
@@ -34,7 +38,13 @@ export async function prepareTemplates(serverUrl: string): Promise<{ env: Record
   // No connection may stay on a template while it is copied.
   await postgres.changes.close();
   await postgres.db.destroy();
-  return { env: { [TEMPLATE_ENV.sqlite]: file, [TEMPLATE_ENV.postgres]: PG_TEMPLATE }, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  // Where the first server of the run to seed the demo on SQLite leaves a seeded copy for the others (scripts/faults/seeded-demo.ts).
+  const demo = path.join(dir, 'demo');
+  fs.mkdirSync(demo);
+  return {
+    env: { [TEMPLATE_ENV.sqlite]: file, [TEMPLATE_ENV.postgres]: PG_TEMPLATE, [DEMO_TEMPLATE_ENV]: demo },
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Runs one statement on the server's default database. */
