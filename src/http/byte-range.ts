@@ -1,5 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
+import type { AttachmentFileView } from '../domain/views.ts';
 import type { ByteRange } from '../store/blob-store.ts';
 
 /** What a download answers for its Range: the whole file (200), one part of it (206), or 416 (ApiError thrown). */
@@ -64,4 +65,10 @@ export function requestedRange(request: FastifyRequest, size: number, etag: stri
   if (range === undefined) return WHOLE;
   if (range === null) throw unsatisfiable(size);
   return { whole: false, range };
+}
+
+/** Answers `range` of `file` (206, its Content-Range and Content-Length), streaming only those bytes; other headers are the caller's. */
+export async function sendRange(reply: FastifyReply, file: AttachmentFileView, range: ByteRange): Promise<FastifyReply> {
+  return reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`).header('Content-Length', String(range.end - range.start + 1))
+    .send(await file.open(range));
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AttachmentFileView } from '../domain/views.ts';
-import { requestedRange } from '../http/byte-range.ts';
+import { requestedRange, sendRange } from '../http/byte-range.ts';
 import { contentDisposition, viewInlineType } from '../http/content-disposition.ts';
 import { inlinePdfPolicy } from './security-headers.ts';
 
@@ -22,9 +22,7 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, fil
   else reply.type(inline).header('Content-Disposition', contentDisposition(file.fileName, 'inline'));
   if (inline === 'application/pdf') reply.header('Content-Security-Policy', inlinePdfPolicy(options.secure));
   if (choice.whole) return reply.header('Content-Length', String(file.size)).send(await file.open());
-  const { start, end } = choice.range;
-  return reply.code(206).header('Content-Range', `bytes ${start}-${end}/${file.size}`).header('Content-Length', String(end - start + 1))
-    .send(await file.open(choice.range));
+  return sendRange(reply, file, choice.range);
 }
 
 /** True when a file's address asks to view it in the browser (`?view=1`) rather than download it. */

@@ -7,7 +7,7 @@ import {
   AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,
 } from '../../wire/documents/attachment-metadata.ts';
 import { fileNotModified, sendProjectAnswer } from '../conditional.ts';
-import { requestedRange } from '../byte-range.ts';
+import { requestedRange, sendRange } from '../byte-range.ts';
 import { contentDisposition, fileNameFromContentDisposition } from '../content-disposition.ts';
 import { drainRequest } from '../drain-request.ts';
 import { idParam } from '../query-params.ts';
@@ -51,11 +51,7 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, file: Atta
   reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
   if (choice === null) return reply.code(304).send();
   reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName)).header('Accept-Ranges', 'bytes');
-  if (!choice.whole) {
-    const { start, end } = choice.range;
-    reply.code(206).header('Content-Range', `bytes ${start}-${end}/${file.size}`).header('Content-Length', String(end - start + 1));
-    return reply.send(await file.open(choice.range));
-  }
+  if (!choice.whole) return sendRange(reply, file, choice.range);
   // HEAD gets the headers only; an empty stream keeps Fastify from replacing Content-Length, and the blob is not read.
   const body: Readable = request.method === 'HEAD' ? Readable.from([]) : await file.open();
   return reply.code(200).header('Content-Length', String(file.size)).send(body);
