@@ -16,9 +16,9 @@ import type { GroupPlans } from './access-group-plan.ts';
 import type { ProjectQuery, ProjectSearch } from '../model/records.ts';
 import { countAttentionKinds, countWorkQueue, valuesOfProjects, type WorkQueueQuery, workQueuePage } from './work-queue-queries.ts';
 
-// GetProjects' and GetProjectsByNumber's listings are read as one JSON text (listing-page-json.ts); project-queries.ts
-// reads the same listings as rows.
-const READS = { getProject, listProjects, listProjectListings: listProjectListingsJson, findProjectsByNumbers, findListingsByNumbers: findListingsByNumbersJson, searchProjects, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, workQueuePage, countWorkQueue, countAttentionKinds, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups, readFormData };
+// GetProjectsByNumber's listings are read as one JSON text (listing-page-json.ts); project-queries.ts reads the same
+// listings as rows. The reads limited to access groups are plannedReads'.
+const READS = { getProject, findProjectsByNumbers, findListingsByNumbers: findListingsByNumbersJson, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups, readFormData };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows, setProjectAccessGroups };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */
@@ -32,7 +32,8 @@ export type ProjectRepository = ReturnType<typeof projectRepository> & {
 
 /**
  * The reads limited to access groups, each planned through the store's kept counts (`plans`, access-group-plan.ts)
- * before the query runs: the query functions would count the groups' memberships afresh on every call.
+ * before the query runs: the query functions would count the groups' memberships afresh on every call. GetProjects'
+ * listings are read as one JSON text (listing-page-json.ts).
  */
 function plannedReads(db: Kysely<Database>, plans: GroupPlans) {
   return {
