@@ -9,7 +9,7 @@ import type { FieldValue, Form, ProgramModel, Project } from '../../model/model.
 import { changeProject } from './change-project.ts';
 import { currentDraft, overlayDraft } from './current-draft.ts';
 import { tableRowViews, withTableCells } from './table-values.ts';
-import { findForm, loadProgram, loadReadableProject, mayBeProjectNumber, type ProgramContext, projectHeader, readableProjectOf, requireAvailable } from './project-context.ts';
+import { findForm, formByRef, loadProgram, loadReadableProject, mayBeProjectNumber, type ProgramContext, projectHeader, readableProjectOf, requireAvailable } from './project-context.ts';
 import type { FieldLookupRecord } from '../../store/form-read-query.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import type { ReactingDeps } from './change-reaction.ts';
@@ -26,10 +26,15 @@ interface KnownData { submitted: FieldValue[]; changes: FieldValue[] }
 /** What a form's view is built from: the form's submitted values, the draft's changes (null: not read), the newest files, the lookups. */
 interface FormParts { submitted: FieldValue[]; changes: FieldValue[] | null; files: { definitionId: string; fileName: string }[]; lookups: FieldLookupRecord[] }
 
+// Whether the caller may try to submit the form on this project now (whether it is complete decides the rest).
+function mayTrySubmit(caller: Caller, ctx: ProgramContext, project: Project, form: Form): boolean {
+  return canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
+}
+
 // The draft is read only when it is shown or decides whether the caller may submit the form now: a read of submitted
 // data by anyone who cannot submit it (staff reviewing an application) needs no draft.
-function needsDraft(caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean): boolean {
-  return draft || (canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId));
+function needsDraft(draft: boolean, mayTry: boolean): boolean {
+  return draft || mayTry;
 }
 
 // Before the project is read: whether the caller might submit the form on some project (canWrite needs one of these
@@ -68,7 +73,7 @@ export class FormDataService {
     if (reveal) requireReveal(caller, ctx.role);
     // One statement reads the project with everything its form view shows (form-read-query.ts). The form is looked up
     // first only to say which draft to gather: an unknown form is still refused after the project, as before.
-    const named = ctx.model.forms.find((f) => f.id === target.formRef || f.customId === target.formRef);
+    const named = formByRef(ctx.model, target.formRef);
     const reads = await this.#deps.store.projects.readFormData({
       programId: ctx.program.id, ref: target.projectId, orNumber: mayBeProjectNumber(target.projectId), lookups: hasLookups(ctx),
       draftFormId: named && (target.draft || maySubmitSome(ctx, named)) ? named.id : null,
@@ -177,7 +182,7 @@ export class FormDataService {
     // The submitted values are read once: the draft as it stands overlays the form's changes on them.
     const [submitted, changes, active, lookups] = await Promise.all([
       known ? known.submitted : reader.projects.getValues(project.id, form.fields.map((f) => f.fieldId)),
-      known ? known.changes : needsDraft(caller, ctx, project, form, draft) ? reader.projects.getDraft(project.id, form.id) : null,
+      known ? known.changes : needsDraft(draft, mayTrySubmit(caller, ctx, project, form)) ? reader.projects.getDraft(project.id, form.id) : null,
       reader.attachments.listActiveAttachments(project.id),
       // What the agency's system said of looked-up values at their last save, read only for a program with lookups.
       hasLookups(ctx) ? reader.connections.listLookups(project.id) : [],
@@ -191,10 +196,10 @@ export class FormDataService {
     reader: Pick<StoreReader, 'projects' | 'attachments' | 'envelopes' | 'relations' | 'programs' | 'connections'>, caller: Caller, ctx: ProgramContext, project: Project, form: Form, draft: boolean, reveal: boolean,
     parts: FormParts, decided?: FormDecision,
   ): Promise<AtVersion<FormDataView>> {
-    const mayTry = canWrite(caller, ctx.role, project) && mayUseForm(ctx.role, form) && form.availableIn.includes(project.statusId);
+    const mayTry = mayTrySubmit(caller, ctx, project, form);
     const { submitted, lookups } = parts;
     // A read made without the draft where it turns out to be needed (maySubmitSome guesses before the project is known).
-    const changes = parts.changes ?? (needsDraft(caller, ctx, project, form, draft) ? await reader.projects.getDraft(project.id, form.id) : null);
+    const changes = parts.changes ?? (needsDraft(draft, mayTry) ? await reader.projects.getDraft(project.id, form.id) : null);
     const lookupOf = new Map(lookups.map((l) => [l.fieldId, l]));
     const draftValues = changes === null ? null : new Map(overlayDraft(form, changes, submitted).map((v) => [v.fieldId, v]));
     const values = draft && draftValues ? draftValues : new Map(submitted.map((v) => [v.fieldId, v]));

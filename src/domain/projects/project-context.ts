@@ -73,9 +73,14 @@ export function projectNotFound(projectId: string, ctx: ProgramContext): ApiErro
   return new ApiError('NOT_FOUND', `Project "${projectId}" was not found in program ${ctx.program.id}.`);
 }
 
+/** The form a reference names (its id or customId), or undefined. */
+export function formByRef(model: ProgramModel, formRef: string): Form | undefined {
+  return model.forms.find((f) => f.id === formRef || f.customId === formRef);
+}
+
 /** A form of the program by generated or custom id. */
 export function findForm(model: ProgramModel, formRef: string): Form {
-  const form = model.forms.find((f) => f.id === formRef || f.customId === formRef);
+  const form = formByRef(model, formRef);
   if (!form) throw new ApiError('NOT_FOUND', `Form "${formRef}" was not found in program ${model.program.id}.`);
   return form;
 }
