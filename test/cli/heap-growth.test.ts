@@ -12,7 +12,8 @@ import { loadConfig } from '../../src/config.ts';
 const MODULE = fileURLToPath(new URL('../../src/cli/heap-growth.ts', import.meta.url));
 
 // A process with about 20 MB live that keeps making garbage which lives long enough to reach the old generation (as
-// a request's objects do while it waits for the database), printing the largest old space it had.
+// a request's objects do while it waits for the database), printing the largest old space it had. 4,000 rounds make
+// about 500 MB of such garbage: fewer let V8's first, fixed limit decide the peak on Node 22 and 24, not the growth.
 const CHURN = `
 import v8 from 'node:v8';
 const { applyHeapGrowth } = await import(process.argv[1]);
@@ -22,7 +23,7 @@ const live = [];
 for (let i = 0; i < 200000; i++) live.push({ id: i, name: 'live ' + i });
 const recent = [];
 let peak = 0;
-for (let round = 0; round < 1200; round++) {
+for (let round = 0; round < 4000; round++) {
   recent.push(Array.from({ length: 2000 }, (_, i) => ({ i, s: 'garbage ' + i })));
   if (recent.length > 200) recent.shift();
   peak = Math.max(peak, old());
@@ -36,11 +37,13 @@ async function peakOldSpaceMb(percent: number): Promise<number> {
 }
 
 describe('heap growth of apas serve', () => {
-  it('holds the old generation near the live heap: well under what V8 lets it grow to by itself', async () => {
-    const [own, set] = await Promise.all([peakOldSpaceMb(0), peakOldSpaceMb(40)]);
-    // About 150 MB with V8's own growth on a large machine, about 86 MB at 40 %; if a Node line's V8 dropped the
-    // option, the two would be alike and this fails.
-    assert.ok(set < own * 0.75, `old space peaked at ${set.toFixed(0)} MB with 40 %, ${own.toFixed(0)} MB with V8's own growth`);
+  it('holds the old generation near the live heap: well under where a growth of 300 % lets it go', async () => {
+    // Compared with 300 % set the same way, not with V8's own growth: V8's own factor depends on the machine's memory
+    // (on a CI machine Node 22's own growth peaked at only 140 MB). Measured on Node 20, 22 and 24, also with the CPUs
+    // busy: 40 % peaks at 0.39–0.62 of 300 % (the highest on Node 24, whose new space is larger), and 300 % against
+    // 300 % at 0.93–1.01, which is what a Node line whose V8 dropped the option would show; this then fails.
+    const [set, large] = await Promise.all([peakOldSpaceMb(40), peakOldSpaceMb(300)]);
+    assert.ok(set < large * 0.85, `old space peaked at ${set.toFixed(0)} MB with 40 %, ${large.toFixed(0)} MB with 300 %`);
   });
 
   it('leaves V8 its own growth at 0, and a --heap-growing-percent given to node wins over the setting', () => {
