@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/api-error.ts';
 import type { AttachmentFileView } from '../domain/views.ts';
@@ -67,8 +68,24 @@ export function requestedRange(request: FastifyRequest, size: number, etag: stri
   return { whole: false, range };
 }
 
+/** A file's strong ETag: its SHA-256 in double quotes, the same on every address that sends those bytes. */
+export function fileEtag(file: Pick<AttachmentFileView, 'sha256'>): string {
+  return `"${file.sha256}"`;
+}
+
 /** Answers `range` of `file` (206, its Content-Range and Content-Length), streaming only those bytes; other headers are the caller's. */
-export async function sendRange(reply: FastifyReply, file: AttachmentFileView, range: ByteRange): Promise<FastifyReply> {
+async function sendRange(reply: FastifyReply, file: AttachmentFileView, range: ByteRange): Promise<FastifyReply> {
   return reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`).header('Content-Length', String(range.end - range.start + 1))
     .send(await file.open(range));
+}
+
+/**
+ * Answers a file as requestedRange chose: the part (206, sendRange) or the whole (200 with Content-Length). A HEAD
+ * gets the headers only and the file is not read. Every other header (type, ETag, caching) is the caller's.
+ */
+export async function sendFileBytes(request: FastifyRequest, reply: FastifyReply, file: AttachmentFileView, choice: RangeChoice): Promise<FastifyReply> {
+  if (!choice.whole) return sendRange(reply, file, choice.range);
+  // An empty stream keeps Fastify from replacing Content-Length on a HEAD, and the blob is not read.
+  const body: Readable = request.method === 'HEAD' ? Readable.from([]) : await file.open();
+  return reply.code(200).header('Content-Length', String(file.size)).send(body);
 }

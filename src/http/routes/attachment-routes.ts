@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/api-error.ts';
 import type { AttachmentTarget } from '../../domain/projects/attachment-service.ts';
@@ -7,7 +7,7 @@ import {
   AttachmentMetadataResponse, attachmentMetadataValue, attachmentReviewInput, SetAttachmentMetadata,
 } from '../../wire/documents/attachment-metadata.ts';
 import { fileNotModified, sendProjectAnswer } from '../conditional.ts';
-import { requestedRange, sendRange } from '../byte-range.ts';
+import { fileEtag, requestedRange, sendFileBytes } from '../byte-range.ts';
 import { contentDisposition, fileNameFromContentDisposition } from '../content-disposition.ts';
 import { drainRequest } from '../drain-request.ts';
 import { idParam } from '../query-params.ts';
@@ -44,17 +44,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * must ask again each time (the ETag makes that cheap).
  */
 async function sendFile(request: FastifyRequest, reply: FastifyReply, file: AttachmentFileView): Promise<FastifyReply> {
-  const etag = `"${file.sha256}"`;
+  const etag = fileEtag(file);
   // Conditions first: a 412 or a malformed header's 400 is answered without the file's headers, and so is a 416.
   const unchanged = fileNotModified(request, etag);
   const choice = unchanged ? null : requestedRange(request, file.size, etag);
   reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
   if (choice === null) return reply.code(304).send();
   reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName)).header('Accept-Ranges', 'bytes');
-  if (!choice.whole) return sendRange(reply, file, choice.range);
-  // HEAD gets the headers only; an empty stream keeps Fastify from replacing Content-Length, and the blob is not read.
-  const body: Readable = request.method === 'HEAD' ? Readable.from([]) : await file.open();
-  return reply.code(200).header('Content-Length', String(file.size)).send(body);
+  return sendFileBytes(request, reply, file, choice);
 }
 
 function versionParam(raw: string | undefined): number {
