@@ -1,8 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AttachmentFileView } from '../domain/views.ts';
-import { requestedRange, sendRange } from '../http/byte-range.ts';
+import { fileEtag, requestedRange, sendFileBytes } from '../http/byte-range.ts';
 import { contentDisposition, viewInlineType } from '../http/content-disposition.ts';
 import { inlinePdfPolicy } from './security-headers.ts';
+
+/**
+ * Sends a stored file on a page's address with `headers` (its type, disposition, Cache-Control and policies, which
+ * stay as given), nosniff, `ETag: "<sha256>"` and Accept-Ranges: one byte range is answered 206 as the API's
+ * downloads answer it (byte-range.ts), so that a browser's PDF viewer can fetch a large file in parts and a broken
+ * download resumes (If-Range with that ETag; any other If-Range gets the whole file). If-None-Match is not answered
+ * 304: these answers are no-store, so no browser holds a copy to revalidate (docs/web.md, "Seeing files").
+ */
+export async function sendPageFile(request: FastifyRequest, reply: FastifyReply, file: AttachmentFileView, headers: Record<string, string>): Promise<FastifyReply> {
+  const etag = fileEtag(file);
+  // Before any header: a 416 is an error page like any other (with its Content-Range).
+  const choice = requestedRange(request, file.size, etag);
+  reply.headers({ ...headers, 'X-Content-Type-Options': 'nosniff', ETag: etag, 'Accept-Ranges': 'bytes' });
+  return sendFileBytes(request, reply, file, choice);
+}
 
 /**
  * Sends an applicant's file: as a download, or, when `view` asks and its type is one a browser shows without running
@@ -10,19 +25,15 @@ import { inlinePdfPolicy } from './security-headers.ts';
  * browser. Anything else (SVG, HTML, XML, unknown types) downloads even when asked to be viewed: its bytes are
  * whatever the applicant sent, and must never run as a page of this site. nosniff and the pages' CSP are kept
  * (a PDF's allows the browser's viewer: security-headers.ts); `cacheControl` keeps a shared computer's browser from
- * keeping the file. One byte range is answered 206 as the API's downloads answer it (byte-range.ts), so that a
- * browser's PDF viewer can fetch a large file in parts.
+ * keeping the file. Ranges and the ETag as sendPageFile answers them.
  */
 export async function sendFile(request: FastifyRequest, reply: FastifyReply, file: AttachmentFileView, options: { view: boolean; secure: boolean; cacheControl: string }): Promise<FastifyReply> {
-  // Before any header: a 416 is an error page like any other (with its Content-Range).
-  const choice = requestedRange(request, file.size, `"${file.sha256}"`);
   const inline = options.view ? viewInlineType(file.contentType) : null;
-  reply.header('Cache-Control', options.cacheControl).header('X-Content-Type-Options', 'nosniff').header('Accept-Ranges', 'bytes');
-  if (inline === null) reply.type(file.contentType).header('Content-Disposition', contentDisposition(file.fileName));
-  else reply.type(inline).header('Content-Disposition', contentDisposition(file.fileName, 'inline'));
-  if (inline === 'application/pdf') reply.header('Content-Security-Policy', inlinePdfPolicy(options.secure));
-  if (choice.whole) return reply.header('Content-Length', String(file.size)).send(await file.open());
-  return sendRange(reply, file, choice.range);
+  const headers: Record<string, string> = inline === null
+    ? { 'Content-Type': file.contentType, 'Content-Disposition': contentDisposition(file.fileName) }
+    : { 'Content-Type': inline, 'Content-Disposition': contentDisposition(file.fileName, 'inline') };
+  if (inline === 'application/pdf') headers['Content-Security-Policy'] = inlinePdfPolicy(options.secure);
+  return sendPageFile(request, reply, file, { ...headers, 'Cache-Control': options.cacheControl });
 }
 
 /** True when a file's address asks to view it in the browser (`?view=1`) rather than download it. */

@@ -6,6 +6,7 @@ import { contentDisposition } from '../http/content-disposition.ts';
 import { idParam } from '../http/query-params.ts';
 import { visitOf } from '../http/routes/envelope-routes.ts';
 import { csrfToken } from './csrf.ts';
+import { sendPageFile } from './file-response.ts';
 import { type SigningAddress, SigningPage } from './pages/signing-page.tsx';
 import { renderPage } from './render-page.ts';
 import type { WebAppDeps } from './web-app-deps.ts';
@@ -86,9 +87,12 @@ export function signingRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     // The document apas generated, a PDF: shown inline in the signing page's frame (and no other site's); anything else
     // is a download, as every stored file is.
     const pdf = file.contentType === 'application/pdf';
-    const disposition = pdf ? contentDisposition(file.fileName).replace(/^attachment/, 'inline') : contentDisposition(file.fileName);
-    if (pdf) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'").header('X-Frame-Options', 'SAMEORIGIN');
-    return reply.type(file.contentType).header('Content-Length', String(file.size)).header('Content-Disposition', disposition)
-      .header('Cache-Control', 'private, no-store').header('Referrer-Policy', 'no-referrer').send(await file.open());
+    const headers: Record<string, string> = {
+      'Content-Type': file.contentType, 'Content-Disposition': contentDisposition(file.fileName, pdf ? 'inline' : 'attachment'),
+      'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer',
+    };
+    if (pdf) Object.assign(headers, { 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'self'", 'X-Frame-Options': 'SAMEORIGIN' });
+    // A browser's PDF viewer may fetch it in parts, and a broken download resumes (file-response.ts).
+    return sendPageFile(request, reply, file, headers);
   });
 }

@@ -380,6 +380,47 @@ forEachDialect('E-signature envelopes', ({ dialect }) => {
     });
   });
 
+  describe('the document on the signing page', () => {
+    it('answers one byte range (206, 416 past the end) and its SHA-256 as ETag for If-Range, keeping its frame policy and no-store; HEAD', async () => {
+      const { envelopeId } = await send([OWNER]);
+      const url = `/MvcProjects/Sign/Document?token=${await lastToken(h, applicantEmail())}`;
+      const etag = `"${createHash('sha256').update(TINY_PDF).digest('hex')}"`;
+      const get = (headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => h.app.inject({ method, url, headers });
+      const kept = (res: { headers: Record<string, unknown> }) => {
+        assert.deepEqual([res.headers['content-type'], res.headers['cache-control'], res.headers['referrer-policy'], res.headers['x-frame-options']],
+          ['application/pdf', 'private, no-store', 'no-referrer', 'SAMEORIGIN']);
+        assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'self'");
+        assert.match(String(res.headers['content-disposition']), /^inline; filename="agreement.pdf"/);
+        assert.deepEqual([res.headers.etag, res.headers['accept-ranges']], [etag, 'bytes']);
+      };
+      const whole = await get();
+      assert.equal(whole.statusCode, 200, whole.body);
+      assert.deepEqual(whole.rawPayload, TINY_PDF);
+      kept(whole);
+      const part = await get({ range: 'bytes=0-4' });
+      assert.equal(part.statusCode, 206, part.body);
+      assert.deepEqual([part.rawPayload, part.headers['content-range'], part.headers['content-length']], [TINY_PDF.subarray(0, 5), `bytes 0-4/${TINY_PDF.length}`, '5']);
+      kept(part);
+      const resumed = await get({ range: 'bytes=-6', 'if-range': etag });
+      assert.equal(resumed.statusCode, 206);
+      assert.deepEqual(resumed.rawPayload, TINY_PDF.subarray(TINY_PDF.length - 6));
+      const stale = await get({ range: 'bytes=-6', 'if-range': `"${'0'.repeat(64)}"` });
+      assert.equal(stale.statusCode, 200, 'another file\'s ETag: the whole document');
+      assert.deepEqual(stale.rawPayload, TINY_PDF);
+      const past = await get({ range: `bytes=${TINY_PDF.length}-` });
+      assert.equal(past.statusCode, 416);
+      assert.equal(past.headers['content-range'], `bytes */${TINY_PDF.length}`);
+      assert.match(String(past.headers['content-type']), /^text\/html/);
+      assert.equal(past.headers['content-disposition'], undefined);
+      const head = await get({}, 'HEAD');
+      assert.equal(head.statusCode, 200);
+      assert.deepEqual([head.headers['content-length'], head.rawPayload.length], [String(TINY_PDF.length), 0]);
+      kept(head);
+      // Reading the document is no act of the signer's: the envelope waits for the signature as before.
+      assert.equal((await envelopeState(h, envelopeId)).envelope.state, 'sent');
+    });
+  });
+
   describe('automations', () => {
     it('envelope.completed, .declined and .voided trigger the program\'s automations in their change', async () => {
       const rows = programRows(h.clock.now());

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
@@ -13,6 +14,7 @@ import { webGet } from './web-page-helpers.ts';
 // run script only; everything else downloads as before, and who may read the file does not change.
 
 const PNG = Buffer.from('\x89PNG\r\n\x1a\n-a-tiny-image', 'latin1');
+const PNG_ETAG = `"${createHash('sha256').update(PNG).digest('hex')}"`;
 
 function projectFile(projectId: string): string {
   return `/MvcProjects/Programs/${IDS.program}/Projects/${projectId}/Attachments/${IDS.photo}`;
@@ -132,6 +134,41 @@ forEachDialect('HTTP viewing files in the browser', ({ dialect }) => {
       assert.equal(viewed.headers['content-disposition'], undefined);
       assert.equal(viewed.headers.location, plain.headers.location?.replace(encodeURIComponent(url), encodeURIComponent(`${url}?view=1`)));
       assert.doesNotMatch(viewed.body, /PNG/);
+    }
+  });
+
+  it('sends the file\'s SHA-256 as a strong ETag and keeps no-store: If-Range with it resumes (206), another gets the whole file; If-None-Match is no 304; HEAD', async () => {
+    const h = harness();
+    await storeVersion(h, projectId, 'application/pdf', 'plan.pdf');
+    const get = (url: string, who: Who, headers: Record<string, string>, method: 'GET' | 'HEAD' = 'GET') =>
+      h.app.inject({ method, url, headers: { authorization: authHeaders(h.who[who]).authorization!, ...headers } });
+    // Each caller's own Cache-Control: the project page's and the review page's, viewed or downloaded.
+    const cases = [
+      [projectFile(projectId), 'applicant', 'private, no-store'], [`${projectFile(projectId)}?view=1`, 'applicant', 'private, no-store'],
+      [reviewFile(projectId), 'reader', 'no-store'], [`${reviewFile(projectId)}?view=1`, 'reader', 'no-store'],
+    ] as const;
+    for (const [url, who, cacheControl] of cases) {
+      const whole = await get(url, who, {});
+      assert.equal(whole.statusCode, 200, `${url}: ${whole.body}`);
+      assert.deepEqual([whole.headers.etag, whole.headers['cache-control']], [PNG_ETAG, cacheControl], url);
+      const resumed = await get(url, who, { range: 'bytes=4-', 'if-range': PNG_ETAG });
+      assert.equal(resumed.statusCode, 206, url);
+      assert.deepEqual(resumed.rawPayload, PNG.subarray(4));
+      assert.deepEqual([resumed.headers['content-range'], resumed.headers.etag, resumed.headers['cache-control']], [`bytes 4-${PNG.length - 1}/${PNG.length}`, PNG_ETAG, cacheControl]);
+      for (const ifRange of [`"${'0'.repeat(64)}"`, `W/${PNG_ETAG}`, 'Mon, 30 Nov 2026 00:00:00 GMT']) {
+        const stale = await get(url, who, { range: 'bytes=4-', 'if-range': ifRange });
+        assert.equal(stale.statusCode, 200, `${url} with If-Range ${ifRange}: the whole file`);
+        assert.deepEqual(stale.rawPayload, PNG);
+        assert.equal(stale.headers['content-range'], undefined);
+      }
+      // No browser keeps a no-store answer to revalidate: If-None-Match still gets the file (docs/web.md).
+      const again = await get(url, who, { 'if-none-match': PNG_ETAG });
+      assert.equal(again.statusCode, 200, url);
+      assert.deepEqual([again.rawPayload, again.headers['cache-control']], [PNG, cacheControl]);
+      const head = await get(url, who, { range: 'bytes=0-1' }, 'HEAD');
+      assert.equal(head.statusCode, 200, `${url}: HEAD ignores Range`);
+      assert.deepEqual([head.headers['content-length'], head.headers.etag, head.headers['accept-ranges'], head.headers['cache-control'], head.rawPayload.length],
+        [String(PNG.length), PNG_ETAG, 'bytes', cacheControl, 0]);
     }
   });
 
