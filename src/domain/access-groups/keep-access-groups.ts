@@ -124,7 +124,7 @@ export async function regroupProgram(tx: StoreWriter, programId: string, now: nu
       tx.dashboards.touch(project.id);
       if (project.assigneeId !== null && !(await reaches(project.assigneeId, into))) left.push({ ...project, accessGroups: into });
     }
-    await unassignPage(tx, deps, ctx, left, reaches, now);
+    await unassignPage(tx, deps, ctx, left, now);
     if (page.length < REGROUP_PAGE) return moved;
     after = page.at(-1)!.id;
   }
@@ -132,24 +132,28 @@ export async function regroupProgram(tx: StoreWriter, programId: string, now: nu
 
 /**
  * Clears the assignee of each of a page's projects that the recount moved out of their assignee's reach, as the change
- * step's follow-up does (its audit row, `reason: accessGroups`, and event, written through recordChange with the
- * change step's reactions), each under its lock, with a version of its own, stamped at the import's time by who
- * imports. Read again locked, the project is left alone when someone assigned it to another who still reaches it.
+ * step's follow-up does: in one statement per assignee for the page (each project a version of its own, stamped at the
+ * import's time by who imports; one that someone assigned meanwhile to another is left alone), then per project its
+ * audit row (`reason: accessGroups`) and event, written by recordChange with the change step's reactions.
  */
-async function unassignPage(tx: StoreWriter, deps: RegroupDeps, ctx: ProgramContext, left: Project[], reaches: Reaches, now: number): Promise<void> {
+async function unassignPage(tx: StoreWriter, deps: RegroupDeps, ctx: ProgramContext, left: Project[], now: number): Promise<void> {
   if (left.length === 0) return;
   // The service acting for who imports: their id on the rows (the system's for the operator), the program's admin role.
   const system = systemCaller(ctx.program);
   const caller: Caller = { ...system, user: { ...system.user, id: deps.actorId ?? SYSTEM_USER_ID }, ...(deps.requestId === null ? {} : { requestId: deps.requestId }) };
   // The recount has just written the membership: only the other reactions follow the audit row.
   const recording = { ids: deps.ids, reactions: deps.reactions.filter((r) => r !== accessGroupsReaction) };
-  for (const moved of left) {
-    const project = await tx.projects.lockProject(ctx.program.id, moved.id);
-    if (!project || project.assigneeId === null || (await reaches(project.assigneeId, moved.accessGroups ?? []))) continue;
-    if (!(await tx.projects.updateProject(project.id, project.version, { assigneeId: null, updatedAt: now, updatedBy: caller.user.id }))) {
-      throw new Error(`project ${project.id} changed while locked`);
+  const byAssignee = new Map<string, string[]>();
+  for (const p of left) {
+    const ids = byAssignee.get(p.assigneeId!);
+    if (ids) ids.push(p.id);
+    else byAssignee.set(p.assigneeId!, [p.id]);
+  }
+  for (const [assigneeId, projectIds] of byAssignee) {
+    const cleared = await tx.projects.clearAssignee(ctx.program.id, assigneeId, projectIds, now, caller.user.id);
+    for (const project of cleared) {
+      await recordChange(tx, recording, caller, ctx, { ...clearing(assigneeId), projectId: project.id, ownerId: project.ownerId, at: now });
     }
-    await recordChange(tx, recording, caller, ctx, { ...clearing(project.assigneeId), projectId: project.id, ownerId: project.ownerId, at: now });
   }
 }
 
