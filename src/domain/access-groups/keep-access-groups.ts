@@ -122,7 +122,7 @@ export async function regroupProgram(tx: StoreWriter, programId: string, now: nu
       moved++;
       // Its dashboard counts move to its new set of groups (counted for the grants limited to them) before the commit.
       tx.dashboards.touch(project.id);
-      if (project.assigneeId !== null && !(await reaches(project.assigneeId, into))) left.push({ ...project, accessGroups: into });
+      if (project.assigneeId !== null && !(await reaches(project.assigneeId, into))) left.push(project);
     }
     await unassignPage(tx, deps, ctx, left, now);
     if (page.length < REGROUP_PAGE) return moved;
