@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Project } from '../model/model.ts';
-import { toProject } from './project-queries.ts';
+import { PROJECT_COLUMNS, toProject } from './project-queries.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -32,4 +32,19 @@ export async function countAccessGroups(db: Db, programId: string): Promise<Map<
   const rows = await db.selectFrom('project_access_groups').select(['group_id', (eb) => eb.fn.countAll<number | string>().as('n')])
     .where('program_id', '=', programId).groupBy('group_id').execute();
   return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
+}
+
+/**
+ * Clears the assignee of those of `projectIds` that `assigneeId` still has, each a version of its own stamped `at` by
+ * `by`, in one statement (on PostgreSQL it locks the rows, and a row another change holds is judged again once that
+ * change commits); gives the projects it cleared as they are now. An import's recount, once it moved them out of that
+ * assignee's access groups.
+ */
+export async function clearAssignee(db: Db, programId: string, assigneeId: string, projectIds: readonly string[], at: number, by: string): Promise<Project[]> {
+  if (projectIds.length === 0) return [];
+  const rows = await db.updateTable('projects')
+    .set((eb) => ({ assignee_id: null, version: eb('version', '+', 1), updated_at: at, updated_by: by }))
+    .where('id', 'in', projectIds).where('program_id', '=', programId).where('assignee_id', '=', assigneeId)
+    .returning(PROJECT_COLUMNS).execute();
+  return rows.map(toProject);
 }

@@ -110,10 +110,10 @@ export async function setDraft(h: HttpHarness, projectId: string, values: Record
   assert.equal(res.statusCode, 200, res.body);
 }
 
-/** Fills the draft completely and submits it as `who`; returns the submit response. */
-export async function createSubmitted(h: HttpHarness, who: Who = 'applicant'): Promise<{ projectId: string; number: string }> {
+/** Fills the draft completely (with `values` in place of COMPLETE's) and submits it as `who`; returns the submit response. */
+export async function createSubmitted(h: HttpHarness, who: Who = 'applicant', values: Record<string, string> = {}): Promise<{ projectId: string; number: string }> {
   const projectId = await createProject(h, who);
-  await setDraft(h, projectId, { ...COMPLETE, size: [...COMPLETE.size] }, who);
+  await setDraft(h, projectId, { ...COMPLETE, size: [...COMPLETE.size], ...values }, who);
   h.clock.advance();
   const res = await h.request({ method: 'POST', url: submitPath(projectId), as: who });
   assert.equal(res.statusCode, 200, res.body);

@@ -1,3 +1,4 @@
+import type { ChangeReaction } from '../projects/change-reaction.ts';
 import type { PartResolvers, ProgramChecker, ResolvedProgram } from '../programs/program-parts.ts';
 import type { ProgramFile } from '../programs/program-file.ts';
 import { atLine } from '../programs/program-lines.ts';
@@ -8,16 +9,19 @@ import { groupsChanged, regroupProgram } from './keep-access-groups.ts';
 /**
  * The access groups' part of a program import: unique customIds and names, every condition compiled as a bool over
  * the fields and `project` (not `role`, not the project's age) within the rules' cost limit, and, once the definition
- * is saved, the recount of every project's membership when a condition changed.
+ * is saved, the recount of every project's membership when a condition changed, which unassigns the projects it moves
+ * out of their assignee's reach with the change step's `reactions` (composed in src/domain/wiring/program-checkers.ts).
  */
-export const accessGroupsChecker: ProgramChecker = {
-  part: 'accessGroups',
-  check: checkAccessGroups,
-  checkResolved: (resolved: ResolvedProgram) => conditionProblems(resolved.file),
-  saved: async (tx, s) => {
-    if (groupsChanged(s.before, s.after)) await regroupProgram(tx, s.after.id, s.now);
-  },
-};
+export function accessGroupsChecker(reactions: readonly ChangeReaction[]): ProgramChecker {
+  return {
+    part: 'accessGroups',
+    check: checkAccessGroups,
+    checkResolved: (resolved: ResolvedProgram) => conditionProblems(resolved.file),
+    saved: async (tx, s) => {
+      if (groupsChanged(s.before, s.after)) await regroupProgram(tx, s.after.id, s.now, { ids: s.ids, reactions, actorId: s.actorId, requestId: s.requestId });
+    },
+  };
+}
 
 function checkAccessGroups(file: ProgramFile, _resolve: PartResolvers, problems: string[]): null {
   const groups = file.accessGroups ?? [];

@@ -117,7 +117,7 @@ export class ProgramPublishingService {
     const parsed = parseProgramFile(upload.content, formatOfPath(upload.fileName), upload.fileName);
     await this.#target(scope, parsed);
     const report = await importProgram(this.#importDeps(), scope.agencyId, parsed, {
-      actorId: caller.user.id, source: upload.fileName, expectedVersion: request.expectedVersion,
+      actorId: caller.user.id, requestId: caller.requestId ?? null, source: upload.fileName, expectedVersion: request.expectedVersion,
       publication: { text: upload.content, fileName: upload.fileName, publisher: `${caller.user.name} <${caller.user.email}>` },
     });
     await this.#deps.store.transaction((tx) => tx.programs.deleteProgramUploads(upload.id, this.#deps.clock.now() - UPLOAD_LIFETIME_MS));

@@ -100,7 +100,8 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
     const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
     if (flipped.length > 0) await tx.projects.resealFields(flipped);
-    for (const c of deps.checkers) await c.saved?.(tx, { before: stored?.rows.program ?? null, after: rows.program, now });
+    const saved = { before: stored?.rows.program ?? null, after: rows.program, now, ids: deps.ids, actorId: options.actorId ?? null, requestId: options.requestId ?? null };
+    for (const c of deps.checkers) await c.saved?.(tx, saved);
     await options.alsoIn?.(tx, report);
     await tx.audit.write({
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,

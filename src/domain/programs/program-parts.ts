@@ -1,4 +1,5 @@
 import type { DataField, FieldRules, Program } from '../../model/model.ts';
+import type { IdGenerator } from '../../model/ids.ts';
 import type { StoreWriter } from '../../store/store.ts';
 import type { FieldSpec, ProgramFile } from './program-file.ts';
 
@@ -49,8 +50,11 @@ export interface ProgramChecker {
   readonly part: string;
   check?(file: ProgramFile, resolve: PartResolvers, problems: string[]): unknown;
   checkResolved?(resolved: ResolvedProgram): string[];
-  /** Runs in the import's transaction once the new definition is saved (the access groups' recount of memberships). */
-  saved?(tx: StoreWriter, saved: { before: Program | null; after: Program; now: number }): Promise<void>;
+  /**
+   * Runs in the import's transaction once the new definition is saved (the access groups' recount of memberships),
+   * with new ids and who imports (`actorId` null: the operator at the command line) for what it records.
+   */
+  saved?(tx: StoreWriter, saved: { before: Program | null; after: Program; now: number; ids: IdGenerator; actorId: string | null; requestId: string | null }): Promise<void>;
 }
 
 /** The parts of a program an import reports on. */

@@ -27,6 +27,8 @@ export interface ReactionDeps { ids: IdGenerator; publicUrl?: string; reactions?
 export interface FollowStep {
   tx: StoreWriter; deps: ReactionDeps; caller: Caller; ctx: ProgramContext; project: Project; now: number;
   action: string; detail: Record<string, unknown>;
+  /** What the follow-ups before this one recorded (the automations' changes, for the access groups after them). */
+  earlier?: readonly FollowUpRecord[];
 }
 
 /** A change a follow-up made, audited (and reacted to) as the change's own are, with the role it acted in. */
@@ -58,7 +60,7 @@ export async function followUps(reactions: readonly ChangeReaction[], step: Foll
   const result: FollowUps = { changes: {}, records: [] };
   for (const r of reactions) {
     if (!r.follow) continue;
-    const done = await r.follow({ ...step, project: { ...step.project, ...result.changes } });
+    const done = await r.follow({ ...step, project: { ...step.project, ...result.changes }, earlier: result.records });
     Object.assign(result.changes, done.changes);
     result.records.push(...done.records);
   }
