@@ -230,8 +230,14 @@ function reachableBinaries(bin: Binaries, account: Account, base: string): Binar
   const probe = spawnSync(bin.postgres, ['--version'], { ...account, stdio: 'ignore' });
   if (!probe.error && probe.status === 0) return bin;
   const nativeDir = path.join(base, 'native');
-  fs.cpSync(bin.nativeDir, nativeDir, { recursive: true, verbatimSymlinks: true });
   const moved = (file: string) => path.join(nativeDir, path.relative(bin.nativeDir, file));
+  // A kept directory started again (a restart) has the copy of its first start. Copying over it fails on Node 22 and
+  // later (EEXIST on a directory the copy already holds), so it is used as it is when it runs, else made anew.
+  const copied = spawnSync(moved(bin.postgres), ['--version'], { ...account, stdio: 'ignore' });
+  if (copied.error || copied.status !== 0) {
+    fs.rmSync(nativeDir, { recursive: true, force: true });
+    fs.cpSync(bin.nativeDir, nativeDir, { recursive: true, verbatimSymlinks: true });
+  }
   return { initdb: moved(bin.initdb), postgres: moved(bin.postgres), nativeDir };
 }
 
