@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ApiError } from '../../src/domain/api-error.ts';
-import { programFileOf } from '../../src/domain/programs/program-export.ts';
+import { formatProgramFile, programFileOf } from '../../src/domain/programs/program-export.ts';
 import { importProgram, type ImportOptions } from '../../src/domain/programs/program-import.ts';
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
@@ -12,7 +12,10 @@ import { GROUPS, NORTH_KW, SOUTH_KW } from '../support/access-groups.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import type { HttpHarness } from '../support/http-harness.ts';
+import { programsPaths } from '../../src/web/console/programs-paths.ts';
+import { reviewed, upload } from './console-program-helpers.ts';
 import { createSubmitted, slowHarness } from './http-helpers.ts';
+import { webPost } from './web-page-helpers.ts';
 
 // An import that changes an access group's condition recounts every project's membership in its one transaction,
 // which like every change may take 30 s (MAX_WRITE_TRANSACTION_MS). Rolled back for time, it changes nothing and says
@@ -23,11 +26,15 @@ import { createSubmitted, slowHarness } from './http-helpers.ts';
 /** The territories swapped: every project moves. */
 const SWAPPED: AccessGroup[] = GROUPS.map((g) => ({ ...g, if: g.customId === 'north' ? 'kw >= 10.0' : 'kw < 10.0' }));
 
-async function importWith(h: HttpHarness, groups: AccessGroup[], options: ImportOptions = {}) {
+/** The fixture program's file with `groups`, as `program export` writes it (its initial status named as a file names it). */
+async function fileWith(h: HttpHarness, groups: AccessGroup[]) {
   const program = (await h.store.programs.findProgram(IDS.program))!;
   const file = programFileOf(await h.store.programs.loadProgramModel(program));
-  const statuses = file.statuses.map((s) => (s.initial ? { ...s, name: 'Unsubmitted' } : s));
-  return importProgram({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, 'acme', { ...file, statuses, accessGroups: groups }, options);
+  return { ...file, statuses: file.statuses.map((s) => (s.initial ? { ...s, name: 'Unsubmitted' } : s)), accessGroups: groups };
+}
+
+async function importWith(h: HttpHarness, groups: AccessGroup[], options: ImportOptions = {}) {
+  return importProgram({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, 'acme', await fileWith(h, groups), options);
 }
 
 /** What an import changes: the program's groups and version, each project's groups, the membership counts. */
@@ -83,6 +90,31 @@ forEachDialect('Access groups: an import whose recount does not fit in its trans
       await assert.rejects(importWith(h, GROUPS), /did not fit in the 30 s a change may take/);
       // An import that recounts nothing keeps the store's own answer (no advice about access groups).
       await assert.rejects(importWith(h, SWAPPED.map((g) => ({ ...g, name: `${g.name}!` }))), (e: unknown) => e instanceof StoreError && e.code === 'TRANSACTION_TOO_LONG');
+    } finally {
+      setSlow(null);
+      await h.close();
+    }
+  });
+
+  it('published on the console and rolled back for time: the review page says why and to import it with --long-transaction', async () => {
+    const { h, setSlow } = await slowHarness(open);
+    try {
+      await importWith(h, GROUPS);
+      const ids = [(await createSubmitted(h, 'applicant', { kw: NORTH_KW })).projectId];
+      const before = await state(h, ids);
+      const r = await reviewed(h, h.who.admin, await upload(h, h.who.admin, 'solar.yaml', formatProgramFile({ ...(await fileWith(h, SWAPPED)), numberPrefix: 'SOL' }, 'yaml')));
+      // Only the publishing transaction (the one that records version 2) runs long: the request's others do not.
+      setSlow(async (tx) => {
+        if ((await tx.programs.latestProgramVersion(IDS.program))!.version > before.version) h.clock.advance(MAX_WRITE_TRANSACTION_MS + 1);
+      });
+      const published = await webPost(h, programsPaths.publish(r.uploadId), 'admin', { sha256: r.sha256, version: r.version });
+      setSlow(null);
+      assert.equal(published.statusCode, 503, published.body);
+      assert.match(published.body, /Program solar has 1 projects; recounting their access groups did not fit in the 30 s a change may take, so the import was rolled back and nothing was changed\./);
+      assert.match(published.body, /apas program import FILE --long-transaction 2/);
+      // The review is shown again (the fixture's number prefix, not one a file may give, changes with the groups).
+      assert.match(published.body, /Publish version 2/);
+      assert.deepEqual(await state(h, ids), before);
     } finally {
       setSlow(null);
       await h.close();
