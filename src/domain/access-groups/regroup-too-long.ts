@@ -3,15 +3,15 @@ import { StoreError } from '../../store/store-error.ts';
 import { ApiError } from '../api-error.ts';
 
 /**
- * Minutes of `--long-transaction` advised per 100,000 projects: several times the recount's measured cost (2026-11-30,
- * docs/performance.md "The recount of a big program": about 0.3 ms a project on PostgreSQL with unassigning, 0.06 ms on
- * SQLite), so that a busy machine still fits.
+ * Minutes of `--long-transaction` advised per 100,000 projects: about twice the slowest measured (2026-11-30,
+ * docs/performance.md "The recount of a big program": up to 0.9 ms a project on a loaded PostgreSQL when every moved
+ * project is also unassigned, the dashboards' refresh at commit included), so that a busy machine still fits.
  */
-export const ADVISED_MINUTES_PER_100K = 2;
+export const ADVISED_MINUTES_PER_100K = 3;
 
-/** The `--long-transaction` minutes advised for a program of `projects` projects (at least 2). */
+/** The `--long-transaction` minutes advised for a program of `projects` projects (at least 3). */
 export function advisedMinutes(projects: number): number {
-  return Math.max(2, Math.ceil(projects / 100_000) * ADVISED_MINUTES_PER_100K);
+  return Math.ceil(Math.max(projects, 1) / 100_000) * ADVISED_MINUTES_PER_100K;
 }
 
 /**
