@@ -110,7 +110,7 @@ forEachDialect('Access groups: an import whose recount does not fit in its trans
       const published = await webPost(h, programsPaths.publish(r.uploadId), 'admin', { sha256: r.sha256, version: r.version });
       setSlow(null);
       assert.equal(published.statusCode, 503, published.body);
-      assert.match(published.body, /Program solar has 1 projects; recounting their access groups did not fit in the 30 s a change may take, so the import was rolled back and nothing was changed\./);
+      assert.match(published.body, /Program solar has 1 project; recounting their access groups did not fit in the 30 s a change may take, so the import was rolled back and nothing was changed\./);
       assert.match(published.body, /apas program import FILE --long-transaction 3/);
       // The review is shown again (the fixture's number prefix, not one a file may give, changes with the groups).
       assert.match(published.body, /Publish version 2/);

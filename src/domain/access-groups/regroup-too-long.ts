@@ -25,7 +25,7 @@ export async function regroupTooLong(reader: Pick<StoreReader, 'projects'>, erro
   const projects = await reader.projects.countProgramProjects(program.id);
   const bound = maxMs === undefined ? `the ${MAX_WRITE_TRANSACTION_MS / 1000} s a change may take` : `the ${minutesOf(maxMs)} given by --long-transaction`;
   const minutes = Math.max(advisedMinutes(projects), maxMs === undefined ? 0 : Math.ceil((maxMs * 2) / 60_000));
-  return new ApiError('SERVICE_UNAVAILABLE', `Program ${program.customId} has ${projects.toLocaleString('en-US')} projects; recounting their access groups did not fit in ${bound}, `
+  return new ApiError('SERVICE_UNAVAILABLE', `Program ${program.customId} has ${projects.toLocaleString('en-US')} project${projects === 1 ? '' : 's'}; recounting their access groups did not fit in ${bound}, `
     + `so the import was rolled back and nothing was changed. Import the file at the command line in a quiet hour with `
     + `\`apas program import FILE --long-transaction ${minutes}\` (minutes): while it runs, changes of this program's projects wait (on SQLite, every write waits).`);
 }
