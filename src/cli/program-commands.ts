@@ -28,6 +28,19 @@ function exportFormat(format: string | undefined, out: string | undefined): Prog
   return format;
 }
 
+/** The most minutes `program import --long-transaction` allows: a transaction held longer is an outage of its own. */
+export const MAX_LONG_TRANSACTION_MINUTES = 120;
+
+// `--long-transaction MINUTES` in ms, or undefined when not given (the import keeps the 30 s of every change).
+function longTransactionMs(minutes: string | undefined): number | undefined {
+  if (minutes === undefined) return undefined;
+  const n = Number(minutes);
+  if (!/^\d+(\.\d+)?$/.test(minutes) || n < 1 || n > MAX_LONG_TRANSACTION_MINUTES) {
+    throw new UsageError(`--long-transaction must be a number of minutes from 1 to ${MAX_LONG_TRANSACTION_MINUTES}, got "${minutes}"`, 'program import');
+  }
+  return Math.round(n * 60_000);
+}
+
 /** `apas program import|export|preview-mail|preview-document|list`. */
 export const programCommands: CliCommand[] = [
   {
@@ -37,17 +50,26 @@ export const programCommands: CliCommand[] = [
       'The file is checked against schemas/program.schema.json and for consistency first. Importing the same file',
       'again changes nothing. Parts are matched to existing ones by customId, else by name, so they keep their ids.',
       'An import that changes the program records its next version (kept with this file, published by the operator),',
-      'which the console\'s version history lists.',
+      'which the console\'s version history lists. An import that changes a condition of the access groups recounts',
+      'every project\'s membership in its one transaction, which may take 30 s at most; a bigger program is imported with',
+      '--long-transaction in a quiet hour (while it runs, changes of the program\'s projects wait; on SQLite every write).',
     ],
     args: [{ name: 'FILE', description: 'The program file (.yaml, .yml or .json)' }],
-    options: { agency, 'dry-run': { type: 'boolean', description: 'Report the changes without making them' } },
+    options: {
+      agency, 'dry-run': { type: 'boolean', description: 'Report the changes without making them' },
+      'long-transaction': {
+        type: 'string', value: 'MINUTES',
+        description: `Let this import's one transaction run up to MINUTES minutes (1 to ${MAX_LONG_TRANSACTION_MINUTES}) instead of 30 s, for a program too big to recount its access groups in 30 s; run it in a quiet hour (docs/operations.md)`,
+      },
+    },
     async run(input, io) {
       const file = input.args[0]!;
+      const maxTransactionMs = longTransactionMs(optionalText(input, 'long-transaction'));
       const body = await readProgramText(file, io.cwd);
       const program = parseProgramFile(body, formatOfPath(file), file);
       // The version an import records keeps this file, published by the operator.
       const publication = { text: body, fileName: path.basename(file), publisher: OPERATOR_PUBLISHER };
-      const options = { dryRun: input.options['dry-run'] === true, source: file, publication };
+      const options = { dryRun: input.options['dry-run'] === true, source: file, publication, ...(maxTransactionMs === undefined ? {} : { maxTransactionMs }) };
       const report = await withContext(io, (ctx) => importProgram(ctx, text(input, 'agency'), program, options));
       io.out(formatImportReport(report));
       return 0;

@@ -161,9 +161,12 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
 
     listRows: listRowReader(db),
     dashboardZones: dashboardZoneKeeper(db, dialect),
-    transaction: async (work) => {
+    transaction: async (work, options = {}) => {
       let wrote = 0;
-      const result = await writes.transaction().execute(async (trx) => {
+      // A bound of its own (an operator's big import) gets connections bounded to it; every other caller the 30 s.
+      const limit = options.maxMs ?? MAX_WRITE_TRANSACTION_MS;
+      const connection = limit === MAX_WRITE_TRANSACTION_MS ? writes : opened.bounded(limit);
+      const result = await connection.transaction().execute(async (trx) => {
         const started = clock.now();
         const tx = writer(trx, dialect, cache, secrets, plans);
         const out = await work(tx);
@@ -173,7 +176,7 @@ export function createKyselyStore(opened: OpenDatabase, options: KyselyStoreOpti
         wrote = await tx.events.flush();
         // Thrown inside the transaction, so the rollback and the client's error answer agree.
         const took = clock.now() - started;
-        if (took > MAX_WRITE_TRANSACTION_MS) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
+        if (took > limit) throw new StoreError('TRANSACTION_TOO_LONG', `The change took too long (${took} ms) and was rolled back`);
         return out;
       });
       if (wrote > 0) for (const listener of [...eventListeners]) listener();

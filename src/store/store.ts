@@ -150,6 +150,9 @@ export interface StoreWriter extends StoreReader {
  */
 export const MAX_WRITE_TRANSACTION_MS = 30_000;
 
+/** How one write transaction is run: `maxMs` replaces MAX_WRITE_TRANSACTION_MS for this call only (an operator's big import). */
+export interface TransactionOptions { maxMs?: number }
+
 /** The one persistence seam of the service: a repository per aggregate, and transactions over them. */
 export interface Store extends StoreReader {
   readonly dialect: Dialect;
@@ -161,9 +164,9 @@ export interface Store extends StoreReader {
   readonly dashboardZones: DashboardZoneKeeper;
   /**
    * Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. Work that ran
-   * longer than MAX_WRITE_TRANSACTION_MS is rolled back with StoreError TRANSACTION_TOO_LONG.
+   * longer than MAX_WRITE_TRANSACTION_MS (or `options.maxMs`) is rolled back with StoreError TRANSACTION_TOO_LONG.
    */
-  transaction<T>(work: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: StoreWriter) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs `work` in one write transaction and hands it `step`, which runs a piece of it in a savepoint with a writer of
    * its own: a step that throws is rolled back alone with the events it appended; the others' events and the dashboard

@@ -36,3 +36,28 @@ test('apas grant add --groups limits a grant to the program\'s access groups, an
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('apas program import --long-transaction MINUTES: checked, listed in the help, and the import with it recounts as any', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'apas-groups-cli-'));
+  try {
+    const run = (args: string[]) => runApasInProcess(args, { cwd: dir, env: { DATABASE_URL: path.join(dir, 'apas.db') } });
+    const groups = [{ customId: 'small', name: 'Small systems', if: 'Size < 10.0' }];
+    writeFileSync(path.join(dir, 'pv.yaml'), stringify({ ...sampleProgram(), accessGroups: groups }));
+    assert.equal((await run(['agency', 'create', '--id', 'city', '--name', 'City'])).code, 0);
+    for (const bad of ['0', '121', 'ten', '0.5', '5m']) {
+      const refused = await run(['program', 'import', 'pv.yaml', '--agency', 'city', '--long-transaction', bad]);
+      assert.equal(refused.code, 2, bad);
+      assert.match(refused.stderr, new RegExp(`--long-transaction must be a number of minutes from 1 to 120, got "${bad}"`));
+    }
+    assert.equal((await run(['program', 'list', '--agency', 'city'])).stdout.includes('PV'), false, 'a refused import creates nothing');
+    const imported = await run(['program', 'import', 'pv.yaml', '--agency', 'city', '--long-transaction', '10']);
+    assert.equal(imported.code, 0, imported.stderr);
+    writeFileSync(path.join(dir, 'pv.yaml'), stringify({ ...sampleProgram(), accessGroups: [{ ...groups[0], if: 'Size < 5.0' }] }));
+    const changed = await run(['program', 'import', 'pv.yaml', '--agency', 'city', '--long-transaction', '2.5']);
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.match(changed.stdout, /access group small/);
+    assert.match((await run(['program', 'import', '--help'])).stdout, /--long-transaction MINUTES/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
 import { AccountService } from '../../src/domain/accounts/account-service.ts';
 import { DEMO_PROGRAM_PATH } from '../../src/domain/programs/demo.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
@@ -14,7 +13,8 @@ import { forEachDialect } from '../support/databases.ts';
 import { IDS } from '../support/fixtures.ts';
 import { authHeaders, type HttpHarness, type Identity } from '../support/http-harness.ts';
 import { sharedHarness } from './http-helpers.ts';
-import { csrfFrom, webGet, webPost } from './web-page-helpers.ts';
+import { reviewed, upload } from './console-program-helpers.ts';
+import { webGet, webPost } from './web-page-helpers.ts';
 
 // The console's Programs area over HTTP: upload → review → publish as an agency admin and as the program's own admin,
 // the version history and downloads, a stale review and a changed file refused, and an access matrix on every POST
@@ -22,29 +22,6 @@ import { csrfFrom, webGet, webPost } from './web-page-helpers.ts';
 
 const DEMO_TEXT = readFileSync(DEMO_PROGRAM_PATH, 'utf8');
 const renamed = (name: string) => DEMO_TEXT.replace('name: Residential Solar Interconnection\n', `name: ${name}\n`);
-
-/** Posts a program file as the console's upload form does (multipart, the CSRF token first); as `who` over HTTP Basic. */
-async function upload(h: HttpHarness, who: Identity, fileName: string, text: string | Buffer, query = ''): Promise<LightMyRequestResponse> {
-  const pair = await csrfFrom(h, who);
-  const boundary = 'xXprogramfileXx';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${pair.token}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/yaml\r\n\r\n`;
-  const payload = Buffer.concat([Buffer.from(head), Buffer.from(text), Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  return h.app.inject({
-    method: 'POST', url: `${PROGRAM_UPLOAD_PATH}${query}`, payload,
-    headers: { authorization: authHeaders(who).authorization!, 'content-type': `multipart/form-data; boundary=${boundary}`, cookie: pair.cookie },
-  });
-}
-
-/** The review page's upload id, file SHA-256 and reviewed version, from a successful upload's redirect. */
-async function reviewed(h: HttpHarness, who: Identity, res: LightMyRequestResponse): Promise<{ uploadId: string; sha256: string; version: string; page: string }> {
-  assert.equal(res.statusCode, 303, res.body);
-  const location = String(res.headers.location);
-  const uploadId = decodeURIComponent(location.split('/').pop()!);
-  const page = await webGet(h, location, who);
-  assert.equal(page.statusCode, 200, page.body);
-  const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page.body)?.[1] ?? '';
-  return { uploadId, sha256: field('sha256'), version: field('version'), page: page.body };
-}
 
 forEachDialect('Console: programs', ({ dialect }) => {
   const harness = sharedHarness(dialect);

@@ -258,7 +258,7 @@ export async function slowHarness(open: (options?: TestStoreOptions) => Promise<
   const inner = db.store;
   const store: Store = {
     ...inner,
-    transaction: async (work) => {
+    transaction: async (work, options) => {
       const step = before;
       before = null;
       if (step) await step();
@@ -266,7 +266,7 @@ export async function slowHarness(open: (options?: TestStoreOptions) => Promise<
         const result = await work(tx);
         if (slow) await slow(tx);
         return result;
-      });
+      }, options);
     },
   };
   const h = await startHttp({ ...db, store }, env, clock);

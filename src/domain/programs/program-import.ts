@@ -17,6 +17,8 @@ import { invalidFile, type ProgramFile } from './program-file.ts';
 import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
 import { tableSpecOf } from './program-table.ts';
 import { planAutomations } from '../automations/check-automations.ts';
+import { groupsChanged } from '../access-groups/keep-access-groups.ts';
+import { regroupTooLong } from '../access-groups/regroup-too-long.ts';
 import { reasonsRequiredOf, statusMessagesOfFile } from '../workflow/status-reasons.ts';
 import { planDeadlines } from './program-deadlines.ts';
 import { atLine } from './program-lines.ts';
@@ -44,6 +46,11 @@ export interface ImportOptions {
   testOf?: string;
   /** More writes in the import's transaction once the definition is saved (a new test copy's grants). */
   alsoIn?: (tx: StoreWriter, report: ImportReport) => Promise<void>;
+  /**
+   * The bound of this import's one transaction in ms, instead of the 30 s every change has: the operator's
+   * `program import --long-transaction`, for a program too big to recount its access groups in 30 s.
+   */
+  maxTransactionMs?: number;
 }
 
 /** The outcome of an import: what changed (nothing when `changed` is false), the live version before it and the one it recorded. */
@@ -70,6 +77,8 @@ interface PlanContext { agencyId: string; programId: string; now: number; ids: I
  */
 export async function importProgram(deps: ProgramImportDeps, agencyRef: string, file: ProgramFile, options: ImportOptions = {}): Promise<ImportReport> {
   const resolved = resolveProgramFile(file, deps.checkers, options.source, await relatedFieldsOf(deps.store, agencyRef, file));
+  // The program whose access groups the import recounts, if it does: a rollback for time is then explained.
+  let recounted: Program | null = null;
   return deps.store.transaction(async (tx) => {
     const agency = await tx.accounts.findAgency(agencyRef);
     if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
@@ -96,6 +105,7 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     await refuseRemovingGrantedRoles(tx, ctx.programId, stored?.rows.program.roles ?? [], rows.program.roles ?? []);
     if (report.dryRun) return report;
     await tx.programs.saveProgramDefinition(rows);
+    if (stored !== null && groupsChanged(stored.rows.program, rows.program)) recounted = rows.program;
     // Values follow their field's mark in the same transaction: sealed once it is sensitive, in clear once it is not.
     const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
     const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
@@ -109,6 +119,8 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     }, now, deps.ids.next());
     report.version = await recordVersion(tx, deps.ids, rows.program.id, report, options, now);
     return report;
+  }, { maxMs: options.maxTransactionMs }).catch(async (error: unknown) => {
+    throw recounted === null ? error : await regroupTooLong(deps.store, error, recounted, options.maxTransactionMs);
   });
 }
 

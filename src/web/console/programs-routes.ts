@@ -105,10 +105,11 @@ export function programsRoutes(web: FastifyInstance, deps: WebAppDeps): void {
       const notice = report.version === null ? 'published' : `version-${report.version}`;
       return reply.redirect(`${programsPaths.program(report.programId)}?notice=${notice}`, 303);
     } catch (error) {
-      // Someone published first, or the import's own guards refused: the review, against the live version as it is now, says why.
-      if (!(error instanceof ApiError) || !['CONFLICT', 'INVALID_REQUEST'].includes(error.code)) throw error;
+      // Someone published first, the import's own guards refused, or its recount of the access groups did not fit in
+      // the 30 s of a change (the message says to import it at the command line): the review, as it is now, says why.
+      if (!(error instanceof ApiError) || !['CONFLICT', 'INVALID_REQUEST', 'SERVICE_UNAVAILABLE'].includes(error.code)) throw error;
       const review = await publishing.review(c.caller, uploadId);
-      return sendPage(reply, renderPage(ReviewPage({ ...frame(c), review, problem: problemOf(error.message) })), error.code === 'CONFLICT' ? 409 : 400);
+      return sendPage(reply, renderPage(ReviewPage({ ...frame(c), review, problem: problemOf(error.message) })), error.code === 'CONFLICT' ? 409 : error.code === 'INVALID_REQUEST' ? 400 : 503);
     }
   });
 
