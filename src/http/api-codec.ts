@@ -5,6 +5,7 @@ import { WIRE_DOCUMENTS } from '../wire/documents.ts';
 import { WireJsonReader } from '../wire/wire-json-reader.ts';
 import { documentJsonSchema } from '../wire/wire-json-schema.ts';
 import type { DocumentValue, WireDocument } from '../wire/wire-type.ts';
+import type { WrittenAnswer } from '../wire/written-answer.ts';
 import { writeXmlDocument, xmlDocumentChunks } from '../wire/wire-xml-writer.ts';
 import { createSchemaRegistry } from '../xml/schema-registry.ts';
 import { type AnswerFormat, answerFormat, JSON_TYPE, varyAccept } from './answer-format.ts';
@@ -12,7 +13,7 @@ import { readRequestBody } from './read-request-body.ts';
 import { sendXml } from './xml-reply.ts';
 
 /** JSON text of a document value: optional members that are null are left out, as they are in XML. */
-function toJson(value: unknown): string {
+export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (v === null ? undefined : v));
 }
 
@@ -23,6 +24,8 @@ export interface ApiCodec {
   read<D extends WireDocument>(request: FastifyRequest, doc: D): DocumentValue<D>;
   /** Sends `value` as document type `doc`, in the representation the request's Accept prefers (with Vary: Accept). */
   send<D extends WireDocument>(request: FastifyRequest, reply: FastifyReply, doc: D, value: DocumentValue<D>, status?: number): FastifyReply;
+  /** Sends an answer written by hand for a hot read (WrittenAnswer), in the representation the request's Accept prefers, as send does. */
+  sendWritten(request: FastifyRequest, reply: FastifyReply, answer: WrittenAnswer, status?: number): FastifyReply;
   /** The ErrorResponse body of `error` in `format`. */
   errorBody(error: ApiError, requestId: string, format: AnswerFormat): string;
   /** The JSON Schema (2020-12) text of every described document, by name. */
@@ -53,6 +56,11 @@ export async function createApiCodec(ns: string): Promise<ApiCodec> {
       varyAccept(reply);
       if (answerFormat(request) === 'json') return reply.code(status).type(JSON_TYPE).send(toJson(value));
       return sendXml(reply, xmlDocumentChunks(doc, value, ns), status);
+    },
+    sendWritten: (request, reply, answer, status = 200) => {
+      varyAccept(reply);
+      if (answerFormat(request) === 'json') return reply.code(status).type(JSON_TYPE).send(answer.json());
+      return sendXml(reply, answer.xml(ns), status);
     },
     errorBody,
     jsonSchemaNames: () => [...jsonSchemas.keys()].sort(),

@@ -9,28 +9,32 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 const DAY_MS = 86_400_000;
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
-let cachedDay = Number.NaN;
-let cachedDate = '';
+// The parts of a time of day, made once: `HH:MM:` for each minute of a day, `.mmm+00:00` for each millisecond.
+const MINUTES = Array.from({ length: 1440 }, (_, m) => `${TWO_DIGITS[Math.floor(m / 60)]}:${TWO_DIGITS[m % 60]}:`);
+const MILLIS = Array.from({ length: 1000 }, (_, m) => `.${String(m).padStart(3, '0')}+00:00`);
+// The date part of the days met, up to MAX_DAYS of them (then started afresh): a list sorted by creation meets a new
+// day every few rows, and a page of its days again and again.
+const MAX_DAYS = 4096;
+const dates = new Map<number, string>();
 
 /** Formats epoch milliseconds as ISO 8601 with an explicit UTC offset, e.g. 2026-11-22T03:08:22.507+00:00. */
 export function isoTimestamp(ms: number): string {
-  // Lists format thousands of timestamps, mostly of few days: the date part is kept for the last day seen and the
-  // time of day is formatted by arithmetic, which costs a fraction of Date's toISOString.
+  // Lists format thousands of timestamps: the date part is kept per day and the time of day is put together from
+  // the tables above in four parts, which costs a fraction of Date's toISOString (docs/performance.md, "A page of 100
+  // on PostgreSQL").
   const day = Math.floor(ms / DAY_MS);
   if (!Number.isSafeInteger(ms) || day < 0 || day > 2_932_896) return `${new Date(ms).toISOString().slice(0, -1)}+00:00`;
-  if (day !== cachedDay) {
-    cachedDate = new Date(day * DAY_MS).toISOString().slice(0, 11);
-    cachedDay = day;
+  let date = dates.get(day);
+  if (date === undefined) {
+    if (dates.size >= MAX_DAYS) dates.clear();
+    date = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    dates.set(day, date);
   }
-  let rest = ms - day * DAY_MS;
+  const rest = ms - day * DAY_MS;
   const milli = rest % 1000;
-  rest = (rest - milli) / 1000;
-  const second = rest % 60;
-  rest = (rest - second) / 60;
-  const minute = rest % 60;
-  const hour = (rest - minute) / 60;
-  const millis = milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : String(milli);
-  return `${cachedDate}${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}.${millis}+00:00`;
+  const seconds = (rest - milli) / 1000;
+  const second = seconds % 60;
+  return date + MINUTES[(seconds - second) / 60]! + TWO_DIGITS[second]! + MILLIS[milli]!;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

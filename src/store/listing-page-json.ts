@@ -6,11 +6,14 @@ import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
 
-/** One listing as the database writes it into the page's JSON text: LISTING_COLUMNS in order. */
-type ListingArray = [string, string, string | null, string, number, number, number];
+/**
+ * One listing as the database writes it into the page's JSON text: LISTING_COLUMNS in order but the program's id, which
+ * is the page's own (every page query is of one program), so not parsed again for each listing.
+ */
+type ListingArray = [string, string | null, string, number, number, number];
 
-// The listed columns of the page's rows (`listed`), in LISTING_COLUMNS' order, and the page's order over them.
-const listed = sql.join(LISTING_COLUMNS.map((c) => sql.ref(`listed.${c}`)));
+// The listed columns of the page's rows (`listed`), in LISTING_COLUMNS' order but program_id, and the page's order over them.
+const listed = sql.join(LISTING_COLUMNS.filter((c) => c !== 'program_id').map((c) => sql.ref(`listed.${c}`)));
 const order = sql`${sql.ref('listed.created_at')}, ${sql.ref('listed.id')}`;
 
 /**
@@ -37,24 +40,24 @@ const asJson: PageWrap<{ page: string }> = {
  * the page's database work in the process on either database; docs/performance.md, "Project pages as one JSON text").
  */
 export async function listProjectListingsJson(db: Db, q: ProjectQuery): Promise<ProjectListing[]> {
-  return listings(await wrappedListingPage(db, q, asJson));
+  return listings(await wrappedListingPage(db, q, asJson), q.programId);
 }
 
 /** findListingsByNumbers (GetProjectsByNumber) read the same way: one JSON text for each chunk of numbers, in creation order. */
 export async function findListingsByNumbersJson(db: Db, programId: string, numbers: string[], owner?: OwnerScope): Promise<ProjectListing[]> {
-  return listings(await wrappedListingsByNumbers(db, programId, numbers, asJson, owner));
+  return listings(await wrappedListingsByNumbers(db, programId, numbers, asJson, owner), programId);
 }
 
-// The listings of the JSON texts, in the page's order (sorted only when they are not).
-function listings(rows: { page: string }[]): ProjectListing[] {
+// The listings of program `programId` in the JSON texts, in the page's order (sorted only when they are not).
+function listings(rows: { page: string }[], programId: string): ProjectListing[] {
   const listed = rows.flatMap((r) => JSON.parse(r.page) as ListingArray[]);
   if (!inOrder(listed)) listed.sort(byCreation);
-  return listed.map(([id, programId, number, statusId, statusAt, createdAt, updatedAt]) => ({ id, programId, number, statusId, statusAt, createdAt, updatedAt }));
+  return listed.map(([id, number, statusId, statusAt, createdAt, updatedAt]) => ({ id, programId, number, statusId, statusAt, createdAt, updatedAt }));
 }
 
-// A listing's place in the page's order: created_at (index 5), then id (index 0), as the page query sorts them.
+// A listing's place in the page's order: created_at (index 4), then id (index 0), as the page query sorts them.
 function byCreation(a: ListingArray, b: ListingArray): number {
-  return a[5] - b[5] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+  return a[4] - b[4] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 }
 
 function inOrder(listed: ListingArray[]): boolean {

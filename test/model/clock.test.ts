@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { isoTimestamp } from '../../src/model/clock.ts';
 
-// isoTimestamp formats by arithmetic and keeps the last day's date: it must agree with Date's own formatting for
+// isoTimestamp formats by arithmetic and tables and keeps the dates of the days met: it must agree with Date's own formatting for
 // every millisecond, around day boundaries, for days met out of order, and outside the years it formats itself.
 const byDate = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
 

@@ -12,7 +12,7 @@ export function encodeConsoleCursor(list: string, key: ConsoleKey): string {
 /** The place a cursor of `list` names; null for none given, INVALID_PARAMETER for anything that is not such a cursor. */
 export function decodeConsoleCursor(list: string, cursor: string | undefined): ConsoleKey | null {
   if (cursor === undefined || cursor === '') return null;
-  return decodeProgramCursor(list, cursor, new ApiError('INVALID_PARAMETER', 'The page link is not valid; start again from the first page.'));
+  return decodeProgramCursor(list, cursor, () => new ApiError('INVALID_PARAMETER', 'The page link is not valid; start again from the first page.'));
 }
 
 /** The page of `rows` read with one row more than `size` (to know whether another page follows), and that page's cursor. */

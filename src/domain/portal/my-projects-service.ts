@@ -57,7 +57,7 @@ function encodeCursor(programId: string, p: Pick<Project, 'updatedAt' | 'id'>): 
 // A cursor holds a place in the order and nothing else: what a page lists is decided by the owner filter alone.
 function decodeCursor(programId: string, cursor: string): { updatedAt: number; id: string } {
   const { at, id } = decodeProgramCursor(programId, cursor,
-    new ApiError('INVALID_PARAMETER', 'The page cursor (after) is not one of this program\'s My projects; start again from the first page.'));
+    () => new ApiError('INVALID_PARAMETER', 'The page cursor (after) is not one of this program\'s My projects; start again from the first page.'));
   return { updatedAt: at, id };
 }
 

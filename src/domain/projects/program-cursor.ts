@@ -10,18 +10,21 @@ export function encodeProgramCursor(programId: string, at: number, id: string): 
   return Buffer.from(JSON.stringify([CURSOR_FORMAT, programId, at, id])).toString('base64url');
 }
 
-/** The place a cursor names in `programId`'s list; throws `invalid` for anything that is not such a cursor. */
-export function decodeProgramCursor(programId: string, cursor: string, invalid: ApiError): { at: number; id: string } {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw invalid;
+/**
+ * The place a cursor names in `programId`'s list; throws what `invalid` makes for anything that is not such a cursor
+ * (made only then: an error's stack costs more than decoding a good cursor).
+ */
+export function decodeProgramCursor(programId: string, cursor: string, invalid: () => ApiError): { at: number; id: string } {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw invalid();
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw invalid;
+    throw invalid();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid();
   const [format, program, at, id] = parsed as unknown[];
-  if (format !== CURSOR_FORMAT || program !== programId || !Number.isSafeInteger(at) || (at as number) < 0) throw invalid;
-  if (typeof id !== 'string' || !isIdLike(id)) throw invalid;
+  if (format !== CURSOR_FORMAT || program !== programId || !Number.isSafeInteger(at) || (at as number) < 0) throw invalid();
+  if (typeof id !== 'string' || !isIdLike(id)) throw invalid();
   return { at: at as number, id };
 }

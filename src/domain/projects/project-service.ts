@@ -55,7 +55,7 @@ export function encodeProjectCursor(programId: string, key: ProjectKey): string 
 }
 
 function decodeProjectCursor(programId: string, cursor: string): ProjectKey {
-  const { at, id } = decodeProgramCursor(programId, cursor, new ApiError('INVALID_PARAMETER',
+  const { at, id } = decodeProgramCursor(programId, cursor, () => new ApiError('INVALID_PARAMETER',
     'Query parameter after is not a cursor of this program\'s GetProjects; take it from the Link header (rel="next") of the previous page, or start again without it.'));
   return { createdAt: at, id };
 }

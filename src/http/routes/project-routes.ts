@@ -5,9 +5,10 @@ import type { ProjectsView } from '../../domain/views.ts';
 import { isoTimestamp } from '../../model/clock.ts';
 import { isIdLike } from '../../model/ids.ts';
 import {
-  extendedProjectsValue, NewProjectResponse, newProjectValue, ownerValue, ProjectByNumberRequest, ProjectsResponse, ProjectsResponseExtended,
-  projectNumbersInput, projectsValue, SetProjectOwnerRequest, SetProjectOwnerResponse,
+  NewProjectResponse, newProjectValue, ownerValue, ProjectByNumberRequest, ProjectsResponse, ProjectsResponseExtended,
+  projectNumbersInput, SetProjectOwnerRequest, SetProjectOwnerResponse,
 } from '../../wire/documents/projects.ts';
+import { projectsAnswer } from '../../wire/documents/projects-answer.ts';
 import type { ApiCodec } from '../api-codec.ts';
 import { sendProjectAnswer } from '../conditional.ts';
 import type { QueryParameter } from '../operation-table.ts';
@@ -26,10 +27,12 @@ export const VERSION_PARAMETER: QueryParameter = {
   name: 'version', type: 'integer', description: 'The answer variant: 1 (default) is ProjectsResponse, 2 the extended variant with StatusCustomId and StatusPublicId.',
 };
 
-/** Sends a list of projects as the variant its view was made for (XML in chunks, or JSON, by Accept). */
+/**
+ * Sends a list of projects as the variant its view was made for (XML in chunks, or JSON, by Accept), written straight
+ * from the view: the same bytes as ProjectsResponse(Extended)'s value through codec.send, at a fraction of the CPU.
+ */
 export function sendProjects(codec: ApiCodec, request: FastifyRequest, reply: FastifyReply, view: ProjectsView): FastifyReply {
-  if (view.extended) return codec.send(request, reply, ProjectsResponseExtended, extendedProjectsValue(view));
-  return codec.send(request, reply, ProjectsResponse, projectsValue(view));
+  return codec.sendWritten(request, reply, projectsAnswer(view));
 }
 
 /** GetProjects, GetProjectsByNumber (and its 1.1 URL), CreateNewProject, SetProjectOwner. */
