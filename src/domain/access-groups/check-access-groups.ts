@@ -5,6 +5,7 @@ import { atLine } from '../programs/program-lines.ts';
 import { located } from '../rules/rule-problems.ts';
 import { compileGroupCondition } from './access-group-rules.ts';
 import { groupsChanged, regroupProgram } from './keep-access-groups.ts';
+import { regroupTooLong } from './regroup-too-long.ts';
 
 /**
  * The access groups' part of a program import: unique customIds and names, every condition compiled as a bool over
@@ -20,6 +21,8 @@ export function accessGroupsChecker(reactions: readonly ChangeReaction[]): Progr
     saved: async (tx, s) => {
       if (groupsChanged(s.before, s.after)) await regroupProgram(tx, s.after.id, s.now, { ids: s.ids, reactions, actorId: s.actorId, requestId: s.requestId });
     },
+    // A recount of an existing program's projects that did not fit in the transaction's time says why and what to do.
+    rolledBack: async (reader, error, s, maxMs) => (s.before !== null && groupsChanged(s.before, s.after) ? regroupTooLong(reader, error, s.after, maxMs) : error),
   };
 }
 

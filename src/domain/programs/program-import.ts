@@ -11,14 +11,12 @@ import type { AttachmentDefinition, Form, Program, Status } from '../../model/mo
 import type { Automation } from '../../model/automation.ts';
 import type { DocumentTemplate } from '../../model/document.ts';
 import { describeChange, diffDefinition, type StoredDefinition } from './program-changes.ts';
-import type { DefinitionChange, ProgramChecker, ResolvedProgram } from './program-parts.ts';
+import type { DefinitionChange, ProgramChecker, ResolvedProgram, SavedProgram } from './program-parts.ts';
 import { labelOf, resolveProgramFile } from './program-check.ts';
 import { invalidFile, type ProgramFile } from './program-file.ts';
 import { planRoles, refuseRemovingGrantedRoles } from './program-roles.ts';
 import { tableSpecOf } from './program-table.ts';
 import { planAutomations } from '../automations/check-automations.ts';
-import { groupsChanged } from '../access-groups/keep-access-groups.ts';
-import { regroupTooLong } from '../access-groups/regroup-too-long.ts';
 import { reasonsRequiredOf, statusMessagesOfFile } from '../workflow/status-reasons.ts';
 import { planDeadlines } from './program-deadlines.ts';
 import { atLine } from './program-lines.ts';
@@ -77,8 +75,8 @@ interface PlanContext { agencyId: string; programId: string; now: number; ids: I
  */
 export async function importProgram(deps: ProgramImportDeps, agencyRef: string, file: ProgramFile, options: ImportOptions = {}): Promise<ImportReport> {
   const resolved = resolveProgramFile(file, deps.checkers, options.source, await relatedFieldsOf(deps.store, agencyRef, file));
-  // The program whose access groups the import recounts, if it does: a rollback for time is then explained.
-  let recounted: Program | null = null;
+  // What the checkers were handed once the definition was saved: a rollback after it is theirs to explain.
+  let saved: SavedProgram | null = null;
   return deps.store.transaction(async (tx) => {
     const agency = await tx.accounts.findAgency(agencyRef);
     if (!agency) throw new ApiError('NOT_FOUND', `agency "${agencyRef}" not found`);
@@ -105,13 +103,13 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     await refuseRemovingGrantedRoles(tx, ctx.programId, stored?.rows.program.roles ?? [], rows.program.roles ?? []);
     if (report.dryRun) return report;
     await tx.programs.saveProgramDefinition(rows);
-    if (stored !== null && groupsChanged(stored.rows.program, rows.program)) recounted = rows.program;
     // Values follow their field's mark in the same transaction: sealed once it is sensitive, in clear once it is not.
     const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
     const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
     if (flipped.length > 0) await tx.projects.resealFields(flipped);
-    const saved = { before: stored?.rows.program ?? null, after: rows.program, now, ids: deps.ids, actorId: options.actorId ?? null, requestId: options.requestId ?? null };
-    for (const c of deps.checkers) await c.saved?.(tx, saved);
+    const handed: SavedProgram = { before: stored?.rows.program ?? null, after: rows.program, now, ids: deps.ids, actorId: options.actorId ?? null, requestId: options.requestId ?? null };
+    saved = handed;
+    for (const c of deps.checkers) await c.saved?.(tx, handed);
     await options.alsoIn?.(tx, report);
     await tx.audit.write({
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
@@ -120,7 +118,10 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     report.version = await recordVersion(tx, deps.ids, rows.program.id, report, options, now);
     return report;
   }, { maxMs: options.maxTransactionMs }).catch(async (error: unknown) => {
-    throw recounted === null ? error : await regroupTooLong(deps.store, error, recounted, options.maxTransactionMs);
+    let answer = error;
+    const handed = saved as SavedProgram | null;
+    if (handed !== null) for (const c of deps.checkers) answer = c.rolledBack ? await c.rolledBack(deps.store, answer, handed, options.maxTransactionMs) : answer;
+    throw answer;
   });
 }
 

@@ -1,6 +1,6 @@
 import type { DataField, FieldRules, Program } from '../../model/model.ts';
 import type { IdGenerator } from '../../model/ids.ts';
-import type { StoreWriter } from '../../store/store.ts';
+import type { StoreReader, StoreWriter } from '../../store/store.ts';
 import type { FieldSpec, ProgramFile } from './program-file.ts';
 
 /** Finds a part by reference (customId, else name), or reports the problem and gives null. */
@@ -54,8 +54,16 @@ export interface ProgramChecker {
    * Runs in the import's transaction once the new definition is saved (the access groups' recount of memberships),
    * with new ids and who imports (`actorId` null: the operator at the command line) for what it records.
    */
-  saved?(tx: StoreWriter, saved: { before: Program | null; after: Program; now: number; ids: IdGenerator; actorId: string | null; requestId: string | null }): Promise<void>;
+  saved?(tx: StoreWriter, saved: SavedProgram): Promise<void>;
+  /**
+   * Explains an import rolled back after `saved` ran (its transaction out of time: the access groups' recount of a big
+   * program), outside the rolled-back transaction: gives the error to answer instead, or `error` itself.
+   */
+  rolledBack?(reader: Pick<StoreReader, 'projects'>, error: unknown, saved: SavedProgram, maxMs: number | undefined): Promise<unknown>;
 }
+
+/** What an import hands its checkers once the new definition is saved in its transaction. */
+export interface SavedProgram { before: Program | null; after: Program; now: number; ids: IdGenerator; actorId: string | null; requestId: string | null }
 
 /** The parts of a program an import reports on. */
 export type DefinitionKind = 'program' | 'list' | 'field' | 'status' | 'form' | 'attachment' | 'role' | 'automation' | 'calendar' | 'deadline' | 'document' | 'connection' | 'access group';
