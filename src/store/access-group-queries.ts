@@ -7,16 +7,11 @@ type Db = Kysely<Database>;
 
 /**
  * Sets the access groups a project is in (migration 057): the project's own column, read with the project for the
- * one-project decision, and the membership rows lists filter by. Written only when they differ from `before`.
+ * one-project decision, and the membership rows lists filter by. Written only when they differ from `before`; the
+ * change step's write of one project is a recount's page write (setPageAccessGroups) of that one.
  */
 export async function setProjectAccessGroups(db: Db, programId: string, projectId: string, groups: readonly string[], before: readonly string[]): Promise<boolean> {
-  if (sameGroups(groups, before)) return false;
-  await db.updateTable('projects').set({ access_groups: groups.length > 0 ? JSON.stringify(groups) : null } as never).where('id', '=', projectId).execute();
-  await db.deleteFrom('project_access_groups').where('project_id', '=', projectId).execute();
-  if (groups.length > 0) {
-    await db.insertInto('project_access_groups').values(groups.map((g) => ({ project_id: projectId, group_id: g, program_id: programId }))).execute();
-  }
-  return true;
+  return (await setPageAccessGroups(db, programId, [{ projectId, groups, before }])).length > 0;
 }
 
 /** One project's access groups as a recount computed them, beside those it was in. */

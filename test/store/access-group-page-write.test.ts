@@ -4,8 +4,9 @@ import { forEachDialect, onDatabase } from '../support/databases.ts';
 import { IDS, project, seedProgram } from '../support/fixtures.ts';
 
 // A recount writes a page's moved memberships in a few statements (setPageAccessGroups); the change step writes one
-// project's (setProjectAccessGroups). Two twin sets of projects start in the same groups and are moved the same way,
-// one set by each: the projects' column and the membership rows must come out the same.
+// project's (setProjectAccessGroups, that write of a page of one). Two twin sets of projects start in the same groups
+// and are moved the same way, one set as a page and one project at a time: the projects' column and the membership rows
+// must come out the same, and be what was asked.
 
 /** Each case's groups before and after: moved in, moved out, moved between, unchanged, empty before and after. */
 const CASES: [string, string[], string[]][] = [
