@@ -107,9 +107,8 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     const marked = new Map(stored?.rows.fields.map((f) => [f.id, f.sensitive]) ?? []);
     const flipped = rows.fields.filter((f) => marked.has(f.id) && marked.get(f.id) !== f.sensitive).map((f) => f.id);
     if (flipped.length > 0) await tx.projects.resealFields(flipped);
-    const handed: SavedProgram = { before: stored?.rows.program ?? null, after: rows.program, now, ids: deps.ids, actorId: options.actorId ?? null, requestId: options.requestId ?? null };
-    saved = handed;
-    for (const c of deps.checkers) await c.saved?.(tx, handed);
+    saved = { before: stored?.rows.program ?? null, after: rows.program, now, ids: deps.ids, actorId: options.actorId ?? null, requestId: options.requestId ?? null };
+    for (const c of deps.checkers) await c.saved?.(tx, saved);
     await options.alsoIn?.(tx, report);
     await tx.audit.write({
       action: 'program.import', actorId: options.actorId ?? null, agencyId: agency.id, programId: ctx.programId,
@@ -119,8 +118,7 @@ export async function importProgram(deps: ProgramImportDeps, agencyRef: string, 
     return report;
   }, { maxMs: options.maxTransactionMs }).catch(async (error: unknown) => {
     let answer = error;
-    const handed = saved as SavedProgram | null;
-    if (handed !== null) for (const c of deps.checkers) answer = c.rolledBack ? await c.rolledBack(deps.store, answer, handed, options.maxTransactionMs) : answer;
+    if (saved !== null) for (const c of deps.checkers) answer = c.rolledBack ? await c.rolledBack(deps.store, answer, saved, options.maxTransactionMs) : answer;
     throw answer;
   });
 }
