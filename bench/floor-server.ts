@@ -1,7 +1,7 @@
 /**
  * The floor of every read: the baseline's bare Fastify route, which first runs the SQL statements apas ran for that
- * request (recorded by floor-statements.ts) through the raw driver, each prepared once on SQLite and sent as it is
- * over a pool of 10 on PostgreSQL, then answers apas's pre-rendered bytes. No authentication, query building,
+ * request (recorded by floor-statements.ts) through the raw driver, each prepared once on SQLite and sent over a pool
+ * of 10 on PostgreSQL, named as apas names it (a statement it keeps prepared, statement-names.ts), then answers apas's pre-rendered bytes. No authentication, query building,
  * domain or XML work: what is left is the database's own share, so `floor / baseline` bounds the ratio any
  * implementation that reads the database on each request can reach on this machine.
  *   node --import tsx bench/floor-server.ts ROUTES.json READS.json PORT DATABASE
@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteBinding } from '../src/store/sqlite-binding.ts';
+import { StatementNames } from '../src/store/statement-names.ts';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { cannedKey, readCanned } from './canned-answers.ts';
@@ -23,8 +24,12 @@ type Run = () => Promise<void> | void;
 let runners: Map<string, Run[]>;
 if (/^postgres(ql)?:/.test(database)) {
   const pool = new pg.Pool({ connectionString: database, max: 10 });
-  runners = new Map(reads.map((r) => [cannedKey(r.method, r.url, r.body), r.statements.map((s) => async () => {
-    await pool.query(s.sql, s.params);
+  const names = new StatementNames();
+  runners = new Map(reads.map((r) => [cannedKey(r.method, r.url, r.body), r.statements.map((s) => {
+    const name = names.nameOf(s.sql);
+    return async () => {
+      await (name === undefined ? pool.query(s.sql, s.params) : pool.query({ name, text: s.sql, values: s.params }));
+    };
   })]));
 } else {
   const db = new SqliteBinding(database, { readonly: true });

@@ -27,8 +27,11 @@ export interface Config {
    * full collection (40: to 1.4 times it); 0 leaves V8's own growth (up to 4 times on a large machine).
    */
   heapGrowthPercent: number;
-  /** Bounds on the database: connecting (and waiting for a pooled connection), one statement, and start-up attempts. */
-  db: { connectTimeoutMs: number; statementTimeoutMs: number; startAttempts: number };
+  /**
+   * Bounds on the database: connecting (and waiting for a pooled connection), one statement, and start-up attempts;
+   * `preparedStatements` false runs every PostgreSQL statement unnamed (for a pooler in transaction mode).
+   */
+  db: { connectTimeoutMs: number; statementTimeoutMs: number; startAttempts: number; preparedStatements: boolean };
   /**
    * Failed sign-ins: the window, the failures per user name and per client address that lock it, and the failures of
    * one account's web sign-ins from unknown browsers after which they are throttled.
@@ -146,9 +149,10 @@ export function parseDatabaseUrl(raw: string | undefined, cwd = process.cwd()): 
   return { kind: 'sqlite', file: path.resolve(cwd, file) };
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
   const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === '') return fallback;
+  if (raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
@@ -359,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectTimeoutMs: int(env, 'APAS_DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
       statementTimeoutMs: int(env, 'APAS_DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 86_400_000),
       startAttempts: int(env, 'APAS_DB_START_ATTEMPTS', 10, 1, 1000),
+      preparedStatements: flag(env, 'APAS_DB_PREPARED_STATEMENTS', true),
     },
     trustProxy: trustProxySetting(env),
     signIn: {

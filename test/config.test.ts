@@ -32,6 +32,13 @@ describe('configuration from the environment', () => {
     assert.deepEqual(c.webhooks, { allowInsecure: false, timeoutMs: 10_000, intervalMs: 1000, disableAfterHours: 72, logRetentionDays: 30 });
   });
 
+  test('prepared statements on PostgreSQL: on unless APAS_DB_PREPARED_STATEMENTS is false', () => {
+    assert.equal(loadConfig({}).db.preparedStatements, true);
+    assert.equal(loadConfig({ APAS_DB_PREPARED_STATEMENTS: 'false' }).db.preparedStatements, false);
+    assert.equal(loadConfig({ APAS_DB_PREPARED_STATEMENTS: '0' }).db.preparedStatements, false);
+    assert.equal(loadConfig({ APAS_DB_PREPARED_STATEMENTS: 'TRUE' }).db.preparedStatements, true);
+  });
+
   test('webhook settings', () => {
     const c = loadConfig({
       APAS_WEBHOOK_ALLOW_INSECURE: 'true', APAS_WEBHOOK_TIMEOUT_MS: '2500', APAS_WEBHOOK_INTERVAL_MS: '200', APAS_WEBHOOK_DISABLE_AFTER_HOURS: '24', APAS_WEBHOOK_LOG_RETENTION_DAYS: '7',
@@ -146,6 +153,7 @@ describe('configuration from the environment', () => {
     ['s3 path style', { APAS_BLOB_STORE: 's3', APAS_S3_BUCKET: 'files', APAS_S3_FORCE_PATH_STYLE: 'yes' }, /APAS_S3_FORCE_PATH_STYLE must be true or false/],
     ['upload limit', { APAS_MAX_UPLOAD_BYTES: '0' }, /APAS_MAX_UPLOAD_BYTES must be between 1 and/],
     ['token lifetime too short', { APAS_OAUTH_TOKEN_TTL_SECONDS: '59' }, /APAS_OAUTH_TOKEN_TTL_SECONDS must be between 60 and 86400/],
+    ['prepared statements flag', { APAS_DB_PREPARED_STATEMENTS: 'off' }, /APAS_DB_PREPARED_STATEMENTS must be true or false/],
     ['webhook insecure flag', { APAS_WEBHOOK_ALLOW_INSECURE: 'sometimes' }, /APAS_WEBHOOK_ALLOW_INSECURE must be true or false/],
     ['webhook timeout', { APAS_WEBHOOK_TIMEOUT_MS: '10' }, /APAS_WEBHOOK_TIMEOUT_MS must be between 100 and 120000/],
     ['token lifetime too long', { APAS_OAUTH_TOKEN_TTL_SECONDS: '86401' }, /APAS_OAUTH_TOKEN_TTL_SECONDS must be between 60 and 86400/],

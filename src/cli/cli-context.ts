@@ -45,7 +45,7 @@ export function processIo(): CliIo {
 
 async function open(config: Config): Promise<OpenDatabase> {
   try {
-    return await openDatabase(withApplicationName(config.database, 'apas cli'), { poolSize: 2, connectTimeoutMs: config.db.connectTimeoutMs });
+    return await openDatabase(withApplicationName(config.database, 'apas cli'), { poolSize: 2, connectTimeoutMs: config.db.connectTimeoutMs, preparedStatements: config.db.preparedStatements });
   } catch (error) {
     throw openFailure(config, error);
   }

@@ -49,6 +49,7 @@ export async function openWithRetry(config: Config, log: pino.Logger): Promise<O
     try {
       const opened = await openDatabase(withApplicationName(config.database, config.instanceName), {
         poolSize: config.pgPoolSize, connectTimeoutMs: config.db.connectTimeoutMs, statementTimeoutMs: config.db.statementTimeoutMs,
+        preparedStatements: config.db.preparedStatements,
         onMigration: (name) => log.info({ migration: name, database: where }, 'applied database migration'),
       });
       log.info({ database: where, attempt, attempts }, 'database open and up to date');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteBinding } from './sqlite-binding.ts';
+import { StatementNames } from './statement-names.ts';
 import { sqliteLocker } from './sqlite-exclusive.ts';
 import { CompiledQuery, type DatabaseConnection, Kysely, type Migration, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type Driver } from 'kysely';
 import pg from 'pg';
@@ -178,13 +179,15 @@ function openPostgres(url: string, opts: OpenOptions): { db: Kysely<Database>; c
   pool.on('error', () => {});
   const counts = new ChangeCounts();
   const plugins = [new WriteWatchPlugin(counts)];
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool, { statementTimeoutMs }) }), plugins });
+  // Shared by every handle over the pool: a name must mean one text on each of its connections.
+  const names = opts.preparedStatements === false ? undefined : new StatementNames();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool, { statementTimeoutMs, names }) }), plugins });
   // A bounded handle shares the pool (and the change counts); only `db` ends the pool, so the handles need no closing.
   const handles = new Map<number, Kysely<Database>>();
   const bounded = (ms: number): Kysely<Database> => {
     let handle = handles.get(ms);
     if (!handle) {
-      const guarded = { ...guardedPool(pool, { statementTimeoutMs, boundMs: ms }), end: async () => {} };
+      const guarded = { ...guardedPool(pool, { statementTimeoutMs, boundMs: ms, names }), end: async () => {} };
       handles.set(ms, handle = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }), plugins }));
     }
     return handle;
@@ -200,6 +203,11 @@ export interface OpenOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: the longest one statement may run, in ms (0: no limit); see guarded-pool.ts. */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: false to run every statement unnamed, as a pooler in transaction mode that does not carry prepared
+   * statements needs (statement-names.ts); by default the hot reads' statements stay prepared on each connection.
+   */
+  preparedStatements?: boolean;
   /** False to open without migrating (to report the schema's status). */
   migrate?: boolean;
   /** Told the name of each migration as it is applied. */

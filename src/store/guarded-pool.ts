@@ -1,5 +1,6 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import type { StatementNames } from './statement-names.ts';
 import { StoreError } from './store-error.ts';
 
 /**
@@ -46,7 +47,7 @@ class GuardedClient implements PostgresPoolClient {
   /** Epoch ms by which this checkout's statements must end; undefined for a checkout without a bound. */
   #deadline: number | undefined;
 
-  constructor(private readonly client: pg.PoolClient, private readonly statementTimeoutMs: number) {
+  constructor(private readonly client: pg.PoolClient, private readonly statementTimeoutMs: number, private readonly names: StatementNames | undefined) {
     // A server that ends the connection while it is checked out between two statements (a restart, a failover,
     // pg_terminate_backend) makes pg emit 'error' on the client; pg-pool listens only while it is idle, and an
     // unheard 'error' event ends the process. Heard here, it breaks the client: its next query fails (a 503), and
@@ -69,10 +70,12 @@ class GuardedClient implements PostgresPoolClient {
   #query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
     if (this.#broken) return Promise.reject(this.#broken);
     const deadline = this.#deadline;
+    const name = this.names?.nameOf(text);
     // Unbounded, the pool's own query_timeout (statement timeout plus grace, see poolTimeouts) applies; passing the
-    // text and values rather than a config object also spares pg a copy of the config on every query.
+    // text and values rather than a config object also spares pg a copy of the config on every unnamed query.
     if (deadline === undefined) {
-      return (this.client.query(text, values as unknown[]) as unknown as Promise<PostgresQueryResult<R>>).catch((error: unknown) => {
+      const sent = name === undefined ? this.client.query(text, values as unknown[]) : this.client.query({ name, text, values: values as unknown[] });
+      return (sent as unknown as Promise<PostgresQueryResult<R>>).catch((error: unknown) => {
         throw this.#failed(error, false, false, this.statementTimeoutMs + CLIENT_GRACE_MS);
       });
     }
@@ -80,7 +83,7 @@ class GuardedClient implements PostgresPoolClient {
     const statementLimit = this.statementTimeoutMs > 0 ? this.statementTimeoutMs + CLIENT_GRACE_MS : Number.POSITIVE_INFINITY;
     const limit = Math.min(statementLimit, Math.max(deadline - Date.now(), commit ? COMMIT_GRACE_MS : 0));
     if (limit <= 0) return Promise.reject(this.#break(new StoreError('TRANSACTION_TOO_LONG', 'The change took too long and was rolled back')));
-    const config = { text, values: values as unknown[], query_timeout: Math.ceil(limit) } as pg.QueryConfig;
+    const config = { name, text, values: values as unknown[], query_timeout: Math.ceil(limit) } as pg.QueryConfig;
     return (this.client.query(config) as unknown as Promise<PostgresQueryResult<R>>).catch((error: unknown) => {
       throw this.#failed(error, true, commit, limit);
     });
@@ -121,6 +124,8 @@ export interface GuardedPoolOptions {
    * it was asked for (a write transaction's bound, so that a database that stops answering cannot hold it longer).
    */
   boundMs?: number;
+  /** Names for the statements a connection keeps prepared (one per pg pool); none: every statement runs unnamed. */
+  names?: StatementNames;
 }
 
 /**
@@ -130,14 +135,14 @@ export interface GuardedPoolOptions {
 export function guardedPool(pool: pg.Pool, options: GuardedPoolOptions): PostgresPool {
   // One wrapper per pg client, as pg-pool reuses its clients: Kysely then keeps its own wrapper of each, too.
   const wrappers = new WeakMap<pg.PoolClient, GuardedClient>();
-  const { boundMs, statementTimeoutMs } = options;
+  const { boundMs, statementTimeoutMs, names } = options;
   return {
     // Every read of the service passes here: one promise step, no async wrapper (it showed in the read profiles).
     connect: () => {
       const deadline = boundMs === undefined ? undefined : Date.now() + boundMs;
       return pool.connect().then((client) => {
         let guarded = wrappers.get(client);
-        if (!guarded) wrappers.set(client, guarded = new GuardedClient(client, statementTimeoutMs));
+        if (!guarded) wrappers.set(client, guarded = new GuardedClient(client, statementTimeoutMs, names));
         return guarded.checkOut(deadline);
       }, (error: unknown) => {
         throw withCode(error);

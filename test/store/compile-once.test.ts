@@ -9,7 +9,7 @@ import { agency, IDS, T0, user } from '../support/fixtures.ts';
 
 // compileOnce compiles a query the first time and then only binds new values: each call must still answer for its
 // own values, on both databases, and a builder that does not bind a parameter as a value is refused.
-forEachDialect('store: queries compiled once', ({ open }) => {
+forEachDialect('store: queries compiled once', ({ open, dialect }) => {
   it('answers each call with its own values, constants kept', async () => {
     const { store, config } = await open();
     await store.transaction(async (tx) => {
@@ -34,6 +34,37 @@ forEachDialect('store: queries compiled once', ({ open }) => {
     } finally {
       await opened.changes.close();
       await opened.db.destroy();
+    }
+  });
+
+  // On PostgreSQL each connection keeps a compiled read prepared (statement-names.ts), so the server parses and plans
+  // it once; any other statement runs unnamed. APAS_DB_PREPARED_STATEMENTS=false (preparedStatements) names none.
+  it('keeps a compiled read prepared on PostgreSQL, unless told not to', async (t) => {
+    if (dialect !== 'postgres') return void t.diagnostic('SQLite caches every prepared statement itself (database.ts)');
+    const { store, config } = await open();
+    await store.transaction((tx) => tx.accounts.insertAgency(agency(), T0));
+    const { openDatabase } = await import('../../src/store/database.ts');
+    const byId = compileOnce((db: Kysely<Database>, id: string) => db.selectFrom('agencies').select('id').where('id', '=', id));
+    const prepared = (db: Kysely<Database>) => sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'apas\_%'`.execute(db).then((r) => r.rows.map((row) => row.statement));
+    for (const preparedStatements of [true, false]) {
+      const opened = await openDatabase(config, { poolSize: 1, migrate: false, preparedStatements });
+      try {
+        for (let i = 0; i < 3; i++) assert.deepEqual(await byId(opened.db, IDS.agency), [{ id: IDS.agency }]);
+        await sql`select 1`.execute(opened.db);
+        const kept = await prepared(opened.db);
+        if (preparedStatements) {
+          assert.equal(kept.length, 1, 'the one compiled read, once');
+          assert.match(kept[0]!, /^\/\* apas:prepared \*\/ select "id" from "agencies"/);
+        } else {
+          assert.deepEqual(kept, []);
+        }
+        // A change step's bounded handle shares the names: the same text runs under the same name there.
+        await opened.bounded(5_000).transaction().execute(async (tx) => assert.deepEqual(await byId(tx, IDS.agency), [{ id: IDS.agency }]));
+        assert.equal((await prepared(opened.db)).length, preparedStatements ? 1 : 0);
+      } finally {
+        await opened.changes.close();
+        await opened.db.destroy();
+      }
     }
   });
 });
