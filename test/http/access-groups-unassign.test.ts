@@ -17,10 +17,17 @@ import { assigneeRequest, urls } from './workflow-helpers.ts';
 
 // Access groups (issue 34, §4): the paths besides a change's own writes that move a project out of its assignee's
 // groups, and so unassign it as that change does (keep-access-groups.ts): a program import that changes or removes a
-// group's condition (the recount), and an automation that moves the project's status later in the same change.
+// group's condition (the recount), and an automation that moves the project's status later in the same change; and an
+// automation's `assign` after such a move, which must reach the project the move leaves, not the one before it.
 
 /** A staff member whose editor grant is limited to the access group `review` (submitted projects). */
 const DESK = 'USER00000041';
+
+/** A staff member whose editor grant is limited to the access group `returned` (projects sent back to their applicant). */
+const RETURNS = 'USER00000042';
+
+/** The holders of the program role `clerk` (staff: readProjects), one limited to `review`, one to `returned`. */
+const CLERKS = { review: 'USER00000043', returned: 'USER00000044' } as const;
 
 /** A submitted project of the fixture program with this capacity. */
 async function submittedWith(h: HttpHarness, kw: string): Promise<string> {
@@ -55,6 +62,12 @@ forEachDialect('Access groups: an import or an automation that moves a project o
     await h.store.transaction(async (tx) => {
       await tx.accounts.insertUser(user(DESK), 'x', T0);
       await tx.accounts.setGrant({ userId: DESK, programId: IDS.program, role: 'editor', sensitive: false, accessGroups: ['review'] });
+      await tx.accounts.insertUser(user(RETURNS), 'x', T0);
+      await tx.accounts.setGrant({ userId: RETURNS, programId: IDS.program, role: 'editor', sensitive: false, accessGroups: ['returned'] });
+      for (const [group, id] of Object.entries(CLERKS)) {
+        await tx.accounts.insertUser(user(id), 'x', T0);
+        await tx.accounts.setGrant({ userId: id, programId: IDS.program, role: 'clerk', sensitive: false, accessGroups: [group] });
+      }
     });
   });
 
@@ -163,5 +176,137 @@ forEachDialect('Access groups: an import or an automation that moves a project o
     } finally {
       await importGroups(h.store, h.clock, GROUPS, { automations: [] });
     }
+  });
+
+  // An automation's `assign` after a `moveStatus` of the same run (the same automation, or a later one of the same
+  // change) must reach the project as the move leaves it: the groups are evaluated again for it, in the transaction.
+  const review: AccessGroup = { customId: 'review', name: 'In review', if: 'project.status == "submitted"' };
+  const returned: AccessGroup = { customId: 'returned', name: 'Sent back', if: 'project.status == "draft"' };
+  const onKw = { trigger: 'field.changed' as const, form: null, status: null, field: 'kw', attachment: null, approval: null, by: null, visibleToApplicant: null, deadline: null, at: null };
+  const intoDraft = { ...onKw, trigger: 'status.entered' as const, field: null, status: 'draft' };
+  const clerk = { customId: 'clerk', name: 'Clerk', privileges: ['readProjects'], transitions: null };
+  const emailOf = (id: string) => user(id).email;
+
+  /** Imports `automations` with the groups of these cases, runs `body`, and puts the program back as it was. */
+  const withAutomations = async (h: HttpHarness, automations: AutomationSpec[], body: () => Promise<void>) => {
+    await importGroups(h.store, h.clock, [...GROUPS, review, returned], { automations, roles: [clerk] });
+    try {
+      await body();
+    } finally {
+      await importGroups(h.store, h.clock, GROUPS, { automations: [] });
+    }
+  };
+
+  /** A submitted North project assigned to its North reviewer, then grown to 9 kW by the program admin (the trigger). */
+  const grown = async (h: HttpHarness) => {
+    const projectId = await submittedWith(h, NORTH_KW);
+    await assign(h, projectId, reviewers.north.email);
+    const before = await h.store.projects.getProject(IDS.program, projectId);
+    h.clock.advance();
+    const res = await h.request({ method: 'POST', url: dataPath(projectId), as: 'programAdmin', body: dataRequest({ [IDS.kw]: '9' }) });
+    assert.equal(res.statusCode, 200, res.body);
+    return { projectId, version: before!.version };
+  };
+
+  /** The project's assignment as the store holds it after the change: assignee, groups, its assignment rows, events and runs. */
+  const afterRun = async (h: HttpHarness, projectId: string) => {
+    const p = (await h.store.projects.getProject(IDS.program, projectId))!;
+    const at = p.updatedAt;
+    const rows = (await h.store.audit.list({ projectId, action: 'project.assignee.set' })).filter((r) => r.at === at).map((r) => r.detail);
+    const events = (await h.store.events.listProjectEvents(projectId)).filter((e) => e.at === at && e.type === 'project.assignee_changed')
+      .map((e) => ({ from: e.data.fromUserId, to: e.data.toUserId }));
+    // The runs of one change share its time: `seq` orders them.
+    const runs = (await h.store.audit.list({ projectId, action: 'automation.run' })).filter((r) => r.at === at).sort((a, b) => Number(a.detail?.seq) - Number(b.detail?.seq))
+      .map((r) => ({ automation: r.detail?.automation, outcome: r.detail?.outcome, actions: ((r.detail?.actions ?? []) as Record<string, unknown>[]).map((a) => ({ do: a.do, outcome: a.outcome, ...(a.reason ? { reason: a.reason } : {}) })) }));
+    return { statusId: p.statusId, assigneeId: p.assigneeId, version: p.version, groups: p.accessGroups ?? [], rows, events, runs };
+  };
+
+  it('an automation\'s assign after its move reaches the project as the move leaves it: assigned, recorded, not cleared', async () => {
+    const h = harness();
+    // The returns desk reads the project only once the move has sent it back (`returned`), never before (`review`).
+    const automations: AutomationSpec[] = [{ customId: 'sendBack', name: 'Send larger systems back', when: onKw, if: 'kw > 8.0', actions: [{ do: 'moveStatus', to: 'draft' }, { do: 'assign', user: emailOf(RETURNS) }] }];
+    await withAutomations(h, automations, async () => {
+      const { projectId, version } = await grown(h);
+      const after = await afterRun(h, projectId);
+      assert.equal(after.statusId, IDS.draft);
+      assert.deepEqual(after.groups, ['north', 'returned']);
+      assert.equal(after.assigneeId, RETURNS, 'assigned to who reaches the project after the move');
+      assert.equal(after.version, version + 1, 'one change: one version');
+      assert.deepEqual(after.rows, [{ from: reviewers.north.id, to: RETURNS, automation: 'sendBack' }], 'the assignment, and no clearing after it');
+      assert.deepEqual(after.events, [{ from: reviewers.north.id, to: RETURNS }]);
+      assert.deepEqual(after.runs, [{ automation: 'sendBack', outcome: 'ran', actions: [{ do: 'moveStatus', outcome: 'ran' }, { do: 'assign', outcome: 'ran' }] }]);
+    });
+  });
+
+  it('an assign of a later automation of the change, by name or by role, reaches the project as an earlier one\'s move left it', async () => {
+    const h = harness();
+    // One automation moves; the move's trigger runs the next, whose assign must see the project sent back.
+    const automations: AutomationSpec[] = [
+      { customId: 'sendBack', name: 'Send larger systems back', when: onKw, if: 'kw > 8.0', actions: [{ do: 'moveStatus', to: 'draft' }] },
+      { customId: 'toReturns', name: 'Returns desk', when: intoDraft, if: 'kw < 8.5', actions: [{ do: 'assign', user: emailOf(RETURNS) }] },
+      { customId: 'toClerk', name: 'A clerk who reads it', when: intoDraft, if: 'kw >= 8.5', actions: [{ do: 'assign', role: 'clerk', pick: 'roundRobin' }] },
+    ];
+    await withAutomations(h, automations, async () => {
+      const byName = await submittedWith(h, NORTH_KW);
+      await assign(h, byName, reviewers.north.email);
+      h.clock.advance();
+      const res = await h.request({ method: 'POST', url: dataPath(byName), as: 'programAdmin', body: dataRequest({ [IDS.kw]: '8.2' }) });
+      assert.equal(res.statusCode, 200, res.body);
+      const named = await afterRun(h, byName);
+      assert.equal(named.assigneeId, RETURNS);
+      assert.deepEqual(named.rows, [{ from: reviewers.north.id, to: RETURNS, automation: 'toReturns' }]);
+      assert.deepEqual(named.events, [{ from: reviewers.north.id, to: RETURNS }]);
+      // By role: of the clerks, only the one limited to `returned` reaches the project once it is sent back.
+      const { projectId, version } = await grown(h);
+      const after = await afterRun(h, projectId);
+      assert.deepEqual(after.groups, ['north', 'returned']);
+      assert.equal(after.assigneeId, CLERKS.returned);
+      assert.equal(after.version, version + 1);
+      assert.deepEqual(after.rows, [{ from: reviewers.north.id, to: CLERKS.returned, automation: 'toClerk' }]);
+      assert.deepEqual(after.events, [{ from: reviewers.north.id, to: CLERKS.returned }]);
+      assert.deepEqual(after.runs.map((r) => [r.automation, r.outcome]), [['sendBack', 'ran'], ['toReturns', 'skipped'], ['toClerk', 'ran']]);
+    });
+  });
+
+  it('an automation\'s assign after its move to someone who reached the project only before the move is skipped, as any unreachable assign', async () => {
+    const h = harness();
+    // The desk reads submitted projects (`review`): after the move to draft it cannot, so it is not assigned at all.
+    const automations: AutomationSpec[] = [{ customId: 'sendBack', name: 'Send larger systems back', when: onKw, if: 'kw > 8.0', actions: [{ do: 'moveStatus', to: 'draft' }, { do: 'assign', user: emailOf(DESK) }] }];
+    await withAutomations(h, automations, async () => {
+      const { projectId, version } = await grown(h);
+      const after = await afterRun(h, projectId);
+      assert.equal(after.statusId, IDS.draft, 'the move itself ran');
+      assert.deepEqual(after.groups, ['north', 'returned']);
+      assert.equal(after.assigneeId, reviewers.north.id, 'the assignee is unchanged (North still holds the project)');
+      assert.equal(after.version, version + 1);
+      assert.deepEqual(after.rows, [], 'no assignment, and so no clearing either');
+      assert.deepEqual(after.events, []);
+      assert.deepEqual(after.runs, [{
+        automation: 'sendBack', outcome: 'partly ran',
+        actions: [{ do: 'moveStatus', outcome: 'ran' }, { do: 'assign', outcome: 'skipped', reason: `the staff member "${emailOf(DESK)}" cannot read the project (their grant is limited to access groups it is not in)` }],
+      }]);
+    });
+  });
+
+  it('an automation\'s assign without a move is checked against the groups as the change left them, as before', async () => {
+    const h = harness();
+    // No move: 9 kW keeps the project submitted, so in `review` (the desk's) and not in `returned`.
+    const automations: AutomationSpec[] = [
+      { customId: 'toDesk', name: 'Review desk', when: onKw, if: 'kw > 8.0', actions: [{ do: 'emitEvent', name: 'Grown' }, { do: 'assign', user: emailOf(DESK) }] },
+      { customId: 'toReturns', name: 'Returns desk', when: onKw, if: 'kw > 8.0', actions: [{ do: 'assign', user: emailOf(RETURNS) }] },
+    ];
+    await withAutomations(h, automations, async () => {
+      const { projectId, version } = await grown(h);
+      const after = await afterRun(h, projectId);
+      assert.equal(after.statusId, IDS.submitted);
+      assert.deepEqual(after.groups, ['north', 'review']);
+      assert.equal(after.assigneeId, DESK);
+      assert.equal(after.version, version + 1);
+      assert.deepEqual(after.rows, [{ from: reviewers.north.id, to: DESK, automation: 'toDesk' }]);
+      assert.deepEqual(after.runs.map((r) => [r.automation, r.outcome, r.actions.at(-1)]), [
+        ['toDesk', 'ran', { do: 'assign', outcome: 'ran' }],
+        ['toReturns', 'partly ran', { do: 'assign', outcome: 'skipped', reason: `the staff member "${emailOf(RETURNS)}" cannot read the project (their grant is limited to access groups it is not in)` }],
+      ]);
+    });
   });
 });

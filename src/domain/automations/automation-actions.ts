@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isCelList } from '@bufbuild/cel';
 import type { AutomationAction } from '../../model/automation.ts';
-import type { FieldValue, User } from '../../model/model.ts';
+import type { FieldValue, Project, User } from '../../model/model.ts';
 import { statusAfterNote } from '../inquiries/inquiry-thread.ts';
 import { ApiError } from '../api-error.ts';
 import { renderMail } from '../mail-template.ts';
@@ -230,18 +230,30 @@ async function setField(env: AutomationEnv, fieldId: string, index: number): Pro
 
 /**
  * The active users who hold a role in the program by a grant that reaches the project (a grant limited to access
- * groups reaches only their projects, as the change found it), by e-mail address.
+ * groups reaches only the projects of its groups: `reached`'s, else as the change found them), by e-mail address.
  */
-async function holders(env: AutomationEnv, role: string): Promise<User[]> {
-  const grants = (await env.tx.accounts.listGrantDetails({ programId: env.ctx.program.id })).filter((g) => g.role === role && grantReaches(g, env.state.project));
+async function holders(env: AutomationEnv, role: string, reached: Pick<Project, 'accessGroups'> = env.state.project): Promise<User[]> {
+  const grants = (await env.tx.accounts.listGrantDetails({ programId: env.ctx.program.id })).filter((g) => g.role === role && grantReaches(g, reached));
   const users = await env.tx.accounts.usersByIds(grants.map((g) => g.userId));
   return users.filter((u) => !u.disabled).sort((a, b) => a.email.localeCompare(b.email));
+}
+
+/**
+ * The project's access groups as the run has left it so far. The access groups' follow-up gave them for the change's
+ * own writes and writes them again only after the automations; so after an earlier action of the run changed the
+ * project (a `moveStatus`, a `setField`) they are evaluated again, with the same rules, on the project as it stands in
+ * the transaction: what an assignment must reach is the project the change will commit, not the one before the move.
+ */
+async function groupsNow(env: AutomationEnv): Promise<Pick<Project, 'accessGroups'>> {
+  if ((env.ctx.program.accessGroups ?? []).length === 0 || !env.records.some((r) => r.action !== 'automation.run')) return env.state.project;
+  return { accessGroups: await env.groupsOf(env.tx, env.ctx, env.state.project, env.now) };
 }
 
 async function assign(env: AutomationEnv, action: Extract<AutomationAction, { do: 'assign' }>): Promise<ActionOutcome> {
   const { ctx, state, tx } = env;
   let chosen: User | null = null;
   let how: Record<string, unknown>;
+  const reached = await groupsNow(env);
   if (action.user !== null) {
     const user = await tx.accounts.findUserByEmail(action.user);
     const grants = user ? await tx.accounts.listGrants(user.id) : [];
@@ -249,13 +261,13 @@ async function assign(env: AutomationEnv, action: Extract<AutomationAction, { do
       return skip(`no active staff member of the program has the e-mail address "${action.user}"`);
     }
     // As SetAssignee refuses: a staff member whose grant is limited to access groups is assigned only their projects.
-    if (!(await userReaches(tx.accounts, user, ctx.program, state.project))) {
+    if (!(await userReaches(tx.accounts, user, ctx.program, reached))) {
       return skip(`the staff member "${action.user}" cannot read the project (their grant is limited to access groups it is not in)`);
     }
     chosen = user;
     how = {};
   } else {
-    const candidates = (await holders(env, action.role!)).filter((u) => isStaff(roleIn({ user: u, apiKeyId: '', grants: [{ userId: u.id, programId: ctx.program.id, role: action.role!, sensitive: false }] }, ctx.program)));
+    const candidates = (await holders(env, action.role!, reached)).filter((u) => isStaff(roleIn({ user: u, apiKeyId: '', grants: [{ userId: u.id, programId: ctx.program.id, role: action.role!, sensitive: false }] }, ctx.program)));
     if (candidates.length === 0) return skip(`nobody active holds the role ${action.role} (with a role that reads every project)`);
     if (action.pick === 'roundRobin') {
       const turn = await tx.projects.takeAutomationTurn(ctx.program.id, env.automation.customId);

@@ -13,6 +13,12 @@ import { relatedFacts } from '../rules/related-state.ts';
 import { daysBetween, localDateOf } from '../calendar/local-date.ts';
 import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
 
+/**
+ * The access groups a project is in as the transaction sees it: the access groups' own rules (groupsOfProject,
+ * src/domain/access-groups), given where the reactions are composed, since that capability reads this one's snapshot.
+ */
+export type GroupsOf = (tx: StoreWriter, ctx: ProgramContext, project: Project, now: number) => Promise<string[]>;
+
 /** What one automation's run works with: the transaction, the project as the change and earlier actions left it, and where its results go. */
 export interface AutomationEnv {
   tx: StoreWriter; deps: ReactionDeps; caller: Caller; ctx: ProgramContext; now: number;
@@ -22,6 +28,8 @@ export interface AutomationEnv {
   /** The compiled value of each setField action, by its position in `then`. */
   compiled: ReadonlyMap<number, CompiledRule>;
   records: FollowUpRecord[]; role: Role; changes: ProjectChanges;
+  /** The project's access groups again after an earlier action moved it (its `accessGroups` are as the change left them). */
+  groupsOf: GroupsOf;
 }
 
 /** The project's values and the rules' view of it as they stand in the transaction, with the variables of a rule over them. */

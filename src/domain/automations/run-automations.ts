@@ -10,17 +10,22 @@ import { compileRule, type CompiledRule } from '../rules/compile-rule.ts';
 import { AUTOMATION_PROJECT_TYPE, ruleVariables } from '../rules/rule-scope.ts';
 import { fieldType, T } from '../rules/rule-types.ts';
 import { runAction, type ActionOutcome } from './automation-actions.ts';
-import { snapshot } from './automation-state.ts';
+import { type GroupsOf, snapshot } from './automation-state.ts';
 import { describeTrigger, matchesTrigger, type Trigger, triggersOfChange } from './triggers-of-change.ts';
 
 /** How many links a chain of automations may have: a trigger of an automation's action of depth 3 runs nothing more. */
 export const MAX_CHAIN_DEPTH = 3;
 
-/** The program's automations as a reaction of the change step: they follow each change inside its transaction. */
-export const automationsReaction: ChangeReaction = {
-  name: 'automations',
-  follow: (s) => runAutomations(s.tx, s.deps, s.caller, s.ctx, s.project, s.now, s.action, s.detail),
-};
+/**
+ * The program's automations as a reaction of the change step: they follow each change inside its transaction.
+ * `groupsOf`: the access groups' rules, by which an `assign` after a move checks the groups the move gives the project.
+ */
+export function automationsReaction(groupsOf: GroupsOf): ChangeReaction {
+  return {
+    name: 'automations',
+    follow: (s) => runAutomations(s.tx, s.deps, s.caller, s.ctx, s.project, s.now, s.action, s.detail, groupsOf),
+  };
+}
 
 /** The compiled conditions and values of a program version's automations, by automation customId. */
 interface Compiled { if: CompiledRule | null; values: Map<number, CompiledRule> }
@@ -76,7 +81,7 @@ function automationRole(ctx: ProgramContext): Role {
  */
 export async function runAutomations(
   tx: StoreWriter, deps: ReactionDeps, caller: Caller, ctx: ProgramContext, project: Project, now: number,
-  action: string, detail: Record<string, unknown>,
+  action: string, detail: Record<string, unknown>, groupsOf: GroupsOf,
 ): Promise<FollowUps> {
   const automations = ctx.program.automations ?? [];
   const result: FollowUps = { changes: {}, records: [] };
@@ -98,7 +103,7 @@ export async function runAutomations(
         continue;
       }
       const compiled = compiledOf(ctx.model, a);
-      const env = { tx, deps, caller, ctx, now, state, automation: a, compiled: compiled.values, records: result.records, role, changes: result.changes };
+      const env = { tx, deps, caller, ctx, now, state, automation: a, compiled: compiled.values, records: result.records, role, changes: result.changes, groupsOf };
       if (compiled.if !== null) {
         const value = compiled.if.evaluate((await snapshot(env, compiled.if.projectMembers)).bindings);
         if (value !== true) {

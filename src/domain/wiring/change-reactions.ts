@@ -1,3 +1,4 @@
+import { groupsOfProject } from '../access-groups/access-group-rules.ts';
 import { accessGroupsAfterAutomations, accessGroupsReaction } from '../access-groups/keep-access-groups.ts';
 import { automationsReaction } from '../automations/run-automations.ts';
 import { dashboardsReaction } from '../dashboards/keep-dashboards.ts';
@@ -12,5 +13,5 @@ import { queueAttentionReaction } from '../queue/queue-attention.ts';
  * events the outbox sends on after the commit. Composed once where the services are wired.
  */
 export function changeReactions(): readonly ChangeReaction[] {
-  return [accessGroupsReaction, automationsReaction, accessGroupsAfterAutomations, queueAttentionReaction, dashboardsReaction, eventsReaction];
+  return [accessGroupsReaction, automationsReaction(groupsOfProject), accessGroupsAfterAutomations, queueAttentionReaction, dashboardsReaction, eventsReaction];
 }
