@@ -15,6 +15,8 @@ export interface ListRowPage { rows: ListChoice[]; more: boolean }
 // 32,766): 5 values a row, 3 a word.
 const ROWS_PER_INSERT = 1000;
 const WORDS_PER_INSERT = 5000;
+// A copy moves rows inside the database; pages keep each statement's work (and PostgreSQL's memory for it) bounded.
+const ROWS_PER_COPY = 5000;
 // Words hold only a-z and 0-9: every word starting with a prefix sorts below the prefix followed by "~".
 const AFTER_WORD = '~';
 
@@ -53,10 +55,42 @@ export async function replaceListRows(db: Db, listId: string, rows: ListRowInput
     const words = group.flatMap((r, i) => [...new Set(r.words)].map((word) => ({ list_id: listId, word, position: start + i })));
     for (let w = 0; w < words.length; w += WORDS_PER_INSERT) await db.insertInto('custom_list_row_words').values(words.slice(w, w + WORDS_PER_INSERT)).execute();
   }
+  await touchProgramOf(db, listId, now);
+}
+
+// Moves the program of a list forward, so that every instance's cached model (which holds the rows) is read again.
+async function touchProgramOf(db: Db, listId: string, now: number): Promise<void> {
   const list = await db.selectFrom('custom_lists').select('program_id').where('id', '=', listId).executeTakeFirstOrThrow();
   await db.updateTable('programs').set({
     updated_at: sql<number>`case when updated_at + 1 > ${now} then updated_at + 1 else ${now} end`,
   }).where('id', '=', list.program_id).execute();
+}
+
+/**
+ * Replaces the rows of list `toListId` with copies of those of `fromListId` (a test copy's list, from its live
+ * program's), with their search words, in the caller's transaction; returns how many rows it copied. Each statement
+ * copies ROWS_PER_COPY positions inside the database, so no row passes through the service and no statement grows
+ * with the list. The two lists stay apart: a later load into either leaves the other as it is.
+ */
+export async function copyListRows(db: Db, fromListId: string, toListId: string, now: number): Promise<number> {
+  await db.deleteFrom('custom_list_row_words').where('list_id', '=', toListId).execute();
+  await db.deleteFrom('custom_list_rows').where('list_id', '=', toListId).execute();
+  const last = await db.selectFrom('custom_list_rows').select((eb) => eb.fn.max('position').as('p')).where('list_id', '=', fromListId).executeTakeFirst();
+  const end = last?.p === null || last?.p === undefined ? -1 : Number(last.p);
+  // Cast, so that PostgreSQL knows the bound list id's type in a select list.
+  const to = sql<string>`cast(${toListId} as text)`.as('list_id');
+  for (let start = 0; start <= end; start += ROWS_PER_COPY) {
+    await db.insertInto('custom_list_rows').columns(['list_id', 'position', 'value', 'label', 'data'])
+      .expression((eb) => eb.selectFrom('custom_list_rows').select([to, 'position', 'value', 'label', 'data'])
+        .where('list_id', '=', fromListId).where('position', '>=', start).where('position', '<', start + ROWS_PER_COPY))
+      .execute();
+    await db.insertInto('custom_list_row_words').columns(['list_id', 'word', 'position'])
+      .expression((eb) => eb.selectFrom('custom_list_row_words').select([to, 'word', 'position'])
+        .where('list_id', '=', fromListId).where('position', '>=', start).where('position', '<', start + ROWS_PER_COPY))
+      .execute();
+  }
+  await touchProgramOf(db, toListId, now);
+  return countListRows(db, toListId);
 }
 
 /** How many rows a long list holds. */
@@ -90,7 +124,7 @@ const READS = { countListRows, searchListRows };
 /** Long lists' rows: counts and searches. */
 export type ListRowReader = ReturnType<typeof listRowReader>;
 
-/** Long lists' rows: reads, and their replacement (inside a transaction). */
+/** Long lists' rows: reads, and their replacement or copy (inside a transaction). */
 export type ListRowRepository = ReturnType<typeof listRowRepository>;
 
 /** The long lists' reads over a database. */
@@ -100,5 +134,5 @@ export function listRowReader(db: Db) {
 
 /** The long lists' reads and writes over a transaction. */
 export function listRowRepository(db: Db) {
-  return bindDb(db, { ...READS, replaceListRows });
+  return bindDb(db, { ...READS, replaceListRows, copyListRows });
 }

@@ -88,3 +88,14 @@ test('a request or set of the wrong type, an unknown field or response property 
     `connection "accountLookup" (${at('- customId: accountLookup', 1, 'accountLookup')}): another connection has the customId "accountLookup"`,
   ]);
 });
+
+test('a multi-value field takes a set that gives a list of its type, and one that gives a single value is refused where written', async () => {
+  const tagged = { ...LOOKUP, response: { properties: { name: { type: 'string' }, serials: { type: 'array', items: { type: 'string' } } }, required: ['name'] } };
+  const yaml = stringify(withConnections([{ ...tagged, set: { Customer: 'response.name', Serials: 'response.name' } }]));
+  const at = placeOf(yaml);
+  assert.deepEqual(await refusedImport(scope, yaml), [
+    `connection "accountLookup": set Serials (${at('Serials: response.name', 0, 'response')}): must give a list(string), but gives a string`,
+  ]);
+  const report = await importProgram(scope.env, scope.agency, validateProgramFile(withConnections([{ ...tagged, set: { Customer: 'response.name', Serials: 'response.serials' } }])));
+  assert.equal(report.changed, true);
+});

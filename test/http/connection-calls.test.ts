@@ -29,24 +29,27 @@ const PROGRAM_FILE = `
 customId: CONN
 name: Connection test
 numberPrefix: CONN
+customLists:
+  - { customId: Programs, name: Programs, choices: [NEM, CARE, FERA] }
 fields:
   - { customId: Account, name: Account number, type: text }
   - { customId: CustomerName, name: Customer name, type: text }
   - { customId: Size, name: Size, type: number }
+  - { customId: Enrolled, name: Enrolled programs, type: choice, list: Programs, multiValue: true }
 statuses:
   - { customId: Unsubmitted, name: Unsubmitted, initial: true, next: [Submitted] }
   - { customId: Submitted, name: Submitted, next: [Checked] }
   - { customId: Checked, name: Checked }
 forms:
-  - { customId: Application, name: Application, availableIn: [Unsubmitted], leadsTo: Submitted, fields: [Account, CustomerName, Size] }
+  - { customId: Application, name: Application, availableIn: [Unsubmitted], leadsTo: Submitted, fields: [Account, CustomerName, Size, Enrolled] }
 connections:
   - customId: lookup
     name: Account lookup
     request: '{"account": Account}'
     response:
-      properties: { name: { type: string }, kw: { type: number } }
+      properties: { name: { type: string }, kw: { type: number }, programs: { type: array, items: { type: string } } }
       required: [name]
-    set: { CustomerName: response.name, Size: response.kw }
+    set: { CustomerName: response.name, Size: response.kw, Enrolled: response.programs }
     timeoutMs: 300
     retries: 2
 automations:
@@ -77,6 +80,8 @@ function utility(): { server: http.Server; seen: Seen[]; url: (path: string) => 
       const send = (status: number, text: string, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
       switch (req.url) {
         case '/ok': return send(200, JSON.stringify({ name: 'Pat Homeowner', kw: 7.5, extra: 'ignored' }));
+        case '/programs': return send(200, JSON.stringify({ name: 'Pat Homeowner', kw: 7.5, programs: ['NEM', 'CARE'] }));
+        case '/bad-program': return send(200, JSON.stringify({ name: 'Pat Homeowner', kw: 7.5, programs: ['NEM', 'BOGUS'] }));
         case '/fail': return send(500, '{"error":"down"}');
         case '/garbled': return send(200, '{"name": "Pat", ');
         case '/wrong-shape': return send(200, '{"kw": 3}');
@@ -226,6 +231,36 @@ for (const dialect of DIALECTS) {
       await settle(projectId);
       assert.equal(await flagged(), flaggedBefore - 1);
       assert.deepEqual(await values(projectId), { CustomerName: 'Pat Homeowner', Size: '7.5' });
+    });
+
+    const enrolled = async (projectId: string) => (await db.store.projects.getValues(projectId, [fieldOf('Enrolled')]))[0]?.values ?? null;
+
+    it('a multi-value field is set from a list of strings, and the same list again writes nothing', async () => {
+      await pointAt('/programs');
+      const set = await submitted('M-1');
+      await makeDueCalls(deps, POLICY);
+      assert.deepEqual(await enrolled(set), ['NEM', 'CARE']);
+      const [applied] = await db.store.audit.list({ projectId: set, action: 'project.connection.apply' });
+      assert.deepEqual(applied?.detail?.fields, [fieldOf('CustomerName'), fieldOf('Size'), fieldOf('Enrolled')]);
+      assert.equal(applied?.detail?.skipped, undefined);
+      // Applied again with the same values, nothing is written anew.
+      await db.store.transaction((tx) => tx.connections.insertCall({
+        id: 'again-m', programId: model.program.id, projectId: set, connectionId: 'lookup', automation: 'look-up', idempotencyKey: 'again-m', state: 'queued',
+        attempts: 0, nextAttemptAt: clock.now(), leaseUntil: null, response: null, lastError: null, createdAt: clock.now(), updatedAt: clock.now(),
+      }));
+      await settle(set);
+      const again = (await db.store.audit.list({ projectId: set, action: 'project.connection.apply' })).find((a) => a.detail?.callId === 'again-m');
+      assert.deepEqual(again?.detail?.fields, []);
+    });
+
+    it('a list with an item off the field\'s choices is skipped whole and named in the audit; the other fields are set', async () => {
+      await pointAt('/bad-program');
+      const skipped = await submitted('M-2');
+      await makeDueCalls(deps, POLICY);
+      assert.equal(await enrolled(skipped), null, 'no part of the list is written');
+      assert.deepEqual(await values(skipped), { CustomerName: 'Pat Homeowner', Size: '7.5' }, 'the other fields are set');
+      const [audit] = await db.store.audit.list({ projectId: skipped, action: 'project.connection.apply' });
+      assert.deepEqual(audit?.detail?.skipped, [{ fieldId: fieldOf('Enrolled'), reason: 'value 2 of 2: "BOGUS" is not a choice of Enrolled programs.' }]);
     });
 
     it('a deleted project takes its calls with it, and a call whose project is gone ends failed instead of being claimed again and again', async () => {

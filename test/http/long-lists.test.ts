@@ -14,6 +14,7 @@ import { basicAuth, demoApi, demoUser } from '../support/demo-api.ts';
 import { dataRequest, rowsRequest } from '../support/http-harness.ts';
 import { PROGRAMS_PATH, programsPaths } from '../../src/web/console/programs-paths.ts';
 import { formPagePath } from '../../src/web/web-paths.ts';
+import { TEST_PROGRAMS_PATH } from '../../src/web/console/test-program-pages.tsx';
 
 // A custom list of `rows: csv` (issue 34, §2): its rows loaded from a CSV file apart from the program, replaced whole,
 // searched through an index, and the values a field saves checked against them.
@@ -319,5 +320,56 @@ forEachDialect('long lists: the demo\'s approved inverters', ({ dialect }) => {
     const unlisted = await demo.call(applicant, 'POST', `Projects/${projectId}/Forms/Application/Draft/Data`, rows('NOT-LISTED'));
     assert.equal(unlisted.statusCode, 422, unlisted.body);
     assert.match(unlisted.body, /NOT-LISTED/);
+  });
+
+  it('a test copy of the program carries the rows: its search, choices and rules answer as the live program\'s; a later load into either leaves the other alone', async () => {
+    const admin = demoUser('admin');
+    const deps = { store: demo.db.store, clock: demo.clock, ids: new RandomIdGenerator(), checkers: programCheckers() };
+    const made = await demo.webPost(admin, `${TEST_PROGRAMS_PATH}/Create`, { ProgramId: 'RES-SOLAR' });
+    assert.equal(made.statusCode, 303, made.body);
+    const modelOf = async (ref: string) => demo.db.store.programs.loadProgramModel((await demo.db.store.programs.findProgram(ref))!);
+    const inverters = async (ref: string) => (await modelOf(ref)).lists.find((l) => l.customId === 'ApprovedInverters')!;
+    const [live, test] = [await inverters('RES-SOLAR'), await inverters('RES-SOLAR-test')];
+    assert.notEqual(test.id, live.id, 'the copy has a list of its own');
+    assert.equal(test.choices.length, 10_000, 'all the rows came, in more than one page');
+    assert.deepEqual(test.choices, live.choices);
+    const found = await demo.db.store.listRows.searchListRows(test.id, queryWords('SE7600H US'), 5);
+    assert.ok(found.rows.some((r) => r.value === 'SE7600H-US'), JSON.stringify(found.rows));
+
+    const url = '/services/v2/Programs/RES-SOLAR-test';
+    const post = (path: string, payload?: string) => {
+      demo.clock.advance();
+      return demo.app.inject({
+        method: 'POST', url: `${url}/${path}`, payload,
+        headers: { authorization: basicAuth(admin), 'x-apikey': admin.apiKey, ...(payload ? { 'content-type': 'application/xml' } : {}) },
+      });
+    };
+    const projectId = /ProjectId="([^"]+)"/.exec((await post('NewProject')).body)![1]!;
+    const data = `Projects/${projectId}/Forms/Application/Draft/Data`;
+    assert.equal((await post(data, dataRequest({ SystemSizeKwAc: '7.6' }))).statusCode, 200);
+    const rows = (listed: string) => rowsRequest('Inverters', [{ Make: 'SOLAREDGE', Model: 'SE7600H', Quantity: '1', ListedModel: listed }]);
+    const listed = await post(data, rows('SE7600H-US'));
+    assert.equal(listed.statusCode, 200, listed.body);
+    const refused = await post(data, rows('SE3800H-US'));
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.match(refused.body, /must add up to the inverter output/, 'the rule read the copy\'s row of SE3800H-US');
+
+    // Loads after the copy is made: each list keeps its own rows.
+    const header = 'Manufacturer,ModelNumber,Description,RatedKwAc,NominalVoltageAc,WeightedEfficiency,Microinverter,ListedOn';
+    await loadListRows(deps, { programRef: 'RES-SOLAR', listRef: 'ApprovedInverters' }, `${header}\nAcme,LIVE-1,Live one,1,240,96,false,2024-01-01`);
+    assert.equal((await inverters('RES-SOLAR-test')).choices.length, 10_000, 'a load into the live list leaves the copy\'s');
+    await loadListRows(deps, { programRef: 'RES-SOLAR-test', listRef: 'ApprovedInverters' }, `${header}\nAcme,TEST-1,Test one,1,240,96,false,2024-01-01\nAcme,TEST-2,Test two,2,240,96,false,2024-01-01`);
+    assert.deepEqual((await inverters('RES-SOLAR')).choices.map((c) => c.value), ['LIVE-1'], 'a load into the copy leaves the live list');
+
+    // Update from live: a long list the live program added since comes with its rows; the copy's loaded list keeps its own.
+    const file = await exportProgram(demo.db.store, 'demo', 'RES-SOLAR');
+    const modules = { customId: 'ApprovedModules', name: 'Approved modules', choices: [], rows: { key: 'ModelNumber', label: 'ModelNumber', columns: [{ name: 'ModelNumber', type: 'text' as const }] } };
+    await importProgram(deps, 'demo', { ...file, customLists: [...file.customLists, modules] });
+    await loadListRows(deps, { programRef: 'RES-SOLAR', listRef: 'ApprovedModules' }, 'ModelNumber\nQ-PEAK-400\nREC-410');
+    const updated = await demo.webPost(admin, `${TEST_PROGRAMS_PATH}/${(await modelOf('RES-SOLAR-test')).program.id}/Update`, {});
+    assert.match(String(updated.headers.location), /notice=updated/);
+    const copy = await modelOf('RES-SOLAR-test');
+    assert.deepEqual(copy.lists.find((l) => l.customId === 'ApprovedModules')?.choices.map((c) => c.value), ['Q-PEAK-400', 'REC-410']);
+    assert.deepEqual(copy.lists.find((l) => l.customId === 'ApprovedInverters')?.choices.map((c) => c.value), ['TEST-1', 'TEST-2']);
   });
 });

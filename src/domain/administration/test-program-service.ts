@@ -53,8 +53,8 @@ export class TestProgramService {
 
   /**
    * Creates the test copy of a live program the caller administers: the live definition exported and imported as
-   * `<customId>-test` with its own number prefix, and the live program's grants of staff roles copied, in one
-   * transaction. CONFLICT when the program is itself a test copy, already has one, or its custom id is taken.
+   * `<customId>-test` with its own number prefix, the live program's grants of staff roles and the rows of its long
+   * lists copied, in one transaction. CONFLICT when the program is itself a test copy, already has one, or its custom id is taken.
    */
   async create(caller: Caller, liveRef: string): Promise<Program> {
     const scope = await this.#deps.console.scope(caller);
@@ -71,16 +71,20 @@ export class TestProgramService {
       for (const g of await tx.accounts.listGrantDetails({ programId: live.id })) {
         if (staff.has(g.role)) await tx.accounts.setGrant({ userId: g.userId, programId: r.programId, role: g.role, sensitive: g.sensitive, accessGroups: g.accessGroups ?? null });
       }
+      await copyLiveListRows(tx, live.id, r.programId, this.#deps.clock.now());
     });
     return this.#program(report.programId);
   }
 
-  /** Imports the live program's definition into its test copy again ("update from live"); what changed. */
+  /**
+   * Imports the live program's definition into its test copy again ("update from live"); what changed. A long list
+   * the update gives the copy (one holding no rows) gets the live list's rows; one loaded in the copy keeps its own.
+   */
   async updateFromLive(caller: Caller, testRef: string): Promise<ImportReport> {
     const { test } = await this.#testOf(caller, testRef);
     const live = await this.#deps.store.programs.findProgram(test.testOf!);
     if (!live) throw new ApiError('NOT_FOUND', `The live program of ${test.customId} no longer exists.`);
-    return this.#import(caller, live);
+    return this.#import(caller, live, (tx, r) => copyLiveListRows(tx, live.id, r.programId, this.#deps.clock.now()));
   }
 
   /**
@@ -146,5 +150,22 @@ export class TestProgramService {
     const program = await this.#deps.store.programs.findProgram(id);
     if (!program) throw new Error(`test program ${id} vanished after its creation`);
     return program;
+  }
+}
+
+/**
+ * Copies the rows of the live program's long lists (`rows: csv`) into the lists of the same customId of its test copy
+ * that hold none (at creation, all of them), in the import's transaction, so that the copy's choices, lookups and
+ * rules find what the live program's do. From then on each list is its own: a load into either leaves the other alone.
+ */
+async function copyLiveListRows(tx: StoreWriter, liveId: string, testId: string, now: number): Promise<void> {
+  const live = await tx.programs.loadProgramDefinition(liveId);
+  const test = await tx.programs.loadProgramDefinition(testId);
+  const usable = (def: typeof live) => (def?.lists ?? []).filter((l) => l.rows && !def!.retired.includes(l.id));
+  const sources = usable(live);
+  for (const list of usable(test)) {
+    const from = sources.find((l) => l.customId !== null && l.customId === list.customId);
+    if (!from || (await tx.listRows.countListRows(list.id)) > 0) continue;
+    await tx.listRows.copyListRows(from.id, list.id, now);
   }
 }

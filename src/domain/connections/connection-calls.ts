@@ -12,6 +12,7 @@ import type { ProgramContext } from '../projects/project-context.ts';
 import type { ConnectionClient } from './connection-client.ts';
 import { answerValues, requestPayload } from './connection-values.ts';
 import { readResponse } from './response-type.ts';
+import { sameValue } from '../rules/rule-state.ts';
 
 /** How calls are worked: claims per round, the lease beyond the longest timeout, and the backoff between attempts. */
 export interface CallPolicy {
@@ -140,10 +141,7 @@ async function apply(deps: ConnectionCallDeps, ctx: ProgramContext, def: Connect
       if (current?.state !== 'queued') return { changed: false, result: () => undefined };
       const snap = await snapshot({ tx, ctx, state: { project }, now });
       const { values, skipped } = answerValues(ctx.model, def, snap.bindings, read.value, now, systemCaller(ctx.program).user.id);
-      const changed = values.filter((v) => {
-        const before = snap.values.get(v.fieldId);
-        return before?.value !== v.value || before?.values !== null;
-      });
+      const changed = values.filter((v) => !sameValue(snap.values.get(v.fieldId), v));
       for (const v of changed) {
         const formId = ctx.model.forms.find((f) => f.fields.some((p) => p.fieldId === v.fieldId))?.id ?? ctx.model.forms[0]?.id ?? '';
         await tx.projects.upsertValues(project.id, formId, [v]);

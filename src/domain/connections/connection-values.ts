@@ -1,6 +1,7 @@
 import { type CelInput, isCelList, isCelMap } from '@bufbuild/cel';
 import type { ConnectionDefinition } from '../../model/connection.ts';
-import type { FieldValue, ProgramModel } from '../../model/model.ts';
+import type { CustomList, DataField, FieldValue, ProgramModel } from '../../model/model.ts';
+import { MAX_VALUES } from '../projects/field-rules.ts';
 import { checkValue } from '../projects/value-check.ts';
 import { compileRule, type RuleValue } from '../rules/compile-rule.ts';
 import { textOf } from '../rules/form-rules.ts';
@@ -41,8 +42,9 @@ export interface AnswerValues { values: FieldValue[]; skipped: { fieldId: string
 
 /**
  * The values a connection's `set` gives from an answer already read against its shape (`response`): each expression
- * over the answer and the project's values, turned into its field's value and checked as a person's would be. A value
- * that cannot be decided or does not fit is skipped (with its reason), never written half.
+ * over the answer and the project's values, turned into its field's value and checked as a person's would be (a
+ * multi-value field's from a list, item by item). A value that cannot be decided or does not fit is skipped (with its
+ * reason), never written half.
  */
 export function answerValues(model: ProgramModel, c: ConnectionDefinition, bindings: Record<string, CelInput>, response: CelInput, at: number, by: string): AnswerValues {
   const vars = setVariables(model.fields, c);
@@ -55,17 +57,44 @@ export function answerValues(model: ProgramModel, c: ConnectionDefinition, bindi
     }
     const compiled = compileRule(s.value, vars, { kind: 'dyn' }, { stored: true });
     const value = 'problems' in compiled ? undefined : compiled.rule.evaluate({ ...bindings, response });
-    const text = textOf(field, value);
-    if (text === null) {
+    const texts = field.multiValue ? textsOf(field, value) : textOf(field, value);
+    if (texts === null || texts.length === 0) {
       out.skipped.push({ fieldId: field.id, reason: 'the answer gives no value for it' });
       continue;
     }
-    const problem = checkValue(field, model.lists.find((l) => l.id === field.listId), text);
+    const list = model.lists.find((l) => l.id === field.listId);
+    const problem = typeof texts === 'string' ? checkValue(field, list, texts)?.message : listProblem(field, list, texts);
     if (problem) {
-      out.skipped.push({ fieldId: field.id, reason: problem.message });
+      out.skipped.push({ fieldId: field.id, reason: problem });
       continue;
     }
-    out.values.push({ fieldId: field.id, value: text, values: null, updatedAt: at, updatedBy: by });
+    out.values.push(typeof texts === 'string'
+      ? { fieldId: field.id, value: texts, values: null, updatedAt: at, updatedBy: by }
+      : { fieldId: field.id, value: null, values: texts, updatedAt: at, updatedBy: by });
   }
   return out;
+}
+
+// A multi-value field's values from a list: each item as the field's one value would be; null when the value is not a
+// list or an item cannot be the field's type (the whole value is skipped then, never written in part).
+function textsOf(field: DataField, value: RuleValue): string[] | null {
+  if (!isCelList(value)) return null;
+  const texts: string[] = [];
+  for (const item of value as unknown as Iterable<RuleValue>) {
+    const text = isCelList(item) ? null : textOf(field, item);
+    if (text === null) return null;
+    texts.push(text);
+  }
+  return texts;
+}
+
+// Why a multi-value field cannot take these values, as a person's save would say it (the first item that does not
+// fit, by its position); undefined when they all fit.
+function listProblem(field: DataField, list: CustomList | undefined, texts: string[]): string | undefined {
+  if (texts.length > MAX_VALUES) return `${field.name} takes at most ${MAX_VALUES} values.`;
+  for (const [i, text] of texts.entries()) {
+    const problem = text === '' ? `${field.name} cannot hold an empty value.` : checkValue(field, list, text)?.message;
+    if (problem) return `value ${i + 1} of ${texts.length}: ${problem}`;
+  }
+  return undefined;
 }

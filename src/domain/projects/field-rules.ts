@@ -5,7 +5,8 @@ import type { FormDecision } from '../rules/form-rules.ts';
 import { resolveTableInput, tableProblems } from './table-values.ts';
 import { checkValue, fieldProblem } from './value-check.ts';
 
-const MAX_VALUES = 1000;
+/** The most values a multi-value field holds. */
+export const MAX_VALUES = 1000;
 
 /** True when a stored value counts as filled in (for required fields). */
 export function isFilled(v: FieldValue | undefined): boolean {
