@@ -371,5 +371,17 @@ forEachDialect('long lists: the demo\'s approved inverters', ({ dialect }) => {
     const copy = await modelOf('RES-SOLAR-test');
     assert.deepEqual(copy.lists.find((l) => l.customId === 'ApprovedModules')?.choices.map((c) => c.value), ['Q-PEAK-400', 'REC-410']);
     assert.deepEqual(copy.lists.find((l) => l.customId === 'ApprovedInverters')?.choices.map((c) => c.value), ['TEST-1', 'TEST-2']);
+
+    // A list the live program loads only after the copy has it empty: the next update, with no change of definition, fills it.
+    const batteries = { customId: 'ApprovedBatteries', name: 'Approved batteries', choices: [], rows: { key: 'ModelNumber', label: 'ModelNumber', columns: [{ name: 'ModelNumber', type: 'text' as const }] } };
+    await importProgram(deps, 'demo', { ...(await exportProgram(demo.db.store, 'demo', 'RES-SOLAR')), customLists: [...file.customLists, modules, batteries] });
+    const update = () => demo.webPost(admin, `${TEST_PROGRAMS_PATH}/${copy.program.id}/Update`, {});
+    assert.equal((await update()).statusCode, 303);
+    const batteriesOf = async (ref: string) => (await modelOf(ref)).lists.find((l) => l.customId === 'ApprovedBatteries')?.choices.map((c) => c.value);
+    assert.deepEqual(await batteriesOf('RES-SOLAR-test'), [], 'nothing to copy yet');
+    await loadListRows(deps, { programRef: 'RES-SOLAR', listRef: 'ApprovedBatteries' }, 'ModelNumber\nPOWERWALL-3');
+    assert.match(String((await update()).headers.location), /notice=/);
+    assert.deepEqual(await batteriesOf('RES-SOLAR-test'), ['POWERWALL-3'], 'the unchanged update filled the empty list');
+    assert.deepEqual(await batteriesOf('RES-SOLAR'), ['POWERWALL-3']);
   });
 });

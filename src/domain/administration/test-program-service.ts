@@ -78,13 +78,18 @@ export class TestProgramService {
 
   /**
    * Imports the live program's definition into its test copy again ("update from live"); what changed. A long list
-   * the update gives the copy (one holding no rows) gets the live list's rows; one loaded in the copy keeps its own.
+   * of the copy holding no rows (one the update adds, or one the live program loaded only since) gets the live list's
+   * rows; one loaded in the copy keeps its own.
    */
   async updateFromLive(caller: Caller, testRef: string): Promise<ImportReport> {
     const { test } = await this.#testOf(caller, testRef);
     const live = await this.#deps.store.programs.findProgram(test.testOf!);
     if (!live) throw new ApiError('NOT_FOUND', `The live program of ${test.customId} no longer exists.`);
-    return this.#import(caller, live, (tx, r) => copyLiveListRows(tx, live.id, r.programId, this.#deps.clock.now()));
+    const fill = (tx: StoreWriter) => copyLiveListRows(tx, live.id, test.id, this.#deps.clock.now());
+    const report = await this.#import(caller, live, fill);
+    // An unchanged definition commits nothing, yet the live program may have loaded a list the copy still lacks.
+    if (!report.changed) await this.#deps.store.transaction(fill);
+    return report;
   }
 
   /**
