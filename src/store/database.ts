@@ -66,7 +66,7 @@ import * as m060 from './migrations/060-dashboard-group-counts.ts';
 import { ChangeCounts, type ChangeSignal, SqliteChangeSignal, WriteWatchPlugin } from './change-signal.ts';
 import { guardedPool, poolTimeouts } from './guarded-pool.ts';
 import { PostgresChangeSignal } from './postgres-change-signal.ts';
-import { migrateSchema } from './schema-migrations.ts';
+import { migrateSchema, migrationStatus } from './schema-migrations.ts';
 import type { Database } from './tables.ts';
 import type { Dialect } from './dialect.ts';
 
@@ -223,9 +223,10 @@ export async function openDatabase(config: DatabaseConfig, options: number | Ope
   const run = (db: Kysely<Database>) => (opts.migrate === false ? Promise.resolve() : migrateOrClose(db, opts.onMigration));
   if (config.kind === 'sqlite') {
     const { db, changes } = openSqlite(config.file);
-    await run(db);
-    // Processes (and stores) on one file take turns by a lock beside it (sqlite-exclusive.ts).
-    return { db, dialect: 'sqlite', changes, exclusively: sqliteLocker(config.file), bounded: () => db };
+    // Processes (and stores) on one file take turns by a lock beside it (sqlite-exclusive.ts), the migrations too.
+    const exclusively = sqliteLocker(config.file);
+    if (opts.migrate !== false) await migrateOrClose(db, opts.onMigration, exclusively);
+    return { db, dialect: 'sqlite', changes, exclusively, bounded: () => db };
   }
   // Migrations get a connection without a statement time limit (building an index on a large table takes its time).
   if (opts.migrate !== false) {
@@ -272,9 +273,14 @@ function advisoryLocker(url: string, connectTimeoutMs: number): ExclusiveRunner 
   };
 }
 
-async function migrateOrClose(db: Kysely<Database>, onMigration?: (name: string) => void): Promise<void> {
+async function migrateOrClose(db: Kysely<Database>, onMigration?: (name: string) => void, inTurn?: ExclusiveRunner): Promise<void> {
   try {
-    await migrate(db, onMigration);
+    // Kysely migrates SQLite with neither a transaction nor a lock (its adapter counts on one connection), so two
+    // processes starting on one new file both applied the same migrations and one failed (a column or table made
+    // twice, an index dropped twice). They take turns as PostgreSQL's instances do by the migrator's advisory lock;
+    // only when a migration is pending, so that an up-to-date database is opened without a lock file.
+    const pending = inTurn !== undefined && (await migrationStatus(db, MIGRATIONS)).pending.length > 0;
+    await (pending ? inTurn('apas migrations', () => migrate(db, onMigration)) : migrate(db, onMigration));
   } catch (error) {
     await db.destroy();
     throw error;

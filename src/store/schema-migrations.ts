@@ -57,7 +57,8 @@ export async function migrationStatus<DB>(db: Kysely<DB>, known: Record<string, 
 /**
  * Applies every pending migration of `known`, one at a time so that `onApplied` hears of each as it completes; refuses
  * (NewerDatabaseError) a database with migrations this version does not know. Several instances starting at once take
- * turns (the migrator locks). Returns the names applied here.
+ * turns (on PostgreSQL the migrator locks; on SQLite, whose migrator does not, openDatabase takes the lock beside the
+ * file). Returns the names applied here.
  */
 export async function migrateSchema<DB>(db: Kysely<DB>, known: Record<string, Migration>, onApplied: (name: string) => void = () => {}): Promise<string[]> {
   const before = await migrationStatus(db, known);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AttachmentFileView } from '../domain/views.ts';
 import { fileEtag, requestedRange, sendFileBytes } from '../http/byte-range.ts';
@@ -47,11 +49,20 @@ export function viewHref(downloadHref: string): string {
 }
 
 /**
- * Sends a PDF made for this answer (a document's preview) inline, under the same headers as a viewed PDF file:
- * nosniff, the CSP that lets the browser's viewer show it, and `cacheControl`.
+ * Sends a PDF made for this answer (a document's preview) as a viewed PDF file is sent (sendFile): inline, nosniff,
+ * the CSP that lets the browser's viewer show it, `cacheControl`, and ranges, HEAD and If-Range against the strong
+ * ETag of these bytes. Ranges only join if every request renders the same bytes: the preview's clock stands still for
+ * a quarter hour for that (src/domain/documents/preview-time.ts), and If-Range sends the whole of a changed render.
  */
-export function sendInlinePdf(reply: FastifyReply, pdf: Uint8Array, fileName: string, options: { secure: boolean; cacheControl: string }): FastifyReply {
-  return reply.header('Cache-Control', options.cacheControl).header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Security-Policy', inlinePdfPolicy(options.secure)).type('application/pdf')
-    .header('Content-Disposition', contentDisposition(fileName, 'inline')).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+export function sendInlinePdf(request: FastifyRequest, reply: FastifyReply, pdf: Uint8Array, fileName: string, options: { secure: boolean; cacheControl: string }): Promise<FastifyReply> {
+  return sendFile(request, reply, bytesFile(pdf, fileName, 'application/pdf'), { ...options, view: true });
+}
+
+/** Bytes in memory as a file to send: their SHA-256 (the ETag) and a stream of any range of them. */
+function bytesFile(bytes: Uint8Array, fileName: string, contentType: string): AttachmentFileView {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    fileName, contentType, size: buffer.length, sha256: createHash('sha256').update(buffer).digest('hex'),
+    open: async (range) => Readable.from([range ? buffer.subarray(range.start, range.end + 1) : buffer]),
+  };
 }

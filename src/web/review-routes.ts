@@ -235,8 +235,8 @@ export function reviewRoutes(web: FastifyInstance, deps: WebAppDeps): void {
     const caller = await webCaller(request, reply, services, publicUrl);
     const t = target(request);
     const preview = await services.documentPreview.preview(caller, t.programId, t.projectId, idParam((request.params as Params).documentId, 'documentId'));
-    // Shown in the browser as a viewed PDF file is; rendered for this answer alone, so kept in no cache.
-    return sendInlinePdf(reply, preview.pdf, preview.fileName, { secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'no-store' });
+    // Shown in the browser as a viewed PDF file is, ranges and ETag alike; rendered for this answer alone, so kept in no cache.
+    return sendInlinePdf(request, reply, preview.pdf, preview.fileName, { secure: new URL(publicUrl).protocol === 'https:', cacheControl: 'no-store' });
   });
 
   web.get(`${REVIEW_ROUTE}/Export`, async (request, reply) => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { AccountService } from '../../src/domain/accounts/account-service.ts';
+import { PREVIEW_CLOCK_STEP_MS } from '../../src/domain/documents/preview-time.ts';
 import { DEMO_PROGRAM_PATH } from '../../src/domain/programs/demo.ts';
 import { exportProgram, formatProgramFile } from '../../src/domain/programs/program-export.ts';
 import { parseProgramFile } from '../../src/domain/programs/program-file.ts';
@@ -14,6 +15,7 @@ import { IDS } from '../support/fixtures.ts';
 import { authHeaders, type HttpHarness, type Identity } from '../support/http-harness.ts';
 import { sharedHarness } from './http-helpers.ts';
 import { reviewed, upload } from './console-program-helpers.ts';
+import { assertPdfAnswersRanges } from './ranged-pdf-checks.ts';
 import { webGet, webPost } from './web-page-helpers.ts';
 
 // The console's Programs area over HTTP: upload → review → publish as an agency admin and as the program's own admin,
@@ -255,6 +257,14 @@ forEachDialect('Console: programs', ({ dialect }) => {
     assert.equal(pdf.statusCode, 200);
     assert.equal(pdf.headers['content-type'], 'application/pdf');
     assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
+    await assertPdfAnswersRanges(h, documents[0]!, 'admin');
+    // The sample is rendered at the quarter hour's time: the same bytes all through it, so that a viewer's ranges join.
+    const quarter = Math.ceil(h.clock.time / PREVIEW_CLOCK_STEP_MS) * PREVIEW_CLOCK_STEP_MS;
+    const etagAt = async (time: number) => {
+      h.clock.time = time;
+      return (await webGet(h, documents[0]!, 'admin')).headers.etag;
+    };
+    assert.equal(await etagAt(quarter + 1000), await etagAt(quarter + PREVIEW_CLOCK_STEP_MS - 1000));
     const calendar = await webGet(h, programsPaths.calendar(programId), 'admin');
     assert.match(calendar.body, /America\/Los_Angeles/);
     assert.match(calendar.body, /Public holiday/);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { PREVIEW_CLOCK_STEP_MS } from '../../src/domain/documents/preview-time.ts';
 import type { Store } from '../../src/store/store.ts';
 import { reviewPath } from '../../src/web/pages/work-queue-page.tsx';
 import { DOC_IDS, documentProgramRows, template, withDocuments } from '../support/document-fixtures.ts';
@@ -8,6 +9,7 @@ import { IDS } from '../support/fixtures.ts';
 import { type HttpHarness, startHttp, type Who } from '../support/http-harness.ts';
 import { pdfPageTexts } from '../support/pdf-text.ts';
 import { createSubmitted } from './http-helpers.ts';
+import { assertPdfAnswersRanges } from './ranged-pdf-checks.ts';
 import { webGet } from './web-page-helpers.ts';
 
 // Previewing a document on the review page (docs/web.md, "Documents"): a program's admins open a document rendered
@@ -87,6 +89,24 @@ forEachDialect('HTTP previewing a document on the review page', ({ dialect }) =>
         assert.equal((await webGet(h, reviewPath('solar', projectId), who)).statusCode, who === 'applicant' ? 403 : 200, who);
       }
       assert.deepEqual(await written(store, projectId), before);
+    });
+
+    it('answers one range (206), 416 past the end, HEAD, and If-Range against the strong ETag of the rendered bytes', async () => {
+      const { projectId } = await createSubmitted(h);
+      await assertPdfAnswersRanges(h, preview(projectId), 'admin');
+    });
+
+    it('renders the same bytes all through a quarter hour, so that a viewer\'s ranges join; the next quarter renders anew', async () => {
+      const { projectId, number } = await createSubmitted(h);
+      const etag = async () => (await webGet(h, preview(projectId), 'admin')).headers.etag;
+      h.clock.time = Math.ceil(h.clock.time / PREVIEW_CLOCK_STEP_MS) * PREVIEW_CLOCK_STEP_MS + 1000;
+      const first = await etag();
+      h.clock.advance(PREVIEW_CLOCK_STEP_MS - 2000);
+      assert.equal(await etag(), first, 'the same quarter hour: the same PDF');
+      h.clock.advance(2000);
+      const next = await webGet(h, preview(projectId), 'admin');
+      assert.notEqual(next.headers.etag, first, 'the next quarter hour: its own time in the PDF');
+      assert.match((await pdfPageTexts(next.rawPayload)).join(' '), new RegExp(`Project ${number} is approved\\.`));
     });
 
     it('answers 404 for a project the caller may not read, an unknown project and an unknown document', async () => {

@@ -9,6 +9,7 @@ import { closedDays, type ClosedDay, yearAfter } from '../calendar/closed-days.t
 import { DEFAULT_CALENDAR } from '../calendar/working-days.ts';
 import { loadDocumentFonts } from '../documents/document-fonts.ts';
 import { previewDocument } from '../documents/document-preview.ts';
+import { previewTime } from '../documents/preview-time.ts';
 import type { RenderedMail } from '../mail-template.ts';
 import { programFileOf } from '../programs/program-export.ts';
 import type { ProgramFile } from '../programs/program-file.ts';
@@ -80,10 +81,11 @@ export class ProgramPreviewService {
     return { program, mails };
   }
 
-  /** A document of the program over the sample project, as a PDF. */
+  /** A document of the program over the sample project, as a PDF, at the quarter hour's time (the same bytes on every request: previewTime). */
   async document(caller: Caller, programRef: string, documentRef: string): Promise<RenderedDocument & { fileName: string }> {
     const { program, file } = await this.#load(caller, programRef);
-    const rendered = await previewDocument(file, documentRef, this.#deps.checkers, loadDocumentFonts(), this.#deps.clock.now(), undefined, program.customId);
+    const at = previewTime(this.#deps.clock.now());
+    const rendered = await previewDocument(file, documentRef, this.#deps.checkers, loadDocumentFonts(), at, undefined, program.customId);
     return { ...rendered, fileName: `${program.customId}-${documentRef}-sample.pdf` };
   }
 

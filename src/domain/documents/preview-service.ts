@@ -6,6 +6,7 @@ import { loadProgram, loadReadableProject } from '../projects/project-context.ts
 import type { Role } from '../roles/access.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { createDocumentRenderer } from './document-renderer.ts';
+import { previewTime } from './preview-time.ts';
 
 /** A document previewed over a project: the PDF and the name to show it under. */
 export interface DocumentPreview extends RenderedDocument { fileName: string }
@@ -17,7 +18,8 @@ export function mayPreviewDocuments(role: Role): boolean {
 
 /**
  * PreviewDocument: a program's admin sees one of its documents rendered over a project's data as it is now, to check
- * a template. Nothing is written (no request, no version, no audit row); rendering runs outside any transaction.
+ * a template. Nothing is written (no request, no version, no audit row); rendering runs outside any transaction. It is
+ * rendered at the quarter hour's time (previewTime), so that the same data gives the same bytes on every request.
  */
 export class DocumentPreviewService {
   readonly #deps: ServiceDeps;
@@ -42,8 +44,9 @@ export class DocumentPreviewService {
     const template = findTemplate(ctx.model, documentRef);
     // The fonts are parsed on the first preview, not when the app starts.
     this.#renderer ??= createDocumentRenderer({ store: this.#deps.store });
+    // At the quarter hour's time, so that a viewer's ranges of one preview are parts of the same bytes (preview-time.ts).
     const rendered = await this.#renderer.renderForProject({
-      programId: ctx.program.id, templateId: template.customId, projectId: project.id, now: this.#deps.clock.now(),
+      programId: ctx.program.id, templateId: template.customId, projectId: project.id, now: previewTime(this.#deps.clock.now()),
     });
     return { ...rendered, fileName: `${project.number ?? project.id}-${template.customId}-preview.pdf` };
   }

@@ -151,7 +151,7 @@ export function programsRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   web.get(`${PROGRAMS_PATH}/:programId/Documents/:documentId`, async (request, reply) => {
     const c = await consoleRequest(request, reply, deps);
     const rendered = await previews.document(c.caller, param(request, 'programId'), param(request, 'documentId'));
-    return sendInlinePdf(reply, rendered.pdf, rendered.fileName, { secure, cacheControl: 'no-store' });
+    return sendInlinePdf(request, reply, rendered.pdf, rendered.fileName, { secure, cacheControl: 'no-store' });
   });
 
   web.get(`${PROGRAMS_PATH}/:programId/Calendar`, async (request, reply) => {
