@@ -5,10 +5,17 @@ import type { Clock } from '../../model/clock.ts';
 import { type IdGenerator, isIdLike } from '../../model/ids.ts';
 import { type Agency, PROGRAM_ROLES, type Program, type ProgramGrant, type User } from '../../model/model.ts';
 import { roleNamed } from '../roles/access.ts';
+import type { GrantFollower } from './grant-follower.ts';
 import { type ApiKeyParts, formatApiKey, hashSecret, newApiKey } from './secrets.ts';
 
-/** What the account service needs; `actorId` is recorded in audit rows (null for the command line). */
-export interface AccountDeps { store: Pick<Store, 'accounts' | 'programs' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null }
+/**
+ * What the account service needs; `actorId` is recorded in audit rows (null for the command line); `grantFollowers`
+ * run in a grant change's transaction (src/domain/wiring/grant-followers.ts: where none are given, none run).
+ */
+export interface AccountDeps {
+  store: Pick<Store, 'accounts' | 'programs' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null;
+  grantFollowers?: readonly GrantFollower[];
+}
 
 /** A new user: `agency` is the agency's custom id or generated id. */
 export interface NewUser { agency: string; email: string; name: string; password: string; agencyAdmin?: boolean }
@@ -108,6 +115,7 @@ export class AccountService {
       const accessGroups = groups === null ? null : checkedGroups(program, groups);
       const grant: ProgramGrant = { userId: user.id, programId: program.id, role, sensitive, ...(accessGroups ? { accessGroups } : {}) };
       await tx.accounts.setGrant(grant);
+      await this.#followGrant(tx, user.id, program.id);
       audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email, role, sensitive, ...(accessGroups ? { accessGroups } : {}) } });
       return grant;
     });
@@ -121,6 +129,7 @@ export class AccountService {
       if (!(await tx.accounts.deleteGrant(user.id, program.id))) {
         throw new ApiError('NOT_FOUND', `${user.email} has no grant in program "${programRef}"`);
       }
+      await this.#followGrant(tx, user.id, program.id);
       audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email } });
     });
   }
@@ -185,6 +194,13 @@ export class AccountService {
       programId = program.id;
     }
     return accounts.listGrantDetails({ ...(user ? { userId: user.id } : {}), ...(programId ? { programId } : {}) });
+  }
+
+  // What follows a grant change in its transaction: the projects the user no longer reads unassigned (the access groups).
+  async #followGrant(tx: StoreWriter, userId: string, programId: string): Promise<void> {
+    const { clock, ids, actorId, grantFollowers = [] } = this.#deps;
+    const change = { userId, programId, actorId: actorId ?? null, at: clock.now() };
+    for (const follower of grantFollowers) await follower.grantChanged(tx, ids, change);
   }
 
   /** Runs `work` in a transaction and appends one audit row; `audit` lets the work add what it learned. */
