@@ -219,7 +219,7 @@ export function createServices(
     listAdmin: new ListConsoleService({ store, clock, ids, administeredProgram: async (caller, ref) => requireAdministeredProgram(await consoleService.scope(caller), ref) }),
     consoleOperations: consoleOperations({ console: consoleService, webhooks, store, clock, ids }),
     testPrograms: new TestProgramService({ store, clock, ids, checkers: programCheckers(), console: consoleService, blobs }),
-    signOn: { settings: signOnSettings, flow: new SignOnService(deps, new OpenIdClient(clock), webSessions) },
+    signOn: { settings: signOnSettings, flow: new SignOnService({ ...deps, grantFollowers: grantFollowers() }, new OpenIdClient(clock), webSessions) },
     integrations: {
       policy: new SelfServicePolicyService(deps),
       credentials: new OwnCredentialsService(deps),
