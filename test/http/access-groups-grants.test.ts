@@ -15,7 +15,7 @@ import { assigneeRequest, urls } from './workflow-helpers.ts';
 // Access groups (issue 34, §4): a grant narrowed to fewer groups, moved to a role that does not read every project, or
 // removed unassigns, in the grant change's transaction, the projects of the program its holder is assignee of and can
 // no longer read (src/domain/access-groups/unassign-unreadable.ts, `reason: grant`); what they still read stays theirs,
-// and a refused grant change changes nothing.
+// and a refused grant change changes nothing. Disabling a user unassigns all of theirs (`reason: disabled`).
 
 const PERSON = '/MvcProjects/Console/People';
 /** An editor limited to both territories; an agency admin who also holds a limited grant; two more editors. */
@@ -23,6 +23,9 @@ const LIMITED = 'USER00000051';
 const AGENCY_ADMIN = 'USER00000052';
 const SOUTHERN = 'USER00000053';
 const UNLIMITED = 'USER00000054';
+/** An editor and an agency admin with no grant, to be disabled. */
+const LEAVING = 'USER00000055';
+const LEAVING_ADMIN = 'USER00000056';
 const email = (id: string) => `${id.toLowerCase()}@example.org`;
 
 /** What the store holds of a project's assignment: its assignee, version, stamp, and the clearings and their events. */
@@ -52,11 +55,14 @@ forEachDialect('Access groups: a grant narrowed, moved or removed unassigns the 
     await importGroups(h.store, h.clock, GROUPS);
     const grant = (userId: string, accessGroups: string[] | null): ProgramGrant => ({ userId, programId: IDS.program, role: 'editor', sensitive: false, accessGroups });
     await h.store.transaction(async (tx) => {
-      for (const id of [LIMITED, AGENCY_ADMIN, SOUTHERN, UNLIMITED]) await tx.accounts.insertUser(user(id, { agencyAdmin: id === AGENCY_ADMIN }), 'x', T0);
+      for (const id of [LIMITED, AGENCY_ADMIN, SOUTHERN, UNLIMITED, LEAVING, LEAVING_ADMIN]) {
+        await tx.accounts.insertUser(user(id, { agencyAdmin: id === AGENCY_ADMIN || id === LEAVING_ADMIN }), 'x', T0);
+      }
       await tx.accounts.setGrant(grant(LIMITED, ['north', 'south']));
       await tx.accounts.setGrant(grant(AGENCY_ADMIN, ['north', 'south']));
       await tx.accounts.setGrant(grant(SOUTHERN, ['south']));
       await tx.accounts.setGrant(grant(UNLIMITED, null));
+      await tx.accounts.setGrant(grant(LEAVING, null));
     });
   });
 
@@ -137,5 +143,37 @@ forEachDialect('Access groups: a grant narrowed, moved or removed unassigns the 
       assert.deepEqual(state.cleared, [{ detail: { from: UNLIMITED, to: null, reason: 'grant' }, actorId: 'system', at: h.clock.now() }]);
       assert.deepEqual(state.events, [{ from: UNLIMITED, actorId: 'system', at: h.clock.now() }]);
     }
+  });
+
+  it('the console: disabling a user unassigns every project of theirs, also an agency admin\'s; refused, nothing changes', async () => {
+    const h = harness();
+    const projects = [await assignedProject(h, NORTH_KW, LEAVING), await assignedProject(h, SOUTH_KW, LEAVING_ADMIN)];
+    const before = await Promise.all(projects.map((p) => assignment(h, p)));
+    const visitor = async (who: 'admin' | 'programAdmin') => {
+      const v = new WebVisitor(h);
+      assert.equal((await v.signIn(h.who[who].email, h.who[who].password)).statusCode, 303);
+      const token = formToken((await v.send('GET', '/MvcProjects/')).body);
+      return (userId: string, action: 'Disable' | 'Enable') => v.send('POST', `${PERSON}/${userId}/${action}`, { _csrf: token });
+    };
+    const programAdmin = await visitor('programAdmin');
+    h.clock.advance();
+    assert.equal((await programAdmin(LEAVING, 'Disable')).statusCode, 403, 'only agency admins disable people');
+    assert.deepEqual(await Promise.all(projects.map((p) => assignment(h, p))), before);
+
+    const admin = await visitor('admin');
+    h.clock.advance();
+    const at = h.clock.now();
+    for (const id of [LEAVING, LEAVING_ADMIN]) assert.equal((await admin(id, 'Disable')).statusCode, 303);
+    for (const [i, id] of [LEAVING, LEAVING_ADMIN].entries()) {
+      const state = await assignment(h, projects[i]!);
+      assert.equal(state.assigneeId, null);
+      assert.equal(state.version, before[i]!.version + 1);
+      assert.deepEqual(state.cleared, [{ detail: { from: id, to: null, reason: 'disabled' }, actorId: h.who.admin.id, at }]);
+      assert.deepEqual(state.events, [{ from: id, actorId: h.who.admin.id, at }]);
+    }
+    // Enabled again, they are assignable again, but nothing is given back.
+    h.clock.advance();
+    assert.equal((await admin(LEAVING, 'Enable')).statusCode, 303);
+    assert.equal((await assignment(h, projects[0]!)).assigneeId, null);
   });
 });

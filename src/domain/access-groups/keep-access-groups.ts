@@ -73,10 +73,10 @@ async function unassignUnreached(s: FollowStep, groups: string[]): Promise<Follo
 }
 
 /**
- * Why the access groups cleared an assignee: the project moved out of their groups (`accessGroups`), or their grant
- * was narrowed or removed (`grant`).
+ * Why the access groups cleared an assignee: the project moved out of their groups (`accessGroups`), their grant was
+ * narrowed or removed (`grant`), or they were disabled (`disabled`).
  */
-export type ClearingReason = 'accessGroups' | 'grant';
+export type ClearingReason = 'accessGroups' | 'grant' | 'disabled';
 
 /** The audit row of a clearing for the access groups: SetAssignee's action and detail, with its reason. */
 function clearing(assigneeId: string, reason: ClearingReason = 'accessGroups'): Pick<FollowUpRecord, 'action' | 'detail'> {

@@ -82,7 +82,8 @@ export class AccountService {
 
   /**
    * Disables (or enables again) a user: a disabled user can neither sign in nor use API keys, nor use a mailed link;
-   * disabling ends the user's sessions and OAuth access tokens.
+   * disabling ends the user's sessions and OAuth access tokens, and unassigns the projects assigned to them in every
+   * program they held a grant in (every program of the agency for its admin), as a grant's removal does.
    */
   async setDisabled(email: string, disabled: boolean): Promise<User> {
     return this.#write(disabled ? 'user.disable' : 'user.enable', {}, async (tx, audit) => {
@@ -94,6 +95,10 @@ export class AccountService {
       if (disabled) {
         await tx.accountTokens.consumeAccountTokens(user.id, now);
         await tx.accountTokens.endUserSessions(user.id, 'sessions-and-access-tokens', now);
+        // Nobody may be assigned a disabled user (SetAssignee), so nobody stays one: enabling again gives nothing back.
+        const programs = new Set((await tx.accounts.listGrants(user.id)).map((g) => g.programId));
+        if (user.agencyAdmin) for (const p of await tx.programs.listPrograms(user.agencyId)) programs.add(p.id);
+        for (const programId of programs) await this.#followGrant(tx, user.id, programId);
       }
       audit({ agencyId: user.agencyId, detail: { userId: user.id, email: user.email } });
       return { ...withoutSecret(user), disabled };

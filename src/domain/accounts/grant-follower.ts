@@ -1,7 +1,10 @@
 import type { IdGenerator } from '../../model/ids.ts';
 import type { StoreWriter } from '../../store/store.ts';
 
-/** One user's grant in one program set again, narrowed or removed: whose, where, by whom (null: the command line), when. */
+/**
+ * One user's grant in one program set again, narrowed or removed, or the user disabled: whose, where, by whom (null:
+ * the command line or a sign-in), when.
+ */
 export interface GrantChange { userId: string; programId: string; actorId: string | null; at: number }
 
 /**
