@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { AccountService } from '../../src/domain/accounts/account-service.ts';
+import { REGROUP_PAGE } from '../../src/domain/access-groups/keep-access-groups.ts';
 import { grantFollowers } from '../../src/domain/wiring/grant-followers.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { ProgramGrant } from '../../src/model/model.ts';
 import { GROUPS, importGroups, NORTH_KW, SOUTH_KW } from '../support/access-groups.ts';
 import { forEachDialect } from '../support/databases.ts';
-import { IDS, T0, user } from '../support/fixtures.ts';
+import { IDS, project, T0, user } from '../support/fixtures.ts';
 import type { HttpHarness } from '../support/http-harness.ts';
 import { formToken, WebVisitor } from '../support/web-visitor.ts';
 import { createSubmitted, sharedHarness } from './http-helpers.ts';
@@ -26,6 +27,8 @@ const UNLIMITED = 'USER00000054';
 /** An editor and an agency admin with no grant, to be disabled. */
 const LEAVING = 'USER00000055';
 const LEAVING_ADMIN = 'USER00000056';
+/** An editor with more projects than one page. */
+const BUSY = 'USER00000057';
 const email = (id: string) => `${id.toLowerCase()}@example.org`;
 
 /** What the store holds of a project's assignment: its assignee, version, stamp, and the clearings and their events. */
@@ -55,7 +58,7 @@ forEachDialect('Access groups: a grant narrowed, moved or removed unassigns the 
     await importGroups(h.store, h.clock, GROUPS);
     const grant = (userId: string, accessGroups: string[] | null): ProgramGrant => ({ userId, programId: IDS.program, role: 'editor', sensitive: false, accessGroups });
     await h.store.transaction(async (tx) => {
-      for (const id of [LIMITED, AGENCY_ADMIN, SOUTHERN, UNLIMITED, LEAVING, LEAVING_ADMIN]) {
+      for (const id of [LIMITED, AGENCY_ADMIN, SOUTHERN, UNLIMITED, LEAVING, LEAVING_ADMIN, BUSY]) {
         await tx.accounts.insertUser(user(id, { agencyAdmin: id === AGENCY_ADMIN || id === LEAVING_ADMIN }), 'x', T0);
       }
       await tx.accounts.setGrant(grant(LIMITED, ['north', 'south']));
@@ -63,6 +66,7 @@ forEachDialect('Access groups: a grant narrowed, moved or removed unassigns the 
       await tx.accounts.setGrant(grant(SOUTHERN, ['south']));
       await tx.accounts.setGrant(grant(UNLIMITED, null));
       await tx.accounts.setGrant(grant(LEAVING, null));
+      await tx.accounts.setGrant(grant(BUSY, null));
     });
   });
 
@@ -175,5 +179,26 @@ forEachDialect('Access groups: a grant narrowed, moved or removed unassigns the 
     h.clock.advance();
     assert.equal((await admin(LEAVING, 'Enable')).statusCode, 303);
     assert.equal((await assignment(h, projects[0]!)).assigneeId, null);
+  });
+
+  it('a page of their projects at a time: more than a page of them are all unassigned, the others left alone', async () => {
+    const h = harness();
+    // Drafts in no group, assigned by hand: the grant limited to North reads none of them.
+    const ids = Array.from({ length: REGROUP_PAGE + 2 }, (_, i) => `PAGED${String(i).padStart(7, '0')}`);
+    const other = 'PAGEDOTHER01';
+    await h.store.transaction(async (tx) => {
+      for (const id of ids) await tx.projects.insertProject(project(id, { assigneeId: BUSY, version: 1 }));
+      await tx.projects.insertProject(project(other, { assigneeId: UNLIMITED, version: 1 }));
+    });
+    const accounts = new AccountService({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), grantFollowers: grantFollowers() });
+    h.clock.advance();
+    await accounts.grant(email(BUSY), IDS.program, 'editor', false, ['north']);
+    const theirs = await h.store.projects.workQueuePage({ programId: IDS.program, fields: [], assigneeId: BUSY, sort: 'created', direction: 'asc', limit: 1000 });
+    assert.equal(theirs.length, 0, 'none left assigned to them');
+    for (const id of [ids[0]!, ids.at(-1)!]) {
+      const state = await assignment(h, id);
+      assert.deepEqual([state.version, state.cleared.length, state.events.length], [2, 1, 1], id);
+    }
+    assert.equal((await h.store.projects.getProject(IDS.program, other))?.assigneeId, UNLIMITED, 'another assignee\'s project is not theirs to lose');
   });
 });
