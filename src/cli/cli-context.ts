@@ -8,7 +8,9 @@ import { lazySecretBox } from '../store/secret-box.ts';
 import type { Store } from '../store/store.ts';
 import { openFailure } from './open-failure.ts';
 import type { ProgramChecker } from '../domain/programs/program-parts.ts';
+import type { GrantFollower } from '../domain/accounts/grant-follower.ts';
 import { programCheckers } from '../domain/wiring/program-checkers.ts';
+import { grantFollowers } from '../domain/wiring/grant-followers.ts';
 
 /** The process's streams and environment as the commands see them; tests can pass their own. */
 export interface CliIo {
@@ -25,7 +27,7 @@ export interface CliIo {
 }
 
 /** An open store plus what the domain services need, the program file checks the capabilities add among them. */
-export interface CliContext { config: Config; store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[] }
+export interface CliContext { config: Config; store: Store; clock: Clock; ids: IdGenerator; checkers: readonly ProgramChecker[]; grantFollowers: readonly GrantFollower[] }
 
 /** The real process: stdout, stderr, stdin and environment. */
 export function processIo(): CliIo {
@@ -65,7 +67,7 @@ export async function withContext<T>(io: CliIo, work: (ctx: CliContext) => Promi
   const store = createKyselyStore(opened, { secrets });
   try {
     if (!options.makeKeyFile && keyFileToMake(config) !== null) mayMake = !(await store.sealedValuesExist());
-    return await work({ config, store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers() });
+    return await work({ config, store, clock: systemClock, ids: new RandomIdGenerator(), checkers: programCheckers(), grantFollowers: grantFollowers() });
   } finally {
     await store.close();
   }

@@ -64,6 +64,7 @@ import type { BlobStore } from '../store/blob-store.ts';
 import { createBlobStore } from '../store/create-blob-store.ts';
 import type { Store } from '../store/store.ts';
 import { changeReactions } from '../domain/wiring/change-reactions.ts';
+import { grantFollowers } from '../domain/wiring/grant-followers.ts';
 import { CONSOLE_IMPORT_BOUNDS, ProjectImportService } from '../domain/imports/project-import-service.ts';
 
 const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -218,7 +219,7 @@ export function createServices(
     listAdmin: new ListConsoleService({ store, clock, ids, administeredProgram: async (caller, ref) => requireAdministeredProgram(await consoleService.scope(caller), ref) }),
     consoleOperations: consoleOperations({ console: consoleService, webhooks, store, clock, ids }),
     testPrograms: new TestProgramService({ store, clock, ids, checkers: programCheckers(), console: consoleService, blobs }),
-    signOn: { settings: signOnSettings, flow: new SignOnService(deps, new OpenIdClient(clock), webSessions) },
+    signOn: { settings: signOnSettings, flow: new SignOnService({ ...deps, grantFollowers: grantFollowers() }, new OpenIdClient(clock), webSessions) },
     integrations: {
       policy: new SelfServicePolicyService(deps),
       credentials: new OwnCredentialsService(deps),
@@ -227,7 +228,7 @@ export function createServices(
     projectMail: new ProjectMailService(deps),
     selfService,
     peopleAdmin: {
-      people: new PeopleService({ store, clock, ids, selfService }),
+      people: new PeopleService({ store, clock, ids, selfService, grantFollowers: grantFollowers() }),
       organizations: new InstallerOrganizationService({ store, organizations }),
       credentials: new CredentialService({ store, clock, ids }),
     },

@@ -87,3 +87,14 @@ export async function clearAssignee(db: Db, programId: string, assigneeId: strin
     .returning(PROJECT_COLUMNS).execute();
   return rows.map(toProject);
 }
+
+/**
+ * Up to `limit` projects of a program assigned to `assigneeId`, after `after` in id order: a page of what a change of
+ * that person's grant checks (the work queue's index by program and assignee finds them).
+ */
+export async function assignedProjectsPage(db: Db, programId: string, assigneeId: string, after: string | null, limit: number): Promise<Project[]> {
+  let query = db.selectFrom('projects').selectAll().where('program_id', '=', programId).where('assignee_id', '=', assigneeId);
+  if (after !== null) query = query.where('id', '>', after);
+  const rows = await query.orderBy('id').limit(limit).execute();
+  return rows.map(toProject);
+}

@@ -10,7 +10,7 @@ import { searchProjects } from './search-queries.ts';
 import { readFormData } from './form-read-query.ts';
 import { deleteProjectRows, myProjectsPage } from './my-projects-queries.ts';
 import { countOpenAssigned, takeAutomationTurn } from './automation-queries.ts';
-import { clearAssignee, countAccessGroups, countProgramProjects, projectGroupsPage, setPageAccessGroups, setProjectAccessGroups } from './access-group-queries.ts';
+import { assignedProjectsPage, clearAssignee, countAccessGroups, countProgramProjects, projectGroupsPage, setPageAccessGroups, setProjectAccessGroups } from './access-group-queries.ts';
 import type { Database } from './tables.ts';
 import type { GroupPlans } from './access-group-plan.ts';
 import type { ProjectQuery, ProjectSearch } from '../model/records.ts';
@@ -18,7 +18,7 @@ import { countAttentionKinds, countWorkQueue, valuesOfProjects, type WorkQueueQu
 
 // GetProjectsByNumber's listings are read as one JSON text (listing-page-json.ts); project-queries.ts reads the same
 // listings as rows. The reads limited to access groups are plannedReads'.
-const READS = { getProject, findProjectsByNumbers, findListingsByNumbers: findListingsByNumbersJson, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups, countProgramProjects, readFormData };
+const READS = { getProject, findProjectsByNumbers, findListingsByNumbers: findListingsByNumbersJson, countProjectsInStatuses, getDraft, draftsOfProjects, getValues, getAllValues, getHistory, getSubmissions, valuesOfProjects, countOpenAssigned, myProjectsPage, projectGroupsPage, countAccessGroups, countProgramProjects, readFormData, assignedProjectsPage };
 const WRITES = { insertProject, updateProject, upsertDraft, upsertValues, insertSubmission, insertHistory, setHistoryReportAs, takeProjectNumber, takeAutomationTurn, deleteProjectRows, setProjectAccessGroups, setPageAccessGroups, clearAssignee };
 
 /** Projects with their drafts, submitted values, submissions and status history: reads, listings and searches. */

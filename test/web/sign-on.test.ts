@@ -208,6 +208,32 @@ for (const dialect of DIALECTS) {
       assert.equal(await signedIn(next), false);
     });
 
+    it('unassigns the projects of a user whose groups no longer map, as the system, with the grants taken', async () => {
+      const email = account('casey', ['staff-reviewers']);
+      const first = new TestUserAgent();
+      assert.equal((await first.send((await signOnAtProvider(first, server.baseUrl, agencyId, 'casey')).callbackUrl.href)).status, 303);
+      const casey = (await server.store.accounts.findUserByEmail(email))!;
+      const program = (await server.store.programs.findProgram(programId))!;
+      const status = (await server.store.programs.loadProgramModel(program)).statuses[0]!;
+      // A project of the program assigned to them while their grant held.
+      const projectId = new RandomIdGenerator().next();
+      const owner = (await server.store.accounts.findUserByEmail(DEMO.applicant.email))!.id;
+      await server.store.transaction((tx) => tx.projects.insertProject({
+        id: projectId, programId, number: null, statusId: status.id, statusAt: 1, createdAt: 1, createdBy: casey.id,
+        updatedAt: 1, updatedBy: casey.id, ownerId: owner, assigneeId: casey.id, version: 1,
+      }));
+      idp.accounts.get('casey')!.groups = ['former-staff'];
+      const next = new TestUserAgent();
+      const { callbackUrl } = await signOnAtProvider(next, server.baseUrl, agencyId, 'casey');
+      await assertRefused(await next.send(callbackUrl.href), 403, /give you no access/);
+      const project = (await server.store.projects.getProject(programId, projectId))!;
+      assert.equal(project.assigneeId, null, 'no longer theirs to read: unassigned with the grant');
+      assert.equal(project.version, 2);
+      const cleared = await server.store.audit.list({ projectId, action: 'project.assignee.set' });
+      assert.deepEqual(cleared.map((r) => [r.detail, r.actorId]), [[{ from: casey.id, to: null, reason: 'grant' }, 'system']]);
+      assert.deepEqual((await server.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'project.assignee_changed').map((e) => e.data.fromUserId), [casey.id]);
+    });
+
     it('keeps a grant\'s access-group limit at every sign-in, also when the mapping changes the role', async () => {
       const email = account('riley', ['staff-reviewers']);
       const signOn = async () => {

@@ -72,9 +72,15 @@ async function unassignUnreached(s: FollowStep, groups: string[]): Promise<Follo
   return { changes: { accessGroups: groups, assigneeId: null }, records: [{ ...clearing(assigneeId), role }] };
 }
 
+/**
+ * Why the access groups cleared an assignee: the project moved out of their groups (`accessGroups`), their grant was
+ * narrowed or removed (`grant`), or they were disabled (`disabled`).
+ */
+export type ClearingReason = 'accessGroups' | 'grant' | 'disabled';
+
 /** The audit row of a clearing for the access groups: SetAssignee's action and detail, with its reason. */
-function clearing(assigneeId: string): Pick<FollowUpRecord, 'action' | 'detail'> {
-  return { action: 'project.assignee.set', detail: { from: assigneeId, to: null, reason: 'accessGroups' } };
+function clearing(assigneeId: string, reason: ClearingReason = 'accessGroups'): Pick<FollowUpRecord, 'action' | 'detail'> {
+  return { action: 'project.assignee.set', detail: { from: assigneeId, to: null, reason } };
 }
 
 /** Evaluates a project's groups and writes them when they moved; nothing for a project that is gone (a removed draft). */
@@ -133,13 +139,14 @@ export async function regroupProgram(tx: StoreWriter, programId: string, now: nu
 }
 
 /**
- * Clears the assignee of each of a page's projects that the recount moved out of their assignee's reach, as the change
- * step's follow-up does: in one statement per assignee for the page (each project a version of its own, stamped at the
- * import's time by who imports; one that someone assigned meanwhile to another is left alone), then per project its
- * audit row (`reason: accessGroups`) and event, written by recordChange with the change step's reactions.
+ * Clears the assignee of each of a page's projects that the recount moved out of their assignee's reach (or that a
+ * grant change left them unable to read, `reason` grant), as the change step's follow-up does: in one statement per
+ * assignee for the page (each project a version of its own, stamped at the import's time by who imports; one that
+ * someone assigned meanwhile to another is left alone), then per project its audit row (with `reason`) and
+ * event, written by recordChange with the change step's reactions. Gives how many it cleared.
  */
-async function unassignPage(tx: StoreWriter, deps: RegroupDeps, ctx: ProgramContext, left: Project[], now: number): Promise<void> {
-  if (left.length === 0) return;
+export async function unassignPage(tx: StoreWriter, deps: RegroupDeps, ctx: ProgramContext, left: Project[], now: number, reason: ClearingReason = 'accessGroups'): Promise<number> {
+  if (left.length === 0) return 0;
   // The service acting for who imports: their id on the rows (the system's for the operator), the program's admin role.
   const system = systemCaller(ctx.program);
   const caller: Caller = { ...system, user: { ...system.user, id: deps.actorId ?? SYSTEM_USER_ID }, ...(deps.requestId === null ? {} : { requestId: deps.requestId }) };
@@ -151,12 +158,15 @@ async function unassignPage(tx: StoreWriter, deps: RegroupDeps, ctx: ProgramCont
     if (ids) ids.push(p.id);
     else byAssignee.set(p.assigneeId!, [p.id]);
   }
+  let count = 0;
   for (const [assigneeId, projectIds] of byAssignee) {
     const cleared = await tx.projects.clearAssignee(ctx.program.id, assigneeId, projectIds, now, caller.user.id);
     for (const project of cleared) {
-      await recordChange(tx, recording, caller, ctx, { ...clearing(assigneeId), projectId: project.id, ownerId: project.ownerId, at: now });
+      await recordChange(tx, recording, caller, ctx, { ...clearing(assigneeId, reason), projectId: project.id, ownerId: project.ownerId, at: now });
     }
+    count += cleared.length;
   }
+  return count;
 }
 
 /** Whether a user reaches a project in these groups; their user and grant read once per recount (staff are few). */

@@ -5,10 +5,17 @@ import type { Clock } from '../../model/clock.ts';
 import { type IdGenerator, isIdLike } from '../../model/ids.ts';
 import { type Agency, PROGRAM_ROLES, type Program, type ProgramGrant, type User } from '../../model/model.ts';
 import { roleNamed } from '../roles/access.ts';
+import type { GrantFollower } from './grant-follower.ts';
 import { type ApiKeyParts, formatApiKey, hashSecret, newApiKey } from './secrets.ts';
 
-/** What the account service needs; `actorId` is recorded in audit rows (null for the command line). */
-export interface AccountDeps { store: Pick<Store, 'accounts' | 'programs' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null }
+/**
+ * What the account service needs; `actorId` is recorded in audit rows (null for the command line); `grantFollowers`
+ * run in a grant change's transaction (src/domain/wiring/grant-followers.ts: where none are given, none run).
+ */
+export interface AccountDeps {
+  store: Pick<Store, 'accounts' | 'programs' | 'transaction'>; clock: Clock; ids: IdGenerator; actorId?: string | null;
+  grantFollowers?: readonly GrantFollower[];
+}
 
 /** A new user: `agency` is the agency's custom id or generated id. */
 export interface NewUser { agency: string; email: string; name: string; password: string; agencyAdmin?: boolean }
@@ -75,7 +82,8 @@ export class AccountService {
 
   /**
    * Disables (or enables again) a user: a disabled user can neither sign in nor use API keys, nor use a mailed link;
-   * disabling ends the user's sessions and OAuth access tokens.
+   * disabling ends the user's sessions and OAuth access tokens, and unassigns the projects assigned to them in every
+   * program they held a grant in (every program of the agency for its admin), as a grant's removal does.
    */
   async setDisabled(email: string, disabled: boolean): Promise<User> {
     return this.#write(disabled ? 'user.disable' : 'user.enable', {}, async (tx, audit) => {
@@ -87,6 +95,10 @@ export class AccountService {
       if (disabled) {
         await tx.accountTokens.consumeAccountTokens(user.id, now);
         await tx.accountTokens.endUserSessions(user.id, 'sessions-and-access-tokens', now);
+        // Nobody may be assigned a disabled user (SetAssignee), so nobody stays one: enabling again gives nothing back.
+        const programs = new Set((await tx.accounts.listGrants(user.id)).map((g) => g.programId));
+        if (user.agencyAdmin) for (const p of await tx.programs.listPrograms(user.agencyId)) programs.add(p.id);
+        for (const programId of programs) await this.#followGrant(tx, user.id, programId);
       }
       audit({ agencyId: user.agencyId, detail: { userId: user.id, email: user.email } });
       return { ...withoutSecret(user), disabled };
@@ -108,6 +120,7 @@ export class AccountService {
       const accessGroups = groups === null ? null : checkedGroups(program, groups);
       const grant: ProgramGrant = { userId: user.id, programId: program.id, role, sensitive, ...(accessGroups ? { accessGroups } : {}) };
       await tx.accounts.setGrant(grant);
+      await this.#followGrant(tx, user.id, program.id);
       audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email, role, sensitive, ...(accessGroups ? { accessGroups } : {}) } });
       return grant;
     });
@@ -121,6 +134,7 @@ export class AccountService {
       if (!(await tx.accounts.deleteGrant(user.id, program.id))) {
         throw new ApiError('NOT_FOUND', `${user.email} has no grant in program "${programRef}"`);
       }
+      await this.#followGrant(tx, user.id, program.id);
       audit({ agencyId: user.agencyId, programId: program.id, detail: { userId: user.id, email: user.email } });
     });
   }
@@ -185,6 +199,13 @@ export class AccountService {
       programId = program.id;
     }
     return accounts.listGrantDetails({ ...(user ? { userId: user.id } : {}), ...(programId ? { programId } : {}) });
+  }
+
+  // What follows a grant change in its transaction: the projects the user no longer reads unassigned (the access groups).
+  async #followGrant(tx: StoreWriter, userId: string, programId: string): Promise<void> {
+    const { clock, ids, actorId, grantFollowers = [] } = this.#deps;
+    const change = { userId, programId, actorId: actorId ?? null, at: clock.now() };
+    for (const follower of grantFollowers) await follower.grantChanged(tx, ids, change);
   }
 
   /** Runs `work` in a transaction and appends one audit row; `audit` lets the work add what it learned. */

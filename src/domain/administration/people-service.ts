@@ -5,6 +5,7 @@ import type { UserWithSecret } from '../../model/records.ts';
 import type { PersonRow } from '../../store/account-queries.ts';
 import type { Store } from '../../store/store.ts';
 import { AccountService } from '../accounts/account-service.ts';
+import type { GrantFollower } from '../accounts/grant-follower.ts';
 import { MfaService } from '../accounts/mfa-service.ts';
 import { type SelfServiceAccounts, UNCONFIRMED_PASSWORD } from '../accounts/self-service-accounts.ts';
 import { ApiError } from '../api-error.ts';
@@ -28,8 +29,11 @@ export interface PersonView {
   awaitingPassword: boolean;
 }
 
-/** What the people service needs: the store, time, ids, and the self-service accounts that mail invitations. */
-export interface PeopleDeps { store: Store; clock: Clock; ids: IdGenerator; selfService: SelfServiceAccounts }
+/**
+ * What the people service needs: the store, time, ids, the self-service accounts that mail invitations, and what
+ * follows a grant change (src/domain/wiring/grant-followers.ts).
+ */
+export interface PeopleDeps { store: Store; clock: Clock; ids: IdGenerator; selfService: SelfServiceAccounts; grantFollowers?: readonly GrantFollower[] }
 
 /** The roles a program offers, built-in first. */
 export function roleChoices(program: Program): RoleChoice[] {
@@ -125,8 +129,8 @@ export class PeopleService {
   }
 
   #accounts(caller: Caller): AccountService {
-    const { store, clock, ids } = this.#deps;
-    return new AccountService({ store, clock, ids, actorId: caller.user.id });
+    const { store, clock, ids, grantFollowers } = this.#deps;
+    return new AccountService({ store, clock, ids, actorId: caller.user.id, ...(grantFollowers ? { grantFollowers } : {}) });
   }
 
   // With the password hash, which only says whether a password was chosen: never shown.

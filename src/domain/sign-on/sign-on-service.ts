@@ -5,6 +5,7 @@ import type { Program, ProgramGrant, User } from '../../model/model.ts';
 import type { SignOnSettings } from '../../model/sign-on.ts';
 import type { UserWithSecret } from '../../model/records.ts';
 import type { Store, StoreWriter } from '../../store/store.ts';
+import type { GrantFollower } from '../accounts/grant-follower.ts';
 import { digest } from '../accounts/secrets.ts';
 import type { WebSessionService } from '../accounts/web-session-service.ts';
 import { ApiError } from '../api-error.ts';
@@ -46,7 +47,11 @@ type Outcome = { kind: 'in'; user: UserWithSecret } | { kind: 'refused'; message
  */
 export class SignOnService {
   constructor(
-    private readonly deps: { store: Pick<Store, 'signOn' | 'accounts' | 'programs' | 'transaction'>; clock: Clock; ids: IdGenerator; publicUrl: string },
+    private readonly deps: {
+      store: Pick<Store, 'signOn' | 'accounts' | 'programs' | 'transaction'>; clock: Clock; ids: IdGenerator; publicUrl: string;
+      /** What follows a grant the mapping changed or removed (src/domain/wiring/grant-followers.ts); none when absent. */
+      grantFollowers?: readonly GrantFollower[];
+    },
     private readonly client: OpenIdProviderClient,
     private readonly sessions: Pick<WebSessionService, 'startSignedOn'>,
   ) {}
@@ -157,16 +162,20 @@ export class SignOnService {
    */
   async #match(tx: StoreWriter, user: UserWithSecret, access: MappedAccess, programs: Program[]): Promise<string[]> {
     const changes: string[] = [];
+    // The programs where what the user reads may have narrowed: every one of the agency's when they stop being its admin.
+    const narrowed = new Set<string>();
     const now = this.deps.clock.now();
     if (user.agencyAdmin !== access.agencyAdmin) {
       await tx.accounts.updateUser(user.id, { agencyAdmin: access.agencyAdmin }, now);
       changes.push(access.agencyAdmin ? 'agency admin added' : 'agency admin removed');
+      if (!access.agencyAdmin) for (const p of programs) narrowed.add(p.id);
     }
     const held = await tx.accounts.listGrants(user.id);
     for (const g of held) {
       if (!isStaffGrant(g, programs) || access.grants.some((a) => a.programId === g.programId)) continue;
       await tx.accounts.deleteGrant(user.id, g.programId);
       changes.push(`grant removed in ${g.programId}`);
+      narrowed.add(g.programId);
     }
     for (const mapped of access.grants) {
       const had = held.find((g) => g.programId === mapped.programId);
@@ -176,6 +185,11 @@ export class SignOnService {
       if (had && same(had, a)) continue;
       await tx.accounts.setGrant({ ...a, userId: user.id });
       changes.push(`grant ${a.role}${a.sensitive ? ' (sensitive)' : ''}${a.accessGroups ? ` limited to ${a.accessGroups.join(', ')}` : ''} in ${a.programId}`);
+      narrowed.add(a.programId);
+    }
+    // As an administrator's grant change does: the projects they can no longer read are unassigned, by the system.
+    for (const programId of narrowed) {
+      for (const follower of this.deps.grantFollowers ?? []) await follower.grantChanged(tx, this.deps.ids, { userId: user.id, programId, actorId: null, at: now });
     }
     return changes;
   }
