@@ -18,7 +18,7 @@ import { assigneeRequest, urls } from './workflow-helpers.ts';
 // Access groups (issue 34, §4): the paths besides a change's own writes that move a project out of its assignee's
 // groups, and so unassign it as that change does (keep-access-groups.ts): a program import that changes or removes a
 // group's condition (the recount), and an automation that moves the project's status later in the same change; and an
-// automation's `assign` after such a move, which must reach the project the move leaves, not the one before it.
+// automation's `assign` or `sendMail` after such a move, which must reach the project the move leaves, not the one before it.
 
 /** A staff member whose editor grant is limited to the access group `review` (submitted projects). */
 const DESK = 'USER00000041';
@@ -307,6 +307,77 @@ forEachDialect('Access groups: an import or an automation that moves a project o
         ['toDesk', 'ran', { do: 'assign', outcome: 'ran' }],
         ['toReturns', 'partly ran', { do: 'assign', outcome: 'skipped', reason: `the staff member "${emailOf(RETURNS)}" cannot read the project (their grant is limited to access groups it is not in)` }],
       ]);
+    });
+  });
+
+  // An automation's `sendMail` to a role or to the assignee after a `moveStatus` of the same run mails only staff who
+  // reach the project as the move leaves it: nobody is mailed about a project they cannot read, and nobody who can is left out.
+  const mailOf = (subject: string) => ({ do: 'sendMail' as const, subject, text: 'See {{link}}' });
+
+  /** The automations' mails the change that left the project as it is queued, by address and subject. */
+  const mailsOf = async (h: HttpHarness, projectId: string) => {
+    const at = (await h.store.projects.getProject(IDS.program, projectId))!.updatedAt;
+    return (await h.store.mail.listMail()).filter((m) => m.kind === 'automation' && m.createdAt === at).map((m) => [m.to, m.subject]).sort();
+  };
+
+  it('an automation\'s mail to a role after its move goes to the holders who reach the project as the move leaves it', async () => {
+    const h = harness();
+    // Of the clerks, the one limited to `review` read the project only before the move, the one limited to `returned` only after it.
+    const automations: AutomationSpec[] = [{ customId: 'sendBack', name: 'Send larger systems back', when: onKw, if: 'kw > 8.0', actions: [{ do: 'moveStatus', to: 'draft' }, { ...mailOf('Sent back'), to: 'role', role: 'clerk' }] }];
+    await withAutomations(h, automations, async () => {
+      const { projectId } = await grown(h);
+      const after = await afterRun(h, projectId);
+      assert.equal(after.statusId, IDS.draft);
+      assert.deepEqual(after.groups, ['north', 'returned']);
+      assert.deepEqual(await mailsOf(h, projectId), [[emailOf(CLERKS.returned), 'Sent back']], 'only the clerk who reads the sent-back project');
+      assert.deepEqual(after.runs, [{ automation: 'sendBack', outcome: 'ran', actions: [{ do: 'moveStatus', outcome: 'ran' }, { do: 'sendMail', outcome: 'ran' }] }]);
+    });
+  });
+
+  it('an automation\'s mail to the assignee after its move skips one who read the project only before it, and mails one who reads it after', async () => {
+    const h = harness();
+    const automations: AutomationSpec[] = [
+      { customId: 'backToDesk', name: 'Tell the desk', when: onKw, if: 'kw > 8.0 && kw < 8.5', actions: [{ do: 'moveStatus', to: 'draft' }, { ...mailOf('Desk: sent back'), to: 'assignee' }] },
+      { customId: 'backToReturns', name: 'Tell the returns desk', when: onKw, if: 'kw >= 8.5', actions: [{ do: 'moveStatus', to: 'draft' }, { do: 'assign', user: emailOf(RETURNS) }, { ...mailOf('Returns: sent back'), to: 'assignee' }] },
+    ];
+    await withAutomations(h, automations, async () => {
+      // The desk (limited to `review`) holds a submitted project; the move sends it back, out of the desk's reach.
+      const desk = await submittedWith(h, NORTH_KW);
+      await assign(h, desk, emailOf(DESK));
+      h.clock.advance();
+      const res = await h.request({ method: 'POST', url: dataPath(desk), as: 'programAdmin', body: dataRequest({ [IDS.kw]: '8.2' }) });
+      assert.equal(res.statusCode, 200, res.body);
+      const left = await afterRun(h, desk);
+      assert.equal(left.statusId, IDS.draft);
+      assert.deepEqual(await mailsOf(h, desk), [], 'the desk is not mailed about a project it can no longer read');
+      assert.deepEqual(left.runs.filter((r) => r.automation === 'backToDesk'), [{
+        automation: 'backToDesk', outcome: 'partly ran',
+        actions: [{ do: 'moveStatus', outcome: 'ran' }, { do: 'sendMail', outcome: 'skipped', reason: 'the project\'s assignee cannot read it now (their grant is limited to access groups it is not in)' }],
+      }]);
+      assert.equal(left.assigneeId, null, 'and the same change unassigns it');
+      // The returns desk (limited to `returned`) reads the project only after the move that assigns it: it is mailed.
+      const { projectId } = await grown(h);
+      const after = await afterRun(h, projectId);
+      assert.equal(after.assigneeId, RETURNS);
+      assert.deepEqual(await mailsOf(h, projectId), [[emailOf(RETURNS), 'Returns: sent back']]);
+      assert.deepEqual(after.runs.filter((r) => r.automation === 'backToReturns'), [{ automation: 'backToReturns', outcome: 'ran', actions: [{ do: 'moveStatus', outcome: 'ran' }, { do: 'assign', outcome: 'ran' }, { do: 'sendMail', outcome: 'ran' }] }]);
+    });
+  });
+
+  it('an automation\'s mail without a move goes to who reaches the project as the change left it, as before', async () => {
+    const h = harness();
+    // No move: 9 kW keeps the project submitted, in `review` (the first clerk's) and not in `returned`.
+    const automations: AutomationSpec[] = [{
+      customId: 'grown', name: 'Tell the clerks and the assignee', when: onKw, if: 'kw > 8.0',
+      actions: [{ do: 'emitEvent', name: 'Grown' }, { ...mailOf('Grown'), to: 'role', role: 'clerk' }, { ...mailOf('Grown: yours'), to: 'assignee' }],
+    }];
+    await withAutomations(h, automations, async () => {
+      const { projectId } = await grown(h);
+      const after = await afterRun(h, projectId);
+      assert.equal(after.statusId, IDS.submitted);
+      assert.deepEqual(after.groups, ['north', 'review']);
+      assert.deepEqual(await mailsOf(h, projectId), [[emailOf(CLERKS.review), 'Grown'], [reviewers.north.email, 'Grown: yours']].sort());
+      assert.equal(after.runs[0]?.outcome, 'ran');
     });
   });
 });

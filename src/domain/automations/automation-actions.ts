@@ -230,9 +230,9 @@ async function setField(env: AutomationEnv, fieldId: string, index: number): Pro
 
 /**
  * The active users who hold a role in the program by a grant that reaches the project (a grant limited to access
- * groups reaches only the projects of its groups: `reached`'s, else as the change found them), by e-mail address.
+ * groups reaches only the projects of its groups: `reached`'s, the groups as the run has left them), by e-mail address.
  */
-async function holders(env: AutomationEnv, role: string, reached: Pick<Project, 'accessGroups'> = env.state.project): Promise<User[]> {
+async function holders(env: AutomationEnv, role: string, reached: Pick<Project, 'accessGroups'>): Promise<User[]> {
   const grants = (await env.tx.accounts.listGrantDetails({ programId: env.ctx.program.id })).filter((g) => g.role === role && grantReaches(g, reached));
   const users = await env.tx.accounts.usersByIds(grants.map((g) => g.userId));
   return users.filter((u) => !u.disabled).sort((a, b) => a.email.localeCompare(b.email));
@@ -242,7 +242,8 @@ async function holders(env: AutomationEnv, role: string, reached: Pick<Project, 
  * The project's access groups as the run has left it so far. The access groups' follow-up gave them for the change's
  * own writes and writes them again only after the automations; so after an earlier action of the run changed the
  * project (a `moveStatus`, a `setField`) they are evaluated again, with the same rules, on the project as it stands in
- * the transaction: what an assignment must reach is the project the change will commit, not the one before the move.
+ * the transaction: what an assignment, or a mail's recipient, must reach is the project the change will commit, not the
+ * one before the move.
  */
 async function groupsNow(env: AutomationEnv): Promise<Pick<Project, 'accessGroups'>> {
   if ((env.ctx.program.accessGroups ?? []).length === 0 || !env.records.some((r) => r.action !== 'automation.run')) return env.state.project;
@@ -316,14 +317,15 @@ async function openInquiry(env: AutomationEnv, action: Extract<AutomationAction,
 async function sendMail(env: AutomationEnv, action: Extract<AutomationAction, { do: 'sendMail' }>): Promise<ActionOutcome> {
   const { tx, state, now, deps } = env;
   let to: User[];
-  if (action.to === 'role') to = await holders(env, action.role!);
+  // Staff are mailed only about a project they reach as the run has left it (after a move, the groups it moved into).
+  if (action.to === 'role') to = await holders(env, action.role!, await groupsNow(env));
   else {
     const id = action.to === 'owner' ? state.project.ownerId : state.project.assigneeId;
     if (id === null) return skip('the project has no assignee');
     const user = await tx.accounts.findUserById(id);
     to = user && !user.disabled ? [user] : [];
-    // An assignee limited to access groups the project has left since cannot read it, so is not mailed about it.
-    if (to.length === 1 && action.to === 'assignee' && !(await userReaches(tx.accounts, to[0]!, env.ctx.program, state.project))) {
+    // An assignee limited to access groups the project has left since (or leaves by this run's move) cannot read it, so is not mailed about it.
+    if (to.length === 1 && action.to === 'assignee' && !(await userReaches(tx.accounts, to[0]!, env.ctx.program, await groupsNow(env)))) {
       return skip('the project\'s assignee cannot read it now (their grant is limited to access groups it is not in)');
     }
   }
