@@ -31,6 +31,11 @@ function watchDrivers(): void {
   const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     if (typeof args[0] === 'string') recording?.push({ sql: args[0], params: plain((args[1] as unknown[] | undefined) ?? []) });
+    // A named statement (statement-names.ts) or one with its own time bound comes as a config object.
+    else if (args[0] !== null && typeof args[0] === 'object' && typeof (args[0] as pg.QueryConfig).text === 'string') {
+      const config = args[0] as pg.QueryConfig;
+      recording?.push({ sql: config.text, params: plain(config.values ?? []) });
+    }
     return query.apply(this, args);
   } as typeof pg.Client.prototype.query;
 }
@@ -53,7 +58,7 @@ export async function recordReads(url: string, list: Scenario[], keyFile?: strin
       for (let i = 0; i < 3; i++) {
         recording = [];
         const res = await app.inject(request);
-        const seen = recording.filter((r) => /^\s*(select|with)\b/i.test(r.sql));
+        const seen = recording.filter((r) => /^\s*(\/\*[^*]*\*\/\s*)?(select|with)\b/i.test(r.sql));
         recording = null;
         if (res.statusCode >= 300) throw new Error(`${s.name}: ${res.statusCode} in process: ${res.body.slice(0, 300)}`);
         if (!statements || seen.length < statements.length) statements = seen;
