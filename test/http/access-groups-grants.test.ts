@@ -5,7 +5,7 @@ import { REGROUP_PAGE } from '../../src/domain/access-groups/keep-access-groups.
 import { grantFollowers } from '../../src/domain/wiring/grant-followers.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { ProgramGrant } from '../../src/model/model.ts';
-import { GROUPS, importGroups, NORTH_KW, SOUTH_KW } from '../support/access-groups.ts';
+import { assignment, GROUPS, importGroups, NORTH_KW, SOUTH_KW } from '../support/access-groups.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, project, T0, user } from '../support/fixtures.ts';
 import type { HttpHarness } from '../support/http-harness.ts';
@@ -30,16 +30,6 @@ const LEAVING_ADMIN = 'USER00000056';
 /** An editor with more projects than one page. */
 const BUSY = 'USER00000057';
 const email = (id: string) => `${id.toLowerCase()}@example.org`;
-
-/** What the store holds of a project's assignment: its assignee, version, stamp, and the clearings and their events. */
-async function assignment(h: HttpHarness, projectId: string) {
-  const p = (await h.store.projects.getProject(IDS.program, projectId))!;
-  const cleared = (await h.store.audit.list({ projectId, action: 'project.assignee.set' })).filter((r) => r.detail?.to === null)
-    .map((r) => ({ detail: r.detail, actorId: r.actorId, at: r.at }));
-  const events = (await h.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'project.assignee_changed' && e.data.toUserId === null)
-    .map((e) => ({ from: e.data.fromUserId, actorId: e.actorId, at: e.at }));
-  return { assigneeId: p.assigneeId, version: p.version, updatedAt: p.updatedAt, cleared, events };
-}
 
 /** A submitted project with this capacity, assigned by the agency admin to `assigneeId`. */
 async function assignedProject(h: HttpHarness, kw: string, assigneeId: string): Promise<string> {

@@ -8,7 +8,7 @@ import { importProgram, type ImportOptions } from '../../src/domain/programs/pro
 import { programCheckers } from '../../src/domain/wiring/program-checkers.ts';
 import { RandomIdGenerator } from '../../src/model/ids.ts';
 import type { AccessGroup } from '../../src/model/model.ts';
-import { GROUPS, importGroups, NORTH_KW, seedReviewers, SOUTH_KW, type Territory } from '../support/access-groups.ts';
+import { assignment, GROUPS, importGroups, NORTH_KW, seedReviewers, SOUTH_KW, type Territory } from '../support/access-groups.ts';
 import { forEachDialect } from '../support/databases.ts';
 import { IDS, T0, user } from '../support/fixtures.ts';
 import { dataRequest, type HttpHarness, type Identity } from '../support/http-harness.ts';
@@ -40,16 +40,6 @@ async function importAs(h: HttpHarness, groups: AccessGroup[], options: ImportOp
   const file: ProgramFile = programFileOf(await h.store.programs.loadProgramModel(program));
   const statuses = file.statuses.map((s) => (s.initial ? { ...s, name: 'Unsubmitted' } : s));
   await importProgram({ store: h.store, clock: h.clock, ids: new RandomIdGenerator(), checkers: programCheckers() }, 'acme', { ...file, statuses, accessGroups: groups }, options);
-}
-
-/** What the store holds of a project's assignment: its assignee, version, stamp, groups, clearings and their events. */
-async function assignment(h: HttpHarness, projectId: string) {
-  const p = (await h.store.projects.getProject(IDS.program, projectId))!;
-  const cleared = (await h.store.audit.list({ projectId, action: 'project.assignee.set' })).filter((r) => r.detail?.to === null)
-    .map((r) => ({ detail: r.detail, actorId: r.actorId, at: r.at }));
-  const events = (await h.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'project.assignee_changed' && e.data.toUserId === null)
-    .map((e) => ({ from: e.data.fromUserId, actorId: e.actorId, at: e.at }));
-  return { assigneeId: p.assigneeId, version: p.version, updatedAt: p.updatedAt, groups: p.accessGroups ?? [], cleared, events };
 }
 
 forEachDialect('Access groups: an import or an automation that moves a project out of its assignee\'s groups unassigns it', ({ dialect }) => {

@@ -51,3 +51,13 @@ export async function seedReviewers(store: Store): Promise<Record<Territory, Ide
   }
   return out;
 }
+
+/** What the store holds of a project's assignment: its assignee, version, stamp, groups, clearings and their events. */
+export async function assignment(h: { store: Store }, projectId: string) {
+  const p = (await h.store.projects.getProject(IDS.program, projectId))!;
+  const cleared = (await h.store.audit.list({ projectId, action: 'project.assignee.set' })).filter((r) => r.detail?.to === null)
+    .map((r) => ({ detail: r.detail, actorId: r.actorId, at: r.at }));
+  const events = (await h.store.events.listProjectEvents(projectId)).filter((e) => e.type === 'project.assignee_changed' && e.data.toUserId === null)
+    .map((e) => ({ from: e.data.fromUserId, actorId: e.actorId, at: e.at }));
+  return { assigneeId: p.assigneeId, version: p.version, updatedAt: p.updatedAt, groups: p.accessGroups ?? [], cleared, events };
+}
