@@ -115,12 +115,15 @@ forEachDialect('console connections', ({ dialect }) => {
 
     const listed = await admin.send('GET', `${AREA}?notice=set`);
     assert.match(listed.body, /The connection was saved/);
-    assert.match(listed.body, new RegExp(`${URL_OK.replace(/[./]/g, '\\$&')}<br/?>Secret header, set on <time`));
-    assert.match(listed.body, /OAuth client credentials, set on <time/);
+    assert.match(listed.body, new RegExp(`${URL_OK.replace(/[./]/g, '\\$&')}<br/?>Secret header X-Api-Key, set on <time`));
+    assert.match(listed.body, /OAuth client credentials \(client apas-test\), set on <time/);
     noSecret(listed.body, 'the list');
     const edit = await admin.send('GET', `${AREA}/Edit?ProgramId=${testCopy}&ConnectionId=lookup`);
     assert.equal(edit.statusCode, 200);
     assert.equal(edit.body.match(/type="password" maxlength="2000" autocomplete="off" value(="")?\/>/g)?.length, 2, 'both secret fields are empty password fields');
+    for (const kept of [`name="TokenUrl" type="text" inputmode="url" spellcheck="false" maxlength="2000" autocomplete="off" value="https://${HOST}/token"`, 'name="ClientId" type="text" spellcheck="false" maxlength="2000" autocomplete="off" value="apas-test"', 'value="accounts"']) {
+      assert.ok(edit.body.includes(kept), `the form shows what is no secret: ${kept}`);
+    }
     noSecret(edit.body, 'the connection\'s page');
 
     const setRows = (await auditRows(h)).filter((r) => r.action === 'connection.settings.set');

@@ -47,7 +47,7 @@ describe('Console: connections in the browser', () => {
     await fill('https://billing.example.com/accounts');
     assert.match(await page.getByRole('status').textContent() ?? '', /The connection was saved/);
     const table = await page.getByRole('table', { name: 'Connections of Residential Solar Interconnection' }).textContent() ?? '';
-    assert.match(table, /https:\/\/billing\.example\.com\/accounts\s*Secret header, set on/);
+    assert.match(table, /https:\/\/billing\.example\.com\/accounts\s*Secret header X-Api-Key, set on/);
     assert.ok(!(await page.content()).includes(SECRET));
     await assertAccessible(page);
     assert.deepEqual((await server.store.connections.findSettings(server.programId, 'accountLookup'))?.auth, { kind: 'header', name: 'X-Api-Key', value: SECRET });

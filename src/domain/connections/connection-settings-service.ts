@@ -15,6 +15,21 @@ export interface ConnectionSettingsView {
   programId: string; programCustomId: string; testCopy: boolean; connectionId: string; name: string;
   /** Null when no address is set: calls wait, and lookups say the system is not configured. */
   url: string | null; auth: ConnectionAuth['kind'] | null; updatedAt: number | null;
+  /** The sign-in's parts that are no secret (a header's name; an OAuth client's token URL, id and scope), to show and edit. */
+  signIn: SignInParts;
+}
+
+/** The parts of a sign-in that are no secret; null where the sign-in has no such part. */
+export interface SignInParts { headerName: string | null; tokenUrl: string | null; clientId: string | null; scope: string | null }
+
+/** The parts of `auth` that may be shown: never a header's value, a client secret or a certificate. */
+export function signInParts(auth: ConnectionAuth | null): SignInParts {
+  return {
+    headerName: auth?.kind === 'header' ? auth.name : null,
+    tokenUrl: auth?.kind === 'oauth' ? auth.tokenUrl : null,
+    clientId: auth?.kind === 'oauth' ? auth.clientId : null,
+    scope: auth?.kind === 'oauth' ? auth.scope : null,
+  };
 }
 
 /** The most characters of an address or secret an operator may set. */
@@ -57,7 +72,7 @@ export class ConnectionSettingsService {
       const now = this.deps.clock.now();
       await tx.connections.saveSettings({ programId: program.id, connectionId, url, auth, updatedAt: now }, actorId);
       await tx.audit.write({ action: 'connection.settings.set', actorId, agencyId: program.agencyId, programId: program.id, detail: { connection: connectionId, url, auth: auth.kind } }, now, this.deps.ids.next());
-      return view(program, def.customId, def.name, { url, auth: auth.kind, updatedAt: now });
+      return view(program, def.customId, def.name, { url, auth, updatedAt: now });
     });
   }
 
@@ -76,7 +91,7 @@ export class ConnectionSettingsService {
     for (const p of programs) {
       for (const c of p.connections ?? []) {
         const s = set.find((x) => x.programId === p.id && x.connectionId === c.customId);
-        const auth = s ? (await this.deps.store.connections.findSettings(p.id, c.customId))?.auth.kind ?? null : null;
+        const auth = s ? (await this.deps.store.connections.findSettings(p.id, c.customId))?.auth ?? null : null;
         views.push(view(p, c.customId, c.name, s ? { url: s.url, auth, updatedAt: s.updatedAt } : null));
       }
     }
@@ -105,8 +120,11 @@ function listed(program: Program): string {
   return ids.length > 0 ? `; its connections are ${ids.join(', ')}` : ' (its program file has no connections:)';
 }
 
-function view(p: Program, connectionId: string, name: string, s: { url: string; auth: ConnectionAuth['kind'] | null; updatedAt: number } | null): ConnectionSettingsView {
-  return { programId: p.id, programCustomId: p.customId, testCopy: p.testOf !== undefined, connectionId, name, url: s?.url ?? null, auth: s?.auth ?? null, updatedAt: s?.updatedAt ?? null };
+function view(p: Program, connectionId: string, name: string, s: { url: string; auth: ConnectionAuth | null; updatedAt: number } | null): ConnectionSettingsView {
+  return {
+    programId: p.id, programCustomId: p.customId, testCopy: p.testOf !== undefined, connectionId, name,
+    url: s?.url ?? null, auth: s?.auth?.kind ?? null, updatedAt: s?.updatedAt ?? null, signIn: signInParts(s?.auth ?? null),
+  };
 }
 
 /** Refuses a sign-in that could never work: a header name that is no token, a certificate file without a certificate and key. */

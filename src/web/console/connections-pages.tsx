@@ -29,7 +29,7 @@ function Settings(p: { view: ConnectionSettingsView; timeZone: string }) {
   return (
     <>
       {view.url}<br />
-      {SIGN_IN[view.auth ?? 'none']}{view.updatedAt === null ? null : <>, set on <time datetime={isoDateTime(view.updatedAt)}>{formatDateTime(view.updatedAt, p.timeZone)}</time></>}
+      {SIGN_IN[view.auth ?? 'none']}{view.signIn.headerName ? ` ${view.signIn.headerName}` : ''}{view.signIn.clientId ? ` (client ${view.signIn.clientId})` : ''}{view.updatedAt === null ? null : <>, set on <time datetime={isoDateTime(view.updatedAt)}>{formatDateTime(view.updatedAt, p.timeZone)}</time></>}
     </>
   );
 }
@@ -91,7 +91,11 @@ export interface ConnectionPageProps extends ConnectionsPageBase {
 }
 
 function formOf(view: ConnectionSettingsView): ConnectionForm {
-  return { url: view.url ?? '', signIn: view.auth === 'header' || view.auth === 'oauth' ? view.auth : 'none', headerName: '', tokenUrl: '', clientId: '', scope: '' };
+  const { headerName, tokenUrl, clientId, scope } = view.signIn;
+  return {
+    url: view.url ?? '', signIn: view.auth === 'header' || view.auth === 'oauth' ? view.auth : 'none',
+    headerName: headerName ?? '', tokenUrl: tokenUrl ?? '', clientId: clientId ?? '', scope: scope ?? '',
+  };
 }
 
 // One text input of the form with its label, hint and (when the refusal names it) its error message.
