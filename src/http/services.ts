@@ -41,6 +41,8 @@ import { DocumentPreviewService } from '../domain/documents/preview-service.ts';
 import { AutomationService } from '../domain/automations/automation-service.ts';
 import { SigningService } from '../domain/signing/signing-service.ts';
 import { ConsoleService } from '../domain/administration/console-service.ts';
+import { ConnectionConsoleService } from '../domain/administration/connection-console-service.ts';
+import { ConnectionSettingsService } from '../domain/connections/connection-settings-service.ts';
 import { ProgramPublishingService } from '../domain/administration/program-publishing-service.ts';
 import { ListConsoleService } from '../domain/lists/list-console-service.ts';
 import { requireAdministeredProgram } from '../domain/administration/console-scope.ts';
@@ -144,6 +146,8 @@ export interface Services {
   integrations: { policy: SelfServicePolicyService; credentials: OwnCredentialsService; webhooks: OwnWebhookService };
   /** Projects created or updated from a CSV file, the console's Import projects area (src/domain/imports). */
   imports: ProjectImportService;
+  /** The console's Connections area: where each program's connections go and how they sign in (as `apas connection`). */
+  connectionAdmin: ConnectionConsoleService;
 }
 
 /** Builds the services over a store, clock and id generator; uploads go to `blobs` (by default the configured blob store). */
@@ -233,5 +237,8 @@ export function createServices(
       credentials: new CredentialService({ store, clock, ids }),
     },
     imports: new ProjectImportService(deps, CONSOLE_IMPORT_BOUNDS),
+    connectionAdmin: new ConnectionConsoleService({
+      console: consoleService, settings: new ConnectionSettingsService({ store, clock, ids, policy: { allowInsecure: config.webhooks.allowInsecure } }),
+    }),
   };
 }

@@ -15,6 +15,21 @@ export interface ConnectionSettingsView {
   programId: string; programCustomId: string; testCopy: boolean; connectionId: string; name: string;
   /** Null when no address is set: calls wait, and lookups say the system is not configured. */
   url: string | null; auth: ConnectionAuth['kind'] | null; updatedAt: number | null;
+  /** The sign-in's parts that are no secret (a header's name; an OAuth client's token URL, id and scope), to show and edit. */
+  signIn: SignInParts;
+}
+
+/** The parts of a sign-in that are no secret; null where the sign-in has no such part. */
+export interface SignInParts { headerName: string | null; tokenUrl: string | null; clientId: string | null; scope: string | null }
+
+/** The parts of `auth` that may be shown: never a header's value, a client secret or a certificate. */
+export function signInParts(auth: ConnectionAuth | null): SignInParts {
+  return {
+    headerName: auth?.kind === 'header' ? auth.name : null,
+    tokenUrl: auth?.kind === 'oauth' ? auth.tokenUrl : null,
+    clientId: auth?.kind === 'oauth' ? auth.clientId : null,
+    scope: auth?.kind === 'oauth' ? auth.scope : null,
+  };
 }
 
 /** The most characters of an address or secret an operator may set. */
@@ -27,7 +42,12 @@ export function hostOf(raw: string): string {
   return host;
 }
 
-const invalid = (message: string) => new ApiError('INVALID_REQUEST', message);
+/** The settings a refusal of `set` can name (in its `fields`), so that a form can mark the field at fault. */
+export type ConnectionSetting = 'url' | 'headerName' | 'headerSecret' | 'tokenUrl' | 'clientId' | 'clientSecret' | 'clientCert';
+
+// A refusal naming the setting at fault: the message for people, the setting in `fields` for a form.
+const refused = (setting: ConnectionSetting, message: string) =>
+  new ApiError('INVALID_REQUEST', message, { fields: [{ dataFieldId: setting, code: 'INVALID_SETTING', message }] });
 
 /**
  * The installation's side of connections (`apas connection …`): each program's address and sign-in per connection
@@ -41,16 +61,18 @@ export class ConnectionSettingsService {
   async set(program: Program, connectionId: string, url: string, auth: ConnectionAuth, actorId: string | null): Promise<ConnectionSettingsView> {
     const def = (program.connections ?? []).find((c) => c.customId === connectionId);
     if (!def) throw new ApiError('NOT_FOUND', `program ${program.customId} has no connection "${connectionId}"${listed(program)}`);
-    if (url.length > MAX_SETTING_CHARS) throw invalid(`the address must be at most ${MAX_SETTING_CHARS} characters`);
+    if (url.length > MAX_SETTING_CHARS) throw refused('url', `the address must be at most ${MAX_SETTING_CHARS} characters`);
     checkAuth(auth);
     return this.deps.store.transaction(async (tx) => {
       const hosts = await tx.connections.listHosts(program.agencyId);
-      const problem = urlProblem(url, hosts, this.deps.policy) ?? (auth.kind === 'oauth' ? urlProblem(auth.tokenUrl, hosts, this.deps.policy) : null);
-      if (problem !== null) throw invalid(`the connection cannot be set: ${problem}`);
+      const problem = urlProblem(url, hosts, this.deps.policy);
+      if (problem !== null) throw refused('url', `the connection cannot be set: ${problem}`);
+      const tokenProblem = auth.kind === 'oauth' ? urlProblem(auth.tokenUrl, hosts, this.deps.policy) : null;
+      if (tokenProblem !== null) throw refused('tokenUrl', `the connection cannot be set: the token URL: ${tokenProblem}`);
       const now = this.deps.clock.now();
       await tx.connections.saveSettings({ programId: program.id, connectionId, url, auth, updatedAt: now }, actorId);
       await tx.audit.write({ action: 'connection.settings.set', actorId, agencyId: program.agencyId, programId: program.id, detail: { connection: connectionId, url, auth: auth.kind } }, now, this.deps.ids.next());
-      return view(program, def.customId, def.name, { url, auth: auth.kind, updatedAt: now });
+      return view(program, def.customId, def.name, { url, auth, updatedAt: now });
     });
   }
 
@@ -69,7 +91,7 @@ export class ConnectionSettingsService {
     for (const p of programs) {
       for (const c of p.connections ?? []) {
         const s = set.find((x) => x.programId === p.id && x.connectionId === c.customId);
-        const auth = s ? (await this.deps.store.connections.findSettings(p.id, c.customId))?.auth.kind ?? null : null;
+        const auth = s ? (await this.deps.store.connections.findSettings(p.id, c.customId))?.auth ?? null : null;
         views.push(view(p, c.customId, c.name, s ? { url: s.url, auth, updatedAt: s.updatedAt } : null));
       }
     }
@@ -98,24 +120,28 @@ function listed(program: Program): string {
   return ids.length > 0 ? `; its connections are ${ids.join(', ')}` : ' (its program file has no connections:)';
 }
 
-function view(p: Program, connectionId: string, name: string, s: { url: string; auth: ConnectionAuth['kind'] | null; updatedAt: number } | null): ConnectionSettingsView {
-  return { programId: p.id, programCustomId: p.customId, testCopy: p.testOf !== undefined, connectionId, name, url: s?.url ?? null, auth: s?.auth ?? null, updatedAt: s?.updatedAt ?? null };
+function view(p: Program, connectionId: string, name: string, s: { url: string; auth: ConnectionAuth | null; updatedAt: number } | null): ConnectionSettingsView {
+  return {
+    programId: p.id, programCustomId: p.customId, testCopy: p.testOf !== undefined, connectionId, name,
+    url: s?.url ?? null, auth: s?.auth?.kind ?? null, updatedAt: s?.updatedAt ?? null, signIn: signInParts(s?.auth ?? null),
+  };
 }
 
 /** Refuses a sign-in that could never work: a header name that is no token, a certificate file without a certificate and key. */
 function checkAuth(auth: ConnectionAuth): void {
   if (auth.kind === 'header') {
-    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(auth.name)) throw invalid(`"${auth.name}" is not a header name`);
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(auth.name)) throw refused('headerName', `"${auth.name}" is not a header name`);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
-    if (auth.value === '' || auth.value.length > MAX_SETTING_CHARS || /[\u0000-\u001f\u007f]/.test(auth.value)) throw invalid('the header\'s secret must be 1 to 2000 characters without line breaks');
+    if (auth.value === '' || auth.value.length > MAX_SETTING_CHARS || /[\u0000-\u001f\u007f]/.test(auth.value)) throw refused('headerSecret', 'the header\'s secret must be 1 to 2000 characters without line breaks');
   }
-  if (auth.kind === 'oauth' && (auth.clientId === '' || auth.clientSecret === '')) throw invalid('OAuth client credentials need a client id and a client secret');
+  if (auth.kind === 'oauth' && auth.clientId === '') throw refused('clientId', 'OAuth client credentials need a client id');
+  if (auth.kind === 'oauth' && auth.clientSecret === '') throw refused('clientSecret', 'OAuth client credentials need a client secret');
   if (auth.kind === 'clientCert') {
     try {
       new X509Certificate(auth.pem);
       createPrivateKey(auth.pem);
     } catch {
-      throw invalid('the client certificate file must hold the certificate and its private key in PEM');
+      throw refused('clientCert', 'the client certificate file must hold the certificate and its private key in PEM');
     }
   }
 }

@@ -10,6 +10,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   { id: 'organizations', path: `${CONSOLE_PATH}/Organizations`, label: 'Organizations', agencyAdminOnly: true },
   { id: 'credentials', path: `${CONSOLE_PATH}/Credentials`, label: 'Credentials', agencyAdminOnly: true },
   { id: 'webhooks', path: `${CONSOLE_PATH}/Webhooks`, label: 'Webhooks', agencyAdminOnly: false },
+  { id: 'connections', path: `${CONSOLE_PATH}/Connections`, label: 'Connections', agencyAdminOnly: false },
   { id: 'programs', path: `${CONSOLE_PATH}/Programs`, label: 'Programs', agencyAdminOnly: false },
   { id: 'test-programs', path: `${CONSOLE_PATH}/TestPrograms`, label: 'Test programs', agencyAdminOnly: false },
   { id: 'import', path: `${CONSOLE_PATH}/Import`, label: 'Import projects', agencyAdminOnly: false },

@@ -15,6 +15,7 @@ import { testProgramRoutes } from './test-program-routes.ts';
 import { signOnConsoleRoutes } from './sign-on-routes.ts';
 import { selfServiceRoutes } from './self-service-routes.ts';
 import { importRoutes } from './import-routes.ts';
+import { connectionsRoutes } from './connections-routes.ts';
 
 /** The agency console: its start page and every area's routes (one registration per area, in console-paths.ts order). */
 export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
@@ -28,6 +29,7 @@ export function consoleRoutes(web: FastifyInstance, deps: WebAppDeps): void {
   credentialRoutes(web, deps);
   programsRoutes(web, deps);
   webhooksRoutes(web, deps);
+  connectionsRoutes(web, deps);
   auditRoutes(web, deps);
   mailRoutes(web, deps);
   testProgramRoutes(web, deps);
