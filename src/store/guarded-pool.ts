@@ -20,6 +20,19 @@ export class DatabaseTimeoutError extends Error {
   }
 }
 
+/**
+ * A kept (named) statement whose table changed shape since it was prepared on its connection, as when another process
+ * migrates the schema under a running instance. Its code makes the error handler answer a retryable 503: the
+ * connection is thrown away with it, and a new one prepares the statement again.
+ */
+export class StalePreparedStatementError extends Error {
+  readonly code = 'ECONNRESET';
+  constructor(cause: string) {
+    super(`The database's tables changed under a prepared statement; the connection was dropped, try again (${cause})`);
+    this.name = 'StalePreparedStatementError';
+  }
+}
+
 // pg's own errors for a connection that could not be made or was lost carry no code; the error handler maps codes.
 function withCode(error: unknown): unknown {
   if (!(error instanceof Error) || (error as { code?: unknown }).code !== undefined) return error;
@@ -90,6 +103,11 @@ class GuardedClient implements PostgresPoolClient {
   }
 
   #failed(error: unknown, bounded: boolean, commit: boolean, limit: number): unknown {
+    // A table a kept statement reads changed shape (another process migrated): this connection's copy can never run
+    // again, so the connection goes and the request is answered a retryable 503; the next one prepares it anew.
+    if ((error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message)) {
+      return this.#break(new StalePreparedStatementError((error as Error).message));
+    }
     if ((error as Error).message !== 'Query read timeout') {
       const coded = withCode(error);
       // The connection went while the COMMIT was on its way: the server may have committed before it went.

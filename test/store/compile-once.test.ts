@@ -67,4 +67,29 @@ forEachDialect('store: queries compiled once', ({ open, dialect }) => {
       }
     }
   });
+
+  // Another process migrating under a running instance changes a table a kept statement reads with `select *`: that
+  // statement can never run again on its connection, so the connection goes (a retryable 503) and the next prepares anew.
+  it('drops a connection whose kept statement a schema change made stale, and the next read prepares it again', async (t) => {
+    if (dialect !== 'postgres') return void t.diagnostic('PostgreSQL only: SQLite prepares again by itself');
+    const { store, config } = await open();
+    await store.transaction((tx) => tx.accounts.insertAgency(agency(), T0));
+    const { openDatabase } = await import('../../src/store/database.ts');
+    const { isTransientDbError } = await import('../../src/store/transient-db-error.ts');
+    const opened = await openDatabase(config, { poolSize: 1, migrate: false });
+    try {
+      const everything = compileOnce((db: Kysely<Database>, id: string) => db.selectFrom('agencies').selectAll().where('id', '=', id));
+      assert.equal((await everything(opened.db, IDS.agency)).length, 1);
+      await sql`alter table agencies add column added_by_another_process text`.execute(opened.db);
+      const stale = await everything(opened.db, IDS.agency).then(() => null, (error: unknown) => error);
+      assert.ok(stale instanceof Error && isTransientDbError(stale), `a retryable error, not ${String(stale)}`);
+      assert.match(stale.message, /tables changed under a prepared statement/);
+      const [row] = await everything(opened.db, IDS.agency);
+      assert.equal(row?.id, IDS.agency);
+      assert.ok(row !== undefined && 'added_by_another_process' in row, 'the new connection prepared the statement over the new shape');
+    } finally {
+      await opened.changes.close();
+      await opened.db.destroy();
+    }
+  });
 });
