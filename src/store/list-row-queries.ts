@@ -45,8 +45,7 @@ export async function withLoadedRows(db: Db, lists: CustomList[]): Promise<Custo
  * that every instance's cached model (which holds the rows) is read again.
  */
 export async function replaceListRows(db: Db, listId: string, rows: ListRowInput[], now: number): Promise<void> {
-  await db.deleteFrom('custom_list_row_words').where('list_id', '=', listId).execute();
-  await db.deleteFrom('custom_list_rows').where('list_id', '=', listId).execute();
+  await clearListRows(db, listId);
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const group = rows.slice(start, start + ROWS_PER_INSERT);
     await db.insertInto('custom_list_rows').values(group.map((r, i) => ({
@@ -56,6 +55,12 @@ export async function replaceListRows(db: Db, listId: string, rows: ListRowInput
     for (let w = 0; w < words.length; w += WORDS_PER_INSERT) await db.insertInto('custom_list_row_words').values(words.slice(w, w + WORDS_PER_INSERT)).execute();
   }
   await touchProgramOf(db, listId, now);
+}
+
+// Empties a list before its rows are written again: the search words first, then the rows they point at.
+async function clearListRows(db: Db, listId: string): Promise<void> {
+  await db.deleteFrom('custom_list_row_words').where('list_id', '=', listId).execute();
+  await db.deleteFrom('custom_list_rows').where('list_id', '=', listId).execute();
 }
 
 // Moves the program of a list forward, so that every instance's cached model (which holds the rows) is read again.
@@ -73,8 +78,7 @@ async function touchProgramOf(db: Db, listId: string, now: number): Promise<void
  * with the list. The two lists stay apart: a later load into either leaves the other as it is.
  */
 export async function copyListRows(db: Db, fromListId: string, toListId: string, now: number): Promise<number> {
-  await db.deleteFrom('custom_list_row_words').where('list_id', '=', toListId).execute();
-  await db.deleteFrom('custom_list_rows').where('list_id', '=', toListId).execute();
+  await clearListRows(db, toListId);
   const last = await db.selectFrom('custom_list_rows').select((eb) => eb.fn.max('position').as('p')).where('list_id', '=', fromListId).executeTakeFirst();
   const end = last?.p === null || last?.p === undefined ? -1 : Number(last.p);
   // Cast, so that PostgreSQL knows the bound list id's type in a select list.
